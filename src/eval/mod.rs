@@ -1,0 +1,1 @@
+//! Evaluation: runs + qrels → per-query metrics.

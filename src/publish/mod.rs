@@ -1,0 +1,1 @@
+//! Publish stage: GitHub sticky comment, job summary, outputs, annotations.

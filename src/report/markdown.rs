@@ -1,0 +1,1 @@
+//! Markdown renderer (PR comment and job summary).
