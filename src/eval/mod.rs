@@ -1,1 +1,2 @@
 //! Evaluation: runs + qrels → per-query metrics.
+pub mod cli;

@@ -1,0 +1,58 @@
+//! The one error type: everything a user can fix (bad input, bad gate file, bad flags) and the
+//! I/O failures around it. Every variant names the file (and line, key or flag) it is about.
+//! All of them exit 2; a failing gate is not an error (see `Outcome`).
+
+use std::fmt;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be opened, read or written.
+    #[error("{path}: {action}: {source}")]
+    Io { path: String, action: &'static str, source: std::io::Error },
+    /// A problem at a place in an input file. `line` is 1-based; 0 means the file as a whole.
+    #[error("{}", fmt_at(path, *line, msg))]
+    Input { path: String, line: usize, msg: String },
+    /// A problem in the gate file, already rendered with its line, column and key.
+    #[error("{0}")]
+    Config(String),
+    /// A command-line problem (flag values, incompatible flags).
+    #[error("{0}")]
+    Usage(String),
+    /// Publishing to GitHub failed and `--comment=required` was given.
+    #[error("publishing to GitHub failed: {0}")]
+    Publish(String),
+}
+
+fn fmt_at(path: &str, line: usize, msg: &str) -> String {
+    if line == 0 {
+        format!("{path}: {msg}")
+    } else {
+        format!("{path}:{line}: {msg}")
+    }
+}
+
+impl Error {
+    pub fn input(path: impl fmt::Display, line: usize, msg: impl Into<String>) -> Self {
+        Error::Input { path: path.to_string(), line, msg: msg.into() }
+    }
+
+    pub fn io(path: impl fmt::Display, action: &'static str, source: std::io::Error) -> Self {
+        Error::Io { path: path.to_string(), action, source }
+    }
+
+    /// Exit code for this error: always 2 (usage, config or input), never 1 (that is a failed gate).
+    pub fn exit_code(&self) -> i32 {
+        2
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// "a, b, c and 7 more" — the first few ids of a list, then a count.
+pub fn few(ids: &[impl AsRef<str>], shown: usize) -> String {
+    let mut s: Vec<String> = ids.iter().take(shown).map(|x| format!("{:?}", x.as_ref())).collect();
+    if ids.len() > shown {
+        s.push(format!("and {} more", ids.len() - shown));
+    }
+    s.join(", ")
+}
