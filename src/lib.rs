@@ -7,6 +7,7 @@ pub mod cli; // clap definitions of check, compare, eval
 pub mod error; // the one user-facing error type (exit 2)
 pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
+pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics are bounded
 pub mod outcome; // what a command returns to main: stdout, stderr lines, exit code
 pub mod publish; // GitHub: sticky PR comment, job summary, outputs, annotations
 pub mod report; // one report model; text, Markdown and JSON renderers
