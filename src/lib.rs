@@ -11,6 +11,7 @@ pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics a
 pub mod outcome; // what a command returns to main: stdout, stderr lines, exit code
 pub mod publish; // GitHub: sticky PR comment, job summary, outputs, annotations
 pub mod report; // one report model; text, Markdown and JSON renderers
+pub mod stats; // pure maths: bootstrap engine, quantiles, streams
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
