@@ -4,6 +4,7 @@
 
 pub mod atomic; // write-to-temp-then-rename for every file we write
 pub mod cli; // clap definitions of check, compare, eval
+pub mod config; // gate file → validated configuration (strict; errors with line and column)
 pub mod error; // the one user-facing error type (exit 2)
 pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
