@@ -76,3 +76,16 @@ pub fn few(ids: &[impl AsRef<str>], shown: usize) -> String {
     }
     s.join(", ")
 }
+
+/// `"q7" (line 4), "q9" (line 12) and 3 more` — ids with the line each was read on.
+pub fn few_at(ids: &[(String, usize)], shown: usize) -> String {
+    let mut s: Vec<String> = ids
+        .iter()
+        .take(shown)
+        .map(|(id, line)| format!("{id:?} (line {line})"))
+        .collect();
+    if ids.len() > shown {
+        s.push(format!("and {} more", ids.len() - shown));
+    }
+    s.join(", ")
+}

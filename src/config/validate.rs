@@ -257,9 +257,11 @@ fn input(
                             bad(format!("format {f:?}: expected \"jsonl\", \"csv\", \"tsv\", \"trec-eval\" or \"ir-measures\""))
                         })?);
                     }
-                    other => return Err(bad(format!(
+                    other => {
+                        return Err(bad(format!(
                         "unknown key `{other}`; expected `path`, `run`, `format` or `id-column`"
-                    ))),
+                    )))
+                    }
                 }
             }
             match (path, run) {
