@@ -2,7 +2,9 @@
 
 use super::*;
 
-fn table(src: &str, rows: &[(&str, f64, Option<&str>, &[(&str, &str)])]) -> MetricTable {
+type Row<'a> = (&'a str, f64, Option<&'a str>, &'a [(&'a str, &'a str)]);
+
+fn table(src: &str, rows: &[Row]) -> MetricTable {
     let mut t = MetricTable::new(src);
     let mut col = Vec::new();
     for (i, (id, v, g, tags)) in rows.iter().enumerate() {
