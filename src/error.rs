@@ -64,13 +64,20 @@ impl Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// `s` quoted for a message, cut to its first 40 characters when longer than 80 (with the full
+/// length in bytes), so a 10 MB cell or id does not become a 10 MB error message.
+pub fn quoted(s: &str) -> String {
+    const KEEP: usize = 40;
+    if s.chars().count() <= 2 * KEEP {
+        return format!("{s:?}");
+    }
+    let head: String = s.chars().take(KEEP).collect();
+    format!("{:?} ({} bytes)", format!("{head}…"), s.len())
+}
+
 /// "a, b, c and 7 more" — the first few ids of a list, then a count.
 pub fn few(ids: &[impl AsRef<str>], shown: usize) -> String {
-    let mut s: Vec<String> = ids
-        .iter()
-        .take(shown)
-        .map(|x| format!("{:?}", x.as_ref()))
-        .collect();
+    let mut s: Vec<String> = ids.iter().take(shown).map(|x| quoted(x.as_ref())).collect();
     if ids.len() > shown {
         s.push(format!("and {} more", ids.len() - shown));
     }
@@ -82,7 +89,7 @@ pub fn few_at(ids: &[(String, usize)], shown: usize) -> String {
     let mut s: Vec<String> = ids
         .iter()
         .take(shown)
-        .map(|(id, line)| format!("{id:?} (line {line})"))
+        .map(|(id, line)| format!("{} (line {line})", quoted(id)))
         .collect();
     if ids.len() > shown {
         s.push(format!("and {} more", ids.len() - shown));

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::config::Missing;
-use crate::error::{few_at, Error, Result};
+use crate::error::{few_at, quoted, Error, Result};
 use crate::load::{MetricTable, QueryRow};
 use crate::report::PairingInfo;
 
@@ -271,8 +271,12 @@ fn agree<'a>(
             new.1,
             new.2,
             format!(
-                "query {id:?}: {what} is {:?} here but {:?} in {}:{}; the files must agree",
-                new.0, old.0, old.1, old.2
+                "query {}: {what} is {} here but {} in {}:{}; the files must agree",
+                quoted(id),
+                quoted(new.0),
+                quoted(old.0),
+                old.1,
+                old.2
             ),
         )),
         Some(_) => Ok(()),

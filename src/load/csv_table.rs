@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::jsonl::push_row;
 use super::source::{check_id, parse_number};
 use super::{MetricTable, QueryRow};
-use crate::error::{Error, Result};
+use crate::error::{few, quoted, Error, Result};
 use crate::metric_names::canonical;
 
 pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<MetricTable> {
@@ -18,10 +18,20 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
     let headers = rdr.headers().map_err(|e| csv_error(shown, e))?.clone();
     let names: Vec<&str> = headers.iter().map(str::trim).collect();
     let Some(id_at) = names.iter().position(|h| *h == id_column) else {
+        let hint = if names.len() == 1 {
+            let want = if delimiter == b'\t' { "tabs" } else { "commas" };
+            format!("; the header is one column: expected fields separated by {want} (set format = \"csv\" or \"tsv\")")
+        } else {
+            "; set id-column in the gate file".to_string()
+        };
         return Err(Error::input(
             shown,
             1,
-            format!("the header has no {id_column:?} column (columns: {}); set id-column in the gate file", names.join(", ")),
+            format!(
+                "the header has no {} column (columns: {}){hint}",
+                quoted(id_column),
+                few(&names, 10)
+            ),
         ));
     };
     let group_at = names.iter().position(|h| *h == "group");
@@ -46,7 +56,12 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
                 return Err(Error::input(
                     shown,
                     1,
-                    format!("columns {prev:?} and {h:?} are the same metric {name:?}"),
+                    format!(
+                        "columns {} and {} are the same metric {}",
+                        quoted(prev),
+                        quoted(h),
+                        quoted(&name)
+                    ),
                 ));
             }
             metrics.push((i, name));
@@ -63,7 +78,10 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
             return Err(Error::input(
                 shown,
                 line,
-                format!("duplicate query id {query_id:?} (first on line {first})"),
+                format!(
+                    "duplicate query id {} (first on line {first})",
+                    quoted(&query_id)
+                ),
             ));
         }
         let group = group_at
@@ -91,6 +109,14 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
             },
             values,
         );
+    }
+    if table.rows.is_empty() {
+        // Otherwise pairing would blame the other file for "lacking" this one's queries.
+        return Err(Error::input(
+            shown,
+            0,
+            "no rows after the header; expected one row per query",
+        ));
     }
     for col in table.metrics.values_mut() {
         col.resize(table.rows.len(), None);
@@ -145,7 +171,7 @@ mod tests {
         let cases = [
             (
                 "qid,m\nq1,1\n",
-                "m.csv:1: the header has no \"query_id\" column (columns: qid, m)",
+                "m.csv:1: the header has no \"query_id\" column (columns: \"qid\", \"m\")",
             ),
             (
                 "query_id,m\nq1,1,2\n",

@@ -7,30 +7,25 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::source::{check_id, check_value, numbered_lines};
+use super::source::{check_id, check_value, json_error, numbered_lines};
 use super::{MetricTable, QueryRow};
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 use crate::metric_names::canonical;
 
 pub fn parse(text: &str, shown: &str) -> Result<MetricTable> {
     let mut table = MetricTable::new(shown);
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (line, raw) in numbered_lines(text) {
-        let obj: Map<String, Value> = serde_json::from_str(raw).map_err(|e| {
-            Error::input(
-                shown,
-                line,
-                format!("not a JSON object ({e}); expected one object per line"),
-            )
-        })?;
+        let obj: Map<String, Value> = serde_json::from_str(raw)
+            .map_err(|e| json_error(shown, line, &e, "one JSON object per line"))?;
         let (row, metrics) = parse_row(&obj, shown, line)?;
         if let Some(first) = seen.insert(row.query_id.clone(), line) {
             return Err(Error::input(
                 shown,
                 line,
                 format!(
-                    "duplicate query_id {:?} (first on line {first})",
-                    row.query_id
+                    "duplicate query_id {} (first on line {first})",
+                    quoted(&row.query_id)
                 ),
             ));
         }
@@ -155,7 +150,11 @@ fn metric_opt(shown: &str, line: usize, key: &str, v: &Value) -> Result<Option<(
         Value::String(s) if s.trim().parse::<f64>().is_ok() => Err(Error::input(
             shown,
             line,
-            format!("metric {key:?} is the string {s:?}; write the number without quotes"),
+            format!(
+                "metric {} is the string {}; write the number without quotes",
+                quoted(key),
+                quoted(s)
+            ),
         )),
         Value::String(_) | Value::Bool(_) | Value::Array(_) | Value::Object(_) => Ok(None),
         _ => metric(shown, line, key, v, false).map(Some),
@@ -237,11 +236,11 @@ mod tests {
             ),
             (
                 "{\"query_id\":\"q\",\"m\":1e999}",
-                "b.jsonl:1: not a JSON object",
+                "b.jsonl:1: not valid JSON at column",
             ),
             (
                 "{\"query_id\":\"q\",\"m\":1",
-                "b.jsonl:1: not a JSON object",
+                "b.jsonl:1: not valid JSON at column",
             ),
         ];
         for (text, want) in cases {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::source::{check_id, numbered_lines, parse_number};
 use super::{MetricTable, QueryRow};
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 use crate::metric_names::canonical;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +58,11 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
             return Err(Error::input(
                 shown,
                 line,
-                format!("query {qid:?} has measure {measure:?} twice (first on line {first})"),
+                format!(
+                    "query {} has measure {} twice (first on line {first})",
+                    quoted(qid),
+                    quoted(measure)
+                ),
             ));
         }
         let col = table.metrics.entry(name).or_default();

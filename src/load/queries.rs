@@ -6,21 +6,20 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::jsonl::parse_tags;
-use super::source::numbered_lines;
+use super::source::{json_error, numbered_lines};
 use super::QueryRow;
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
 pub fn parse(text: &str, shown: &str) -> Result<Vec<QueryRow>> {
     let mut rows = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (line, raw) in numbered_lines(text) {
         let obj: Map<String, Value> = serde_json::from_str(raw).map_err(|e| {
-            Error::input(
+            json_error(
                 shown,
                 line,
-                format!(
-                    "not a JSON object ({e}); expected {{\"query_id\", \"group\", \"slices\"}}"
-                ),
+                &e,
+                "one JSON object per line: {\"query_id\", \"group\", \"slices\"}",
             )
         })?;
         let row = parse_tags(&obj, shown, line)?;
@@ -29,8 +28,8 @@ pub fn parse(text: &str, shown: &str) -> Result<Vec<QueryRow>> {
                 shown,
                 line,
                 format!(
-                    "duplicate query_id {:?} (first on line {first})",
-                    row.query_id
+                    "duplicate query_id {} (first on line {first})",
+                    quoted(&row.query_id)
                 ),
             ));
         }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
 /// Reads `path` (shown to the user as `shown`) as UTF-8 text without its BOM.
 pub fn read_text(path: &Path, shown: &str, expected: &str) -> Result<String> {
@@ -52,6 +52,24 @@ pub fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .filter(|(_, l)| !l.trim().is_empty())
 }
 
+/// A line that is not the JSON object expected: the column and what serde_json says, without its
+/// "at line 1" (the line is the file's, given by the caller).
+pub fn json_error(shown: &str, line: usize, e: &serde_json::Error, expected: &str) -> Error {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let what = full.strip_suffix(&suffix).unwrap_or(&full);
+    let place = if e.column() > 0 {
+        format!(" at column {}", e.column())
+    } else {
+        String::new()
+    };
+    Error::input(
+        shown,
+        line,
+        format!("not valid JSON{place} ({what}); expected {expected}"),
+    )
+}
+
 /// Rejects an id that is empty or only white space.
 pub fn check_id(shown: &str, line: usize, what: &str, id: &str) -> Result<()> {
     if id.trim().is_empty() {
@@ -70,14 +88,17 @@ pub fn check_value(shown: &str, line: usize, metric: &str, v: f64) -> Result<f64
         return Err(Error::input(
             shown,
             line,
-            format!("metric {metric:?} is {v}; expected a finite number"),
+            format!("metric {} is {v}; expected a finite number", quoted(metric)),
         ));
     }
     if crate::metric_names::is_bounded(metric) && !(0.0..=1.0).contains(&v) {
         return Err(Error::input(
             shown,
             line,
-            format!("metric {metric:?} is {v}; expected a value in [0, 1]"),
+            format!(
+                "metric {} is {v}; expected a value in [0, 1]",
+                quoted(metric)
+            ),
         ));
     }
     Ok(v)
@@ -89,7 +110,11 @@ pub fn parse_number(shown: &str, line: usize, metric: &str, s: &str) -> Result<f
         Error::input(
             shown,
             line,
-            format!("metric {metric:?} is {s:?}; expected a number"),
+            format!(
+                "metric {} is {}; expected a number",
+                quoted(metric),
+                quoted(s)
+            ),
         )
     })?;
     check_value(shown, line, metric, v)

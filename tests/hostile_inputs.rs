@@ -1,0 +1,559 @@
+//! Hostile inputs through the binary: every bad input exits 2 with one `error:` message naming
+//! the file, the line (and column or key) and what was expected — never a panic (101), never a
+//! verdict (0/1). What is tolerated on purpose (BOM, CRLF, blank lines …) is checked to give the
+//! same report as the clean file.
+//!
+//! Every case id below is a row of docs/hostile-inputs.md; `every_case_is_documented` keeps the
+//! two in step.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+const N: usize = 12;
+
+/// One well-formed JSONL metric line.
+fn jl(i: usize, ndcg: f64) -> String {
+    format!("{{\"query_id\":\"q{i:02}\",\"ndcg@10\":{ndcg},\"recall@5\":1}}\n")
+}
+
+fn ndcg(i: usize, cand: bool) -> f64 {
+    let b = ((i * 37) % 10) as f64 / 20.0 + 0.2;
+    if cand {
+        b + 0.05
+    } else {
+        b
+    }
+}
+
+fn jsonl(cand: bool) -> String {
+    (1..=N).map(|i| jl(i, ndcg(i, cand))).collect()
+}
+
+fn csv(cand: bool, sep: &str) -> String {
+    let mut s = format!("query_id{sep}ndcg@10{sep}recall@5\n");
+    for i in 1..=N {
+        s.push_str(&format!("q{i:02}{sep}{}{sep}1\n", ndcg(i, cand)));
+    }
+    s
+}
+
+fn trec_eval(cand: bool) -> String {
+    let mut s = String::new();
+    for i in 1..=N {
+        s.push_str(&format!(
+            "ndcg_cut_10           \tq{i:02}\t{:.4}\n",
+            ndcg(i, cand)
+        ));
+        s.push_str(&format!("recall_5              \tq{i:02}\t1.0000\n"));
+    }
+    s.push_str("ndcg_cut_10           \tall\t0.5\n");
+    s
+}
+
+fn ir_measures(cand: bool) -> String {
+    (1..=N)
+        .map(|i| format!("q{i:02}\tnDCG@10\t{}\nq{i:02}\tR@5\t1\n", ndcg(i, cand)))
+        .collect()
+}
+
+fn queries() -> String {
+    (1..=N)
+        .map(|i| {
+            let lang = if i % 3 == 0 { "ko" } else { "en" };
+            format!("{{\"query_id\":\"q{i:02}\",\"group\":\"g{}\",\"slices\":{{\"lang\":\"{lang}\"}}}}\n", i / 2)
+        })
+        .collect()
+}
+
+/// A gate file comparing `b` with `c` (plus `extra` lines appended to [inputs]).
+fn gate(b: &str, c: &str, extra: &str) -> String {
+    format!(
+        "[inputs]\nbaseline = \"{b}\"\ncandidate = \"{c}\"\nqueries = \"q.jsonl\"\n{extra}\n\
+         [bootstrap]\nresamples = 200\n\n[slices]\nby = [\"lang\"]\nmin-queries = 1\n\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\nslices = [\"all\", \"lang=ko\"]\n"
+    )
+}
+
+fn default_gate() -> String {
+    gate("b.jsonl", "c.jsonl", "")
+}
+
+/// Writes the clean data set (every format, both sides) and the default gate file.
+fn setup(dir: &Path) {
+    let files: [(&str, String); 11] = [
+        ("b.jsonl", jsonl(false)),
+        ("c.jsonl", jsonl(true)),
+        ("b.csv", csv(false, ",")),
+        ("c.csv", csv(true, ",")),
+        ("b.tsv", csv(false, "\t")),
+        ("c.tsv", csv(true, "\t")),
+        ("b.te", trec_eval(false)),
+        ("c.te", trec_eval(true)),
+        ("b.irm", ir_measures(false)),
+        ("c.irm", ir_measures(true)),
+        ("q.jsonl", queries()),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    std::fs::write(dir.join("gate.toml"), default_gate()).unwrap();
+}
+
+enum Content {
+    Text(String),
+    Bytes(Vec<u8>),
+    Dir,
+    Absent,
+}
+
+struct Case {
+    /// Row id in docs/hostile-inputs.md.
+    id: &'static str,
+    files: Vec<(&'static str, Content)>,
+    /// Extra command-line arguments after `check gate.toml`.
+    args: &'static [&'static str],
+    /// Fragments the one error message must contain, in this order.
+    want: &'static [&'static str],
+}
+
+fn case(
+    id: &'static str,
+    file: &'static str,
+    content: Content,
+    want: &'static [&'static str],
+) -> Case {
+    Case {
+        id,
+        files: vec![(file, content)],
+        args: &[],
+        want,
+    }
+}
+
+fn with_gate(id: &'static str, gate_text: String, want: &'static [&'static str]) -> Case {
+    Case {
+        id,
+        files: vec![("gate.toml", Content::Text(gate_text))],
+        args: &[],
+        want,
+    }
+}
+
+fn text(s: impl Into<String>) -> Content {
+    Content::Text(s.into())
+}
+
+/// The clean JSONL file with line `line` (1-based) replaced.
+fn jsonl_with(cand: bool, line: usize, new: &str) -> Content {
+    let mut lines: Vec<String> = jsonl(cand).lines().map(str::to_string).collect();
+    lines[line - 1] = new.to_string();
+    text(lines.join("\n") + "\n")
+}
+
+fn cases() -> Vec<Case> {
+    let big = "x".repeat(10 << 20);
+    let mut v = vec![
+        // ---- any input file ----
+        case("empty-file", "c.jsonl", text(""), &["c.jsonl: the file is empty; expected per-query metrics"]),
+        case("blank-file", "c.jsonl", text("\n  \n\t\n"), &["c.jsonl: the file is empty"]),
+        case("missing-file", "c.jsonl", Content::Absent, &["c.jsonl: opening: No such file"]),
+        case("directory", "c.jsonl", Content::Dir, &["c.jsonl: is a directory; expected a file of per-query metrics"]),
+        case(
+            "not-utf8",
+            "b.jsonl",
+            Content::Bytes([jsonl(false).as_bytes(), b"{\"query_id\":\"q\xff\"}\n"].concat()),
+            &["b.jsonl:13: not UTF-8 text (byte ", "expected per-query metrics"],
+        ),
+        case(
+            "utf16",
+            "b.jsonl",
+            Content::Bytes(
+                [&[0xFFu8, 0xFE][..], &jsonl(false).encode_utf16().flat_map(u16::to_le_bytes).collect::<Vec<u8>>()].concat(),
+            ),
+            &["b.jsonl:1: not UTF-8 text (byte 0)"],
+        ),
+        // ---- JSONL metrics ----
+        case(
+            "jsonl-truncated-last-line",
+            "c.jsonl",
+            text(jsonl(true) + "{\"query_id\":\"q13\",\"ndcg@1"),
+            &["c.jsonl:13: not valid JSON at column ", "EOF", "expected one JSON object per line"],
+        ),
+        case("jsonl-not-an-object", "c.jsonl", jsonl_with(true, 2, "[\"q02\", 0.5]"), &["c.jsonl:2: ", "expected one JSON object per line"]),
+        case("jsonl-nan", "c.jsonl", jsonl_with(true, 3, "{\"query_id\":\"q03\",\"ndcg@10\":NaN}"), &["c.jsonl:3: not valid JSON at column 29", "expected one JSON object per line"]),
+        case("jsonl-infinity", "c.jsonl", jsonl_with(true, 3, "{\"query_id\":\"q03\",\"ndcg@10\":Infinity}"), &["c.jsonl:3: not valid JSON at column 29"]),
+        case(
+            "jsonl-1e999",
+            "c.jsonl",
+            jsonl_with(true, 4, "{\"query_id\":\"q04\",\"ndcg@10\":1e999,\"recall@5\":1}"),
+            &["c.jsonl:4: not valid JSON at column ", "number out of range"],
+        ),
+        case(
+            "jsonl-quoted-number",
+            "c.jsonl",
+            jsonl_with(true, 5, "{\"query_id\":\"q05\",\"ndcg@10\":\"0.5\",\"recall@5\":1}"),
+            &["c.jsonl:5: metric \"ndcg@10\" is the string \"0.5\"; write the number without quotes"],
+        ),
+        case(
+            "jsonl-null-metric",
+            "c.jsonl",
+            jsonl_with(true, 5, "{\"query_id\":\"q05\",\"ndcg@10\":null,\"recall@5\":1}"),
+            &["c.jsonl:5: metric \"ndcg@10\" is null; expected a finite number"],
+        ),
+        case(
+            "jsonl-negative-bounded",
+            "c.jsonl",
+            jsonl_with(true, 6, "{\"query_id\":\"q06\",\"ndcg@10\":0.5,\"recall@5\":-0.25}"),
+            &["c.jsonl:6: metric \"recall@5\" is -0.25; expected a value in [0, 1]"],
+        ),
+        case(
+            "jsonl-above-one-bounded",
+            "c.jsonl",
+            jsonl_with(true, 6, "{\"query_id\":\"q06\",\"ndcg@10\":1.0000001,\"recall@5\":1}"),
+            &["c.jsonl:6: metric \"ndcg@10\" is 1.0000001; expected a value in [0, 1]"],
+        ),
+        case(
+            "jsonl-duplicate-id",
+            "c.jsonl",
+            jsonl_with(true, 9, &jl(2, 0.5).replace('\n', "")),
+            &["c.jsonl:9: duplicate query_id \"q02\" (first on line 2)"],
+        ),
+        case("jsonl-empty-id", "c.jsonl", jsonl_with(true, 7, "{\"query_id\":\"\",\"ndcg@10\":0.5}"), &["c.jsonl:7: \"query_id\" is empty; expected a non-empty id"]),
+        case("jsonl-space-id", "c.jsonl", jsonl_with(true, 7, "{\"query_id\":\" \\t \",\"ndcg@10\":0.5}"), &["c.jsonl:7: \"query_id\" is empty; expected a non-empty id"]),
+        case("jsonl-no-id", "c.jsonl", jsonl_with(true, 8, "{\"qid\":\"q08\",\"ndcg@10\":0.5}"), &["c.jsonl:8: no \"query_id\"; expected {\"query_id\""]),
+        case("jsonl-float-id", "c.jsonl", jsonl_with(true, 8, "{\"query_id\":8.5,\"ndcg@10\":0.5}"), &["c.jsonl:8: \"query_id\" must be a string or an integer"]),
+        case(
+            "jsonl-metrics-not-object",
+            "c.jsonl",
+            jsonl_with(true, 8, "{\"query_id\":\"q08\",\"metrics\":0.5}"),
+            &["c.jsonl:8: \"metrics\" must be an object of name → number"],
+        ),
+        case(
+            "jsonl-metric-twice",
+            "c.jsonl",
+            jsonl_with(true, 8, "{\"query_id\":\"q08\",\"ndcg@10\":0.5,\"ndcg_cut_10\":0.5}"),
+            &["c.jsonl:8: metric \"ndcg@10\" given twice (under two spellings)"],
+        ),
+        case(
+            "jsonl-metric-missing-on-some-rows",
+            "c.jsonl",
+            jsonl_with(true, 10, "{\"query_id\":\"q10\",\"recall@5\":1}"),
+            &["c.jsonl:10: metric \"ndcg@10\" is missing for 1 query: \"q10\" (line 10)"],
+        ),
+        case(
+            "mismatched-query-sets",
+            "c.jsonl",
+            text(jsonl(true).replace("\"q11\"", "\"q99\"")),
+            &["c.jsonl: lacks 1 query that b.jsonl has: \"q11\" (line 11)", "missing = \"intersect\""],
+        ),
+        case("no-common-metric", "c.jsonl", text(jsonl(true).replace("ndcg@10", "map").replace("recall@5", "mrr")), &["gate.toml:14:10: [[gate]] #1: unknown metric \"ndcg@10\": only b.jsonl has it; metrics in both: none"]),
+        case(
+            "jsonl-10mb-bad-line",
+            "c.jsonl",
+            text(format!("{}{{\"query_id\":\"q13\",\"ndcg@10\":{big}}}\n", jsonl(true))),
+            &["c.jsonl:13: not valid JSON at column 29", "expected one JSON object per line"],
+        ),
+        case(
+            "jsonl-10mb-id-duplicated",
+            "c.jsonl",
+            text(format!("{}{{\"query_id\":\"{big}\"}}\n{{\"query_id\":\"{big}\"}}\n", jsonl(true))),
+            &["c.jsonl:14: duplicate query_id \"xxxxxxxx", "…\" (10485760 bytes) (first on line 13)"],
+        ),
+        // ---- CSV / TSV ----
+        case("csv-no-id-column", "c.csv", text(csv(true, ",").replacen("query_id", "qid", 1)), &["c.csv:1: the header has no \"query_id\" column (columns: \"qid\", \"ndcg@10\", \"recall@5\"); set id-column in the gate file"]),
+        case("csv-wrong-column-count", "c.csv", text(csv(true, ",").replace("q04,", "q04,0.1,")), &["c.csv:5: 4 fields, but the header has 3"]),
+        case("csv-nan", "c.csv", text(csv(true, ",").replacen(",1\n", ",NaN\n", 2)), &["c.csv:2: metric \"recall@5\" is NaN; expected a finite number"]),
+        case("csv-inf", "c.csv", text(csv(true, ",").replacen(",1\n", ",-inf\n", 1)), &["c.csv:2: metric \"recall@5\" is -inf; expected a finite number"]),
+        case("csv-1e999", "c.csv", text(csv(true, ",").replacen(",1\n", ",1e999\n", 1)), &["c.csv:2: metric \"recall@5\" is inf; expected a finite number"]),
+        case("csv-not-a-number", "c.csv", text(csv(true, ",").replacen(",1\n", ",one\n", 1)), &["c.csv:2: metric \"recall@5\" is \"one\"; expected a number"]),
+        case("csv-above-one", "c.csv", text(csv(true, ",").replacen(",1\n", ",2\n", 1)), &["c.csv:2: metric \"recall@5\" is 2; expected a value in [0, 1]"]),
+        case("csv-duplicate-id", "c.csv", text(csv(true, ",").replace("q07,", "q03,")), &["c.csv:8: duplicate query id \"q03\" (first on line 4)"]),
+        case("csv-empty-id", "c.csv", text(csv(true, ",").replace("q07,", " ,")), &["c.csv:8: query_id is empty; expected a non-empty id"]),
+        case("csv-empty-cell", "c.csv", text(csv(true, ",").replacen(",1\n", ",\n", 1)), &["c.csv:2: metric \"recall@5\" is missing for 1 query: \"q01\" (line 2)"]),
+        case("csv-same-metric-twice", "c.csv", text(csv(true, ",").replacen("recall@5", "ndcg_cut_10", 1)), &["c.csv:1: columns \"ndcg@10\" and \"ndcg_cut_10\" are the same metric \"ndcg@10\""]),
+        case("csv-header-only", "c.csv", text("query_id,ndcg@10,recall@5\n"), &["c.csv: no rows after the header; expected one row per query"]),
+        case("csv-unclosed-quote", "c.csv", text(csv(true, ",") + "\"q13,0.5,1\n"), &["c.csv:14: "]),
+        case("csv-10mb-cell", "c.csv", text(csv(true, ",").replacen(",1\n", &format!(",{big}\n"), 1)), &["c.csv:2: metric \"recall@5\" is \"xxxxx", "…\" (10485760 bytes); expected a number"]),
+        case("tsv-wrong-delimiter", "c.tsv", text(csv(true, ",")), &["c.tsv:1: the header has no \"query_id\" column (columns: \"query_id,ndcg@10,recall@5\"); the header is one column: expected fields separated by tabs"]),
+        // ---- trec_eval / ir_measures -q ----
+        case("trec-eval-two-fields", "c.te", text(trec_eval(true).replacen("\tq02\t", "\tq02", 1)), &["c.te:3: 2 fields; expected 3: measure, query id and value (trec_eval -q)"]),
+        case("trec-eval-not-a-number", "c.te", text(trec_eval(true).replacen("1.0000", "one", 1)), &["c.te:2: metric \"recall@5\" is \"one\"; expected a number"]),
+        case("trec-eval-nan", "c.te", text(trec_eval(true).replacen("1.0000", "nan", 1)), &["c.te:2: metric \"recall@5\" is NaN; expected a finite number"]),
+        case("trec-eval-measure-twice", "c.te", text(trec_eval(true) + "recall_5\tq01\t1\n"), &["c.te:26: query \"q01\" has measure \"recall_5\" twice (first on line 2)"]),
+        case("trec-eval-only-all-rows", "c.te", text("map\tall\t0.5\nrunid\tall\tbm25\n"), &["c.te: no per-query rows (only `all` rows?); expected the output of -q"]),
+        case("ir-measures-above-one", "c.irm", text(ir_measures(true).replacen("\t1\n", "\t1.5\n", 1)), &["c.irm:2: metric \"recall@5\" is 1.5; expected a value in [0, 1]"]),
+        case("unknown-format", "c.txt", text("hello world\n"), &["c.txt: cannot tell the format from the extension or the first line; set format = "]),
+        // ---- queries file ----
+        case("queries-duplicate-id", "q.jsonl", text(queries() + "{\"query_id\":\"q01\"}\n"), &["q.jsonl:13: duplicate query_id \"q01\" (first on line 1)"]),
+        case("queries-not-json", "q.jsonl", text("query_id,group\nq01,g1\n"), &["q.jsonl:1: not valid JSON at column 1", "expected one JSON object per line: {\"query_id\", \"group\", \"slices\"}"]),
+        case("queries-empty-group", "q.jsonl", text(queries().replace("\"g1\"", "\"  \"")), &["q.jsonl:2: \"group\" is empty; expected a non-empty id"]),
+        case("queries-slices-not-object", "q.jsonl", text(queries().replacen("{\"lang\":\"en\"}", "[\"en\"]", 1)), &["q.jsonl:1: \"slices\" must be an object of tag → value"]),
+        case(
+            "conflicting-slice-tags",
+            "c.jsonl",
+            jsonl_with(true, 3, "{\"query_id\":\"q03\",\"ndcg@10\":0.5,\"recall@5\":1,\"slices\":{\"lang\":\"en\"}}"),
+            &["q.jsonl:3: query \"q03\": slice tag \"lang\" is \"ko\" here but \"en\" in c.jsonl:3; the files must agree"],
+        ),
+        case(
+            "conflicting-groups",
+            "c.jsonl",
+            jsonl_with(true, 3, "{\"query_id\":\"q03\",\"ndcg@10\":0.5,\"recall@5\":1,\"group\":\"other\"}"),
+            &["q.jsonl:3: query \"q03\": group is \"g1\" here but \"other\" in c.jsonl:3; the files must agree"],
+        ),
+        // ---- the gate file ----
+        case("gate-empty", "gate.toml", text(""), &["gate.toml: the file is empty; expected a TOML gate file"]),
+        case("gate-missing", "gate.toml", Content::Absent, &["gate.toml: opening: No such file"]),
+        case("gate-not-utf8", "gate.toml", Content::Bytes(b"[inputs]\nbaseline = \"b\xe9.jsonl\"\n".to_vec()), &["gate.toml:2: not UTF-8 text (byte 22); expected a TOML gate file"]),
+        with_gate("gate-syntax-error", default_gate().replace("max-drop = 0.5", "max-drop = "), &["gate.toml:15:12: ", "\n15 | max-drop = "]),
+        with_gate("gate-unknown-key", default_gate().replace("[bootstrap]\n", "[bootstrap]\nresampels = 10\n"), &["gate.toml:7:1: unknown field `resampels`, expected one of", "^^^^^^^^^"]),
+        with_gate("gate-unknown-table", default_gate() + "[include]\npath = \"other.toml\"\n", &["gate.toml:17:2: unknown field `include`, expected one of"]),
+        with_gate("gate-wrong-type", default_gate().replace("resamples = 200", "resamples = \"many\""), &["gate.toml:7:13: invalid type: string \"many\", expected i64"]),
+        with_gate("gate-resamples-zero", default_gate().replace("resamples = 200", "resamples = 0"), &["gate.toml:7:13: [bootstrap] resamples = 0: expected 1 to 10000000"]),
+        with_gate("gate-resamples-1e12", default_gate().replace("resamples = 200", "resamples = 1000000000000"), &["gate.toml:7:13: [bootstrap] resamples = 1000000000000: expected 1 to 10000000"]),
+        with_gate("gate-resamples-negative", default_gate().replace("resamples = 200", "resamples = -5"), &["gate.toml:7:13: [bootstrap] resamples = -5: expected 1 to 10000000"]),
+        with_gate("gate-confidence-out-of-range", default_gate().replace("resamples = 200", "resamples = 200\nconfidence = 1.5"), &["gate.toml:8:14: [bootstrap] confidence = 1.5: expected a number strictly between 0 and 1"]),
+        with_gate("gate-max-loss-rate-out-of-range", default_gate().replace("max-drop = 0.5", "max-loss-rate = 2"), &["gate.toml:15:17: [[gate]] #1 (ndcg@10): max-loss-rate must be a share of queries between 0 and 1"]),
+        with_gate("gate-unknown-enum", default_gate().replace("resamples = 200", "resamples = 200\nunit = \"conversation\""), &["gate.toml:8:8: unknown variant `conversation`, expected `query` or `group`"]),
+        with_gate("gate-unknown-metric", default_gate().replace("metric = \"ndcg@10\"", "metric = \"ndcg@100\""), &["gate.toml:14:10: [[gate]] #1: unknown metric \"ndcg@100\": neither input has it; metrics in both: ndcg@10, recall@5"]),
+        with_gate("gate-unknown-slice", default_gate().replace("lang=ko", "lang=fr"), &["gate.toml:16:10: [[gate]] #1 (ndcg@10): no slice \"lang=fr\""]),
+        with_gate("gate-critical-slice-unknown-tag", default_gate().replace("min-queries = 1", "min-queries = 1\ncritical = [\"risk=high\"]"), &["gate.toml:12:13: critical slice \"risk=high\": no query has the tag \"risk\" (tags seen: lang)"]),
+        with_gate("gate-rule-missing", default_gate().replace("max-drop = 0.5\n", ""), &["gate.toml:13:1: [[gate]] #1 (ndcg@10) has no rule"]),
+        with_gate("gate-group-unit-without-groups", gate("b.jsonl", "c.jsonl", "").replace("queries = \"q.jsonl\"\n", "").replace("by = [\"lang\"]\n", "").replace(", \"lang=ko\"", "").replace("resamples = 200", "resamples = 200\nunit = \"group\""), &["gate.toml: [bootstrap] unit = \"group\", but 12 queries have no group: \"q01\""]),
+        with_gate("gate-input-not-a-path", default_gate().replace("baseline = \"b.jsonl\"", "baseline = 3"), &["gate.toml:2:12: [inputs] baseline: expected a path string or a table"]),
+        Case { id: "cli-resamples-zero", files: vec![], args: &["--resamples", "0"], want: &["--resamples 0: expected 1 to 10000000"] },
+        Case { id: "cli-resamples-1e12", files: vec![], args: &["--resamples", "1000000000000"], want: &["--resamples 1000000000000: expected 1 to 10000000"] },
+    ];
+    // Cases on other readers need the gate file pointed at them.
+    for c in v.iter_mut() {
+        let point = |b: &str, cc: &str| ("gate.toml", text(gate(b, cc, "")));
+        let (_, first) = (&c.id, c.files.first().map(|f| f.0));
+        match first {
+            Some("c.csv") => c.files.push(point("b.csv", "c.csv")),
+            Some("c.tsv") => c.files.push(point("b.tsv", "c.tsv")),
+            Some("c.te") => c.files.push(point("b.te", "c.te")),
+            Some("c.irm") => c.files.push(point("b.irm", "c.irm")),
+            Some("c.txt") => c.files.push(point("b.jsonl", "c.txt")),
+            _ => {}
+        }
+    }
+    v
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_case(dir: &Path, c: &Case) -> Run {
+    for (name, content) in &c.files {
+        let p = dir.join(name);
+        match content {
+            Content::Text(t) => std::fs::write(&p, t).unwrap(),
+            Content::Bytes(b) => std::fs::write(&p, b).unwrap(),
+            Content::Dir => {
+                let _ = std::fs::remove_file(&p);
+                std::fs::create_dir(&p).unwrap();
+            }
+            Content::Absent => {
+                let _ = std::fs::remove_file(&p);
+            }
+        }
+    }
+    let out = Command::cargo_bin("rag-gate")
+        .unwrap()
+        .current_dir(dir)
+        .args(["check", "gate.toml"])
+        .args(c.args)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn bad_inputs_exit_2_with_one_message_naming_the_place() {
+    let mut failures = Vec::new();
+    let all = cases();
+    assert!(all.len() >= 30, "only {} cases", all.len());
+    for c in &all {
+        let dir = tempfile::tempdir().unwrap();
+        setup(dir.path());
+        let r = run_case(dir.path(), c);
+        let mut problems = Vec::new();
+        if r.code != Some(2) {
+            problems.push(format!("exit {:?}, expected 2", r.code));
+        }
+        if !r.stdout.is_empty() {
+            problems.push("printed a report on stdout".to_string());
+        }
+        if !r.stderr.starts_with("error: ")
+            || r.stderr.lines().filter(|l| l.starts_with("error")).count() != 1
+        {
+            problems.push("stderr is not exactly one `error:` message".to_string());
+        }
+        if r.stderr.len() > 2000 {
+            problems.push(format!("message is {} bytes long", r.stderr.len()));
+        }
+        if r.stderr.contains("panicked") || r.stderr.contains("RUST_BACKTRACE") {
+            problems.push("panicked".to_string());
+        }
+        if r.stderr.contains(&dir.path().display().to_string()) {
+            problems.push(
+                "the message shows the absolute temp path instead of the path as given".to_string(),
+            );
+        }
+        let mut rest = r.stderr.as_str();
+        for w in c.want {
+            match rest.find(w) {
+                Some(at) => rest = &rest[at + w.len()..],
+                None => problems.push(format!("no {w:?} (in order)")),
+            }
+        }
+        if let Ok(dump) = std::env::var("HOSTILE_DUMP") {
+            // Regenerates the rows of docs/hostile-inputs.md: id, first line of the message, exit.
+            let first = r.stderr.lines().next().unwrap_or("").replace('|', "\\|");
+            let line = format!(
+                "| `{}` | `{}` | {} |\n",
+                c.id,
+                first.trim_start_matches("error: "),
+                r.code.unwrap_or(-1)
+            );
+            use std::io::Write;
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(dump)
+                .unwrap()
+                .write_all(line.as_bytes())
+                .unwrap();
+        }
+        if !problems.is_empty() {
+            let shown: String = r.stderr.chars().take(600).collect();
+            failures.push(format!(
+                "[{}] {}\n  stderr: {shown}",
+                c.id,
+                problems.join("; ")
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
+}
+
+/// Inputs that are odd but unambiguous, tolerated on purpose: the report is the clean one's.
+#[test]
+fn tolerated_inputs_give_the_clean_report() {
+    let big = "y".repeat(10 << 20);
+    let crlf = |s: String| s.replace('\n', "\r\n");
+    let bom = |s: String| format!("\u{feff}{s}");
+    let tolerated: Vec<(&str, &str, String)> = vec![
+        ("bom", "c.jsonl", bom(jsonl(true))),
+        ("crlf", "c.jsonl", crlf(jsonl(true))),
+        ("bom-crlf-csv", "c.csv", bom(crlf(csv(true, ",")))),
+        ("crlf-trec-eval", "c.te", crlf(trec_eval(true))),
+        (
+            "blank-lines",
+            "c.jsonl",
+            jsonl(true).replace('\n', "\n\n  \n"),
+        ),
+        (
+            "no-final-newline",
+            "c.jsonl",
+            jsonl(true).trim_end().to_string(),
+        ),
+        (
+            "jsonl-10mb-text-field",
+            "c.jsonl",
+            jsonl(true).replacen(
+                "\"recall@5\":1}",
+                &format!("\"recall@5\":1,\"text\":\"{big}\"}}"),
+                1,
+            ),
+        ),
+        (
+            "csv-quoted-cells",
+            "c.csv",
+            csv(true, ",")
+                .replace("q05,", "\"q05\",")
+                .replace(",1\n", ",\"1\"\n"),
+        ),
+        (
+            "csv-padded-cells",
+            "c.csv",
+            csv(true, ",").replace(",", " , "),
+        ),
+        ("bom-gate-file", "gate.toml", bom(default_gate())),
+    ];
+    let reference = |dir: &Path, b: &str, c: &str| {
+        std::fs::write(dir.join("gate.toml"), gate(b, c, "")).unwrap();
+        report(dir)
+    };
+    for (id, file, content) in tolerated {
+        let dir = tempfile::tempdir().unwrap();
+        setup(dir.path());
+        let (b, c) = match file {
+            "c.csv" => ("b.csv", "c.csv"),
+            "c.te" => ("b.te", "c.te"),
+            _ => ("b.jsonl", "c.jsonl"),
+        };
+        let want = reference(dir.path(), b, c);
+        std::fs::write(dir.path().join(file), &content).unwrap();
+        if file == "gate.toml" {
+            // the gate file itself is the one under test
+        } else {
+            std::fs::write(dir.path().join("gate.toml"), gate(b, c, "")).unwrap();
+        }
+        let got = report(dir.path());
+        assert_eq!(got, want, "[{id}] tolerated input changed the report");
+        assert!(id_in_docs(id), "[{id}] not in docs/hostile-inputs.md");
+    }
+}
+
+/// The JSON report's comparisons and verdict (inputs paths differ per format, so left out).
+fn report(dir: &Path) -> serde_json::Value {
+    let out = Command::cargo_bin("rag-gate")
+        .unwrap()
+        .current_dir(dir)
+        .args(["check", "gate.toml", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::json!({"verdict": v["verdict"], "comparisons": v["comparisons"], "gates": v["gates"]})
+}
+
+fn id_in_docs(id: &str) -> bool {
+    let docs = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/hostile-inputs.md"),
+    )
+    .unwrap_or_default();
+    docs.contains(&format!("`{id}`"))
+}
+
+#[test]
+fn every_case_is_documented() {
+    let missing: Vec<&str> = cases()
+        .iter()
+        .map(|c| c.id)
+        .filter(|id| !id_in_docs(id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/hostile-inputs.md: {missing:?}"
+    );
+}
