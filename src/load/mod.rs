@@ -37,8 +37,34 @@ pub fn load_metrics(
     format: Option<Format>,
     id_column: &str,
 ) -> Result<MetricTable> {
-    let text = source::read_text(path, shown, EXPECTED)?;
-    let format = match format.or_else(|| by_extension(path)) {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, "opening", e))?;
+    if meta.is_dir() {
+        return Err(Error::input(
+            shown,
+            0,
+            format!("is a directory; expected a file of {EXPECTED}"),
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(shown, "reading", e))?;
+    parse_metrics_bytes(
+        bytes,
+        shown,
+        format.or_else(|| by_extension(path)),
+        id_column,
+    )
+}
+
+/// Parses the bytes of a per-query metric file (as `load_metrics` does after reading it).
+/// `format = None` sniffs trec_eval / ir_measures `-q` output from the first line. Used by the
+/// fuzz targets and property tests; never panics on any input.
+pub fn parse_metrics_bytes(
+    bytes: Vec<u8>,
+    shown: &str,
+    format: Option<Format>,
+    id_column: &str,
+) -> Result<MetricTable> {
+    let text = source::decode_text(bytes, shown, EXPECTED)?;
+    let format = match format {
         Some(f) => f,
         None => match per_query_text::sniff(&text) {
             Some(per_query_text::Layout::TrecEval) => Format::TrecEval,
@@ -63,13 +89,17 @@ pub fn load_metrics(
     }
 }
 
+/// Parses the bytes of a queries file (as `load_queries` does after reading it).
+pub fn parse_queries_bytes(bytes: Vec<u8>, shown: &str) -> Result<Vec<QueryRow>> {
+    let text = source::decode_text(bytes, shown, QUERIES_EXPECTED)?;
+    queries::parse(&text, shown)
+}
+
+const QUERIES_EXPECTED: &str = "queries as JSONL {\"query_id\", \"group\", \"slices\"}";
+
 /// Reads the optional queries file (group and slice tags).
 pub fn load_queries(path: &Path, shown: &str) -> Result<Vec<QueryRow>> {
-    let text = source::read_text(
-        path,
-        shown,
-        "queries as JSONL {\"query_id\", \"group\", \"slices\"}",
-    )?;
+    let text = source::read_text(path, shown, QUERIES_EXPECTED)?;
     queries::parse(&text, shown)
 }
 

@@ -17,7 +17,13 @@ pub fn read_text(path: &Path, shown: &str, expected: &str) -> Result<String> {
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io(shown, "reading", e))?;
-    let text = match String::from_utf8(bytes) {
+    decode_text(bytes, shown, expected)
+}
+
+/// Checks that `bytes` are UTF-8 text with something in it, and drops a leading BOM in place
+/// (no second copy of the file).
+pub fn decode_text(bytes: Vec<u8>, shown: &str, expected: &str) -> Result<String> {
+    let mut text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
@@ -30,10 +36,9 @@ pub fn read_text(path: &Path, shown: &str, expected: &str) -> Result<String> {
             ));
         }
     };
-    let text = match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    };
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
     if text.trim().is_empty() {
         return Err(Error::input(
             shown,
