@@ -7,11 +7,30 @@ use std::path::Path;
 use crate::error::{Error, Result};
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    prepare(path, bytes)?.commit()
+}
+
+/// A file written in full beside its destination, not yet renamed into place. Dropping it
+/// deletes the temporary file.
+pub struct Pending {
+    tmp: tempfile::NamedTempFile,
+    path: std::path::PathBuf,
+}
+
+/// Writes `bytes` to a temporary file in `path`'s folder and syncs it; `commit` renames it.
+pub fn prepare(path: &Path, bytes: &[u8]) -> Result<Pending> {
     let shown = path.display();
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    if path.is_dir() {
+        return Err(Error::io(
+            &shown,
+            "writing",
+            std::io::Error::other("is a directory; expected a file name"),
+        ));
+    }
     let mut tmp = tempfile::Builder::new()
         .prefix(".rag-gate-")
         .suffix(".tmp")
@@ -22,8 +41,34 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.as_file()
         .sync_all()
         .map_err(|e| Error::io(&shown, "writing", e))?;
-    tmp.persist(path)
-        .map_err(|e| Error::io(&shown, "renaming into place", e.error))?;
+    Ok(Pending {
+        tmp,
+        path: path.to_path_buf(),
+    })
+}
+
+impl Pending {
+    /// Renames the temporary file over the destination (atomic within one file system).
+    pub fn commit(self) -> Result<()> {
+        let shown = self.path.display().to_string();
+        self.tmp
+            .persist(&self.path)
+            .map_err(|e| Error::io(&shown, "renaming into place", e.error))?;
+        Ok(())
+    }
+}
+
+/// Writes several files all or nothing as far as it can: every file is written to its temporary
+/// first, and only when all of them are written are they renamed into place. An error while
+/// writing (a missing folder, a full disk) leaves every destination as it was.
+pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<()> {
+    let mut pending = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        pending.push(prepare(path, bytes)?);
+    }
+    for p in pending {
+        p.commit()?;
+    }
     Ok(())
 }
 

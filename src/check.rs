@@ -205,24 +205,33 @@ pub struct Outputs {
 }
 
 /// Renders the report, writes the requested files atomically, and returns what goes to stdout.
+/// All files are written to temporaries first and renamed only when every one is written, so a
+/// failing export (e.g. a missing folder) leaves the previous report files as they were.
 pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
     let main = report::render(r, o.format);
-    if let Some(path) = &o.export_json {
-        crate::atomic::write_atomic(path, report::json::render(r).as_bytes())?;
+    let json = o.export_json.as_ref().map(|_| report::json::render(r));
+    let markdown = o
+        .export_markdown
+        .as_ref()
+        .map(|_| report::markdown::render(r));
+    let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
+    if let (Some(path), Some(text)) = (&o.export_json, &json) {
+        files.push((path, text.as_bytes()));
     }
-    if let Some(path) = &o.export_markdown {
-        crate::atomic::write_atomic(path, report::markdown::render(r).as_bytes())?;
+    if let (Some(path), Some(text)) = (&o.export_markdown, &markdown) {
+        files.push((path, text.as_bytes()));
     }
+    if let Some(path) = &o.output {
+        files.push((path, main.as_bytes()));
+    }
+    crate::atomic::write_all_atomic(&files)?;
     match &o.output {
-        Some(path) => {
-            crate::atomic::write_atomic(path, main.as_bytes())?;
-            Ok(format!(
-                "rag-gate {}: {}\nreport written to {}\n",
-                r.gate_id,
-                r.headline,
-                path.display()
-            ))
-        }
+        Some(path) => Ok(format!(
+            "rag-gate {}: {}\nreport written to {}\n",
+            r.gate_id,
+            r.headline,
+            path.display()
+        )),
         None => Ok(main),
     }
 }
