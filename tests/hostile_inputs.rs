@@ -171,8 +171,22 @@ fn cases() -> Vec<Case> {
             Content::Bytes(
                 [&[0xFFu8, 0xFE][..], &jsonl(false).encode_utf16().flat_map(u16::to_le_bytes).collect::<Vec<u8>>()].concat(),
             ),
-            &["b.jsonl:1: not UTF-8 text (byte 0)"],
+            &["b.jsonl:1: not UTF-8 text (byte 0); it is UTF-16: convert it to UTF-8"],
         ),
+        case(
+            "nul-byte",
+            "c.jsonl",
+            text(jsonl(true).replacen("q03", "q\u{0}3", 1)),
+            &["c.jsonl:3: a NUL byte (byte ", "binary data, not text; expected per-query metrics"],
+        ),
+        case(
+            "gzip-file",
+            "c.jsonl",
+            Content::Bytes(vec![0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0x04, 0x00]),
+            &["c.jsonl:1: not UTF-8 text (byte 1); it is gzip-compressed: decompress it first"],
+        ),
+        with_gate("dev-zero", gate("/dev/zero", "c.jsonl", ""), &["/dev/zero:1: a NUL byte (byte 0): binary data, not text"]),
+        with_gate("dev-urandom", gate("b.jsonl", "/dev/urandom", ""), &["/dev/urandom:", "binary data, not text"]),
         // ---- JSONL metrics ----
         case(
             "jsonl-truncated-last-line",

@@ -37,15 +37,7 @@ pub fn load_metrics(
     format: Option<Format>,
     id_column: &str,
 ) -> Result<MetricTable> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, "opening", e))?;
-    if meta.is_dir() {
-        return Err(Error::input(
-            shown,
-            0,
-            format!("is a directory; expected a file of {EXPECTED}"),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(shown, "reading", e))?;
+    let bytes = source::read_bytes(path, shown, EXPECTED)?;
     parse_metrics_bytes(
         bytes,
         shown,

@@ -8,6 +8,14 @@ use crate::error::{quoted, Error, Result};
 
 /// Reads `path` (shown to the user as `shown`) as UTF-8 text without its BOM.
 pub fn read_text(path: &Path, shown: &str, expected: &str) -> Result<String> {
+    decode_text(read_bytes(path, shown, expected)?, shown, expected)
+}
+
+/// Reads the bytes of `path`. A directory is an error. A pipe or device (`<(cmd)`, `/dev/stdin`)
+/// is read in chunks and refused at its first NUL byte, so `/dev/zero` or `/dev/urandom` given by
+/// mistake fail at once instead of filling memory.
+pub fn read_bytes(path: &Path, shown: &str, expected: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, "opening", e))?;
     if meta.is_dir() {
         return Err(Error::input(
@@ -16,12 +24,41 @@ pub fn read_text(path: &Path, shown: &str, expected: &str) -> Result<String> {
             format!("is a directory; expected a file of {expected}"),
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(shown, "reading", e))?;
-    decode_text(bytes, shown, expected)
+    if meta.is_file() {
+        return std::fs::read(path).map_err(|e| Error::io(shown, "reading", e));
+    }
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(shown, "opening", e))?;
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match file.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(shown, "reading", e)),
+        };
+        if let Some(i) = chunk[..n].iter().position(|&b| b == 0) {
+            bytes.extend_from_slice(&chunk[..i]);
+            return Err(nul_error(shown, &bytes, expected));
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
 }
 
-/// Checks that `bytes` are UTF-8 text with something in it, and drops a leading BOM in place
-/// (no second copy of the file).
+fn nul_error(shown: &str, before: &[u8], expected: &str) -> Error {
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    Error::input(
+        shown,
+        line,
+        format!(
+            "a NUL byte (byte {}): binary data, not text; expected {expected}",
+            before.len()
+        ),
+    )
+}
+
+/// Checks that `bytes` are UTF-8 text with something in it and no NUL byte, and drops a leading
+/// BOM in place (no second copy of the file).
 pub fn decode_text(bytes: Vec<u8>, shown: &str, expected: &str) -> Result<String> {
     let mut text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -29,13 +66,21 @@ pub fn decode_text(bytes: Vec<u8>, shown: &str, expected: &str) -> Result<String
             let at = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();
             let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+            let hint = match bytes.get(..2) {
+                Some([0xFF, 0xFE] | [0xFE, 0xFF]) => "; it is UTF-16: convert it to UTF-8",
+                Some([0x1F, 0x8B]) => "; it is gzip-compressed: decompress it first",
+                _ => "",
+            };
             return Err(Error::input(
                 shown,
                 line,
-                format!("not UTF-8 text (byte {at}); expected {expected}"),
+                format!("not UTF-8 text (byte {at}){hint}; expected {expected}"),
             ));
         }
     };
+    if let Some(at) = text.find('\0') {
+        return Err(nul_error(shown, &text.as_bytes()[..at], expected));
+    }
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
     }

@@ -1,0 +1,213 @@
+//! The gate file can make rag-gate read the paths it names and nothing else: no includes, no
+//! shell, no environment or `~` expansion, no globbing. Paths in messages are the user's own, as
+//! written (relative to the gate file's folder), never expanded or made absolute.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn setup(dir: &Path) {
+    let mut b = String::new();
+    for i in 0..40 {
+        b.push_str(&format!(
+            "{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n",
+            (i % 10) as f64 / 10.0
+        ));
+    }
+    std::fs::write(dir.join("b.jsonl"), &b).unwrap();
+    std::fs::write(dir.join("c.jsonl"), &b).unwrap();
+}
+
+fn gate(baseline: &str, extra: &str) -> String {
+    format!("{extra}\n[inputs]\nbaseline = {baseline:?}\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\n")
+}
+
+fn check(dir: &Path, gate_text: &str) -> (Option<i32>, String) {
+    std::fs::write(dir.join("gate.toml"), gate_text).unwrap();
+    let out = Command::cargo_bin("rag-gate")
+        .unwrap()
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("B", "b.jsonl")
+        .args(["check", "gate.toml"])
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn shell_syntax_in_paths_is_a_file_name_not_a_command() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    for (path, marker) in [
+        ("$(touch pwned1)", "pwned1"),
+        ("`touch pwned2`", "pwned2"),
+        ("b.jsonl; touch pwned3", "pwned3"),
+        ("b.jsonl && touch pwned4", "pwned4"),
+        ("| touch pwned5", "pwned5"),
+    ] {
+        let (code, err) = check(dir.path(), &gate(path, ""));
+        assert_eq!(code, Some(2), "{path}: {err}");
+        assert!(
+            err.starts_with(&format!("error: {path}: opening: No such file")),
+            "{path}: {err}"
+        );
+        assert!(!dir.path().join(marker).exists(), "{path} ran a command");
+    }
+}
+
+#[test]
+fn no_variable_tilde_or_glob_expansion() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    // HOME and B point at the folder and b.jsonl; the paths must still be taken literally.
+    for path in [
+        "$B",
+        "${B}",
+        "~/b.jsonl",
+        "$HOME/b.jsonl",
+        "b.*",
+        "b.json?",
+        "[b].jsonl",
+        "%B%",
+    ] {
+        let (code, err) = check(dir.path(), &gate(path, ""));
+        assert_eq!(code, Some(2), "{path}: {err}");
+        assert!(
+            err.starts_with(&format!("error: {path}: opening: No such file")),
+            "{path} was expanded: {err}"
+        );
+    }
+    // The literal name works.
+    let (code, err) = check(dir.path(), &gate("b.jsonl", ""));
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn no_includes_or_extends() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    std::fs::write(dir.path().join("other.toml"), "[bootstrap]\nseed = 1\n").unwrap();
+    for extra in [
+        "include = \"other.toml\"",
+        "extends = \"other.toml\"",
+        "import = [\"other.toml\"]",
+        "[include]\npath = \"other.toml\"",
+    ] {
+        let (code, err) = check(dir.path(), &gate("b.jsonl", extra));
+        assert_eq!(code, Some(2), "{extra}: {err}");
+        assert!(
+            err.starts_with("error: gate.toml:1:") && err.contains("unknown field"),
+            "{extra}: {err}"
+        );
+    }
+}
+
+/// Paths are shown as written, relative to the gate file's folder: never made absolute, never
+/// resolved through symlinks. `..` is allowed (the user named it) and shown as given.
+#[test]
+fn paths_in_messages_are_the_users_own() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    let sub = dir.path().join("gates");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::write(
+        sub.join("g.toml"),
+        gate("../missing.jsonl", "").replace("\"c.jsonl\"", "\"../c.jsonl\""),
+    )
+    .unwrap();
+    let out = Command::cargo_bin("rag-gate")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "gates/g.toml"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.starts_with("error: missing.jsonl: opening: No such file"),
+        "{err}"
+    );
+    assert!(!err.contains(&dir.path().display().to_string()), "{err}");
+    std::fs::write(
+        sub.join("g.toml"),
+        gate("../b.jsonl", "").replace("\"c.jsonl\"", "\"../c.jsonl\""),
+    )
+    .unwrap();
+    let out = Command::cargo_bin("rag-gate")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "gates/g.toml", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["inputs"]["baseline"], "../b.jsonl",
+        "the report shows the path as written"
+    );
+}
+
+/// The only places in the core that touch the file system, the environment or other processes:
+/// reading an input (`load::source`) and writing a report (`atomic`). A new one must be added
+/// here on purpose. (`eval` and `publish` are checked by their owners: runs/qrels are inputs the
+/// gate file names; publishing reads the GitHub environment.)
+#[test]
+fn the_core_reads_only_through_load_source_and_runs_nothing() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let rel = p.strip_prefix(&root).unwrap().display().to_string();
+            let text = std::fs::read_to_string(&p).unwrap();
+            // Unit tests at the bottom of a file may write fixtures.
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for needle in [
+                "process::Command",
+                "Command::new",
+                "std::env::var",
+                "env::var(",
+                "libc::",
+                "system(",
+            ] {
+                if code.contains(needle) && !rel.starts_with("publish") {
+                    found.push(format!("{rel}: {needle}"));
+                }
+            }
+            if rel.starts_with("eval") || rel.starts_with("publish") || rel.ends_with("tests.rs") {
+                continue;
+            }
+            for needle in [
+                "fs::read",
+                "File::open",
+                "fs::metadata",
+                "OpenOptions",
+                "read_dir",
+                "include_str!",
+                "include_bytes!",
+            ] {
+                if code.contains(needle) && rel != "load/source.rs" {
+                    found.push(format!("{rel}: {needle}"));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "new ways to read files or run programs: {found:?}"
+    );
+}
