@@ -111,62 +111,71 @@ pub fn pair(
         .map(|(rows, _)| rows.iter().map(|r| (r.query_id.as_str(), r)).collect())
         .unwrap_or_default();
     let q_src = queries.map_or("", |(_, s)| s);
+    // Per query: merge the tags and group of every place that names it (they must agree).
+    // Everything here borrows from the tables; only new tag names and values are copied.
     let mut tags: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
-    let mut group_ids: BTreeMap<String, u32> = BTreeMap::new();
-    let mut group_raw: Vec<Option<String>> = Vec::with_capacity(ids.len());
+    let mut group_set: BTreeSet<&str> = BTreeSet::new();
+    let mut group_raw: Vec<Option<&str>> = Vec::with_capacity(ids.len());
+    let mut merged: Vec<(&str, Place)> = Vec::new();
     for (i, id) in ids.iter().enumerate() {
-        let mut places: Vec<(&str, &QueryRow)> = vec![
-            (&base.source, &base.rows[b_at[id]]),
-            (&cand.source, &cand.rows[c_at[id]]),
+        let places = [
+            Some((base.source.as_str(), &base.rows[b_at[id]])),
+            Some((cand.source.as_str(), &cand.rows[c_at[id]])),
+            q_at.get(id).map(|r| (q_src, *r)),
         ];
-        if let Some(r) = q_at.get(id) {
-            places.push((q_src, r));
-        }
-        let mut merged: BTreeMap<&str, (&str, &str, usize)> = BTreeMap::new();
-        let mut group: Option<(&str, &str, usize)> = None;
-        for (src, row) in &places {
-            for (tag, val) in &row.slices {
-                agree(
-                    &mut merged,
-                    tag,
-                    (val, src, row.line),
-                    id,
-                    &format!("slice tag {tag:?}"),
-                )?;
-            }
-            if let Some(g) = &row.group {
-                let mut one = BTreeMap::new();
-                if let Some(prev) = group {
-                    one.insert("group", prev);
+        merged.clear();
+        let mut group: Option<Place> = None;
+        for (src, row) in places.into_iter().flatten() {
+            for (tag, val) in row.slices.iter() {
+                let new = (val, src, row.line);
+                match merged.iter().find(|(t, _)| *t == tag) {
+                    Some((_, old)) if old.0 != val => {
+                        return Err(conflict(
+                            id,
+                            &format!("slice tag {}", quoted(tag)),
+                            new,
+                            *old,
+                        ))
+                    }
+                    Some(_) => {}
+                    None => merged.push((tag, new)),
                 }
-                agree(&mut one, "group", (g, src, row.line), id, "group")?;
-                group = one.remove("group");
+            }
+            if let Some(g) = row.group.as_deref() {
+                let new = (g, src, row.line);
+                match group {
+                    Some(old) if old.0 != g => return Err(conflict(id, "group", new, old)),
+                    Some(_) => {}
+                    None => group = Some(new),
+                }
             }
         }
-        for (tag, (val, _, _)) in merged {
-            tags.entry(tag.to_string())
-                .or_default()
-                .entry(val.to_string())
-                .or_default()
-                .push(i as u32);
+        for &(tag, (val, _, _)) in &merged {
+            let values = match tags.get_mut(tag) {
+                Some(v) => v,
+                None => tags.entry(tag.to_string()).or_default(),
+            };
+            match values.get_mut(val) {
+                Some(members) => members.push(i as u32),
+                None => {
+                    values.insert(val.to_string(), vec![i as u32]);
+                }
+            }
         }
-        group_raw.push(group.map(|(g, _, _)| g.to_string()));
-        if let Some((g, _, _)) = group {
-            let next = group_ids.len() as u32;
-            group_ids.entry(g.to_string()).or_insert(next);
+        let g = group.map(|(g, _, _)| g);
+        if let Some(g) = g {
+            group_set.insert(g);
         }
+        group_raw.push(g);
     }
     // Dense group indices in name order, so they do not depend on file order.
-    let group_names: Vec<String> = group_ids.keys().cloned().collect();
-    let rank: HashMap<&str, u32> = group_names
+    let group_names: Vec<String> = group_set.iter().map(|g| g.to_string()).collect();
+    let rank: HashMap<&str, u32> = group_set
         .iter()
         .enumerate()
-        .map(|(i, g)| (g.as_str(), i as u32))
+        .map(|(i, g)| (*g, i as u32))
         .collect();
-    let group_of = group_raw
-        .iter()
-        .map(|g| g.as_deref().map(|g| rank[g]))
-        .collect();
+    let group_of = group_raw.iter().map(|g| g.map(|g| rank[g])).collect();
 
     let mut dropped: Vec<String> = only_b
         .iter()
@@ -258,33 +267,20 @@ fn column(
 
 type Place<'a> = (&'a str, &'a str, usize);
 
-/// Records `tag = value` from one place, or fails if another place said otherwise.
-fn agree<'a>(
-    merged: &mut BTreeMap<&'a str, Place<'a>>,
-    tag: &'a str,
-    new: Place<'a>,
-    id: &str,
-    what: &str,
-) -> Result<()> {
-    match merged.get(tag) {
-        Some(old) if old.0 != new.0 => Err(Error::input(
-            new.1,
-            new.2,
-            format!(
-                "query {}: {what} is {} here but {} in {}:{}; the files must agree",
-                quoted(id),
-                quoted(new.0),
-                quoted(old.0),
-                old.1,
-                old.2
-            ),
-        )),
-        Some(_) => Ok(()),
-        None => {
-            merged.insert(tag, new);
-            Ok(())
-        }
-    }
+/// Two places disagree about a query's tag or group.
+fn conflict(id: &str, what: &str, new: Place, old: Place) -> Error {
+    Error::input(
+        new.1,
+        new.2,
+        format!(
+            "query {}: {what} is {} here but {} in {}:{}; the files must agree",
+            quoted(id),
+            quoted(new.0),
+            quoted(old.0),
+            old.1,
+            old.2
+        ),
+    )
 }
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {

@@ -2,10 +2,11 @@
 //! optional `group` column, optional `slice:<tag>` columns (e.g. `slice:language`), and one column
 //! per metric. An empty metric cell means "no value" (an error later if that metric is compared).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::jsonl::push_row;
 use super::source::{check_id, parse_number};
+use super::table::{first_duplicate, Interner, Tags};
 use super::{MetricTable, QueryRow};
 use crate::error::{few, quoted, Error, Result};
 use crate::metric_names::canonical;
@@ -68,30 +69,24 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
         }
     }
     let mut table = MetricTable::new(shown);
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut names = Interner::default();
+    let tags: Vec<(usize, std::sync::Arc<str>)> =
+        tags.into_iter().map(|(i, t)| (i, names.get(&t))).collect();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| csv_error(shown, e))?;
         let line = rec.position().map_or(0, |p| p.line() as usize);
         let query_id = rec[id_at].trim().to_string();
         check_id(shown, line, id_column, &query_id)?;
-        if let Some(first) = seen.insert(query_id.clone(), line) {
-            return Err(Error::input(
-                shown,
-                line,
-                format!(
-                    "duplicate query id {} (first on line {first})",
-                    quoted(&query_id)
-                ),
-            ));
-        }
         let group = group_at
-            .map(|g| rec[g].trim().to_string())
-            .filter(|g| !g.is_empty());
-        let slices = tags
-            .iter()
-            .filter(|(i, _)| !rec[*i].trim().is_empty())
-            .map(|(i, t)| (t.clone(), rec[*i].trim().to_string()))
-            .collect();
+            .map(|g| rec[g].trim())
+            .filter(|g| !g.is_empty())
+            .map(|g| names.get(g));
+        let slices = Tags::from_pairs(
+            tags.iter()
+                .filter(|(i, _)| !rec[*i].trim().is_empty())
+                .map(|(i, t)| (t.clone(), names.get(rec[*i].trim())))
+                .collect(),
+        );
         let mut values = Vec::with_capacity(metrics.len());
         for (i, name) in &metrics {
             let cell = rec[*i].trim();
@@ -109,6 +104,13 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
             },
             values,
         );
+    }
+    if let Some((id, line, first)) = first_duplicate(&table.rows) {
+        return Err(Error::input(
+            shown,
+            line,
+            format!("duplicate query id {} (first on line {first})", quoted(id)),
+        ));
     }
     if table.rows.is_empty() {
         // Otherwise pairing would blame the other file for "lacking" this one's queries.
@@ -159,7 +161,7 @@ mod tests {
         .unwrap();
         assert_eq!(t.rows[0].group.as_deref(), Some("c1"));
         assert_eq!(t.rows[1].group, None);
-        assert_eq!(t.rows[0].slices["lang"], "ko");
+        assert_eq!(t.rows[0].slices.get("lang"), Some("ko"));
         assert!(t.rows[1].slices.is_empty());
         assert_eq!(t.metrics["ndcg@10"], vec![Some(0.5), Some(1.0)]);
         assert_eq!(t.metrics["latency_ms"], vec![None, Some(3.0)]);

@@ -3,33 +3,29 @@
 //! Metrics may also sit under `"metrics": {...}`. Top-level strings that are not numbers
 //! (`"text": "..."`) are ignored; a number in quotes is an error, so is a `null` metric.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::source::{check_id, check_value, json_error, numbered_lines};
+use super::table::{first_duplicate, Interner, Tags};
 use super::{MetricTable, QueryRow};
 use crate::error::{quoted, Error, Result};
 use crate::metric_names::canonical;
 
 pub fn parse(text: &str, shown: &str) -> Result<MetricTable> {
     let mut table = MetricTable::new(shown);
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut names = Interner::default();
     for (line, raw) in numbered_lines(text) {
         let obj: Map<String, Value> = serde_json::from_str(raw)
             .map_err(|e| json_error(shown, line, &e, "one JSON object per line"))?;
-        let (row, metrics) = parse_row(&obj, shown, line)?;
-        if let Some(first) = seen.insert(row.query_id.clone(), line) {
-            return Err(Error::input(
-                shown,
-                line,
-                format!(
-                    "duplicate query_id {} (first on line {first})",
-                    quoted(&row.query_id)
-                ),
-            ));
-        }
+        let (row, metrics) = parse_row(&obj, shown, line, &mut names)?;
         push_row(&mut table, row, metrics);
+    }
+    if let Some((id, line, first)) = first_duplicate(&table.rows) {
+        return Err(Error::input(
+            shown,
+            line,
+            format!("duplicate query_id {} (first on line {first})", quoted(id)),
+        ));
     }
     Ok(table)
 }
@@ -39,14 +35,23 @@ pub fn push_row(table: &mut MetricTable, row: QueryRow, metrics: Vec<(String, f6
     let idx = table.rows.len();
     table.rows.push(row);
     for (name, v) in metrics {
-        let col = table.metrics.entry(name).or_default();
+        // Look up by reference first: no new String per metric per row.
+        let col = match table.metrics.get_mut(&name) {
+            Some(col) => col,
+            None => table.metrics.entry(name).or_default(),
+        };
         col.resize(idx, None);
         col.push(Some(v));
     }
 }
 
 /// Reads `query_id`, `group` and `slices` from a JSON object (shared with the queries file).
-pub fn parse_tags(obj: &Map<String, Value>, shown: &str, line: usize) -> Result<QueryRow> {
+pub fn parse_tags(
+    obj: &Map<String, Value>,
+    shown: &str,
+    line: usize,
+    names: &mut Interner,
+) -> Result<QueryRow> {
     let query_id = match obj.get("query_id") {
         Some(v) => id_text(v).ok_or_else(|| {
             Error::input(shown, line, "\"query_id\" must be a string or an integer")
@@ -67,10 +72,10 @@ pub fn parse_tags(obj: &Map<String, Value>, shown: &str, line: usize) -> Result<
                 Error::input(shown, line, "\"group\" must be a string or an integer")
             })?;
             check_id(shown, line, "\"group\"", &g)?;
-            Some(g)
+            Some(names.get(&g))
         }
     };
-    let mut slices = std::collections::BTreeMap::new();
+    let mut slices = Vec::new();
     match obj.get("slices") {
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => {
@@ -85,7 +90,7 @@ pub fn parse_tags(obj: &Map<String, Value>, shown: &str, line: usize) -> Result<
                     )
                 })?;
                 check_id(shown, line, &format!("slice tag {tag:?}"), &val)?;
-                slices.insert(tag.clone(), val);
+                slices.push((names.get(tag), names.get(&val)));
             }
         }
         Some(_) => {
@@ -100,7 +105,7 @@ pub fn parse_tags(obj: &Map<String, Value>, shown: &str, line: usize) -> Result<
         query_id,
         line,
         group,
-        slices,
+        slices: Tags::from_pairs(slices),
     })
 }
 
@@ -108,8 +113,9 @@ fn parse_row(
     obj: &Map<String, Value>,
     shown: &str,
     line: usize,
+    names: &mut Interner,
 ) -> Result<(QueryRow, Vec<(String, f64)>)> {
-    let row = parse_tags(obj, shown, line)?;
+    let row = parse_tags(obj, shown, line, names)?;
     let mut metrics = Vec::new();
     for (key, v) in obj {
         match key.as_str() {
@@ -207,7 +213,7 @@ mod tests {
         assert_eq!(t.rows[1].line, 3);
         assert_eq!(t.metrics["ndcg@10"], vec![Some(0.5), Some(1.0)]);
         assert_eq!(t.metrics["latency_ms"], vec![None, Some(12.5)]);
-        assert_eq!(t.rows[0].slices["language"], "ko");
+        assert_eq!(t.rows[0].slices.get("language"), Some("ko"));
     }
 
     #[test]

@@ -20,24 +20,26 @@ pub enum Layout {
 
 pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
     let mut table = MetricTable::new(shown);
-    let mut row_of: HashMap<String, usize> = HashMap::new();
-    let mut seen: HashMap<(usize, String), usize> = HashMap::new();
+    // Keys borrow the text: no copy of each id, no String per (query, measure).
+    let mut row_of: HashMap<&str, usize> = HashMap::new();
     for (line, raw) in numbered_lines(text) {
-        let fields: Vec<&str> = raw.split_whitespace().collect();
-        if fields.len() != 3 {
+        let mut it = raw.split_whitespace();
+        let fields = [it.next(), it.next(), it.next(), it.next()];
+        let [Some(f0), Some(f1), Some(f2), None] = fields else {
             let want = match layout {
                 Layout::TrecEval => "measure, query id and value (trec_eval -q)",
                 Layout::IrMeasures => "query id, measure and value (ir_measures -q)",
             };
+            let n = raw.split_whitespace().count();
             return Err(Error::input(
                 shown,
                 line,
-                format!("{} fields; expected 3: {want}", fields.len()),
+                format!("{n} fields; expected 3: {want}"),
             ));
-        }
+        };
         let (measure, qid, value) = match layout {
-            Layout::TrecEval => (fields[0], fields[1], fields[2]),
-            Layout::IrMeasures => (fields[1], fields[0], fields[2]),
+            Layout::TrecEval => (f0, f1, f2),
+            Layout::IrMeasures => (f1, f0, f2),
         };
         if qid == "all" || measure == "runid" {
             continue;
@@ -45,7 +47,7 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
         check_id(shown, line, "the query id", qid)?;
         let name = canonical(measure);
         let v = parse_number(shown, line, &name, value)?;
-        let idx = *row_of.entry(qid.to_string()).or_insert_with(|| {
+        let idx = *row_of.entry(qid).or_insert_with(|| {
             table.rows.push(QueryRow {
                 query_id: qid.to_string(),
                 line,
@@ -54,7 +56,15 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
             });
             table.rows.len() - 1
         });
-        if let Some(first) = seen.insert((idx, name.clone()), line) {
+        let col = match table.metrics.get_mut(&name) {
+            Some(col) => col,
+            None => table.metrics.entry(name.clone()).or_default(),
+        };
+        if col.len() <= idx {
+            col.resize(idx + 1, None);
+        }
+        if col[idx].is_some() {
+            let first = first_line_of(text, layout, qid, &name).unwrap_or(0);
             return Err(Error::input(
                 shown,
                 line,
@@ -64,10 +74,6 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
                     quoted(measure)
                 ),
             ));
-        }
-        let col = table.metrics.entry(name).or_default();
-        if col.len() <= idx {
-            col.resize(idx + 1, None);
         }
         col[idx] = Some(v);
     }
@@ -83,6 +89,19 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
         ));
     }
     Ok(table)
+}
+
+/// The first line giving `name` (canonical) for `qid` (only looked up to word an error).
+fn first_line_of(text: &str, layout: Layout, qid: &str, name: &str) -> Option<usize> {
+    numbered_lines(text).find_map(|(line, raw)| {
+        let f: Vec<&str> = raw.split_whitespace().collect();
+        let (m, q) = match (layout, f.as_slice()) {
+            (Layout::TrecEval, [m, q, _]) => (*m, *q),
+            (Layout::IrMeasures, [q, m, _]) => (*m, *q),
+            _ => return None,
+        };
+        (q == qid && canonical(m) == name).then_some(line)
+    })
 }
 
 /// Guesses the layout from the first data line: which of the first two fields is a measure name.

@@ -1,18 +1,17 @@
 //! The optional queries file: JSONL `{"query_id": "q1", "group": "conv-7", "slices": {...}}`,
 //! giving group and slice tags when the metric files carry none.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::jsonl::parse_tags;
 use super::source::{json_error, numbered_lines};
+use super::table::{first_duplicate, Interner};
 use super::QueryRow;
 use crate::error::{quoted, Error, Result};
 
 pub fn parse(text: &str, shown: &str) -> Result<Vec<QueryRow>> {
     let mut rows = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut names = Interner::default();
     for (line, raw) in numbered_lines(text) {
         let obj: Map<String, Value> = serde_json::from_str(raw).map_err(|e| {
             json_error(
@@ -22,18 +21,14 @@ pub fn parse(text: &str, shown: &str) -> Result<Vec<QueryRow>> {
                 "one JSON object per line: {\"query_id\", \"group\", \"slices\"}",
             )
         })?;
-        let row = parse_tags(&obj, shown, line)?;
-        if let Some(first) = seen.insert(row.query_id.clone(), line) {
-            return Err(Error::input(
-                shown,
-                line,
-                format!(
-                    "duplicate query_id {} (first on line {first})",
-                    quoted(&row.query_id)
-                ),
-            ));
-        }
-        rows.push(row);
+        rows.push(parse_tags(&obj, shown, line, &mut names)?);
+    }
+    if let Some((id, line, first)) = first_duplicate(&rows) {
+        return Err(Error::input(
+            shown,
+            line,
+            format!("duplicate query_id {} (first on line {first})", quoted(id)),
+        ));
     }
     Ok(rows)
 }
@@ -47,7 +42,7 @@ mod tests {
             "q.jsonl",
         )
         .unwrap();
-        assert_eq!(rows[0].slices["risk"], "high");
+        assert_eq!(rows[0].slices.get("risk"), Some("high"));
         let e =
             super::parse("{\"query_id\":\"q1\"}\n{\"query_id\":\"q1\"}\n", "q.jsonl").unwrap_err();
         assert!(

@@ -1,6 +1,7 @@
 //! The in-memory form of one per-query metric file, whatever format it came in.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 /// One query's row: its id, where it was read, and its optional group and slice tags.
 #[derive(Debug, Clone, PartialEq)]
@@ -8,8 +9,9 @@ pub struct QueryRow {
     pub query_id: String,
     /// 1-based line of the file where this query was first seen.
     pub line: usize,
-    pub group: Option<String>,
-    pub slices: BTreeMap<String, String>,
+    /// Interned: the queries of one group share one string.
+    pub group: Option<Arc<str>>,
+    pub slices: Tags,
 }
 
 /// Per-query metrics of one file: rows plus one column of values per metric (aligned with rows;
@@ -30,4 +32,91 @@ impl MetricTable {
             ..Default::default()
         }
     }
+}
+
+/// A query's slice tags (tag → value), sorted by tag. Tag names and values are interned per
+/// file, so a million rows with a handful of tags cost 32 bytes per tag, not two heap strings
+/// and a B-tree node each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tags(Box<[(Arc<str>, Arc<str>)]>);
+
+impl Tags {
+    /// Builds the tags from (tag, value) pairs; a repeated tag keeps its last value.
+    pub fn from_pairs(mut pairs: Vec<(Arc<str>, Arc<str>)>) -> Self {
+        pairs.reverse();
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        pairs.dedup_by(|a, b| a.0 == b.0);
+        Tags(pairs.into_boxed_slice())
+    }
+
+    pub fn get(&self, tag: &str) -> Option<&str> {
+        self.0
+            .binary_search_by(|(t, _)| (**t).cmp(tag))
+            .ok()
+            .map(|i| &*self.0[i].1)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(t, v)| (&**t, &**v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> IntoIterator for &'a Tags {
+    type Item = (&'a str, &'a str);
+    type IntoIter = Box<dyn Iterator<Item = (&'a str, &'a str)> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl<K: AsRef<str>, V: AsRef<str>> FromIterator<(K, V)> for Tags {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(it: I) -> Self {
+        Tags::from_pairs(
+            it.into_iter()
+                .map(|(k, v)| (Arc::from(k.as_ref()), Arc::from(v.as_ref())))
+                .collect(),
+        )
+    }
+}
+
+impl From<BTreeMap<String, String>> for Tags {
+    fn from(m: BTreeMap<String, String>) -> Self {
+        m.into_iter().collect()
+    }
+}
+
+/// Shares one copy of each distinct string (group names, tag names and values) within a file.
+#[derive(Debug, Default)]
+pub struct Interner(HashSet<Arc<str>>);
+
+impl Interner {
+    pub fn get(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(s);
+        self.0.insert(a.clone());
+        a
+    }
+}
+
+/// The first repeated query id of `rows` in file order: (id, its line, the first line).
+/// Run once after parsing, borrowing the ids instead of keeping a second copy of each.
+pub fn first_duplicate(rows: &[QueryRow]) -> Option<(&str, usize, usize)> {
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+    for r in rows {
+        if let Some(&first) = seen.get(r.query_id.as_str()) {
+            return Some((&r.query_id, r.line, first));
+        }
+        seen.insert(&r.query_id, r.line);
+    }
+    None
 }

@@ -11,7 +11,7 @@ fn table(src: &str, rows: &[Row]) -> MetricTable {
         t.rows.push(QueryRow {
             query_id: id.to_string(),
             line: i + 1,
-            group: g.map(str::to_string),
+            group: g.map(Into::into),
             slices: tags
                 .iter()
                 .map(|(a, b)| (a.to_string(), b.to_string()))
