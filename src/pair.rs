@@ -79,13 +79,19 @@ pub fn pair(
             }
         }
     }
-    let mut ids: Vec<&str> = base
+    // (id, baseline row, candidate row) of every shared query, in id byte order: each id is
+    // looked up once here, not once per metric and stage.
+    let mut shared: Vec<(&str, usize, usize)> = base
         .rows
         .iter()
-        .map(|r| r.query_id.as_str())
-        .filter(|q| c_at.contains_key(q))
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let id = r.query_id.as_str();
+            c_at.get(id).map(|&j| (id, i, j))
+        })
         .collect();
-    ids.sort_unstable();
+    shared.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let ids: Vec<&str> = shared.iter().map(|s| s.0).collect();
     if ids.is_empty() {
         return Err(Error::input(
             &cand.source,
@@ -96,8 +102,8 @@ pub fn pair(
 
     let mut out_metrics = BTreeMap::new();
     for m in metrics {
-        let b = column(base, m, &ids, &b_at)?;
-        let c = column(cand, m, &ids, &c_at)?;
+        let b = column(base, m, &ids, shared.iter().map(|s| s.1))?;
+        let c = column(cand, m, &ids, shared.iter().map(|s| s.2))?;
         out_metrics.insert(
             m.clone(),
             MetricPair {
@@ -117,10 +123,10 @@ pub fn pair(
     let mut group_set: BTreeSet<&str> = BTreeSet::new();
     let mut group_raw: Vec<Option<&str>> = Vec::with_capacity(ids.len());
     let mut merged: Vec<(&str, Place)> = Vec::new();
-    for (i, id) in ids.iter().enumerate() {
+    for (i, &(id, bi, ci)) in shared.iter().enumerate() {
         let places = [
-            Some((base.source.as_str(), &base.rows[b_at[id]])),
-            Some((cand.source.as_str(), &cand.rows[c_at[id]])),
+            Some((base.source.as_str(), &base.rows[bi])),
+            Some((cand.source.as_str(), &cand.rows[ci])),
             q_at.get(id).map(|r| (q_src, *r)),
         ];
         merged.clear();
@@ -227,11 +233,12 @@ fn one_sided(t: &MetricTable, other: &HashMap<&str, usize>) -> Vec<(String, usiz
     v
 }
 
+/// `metric`'s values of `t` at `rows` (one per id of `ids`); every one must be present.
 fn column(
     t: &MetricTable,
     metric: &str,
     ids: &[&str],
-    at: &HashMap<&str, usize>,
+    rows: impl Iterator<Item = usize>,
 ) -> Result<Vec<f64>> {
     let Some(col) = t.metrics.get(metric) else {
         let have: BTreeSet<&String> = t.metrics.keys().collect();
@@ -243,8 +250,7 @@ fn column(
     };
     let mut out = Vec::with_capacity(ids.len());
     let mut lacking = Vec::new();
-    for id in ids {
-        let row = at[id];
+    for (id, row) in ids.iter().zip(rows) {
         match col[row] {
             Some(v) => out.push(v),
             None => lacking.push((id.to_string(), t.rows[row].line)),

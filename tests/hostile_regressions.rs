@@ -1,0 +1,130 @@
+//! One test per bug found with hostile inputs, named after what broke (through the library).
+
+use rag_gate::load::{load_metrics, parse_metrics_bytes, Format};
+
+fn err(text: &str, shown: &str, format: Format) -> String {
+    parse_metrics_bytes(text.as_bytes().to_vec(), shown, Some(format), "query_id")
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn regression_a_10mb_value_became_a_10mb_error_message() {
+    let big = "7".repeat(10 << 20) + "x";
+    for (text, shown, format) in [
+        (format!("query_id,m\nq1,{big}\n"), "m.csv", Format::Csv),
+        (
+            format!("{{\"query_id\":\"{big}\",\"m\":1}}\n{{\"query_id\":\"{big}\",\"m\":1}}\n"),
+            "m.jsonl",
+            Format::Jsonl,
+        ),
+        (
+            format!(
+                "{{\"query_id\":\"q\",\"m\":\"{}\"}}\n",
+                "7".repeat(10 << 20)
+            ),
+            "m.jsonl",
+            Format::Jsonl,
+        ),
+        (
+            format!("map\t{big}\t1\nmap\t{big}\t1\n"),
+            "m.te",
+            Format::TrecEval,
+        ),
+        (format!("{big},m\nq1,1\n"), "m.csv", Format::Csv),
+    ] {
+        let e = err(&text, shown, format);
+        assert!(e.len() < 400, "{} bytes: {}", e.len(), &e[..200]);
+        assert!(
+            e.contains("(10485") && e.contains(" bytes)"),
+            "the length is given: {e}"
+        );
+    }
+}
+
+#[test]
+fn regression_json_errors_said_line_1_whatever_the_line() {
+    let e = err(
+        "{\"query_id\":\"a\",\"m\":1}\n\n{\"query_id\":\"b\",\"m\":}\n",
+        "m.jsonl",
+        Format::Jsonl,
+    );
+    assert_eq!(e, "m.jsonl:3: not valid JSON at column 22 (expected value); expected one JSON object per line");
+}
+
+#[test]
+fn regression_a_header_only_csv_blamed_the_other_file() {
+    let e = err("query_id,ndcg@10\n", "m.csv", Format::Csv);
+    assert_eq!(
+        e,
+        "m.csv: no rows after the header; expected one row per query"
+    );
+}
+
+#[test]
+fn regression_a_comma_separated_tsv_gave_no_hint() {
+    let e = err("query_id,ndcg@10\nq1,0.5\n", "m.tsv", Format::Tsv);
+    assert!(
+        e.contains("the header is one column: expected fields separated by tabs"),
+        "{e}"
+    );
+}
+
+#[test]
+fn regression_dev_zero_was_read_until_memory_ran_out() {
+    let start = std::time::Instant::now();
+    let e = load_metrics(
+        std::path::Path::new("/dev/zero"),
+        "/dev/zero",
+        Some(Format::Jsonl),
+        "query_id",
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(e, "/dev/zero:1: a NUL byte (byte 0): binary data, not text; expected per-query metrics (JSONL, CSV/TSV, or trec_eval/ir_measures -q output)");
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn regression_utf16_and_gzip_were_only_not_utf8() {
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("query_id".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let e = parse_metrics_bytes(utf16, "m.csv", Some(Format::Csv), "query_id")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("it is UTF-16: convert it to UTF-8"), "{e}");
+    let e = parse_metrics_bytes(vec![0x1f, 0x8b, 8, 0], "m.jsonl", None, "query_id")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("it is gzip-compressed"), "{e}");
+}
+
+/// The duplicate check moved after parsing (to borrow ids instead of copying them): it must
+/// still name the second occurrence's line and the first one's.
+#[test]
+fn duplicate_ids_still_name_both_lines_after_the_memory_rewrite() {
+    let e = err("{\"query_id\":\"a\",\"m\":1}\n{\"query_id\":\"b\",\"m\":1}\n{\"query_id\":\"a\",\"m\":1}\n", "m.jsonl", Format::Jsonl);
+    assert_eq!(e, "m.jsonl:3: duplicate query_id \"a\" (first on line 1)");
+    let e = err("query_id,m\na,1\nb,1\nb,2\n", "m.csv", Format::Csv);
+    assert_eq!(e, "m.csv:4: duplicate query id \"b\" (first on line 3)");
+    let e = err(
+        "map\ta\t1\nP_5\ta\t1\nmap\tb\t1\nmap\ta\t0.5\n",
+        "m.te",
+        Format::TrecEval,
+    );
+    assert_eq!(
+        e,
+        "m.te:4: query \"a\" has measure \"map\" twice (first on line 1)"
+    );
+    let e = err(
+        "a\tnDCG@10\t1\na\tndcg_cut_10\t0.5\n",
+        "m.irm",
+        Format::IrMeasures,
+    );
+    assert_eq!(
+        e,
+        "m.irm:2: query \"a\" has measure \"ndcg_cut_10\" twice (first on line 1)"
+    );
+}
