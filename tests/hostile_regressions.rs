@@ -49,7 +49,7 @@ fn regression_json_errors_said_line_1_whatever_the_line() {
         "m.jsonl",
         Format::Jsonl,
     );
-    assert_eq!(e, "m.jsonl:3: not valid JSON at column 22 (expected value); expected one JSON object per line");
+    assert_eq!(e, "m.jsonl:3: not valid JSON at column 21 (expected value); expected one JSON object per line");
 }
 
 #[test]
