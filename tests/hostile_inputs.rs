@@ -274,6 +274,12 @@ fn cases() -> Vec<Case> {
             text(format!("{}{{\"query_id\":\"{big}\"}}\n{{\"query_id\":\"{big}\"}}\n", jsonl(true))),
             &["c.jsonl:14: duplicate query_id \"xxxxxxxx", "…\" (10485760 bytes) (first on line 13)"],
         ),
+        case(
+            "jsonl-huge-finite",
+            "c.jsonl",
+            text(jsonl(true).replacen("\"recall@5\":1}", "\"recall@5\":1,\"latency_ms\":1.7e308}", 1)),
+            &["c.jsonl:1: metric \"latency_ms\" is 1.7e308; expected a magnitude below 1e300"],
+        ),
         // ---- CSV / TSV ----
         case("csv-no-id-column", "c.csv", text(csv(true, ",").replacen("query_id", "qid", 1)), &["c.csv:1: the header has no \"query_id\" column (columns: \"qid\", \"ndcg@10\", \"recall@5\"); set id-column in the gate file"]),
         case("csv-wrong-column-count", "c.csv", text(csv(true, ",").replace("q04,", "q04,0.1,")), &["c.csv:5: 4 fields, but the header has 3"]),

@@ -128,3 +128,25 @@ fn duplicate_ids_still_name_both_lines_after_the_memory_rewrite() {
         "m.irm:2: query \"a\" has measure \"ndcg_cut_10\" twice (first on line 1)"
     );
 }
+
+#[test]
+fn regression_values_near_f64_max_made_an_infinite_mean() {
+    let e = err(
+        "{\"query_id\":\"a\",\"latency_ms\":1.7e308}\n",
+        "m.jsonl",
+        Format::Jsonl,
+    );
+    assert_eq!(e, "m.jsonl:1: metric \"latency_ms\" is 1.7e308; expected a magnitude below 1e300 (sums of such values overflow to infinity)");
+    let e = err("query_id,latency_ms\na,-1e300\n", "m.csv", Format::Csv);
+    assert!(
+        e.starts_with("m.csv:2: metric \"latency_ms\" is -1e300; expected a magnitude below 1e300"),
+        "{e}"
+    );
+    let ok = parse_metrics_bytes(
+        b"query_id,latency_ms\na,9.9e299\n".to_vec(),
+        "m.csv",
+        Some(Format::Csv),
+        "query_id",
+    );
+    assert!(ok.is_ok());
+}

@@ -7,7 +7,7 @@ normal:           N queries in groups of 5, tags domain (20 values), language (2
                   50 slices; the candidate is slightly better except on risk=compliance.
 one-per-group:    every query its own group.
 one-group:        one group holding every query.
-slice-per-query:  tag `only` with one value per query (N slices of one query each).
+slice-per-query:  tag `only` with one value per query (N slices of one query each), all critical.
 
 Writes baseline.jsonl and candidate.jsonl (metrics only), queries.jsonl (group and tags) and
 gate.toml. Deterministic (no randomness beyond a fixed-seed LCG), streams lines to disk.
@@ -56,7 +56,9 @@ with open(os.path.join(a.out, "baseline.jsonl"), "w") as b, \
         q.write(f'{{"query_id":"{qid}","group":"{group}","slices":{{{tags}}}}}\n')
 
 if a.shape == "slice-per-query":
-    slices = 'by = ["only"]\ncritical = []'
+    # Every one-query slice critical: N + 1 gated slices, all but `all` too small to judge.
+    crit = ", ".join(f'"only=conv-{i // 5:07d}-t{i % 5}"' for i in range(a.queries))
+    slices = f'by = ["only"]\ncritical = [{crit}]'
 else:
     slices = 'by = ["domain", "language", "risk"]\ncritical = ["risk=compliance"]'
 with open(os.path.join(a.out, "gate.toml"), "w") as g:

@@ -132,13 +132,27 @@ pub fn check_id(shown: &str, line: usize, what: &str, id: &str) -> Result<()> {
     Ok(())
 }
 
-/// A metric value must be finite, and within [0, 1] for bounded metrics.
+/// Values at or above this magnitude are refused: a sum of a few of them overflows f64 (a mean of
+/// two values of 1.7e308 is infinite), while 2^32 queries of 1e299 still sum to a finite number.
+pub const MAX_MAGNITUDE: f64 = 1e300;
+
+/// A metric value must be finite, below `MAX_MAGNITUDE`, and within [0, 1] for bounded metrics.
 pub fn check_value(shown: &str, line: usize, metric: &str, v: f64) -> Result<f64> {
     if !v.is_finite() {
         return Err(Error::input(
             shown,
             line,
             format!("metric {} is {v}; expected a finite number", quoted(metric)),
+        ));
+    }
+    if v.abs() >= MAX_MAGNITUDE {
+        return Err(Error::input(
+            shown,
+            line,
+            format!(
+                "metric {} is {v:e}; expected a magnitude below 1e300 (sums of such values overflow to infinity)",
+                quoted(metric)
+            ),
         ));
     }
     if crate::metric_names::is_bounded(metric) && !(0.0..=1.0).contains(&v) {
