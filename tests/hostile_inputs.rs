@@ -321,6 +321,18 @@ fn cases() -> Vec<Case> {
             jsonl_with(true, 3, "{\"query_id\":\"q03\",\"ndcg@10\":0.5,\"recall@5\":1,\"group\":\"other\"}"),
             &["q.jsonl:3: query \"q03\": group is \"g1\" here but \"other\" in c.jsonl:3; the files must agree"],
         ),
+        case(
+            "queries-tag-name-with-equals",
+            "q.jsonl",
+            text(queries().replacen("{\"lang\":\"en\"}", "{\"lang=x\":\"en\"}", 1)),
+            &["q.jsonl:1: slice tag name \"lang=x\" is empty or contains '='; expected a name like \"language\""],
+        ),
+        case(
+            "csv-empty-slice-tag",
+            "c.csv",
+            text(csv(true, ",").replacen("recall@5", "recall@5,slice:", 1).replace(",1\n", ",1,x\n")),
+            &["c.csv:1: slice tag name \"\" is empty or contains '='"],
+        ),
         // ---- the gate file ----
         case("gate-empty", "gate.toml", text(""), &["gate.toml: the file is empty; expected a TOML gate file"]),
         case("gate-missing", "gate.toml", Content::Absent, &["gate.toml: opening: No such file"]),

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::jsonl::push_row;
-use super::source::{check_id, parse_number};
+use super::source::{check_id, check_tag_name, parse_number};
 use super::table::{first_duplicate, Interner, Tags};
 use super::{MetricTable, QueryRow};
 use crate::error::{few, quoted, Error, Result};
@@ -44,6 +44,7 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
             continue;
         }
         if let Some(tag) = h.strip_prefix("slice:") {
+            check_tag_name(shown, 1, tag)?;
             tags.push((i, tag.to_string()));
         } else if h.is_empty() {
             return Err(Error::input(

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::source::{check_id, check_value, json_error, numbered_lines};
+use super::source::{check_id, check_tag_name, check_value, json_error, numbered_lines};
 use super::table::{first_duplicate, Interner, Tags};
 use super::{MetricTable, QueryRow};
 use crate::error::{quoted, Error, Result};
@@ -80,6 +80,7 @@ pub fn parse_tags(
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => {
             for (tag, v) in m {
+                check_tag_name(shown, line, tag)?;
                 let val = id_text(v).ok_or_else(|| {
                     Error::input(
                         shown,

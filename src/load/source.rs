@@ -120,6 +120,22 @@ pub fn json_error(shown: &str, line: usize, e: &serde_json::Error, expected: &st
     )
 }
 
+/// A slice tag name must be non-empty and free of `=`: slices are named `tag=value`, so
+/// `{"a=b": "c"}` could never be told apart from `{"a": "b=c"}` in a gate file.
+pub fn check_tag_name(shown: &str, line: usize, tag: &str) -> Result<()> {
+    if tag.trim().is_empty() || tag.contains('=') {
+        return Err(Error::input(
+            shown,
+            line,
+            format!(
+                "slice tag name {} is empty or contains '='; expected a name like \"language\"",
+                quoted(tag)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Rejects an id that is empty or only white space.
 pub fn check_id(shown: &str, line: usize, what: &str, id: &str) -> Result<()> {
     if id.trim().is_empty() {
