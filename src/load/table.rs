@@ -120,3 +120,40 @@ pub fn first_duplicate(rows: &[QueryRow]) -> Option<(&str, usize, usize)> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_sorted_last_value_wins_and_strings_are_shared() {
+        let mut names = Interner::default();
+        let t = Tags::from_pairs(vec![
+            (names.get("risk"), names.get("high")),
+            (names.get("lang"), names.get("ko")),
+            (names.get("risk"), names.get("low")),
+        ]);
+        assert_eq!(
+            t.iter().collect::<Vec<_>>(),
+            vec![("lang", "ko"), ("risk", "low")]
+        );
+        assert_eq!(t.get("lang"), Some("ko"));
+        assert_eq!(t.get("nope"), None);
+        assert!(Arc::ptr_eq(&names.get("ko"), &names.get("ko")));
+        let from_map: Tags = BTreeMap::from([("lang".to_string(), "ko".to_string())]).into();
+        assert_eq!(from_map.get("lang"), Some("ko"));
+    }
+
+    #[test]
+    fn first_duplicate_is_in_file_order() {
+        let row = |id: &str, line| QueryRow {
+            query_id: id.into(),
+            line,
+            group: None,
+            slices: Tags::default(),
+        };
+        let rows = [row("b", 1), row("a", 2), row("a", 5), row("b", 7)];
+        assert_eq!(first_duplicate(&rows), Some(("a", 5, 2)));
+        assert_eq!(first_duplicate(&rows[..2]), None);
+    }
+}
