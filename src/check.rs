@@ -76,14 +76,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         }
     }
     let slices = slices::build(cfg, &paired)?;
-    let settings = resample::Settings {
-        resamples: cfg.bootstrap.resamples,
-        seed: cfg.bootstrap.seed,
-        confidence: cfg.bootstrap.confidence,
-        unit: cfg.bootstrap.unit,
-        tie_epsilon: cfg.report.tie_epsilon,
-        worst: cfg.report.worst,
-    };
+    let settings = resample::Settings::from_config(cfg);
     let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
     let mut warnings = paired.warnings.clone();

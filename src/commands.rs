@@ -85,7 +85,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             seed: args.seed,
             confidence: args.confidence,
             unit: args.unit.into(),
-            method: Method::Percentile,
+            method: args.method.into(),
         },
         slices: Slices {
             by: args.by.clone(),
@@ -96,6 +96,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         report: ReportSettings {
             worst: args.worst,
             tie_epsilon: args.tie_epsilon,
+            practical_tie: DEFAULT_PRACTICAL_TIE,
             metrics: (!args.metrics.is_empty()).then(|| {
                 args.metrics
                     .iter()

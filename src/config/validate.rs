@@ -172,6 +172,16 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         Some(t) => *t.get_ref(),
         None => DEFAULT_TIE_EPSILON,
     };
+    let practical_tie = match &r.practical_tie {
+        Some(t) if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) => {
+            return Err(err(
+                t.span(),
+                "[report] practical-tie: expected a finite number ≥ 0".into(),
+            ))
+        }
+        Some(t) => *t.get_ref(),
+        None => DEFAULT_PRACTICAL_TIE,
+    };
     let metrics = r.metrics.as_ref().map(|m| {
         m.iter()
             .map(|x| (crate::metric_names::canonical(x.get_ref()), Some(x.span())))
@@ -180,6 +190,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     let report = ReportSettings {
         worst,
         tie_epsilon,
+        practical_tie,
         metrics,
     };
 
@@ -187,6 +198,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     for (i, g) in raw.gates.iter().enumerate() {
         gates.push(gate(&src, i + 1, g)?);
     }
+    same_reading_per_metric(&src, &raw.gates, &gates)?;
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
         (t.into_inner(), span)
@@ -325,12 +337,17 @@ fn gate(src: &SourceText, index: usize, g: &Spanned<RawGate>) -> Result<Gate> {
             }
         }
     }
-    if let Some(v) = &g.max_drop {
-        if !(v.get_ref().is_finite() && *v.get_ref() >= 0.0) {
-            return Err(here(
-                v,
-                "max-drop must be a finite number ≥ 0 (a drop of 0.01 is written 0.01)",
-            ));
+    for (rule, v) in [
+        ("max-drop", &g.max_drop),
+        ("fail-if-significant-drop", &g.fail_if_significant_drop),
+    ] {
+        if let Some(v) = v {
+            if !(v.get_ref().is_finite() && *v.get_ref() >= 0.0) {
+                return Err(here(
+                    v,
+                    &format!("{rule} must be a finite number ≥ 0 (a drop of 0.01 is written 0.01)"),
+                ));
+            }
         }
     }
     if let Some(v) = &g.max_loss_rate {
@@ -344,11 +361,12 @@ fn gate(src: &SourceText, index: usize, g: &Spanned<RawGate>) -> Result<Gate> {
     if g.min_mean.is_none()
         && g.max_mean.is_none()
         && g.max_drop.is_none()
+        && g.fail_if_significant_drop.is_none()
         && g.max_loss_rate.is_none()
     {
         return Err(src.error(
             Some(span),
-            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop or max-loss-rate"),
+            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, fail-if-significant-drop or max-loss-rate"),
         ));
     }
     let slices = match &g.slices {
@@ -385,8 +403,33 @@ fn gate(src: &SourceText, index: usize, g: &Spanned<RawGate>) -> Result<Gate> {
         min_mean: g.min_mean.as_ref().map(|v| *v.get_ref()),
         max_mean: g.max_mean.as_ref().map(|v| *v.get_ref()),
         max_drop: g.max_drop.as_ref().map(|v| *v.get_ref()),
+        fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
         max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
+        statistic: g.statistic.unwrap_or_default(),
+        higher_is_better: g.higher_is_better.unwrap_or(true),
         slices,
         slices_span: g.slices.as_ref().map(|s| s.span()),
     })
+}
+
+/// A metric is compared once per slice, so every gate on it must read it the same way.
+fn same_reading_per_metric(
+    src: &SourceText,
+    raw: &[Spanned<RawGate>],
+    gates: &[Gate],
+) -> Result<()> {
+    for (i, g) in gates.iter().enumerate() {
+        if let Some(first) = gates[..i].iter().find(|f| f.metric == g.metric) {
+            if (first.statistic, first.higher_is_better) != (g.statistic, g.higher_is_better) {
+                return Err(src.error(
+                    Some(raw[i].span()),
+                    format!(
+                        "[[gate]] #{} ({}): statistic and higher-is-better must match gate #{} on the same metric ({}, higher-is-better = {})",
+                        g.index, g.metric, first.index, first.statistic.as_str(), first.higher_is_better
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }

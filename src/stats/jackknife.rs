@@ -143,8 +143,8 @@ mod tests {
                         .map(|i| x[i])
                         .collect()
                 };
-                let want = quantile_unsorted(&mut keep(&cand), p)
-                    - quantile_unsorted(&mut keep(&base), p);
+                let want =
+                    quantile_unsorted(&mut keep(&cand), p) - quantile_unsorted(&mut keep(&base), p);
                 assert!((t - want).abs() < 1e-12, "p={p} unit {u:?}: {t} vs {want}");
             }
         }

@@ -28,7 +28,8 @@ pub struct PairedSample<'a> {
 impl PairedSample<'_> {
     /// q(candidate) − q(baseline) on the observed data.
     pub fn quantile_diff(&self, p: f64) -> f64 {
-        quantile_unsorted(&mut self.cand.to_vec(), p) - quantile_unsorted(&mut self.base.to_vec(), p)
+        quantile_unsorted(&mut self.cand.to_vec(), p)
+            - quantile_unsorted(&mut self.base.to_vec(), p)
     }
 }
 
@@ -56,7 +57,10 @@ pub fn bootstrap_quantile_diffs(
     key: [u8; 32],
 ) -> Vec<f64> {
     let g = s.units.len();
-    assert!(g > 0 && g <= u32::MAX as usize, "bootstrap needs 1..=u32::MAX units, got {g}");
+    assert!(
+        g > 0 && g <= u32::MAX as usize,
+        "bootstrap needs 1..=u32::MAX units, got {g}"
+    );
     let mut out = vec![0.0; resamples];
     out.par_chunks_mut(CHUNK)
         .enumerate()
@@ -96,7 +100,10 @@ mod tests {
             units: &units,
         };
         let key = stream_key(9, &["p95"]);
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
         let a = one.install(|| bootstrap_quantile_diffs(&s, 0.95, 700, key));
         let b = bootstrap_quantile_diffs(&s, 0.95, 700, key);
         assert_eq!(a, b);

@@ -58,7 +58,9 @@ mod tests {
         // 95%, 80% power: z = 1.959964 + 0.841621 = 2.801585 (standard tables).
         assert!((mde(1.0, 0.95, 0.8) - 2.801_585).abs() < 1e-6);
         // n = 41 deltas with sd 0.08: SE = 0.08/√41, MDE ≈ 0.035.
-        let x: Vec<f64> = (0..41).map(|i| if i % 2 == 0 { 0.08 } else { -0.08 }).collect();
+        let x: Vec<f64> = (0..41)
+            .map(|i| if i % 2 == 0 { 0.08 } else { -0.08 })
+            .collect();
         let se = se_mean(Units::Queries(&x));
         let sd = crate::stats::describe::sd(&x);
         assert!((se - sd / 41f64.sqrt()).abs() < 1e-15);

@@ -34,7 +34,11 @@ where
             let mut rng = ChaCha8Rng::from_seed(key);
             rng.set_stream(c as u64);
             let len = CHUNK.min(rounds - c * CHUNK);
-            let mut signs = Signs { rng, word: 0, left: 0 };
+            let mut signs = Signs {
+                rng,
+                word: 0,
+                left: 0,
+            };
             (0..len)
                 .filter(|_| {
                     signs.left = 0; // every round starts on a fresh word
@@ -74,7 +78,10 @@ fn p_value(extreme: usize, rounds: usize) -> f64 {
 ///
 /// Panics if there are no units or `rounds` is 0.
 pub fn p_value_mean(units: Units<'_>, rounds: usize, key: [u8; 32]) -> f64 {
-    assert!(!units.is_empty() && rounds > 0, "sign-flip test needs units and rounds");
+    assert!(
+        !units.is_empty() && rounds > 0,
+        "sign-flip test needs units and rounds"
+    );
     let (x, total): (&[f64], f64) = match units {
         Units::Queries(x) => (x, x.len() as f64),
         Units::Groups { sums, sizes } => (sums, sizes.iter().sum()),
@@ -94,7 +101,10 @@ pub fn p_value_mean(units: Units<'_>, rounds: usize, key: [u8; 32]) -> f64 {
 ///
 /// Panics if there are no units or `rounds` is 0.
 pub fn p_value_quantile(s: &PairedSample<'_>, p: f64, rounds: usize, key: [u8; 32]) -> f64 {
-    assert!(!s.units.is_empty() && rounds > 0, "sign-flip test needs units and rounds");
+    assert!(
+        !s.units.is_empty() && rounds > 0,
+        "sign-flip test needs units and rounds"
+    );
     let observed = s.quantile_diff(p);
     let scale = s
         .base
