@@ -4,7 +4,7 @@
 //! derived from the seed and its names (see `stats::streams`), so adding a slice never changes
 //! another's numbers.
 
-mod estimate;
+pub mod estimate;
 
 use std::collections::HashMap;
 

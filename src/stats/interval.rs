@@ -13,6 +13,8 @@
 //! - Monte-Carlo standard error of a bound at level p from B statistics: half the distance between
 //!   the order statistics at p ± √(p(1 − p)/B), the binomial spread of the empirical quantile
 //!   (Efron & Tibshirani 1993, §19.3; Maritz & Jarrett 1978 use the same binomial weights).
+//!   On a discrete bootstrap distribution (a median of rounded values) it is 0 on a plateau of
+//!   equal values, and it does not include the Monte-Carlo noise of BCa's ẑ₀.
 //!
 //! Cost: one sort, O(B log B). Pure: numbers in, numbers out.
 
