@@ -10,14 +10,19 @@ use rag_gate::stats::streams::stream_key;
 /// Exact two-sided p: the share of all 2^n sign vectors with |T| ≥ |T_obs|.
 fn exact(n: usize, stat: impl Fn(u32) -> f64) -> f64 {
     let obs = stat(0).abs();
-    let hits = (0..1u32 << n).filter(|&m| stat(m).abs() >= obs - 1e-12).count();
+    let hits = (0..1u32 << n)
+        .filter(|&m| stat(m).abs() >= obs - 1e-12)
+        .count();
     hits as f64 / f64::from(1u32 << n)
 }
 
 fn close(p: f64, want: f64, rounds: usize) {
     // Binomial MC error of the randomization estimate; 4.5 standard errors.
     let se = (want * (1.0 - want) / rounds as f64).sqrt();
-    assert!((p - want).abs() <= 4.5 * se + 1.0 / rounds as f64, "{p} vs exact {want}");
+    assert!(
+        (p - want).abs() <= 4.5 * se + 1.0 / rounds as f64,
+        "{p} vs exact {want}"
+    );
 }
 
 #[test]
@@ -32,7 +37,11 @@ fn mean_query_unit_matches_exact_enumeration() {
     });
     assert!(want > 0.01 && want < 0.2, "a non-trivial case: {want}");
     let rounds = 100_000;
-    close(p_value_mean(Units::Queries(&x), rounds, stream_key(1, &["signflip"])), want, rounds);
+    close(
+        p_value_mean(Units::Queries(&x), rounds, stream_key(1, &["signflip"])),
+        want,
+        rounds,
+    );
 }
 
 #[test]
@@ -65,7 +74,11 @@ fn median_difference_matches_exact_enumeration() {
     let want = exact(9, |m| {
         let (mut b, mut c) = (Vec::new(), Vec::new());
         for i in 0..9 {
-            let (x, y) = if m >> i & 1 == 1 { (cand[i], base[i]) } else { (base[i], cand[i]) };
+            let (x, y) = if m >> i & 1 == 1 {
+                (cand[i], base[i])
+            } else {
+                (base[i], cand[i])
+            };
             b.push(x);
             c.push(y);
         }
@@ -78,7 +91,11 @@ fn median_difference_matches_exact_enumeration() {
         units: &units,
     };
     let rounds = 50_000;
-    close(p_value_quantile(&s, 0.5, rounds, stream_key(3, &["signflip"])), want, rounds);
+    close(
+        p_value_quantile(&s, 0.5, rounds, stream_key(3, &["signflip"])),
+        want,
+        rounds,
+    );
 }
 
 #[test]
