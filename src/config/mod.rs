@@ -3,6 +3,7 @@
 //! Paths in the gate file are relative to the gate file's folder.
 
 mod dump;
+mod gate;
 mod raw;
 pub mod span;
 mod validate;
