@@ -75,7 +75,8 @@ impl Client {
             let Some(next) = page.next.take() else {
                 return Ok(all);
             };
-            // The token goes only to the API host we were given, whatever a Link header says.
+            // Never follow a Link header to another host (octocrab would drop the token there
+            // anyway; an explicit error says what happened).
             if next.authority().map(|a| a.as_str().to_ascii_lowercase())
                 != Some(self.authority.clone())
             {
@@ -83,11 +84,16 @@ impl Client {
                     "{what}: the next-page link points to another host ({next})"
                 ));
             }
-            page = match self.crab.get_page(&Some(next)).await {
-                Ok(Some(p)) => p,
-                Ok(None) => return Ok(all),
-                Err(e) => return Err(self.describe(e, &what)),
-            };
+            // Same host, so follow it as a path on the API URL we were given.
+            let route = next
+                .path_and_query()
+                .map_or("/", |pq| pq.as_str())
+                .to_string();
+            page = self
+                .crab
+                .get(route, None::<&()>)
+                .await
+                .map_err(|e| self.describe(e, &what))?;
             all.append(&mut page.items);
         }
         Err(format!("{what}: more than {MAX_PAGES} pages of comments"))
