@@ -1,6 +1,11 @@
 //! Command-line definitions (clap derive): `check`, `compare`, `eval`.
 
-use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::{Missing, Unit};
+use crate::report::Format;
 
 pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
@@ -17,6 +22,117 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Judge a candidate against a baseline with the gates of a TOML gate file.
+    #[command(after_help = EXIT_CODES_HELP)]
+    Check(CheckArgs),
+    /// The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0).
+    #[command(after_help = EXIT_CODES_HELP)]
+    Compare(CompareArgs),
     /// Compute per-query metrics from a run and qrels (trec_eval-exact).
+    #[command(after_help = EXIT_CODES_HELP)]
     Eval(crate::eval::cli::EvalArgs),
+}
+
+/// Where and how the report is written (shared by check and compare).
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// Report format on stdout (or in --output).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write the report to this file (atomically) instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Also write the JSON report to this file.
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+    /// Also write the Markdown report to this file.
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The gate file (TOML); its paths are relative to its own folder.
+    pub gate_file: PathBuf,
+    /// Print the effective configuration, defaults filled in, and exit.
+    #[arg(long)]
+    pub dump_config: bool,
+    /// Override [bootstrap] seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override [bootstrap] resamples.
+    #[arg(long)]
+    pub resamples: Option<u64>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// Per-query metrics of the baseline (JSONL, CSV/TSV, trec_eval or ir_measures -q output).
+    pub baseline: PathBuf,
+    /// Per-query metrics of the candidate.
+    pub candidate: PathBuf,
+    /// Queries file (JSONL with query_id, group, slices).
+    #[arg(long)]
+    pub queries: Option<PathBuf>,
+    /// Metric to compare (repeat); default: every metric both files have.
+    #[arg(long = "metric", value_name = "METRIC")]
+    pub metrics: Vec<String>,
+    /// Report every value of this slice tag (repeat).
+    #[arg(long = "by", value_name = "TAG")]
+    pub by: Vec<String>,
+    /// Resampling unit.
+    #[arg(long, value_enum, default_value = "query")]
+    pub unit: UnitArg,
+    #[arg(long, default_value_t = crate::config::DEFAULT_SEED)]
+    pub seed: u64,
+    #[arg(long, default_value_t = crate::config::DEFAULT_RESAMPLES)]
+    pub resamples: u64,
+    #[arg(long, default_value_t = crate::config::DEFAULT_CONFIDENCE)]
+    pub confidence: f64,
+    /// What to do with queries in one file only.
+    #[arg(long, value_enum, default_value = "error")]
+    pub missing: MissingArg,
+    /// Number of worst regressions listed per comparison.
+    #[arg(long, default_value_t = crate::config::DEFAULT_WORST)]
+    pub worst: usize,
+    /// |delta| at or below this is a tie.
+    #[arg(long, default_value_t = crate::config::DEFAULT_TIE_EPSILON)]
+    pub tie_epsilon: f64,
+    /// Column with the query id in CSV/TSV files.
+    #[arg(long, default_value = "query_id")]
+    pub id_column: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum UnitArg {
+    Query,
+    Group,
+}
+
+impl From<UnitArg> for Unit {
+    fn from(u: UnitArg) -> Unit {
+        match u {
+            UnitArg::Query => Unit::Query,
+            UnitArg::Group => Unit::Group,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum MissingArg {
+    Error,
+    Intersect,
+}
+
+impl From<MissingArg> for Missing {
+    fn from(m: MissingArg) -> Missing {
+        match m {
+            MissingArg::Error => Missing::Error,
+            MissingArg::Intersect => Missing::Intersect,
+        }
+    }
 }

@@ -1,0 +1,235 @@
+//! The `check` and `compare` commands: load → pair → resample → judge → report (→ publish).
+//! Plain functions from one stage to the next; nothing here prints.
+
+use std::path::PathBuf;
+
+use crate::config::{Config, InputKind, InputSpec, Unit};
+use crate::error::{few, Error, Result};
+use crate::load::{self, MetricTable};
+use crate::report::{self, InputsInfo, Report, Verdict, SCHEMA_VERSION};
+use crate::{judge, pair, resample, slices};
+
+/// Loads one side: a per-query metric file, or a run evaluated against the qrels.
+fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<MetricTable> {
+    let mut t = match &spec.kind {
+        InputKind::Metrics { format, id_column } => {
+            load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?
+        }
+        InputKind::Run => crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?,
+    };
+    t.source = spec.shown();
+    Ok(t)
+}
+
+/// Metric names the gate file needs: every gated metric and `[report] metrics`.
+fn wanted_metrics(cfg: &Config) -> Vec<String> {
+    let mut m: Vec<String> = cfg.gates.iter().map(|g| g.metric.clone()).collect();
+    if let Some(r) = &cfg.report.metrics {
+        m.extend(r.iter().map(|(n, _)| n.clone()));
+    }
+    m.sort();
+    m.dedup();
+    m
+}
+
+/// Runs the whole analysis and judges the gates. The report is complete; nothing is written.
+pub fn analyze(cfg: &Config) -> Result<Report> {
+    let wanted = wanted_metrics(cfg);
+    let base = load_side(cfg, &cfg.inputs.baseline, &wanted)?;
+    let cand = load_side(cfg, &cfg.inputs.candidate, &wanted)?;
+    let queries = match &cfg.inputs.queries {
+        Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
+        None => None,
+    };
+    let shared = pair::shared_metrics(&base, &cand);
+    let metrics = choose_metrics(cfg, &base, &cand, &shared)?;
+    let q_shown = cfg
+        .inputs
+        .queries
+        .as_ref()
+        .map(InputSpec::shown)
+        .unwrap_or_default();
+    let paired = pair::pair(
+        &base,
+        &cand,
+        queries.as_deref().map(|q| (q, q_shown.as_str())),
+        cfg.inputs.missing,
+        &metrics,
+    )?;
+    if cfg.bootstrap.unit == Unit::Group {
+        let lacking: Vec<&String> = paired
+            .ids
+            .iter()
+            .zip(&paired.group_of)
+            .filter(|(_, g)| g.is_none())
+            .map(|(id, _)| id)
+            .collect();
+        if !lacking.is_empty() {
+            return Err(cfg.error_at(
+                &None,
+                format!(
+                    "[bootstrap] unit = \"group\", but {} queries have no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
+                    lacking.len(),
+                    few(&lacking, 5)
+                ),
+            ));
+        }
+    }
+    let slices = slices::build(cfg, &paired)?;
+    let settings = resample::Settings {
+        resamples: cfg.bootstrap.resamples,
+        seed: cfg.bootstrap.seed,
+        confidence: cfg.bootstrap.confidence,
+        unit: cfg.bootstrap.unit,
+        tie_epsilon: cfg.report.tie_epsilon,
+        worst: cfg.report.worst,
+    };
+    let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
+    let mut warnings = paired.warnings.clone();
+    warnings.extend(gate_warnings);
+    let only_one: Vec<&String> = base
+        .metrics
+        .keys()
+        .chain(cand.metrics.keys())
+        .filter(|m| !shared.contains(m))
+        .collect();
+    if !only_one.is_empty() && cfg.report.metrics.is_none() {
+        warnings.push(format!(
+            "not compared, in one input only: {}",
+            few(&only_one, 8)
+        ));
+    }
+    let verdict = judge::verdict(&gates);
+    Ok(Report {
+        schema_version: SCHEMA_VERSION,
+        gate_id: cfg.id.clone(),
+        verdict,
+        headline: judge::headline(&gates, &comparisons),
+        seed: cfg.bootstrap.seed,
+        resamples: cfg.bootstrap.resamples,
+        confidence: cfg.bootstrap.confidence,
+        unit: cfg.bootstrap.unit.as_str().into(),
+        method: cfg.bootstrap.method.as_str().into(),
+        tie_epsilon: cfg.report.tie_epsilon,
+        inputs: InputsInfo {
+            baseline: cfg.inputs.baseline.written.clone(),
+            candidate: cfg.inputs.candidate.written.clone(),
+            queries: cfg.inputs.queries.as_ref().map(|q| q.written.clone()),
+        },
+        pairing: paired.info.clone(),
+        comparisons,
+        gates,
+        warnings,
+    })
+}
+
+/// The metrics to compare: `[report] metrics` if given, else every metric both inputs have.
+/// Every gated metric must be among them.
+fn choose_metrics(
+    cfg: &Config,
+    base: &MetricTable,
+    cand: &MetricTable,
+    shared: &[String],
+) -> Result<Vec<String>> {
+    let explain = |m: &str| {
+        let side = match (base.metrics.contains_key(m), cand.metrics.contains_key(m)) {
+            (true, false) => format!("only {} has it", base.source),
+            (false, true) => format!("only {} has it", cand.source),
+            _ => "neither input has it".into(),
+        };
+        format!(
+            "{side}; metrics in both: {}",
+            if shared.is_empty() {
+                "none".into()
+            } else {
+                shared.join(", ")
+            }
+        )
+    };
+    let chosen: Vec<String> = match &cfg.report.metrics {
+        Some(list) => {
+            for (m, span) in list {
+                if !shared.contains(m) {
+                    return Err(
+                        cfg.error_at(span, format!("[report] metrics: {m:?}: {}", explain(m)))
+                    );
+                }
+            }
+            let mut v: Vec<String> = list.iter().map(|(m, _)| m.clone()).collect();
+            v.sort();
+            v.dedup();
+            v
+        }
+        None => shared.to_vec(),
+    };
+    for g in &cfg.gates {
+        if !shared.contains(&g.metric) {
+            return Err(cfg.error_at(
+                &g.metric_span,
+                format!(
+                    "[[gate]] #{}: unknown metric {:?}: {}",
+                    g.index,
+                    g.metric,
+                    explain(&g.metric)
+                ),
+            ));
+        }
+        if !chosen.contains(&g.metric) {
+            return Err(cfg.error_at(
+                &g.metric_span,
+                format!(
+                    "[[gate]] #{}: metric {:?} is not in [report] metrics",
+                    g.index, g.metric
+                ),
+            ));
+        }
+    }
+    if chosen.is_empty() {
+        return Err(Error::input(
+            &cand.source,
+            0,
+            format!("no metric in common with {}", base.source),
+        ));
+    }
+    Ok(chosen)
+}
+
+/// Where the rendered report goes.
+#[derive(Debug, Clone)]
+pub struct Outputs {
+    pub format: report::Format,
+    pub output: Option<PathBuf>,
+    pub export_json: Option<PathBuf>,
+    pub export_markdown: Option<PathBuf>,
+}
+
+/// Renders the report, writes the requested files atomically, and returns what goes to stdout.
+pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
+    let main = report::render(r, o.format);
+    if let Some(path) = &o.export_json {
+        crate::atomic::write_atomic(path, report::json::render(r).as_bytes())?;
+    }
+    if let Some(path) = &o.export_markdown {
+        crate::atomic::write_atomic(path, report::markdown::render(r).as_bytes())?;
+    }
+    match &o.output {
+        Some(path) => {
+            crate::atomic::write_atomic(path, main.as_bytes())?;
+            Ok(format!(
+                "rag-gate {}: {}\nreport written to {}\n",
+                r.gate_id,
+                r.headline,
+                path.display()
+            ))
+        }
+        None => Ok(main),
+    }
+}
+
+pub fn exit_code(v: Verdict) -> i32 {
+    match v {
+        Verdict::Pass => crate::outcome::EXIT_PASS,
+        Verdict::Fail => crate::outcome::EXIT_GATE_FAILED,
+    }
+}

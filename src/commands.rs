@@ -1,0 +1,120 @@
+//! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome.
+
+use crate::check::{analyze, exit_code, write_outputs, Outputs};
+use crate::cli::{CheckArgs, CompareArgs, OutputArgs};
+use crate::config::{self, *};
+use crate::error::{Error, Result};
+use crate::outcome::Outcome;
+
+fn outputs(o: &OutputArgs) -> Outputs {
+    Outputs {
+        format: o.format,
+        output: o.output.clone(),
+        export_json: o.export_json.clone(),
+        export_markdown: o.export_markdown.clone(),
+    }
+}
+
+pub fn check(args: &CheckArgs) -> Result<Outcome> {
+    let mut cfg = config::load(&args.gate_file)?;
+    if let Some(seed) = args.seed {
+        cfg.bootstrap.seed = seed;
+    }
+    if let Some(r) = args.resamples {
+        if r == 0 || r > MAX_RESAMPLES {
+            return Err(Error::Usage(format!(
+                "--resamples {r}: expected 1 to {MAX_RESAMPLES}"
+            )));
+        }
+        cfg.bootstrap.resamples = r;
+    }
+    if args.dump_config {
+        return Ok(Outcome {
+            stdout: config::dump(&cfg),
+            ..Default::default()
+        });
+    }
+    let report = analyze(&cfg)?;
+    let stdout = write_outputs(&report, &outputs(&args.output))?;
+    Ok(Outcome {
+        stdout,
+        stderr: Vec::new(),
+        exit_code: exit_code(report.verdict),
+    })
+}
+
+pub fn compare(args: &CompareArgs) -> Result<Outcome> {
+    if !(args.confidence > 0.0 && args.confidence < 1.0) {
+        return Err(Error::Usage(format!(
+            "--confidence {}: expected a number strictly between 0 and 1",
+            args.confidence
+        )));
+    }
+    if args.resamples == 0 || args.resamples > MAX_RESAMPLES {
+        return Err(Error::Usage(format!(
+            "--resamples {}: expected 1 to {MAX_RESAMPLES}",
+            args.resamples
+        )));
+    }
+    if !(args.tie_epsilon.is_finite() && args.tie_epsilon >= 0.0) {
+        return Err(Error::Usage(
+            "--tie-epsilon: expected a finite number ≥ 0".into(),
+        ));
+    }
+    let here = std::path::Path::new("");
+    let spec = |p: &std::path::Path| InputSpec {
+        path: resolve(here, &p.display().to_string()),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: None,
+            id_column: args.id_column.clone(),
+        },
+        span: None,
+    };
+    let cfg = Config {
+        id: "compare".into(),
+        inputs: Inputs {
+            baseline: spec(&args.baseline),
+            candidate: spec(&args.candidate),
+            queries: args.queries.as_deref().map(spec),
+            qrels: None,
+            missing: args.missing.into(),
+        },
+        bootstrap: Bootstrap {
+            resamples: args.resamples,
+            seed: args.seed,
+            confidence: args.confidence,
+            unit: args.unit.into(),
+            method: Method::Percentile,
+        },
+        slices: Slices {
+            by: args.by.clone(),
+            critical: Vec::new(),
+            min_queries: 1,
+            on_small_slice: OnSmallSlice::Warn,
+        },
+        report: ReportSettings {
+            worst: args.worst,
+            tie_epsilon: args.tie_epsilon,
+            metrics: (!args.metrics.is_empty()).then(|| {
+                args.metrics
+                    .iter()
+                    .map(|m| (crate::metric_names::canonical(m), None))
+                    .collect()
+            }),
+        },
+        eval: None,
+        gates: Vec::new(),
+        source: SourceText {
+            shown: "command line".into(),
+            text: String::new(),
+        },
+    };
+    let report = analyze(&cfg)?;
+    let stdout = write_outputs(&report, &outputs(&args.output))?;
+    Ok(Outcome {
+        stdout,
+        stderr: Vec::new(),
+        exit_code: crate::outcome::EXIT_PASS,
+    })
+}

@@ -1,0 +1,110 @@
+//! `--dump-config`: the effective configuration, every default filled in, as TOML.
+
+use toml::{Table, Value};
+
+use super::*;
+
+pub fn dump(c: &Config) -> String {
+    let mut root = Table::new();
+    root.insert("id".into(), c.id.clone().into());
+
+    let mut inputs = Table::new();
+    inputs.insert("baseline".into(), input(&c.inputs.baseline));
+    inputs.insert("candidate".into(), input(&c.inputs.candidate));
+    if let Some(q) = &c.inputs.queries {
+        inputs.insert("queries".into(), q.written.clone().into());
+    }
+    if let Some(q) = &c.inputs.qrels {
+        inputs.insert("qrels".into(), q.written.clone().into());
+    }
+    let missing = match c.inputs.missing {
+        Missing::Error => "error",
+        Missing::Intersect => "intersect",
+    };
+    inputs.insert("missing".into(), missing.into());
+    root.insert("inputs".into(), inputs.into());
+
+    let b = &c.bootstrap;
+    let mut boot = Table::new();
+    boot.insert("resamples".into(), (b.resamples as i64).into());
+    boot.insert("seed".into(), (b.seed as i64).into());
+    boot.insert("confidence".into(), b.confidence.into());
+    boot.insert("unit".into(), b.unit.as_str().into());
+    boot.insert("method".into(), b.method.as_str().into());
+    root.insert("bootstrap".into(), boot.into());
+
+    let s = &c.slices;
+    let mut slices = Table::new();
+    slices.insert("by".into(), strings(s.by.iter()));
+    slices.insert(
+        "critical".into(),
+        strings(s.critical.iter().map(|(n, _)| n)),
+    );
+    slices.insert("min-queries".into(), (s.min_queries as i64).into());
+    let small = match s.on_small_slice {
+        OnSmallSlice::Warn => "warn",
+        OnSmallSlice::Fail => "fail",
+    };
+    slices.insert("on-small-slice".into(), small.into());
+    root.insert("slices".into(), slices.into());
+
+    let mut report = Table::new();
+    report.insert("worst".into(), (c.report.worst as i64).into());
+    report.insert("tie-epsilon".into(), c.report.tie_epsilon.into());
+    if let Some(m) = &c.report.metrics {
+        report.insert("metrics".into(), strings(m.iter().map(|(n, _)| n)));
+    }
+    root.insert("report".into(), report.into());
+    if let Some((eval, _)) = &c.eval {
+        root.insert("eval".into(), eval.clone().into());
+    }
+
+    let gates: Vec<Value> = c.gates.iter().map(gate).collect();
+    root.insert("gate".into(), Value::Array(gates));
+    toml::to_string(&root).unwrap_or_default()
+}
+
+fn input(i: &InputSpec) -> Value {
+    let mut t = Table::new();
+    match &i.kind {
+        InputKind::Metrics { format, id_column } => {
+            t.insert("path".into(), i.written.clone().into());
+            if let Some(f) = format {
+                if let Ok(Value::String(s)) = Value::try_from(f) {
+                    t.insert("format".into(), s.into());
+                }
+            }
+            t.insert("id-column".into(), id_column.clone().into());
+        }
+        InputKind::Run => {
+            t.insert("run".into(), i.written.clone().into());
+        }
+    }
+    t.into()
+}
+
+fn gate(g: &Gate) -> Value {
+    let mut t = Table::new();
+    t.insert("metric".into(), g.metric.clone().into());
+    for (k, v) in [
+        ("min-mean", g.min_mean),
+        ("max-mean", g.max_mean),
+        ("max-drop", g.max_drop),
+        ("max-loss-rate", g.max_loss_rate),
+    ] {
+        if let Some(v) = v {
+            t.insert(k.into(), v.into());
+        }
+    }
+    let slices = match &g.slices {
+        GateSlices::All => "all".into(),
+        GateSlices::Critical => "critical".into(),
+        GateSlices::List(l) => strings(l.iter()),
+    };
+    t.insert("slices".into(), slices);
+    t.into()
+}
+
+fn strings<'a>(it: impl Iterator<Item = &'a String>) -> Value {
+    Value::Array(it.map(|s| Value::String(s.clone())).collect())
+}

@@ -1,0 +1,217 @@
+//! Gate file → validated configuration. Parsing (`raw`) rejects unknown keys and wrong types with
+//! line and column; `validate` checks meaning (ranges, a rule per gate) and names the key.
+//! Paths in the gate file are relative to the gate file's folder.
+
+mod dump;
+mod raw;
+pub mod span;
+mod validate;
+
+use std::ops::Range;
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use dump::dump;
+pub use span::SourceText;
+
+use crate::error::{Error, Result};
+use crate::load::Format;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unit {
+    Query,
+    Group,
+}
+
+impl Unit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Query => "query",
+            Unit::Group => "group",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    Percentile,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Percentile => "percentile",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Missing {
+    Error,
+    Intersect,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnSmallSlice {
+    Warn,
+    Fail,
+}
+
+/// Where one side's per-query metrics come from.
+#[derive(Debug, Clone)]
+pub enum InputKind {
+    /// A per-query metric file.
+    Metrics {
+        format: Option<Format>,
+        id_column: String,
+    },
+    /// A run (ranked documents) to evaluate against `[inputs] qrels`.
+    Run,
+}
+
+#[derive(Debug, Clone)]
+pub struct InputSpec {
+    /// Resolved against the gate file's folder.
+    pub path: PathBuf,
+    /// As written in the gate file (goes in the report, so it does not depend on the cwd).
+    pub written: String,
+    pub kind: InputKind,
+    pub span: Option<Range<usize>>,
+}
+
+impl InputSpec {
+    /// The path as shown in error messages: the resolved path, lexically normalised.
+    pub fn shown(&self) -> String {
+        self.path.display().to_string()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    pub baseline: InputSpec,
+    pub candidate: InputSpec,
+    pub queries: Option<InputSpec>,
+    pub qrels: Option<InputSpec>,
+    pub missing: Missing,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Bootstrap {
+    pub resamples: u64,
+    pub seed: u64,
+    pub confidence: f64,
+    pub unit: Unit,
+    pub method: Method,
+}
+
+/// The slices a gate applies to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GateSlices {
+    /// Only the whole set.
+    All,
+    /// The whole set and every critical slice.
+    Critical,
+    /// Exactly these slice names (`all` or `tag=value`).
+    List(Vec<String>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Slices {
+    pub by: Vec<String>,
+    pub critical: Vec<(String, Option<Range<usize>>)>,
+    pub min_queries: usize,
+    pub on_small_slice: OnSmallSlice,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReportSettings {
+    pub worst: usize,
+    pub tie_epsilon: f64,
+    /// Metrics to compare; None = every metric both inputs have.
+    pub metrics: Option<Vec<(String, Option<Range<usize>>)>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Gate {
+    /// 1-based position in the file.
+    pub index: usize,
+    pub metric: String,
+    pub metric_span: Option<Range<usize>>,
+    pub min_mean: Option<f64>,
+    pub max_mean: Option<f64>,
+    pub max_drop: Option<f64>,
+    pub max_loss_rate: Option<f64>,
+    pub slices: GateSlices,
+    pub slices_span: Option<Range<usize>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub id: String,
+    pub inputs: Inputs,
+    pub bootstrap: Bootstrap,
+    pub slices: Slices,
+    pub report: ReportSettings,
+    /// The raw `[eval]` table, read by the eval module when an input is a run.
+    pub eval: Option<(toml::Table, Option<Range<usize>>)>,
+    pub gates: Vec<Gate>,
+    pub source: SourceText,
+}
+
+pub const DEFAULT_RESAMPLES: u64 = 10_000;
+pub const DEFAULT_SEED: u64 = 17;
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+pub const DEFAULT_MIN_QUERIES: usize = 30;
+pub const DEFAULT_WORST: usize = 5;
+pub const DEFAULT_TIE_EPSILON: f64 = 1e-9;
+pub const MAX_RESAMPLES: u64 = 10_000_000;
+
+/// Reads and validates a gate file.
+pub fn load(path: &Path) -> Result<Config> {
+    let shown = path.display().to_string();
+    let text = crate::load::source::read_text(path, &shown, "a TOML gate file")?;
+    let src = SourceText { shown, text };
+    let raw: raw::RawConfig =
+        toml::from_str(&src.text).map_err(|e| src.error(e.span(), e.message()))?;
+    let base = path.parent().unwrap_or(Path::new(""));
+    let stem = path
+        .file_stem()
+        .map_or("gate".into(), |s| s.to_string_lossy().into_owned());
+    validate::validate(raw, src, base, &stem)
+}
+
+/// `base/rel`, with `.` and `x/..` removed lexically (no file-system access).
+pub fn resolve(base: &Path, rel: &str) -> PathBuf {
+    let joined = base.join(rel);
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+impl Config {
+    /// An error at a place in the gate file.
+    pub fn error_at(&self, span: &Option<Range<usize>>, msg: impl AsRef<str>) -> Error {
+        self.source.error(span.clone(), msg)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,77 @@
+//! The gate file as written: serde types that reject unknown keys and wrong types (toml reports
+//! the line and column). Semantic checks happen in `validate`.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Method, Missing, OnSmallSlice, Unit};
+use crate::load::Format;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawConfig {
+    pub id: Option<Spanned<String>>,
+    pub inputs: RawInputs,
+    #[serde(default)]
+    pub bootstrap: RawBootstrap,
+    #[serde(default)]
+    pub slices: RawSlices,
+    #[serde(default)]
+    pub report: RawReport,
+    #[serde(default)]
+    pub eval: Option<Spanned<toml::Table>>,
+    #[serde(default, rename = "gate")]
+    pub gates: Vec<Spanned<RawGate>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawInputs {
+    pub baseline: Spanned<toml::Value>,
+    pub candidate: Spanned<toml::Value>,
+    pub queries: Option<Spanned<String>>,
+    pub qrels: Option<Spanned<String>>,
+    pub format: Option<Format>,
+    pub id_column: Option<String>,
+    pub missing: Option<Missing>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawBootstrap {
+    pub resamples: Option<Spanned<i64>>,
+    pub seed: Option<Spanned<i64>>,
+    pub confidence: Option<Spanned<f64>>,
+    pub unit: Option<Unit>,
+    pub method: Option<Method>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawSlices {
+    #[serde(default)]
+    pub by: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub critical: Vec<Spanned<String>>,
+    pub min_queries: Option<Spanned<i64>>,
+    pub on_small_slice: Option<OnSmallSlice>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawReport {
+    pub worst: Option<Spanned<i64>>,
+    pub tie_epsilon: Option<Spanned<f64>>,
+    pub metrics: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawGate {
+    pub metric: Spanned<String>,
+    pub min_mean: Option<Spanned<f64>>,
+    pub max_mean: Option<Spanned<f64>>,
+    pub max_drop: Option<Spanned<f64>>,
+    pub max_loss_rate: Option<Spanned<f64>>,
+    pub slices: Option<Spanned<toml::Value>>,
+}

@@ -1,0 +1,392 @@
+//! Semantic checks of a parsed gate file: ranges, one rule at least per gate, well-formed slice
+//! names. Each error points at the key in the file.
+
+use std::path::Path;
+
+use toml::{Spanned, Value};
+
+use super::raw::{RawConfig, RawGate};
+use super::*;
+
+pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Result<Config> {
+    let err = |span: std::ops::Range<usize>, msg: String| src.error(Some(span), msg);
+    let id = match &raw.id {
+        Some(id) if !valid_id(id.get_ref()) => {
+            return Err(err(
+                id.span(),
+                "id must be letters, digits, '-', '_' or '.' (it names the PR comment)".into(),
+            ))
+        }
+        Some(id) => id.get_ref().clone(),
+        None => stem
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect(),
+    };
+
+    let fmt_default = raw.inputs.format;
+    let id_column = raw
+        .inputs
+        .id_column
+        .clone()
+        .unwrap_or_else(|| "query_id".into());
+    let baseline = input(
+        &src,
+        base,
+        &raw.inputs.baseline,
+        "baseline",
+        fmt_default,
+        &id_column,
+    )?;
+    let candidate = input(
+        &src,
+        base,
+        &raw.inputs.candidate,
+        "candidate",
+        fmt_default,
+        &id_column,
+    )?;
+    let path_input = |s: &Option<Spanned<String>>| {
+        s.as_ref().map(|p| InputSpec {
+            path: resolve(base, p.get_ref()),
+            written: p.get_ref().clone(),
+            kind: InputKind::Metrics {
+                format: None,
+                id_column: id_column.clone(),
+            },
+            span: Some(p.span()),
+        })
+    };
+    let queries = path_input(&raw.inputs.queries);
+    let qrels = path_input(&raw.inputs.qrels);
+    let uses_runs = [&baseline, &candidate]
+        .iter()
+        .any(|i| matches!(i.kind, InputKind::Run));
+    if uses_runs && qrels.is_none() {
+        return Err(err(
+            raw.inputs.baseline.span(),
+            "a `run` input needs `qrels = \"...\"` in [inputs]".into(),
+        ));
+    }
+
+    let b = &raw.bootstrap;
+    let resamples = match &b.resamples {
+        Some(r) if *r.get_ref() < 1 || *r.get_ref() as u64 > MAX_RESAMPLES => {
+            return Err(err(
+                r.span(),
+                format!(
+                    "[bootstrap] resamples = {}: expected 1 to {MAX_RESAMPLES}",
+                    r.get_ref()
+                ),
+            ))
+        }
+        Some(r) => *r.get_ref() as u64,
+        None => DEFAULT_RESAMPLES,
+    };
+    let seed = match &b.seed {
+        Some(s) if *s.get_ref() < 0 => {
+            return Err(err(s.span(), "[bootstrap] seed must be ≥ 0".into()))
+        }
+        Some(s) => *s.get_ref() as u64,
+        None => DEFAULT_SEED,
+    };
+    let confidence = match &b.confidence {
+        Some(c) if !(*c.get_ref() > 0.0 && *c.get_ref() < 1.0) => {
+            return Err(err(
+                c.span(),
+                format!(
+                    "[bootstrap] confidence = {}: expected a number strictly between 0 and 1",
+                    c.get_ref()
+                ),
+            ))
+        }
+        Some(c) => *c.get_ref(),
+        None => DEFAULT_CONFIDENCE,
+    };
+    let bootstrap = Bootstrap {
+        resamples,
+        seed,
+        confidence,
+        unit: b.unit.unwrap_or(Unit::Query),
+        method: b.method.unwrap_or(Method::Percentile),
+    };
+
+    let s = &raw.slices;
+    for tag in &s.by {
+        if tag.get_ref().trim().is_empty() || tag.get_ref().contains('=') {
+            return Err(err(
+                tag.span(),
+                format!(
+                    "[slices] by: {:?} is not a tag name (write `language`, not `language=ko`)",
+                    tag.get_ref()
+                ),
+            ));
+        }
+    }
+    let mut critical = Vec::new();
+    for c in &s.critical {
+        check_slice_name(&src, c)?;
+        if c.get_ref() == "all" {
+            return Err(err(
+                c.span(),
+                "[slices] critical: `all` is always reported; list `tag=value` slices".into(),
+            ));
+        }
+        critical.push((c.get_ref().clone(), Some(c.span())));
+    }
+    let min_queries = match &s.min_queries {
+        Some(m) if *m.get_ref() < 1 => {
+            return Err(err(m.span(), "[slices] min-queries must be ≥ 1".into()))
+        }
+        Some(m) => *m.get_ref() as usize,
+        None => DEFAULT_MIN_QUERIES,
+    };
+    let slices = Slices {
+        by: s.by.iter().map(|t| t.get_ref().clone()).collect(),
+        critical,
+        min_queries,
+        on_small_slice: s.on_small_slice.unwrap_or(OnSmallSlice::Warn),
+    };
+
+    let r = &raw.report;
+    let worst = match &r.worst {
+        Some(w) if *w.get_ref() < 0 || *w.get_ref() > 1000 => {
+            return Err(err(w.span(), "[report] worst: expected 0 to 1000".into()))
+        }
+        Some(w) => *w.get_ref() as usize,
+        None => DEFAULT_WORST,
+    };
+    let tie_epsilon = match &r.tie_epsilon {
+        Some(t) if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) => {
+            return Err(err(
+                t.span(),
+                "[report] tie-epsilon: expected a finite number ≥ 0".into(),
+            ))
+        }
+        Some(t) => *t.get_ref(),
+        None => DEFAULT_TIE_EPSILON,
+    };
+    let metrics = r.metrics.as_ref().map(|m| {
+        m.iter()
+            .map(|x| (crate::metric_names::canonical(x.get_ref()), Some(x.span())))
+            .collect()
+    });
+    let report = ReportSettings {
+        worst,
+        tie_epsilon,
+        metrics,
+    };
+
+    let mut gates = Vec::new();
+    for (i, g) in raw.gates.iter().enumerate() {
+        gates.push(gate(&src, i + 1, g)?);
+    }
+    let eval = raw.eval.map(|t| {
+        let span = Some(t.span());
+        (t.into_inner(), span)
+    });
+    Ok(Config {
+        id,
+        inputs: Inputs {
+            baseline,
+            candidate,
+            queries,
+            qrels,
+            missing: raw.inputs.missing.unwrap_or(Missing::Error),
+        },
+        bootstrap,
+        slices,
+        report,
+        eval,
+        gates,
+        source: src,
+    })
+}
+
+fn valid_id(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 100
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+fn input(
+    src: &SourceText,
+    base: &Path,
+    v: &Spanned<Value>,
+    key: &str,
+    fmt: Option<Format>,
+    id_column: &str,
+) -> Result<InputSpec> {
+    let span = Some(v.span());
+    let bad = |msg: String| src.error(span.clone(), format!("[inputs] {key}: {msg}"));
+    match v.get_ref() {
+        Value::String(p) => Ok(InputSpec {
+            path: resolve(base, p),
+            written: p.clone(),
+            kind: InputKind::Metrics {
+                format: fmt,
+                id_column: id_column.to_string(),
+            },
+            span,
+        }),
+        Value::Table(t) => {
+            let mut path = None;
+            let mut run = None;
+            let mut format = fmt;
+            let mut id_col = id_column.to_string();
+            for (k, val) in t {
+                let text = || {
+                    val.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| bad(format!("`{k}` must be a string")))
+                };
+                match k.as_str() {
+                    "path" => path = Some(text()?),
+                    "run" => run = Some(text()?),
+                    "id-column" => id_col = text()?,
+                    "format" => {
+                        let f = text()?;
+                        format = Some(Format::deserialize(toml::Value::String(f.clone())).map_err(|_| {
+                            bad(format!("format {f:?}: expected \"jsonl\", \"csv\", \"tsv\", \"trec-eval\" or \"ir-measures\""))
+                        })?);
+                    }
+                    other => {
+                        return Err(bad(format!(
+                        "unknown key `{other}`; expected `path`, `run`, `format` or `id-column`"
+                    )))
+                    }
+                }
+            }
+            match (path, run) {
+                (Some(p), None) => Ok(InputSpec {
+                    path: resolve(base, &p),
+                    written: p,
+                    kind: InputKind::Metrics {
+                        format,
+                        id_column: id_col,
+                    },
+                    span,
+                }),
+                (None, Some(r)) => Ok(InputSpec {
+                    path: resolve(base, &r),
+                    written: r,
+                    kind: InputKind::Run,
+                    span,
+                }),
+                _ => Err(bad(
+                    "give exactly one of `path = \"...\"` (per-query metrics) or `run = \"...\"`"
+                        .into(),
+                )),
+            }
+        }
+        _ => Err(bad(
+            "expected a path string or a table like { path = \"...\" } or { run = \"...\" }".into(),
+        )),
+    }
+}
+
+fn check_slice_name(src: &SourceText, s: &Spanned<String>) -> Result<()> {
+    let name = s.get_ref();
+    let ok = name == "all"
+        || name
+            .split_once('=')
+            .is_some_and(|(t, v)| !t.trim().is_empty() && !v.trim().is_empty());
+    if ok {
+        Ok(())
+    } else {
+        Err(src.error(
+            Some(s.span()),
+            format!("slice {name:?}: expected `all` or `tag=value`, e.g. \"risk=compliance\""),
+        ))
+    }
+}
+
+fn gate(src: &SourceText, index: usize, g: &Spanned<RawGate>) -> Result<Gate> {
+    let span = g.span();
+    let g = g.get_ref();
+    let metric = crate::metric_names::canonical(g.metric.get_ref());
+    let here = |s: &Spanned<f64>, msg: &str| {
+        src.error(
+            Some(s.span()),
+            format!("[[gate]] #{index} ({metric}): {msg}"),
+        )
+    };
+    for (rule, v) in [("min-mean", &g.min_mean), ("max-mean", &g.max_mean)] {
+        if let Some(v) = v {
+            if !v.get_ref().is_finite() {
+                return Err(here(v, &format!("{rule} must be a finite number")));
+            }
+        }
+    }
+    if let Some(v) = &g.max_drop {
+        if !(v.get_ref().is_finite() && *v.get_ref() >= 0.0) {
+            return Err(here(
+                v,
+                "max-drop must be a finite number ≥ 0 (a drop of 0.01 is written 0.01)",
+            ));
+        }
+    }
+    if let Some(v) = &g.max_loss_rate {
+        if !(0.0..=1.0).contains(v.get_ref()) {
+            return Err(here(
+                v,
+                "max-loss-rate must be a share of queries between 0 and 1",
+            ));
+        }
+    }
+    if g.min_mean.is_none()
+        && g.max_mean.is_none()
+        && g.max_drop.is_none()
+        && g.max_loss_rate.is_none()
+    {
+        return Err(src.error(
+            Some(span),
+            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop or max-loss-rate"),
+        ));
+    }
+    let slices = match &g.slices {
+        None => GateSlices::All,
+        Some(s) => match s.get_ref() {
+            Value::String(x) if x == "all" => GateSlices::All,
+            Value::String(x) if x == "critical" => GateSlices::Critical,
+            Value::Array(items) => {
+                let mut names = Vec::new();
+                for item in items {
+                    let Some(name) = item.as_str() else {
+                        return Err(src.error(Some(s.span()), format!("[[gate]] #{index}: slices must be strings")));
+                    };
+                    check_slice_name(src, &Spanned::new(s.span(), name.to_string()))?;
+                    names.push(name.to_string());
+                }
+                if names.is_empty() {
+                    return Err(src.error(Some(s.span()), format!("[[gate]] #{index}: slices is empty")));
+                }
+                GateSlices::List(names)
+            }
+            _ => {
+                return Err(src.error(
+                    Some(s.span()),
+                    format!("[[gate]] #{index}: slices must be \"all\", \"critical\" or a list like [\"all\", \"risk=compliance\"]"),
+                ))
+            }
+        },
+    };
+    Ok(Gate {
+        index,
+        metric,
+        metric_span: Some(g.metric.span()),
+        min_mean: g.min_mean.as_ref().map(|v| *v.get_ref()),
+        max_mean: g.max_mean.as_ref().map(|v| *v.get_ref()),
+        max_drop: g.max_drop.as_ref().map(|v| *v.get_ref()),
+        max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
+        slices,
+        slices_span: g.slices.as_ref().map(|s| s.span()),
+    })
+}

@@ -1,0 +1,252 @@
+//! JSONL per-query metrics: one object per line,
+//! `{"query_id": "q1", "ndcg@10": 0.71, "group": "c7", "slices": {"language": "ko"}}`.
+//! Metrics may also sit under `"metrics": {...}`. Top-level strings that are not numbers
+//! (`"text": "..."`) are ignored; a number in quotes is an error, so is a `null` metric.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::source::{check_id, check_value, numbered_lines};
+use super::{MetricTable, QueryRow};
+use crate::error::{Error, Result};
+use crate::metric_names::canonical;
+
+pub fn parse(text: &str, shown: &str) -> Result<MetricTable> {
+    let mut table = MetricTable::new(shown);
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (line, raw) in numbered_lines(text) {
+        let obj: Map<String, Value> = serde_json::from_str(raw).map_err(|e| {
+            Error::input(
+                shown,
+                line,
+                format!("not a JSON object ({e}); expected one object per line"),
+            )
+        })?;
+        let (row, metrics) = parse_row(&obj, shown, line)?;
+        if let Some(first) = seen.insert(row.query_id.clone(), line) {
+            return Err(Error::input(
+                shown,
+                line,
+                format!(
+                    "duplicate query_id {:?} (first on line {first})",
+                    row.query_id
+                ),
+            ));
+        }
+        push_row(&mut table, row, metrics);
+    }
+    Ok(table)
+}
+
+/// Appends a row and its metrics, keeping every metric column aligned with the rows.
+pub fn push_row(table: &mut MetricTable, row: QueryRow, metrics: Vec<(String, f64)>) {
+    let idx = table.rows.len();
+    table.rows.push(row);
+    for (name, v) in metrics {
+        let col = table.metrics.entry(name).or_default();
+        col.resize(idx, None);
+        col.push(Some(v));
+    }
+}
+
+/// Reads `query_id`, `group` and `slices` from a JSON object (shared with the queries file).
+pub fn parse_tags(obj: &Map<String, Value>, shown: &str, line: usize) -> Result<QueryRow> {
+    let query_id = match obj.get("query_id") {
+        Some(v) => id_text(v).ok_or_else(|| {
+            Error::input(shown, line, "\"query_id\" must be a string or an integer")
+        })?,
+        None => {
+            return Err(Error::input(
+                shown,
+                line,
+                "no \"query_id\"; expected {\"query_id\": \"...\", ...}",
+            ))
+        }
+    };
+    check_id(shown, line, "\"query_id\"", &query_id)?;
+    let group = match obj.get("group") {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let g = id_text(v).ok_or_else(|| {
+                Error::input(shown, line, "\"group\" must be a string or an integer")
+            })?;
+            check_id(shown, line, "\"group\"", &g)?;
+            Some(g)
+        }
+    };
+    let mut slices = std::collections::BTreeMap::new();
+    match obj.get("slices") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(m)) => {
+            for (tag, v) in m {
+                let val = id_text(v).ok_or_else(|| {
+                    Error::input(
+                        shown,
+                        line,
+                        format!(
+                            "slice tag {tag:?} must be a string, e.g. {{\"language\": \"ko\"}}"
+                        ),
+                    )
+                })?;
+                check_id(shown, line, &format!("slice tag {tag:?}"), &val)?;
+                slices.insert(tag.clone(), val);
+            }
+        }
+        Some(_) => {
+            return Err(Error::input(
+                shown,
+                line,
+                "\"slices\" must be an object of tag → value",
+            ))
+        }
+    }
+    Ok(QueryRow {
+        query_id,
+        line,
+        group,
+        slices,
+    })
+}
+
+fn parse_row(
+    obj: &Map<String, Value>,
+    shown: &str,
+    line: usize,
+) -> Result<(QueryRow, Vec<(String, f64)>)> {
+    let row = parse_tags(obj, shown, line)?;
+    let mut metrics = Vec::new();
+    for (key, v) in obj {
+        match key.as_str() {
+            "query_id" | "group" | "slices" => {}
+            "metrics" => {
+                let Value::Object(m) = v else {
+                    return Err(Error::input(
+                        shown,
+                        line,
+                        "\"metrics\" must be an object of name → number",
+                    ));
+                };
+                for (name, v) in m {
+                    metrics.push(metric(shown, line, name, v, true)?);
+                }
+            }
+            _ => {
+                if let Some(m) = metric_opt(shown, line, key, v)? {
+                    metrics.push(m);
+                }
+            }
+        }
+    }
+    metrics.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some(w) = metrics.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(Error::input(
+            shown,
+            line,
+            format!("metric {:?} given twice (under two spellings)", w[0].0),
+        ));
+    }
+    Ok((row, metrics))
+}
+
+/// A top-level field: numbers are metrics, other strings are ignored, quoted numbers rejected.
+fn metric_opt(shown: &str, line: usize, key: &str, v: &Value) -> Result<Option<(String, f64)>> {
+    match v {
+        Value::String(s) if s.trim().parse::<f64>().is_ok() => Err(Error::input(
+            shown,
+            line,
+            format!("metric {key:?} is the string {s:?}; write the number without quotes"),
+        )),
+        Value::String(_) | Value::Bool(_) | Value::Array(_) | Value::Object(_) => Ok(None),
+        _ => metric(shown, line, key, v, false).map(Some),
+    }
+}
+
+fn metric(shown: &str, line: usize, key: &str, v: &Value, strict: bool) -> Result<(String, f64)> {
+    let name = canonical(key);
+    let x = match v {
+        Value::Number(n) => n.as_f64(),
+        _ => None,
+    };
+    let Some(x) = x else {
+        let got = if strict || v.is_null() {
+            v.to_string()
+        } else {
+            "not a number".into()
+        };
+        return Err(Error::input(
+            shown,
+            line,
+            format!("metric {key:?} is {got}; expected a finite number"),
+        ));
+    };
+    Ok((name.clone(), check_value(shown, line, &name, x)?))
+}
+
+fn id_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_top_level_and_nested_metrics_with_tags() {
+        let t = parse(
+            "{\"query_id\":\"q1\",\"ndcg_cut_10\":0.5,\"text\":\"hi\",\"slices\":{\"language\":\"ko\"},\"group\":3}\n\
+             \n{\"query_id\":\"q2\",\"metrics\":{\"nDCG@10\":1,\"latency_ms\":12.5}}\n",
+            "b.jsonl",
+        )
+        .unwrap();
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.rows[0].group.as_deref(), Some("3"));
+        assert_eq!(t.rows[1].line, 3);
+        assert_eq!(t.metrics["ndcg@10"], vec![Some(0.5), Some(1.0)]);
+        assert_eq!(t.metrics["latency_ms"], vec![None, Some(12.5)]);
+        assert_eq!(t.rows[0].slices["language"], "ko");
+    }
+
+    #[test]
+    fn errors_name_file_and_line() {
+        let cases = [
+            (
+                "{\"query_id\":\"q1\",\"m\":1}\n{\"query_id\":\"q1\",\"m\":2}",
+                "b.jsonl:2: duplicate query_id \"q1\" (first on line 1)",
+            ),
+            (
+                "{\"query_id\":\"q1\",\"ndcg@10\":\"0.5\"}",
+                "b.jsonl:1: metric \"ndcg@10\" is the string \"0.5\"",
+            ),
+            (
+                "{\"query_id\":\"q1\",\"ndcg@10\":null}",
+                "b.jsonl:1: metric \"ndcg@10\" is null",
+            ),
+            (
+                "{\"query_id\":\"  \",\"m\":1}",
+                "b.jsonl:1: \"query_id\" is empty",
+            ),
+            ("{\"m\":1}", "b.jsonl:1: no \"query_id\""),
+            (
+                "{\"query_id\":\"q\",\"recall@5\":1.5}",
+                "b.jsonl:1: metric \"recall@5\" is 1.5; expected a value in [0, 1]",
+            ),
+            (
+                "{\"query_id\":\"q\",\"m\":1e999}",
+                "b.jsonl:1: not a JSON object",
+            ),
+            (
+                "{\"query_id\":\"q\",\"m\":1",
+                "b.jsonl:1: not a JSON object",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = parse(text, "b.jsonl").unwrap_err().to_string();
+            assert!(e.starts_with(want), "{e} !~ {want}");
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Metric names: trec_eval and ir_measures spellings mapped to rag-gate's canonical names, and
+//! which metrics are bounded to [0, 1] (so a value outside is an input error, not a metric).
+//!
+//! Canonical names are lower case with `@k` cutoffs: `ndcg@10`, `recall@5`, `p@5`, `mrr`,
+//! `mrr@10`, `hit@5`, `map`, `ap@10`, `rprec`. Names we do not know (`latency_ms`) are kept as
+//! written and are unbounded.
+
+/// Maps a metric name as written in an input file to its canonical name.
+///
+/// trec_eval: `ndcg_cut_10` → `ndcg@10`, `recall_5` → `recall@5`, `P_5` → `p@5`,
+/// `recip_rank` → `mrr`, `success_5` → `hit@5`, `map_cut_10` → `ap@10`, `Rprec` → `rprec`.
+/// ir_measures: `nDCG@10` → `ndcg@10`, `R@5` → `recall@5`, `P@5` → `p@5`, `RR` → `mrr`,
+/// `RR@10` → `mrr@10`, `AP` → `map`, `AP@10` → `ap@10`, `Success@5` → `hit@5`.
+pub fn canonical(name: &str) -> String {
+    let name = name.trim();
+    // trec_eval style: base_k
+    let trec = [
+        ("ndcg_cut_", "ndcg@"),
+        ("recall_", "recall@"),
+        ("P_", "p@"),
+        ("success_", "hit@"),
+        ("map_cut_", "ap@"),
+    ];
+    for (prefix, ours) in trec {
+        if let Some(k) = name.strip_prefix(prefix) {
+            if is_cutoff(k) {
+                return format!("{ours}{k}");
+            }
+        }
+    }
+    match name {
+        "recip_rank" => return "mrr".into(),
+        "Rprec" => return "rprec".into(),
+        "map" => return "map".into(),
+        "ndcg" => return "ndcg".into(),
+        _ => {}
+    }
+    // ir_measures / our own style: Base@k or Base
+    let (base, cut) = match name.split_once('@') {
+        Some((b, k)) if is_cutoff(k) => (b, Some(k)),
+        Some(_) => return name.to_string(),
+        None => (name, None),
+    };
+    let ours = match base.to_ascii_lowercase().as_str() {
+        "ndcg" => "ndcg",
+        "r" | "recall" => "recall",
+        "p" | "precision" => "p",
+        "rr" | "mrr" => "mrr",
+        "ap" if cut.is_some() => "ap",
+        "ap" | "map" => "map",
+        "success" | "hit" | "hits" => "hit",
+        "rprec" => "rprec",
+        _ => return name.to_string(),
+    };
+    match cut {
+        Some(k) => format!("{ours}@{k}"),
+        None => ours.to_string(),
+    }
+}
+
+fn is_cutoff(k: &str) -> bool {
+    !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// True for metrics whose every per-query value lies in [0, 1].
+pub fn is_bounded(canonical: &str) -> bool {
+    let base = canonical.split('@').next().unwrap_or(canonical);
+    matches!(
+        base,
+        "ndcg" | "recall" | "p" | "mrr" | "map" | "ap" | "hit" | "rprec" | "ann-recall"
+    )
+}
+
+/// True when `name` is a measure trec_eval prints (used to tell trec_eval `-q` from
+/// ir_measures `-q` output when the file has no telling extension).
+pub fn is_trec_eval_measure(name: &str) -> bool {
+    let fixed = [
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+        "iprec_at_recall_0.00",
+        "ndcg",
+        "set_P",
+        "set_recall",
+        "set_F",
+    ];
+    if fixed.contains(&name) {
+        return true;
+    }
+    [
+        "P_",
+        "recall_",
+        "ndcg_cut_",
+        "map_cut_",
+        "success_",
+        "iprec_at_recall_",
+        "Rprec_mult_",
+    ]
+    .iter()
+    .any(|p| name.strip_prefix(p).is_some_and(|rest| !rest.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trec_eval_names_map_to_ours() {
+        for (te, ours) in [
+            ("ndcg_cut_10", "ndcg@10"),
+            ("recall_5", "recall@5"),
+            ("P_5", "p@5"),
+            ("recip_rank", "mrr"),
+            ("success_5", "hit@5"),
+            ("map", "map"),
+            ("map_cut_100", "ap@100"),
+            ("Rprec", "rprec"),
+        ] {
+            assert_eq!(canonical(te), ours, "{te}");
+        }
+    }
+
+    #[test]
+    fn ir_measures_names_map_to_ours() {
+        for (im, ours) in [
+            ("nDCG@10", "ndcg@10"),
+            ("R@5", "recall@5"),
+            ("P@5", "p@5"),
+            ("RR", "mrr"),
+            ("RR@10", "mrr@10"),
+            ("AP", "map"),
+            ("AP@10", "ap@10"),
+            ("Success@5", "hit@5"),
+            ("MRR@5", "mrr@5"),
+            ("Recall@5", "recall@5"),
+        ] {
+            assert_eq!(canonical(im), ours, "{im}");
+        }
+    }
+
+    #[test]
+    fn unknown_names_are_kept() {
+        assert_eq!(canonical("latency_ms"), "latency_ms");
+        assert_eq!(canonical("foo@bar"), "foo@bar");
+        assert!(!is_bounded("latency_ms"));
+        assert!(is_bounded("ndcg@10") && is_bounded("mrr") && is_bounded("hit@3"));
+    }
+
+    #[test]
+    fn trec_eval_measure_detection() {
+        assert!(is_trec_eval_measure("ndcg_cut_10") && is_trec_eval_measure("P_5"));
+        assert!(!is_trec_eval_measure("q1") && !is_trec_eval_measure("nDCG@10"));
+    }
+}

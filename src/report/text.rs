@@ -1,0 +1,153 @@
+//! Plain-text renderer for the terminal: the headline, the gates, the deltas, the worst
+//! regressions and the warnings, in aligned columns.
+
+use super::model::{GateStatus, Report};
+
+pub fn render(r: &Report) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("rag-gate {}: {}\n", r.gate_id, r.headline));
+    out.push_str(&format!(
+        "{} queries paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
+        r.pairing.paired,
+        r.unit,
+        r.method,
+        fmt_pct(r.confidence),
+        r.resamples,
+        r.seed
+    ));
+    if !r.gates.is_empty() {
+        out.push_str("\nGates\n");
+        let rows: Vec<Vec<String>> = r
+            .gates
+            .iter()
+            .map(|g| {
+                vec![
+                    format!("#{}", g.gate),
+                    g.metric.clone(),
+                    g.slice.clone(),
+                    g.rule.clone(),
+                    format!("{:.4}", g.value),
+                    format!("{}", g.threshold),
+                    match g.status {
+                        GateStatus::Pass => "pass".into(),
+                        GateStatus::Fail => "FAIL".into(),
+                        GateStatus::TooSmall if g.passed => "too small (warn)".into(),
+                        GateStatus::TooSmall => "too small (FAIL)".into(),
+                    },
+                ]
+            })
+            .collect();
+        out.push_str(&table(
+            &[
+                "gate",
+                "metric",
+                "slice",
+                "rule",
+                "value",
+                "threshold",
+                "result",
+            ],
+            &rows,
+        ));
+    }
+    out.push_str("\nDeltas (candidate − baseline)\n");
+    let ci_head = format!("{}% CI", fmt_pct(r.confidence));
+    let rows: Vec<Vec<String>> = r
+        .comparisons
+        .iter()
+        .map(|c| {
+            vec![
+                c.metric.clone(),
+                c.slice.clone(),
+                match c.groups {
+                    Some(g) => format!("{} ({g} groups)", c.n),
+                    None => c.n.to_string(),
+                },
+                format!("{:.4}", c.baseline_mean),
+                format!("{:.4}", c.candidate_mean),
+                format!("{:+.4}", c.delta),
+                format!("[{:+.4}, {:+.4}]", c.ci[0], c.ci[1]),
+                format!("{}/{}/{}", c.wins, c.ties, c.losses),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &[
+            "metric",
+            "slice",
+            "n",
+            "baseline",
+            "candidate",
+            "delta",
+            &ci_head,
+            "win/tie/loss",
+        ],
+        &rows,
+    ));
+    let worst: Vec<_> = r
+        .comparisons
+        .iter()
+        .filter(|c| c.slice == "all" && !c.worst.is_empty())
+        .collect();
+    if !worst.is_empty() {
+        out.push_str("\nWorst regressions (all queries)\n");
+        for c in worst {
+            let items: Vec<String> = c
+                .worst
+                .iter()
+                .map(|w| {
+                    format!(
+                        "{} {:.3}→{:.3} ({:+.3})",
+                        w.query_id, w.baseline, w.candidate, w.delta
+                    )
+                })
+                .collect();
+            out.push_str(&format!("  {}: {}\n", c.metric, items.join(", ")));
+        }
+    }
+    if r.pairing.dropped_baseline_only + r.pairing.dropped_candidate_only > 0 {
+        out.push_str(&format!(
+            "\nDropped (missing = intersect): {} only in baseline, {} only in candidate\n",
+            r.pairing.dropped_baseline_only, r.pairing.dropped_candidate_only
+        ));
+    }
+    if !r.warnings.is_empty() {
+        out.push_str("\nWarnings\n");
+        for w in &r.warnings {
+            out.push_str(&format!("  - {w}\n"));
+        }
+    }
+    out
+}
+
+/// 0.95 → "95", 0.975 → "97.5".
+pub fn fmt_pct(confidence: f64) -> String {
+    let p = (confidence * 1000.0).round() / 10.0;
+    format!("{p}")
+}
+
+/// Left-aligned columns separated by two spaces, indented by two.
+pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let mut s = String::from(" ");
+        for (cell, w) in cells.iter().zip(&widths) {
+            s.push(' ');
+            s.push_str(cell);
+            s.push_str(&" ".repeat(w - cell.chars().count() + 1));
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+        s
+    };
+    let mut out = line(headers.to_vec());
+    for row in rows {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    out
+}

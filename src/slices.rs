@@ -1,0 +1,93 @@
+//! Slices: named subsets of the paired queries. `all` is every query; `[slices] by = ["domain"]`
+//! adds `domain=<value>` for every value seen; `critical` names slices that gates apply to.
+//! Order: `all` first, then by name (byte order).
+
+use std::collections::BTreeMap;
+
+use crate::config::Config;
+use crate::error::Result;
+use crate::pair::Paired;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slice {
+    /// `all` or `tag=value`.
+    pub name: String,
+    /// Member query indices into `Paired::ids`, ascending.
+    pub members: Vec<u32>,
+    pub critical: bool,
+}
+
+pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
+    let mut named: BTreeMap<String, Slice> = BTreeMap::new();
+    for tag in &cfg.slices.by {
+        let Some(values) = paired.tags.get(tag) else {
+            return Err(cfg.error_at(
+                &None,
+                format!(
+                    "[slices] by: no query has the tag {tag:?} (tags seen: {})",
+                    tag_list(paired)
+                ),
+            ));
+        };
+        for (value, members) in values {
+            let name = format!("{tag}={value}");
+            named.insert(
+                name.clone(),
+                Slice {
+                    name,
+                    members: members.clone(),
+                    critical: false,
+                },
+            );
+        }
+    }
+    for (name, span) in &cfg.slices.critical {
+        let (tag, value) = name.split_once('=').unwrap_or((name, ""));
+        let Some(values) = paired.tags.get(tag) else {
+            return Err(cfg.error_at(
+                span,
+                format!(
+                    "critical slice {name:?}: no query has the tag {tag:?} (tags seen: {})",
+                    tag_list(paired)
+                ),
+            ));
+        };
+        let Some(members) = values.get(value) else {
+            let seen: Vec<&str> = values.keys().map(String::as_str).take(10).collect();
+            return Err(cfg.error_at(
+                span,
+                format!(
+                    "critical slice {name:?}: no query has {tag}={value} (values seen: {})",
+                    seen.join(", ")
+                ),
+            ));
+        };
+        named
+            .entry(name.clone())
+            .or_insert_with(|| Slice {
+                name: name.clone(),
+                members: members.clone(),
+                critical: true,
+            })
+            .critical = true;
+    }
+    let mut out = vec![Slice {
+        name: "all".into(),
+        members: (0..paired.ids.len() as u32).collect(),
+        critical: false,
+    }];
+    out.extend(named.into_values());
+    Ok(out)
+}
+
+fn tag_list(p: &Paired) -> String {
+    if p.tags.is_empty() {
+        "none; tags come from \"slices\" in the metric files or the queries file".into()
+    } else {
+        p.tags
+            .keys()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}

@@ -1,0 +1,133 @@
+//! Checks of the bootstrap engine against independent answers.
+
+use super::*;
+use crate::stats::describe::{mean, sd};
+use crate::stats::quantile::percentile_interval;
+use crate::stats::streams::stream_key;
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// A fixed pseudo-random sample (not from the engine's own streams).
+fn sample(n: usize, seed: u64) -> Vec<f64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| (rng.next_u32() as f64 / u32::MAX as f64) - 0.45)
+        .collect()
+}
+
+#[test]
+fn constant_delta_gives_zero_width_interval() {
+    let x = vec![0.125; 300];
+    let mut s = bootstrap_means(Units::Queries(&x), 1000, stream_key(1, &["t"]));
+    assert_eq!(percentile_interval(&mut s, 0.95), [0.125, 0.125]);
+}
+
+#[test]
+fn same_key_same_bytes_whatever_the_thread_count() {
+    let x = sample(1000, 3);
+    let key = stream_key(17, &["bootstrap", "m", "all"]);
+    let pool1 = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let pool3 = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let a = pool1.install(|| bootstrap_means(Units::Queries(&x), 1000, key));
+    let b = pool3.install(|| bootstrap_means(Units::Queries(&x), 1000, key));
+    assert_eq!(a, b);
+    let c = bootstrap_means(
+        Units::Queries(&x),
+        1000,
+        stream_key(18, &["bootstrap", "m", "all"]),
+    );
+    assert_ne!(a, c);
+}
+
+#[test]
+fn interval_of_a_large_sample_matches_normal_theory() {
+    // For a mean of n iid values the bootstrap interval approaches mean ± z·sd/√n (CLT).
+    let x = sample(5000, 11);
+    let mut s = bootstrap_means(Units::Queries(&x), 4000, stream_key(5, &["t"]));
+    let [lo, hi] = percentile_interval(&mut s, 0.95);
+    let z = Normal::new(0.0, 1.0).unwrap().inverse_cdf(0.975);
+    let half = z * sd(&x) / (x.len() as f64).sqrt();
+    let m = mean(&x);
+    assert!(
+        ((hi - lo) / 2.0 / half - 1.0).abs() < 0.06,
+        "half-width {} vs {half}",
+        (hi - lo) / 2.0
+    );
+    assert!(
+        ((lo + hi) / 2.0 - m).abs() < 0.1 * half,
+        "centre {} vs {m}",
+        (lo + hi) / 2.0
+    );
+    // The bootstrap distribution's mean is the sample mean.
+    assert!((mean(&s) - m).abs() < 0.05 * half);
+}
+
+#[test]
+fn group_interval_is_wider_on_clustered_data_and_equals_query_unit_for_singletons() {
+    // 60 groups of 10 queries sharing a strong group effect.
+    let effects = sample(60, 21);
+    let noise = sample(600, 22);
+    let deltas: Vec<f64> = (0..600).map(|i| effects[i / 10] + 0.1 * noise[i]).collect();
+    let group_of: Vec<u32> = (0..600).map(|i| (i / 10) as u32).collect();
+    let key = stream_key(9, &["t"]);
+    let mut q = bootstrap_means(Units::Queries(&deltas), 2000, key);
+    let (sums, sizes) = group_sums(&deltas, &group_of, 60);
+    let mut g = bootstrap_means(
+        Units::Groups {
+            sums: &sums,
+            sizes: &sizes,
+        },
+        2000,
+        key,
+    );
+    let [ql, qh] = percentile_interval(&mut q, 0.95);
+    let [gl, gh] = percentile_interval(&mut g, 0.95);
+    assert!(
+        gh - gl > 2.0 * (qh - ql),
+        "group {} vs query {}",
+        gh - gl,
+        qh - ql
+    );
+
+    // One query per group: the group bootstrap is the query bootstrap, draw for draw.
+    let ones = vec![1.0; deltas.len()];
+    let a = bootstrap_means(Units::Queries(&deltas), 300, key);
+    let b = bootstrap_means(
+        Units::Groups {
+            sums: &deltas,
+            sizes: &ones,
+        },
+        300,
+        key,
+    );
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn lemire_bounded_is_uniform() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut counts = [0u32; 7];
+    for _ in 0..70_000 {
+        counts[bounded(&mut rng, 7) as usize] += 1;
+    }
+    // chi-square with 6 df; 22.46 is the 0.999 quantile
+    let chi: f64 = counts
+        .iter()
+        .map(|&c| (f64::from(c) - 10_000.0).powi(2) / 10_000.0)
+        .sum();
+    assert!(chi < 22.46, "{counts:?}");
+    assert_eq!(bounded(&mut rng, 1), 0);
+}
+
+#[test]
+fn group_sums_by_index() {
+    let (s, z) = group_sums(&[1.0, 2.0, 3.0], &[1, 0, 1], 2);
+    assert_eq!((s, z), (vec![2.0, 4.0], vec![1.0, 2.0]));
+}
