@@ -9,9 +9,15 @@
 //! gate id) goes through [`escape`] or [`marker`], so it cannot break a table, close the hidden
 //! marker, start a code span, @-mention a person or cross-reference an issue.
 
+mod forest;
+mod text;
+
 use std::fmt::Write;
 
 use super::model::{Comparison, GateResult, GateStatus, Report, Verdict};
+use forest::forest;
+pub use text::{escape, marker};
+use text::{fmt_pct, plain4, signed3, signed4};
 
 /// GitHub rejects issue-comment bodies longer than this many characters.
 pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
@@ -21,50 +27,6 @@ pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
 struct Detail {
     per_query: bool,
     max_rows: usize,
-}
-
-/// The hidden first line of every report, keyed by the gate id: `<!-- rag-gate:v1 id=prod -->`.
-/// Characters other than ASCII letters, digits and `._-/:` become `_`, so no id can close the
-/// HTML comment or make one marker a prefix of another.
-pub fn marker(gate_id: &str) -> String {
-    let id: String = gate_id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "._-/:".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let id = if id.is_empty() { "_".to_string() } else { id };
-    format!("<!-- rag-gate:v1 id={id} -->")
-}
-
-/// Escapes user-supplied text for Markdown: table pipes, code and emphasis characters, HTML, and
-/// `@`/`#` (a zero-width space after them, as Renovate does, so no one is mentioned and no issue
-/// is cross-referenced). Line breaks become spaces so a table row stays one row.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '@' | '#' => {
-                out.push(c);
-                out.push_str("&#8203;");
-            }
-            '\r' | '\n' | '\t' => out.push(' '),
-            c if c.is_control() => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The whole report as Markdown.
@@ -269,53 +231,6 @@ fn more_rows(s: &mut String, total: usize, shown: usize, what: &str) {
     s.push('\n');
 }
 
-/// One line per comparison: the interval as `[--o--]` on a shared axis, `|` at zero.
-fn forest(s: &mut String, cs: &[Comparison], max_rows: usize) {
-    const W: usize = 41;
-    let cs: Vec<&Comparison> = cs.iter().take(max_rows).collect();
-    if cs.is_empty() {
-        return;
-    }
-    let lo = cs
-        .iter()
-        .map(|c| c.ci[0].min(c.delta))
-        .fold(0.0_f64, f64::min);
-    let hi = cs
-        .iter()
-        .map(|c| c.ci[1].max(c.delta))
-        .fold(0.0_f64, f64::max);
-    let span = if hi > lo { hi - lo } else { 1.0 };
-    let pos = |x: f64| {
-        (((x - lo) / span) * (W - 1) as f64)
-            .round()
-            .clamp(0.0, (W - 1) as f64) as usize
-    };
-    let labels: Vec<String> = cs
-        .iter()
-        .map(|c| code_safe(&format!("{} {}", c.metric, c.slice), 40))
-        .collect();
-    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    s.push_str("<details><summary>Forest plot of Δ (interval against zero)</summary>\n\n```text\n");
-    let (left, right) = (signed3(lo), signed3(hi));
-    let gap = W.saturating_sub(left.chars().count() + right.chars().count());
-    let _ = writeln!(s, "{:width$}  {left}{:gap$}{right}", "", "");
-    for (c, label) in cs.iter().zip(&labels) {
-        let mut line = vec![' '; W];
-        let (a, b) = (pos(c.ci[0]), pos(c.ci[1]));
-        for ch in line.iter_mut().take(b + 1).skip(a) {
-            *ch = '-';
-        }
-        line[pos(0.0)] = '|';
-        line[a] = '[';
-        line[b] = ']';
-        line[pos(c.delta)] = 'o';
-        let line: String = line.into_iter().collect();
-        let pad = width - label.chars().count();
-        let _ = writeln!(s, "{label}{:pad$}  {line}  {}", "", signed4(c.delta));
-    }
-    s.push_str("```\n\n</details>\n\n");
-}
-
 fn worst(s: &mut String, cs: &[Comparison]) {
     let with: Vec<&Comparison> = cs.iter().filter(|c| !c.worst.is_empty()).collect();
     if with.is_empty() {
@@ -364,55 +279,4 @@ fn footer(s: &mut String, r: &Report) {
         escape(&r.inputs.baseline),
         escape(&r.inputs.candidate)
     );
-}
-
-/// Text inside a fenced code block: no backticks (they could close the fence), no line breaks,
-/// at most `max` characters.
-fn code_safe(s: &str, max: usize) -> String {
-    s.chars()
-        .map(|c| {
-            if c == '`' {
-                '\''
-            } else if c.is_control() {
-                ' '
-            } else {
-                c
-            }
-        })
-        .take(max)
-        .collect()
-}
-
-fn fmt_pct(confidence: f64) -> String {
-    let p = confidence * 100.0;
-    if (p - p.round()).abs() < 1e-9 {
-        format!("{}", p.round() as i64)
-    } else {
-        format!("{p}")
-    }
-}
-
-/// `0.9650`, `−0.0480` (a real minus sign, like the signed numbers).
-fn plain4(x: f64) -> String {
-    signed4(x).trim_start_matches('+').to_string()
-}
-
-/// `+0.0123`, `−0.0310` (a real minus sign), `0.0000`.
-fn signed4(x: f64) -> String {
-    signed(x, 4)
-}
-
-fn signed3(x: f64) -> String {
-    signed(x, 3)
-}
-
-fn signed(x: f64, digits: usize) -> String {
-    let t = format!("{:.*}", digits, x.abs());
-    if t.bytes().all(|b| b == b'0' || b == b'.') {
-        t
-    } else if x < 0.0 {
-        format!("−{t}")
-    } else {
-        format!("+{t}")
-    }
 }
