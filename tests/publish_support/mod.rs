@@ -2,6 +2,8 @@
 //! improves overall but regresses on the critical compliance slice).
 #![allow(dead_code)]
 
+pub mod github;
+
 use rag_gate::report::{
     Comparison, GateResult, GateStatus, InputsInfo, PairingInfo, Regression, Report, Verdict,
     SCHEMA_VERSION,
