@@ -102,7 +102,7 @@ fn render_with(r: &Report, d: Detail) -> String {
     }
     gates_table(&mut s, &r.gates, d.max_rows);
     deltas_table(&mut s, r, d.max_rows);
-    forest(&mut s, &r.comparisons, d.max_rows);
+    forest(&mut s, &r.comparisons, &r.gates, d.max_rows);
     if d.per_query {
         worst(&mut s, &r.comparisons);
     }
