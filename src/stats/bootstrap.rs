@@ -94,14 +94,14 @@ fn sum4(x: &[f64], draw: &mut Indices) -> f64 {
     let mut a = [0.0f64; 4];
     let mut j = 0;
     while j + 4 <= n {
-        a[0] += x[draw.next()];
-        a[1] += x[draw.next()];
-        a[2] += x[draw.next()];
-        a[3] += x[draw.next()];
+        a[0] += x[draw.draw()];
+        a[1] += x[draw.draw()];
+        a[2] += x[draw.draw()];
+        a[3] += x[draw.draw()];
         j += 4;
     }
     for slot in a.iter_mut().take(n - j) {
-        *slot += x[draw.next()];
+        *slot += x[draw.draw()];
     }
     (a[0] + a[1]) + (a[2] + a[3])
 }
@@ -115,7 +115,7 @@ fn sum4_pair(x: &[f64], w: &[f64], draw: &mut Indices) -> (f64, f64) {
     let mut j = 0;
     while j < n {
         let lane = j & 3;
-        let i = draw.next();
+        let i = draw.draw();
         a[lane] += x[i];
         b[lane] += w[i];
         j += 1;
@@ -154,7 +154,7 @@ impl Indices {
     }
 
     #[inline]
-    pub fn next(&mut self) -> usize {
+    pub fn draw(&mut self) -> usize {
         loop {
             if self.left == 0 {
                 self.word = self.rng.next_u64();

@@ -140,7 +140,7 @@ fn k_bit_indices_are_uniform_for_awkward_n() {
         let draws = (n as usize * 200).clamp(1000, 2_000_000);
         let mut counts = vec![0u32; n as usize];
         for _ in 0..draws {
-            let i = ix.next();
+            let i = ix.draw();
             assert!(i < n as usize);
             counts[i] += 1;
         }
