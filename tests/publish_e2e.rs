@@ -75,7 +75,6 @@ fn assert_no_token(r: &Run) {
 }
 
 #[test]
-#[ignore = "needs PublishArgs flattened into check and publish() called (see the publish report)"]
 fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(MockServer::start());
@@ -133,7 +132,6 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
 }
 
 #[test]
-#[ignore = "needs PublishArgs flattened into check and publish() called (see the publish report)"]
 fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(MockServer::start());
