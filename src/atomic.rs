@@ -17,9 +17,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(|e| Error::io(&shown, "creating a temporary file beside it", e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(&shown, "writing", e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io(&shown, "writing", e))?;
-    tmp.persist(path).map_err(|e| Error::io(&shown, "renaming into place", e.error))?;
+    tmp.write_all(bytes)
+        .map_err(|e| Error::io(&shown, "writing", e))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| Error::io(&shown, "writing", e))?;
+    tmp.persist(path)
+        .map_err(|e| Error::io(&shown, "renaming into place", e.error))?;
     Ok(())
 }
 
@@ -34,13 +38,19 @@ mod tests {
         std::fs::write(&p, "old").unwrap();
         write_atomic(&p, b"new").unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names.len(), 1, "{names:?}");
     }
 
     #[test]
     fn missing_folder_is_an_error_naming_the_file() {
         let err = write_atomic(Path::new("/nonexistent-dir-xyz/r.json"), b"x").unwrap_err();
-        assert!(err.to_string().contains("/nonexistent-dir-xyz/r.json"), "{err}");
+        assert!(
+            err.to_string().contains("/nonexistent-dir-xyz/r.json"),
+            "{err}"
+        );
     }
 }

@@ -8,10 +8,18 @@ use std::fmt;
 pub enum Error {
     /// A file could not be opened, read or written.
     #[error("{path}: {action}: {source}")]
-    Io { path: String, action: &'static str, source: std::io::Error },
+    Io {
+        path: String,
+        action: &'static str,
+        source: std::io::Error,
+    },
     /// A problem at a place in an input file. `line` is 1-based; 0 means the file as a whole.
     #[error("{}", fmt_at(path, *line, msg))]
-    Input { path: String, line: usize, msg: String },
+    Input {
+        path: String,
+        line: usize,
+        msg: String,
+    },
     /// A problem in the gate file, already rendered with its line, column and key.
     #[error("{0}")]
     Config(String),
@@ -33,11 +41,19 @@ fn fmt_at(path: &str, line: usize, msg: &str) -> String {
 
 impl Error {
     pub fn input(path: impl fmt::Display, line: usize, msg: impl Into<String>) -> Self {
-        Error::Input { path: path.to_string(), line, msg: msg.into() }
+        Error::Input {
+            path: path.to_string(),
+            line,
+            msg: msg.into(),
+        }
     }
 
     pub fn io(path: impl fmt::Display, action: &'static str, source: std::io::Error) -> Self {
-        Error::Io { path: path.to_string(), action, source }
+        Error::Io {
+            path: path.to_string(),
+            action,
+            source,
+        }
     }
 
     /// Exit code for this error: always 2 (usage, config or input), never 1 (that is a failed gate).
@@ -50,7 +66,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// "a, b, c and 7 more" — the first few ids of a list, then a count.
 pub fn few(ids: &[impl AsRef<str>], shown: usize) -> String {
-    let mut s: Vec<String> = ids.iter().take(shown).map(|x| format!("{:?}", x.as_ref())).collect();
+    let mut s: Vec<String> = ids
+        .iter()
+        .take(shown)
+        .map(|x| format!("{:?}", x.as_ref()))
+        .collect();
     if ids.len() > shown {
         s.push(format!("and {} more", ids.len() - shown));
     }

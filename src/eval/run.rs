@@ -1,8 +1,8 @@
 //! Runs: streaming readers that hand over one query's final ranking at a time.
 //!
 //! TREC runs are `qid Q0 docid rank score tag` (6 whitespace-separated fields, as trec_eval
-//! requires). Like trec_eval they are ordered by score descending (parsed as f64), ties broken by
-//! docid descending in byte order; the rank column and line order are ignored unless
+//! requires; anything after the tag is ignored, as trec_eval does). Like trec_eval they are
+//! ordered by score descending (parsed as f64), ties broken by docid descending in byte order; the rank column and line order are ignored unless
 //! `--order rank|given` says otherwise. JSONL runs are one line per query,
 //! `{"query_id": "q1", "ranked": ["D7", "D1"]}` or `"ranked": [{"doc_id": "D7", "score": 0.9}]`,
 //! kept in list order unless `--order score`.
@@ -214,13 +214,9 @@ pub fn for_each_query(
 
 fn parse_trec_line<'a>(l: &'a [u8]) -> std::result::Result<(&'a [u8], &'a [u8], i64, f64), String> {
     let mut f = [&b""[..]; 6];
+    // Fields after the tag are ignored, as trec_eval does (its own test run has trailing junk).
     let n = split_fields(l, &mut f);
-    if n != 6 {
-        let n = if n > 6 {
-            "more".to_string()
-        } else {
-            n.to_string()
-        };
+    if n < 6 {
         return Err(format!(
             "expected 6 fields `qid Q0 docid rank score tag`, found {n}"
         ));

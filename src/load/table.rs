@@ -25,6 +25,9 @@ pub struct MetricTable {
 
 impl MetricTable {
     pub fn new(source: impl Into<String>) -> Self {
-        MetricTable { source: source.into(), ..Default::default() }
+        MetricTable {
+            source: source.into(),
+            ..Default::default()
+        }
     }
 }
