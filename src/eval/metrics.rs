@@ -178,15 +178,16 @@ impl Judged<'_> {
                 sum / r as f64
             }
             Kind::Ndcg => {
-                let dcg: f64 = (0..cut)
+                // Folded from +0.0: `Sum for f64` starts at -0.0, which would print as "-0".
+                let dcg = (0..cut)
                     .map(|i| self.gain(self.rels[i]) / ((i + 2) as f64).log2())
-                    .sum();
+                    .fold(0.0, |a, x| a + x);
                 let icut =
                     m.k.unwrap_or(self.ideal_gains.len())
                         .min(self.ideal_gains.len());
-                let idcg: f64 = (0..icut)
+                let idcg = (0..icut)
                     .map(|i| self.ideal_gains[i] / ((i + 2) as f64).log2())
-                    .sum();
+                    .fold(0.0, |a, x| a + x);
                 if idcg > 0.0 {
                     dcg / idcg
                 } else {
@@ -280,5 +281,7 @@ mod tests {
         assert_eq!(q(&[], 1, &[1.0]).value(m("recall@5")), 0.0);
         assert_eq!(q(&[], 1, &[1.0]).value(m("ndcg@5")), 0.0);
         assert_eq!(q(&[0, 0], 0, &[]).value(m("map")), 0.0);
+        // Regression: an empty DCG sum was -0.0 and printed as "-0" in CSV.
+        assert!(q(&[], 1, &[1.0]).value(m("ndcg@5")).is_sign_positive());
     }
 }
