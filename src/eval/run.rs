@@ -212,7 +212,10 @@ pub fn for_each_query(
     }
 }
 
-fn parse_trec_line<'a>(l: &'a [u8]) -> std::result::Result<(&'a [u8], &'a [u8], i64, f64), String> {
+/// qid, docid, rank, score of one TREC run line.
+type TrecLine<'a> = (&'a [u8], &'a [u8], i64, f64);
+
+fn parse_trec_line(l: &[u8]) -> std::result::Result<TrecLine<'_>, String> {
     let mut f = [&b""[..]; 6];
     // Fields after the tag are ignored, as trec_eval does (its own test run has trailing junk).
     let n = split_fields(l, &mut f);
