@@ -6,6 +6,7 @@
 //! command is `cli.rs`; `check` calls [`evaluate_to_table`] when a gate file names runs.
 
 pub mod ann;
+pub mod chunks;
 pub mod cli;
 pub mod engine;
 mod fasthash;
@@ -14,6 +15,7 @@ pub mod metrics;
 pub mod output;
 pub mod qrels;
 pub mod run;
+mod run_jsonl;
 
 use std::path::{Path, PathBuf};
 

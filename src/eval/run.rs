@@ -15,11 +15,12 @@
 //! map, chunk ids are mapped to their doc after ordering, later duplicates of a doc are dropped
 //! (first occurrence kept), and only then do cutoffs apply.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
+pub use super::chunks::ChunkMap;
 use super::lines::{split_fields, text, Lines};
-use super::qrels::{json_query_id, Corpus};
+use super::qrels::Corpus;
 use super::{Format, Order};
 use crate::error::{Error, Result};
 
@@ -29,46 +30,6 @@ pub struct Ranking<'a> {
     /// 1-based line where the query first appears in the run.
     pub line: usize,
     pub docs: Vec<&'a [u8]>,
-}
-
-/// `chunk_id<TAB>doc_id` lines.
-#[derive(Debug, Default)]
-pub struct ChunkMap {
-    pub shown: String,
-    pub map: HashMap<Vec<u8>, Vec<u8>>,
-}
-
-impl ChunkMap {
-    pub fn read(path: &Path, shown: &str) -> Result<Self> {
-        let mut lines = Lines::open(path, shown)?;
-        let mut map = HashMap::new();
-        while lines.advance()? {
-            let l = lines.current();
-            let mut f = [&b""[..]; 2];
-            if split_fields(l, &mut f) != 2 {
-                return Err(lines.err("expected 2 fields `chunk_id<TAB>doc_id`"));
-            }
-            if let Some(old) = map.insert(f[0].to_vec(), f[1].to_vec()) {
-                if old != f[1] {
-                    return Err(lines.err(format!(
-                        "chunk {:?} mapped to two docs",
-                        String::from_utf8_lossy(f[0])
-                    )));
-                }
-            }
-        }
-        if map.is_empty() {
-            return Err(Error::input(
-                shown,
-                0,
-                "empty chunk map: expected `chunk_id<TAB>doc_id` lines",
-            ));
-        }
-        Ok(ChunkMap {
-            shown: shown.to_string(),
-            map,
-        })
-    }
 }
 
 /// What the reader needs besides the file.
@@ -81,14 +42,14 @@ pub struct RunSpec<'a> {
 
 /// One query's entries as read, in line order.
 #[derive(Default)]
-struct Group {
-    qid: String,
+pub(super) struct Group {
+    pub(super) qid: String,
     ids: Vec<u8>,
-    spans: Vec<(usize, usize)>,
+    pub(super) spans: Vec<(usize, usize)>,
     scores: Vec<f64>,
     ranks: Vec<i64>,
-    lines: Vec<usize>,
-    has_scores: bool,
+    pub(super) lines: Vec<usize>,
+    pub(super) has_scores: bool,
 }
 
 impl Group {
@@ -97,7 +58,7 @@ impl Group {
         &self.ids[s..e]
     }
 
-    fn push(&mut self, doc: &[u8], score: f64, rank: i64, line: usize) {
+    pub(super) fn push(&mut self, doc: &[u8], score: f64, rank: i64, line: usize) {
         let s = self.ids.len();
         self.ids.extend_from_slice(doc);
         self.spans.push((s, self.ids.len()));
@@ -106,7 +67,7 @@ impl Group {
         self.lines.push(line);
     }
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.qid.clear();
         self.ids.clear();
         self.spans.clear();
@@ -116,7 +77,7 @@ impl Group {
     }
 
     /// Orders, checks duplicates, maps chunks, and calls `f` with the final ranking.
-    fn emit(
+    pub(super) fn emit(
         &self,
         spec: &RunSpec,
         lines: &Lines,
@@ -196,7 +157,10 @@ impl Group {
     }
 }
 
-/// Reads the run and calls `f` once per query (never twice for one query).
+/// Reads the run and calls `f` with each query's ranking, in file order. If a TREC query comes
+/// back after another query, the file is read again bucketed by query and `f` is called again
+/// for every query, in id order, with its complete ranking: a later call for a query replaces
+/// an earlier one (callers store results keyed by query id).
 pub fn for_each_query(
     path: &Path,
     shown: &str,
@@ -204,7 +168,7 @@ pub fn for_each_query(
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<()> {
     match spec.format {
-        Format::Jsonl => read_jsonl(path, shown, spec, f),
+        Format::Jsonl => super::run_jsonl::read_jsonl(path, shown, spec, f),
         Format::Trec => match read_trec_grouped(path, shown, spec, f)? {
             true => Ok(()),
             false => read_trec_bucketed(path, shown, spec, f),
@@ -315,73 +279,70 @@ fn read_trec_bucketed(
     Ok(())
 }
 
-fn read_jsonl(
-    path: &Path,
-    shown: &str,
-    spec: &RunSpec,
-    f: &mut dyn FnMut(Ranking) -> Result<()>,
-) -> Result<()> {
-    let mut lines = Lines::open(path, shown)?;
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut g = Group::default();
-    while lines.advance()? {
-        let l = lines.current();
-        g.clear();
-        let line = lines.line;
-        parse_jsonl_line(l, line, &mut g).map_err(|m| lines.err(m))?;
-        if let Some(prev) = seen.insert(g.qid.clone(), line) {
-            return Err(lines.err(format!(
-                "query {:?} already has a ranking at line {prev}",
-                g.qid
-            )));
-        }
-        g.lines.resize(g.spans.len(), line);
-        if g.lines.is_empty() {
-            // An empty ranking still names its query and line.
-            let r = Ranking {
-                qid: &g.qid,
-                line,
-                docs: Vec::new(),
-            };
-            f(r)?;
-            continue;
-        }
-        g.emit(spec, &lines, f)?;
-    }
-    if lines.line == 0 {
-        return Err(Error::input(
-            shown,
-            0,
-            "empty run file: expected JSONL lines {\"query_id\": ..., \"ranked\": [...]}",
-        ));
-    }
-    Ok(())
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn parse_jsonl_line(l: &[u8], line: usize, g: &mut Group) -> std::result::Result<(), String> {
-    let v: serde_json::Value =
-        serde_json::from_slice(l).map_err(|e| format!("invalid JSON: {e}"))?;
-    g.qid = json_query_id(&v)?;
-    let ranked = v
-        .get("ranked")
-        .and_then(|r| r.as_array())
-        .ok_or("expected a \"ranked\" list")?;
-    g.has_scores = !ranked.is_empty() && ranked.iter().all(|e| e.is_object());
-    for (i, e) in ranked.iter().enumerate() {
-        let pos = i as i64 + 1;
-        match e {
-            serde_json::Value::String(d) => g.push(d.as_bytes(), f64::NAN, pos, line),
-            serde_json::Value::Object(o) => {
-                let d = o.get("doc_id").and_then(|d| d.as_str()).ok_or_else(|| format!("ranked item {pos}: expected a \"doc_id\" string"))?;
-                let score = match o.get("score") {
-                    None => f64::NAN,
-                    Some(s) => s.as_f64().ok_or_else(|| format!("ranked item {pos}: expected a number \"score\", found {s}"))?,
-                };
-                g.has_scores &= !score.is_nan();
-                g.push(d.as_bytes(), score, pos, line);
-            }
-            other => return Err(format!("ranked item {pos}: expected a doc id string or {{\"doc_id\", \"score\"}}, found {other}")),
-        }
+    /// (qid, docs) per call of the callback, for a TREC run in `content`.
+    fn read(content: &str, order: Order) -> Result<Vec<(String, Vec<String>)>> {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.txt");
+        std::fs::write(&p, content).unwrap();
+        let spec = RunSpec {
+            format: Format::Trec,
+            order,
+            chunks: None,
+            corpus: None,
+        };
+        let mut out = Vec::new();
+        for_each_query(&p, "r.txt", &spec, &mut |r| {
+            let docs = r
+                .docs
+                .iter()
+                .map(|d| String::from_utf8_lossy(d).into_owned())
+                .collect();
+            out.push((r.qid.to_string(), docs));
+            Ok(())
+        })?;
+        Ok(out)
     }
-    Ok(())
+
+    #[test]
+    fn score_order_is_trec_eval_order() {
+        let got = read(
+            "1 Q0 A 1 1.0 t\n1 Q0 C 2 1 t\n1 Q0 B 3 2e0 t\n1 Q0 D 4 -3 t\n",
+            Order::Score,
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            vec![(
+                "1".into(),
+                vec!["B".into(), "C".into(), "A".into(), "D".into()]
+            )]
+        );
+    }
+
+    #[test]
+    fn rank_and_given_orders() {
+        let run = "1 Q0 A 3 1 t\n1 Q0 B 1 1 t\n1 Q0 C 2 9 t\n";
+        assert_eq!(read(run, Order::Rank).unwrap()[0].1, ["B", "C", "A"]);
+        assert_eq!(read(run, Order::Given).unwrap()[0].1, ["A", "B", "C"]);
+    }
+
+    #[test]
+    fn interleaved_queries_are_emitted_again_in_full() {
+        let got = read("2 Q0 A 1 1 t\n1 Q0 B 1 1 t\n2 Q0 C 2 2 t\n", Order::Score).unwrap();
+        // The streamed prefix (2: [A], 1: [B]) is superseded by the bucketed pass.
+        let last: BTreeMap<String, Vec<String>> = got.into_iter().collect();
+        assert_eq!(last["2"], ["C", "A"]);
+        assert_eq!(last["1"], ["B"]);
+    }
+
+    #[test]
+    fn grouped_run_streams_in_file_order() {
+        let got = read("b Q0 A 1 1 t\na Q0 B 1 1 t\n", Order::Score).unwrap();
+        let ids: Vec<&str> = got.iter().map(|g| g.0.as_str()).collect();
+        assert_eq!(ids, ["b", "a"]);
+    }
 }
