@@ -81,7 +81,7 @@ fn score(
     opts: &EvalOptions,
     qid: &str,
 ) -> QueryResult {
-    let level = opts.level();
+    let level = opts.rel_level;
     let exponential = opts.gain == Gain::Exponential;
     let mut grades: Vec<i32> = q.judged.values().copied().filter(|&r| r > 0).collect();
     grades.sort_unstable_by(|a, b| b.cmp(a));
@@ -121,7 +121,7 @@ pub fn evaluate(
     if let Some(m) = ms.iter().find(|m| m.kind == Kind::AnnRecall) {
         return Err(Error::Usage(format!("{m} compares an ANN run with an exact run, not with qrels: evaluate it on its own with --exact-run")));
     }
-    if opts.rel_level < 0 {
+    if opts.rel_level < 1 {
         return Err(Error::Usage(format!(
             "--rel-level must be at least 1, got {}",
             opts.rel_level
@@ -149,7 +149,7 @@ pub fn evaluate(
         Order::Given
     });
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
-    let level = opts.level();
+    let level = opts.rel_level;
 
     let mut excluded = BTreeSet::new();
     for (qid, q) in &qrels.queries {

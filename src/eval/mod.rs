@@ -88,9 +88,9 @@ pub enum EmptyGold {
 
 /// Evaluation options; `Default` gives the documented defaults: rel level 1, linear gain, order
 /// by format (TREC: score, JSONL: given), empty-gold queries excluded, formats by extension.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct EvalOptions {
-    /// trec_eval -l: relevant iff rel >= this (>= 1). 0 here means the default, 1.
+    /// trec_eval -l: relevant iff rel >= this (at least 1; default 1).
     pub rel_level: i32,
     pub gain: Gain,
     pub order: Option<Order>,
@@ -103,12 +103,17 @@ pub struct EvalOptions {
     pub chunk_map: Option<PathBuf>,
 }
 
-impl EvalOptions {
-    pub fn level(&self) -> i32 {
-        if self.rel_level == 0 {
-            1
-        } else {
-            self.rel_level
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            rel_level: 1,
+            gain: Gain::Linear,
+            order: None,
+            empty_gold: EmptyGold::Exclude,
+            qrels_format: None,
+            run_format: None,
+            corpus: None,
+            chunk_map: None,
         }
     }
 }
