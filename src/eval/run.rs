@@ -15,10 +15,13 @@
 //! map, chunk ids are mapped to their doc after ordering, later duplicates of a doc are dropped
 //! (first occurrence kept), and only then do cutoffs apply.
 
-use std::collections::{BTreeMap, HashSet};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 use std::path::Path;
 
 pub use super::chunks::ChunkMap;
+use super::fasthash::FastHasher;
 use super::lines::{split_fields, text, Lines};
 use super::qrels::Corpus;
 use super::{Format, Order};
@@ -87,43 +90,49 @@ impl Group {
         let at = |i: usize, msg: String| {
             Error::input(&lines.shown, self.lines.get(i).copied().unwrap_or(0), msg)
         };
-        // Docid descending (stable, so equal ids stay in line order) finds duplicates and is
-        // trec_eval's tie order; a stable sort on the primary key then keeps it.
-        let mut idx: Vec<usize> = (0..n).collect();
-        idx.sort_by(|&a, &b| self.doc(b).cmp(self.doc(a)));
-        for w in idx.windows(2) {
-            if self.doc(w[0]) == self.doc(w[1]) {
-                let (first, second) = (w[0].min(w[1]), w[0].max(w[1]));
+        // A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
+        let mut first_at: HashMap<&[u8], usize, BuildHasherDefault<FastHasher>> =
+            HashMap::with_capacity_and_hasher(n, Default::default());
+        for i in 0..n {
+            if let Some(first) = first_at.insert(self.doc(i), i) {
                 let where_ = if spec.format == Format::Trec {
-                    format!("lines {} and {}", self.lines[first], self.lines[second])
+                    format!("lines {} and {}", self.lines[first], self.lines[i])
                 } else {
-                    format!("positions {} and {}", first + 1, second + 1)
+                    format!("positions {} and {}", first + 1, i + 1)
                 };
-                let d = String::from_utf8_lossy(self.doc(second));
-                return Err(at(
-                    second,
-                    format!(
-                        "doc {d:?} appears twice in the ranking of query {:?} ({where_})",
-                        self.qid
-                    ),
-                ));
+                let d = String::from_utf8_lossy(self.doc(i));
+                let q = &self.qid;
+                let msg =
+                    format!("doc {d:?} appears twice in the ranking of query {q:?} ({where_})");
+                return Err(at(i, msg));
             }
         }
+        // Ties by docid descending in byte order, as trec_eval; scores compare as f64 with
+        // `partial_cmp` (so -0.0 ties with 0.0, as with C's `>`; NaN was rejected at parse time).
+        let mut idx: Vec<usize> = (0..n).collect();
+        let by_doc_desc = |a: usize, b: usize| self.doc(b).cmp(self.doc(a));
         match spec.order {
             Order::Score => {
                 if !self.has_scores && n > 0 {
+                    let q = &self.qid;
                     return Err(at(
                         0,
-                        format!(
-                            "--order score needs scores, but query {:?} has a plain list",
-                            self.qid
-                        ),
+                        format!("--order score needs scores, but query {q:?} has a plain list"),
                     ));
                 }
-                idx.sort_by(|&a, &b| self.scores[b].total_cmp(&self.scores[a]));
+                let s = &self.scores;
+                idx.sort_unstable_by(|&a, &b| {
+                    s[b].partial_cmp(&s[a])
+                        .unwrap_or(Ordering::Equal)
+                        .then_with(|| by_doc_desc(a, b))
+                });
             }
-            Order::Rank => idx.sort_by_key(|&i| self.ranks[i]),
-            Order::Given => idx.sort_unstable(),
+            Order::Rank => idx.sort_unstable_by(|&a, &b| {
+                self.ranks[a]
+                    .cmp(&self.ranks[b])
+                    .then_with(|| by_doc_desc(a, b))
+            }),
+            Order::Given => {}
         }
         let mut docs: Vec<&[u8]> = Vec::with_capacity(n);
         let mut seen: HashSet<&[u8]> = HashSet::new();
@@ -188,10 +197,10 @@ fn parse_trec_line(l: &[u8]) -> std::result::Result<TrecLine<'_>, String> {
             "expected 6 fields `qid Q0 docid rank score tag`, found {n}"
         ));
     }
-    let rank_s = text(f[3], "rank")?;
-    let rank: i64 = rank_s
-        .parse()
-        .map_err(|_| format!("expected an integer rank in field 4, found {rank_s:?}"))?;
+    let rank = parse_int(f[3]).ok_or_else(|| {
+        let r = String::from_utf8_lossy(f[3]);
+        format!("expected an integer rank in field 4, found {r:?}")
+    })?;
     let score_s = text(f[4], "score")?;
     let score: f64 = score_s
         .parse()
@@ -199,8 +208,27 @@ fn parse_trec_line(l: &[u8]) -> std::result::Result<TrecLine<'_>, String> {
     if score.is_nan() {
         return Err("score is NaN: runs are ordered by score, so it must be a number".into());
     }
-    text(f[0], "query id")?;
     Ok((f[0], f[2], rank, score))
+}
+
+/// An optionally signed decimal integer, without going through `str`.
+fn parse_int(b: &[u8]) -> Option<i64> {
+    let (neg, digits) = match b {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(c - b'0');
+    }
+    Some(if neg { -v } else { v })
 }
 
 fn empty_run(shown: &str) -> Error {
@@ -239,7 +267,7 @@ fn read_trec_grouped(
                 done.insert(std::mem::take(&mut g.qid));
             }
             g.clear();
-            let q = std::str::from_utf8(qid).unwrap_or_default();
+            let q = text(qid, "query id").map_err(|m| lines.err(m))?;
             if done.contains(q) {
                 return Ok(false);
             }
@@ -265,7 +293,7 @@ fn read_trec_bucketed(
     while lines.advance()? {
         let l = lines.current();
         let (qid, doc, rank, score) = parse_trec_line(l).map_err(|m| lines.err(m))?;
-        let q = std::str::from_utf8(qid).unwrap_or_default();
+        let q = text(qid, "query id").map_err(|m| lines.err(m))?;
         let g = groups.entry(q.to_string()).or_insert_with(|| Group {
             qid: q.to_string(),
             has_scores: true,
@@ -321,6 +349,21 @@ mod tests {
                 vec!["B".into(), "C".into(), "A".into(), "D".into()]
             )]
         );
+    }
+
+    #[test]
+    fn negative_zero_ties_with_zero_like_c_comparison() {
+        let got = read("1 Q0 A 1 -0.0 t\n1 Q0 B 2 0.0 t\n", Order::Score).unwrap();
+        assert_eq!(got[0].1, ["B", "A"]);
+    }
+
+    #[test]
+    fn integers_parse_from_bytes() {
+        assert_eq!(parse_int(b"-12"), Some(-12));
+        assert_eq!(parse_int(b"+7"), Some(7));
+        for bad in [&b""[..], b"-", b"1.0", b"x1", b"1234567890123456789"] {
+            assert_eq!(parse_int(bad), None);
+        }
     }
 
     #[test]
