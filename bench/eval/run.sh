@@ -11,6 +11,7 @@ queries="${1:-10000}"
 depth="${2:-1000}"
 work="${BENCH_DIR:-/tmp/rag-gate-bench}"
 venv="${BENCH_VENV:-/tmp/rag-gate-bench-venv}"
+timebin="${BENCH_TIME:-/usr/bin/time}"  # GNU time for peak RSS; else Python's getrusage
 mkdir -p "$work"
 
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pytrec_eval' 2>/dev/null; then
@@ -33,16 +34,17 @@ measure() {
   local name="$1"; shift
   local t0 t1
   t0=$(date +%s.%N)
-  if [ -x /usr/bin/time ]; then
-    /usr/bin/time -v "$@" > "$work/$name.out" 2> "$work/$name.time"
+  if [ -x "$timebin" ]; then
+    "$timebin" -v "$@" > "$work/$name.out" 2> "$work/$name.time"
     rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/$name.time")
   else
-    python3 - "$@" > "$work/$name.out" <<'PY'
+    # No GNU time: run CMD under Python and read the children's peak RSS (KiB on Linux).
+    python3 -c '
 import resource, subprocess, sys
-subprocess.run(sys.argv[1:], check=True, stdout=sys.stdout)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=open("/dev/stderr", "w"))
-PY
-    rss="?"
+subprocess.run(sys.argv[2:], check=True)
+open(sys.argv[1], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+' "$work/$name.rss" "$@" > "$work/$name.out"
+    rss=$(cat "$work/$name.rss")
   fi
   t1=$(date +%s.%N)
   wall=$(python3 -c "print(f'{$t1 - $t0:.2f}')")
