@@ -279,3 +279,32 @@ fn ann_recall_against_exact_run() {
     assert_eq!(rows, "{\"query_id\":\"q1\",\"ann-recall@2\":0.5,\"ann-recall@3\":0.6666666666666666}\n{\"query_id\":\"q2\",\"ann-recall@2\":0.0,\"ann-recall@3\":0.0}\n");
     let _ = (exact, ann);
 }
+
+/// With -l 2 a query judged only rel 1 has R = 0: trec_eval keeps it (binary measures 0, nDCG
+/// from the raw grades); our default excludes it and lists it.
+#[test]
+fn rel_level_above_every_grade_follows_empty_gold_policy() {
+    let f = Files::new();
+    let q = f.put("q.txt", "q1 0 D1 1\n");
+    let r = f.put("r.txt", "q1 Q0 D1 1 2 t\n");
+    let zero = stdout(eval(
+        &q,
+        &r,
+        "ndcg@5,recall@5",
+        &["--rel-level", "2", "--empty-gold", "zero"],
+    ));
+    assert_eq!(
+        zero,
+        "{\"query_id\":\"q1\",\"ndcg@5\":1.0,\"recall@5\":0.0}\n"
+    );
+    let s: serde_json::Value = serde_json::from_str(&stdout(eval(
+        &q,
+        &r,
+        "ndcg@5",
+        &["--rel-level", "2", "--summary"],
+    )))
+    .unwrap();
+    assert_eq!(s["excluded"], serde_json::json!(["q1"]));
+    assert_eq!(s["means"]["ndcg@5"], serde_json::Value::Null);
+    assert_eq!(s["policies"]["rel_level"], 2);
+}
