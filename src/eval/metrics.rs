@@ -103,6 +103,36 @@ impl Metric {
     }
 }
 
+impl Metric {
+    /// The inverse of [`Metric::trec_name`]: `ndcg_cut_10` → `ndcg@10`, `P_5` → `p@5`,
+    /// `recip_rank` → `mrr`, `success_1` → `hit@1`, ... (for readers of trec_eval -q files).
+    pub fn from_trec_name(name: &str) -> Option<Metric> {
+        let fixed = match name {
+            "recip_rank" => Some((Kind::Mrr, None)),
+            "ndcg" => Some((Kind::Ndcg, None)),
+            "map" => Some((Kind::Ap, None)),
+            "Rprec" => Some((Kind::Rprec, None)),
+            _ => None,
+        };
+        if let Some((kind, k)) = fixed {
+            return Some(Metric { kind, k });
+        }
+        let (base, k) = name.rsplit_once('_')?;
+        let k: usize = k.parse().ok().filter(|&k| k > 0)?;
+        let kind = match base {
+            "recall" => Kind::Recall,
+            "P" => Kind::P,
+            "recip_rank_cut" => Kind::Mrr,
+            "ndcg_cut" => Kind::Ndcg,
+            "map_cut" => Kind::Ap,
+            "success" => Kind::Hit,
+            "ann_recall" => Kind::AnnRecall,
+            _ => return None,
+        };
+        Some(Metric { kind, k: Some(k) })
+    }
+}
+
 impl fmt::Display for Metric {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let base = match (self.kind, self.k) {
@@ -245,6 +275,23 @@ mod tests {
             .contains("unknown metric"));
         assert!(Metric::parse("p@0").is_err());
         assert_eq!(Metric::parse_list("p@5, p@5,map").unwrap().len(), 2);
+        for s in [
+            "recall@5",
+            "p@10",
+            "mrr@10",
+            "mrr",
+            "ndcg@10",
+            "ndcg",
+            "ap@100",
+            "map",
+            "rprec",
+            "hit@1",
+            "ann-recall@3",
+        ] {
+            assert_eq!(Metric::from_trec_name(&m(s).trec_name()), Some(m(s)), "{s}");
+        }
+        assert_eq!(Metric::from_trec_name("bpref"), None);
+        assert_eq!(Metric::from_trec_name("P_0"), None);
     }
 
     #[test]

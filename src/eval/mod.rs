@@ -10,6 +10,7 @@ pub mod chunks;
 pub mod cli;
 pub mod engine;
 mod fasthash;
+mod group;
 pub mod lines;
 pub mod metrics;
 pub mod output;

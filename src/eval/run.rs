@@ -2,8 +2,9 @@
 //!
 //! TREC runs are `qid Q0 docid rank score tag` (6 whitespace-separated fields, as trec_eval
 //! requires; anything after the tag is ignored, as trec_eval does). Like trec_eval they are
-//! ordered by score descending (parsed as f64), ties broken by docid descending in byte order; the rank column and line order are ignored unless
-//! `--order rank|given` says otherwise. JSONL runs are one line per query,
+//! ordered by score descending (parsed as f64), ties broken by docid descending in byte order;
+//! the rank column and line order are ignored unless `--order rank|given` says otherwise
+//! (ordering, duplicates and chunks: `group.rs`). JSONL runs are one line per query,
 //! `{"query_id": "q1", "ranked": ["D7", "D1"]}` or `"ranked": [{"doc_id": "D7", "score": 0.9}]`,
 //! kept in list order unless `--order score`.
 //!
@@ -11,17 +12,12 @@
 //! held. If a query id comes back after another query, the file is read a second time and
 //! bucketed by query (memory ~ the whole run), so results never depend on line order.
 //!
-//! A doc id twice in one query's list is an error naming the query and both lines. With a chunk
-//! map, chunk ids are mapped to their doc after ordering, later duplicates of a doc are dropped
-//! (first occurrence kept), and only then do cutoffs apply.
 
-use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::BuildHasherDefault;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 pub use super::chunks::ChunkMap;
-use super::fasthash::FastHasher;
+pub(super) use super::group::Group;
 use super::lines::{split_fields, text, Lines};
 use super::qrels::Corpus;
 use super::{Format, Order};
@@ -41,129 +37,6 @@ pub struct RunSpec<'a> {
     pub order: Order,
     pub chunks: Option<&'a ChunkMap>,
     pub corpus: Option<&'a Corpus>,
-}
-
-/// One query's entries as read, in line order.
-#[derive(Default)]
-pub(super) struct Group {
-    pub(super) qid: String,
-    ids: Vec<u8>,
-    pub(super) spans: Vec<(usize, usize)>,
-    scores: Vec<f64>,
-    ranks: Vec<i64>,
-    pub(super) lines: Vec<usize>,
-    pub(super) has_scores: bool,
-}
-
-impl Group {
-    fn doc(&self, i: usize) -> &[u8] {
-        let (s, e) = self.spans[i];
-        &self.ids[s..e]
-    }
-
-    pub(super) fn push(&mut self, doc: &[u8], score: f64, rank: i64, line: usize) {
-        let s = self.ids.len();
-        self.ids.extend_from_slice(doc);
-        self.spans.push((s, self.ids.len()));
-        self.scores.push(score);
-        self.ranks.push(rank);
-        self.lines.push(line);
-    }
-
-    pub(super) fn clear(&mut self) {
-        self.qid.clear();
-        self.ids.clear();
-        self.spans.clear();
-        self.scores.clear();
-        self.ranks.clear();
-        self.lines.clear();
-    }
-
-    /// Orders, checks duplicates, maps chunks, and calls `f` with the final ranking.
-    pub(super) fn emit(
-        &self,
-        spec: &RunSpec,
-        lines: &Lines,
-        f: &mut dyn FnMut(Ranking) -> Result<()>,
-    ) -> Result<()> {
-        let n = self.spans.len();
-        let at = |i: usize, msg: String| {
-            Error::input(&lines.shown, self.lines.get(i).copied().unwrap_or(0), msg)
-        };
-        // A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
-        let mut first_at: HashMap<&[u8], usize, BuildHasherDefault<FastHasher>> =
-            HashMap::with_capacity_and_hasher(n, Default::default());
-        for i in 0..n {
-            if let Some(first) = first_at.insert(self.doc(i), i) {
-                let where_ = if spec.format == Format::Trec {
-                    format!("lines {} and {}", self.lines[first], self.lines[i])
-                } else {
-                    format!("positions {} and {}", first + 1, i + 1)
-                };
-                let d = String::from_utf8_lossy(self.doc(i));
-                let q = &self.qid;
-                let msg =
-                    format!("doc {d:?} appears twice in the ranking of query {q:?} ({where_})");
-                return Err(at(i, msg));
-            }
-        }
-        // Ties by docid descending in byte order, as trec_eval; scores compare as f64 with
-        // `partial_cmp` (so -0.0 ties with 0.0, as with C's `>`; NaN was rejected at parse time).
-        let mut idx: Vec<usize> = (0..n).collect();
-        let by_doc_desc = |a: usize, b: usize| self.doc(b).cmp(self.doc(a));
-        match spec.order {
-            Order::Score => {
-                if !self.has_scores && n > 0 {
-                    let q = &self.qid;
-                    return Err(at(
-                        0,
-                        format!("--order score needs scores, but query {q:?} has a plain list"),
-                    ));
-                }
-                let s = &self.scores;
-                idx.sort_unstable_by(|&a, &b| {
-                    s[b].partial_cmp(&s[a])
-                        .unwrap_or(Ordering::Equal)
-                        .then_with(|| by_doc_desc(a, b))
-                });
-            }
-            Order::Rank => idx.sort_unstable_by(|&a, &b| {
-                self.ranks[a]
-                    .cmp(&self.ranks[b])
-                    .then_with(|| by_doc_desc(a, b))
-            }),
-            Order::Given => {}
-        }
-        let mut docs: Vec<&[u8]> = Vec::with_capacity(n);
-        let mut seen: HashSet<&[u8]> = HashSet::new();
-        for &i in &idx {
-            let mut d = self.doc(i);
-            if let Some(cm) = spec.chunks {
-                d = cm.map.get(d).ok_or_else(|| {
-                    at(
-                        i,
-                        format!(
-                            "chunk id {:?} is not in the chunk map {}",
-                            String::from_utf8_lossy(d),
-                            cm.shown
-                        ),
-                    )
-                })?;
-                if !seen.insert(d) {
-                    continue;
-                }
-            }
-            if let Some(c) = spec.corpus {
-                c.check(d).map_err(|m| at(i, m))?;
-            }
-            docs.push(d);
-        }
-        f(Ranking {
-            qid: &self.qid,
-            line: self.lines.first().copied().unwrap_or(lines.line),
-            docs,
-        })
-    }
 }
 
 /// Reads the run and calls `f` with each query's ranking, in file order. If a TREC query comes
@@ -247,10 +120,7 @@ fn read_trec_grouped(
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<bool> {
     let mut lines = Lines::open(path, shown)?;
-    let mut g = Group {
-        has_scores: true,
-        ..Default::default()
-    };
+    let mut g = Group::scored(String::new());
     let mut done: HashSet<String> = HashSet::new();
     let mut any = false;
     loop {
@@ -294,11 +164,9 @@ fn read_trec_bucketed(
         let l = lines.current();
         let (qid, doc, rank, score) = parse_trec_line(l).map_err(|m| lines.err(m))?;
         let q = text(qid, "query id").map_err(|m| lines.err(m))?;
-        let g = groups.entry(q.to_string()).or_insert_with(|| Group {
-            qid: q.to_string(),
-            has_scores: true,
-            ..Default::default()
-        });
+        let g = groups
+            .entry(q.to_string())
+            .or_insert_with(|| Group::scored(q.to_string()));
         g.push(doc, score, rank, lines.line);
     }
     for g in groups.values() {
