@@ -53,6 +53,7 @@ fn bad_input_exits_2_naming_file_line_and_expectation() {
         ("r8.jsonl", "{\"query_id\":\"q1\",\"ranked\":[]}\n{\"query_id\":\"q1\",\"ranked\":[]}\n", "r8.jsonl:2: query \"q1\" already has a ranking at line 1"),
         ("r9.jsonl", "{\"query_id\":\"q1\",\"ranked\":[\"D1\"]\n", "r9.jsonl:1: invalid JSON"),
         ("r10.txt", "q1 Q0 D1 1 NaN t\n", "r10.txt:1: score is NaN"),
+        ("r11.jsonl", "\r\n\n", "r11.jsonl: empty run file"),
     ];
     for (name, content, msg) in cases {
         let r = f.put(name, content);
@@ -73,6 +74,7 @@ fn bad_input_exits_2_naming_file_line_and_expectation() {
             "bad.txt:2: query \"q1\" doc \"D1\" judged again with rel 2",
         ),
         ("", "bad.txt: empty qrels file"),
+        ("\n \n", "bad.txt: empty qrels file"),
     ] {
         let bad = f.put("bad.txt", content);
         eval(&bad, &r, "ndcg@10", &[]).code(2).stderr(contains(msg));

@@ -8,6 +8,7 @@
 pub mod ann;
 pub mod chunks;
 pub mod cli;
+pub mod corpus;
 pub mod engine;
 mod fasthash;
 mod group;

@@ -6,10 +6,11 @@
 //! `{"query_id": "q1", "gold": {"D1": 1, "D2": 2}}` or `"gold": ["D1", "D2"]` (all rel 1).
 //! A repeated (query, doc) pair with the same rel is accepted; with a different rel it is an error.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 use std::path::Path;
 
+pub use super::corpus::Corpus;
 use super::fasthash::FastHasher;
 use super::lines::{split_fields, text, Lines};
 use super::Format;
@@ -39,44 +40,6 @@ pub struct Qrels {
     pub queries: BTreeMap<String, QueryQrels>,
 }
 
-/// The allowed doc ids, one per line.
-#[derive(Debug, Clone, Default)]
-pub struct Corpus {
-    pub shown: String,
-    pub ids: HashSet<Vec<u8>>,
-}
-
-impl Corpus {
-    pub fn read(path: &Path, shown: &str) -> Result<Self> {
-        let mut lines = Lines::open(path, shown)?;
-        let mut ids = HashSet::new();
-        while lines.advance()? {
-            let l = lines.current();
-            ids.insert(l.trim_ascii().to_vec());
-        }
-        if ids.is_empty() {
-            return Err(lines.err("empty corpus file: expected one doc id per line"));
-        }
-        Ok(Corpus {
-            shown: shown.to_string(),
-            ids,
-        })
-    }
-
-    /// An error message if `doc` is not in the corpus.
-    pub fn check(&self, doc: &[u8]) -> std::result::Result<(), String> {
-        if self.ids.contains(doc) {
-            Ok(())
-        } else {
-            Err(format!(
-                "doc id {:?} is not in the corpus {}",
-                String::from_utf8_lossy(doc),
-                self.shown
-            ))
-        }
-    }
-}
-
 pub fn read_qrels(
     path: &Path,
     shown: &str,
@@ -95,7 +58,10 @@ pub fn read_qrels(
         let (qid, docs) = parsed.map_err(|m| lines.err(m))?;
         if format == Format::Jsonl {
             if let Some(prev) = qrels.queries.get(&qid) {
-                return Err(lines.err(format!("query {qid:?} already has a line ({})", prev.line)));
+                return Err(lines.err(format!(
+                    "query {qid:?} already given at line {}: one line per query",
+                    prev.line
+                )));
             }
         }
         let q = qrels
@@ -122,7 +88,7 @@ pub fn read_qrels(
             }
         }
     }
-    if lines.line == 0 || qrels.queries.is_empty() {
+    if qrels.queries.is_empty() {
         let what = match format {
             Format::Trec => "`qid 0 docid rel` lines",
             Format::Jsonl => "JSONL lines {\"query_id\": ..., \"gold\": ...}",
@@ -253,6 +219,35 @@ mod tests {
         }
         let (_d, p) = write("1 0 D1 1\n1 0 D1 1\n");
         assert!(read_qrels(&p, "q.txt", Format::Trec, None).is_ok());
+    }
+
+    #[test]
+    fn jsonl_errors() {
+        for (content, needle) in [
+            (
+                "{\"query_id\":\"a\",\"gold\":[]}\n{\"query_id\":\"a\",\"gold\":[]}\n",
+                "q.jsonl:2: query \"a\" already given at line 1",
+            ),
+            (
+                "{\"query_id\":\"a\",\"gold\":{\"D1\":1.5}}\n",
+                "q.jsonl:1: expected an integer rel for gold doc \"D1\"",
+            ),
+            (
+                "{\"query_id\":\"a\"}\n",
+                "q.jsonl:1: expected a \"gold\" key",
+            ),
+            ("{\"gold\":[]}\n", "q.jsonl:1: expected a \"query_id\" key"),
+            (
+                "{\"query_id\":\"a\",\"gold\":[1]}\n",
+                "q.jsonl:1: expected doc id strings",
+            ),
+        ] {
+            let (_d, p) = write(content);
+            let e = read_qrels(&p, "q.jsonl", Format::Jsonl, None)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{e}");
+        }
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub(super) fn read_jsonl(
         }
         g.emit(spec, &lines, f)?;
     }
-    if lines.line == 0 {
+    if seen.is_empty() {
         return Err(Error::input(
             shown,
             0,
