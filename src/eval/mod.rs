@@ -28,7 +28,9 @@ use crate::error::{Error, Result};
 use crate::load::{MetricTable, QueryRow};
 
 /// Input file format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// Whitespace-separated TREC lines.
@@ -53,7 +55,9 @@ impl Format {
 }
 
 /// How a query's ranking is ordered before cutoffs apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Order {
     /// Score descending as f64, ties by docid descending in byte order (trec_eval).
@@ -65,7 +69,17 @@ pub enum Order {
 }
 
 /// nDCG gain of a grade `rel > 0`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Gain {
     /// gain = rel (trec_eval).
@@ -76,7 +90,17 @@ pub enum Gain {
 }
 
 /// What to do with a judged query that has no relevant doc (R = 0 at the relevance level).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum EmptyGold {
     /// Leave it out of every row and mean; list it in `excluded`.
