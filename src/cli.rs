@@ -65,6 +65,8 @@ pub struct CheckArgs {
     pub resamples: Option<u64>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub publish: crate::publish::PublishArgs,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -36,9 +36,17 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     }
     let report = analyze(&cfg)?;
     let stdout = write_outputs(&report, &outputs(&args.output))?;
+    // After the files are written: job summary, outputs, annotations, the sticky PR comment.
+    let env = crate::publish::GithubEnv::from_process(&args.publish);
+    let report_path = args
+        .output
+        .export_json
+        .as_deref()
+        .or(args.output.output.as_deref());
+    let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
     Ok(Outcome {
         stdout,
-        stderr: Vec::new(),
+        stderr,
         exit_code: exit_code(report.verdict),
     })
 }
