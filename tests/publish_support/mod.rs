@@ -5,8 +5,8 @@
 pub mod github;
 
 use rag_gate::report::{
-    Comparison, GateResult, GateStatus, InputsInfo, PairingInfo, Regression, Report, Verdict,
-    SCHEMA_VERSION,
+    Comparison, GateResult, GateStatus, InputsInfo, Label, PairingInfo, Regression, Report,
+    Verdict, SCHEMA_VERSION,
 };
 
 fn reg(id: &str, b: f64, c: f64) -> Regression {
@@ -42,6 +42,31 @@ fn cmp(
         wins: wtl.0,
         ties: wtl.1,
         losses: wtl.2,
+        // The statistics fields (schema 2), consistent with the numbers above.
+        statistic: "mean".into(),
+        higher_is_better: true,
+        baseline_value: base,
+        candidate_value: cand,
+        estimate: cand - base,
+        ci_mc_se: [0.0002, 0.0002],
+        resamples_used: 10_000,
+        mc_rerun: false,
+        p_value: if ci[0] > 0.0 || ci[1] < 0.0 { 0.003 } else { 0.41 },
+        mde: (ci[1] - ci[0]) / 3.92 * 2.8,
+        margin: 0.01,
+        label: if ci[1] < -0.01 {
+            Label::Worse
+        } else if ci[0] > 0.01 {
+            Label::Better
+        } else if ci[0] >= -0.01 && ci[1] <= 0.01 {
+            Label::NoChange
+        } else {
+            Label::Inconclusive
+        },
+        practical_tie: 0.01,
+        practical_wins: wtl.0,
+        practical_ties: wtl.1,
+        practical_losses: wtl.2,
         worst,
     }
 }
@@ -67,6 +92,15 @@ fn gate(
         passed: status == GateStatus::Pass || status == GateStatus::TooSmall,
         status,
         detail: detail.to_string(),
+        label: if status == GateStatus::Fail {
+            Label::Worse
+        } else {
+            Label::Inconclusive
+        },
+        p_value: 0.003,
+        p_adjusted: 0.009,
+        family_size: 3,
+        decided_by: format!("({rule})"),
     }
 }
 
