@@ -28,7 +28,9 @@ fn run(deltas: &[f64], checks: &[BoundCheck]) -> Estimate {
 
 #[test]
 fn a_close_call_is_rerun_with_ten_times_the_resamples() {
-    let deltas: Vec<f64> = (0..150).map(|i| ((i * 29 % 61) as f64 - 28.0) / 200.0).collect();
+    let deltas: Vec<f64> = (0..150)
+        .map(|i| ((i * 29 % 61) as f64 - 28.0) / 200.0)
+        .collect();
     let plain = run(&deltas, &[]);
     assert!(!plain.rerun);
     assert_eq!(plain.resamples_used, 1000);
@@ -37,17 +39,35 @@ fn a_close_call_is_rerun_with_ten_times_the_resamples() {
     assert!(se > 0.0);
 
     // Threshold one MC standard error from the low bound: a close call.
-    let close = run(&deltas, &[BoundCheck { bound: 0, threshold: lo + se }]);
+    let close = run(
+        &deltas,
+        &[BoundCheck {
+            bound: 0,
+            threshold: lo + se,
+        }],
+    );
     assert!(close.rerun);
     assert_eq!(close.resamples_used, 1000 * RERUN_FACTOR);
     // More resamples, smaller MC error; same point estimate; deterministic.
     assert!(close.interval.mc_se[0] < se);
     assert_eq!(close.estimate, plain.estimate);
-    let again = run(&deltas, &[BoundCheck { bound: 0, threshold: lo + se }]);
+    let again = run(
+        &deltas,
+        &[BoundCheck {
+            bound: 0,
+            threshold: lo + se,
+        }],
+    );
     assert_eq!(again.interval.bounds, close.interval.bounds);
 
     // Far from the threshold (10 SE): decided on the first run.
-    let far = run(&deltas, &[BoundCheck { bound: 0, threshold: lo - 10.0 * CLOSE_CALL_SE * se }]);
+    let far = run(
+        &deltas,
+        &[BoundCheck {
+            bound: 0,
+            threshold: lo - 10.0 * CLOSE_CALL_SE * se,
+        }],
+    );
     assert!(!far.rerun);
     assert_eq!(far.interval.bounds, plain.interval.bounds);
 }

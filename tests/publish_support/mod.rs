@@ -51,7 +51,11 @@ fn cmp(
         ci_mc_se: [0.0002, 0.0002],
         resamples_used: 10_000,
         mc_rerun: false,
-        p_value: if ci[0] > 0.0 || ci[1] < 0.0 { 0.003 } else { 0.41 },
+        p_value: if ci[0] > 0.0 || ci[1] < 0.0 {
+            0.003
+        } else {
+            0.41
+        },
         mde: (ci[1] - ci[0]) / 3.92 * 2.8,
         margin: 0.01,
         label: if ci[1] < -0.01 {
