@@ -148,7 +148,8 @@ fn power_warning(gate: &Gate, c: &Comparison) -> Option<String> {
         .into_iter()
         .flatten()
         .reduce(f64::min)?;
-    if c.mde <= margin {
+    // A zero margin has no size to detect; the p-value and the interval speak for themselves.
+    if margin <= 0.0 || c.mde <= margin {
         return None;
     }
     let size = match c.groups {

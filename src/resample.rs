@@ -119,8 +119,15 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
     let base: Vec<f64> = idx.iter().map(|&i| pair.baseline[i]).collect();
     let cand: Vec<f64> = idx.iter().map(|&i| pair.candidate[i]).collect();
     let deltas: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
-    let wtl = win_tie_loss(&deltas, s.tie_epsilon);
-    let practical = win_tie_loss(&deltas, s.practical_tie.max(s.tie_epsilon));
+    let (statistic, higher_is_better) = s.reading(metric);
+    // Wins are improvements: for a lower-is-better metric, count the negated deltas.
+    let oriented: Vec<f64> = if higher_is_better {
+        deltas.clone()
+    } else {
+        deltas.iter().map(|d| -d).collect()
+    };
+    let wtl = win_tie_loss(&oriented, s.tie_epsilon);
+    let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
 
     // Dense local group ids for this slice's members (None if any member has no group).
     let local_groups: Option<(Vec<u32>, usize)> = {
@@ -136,7 +143,6 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
             .map(|v| (v, remap.len()))
     };
 
-    let (statistic, higher_is_better) = s.reading(metric);
     let (checks, gate_margin) = s.checks(metric, &slice.name);
     let e = estimate::estimate(
         &estimate::Input {
@@ -163,7 +169,9 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
     let mut worst: Vec<Regression> = idx
         .iter()
         .zip(&deltas)
-        .filter(|(_, &d)| d < -s.tie_epsilon)
+        .zip(&oriented)
+        .filter(|(_, &o)| o < -s.tie_epsilon)
+        .map(|(pair, _)| pair)
         .map(|(&i, &d)| Regression {
             query_id: paired.ids[i].clone(),
             baseline: pair.baseline[i],
@@ -171,9 +179,10 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
             delta: d,
         })
         .collect();
+    let sign = if higher_is_better { 1.0 } else { -1.0 };
     worst.sort_by(|a, b| {
-        a.delta
-            .total_cmp(&b.delta)
+        (sign * a.delta)
+            .total_cmp(&(sign * b.delta))
             .then_with(|| a.query_id.cmp(&b.query_id))
     });
     worst.truncate(s.worst);

@@ -144,3 +144,52 @@ fn compare_accepts_method_bca() {
     let c = &r["comparisons"][0];
     assert!(c["ci"][0].as_f64().unwrap() < c["estimate"].as_f64().unwrap());
 }
+
+#[test]
+fn lower_is_better_metrics_count_rises_as_losses_and_gate_on_p95() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut b, mut c) = (String::new(), String::new());
+    for i in 0..120 {
+        let lat = 100.0 + (i * 37 % 120) as f64;
+        // Every fourth query 30 ms slower, the rest 1 ms faster.
+        let cand = if i % 4 == 0 { lat + 30.0 } else { lat - 1.0 };
+        b.push_str(&format!(
+            "{{\"query_id\": \"q{i}\", \"latency_ms\": {lat}}}\n"
+        ));
+        c.push_str(&format!(
+            "{{\"query_id\": \"q{i}\", \"latency_ms\": {cand}}}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("b.jsonl"), b).unwrap();
+    std::fs::write(dir.path().join("c.jsonl"), c).unwrap();
+    let gate = dir.path().join("g.toml");
+    std::fs::write(
+        &gate,
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
+         [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = false\nmax-mean = 1000\n",
+    )
+    .unwrap();
+    let out = rag_gate()
+        .arg("check")
+        .arg(&gate)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let r = json(&out.stdout);
+    let c = &r["comparisons"][0];
+    assert_eq!(c["statistic"], "p95");
+    assert_eq!(
+        (c["wins"].as_u64(), c["losses"].as_u64()),
+        (Some(90), Some(30))
+    );
+    assert!(c["worst"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|w| w["delta"].as_f64().unwrap() > 0.0));
+    assert!(r["gates"][0]["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("candidate p95 "));
+}

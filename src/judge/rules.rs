@@ -45,7 +45,8 @@ pub fn apply(
     alpha: f64,
 ) -> GateResult {
     let [lo, hi] = oriented(c.ci, c.higher_is_better);
-    let worse = if c.higher_is_better { c.losses } else { c.wins };
+    let worse = c.losses; // oriented: a loss is a change for the worse
+    let alpha_shown = (alpha * 1e9).round() / 1e9;
     let loss_rate = worse as f64 / c.n as f64;
     let drop = if c.higher_is_better { "drop" } else { "rise" };
     let (value, bound, passed, detail, decided_by) = match rule {
@@ -66,7 +67,7 @@ pub fn apply(
         }
         "max-drop" => (
             c.ci[if c.higher_is_better { 0 } else { 1 }],
-            if c.higher_is_better { -threshold } else { threshold },
+            if c.higher_is_better { 0.0 - threshold } else { threshold },
             lo >= -threshold,
             format!(
                 "non-inferiority: the {} of the {} difference must be {} {threshold} (CI [{:+.4}, {:+.4}])",
@@ -82,10 +83,10 @@ pub fn apply(
             let proven = hi < -threshold && p_adjusted < alpha;
             (
                 c.ci[if c.higher_is_better { 1 } else { 0 }],
-                if c.higher_is_better { -threshold } else { threshold },
+                if c.higher_is_better { 0.0 - threshold } else { threshold },
                 !proven,
                 format!(
-                    "proven harm fails: CI [{:+.4}, {:+.4}] entirely beyond a {drop} of {threshold} and Holm-adjusted p {p_adjusted:.4} < {alpha}: {}",
+                    "proven harm fails: CI [{:+.4}, {:+.4}] entirely beyond a {drop} of {threshold} and Holm-adjusted p {p_adjusted:.4} < {alpha_shown}: {}",
                     c.ci[0],
                     c.ci[1],
                     if proven { "both hold" } else { "not shown" }

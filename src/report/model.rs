@@ -90,6 +90,7 @@ pub struct Comparison {
     /// Bootstrap interval of `estimate` (the mean delta unless `statistic` says otherwise),
     /// `[low, high]`.
     pub ci: [f64; 2],
+    /// Queries that got better (delta > ε; for a lower-is-better metric, delta < −ε), tied, worse.
     pub wins: usize,
     pub ties: usize,
     pub losses: usize,
@@ -122,7 +123,8 @@ pub struct Comparison {
     pub practical_wins: usize,
     pub practical_ties: usize,
     pub practical_losses: usize,
-    /// The worst per-query regressions, worst first (only queries with delta < −tie_epsilon).
+    /// The worst per-query regressions, worst first (only queries that got worse by more than
+    /// tie_epsilon; for a lower-is-better metric, the largest rises).
     pub worst: Vec<Regression>,
 }
 
