@@ -48,9 +48,22 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
     assert_eq!(failed["passed"], false);
     assert_eq!(failed["decided_by"], "non-inferiority (max-drop)");
     assert_eq!(failed["label"], "worse");
+    // The family: each gated metric × slice once (recall@5 all, mrr@5 all, ndcg@10 all and
+    // risk=compliance); p_adjusted is Holm over their p-values.
+    let mut family: Vec<(String, f64)> = Vec::new();
     for g in gates {
-        assert!(g["p_adjusted"].as_f64().unwrap() >= g["p_value"].as_f64().unwrap());
-        assert_eq!(g["family_size"], 4); // recall@5 all, mrr@5 all, ndcg@10 all + compliance
+        let key = format!("{} {}", g["metric"], g["slice"]);
+        if !family.iter().any(|(k, _)| *k == key) {
+            family.push((key, g["p_value"].as_f64().unwrap()));
+        }
+        assert_eq!(g["family_size"], 4);
+    }
+    let adjusted = rag_gate::stats::holm::holm(&family.iter().map(|f| f.1).collect::<Vec<_>>());
+    for g in gates {
+        let key = format!("{} {}", g["metric"], g["slice"]);
+        let i = family.iter().position(|(k, _)| *k == key).unwrap();
+        assert_eq!(g["p_adjusted"].as_f64().unwrap(), adjusted[i]);
+        assert!(adjusted[i] >= g["p_value"].as_f64().unwrap());
     }
     let warnings = r["warnings"].as_array().unwrap();
     assert!(
