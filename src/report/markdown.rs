@@ -15,6 +15,7 @@ mod text;
 use std::fmt::Write;
 
 use super::model::{Comparison, GateResult, GateStatus, Report, Verdict};
+use crate::report::text::fmt_p;
 use forest::forest;
 pub use text::{escape, marker};
 use text::{fmt_pct, plain4, signed3, signed4};
@@ -159,8 +160,10 @@ fn gates_table(s: &mut String, gates: &[GateResult], max_rows: usize) {
     if gates.is_empty() {
         return;
     }
-    s.push_str("| gate | metric | slice | rule | value | threshold | result |\n");
-    s.push_str("|--:|---|---|---|--:|--:|---|\n");
+    s.push_str(
+        "| gate | metric | slice | rule | value | threshold | result | label | p (Holm) |\n",
+    );
+    s.push_str("|--:|---|---|---|--:|--:|---|---|--:|\n");
     // Failures first when rows must be dropped, so trimming never hides a failed gate.
     let mut order: Vec<&GateResult> = gates.iter().collect();
     if max_rows < gates.len() {
@@ -175,13 +178,15 @@ fn gates_table(s: &mut String, gates: &[GateResult], max_rows: usize) {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {result} |",
+            "| {} | {} | {} | {} | {} | {} | {result} | {} | {} |",
             g.gate,
             escape(&g.metric),
             escape(&g.slice),
             escape(&g.rule),
             plain4(g.value),
-            plain4(g.threshold)
+            plain4(g.threshold),
+            g.label.as_str(),
+            fmt_p(g.p_adjusted)
         );
     }
     more_rows(s, gates.len(), max_rows, "gate rows");
@@ -194,9 +199,9 @@ fn deltas_table(s: &mut String, r: &Report, max_rows: usize) {
     let level = format!("{}% CI", fmt_pct(r.confidence));
     let _ = writeln!(
         s,
-        "| metric | slice | n | baseline | candidate | Δ | {level} | win / tie / loss |"
+        "| metric | slice | n | baseline | candidate | Δ | {level} | p | MDE | label | win / tie / loss |"
     );
-    s.push_str("|---|---|--:|--:|--:|--:|---|---|\n");
+    s.push_str("|---|---|--:|--:|--:|--:|---|--:|--:|---|---|\n");
     for c in r.comparisons.iter().take(max_rows) {
         let n = match c.groups {
             Some(g) => format!("{} ({g} groups)", c.n),
@@ -204,14 +209,19 @@ fn deltas_table(s: &mut String, r: &Report, max_rows: usize) {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {n} | {:.4} | {:.4} | {} | [{}, {}] | {} / {} / {} |",
+            "| {} | {} | {n} | {:.4} | {:.4} | {}{} | [{}, {}]{} | {} | {:.4} | {} | {} / {} / {} |",
             escape(&c.metric),
             escape(&c.slice),
-            c.baseline_mean,
-            c.candidate_mean,
-            signed4(c.delta),
+            c.baseline_value,
+            c.candidate_value,
+            signed4(c.estimate),
+            if c.statistic == "mean" { String::new() } else { format!(" ({})", escape(&c.statistic)) },
             signed4(c.ci[0]),
             signed4(c.ci[1]),
+            if c.mc_rerun { " ↻" } else { "" },
+            fmt_p(c.p_value),
+            c.mde,
+            c.label.as_str(),
             c.wins,
             c.ties,
             c.losses
@@ -262,6 +272,15 @@ fn worst(s: &mut String, cs: &[Comparison]) {
 }
 
 fn footer(s: &mut String, r: &Report) {
+    let family = r.gates.first().map_or(0, |g| g.family_size);
+    let _ = writeln!(
+        s,
+        "<sub>p: two-sided paired sign-flip (randomization) test at the {} unit; p (Holm): adjusted \
+         over the {family} gated comparisons; MDE: smallest change detectable with 80% power; \
+         ↻: interval recomputed with 10× resamples because a bound lay within 3 Monte-Carlo \
+         standard errors of a threshold.</sub>\n",
+        escape(&r.unit)
+    );
     let p = &r.pairing;
     let _ = writeln!(
         s,
