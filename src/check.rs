@@ -9,16 +9,25 @@ use crate::load::{self, MetricTable};
 use crate::report::{self, InputsInfo, Report, Verdict, SCHEMA_VERSION};
 use crate::{judge, pair, resample, slices};
 
-/// Loads one side: a per-query metric file, or a run evaluated against the qrels.
-fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<MetricTable> {
-    let mut t = match &spec.kind {
-        InputKind::Metrics { format, id_column } => {
-            load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?
+/// Loads one side: a per-query metric file, or a run evaluated against the qrels (with a note
+/// for the report's warnings saying what the evaluation left out).
+fn load_side(
+    cfg: &Config,
+    spec: &InputSpec,
+    metrics_wanted: &[String],
+) -> Result<(MetricTable, Option<String>)> {
+    let (mut t, note) = match &spec.kind {
+        InputKind::Metrics { format, id_column } => (
+            load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
+            None,
+        ),
+        InputKind::Run => {
+            let (t, note) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
+            (t, Some(note))
         }
-        InputKind::Run => crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?,
     };
     t.source = spec.shown();
-    Ok(t)
+    Ok((t, note))
 }
 
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
@@ -35,8 +44,8 @@ fn wanted_metrics(cfg: &Config) -> Vec<String> {
 /// Runs the whole analysis and judges the gates. The report is complete; nothing is written.
 pub fn analyze(cfg: &Config) -> Result<Report> {
     let wanted = wanted_metrics(cfg);
-    let base = load_side(cfg, &cfg.inputs.baseline, &wanted)?;
-    let cand = load_side(cfg, &cfg.inputs.candidate, &wanted)?;
+    let (base, base_note) = load_side(cfg, &cfg.inputs.baseline, &wanted)?;
+    let (cand, cand_note) = load_side(cfg, &cfg.inputs.candidate, &wanted)?;
     let queries = match &cfg.inputs.queries {
         Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
         None => None,
@@ -76,17 +85,11 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         }
     }
     let slices = slices::build(cfg, &paired)?;
-    let settings = resample::Settings {
-        resamples: cfg.bootstrap.resamples,
-        seed: cfg.bootstrap.seed,
-        confidence: cfg.bootstrap.confidence,
-        unit: cfg.bootstrap.unit,
-        tie_epsilon: cfg.report.tie_epsilon,
-        worst: cfg.report.worst,
-    };
+    let settings = resample::Settings::from_config(cfg);
     let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
-    let mut warnings = paired.warnings.clone();
+    let mut warnings: Vec<String> = base_note.into_iter().chain(cand_note).collect();
+    warnings.extend(paired.warnings.iter().cloned());
     warnings.extend(gate_warnings);
     let only_one: Vec<&String> = base
         .metrics

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{Missing, Unit};
+use crate::config::{Method, Missing, Unit};
 use crate::report::Format;
 
 pub const EXIT_CODES_HELP: &str = "\
@@ -65,6 +65,8 @@ pub struct CheckArgs {
     pub resamples: Option<u64>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub publish: crate::publish::PublishArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -85,6 +87,9 @@ pub struct CompareArgs {
     /// Resampling unit.
     #[arg(long, value_enum, default_value = "query")]
     pub unit: UnitArg,
+    /// Interval method: percentile, or BCa (bias-corrected and accelerated).
+    #[arg(long, value_enum, default_value = "percentile")]
+    pub method: MethodArg,
     #[arg(long, default_value_t = crate::config::DEFAULT_SEED)]
     pub seed: u64,
     #[arg(long, default_value_t = crate::config::DEFAULT_RESAMPLES)]
@@ -118,6 +123,21 @@ impl From<UnitArg> for Unit {
         match u {
             UnitArg::Query => Unit::Query,
             UnitArg::Group => Unit::Group,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum MethodArg {
+    Percentile,
+    Bca,
+}
+
+impl From<MethodArg> for Method {
+    fn from(m: MethodArg) -> Method {
+        match m {
+            MethodArg::Percentile => Method::Percentile,
+            MethodArg::Bca => Method::Bca,
         }
     }
 }

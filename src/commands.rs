@@ -36,9 +36,17 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     }
     let report = analyze(&cfg)?;
     let stdout = write_outputs(&report, &outputs(&args.output))?;
+    // After the files are written: job summary, outputs, annotations, the sticky PR comment.
+    let env = crate::publish::GithubEnv::from_process(&args.publish);
+    let report_path = args
+        .output
+        .export_json
+        .as_deref()
+        .or(args.output.output.as_deref());
+    let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
     Ok(Outcome {
         stdout,
-        stderr: Vec::new(),
+        stderr,
         exit_code: exit_code(report.verdict),
     })
 }
@@ -85,7 +93,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             seed: args.seed,
             confidence: args.confidence,
             unit: args.unit.into(),
-            method: Method::Percentile,
+            method: args.method.into(),
         },
         slices: Slices {
             by: args.by.clone(),
@@ -96,6 +104,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         report: ReportSettings {
             worst: args.worst,
             tie_epsilon: args.tie_epsilon,
+            practical_tie: DEFAULT_PRACTICAL_TIE,
             metrics: (!args.metrics.is_empty()).then(|| {
                 args.metrics
                     .iter()

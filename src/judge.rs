@@ -1,18 +1,40 @@
 //! Judge stage: each gate × each slice it applies to → pass / fail / too small, and the verdict.
 //!
-//! Rules (each compared plainly, and named in the report):
-//! - `min-mean = x`: the candidate's mean must be ≥ x (an absolute bar).
-//! - `max-mean = x`: the candidate's mean must be ≤ x (e.g. latency).
-//! - `max-drop = m`: non-inferiority, "prove no harm": the CI lower bound of the mean delta must
-//!   be ≥ −m.
+//! Rules (each compared plainly, and named in the report as the rule that decided):
+//! - `min-mean = x` / `max-mean = x`: the candidate's statistic (mean by default, or the
+//!   gate's `statistic`) must be ≥ x / ≤ x — an absolute bar.
+//! - `max-drop = m`: non-inferiority, "prove no harm": the CI lower bound of the difference must
+//!   be ≥ −m. A set of non-inferiority claims that must all hold is an intersection–union test
+//!   (Berger 1982, Technometrics 24:295), so it needs no multiplicity adjustment.
+//! - `fail-if-significant-drop = m`: "flag proven harm": fail only if the CI upper bound is
+//!   < −m and the Holm-adjusted sign-flip p-value is < 1 − confidence. Holm (1979) runs over the
+//!   family of gated comparisons (every metric × slice some gate applies to), so many slices do
+//!   not multiply false alarms.
 //! - `max-loss-rate = r`: at most this share of the slice's queries may get worse (delta < −ε).
 //!
+//! For a lower-is-better metric (`higher-is-better = false`, e.g. latency) a drop is a rise.
 //! A slice with fewer than `min-queries` queries is never silently passed: it is `too-small`,
 //! a warning by default, a failure with `on-small-slice = "fail"`.
+
+mod headline;
+mod rules;
+
+pub use headline::headline;
+pub use rules::{label, oriented};
 
 use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
 use crate::error::Result;
 use crate::report::{Comparison, GateResult, GateStatus, Verdict};
+use crate::stats::holm::holm;
+
+/// Whether `gate` applies to the slice named `slice`, `critical` being the critical slices.
+pub fn applies(gate: &Gate, slice: &str, critical: &[String]) -> bool {
+    match &gate.slices {
+        GateSlices::All => slice == "all",
+        GateSlices::Critical => slice == "all" || critical.iter().any(|c| c == slice),
+        GateSlices::List(l) => l.iter().any(|c| c == slice),
+    }
+}
 
 /// The slice names a gate applies to, checked against the slices that exist.
 fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String>> {
@@ -34,105 +56,114 @@ fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String
     Ok(names)
 }
 
+const RULES: [&str; 5] = [
+    "min-mean",
+    "max-mean",
+    "max-drop",
+    "fail-if-significant-drop",
+    "max-loss-rate",
+];
+
+fn threshold(gate: &Gate, rule: &str) -> Option<f64> {
+    match rule {
+        "min-mean" => gate.min_mean,
+        "max-mean" => gate.max_mean,
+        "max-drop" => gate.max_drop,
+        "fail-if-significant-drop" => gate.fail_if_significant_drop,
+        _ => gate.max_loss_rate,
+    }
+}
+
 pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult>, Vec<String>)> {
     let known: Vec<String> = comparisons.iter().map(|c| c.slice.clone()).collect();
-    let mut results = Vec::new();
-    let mut warnings = Vec::new();
+    // The family: every comparison some gate applies to, each once, in first-use order.
+    let mut targets: Vec<(&Gate, String, usize)> = Vec::new();
+    let mut family: Vec<usize> = Vec::new();
     for gate in &cfg.gates {
         for slice in gate_slices(cfg, gate, &known)? {
-            let c = comparisons
+            let ci = comparisons
                 .iter()
-                .find(|c| c.metric == gate.metric && c.slice == slice)
+                .position(|c| c.metric == gate.metric && c.slice == slice)
                 .expect("every gated metric × slice was compared");
-            let rules = [
-                ("min-mean", gate.min_mean),
-                ("max-mean", gate.max_mean),
-                ("max-drop", gate.max_drop),
-                ("max-loss-rate", gate.max_loss_rate),
-            ];
-            for (rule, threshold) in rules {
-                let Some(threshold) = threshold else { continue };
-                let mut r = apply(gate.index, rule, threshold, c);
-                if c.n < cfg.slices.min_queries {
-                    r.status = GateStatus::TooSmall;
-                    r.passed = cfg.slices.on_small_slice == OnSmallSlice::Warn;
-                    r.detail = format!(
-                        "{} queries < min-queries {}: too small to judge ({})",
-                        c.n, cfg.slices.min_queries, r.detail
-                    );
-                    warnings.push(format!(
-                        "gate #{} {} on {}: {}",
-                        gate.index, gate.metric, slice, r.detail
-                    ));
-                }
-                results.push(r);
+            if !family.contains(&ci) {
+                family.push(ci);
             }
+            targets.push((gate, slice, ci));
+        }
+    }
+    let adjusted = holm(
+        &family
+            .iter()
+            .map(|&i| comparisons[i].p_value)
+            .collect::<Vec<_>>(),
+    );
+    let alpha = 1.0 - cfg.bootstrap.confidence;
+
+    let mut results = Vec::new();
+    let mut warnings = Vec::new();
+    for (gate, slice, ci) in &targets {
+        let c = &comparisons[*ci];
+        let p_adj = adjusted[family.iter().position(|i| i == ci).expect("in the family")];
+        for rule in RULES {
+            let Some(t) = threshold(gate, rule) else {
+                continue;
+            };
+            let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
+            r.family_size = family.len();
+            if c.n < cfg.slices.min_queries {
+                r.status = GateStatus::TooSmall;
+                r.passed = cfg.slices.on_small_slice == OnSmallSlice::Warn;
+                r.decided_by = "too-small slice (min-queries)".into();
+                r.detail = format!(
+                    "{} queries < min-queries {}: too small to judge ({})",
+                    c.n, cfg.slices.min_queries, r.detail
+                );
+                warnings.push(format!(
+                    "gate #{} {} on {}: {}",
+                    gate.index, gate.metric, slice, r.detail
+                ));
+            }
+            results.push(r);
+        }
+        if let Some(w) = power_warning(gate, c) {
+            warnings.push(w);
+        }
+    }
+    for &i in &family {
+        let c = &comparisons[i];
+        if c.mc_rerun {
+            warnings.push(format!(
+                "{} on {}: an interval bound lay within 3 Monte-Carlo standard errors of its threshold; re-ran with {} resamples (derived stream) before deciding",
+                c.metric, c.slice, c.resamples_used
+            ));
         }
     }
     Ok((results, warnings))
 }
 
-fn apply(gate: usize, rule: &str, threshold: f64, c: &Comparison) -> GateResult {
-    let loss_rate = c.losses as f64 / c.n as f64;
-    let (value, bound, passed, detail) = match rule {
-        "min-mean" => {
-            let v = c.candidate_mean;
-            (
-                v,
-                threshold,
-                v >= threshold,
-                format!("candidate mean {v:.4} must be ≥ {threshold}"),
-            )
-        }
-        "max-mean" => {
-            let v = c.candidate_mean;
-            (
-                v,
-                threshold,
-                v <= threshold,
-                format!("candidate mean {v:.4} must be ≤ {threshold}"),
-            )
-        }
-        "max-drop" => {
-            let v = c.ci[0];
-            (
-                v,
-                -threshold,
-                v >= -threshold,
-                format!(
-                    "CI lower bound of the delta {v:+.4} must be ≥ {:+}",
-                    -threshold
-                ),
-            )
-        }
-        _ => (
-            loss_rate,
-            threshold,
-            loss_rate <= threshold,
-            format!(
-                "{} of {} queries worse ({:.1}%) must be ≤ {:.1}%",
-                c.losses,
-                c.n,
-                100.0 * loss_rate,
-                100.0 * threshold
-            ),
-        ),
-    };
-    GateResult {
-        gate,
-        metric: c.metric.clone(),
-        slice: c.slice.clone(),
-        rule: rule.to_string(),
-        threshold: bound,
-        value,
-        passed,
-        status: if passed {
-            GateStatus::Pass
-        } else {
-            GateStatus::Fail
-        },
-        detail,
+/// "risk=compliance: 41 queries, can only detect drops ≥ 0.062; margin is 0.01" when the MDE of
+/// a gated comparison exceeds the gate's delta margin.
+fn power_warning(gate: &Gate, c: &Comparison) -> Option<String> {
+    let margin = [gate.max_drop, gate.fail_if_significant_drop]
+        .into_iter()
+        .flatten()
+        .reduce(f64::min)?;
+    // A zero margin has no size to detect; the p-value and the interval speak for themselves.
+    if margin <= 0.0 || c.mde <= margin {
+        return None;
     }
+    let size = match c.groups {
+        Some(g) if c.n != g => format!("{} queries in {g} groups", c.n),
+        _ => format!("{} queries", c.n),
+    };
+    Some(format!(
+        "gate #{} {}: {}: {size}, can only detect {} ≥ {:.3} (80% power); margin is {margin}",
+        gate.index,
+        c.metric,
+        c.slice,
+        if c.higher_is_better { "drops" } else { "rises" },
+        c.mde
+    ))
 }
 
 pub fn verdict(results: &[GateResult]) -> Verdict {
@@ -141,79 +172,4 @@ pub fn verdict(results: &[GateResult]) -> Verdict {
     } else {
         Verdict::Fail
     }
-}
-
-/// One line: the verdict and the reason that matters most. Among failures, a proven drop
-/// (max-drop) comes first, then absolute bars, then loss rates, then small slices; within a rule,
-/// the largest miss.
-pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
-    let failed: Vec<&GateResult> = results.iter().filter(|r| !r.passed).collect();
-    let Some(worst) = failed.iter().min_by(|a, b| {
-        priority(a)
-            .cmp(&priority(b))
-            .then_with(|| miss(b).total_cmp(&miss(a)))
-            .then_with(|| a.gate.cmp(&b.gate))
-    }) else {
-        let small = results
-            .iter()
-            .filter(|r| r.status == GateStatus::TooSmall)
-            .count();
-        let tail = if small > 0 {
-            format!(" ({small} on slices too small to judge)")
-        } else {
-            String::new()
-        };
-        return format!("PASS: {} gate checks passed{tail}", results.len());
-    };
-    let c = comparisons
-        .iter()
-        .find(|c| c.metric == worst.metric && c.slice == worst.slice);
-    let reason = match (worst.rule.as_str(), c, worst.status) {
-        (_, Some(c), GateStatus::TooSmall) => format!(
-            "{} on {} has {} queries, too few to judge",
-            c.metric, c.slice, c.n
-        ),
-        ("max-drop", Some(c), _) => format!(
-            "{} dropped {:.3} [{:+.3}, {:+.3}] on {} (allowed drop {:.3})",
-            c.metric, -c.delta, c.ci[0], c.ci[1], c.slice, -worst.threshold
-        ),
-        ("max-loss-rate", Some(c), _) => {
-            format!(
-                "{}: {:.1}% of queries worse on {} (max {:.1}%)",
-                c.metric,
-                100.0 * worst.value,
-                c.slice,
-                100.0 * worst.threshold
-            )
-        }
-        (rule, _, _) => format!(
-            "{} mean {:.4} {} {} on {}",
-            worst.metric,
-            worst.value,
-            if rule == "max-mean" { "above" } else { "below" },
-            worst.threshold,
-            worst.slice
-        ),
-    };
-    let more = if failed.len() > 1 {
-        format!(" (+{} more failed)", failed.len() - 1)
-    } else {
-        String::new()
-    };
-    format!("FAIL: {reason}{more}")
-}
-
-fn priority(r: &GateResult) -> u8 {
-    if r.status == GateStatus::TooSmall {
-        return 4;
-    }
-    match r.rule.as_str() {
-        "max-drop" => 0,
-        "min-mean" | "max-mean" => 1,
-        _ => 2,
-    }
-}
-
-fn miss(r: &GateResult) -> f64 {
-    (r.value - r.threshold).abs()
 }

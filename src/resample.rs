@@ -1,26 +1,100 @@
-//! Resample stage: for every metric × slice, the paired summary (means, win/tie/loss, worst
-//! regressions) and the bootstrap interval of the mean delta. Each (metric, slice) draws from its
-//! own stream derived from the seed and its names (see `stats::streams`).
+//! Resample stage: for every metric × slice, the paired summary (means, win/tie/loss at the float
+//! and the practical tie, worst regressions) and the estimate of the chosen statistic: interval,
+//! p-value, MDE and label (see `estimate`). Each (metric, slice) draws from its own streams
+//! derived from the seed and its names (see `stats::streams`), so adding a slice never changes
+//! another's numbers.
+
+pub mod estimate;
 
 use std::collections::HashMap;
 
-use crate::config::Unit;
+pub use estimate::{BoundCheck, CLOSE_CALL_SE, RERUN_FACTOR};
+
+use crate::config::{Config, Gate, Method, Statistic, Unit};
+use crate::judge::{applies, label};
 use crate::pair::Paired;
 use crate::report::{Comparison, Regression};
 use crate::slices::Slice;
-use crate::stats::bootstrap::{bootstrap_means, group_sums, Units};
 use crate::stats::describe::{mean, win_tie_loss};
-use crate::stats::quantile::percentile_interval;
-use crate::stats::streams::stream_key;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     pub resamples: u64,
     pub seed: u64,
     pub confidence: f64,
     pub unit: Unit,
+    pub method: Method,
     pub tie_epsilon: f64,
+    pub practical_tie: f64,
     pub worst: usize,
+    /// The gates (for each metric's statistic and orientation, the thresholds the interval is
+    /// judged against, and the label's margin), and the critical slice names they may refer to.
+    pub gates: Vec<Gate>,
+    pub critical: Vec<String>,
+}
+
+impl Settings {
+    pub fn from_config(cfg: &Config) -> Settings {
+        Settings {
+            resamples: cfg.bootstrap.resamples,
+            seed: cfg.bootstrap.seed,
+            confidence: cfg.bootstrap.confidence,
+            unit: cfg.bootstrap.unit,
+            method: cfg.bootstrap.method,
+            tie_epsilon: cfg.report.tie_epsilon,
+            practical_tie: cfg.report.practical_tie,
+            worst: cfg.report.worst,
+            gates: cfg.gates.clone(),
+            critical: cfg.slices.critical.iter().map(|(n, _)| n.clone()).collect(),
+        }
+    }
+
+    /// The metric's statistic and orientation (validation makes every gate on it agree).
+    fn reading(&self, metric: &str) -> (Statistic, bool) {
+        self.gates
+            .iter()
+            .find(|g| g.metric == metric)
+            .map_or((Statistic::Mean, true), |g| {
+                (g.statistic, g.higher_is_better)
+            })
+    }
+
+    /// The interval bounds gates will compare with thresholds, and the smallest delta margin.
+    fn checks(&self, metric: &str, slice: &str) -> (Vec<BoundCheck>, Option<f64>) {
+        let mut checks = Vec::new();
+        let mut margin: Option<f64> = None;
+        for g in self
+            .gates
+            .iter()
+            .filter(|g| g.metric == metric && applies(g, slice, &self.critical))
+        {
+            // In raw coordinates: for lower-is-better the oriented low bound is −high.
+            let (low, high, sign) = if g.higher_is_better {
+                (0, 1, -1.0)
+            } else {
+                (1, 0, 1.0)
+            };
+            if let Some(m) = g.max_drop {
+                checks.push(BoundCheck {
+                    bound: low,
+                    threshold: sign * m,
+                });
+            }
+            if let Some(m) = g.fail_if_significant_drop {
+                checks.push(BoundCheck {
+                    bound: high,
+                    threshold: sign * m,
+                });
+            }
+            for m in [g.max_drop, g.fail_if_significant_drop]
+                .into_iter()
+                .flatten()
+            {
+                margin = Some(margin.map_or(m, |x| x.min(m)));
+            }
+        }
+        (checks, margin)
+    }
 }
 
 /// One comparison per metric (name order) × slice (given order).
@@ -45,7 +119,15 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
     let base: Vec<f64> = idx.iter().map(|&i| pair.baseline[i]).collect();
     let cand: Vec<f64> = idx.iter().map(|&i| pair.candidate[i]).collect();
     let deltas: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
-    let wtl = win_tie_loss(&deltas, s.tie_epsilon);
+    let (statistic, higher_is_better) = s.reading(metric);
+    // Wins are improvements: for a lower-is-better metric, count the negated deltas.
+    let oriented: Vec<f64> = if higher_is_better {
+        deltas.clone()
+    } else {
+        deltas.iter().map(|d| -d).collect()
+    };
+    let wtl = win_tie_loss(&oriented, s.tie_epsilon);
+    let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
 
     // Dense local group ids for this slice's members (None if any member has no group).
     let local_groups: Option<(Vec<u32>, usize)> = {
@@ -61,28 +143,35 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
             .map(|v| (v, remap.len()))
     };
 
-    let key = stream_key(s.seed, &["bootstrap", metric, &slice.name]);
-    let mut stats = match (s.unit, &local_groups) {
-        (Unit::Group, Some((of, g))) => {
-            let (sums, sizes) = group_sums(&deltas, of, *g);
-            bootstrap_means(
-                Units::Groups {
-                    sums: &sums,
-                    sizes: &sizes,
-                },
-                s.resamples as usize,
-                key,
-            )
-        }
-        // check() refuses unit = "group" when a query has no group; compare falls back here.
-        _ => bootstrap_means(Units::Queries(&deltas), s.resamples as usize, key),
-    };
-    let ci = percentile_interval(&mut stats, s.confidence);
+    let (checks, gate_margin) = s.checks(metric, &slice.name);
+    let e = estimate::estimate(
+        &estimate::Input {
+            base: &base,
+            cand: &cand,
+            deltas: &deltas,
+            // check() refuses unit = "group" when a query has no group; compare falls back here.
+            groups: match (s.unit, &local_groups) {
+                (Unit::Group, Some((of, g))) => Some((of.as_slice(), *g)),
+                _ => None,
+            },
+            statistic,
+            method: s.method.interval(),
+            confidence: s.confidence,
+            resamples: s.resamples as usize,
+            seed: s.seed,
+            names: [metric, &slice.name],
+        },
+        &checks,
+    );
+    let ci = e.interval.bounds;
+    let margin = gate_margin.unwrap_or(s.practical_tie);
 
     let mut worst: Vec<Regression> = idx
         .iter()
         .zip(&deltas)
-        .filter(|(_, &d)| d < -s.tie_epsilon)
+        .zip(&oriented)
+        .filter(|(_, &o)| o < -s.tie_epsilon)
+        .map(|(pair, _)| pair)
         .map(|(&i, &d)| Regression {
             query_id: paired.ids[i].clone(),
             baseline: pair.baseline[i],
@@ -90,9 +179,10 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
             delta: d,
         })
         .collect();
+    let sign = if higher_is_better { 1.0 } else { -1.0 };
     worst.sort_by(|a, b| {
-        a.delta
-            .total_cmp(&b.delta)
+        (sign * a.delta)
+            .total_cmp(&(sign * b.delta))
             .then_with(|| a.query_id.cmp(&b.query_id))
     });
     worst.truncate(s.worst);
@@ -111,6 +201,22 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
         wins: wtl.wins,
         ties: wtl.ties,
         losses: wtl.losses,
+        statistic: statistic.as_str().into(),
+        higher_is_better,
+        baseline_value: statistic.of(&base),
+        candidate_value: statistic.of(&cand),
+        estimate: e.estimate,
+        ci_mc_se: e.interval.mc_se,
+        resamples_used: e.resamples_used as u64,
+        mc_rerun: e.rerun,
+        p_value: e.p_value,
+        mde: e.mde,
+        margin,
+        label: label(ci, higher_is_better, margin),
+        practical_tie: s.practical_tie,
+        practical_wins: practical.wins,
+        practical_ties: practical.ties,
+        practical_losses: practical.losses,
         worst,
     }
 }

@@ -26,8 +26,12 @@ fn dataset(dir: &Path, n: usize, shift: f64, ko_shift: f64) {
         let base = 0.2 + 0.6 * ((i * 37 % 101) as f64 / 100.0);
         let d = if lang == "ko" { ko_shift } else { shift } + 0.02 * (((i * 13) % 7) as f64 - 3.0);
         let cand = (base + d).clamp(0.0, 1.0);
-        b.push_str(&format!("{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{base},\"recall@5\":{base}}}\n"));
-        c.push_str(&format!("{{\"query_id\":\"q{i:03}\",\"metrics\":{{\"ndcg@10\":{cand},\"recall@5\":{base}}}}}\n"));
+        b.push_str(&format!(
+            "{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{base},\"recall@5\":{base}}}\n"
+        ));
+        c.push_str(&format!(
+            "{{\"query_id\":\"q{i:03}\",\"metrics\":{{\"ndcg@10\":{cand},\"recall@5\":{base}}}}}\n"
+        ));
         q.push_str(&format!("{{\"query_id\":\"q{i:03}\",\"group\":\"g{}\",\"slices\":{{\"language\":\"{lang}\"}}}}\n", i / 4));
     }
     write(dir, "b.jsonl", &b);
@@ -59,7 +63,10 @@ fn the_shipped_example_fails_on_the_compliance_slice() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("FAIL: ndcg@10 dropped").and(predicate::str::contains("on risk=compliance")));
+        .stdout(
+            predicate::str::contains("FAIL: ndcg@10 dropped")
+                .and(predicate::str::contains("on risk=compliance")),
+        );
 }
 
 #[test]
@@ -67,14 +74,22 @@ fn pass_is_0_and_fail_is_1() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "gate.toml", GATE);
     dataset(dir.path(), 240, 0.05, 0.04);
-    rag_gate().arg("check").arg(dir.path().join("gate.toml")).assert().code(0).stdout(predicate::str::contains("PASS"));
+    rag_gate()
+        .arg("check")
+        .arg(dir.path().join("gate.toml"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("PASS"));
     dataset(dir.path(), 240, 0.05, -0.08);
     rag_gate()
         .arg("check")
         .arg(dir.path().join("gate.toml"))
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("FAIL: ndcg@10 dropped").and(predicate::str::contains("language=ko")));
+        .stdout(
+            predicate::str::contains("FAIL: ndcg@10 dropped")
+                .and(predicate::str::contains("language=ko")),
+        );
 }
 
 #[test]
@@ -83,7 +98,12 @@ fn same_seed_same_bytes_and_seed_changes_the_interval() {
     let gate = write(dir.path(), "gate.toml", GATE);
     dataset(dir.path(), 120, 0.01, -0.01);
     let run = |seed: &str| {
-        let out = rag_gate().arg("check").arg(&gate).args(["--format", "json", "--seed", seed]).output().unwrap();
+        let out = rag_gate()
+            .arg("check")
+            .arg(&gate)
+            .args(["--format", "json", "--seed", seed])
+            .output()
+            .unwrap();
         assert!(out.status.code() == Some(0) || out.status.code() == Some(1));
         out.stdout
     };
@@ -91,11 +111,33 @@ fn same_seed_same_bytes_and_seed_changes_the_interval() {
     assert_eq!(a, b);
     assert_ne!(a, run("18"));
     let json: serde_json::Value = serde_json::from_slice(&a).unwrap();
-    for key in ["schema_version", "verdict", "seed", "resamples", "confidence", "unit", "comparisons", "gates"] {
+    for key in [
+        "schema_version",
+        "verdict",
+        "seed",
+        "resamples",
+        "confidence",
+        "unit",
+        "comparisons",
+        "gates",
+    ] {
         assert!(json.get(key).is_some(), "no {key}");
     }
     let c = &json["comparisons"][0];
-    for key in ["metric", "slice", "n", "groups", "baseline_mean", "candidate_mean", "delta", "ci", "wins", "ties", "losses", "worst"] {
+    for key in [
+        "metric",
+        "slice",
+        "n",
+        "groups",
+        "baseline_mean",
+        "candidate_mean",
+        "delta",
+        "ci",
+        "wins",
+        "ties",
+        "losses",
+        "worst",
+    ] {
         assert!(c.get(key).is_some(), "comparison has no {key}");
     }
     assert_eq!(json["seed"], 17);
@@ -106,9 +148,18 @@ fn adding_a_slice_does_not_change_another_slices_numbers() {
     let dir = tempfile::tempdir().unwrap();
     dataset(dir.path(), 120, 0.01, -0.01);
     let gate1 = write(dir.path(), "g1.toml", GATE);
-    let gate2 = write(dir.path(), "g2.toml", &GATE.replace("by = [\"language\"]", "by = []"));
+    let gate2 = write(
+        dir.path(),
+        "g2.toml",
+        &GATE.replace("by = [\"language\"]", "by = []"),
+    );
     let comps = |g: &Path| {
-        let out = rag_gate().arg("check").arg(g).args(["--format", "json"]).output().unwrap();
+        let out = rag_gate()
+            .arg("check")
+            .arg(g)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         v["comparisons"].as_array().unwrap().clone()
     };
@@ -126,8 +177,15 @@ fn output_file_is_written_and_dump_config_shows_defaults() {
     let gate = write(dir.path(), "gate.toml", GATE);
     dataset(dir.path(), 120, 0.02, 0.02);
     let out = dir.path().join("report.json");
-    rag_gate().arg("check").arg(&gate).args(["--format", "json", "-o"]).arg(&out).assert().code(0);
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    rag_gate()
+        .arg("check")
+        .arg(&gate)
+        .args(["--format", "json", "-o"])
+        .arg(&out)
+        .assert()
+        .code(0);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["verdict"], "pass");
     rag_gate()
         .arg("check")
@@ -135,7 +193,10 @@ fn output_file_is_written_and_dump_config_shows_defaults() {
         .arg("--dump-config")
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("confidence = 0.95").and(predicate::str::contains("min-queries = 30")));
+        .stdout(
+            predicate::str::contains("confidence = 0.95")
+                .and(predicate::str::contains("min-queries = 30")),
+        );
 }
 
 #[test]
@@ -144,7 +205,19 @@ fn compare_runs_without_a_gate_file() {
     dataset(dir.path(), 120, 0.02, -0.05);
     rag_gate()
         .current_dir(dir.path())
-        .args(["compare", "b.jsonl", "c.jsonl", "--queries", "q.jsonl", "--by", "language", "--metric", "ndcg@10", "--resamples", "500"])
+        .args([
+            "compare",
+            "b.jsonl",
+            "c.jsonl",
+            "--queries",
+            "q.jsonl",
+            "--by",
+            "language",
+            "--metric",
+            "ndcg@10",
+            "--resamples",
+            "500",
+        ])
         .assert()
         .code(0)
         .stdout(predicate::str::contains("language=ko").and(predicate::str::contains("ndcg@10")));
@@ -155,25 +228,65 @@ fn compare_runs_without_a_gate_file() {
 fn bad_inputs_exit_2_with_a_message_naming_the_place() {
     let cases: &[(&str, &str, &str, &str)] = &[
         // (file to overwrite, its content, gate-file edit, expected message fragment)
-        ("c.jsonl", "{\"query_id\":\"q000\",\"ndcg@10\":0.5}\n{\"query_id\":\"q000\",\"ndcg@10\":0.5}\n", "", "c.jsonl:2: duplicate query_id \"q000\""),
-        ("c.jsonl", "{\"query_id\":\"q000\",\"ndcg@10\":0.5}\n", "", "c.jsonl: lacks 119 queries that"),
+        (
+            "c.jsonl",
+            "{\"query_id\":\"q000\",\"ndcg@10\":0.5}\n{\"query_id\":\"q000\",\"ndcg@10\":0.5}\n",
+            "",
+            "c.jsonl:2: duplicate query_id \"q000\"",
+        ),
+        (
+            "c.jsonl",
+            "{\"query_id\":\"q000\",\"ndcg@10\":0.5}\n",
+            "",
+            "c.jsonl: lacks 119 queries that",
+        ),
         ("c.jsonl", "", "", "c.jsonl: the file is empty"),
-        ("q.jsonl", "{\"query_id\":\"q000\"}\n{\"query_id\":\"q000\"}\n", "", "q.jsonl:2: duplicate query_id \"q000\" (first on line 1)"),
-        ("", "", "max-drop = 0.01\nnonsense = 1\nslices = \"critical\"", "gate.toml:15:1: unknown field `nonsense`"),
-        ("", "", "metric = \"ndcg@10\"\nmetric = \"map\"", "duplicate key"),
-        ("", "", "max-drop = 0.01\n[[gate]]\nmetric = \"ndcg@100\"\nmin-mean = 0.5", "gate.toml:16:10: [[gate]] #2: unknown metric \"ndcg@100\": neither input has it"),
-        ("", "", "max-drop = 0.01\nslices = [\"all\", \"language=fr\"]", "gate.toml:15:10: [[gate]] #1 (ndcg@10): no slice \"language=fr\""),
+        (
+            "q.jsonl",
+            "{\"query_id\":\"q000\"}\n{\"query_id\":\"q000\"}\n",
+            "",
+            "q.jsonl:2: duplicate query_id \"q000\" (first on line 1)",
+        ),
+        (
+            "",
+            "",
+            "max-drop = 0.01\nnonsense = 1\nslices = \"critical\"",
+            "gate.toml:15:1: unknown field `nonsense`",
+        ),
+        (
+            "",
+            "",
+            "metric = \"ndcg@10\"\nmetric = \"map\"",
+            "duplicate key",
+        ),
+        (
+            "",
+            "",
+            "max-drop = 0.01\n[[gate]]\nmetric = \"ndcg@100\"\nmin-mean = 0.5",
+            "gate.toml:16:10: [[gate]] #2: unknown metric \"ndcg@100\": neither input has it",
+        ),
+        (
+            "",
+            "",
+            "max-drop = 0.01\nslices = [\"all\", \"language=fr\"]",
+            "gate.toml:15:10: [[gate]] #1 (ndcg@10): no slice \"language=fr\"",
+        ),
     ];
     for (file, content, gate_edit, want) in cases {
         let dir = tempfile::tempdir().unwrap();
         dataset(dir.path(), 120, 0.0, 0.0);
-        let gate = if gate_edit.is_empty() { GATE.to_string() } else { GATE.replace("max-drop = 0.01\nslices = \"critical\"", gate_edit) };
+        let gate = if gate_edit.is_empty() {
+            GATE.to_string()
+        } else {
+            GATE.replace("max-drop = 0.01\nslices = \"critical\"", gate_edit)
+        };
         let g = write(dir.path(), "gate.toml", &gate);
         if !file.is_empty() {
             write(dir.path(), file, content);
         }
         let out = rag_gate().arg("check").arg(&g).output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr).replace(&dir.path().display().to_string(), "");
+        let err =
+            String::from_utf8_lossy(&out.stderr).replace(&dir.path().display().to_string(), "");
         assert_eq!(out.status.code(), Some(2), "{want}: {err}");
         assert!(err.contains(want), "want {want:?} in:\n{err}");
         assert!(out.stdout.is_empty(), "no report on error");
@@ -184,13 +297,30 @@ fn bad_inputs_exit_2_with_a_message_naming_the_place() {
 fn group_unit_without_groups_and_missing_gate_file_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     dataset(dir.path(), 60, 0.0, 0.0);
-    let g = write(dir.path(), "gate.toml", &GATE.replace("queries = \"q.jsonl\"\n", "").replace("by = [\"language\"]\ncritical = [\"language=ko\"]", ""));
+    let g = write(
+        dir.path(),
+        "gate.toml",
+        &GATE
+            .replace("queries = \"q.jsonl\"\n", "")
+            .replace("by = [\"language\"]\ncritical = [\"language=ko\"]", ""),
+    );
     rag_gate()
         .arg("check")
         .arg(&g)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unit = \"group\", but 60 queries have no group"));
-    rag_gate().args(["check", "does/not/exist.toml"]).assert().code(2).stderr(predicate::str::contains("does/not/exist.toml"));
-    rag_gate().arg("check").arg(dir.path()).assert().code(2).stderr(predicate::str::contains("is a directory"));
+        .stderr(predicate::str::contains(
+            "unit = \"group\", but 60 queries have no group",
+        ));
+    rag_gate()
+        .args(["check", "does/not/exist.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does/not/exist.toml"));
+    rag_gate()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a directory"));
 }

@@ -51,6 +51,7 @@ pub fn dump(c: &Config) -> String {
     let mut report = Table::new();
     report.insert("worst".into(), (c.report.worst as i64).into());
     report.insert("tie-epsilon".into(), c.report.tie_epsilon.into());
+    report.insert("practical-tie".into(), c.report.practical_tie.into());
     if let Some(m) = &c.report.metrics {
         report.insert("metrics".into(), strings(m.iter().map(|(n, _)| n)));
     }
@@ -90,12 +91,15 @@ fn gate(g: &Gate) -> Value {
         ("min-mean", g.min_mean),
         ("max-mean", g.max_mean),
         ("max-drop", g.max_drop),
+        ("fail-if-significant-drop", g.fail_if_significant_drop),
         ("max-loss-rate", g.max_loss_rate),
     ] {
         if let Some(v) = v {
             t.insert(k.into(), v.into());
         }
     }
+    t.insert("statistic".into(), g.statistic.as_str().into());
+    t.insert("higher-is-better".into(), g.higher_is_better.into());
     let slices = match &g.slices {
         GateSlices::All => "all".into(),
         GateSlices::Critical => "critical".into(),

@@ -3,6 +3,7 @@
 //! Paths in the gate file are relative to the gate file's folder.
 
 mod dump;
+mod gate;
 mod raw;
 pub mod span;
 mod validate;
@@ -17,6 +18,7 @@ pub use span::SourceText;
 
 use crate::error::{Error, Result};
 use crate::load::Format;
+pub use crate::stats::statistic::Statistic;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -38,12 +40,21 @@ impl Unit {
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     Percentile,
+    Bca,
 }
 
 impl Method {
     pub fn as_str(self) -> &'static str {
         match self {
             Method::Percentile => "percentile",
+            Method::Bca => "bca",
+        }
+    }
+
+    pub fn interval(self) -> crate::stats::interval::IntervalMethod {
+        match self {
+            Method::Percentile => crate::stats::interval::IntervalMethod::Percentile,
+            Method::Bca => crate::stats::interval::IntervalMethod::Bca,
         }
     }
 }
@@ -132,6 +143,9 @@ pub struct Slices {
 pub struct ReportSettings {
     pub worst: usize,
     pub tie_epsilon: f64,
+    /// |delta| at or below this is a practical tie (reported next to the float ties), and the
+    /// margin of the better / worse / no-change label of comparisons no gate gives a margin.
+    pub practical_tie: f64,
     /// Metrics to compare; None = every metric both inputs have.
     pub metrics: Option<Vec<(String, Option<Range<usize>>)>>,
 }
@@ -145,7 +159,14 @@ pub struct Gate {
     pub min_mean: Option<f64>,
     pub max_mean: Option<f64>,
     pub max_drop: Option<f64>,
+    /// Proven harm: fail only if the CI upper bound of the delta is below −m (and the Holm-adjusted
+    /// p-value is below 1 − confidence).
+    pub fail_if_significant_drop: Option<f64>,
     pub max_loss_rate: Option<f64>,
+    /// What is compared: the mean (default), the median or the 95th percentile.
+    pub statistic: Statistic,
+    /// False for metrics where lower is better (latency): a "drop" is then a rise.
+    pub higher_is_better: bool,
     pub slices: GateSlices,
     pub slices_span: Option<Range<usize>>,
 }
@@ -169,6 +190,7 @@ pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 pub const DEFAULT_MIN_QUERIES: usize = 30;
 pub const DEFAULT_WORST: usize = 5;
 pub const DEFAULT_TIE_EPSILON: f64 = 1e-9;
+pub const DEFAULT_PRACTICAL_TIE: f64 = 0.01;
 pub const MAX_RESAMPLES: u64 = 10_000_000;
 
 /// Reads and validates a gate file.

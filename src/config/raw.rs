@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Method, Missing, OnSmallSlice, Unit};
+use super::{Method, Missing, OnSmallSlice, Statistic, Unit};
 use crate::load::Format;
 
 #[derive(Debug, Deserialize)]
@@ -62,6 +62,7 @@ pub struct RawSlices {
 pub struct RawReport {
     pub worst: Option<Spanned<i64>>,
     pub tie_epsilon: Option<Spanned<f64>>,
+    pub practical_tie: Option<Spanned<f64>>,
     pub metrics: Option<Vec<Spanned<String>>>,
 }
 
@@ -72,6 +73,9 @@ pub struct RawGate {
     pub min_mean: Option<Spanned<f64>>,
     pub max_mean: Option<Spanned<f64>>,
     pub max_drop: Option<Spanned<f64>>,
+    pub fail_if_significant_drop: Option<Spanned<f64>>,
     pub max_loss_rate: Option<Spanned<f64>>,
+    pub statistic: Option<Statistic>,
+    pub higher_is_better: Option<bool>,
     pub slices: Option<Spanned<toml::Value>>,
 }

@@ -84,3 +84,40 @@ fn paths_are_relative_to_the_gate_file() {
         PathBuf::from("/abs/b")
     );
 }
+
+#[test]
+fn statistics_keys_parse_and_round_trip() {
+    let text = format!(
+        "{MIN}[bootstrap]\nmethod = \"bca\"\n[report]\npractical-tie = 0.02\n\
+         [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = false\nfail-if-significant-drop = 25.0\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nfail-if-significant-drop = 0.0\n"
+    );
+    let c = parse(&text).unwrap();
+    assert_eq!(c.bootstrap.method, Method::Bca);
+    assert_eq!(c.report.practical_tie, 0.02);
+    assert_eq!(c.gates[0].statistic, Statistic::P95);
+    assert!(!c.gates[0].higher_is_better);
+    assert_eq!(c.gates[0].fail_if_significant_drop, Some(25.0));
+    assert_eq!(c.gates[1].statistic, Statistic::Mean);
+    let dumped = dump(&c);
+    assert!(
+        dumped.contains("method = \"bca\"") && dumped.contains("statistic = \"p95\""),
+        "{dumped}"
+    );
+    assert_eq!(dump(&parse(&dumped).unwrap()), dumped);
+}
+
+#[test]
+fn statistics_keys_are_checked() {
+    let cases = [
+        (format!("{MIN}[bootstrap]\nmethod = \"bc\"\n"), "prod.toml:5:10: unknown variant `bc`"),
+        (format!("{MIN}[report]\npractical-tie = -1.0\n"), "prod.toml:5:17: [report] practical-tie: expected a finite number ≥ 0"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nfail-if-significant-drop = -0.1\n"), "prod.toml:6:28: [[gate]] #1 (m): fail-if-significant-drop must be a finite number ≥ 0"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nstatistic = \"p99\"\nmin-mean = 1.0\n"), "prod.toml:6:13: unknown variant `p99`"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmin-mean = 1.0\n[[gate]]\nmetric = \"m\"\nstatistic = \"median\"\nmax-mean = 2.0\n"), "prod.toml:7:1: [[gate]] #2 (m): statistic and higher-is-better must match gate #1"),
+    ];
+    for (text, want) in cases {
+        let e = parse(&text).unwrap_err().to_string();
+        assert!(e.starts_with(want), "got:\n{e}\nwant prefix:\n{want}");
+    }
+}

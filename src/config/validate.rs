@@ -5,7 +5,8 @@ use std::path::Path;
 
 use toml::{Spanned, Value};
 
-use super::raw::{RawConfig, RawGate};
+use super::gate::{check_slice_name, gate, same_reading_per_metric};
+use super::raw::RawConfig;
 use super::*;
 
 pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Result<Config> {
@@ -172,6 +173,16 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         Some(t) => *t.get_ref(),
         None => DEFAULT_TIE_EPSILON,
     };
+    let practical_tie = match &r.practical_tie {
+        Some(t) if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) => {
+            return Err(err(
+                t.span(),
+                "[report] practical-tie: expected a finite number ≥ 0".into(),
+            ))
+        }
+        Some(t) => *t.get_ref(),
+        None => DEFAULT_PRACTICAL_TIE,
+    };
     let metrics = r.metrics.as_ref().map(|m| {
         m.iter()
             .map(|x| (crate::metric_names::canonical(x.get_ref()), Some(x.span())))
@@ -180,6 +191,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     let report = ReportSettings {
         worst,
         tie_epsilon,
+        practical_tie,
         metrics,
     };
 
@@ -187,6 +199,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     for (i, g) in raw.gates.iter().enumerate() {
         gates.push(gate(&src, i + 1, g)?);
     }
+    same_reading_per_metric(&src, &raw.gates, &gates)?;
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
         (t.into_inner(), span)
@@ -290,103 +303,4 @@ fn input(
             "expected a path string or a table like { path = \"...\" } or { run = \"...\" }".into(),
         )),
     }
-}
-
-fn check_slice_name(src: &SourceText, s: &Spanned<String>) -> Result<()> {
-    let name = s.get_ref();
-    let ok = name == "all"
-        || name
-            .split_once('=')
-            .is_some_and(|(t, v)| !t.trim().is_empty() && !v.trim().is_empty());
-    if ok {
-        Ok(())
-    } else {
-        Err(src.error(
-            Some(s.span()),
-            format!("slice {name:?}: expected `all` or `tag=value`, e.g. \"risk=compliance\""),
-        ))
-    }
-}
-
-fn gate(src: &SourceText, index: usize, g: &Spanned<RawGate>) -> Result<Gate> {
-    let span = g.span();
-    let g = g.get_ref();
-    let metric = crate::metric_names::canonical(g.metric.get_ref());
-    let here = |s: &Spanned<f64>, msg: &str| {
-        src.error(
-            Some(s.span()),
-            format!("[[gate]] #{index} ({metric}): {msg}"),
-        )
-    };
-    for (rule, v) in [("min-mean", &g.min_mean), ("max-mean", &g.max_mean)] {
-        if let Some(v) = v {
-            if !v.get_ref().is_finite() {
-                return Err(here(v, &format!("{rule} must be a finite number")));
-            }
-        }
-    }
-    if let Some(v) = &g.max_drop {
-        if !(v.get_ref().is_finite() && *v.get_ref() >= 0.0) {
-            return Err(here(
-                v,
-                "max-drop must be a finite number ≥ 0 (a drop of 0.01 is written 0.01)",
-            ));
-        }
-    }
-    if let Some(v) = &g.max_loss_rate {
-        if !(0.0..=1.0).contains(v.get_ref()) {
-            return Err(here(
-                v,
-                "max-loss-rate must be a share of queries between 0 and 1",
-            ));
-        }
-    }
-    if g.min_mean.is_none()
-        && g.max_mean.is_none()
-        && g.max_drop.is_none()
-        && g.max_loss_rate.is_none()
-    {
-        return Err(src.error(
-            Some(span),
-            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop or max-loss-rate"),
-        ));
-    }
-    let slices = match &g.slices {
-        None => GateSlices::All,
-        Some(s) => match s.get_ref() {
-            Value::String(x) if x == "all" => GateSlices::All,
-            Value::String(x) if x == "critical" => GateSlices::Critical,
-            Value::Array(items) => {
-                let mut names = Vec::new();
-                for item in items {
-                    let Some(name) = item.as_str() else {
-                        return Err(src.error(Some(s.span()), format!("[[gate]] #{index}: slices must be strings")));
-                    };
-                    check_slice_name(src, &Spanned::new(s.span(), name.to_string()))?;
-                    names.push(name.to_string());
-                }
-                if names.is_empty() {
-                    return Err(src.error(Some(s.span()), format!("[[gate]] #{index}: slices is empty")));
-                }
-                GateSlices::List(names)
-            }
-            _ => {
-                return Err(src.error(
-                    Some(s.span()),
-                    format!("[[gate]] #{index}: slices must be \"all\", \"critical\" or a list like [\"all\", \"risk=compliance\"]"),
-                ))
-            }
-        },
-    };
-    Ok(Gate {
-        index,
-        metric,
-        metric_span: Some(g.metric.span()),
-        min_mean: g.min_mean.as_ref().map(|v| *v.get_ref()),
-        max_mean: g.max_mean.as_ref().map(|v| *v.get_ref()),
-        max_drop: g.max_drop.as_ref().map(|v| *v.get_ref()),
-        max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
-        slices,
-        slices_span: g.slices.as_ref().map(|s| s.span()),
-    })
 }

@@ -1,12 +1,146 @@
-//! `rag-gate eval` flags and entry point (owned by the eval module).
+//! `rag-gate eval` flags and entry point: parse flags into `EvalOptions`, evaluate, render, write
+//! with `write_atomic` for `-o`. Notes about left-out queries go to stderr; only main prints.
 
-use crate::error::Result;
+use std::path::PathBuf;
+
+use super::ann::evaluate_ann;
+use super::metrics::{Kind, Metric, NAMES_HELP};
+use super::output::{render_rows, summary_json, RowFormat};
+use super::{evaluate, EmptyGold, EvalOptions, Format, Gain, Order};
+use crate::atomic::write_atomic;
+use crate::error::{few, Error, Result};
 use crate::outcome::Outcome;
 
 /// Per-query metrics from a run and qrels, trec_eval-exact.
+///
+/// Rows are written in a form `check` reads (JSONL, CSV or trec_eval -q). Queries in the qrels
+/// but not in the run score 0 (trec_eval -c); run-only queries are ignored and counted; queries
+/// without a relevant doc follow --empty-gold. Every policy is recorded in the summary.
 #[derive(Debug, Clone, clap::Args)]
-pub struct EvalArgs {}
+pub struct EvalArgs {
+    /// Qrels: TREC `qid 0 docid rel` or JSONL {"query_id", "gold"} (by extension: .jsonl).
+    #[arg(long, value_name = "FILE", required_unless_present = "exact_run")]
+    pub qrels: Option<PathBuf>,
+    /// Run: TREC `qid Q0 docid rank score tag` or JSONL {"query_id", "ranked"}.
+    #[arg(long, value_name = "FILE")]
+    pub run: PathBuf,
+    /// Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k,
+    /// ann-recall@k (the last only with --exact-run, on its own).
+    #[arg(long, value_name = "LIST")]
+    pub metrics: String,
+    /// Per-query output format; `json` prints the summary only.
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: RowFormat,
+    /// Write the per-query rows to FILE (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print the summary JSON on stdout (rows then go only to -o FILE, if given).
+    #[arg(long)]
+    pub summary: bool,
+    /// Relevant means rel >= N for every binary metric (trec_eval -l); nDCG uses raw grades.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..))]
+    pub rel_level: i32,
+    /// nDCG gain: linear (rel, trec_eval) or exponential (2^rel - 1).
+    #[arg(long, value_enum, default_value = "linear")]
+    pub gain: Gain,
+    /// Ranking order [default: score for TREC runs (trec_eval's rule), given for JSONL].
+    #[arg(long, value_enum)]
+    pub order: Option<Order>,
+    /// Queries with no relevant doc: exclude (listed, not averaged), zero (kept, trec_eval), error.
+    #[arg(long, value_enum, default_value = "exclude")]
+    pub empty_gold: EmptyGold,
+    /// Qrels format, overriding the extension.
+    #[arg(long, value_enum)]
+    pub qrels_format: Option<Format>,
+    /// Run format (also of --exact-run), overriding the extension.
+    #[arg(long, value_enum)]
+    pub run_format: Option<Format>,
+    /// Corpus doc ids, one per line: any other gold or ranked id is an error.
+    #[arg(long, value_name = "FILE")]
+    pub corpus: Option<PathBuf>,
+    /// `chunk_id<TAB>doc_id`: map a chunk run to documents (first occurrence kept, then cutoffs).
+    #[arg(long, value_name = "FILE")]
+    pub chunk_map: Option<PathBuf>,
+    /// Exact-search run for ann-recall@k (--run is then the approximate run).
+    #[arg(long, value_name = "FILE")]
+    pub exact_run: Option<PathBuf>,
+}
 
-pub fn run(_args: &EvalArgs) -> Result<Outcome> {
-    Err(crate::error::Error::Usage("eval is not built yet".into()))
+pub fn run(args: &EvalArgs) -> Result<Outcome> {
+    let ms =
+        Metric::parse_list(&args.metrics).map_err(|e| Error::Usage(format!("--metrics: {e}")))?;
+    let opts = EvalOptions {
+        rel_level: args.rel_level,
+        gain: args.gain,
+        order: args.order,
+        empty_gold: args.empty_gold,
+        qrels_format: args.qrels_format,
+        run_format: args.run_format,
+        corpus: args.corpus.clone(),
+        chunk_map: args.chunk_map.clone(),
+    };
+    let shown = |p: &PathBuf| p.display().to_string();
+    let ann = ms.iter().any(|m| m.kind == Kind::AnnRecall);
+    let ev = match (&args.exact_run, &args.qrels, ann) {
+        (Some(exact), _, true) => evaluate_ann(
+            &args.run,
+            &shown(&args.run),
+            exact,
+            &shown(exact),
+            &ms,
+            &opts,
+        )?,
+        (None, _, true) => {
+            return Err(Error::Usage(
+                "--metrics: ann-recall@k needs --exact-run FILE".into(),
+            ))
+        }
+        (_, Some(q), false) => evaluate(q, &shown(q), &args.run, &shown(&args.run), &ms, &opts)?,
+        (_, None, false) => {
+            return Err(Error::Usage(format!(
+                "--qrels FILE is needed for {NAMES_HELP} (all but ann-recall@k)"
+            )))
+        }
+    };
+    let mut out = Outcome::default();
+    let s = &ev.summary;
+    if !s.excluded.is_empty() {
+        out.stderr.push(format!(
+            "note: {} quer(y/ies) without a relevant doc excluded (--empty-gold exclude): {}",
+            s.excluded.len(),
+            few(&s.excluded, 5)
+        ));
+    }
+    if !s.missing_from_run.is_empty() {
+        out.stderr.push(format!(
+            "note: {} quer(y/ies) absent from the run scored 0: {}",
+            s.missing_from_run.len(),
+            few(&s.missing_from_run, 5)
+        ));
+    }
+    if s.run_only_ignored > 0 {
+        out.stderr.push(format!(
+            "note: {} run-only quer(y/ies) ignored (not in the reference)",
+            s.run_only_ignored
+        ));
+    }
+    if s.evaluated == 0 {
+        out.stderr
+            .push("note: no query evaluated: every mean is null".into());
+    }
+    let summary_only = args.format == RowFormat::Json;
+    let rows = if summary_only {
+        summary_json(&ev)?
+    } else {
+        render_rows(&ev, args.format)?
+    };
+    match &args.output {
+        Some(path) => write_atomic(path, rows.as_bytes())?,
+        None if !args.summary || summary_only => out.stdout = rows,
+        None => {}
+    }
+    if args.summary && !summary_only {
+        out.stdout = summary_json(&ev)?;
+    }
+    Ok(out)
 }

@@ -1,9 +1,134 @@
-//! A gate file's `{ run = "..." }` input: evaluate the run against `[inputs] qrels`.
+//! A gate file's `{ run = "..." }` input: evaluate the run against `[inputs] qrels` with the
+//! policies of the `[eval]` table, giving the same `MetricTable` a metric file would.
+//!
+//! `[eval]` keys (all optional): `metrics` (computed besides the gated ones), `rel-level`,
+//! `gain` ("linear" | "exponential"), `order` ("score" | "rank" | "given"), `empty-gold`
+//! ("exclude" | "zero" | "error"), `qrels-format` and `run-format` ("trec" | "jsonl"),
+//! `corpus` and `chunk-map` (paths relative to the gate file).
 
-use crate::config::{Config, InputSpec};
+use clap::ValueEnum;
+use serde::Deserialize;
+
+use super::{evaluate_to_table, EvalOptions};
+use crate::config::{resolve, Config, InputSpec};
 use crate::error::Result;
 use crate::load::MetricTable;
 
-pub fn evaluate_run(cfg: &Config, spec: &InputSpec, _metrics: &[String]) -> Result<MetricTable> {
-    Err(cfg.error_at(&spec.span, "run inputs are not supported yet"))
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct EvalSection {
+    metrics: Option<Vec<String>>,
+    rel_level: Option<i64>,
+    gain: Option<String>,
+    order: Option<String>,
+    empty_gold: Option<String>,
+    qrels_format: Option<String>,
+    run_format: Option<String>,
+    corpus: Option<String>,
+    chunk_map: Option<String>,
+}
+
+fn choice<T: ValueEnum>(cfg: &Config, key: &str, v: &Option<String>) -> Result<Option<T>> {
+    let span = cfg.eval.as_ref().and_then(|(_, s)| s.clone());
+    match v {
+        None => Ok(None),
+        Some(s) => T::from_str(s, false).map(Some).map_err(|_| {
+            let names: Vec<String> = T::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value())
+                .map(|p| format!("{:?}", p.get_name()))
+                .collect();
+            cfg.error_at(
+                &span,
+                format!("[eval] {key} = {s:?}: expected one of {}", names.join(", ")),
+            )
+        }),
+    }
+}
+
+/// The evaluation options and the extra metrics from `[eval]`.
+pub fn eval_options(cfg: &Config) -> Result<(EvalOptions, Vec<String>)> {
+    let (section, span) = match &cfg.eval {
+        Some((t, span)) => {
+            let s = EvalSection::deserialize(toml::Value::Table(t.clone()))
+                .map_err(|e| cfg.error_at(span, format!("[eval]: {}", e.message())))?;
+            (s, span.clone())
+        }
+        None => (EvalSection::default(), None),
+    };
+    // Paths in [eval] are relative to the gate file's folder, like every path in it.
+    let base = std::path::Path::new(&cfg.source.shown)
+        .parent()
+        .unwrap_or(std::path::Path::new(""))
+        .to_path_buf();
+    let mut opts = EvalOptions::default();
+    if let Some(l) = section.rel_level {
+        if !(1..=i64::from(i32::MAX)).contains(&l) {
+            return Err(cfg.error_at(
+                &span,
+                format!("[eval] rel-level = {l}: expected an integer ≥ 1"),
+            ));
+        }
+        opts.rel_level = l as i32;
+    }
+    if let Some(g) = choice(cfg, "gain", &section.gain)? {
+        opts.gain = g;
+    }
+    opts.order = choice(cfg, "order", &section.order)?;
+    if let Some(e) = choice(cfg, "empty-gold", &section.empty_gold)? {
+        opts.empty_gold = e;
+    }
+    opts.qrels_format = choice(cfg, "qrels-format", &section.qrels_format)?;
+    opts.run_format = choice(cfg, "run-format", &section.run_format)?;
+    opts.corpus = section.corpus.as_deref().map(|p| resolve(&base, p));
+    opts.chunk_map = section.chunk_map.as_deref().map(|p| resolve(&base, p));
+    let metrics = section
+        .metrics
+        .unwrap_or_default()
+        .iter()
+        .map(|m| crate::metric_names::canonical(m))
+        .collect();
+    Ok((opts, metrics))
+}
+
+/// Evaluates one side's run; returns its per-query table and a line for the report's warnings.
+pub fn evaluate_run(
+    cfg: &Config,
+    spec: &InputSpec,
+    wanted: &[String],
+) -> Result<(MetricTable, String)> {
+    let (opts, extra) = eval_options(cfg)?;
+    let mut metrics: Vec<String> = wanted.iter().chain(&extra).cloned().collect();
+    metrics.sort();
+    metrics.dedup();
+    if metrics.is_empty() {
+        return Err(cfg.error_at(&spec.span, "a run input needs metrics to compute: add gates, or [eval] metrics = [\"ndcg@10\", ...]"));
+    }
+    let qrels = cfg
+        .inputs
+        .qrels
+        .as_ref()
+        .expect("validated: run inputs come with qrels");
+    let (table, summary) = evaluate_to_table(
+        &qrels.path,
+        &qrels.shown(),
+        &spec.path,
+        &spec.shown(),
+        &metrics,
+        &opts,
+    )
+    .map_err(|e| match e {
+        crate::Error::Usage(m) => cfg.error_at(&spec.span, m),
+        other => other,
+    })?;
+    let note = format!(
+        "{}: evaluated {} queries against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
+        spec.written,
+        summary.evaluated,
+        qrels.written,
+        summary.excluded.len(),
+        summary.missing_from_run.len(),
+        summary.run_only_ignored
+    );
+    Ok((table, note))
 }

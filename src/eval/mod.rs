@@ -1,3 +1,186 @@
-//! Evaluation: runs + qrels → per-query metrics.
+//! Evaluation: runs + qrels → per-query metrics, trec_eval-exact, every policy explicit.
+//!
+//! The flow is read qrels (`qrels.rs`) → stream the run one query at a time (`run.rs`) → score
+//! each query (`metrics.rs`, pure) → collect rows and the summary (`engine.rs`) → render
+//! (`output.rs`). `ann.rs` measures an approximate run against an exact one. The `rag-gate eval`
+//! command is `cli.rs`; `check` calls [`evaluate_to_table`] when a gate file names runs.
+
+pub mod ann;
+pub mod chunks;
 pub mod cli;
+pub mod corpus;
+pub mod engine;
+mod fasthash;
 pub mod gate_input;
+mod group;
+pub mod lines;
+pub mod metrics;
+pub mod output;
+pub mod qrels;
+pub mod run;
+mod run_jsonl;
+
+use std::path::{Path, PathBuf};
+
+pub use engine::{evaluate, EvalSummary, Evaluation, Policies, QueryResult};
+pub use metrics::Metric;
+
+use crate::error::{Error, Result};
+use crate::load::{MetricTable, QueryRow};
+
+/// Input file format.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Whitespace-separated TREC lines.
+    Trec,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+impl Format {
+    /// `.jsonl`/`.ndjson` → JSONL, anything else → TREC.
+    pub fn from_path(p: &Path) -> Format {
+        match p
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("jsonl" | "ndjson") => Format::Jsonl,
+            _ => Format::Trec,
+        }
+    }
+}
+
+/// How a query's ranking is ordered before cutoffs apply.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    /// Score descending as f64, ties by docid descending in byte order (trec_eval).
+    Score,
+    /// The TREC rank column ascending, ties by docid descending.
+    Rank,
+    /// File order (TREC line order; JSONL list order).
+    Given,
+}
+
+/// nDCG gain of a grade `rel > 0`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Gain {
+    /// gain = rel (trec_eval).
+    #[default]
+    Linear,
+    /// gain = 2^rel − 1 (Burges et al.).
+    Exponential,
+}
+
+/// What to do with a judged query that has no relevant doc (R = 0 at the relevance level).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum EmptyGold {
+    /// Leave it out of every row and mean; list it in `excluded`.
+    #[default]
+    Exclude,
+    /// Keep it: binary metrics are 0, nDCG as trec_eval computes it (trec_eval -c).
+    Zero,
+    /// Stop with an error naming the query and its qrels line.
+    Error,
+}
+
+/// Evaluation options; `Default` gives the documented defaults: rel level 1, linear gain, order
+/// by format (TREC: score, JSONL: given), empty-gold queries excluded, formats by extension.
+#[derive(Debug, Clone)]
+pub struct EvalOptions {
+    /// trec_eval -l: relevant iff rel >= this (at least 1; default 1).
+    pub rel_level: i32,
+    pub gain: Gain,
+    pub order: Option<Order>,
+    pub empty_gold: EmptyGold,
+    pub qrels_format: Option<Format>,
+    pub run_format: Option<Format>,
+    /// One allowed doc id per line; any other gold or ranked id is an error.
+    pub corpus: Option<PathBuf>,
+    /// `chunk_id<TAB>doc_id`: evaluate a chunk run at document level.
+    pub chunk_map: Option<PathBuf>,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            rel_level: 1,
+            gain: Gain::Linear,
+            order: None,
+            empty_gold: EmptyGold::Exclude,
+            qrels_format: None,
+            run_format: None,
+            corpus: None,
+            chunk_map: None,
+        }
+    }
+}
+
+/// Evaluates `run` against `qrels` and returns one row per evaluated query (sorted by query id)
+/// with one column per metric under its canonical name (`ndcg@10`, `recall@5`, `mrr@10`, ...),
+/// plus the summary (counts, excluded and missing queries, means, pooled recall, policies).
+/// `*_shown` are the paths as the user wrote them, used in error messages. `ann-recall@k` is
+/// not accepted here (it needs an exact run: see [`ann::evaluate_ann`]).
+pub fn evaluate_to_table(
+    qrels: &Path,
+    qrels_shown: &str,
+    run: &Path,
+    run_shown: &str,
+    metrics: &[String],
+    opts: &EvalOptions,
+) -> Result<(MetricTable, EvalSummary)> {
+    let ms = Metric::parse_list(&metrics.join(",")).map_err(Error::Usage)?;
+    let ev = evaluate(qrels, qrels_shown, run, run_shown, &ms, opts)?;
+    Ok((ev.to_table(run_shown), ev.summary))
+}
+
+impl Evaluation {
+    /// The rows as the `MetricTable` that `check` consumes (row line = the query's qrels line).
+    pub fn to_table(&self, source: &str) -> MetricTable {
+        let mut t = MetricTable::new(source);
+        for r in &self.rows {
+            t.rows.push(QueryRow {
+                query_id: r.qid.clone(),
+                line: r.line,
+                group: None,
+                slices: Default::default(),
+            });
+        }
+        for (j, m) in self.metrics.iter().enumerate() {
+            t.metrics.insert(
+                m.to_string(),
+                self.rows.iter().map(|r| Some(r.values[j])).collect(),
+            );
+        }
+        t
+    }
+}

@@ -1,1 +1,115 @@
-//! Publish stage: GitHub sticky comment, job summary, outputs, annotations.
+//! Publish stage: the report reaches GitHub. Job summary, step outputs and `::error`
+//! annotations whenever Actions provides them; one sticky PR comment with `--comment`.
+//!
+//! Nothing here prints: [`publish`] returns the lines for stderr. A failure to publish is a
+//! warning and leaves the verdict's exit code alone, unless `--comment=required`. The token is
+//! never part of a returned line or error.
+
+pub mod actions;
+pub mod args;
+pub mod client;
+pub mod env;
+pub mod sticky;
+
+use std::path::Path;
+
+pub use args::{CommentMode, PublishArgs};
+pub use env::{GithubEnv, Token};
+
+use crate::error::{Error, Result};
+use crate::report::markdown::{self, GITHUB_COMMENT_LIMIT};
+use crate::report::Report;
+use sticky::Action;
+
+/// GitHub accepts up to 1 MiB of job summary per step; keep a little room.
+pub const SUMMARY_LIMIT: usize = 1024 * 1024 - 4096;
+
+/// Publishes a finished report: appends it to the job summary (`GITHUB_STEP_SUMMARY`), writes
+/// `verdict` and `report` to `GITHUB_OUTPUT`, returns `::error` annotations for failed gates
+/// (under Actions), and with `--comment` creates or updates the sticky PR comment.
+///
+/// Returns the lines for stderr. `Err` only with `--comment=required` when the comment failed.
+/// Creates its own current-thread Tokio runtime: call it from synchronous code, not from
+/// inside another runtime.
+pub fn publish(
+    report: &Report,
+    report_path: Option<&Path>,
+    args: &PublishArgs,
+    env: &GithubEnv,
+) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
+    if env.actions {
+        lines.extend(actions::gate_annotations(report));
+    }
+    if let Some(p) = &env.step_summary {
+        let md = markdown::render_trimmed(report, SUMMARY_LIMIT);
+        if let Err(e) = actions::append_summary(p, &md) {
+            let msg = format!("could not append the job summary to {}: {e}", p.display());
+            lines.push(actions::warning(env.actions, &msg));
+        }
+    }
+    if let Some(p) = &env.output {
+        if let Err(e) = actions::write_outputs(p, report.verdict, report_path) {
+            let msg = format!("could not write the step outputs to {}: {e}", p.display());
+            lines.push(actions::warning(env.actions, &msg));
+        }
+    }
+    if args.comment != CommentMode::Off {
+        match comment(report, args, env) {
+            Ok(action) => lines.push(done(action)),
+            Err(msg) => {
+                let msg = redact(&msg, env.token.as_ref());
+                if args.comment == CommentMode::Required {
+                    return Err(Error::Publish(msg));
+                }
+                let msg = format!("the PR comment was not posted ({msg}); the verdict stands");
+                lines.push(actions::warning(env.actions, &msg));
+            }
+        }
+    }
+    Ok(lines
+        .iter()
+        .map(|l| redact(l, env.token.as_ref()))
+        .collect())
+}
+
+fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
+    let token = env
+        .token
+        .as_ref()
+        .ok_or_else(|| format!("no GitHub token: {} is not set", env.token_var))?;
+    let repo = env
+        .repository
+        .as_deref()
+        .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
+    let pr = env.pr_number(args.pr)?;
+    let body = markdown::render_trimmed(report, GITHUB_COMMENT_LIMIT);
+    let marker = markdown::marker(&report.gate_id);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("could not start the async runtime: {e}"))?;
+    rt.block_on(async {
+        let client = client::Client::new(env, token, repo)?;
+        let deadline = env.deadline;
+        tokio::time::timeout(deadline, sticky::upsert(&client, pr, &marker, &body))
+            .await
+            .map_err(|_| format!("gave up on GitHub after {} s", deadline.as_secs_f64()))?
+    })
+}
+
+fn done(action: Action) -> String {
+    match action {
+        Action::Created(id) => format!("rag-gate: posted the report as PR comment {id}"),
+        Action::Updated(id) => format!("rag-gate: updated PR comment {id}"),
+        Action::Unchanged(id) => format!("rag-gate: PR comment {id} already shows this report"),
+    }
+}
+
+/// Belt and braces: whatever GitHub echoes back, the token never leaves in a message.
+fn redact(s: &str, token: Option<&Token>) -> String {
+    match token {
+        Some(t) if t.expose().len() >= 4 => s.replace(t.expose(), "***"),
+        _ => s.to_string(),
+    }
+}

@@ -6,7 +6,11 @@
 use serde::Serialize;
 
 /// Version of the JSON report layout; bump when a field changes meaning or disappears.
-pub const SCHEMA_VERSION: u32 = 1;
+///
+/// 2: `ci` brackets `estimate` (the chosen statistic's difference; the mean delta by default);
+/// comparisons gain the statistic, p-value, MDE, label, Monte-Carlo error and practical ties;
+/// gate results gain the label, raw and Holm-adjusted p-values and the deciding rule.
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -83,13 +87,68 @@ pub struct Comparison {
     pub candidate_mean: f64,
     /// Mean of candidate − baseline.
     pub delta: f64,
-    /// Bootstrap interval of the mean delta, `[low, high]`.
+    /// Bootstrap interval of `estimate` (the mean delta unless `statistic` says otherwise),
+    /// `[low, high]`.
     pub ci: [f64; 2],
+    /// Queries that got better (delta > ε; for a lower-is-better metric, delta < −ε), tied, worse.
     pub wins: usize,
     pub ties: usize,
     pub losses: usize,
-    /// The worst per-query regressions, worst first (only queries with delta < −tie_epsilon).
+    /// "mean", "median" or "p95": what `estimate` and `ci` are about.
+    pub statistic: String,
+    /// False for metrics where lower is better (latency): labels read a rise as a drop.
+    pub higher_is_better: bool,
+    /// The statistic of each side (the means when `statistic` is "mean").
+    pub baseline_value: f64,
+    pub candidate_value: f64,
+    /// statistic(candidate) − statistic(baseline), paired (= `delta` for the mean).
+    pub estimate: f64,
+    /// Monte-Carlo standard error of each interval bound.
+    pub ci_mc_se: [f64; 2],
+    /// Resamples behind `ci`: the configured number, or 10× when a bound lay within 3 Monte-Carlo
+    /// standard errors of a gate threshold (`mc_rerun`).
+    pub resamples_used: u64,
+    pub mc_rerun: bool,
+    /// Two-sided paired randomization (sign-flip) p-value at the resampling unit, from
+    /// `resamples` random sign vectors: (1 + #as extreme) / (R + 1).
+    pub p_value: f64,
+    /// Minimum detectable effect at the confidence level and 80% power.
+    pub mde: f64,
+    /// The margin m behind `label`: the smallest delta-rule margin of the gates on this
+    /// comparison, else `practical_tie`.
+    pub margin: f64,
+    pub label: Label,
+    /// |delta| at or below this is a practical tie; counts at that threshold.
+    pub practical_tie: f64,
+    pub practical_wins: usize,
+    pub practical_ties: usize,
+    pub practical_losses: usize,
+    /// The worst per-query regressions, worst first (only queries that got worse by more than
+    /// tie_epsilon; for a lower-is-better metric, the largest rises).
     pub worst: Vec<Regression>,
+}
+
+/// What the interval says against a margin m (oriented so that "better" is an improvement):
+/// `better` (CI above +m), `worse` (CI below −m), `no-change` (CI inside [−m, +m]),
+/// `inconclusive` (CI straddles a margin).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Label {
+    Better,
+    Worse,
+    NoChange,
+    Inconclusive,
+}
+
+impl Label {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::Better => "better",
+            Label::Worse => "worse",
+            Label::NoChange => "no-change",
+            Label::Inconclusive => "inconclusive",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -125,4 +184,16 @@ pub struct GateResult {
     pub status: GateStatus,
     /// Plain-words explanation: what was compared with what.
     pub detail: String,
+    /// The comparison's label against this gate's margin (its delta rule's m; otherwise the
+    /// comparison's own margin).
+    pub label: Label,
+    /// The comparison's sign-flip p-value.
+    pub p_value: f64,
+    /// Holm–Bonferroni adjusted across the family of gated comparisons (every metric × slice
+    /// some gate applies to); it must be below 1 − confidence for a proven drop to fail.
+    pub p_adjusted: f64,
+    pub family_size: usize,
+    /// The rule that decided, in words: "non-inferiority (max-drop)", "proven harm
+    /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice".
+    pub decided_by: String,
 }

@@ -34,6 +34,10 @@ pub fn render(r: &Report) -> String {
                         GateStatus::TooSmall if g.passed => "too small (warn)".into(),
                         GateStatus::TooSmall => "too small (FAIL)".into(),
                     },
+                    g.label.as_str().into(),
+                    fmt_p(g.p_value),
+                    fmt_p(g.p_adjusted),
+                    g.decided_by.clone(),
                 ]
             })
             .collect();
@@ -46,12 +50,26 @@ pub fn render(r: &Report) -> String {
                 "value",
                 "threshold",
                 "result",
+                "label",
+                "p",
+                "p (Holm)",
+                "decided by",
             ],
             &rows,
         ));
     }
+    if let Some(g) = r.gates.first() {
+        out.push_str(&format!(
+            "  p: two-sided paired sign-flip test at the {} unit; Holm over {} gated comparisons\n",
+            r.unit, g.family_size
+        ));
+    }
     out.push_str("\nDeltas (candidate − baseline)\n");
     let ci_head = format!("{}% CI", fmt_pct(r.confidence));
+    let practical_head = match r.comparisons.first() {
+        Some(c) => format!("w/t/l at ±{}", c.practical_tie),
+        None => "w/t/l (practical)".into(),
+    };
     let rows: Vec<Vec<String>> = r
         .comparisons
         .iter()
@@ -66,8 +84,25 @@ pub fn render(r: &Report) -> String {
                 format!("{:.4}", c.baseline_mean),
                 format!("{:.4}", c.candidate_mean),
                 format!("{:+.4}", c.delta),
-                format!("[{:+.4}, {:+.4}]", c.ci[0], c.ci[1]),
+                if c.statistic == "mean" {
+                    String::new()
+                } else {
+                    format!("{} {:+.4}", c.statistic, c.estimate)
+                },
+                format!(
+                    "[{:+.4}, {:+.4}]{}",
+                    c.ci[0],
+                    c.ci[1],
+                    if c.mc_rerun { "*" } else { "" }
+                ),
+                fmt_p(c.p_value),
+                format!("{:.4}", c.mde),
+                format!("{} (±{})", c.label.as_str(), c.margin),
                 format!("{}/{}/{}", c.wins, c.ties, c.losses),
+                format!(
+                    "{}/{}/{}",
+                    c.practical_wins, c.practical_ties, c.practical_losses
+                ),
             ]
         })
         .collect();
@@ -79,11 +114,22 @@ pub fn render(r: &Report) -> String {
             "baseline",
             "candidate",
             "delta",
+            "statistic",
             &ci_head,
+            "p",
+            "MDE",
+            "label",
             "win/tie/loss",
+            &practical_head,
         ],
         &rows,
     ));
+    if r.comparisons.iter().any(|c| c.mc_rerun) {
+        out.push_str(&format!(
+            "  * bound within 3 Monte-Carlo SE of a threshold: re-run with {}× the resamples\n",
+            crate::resample::RERUN_FACTOR
+        ));
+    }
     let worst: Vec<_> = r
         .comparisons
         .iter()
@@ -118,6 +164,15 @@ pub fn render(r: &Report) -> String {
         }
     }
     out
+}
+
+/// A p-value with four decimals, or "<0.0001".
+pub fn fmt_p(p: f64) -> String {
+    if p < 1e-4 {
+        "<0.0001".into()
+    } else {
+        format!("{p:.4}")
+    }
 }
 
 /// 0.95 → "95", 0.975 → "97.5".

@@ -10,12 +10,16 @@
 //!   groups, Σ group sums / Σ group sizes.
 //!
 //! Generator layout (fixed; part of the report's reproducibility): resamples are cut into chunks
-//! of `CHUNK`; chunk c uses ChaCha8 with the caller's key and stream id c; each index is drawn
-//! from one 32-bit word by Lemire's multiply-shift with rejection (Lemire 2019, "Fast random
-//! integer generation in an interval"), so it is exactly uniform. Chunks run in parallel (rayon)
-//! and the output order is the resample order, whatever the thread count.
+//! of `CHUNK`; chunk c uses ChaCha8 with the caller's key and stream id c. Indices are cut from
+//! 64-bit words in k-bit pieces, k = min(⌈log2 n⌉ + 3, 32) (so 3 indices a word for n = 100,000
+//! instead of 2), and each piece is mapped to [0, n) by Lemire's multiply-shift with rejection
+//! (Lemire 2019, "Fast random integer generation in an interval") in the 2^k space, so every
+//! index is exactly uniform. Each resample's sum uses four accumulators (index j into j mod 4),
+//! added as (a0 + a1) + (a2 + a3). Chunks run in parallel (rayon) and the output order is the
+//! resample order, whatever the thread count.
 //!
-//! Cost: O(B · n) draws for B resamples of n units, no allocation per resample.
+//! Cost: O(B · n) draws for B resamples of n units, no allocation per resample; the working set
+//! is the data alone (indices are never stored).
 
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -69,32 +73,100 @@ pub fn bootstrap_means(units: Units<'_>, resamples: usize, key: [u8; 32]) -> Vec
         .for_each(|(c, chunk)| {
             let mut rng = ChaCha8Rng::from_seed(key);
             rng.set_stream(c as u64);
+            let mut draw = Indices::new(rng, n as u32);
             for slot in chunk.iter_mut() {
-                *slot = one_resample(units, &mut rng);
+                *slot = match units {
+                    Units::Queries(x) => sum4(x, &mut draw) / n as f64,
+                    Units::Groups { sums, sizes } => {
+                        let (s, z) = sum4_pair(sums, sizes, &mut draw);
+                        s / z
+                    }
+                };
             }
         });
     out
 }
 
-fn one_resample(units: Units<'_>, rng: &mut ChaCha8Rng) -> f64 {
-    match units {
-        Units::Queries(x) => {
-            let n = x.len() as u32;
-            let mut sum = 0.0;
-            for _ in 0..n {
-                sum += x[bounded(rng, n) as usize];
-            }
-            sum / f64::from(n)
+/// Sum of n values of `x` drawn with replacement.
+#[inline]
+fn sum4(x: &[f64], draw: &mut Indices) -> f64 {
+    let n = x.len();
+    let mut a = [0.0f64; 4];
+    let mut j = 0;
+    while j + 4 <= n {
+        a[0] += x[draw.draw()];
+        a[1] += x[draw.draw()];
+        a[2] += x[draw.draw()];
+        a[3] += x[draw.draw()];
+        j += 4;
+    }
+    for slot in a.iter_mut().take(n - j) {
+        *slot += x[draw.draw()];
+    }
+    (a[0] + a[1]) + (a[2] + a[3])
+}
+
+/// Sums of `x` and `w` over n units drawn with replacement (the same draws for both).
+#[inline]
+fn sum4_pair(x: &[f64], w: &[f64], draw: &mut Indices) -> (f64, f64) {
+    let n = x.len();
+    let mut a = [0.0f64; 4];
+    let mut b = [0.0f64; 4];
+    let mut j = 0;
+    while j < n {
+        let lane = j & 3;
+        let i = draw.draw();
+        a[lane] += x[i];
+        b[lane] += w[i];
+        j += 1;
+    }
+    ((a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]))
+}
+
+/// Uniform indices in [0, n) cut from a ChaCha8 stream, k bits at a time (see the module header).
+pub struct Indices {
+    rng: ChaCha8Rng,
+    word: u64,
+    left: u32,
+    per_word: u32,
+    k: u32,
+    mask: u64,
+    n: u64,
+    threshold: u64,
+}
+
+impl Indices {
+    pub fn new(rng: ChaCha8Rng, n: u32) -> Self {
+        assert!(n > 0);
+        let bits = 32 - (n - 1).leading_zeros();
+        let k = (bits + 3).min(32);
+        let mask = (1u64 << k) - 1;
+        Indices {
+            rng,
+            word: 0,
+            left: 0,
+            per_word: 64 / k,
+            k,
+            mask,
+            n: u64::from(n),
+            threshold: (1u64 << k) % u64::from(n),
         }
-        Units::Groups { sums, sizes } => {
-            let g = sums.len() as u32;
-            let (mut sum, mut size) = (0.0, 0.0);
-            for _ in 0..g {
-                let i = bounded(rng, g) as usize;
-                sum += sums[i];
-                size += sizes[i];
+    }
+
+    #[inline]
+    pub fn draw(&mut self) -> usize {
+        loop {
+            if self.left == 0 {
+                self.word = self.rng.next_u64();
+                self.left = self.per_word;
             }
-            sum / size
+            let r = self.word & self.mask;
+            self.word >>= self.k;
+            self.left -= 1;
+            let m = r * self.n;
+            if m & self.mask >= self.threshold {
+                return (m >> self.k) as usize;
+            }
         }
     }
 }

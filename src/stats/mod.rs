@@ -3,12 +3,26 @@
 //! - `bootstrap`: the paired bootstrap of a mean delta (Efron & Tibshirani, *An Introduction to
 //!   the Bootstrap*, 1993, ch. 6 and 13), resampling queries or whole groups (the cluster
 //!   bootstrap: Davison & Hinkley, *Bootstrap Methods and their Application*, 1997, §3.8).
+//! - `paired_quantile`: the same for a difference of medians or 95th percentiles.
+//! - `interval`: percentile and BCa intervals (Efron 1987) and their Monte-Carlo error.
+//! - `jackknife`: leave-one-unit-out values in O(n), for the BCa acceleration.
+//! - `signflip`: the paired randomization test (Fisher 1935; Smucker, Allan & Carterette 2007).
+//! - `holm`: Holm–Bonferroni adjusted p-values (Holm 1979).
+//! - `power`: minimum detectable effect at 80% power (normal theory).
 //! - `quantile`: sample quantiles with linear interpolation (Hyndman & Fan 1996, type 7; numpy's
 //!   default) and the percentile interval built from them.
+//! - `statistic`: mean, median or p95.
 //! - `streams`: reproducible generator keys derived from the seed and a label.
 //! - `describe`: means and win/tie/loss counts of paired deltas.
 
 pub mod bootstrap;
 pub mod describe;
+pub mod holm;
+pub mod interval;
+pub mod jackknife;
+pub mod paired_quantile;
+pub mod power;
 pub mod quantile;
+pub mod signflip;
+pub mod statistic;
 pub mod streams;

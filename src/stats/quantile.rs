@@ -21,6 +21,25 @@ pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
     }
 }
 
+/// The p-quantile of an unsorted, non-empty slice, by selection (O(n)); reorders `x`. Equals
+/// `quantile_sorted` of the sorted slice.
+///
+/// Panics if `x` is empty.
+pub fn quantile_unsorted(x: &mut [f64], p: f64) -> f64 {
+    assert!(!x.is_empty(), "quantile of an empty sample");
+    let h = (x.len() - 1) as f64 * p.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let frac = h - lo as f64;
+    let (_, at, rest) = x.select_nth_unstable_by(lo, f64::total_cmp);
+    let at = *at;
+    if frac == 0.0 || rest.is_empty() {
+        at
+    } else {
+        let next = rest.iter().copied().fold(f64::INFINITY, f64::min);
+        at + frac * (next - at)
+    }
+}
+
 /// Sorts the bootstrap statistics in place and returns the two-sided percentile interval.
 ///
 /// Panics if `stats` is empty.
@@ -45,6 +64,10 @@ mod tests {
             assert!((quantile_sorted(&x, p) - want).abs() < 1e-12, "p={p}");
         }
         assert_eq!(quantile_sorted(&[7.0], 0.3), 7.0);
+        let mut y = [4.0, 1.0, 3.0, 2.0];
+        for (p, want) in [(0.25, 1.75), (0.5, 2.5), (0.025, 1.075), (0.975, 3.925)] {
+            assert!((quantile_unsorted(&mut y, p) - want).abs() < 1e-12, "p={p}");
+        }
     }
 
     #[test]

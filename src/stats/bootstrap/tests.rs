@@ -131,3 +131,28 @@ fn group_sums_by_index() {
     let (s, z) = group_sums(&[1.0, 2.0, 3.0], &[1, 0, 1], 2);
     assert_eq!((s, z), (vec![2.0, 4.0], vec![1.0, 2.0]));
 }
+
+#[test]
+fn k_bit_indices_are_uniform_for_awkward_n() {
+    // n just above a power of two is the worst case for rejection; check the counts.
+    for n in [1u32, 2, 3, 7, 100, 129, 100_000] {
+        let mut ix = Indices::new(ChaCha8Rng::seed_from_u64(u64::from(n)), n);
+        let draws = (n as usize * 200).clamp(1000, 2_000_000);
+        let mut counts = vec![0u32; n as usize];
+        for _ in 0..draws {
+            let i = ix.draw();
+            assert!(i < n as usize);
+            counts[i] += 1;
+        }
+        if n > 1 {
+            let e = draws as f64 / f64::from(n);
+            let chi: f64 = counts.iter().map(|&c| (f64::from(c) - e).powi(2) / e).sum();
+            // chi-square with n−1 df: mean n−1, sd √(2(n−1)); allow 5 sd.
+            let df = f64::from(n - 1);
+            assert!(
+                chi < df + 5.0 * (2.0 * df).sqrt() + 5.0,
+                "n={n}: chi2 {chi} for df {df}"
+            );
+        }
+    }
+}

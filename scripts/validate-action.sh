@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Validates the GitHub Action and the example workflows:
+#   - action.yml against the public schema for actions (check-jsonschema, vendor.github-actions),
+#   - examples/workflows/*.yml against the workflow schema (vendor.github-workflows),
+#   - no `${{ ... }}` inside any `run:` of action.yml (inputs reach scripts only through env:).
+# check-jsonschema comes from PyPI into a venv under a cache folder (RAG_GATE_TOOLS, default
+# ~/.cache/rag-gate-tools), so the second run needs no network.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tools="${RAG_GATE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/rag-gate-tools}"
+version="0.39.0"
+venv="$tools/check-jsonschema-$version"
+
+if [ ! -x "$venv/bin/check-jsonschema" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "check-jsonschema==$version"
+fi
+
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-actions "$root/action.yml"
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$root"/examples/workflows/*.yml
+
+# check-jsonschema ships ruamel.yaml; use it to read the steps.
+"$venv/bin/python" - "$root/action.yml" <<'PY'
+import sys
+from ruamel.yaml import YAML
+
+action = YAML(typ="safe").load(open(sys.argv[1]))
+bad = [s.get("name", "?") for s in action["runs"]["steps"] if "${{" in str(s.get("run", ""))]
+if bad:
+    sys.exit(f"action.yml: `${{{{ }}}}` inside run: of step(s) {bad}; pass inputs through env:")
+print("ok -- no template expressions inside run: blocks")
+
+# Run the action's check step with a fake rag-gate: the arguments it builds, the exit code it
+# passes on, and inputs that look like shell staying plain data.
+import os, subprocess, tempfile
+
+check = next(s for s in action["runs"]["steps"] if s.get("id") == "check")
+
+def run(comment, args, config="gates/my gate.toml", code=1):
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "rag-gate"), "w") as f:
+            f.write(f'#!/usr/bin/env bash\nprintf "%s\\n" "$@" > "$ARGS_OUT"\nexit {code}\n')
+        os.chmod(os.path.join(d, "rag-gate"), 0o755)
+        env = dict(os.environ, PATH=d + os.pathsep + os.environ["PATH"], RUNNER_TEMP=d,
+                   ARGS_OUT=os.path.join(d, "args"), RAG_GATE_CONFIG=config,
+                   RAG_GATE_COMMENT=comment, RAG_GATE_ARGS=args, RAG_GATE_TOKEN="t0ken")
+        r = subprocess.run(["bash", "-c", check["run"]], env=env, cwd=d, capture_output=True, text=True)
+        got = open(env["ARGS_OUT"]).read().splitlines() if os.path.exists(env["ARGS_OUT"]) else None
+        return r.returncode, got, d, os.listdir(d)
+
+code, got, d, _ = run("required", " --pr 12  --seed 3 ")
+want = ["check", "gates/my gate.toml", "--comment=required", "--token-env", "RAG_GATE_TOKEN",
+        "--format", "json", "--output", os.path.join(d, "rag-gate-report.json"), "--pr", "12", "--seed", "3"]
+assert (code, got) == (1, want), (code, got)
+code, got, _, _ = run("true", "", code=0)
+assert code == 0 and got[2] == "--comment" and len(got) == 9, got
+code, got, _, _ = run("false", "", code=2)
+assert code == 2 and got[2] == "--comment=off", got
+code, got, _, _ = run("maybe", "")
+assert code == 2 and got is None, (code, got)
+code, got, _, files = run("true", "$(touch pwned) ;touch pwned2", config="$(touch pwned3)")
+assert got[1] == "$(touch pwned3)" and got[-4:] == ["$(touch", "pwned)", ";touch", "pwned2"] and not [f for f in files if f.startswith("pwned")], (got, files)
+print("ok -- the check step builds the expected command and passes on its exit code")
+PY

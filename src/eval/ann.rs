@@ -1,0 +1,151 @@
+//! `ann-recall@k`: |ANN top k ∩ exact top k| / k, for an approximate-nearest-neighbour run
+//! measured against an exact (brute-force) run of the same embedding. It measures index loss,
+//! not relevance, so it is evaluated on its own (no qrels) and reported separately. Both runs are
+//! ordered by the same `--order` rule. Queries of the exact run missing from the ANN run score
+//! 0; ANN-only queries are ignored and counted. The denominator is always k, as in
+//! ann-benchmarks: an exact list shorter than k caps the attainable value below 1.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
+
+use super::engine::{EvalSummary, Evaluation, Policies, QueryResult};
+use super::metrics::{Kind, Metric};
+use super::run::{for_each_query, RunSpec};
+use super::{EvalOptions, Format, Order};
+use crate::error::{Error, Result};
+
+pub fn evaluate_ann(
+    run: &Path,
+    run_shown: &str,
+    exact: &Path,
+    exact_shown: &str,
+    ms: &[Metric],
+    opts: &EvalOptions,
+) -> Result<Evaluation> {
+    if let Some(m) = ms.iter().find(|m| m.kind != Kind::AnnRecall) {
+        return Err(Error::Usage(format!(
+            "{m} needs qrels; ann-recall@k is evaluated on its own (--exact-run, no other metrics)"
+        )));
+    }
+    let kmax = ms.iter().filter_map(|m| m.k).max().unwrap_or(0);
+    let spec_for = |p: &Path| {
+        let format = opts.run_format.unwrap_or_else(|| Format::from_path(p));
+        let order = opts.order.unwrap_or(if format == Format::Trec {
+            Order::Score
+        } else {
+            Order::Given
+        });
+        RunSpec {
+            format,
+            order,
+            chunks: None,
+            corpus: None,
+        }
+    };
+    let mut truth: BTreeMap<String, (usize, Vec<Vec<u8>>)> = BTreeMap::new();
+    let exact_spec = spec_for(exact);
+    for_each_query(exact, exact_shown, &exact_spec, &mut |r| {
+        let top = r.docs.iter().take(kmax).map(|d| d.to_vec()).collect();
+        truth.insert(r.qid.to_string(), (r.line, top));
+        Ok(())
+    })?;
+    let spec = spec_for(run);
+    let mut rows: BTreeMap<String, QueryResult> = BTreeMap::new();
+    let mut ann_only = BTreeSet::new();
+    let row = |qid: &str, line: usize, top: &[Vec<u8>], ann: &[&[u8]]| QueryResult {
+        qid: qid.to_string(),
+        line,
+        num_rel: top.len(),
+        values: ms
+            .iter()
+            .map(|m| overlap(top, ann, m.k.unwrap_or(1)) as f64 / m.k.unwrap_or(1) as f64)
+            .collect(),
+        hits: ms
+            .iter()
+            .map(|m| overlap(top, ann, m.k.unwrap_or(1)))
+            .collect(),
+    };
+    for_each_query(run, run_shown, &spec, &mut |r| {
+        match truth.get(r.qid) {
+            Some((line, top)) => {
+                rows.insert(r.qid.to_string(), row(r.qid, *line, top, &r.docs));
+            }
+            None => {
+                ann_only.insert(r.qid.to_string());
+            }
+        }
+        Ok(())
+    })?;
+    let mut missing = Vec::new();
+    for (qid, (line, top)) in &truth {
+        if !rows.contains_key(qid) {
+            missing.push(qid.clone());
+            rows.insert(qid.clone(), row(qid, *line, top, &[]));
+        }
+    }
+    let rows: Vec<QueryResult> = rows.into_values().collect();
+    let n = rows.len();
+    let means = ms
+        .iter()
+        .enumerate()
+        .map(|(j, m)| {
+            (
+                m.to_string(),
+                (n > 0).then(|| rows.iter().map(|r| r.values[j]).sum::<f64>() / n as f64),
+            )
+        })
+        .collect();
+    let summary = EvalSummary {
+        qrels: exact_shown.to_string(),
+        run: run_shown.to_string(),
+        metrics: ms.iter().map(Metric::to_string).collect(),
+        queries_in_qrels: truth.len(),
+        evaluated: n,
+        excluded: Vec::new(),
+        missing_from_run: missing,
+        run_only_ignored: ann_only.len(),
+        means,
+        pooled: BTreeMap::new(),
+        policies: Policies {
+            qrels_format: exact_spec.format,
+            run_format: spec.format,
+            order: spec.order,
+            order_rule:
+                "ann-recall: both runs ordered by this rule; the exact run stands in for the qrels",
+            rel_level: 1,
+            gain: opts.gain,
+            empty_gold: opts.empty_gold,
+            missing_from_run: "queries of the exact run missing from the ANN run score 0",
+            run_only: "ANN-only queries ignored and counted",
+            duplicate_docs: "error",
+            corpus: None,
+            chunk_map: None,
+        },
+    };
+    Ok(Evaluation {
+        metrics: ms.to_vec(),
+        rows,
+        summary,
+    })
+}
+
+fn overlap(exact_top: &[Vec<u8>], ann: &[&[u8]], k: usize) -> usize {
+    let truth: HashSet<&[u8]> = exact_top.iter().take(k).map(Vec::as_slice).collect();
+    ann.iter().take(k).filter(|d| truth.contains(*d)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlap_counts_shared_docs_in_both_top_k() {
+        let exact: Vec<Vec<u8>> = ["a", "b", "c"]
+            .iter()
+            .map(|s| s.as_bytes().to_vec())
+            .collect();
+        let ann: Vec<&[u8]> = vec![b"c", b"x", b"a"];
+        assert_eq!(overlap(&exact, &ann, 2), 0);
+        assert_eq!(overlap(&exact, &ann, 3), 2);
+    }
+}

@@ -1,0 +1,262 @@
+//! Qrels × run → per-query rows and the summary, with the policies of trec_eval -c made
+//! explicit: queries in the qrels but not in the run are scored as an empty ranking (all 0);
+//! queries only in the run are ignored and counted; queries without a relevant doc follow
+//! `--empty-gold` (default: excluded and listed, never averaged in as 0); when no query is
+//! left, means are null. Rows and means follow query-id byte order (trec_eval -q's order).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::metrics::{Judged, Kind, Metric};
+use super::qrels::{read_qrels, Corpus, QueryQrels};
+use super::run::{for_each_query, ChunkMap, RunSpec};
+use super::{EmptyGold, EvalOptions, Format, Gain, Order};
+use crate::error::{Error, Result};
+
+/// One evaluated query.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QueryResult {
+    pub qid: String,
+    /// 1-based line where the query first appears in the qrels.
+    pub line: usize,
+    /// R: relevant docs at the relevance level.
+    pub num_rel: usize,
+    /// One value per metric, in the requested order.
+    pub values: Vec<f64>,
+    /// Relevant docs within each metric's cutoff (used for pooled recall).
+    pub hits: Vec<usize>,
+}
+
+/// Every policy that shaped the numbers, recorded in the output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Policies {
+    pub qrels_format: Format,
+    pub run_format: Format,
+    pub order: Order,
+    pub order_rule: &'static str,
+    pub rel_level: i32,
+    pub gain: Gain,
+    pub empty_gold: EmptyGold,
+    pub missing_from_run: &'static str,
+    pub run_only: &'static str,
+    pub duplicate_docs: &'static str,
+    pub corpus: Option<String>,
+    pub chunk_map: Option<String>,
+}
+
+/// The aggregate: counts, who was left out and why, means and pooled recall.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalSummary {
+    pub qrels: String,
+    pub run: String,
+    pub metrics: Vec<String>,
+    pub queries_in_qrels: usize,
+    pub evaluated: usize,
+    /// Queries without a relevant doc, left out (`--empty-gold exclude`).
+    pub excluded: Vec<String>,
+    /// Evaluated queries the run has no ranking for: scored as an empty ranking.
+    pub missing_from_run: Vec<String>,
+    /// Queries in the run but not in the qrels: ignored.
+    pub run_only_ignored: usize,
+    /// Macro means over evaluated queries; null when none is evaluated.
+    pub means: BTreeMap<String, Option<f64>>,
+    /// Σ hits@k / Σ R over evaluated queries, for each recall@k.
+    pub pooled: BTreeMap<String, Option<f64>>,
+    pub policies: Policies,
+}
+
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    pub metrics: Vec<Metric>,
+    pub rows: Vec<QueryResult>,
+    pub summary: EvalSummary,
+}
+
+fn score(
+    q: &QueryQrels,
+    rels: &[i32],
+    ms: &[Metric],
+    opts: &EvalOptions,
+    qid: &str,
+) -> QueryResult {
+    let level = opts.rel_level;
+    let exponential = opts.gain == Gain::Exponential;
+    let mut grades: Vec<i32> = q.judged.values().copied().filter(|&r| r > 0).collect();
+    grades.sort_unstable_by(|a, b| b.cmp(a));
+    let j0 = Judged {
+        rels,
+        num_rel: q.num_rel(level),
+        ideal_gains: &[],
+        rel_level: level,
+        exponential,
+    };
+    let ideal: Vec<f64> = grades.iter().map(|&g| j0.gain(g)).collect();
+    let j = Judged {
+        ideal_gains: &ideal,
+        ..j0
+    };
+    QueryResult {
+        qid: qid.to_string(),
+        line: q.line,
+        num_rel: j.num_rel,
+        values: ms.iter().map(|&m| j.value(m)).collect(),
+        hits: ms
+            .iter()
+            .map(|m| j.hits(m.k.unwrap_or(rels.len())))
+            .collect(),
+    }
+}
+
+/// Reads qrels and run and scores every judged query. See the module header for the policies.
+pub fn evaluate(
+    qrels_path: &Path,
+    qrels_shown: &str,
+    run_path: &Path,
+    run_shown: &str,
+    ms: &[Metric],
+    opts: &EvalOptions,
+) -> Result<Evaluation> {
+    if let Some(m) = ms.iter().find(|m| m.kind == Kind::AnnRecall) {
+        return Err(Error::Usage(format!("{m} compares an ANN run with an exact run, not with qrels: evaluate it on its own with --exact-run")));
+    }
+    if opts.rel_level < 1 {
+        return Err(Error::Usage(format!(
+            "--rel-level must be at least 1, got {}",
+            opts.rel_level
+        )));
+    }
+    let corpus = opts
+        .corpus
+        .as_deref()
+        .map(|p| Corpus::read(p, &p.display().to_string()))
+        .transpose()?;
+    let chunks = opts
+        .chunk_map
+        .as_deref()
+        .map(|p| ChunkMap::read(p, &p.display().to_string()))
+        .transpose()?;
+    let qrels_format = opts
+        .qrels_format
+        .unwrap_or_else(|| Format::from_path(qrels_path));
+    let run_format = opts
+        .run_format
+        .unwrap_or_else(|| Format::from_path(run_path));
+    let order = opts.order.unwrap_or(if run_format == Format::Trec {
+        Order::Score
+    } else {
+        Order::Given
+    });
+    let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
+    let level = opts.rel_level;
+
+    let mut excluded = BTreeSet::new();
+    for (qid, q) in &qrels.queries {
+        if q.num_rel(level) == 0 {
+            match opts.empty_gold {
+                EmptyGold::Exclude => {
+                    excluded.insert(qid.clone());
+                }
+                EmptyGold::Zero => {}
+                EmptyGold::Error => {
+                    return Err(Error::input(qrels_shown, q.line, format!("query {qid:?} has no relevant doc (rel >= {level}); --empty-gold exclude|zero says what to do with it")));
+                }
+            }
+        }
+    }
+
+    let spec = RunSpec {
+        format: run_format,
+        order,
+        chunks: chunks.as_ref(),
+        corpus: corpus.as_ref(),
+    };
+    let mut rows: BTreeMap<String, QueryResult> = BTreeMap::new();
+    let mut run_only: BTreeSet<String> = BTreeSet::new();
+    let mut rels: Vec<i32> = Vec::new();
+    for_each_query(run_path, run_shown, &spec, &mut |r| {
+        let Some(q) = qrels.queries.get(r.qid) else {
+            run_only.insert(r.qid.to_string());
+            return Ok(());
+        };
+        if excluded.contains(r.qid) {
+            return Ok(());
+        }
+        rels.clear();
+        rels.extend(
+            r.docs
+                .iter()
+                .map(|d| q.judged.get(*d).copied().unwrap_or(0)),
+        );
+        rows.insert(r.qid.to_string(), score(q, &rels, ms, opts, r.qid));
+        Ok(())
+    })?;
+
+    let mut missing = Vec::new();
+    for (qid, q) in &qrels.queries {
+        if !excluded.contains(qid) && !rows.contains_key(qid) {
+            missing.push(qid.clone());
+            rows.insert(qid.clone(), score(q, &[], ms, opts, qid));
+        }
+    }
+    let rows: Vec<QueryResult> = rows.into_values().collect();
+
+    let n = rows.len();
+    let mut means = BTreeMap::new();
+    let mut pooled = BTreeMap::new();
+    for (j, m) in ms.iter().enumerate() {
+        let mean = (n > 0).then(|| rows.iter().map(|r| r.values[j]).sum::<f64>() / n as f64);
+        means.insert(m.to_string(), mean);
+        if m.kind == Kind::Recall {
+            let total_r: usize = rows.iter().map(|r| r.num_rel).sum();
+            let hits: usize = rows.iter().map(|r| r.hits[j]).sum();
+            pooled.insert(
+                m.to_string(),
+                (total_r > 0).then(|| hits as f64 / total_r as f64),
+            );
+        }
+    }
+    let policies = Policies {
+        qrels_format,
+        run_format,
+        order,
+        order_rule: match order {
+            Order::Score => {
+                "score descending as f64, ties by docid descending (byte order), like trec_eval"
+            }
+            Order::Rank => "rank column ascending, ties by docid descending",
+            Order::Given => "the order in the file (TREC line order, JSONL list order)",
+        },
+        rel_level: level,
+        gain: opts.gain,
+        empty_gold: opts.empty_gold,
+        missing_from_run: "scored as an empty ranking: every metric 0 (trec_eval -c)",
+        run_only: "ignored and counted",
+        duplicate_docs: if chunks.is_some() {
+            "chunks mapped to docs; a doc's first occurrence kept, then cutoffs"
+        } else {
+            "error"
+        },
+        corpus: opts.corpus.as_ref().map(|p| p.display().to_string()),
+        chunk_map: opts.chunk_map.as_ref().map(|p| p.display().to_string()),
+    };
+    let summary = EvalSummary {
+        qrels: qrels_shown.to_string(),
+        run: run_shown.to_string(),
+        metrics: ms.iter().map(Metric::to_string).collect(),
+        queries_in_qrels: qrels.queries.len(),
+        evaluated: n,
+        excluded: excluded.into_iter().collect(),
+        missing_from_run: missing,
+        run_only_ignored: run_only.len(),
+        means,
+        pooled,
+        policies,
+    };
+    Ok(Evaluation {
+        metrics: ms.to_vec(),
+        rows,
+        summary,
+    })
+}

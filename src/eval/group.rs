@@ -1,0 +1,181 @@
+//! One query's run entries and the rules that turn them into its final ranking: the order
+//! (trec_eval's score descending with ties by docid descending in byte order; or the rank column;
+//! or file order), the duplicate check (a doc id twice is an error naming the query and both
+//! lines), and the chunk map (chunk → doc after ordering, a doc's first occurrence kept, then
+//! cutoffs apply downstream).
+
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+
+use super::fasthash::FastHasher;
+use super::lines::Lines;
+use super::run::{Ranking, RunSpec};
+use super::{Format, Order};
+use crate::error::{Error, Result};
+
+/// One query's entries as read, in line order.
+#[derive(Default)]
+pub(crate) struct Group {
+    pub(super) qid: String,
+    ids: Vec<u8>,
+    pub(super) spans: Vec<(usize, usize)>,
+    scores: Vec<f64>,
+    ranks: Vec<i64>,
+    pub(super) lines: Vec<usize>,
+    pub(super) has_scores: bool,
+}
+
+impl Group {
+    /// An empty group for a TREC query (every TREC line has a score).
+    pub(super) fn scored(qid: String) -> Self {
+        Group {
+            qid,
+            has_scores: true,
+            ..Default::default()
+        }
+    }
+
+    pub(super) fn doc(&self, i: usize) -> &[u8] {
+        let (s, e) = self.spans[i];
+        &self.ids[s..e]
+    }
+
+    pub(super) fn push(&mut self, doc: &[u8], score: f64, rank: i64, line: usize) {
+        let s = self.ids.len();
+        self.ids.extend_from_slice(doc);
+        self.spans.push((s, self.ids.len()));
+        self.scores.push(score);
+        self.ranks.push(rank);
+        self.lines.push(line);
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.qid.clear();
+        self.ids.clear();
+        self.spans.clear();
+        self.scores.clear();
+        self.ranks.clear();
+        self.lines.clear();
+    }
+
+    /// Orders, checks duplicates, maps chunks, and calls `f` with the final ranking.
+    pub(super) fn emit(
+        &self,
+        spec: &RunSpec,
+        lines: &Lines,
+        f: &mut dyn FnMut(Ranking) -> Result<()>,
+    ) -> Result<()> {
+        let n = self.spans.len();
+        let at = |i: usize, msg: String| {
+            Error::input(&lines.shown, self.lines.get(i).copied().unwrap_or(0), msg)
+        };
+        // A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
+        let mut first_at: HashMap<&[u8], usize, BuildHasherDefault<FastHasher>> =
+            HashMap::with_capacity_and_hasher(n, Default::default());
+        for i in 0..n {
+            if let Some(first) = first_at.insert(self.doc(i), i) {
+                let where_ = if spec.format == Format::Trec {
+                    format!("lines {} and {}", self.lines[first], self.lines[i])
+                } else {
+                    format!("positions {} and {}", first + 1, i + 1)
+                };
+                let d = String::from_utf8_lossy(self.doc(i));
+                let q = &self.qid;
+                let msg =
+                    format!("doc {d:?} appears twice in the ranking of query {q:?} ({where_})");
+                return Err(at(i, msg));
+            }
+        }
+        // Ties by docid descending in byte order, as trec_eval; scores compare as f64 with
+        // `partial_cmp` (so -0.0 ties with 0.0, as with C's `>`; NaN was rejected at parse time).
+        let mut idx: Vec<usize> = (0..n).collect();
+        let by_doc_desc = |a: usize, b: usize| self.doc(b).cmp(self.doc(a));
+        match spec.order {
+            Order::Score => {
+                if !self.has_scores && n > 0 {
+                    let q = &self.qid;
+                    return Err(at(
+                        0,
+                        format!("--order score needs scores, but query {q:?} has a plain list"),
+                    ));
+                }
+                let s = &self.scores;
+                idx.sort_unstable_by(|&a, &b| {
+                    s[b].partial_cmp(&s[a])
+                        .unwrap_or(Ordering::Equal)
+                        .then_with(|| by_doc_desc(a, b))
+                });
+            }
+            Order::Rank => idx.sort_unstable_by(|&a, &b| {
+                self.ranks[a]
+                    .cmp(&self.ranks[b])
+                    .then_with(|| by_doc_desc(a, b))
+            }),
+            Order::Given => {}
+        }
+        let mut docs: Vec<&[u8]> = Vec::with_capacity(n);
+        let mut seen: HashSet<&[u8]> = HashSet::new();
+        for &i in &idx {
+            let mut d = self.doc(i);
+            if let Some(cm) = spec.chunks {
+                d = cm.map.get(d).ok_or_else(|| {
+                    at(
+                        i,
+                        format!(
+                            "chunk id {:?} is not in the chunk map {}",
+                            String::from_utf8_lossy(d),
+                            cm.shown
+                        ),
+                    )
+                })?;
+                if !seen.insert(d) {
+                    continue;
+                }
+            }
+            if let Some(c) = spec.corpus {
+                c.check(d).map_err(|m| at(i, m))?;
+            }
+            docs.push(d);
+        }
+        f(Ranking {
+            qid: &self.qid,
+            line: self.lines.first().copied().unwrap_or(lines.line),
+            docs,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::chunks::ChunkMap;
+    use super::super::run::for_each_query;
+    use super::*;
+
+    #[test]
+    fn chunks_map_to_docs_first_occurrence_kept_after_ordering() {
+        let d = tempfile::tempdir().unwrap();
+        let (run, map) = (d.path().join("r.txt"), d.path().join("m.tsv"));
+        std::fs::write(&run, "1 Q0 c1 1 1 t\n1 Q0 c2 2 3 t\n1 Q0 c3 3 2 t\n").unwrap();
+        std::fs::write(&map, "c1\tA\nc2\tB\nc3\tA\n").unwrap();
+        let cm = ChunkMap::read(&map, "m.tsv").unwrap();
+        let spec = RunSpec {
+            format: Format::Trec,
+            order: Order::Score,
+            chunks: Some(&cm),
+            corpus: None,
+        };
+        let mut got = Vec::new();
+        for_each_query(&run, "r.txt", &spec, &mut |r| {
+            got = r
+                .docs
+                .iter()
+                .map(|x| String::from_utf8_lossy(x).into_owned())
+                .collect();
+            Ok(())
+        })
+        .unwrap();
+        // Score order c2 (B), c3 (A), c1 (A): c1 folds into the A already seen.
+        assert_eq!(got, ["B", "A"]);
+    }
+}

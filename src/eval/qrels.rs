@@ -1,0 +1,266 @@
+//! Relevance judgements (qrels) and the optional corpus list.
+//!
+//! TREC qrels follow trec_eval: `qid iter docid rel`, whitespace-separated, the second column
+//! ignored, `rel` an integer; rel > 0 is a graded gain, rel <= 0 (trec_eval's test files use -1
+//! for "in the pool, unjudged") is judged non-relevant. JSONL qrels are one object per query:
+//! `{"query_id": "q1", "gold": {"D1": 1, "D2": 2}}` or `"gold": ["D1", "D2"]` (all rel 1).
+//! A repeated (query, doc) pair with the same rel is accepted; with a different rel it is an error.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
+use std::path::Path;
+
+pub use super::corpus::Corpus;
+use super::fasthash::FastHasher;
+use super::lines::{split_fields, text, Lines};
+use super::Format;
+use crate::error::{Error, Result};
+
+/// docid → rel, hashed with a fast non-cryptographic hash (inputs are local files).
+pub type DocMap = HashMap<Vec<u8>, i32, BuildHasherDefault<FastHasher>>;
+
+/// One query's judgements.
+#[derive(Debug, Clone, Default)]
+pub struct QueryQrels {
+    /// 1-based line of the qrels file where the query first appears.
+    pub line: usize,
+    pub judged: DocMap,
+}
+
+impl QueryQrels {
+    /// R: the number of docs with rel >= `rel_level` (trec_eval's num_rel).
+    pub fn num_rel(&self, rel_level: i32) -> usize {
+        self.judged.values().filter(|&&r| r >= rel_level).count()
+    }
+}
+
+/// All judgements, by query id (sorted, for deterministic output).
+#[derive(Debug, Clone, Default)]
+pub struct Qrels {
+    pub queries: BTreeMap<String, QueryQrels>,
+}
+
+pub fn read_qrels(
+    path: &Path,
+    shown: &str,
+    format: Format,
+    corpus: Option<&Corpus>,
+) -> Result<Qrels> {
+    let mut lines = Lines::open(path, shown)?;
+    let mut qrels = Qrels::default();
+    while lines.advance()? {
+        let l = lines.current();
+        let line = lines.line;
+        let parsed = match format {
+            Format::Trec => parse_trec(l),
+            Format::Jsonl => parse_jsonl(l),
+        };
+        let (qid, docs) = parsed.map_err(|m| lines.err(m))?;
+        if format == Format::Jsonl {
+            if let Some(prev) = qrels.queries.get(&qid) {
+                return Err(lines.err(format!(
+                    "query {qid:?} already given at line {}: one line per query",
+                    prev.line
+                )));
+            }
+        }
+        let q = qrels
+            .queries
+            .entry(qid.clone())
+            .or_insert_with(|| QueryQrels {
+                line,
+                ..Default::default()
+            });
+        for (doc, rel) in docs {
+            if let Some(c) = corpus {
+                c.check(&doc).map_err(|m| lines.err(m))?;
+            }
+            match q.judged.get(&doc) {
+                Some(&old) if old != rel => {
+                    let d = String::from_utf8_lossy(&doc);
+                    return Err(lines.err(format!(
+                        "query {qid:?} doc {d:?} judged again with rel {rel}, conflicting with rel {old} earlier"
+                    )));
+                }
+                _ => {
+                    q.judged.insert(doc, rel);
+                }
+            }
+        }
+    }
+    if qrels.queries.is_empty() {
+        let what = match format {
+            Format::Trec => "`qid 0 docid rel` lines",
+            Format::Jsonl => "JSONL lines {\"query_id\": ..., \"gold\": ...}",
+        };
+        return Err(Error::input(
+            shown,
+            0,
+            format!("empty qrels file: expected {what}"),
+        ));
+    }
+    Ok(qrels)
+}
+
+type Parsed = std::result::Result<(String, Vec<(Vec<u8>, i32)>), String>;
+
+fn parse_trec(l: &[u8]) -> Parsed {
+    let mut f = [&b""[..]; 4];
+    let n = split_fields(l, &mut f);
+    if n != 4 {
+        return Err(format!(
+            "expected 4 fields `qid 0 docid rel`, found {}",
+            if n > 4 { "more".into() } else { n.to_string() }
+        ));
+    }
+    let qid = text(f[0], "query id")?.to_string();
+    let rel_s = text(f[3], "rel")?;
+    let rel: i32 = rel_s
+        .parse()
+        .map_err(|_| format!("expected an integer rel in field 4, found {rel_s:?}"))?;
+    Ok((qid, vec![(f[2].to_vec(), rel)]))
+}
+
+fn parse_jsonl(l: &[u8]) -> Parsed {
+    let v: serde_json::Value =
+        serde_json::from_slice(l).map_err(|e| format!("invalid JSON: {e}"))?;
+    let qid = json_query_id(&v)?;
+    let gold = v
+        .get("gold")
+        .ok_or("expected a \"gold\" key (object doc → rel, or list of doc ids)")?;
+    let mut docs = Vec::new();
+    match gold {
+        serde_json::Value::Object(m) => {
+            for (doc, rel) in m {
+                let r = rel
+                    .as_i64()
+                    .and_then(|r| i32::try_from(r).ok())
+                    .ok_or_else(|| {
+                        format!("expected an integer rel for gold doc {doc:?}, found {rel}")
+                    })?;
+                docs.push((doc.as_bytes().to_vec(), r));
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for d in a {
+                let d = d
+                    .as_str()
+                    .ok_or_else(|| format!("expected doc id strings in \"gold\", found {d}"))?;
+                docs.push((d.as_bytes().to_vec(), 1));
+            }
+        }
+        other => {
+            return Err(format!(
+                "expected \"gold\" to be an object or a list, found {other}"
+            ))
+        }
+    }
+    Ok((qid, docs))
+}
+
+/// `query_id` as a string (integers are accepted and printed as written).
+pub fn json_query_id(v: &serde_json::Value) -> std::result::Result<String, String> {
+    match v.get("query_id") {
+        Some(serde_json::Value::String(s)) => Ok(s.clone()),
+        Some(serde_json::Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(n.to_string()),
+        Some(other) => Err(format!(
+            "expected \"query_id\" to be a string, found {other}"
+        )),
+        None => Err("expected a \"query_id\" key".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(content: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("q.txt");
+        std::fs::write(&p, content).unwrap();
+        (d, p)
+    }
+
+    #[test]
+    fn trec_graded_with_negative_rel() {
+        let (_d, p) = write("1 0 D1 2\n1 0 D2 -1\n1 0 D3 1\n2 Q0 D9 0\n");
+        let q = read_qrels(&p, "q.txt", Format::Trec, None).unwrap();
+        assert_eq!(q.queries["1"].num_rel(1), 2);
+        assert_eq!(q.queries["1"].num_rel(2), 1);
+        assert_eq!(q.queries["2"].num_rel(1), 0);
+        assert_eq!(q.queries["2"].line, 4);
+    }
+
+    #[test]
+    fn jsonl_map_and_list() {
+        let (_d, p) =
+            write("{\"query_id\":\"a\",\"gold\":{\"D1\":2}}\n{\"query_id\":7,\"gold\":[\"D2\"]}\n");
+        let q = read_qrels(&p, "q.jsonl", Format::Jsonl, None).unwrap();
+        assert_eq!(q.queries["a"].judged[&b"D1".to_vec()], 2);
+        assert_eq!(q.queries["7"].judged[&b"D2".to_vec()], 1);
+    }
+
+    #[test]
+    fn errors_name_line_and_problem() {
+        for (content, needle) in [
+            ("1 0 D1 1\n1 0 D2\n", "q.txt:2: expected 4 fields"),
+            ("1 0 D1 x\n", "q.txt:1: expected an integer rel"),
+            (
+                "1 0 D1 1\n1 0 D1 2\n",
+                "q.txt:2: query \"1\" doc \"D1\" judged again",
+            ),
+            ("", "q.txt: empty qrels file"),
+        ] {
+            let (_d, p) = write(content);
+            let e = read_qrels(&p, "q.txt", Format::Trec, None)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+        let (_d, p) = write("1 0 D1 1\n1 0 D1 1\n");
+        assert!(read_qrels(&p, "q.txt", Format::Trec, None).is_ok());
+    }
+
+    #[test]
+    fn jsonl_errors() {
+        for (content, needle) in [
+            (
+                "{\"query_id\":\"a\",\"gold\":[]}\n{\"query_id\":\"a\",\"gold\":[]}\n",
+                "q.jsonl:2: query \"a\" already given at line 1",
+            ),
+            (
+                "{\"query_id\":\"a\",\"gold\":{\"D1\":1.5}}\n",
+                "q.jsonl:1: expected an integer rel for gold doc \"D1\"",
+            ),
+            (
+                "{\"query_id\":\"a\"}\n",
+                "q.jsonl:1: expected a \"gold\" key",
+            ),
+            ("{\"gold\":[]}\n", "q.jsonl:1: expected a \"query_id\" key"),
+            (
+                "{\"query_id\":\"a\",\"gold\":[1]}\n",
+                "q.jsonl:1: expected doc id strings",
+            ),
+        ] {
+            let (_d, p) = write(content);
+            let e = read_qrels(&p, "q.jsonl", Format::Jsonl, None)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+    }
+
+    #[test]
+    fn corpus_rejects_unknown_gold() {
+        let (_d, c) = write("D1\nD2\n");
+        let corpus = Corpus::read(&c, "c.txt").unwrap();
+        let (_d2, p) = write("1 0 D1 1\n1 0 D7 1\n");
+        let e = read_qrels(&p, "q.txt", Format::Trec, Some(&corpus))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("q.txt:2: doc id \"D7\" is not in the corpus c.txt"),
+            "{e}"
+        );
+    }
+}

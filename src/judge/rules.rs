@@ -1,0 +1,153 @@
+//! One gate rule on one comparison → pass or fail, with the words that say why, and the
+//! better / worse / no-change / inconclusive label.
+//!
+//! Deltas are oriented first: for a lower-is-better metric (latency) the interval [lo, hi]
+//! becomes [−hi, −lo], so a "drop" is always a change for the worse.
+
+use crate::report::{Comparison, GateResult, GateStatus, Label};
+
+/// The interval oriented so that positive is an improvement.
+pub fn oriented(ci: [f64; 2], higher_is_better: bool) -> [f64; 2] {
+    if higher_is_better {
+        ci
+    } else {
+        [-ci[1], -ci[0]]
+    }
+}
+
+/// The label of an interval against the margin m (m ≥ 0).
+pub fn label(ci: [f64; 2], higher_is_better: bool, m: f64) -> Label {
+    let [lo, hi] = oriented(ci, higher_is_better);
+    if hi < -m {
+        Label::Worse
+    } else if lo > m {
+        Label::Better
+    } else if lo >= -m && hi <= m {
+        Label::NoChange
+    } else {
+        Label::Inconclusive
+    }
+}
+
+/// The statistic's name as a reader sees it: "mean", "median", "p95".
+fn stat(c: &Comparison) -> &str {
+    &c.statistic
+}
+
+/// Applies `rule` with `threshold` to `c`. `p_adjusted` is the Holm-adjusted p-value of `c` and
+/// `alpha` = 1 − confidence.
+pub fn apply(
+    gate: usize,
+    rule: &str,
+    threshold: f64,
+    c: &Comparison,
+    p_adjusted: f64,
+    alpha: f64,
+) -> GateResult {
+    let [lo, hi] = oriented(c.ci, c.higher_is_better);
+    let worse = c.losses; // oriented: a loss is a change for the worse
+    let alpha_shown = (alpha * 1e9).round() / 1e9;
+    let loss_rate = worse as f64 / c.n as f64;
+    let drop = if c.higher_is_better { "drop" } else { "rise" };
+    let (value, bound, passed, detail, decided_by) = match rule {
+        "min-mean" | "max-mean" => {
+            let v = c.candidate_value;
+            let (ok, op) = if rule == "min-mean" {
+                (v >= threshold, "≥")
+            } else {
+                (v <= threshold, "≤")
+            };
+            (
+                v,
+                threshold,
+                ok,
+                format!("candidate {} {v:.4} must be {op} {threshold}", stat(c)),
+                format!("absolute bar ({rule})"),
+            )
+        }
+        "max-drop" => (
+            c.ci[if c.higher_is_better { 0 } else { 1 }],
+            if c.higher_is_better { 0.0 - threshold } else { threshold },
+            lo >= -threshold,
+            format!(
+                "non-inferiority: the {} of the {} difference must be {} {threshold} (CI [{:+.4}, {:+.4}])",
+                if c.higher_is_better { "CI lower bound" } else { "CI upper bound" },
+                stat(c),
+                if c.higher_is_better { "≥ −" } else { "≤ +" },
+                c.ci[0],
+                c.ci[1]
+            ),
+            "non-inferiority (max-drop)".to_string(),
+        ),
+        "fail-if-significant-drop" => {
+            let proven = hi < -threshold && p_adjusted < alpha;
+            (
+                c.ci[if c.higher_is_better { 1 } else { 0 }],
+                if c.higher_is_better { 0.0 - threshold } else { threshold },
+                !proven,
+                format!(
+                    "proven harm fails: CI [{:+.4}, {:+.4}] entirely beyond a {drop} of {threshold} and Holm-adjusted p {p_adjusted:.4} < {alpha_shown}: {}",
+                    c.ci[0],
+                    c.ci[1],
+                    if proven { "both hold" } else { "not shown" }
+                ),
+                "proven harm (fail-if-significant-drop)".to_string(),
+            )
+        }
+        _ => (
+            loss_rate,
+            threshold,
+            loss_rate <= threshold,
+            format!(
+                "{} of {} queries worse ({:.1}%) must be ≤ {:.1}%",
+                worse,
+                c.n,
+                100.0 * loss_rate,
+                100.0 * threshold
+            ),
+            "loss rate (max-loss-rate)".to_string(),
+        ),
+    };
+    let margin = match rule {
+        "max-drop" | "fail-if-significant-drop" => threshold,
+        _ => c.margin,
+    };
+    GateResult {
+        gate,
+        metric: c.metric.clone(),
+        slice: c.slice.clone(),
+        rule: rule.to_string(),
+        threshold: bound,
+        value,
+        passed,
+        status: if passed {
+            GateStatus::Pass
+        } else {
+            GateStatus::Fail
+        },
+        detail,
+        label: label(c.ci, c.higher_is_better, margin),
+        p_value: c.p_value,
+        p_adjusted,
+        family_size: 0,
+        decided_by,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_against_a_margin() {
+        let m = 0.01;
+        assert_eq!(label([-0.05, -0.02], true, m), Label::Worse);
+        assert_eq!(label([0.02, 0.05], true, m), Label::Better);
+        assert_eq!(label([-0.005, 0.008], true, m), Label::NoChange);
+        assert_eq!(label([-0.02, 0.005], true, m), Label::Inconclusive);
+        assert_eq!(label([0.005, 0.03], true, m), Label::Inconclusive);
+        // Lower is better: a rise of the latency is worse.
+        assert_eq!(label([20.0, 40.0], false, 5.0), Label::Worse);
+        assert_eq!(label([-40.0, -20.0], false, 5.0), Label::Better);
+    }
+}

@@ -1,0 +1,136 @@
+//! GitHub Actions plumbing that needs no network: workflow-command lines (annotations,
+//! warnings), the job summary file and the step outputs file.
+//!
+//! Escaping follows GitHub's toolkit (`@actions/core` `command.ts`): in the message `%`, CR and
+//! LF become `%25`, `%0D`, `%0A`; in property values also `:` and `,` (`%3A`, `%2C`).
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::report::{Report, Verdict};
+
+/// GitHub shows at most 10 error annotations per step.
+pub const MAX_ANNOTATIONS: usize = 10;
+
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// `::warning title=rag-gate::msg` under Actions, else `warning: msg`.
+pub fn warning(actions: bool, msg: &str) -> String {
+    if actions {
+        format!(
+            "::warning title={}::{}",
+            escape_property("rag-gate"),
+            escape_data(msg)
+        )
+    } else {
+        format!("warning: {msg}")
+    }
+}
+
+/// One `::error` line per failed gate, at most [`MAX_ANNOTATIONS`]: past that, the last line
+/// sums up the rest.
+pub fn gate_annotations(report: &Report) -> Vec<String> {
+    let failed: Vec<String> = report
+        .gates
+        .iter()
+        .filter(|g| !g.passed)
+        .map(|g| {
+            format!(
+                "gate {} failed: {} on {} ({} {}): {}",
+                g.gate, g.metric, g.slice, g.rule, g.threshold, g.detail
+            )
+        })
+        .collect();
+    let mut msgs: Vec<String> = failed.iter().take(MAX_ANNOTATIONS).cloned().collect();
+    if failed.len() > MAX_ANNOTATIONS {
+        let rest = failed.len() - (MAX_ANNOTATIONS - 1);
+        msgs.truncate(MAX_ANNOTATIONS - 1);
+        msgs.push(format!(
+            "and {rest} more failed gates: see the job summary or the report"
+        ));
+    }
+    msgs.iter()
+        .map(|m| format!("::error title=rag-gate::{}", escape_data(m)))
+        .collect()
+}
+
+/// Appends the Markdown report to the job summary file.
+pub fn append_summary(path: &Path, markdown: &str) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(markdown.as_bytes())?;
+    if !markdown.ends_with('\n') {
+        f.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Appends `verdict=pass|fail` and `report=<path>` to the step outputs file.
+pub fn write_outputs(path: &Path, verdict: Verdict, report: Option<&Path>) -> std::io::Result<()> {
+    let mut text = output_line("verdict", verdict.as_str());
+    if let Some(p) = report {
+        text.push_str(&output_line("report", &p.display().to_string()));
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(text.as_bytes())
+}
+
+/// `name=value`, or GitHub's `name<<DELIM` form when the value has a line break (so a path
+/// cannot smuggle in another output).
+fn output_line(name: &str, value: &str) -> String {
+    if !value.contains(['\n', '\r']) {
+        return format!("{name}={value}\n");
+    }
+    let mut delim = "ghadelimiter_rag_gate".to_string();
+    while value.contains(&delim) {
+        delim.push('_');
+    }
+    format!("{name}<<{delim}\n{value}\n{delim}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_follows_the_toolkit() {
+        assert_eq!(escape_data("50% done\r\nnext"), "50%25 done%0D%0Anext");
+        assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+        assert_eq!(warning(true, "x\ny"), "::warning title=rag-gate::x%0Ay");
+        assert_eq!(warning(false, "x"), "warning: x");
+    }
+
+    #[test]
+    fn outputs_with_line_breaks_use_a_delimiter() {
+        assert_eq!(output_line("verdict", "pass"), "verdict=pass\n");
+        assert_eq!(
+            output_line("report", "a\nverdict=pass"),
+            "report<<ghadelimiter_rag_gate\na\nverdict=pass\nghadelimiter_rag_gate\n"
+        );
+    }
+
+    #[test]
+    fn summary_is_appended_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("summary.md");
+        std::fs::write(&p, "earlier step\n").unwrap();
+        append_summary(&p, "# report").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "earlier step\n# report\n"
+        );
+    }
+}

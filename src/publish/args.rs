@@ -1,0 +1,93 @@
+//! The publish flags, flattened into `check`'s arguments: `--comment[=MODE]`, `--pr`, `--token-env`.
+
+use clap::{Args, ValueEnum};
+
+/// Whether to post the sticky PR comment, and whether failing to do so is fatal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum CommentMode {
+    /// No comment (the default without `--comment`).
+    #[default]
+    Off,
+    /// Post or update the comment; a failure is a warning and the exit code stays the verdict's.
+    BestEffort,
+    /// Post or update the comment; a failure exits 2.
+    Required,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct PublishArgs {
+    /// Post the report as one sticky PR comment, updated in place on later runs. `--comment` is
+    /// best effort (a failure is a warning); `--comment=required` makes a failure exit 2.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "MODE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_value = "off",
+        default_missing_value = "best-effort"
+    )]
+    pub comment: CommentMode,
+
+    /// Pull request number (default: from the event at GITHUB_EVENT_PATH).
+    #[arg(long, value_name = "N")]
+    pub pr: Option<u64>,
+
+    /// Environment variable that holds the GitHub token.
+    #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
+    pub token_env: String,
+}
+
+impl Default for PublishArgs {
+    fn default() -> Self {
+        PublishArgs {
+            comment: CommentMode::Off,
+            pr: None,
+            token_env: "GITHUB_TOKEN".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        publish: PublishArgs,
+        rest: Vec<String>,
+    }
+
+    fn parse(args: &[&str]) -> PublishArgs {
+        Cli::try_parse_from(std::iter::once("x").chain(args.iter().copied()))
+            .unwrap()
+            .publish
+    }
+
+    #[test]
+    fn comment_is_off_by_default_best_effort_bare_and_required_with_a_value() {
+        assert_eq!(parse(&[]), PublishArgs::default());
+        assert_eq!(parse(&["--comment"]).comment, CommentMode::BestEffort);
+        assert_eq!(
+            parse(&["--comment=required"]).comment,
+            CommentMode::Required
+        );
+        assert_eq!(parse(&["--comment=off"]).comment, CommentMode::Off);
+    }
+
+    #[test]
+    fn a_bare_comment_does_not_swallow_the_next_argument() {
+        let cli = Cli::try_parse_from(["x", "--comment", "gates/prod.toml"]).unwrap();
+        assert_eq!(cli.publish.comment, CommentMode::BestEffort);
+        assert_eq!(cli.rest, ["gates/prod.toml"]);
+    }
+
+    #[test]
+    fn pr_and_token_env() {
+        let a = parse(&["--pr", "12", "--token-env", "GH_PAT"]);
+        assert_eq!((a.pr, a.token_env.as_str()), (Some(12), "GH_PAT"));
+        assert!(Cli::try_parse_from(["x", "--comment=maybe"]).is_err());
+    }
+}

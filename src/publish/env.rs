@@ -1,0 +1,174 @@
+//! The GitHub Actions environment, read once into a struct so tests pass one in instead of
+//! mutating the process environment; and the PR number from the event payload.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::args::PublishArgs;
+
+/// The GitHub token. Its `Debug` never shows it; only the client reads it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    pub fn new(s: impl Into<String>) -> Self {
+        Token(s.into())
+    }
+    pub(crate) fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(***)")
+    }
+}
+
+/// Everything publish reads from the environment, plus the network limits.
+#[derive(Debug, Clone)]
+pub struct GithubEnv {
+    /// `GITHUB_ACTIONS=true`: warnings and errors become `::warning::`/`::error::` lines.
+    pub actions: bool,
+    /// Name of the variable the token came from (for messages; never the value).
+    pub token_var: String,
+    pub token: Option<Token>,
+    /// `owner/repo`.
+    pub repository: Option<String>,
+    /// `GITHUB_API_URL`, default `https://api.github.com` (GitHub Enterprise: `https://HOST/api/v3`).
+    pub api_url: String,
+    pub event_path: Option<PathBuf>,
+    pub step_summary: Option<PathBuf>,
+    pub output: Option<PathBuf>,
+    pub connect_timeout: Duration,
+    pub read_timeout: Duration,
+    /// Retries after a 5xx, a 429 or a transport error (so at most `retries + 1` attempts).
+    pub retries: usize,
+    /// Upper bound on the whole comment step.
+    pub deadline: Duration,
+}
+
+impl GithubEnv {
+    /// Reads the process environment.
+    pub fn from_process(args: &PublishArgs) -> Self {
+        Self::from_lookup(&args.token_env, |k| std::env::var(k).ok())
+    }
+
+    /// Reads through `lookup` (a name → value function); empty values count as unset.
+    pub fn from_lookup(token_var: &str, lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let get = |k: &str| lookup(k).filter(|v| !v.trim().is_empty());
+        GithubEnv {
+            actions: get("GITHUB_ACTIONS").as_deref() == Some("true"),
+            token_var: token_var.to_string(),
+            token: get(token_var).map(|t| Token(t.trim().to_string())),
+            repository: get("GITHUB_REPOSITORY"),
+            api_url: get("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".to_string()),
+            event_path: get("GITHUB_EVENT_PATH").map(PathBuf::from),
+            step_summary: get("GITHUB_STEP_SUMMARY").map(PathBuf::from),
+            output: get("GITHUB_OUTPUT").map(PathBuf::from),
+            connect_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(30),
+            retries: 2,
+            deadline: Duration::from_secs(120),
+        }
+    }
+
+    /// The PR number: `--pr`, else the event payload's `pull_request.number`, else
+    /// `issue.number` when the issue is a pull request (an `issue_comment` on a PR).
+    pub fn pr_number(&self, flag: Option<u64>) -> Result<u64, String> {
+        if let Some(n) = flag {
+            return Ok(n);
+        }
+        let Some(path) = &self.event_path else {
+            return Err(
+                "no pull request number: pass --pr N (GITHUB_EVENT_PATH is not set)".into(),
+            );
+        };
+        pr_from_event(path)
+    }
+}
+
+fn pr_from_event(path: &Path) -> Result<u64, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("no pull request number: reading {}: {e}", path.display()))?;
+    let event: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "no pull request number: {} is not JSON: {e}",
+            path.display()
+        )
+    })?;
+    let number = |v: &serde_json::Value| v.get("number").and_then(|n| n.as_u64());
+    if let Some(n) = event.get("pull_request").and_then(number) {
+        return Ok(n);
+    }
+    if let Some(issue) = event
+        .get("issue")
+        .filter(|i| i.get("pull_request").is_some())
+    {
+        if let Some(n) = number(issue) {
+            return Ok(n);
+        }
+    }
+    Err("no pull request number: this event is not about a pull request (pass --pr N)".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn env(vars: &[(&str, &str)]) -> GithubEnv {
+        let m: BTreeMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        GithubEnv::from_lookup("GITHUB_TOKEN", |k| m.get(k).cloned())
+    }
+
+    fn event(json: &str) -> (tempfile::TempDir, GithubEnv) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("event.json");
+        std::fs::write(&p, json).unwrap();
+        let e = env(&[("GITHUB_EVENT_PATH", p.to_str().unwrap())]);
+        (dir, e)
+    }
+
+    #[test]
+    fn defaults_and_values() {
+        let e = env(&[
+            ("GITHUB_ACTIONS", "true"),
+            ("GITHUB_TOKEN", "s3cret"),
+            ("GITHUB_API_URL", ""),
+        ]);
+        assert!(e.actions);
+        assert_eq!(e.api_url, "https://api.github.com");
+        assert_eq!(e.token.as_ref().map(Token::expose), Some("s3cret"));
+        assert!(!format!("{e:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn pr_from_pull_request_event() {
+        let (_d, e) = event(r#"{"pull_request": {"number": 42}}"#);
+        assert_eq!(e.pr_number(None), Ok(42));
+        assert_eq!(e.pr_number(Some(7)), Ok(7));
+    }
+
+    #[test]
+    fn pr_from_issue_comment_on_a_pr_but_not_on_an_issue() {
+        let (_d, e) = event(r#"{"issue": {"number": 5, "pull_request": {"url": "x"}}}"#);
+        assert_eq!(e.pr_number(None), Ok(5));
+        let (_d, e) = event(r#"{"issue": {"number": 5}}"#);
+        assert!(e.pr_number(None).unwrap_err().contains("pass --pr N"));
+    }
+
+    #[test]
+    fn no_event_no_number() {
+        assert!(env(&[])
+            .pr_number(None)
+            .unwrap_err()
+            .contains("GITHUB_EVENT_PATH is not set"));
+        let (_d, e) = event("not json");
+        assert!(e.pr_number(None).unwrap_err().contains("is not JSON"));
+    }
+}

@@ -1,0 +1,120 @@
+//! Text helpers for the Markdown report: the hidden marker, escaping of user-supplied text,
+//! text safe inside a code fence, and number formatting (a real minus sign).
+
+/// The hidden first line of every report, keyed by the gate id: `<!-- rag-gate:v1 id=prod -->`.
+/// Characters other than ASCII letters, digits and `._-/:` become `_`, so no id can close the
+/// HTML comment or make one marker a prefix of another.
+pub fn marker(gate_id: &str) -> String {
+    let id: String = gate_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-/:".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let id = if id.is_empty() { "_".to_string() } else { id };
+    format!("<!-- rag-gate:v1 id={id} -->")
+}
+
+/// Escapes user-supplied text for Markdown: table pipes, code and emphasis characters, HTML, and
+/// `@`/`#` (a zero-width space after them, as Renovate does, so no one is mentioned and no issue
+/// is cross-referenced). Line breaks become spaces so a table row stays one row.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '@' | '#' => {
+                out.push(c);
+                out.push_str("&#8203;");
+            }
+            '\r' | '\n' | '\t' => out.push(' '),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text inside a fenced code block: no backticks (they could close the fence), no line breaks,
+/// at most `max` characters.
+pub(super) fn code_safe(s: &str, max: usize) -> String {
+    s.chars()
+        .map(|c| {
+            if c == '`' {
+                '\''
+            } else if c.is_control() {
+                ' '
+            } else {
+                c
+            }
+        })
+        .take(max)
+        .collect()
+}
+
+pub(super) fn fmt_pct(confidence: f64) -> String {
+    let p = confidence * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{}", p.round() as i64)
+    } else {
+        format!("{p}")
+    }
+}
+
+/// `0.9650`, `−0.0480` (a real minus sign, like the signed numbers).
+pub(super) fn plain4(x: f64) -> String {
+    signed4(x).trim_start_matches('+').to_string()
+}
+
+/// `+0.0123`, `−0.0310` (a real minus sign), `0.0000`.
+pub(super) fn signed4(x: f64) -> String {
+    signed(x, 4)
+}
+
+pub(super) fn signed3(x: f64) -> String {
+    signed(x, 3)
+}
+
+pub(super) fn signed(x: f64, digits: usize) -> String {
+    let t = format!("{:.*}", digits, x.abs());
+    if t.bytes().all(|b| b == b'0' || b == b'.') {
+        t
+    } else if x < 0.0 {
+        format!("−{t}")
+    } else {
+        format!("+{t}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_use_a_real_minus_and_no_negative_zero() {
+        assert_eq!(signed4(-0.031), "−0.0310");
+        assert_eq!(signed4(0.0122), "+0.0122");
+        assert_eq!(signed4(-0.00001), "0.0000");
+        assert_eq!(plain4(0.965), "0.9650");
+        assert_eq!(plain4(-0.048), "−0.0480");
+        assert_eq!(
+            (fmt_pct(0.95), fmt_pct(0.999)),
+            ("95".to_string(), "99.9".to_string())
+        );
+    }
+
+    #[test]
+    fn code_fence_text_has_no_backticks_or_breaks() {
+        assert_eq!(code_safe("a```b\nc", 5), "a'''b");
+    }
+}

@@ -1,0 +1,166 @@
+//! End to end through the binary: `rag-gate check gates/prod.toml --comment` with the GitHub
+//! Actions environment pointing at temp files and a local mock of the GitHub API.
+//! The example gate fails (ndcg@10 on risk=compliance), so the verdict's exit code is 1.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::json;
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const TOKEN: &str = "ghs_E2E_SECRET_abcdef123456";
+const LIST: &str = "/repos/octo/repo/issues/7/comments";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    summary: String,
+    outputs: String,
+    report: PathBuf,
+}
+
+fn check(server: &MockServer, comment: &str, dir: &Path) -> Run {
+    let summary = dir.join("summary.md");
+    let outputs = dir.join("output.txt");
+    let event = dir.join("event.json");
+    let report = dir.join("report.json");
+    std::fs::write(
+        &event,
+        json!({ "pull_request": { "number": 7 } }).to_string(),
+    )
+    .unwrap();
+    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("gates/prod.toml");
+    let out = Command::cargo_bin("rag-gate")
+        .unwrap()
+        .env_clear()
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", server.uri())
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_OUTPUT", &outputs)
+        .arg("check")
+        .arg(&gate)
+        .args([
+            comment,
+            "--resamples",
+            "2000",
+            "--format",
+            "json",
+            "--output",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        summary: std::fs::read_to_string(&summary).unwrap_or_default(),
+        outputs: std::fs::read_to_string(&outputs).unwrap_or_default(),
+        report,
+    }
+}
+
+fn assert_no_token(r: &Run) {
+    assert!(
+        !r.stdout.contains(TOKEN) && !r.stderr.contains(TOKEN),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
+#[test]
+fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(MockServer::start());
+    rt.block_on(
+        Mock::given(method("GET"))
+            .and(path(LIST))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+            .expect(1)
+            .mount(&server),
+    );
+    rt.block_on(
+        Mock::given(method("POST"))
+            .and(path(LIST))
+            .and(header("authorization", format!("Bearer {TOKEN}").as_str()))
+            .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 101 })))
+            .expect(1)
+            .mount(&server),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let r = check(&server, "--comment", dir.path());
+
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.summary
+            .starts_with("<!-- rag-gate:v1 id=prod -->\n### ❌ rag-gate: fail (prod)"),
+        "{}",
+        r.summary
+    );
+    assert_eq!(
+        r.outputs,
+        format!("verdict=fail\nreport={}\n", r.report.display())
+    );
+    assert!(r.report.exists());
+    assert!(
+        r.stderr
+            .contains("::error title=rag-gate::gate 3 failed: ndcg@10 on risk=compliance"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("rag-gate: posted the report as PR comment 101"),
+        "{}",
+        r.stderr
+    );
+    let posted = rt.block_on(server.received_requests()).unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&posted[1].body).unwrap();
+    assert_eq!(
+        body["body"].as_str().unwrap(),
+        r.summary.as_str(),
+        "the comment is the summary"
+    );
+    assert_no_token(&r);
+    rt.block_on(server.verify());
+}
+
+#[test]
+fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(MockServer::start());
+    let refusal = json!({ "message": format!("Resource not accessible by integration {TOKEN}") });
+    rt.block_on(
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(403).set_body_json(refusal))
+            .mount(&server),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let r = check(&server, "--comment", dir.path());
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("::warning title=rag-gate::the PR comment was not posted"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.outputs.starts_with("verdict=fail\n"), "{}", r.outputs);
+    assert_no_token(&r);
+
+    let dir = tempfile::tempdir().unwrap();
+    let r = check(&server, "--comment=required", dir.path());
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("error: publishing to GitHub failed: listing the comments of PR #7"),
+        "{}",
+        r.stderr
+    );
+    assert_no_token(&r);
+}

@@ -1,0 +1,109 @@
+//! The sign-flip p-value against exact enumeration of all 2^n sign vectors, for the mean (query
+//! and group unit) and a quantile difference; and never 0.
+
+use rag_gate::stats::bootstrap::Units;
+use rag_gate::stats::paired_quantile::{singletons, PairedSample};
+use rag_gate::stats::quantile::quantile_unsorted;
+use rag_gate::stats::signflip::{p_value_mean, p_value_quantile};
+use rag_gate::stats::streams::stream_key;
+
+/// Exact two-sided p: the share of all 2^n sign vectors with |T| ≥ |T_obs|.
+fn exact(n: usize, stat: impl Fn(u32) -> f64) -> f64 {
+    let obs = stat(0).abs();
+    let hits = (0..1u32 << n)
+        .filter(|&m| stat(m).abs() >= obs - 1e-12)
+        .count();
+    hits as f64 / f64::from(1u32 << n)
+}
+
+fn close(p: f64, want: f64, rounds: usize) {
+    // Binomial MC error of the randomization estimate; 4.5 standard errors.
+    let se = (want * (1.0 - want) / rounds as f64).sqrt();
+    assert!(
+        (p - want).abs() <= 4.5 * se + 1.0 / rounds as f64,
+        "{p} vs exact {want}"
+    );
+}
+
+#[test]
+fn mean_query_unit_matches_exact_enumeration() {
+    let x = [0.12, -0.05, 0.3, 0.07, 0.0, 0.21, -0.1, 0.15, 0.09, -0.02];
+    let want = exact(x.len(), |m| {
+        x.iter()
+            .enumerate()
+            .map(|(i, &v)| if m >> i & 1 == 1 { -v } else { v })
+            .sum::<f64>()
+            / 10.0
+    });
+    assert!(want > 0.01 && want < 0.2, "a non-trivial case: {want}");
+    let rounds = 100_000;
+    close(
+        p_value_mean(Units::Queries(&x), rounds, stream_key(1, &["signflip"])),
+        want,
+        rounds,
+    );
+}
+
+#[test]
+fn mean_group_unit_flips_whole_groups() {
+    // Group sums and sizes; the statistic is Σ ± S_g / N.
+    let sums = [0.5, -0.1, 0.35, 0.2, 0.05, 0.4, -0.15, 0.3];
+    let sizes = [3.0, 1.0, 2.0, 2.0, 1.0, 4.0, 2.0, 1.0];
+    let want = exact(8, |m| {
+        sums.iter()
+            .enumerate()
+            .map(|(i, &v)| if m >> i & 1 == 1 { -v } else { v })
+            .sum::<f64>()
+    });
+    let rounds = 100_000;
+    let p = p_value_mean(
+        Units::Groups {
+            sums: &sums,
+            sizes: &sizes,
+        },
+        rounds,
+        stream_key(2, &["signflip"]),
+    );
+    close(p, want, rounds);
+}
+
+#[test]
+fn median_difference_matches_exact_enumeration() {
+    let base = [3.0, 5.0, 2.0, 8.0, 6.0, 4.0, 7.0, 5.5, 1.0];
+    let cand = [4.0, 5.5, 3.5, 8.0, 7.5, 3.0, 9.0, 6.0, 2.5];
+    let want = exact(9, |m| {
+        let (mut b, mut c) = (Vec::new(), Vec::new());
+        for i in 0..9 {
+            let (x, y) = if m >> i & 1 == 1 {
+                (cand[i], base[i])
+            } else {
+                (base[i], cand[i])
+            };
+            b.push(x);
+            c.push(y);
+        }
+        quantile_unsorted(&mut c, 0.5) - quantile_unsorted(&mut b, 0.5)
+    });
+    let units = singletons(9);
+    let s = PairedSample {
+        base: &base,
+        cand: &cand,
+        units: &units,
+    };
+    let rounds = 50_000;
+    close(
+        p_value_quantile(&s, 0.5, rounds, stream_key(3, &["signflip"])),
+        want,
+        rounds,
+    );
+}
+
+#[test]
+fn p_value_is_never_zero_and_same_key_same_value() {
+    let x = vec![0.5; 40];
+    let key = stream_key(4, &["signflip"]);
+    let p = p_value_mean(Units::Queries(&x), 999, key);
+    // Only the identity is as extreme: 2^-40 of the sign vectors; estimate (1 + 0)/(999 + 1).
+    assert_eq!(p, 1.0 / 1000.0);
+    assert_eq!(p, p_value_mean(Units::Queries(&x), 999, key));
+}
