@@ -57,6 +57,57 @@ fn ir_measures(cand: bool) -> String {
         .collect()
 }
 
+/// A TREC run: 12 queries × 5 documents, `qid Q0 docid rank score tag`.
+fn trec_run() -> String {
+    let mut s = String::new();
+    for i in 1..=N {
+        for j in 1..=5 {
+            s.push_str(&format!(
+                "q{i:02} Q0 D{j} {j} {:.4} bm25\n",
+                1.0 / f64::from(j)
+            ));
+        }
+    }
+    s
+}
+
+/// TREC qrels: D1 and D2 relevant for every query, `qid 0 docid rel`.
+fn trec_qrels() -> String {
+    (1..=N)
+        .flat_map(|i| (1..=5).map(move |j| format!("q{i:02} 0 D{j} {}\n", u8::from(j < 3))))
+        .collect()
+}
+
+fn jsonl_run() -> String {
+    (1..=N)
+        .map(|i| format!("{{\"query_id\":\"q{i:02}\",\"ranked\":[\"D1\",\"D3\",\"D2\"]}}\n"))
+        .collect()
+}
+
+fn jsonl_qrels() -> String {
+    (1..=N)
+        .map(|i| format!("{{\"query_id\":\"q{i:02}\",\"gold\":{{\"D1\":1,\"D2\":2}}}}\n"))
+        .collect()
+}
+
+/// `rag-gate eval` on `run` and `qrels` (the args of an `eval-*` case).
+const EVAL_TREC: &[&str] = &[
+    "--run",
+    "run.trec",
+    "--qrels",
+    "qrels.trec",
+    "--metrics",
+    "ndcg@10,recall@5",
+];
+const EVAL_JSONL: &[&str] = &[
+    "--run",
+    "run.jsonl",
+    "--qrels",
+    "qrels.jsonl",
+    "--metrics",
+    "ndcg@10,recall@5",
+];
+
 fn queries() -> String {
     (1..=N)
         .map(|i| {
@@ -81,7 +132,11 @@ fn default_gate() -> String {
 
 /// Writes the clean data set (every format, both sides) and the default gate file.
 fn setup(dir: &Path) {
-    let files: [(&str, String); 11] = [
+    let files: [(&str, String); 15] = [
+        ("run.trec", trec_run()),
+        ("qrels.trec", trec_qrels()),
+        ("run.jsonl", jsonl_run()),
+        ("qrels.jsonl", jsonl_qrels()),
         ("b.jsonl", jsonl(false)),
         ("c.jsonl", jsonl(true)),
         ("b.csv", csv(false, ",")),
@@ -127,6 +182,21 @@ fn case(
         id,
         files: vec![(file, content)],
         args: &[],
+        want,
+    }
+}
+
+fn eval_case(
+    id: &'static str,
+    file: &'static str,
+    content: Content,
+    args: &'static [&'static str],
+    want: &'static [&'static str],
+) -> Case {
+    Case {
+        id,
+        files: vec![(file, content)],
+        args,
         want,
     }
 }
@@ -333,6 +403,31 @@ fn cases() -> Vec<Case> {
             text(csv(true, ",").replacen("recall@5", "recall@5,slice:", 1).replace(",1\n", ",1,x\n")),
             &["c.csv:1: slice tag name \"\" is empty or contains '='"],
         ),
+        // ---- rag-gate eval: TREC and JSONL runs and qrels ----
+        eval_case("eval-run-empty", "run.trec", text(""), EVAL_TREC, &["run.trec: empty run file: expected `qid Q0 docid rank score tag` lines"]),
+        eval_case("eval-run-missing", "run.trec", Content::Absent, EVAL_TREC, &["run.trec: opening: No such file"]),
+        eval_case("eval-run-directory", "run.trec", Content::Dir, EVAL_TREC, &["run.trec: ", "Is a directory"]),
+        eval_case("eval-run-too-few-fields", "run.trec", text(trec_run().replacen("q02 Q0 D3 3", "q02 Q0 D3", 1)), EVAL_TREC, &["run.trec:8: expected 6 fields `qid Q0 docid rank score tag`, found 5"]),
+        eval_case("eval-run-truncated-last-line", "run.trec", text(trec_run() + "q12 Q0"), EVAL_TREC, &["run.trec:61: expected 6 fields `qid Q0 docid rank score tag`, found 2"]),
+        eval_case("eval-run-score-not-a-number", "run.trec", text(trec_run().replacen("0.3333 bm25", "abc bm25", 1)), EVAL_TREC, &["run.trec:3: expected a number score in field 5, found \"abc\""]),
+        eval_case("eval-run-score-nan", "run.trec", text(trec_run().replacen("0.3333 bm25", "NaN bm25", 1)), EVAL_TREC, &["run.trec:3: score is NaN"]),
+        eval_case("eval-run-rank-not-an-integer", "run.trec", text(trec_run().replacen("q03 Q0 D2 2", "q03 Q0 D2 x", 1)), EVAL_TREC, &["run.trec:12: expected an integer rank in field 4, found \"x\""]),
+        eval_case("eval-run-duplicate-doc", "run.trec", text(trec_run() + "q01 Q0 D1 9 0.01 bm25\n"), EVAL_TREC, &["run.trec:61: doc \"D1\" appears twice in the ranking of query \"q01\" (lines 1 and 61)"]),
+        eval_case("eval-run-not-utf8", "run.trec", Content::Bytes([trec_run().as_bytes(), b"q\xff Q0 D1 1 1 x\n"].concat()), EVAL_TREC, &["run.trec:61: query id is not valid UTF-8"]),
+        eval_case("eval-qrels-rel-not-an-integer", "qrels.trec", text(trec_qrels().replacen("q02 0 D1 1", "q02 0 D1 0.5", 1)), EVAL_TREC, &["qrels.trec:6: expected an integer rel in field 4, found \"0.5\""]),
+        eval_case("eval-qrels-too-few-fields", "qrels.trec", text(trec_qrels().replacen("q02 0 D1 1", "q02 0 D1", 1)), EVAL_TREC, &["qrels.trec:6: expected 4 fields `qid 0 docid rel`, found 3"]),
+        eval_case("eval-qrels-conflicting-judgement", "qrels.trec", text(trec_qrels() + "q01 0 D1 2\n"), EVAL_TREC, &["qrels.trec:61: query \"q01\" doc \"D1\" judged again with rel 2, conflicting with rel 1 earlier"]),
+        eval_case("eval-qrels-empty", "qrels.trec", text(""), EVAL_TREC, &["qrels.trec: empty qrels file: expected `qid 0 docid rel` lines"]),
+        eval_case("eval-jsonl-run-ranked-not-a-list", "run.jsonl", text(jsonl_run().replacen("[\"D1\",\"D3\",\"D2\"]", "\"D1\"", 1)), EVAL_JSONL, &["run.jsonl:1: expected a \"ranked\" list"]),
+        eval_case("eval-jsonl-run-duplicate-doc", "run.jsonl", text(jsonl_run().replacen("\"D3\"", "\"D1\"", 1)), EVAL_JSONL, &["run.jsonl:1: doc \"D1\" appears twice in the ranking of query \"q01\" (positions 1 and 2)"]),
+        eval_case("eval-jsonl-run-query-twice", "run.jsonl", text(jsonl_run() + "{\"query_id\":\"q01\",\"ranked\":[\"D2\"]}\n"), EVAL_JSONL, &["run.jsonl:13: query \"q01\" already has a ranking at line 1"]),
+        eval_case("eval-jsonl-qrels-rel-not-an-integer", "qrels.jsonl", text(jsonl_qrels().replacen("\"D1\":1", "\"D1\":\"high\"", 1)), EVAL_JSONL, &["qrels.jsonl:1: expected an integer rel for gold doc \"D1\", found \"high\""]),
+        Case { id: "eval-unknown-metric", files: vec![], args: &["--run", "run.trec", "--qrels", "qrels.trec", "--metrics", "ndcg@x"], want: &["--metrics: metric \"ndcg@x\": the cutoff after @ must be a positive integer"] },
+        with_gate(
+            "gate-run-input-with-bad-run",
+            default_gate().replace("baseline = \"b.jsonl\"", "baseline = { run = \"bad.trec\" }\nqrels = \"qrels.trec\"").replace("candidate = \"c.jsonl\"", "candidate = { run = \"run.trec\" }"),
+            &["bad.trec: opening: No such file"],
+        ),
         // ---- the gate file ----
         case("gate-empty", "gate.toml", text(""), &["gate.toml: the file is empty; expected a TOML gate file"]),
         case("gate-missing", "gate.toml", Content::Absent, &["gate.toml: opening: No such file"]),
@@ -398,7 +493,11 @@ fn run_case(dir: &Path, c: &Case) -> Run {
     let out = Command::cargo_bin("rag-gate")
         .unwrap()
         .current_dir(dir)
-        .args(["check", "gate.toml"])
+        .args(if c.id.starts_with("eval-") {
+            &["eval"][..]
+        } else {
+            &["check", "gate.toml"][..]
+        })
         .args(c.args)
         .output()
         .unwrap();
@@ -590,4 +689,41 @@ fn every_case_is_documented() {
         missing.is_empty(),
         "not in docs/hostile-inputs.md: {missing:?}"
     );
+}
+
+/// `rag-gate eval` tolerates the same things: a BOM and CRLF line ends in runs and qrels.
+#[test]
+fn eval_tolerates_bom_and_crlf() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    let eval = |run: &str, qrels: &str| {
+        let out = Command::cargo_bin("rag-gate")
+            .unwrap()
+            .current_dir(dir.path())
+            .args([
+                "eval",
+                "--run",
+                run,
+                "--qrels",
+                qrels,
+                "--metrics",
+                "ndcg@10,recall@5",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let clean = eval("run.trec", "qrels.trec");
+    assert!(!clean.is_empty());
+    let odd = |s: String| format!("\u{feff}{}", s.replace('\n', "\r\n"));
+    std::fs::write(dir.path().join("run2.trec"), odd(trec_run())).unwrap();
+    std::fs::write(dir.path().join("qrels2.trec"), odd(trec_qrels())).unwrap();
+    assert_eq!(eval("run2.trec", "qrels2.trec"), clean, "eval-bom-crlf");
+    assert!(id_in_docs("eval-bom-crlf"));
 }
