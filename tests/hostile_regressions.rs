@@ -150,3 +150,44 @@ fn regression_values_near_f64_max_made_an_infinite_mean() {
     );
     assert!(ok.is_ok());
 }
+
+/// Found by the `pair` fuzz target: in JSONL, a metric absent from the last row(s) left its
+/// column shorter than the rows, and pairing indexed past its end: exit 101 instead of 2.
+#[test]
+fn regression_a_metric_missing_on_the_last_row_panicked() {
+    let t = parse_metrics_bytes(
+        b"{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"map\":0.5}\n".to_vec(),
+        "b.jsonl",
+        Some(Format::Jsonl),
+        "query_id",
+    )
+    .unwrap();
+    for col in t.metrics.values() {
+        assert_eq!(col.len(), t.rows.len());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("b.jsonl"),
+        "{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"map\":0.5}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("c.jsonl"),
+        "{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"ndcg@10\":0.7}\n",
+    )
+    .unwrap();
+    let out = assert_cmd::Command::cargo_bin("rag-gate")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["compare", "b.jsonl", "c.jsonl", "--metric", "ndcg@10"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(
+            "error: b.jsonl:2: metric \"ndcg@10\" is missing for 1 query: \"q2\" (line 2)"
+        ),
+        "{err}"
+    );
+}

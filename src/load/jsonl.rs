@@ -27,6 +27,11 @@ pub fn parse(text: &str, shown: &str) -> Result<MetricTable> {
             format!("duplicate query_id {} (first on line {first})", quoted(id)),
         ));
     }
+    // A metric absent from the last rows left its column short (found by fuzzing: pairing then
+    // indexed past its end and panicked).
+    for col in table.metrics.values_mut() {
+        col.resize(table.rows.len(), None);
+    }
     Ok(table)
 }
 
