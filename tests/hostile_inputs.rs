@@ -326,6 +326,12 @@ fn cases() -> Vec<Case> {
             &["c.jsonl:10: metric \"ndcg@10\" is missing for 1 query: \"q10\" (line 10)"],
         ),
         case(
+            "jsonl-metric-missing-on-last-row",
+            "b.jsonl",
+            jsonl_with(false, 12, "{\"query_id\":\"q12\",\"recall@5\":1}"),
+            &["b.jsonl:12: metric \"ndcg@10\" is missing for 1 query: \"q12\" (line 12)"],
+        ),
+        case(
             "mismatched-query-sets",
             "c.jsonl",
             text(jsonl(true).replace("\"q11\"", "\"q99\"")),
