@@ -6,7 +6,11 @@ use rag_gate::load::{parse_metrics_bytes, Format};
 fuzz_target!(|data: &[u8]| {
     if let Ok(t) = parse_metrics_bytes(data.to_vec(), "f.jsonl", Some(Format::Jsonl), "query_id") {
         for col in t.metrics.values() {
-            assert_eq!(col.len(), t.rows.len(), "metric columns stay aligned with rows");
+            assert_eq!(
+                col.len(),
+                t.rows.len(),
+                "metric columns stay aligned with rows"
+            );
         }
     }
 });

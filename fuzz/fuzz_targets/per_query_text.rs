@@ -4,7 +4,9 @@ use libfuzzer_sys::fuzz_target;
 use rag_gate::load::{parse_metrics_bytes, Format};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, rest)) = data.split_first() else { return };
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
     let format = match first % 3 {
         0 => Some(Format::TrecEval),
         1 => Some(Format::IrMeasures),
