@@ -6,6 +6,8 @@ use std::time::Instant;
 
 use rag_gate::stats::bootstrap::{bootstrap_means, group_sums, Units};
 use rag_gate::stats::streams::stream_key;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 fn median_secs(mut f: impl FnMut() -> f64) -> f64 {
     let mut t: Vec<f64> = (0..5)
@@ -46,6 +48,19 @@ fn main() {
             key,
         )[0]
     });
+    // The reference of the issue: a plain loop, ChaCha8 + random_range per element, one thread.
+    let plain = median_secs(|| {
+        let mut rng = ChaCha8Rng::from_seed(key);
+        let mut last = 0.0;
+        for _ in 0..b {
+            let mut sum = 0.0;
+            for _ in 0..n {
+                sum += deltas[rng.random_range(0..n)];
+            }
+            last = sum / n as f64;
+        }
+        last
+    });
     let elems = (n * b) as f64;
     println!("bootstrap engine, N = {n}, B = {b} (median of 5)");
     println!(
@@ -57,4 +72,9 @@ fn main() {
         q1 * 1e9 / elems
     );
     println!("  group unit (10,000 groups of 10), {threads} threads: {g:.3} s");
+    println!(
+        "  plain loop (ChaCha8 + random_range, 1 thread): {plain:.3} s  ({:.2} ns per element)",
+        plain * 1e9 / elems
+    );
+    println!("  ratios: plain / engine on {threads} threads = {:.2}x; plain / engine on 1 thread = {:.2}x", plain / q, plain / q1);
 }

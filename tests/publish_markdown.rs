@@ -47,8 +47,15 @@ fn pipes_are_escaped_so_table_rows_stay_whole() {
     let row = md.lines().find(|l| l.contains("lang=en")).unwrap();
     assert!(row.contains("lang=en\\|fr"), "{row}");
     // As many cells as the header of its table: the escaped pipe did not split the row.
-    let header = md.lines().find(|l| l.starts_with("| metric | slice | n |")).unwrap();
-    assert_eq!(row.matches(" | ").count(), header.matches(" | ").count(), "{row}");
+    let header = md
+        .lines()
+        .find(|l| l.starts_with("| metric | slice | n |"))
+        .unwrap();
+    assert_eq!(
+        row.matches(" | ").count(),
+        header.matches(" | ").count(),
+        "{row}"
+    );
 }
 
 #[test]

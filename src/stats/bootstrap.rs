@@ -10,13 +10,16 @@
 //!   groups, Σ group sums / Σ group sizes.
 //!
 //! Generator layout (fixed; part of the report's reproducibility): resamples are cut into chunks
-//! of `CHUNK`; chunk c uses ChaCha8 with the caller's key and stream id c. Indices are cut from
-//! 64-bit words in k-bit pieces, k = min(⌈log2 n⌉ + 3, 32) (so 3 indices a word for n = 100,000
-//! instead of 2), and each piece is mapped to [0, n) by Lemire's multiply-shift with rejection
-//! (Lemire 2019, "Fast random integer generation in an interval") in the 2^k space, so every
-//! index is exactly uniform. Each resample's sum uses four accumulators (index j into j mod 4),
-//! added as (a0 + a1) + (a2 + a3). Chunks run in parallel (rayon) and the output order is the
-//! resample order, whatever the thread count.
+//! of `CHUNK`; chunk c uses ChaCha8 with the caller's key and stream id c. The stream is read in
+//! batches of 32 little-endian 64-bit words; each word is cut into k-bit pieces, low bits first,
+//! k the smallest of 8, 12, 16, 21, 32 that is ≥ ⌈log2 n⌉ + 3 (so 3 indices a word
+//! for n = 100,000 instead of 2), and each piece
+//! is mapped to [0, n) by Lemire's multiply-shift with rejection (Lemire 2019, "Fast random
+//! integer generation in an interval") in the 2^k space, so every index is exactly uniform. A
+//! resample takes the indices of as many batches as it needs; what is left of its last batch is
+//! discarded. Sums use four accumulators (position mod 4 within a batch), added as
+//! (a0 + a1) + (a2 + a3). Chunks run in parallel (rayon) and the output order is the resample
+//! order, whatever the thread count.
 //!
 //! Cost: O(B · n) draws for B resamples of n units, no allocation per resample; the working set
 //! is the data alone (indices are never stored).
@@ -76,9 +79,9 @@ pub fn bootstrap_means(units: Units<'_>, resamples: usize, key: [u8; 32]) -> Vec
             let mut draw = Indices::new(rng, n as u32);
             for slot in chunk.iter_mut() {
                 *slot = match units {
-                    Units::Queries(x) => sum4(x, &mut draw) / n as f64,
+                    Units::Queries(x) => resample_sum(x, &mut draw) / n as f64,
                     Units::Groups { sums, sizes } => {
-                        let (s, z) = sum4_pair(sums, sizes, &mut draw);
+                        let (s, z) = resample_sum_pair(sums, sizes, &mut draw);
                         s / z
                     }
                 };
@@ -87,88 +90,122 @@ pub fn bootstrap_means(units: Units<'_>, resamples: usize, key: [u8; 32]) -> Vec
     out
 }
 
-/// Sum of n values of `x` drawn with replacement.
+/// Sum of n values of `x` drawn with replacement. Each batch of indices is summed in four
+/// lanes (positions 0, 1, 2, 3 mod 4 within the batch); indices left over in the last batch
+/// of a resample are discarded.
 #[inline]
-fn sum4(x: &[f64], draw: &mut Indices) -> f64 {
+fn resample_sum(x: &[f64], draw: &mut Indices) -> f64 {
     let n = x.len();
     let mut a = [0.0f64; 4];
-    let mut j = 0;
-    while j + 4 <= n {
-        a[0] += x[draw.draw()];
-        a[1] += x[draw.draw()];
-        a[2] += x[draw.draw()];
-        a[3] += x[draw.draw()];
-        j += 4;
-    }
-    for slot in a.iter_mut().take(n - j) {
-        *slot += x[draw.draw()];
+    let mut done = 0;
+    while done < n {
+        let batch = draw.batch();
+        let batch = &batch[..batch.len().min(n - done)];
+        let mut quads = batch.chunks_exact(4);
+        for q in &mut quads {
+            a[0] += x[q[0] as usize];
+            a[1] += x[q[1] as usize];
+            a[2] += x[q[2] as usize];
+            a[3] += x[q[3] as usize];
+        }
+        for (lane, &i) in quads.remainder().iter().enumerate() {
+            a[lane] += x[i as usize];
+        }
+        done += batch.len();
     }
     (a[0] + a[1]) + (a[2] + a[3])
 }
 
-/// Sums of `x` and `w` over n units drawn with replacement (the same draws for both).
+/// Sums of `x` and `w` over n units drawn with replacement (the same draws for both), with the
+/// same batching and lanes as `resample_sum`.
 #[inline]
-fn sum4_pair(x: &[f64], w: &[f64], draw: &mut Indices) -> (f64, f64) {
+fn resample_sum_pair(x: &[f64], w: &[f64], draw: &mut Indices) -> (f64, f64) {
     let n = x.len();
     let mut a = [0.0f64; 4];
     let mut b = [0.0f64; 4];
-    let mut j = 0;
-    while j < n {
-        let lane = j & 3;
-        let i = draw.draw();
-        a[lane] += x[i];
-        b[lane] += w[i];
-        j += 1;
+    let mut done = 0;
+    while done < n {
+        let batch = draw.batch();
+        let batch = &batch[..batch.len().min(n - done)];
+        for (j, &i) in batch.iter().enumerate() {
+            a[j & 3] += x[i as usize];
+            b[j & 3] += w[i as usize];
+        }
+        done += batch.len();
     }
     ((a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]))
 }
 
-/// Uniform indices in [0, n) cut from a ChaCha8 stream, k bits at a time (see the module header).
+/// 64-bit words per batch (four ChaCha8 blocks).
+const BATCH_WORDS: usize = 32;
+/// Piece widths: the smallest that is ≥ ⌈log2 n⌉ + 3 is used (fixed widths let the compiler
+/// cut words with constant shifts).
+const WIDTHS: [u32; 5] = [8, 12, 16, 21, 32];
+
+/// Uniform indices in [0, n) cut from a ChaCha8 stream, k bits at a time (see the module
+/// header), produced in batches from `BATCH_WORDS` words: each word's pieces low bits first,
+/// rejected pieces skipped without a branch.
 pub struct Indices {
     rng: ChaCha8Rng,
-    word: u64,
-    left: u32,
-    per_word: u32,
     k: u32,
-    mask: u64,
     n: u64,
     threshold: u64,
+    bytes: [u8; BATCH_WORDS * 8],
+    buf: [u32; BATCH_WORDS * 8],
 }
 
 impl Indices {
     pub fn new(rng: ChaCha8Rng, n: u32) -> Self {
         assert!(n > 0);
         let bits = 32 - (n - 1).leading_zeros();
-        let k = (bits + 3).min(32);
-        let mask = (1u64 << k) - 1;
+        let k = WIDTHS.into_iter().find(|&w| w >= bits + 3).unwrap_or(32);
         Indices {
             rng,
-            word: 0,
-            left: 0,
-            per_word: 64 / k,
             k,
-            mask,
             n: u64::from(n),
             threshold: (1u64 << k) % u64::from(n),
+            bytes: [0; BATCH_WORDS * 8],
+            buf: [0; BATCH_WORDS * 8],
         }
     }
 
+    /// The next batch of indices. At most half of the pieces can be rejected (at most 1/8 when
+    /// n < 2^29), so a batch is empty only with negligible probability, and an empty batch is
+    /// simply followed by another.
     #[inline]
-    pub fn draw(&mut self) -> usize {
-        loop {
-            if self.left == 0 {
-                self.word = self.rng.next_u64();
-                self.left = self.per_word;
-            }
-            let r = self.word & self.mask;
-            self.word >>= self.k;
-            self.left -= 1;
-            let m = r * self.n;
-            if m & self.mask >= self.threshold {
-                return (m >> self.k) as usize;
-            }
+    pub fn batch(&mut self) -> &[u32] {
+        self.rng.fill_bytes(&mut self.bytes);
+        let (bytes, buf, n, t) = (&self.bytes, &mut self.buf, self.n, self.threshold);
+        let len = match self.k {
+            8 => cut::<8>(bytes, buf, n, t),
+            12 => cut::<12>(bytes, buf, n, t),
+            16 => cut::<16>(bytes, buf, n, t),
+            21 => cut::<21>(bytes, buf, n, t),
+            _ => cut::<32>(bytes, buf, n, t),
+        };
+        &self.buf[..len]
+    }
+}
+
+/// Cuts each word into K-bit pieces and keeps the accepted ones (Lemire's test), in order.
+#[inline]
+fn cut<const K: u32>(
+    bytes: &[u8; BATCH_WORDS * 8],
+    buf: &mut [u32; BATCH_WORDS * 8],
+    n: u64,
+    threshold: u64,
+) -> usize {
+    let mask = (1u64 << K) - 1;
+    let mut len = 0;
+    for w in bytes.chunks_exact(8) {
+        let word = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        for p in 0..64 / K {
+            let m = ((word >> (p * K)) & mask) * n;
+            buf[len] = (m >> K) as u32;
+            len += usize::from(m & mask >= threshold);
         }
     }
+    len
 }
 
 /// A uniform integer in [0, n) from 32-bit words: Lemire's nearly divisionless method.
