@@ -6,6 +6,49 @@ use crate::config::{self, *};
 use crate::error::{Error, Result};
 use crate::outcome::Outcome;
 
+/// Refuses an output path that is one of the inputs (or the gate file): the report would
+/// overwrite the data it was computed from.
+fn refuse_overwriting_inputs(
+    cfg: &Config,
+    gate_file: Option<&std::path::Path>,
+    o: &OutputArgs,
+) -> Result<()> {
+    let i = &cfg.inputs;
+    let inputs: Vec<&std::path::Path> = [
+        Some(&i.baseline),
+        Some(&i.candidate),
+        i.queries.as_ref(),
+        i.qrels.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|s| s.path.as_path())
+    .chain(gate_file)
+    .collect();
+    let outs = [
+        ("--output", &o.output),
+        ("--export-json", &o.export_json),
+        ("--export-markdown", &o.export_markdown),
+    ];
+    for (flag, out) in outs {
+        let Some(out) = out else { continue };
+        let Ok(out_real) = std::fs::canonicalize(out) else {
+            continue;
+        };
+        if let Some(input) = inputs
+            .iter()
+            .find(|p| std::fs::canonicalize(p).ok().as_ref() == Some(&out_real))
+        {
+            return Err(Error::Usage(format!(
+                "{flag} {}: that is the input {}; refusing to overwrite it",
+                out.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn outputs(o: &OutputArgs) -> Outputs {
     Outputs {
         format: o.format,
@@ -28,6 +71,9 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         }
         cfg.bootstrap.resamples = r;
     }
+    // [eval] is checked even when no input is a run, so a typo there is never silent.
+    crate::eval::gate_input::eval_options(&cfg)?;
+    refuse_overwriting_inputs(&cfg, Some(&args.gate_file), &args.output)?;
     if args.dump_config {
         return Ok(Outcome {
             stdout: config::dump(&cfg),
@@ -119,6 +165,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             text: String::new(),
         },
     };
+    refuse_overwriting_inputs(&cfg, None, &args.output)?;
     let report = analyze(&cfg)?;
     let stdout = write_outputs(&report, &outputs(&args.output))?;
     Ok(Outcome {

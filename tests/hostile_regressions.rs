@@ -191,3 +191,110 @@ fn regression_a_metric_missing_on_the_last_row_panicked() {
         "{err}"
     );
 }
+
+/// `rag-gate eval --run /dev/zero` read without end (no line end, no NUL check) and grew its
+/// buffer until memory ran out; a NUL byte in a run line was accepted as part of a doc id.
+#[test]
+fn regression_eval_read_binary_runs_without_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let qrels = dir.path().join("qrels.txt");
+    std::fs::write(&qrels, "q1 0 D1 1\n").unwrap();
+    let run = dir.path().join("run.trec");
+    std::fs::write(&run, b"q1 Q0 D\x001 1 1.0 t\n").unwrap();
+    let out = assert_cmd::Command::cargo_bin("rag-gate")
+        .unwrap()
+        .args(["eval", "--metrics", "recall@5", "--qrels"])
+        .arg(&qrels)
+        .arg("--run")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("run.trec:1: binary data (a NUL byte)"),
+        "{err}"
+    );
+    if std::path::Path::new("/dev/zero").exists() {
+        let out = assert_cmd::Command::cargo_bin("rag-gate")
+            .unwrap()
+            .args(["eval", "--metrics", "recall@5", "--qrels"])
+            .arg(&qrels)
+            .args(["--run", "/dev/zero"])
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/zero"));
+    }
+}
+
+fn small_gate(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
+    let mut b = String::new();
+    for i in 0..40 {
+        b.push_str(&format!(
+            "{{\"query_id\":\"q{i}\",\"ndcg@10\":0.{}}}\n",
+            i % 10
+        ));
+    }
+    std::fs::write(dir.join("b.jsonl"), &b).unwrap();
+    std::fs::write(dir.join("c.jsonl"), &b).unwrap();
+    let gate = dir.join("gate.toml");
+    std::fs::write(
+        &gate,
+        format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 200\n{extra}[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"),
+    )
+    .unwrap();
+    gate
+}
+
+/// An unknown key under `[eval]` was accepted silently when no input was a run.
+#[test]
+fn regression_unknown_eval_keys_were_silent_without_run_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = small_gate(dir.path(), "[eval]\nrel-levle = 2\n");
+    let out = assert_cmd::Command::cargo_bin("rag-gate")
+        .unwrap()
+        .arg("check")
+        .arg(&gate)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("[eval]: unknown field `rel-levle`"), "{err}");
+}
+
+/// `-o` naming one of the inputs overwrote that input with the report.
+#[test]
+fn regression_output_over_an_input_overwrote_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = small_gate(dir.path(), "");
+    let before = std::fs::read(dir.path().join("b.jsonl")).unwrap();
+    let out = assert_cmd::Command::cargo_bin("rag-gate")
+        .unwrap()
+        .arg("check")
+        .arg(&gate)
+        .arg("-o")
+        .arg(dir.path().join("b.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("refusing to overwrite it"), "{err}");
+    assert_eq!(std::fs::read(dir.path().join("b.jsonl")).unwrap(), before);
+    // The gate file itself is an input too.
+    let out = assert_cmd::Command::cargo_bin("rag-gate")
+        .unwrap()
+        .arg("check")
+        .arg(&gate)
+        .arg("--export-json")
+        .arg(&gate)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

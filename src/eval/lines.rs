@@ -4,12 +4,14 @@
 //! blank lines. Lines stay bytes: ids are only turned into `String`s where they are kept.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use crate::error::{Error, Result};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+/// The longest line read; longer is an error (no real run or qrels line comes near).
+const MAX_LINE: usize = 64 << 20;
 
 /// Reads a file one line at a time into a reused buffer.
 pub struct Lines {
@@ -52,14 +54,25 @@ impl Lines {
     pub fn advance(&mut self) -> Result<bool> {
         loop {
             self.buf.clear();
-            let n = self
-                .reader
+            // At most MAX_LINE bytes a line, so a device or a file without line ends
+            // (e.g. /dev/zero) cannot grow the buffer without bound.
+            let n = (&mut self.reader)
+                .take(MAX_LINE as u64 + 1)
                 .read_until(b'\n', &mut self.buf)
                 .map_err(|e| Error::io(&self.shown, "reading", e))?;
             if n == 0 {
                 return Ok(false);
             }
             self.line += 1;
+            if n > MAX_LINE {
+                return Err(self.err(format!(
+                    "a line longer than {} MiB; expected text lines",
+                    MAX_LINE >> 20
+                )));
+            }
+            if self.buf.contains(&0) {
+                return Err(self.err("binary data (a NUL byte); expected text lines"));
+            }
             let mut s: &[u8] = &self.buf;
             if self.line == 1 && s.starts_with(BOM) {
                 s = &s[BOM.len()..];

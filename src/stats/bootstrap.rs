@@ -15,10 +15,10 @@
 //! k the smallest of 8, 12, 16, 21, 32 that is ≥ ⌈log2 n⌉ + 3 (so 3 indices a word
 //! for n = 100,000 instead of 2), and each piece
 //! is mapped to [0, n) by Lemire's multiply-shift with rejection (Lemire 2019, "Fast random
-//! integer generation in an interval") in the 2^k space, so every index is exactly uniform. A
-//! resample takes the indices of as many batches as it needs; what is left of its last batch is
-//! discarded. Sums use four accumulators (position mod 4 within a batch), added as
-//! (a0 + a1) + (a2 + a3). Chunks run in parallel (rayon) and the output order is the resample
+//! integer generation in an interval") in the 2^k space, so every index is exactly uniform.
+//! Resamples read the index stream one after another (what one leaves of a batch, the next
+//! uses); a unit set of one needs no draws. Sums use four accumulators (position mod 4 within
+//! each run of indices taken from a batch), added as (a0 + a1) + (a2 + a3). Chunks run in parallel (rayon) and the output order is the resample
 //! order, whatever the thread count.
 //!
 //! Cost: O(B · n) draws for B resamples of n units, no allocation per resample; the working set
@@ -90,17 +90,15 @@ pub fn bootstrap_means(units: Units<'_>, resamples: usize, key: [u8; 32]) -> Vec
     out
 }
 
-/// Sum of n values of `x` drawn with replacement. Each batch of indices is summed in four
-/// lanes (positions 0, 1, 2, 3 mod 4 within the batch); indices left over in the last batch
-/// of a resample are discarded.
+/// Sum of n values of `x` drawn with replacement. Indices come in runs taken from the current
+/// batch; each run is summed in four lanes (positions 0, 1, 2, 3 mod 4 within the run).
 #[inline]
 fn resample_sum(x: &[f64], draw: &mut Indices) -> f64 {
     let n = x.len();
     let mut a = [0.0f64; 4];
     let mut done = 0;
     while done < n {
-        let batch = draw.batch();
-        let batch = &batch[..batch.len().min(n - done)];
+        let batch = draw.take(n - done);
         let mut quads = batch.chunks_exact(4);
         for q in &mut quads {
             a[0] += x[q[0] as usize];
@@ -125,8 +123,7 @@ fn resample_sum_pair(x: &[f64], w: &[f64], draw: &mut Indices) -> (f64, f64) {
     let mut b = [0.0f64; 4];
     let mut done = 0;
     while done < n {
-        let batch = draw.batch();
-        let batch = &batch[..batch.len().min(n - done)];
+        let batch = draw.take(n - done);
         for (j, &i) in batch.iter().enumerate() {
             a[j & 3] += x[i as usize];
             b[j & 3] += w[i as usize];
@@ -152,6 +149,9 @@ pub struct Indices {
     threshold: u64,
     bytes: [u8; BATCH_WORDS * 8],
     buf: [u32; BATCH_WORDS * 8],
+    /// The unread part of `buf` is `pos..len`.
+    pos: usize,
+    len: usize,
 }
 
 impl Indices {
@@ -166,10 +166,25 @@ impl Indices {
             threshold: (1u64 << k) % u64::from(n),
             bytes: [0; BATCH_WORDS * 8],
             buf: [0; BATCH_WORDS * 8],
+            pos: 0,
+            len: 0,
         }
     }
 
-    /// The next batch of indices. At most half of the pieces can be rejected (at most 1/8 when
+    /// Up to `max` (≥ 1) next indices of the stream: the rest of the current batch, or of a
+    /// fresh one. Indices a resample does not use stay for the next one.
+    #[inline]
+    pub fn take(&mut self, max: usize) -> &[u32] {
+        while self.pos == self.len {
+            self.len = self.batch().len();
+            self.pos = 0;
+        }
+        let start = self.pos;
+        self.pos = (start + max).min(self.len);
+        &self.buf[start..self.pos]
+    }
+
+    /// Refills the batch and returns it whole. At most half of the pieces can be rejected (at most 1/8 when
     /// n < 2^29), so a batch is empty only with negligible probability, and an empty batch is
     /// simply followed by another.
     #[inline]
