@@ -44,8 +44,13 @@ fn wanted_metrics(cfg: &Config) -> Vec<String> {
 /// Runs the whole analysis and judges the gates. The report is complete; nothing is written.
 pub fn analyze(cfg: &Config) -> Result<Report> {
     let wanted = wanted_metrics(cfg);
-    let (base, base_note) = load_side(cfg, &cfg.inputs.baseline, &wanted)?;
-    let (cand, cand_note) = load_side(cfg, &cfg.inputs.candidate, &wanted)?;
+    // The two sides are read in parallel; the baseline's error wins when both fail, so the
+    // message does not depend on timing.
+    let (base, cand) = rayon::join(
+        || load_side(cfg, &cfg.inputs.baseline, &wanted),
+        || load_side(cfg, &cfg.inputs.candidate, &wanted),
+    );
+    let ((base, base_note), (cand, cand_note)) = (base?, cand?);
     let queries = match &cfg.inputs.queries {
         Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
         None => None,
