@@ -3,7 +3,7 @@
 //! verdict (0/1). What is tolerated on purpose (BOM, CRLF, blank lines …) is checked to give the
 //! same report as the clean file.
 //!
-//! Every case id below is a row of docs/hostile-inputs.md; `every_case_is_documented` keeps the
+//! Every case id below is a row of README.md (section "Bad input"); `every_case_is_documented` keeps the
 //! two in step.
 
 use std::path::Path;
@@ -163,7 +163,7 @@ enum Content {
 }
 
 struct Case {
-    /// Row id in docs/hostile-inputs.md.
+    /// Row id in README.md (section "Bad input").
     id: &'static str,
     files: Vec<(&'static str, Content)>,
     /// Extra command-line arguments after `check gate.toml`.
@@ -554,7 +554,7 @@ fn bad_inputs_exit_2_with_one_message_naming_the_place() {
             }
         }
         if let Ok(dump) = std::env::var("HOSTILE_DUMP") {
-            // Regenerates the rows of docs/hostile-inputs.md: id, first line of the message, exit.
+            // Regenerates the rows of README.md (section "Bad input"): id, first line of the message, exit.
             let first = r.stderr.lines().next().unwrap_or("").replace('|', "\\|");
             let line = format!(
                 "| `{}` | `{}` | {} |\n",
@@ -654,7 +654,10 @@ fn tolerated_inputs_give_the_clean_report() {
         }
         let got = report(dir.path());
         assert_eq!(got, want, "[{id}] tolerated input changed the report");
-        assert!(id_in_docs(id), "[{id}] not in docs/hostile-inputs.md");
+        assert!(
+            id_in_docs(id),
+            "[{id}] not in README.md (section \"Bad input\")"
+        );
     }
 }
 
@@ -677,10 +680,8 @@ fn report(dir: &Path) -> serde_json::Value {
 }
 
 fn id_in_docs(id: &str) -> bool {
-    let docs = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/hostile-inputs.md"),
-    )
-    .unwrap_or_default();
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .unwrap_or_default();
     docs.contains(&format!("`{id}`"))
 }
 
@@ -693,7 +694,7 @@ fn every_case_is_documented() {
         .collect();
     assert!(
         missing.is_empty(),
-        "not in docs/hostile-inputs.md: {missing:?}"
+        "not in README.md (section \"Bad input\"): {missing:?}"
     );
 }
 
