@@ -220,7 +220,13 @@ fn compare_runs_without_a_gate_file() {
         ])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("language=ko").and(predicate::str::contains("ndcg@10")));
+        .stdout(
+            predicate::str::contains("language=ko")
+                .and(predicate::str::contains("ndcg@10"))
+                .and(predicate::str::contains(
+                    "no gates; 3 comparisons (metric × slice)",
+                )),
+        );
 }
 
 /// Bad inputs: exit 2 and one message naming the file and line (or key).

@@ -13,6 +13,14 @@ pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
             .then_with(|| miss(b).total_cmp(&miss(a)))
             .then_with(|| a.gate.cmp(&b.gate))
     }) else {
+        if results.is_empty() {
+            // `compare`, or a gate file without [[gate]]: nothing was judged.
+            let n = comparisons.len();
+            return format!(
+                "no gates; {n} comparison{} (metric × slice)",
+                if n == 1 { "" } else { "s" }
+            );
+        }
         let small = results
             .iter()
             .filter(|r| r.status == GateStatus::TooSmall)
