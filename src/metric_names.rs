@@ -20,6 +20,10 @@ pub fn canonical(name: &str) -> String {
         ("P_", "p@"),
         ("success_", "hit@"),
         ("map_cut_", "ap@"),
+        // Not trec_eval measures, but what `rag-gate eval --format trec` writes for mrr@k
+        // (trec_eval's -M k has no name of its own) and ann-recall@k.
+        ("recip_rank_cut_", "mrr@"),
+        ("ann_recall_", "ann-recall@"),
     ];
     for (prefix, ours) in trec {
         if let Some(k) = name.strip_prefix(prefix) {
@@ -58,8 +62,9 @@ pub fn canonical(name: &str) -> String {
     }
 }
 
+/// A cutoff is a whole number ≥ 1 (`@0` and `_0` are not cutoffs).
 fn is_cutoff(k: &str) -> bool {
-    !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())
+    !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && k.bytes().any(|b| b != b'0')
 }
 
 /// True for metrics whose every per-query value lies in [0, 1].
@@ -102,6 +107,9 @@ pub fn is_trec_eval_measure(name: &str) -> bool {
         "success_",
         "iprec_at_recall_",
         "Rprec_mult_",
+        // what `rag-gate eval --format trec` writes for mrr@k and ann-recall@k
+        "recip_rank_cut_",
+        "ann_recall_",
     ]
     .iter()
     .any(|p| name.strip_prefix(p).is_some_and(|rest| !rest.is_empty()))

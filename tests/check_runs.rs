@@ -100,3 +100,57 @@ fn bad_eval_policy_is_an_error_naming_the_key() {
         "{err}"
     );
 }
+
+/// `eval --format trec` wrote mrr@10 as `recip_rank_cut_10`, which the trec_eval reader of
+/// `check` did not map back, so eval output did not feed a gate on mrr@k.
+#[test]
+fn regression_eval_trec_output_feeds_compare_under_our_names() {
+    let dir = tempfile::tempdir().unwrap();
+    for (run, out) in [
+        ("run.covidex-sim.txt", "b.te"),
+        ("run.covidex-t5.txt", "c.te"),
+    ] {
+        Command::cargo_bin("rag-gate")
+            .unwrap()
+            .args([
+                "eval",
+                "--metrics",
+                "mrr@10,ndcg@10",
+                "--format",
+                "trec",
+                "--qrels",
+            ])
+            .arg(format!("{DATA}/qrels.covid-round2.txt"))
+            .arg("--run")
+            .arg(format!("{DATA}/{run}"))
+            .arg("-o")
+            .arg(dir.path().join(out))
+            .assert()
+            .code(0);
+    }
+    let out = Command::cargo_bin("rag-gate")
+        .unwrap()
+        .current_dir(dir.path())
+        .args([
+            "compare",
+            "b.te",
+            "c.te",
+            "--metric",
+            "mrr@10",
+            "--resamples",
+            "200",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["comparisons"][0]["metric"], "mrr@10");
+    assert_eq!(v["comparisons"][0]["n"], 35);
+}
