@@ -82,6 +82,7 @@ fn run(
             names: ["calibration", "all"],
         },
         &[],
+        None,
     );
     (e.interval.bounds, e.p_value)
 }

@@ -104,31 +104,45 @@ pub fn compare_all(
     metrics: &[String],
     s: &Settings,
 ) -> Vec<Comparison> {
+    let mut by_slice: Vec<std::vec::IntoIter<Comparison>> = slices
+        .iter()
+        .map(|slice| compare_slice(paired, slice, metrics, s).into_iter())
+        .collect();
     let mut out = Vec::with_capacity(metrics.len() * slices.len());
-    for metric in metrics {
-        for slice in slices {
-            out.push(compare_one(paired, metric, slice, s));
+    for _ in metrics {
+        for per_metric in &mut by_slice {
+            out.extend(per_metric.next());
         }
     }
     out
 }
 
-pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -> Comparison {
-    let pair = &paired.metrics[metric];
-    let idx: Vec<usize> = slice.members.iter().map(|&i| i as usize).collect();
-    let base: Vec<f64> = idx.iter().map(|&i| pair.baseline[i]).collect();
-    let cand: Vec<f64> = idx.iter().map(|&i| pair.candidate[i]).collect();
-    let deltas: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
-    let (statistic, higher_is_better) = s.reading(metric);
-    // Wins are improvements: for a lower-is-better metric, count the negated deltas.
-    let oriented: Vec<f64> = if higher_is_better {
-        deltas.clone()
-    } else {
-        deltas.iter().map(|d| -d).collect()
-    };
-    let wtl = win_tie_loss(&oriented, s.tie_epsilon);
-    let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
+/// A slice's values of one metric.
+struct Sides {
+    base: Vec<f64>,
+    cand: Vec<f64>,
+    deltas: Vec<f64>,
+}
 
+/// Every metric's comparison on one slice (metrics in the given order); the mean metrics share
+/// the slice's draws (`estimate::mean_draws`).
+fn compare_slice(
+    paired: &Paired,
+    slice: &Slice,
+    metrics: &[String],
+    s: &Settings,
+) -> Vec<Comparison> {
+    let idx: Vec<usize> = slice.members.iter().map(|&i| i as usize).collect();
+    let sides: Vec<Sides> = metrics
+        .iter()
+        .map(|metric| {
+            let pair = &paired.metrics[metric];
+            let base: Vec<f64> = idx.iter().map(|&i| pair.baseline[i]).collect();
+            let cand: Vec<f64> = idx.iter().map(|&i| pair.candidate[i]).collect();
+            let deltas = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
+            Sides { base, cand, deltas }
+        })
+        .collect();
     // Dense local group ids for this slice's members (None if any member has no group).
     let local_groups: Option<(Vec<u32>, usize)> = {
         let mut remap: HashMap<u32, u32> = HashMap::new();
@@ -142,18 +156,81 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
             .collect::<Option<Vec<u32>>>()
             .map(|v| (v, remap.len()))
     };
+    // check() refuses unit = "group" when a query has no group; compare falls back here.
+    let groups = match (s.unit, &local_groups) {
+        (Unit::Group, Some((of, g))) => Some((of.as_slice(), *g)),
+        _ => None,
+    };
+    let is_mean = |m: &String| s.reading(m).0 == Statistic::Mean;
+    let mean_deltas: Vec<&[f64]> = metrics
+        .iter()
+        .zip(&sides)
+        .filter(|(m, _)| is_mean(m))
+        .map(|(_, v)| v.deltas.as_slice())
+        .collect();
+    let mut shared = if slice.members.is_empty() {
+        Vec::new()
+    } else {
+        estimate::mean_draws(
+            &mean_deltas,
+            groups,
+            s.resamples as usize,
+            s.seed,
+            &slice.name,
+        )
+    }
+    .into_iter();
+    metrics
+        .iter()
+        .zip(&sides)
+        .map(|(metric, v)| {
+            let draws = if is_mean(metric) { shared.next() } else { None };
+            compare_one(
+                paired,
+                metric,
+                slice,
+                &idx,
+                v,
+                groups,
+                &local_groups,
+                draws,
+                s,
+            )
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compare_one(
+    paired: &Paired,
+    metric: &str,
+    slice: &Slice,
+    idx: &[usize],
+    v: &Sides,
+    groups: Option<(&[u32], usize)>,
+    local_groups: &Option<(Vec<u32>, usize)>,
+    draws: Option<estimate::MeanDraws>,
+    s: &Settings,
+) -> Comparison {
+    let pair = &paired.metrics[metric];
+    let (base, cand, deltas) = (&v.base, &v.cand, &v.deltas);
+    let (statistic, higher_is_better) = s.reading(metric);
+    // Wins are improvements: for a lower-is-better metric, count the negated deltas.
+    let oriented: Vec<f64> = if higher_is_better {
+        deltas.clone()
+    } else {
+        deltas.iter().map(|d| -d).collect()
+    };
+    let wtl = win_tie_loss(&oriented, s.tie_epsilon);
+    let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
 
     let (checks, gate_margin) = s.checks(metric, &slice.name);
     let e = estimate::estimate(
         &estimate::Input {
-            base: &base,
-            cand: &cand,
-            deltas: &deltas,
-            // check() refuses unit = "group" when a query has no group; compare falls back here.
-            groups: match (s.unit, &local_groups) {
-                (Unit::Group, Some((of, g))) => Some((of.as_slice(), *g)),
-                _ => None,
-            },
+            base,
+            cand,
+            deltas,
+            groups,
             statistic,
             method: s.method.interval(),
             confidence: s.confidence,
@@ -162,13 +239,14 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
             names: [metric, &slice.name],
         },
         &checks,
+        draws,
     );
     let ci = e.interval.bounds;
     let margin = gate_margin.unwrap_or(s.practical_tie);
 
     let mut worst: Vec<Regression> = idx
         .iter()
-        .zip(&deltas)
+        .zip(deltas)
         .zip(&oriented)
         .filter(|(_, &o)| o < -s.tie_epsilon)
         .map(|(pair, _)| pair)
@@ -192,19 +270,20 @@ pub fn compare_one(paired: &Paired, metric: &str, slice: &Slice, s: &Settings) -
         slice: slice.name.clone(),
         n: idx.len(),
         groups: local_groups
-            .map(|(_, g)| g)
+            .as_ref()
+            .map(|(_, g)| *g)
             .filter(|_| !paired.group_names.is_empty()),
-        baseline_mean: mean(&base),
-        candidate_mean: mean(&cand),
-        delta: mean(&deltas),
+        baseline_mean: mean(base),
+        candidate_mean: mean(cand),
+        delta: mean(deltas),
         ci,
         wins: wtl.wins,
         ties: wtl.ties,
         losses: wtl.losses,
         statistic: statistic.as_str().into(),
         higher_is_better,
-        baseline_value: statistic.of(&base),
-        candidate_value: statistic.of(&cand),
+        baseline_value: statistic.of(base),
+        candidate_value: statistic.of(cand),
         estimate: e.estimate,
         ci_mc_se: e.interval.mc_se,
         resamples_used: e.resamples_used as u64,

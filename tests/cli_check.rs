@@ -172,6 +172,41 @@ fn adding_a_slice_does_not_change_another_slices_numbers() {
 }
 
 #[test]
+fn adding_a_metric_does_not_change_another_metrics_numbers() {
+    // The mean metrics of a slice share its index and sign streams; each must still get
+    // exactly the numbers it gets alone.
+    let dir = tempfile::tempdir().unwrap();
+    dataset(dir.path(), 120, 0.01, -0.01);
+    let both = write(
+        dir.path(),
+        "both.toml",
+        &format!("{GATE}[report]\nmetrics = [\"ndcg@10\", \"recall@5\"]\n"),
+    );
+    let alone = write(
+        dir.path(),
+        "alone.toml",
+        &format!("{GATE}[report]\nmetrics = [\"ndcg@10\"]\n"),
+    );
+    let comps = |g: &Path| {
+        let out = rag_gate()
+            .arg("check")
+            .arg(g)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["comparisons"].as_array().unwrap().clone()
+    };
+    let with = comps(&both);
+    let without = comps(&alone);
+    assert_eq!(with.len(), 2 * without.len());
+    for c in &without {
+        assert_eq!(c["metric"], "ndcg@10");
+        assert!(with.contains(c), "{c} changed when a metric was added");
+    }
+}
+
+#[test]
 fn output_file_is_written_and_dump_config_shows_defaults() {
     let dir = tempfile::tempdir().unwrap();
     let gate = write(dir.path(), "gate.toml", GATE);

@@ -23,6 +23,7 @@ fn run(deltas: &[f64], checks: &[BoundCheck]) -> Estimate {
             names: ["ndcg@10", "all"],
         },
         checks,
+        None,
     )
 }
 

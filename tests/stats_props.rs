@@ -28,6 +28,7 @@ fn run(
             names: ["m", "all"],
         },
         &[],
+        None,
     )
 }
 

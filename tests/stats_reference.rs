@@ -70,6 +70,7 @@ fn percentile_and_bca_match_scipy_within_monte_carlo_error() {
                     names: ["reference", name],
                 },
                 &[],
+                None,
             );
             let want = floats(&case[key]);
             for (k, want) in want.iter().enumerate() {

@@ -107,3 +107,35 @@ fn p_value_is_never_zero_and_same_key_same_value() {
     assert_eq!(p, 1.0 / 1000.0);
     assert_eq!(p, p_value_mean(Units::Queries(&x), 999, key));
 }
+
+#[test]
+fn metrics_tested_together_get_the_p_values_they_get_alone() {
+    use rag_gate::stats::signflip::p_values_mean_many;
+    let cols: Vec<Vec<f64>> = (0..5)
+        .map(|m| {
+            (0..150)
+                .map(|i| ((i * (7 + m) % 23) as f64 - 10.5 + m as f64) / 40.0)
+                .collect()
+        })
+        .collect();
+    let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+    let key = stream_key(5, &["signflip", "all"]);
+    let together = p_values_mean_many(&refs, None, 999, key);
+    for (m, col) in cols.iter().enumerate() {
+        assert_eq!(together[m], p_value_mean(Units::Queries(col), 999, key));
+    }
+    let sizes: Vec<f64> = (0..150).map(|i| (1 + i % 4) as f64).collect();
+    let grouped = p_values_mean_many(&refs, Some(&sizes), 999, key);
+    for (m, col) in cols.iter().enumerate() {
+        let alone = p_value_mean(
+            Units::Groups {
+                sums: col,
+                sizes: &sizes,
+            },
+            999,
+            key,
+        );
+        assert_eq!(grouped[m], alone);
+    }
+    assert!(together.iter().any(|&p| p < 0.01) && together.iter().any(|&p| p > 0.05));
+}

@@ -1,8 +1,13 @@
 //! One metric × slice: the interval of the chosen statistic's paired difference (percentile or
-//! BCa), the Monte-Carlo rerun near a threshold, the sign-flip p-value and the MDE. Streams:
-//! `bootstrap`, `bootstrap-rerun` and `signflip`, each with the metric and slice names.
+//! BCa), the Monte-Carlo rerun near a threshold, the sign-flip p-value and the MDE.
+//!
+//! Streams: the metrics whose statistic is the mean share their slice's draws, `bootstrap` and
+//! `signflip` with the slice name (`mean_draws`: one index stream and one sign stream feed all of
+//! them, and each metric's numbers are what it would get alone). A median or p95 metric draws
+//! from `bootstrap` and `signflip` with the metric and slice names; a close-call rerun from
+//! `bootstrap-rerun` with the metric and slice names.
 
-use crate::stats::bootstrap::{bootstrap_means, group_sums, Units};
+use crate::stats::bootstrap::{bootstrap_means, bootstrap_means_many, group_sums, Units};
 use crate::stats::interval::{interval, Interval, IntervalMethod};
 use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
@@ -46,7 +51,63 @@ pub const RERUN_FACTOR: usize = 10;
 /// A bound within this many Monte-Carlo standard errors of a threshold is a close call.
 pub const CLOSE_CALL_SE: f64 = 3.0;
 
-pub fn estimate(x: &Input<'_>, checks: &[BoundCheck]) -> Estimate {
+/// A mean metric's bootstrap means and sign-flip p-value, drawn with its slice's other mean
+/// metrics.
+#[derive(Debug, Clone)]
+pub struct MeanDraws {
+    pub means: Vec<f64>,
+    pub p_value: f64,
+}
+
+/// The shared draws of a slice's mean metrics (`deltas[m]`: metric m's per-query deltas).
+pub fn mean_draws(
+    deltas: &[&[f64]],
+    groups: Option<(&[u32], usize)>,
+    resamples: usize,
+    seed: u64,
+    slice: &str,
+) -> Vec<MeanDraws> {
+    if deltas.is_empty() {
+        return Vec::new();
+    }
+    let (sums, sizes): (Vec<Vec<f64>>, Vec<f64>) = match groups {
+        Some((of, g)) => {
+            let sizes = group_sums(deltas[0], of, g).1;
+            (
+                deltas.iter().map(|d| group_sums(d, of, g).0).collect(),
+                sizes,
+            )
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let values: Vec<&[f64]> = match groups {
+        Some(_) => sums.iter().map(Vec::as_slice).collect(),
+        None => deltas.to_vec(),
+    };
+    let sizes = groups.map(|_| sizes.as_slice());
+    let means = bootstrap_means_many(
+        &values,
+        sizes,
+        resamples,
+        stream_key(seed, &["bootstrap", slice]),
+    );
+    let p = signflip::p_values_mean_many(
+        &values,
+        sizes,
+        resamples,
+        stream_key(seed, &["signflip", slice]),
+    );
+    means
+        .into_iter()
+        .zip(p)
+        .map(|(means, p_value)| MeanDraws { means, p_value })
+        .collect()
+}
+
+/// The estimate of one metric × slice. `shared` is the metric's part of its slice's
+/// `mean_draws` (drawn here alone, with the same streams, when not given); quantile statistics
+/// ignore it.
+pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>) -> Estimate {
     let [metric, slice] = x.names;
     let (sums, sizes) = match x.groups {
         Some((of, g)) => group_sums(x.deltas, of, g),
@@ -78,13 +139,24 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck]) -> Estimate {
         None => bootstrap_means(units, b, key),
         Some(p) => bootstrap_quantile_diffs(&sample, p, b, key),
     };
+    let shared = match (level, shared) {
+        (Some(_), _) => None,
+        (None, Some(d)) => Some(d),
+        (None, None) => mean_draws(&[x.deltas], x.groups, x.resamples, x.seed, slice).pop(),
+    };
     let jk = match (x.method, level) {
         (IntervalMethod::Percentile, _) => None,
         (IntervalMethod::Bca, None) => jackknife::mean(units),
         (IntervalMethod::Bca, Some(p)) => jackknife::quantile_diff(&sample, p),
     };
     let mut b = x.resamples;
-    let mut stats = draw(b, stream_key(x.seed, &["bootstrap", metric, slice]));
+    let (mut stats, shared_p) = match shared {
+        Some(d) => (d.means, Some(d.p_value)),
+        None => (
+            draw(b, stream_key(x.seed, &["bootstrap", metric, slice])),
+            None,
+        ),
+    };
     let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, x.method);
     let close = checks
         .iter()
@@ -97,7 +169,7 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck]) -> Estimate {
     let sign_key = stream_key(x.seed, &["signflip", metric, slice]);
     let (p_value, se) = match level {
         None => (
-            signflip::p_value_mean(units, x.resamples, sign_key),
+            shared_p.expect("mean draws carry their p-value"),
             se_mean(units),
         ),
         Some(p) => (

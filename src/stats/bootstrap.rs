@@ -9,24 +9,34 @@
 //!   draw G groups with replacement; the statistic is the mean over all queries of the drawn
 //!   groups, Σ group sums / Σ group sizes.
 //!
+//! Several metrics share one resampling (`bootstrap_means_many`): each resample draws its
+//! units once and every metric sums its own values over the same draws, so the cost of the
+//! generator is paid once per slice rather than once per metric. The values sit row by row
+//! (`columns`), so one drawn unit feeds every metric from one cache line.
+//!
 //! Generator layout (fixed; part of the report's reproducibility): resamples are cut into chunks
 //! of `CHUNK`; chunk c uses ChaCha8 with the caller's key and stream id c. The stream is read in
 //! batches of 32 little-endian 64-bit words; each word is cut into k-bit pieces, low bits first,
-//! k the smallest of 8, 12, 16, 21, 32 that is ≥ ⌈log2 n⌉ + 3 (so 3 indices a word
-//! for n = 100,000 instead of 2), and each piece
-//! is mapped to [0, n) by Lemire's multiply-shift with rejection (Lemire 2019, "Fast random
-//! integer generation in an interval") in the 2^k space, so every index is exactly uniform.
-//! Resamples read the index stream one after another (what one leaves of a batch, the next
-//! uses); a unit set of one needs no draws. Sums use four accumulators (position mod 4 within
-//! each run of indices taken from a batch), added as (a0 + a1) + (a2 + a3). Chunks run in parallel (rayon) and the output order is the resample
-//! order, whatever the thread count.
+//! k the smallest of 8, 12, 16, 21, 32 that is ≥ ⌈log2 n⌉ + 3 (so 3 indices a word for
+//! n = 100,000 instead of 2), and each piece is mapped to [0, n) by Lemire's multiply-shift with
+//! rejection (Lemire 2019, "Fast random integer generation in an interval") in the 2^k space, so
+//! every index is exactly uniform. Resamples read the index stream one after another (what one
+//! leaves of a batch, the next uses); a set of one unit needs no draws. Each metric's sum uses
+//! four accumulators (position mod 4 within each run of indices taken from a batch), added as
+//! (a0 + a1) + (a2 + a3), so a metric's numbers are the same alone or with others. Chunks run in
+//! parallel (rayon) and the output order is the resample order, whatever the thread count.
 //!
-//! Cost: O(B · n) draws for B resamples of n units, no allocation per resample; the working set
-//! is the data alone (indices are never stored).
+//! Cost: O(B · n) draws for B resamples of n units, shared by all metrics, no allocation per
+//! resample; the working set is the data alone (indices are never stored).
 
-use rand::{RngCore, SeedableRng};
+mod indices;
+
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+
+use super::columns::Columns;
+pub use indices::{bounded, Indices};
 
 /// Resamples per generator stream.
 pub const CHUNK: usize = 256;
@@ -58,184 +68,82 @@ impl Units<'_> {
 ///
 /// Panics if there are no units, more than `u32::MAX` units, or group slices of unequal length.
 pub fn bootstrap_means(units: Units<'_>, resamples: usize, key: [u8; 32]) -> Vec<f64> {
-    let n = units.len();
+    let mut means = match units {
+        Units::Queries(x) => bootstrap_means_many(&[x], None, resamples, key),
+        Units::Groups { sums, sizes } => bootstrap_means_many(&[sums], Some(sizes), resamples, key),
+    };
+    means.pop().expect("one column")
+}
+
+/// The mean deltas of several metrics over the same resamples: every resample draws its units
+/// once and every metric reads the same draws (`values[m]` has one value per unit: a query's
+/// delta, or a group's sum when `sizes` gives the groups' query counts). Metric m's output is
+/// what `bootstrap_means` gives for it alone under the same key.
+///
+/// Panics if there are no units or no metrics, more than `u32::MAX` units, or lengths differ.
+pub fn bootstrap_means_many(
+    values: &[&[f64]],
+    sizes: Option<&[f64]>,
+    resamples: usize,
+    key: [u8; 32],
+) -> Vec<Vec<f64>> {
+    let mut cols = values.to_vec();
+    cols.extend(sizes);
+    let table = Columns::new(&cols);
+    let sums = bootstrap_sums(&table, resamples, key);
+    let w = table.width();
+    let n = table.units() as f64;
+    (0..values.len())
+        .map(|m| {
+            sums.chunks_exact(w)
+                .map(|row| match sizes {
+                    None => row[m] / n,
+                    Some(_) => row[m] / row[w - 1],
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Column sums of each resample (`resamples` rows of `table.width()`, in resample order).
+pub fn bootstrap_sums(table: &Columns, resamples: usize, key: [u8; 32]) -> Vec<f64> {
+    let n = table.units();
     assert!(
         n > 0 && n <= u32::MAX as usize,
         "bootstrap needs 1..=u32::MAX units, got {n}"
     );
-    if let Units::Groups { sums, sizes } = units {
-        assert_eq!(
-            sums.len(),
-            sizes.len(),
-            "group sums and sizes differ in length"
-        );
+    let w = table.width();
+    let mut out = vec![0.0; resamples * w];
+    if n == 1 {
+        // Every resample is the one unit.
+        let mut row = vec![0.0; w];
+        let mut acc = table.lanes();
+        table.add_rows(&[0], &mut acc);
+        table.totals(&acc, &mut row);
+        for slot in out.chunks_exact_mut(w) {
+            slot.copy_from_slice(&row);
+        }
+        return out;
     }
-    let mut out = vec![0.0; resamples];
-    out.par_chunks_mut(CHUNK)
+    out.par_chunks_mut(CHUNK * w)
         .enumerate()
         .for_each(|(c, chunk)| {
             let mut rng = ChaCha8Rng::from_seed(key);
             rng.set_stream(c as u64);
             let mut draw = Indices::new(rng, n as u32);
-            for slot in chunk.iter_mut() {
-                *slot = match units {
-                    Units::Queries(x) => resample_sum(x, &mut draw) / n as f64,
-                    Units::Groups { sums, sizes } => {
-                        let (s, z) = resample_sum_pair(sums, sizes, &mut draw);
-                        s / z
-                    }
-                };
+            let mut acc = table.lanes();
+            for slot in chunk.chunks_exact_mut(w) {
+                acc.fill(0.0);
+                let mut done = 0;
+                while done < n {
+                    let run = draw.take(n - done);
+                    table.add_rows(run, &mut acc);
+                    done += run.len();
+                }
+                table.totals(&acc, slot);
             }
         });
     out
-}
-
-/// Sum of n values of `x` drawn with replacement. Indices come in runs taken from the current
-/// batch; each run is summed in four lanes (positions 0, 1, 2, 3 mod 4 within the run).
-#[inline]
-fn resample_sum(x: &[f64], draw: &mut Indices) -> f64 {
-    let n = x.len();
-    let mut a = [0.0f64; 4];
-    let mut done = 0;
-    while done < n {
-        let batch = draw.take(n - done);
-        let mut quads = batch.chunks_exact(4);
-        for q in &mut quads {
-            a[0] += x[q[0] as usize];
-            a[1] += x[q[1] as usize];
-            a[2] += x[q[2] as usize];
-            a[3] += x[q[3] as usize];
-        }
-        for (lane, &i) in quads.remainder().iter().enumerate() {
-            a[lane] += x[i as usize];
-        }
-        done += batch.len();
-    }
-    (a[0] + a[1]) + (a[2] + a[3])
-}
-
-/// Sums of `x` and `w` over n units drawn with replacement (the same draws for both), with the
-/// same batching and lanes as `resample_sum`.
-#[inline]
-fn resample_sum_pair(x: &[f64], w: &[f64], draw: &mut Indices) -> (f64, f64) {
-    let n = x.len();
-    let mut a = [0.0f64; 4];
-    let mut b = [0.0f64; 4];
-    let mut done = 0;
-    while done < n {
-        let batch = draw.take(n - done);
-        for (j, &i) in batch.iter().enumerate() {
-            a[j & 3] += x[i as usize];
-            b[j & 3] += w[i as usize];
-        }
-        done += batch.len();
-    }
-    ((a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]))
-}
-
-/// 64-bit words per batch (four ChaCha8 blocks).
-const BATCH_WORDS: usize = 32;
-/// Piece widths: the smallest that is ≥ ⌈log2 n⌉ + 3 is used (fixed widths let the compiler
-/// cut words with constant shifts).
-const WIDTHS: [u32; 5] = [8, 12, 16, 21, 32];
-
-/// Uniform indices in [0, n) cut from a ChaCha8 stream, k bits at a time (see the module
-/// header), produced in batches from `BATCH_WORDS` words: each word's pieces low bits first,
-/// rejected pieces skipped without a branch.
-pub struct Indices {
-    rng: ChaCha8Rng,
-    k: u32,
-    n: u64,
-    threshold: u64,
-    bytes: [u8; BATCH_WORDS * 8],
-    buf: [u32; BATCH_WORDS * 8],
-    /// The unread part of `buf` is `pos..len`.
-    pos: usize,
-    len: usize,
-}
-
-impl Indices {
-    pub fn new(rng: ChaCha8Rng, n: u32) -> Self {
-        assert!(n > 0);
-        let bits = 32 - (n - 1).leading_zeros();
-        let k = WIDTHS.into_iter().find(|&w| w >= bits + 3).unwrap_or(32);
-        Indices {
-            rng,
-            k,
-            n: u64::from(n),
-            threshold: (1u64 << k) % u64::from(n),
-            bytes: [0; BATCH_WORDS * 8],
-            buf: [0; BATCH_WORDS * 8],
-            pos: 0,
-            len: 0,
-        }
-    }
-
-    /// Up to `max` (≥ 1) next indices of the stream: the rest of the current batch, or of a
-    /// fresh one. Indices a resample does not use stay for the next one.
-    #[inline]
-    pub fn take(&mut self, max: usize) -> &[u32] {
-        while self.pos == self.len {
-            self.len = self.batch().len();
-            self.pos = 0;
-        }
-        let start = self.pos;
-        self.pos = (start + max).min(self.len);
-        &self.buf[start..self.pos]
-    }
-
-    /// Refills the batch and returns it whole. At most half of the pieces can be rejected (at most 1/8 when
-    /// n < 2^29), so a batch is empty only with negligible probability, and an empty batch is
-    /// simply followed by another.
-    #[inline]
-    pub fn batch(&mut self) -> &[u32] {
-        self.rng.fill_bytes(&mut self.bytes);
-        let (bytes, buf, n, t) = (&self.bytes, &mut self.buf, self.n, self.threshold);
-        let len = match self.k {
-            8 => cut::<8>(bytes, buf, n, t),
-            12 => cut::<12>(bytes, buf, n, t),
-            16 => cut::<16>(bytes, buf, n, t),
-            21 => cut::<21>(bytes, buf, n, t),
-            _ => cut::<32>(bytes, buf, n, t),
-        };
-        &self.buf[..len]
-    }
-}
-
-/// Cuts each word into K-bit pieces and keeps the accepted ones (Lemire's test), in order.
-#[inline]
-fn cut<const K: u32>(
-    bytes: &[u8; BATCH_WORDS * 8],
-    buf: &mut [u32; BATCH_WORDS * 8],
-    n: u64,
-    threshold: u64,
-) -> usize {
-    let mask = (1u64 << K) - 1;
-    let mut len = 0;
-    for w in bytes.chunks_exact(8) {
-        let word = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-        for p in 0..64 / K {
-            let m = ((word >> (p * K)) & mask) * n;
-            buf[len] = (m >> K) as u32;
-            len += usize::from(m & mask >= threshold);
-        }
-    }
-    len
-}
-
-/// A uniform integer in [0, n) from 32-bit words: Lemire's nearly divisionless method.
-#[inline]
-pub fn bounded(rng: &mut impl RngCore, n: u32) -> u32 {
-    let mut m = u64::from(rng.next_u32()) * u64::from(n);
-    let mut low = m as u32;
-    if low < n {
-        let threshold = n.wrapping_neg() % n;
-        while low < threshold {
-            m = u64::from(rng.next_u32()) * u64::from(n);
-            low = m as u32;
-        }
-    }
-    (m >> 32) as u32
 }
 
 /// Per-group sums and sizes of `deltas`, where `group_of[i]` is the dense group index of query i

@@ -16,6 +16,7 @@
 //! - `describe`: means and win/tie/loss counts of paired deltas.
 
 pub mod bootstrap;
+pub mod columns;
 pub mod describe;
 pub mod holm;
 pub mod interval;

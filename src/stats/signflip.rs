@@ -9,8 +9,9 @@
 //! (Phipson & Smyth 2010, "Permutation p-values should never be zero"). "As extreme" allows a
 //! relative 1e-12 for floating-point ties. Generator layout as in `bootstrap`: chunks of `CHUNK`
 //! rounds, chunk c on ChaCha8 stream c of the caller's key; each round starts on a fresh word. The
-//! mean reads 64-bit words (bit j flips value j of each block of 64); a quantile difference reads
-//! 32-bit words, one sign per unit.
+//! mean reads 64-bit words (bit j flips unit j of each block of 64), and several metrics tested
+//! together (`p_values_mean_many`) read the same signs, each summed in its own lanes as in
+//! `columns`; a quantile difference reads 32-bit words, one sign per unit.
 //!
 //! Cost: O(R · units) for the mean, O(R · n) for a quantile difference.
 
@@ -19,6 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::bootstrap::{Units, CHUNK};
+use super::columns::Columns;
 use super::paired_quantile::PairedSample;
 use super::quantile::quantile_unsorted;
 
@@ -81,29 +83,65 @@ fn p_value(extreme: usize, rounds: usize) -> f64 {
 ///
 /// Panics if there are no units or `rounds` is 0.
 pub fn p_value_mean(units: Units<'_>, rounds: usize, key: [u8; 32]) -> f64 {
-    assert!(
-        !units.is_empty() && rounds > 0,
-        "sign-flip test needs units and rounds"
-    );
-    let (x, total): (&[f64], f64) = match units {
-        Units::Queries(x) => (x, x.len() as f64),
-        Units::Groups { sums, sizes } => (sums, sizes.iter().sum()),
+    let mut p = match units {
+        Units::Queries(x) => p_values_mean_many(&[x], None, rounds, key),
+        Units::Groups { sums, sizes } => p_values_mean_many(&[sums], Some(sizes), rounds, key),
     };
-    let observed = x.iter().sum::<f64>() / total;
-    let scale = x.iter().map(|v| v.abs()).sum::<f64>() / total;
-    let k = count_extreme(rounds, key, observed, scale, |s| {
-        // 64 signs per generator word, applied by flipping the sign bit (no branch), summed
-        // in four lanes.
-        let mut a = [0.0f64; 4];
-        for block in x.chunks(64) {
-            let w = s.rng.next_u64();
-            for (j, &v) in block.iter().enumerate() {
-                a[j & 3] += f64::from_bits(v.to_bits() ^ (((w >> j) & 1) << 63));
+    p.pop().expect("one column")
+}
+
+/// The p-values of several metrics' mean deltas from the same sign vectors (`values[m]` has one
+/// value per unit: a query's delta, or a group's sum when `sizes` gives the groups' query
+/// counts). Metric m's p-value is what `p_value_mean` gives for it alone under the same key.
+///
+/// Panics if there are no units or metrics, lengths differ, or `rounds` is 0.
+pub fn p_values_mean_many(
+    values: &[&[f64]],
+    sizes: Option<&[f64]>,
+    rounds: usize,
+    key: [u8; 32],
+) -> Vec<f64> {
+    let table = Columns::new(values);
+    let n = table.units();
+    assert!(n > 0 && rounds > 0, "sign-flip test needs units and rounds");
+    let total = sizes.map_or(n as f64, |z| z.iter().sum());
+    let observed: Vec<f64> = values
+        .iter()
+        .map(|x| x.iter().sum::<f64>() / total)
+        .collect();
+    let tol: Vec<f64> = values
+        .iter()
+        .map(|x| 1e-12 * (x.iter().map(|v| v.abs()).sum::<f64>() / total).max(f64::MIN_POSITIVE))
+        .collect();
+    let w = table.width();
+    let chunks = rounds.div_ceil(CHUNK);
+    let counts = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut rng = ChaCha8Rng::from_seed(key);
+            rng.set_stream(c as u64);
+            let mut acc = table.lanes();
+            let mut sums = vec![0.0; w];
+            let mut count = vec![0usize; w];
+            for _ in 0..CHUNK.min(rounds - c * CHUNK) {
+                // 64 signs per generator word: bit j of word b flips unit 64·b + j.
+                acc.fill(0.0);
+                for start in (0..n).step_by(64) {
+                    let len = 64.min(n - start);
+                    table.add_signed_rows(start, len, rng.next_u64(), &mut acc);
+                }
+                table.totals(&acc, &mut sums);
+                for m in 0..w {
+                    count[m] += usize::from((sums[m] / total).abs() >= observed[m].abs() - tol[m]);
+                }
             }
-        }
-        ((a[0] + a[1]) + (a[2] + a[3])) / total
-    });
-    p_value(k, rounds)
+            count
+        })
+        .reduce(
+            || vec![0; w],
+            |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+        );
+    counts.iter().map(|&k| p_value(k, rounds)).collect()
 }
 
 /// Two-sided randomization p-value of q(candidate) − q(baseline), swapping sides per unit.

@@ -1,6 +1,7 @@
-//! Reproducible random streams. Every (purpose, metric, slice) gets its own ChaCha8 key derived
-//! from the configured seed and its labels, so adding a slice or metric never changes another's
-//! numbers; within a key, ChaCha's 64-bit stream id numbers the resampling chunks, so results do
+//! Reproducible random streams. Every purpose and slice (and metric, where a metric draws alone)
+//! gets its own ChaCha8 key derived from the configured seed and its labels, so adding a slice
+//! never changes another's numbers (metrics sharing a slice's key each sum their own values over
+//! the same draws, so adding a metric changes no other either); within a key, ChaCha's 64-bit stream id numbers the resampling chunks, so results do
 //! not depend on the thread count.
 //!
 //! Derivation (fixed; changing it changes every report): h = FNV-1a-64 over the labels, each

@@ -4,6 +4,7 @@ use super::*;
 use crate::stats::describe::{mean, sd};
 use crate::stats::quantile::percentile_interval;
 use crate::stats::streams::stream_key;
+use rand::RngCore;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// A fixed pseudo-random sample (not from the engine's own streams).
@@ -156,6 +157,58 @@ fn k_bit_indices_are_uniform_for_awkward_n() {
                 chi < df + 5.0 * (2.0 * df).sqrt() + 5.0,
                 "n={n}: chi2 {chi} for df {df}"
             );
+        }
+    }
+}
+
+/// The engine's layout written out plainly for one column: resamples in chunks of CHUNK, chunk c
+/// on stream c, runs of indices from `Indices::take`, lanes by position mod 4 within a run.
+fn reference_sums(x: &[f64], resamples: usize, key: [u8; 32]) -> Vec<f64> {
+    let n = x.len();
+    let mut out = Vec::new();
+    for c in 0..resamples.div_ceil(CHUNK) {
+        let mut rng = ChaCha8Rng::from_seed(key);
+        rng.set_stream(c as u64);
+        let mut draw = Indices::new(rng, n as u32);
+        for _ in 0..CHUNK.min(resamples - c * CHUNK) {
+            let mut a = [0.0f64; 4];
+            let mut done = 0;
+            while done < n {
+                let run = draw.take(n - done);
+                for (j, &i) in run.iter().enumerate() {
+                    a[j % 4] += x[i as usize];
+                }
+                done += run.len();
+            }
+            out.push((a[0] + a[1]) + (a[2] + a[3]));
+        }
+    }
+    out
+}
+
+#[test]
+fn shared_draws_give_each_metric_its_own_single_metric_result() {
+    let key = stream_key(3, &["bootstrap", "all"]);
+    for n in [1usize, 5, 97, 1000] {
+        let cols: Vec<Vec<f64>> = (0..6).map(|m| sample(n, 40 + m)).collect();
+        let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+        let many = bootstrap_means_many(&refs, None, 700, key);
+        for (m, col) in cols.iter().enumerate() {
+            let alone: Vec<f64> = reference_sums(col, 700, key)
+                .iter()
+                .map(|s| s / n as f64)
+                .collect();
+            assert_eq!(many[m], alone, "n={n}, metric {m}");
+            assert_eq!(bootstrap_means(Units::Queries(col), 700, key), alone);
+        }
+        // Group unit: metric m's sums over the drawn groups divided by their sizes.
+        let sizes: Vec<f64> = (0..n).map(|i| (1 + i % 3) as f64).collect();
+        let grouped = bootstrap_means_many(&refs[..2], Some(&sizes), 700, key);
+        let z = reference_sums(&sizes, 700, key);
+        for (m, col) in cols.iter().take(2).enumerate() {
+            let s = reference_sums(col, 700, key);
+            let want: Vec<f64> = s.iter().zip(&z).map(|(s, z)| s / z).collect();
+            assert_eq!(grouped[m], want);
         }
     }
 }

@@ -1,0 +1,230 @@
+//! Per-unit values of several columns kept row by row, in blocks of up to four columns, so one
+//! drawn unit feeds every column from one cache line: the layout that lets all metrics of a
+//! slice share one index stream (`bootstrap`) and one sign stream (`signflip`).
+//!
+//! Sums use four lanes per column: the value at position j of a run of rows goes to lane j mod 4,
+//! and a column's total is (lane0 + lane1) + (lane2 + lane3). A column's sums therefore do not
+//! depend on which other columns share the table.
+
+/// Rows of one block: `L` columns per unit.
+#[derive(Debug, Clone)]
+enum Block {
+    One(Vec<[f64; 1]>),
+    Two(Vec<[f64; 2]>),
+    Three(Vec<[f64; 3]>),
+    Four(Vec<[f64; 4]>),
+}
+
+/// A table of `units` rows × `width` columns.
+#[derive(Debug, Clone)]
+pub struct Columns {
+    units: usize,
+    width: usize,
+    blocks: Vec<Block>,
+}
+
+fn rows<const L: usize>(cols: &[&[f64]], units: usize) -> Vec<[f64; L]> {
+    (0..units)
+        .map(|i| std::array::from_fn(|c| cols[c][i]))
+        .collect()
+}
+
+impl Columns {
+    /// Panics if there are no columns or they differ in length.
+    pub fn new(cols: &[&[f64]]) -> Columns {
+        assert!(!cols.is_empty(), "a table needs at least one column");
+        let units = cols[0].len();
+        assert!(
+            cols.iter().all(|c| c.len() == units),
+            "columns differ in length"
+        );
+        let blocks = cols
+            .chunks(4)
+            .map(|b| match b.len() {
+                1 => Block::One(rows(b, units)),
+                2 => Block::Two(rows(b, units)),
+                3 => Block::Three(rows(b, units)),
+                _ => Block::Four(rows(b, units)),
+            })
+            .collect();
+        Columns {
+            units,
+            width: cols.len(),
+            blocks,
+        }
+    }
+
+    pub fn units(&self) -> usize {
+        self.units
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Lane accumulators for this table, all zero (see `add_rows`).
+    pub fn lanes(&self) -> Vec<f64> {
+        vec![0.0; 4 * self.width]
+    }
+
+    /// Adds the rows `idx` (a run; position j goes to lane j mod 4) into `acc`.
+    #[inline]
+    pub fn add_rows(&self, idx: &[u32], acc: &mut [f64]) {
+        let mut at = 0;
+        for b in &self.blocks {
+            at += match b {
+                Block::One(r) => add_rows(r, idx, &mut acc[at..]),
+                Block::Two(r) => add_rows(r, idx, &mut acc[at..]),
+                Block::Three(r) => add_rows(r, idx, &mut acc[at..]),
+                Block::Four(r) => add_rows(r, idx, &mut acc[at..]),
+            };
+        }
+    }
+
+    /// Adds rows `start..start + len` (start a multiple of 64, len ≤ 64), row start + j with its
+    /// sign flipped when bit j of `signs` is set, into `acc` (lane j mod 4).
+    #[inline]
+    pub fn add_signed_rows(&self, start: usize, len: usize, signs: u64, acc: &mut [f64]) {
+        let mut at = 0;
+        for b in &self.blocks {
+            at += match b {
+                Block::One(r) => add_signed(&r[start..start + len], signs, &mut acc[at..]),
+                Block::Two(r) => add_signed(&r[start..start + len], signs, &mut acc[at..]),
+                Block::Three(r) => add_signed(&r[start..start + len], signs, &mut acc[at..]),
+                Block::Four(r) => add_signed(&r[start..start + len], signs, &mut acc[at..]),
+            };
+        }
+    }
+
+    /// Each column's total from the lanes: (lane0 + lane1) + (lane2 + lane3).
+    pub fn totals(&self, acc: &[f64], out: &mut [f64]) {
+        let mut at = 0;
+        let mut col = 0;
+        for b in &self.blocks {
+            let l = match b {
+                Block::One(_) => 1,
+                Block::Two(_) => 2,
+                Block::Three(_) => 3,
+                Block::Four(_) => 4,
+            };
+            let a = &acc[at..at + 4 * l];
+            for c in 0..l {
+                out[col + c] = (a[c] + a[l + c]) + (a[2 * l + c] + a[3 * l + c]);
+            }
+            at += 4 * l;
+            col += l;
+        }
+    }
+}
+
+/// Lane-major accumulators of one block: `acc[lane * L + c]`. Returns the slots used (4·L).
+#[inline]
+fn add_rows<const L: usize>(rows: &[[f64; L]], idx: &[u32], acc: &mut [f64]) -> usize {
+    let mut a = [[0.0f64; L]; 4];
+    for (lane, v) in a.iter_mut().enumerate() {
+        v.copy_from_slice(&acc[lane * L..(lane + 1) * L]);
+    }
+    let mut quads = idx.chunks_exact(4);
+    for q in &mut quads {
+        for lane in 0..4 {
+            let r = &rows[q[lane] as usize];
+            for c in 0..L {
+                a[lane][c] += r[c];
+            }
+        }
+    }
+    for (lane, &i) in quads.remainder().iter().enumerate() {
+        let r = &rows[i as usize];
+        for c in 0..L {
+            a[lane][c] += r[c];
+        }
+    }
+    for (lane, v) in a.iter().enumerate() {
+        acc[lane * L..(lane + 1) * L].copy_from_slice(v);
+    }
+    4 * L
+}
+
+/// As `add_rows` over consecutive rows, flipping the sign bit of row j when bit j of `signs` is
+/// set (no branch).
+#[inline]
+fn add_signed<const L: usize>(rows: &[[f64; L]], signs: u64, acc: &mut [f64]) -> usize {
+    let mut a = [[0.0f64; L]; 4];
+    for (lane, v) in a.iter_mut().enumerate() {
+        v.copy_from_slice(&acc[lane * L..(lane + 1) * L]);
+    }
+    let flip = |j: usize| ((signs >> j) & 1) << 63;
+    let mut quads = rows.chunks_exact(4);
+    let mut j = 0;
+    for q in &mut quads {
+        for lane in 0..4 {
+            let f = flip(j + lane);
+            for c in 0..L {
+                a[lane][c] += f64::from_bits(q[lane][c].to_bits() ^ f);
+            }
+        }
+        j += 4;
+    }
+    for (lane, r) in quads.remainder().iter().enumerate() {
+        let f = flip(j + lane);
+        for c in 0..L {
+            a[lane][c] += f64::from_bits(r[c].to_bits() ^ f);
+        }
+    }
+    for (lane, v) in a.iter().enumerate() {
+        acc[lane * L..(lane + 1) * L].copy_from_slice(v);
+    }
+    4 * L
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_per_column_do_not_depend_on_the_other_columns() {
+        let x: Vec<f64> = (0..37).map(|i| (i as f64 * 0.37).sin()).collect();
+        let y: Vec<f64> = (0..37).map(|i| (i as f64 * 1.1).cos()).collect();
+        let idx: Vec<u32> = (0..53).map(|i| (i * 7 % 37) as u32).collect();
+        let alone = Columns::new(&[&x]);
+        let mut a = alone.lanes();
+        alone.add_rows(&idx[..10], &mut a);
+        alone.add_rows(&idx[10..], &mut a);
+        let mut xs = [0.0];
+        alone.totals(&a, &mut xs);
+        for width in 2..=9 {
+            let mut cols: Vec<&[f64]> = vec![&y; width];
+            cols[width / 2] = &x;
+            let t = Columns::new(&cols);
+            let mut acc = t.lanes();
+            t.add_rows(&idx[..10], &mut acc);
+            t.add_rows(&idx[10..], &mut acc);
+            let mut out = vec![0.0; width];
+            t.totals(&acc, &mut out);
+            assert_eq!(out[width / 2].to_bits(), xs[0].to_bits(), "width {width}");
+            // Against a plain sum in the same lane order.
+            let mut lanes = [0.0; 4];
+            for run in [&idx[..10], &idx[10..]] {
+                for (j, &i) in run.iter().enumerate() {
+                    lanes[j & 3] += y[i as usize];
+                }
+            }
+            assert_eq!(out[0], (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]));
+        }
+    }
+
+    #[test]
+    fn signed_rows_flip_the_marked_rows() {
+        let x: Vec<f64> = (0..70).map(|i| i as f64 + 1.0).collect();
+        let t = Columns::new(&[&x, &x, &x]);
+        let mut acc = t.lanes();
+        t.add_signed_rows(0, 64, 0b1011, &mut acc);
+        t.add_signed_rows(64, 6, u64::MAX, &mut acc);
+        let mut out = [0.0; 3];
+        t.totals(&acc, &mut out);
+        let want: f64 = (1..=64).map(f64::from).sum::<f64>()
+            - 2.0 * (1.0 + 2.0 + 4.0)
+            - (65..=70).map(f64::from).sum::<f64>();
+        assert_eq!(out, [want; 3]);
+    }
+}
