@@ -5,7 +5,8 @@ Generates N paired queries (default 100,000) with 3 metrics, groups of 10 and 20
 query in two: one of 10 domains, one of 10 languages), then measures, each the median of
 --repeat runs in this one process:
 
-  rag-gate  1 metric × all, unit=query         (the engine: parse + 10,000 resamples)
+  engine    1 metric × all, unit=query         (benches/engine.rs on the same deltas: resampling alone)
+  rag-gate  1 metric × all, unit=query         (end to end: parse, 10,000 resamples, p-value, report)
   rag-gate  1 metric × all, unit=group         (10,000 groups of 10)
   rag-gate  3 metrics × 21 slices, unit=query  (the full check)
   numpy     1 metric × all: vectorised, chunked index matrices (rng.integers + take + mean)
@@ -92,6 +93,7 @@ def numpy_bootstrap(delta, resamples, chunk=100, seed=17):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
+    ap.add_argument("--engine", help="benches/engine.rs executable; times the engine alone on the same deltas")
     ap.add_argument("--queries", type=int, default=100_000)
     ap.add_argument("--resamples", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=3)
@@ -113,13 +115,23 @@ def main():
         runs = [run_binary(a.binary, g) for _ in range(a.repeat)]
         results[name] = (statistics.median(r[0] for r in runs), max(r[1] for r in runs))
 
+    # Loaded after the rag-gate runs: a child forked from a big process inherits its peak RSS.
+    rows = [json.loads(l) for l in open(f"{a.folder}/baseline.jsonl")]
+    cand = [json.loads(l) for l in open(f"{a.folder}/candidate.jsonl")]
+    deltas = [c["ndcg@10"] - b["ndcg@10"] for b, c in zip(rows, cand)]
+    if a.engine:
+        path = f"{a.folder}/deltas.txt"
+        with open(path, "w") as f:
+            f.write("".join(f"{d!r}\n" for d in deltas))
+        out = subprocess.run([a.engine, "--deltas", path, "--resamples", str(a.resamples), "--only-engine"], capture_output=True, text=True, check=True)
+        secs = float(out.stdout.split("engine-seconds")[1])
+        results["engine alone, 1 metric x all (median of 5)"] = (secs, None)
+
     if not a.skip_numpy:
         import numpy as np
 
-        rows = [json.loads(l) for l in open(f"{a.folder}/baseline.jsonl")]
-        cand = [json.loads(l) for l in open(f"{a.folder}/candidate.jsonl")]
         qs = [json.loads(l) for l in open(f"{a.folder}/queries.jsonl")]
-        delta = np.array([c["ndcg@10"] - b["ndcg@10"] for b, c in zip(rows, cand)])
+        delta = np.array(deltas)
         times = []
         for _ in range(a.repeat):
             t0 = time.perf_counter()

@@ -1,10 +1,15 @@
-//! `cargo bench --bench engine`: the bootstrap engine alone at N = 100,000, B = 10,000
-//! (query unit, and 10,000 groups of 10), on all cores and on one thread. Prints the median of
-//! five runs and the cost per resampled element. A measurement, never an assertion.
+//! `cargo bench --bench engine [-- --deltas FILE] [--resamples B]`: the bootstrap engine alone at
+//! N = 100,000, B = 10,000 (or the deltas in FILE, one per line, as `bench/check_bench.sh` passes them): one
+//! metric (query unit, all threads and one thread), 10,000 groups of 10, three metrics sharing the
+//! draws, and the sign-flip test for one and three metrics; against a plain ChaCha8 +
+//! `random_range` loop on one thread. Prints the median of five runs and the cost per resampled
+//! element, then `engine-seconds <s>` for scripts; `--only-engine` times the first case alone.
+//! A measurement, never an assertion.
 
 use std::time::Instant;
 
-use rag_gate::stats::bootstrap::{bootstrap_means, group_sums, Units};
+use rag_gate::stats::bootstrap::{bootstrap_means, bootstrap_means_many, group_sums, Units};
+use rag_gate::stats::signflip::{p_value_mean, p_values_mean_many};
 use rag_gate::stats::streams::stream_key;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -21,15 +26,35 @@ fn median_secs(mut f: impl FnMut() -> f64) -> f64 {
     t[2]
 }
 
+fn deltas() -> Vec<f64> {
+    let args: Vec<String> = std::env::args().collect();
+    match args.iter().position(|a| a == "--deltas") {
+        Some(i) => std::fs::read_to_string(&args[i + 1])
+            .expect("readable deltas file")
+            .lines()
+            .map(|l| l.trim().parse().expect("one number per line"))
+            .collect(),
+        None => (0..100_000)
+            .map(|i| ((i * 7919) % 1000) as f64 / 1000.0 - 0.5)
+            .collect(),
+    }
+}
+
 fn main() {
-    let n = 100_000usize;
-    let b = 10_000usize;
-    let deltas: Vec<f64> = (0..n)
-        .map(|i| ((i * 7919) % 1000) as f64 / 1000.0 - 0.5)
-        .collect();
+    let deltas = deltas();
+    let n = deltas.len();
+    let args: Vec<String> = std::env::args().collect();
+    let b = args
+        .iter()
+        .position(|a| a == "--resamples")
+        .map_or(10_000, |i| {
+            args[i + 1].parse().expect("--resamples takes a count")
+        });
+    let other: Vec<f64> = deltas.iter().map(|d| d * 0.5 + 0.01).collect();
+    let third: Vec<f64> = deltas.iter().rev().copied().collect();
     let group_of: Vec<u32> = (0..n).map(|i| (i / 10) as u32).collect();
-    let (sums, sizes) = group_sums(&deltas, &group_of, n / 10);
-    let key = stream_key(17, &["bootstrap", "bench", "all"]);
+    let (sums, sizes) = group_sums(&deltas, &group_of, n.div_ceil(10));
+    let key = stream_key(17, &["bootstrap", "all"]);
     let threads = rayon::current_num_threads();
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -37,6 +62,10 @@ fn main() {
         .unwrap();
 
     let q = median_secs(|| bootstrap_means(Units::Queries(&deltas), b, key)[0]);
+    if std::env::args().any(|a| a == "--only-engine") {
+        println!("engine-seconds {q:.4}");
+        return;
+    }
     let q1 = one.install(|| median_secs(|| bootstrap_means(Units::Queries(&deltas), b, key)[0]));
     let g = median_secs(|| {
         bootstrap_means(
@@ -48,6 +77,10 @@ fn main() {
             key,
         )[0]
     });
+    let three =
+        median_secs(|| bootstrap_means_many(&[&deltas, &other, &third], None, b, key)[0][0]);
+    let s1 = median_secs(|| p_value_mean(Units::Queries(&deltas), b, key));
+    let s3 = median_secs(|| p_values_mean_many(&[&deltas, &other, &third], None, b, key)[0]);
     // The reference of the issue: a plain loop, ChaCha8 + random_range per element, one thread.
     let plain = median_secs(|| {
         let mut rng = ChaCha8Rng::from_seed(key);
@@ -62,19 +95,32 @@ fn main() {
         last
     });
     let elems = (n * b) as f64;
+    let per = |t: f64, cores: usize| t * 1e9 * cores as f64 / elems;
     println!("bootstrap engine, N = {n}, B = {b} (median of 5)");
     println!(
-        "  query unit, {threads} threads: {q:.3} s  ({:.2} ns per resampled element per core)",
-        q * 1e9 * threads as f64 / elems
+        "  1 metric, query unit, {threads} threads: {q:.3} s  ({:.2} ns per resampled element per core)",
+        per(q, threads)
     );
     println!(
-        "  query unit, 1 thread:  {q1:.3} s  ({:.2} ns per resampled element)",
-        q1 * 1e9 / elems
+        "  1 metric, query unit, 1 thread:  {q1:.3} s  ({:.2} ns per resampled element)",
+        per(q1, 1)
     );
-    println!("  group unit (10,000 groups of 10), {threads} threads: {g:.3} s");
+    println!("  1 metric, group unit (groups of 10), {threads} threads: {g:.3} s");
+    println!(
+        "  3 metrics sharing the draws, {threads} threads: {three:.3} s  ({:.2}x one metric)",
+        three / q
+    );
+    println!(
+        "  sign-flip p-value, {b} rounds, {threads} threads: 1 metric {s1:.3} s, 3 metrics {s3:.3} s"
+    );
     println!(
         "  plain loop (ChaCha8 + random_range, 1 thread): {plain:.3} s  ({:.2} ns per element)",
-        plain * 1e9 / elems
+        per(plain, 1)
     );
-    println!("  ratios: plain / engine on {threads} threads = {:.2}x; plain / engine on 1 thread = {:.2}x", plain / q, plain / q1);
+    println!(
+        "  ratios: plain / engine on {threads} threads = {:.2}x; plain / engine on 1 thread = {:.2}x",
+        plain / q,
+        plain / q1
+    );
+    println!("engine-seconds {q:.4}");
 }

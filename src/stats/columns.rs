@@ -11,7 +11,9 @@
 enum Block {
     One(Vec<[f64; 1]>),
     Two(Vec<[f64; 2]>),
-    Three(Vec<[f64; 3]>),
+    /// Three columns stored as four (a zero fourth), so rows are 32 bytes and never straddle a
+    /// cache line.
+    Three(Vec<[f64; 4]>),
     Four(Vec<[f64; 4]>),
 }
 
@@ -43,7 +45,10 @@ impl Columns {
             .map(|b| match b.len() {
                 1 => Block::One(rows(b, units)),
                 2 => Block::Two(rows(b, units)),
-                3 => Block::Three(rows(b, units)),
+                3 => {
+                    let zero = vec![0.0; units];
+                    Block::Three(rows(&[b[0], b[1], b[2], &zero], units))
+                }
                 _ => Block::Four(rows(b, units)),
             })
             .collect();
@@ -64,7 +69,16 @@ impl Columns {
 
     /// Lane accumulators for this table, all zero (see `add_rows`).
     pub fn lanes(&self) -> Vec<f64> {
-        vec![0.0; 4 * self.width]
+        let stored: usize = self
+            .blocks
+            .iter()
+            .map(|b| match b {
+                Block::One(_) => 1,
+                Block::Two(_) => 2,
+                Block::Three(_) | Block::Four(_) => 4,
+            })
+            .sum();
+        vec![0.0; 4 * stored]
     }
 
     /// Adds the rows `idx` (a run; position j goes to lane j mod 4) into `acc`.
@@ -101,18 +115,19 @@ impl Columns {
         let mut at = 0;
         let mut col = 0;
         for b in &self.blocks {
-            let l = match b {
-                Block::One(_) => 1,
-                Block::Two(_) => 2,
-                Block::Three(_) => 3,
-                Block::Four(_) => 4,
+            // Columns stored, columns used.
+            let (l, used) = match b {
+                Block::One(_) => (1, 1),
+                Block::Two(_) => (2, 2),
+                Block::Three(_) => (4, 3),
+                Block::Four(_) => (4, 4),
             };
             let a = &acc[at..at + 4 * l];
-            for c in 0..l {
+            for c in 0..used {
                 out[col + c] = (a[c] + a[l + c]) + (a[2 * l + c] + a[3 * l + c]);
             }
             at += 4 * l;
-            col += l;
+            col += used;
         }
     }
 }
@@ -145,6 +160,21 @@ fn add_rows<const L: usize>(rows: &[[f64; L]], idx: &[u32], acc: &mut [f64]) -> 
     4 * L
 }
 
+/// For each byte value, the eight sign-bit masks its bits stand for (bit r → mask r).
+static SIGN_MASKS: [[u64; 8]; 256] = {
+    let mut t = [[0u64; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut r = 0;
+        while r < 8 {
+            t[b][r] = ((b as u64 >> r) & 1) << 63;
+            r += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// As `add_rows` over consecutive rows, flipping the sign bit of row j when bit j of `signs` is
 /// set (no branch).
 #[inline]
@@ -153,22 +183,22 @@ fn add_signed<const L: usize>(rows: &[[f64; L]], signs: u64, acc: &mut [f64]) ->
     for (lane, v) in a.iter_mut().enumerate() {
         v.copy_from_slice(&acc[lane * L..(lane + 1) * L]);
     }
-    let flip = |j: usize| ((signs >> j) & 1) << 63;
-    let mut quads = rows.chunks_exact(4);
+    // Eight rows at a time, their sign masks looked up by the byte of `signs` that covers them.
+    let mut octets = rows.chunks_exact(8);
     let mut j = 0;
-    for q in &mut quads {
-        for lane in 0..4 {
-            let f = flip(j + lane);
+    for o in &mut octets {
+        let masks = &SIGN_MASKS[((signs >> j) & 0xFF) as usize];
+        for (r, row) in o.iter().enumerate() {
             for c in 0..L {
-                a[lane][c] += f64::from_bits(q[lane][c].to_bits() ^ f);
+                a[r & 3][c] += f64::from_bits(row[c].to_bits() ^ masks[r]);
             }
         }
-        j += 4;
+        j += 8;
     }
-    for (lane, r) in quads.remainder().iter().enumerate() {
-        let f = flip(j + lane);
+    for (r, row) in octets.remainder().iter().enumerate() {
+        let flip = ((signs >> (j + r)) & 1) << 63;
         for c in 0..L {
-            a[lane][c] += f64::from_bits(r[c].to_bits() ^ f);
+            a[r & 3][c] += f64::from_bits(row[c].to_bits() ^ flip);
         }
     }
     for (lane, v) in a.iter().enumerate() {
