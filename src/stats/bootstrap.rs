@@ -16,9 +16,10 @@
 //!
 //! Generator layout (fixed; part of the report's reproducibility): resamples are cut into chunks
 //! of `CHUNK`; chunk c uses ChaCha8 with the caller's key and stream id c. The stream is read in
-//! batches of 32 little-endian 64-bit words; each word is cut into k-bit pieces, low bits first,
-//! k the smallest of 8, 12, 16, 21, 32 that is ≥ ⌈log2 n⌉ + 3 (so 3 indices a word for
-//! n = 100,000 instead of 2), and each piece is mapped to [0, n) by Lemire's multiply-shift with
+//! batches of 32 little-endian 64-bit words; each word is cut into ⌊64/k⌋ k-bit pieces, low
+//! bits first, k the width among 8, 10, 12, 16, 21, 32 with 2^k ≥ n that needs the fewest stream
+//! bits per accepted index (`indices::width`: 21, three a word, at n = 100,000; 16 at 10,000;
+//! 10 at 500), and each piece is mapped to [0, n) by Lemire's multiply-shift with
 //! rejection (Lemire 2019, "Fast random integer generation in an interval") in the 2^k space, so
 //! every index is exactly uniform. Resamples read the index stream one after another (what one
 //! leaves of a batch, the next uses); a set of one unit needs no draws. Each metric's sum uses
@@ -29,7 +30,7 @@
 //! Cost: O(B · n) draws for B resamples of n units, shared by all metrics, no allocation per
 //! resample; the working set is the data alone (indices are never stored).
 
-mod indices;
+pub mod indices;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

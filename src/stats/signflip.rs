@@ -8,10 +8,13 @@
 //! Two-sided p-value from R random sign vectors: (1 + #{|T*| ≥ |T|}) / (R + 1), never 0
 //! (Phipson & Smyth 2010, "Permutation p-values should never be zero"). "As extreme" allows a
 //! relative 1e-12 for floating-point ties. Generator layout as in `bootstrap`: chunks of `CHUNK`
-//! rounds, chunk c on ChaCha8 stream c of the caller's key; each round starts on a fresh word. The
-//! mean reads 64-bit words (bit j flips unit j of each block of 64), and several metrics tested
-//! together (`p_values_mean_many`) read the same signs, each summed in its own lanes as in
-//! `columns`; a quantile difference reads 32-bit words, one sign per unit.
+//! rounds, chunk c on ChaCha8 stream c of the caller's key; each round starts on a fresh word.
+//! The mean reads 64-bit words, bit j of a round's word b flipping unit 64·b + j; the rounds of a
+//! chunk go in groups of 8 (the last may be shorter) that read the stream block by block: for
+//! each block of 64 units, one word for each round of the group in turn, so a block is loaded
+//! once for 8 rounds. Several metrics tested together (`p_values_mean_many`) read the same signs,
+//! each summed in its own lanes as in `columns`. A quantile difference reads 32-bit words, one
+//! sign per unit.
 //!
 //! Cost: O(R · units) for the mean, O(R · n) for a quantile difference.
 
@@ -23,6 +26,9 @@ use super::bootstrap::{Units, CHUNK};
 use super::columns::Columns;
 use super::paired_quantile::PairedSample;
 use super::quantile::quantile_unsorted;
+
+/// Rounds of the mean test that read the data together (see the module header).
+const ROUNDS_AT_ONCE: usize = 8;
 
 /// Counts the rounds as extreme as `observed` over `rounds` rounds; `stat(signs, rng)` computes
 /// one round's statistic with signs drawn by `next_sign`.
@@ -120,19 +126,28 @@ pub fn p_values_mean_many(
         .map(|c| {
             let mut rng = ChaCha8Rng::from_seed(key);
             rng.set_stream(c as u64);
-            let mut acc = table.lanes();
+            let lanes = table.lanes().len();
+            let mut acc = vec![0.0; ROUNDS_AT_ONCE * lanes];
             let mut sums = vec![0.0; w];
             let mut count = vec![0usize; w];
-            for _ in 0..CHUNK.min(rounds - c * CHUNK) {
-                // 64 signs per generator word: bit j of word b flips unit 64·b + j.
+            let len = CHUNK.min(rounds - c * CHUNK);
+            for first in (0..len).step_by(ROUNDS_AT_ONCE) {
+                let group = ROUNDS_AT_ONCE.min(len - first);
                 acc.fill(0.0);
+                // Block by block, one word per round of the group in turn (the block stays in
+                // L1 for all of them); bit j of a round's word flips unit 64·block + j.
                 for start in (0..n).step_by(64) {
-                    let len = 64.min(n - start);
-                    table.add_signed_rows(start, len, rng.next_u64(), &mut acc);
+                    let rows = 64.min(n - start);
+                    for lanes_of_round in acc.chunks_exact_mut(lanes).take(group) {
+                        table.add_signed_rows(start, rows, rng.next_u64(), lanes_of_round);
+                    }
                 }
-                table.totals(&acc, &mut sums);
-                for m in 0..w {
-                    count[m] += usize::from((sums[m] / total).abs() >= observed[m].abs() - tol[m]);
+                for lanes_of_round in acc.chunks_exact(lanes).take(group) {
+                    table.totals(lanes_of_round, &mut sums);
+                    for m in 0..w {
+                        count[m] +=
+                            usize::from((sums[m] / total).abs() >= observed[m].abs() - tol[m]);
+                    }
                 }
             }
             count

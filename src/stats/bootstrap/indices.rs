@@ -7,9 +7,25 @@ use rand_chacha::ChaCha8Rng;
 
 /// 64-bit words per batch (four ChaCha8 blocks).
 const BATCH_WORDS: usize = 32;
-/// Piece widths: the smallest that is ≥ ⌈log2 n⌉ + 3 is used (fixed widths let the compiler
-/// cut words with constant shifts).
-const WIDTHS: [u32; 5] = [8, 12, 16, 21, 32];
+/// Piece widths (fixed widths let the compiler cut words with constant shifts); `width` picks one.
+const WIDTHS: [u32; 6] = [8, 10, 12, 16, 21, 32];
+
+/// The width k ≥ ⌈log2 n⌉ that needs the fewest stream bits per accepted index,
+/// (64 / ⌊64/k⌋) / (1 − (2^k mod n) / 2^k), the smallest such k on a tie. With k ≥ ⌈log2 n⌉ less
+/// than half of the pieces are rejected.
+pub fn width(n: u32) -> u32 {
+    let bits = 32 - n.saturating_sub(1).leading_zeros();
+    let cost = |k: u32| {
+        let span = (1u64 << k) as f64;
+        let rejected = ((1u64 << k) % u64::from(n)) as f64 / span;
+        64.0 / f64::from(64 / k) / (1.0 - rejected)
+    };
+    WIDTHS
+        .into_iter()
+        .filter(|&k| k >= bits)
+        .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
+        .expect("32 bits cover every u32")
+}
 
 /// Uniform indices in [0, n) cut from a ChaCha8 stream, k bits at a time (see the module
 /// header), produced in batches from `BATCH_WORDS` words: each word's pieces low bits first,
@@ -29,8 +45,7 @@ pub struct Indices {
 impl Indices {
     pub fn new(rng: ChaCha8Rng, n: u32) -> Self {
         assert!(n > 0);
-        let bits = 32 - (n - 1).leading_zeros();
-        let k = WIDTHS.into_iter().find(|&w| w >= bits + 3).unwrap_or(32);
+        let k = width(n);
         Indices {
             rng,
             k,
@@ -56,8 +71,8 @@ impl Indices {
         &self.buf[start..self.pos]
     }
 
-    /// Refills the batch and returns it whole. At most half of the pieces can be rejected (at most 1/8 when
-    /// n < 2^29), so a batch is empty only with negligible probability, and an empty batch is
+    /// Refills the batch and returns it whole. Less than half of the pieces can be rejected (see
+    /// `width`), so a batch is empty only with negligible probability, and an empty batch is
     /// simply followed by another.
     #[inline]
     pub fn batch(&mut self) -> &[u32] {
@@ -65,6 +80,7 @@ impl Indices {
         let (bytes, buf, n, t) = (&self.bytes, &mut self.buf, self.n, self.threshold);
         let len = match self.k {
             8 => cut::<8>(bytes, buf, n, t),
+            10 => cut::<10>(bytes, buf, n, t),
             12 => cut::<12>(bytes, buf, n, t),
             16 => cut::<16>(bytes, buf, n, t),
             21 => cut::<21>(bytes, buf, n, t),

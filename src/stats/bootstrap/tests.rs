@@ -136,7 +136,7 @@ fn group_sums_by_index() {
 #[test]
 fn k_bit_indices_are_uniform_for_awkward_n() {
     // n just above a power of two is the worst case for rejection; check the counts.
-    for n in [1u32, 2, 3, 7, 100, 129, 100_000] {
+    for n in [1u32, 2, 3, 7, 100, 129, 500, 1025, 10_000, 65_537, 100_000] {
         let mut ix = Indices::new(ChaCha8Rng::seed_from_u64(u64::from(n)), n);
         let want = (n as usize * 200).clamp(1000, 2_000_000);
         let mut counts = vec![0u32; n as usize];
@@ -209,6 +209,21 @@ fn shared_draws_give_each_metric_its_own_single_metric_result() {
             let s = reference_sums(col, 700, key);
             let want: Vec<f64> = s.iter().zip(&z).map(|(s, z)| s / z).collect();
             assert_eq!(grouped[m], want);
+        }
+    }
+}
+
+#[test]
+fn width_needs_the_fewest_bits_per_index() {
+    assert_eq!(indices::width(1), 8);
+    assert_eq!(indices::width(500), 10);
+    assert_eq!(indices::width(10_000), 16);
+    assert_eq!(indices::width(100_000), 21);
+    assert_eq!(indices::width(u32::MAX), 32);
+    // Never narrower than n needs, for every power-of-two boundary.
+    for b in 1..32u32 {
+        for n in [(1u32 << b) - 1, 1 << b, (1 << b) + 1] {
+            assert!(1u64 << indices::width(n) >= u64::from(n), "n={n}");
         }
     }
 }
