@@ -227,3 +227,62 @@ fn width_needs_the_fewest_bits_per_index() {
         }
     }
 }
+
+#[test]
+fn the_stream_layout_is_pinned() {
+    // The layout is part of every report's reproducibility: the same seed must give the same
+    // numbers from release to release. These values were recorded from the documented layout;
+    // a change here changes users' reports and must be a deliberate, documented layout change.
+    let a: Vec<f64> = (0..1000)
+        .map(|i| ((i * 37) % 101) as f64 / 100.0 - 0.5)
+        .collect();
+    let b: Vec<f64> = (0..1000)
+        .map(|i| ((i * 11) % 13) as f64 / 12.0 - 0.4)
+        .collect();
+    let key = stream_key(17, &["bootstrap", "all"]);
+    let m = bootstrap_means_many(&[&a, &b], None, 300, key);
+    let pick = |v: &[f64]| [v[0], v[1], v[255], v[256], v[299]].map(f64::to_bits);
+    let sizes: Vec<f64> = (0..1000).map(|i| (1 + i % 3) as f64).collect();
+    let g = bootstrap_means_many(&[&a], Some(&sizes), 300, key);
+    let small = bootstrap_means(Units::Queries(&a[..7]), 300, key);
+    let want = [
+        [
+            0x3f6e646f1561911f,
+            0x3f752d234eb9a176,
+            0xbf92641b328b6d87,
+            0x3f454c985f06f6a8,
+            0x3f4a36e2eb1c4354,
+        ],
+        [
+            0x3fb5cd7b900aec3b,
+            0x3fbc962fc962fca0,
+            0x3fb846ff513cc1e7,
+            0x3fbac083126e9794,
+            0x3fb8ca11bfd44f37,
+        ],
+        [
+            0x3f5e41942d3dd527,
+            0x3f64fa1f2be054e1,
+            0xbf81b59063f1dc38,
+            0x3f3549dec9ada922,
+            0x3f39dd7f070c1983,
+        ],
+        [
+            0x3fb70a3d70a3d709,
+            0x3fb2492492492491,
+            0xbfc15f15f15f15f1,
+            0xbfc6db6db6db6db7,
+            0xbf947ae147ae1480,
+        ],
+    ];
+    assert_eq!([pick(&m[0]), pick(&m[1]), pick(&g[0]), pick(&small)], want);
+    let shifted: Vec<f64> = a[..200].iter().map(|x| x + 0.03).collect();
+    let p = crate::stats::signflip::p_values_mean_many(
+        &[&a[..200], &b[..200], &shifted],
+        None,
+        999,
+        stream_key(17, &["signflip", "all"]),
+    );
+    // (1 + k) / 1000 with k rounds as extreme.
+    assert_eq!(p, [0.99, 0.001, 0.154]);
+}
