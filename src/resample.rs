@@ -168,17 +168,13 @@ fn compare_slice(
         .filter(|(m, _)| is_mean(m))
         .map(|(_, v)| v.deltas.as_slice())
         .collect();
-    let mut shared = if slice.members.is_empty() {
-        Vec::new()
-    } else {
-        estimate::mean_draws(
-            &mean_deltas,
-            groups,
-            s.resamples as usize,
-            s.seed,
-            &slice.name,
-        )
-    }
+    let mut shared = estimate::mean_draws(
+        &mean_deltas,
+        groups,
+        s.resamples as usize,
+        s.seed,
+        &slice.name,
+    )
     .into_iter();
     metrics
         .iter()
