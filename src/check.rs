@@ -80,7 +80,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
             .collect();
         if !lacking.is_empty() {
             return Err(cfg.error_at(
-                &None,
+                &cfg.bootstrap.unit_span,
                 format!(
                     "[bootstrap] unit = \"group\", but {} queries have no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
                     lacking.len(),

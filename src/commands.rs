@@ -139,10 +139,11 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             seed: args.seed,
             confidence: args.confidence,
             unit: args.unit.into(),
+            unit_span: None,
             method: args.method.into(),
         },
         slices: Slices {
-            by: args.by.clone(),
+            by: args.by.iter().map(|t| (t.clone(), None)).collect(),
             critical: Vec::new(),
             min_queries: 1,
             on_small_slice: OnSmallSlice::Warn,

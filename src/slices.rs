@@ -19,10 +19,10 @@ pub struct Slice {
 
 pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
     let mut named: BTreeMap<String, Slice> = BTreeMap::new();
-    for tag in &cfg.slices.by {
+    for (tag, span) in &cfg.slices.by {
         let Some(values) = paired.tags.get(tag) else {
             return Err(cfg.error_at(
-                &None,
+                span,
                 format!(
                     "[slices] by: no query has the tag {tag:?} (tags seen: {})",
                     tag_list(paired)

@@ -35,7 +35,7 @@ pub fn dump(c: &Config) -> String {
 
     let s = &c.slices;
     let mut slices = Table::new();
-    slices.insert("by".into(), strings(s.by.iter()));
+    slices.insert("by".into(), strings(s.by.iter().map(|(t, _)| t)));
     slices.insert(
         "critical".into(),
         strings(s.critical.iter().map(|(n, _)| n)),

@@ -111,12 +111,14 @@ pub struct Inputs {
     pub missing: Missing,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Bootstrap {
     pub resamples: u64,
     pub seed: u64,
     pub confidence: f64,
     pub unit: Unit,
+    /// Where the gate file sets `unit`, for errors about it.
+    pub unit_span: Option<Range<usize>>,
     pub method: Method,
 }
 
@@ -133,7 +135,8 @@ pub enum GateSlices {
 
 #[derive(Debug, Clone)]
 pub struct Slices {
-    pub by: Vec<String>,
+    /// Tag names, each with its place in the gate file (None when given on the command line).
+    pub by: Vec<(String, Option<Range<usize>>)>,
     pub critical: Vec<(String, Option<Range<usize>>)>,
     pub min_queries: usize,
     pub on_small_slice: OnSmallSlice,

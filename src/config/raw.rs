@@ -42,7 +42,7 @@ pub struct RawBootstrap {
     pub resamples: Option<Spanned<i64>>,
     pub seed: Option<Spanned<i64>>,
     pub confidence: Option<Spanned<f64>>,
-    pub unit: Option<Unit>,
+    pub unit: Option<Spanned<Unit>>,
     pub method: Option<Method>,
 }
 

@@ -114,7 +114,8 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         resamples,
         seed,
         confidence,
-        unit: b.unit.unwrap_or(Unit::Query),
+        unit: b.unit.as_ref().map_or(Unit::Query, |u| *u.get_ref()),
+        unit_span: b.unit.as_ref().map(|u| u.span()),
         method: b.method.unwrap_or(Method::Percentile),
     };
 
@@ -149,7 +150,11 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         None => DEFAULT_MIN_QUERIES,
     };
     let slices = Slices {
-        by: s.by.iter().map(|t| t.get_ref().clone()).collect(),
+        by: s
+            .by
+            .iter()
+            .map(|t| (t.get_ref().clone(), Some(t.span())))
+            .collect(),
         critical,
         min_queries,
         on_small_slice: s.on_small_slice.unwrap_or(OnSmallSlice::Warn),
