@@ -117,6 +117,26 @@ pub fn compare_all(
     out
 }
 
+/// A slice as the comparisons see it: its member indices and their dense local group ids.
+struct SliceView<'a> {
+    paired: &'a Paired,
+    slice: &'a Slice,
+    idx: Vec<usize>,
+    /// Dense local group ids of the members and their number (None if a member has no group).
+    local_groups: Option<(Vec<u32>, usize)>,
+}
+
+impl SliceView<'_> {
+    /// The groups to resample: with unit = "group" and every member in a group. check()
+    /// refuses unit = "group" when a query has no group; compare falls back to queries here.
+    fn groups(&self, unit: Unit) -> Option<(&[u32], usize)> {
+        match (unit, &self.local_groups) {
+            (Unit::Group, Some((of, g))) => Some((of.as_slice(), *g)),
+            _ => None,
+        }
+    }
+}
+
 /// A slice's values of one metric.
 struct Sides {
     base: Vec<f64>,
@@ -143,7 +163,6 @@ fn compare_slice(
             Sides { base, cand, deltas }
         })
         .collect();
-    // Dense local group ids for this slice's members (None if any member has no group).
     let local_groups: Option<(Vec<u32>, usize)> = {
         let mut remap: HashMap<u32, u32> = HashMap::new();
         idx.iter()
@@ -156,10 +175,11 @@ fn compare_slice(
             .collect::<Option<Vec<u32>>>()
             .map(|v| (v, remap.len()))
     };
-    // check() refuses unit = "group" when a query has no group; compare falls back here.
-    let groups = match (s.unit, &local_groups) {
-        (Unit::Group, Some((of, g))) => Some((of.as_slice(), *g)),
-        _ => None,
+    let view = SliceView {
+        paired,
+        slice,
+        idx,
+        local_groups,
     };
     let is_mean = |m: &String| s.reading(m).0 == Statistic::Mean;
     let mean_deltas: Vec<&[f64]> = metrics
@@ -170,7 +190,7 @@ fn compare_slice(
         .collect();
     let mut shared = estimate::mean_draws(
         &mean_deltas,
-        groups,
+        view.groups(s.unit),
         s.resamples as usize,
         s.seed,
         &slice.name,
@@ -181,33 +201,24 @@ fn compare_slice(
         .zip(&sides)
         .map(|(metric, v)| {
             let draws = if is_mean(metric) { shared.next() } else { None };
-            compare_one(
-                paired,
-                metric,
-                slice,
-                &idx,
-                v,
-                groups,
-                &local_groups,
-                draws,
-                s,
-            )
+            compare_one(&view, metric, v, draws, s)
         })
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
 fn compare_one(
-    paired: &Paired,
+    view: &SliceView<'_>,
     metric: &str,
-    slice: &Slice,
-    idx: &[usize],
     v: &Sides,
-    groups: Option<(&[u32], usize)>,
-    local_groups: &Option<(Vec<u32>, usize)>,
     draws: Option<estimate::MeanDraws>,
     s: &Settings,
 ) -> Comparison {
+    let SliceView {
+        paired,
+        slice,
+        idx,
+        local_groups,
+    } = view;
     let pair = &paired.metrics[metric];
     let (base, cand, deltas) = (&v.base, &v.cand, &v.deltas);
     let (statistic, higher_is_better) = s.reading(metric);
@@ -226,7 +237,7 @@ fn compare_one(
             base,
             cand,
             deltas,
-            groups,
+            groups: view.groups(s.unit),
             statistic,
             method: s.method.interval(),
             confidence: s.confidence,
