@@ -143,6 +143,18 @@ fn same_seed_same_bytes_and_seed_changes_the_interval() {
     assert_eq!(json["seed"], 17);
 }
 
+/// The comparisons of the JSON report of `check GATE`.
+fn comparisons(gate: &Path) -> Vec<serde_json::Value> {
+    let out = rag_gate()
+        .arg("check")
+        .arg(gate)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["comparisons"].as_array().unwrap().clone()
+}
+
 #[test]
 fn adding_a_slice_does_not_change_another_slices_numbers() {
     let dir = tempfile::tempdir().unwrap();
@@ -153,18 +165,8 @@ fn adding_a_slice_does_not_change_another_slices_numbers() {
         "g2.toml",
         &GATE.replace("by = [\"language\"]", "by = []"),
     );
-    let comps = |g: &Path| {
-        let out = rag_gate()
-            .arg("check")
-            .arg(g)
-            .args(["--format", "json"])
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        v["comparisons"].as_array().unwrap().clone()
-    };
-    let with = comps(&gate1);
-    let without = comps(&gate2);
+    let with = comparisons(&gate1);
+    let without = comparisons(&gate2);
     assert!(with.len() > without.len());
     for c in &without {
         assert!(with.contains(c), "{c} changed when a slice was added");
@@ -187,18 +189,8 @@ fn adding_a_metric_does_not_change_another_metrics_numbers() {
         "alone.toml",
         &format!("{GATE}[report]\nmetrics = [\"ndcg@10\"]\n"),
     );
-    let comps = |g: &Path| {
-        let out = rag_gate()
-            .arg("check")
-            .arg(g)
-            .args(["--format", "json"])
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        v["comparisons"].as_array().unwrap().clone()
-    };
-    let with = comps(&both);
-    let without = comps(&alone);
+    let with = comparisons(&both);
+    let without = comparisons(&alone);
     assert_eq!(with.len(), 2 * without.len());
     for c in &without {
         assert_eq!(c["metric"], "ndcg@10");
