@@ -37,6 +37,17 @@ fn same_key_same_bytes_whatever_the_thread_count() {
     let a = pool1.install(|| bootstrap_means(Units::Queries(&x), 1000, key));
     let b = pool3.install(|| bootstrap_means(Units::Queries(&x), 1000, key));
     assert_eq!(a, b);
+    // Shared draws of several metrics and their sign-flip p-values too.
+    let y = sample(1000, 4);
+    let many = |pool: &rayon::ThreadPool| {
+        pool.install(|| {
+            (
+                bootstrap_means_many(&[&x, &y], None, 1000, key),
+                crate::stats::signflip::p_values_mean_many(&[&x, &y], None, 1000, key),
+            )
+        })
+    };
+    assert_eq!(many(&pool1), many(&pool3));
     let c = bootstrap_means(
         Units::Queries(&x),
         1000,
