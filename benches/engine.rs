@@ -26,10 +26,18 @@ fn median_secs(mut f: impl FnMut() -> f64) -> f64 {
     t[2]
 }
 
-fn deltas() -> Vec<f64> {
-    let args: Vec<String> = std::env::args().collect();
-    match args.iter().position(|a| a == "--deltas") {
-        Some(i) => std::fs::read_to_string(&args[i + 1])
+/// The value after `flag` on the command line.
+fn option<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
+    let i = args.iter().position(|a| a == flag)?;
+    Some(
+        args.get(i + 1)
+            .unwrap_or_else(|| panic!("{flag} takes a value")),
+    )
+}
+
+fn deltas(args: &[String]) -> Vec<f64> {
+    match option(args, "--deltas") {
+        Some(path) => std::fs::read_to_string(path)
             .expect("readable deltas file")
             .lines()
             .map(|l| l.trim().parse().expect("one number per line"))
@@ -41,15 +49,11 @@ fn deltas() -> Vec<f64> {
 }
 
 fn main() {
-    let deltas = deltas();
-    let n = deltas.len();
     let args: Vec<String> = std::env::args().collect();
-    let b = args
-        .iter()
-        .position(|a| a == "--resamples")
-        .map_or(10_000, |i| {
-            args[i + 1].parse().expect("--resamples takes a count")
-        });
+    let deltas = deltas(&args);
+    let n = deltas.len();
+    let b = option(&args, "--resamples")
+        .map_or(10_000, |v| v.parse().expect("--resamples takes a count"));
     let other: Vec<f64> = deltas.iter().map(|d| d * 0.5 + 0.01).collect();
     let third: Vec<f64> = deltas.iter().rev().copied().collect();
     let group_of: Vec<u32> = (0..n).map(|i| (i / 10) as u32).collect();
@@ -62,7 +66,7 @@ fn main() {
         .unwrap();
 
     let q = median_secs(|| bootstrap_means(Units::Queries(&deltas), b, key)[0]);
-    if std::env::args().any(|a| a == "--only-engine") {
+    if args.iter().any(|a| a == "--only-engine") {
         println!("engine-seconds {q:.4}");
         return;
     }

@@ -231,8 +231,11 @@ mod tests {
             "rprec",
             "hit@1",
             "ann-recall@10",
+            "ann-recall@3",
         ] {
             assert_eq!(m(s).to_string(), s);
+            // What `eval --format trec` writes, the readers of `check` map back to our name.
+            assert_eq!(crate::metric_names::canonical(&m(s).trec_name()), s, "{s}");
         }
         assert_eq!(m("MAP@5"), m("ap@5"));
         assert_eq!(m("success@5").trec_name(), "success_5");
@@ -245,22 +248,6 @@ mod tests {
             .contains("unknown metric"));
         assert!(Metric::parse("p@0").is_err());
         assert_eq!(Metric::parse_list("p@5, p@5,map").unwrap().len(), 2);
-        for s in [
-            "recall@5",
-            "p@10",
-            "mrr@10",
-            "mrr",
-            "ndcg@10",
-            "ndcg",
-            "ap@100",
-            "map",
-            "rprec",
-            "hit@1",
-            "ann-recall@3",
-        ] {
-            // What `eval --format trec` writes, the readers of `check` map back to our name.
-            assert_eq!(crate::metric_names::canonical(&m(s).trec_name()), s, "{s}");
-        }
         assert_eq!(crate::metric_names::canonical("bpref"), "bpref");
         assert_eq!(crate::metric_names::canonical("P_0"), "P_0");
     }

@@ -70,21 +70,16 @@ pub fn mean_draws(
     if deltas.is_empty() {
         return Vec::new();
     }
-    let (sums, sizes): (Vec<Vec<f64>>, Vec<f64>) = match groups {
-        Some((of, g)) => {
-            let sizes = group_sums(deltas[0], of, g).1;
-            (
-                deltas.iter().map(|d| group_sums(d, of, g).0).collect(),
-                sizes,
-            )
-        }
-        None => (Vec::new(), Vec::new()),
+    // Group unit: each metric's group sums; the sizes are the same for every metric.
+    let grouped: Vec<(Vec<f64>, Vec<f64>)> = match groups {
+        Some((of, g)) => deltas.iter().map(|d| group_sums(d, of, g)).collect(),
+        None => Vec::new(),
     };
     let values: Vec<&[f64]> = match groups {
-        Some(_) => sums.iter().map(Vec::as_slice).collect(),
+        Some(_) => grouped.iter().map(|(sums, _)| sums.as_slice()).collect(),
         None => deltas.to_vec(),
     };
-    let sizes = groups.map(|_| sizes.as_slice());
+    let sizes = grouped.first().map(|(_, sizes)| sizes.as_slice());
     let means = bootstrap_means_many(
         &values,
         sizes,
@@ -139,20 +134,23 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
         None => bootstrap_means(units, b, key),
         Some(p) => bootstrap_quantile_diffs(&sample, p, b, key),
     };
-    let shared = match (level, shared) {
-        (Some(_), _) => None,
-        (None, Some(d)) => Some(d),
-        (None, None) => mean_draws(&[x.deltas], x.groups, x.resamples, x.seed, slice).pop(),
-    };
     let jk = match (x.method, level) {
         (IntervalMethod::Percentile, _) => None,
         (IntervalMethod::Bca, None) => jackknife::mean(units),
         (IntervalMethod::Bca, Some(p)) => jackknife::quantile_diff(&sample, p),
     };
     let mut b = x.resamples;
-    let (mut stats, shared_p) = match shared {
-        Some(d) => (d.means, Some(d.p_value)),
-        None => (
+    // The mean's means and p-value come from its slice's shared streams.
+    let (mut stats, mean_p) = match level {
+        None => {
+            let d = shared.unwrap_or_else(|| {
+                mean_draws(&[x.deltas], x.groups, x.resamples, x.seed, slice)
+                    .pop()
+                    .expect("one metric")
+            });
+            (d.means, Some(d.p_value))
+        }
+        Some(_) => (
             draw(b, stream_key(x.seed, &["bootstrap", metric, slice])),
             None,
         ),
@@ -166,16 +164,17 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
         stats = draw(b, stream_key(x.seed, &["bootstrap-rerun", metric, slice]));
         iv = interval(&mut stats, point, jk.as_deref(), x.confidence, x.method);
     }
-    let sign_key = stream_key(x.seed, &["signflip", metric, slice]);
-    let (p_value, se) = match level {
-        None => (
-            shared_p.expect("mean draws carry their p-value"),
-            se_mean(units),
-        ),
-        Some(p) => (
-            signflip::p_value_quantile(&sample, p, x.resamples, sign_key),
+    let (p_value, se) = match (level, mean_p) {
+        (Some(p), _) => (
+            signflip::p_value_quantile(
+                &sample,
+                p,
+                x.resamples,
+                stream_key(x.seed, &["signflip", metric, slice]),
+            ),
             se_bootstrap(&stats),
         ),
+        (None, p) => (p.expect("mean draws carry their p-value"), se_mean(units)),
     };
     Estimate {
         estimate: point,

@@ -17,6 +17,18 @@ enum Block {
     Four(Vec<[f64; 4]>),
 }
 
+impl Block {
+    /// Columns stored per row, and how many of them are real (a block of three has a zero fourth).
+    fn widths(&self) -> (usize, usize) {
+        match self {
+            Block::One(_) => (1, 1),
+            Block::Two(_) => (2, 2),
+            Block::Three(_) => (4, 3),
+            Block::Four(_) => (4, 4),
+        }
+    }
+}
+
 /// A table of `units` rows × `width` columns.
 #[derive(Debug, Clone)]
 pub struct Columns {
@@ -69,15 +81,7 @@ impl Columns {
 
     /// Lane accumulators for this table, all zero (see `add_rows`).
     pub fn lanes(&self) -> Vec<f64> {
-        let stored: usize = self
-            .blocks
-            .iter()
-            .map(|b| match b {
-                Block::One(_) => 1,
-                Block::Two(_) => 2,
-                Block::Three(_) | Block::Four(_) => 4,
-            })
-            .sum();
+        let stored: usize = self.blocks.iter().map(|b| b.widths().0).sum();
         vec![0.0; 4 * stored]
     }
 
@@ -115,13 +119,7 @@ impl Columns {
         let mut at = 0;
         let mut col = 0;
         for b in &self.blocks {
-            // Columns stored, columns used.
-            let (l, used) = match b {
-                Block::One(_) => (1, 1),
-                Block::Two(_) => (2, 2),
-                Block::Three(_) => (4, 3),
-                Block::Four(_) => (4, 4),
-            };
+            let (l, used) = b.widths();
             let a = &acc[at..at + 4 * l];
             for c in 0..used {
                 out[col + c] = (a[c] + a[l + c]) + (a[2 * l + c] + a[3 * l + c]);

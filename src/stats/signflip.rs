@@ -30,13 +30,18 @@ use super::quantile::quantile_unsorted;
 /// Rounds of the mean test that read the data together (see the module header).
 const ROUNDS_AT_ONCE: usize = 8;
 
-/// Counts the rounds as extreme as `observed` over `rounds` rounds; `stat(signs, rng)` computes
-/// one round's statistic with signs drawn by `next_sign`.
+/// "As extreme" with the relative 1e-12 allowance for floating-point ties: `scale` is the typical
+/// magnitude of the statistic's terms.
+fn as_extreme(round: f64, observed: f64, scale: f64) -> bool {
+    round.abs() >= observed.abs() - 1e-12 * scale.max(f64::MIN_POSITIVE)
+}
+
+/// Counts the rounds as extreme as `observed` over `rounds` rounds (quantile statistics);
+/// `stat(signs)` computes one round's statistic with signs drawn by `Signs::next`.
 fn count_extreme<F>(rounds: usize, key: [u8; 32], observed: f64, scale: f64, stat: F) -> usize
 where
     F: Fn(&mut Signs) -> f64 + Sync,
 {
-    let tol = 1e-12 * scale.max(f64::MIN_POSITIVE);
     let chunks = rounds.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
@@ -52,15 +57,14 @@ where
             (0..len)
                 .filter(|_| {
                     signs.left = 0; // every round starts on a fresh word
-                    stat(&mut signs).abs() >= observed.abs() - tol
+                    as_extreme(stat(&mut signs), observed, scale)
                 })
                 .count()
         })
         .sum()
 }
 
-/// Random signs: 32 per generator word for `next`; the mean statistic reads whole 64-bit
-/// words (bit j of word b flips value 64·b + j).
+/// Random signs for the quantile statistics: 32 per generator word, low bits first.
 pub struct Signs {
     rng: ChaCha8Rng,
     word: u32,
@@ -115,9 +119,9 @@ pub fn p_values_mean_many(
         .iter()
         .map(|x| x.iter().sum::<f64>() / total)
         .collect();
-    let tol: Vec<f64> = values
+    let scale: Vec<f64> = values
         .iter()
-        .map(|x| 1e-12 * (x.iter().map(|v| v.abs()).sum::<f64>() / total).max(f64::MIN_POSITIVE))
+        .map(|x| x.iter().map(|v| v.abs()).sum::<f64>() / total)
         .collect();
     let w = table.width();
     let chunks = rounds.div_ceil(CHUNK);
@@ -145,8 +149,7 @@ pub fn p_values_mean_many(
                 for lanes_of_round in acc.chunks_exact(lanes).take(group) {
                     table.totals(lanes_of_round, &mut sums);
                     for m in 0..w {
-                        count[m] +=
-                            usize::from((sums[m] / total).abs() >= observed[m].abs() - tol[m]);
+                        count[m] += usize::from(as_extreme(sums[m] / total, observed[m], scale[m]));
                     }
                 }
             }
