@@ -54,14 +54,20 @@ pub enum Units<'a> {
 impl Units<'_> {
     /// Number of resampling units (queries or groups).
     pub fn len(&self) -> usize {
-        match self {
-            Units::Queries(x) => x.len(),
-            Units::Groups { sums, .. } => sums.len(),
-        }
+        self.values_and_sizes().0.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The per-unit values and, for groups, the group sizes: the arguments of the `_many`
+    /// functions for this one metric.
+    pub fn values_and_sizes(&self) -> (&[f64], Option<&[f64]>) {
+        match *self {
+            Units::Queries(x) => (x, None),
+            Units::Groups { sums, sizes } => (sums, Some(sizes)),
+        }
     }
 }
 
@@ -69,10 +75,8 @@ impl Units<'_> {
 ///
 /// Panics if there are no units, more than `u32::MAX` units, or group slices of unequal length.
 pub fn bootstrap_means(units: Units<'_>, resamples: usize, key: [u8; 32]) -> Vec<f64> {
-    let mut means = match units {
-        Units::Queries(x) => bootstrap_means_many(&[x], None, resamples, key),
-        Units::Groups { sums, sizes } => bootstrap_means_many(&[sums], Some(sizes), resamples, key),
-    };
+    let (values, sizes) = units.values_and_sizes();
+    let mut means = bootstrap_means_many(&[values], sizes, resamples, key);
     means.pop().expect("one column")
 }
 

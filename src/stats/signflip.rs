@@ -93,10 +93,8 @@ fn p_value(extreme: usize, rounds: usize) -> f64 {
 ///
 /// Panics if there are no units or `rounds` is 0.
 pub fn p_value_mean(units: Units<'_>, rounds: usize, key: [u8; 32]) -> f64 {
-    let mut p = match units {
-        Units::Queries(x) => p_values_mean_many(&[x], None, rounds, key),
-        Units::Groups { sums, sizes } => p_values_mean_many(&[sums], Some(sizes), rounds, key),
-    };
+    let (values, sizes) = units.values_and_sizes();
+    let mut p = p_values_mean_many(&[values], sizes, rounds, key);
     p.pop().expect("one column")
 }
 
