@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use crate::config::{Config, InputKind, InputSpec, Unit};
 use crate::error::{few, Error, Result};
 use crate::load::{self, MetricTable};
-use crate::report::{self, InputsInfo, Report, Verdict, SCHEMA_VERSION};
+use crate::model::{InputsInfo, Report, Verdict, SCHEMA_VERSION};
+use crate::report;
 use crate::{judge, pair, resample, slices};
 
 /// Loads one side: a per-query metric file, or a run evaluated against the qrels (with a note
@@ -91,7 +92,8 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
     }
     let slices = slices::build(cfg, &paired)?;
     let settings = resample::Settings::from_config(cfg);
-    let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    judge::label_comparisons(&mut comparisons);
     let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
     let mut warnings: Vec<String> = base_note.into_iter().chain(cand_note).collect();
     warnings.extend(paired.warnings.iter().cloned());

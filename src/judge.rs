@@ -22,19 +22,17 @@ mod rules;
 pub use headline::headline;
 pub use rules::{label, oriented};
 
-use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
-use crate::error::Result;
-use crate::report::{Comparison, GateResult, GateStatus, Verdict};
-use crate::stats::holm::holm;
-
-/// Whether `gate` applies to the slice named `slice`, `critical` being the critical slices.
-pub fn applies(gate: &Gate, slice: &str, critical: &[String]) -> bool {
-    match &gate.slices {
-        GateSlices::All => slice == "all",
-        GateSlices::Critical => slice == "all" || critical.iter().any(|c| c == slice),
-        GateSlices::List(l) => l.iter().any(|c| c == slice),
+/// Labels every comparison against its margin (what the interval says: better, worse, …).
+pub fn label_comparisons(comparisons: &mut [Comparison]) {
+    for c in comparisons {
+        c.label = Some(label(c.ci, c.higher_is_better, c.margin));
     }
 }
+
+use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
+use crate::error::Result;
+use crate::model::{Comparison, GateResult, GateStatus, Verdict};
+use crate::stats::holm::holm;
 
 /// The slice names a gate applies to, checked against the slices that exist.
 fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String>> {

@@ -11,7 +11,8 @@ pub mod error; // the one user-facing error type (exit 2)
 pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact
 pub mod judge; // gates × slices → pass / fail / too small; verdict and headline
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
-pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics are bounded
+pub mod metric_names;
+pub mod model; // the analysis model: the data the stages hand each other, and the report // trec_eval / ir_measures names → ours; which metrics are bounded
 pub mod outcome; // what a command returns to main: stdout, stderr lines, exit code
 pub mod pair; // baseline × candidate by query id → paired values, tags, groups
 pub mod publish; // GitHub: sticky PR comment, job summary, outputs, annotations

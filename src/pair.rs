@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::config::Missing;
 use crate::error::{few_at, quoted, Error, Result};
 use crate::load::{MetricTable, QueryRow};
-use crate::report::PairingInfo;
+use crate::model::PairingInfo;
 
 /// One metric's paired values, aligned with `Paired::ids`.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,9 +11,8 @@ use std::collections::HashMap;
 pub use estimate::{BoundCheck, CLOSE_CALL_SE, RERUN_FACTOR};
 
 use crate::config::{Config, Gate, Method, Statistic, Unit};
-use crate::judge::{applies, label};
+use crate::model::{Comparison, Regression};
 use crate::pair::Paired;
-use crate::report::{Comparison, Regression};
 use crate::slices::Slice;
 use crate::stats::describe::{mean, win_tie_loss};
 
@@ -66,7 +65,7 @@ impl Settings {
         for g in self
             .gates
             .iter()
-            .filter(|g| g.metric == metric && applies(g, slice, &self.critical))
+            .filter(|g| g.metric == metric && g.applies_to(slice, &self.critical))
         {
             // In raw coordinates: for lower-is-better the oriented low bound is −high.
             let (low, high, sign) = if g.higher_is_better {
@@ -298,7 +297,7 @@ fn compare_one(
         p_value: e.p_value,
         mde: e.mde,
         margin,
-        label: label(ci, higher_is_better, margin),
+        label: None,
         practical_tie: s.practical_tie,
         practical_wins: practical.wins,
         practical_ties: practical.ties,

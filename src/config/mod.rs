@@ -133,6 +133,17 @@ pub enum GateSlices {
     List(Vec<String>),
 }
 
+impl Gate {
+    /// Whether this gate applies to the slice named `slice`, `critical` being the critical slices.
+    pub fn applies_to(&self, slice: &str, critical: &[String]) -> bool {
+        match &self.slices {
+            GateSlices::All => slice == "all",
+            GateSlices::Critical => slice == "all" || critical.iter().any(|c| c == slice),
+            GateSlices::List(l) => l.iter().any(|c| c == slice),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Slices {
     /// Tag names, each with its place in the gate file (None when given on the command line).

@@ -10,7 +10,7 @@ use std::hash::BuildHasherDefault;
 
 use super::fasthash::FastHasher;
 use super::lines::Lines;
-use super::run::{Ranking, RunSpec};
+use super::ranking::{Ranking, RunSpec};
 use super::{Format, Order};
 use crate::error::{Error, Result};
 

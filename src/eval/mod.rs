@@ -17,6 +17,7 @@ pub mod lines;
 pub mod metrics;
 pub mod output;
 pub mod qrels;
+pub mod ranking;
 pub mod run;
 mod run_jsonl;
 

@@ -17,27 +17,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 pub use super::chunks::ChunkMap;
-pub(super) use super::group::Group;
+use super::group::Group;
 use super::lines::{split_fields, text, Lines};
-use super::qrels::Corpus;
-use super::{Format, Order};
+pub use super::ranking::{Ranking, RunSpec};
+use super::Format;
 use crate::error::{Error, Result};
-
-/// One query's final ranking (rank 1 first), as handed to the evaluator.
-pub struct Ranking<'a> {
-    pub qid: &'a str,
-    /// 1-based line where the query first appears in the run.
-    pub line: usize,
-    pub docs: Vec<&'a [u8]>,
-}
-
-/// What the reader needs besides the file.
-pub struct RunSpec<'a> {
-    pub format: Format,
-    pub order: Order,
-    pub chunks: Option<&'a ChunkMap>,
-    pub corpus: Option<&'a Corpus>,
-}
 
 /// Reads the run and calls `f` with each query's ranking, in file order. If a TREC query comes
 /// back after another query, the file is read again bucketed by query and `f` is called again
@@ -178,6 +162,7 @@ fn read_trec_bucketed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Order;
 
     /// (qid, docs) per call of the callback, for a TREC run in `content`.
     fn read(content: &str, order: Order) -> Result<Vec<(String, Vec<String>)>> {

@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::group::Group;
 use super::lines::Lines;
 use super::qrels::json_query_id;
-use super::run::{Group, Ranking, RunSpec};
+use super::ranking::{Ranking, RunSpec};
 use crate::error::{Error, Result};
 
 pub(super) fn read_jsonl(

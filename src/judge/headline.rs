@@ -1,6 +1,6 @@
 //! The headline: one line with the verdict and the reason that matters most.
 
-use crate::report::{Comparison, GateResult, GateStatus};
+use crate::model::{Comparison, GateResult, GateStatus};
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
 /// (max-drop) comes first, then absolute bars, then loss rates, then small slices; within a rule,

@@ -4,7 +4,7 @@
 //! Deltas are oriented first: for a lower-is-better metric (latency) the interval [lo, hi]
 //! becomes [−hi, −lo], so a "drop" is always a change for the worse.
 
-use crate::report::{Comparison, GateResult, GateStatus, Label};
+use crate::model::{Comparison, GateResult, GateStatus, Label};
 
 /// The interval oriented so that positive is an improvement.
 pub fn oriented(ci: [f64; 2], higher_is_better: bool) -> [f64; 2] {

@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::report::{Report, Verdict};
+use crate::model::{Report, Verdict};
 
 /// GitHub shows at most 10 error annotations per step.
 pub const MAX_ANNOTATIONS: usize = 10;

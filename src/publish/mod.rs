@@ -17,8 +17,8 @@ pub use args::{CommentMode, PublishArgs};
 pub use env::{GithubEnv, Token};
 
 use crate::error::{Error, Result};
+use crate::model::Report;
 use crate::report::markdown::{self, GITHUB_COMMENT_LIMIT};
-use crate::report::Report;
 use sticky::Action;
 
 /// GitHub accepts up to 1 MiB of job summary per step; keep a little room.

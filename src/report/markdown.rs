@@ -14,7 +14,7 @@ mod text;
 
 use std::fmt::Write;
 
-use super::model::{Comparison, GateResult, GateStatus, Report, Verdict};
+use crate::model::{Comparison, GateResult, GateStatus, Report, Verdict};
 use crate::report::text::fmt_p;
 use forest::forest;
 pub use text::{escape, marker};
@@ -221,7 +221,7 @@ fn deltas_table(s: &mut String, r: &Report, max_rows: usize) {
             if c.mc_rerun { " ↻" } else { "" },
             fmt_p(c.p_value),
             c.mde,
-            c.label.as_str(),
+            c.label_str(),
             c.wins,
             c.ties,
             c.losses

@@ -1,11 +1,11 @@
-//! Report stage: the report model and its renderers (text, Markdown, JSON), each returning a String.
+//! Report stage: renderers of the analysis model (`crate::model::Report`) as text, Markdown and
+//! JSON, each returning a String; the caller decides where it goes.
 
 pub mod json;
 pub mod markdown;
-pub mod model;
 pub mod text;
 
-pub use model::*;
+use crate::model::Report;
 
 /// Output format of `check` and `compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

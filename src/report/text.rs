@@ -1,7 +1,7 @@
 //! Plain-text renderer for the terminal: the headline, the gates, the deltas, the worst
 //! regressions and the warnings, in aligned columns.
 
-use super::model::{GateStatus, Report};
+use crate::model::{GateStatus, Report};
 
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
@@ -97,7 +97,7 @@ pub fn render(r: &Report) -> String {
                 ),
                 fmt_p(c.p_value),
                 format!("{:.4}", c.mde),
-                format!("{} (±{})", c.label.as_str(), c.margin),
+                format!("{} (±{})", c.label_str(), c.margin),
                 format!("{}/{}/{}", c.wins, c.ties, c.losses),
                 format!(
                     "{}/{}/{}",
@@ -124,10 +124,11 @@ pub fn render(r: &Report) -> String {
         ],
         &rows,
     ));
-    if r.comparisons.iter().any(|c| c.mc_rerun) {
+    // The re-run factor travels in the data: resamples used by a re-run ÷ the configured number.
+    if let Some(c) = r.comparisons.iter().find(|c| c.mc_rerun) {
         out.push_str(&format!(
             "  * bound within 3 Monte-Carlo SE of a threshold: re-run with {}× the resamples\n",
-            crate::resample::RERUN_FACTOR
+            c.resamples_used / r.resamples.max(1)
         ));
     }
     let worst: Vec<_> = r

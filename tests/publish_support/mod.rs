@@ -4,7 +4,7 @@
 
 pub mod github;
 
-use rag_gate::report::{
+use rag_gate::model::{
     Comparison, GateResult, GateStatus, InputsInfo, Label, PairingInfo, Regression, Report,
     Verdict, SCHEMA_VERSION,
 };
@@ -58,7 +58,7 @@ fn cmp(
         },
         mde: (ci[1] - ci[0]) / 3.92 * 2.8,
         margin: 0.01,
-        label: if ci[1] < -0.01 {
+        label: Some(if ci[1] < -0.01 {
             Label::Worse
         } else if ci[0] > 0.01 {
             Label::Better
@@ -66,7 +66,7 @@ fn cmp(
             Label::NoChange
         } else {
             Label::Inconclusive
-        },
+        }),
         practical_tie: 0.01,
         practical_wins: wtl.0,
         practical_ties: wtl.1,

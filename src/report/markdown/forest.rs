@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::text::{code_safe, signed3, signed4};
-use crate::report::model::{Comparison, GateResult};
+use crate::model::{Comparison, GateResult};
 
 const W: usize = 41;
 

@@ -1,4 +1,6 @@
-//! The one report model: everything a renderer needs, computed once, serialised as the JSON report.
+//! The analysis model: the data the stages hand each other (pairing summary, comparisons, gate
+//! results, labels, verdict) and the report they add up to, serialised as the JSON report.
+//! It imports no stage: every stage imports it, so data flows one way through it.
 //!
 //! Renderers (text, Markdown, JSON) take a `&Report` and return a `String`; the caller decides
 //! where it goes. Field order here is the JSON field order; every map is ordered, no clock.
@@ -117,7 +119,8 @@ pub struct Comparison {
     /// The margin m behind `label`: the smallest delta-rule margin of the gates on this
     /// comparison, else `practical_tie`.
     pub margin: f64,
-    pub label: Label,
+    /// Set by the judge stage (`judge::label_comparisons`); resample leaves it empty.
+    pub label: Option<Label>,
     /// |delta| at or below this is a practical tie; counts at that threshold.
     pub practical_tie: f64,
     pub practical_wins: usize,
@@ -138,6 +141,13 @@ pub enum Label {
     Worse,
     NoChange,
     Inconclusive,
+}
+
+impl Comparison {
+    /// The judge's label ("" before the judge stage ran).
+    pub fn label_str(&self) -> &'static str {
+        self.label.map_or("", Label::as_str)
+    }
 }
 
 impl Label {

@@ -1,0 +1,23 @@
+//! What a run reader hands the evaluator: one query's final ranking, and the spec the reader
+//! follows (format, ordering, chunk map, corpus). Every reader (`run`, `run_jsonl`, `group`)
+//! depends on this file and none on another's, so the readers form no loop.
+
+use super::chunks::ChunkMap;
+use super::qrels::Corpus;
+use super::{Format, Order};
+
+/// One query's final ranking (rank 1 first), as handed to the evaluator.
+pub struct Ranking<'a> {
+    pub qid: &'a str,
+    /// 1-based line where the query first appears in the run.
+    pub line: usize,
+    pub docs: Vec<&'a [u8]>,
+}
+
+/// What the reader needs besides the file.
+pub struct RunSpec<'a> {
+    pub format: Format,
+    pub order: Order,
+    pub chunks: Option<&'a ChunkMap>,
+    pub corpus: Option<&'a Corpus>,
+}
