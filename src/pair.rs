@@ -48,49 +48,14 @@ pub fn pair(
     missing: Missing,
     metrics: &[String],
 ) -> Result<Paired> {
-    let b_at: HashMap<&str, usize> = base
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.query_id.as_str(), i))
-        .collect();
-    let c_at: HashMap<&str, usize> = cand
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.query_id.as_str(), i))
-        .collect();
+    let b_at = index_by_id(base);
+    let c_at = index_by_id(cand);
     let only_b = one_sided(base, &c_at);
     let only_c = one_sided(cand, &b_at);
     if missing == Missing::Error {
-        for (side, other, lacking) in [(cand, base, &only_b), (base, cand, &only_c)] {
-            if !lacking.is_empty() {
-                return Err(Error::input(
-                    &side.source,
-                    0,
-                    format!(
-                        "lacks {} {} that {} has: {}; pair them, or set missing = \"intersect\" in [inputs]",
-                        lacking.len(),
-                        plural(lacking.len(), "query", "queries"),
-                        other.source,
-                        few_at(lacking, 5)
-                    ),
-                ));
-            }
-        }
+        refuse_one_sided(base, cand, &only_b, &only_c)?;
     }
-    // (id, baseline row, candidate row) of every shared query, in id byte order: each id is
-    // looked up once here, not once per metric and stage.
-    let mut shared: Vec<(&str, usize, usize)> = base
-        .rows
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| {
-            let id = r.query_id.as_str();
-            c_at.get(id).map(|&j| (id, i, j))
-        })
-        .collect();
-    shared.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let shared = shared_rows(base, &c_at);
     let ids: Vec<&str> = shared.iter().map(|s| s.0).collect();
     if ids.is_empty() {
         return Err(Error::input(
@@ -112,16 +77,107 @@ pub fn pair(
             },
         );
     }
+    let Labels {
+        tags,
+        group_names,
+        group_of,
+    } = merge_labels(base, cand, queries, &shared)?;
 
+    let mut warnings = Vec::new();
+    if !only_b.is_empty() || !only_c.is_empty() {
+        warnings.push(format!(
+            "missing = \"intersect\": dropped {} queries only in the baseline and {} only in the candidate",
+            only_b.len(),
+            only_c.len()
+        ));
+    }
+    let info = pairing_info(base, cand, missing, ids.len(), &only_b, &only_c);
+    Ok(Paired {
+        ids: ids.iter().map(|s| s.to_string()).collect(),
+        group_of,
+        group_names,
+        tags,
+        metrics: out_metrics,
+        info,
+        warnings,
+    })
+}
+
+/// Row index of every query id of `t`.
+fn index_by_id(t: &MetricTable) -> HashMap<&str, usize> {
+    t.rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.query_id.as_str(), i))
+        .collect()
+}
+
+/// With `missing = "error"`: a query in one file only is an error naming the file and ids.
+fn refuse_one_sided(
+    base: &MetricTable,
+    cand: &MetricTable,
+    only_b: &[(String, usize)],
+    only_c: &[(String, usize)],
+) -> Result<()> {
+    for (side, other, lacking) in [(cand, base, only_b), (base, cand, only_c)] {
+        if !lacking.is_empty() {
+            return Err(Error::input(
+                &side.source,
+                0,
+                format!(
+                    "lacks {} {} that {} has: {}; pair them, or set missing = \"intersect\" in [inputs]",
+                    lacking.len(),
+                    plural(lacking.len(), "query", "queries"),
+                    other.source,
+                    few_at(lacking, 5)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// (id, baseline row, candidate row) of every shared query, in id byte order: each id is
+/// looked up once here, not once per metric and stage.
+fn shared_rows<'a>(
+    base: &'a MetricTable,
+    c_at: &HashMap<&str, usize>,
+) -> Vec<(&'a str, usize, usize)> {
+    let mut shared: Vec<(&str, usize, usize)> = base
+        .rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let id = r.query_id.as_str();
+            c_at.get(id).map(|&j| (id, i, j))
+        })
+        .collect();
+    shared.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    shared
+}
+
+/// The slice tags and groups of the paired queries.
+struct Labels {
+    tags: BTreeMap<String, BTreeMap<String, Vec<u32>>>,
+    group_names: Vec<String>,
+    group_of: Vec<Option<u32>>,
+}
+
+/// Per query: merges the tags and group of every place that names it (they must agree).
+/// Everything here borrows from the tables; only new tag names and values are copied.
+fn merge_labels(
+    base: &MetricTable,
+    cand: &MetricTable,
+    queries: Option<(&[QueryRow], &str)>,
+    shared: &[(&str, usize, usize)],
+) -> Result<Labels> {
     let q_at: HashMap<&str, &QueryRow> = queries
         .map(|(rows, _)| rows.iter().map(|r| (r.query_id.as_str(), r)).collect())
         .unwrap_or_default();
     let q_src = queries.map_or("", |(_, s)| s);
-    // Per query: merge the tags and group of every place that names it (they must agree).
-    // Everything here borrows from the tables; only new tag names and values are copied.
     let mut tags: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
     let mut group_set: BTreeSet<&str> = BTreeSet::new();
-    let mut group_raw: Vec<Option<&str>> = Vec::with_capacity(ids.len());
+    let mut group_raw: Vec<Option<&str>> = Vec::with_capacity(shared.len());
     let mut merged: Vec<(&str, Place)> = Vec::new();
     for (i, &(id, bi, ci)) in shared.iter().enumerate() {
         let places = [
@@ -130,32 +186,7 @@ pub fn pair(
             q_at.get(id).map(|r| (q_src, *r)),
         ];
         merged.clear();
-        let mut group: Option<Place> = None;
-        for (src, row) in places.into_iter().flatten() {
-            for (tag, val) in row.slices.iter() {
-                let new = (val, src, row.line);
-                match merged.iter().find(|(t, _)| *t == tag) {
-                    Some((_, old)) if old.0 != val => {
-                        return Err(conflict(
-                            id,
-                            &format!("slice tag {}", quoted(tag)),
-                            new,
-                            *old,
-                        ))
-                    }
-                    Some(_) => {}
-                    None => merged.push((tag, new)),
-                }
-            }
-            if let Some(g) = row.group.as_deref() {
-                let new = (g, src, row.line);
-                match group {
-                    Some(old) if old.0 != g => return Err(conflict(id, "group", new, old)),
-                    Some(_) => {}
-                    None => group = Some(new),
-                }
-            }
-        }
+        let group = merge_places(id, places, &mut merged)?;
         for &(tag, (val, _, _)) in &merged {
             let values = match tags.get_mut(tag) {
                 Some(v) => v,
@@ -182,43 +213,77 @@ pub fn pair(
         .map(|(i, g)| (*g, i as u32))
         .collect();
     let group_of = group_raw.iter().map(|g| g.map(|g| rank[g])).collect();
+    Ok(Labels {
+        tags,
+        group_names,
+        group_of,
+    })
+}
 
+/// One query's tags (into `merged`) and group from every place that names it; a tag or group
+/// given two different values is a conflict naming both places.
+fn merge_places<'a>(
+    id: &str,
+    places: [Option<(&'a str, &'a QueryRow)>; 3],
+    merged: &mut Vec<(&'a str, Place<'a>)>,
+) -> Result<Option<Place<'a>>> {
+    let mut group: Option<Place> = None;
+    for (src, row) in places.into_iter().flatten() {
+        for (tag, val) in row.slices.iter() {
+            let new = (val, src, row.line);
+            match merged.iter().find(|(t, _)| *t == tag) {
+                Some((_, old)) if old.0 != val => {
+                    return Err(conflict(
+                        id,
+                        &format!("slice tag {}", quoted(tag)),
+                        new,
+                        *old,
+                    ))
+                }
+                Some(_) => {}
+                None => merged.push((tag, new)),
+            }
+        }
+        if let Some(g) = row.group.as_deref() {
+            let new = (g, src, row.line);
+            match group {
+                Some(old) if old.0 != g => return Err(conflict(id, "group", new, old)),
+                Some(_) => {}
+                None => group = Some(new),
+            }
+        }
+    }
+    Ok(group)
+}
+
+/// What the report says about the pairing: sizes, policy and a few dropped ids.
+fn pairing_info(
+    base: &MetricTable,
+    cand: &MetricTable,
+    missing: Missing,
+    paired: usize,
+    only_b: &[(String, usize)],
+    only_c: &[(String, usize)],
+) -> PairingInfo {
     let mut dropped: Vec<String> = only_b
         .iter()
-        .chain(&only_c)
+        .chain(only_c)
         .map(|(q, _)| q.clone())
         .collect();
     dropped.sort();
     dropped.truncate(5);
-    let mut warnings = Vec::new();
-    if !only_b.is_empty() || !only_c.is_empty() {
-        warnings.push(format!(
-            "missing = \"intersect\": dropped {} queries only in the baseline and {} only in the candidate",
-            only_b.len(),
-            only_c.len()
-        ));
-    }
-    let info = PairingInfo {
+    PairingInfo {
         missing_policy: match missing {
             Missing::Error => "error".into(),
             Missing::Intersect => "intersect".into(),
         },
         baseline_queries: base.rows.len(),
         candidate_queries: cand.rows.len(),
-        paired: ids.len(),
+        paired,
         dropped_baseline_only: only_b.len(),
         dropped_candidate_only: only_c.len(),
         dropped_examples: dropped,
-    };
-    Ok(Paired {
-        ids: ids.iter().map(|s| s.to_string()).collect(),
-        group_of,
-        group_names,
-        tags,
-        metrics: out_metrics,
-        info,
-        warnings,
-    })
+    }
 }
 
 /// Queries of `t` whose id is not in `other`, with their lines, in id order.

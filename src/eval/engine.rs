@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::metrics::{Judged, Kind, Metric};
-use super::qrels::{read_qrels, Corpus, QueryQrels};
+use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
 use super::{EmptyGold, EvalOptions, Format, Gain, Order};
 use crate::error::{Error, Result};
@@ -118,15 +118,7 @@ pub fn evaluate(
     ms: &[Metric],
     opts: &EvalOptions,
 ) -> Result<Evaluation> {
-    if let Some(m) = ms.iter().find(|m| m.kind == Kind::AnnRecall) {
-        return Err(Error::Usage(format!("{m} compares an ANN run with an exact run, not with qrels: evaluate it on its own with --exact-run")));
-    }
-    if opts.rel_level < 1 {
-        return Err(Error::Usage(format!(
-            "--rel-level must be at least 1, got {}",
-            opts.rel_level
-        )));
-    }
+    check_request(ms, opts)?;
     let corpus = opts
         .corpus
         .as_deref()
@@ -149,8 +141,60 @@ pub fn evaluate(
         Order::Given
     });
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
-    let level = opts.rel_level;
+    let excluded = excluded_queries(&qrels, opts, qrels_shown)?;
+    let spec = RunSpec {
+        format: run_format,
+        order,
+        chunks: chunks.as_ref(),
+        corpus: corpus.as_ref(),
+    };
+    let (mut rows, run_only) = score_run(&qrels, &excluded, run_path, run_shown, &spec, ms, opts)?;
+    let mut missing = Vec::new();
+    for (qid, q) in &qrels.queries {
+        if !excluded.contains(qid) && !rows.contains_key(qid) {
+            missing.push(qid.clone());
+            rows.insert(qid.clone(), score(q, &[], ms, opts, qid));
+        }
+    }
+    let rows: Vec<QueryResult> = rows.into_values().collect();
+    let (means, pooled) = means_and_pooled(ms, &rows);
+    let summary = EvalSummary {
+        qrels: qrels_shown.to_string(),
+        run: run_shown.to_string(),
+        metrics: ms.iter().map(Metric::to_string).collect(),
+        queries_in_qrels: qrels.queries.len(),
+        evaluated: rows.len(),
+        excluded: excluded.into_iter().collect(),
+        missing_from_run: missing,
+        run_only_ignored: run_only.len(),
+        means,
+        pooled,
+        policies: policies(opts, qrels_format, run_format, order),
+    };
+    Ok(Evaluation {
+        metrics: ms.to_vec(),
+        rows,
+        summary,
+    })
+}
 
+/// Metrics and options that cannot be evaluated against qrels are usage errors.
+fn check_request(ms: &[Metric], opts: &EvalOptions) -> Result<()> {
+    if let Some(m) = ms.iter().find(|m| m.kind == Kind::AnnRecall) {
+        return Err(Error::Usage(format!("{m} compares an ANN run with an exact run, not with qrels: evaluate it on its own with --exact-run")));
+    }
+    if opts.rel_level < 1 {
+        return Err(Error::Usage(format!(
+            "--rel-level must be at least 1, got {}",
+            opts.rel_level
+        )));
+    }
+    Ok(())
+}
+
+/// The empty-gold queries that `--empty-gold exclude` leaves out (an error under `error`).
+fn excluded_queries(qrels: &Qrels, opts: &EvalOptions, shown: &str) -> Result<BTreeSet<String>> {
+    let level = opts.rel_level;
     let mut excluded = BTreeSet::new();
     for (qid, q) in &qrels.queries {
         if q.num_rel(level) == 0 {
@@ -160,22 +204,28 @@ pub fn evaluate(
                 }
                 EmptyGold::Zero => {}
                 EmptyGold::Error => {
-                    return Err(Error::input(qrels_shown, q.line, format!("query {qid:?} has no relevant doc (rel >= {level}); --empty-gold exclude|zero says what to do with it")));
+                    return Err(Error::input(shown, q.line, format!("query {qid:?} has no relevant doc (rel >= {level}); --empty-gold exclude|zero says what to do with it")));
                 }
             }
         }
     }
+    Ok(excluded)
+}
 
-    let spec = RunSpec {
-        format: run_format,
-        order,
-        chunks: chunks.as_ref(),
-        corpus: corpus.as_ref(),
-    };
+/// Scores every judged, non-excluded query of the run; also returns the run-only query ids.
+fn score_run(
+    qrels: &Qrels,
+    excluded: &BTreeSet<String>,
+    run_path: &Path,
+    run_shown: &str,
+    spec: &RunSpec,
+    ms: &[Metric],
+    opts: &EvalOptions,
+) -> Result<(BTreeMap<String, QueryResult>, BTreeSet<String>)> {
     let mut rows: BTreeMap<String, QueryResult> = BTreeMap::new();
     let mut run_only: BTreeSet<String> = BTreeSet::new();
     let mut rels: Vec<i32> = Vec::new();
-    for_each_query(run_path, run_shown, &spec, &mut |r| {
+    for_each_query(run_path, run_shown, spec, &mut |r| {
         let Some(q) = qrels.queries.get(r.qid) else {
             run_only.insert(r.qid.to_string());
             return Ok(());
@@ -192,16 +242,13 @@ pub fn evaluate(
         rows.insert(r.qid.to_string(), score(q, &rels, ms, opts, r.qid));
         Ok(())
     })?;
+    Ok((rows, run_only))
+}
 
-    let mut missing = Vec::new();
-    for (qid, q) in &qrels.queries {
-        if !excluded.contains(qid) && !rows.contains_key(qid) {
-            missing.push(qid.clone());
-            rows.insert(qid.clone(), score(q, &[], ms, opts, qid));
-        }
-    }
-    let rows: Vec<QueryResult> = rows.into_values().collect();
+type Means = BTreeMap<String, Option<f64>>;
 
+/// Each metric's mean over the rows, and pooled recall (Σ hits / Σ R) for recall metrics.
+fn means_and_pooled(ms: &[Metric], rows: &[QueryResult]) -> (Means, Means) {
     let n = rows.len();
     let mut means = BTreeMap::new();
     let mut pooled = BTreeMap::new();
@@ -217,7 +264,17 @@ pub fn evaluate(
             );
         }
     }
-    let policies = Policies {
+    (means, pooled)
+}
+
+/// The policies the evaluation followed, in words, for the summary.
+fn policies(
+    opts: &EvalOptions,
+    qrels_format: Format,
+    run_format: Format,
+    order: Order,
+) -> Policies {
+    Policies {
         qrels_format,
         run_format,
         order,
@@ -228,35 +285,17 @@ pub fn evaluate(
             Order::Rank => "rank column ascending, ties by docid descending",
             Order::Given => "the order in the file (TREC line order, JSONL list order)",
         },
-        rel_level: level,
+        rel_level: opts.rel_level,
         gain: opts.gain,
         empty_gold: opts.empty_gold,
         missing_from_run: "scored as an empty ranking: every metric 0 (trec_eval -c)",
         run_only: "ignored and counted",
-        duplicate_docs: if chunks.is_some() {
+        duplicate_docs: if opts.chunk_map.is_some() {
             "chunks mapped to docs; a doc's first occurrence kept, then cutoffs"
         } else {
             "error"
         },
         corpus: opts.corpus.as_ref().map(|p| p.display().to_string()),
         chunk_map: opts.chunk_map.as_ref().map(|p| p.display().to_string()),
-    };
-    let summary = EvalSummary {
-        qrels: qrels_shown.to_string(),
-        run: run_shown.to_string(),
-        metrics: ms.iter().map(Metric::to_string).collect(),
-        queries_in_qrels: qrels.queries.len(),
-        evaluated: n,
-        excluded: excluded.into_iter().collect(),
-        missing_from_run: missing,
-        run_only_ignored: run_only.len(),
-        means,
-        pooled,
-        policies,
-    };
-    Ok(Evaluation {
-        metrics: ms.to_vec(),
-        rows,
-        summary,
-    })
+    }
 }
