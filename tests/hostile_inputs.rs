@@ -6,9 +6,11 @@
 //! Every case id below is a row of README.md (section "Bad input"); `every_case_is_documented` keeps the
 //! two in step.
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
+use support::cli::{check_json, exit, json_exit, rag_gate};
 
 const N: usize = 12;
 
@@ -497,8 +499,7 @@ fn run_case(dir: &Path, c: &Case) -> Run {
             }
         }
     }
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
+    let out = rag_gate()
         .current_dir(dir)
         .args(if c.id.starts_with("eval-") {
             &["eval"][..]
@@ -664,19 +665,7 @@ fn tolerated_inputs_give_the_clean_report() {
 
 /// The JSON report's comparisons and verdict (inputs paths differ per format, so left out).
 fn report(dir: &Path) -> serde_json::Value {
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(dir)
-        .args(["check", "gate.toml", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_exit(check_json("gate.toml").current_dir(dir), 0);
     serde_json::json!({"verdict": v["verdict"], "comparisons": v["comparisons"], "gates": v["gates"]})
 }
 
@@ -705,27 +694,17 @@ fn eval_tolerates_bom_and_crlf() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path());
     let eval = |run: &str, qrels: &str| {
-        let out = Command::cargo_bin("rag-gate")
-            .unwrap()
-            .current_dir(dir.path())
-            .args([
-                "eval",
-                "--run",
-                run,
-                "--qrels",
-                qrels,
-                "--metrics",
-                "ndcg@10,recall@5",
-            ])
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
+        let mut eval = rag_gate();
+        eval.current_dir(dir.path()).args([
+            "eval",
+            "--run",
+            run,
+            "--qrels",
+            qrels,
+            "--metrics",
+            "ndcg@10,recall@5",
+        ]);
+        exit(&mut eval, 0).stdout
     };
     let clean = eval("run.trec", "qrels.trec");
     assert!(!clean.is_empty());
