@@ -3,8 +3,8 @@
 //! verdict (0/1). What is tolerated on purpose (BOM, CRLF, blank lines …) is checked to give the
 //! same report as the clean file.
 //!
-//! Every case id below is a row of README.md (section "Bad input"); `every_case_is_documented` keeps the
-//! two in step.
+//! Every case id below heads a table row of docs/bad-input.md; `every_case_is_documented` keeps
+//! the two in step.
 
 mod support;
 
@@ -165,7 +165,7 @@ enum Content {
 }
 
 struct Case {
-    /// Row id in README.md (section "Bad input").
+    /// Row id in docs/bad-input.md.
     id: &'static str,
     files: Vec<(&'static str, Content)>,
     /// Extra command-line arguments after `check gate.toml`.
@@ -556,7 +556,7 @@ fn bad_inputs_exit_2_with_one_message_naming_the_place() {
             }
         }
         if let Ok(dump) = std::env::var("HOSTILE_DUMP") {
-            // Regenerates the rows of README.md (section "Bad input"): id, first line of the message, exit.
+            // Regenerates the rows of docs/bad-input.md: id, first line of the message, exit.
             let first = r.stderr.lines().next().unwrap_or("").replace('|', "\\|");
             let line = format!(
                 "| `{}` | `{}` | {} |\n",
@@ -656,10 +656,7 @@ fn tolerated_inputs_give_the_clean_report() {
         }
         let got = report(dir.path());
         assert_eq!(got, want, "[{id}] tolerated input changed the report");
-        assert!(
-            id_in_docs(id),
-            "[{id}] not in README.md (section \"Bad input\")"
-        );
+        assert!(id_in_docs(id), "[{id}] not in docs/bad-input.md");
     }
 }
 
@@ -669,10 +666,12 @@ fn report(dir: &Path) -> serde_json::Value {
     serde_json::json!({"verdict": v["verdict"], "comparisons": v["comparisons"], "gates": v["gates"]})
 }
 
+/// Whether `id` heads a table row of docs/bad-input.md (the hostile-input reference).
 fn id_in_docs(id: &str) -> bool {
-    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap_or_default();
-    docs.contains(&format!("`{id}`"))
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/bad-input.md"))
+            .expect("reading docs/bad-input.md");
+    docs.lines().any(|l| l.starts_with(&format!("| `{id}` |")))
 }
 
 #[test]
@@ -682,10 +681,7 @@ fn every_case_is_documented() {
         .map(|c| c.id)
         .filter(|id| !id_in_docs(id))
         .collect();
-    assert!(
-        missing.is_empty(),
-        "not in README.md (section \"Bad input\"): {missing:?}"
-    );
+    assert!(missing.is_empty(), "not in docs/bad-input.md: {missing:?}");
 }
 
 /// `rag-gate eval` tolerates the same things: a BOM and CRLF line ends in runs and qrels.
