@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use rag_gate::model::Report;
 use rag_gate::publish::{publish, CommentMode, GithubEnv, PublishArgs};
-use rag_gate::report::Report;
 use serde_json::{json, Value};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockBuilder, MockServer, ResponseTemplate};
