@@ -3,7 +3,9 @@
 //! nDCG@10 comparison of two real TREC-COVID round-2 systems (trec_eval per-query values,
 //! means and wins/losses/ties computed outside this project).
 
-use assert_cmd::Command;
+mod support;
+
+use support::cli::{check_json, comparison, comparisons, exit, json_exit, rag_gate, write};
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -24,34 +26,17 @@ fn gate(dir: &std::path::Path, eval: &str) -> std::path::PathBuf {
          candidate = {{ run = \"{DATA}/run.covidex-t5.txt\" }}\n[bootstrap]\nresamples = 2000\n{eval}\n\
          [slices]\nmin-queries = 30\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"
     );
-    let p = dir.join("runs.toml");
-    std::fs::write(&p, text).unwrap();
-    p
+    write(dir, "runs.toml", text)
 }
 
 #[test]
 fn two_real_runs_compare_like_the_independent_oracle() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(gate(dir.path(), "[eval]\nmetrics = [\"recall@100\"]"))
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = json_exit(
+        &mut check_json(gate(dir.path(), "[eval]\nmetrics = [\"recall@100\"]")),
+        0,
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let c = v["comparisons"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["metric"] == "ndcg@10" && c["slice"] == "all")
-        .unwrap();
+    let c = comparison(&v, "ndcg@10", "all");
     assert_eq!(c["n"].as_u64().unwrap().to_string(), oracle("queries"));
     let close = |x: &serde_json::Value, key: &str| {
         let want: f64 = oracle(key).parse().unwrap();
@@ -72,11 +57,7 @@ fn two_real_runs_compare_like_the_independent_oracle() {
         lo > 0.17 && lo < 0.21 && hi > 0.39 && hi < 0.43,
         "[{lo}, {hi}]"
     );
-    assert!(v["comparisons"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|c| c["metric"] == "recall@100"));
+    assert!(comparisons(&v).iter().any(|c| c["metric"] == "recall@100"));
     assert!(v["warnings"]
         .as_array()
         .unwrap()
@@ -87,13 +68,12 @@ fn two_real_runs_compare_like_the_independent_oracle() {
 #[test]
 fn bad_eval_policy_is_an_error_naming_the_key() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(gate(dir.path(), "[eval]\ngain = \"quadratic\""))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = exit(
+        rag_gate()
+            .arg("check")
+            .arg(gate(dir.path(), "[eval]\ngain = \"quadratic\"")),
+        2,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("[eval] gain = \"quadratic\": expected one of \"linear\", \"exponential\""),
@@ -110,8 +90,7 @@ fn regression_eval_trec_output_feeds_compare_under_our_names() {
         ("run.covidex-sim.txt", "b.te"),
         ("run.covidex-t5.txt", "c.te"),
     ] {
-        Command::cargo_bin("rag-gate")
-            .unwrap()
+        rag_gate()
             .args([
                 "eval",
                 "--metrics",
@@ -128,10 +107,8 @@ fn regression_eval_trec_output_feeds_compare_under_our_names() {
             .assert()
             .code(0);
     }
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(dir.path())
-        .args([
+    let v = json_exit(
+        rag_gate().current_dir(dir.path()).args([
             "compare",
             "b.te",
             "c.te",
@@ -141,16 +118,9 @@ fn regression_eval_trec_output_feeds_compare_under_our_names() {
             "200",
             "--format",
             "json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ]),
+        0,
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["comparisons"][0]["metric"], "mrr@10");
     assert_eq!(v["comparisons"][0]["n"], 35);
 }

@@ -1,19 +1,11 @@
 //! `rag-gate check` and `compare` through the binary: exit codes, messages, determinism.
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn rag_gate() -> Command {
-    Command::cargo_bin("rag-gate").unwrap()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
+use support::cli::{check_json, comparisons, json, json_verdict, rag_gate, verdict, write};
 
 /// A small clustered data set: `n` queries in groups of 4, tagged by language, with the
 /// candidate `shift` better on every query except `ko`, where it is `ko_shift`.
@@ -97,20 +89,11 @@ fn same_seed_same_bytes_and_seed_changes_the_interval() {
     let dir = tempfile::tempdir().unwrap();
     let gate = write(dir.path(), "gate.toml", GATE);
     dataset(dir.path(), 120, 0.01, -0.01);
-    let run = |seed: &str| {
-        let out = rag_gate()
-            .arg("check")
-            .arg(&gate)
-            .args(["--format", "json", "--seed", seed])
-            .output()
-            .unwrap();
-        assert!(out.status.code() == Some(0) || out.status.code() == Some(1));
-        out.stdout
-    };
+    let run = |seed: &str| verdict(check_json(&gate).args(["--seed", seed])).1.stdout;
     let (a, b) = (run("17"), run("17"));
     assert_eq!(a, b);
     assert_ne!(a, run("18"));
-    let json: serde_json::Value = serde_json::from_slice(&a).unwrap();
+    let json = json(&a);
     for key in [
         "schema_version",
         "verdict",
@@ -144,15 +127,8 @@ fn same_seed_same_bytes_and_seed_changes_the_interval() {
 }
 
 /// The comparisons of the JSON report of `check GATE`.
-fn comparisons(gate: &Path) -> Vec<serde_json::Value> {
-    let out = rag_gate()
-        .arg("check")
-        .arg(gate)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["comparisons"].as_array().unwrap().clone()
+fn comparisons_of(gate: &Path) -> Vec<serde_json::Value> {
+    comparisons(&json_verdict(&mut check_json(gate)).1).clone()
 }
 
 #[test]
@@ -163,10 +139,10 @@ fn adding_a_slice_does_not_change_another_slices_numbers() {
     let gate2 = write(
         dir.path(),
         "g2.toml",
-        &GATE.replace("by = [\"language\"]", "by = []"),
+        GATE.replace("by = [\"language\"]", "by = []"),
     );
-    let with = comparisons(&gate1);
-    let without = comparisons(&gate2);
+    let with = comparisons_of(&gate1);
+    let without = comparisons_of(&gate2);
     assert!(with.len() > without.len());
     for c in &without {
         assert!(with.contains(c), "{c} changed when a slice was added");
@@ -182,15 +158,15 @@ fn adding_a_metric_does_not_change_another_metrics_numbers() {
     let both = write(
         dir.path(),
         "both.toml",
-        &format!("{GATE}[report]\nmetrics = [\"ndcg@10\", \"recall@5\"]\n"),
+        format!("{GATE}[report]\nmetrics = [\"ndcg@10\", \"recall@5\"]\n"),
     );
     let alone = write(
         dir.path(),
         "alone.toml",
-        &format!("{GATE}[report]\nmetrics = [\"ndcg@10\"]\n"),
+        format!("{GATE}[report]\nmetrics = [\"ndcg@10\"]\n"),
     );
-    let with = comparisons(&both);
-    let without = comparisons(&alone);
+    let with = comparisons_of(&both);
+    let without = comparisons_of(&alone);
     assert_eq!(with.len(), 2 * without.len());
     for c in &without {
         assert_eq!(c["metric"], "ndcg@10");
@@ -333,8 +309,7 @@ fn group_unit_without_groups_and_missing_gate_file_are_errors() {
     let g = write(
         dir.path(),
         "gate.toml",
-        &GATE
-            .replace("queries = \"q.jsonl\"\n", "")
+        GATE.replace("queries = \"q.jsonl\"\n", "")
             .replace("by = [\"language\"]\ncritical = [\"language=ko\"]", ""),
     );
     rag_gate()

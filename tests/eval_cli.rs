@@ -2,10 +2,12 @@
 //! the policies (order, ties, duplicates, chunk map, corpus, empty gold, run-only queries,
 //! unsorted runs, CRLF/BOM, ann-recall) and `-o` output.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::str::contains;
+use support::cli::{json_exit, rag_gate};
 
 struct Files(tempfile::TempDir);
 
@@ -21,8 +23,7 @@ impl Files {
 }
 
 fn eval(qrels: &Path, run: &Path, metrics: &str, extra: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("rag-gate")
-        .unwrap()
+    rag_gate()
         .current_dir(qrels.parent().unwrap())
         .args(["eval", "--metrics", metrics, "--qrels"])
         .arg(qrels.file_name().unwrap())
@@ -255,10 +256,8 @@ fn ann_recall_against_exact_run() {
         "ann.txt",
         "q1 Q0 A 1 9 t\nq1 Q0 C 2 8 t\nq1 Q0 X 3 7 t\nq3 Q0 A 1 1 t\n",
     );
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(f.0.path())
-        .args([
+    let s = json_exit(
+        rag_gate().current_dir(f.0.path()).args([
             "eval",
             "--metrics",
             "ann-recall@2,ann-recall@3",
@@ -269,12 +268,9 @@ fn ann_recall_against_exact_run() {
             "--summary",
             "-o",
             "ann.jsonl",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        ]),
+        0,
+    );
     assert_eq!(s["run_only_ignored"], 1);
     assert_eq!(s["missing_from_run"], serde_json::json!(["q2"]));
     let rows = std::fs::read_to_string(f.0.path().join("ann.jsonl")).unwrap();

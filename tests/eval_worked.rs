@@ -1,10 +1,12 @@
 //! The worked example of issue 3, with its exact numbers, through the library API that `check`
 //! calls (`evaluate_to_table`) and through the `rag-gate eval` binary.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use rag_gate::eval::{evaluate_to_table, EvalOptions};
+use support::cli::{json_exit, rag_gate, write};
 
 fn worked(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -90,25 +92,21 @@ fn gold_with_empty_ranking_scores_zero() {
 #[test]
 fn only_empty_gold_query_gives_null_means() {
     let d = tempfile::tempdir().unwrap();
-    let q = d.path().join("q.jsonl");
-    std::fs::write(&q, "{\"query_id\":\"q4\",\"gold\":[]}\n").unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .args([
-            "eval",
-            "--metrics",
-            "recall@3,mrr@3",
-            "--summary",
-            "--qrels",
-        ])
-        .arg(&q)
-        .arg("--run")
-        .arg(worked("run.jsonl"))
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let q = write(d.path(), "q.jsonl", "{\"query_id\":\"q4\",\"gold\":[]}\n");
+    let v = json_exit(
+        rag_gate()
+            .args([
+                "eval",
+                "--metrics",
+                "recall@3,mrr@3",
+                "--summary",
+                "--qrels",
+            ])
+            .arg(&q)
+            .arg("--run")
+            .arg(worked("run.jsonl")),
+        0,
+    );
     assert_eq!(v["evaluated"], 0);
     assert_eq!(v["excluded"], serde_json::json!(["q4"]));
     assert_eq!(
@@ -123,8 +121,7 @@ fn only_empty_gold_query_gives_null_means() {
 #[test]
 fn worked_example_cli_rows_in_every_format() {
     let run = |fmt: &str| {
-        let out = Command::cargo_bin("rag-gate")
-            .unwrap()
+        let out = rag_gate()
             .args([
                 "eval",
                 "--metrics",

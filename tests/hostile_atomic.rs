@@ -2,10 +2,12 @@
 //! files byte for byte as they were and no temporary file behind (a SIGKILL between writing the
 //! temporary and renaming it can leave a hidden `.rag-gate-*.tmp`, never a partial report).
 
+mod support;
+
 use std::path::Path;
 use std::time::Duration;
 
-use assert_cmd::Command;
+use support::cli::{assert_exit, rag_gate, write};
 
 fn dataset(dir: &Path, n: usize, shift: f64) {
     let mut b = String::new();
@@ -21,16 +23,15 @@ fn dataset(dir: &Path, n: usize, shift: f64) {
             v + shift
         ));
     }
-    std::fs::write(dir.join("b.jsonl"), b).unwrap();
-    std::fs::write(dir.join("c.jsonl"), c).unwrap();
+    write(dir, "b.jsonl", b);
+    write(dir, "c.jsonl", c);
 }
 
 const GATE: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 500\n\
                     [slices]\nby = [\"lang\"]\nmin-queries = 1\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n";
 
 fn check(dir: &Path, extra: &[&str]) -> std::process::Output {
-    Command::cargo_bin("rag-gate")
-        .unwrap()
+    rag_gate()
         .current_dir(dir)
         .args(["check", "gate.toml"])
         .args(extra)
@@ -64,14 +65,8 @@ fn snapshot(dir: &Path) -> (Vec<Vec<u8>>, Vec<String>) {
 fn setup() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     dataset(dir.path(), 90, 0.01);
-    std::fs::write(dir.path().join("gate.toml"), GATE).unwrap();
-    let out = check(dir.path(), &OUTPUTS);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    write(dir.path(), "gate.toml", GATE);
+    assert_exit(&check(dir.path(), &OUTPUTS), 0);
     dir
 }
 

@@ -3,12 +3,14 @@
 //! verdict (0/1). What is tolerated on purpose (BOM, CRLF, blank lines …) is checked to give the
 //! same report as the clean file.
 //!
-//! Every case id below is a row of README.md (section "Bad input"); `every_case_is_documented` keeps the
-//! two in step.
+//! Every case id below heads a table row of docs/bad-input.md; `every_case_is_documented` keeps
+//! the two in step.
+
+mod support;
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use support::cli::{check_json, exit, json_exit, rag_gate};
 
 const N: usize = 12;
 
@@ -163,7 +165,7 @@ enum Content {
 }
 
 struct Case {
-    /// Row id in README.md (section "Bad input").
+    /// Row id in docs/bad-input.md.
     id: &'static str,
     files: Vec<(&'static str, Content)>,
     /// Extra command-line arguments after `check gate.toml`.
@@ -497,8 +499,7 @@ fn run_case(dir: &Path, c: &Case) -> Run {
             }
         }
     }
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
+    let out = rag_gate()
         .current_dir(dir)
         .args(if c.id.starts_with("eval-") {
             &["eval"][..]
@@ -555,7 +556,7 @@ fn bad_inputs_exit_2_with_one_message_naming_the_place() {
             }
         }
         if let Ok(dump) = std::env::var("HOSTILE_DUMP") {
-            // Regenerates the rows of README.md (section "Bad input"): id, first line of the message, exit.
+            // Regenerates the rows of docs/bad-input.md: id, first line of the message, exit.
             let first = r.stderr.lines().next().unwrap_or("").replace('|', "\\|");
             let line = format!(
                 "| `{}` | `{}` | {} |\n",
@@ -655,35 +656,22 @@ fn tolerated_inputs_give_the_clean_report() {
         }
         let got = report(dir.path());
         assert_eq!(got, want, "[{id}] tolerated input changed the report");
-        assert!(
-            id_in_docs(id),
-            "[{id}] not in README.md (section \"Bad input\")"
-        );
+        assert!(id_in_docs(id), "[{id}] not in docs/bad-input.md");
     }
 }
 
 /// The JSON report's comparisons and verdict (inputs paths differ per format, so left out).
 fn report(dir: &Path) -> serde_json::Value {
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(dir)
-        .args(["check", "gate.toml", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_exit(check_json("gate.toml").current_dir(dir), 0);
     serde_json::json!({"verdict": v["verdict"], "comparisons": v["comparisons"], "gates": v["gates"]})
 }
 
+/// Whether `id` heads a table row of docs/bad-input.md (the hostile-input reference).
 fn id_in_docs(id: &str) -> bool {
-    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap_or_default();
-    docs.contains(&format!("`{id}`"))
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/bad-input.md"))
+            .expect("reading docs/bad-input.md");
+    docs.lines().any(|l| l.starts_with(&format!("| `{id}` |")))
 }
 
 #[test]
@@ -693,10 +681,7 @@ fn every_case_is_documented() {
         .map(|c| c.id)
         .filter(|id| !id_in_docs(id))
         .collect();
-    assert!(
-        missing.is_empty(),
-        "not in README.md (section \"Bad input\"): {missing:?}"
-    );
+    assert!(missing.is_empty(), "not in docs/bad-input.md: {missing:?}");
 }
 
 /// `rag-gate eval` tolerates the same things: a BOM and CRLF line ends in runs and qrels.
@@ -705,27 +690,17 @@ fn eval_tolerates_bom_and_crlf() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path());
     let eval = |run: &str, qrels: &str| {
-        let out = Command::cargo_bin("rag-gate")
-            .unwrap()
-            .current_dir(dir.path())
-            .args([
-                "eval",
-                "--run",
-                run,
-                "--qrels",
-                qrels,
-                "--metrics",
-                "ndcg@10,recall@5",
-            ])
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
+        let mut eval = rag_gate();
+        eval.current_dir(dir.path()).args([
+            "eval",
+            "--run",
+            run,
+            "--qrels",
+            qrels,
+            "--metrics",
+            "ndcg@10,recall@5",
+        ]);
+        exit(&mut eval, 0).stdout
     };
     let clean = eval("run.trec", "qrels.trec");
     assert!(!clean.is_empty());

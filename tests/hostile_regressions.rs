@@ -1,6 +1,9 @@
 //! One test per bug found with hostile inputs, named after what broke (through the library).
 
+mod support;
+
 use rag_gate::load::{load_metrics, parse_metrics_bytes, Format};
+use support::cli::{exit, rag_gate, write};
 
 fn err(text: &str, shown: &str, format: Format) -> String {
     parse_metrics_bytes(text.as_bytes().to_vec(), shown, Some(format), "query_id")
@@ -166,24 +169,23 @@ fn regression_a_metric_missing_on_the_last_row_panicked() {
         assert_eq!(col.len(), t.rows.len());
     }
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("b.jsonl"),
+    write(
+        dir.path(),
+        "b.jsonl",
         "{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"map\":0.5}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("c.jsonl"),
+    );
+    write(
+        dir.path(),
+        "c.jsonl",
         "{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"ndcg@10\":0.7}\n",
-    )
-    .unwrap();
-    let out = assert_cmd::Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["compare", "b.jsonl", "c.jsonl", "--metric", "ndcg@10"])
-        .output()
-        .unwrap();
+    );
+    let out = exit(
+        rag_gate()
+            .current_dir(dir.path())
+            .args(["compare", "b.jsonl", "c.jsonl", "--metric", "ndcg@10"]),
+        2,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
         err.starts_with(
             "error: b.jsonl:2: metric \"ndcg@10\" is missing for 1 query: \"q2\" (line 2)"
@@ -197,38 +199,29 @@ fn regression_a_metric_missing_on_the_last_row_panicked() {
 #[test]
 fn regression_eval_read_binary_runs_without_end() {
     let dir = tempfile::tempdir().unwrap();
-    let qrels = dir.path().join("qrels.txt");
-    std::fs::write(&qrels, "q1 0 D1 1\n").unwrap();
-    let run = dir.path().join("run.trec");
-    std::fs::write(&run, b"q1 Q0 D\x001 1 1.0 t\n").unwrap();
-    let out = assert_cmd::Command::cargo_bin("rag-gate")
-        .unwrap()
-        .args(["eval", "--metrics", "recall@5", "--qrels"])
-        .arg(&qrels)
-        .arg("--run")
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let qrels = write(dir.path(), "qrels.txt", "q1 0 D1 1\n");
+    let run = write(dir.path(), "run.trec", b"q1 Q0 D\x001 1 1.0 t\n");
+    let out = exit(
+        rag_gate()
+            .args(["eval", "--metrics", "recall@5", "--qrels"])
+            .arg(&qrels)
+            .arg("--run")
+            .arg(&run),
+        2,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("run.trec:1: binary data (a NUL byte)"),
         "{err}"
     );
     if std::path::Path::new("/dev/zero").exists() {
-        let out = assert_cmd::Command::cargo_bin("rag-gate")
-            .unwrap()
-            .args(["eval", "--metrics", "recall@5", "--qrels"])
-            .arg(&qrels)
-            .args(["--run", "/dev/zero"])
-            .timeout(std::time::Duration::from_secs(60))
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = exit(
+            rag_gate()
+                .args(["eval", "--metrics", "recall@5", "--qrels"])
+                .arg(&qrels)
+                .args(["--run", "/dev/zero"])
+                .timeout(std::time::Duration::from_secs(60)),
+            2,
         );
         assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/zero"));
     }
@@ -242,15 +235,13 @@ fn small_gate(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
             i % 10
         ));
     }
-    std::fs::write(dir.join("b.jsonl"), &b).unwrap();
-    std::fs::write(dir.join("c.jsonl"), &b).unwrap();
-    let gate = dir.join("gate.toml");
-    std::fs::write(
-        &gate,
+    write(dir, "b.jsonl", &b);
+    write(dir, "c.jsonl", &b);
+    write(
+        dir,
+        "gate.toml",
         format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 200\n{extra}[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"),
     )
-    .unwrap();
-    gate
 }
 
 /// An unknown key under `[eval]` was accepted silently when no input was a run.
@@ -258,13 +249,7 @@ fn small_gate(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
 fn regression_unknown_eval_keys_were_silent_without_run_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let gate = small_gate(dir.path(), "[eval]\nrel-levle = 2\n");
-    let out = assert_cmd::Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(&gate)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = exit(rag_gate().arg("check").arg(&gate), 2);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("[eval]: unknown field `rel-levle`"), "{err}");
 }
@@ -275,26 +260,24 @@ fn regression_output_over_an_input_overwrote_it() {
     let dir = tempfile::tempdir().unwrap();
     let gate = small_gate(dir.path(), "");
     let before = std::fs::read(dir.path().join("b.jsonl")).unwrap();
-    let out = assert_cmd::Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(&gate)
-        .arg("-o")
-        .arg(dir.path().join("b.jsonl"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = exit(
+        rag_gate()
+            .arg("check")
+            .arg(&gate)
+            .arg("-o")
+            .arg(dir.path().join("b.jsonl")),
+        2,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("refusing to overwrite it"), "{err}");
     assert_eq!(std::fs::read(dir.path().join("b.jsonl")).unwrap(), before);
     // The gate file itself is an input too.
-    let out = assert_cmd::Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(&gate)
-        .arg("--export-json")
-        .arg(&gate)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    exit(
+        rag_gate()
+            .arg("check")
+            .arg(&gate)
+            .arg("--export-json")
+            .arg(&gate),
+        2,
+    );
 }

@@ -6,11 +6,13 @@
 //! - thousands of slices of one query each: each slice's interval is its own delta (zero width); gated
 //!   slices under `min-queries` are "too small", never silently passed.
 
+mod support;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
+use support::cli::{check_json, comparison, comparisons, json_verdict, write};
 
 /// `n` queries; `group(i)` names query i's group; `tag(i)` its `s` slice value.
 fn write_data(
@@ -34,9 +36,9 @@ fn write_data(
             tag(i)
         ));
     }
-    std::fs::write(dir.join("b.jsonl"), b).unwrap();
-    std::fs::write(dir.join("c.jsonl"), c).unwrap();
-    std::fs::write(dir.join("q.jsonl"), q).unwrap();
+    write(dir, "b.jsonl", b);
+    write(dir, "c.jsonl", c);
+    write(dir, "q.jsonl", q);
 }
 
 fn gate(unit: &str, by: &str, extra: &str) -> String {
@@ -49,31 +51,10 @@ fn gate(unit: &str, by: &str, extra: &str) -> String {
 
 /// Runs check with the JSON report; (exit code, report, wall time).
 fn run(dir: &Path, gate_text: &str) -> (i32, Value, Duration) {
-    std::fs::write(dir.join("gate.toml"), gate_text).unwrap();
+    write(dir, "gate.toml", gate_text);
     let t = Instant::now();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(dir)
-        .args(["check", "gate.toml", "--format", "json"])
-        .output()
-        .unwrap();
-    let took = t.elapsed();
-    let code = out.status.code().unwrap();
-    assert!(
-        code == 0 || code == 1,
-        "exit {code}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (code, serde_json::from_slice(&out.stdout).unwrap(), took)
-}
-
-fn all_of(r: &Value) -> &Value {
-    r["comparisons"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["slice"] == "all")
-        .unwrap()
+    let (code, report) = json_verdict(check_json("gate.toml").current_dir(dir));
+    (code, report, t.elapsed())
 }
 
 #[test]
@@ -87,9 +68,9 @@ fn one_query_per_group_is_the_query_bootstrap() {
     );
     let (_, by_group, _) = run(dir.path(), &gate("group", "\"s\"", ""));
     let (_, by_query, _) = run(dir.path(), &gate("query", "\"s\"", ""));
-    let (cg, cq) = (&by_group["comparisons"], &by_query["comparisons"]);
-    assert_eq!(cg.as_array().unwrap().len(), 5);
-    for (g, q) in cg.as_array().unwrap().iter().zip(cq.as_array().unwrap()) {
+    let (cg, cq) = (comparisons(&by_group), comparisons(&by_query));
+    assert_eq!(cg.len(), 5);
+    for (g, q) in cg.iter().zip(cq) {
         assert_eq!(g["groups"], g["n"], "every query is its own group");
         assert_eq!(g["ci"], q["ci"], "slice {}", g["slice"]);
         assert_eq!(g["delta"], q["delta"]);
@@ -106,7 +87,7 @@ fn one_group_of_all_queries_gives_a_zero_width_interval_at_the_mean() {
         |i| format!("v{}", i % 4),
     );
     let (_, r, _) = run(dir.path(), &gate("group", "\"s\"", ""));
-    for c in r["comparisons"].as_array().unwrap() {
+    for c in comparisons(&r) {
         assert_eq!(c["groups"], 1);
         assert_eq!(c["ci"][0], c["ci"][1], "{c}");
         let (lo, d) = (c["ci"][0].as_f64().unwrap(), c["delta"].as_f64().unwrap());
@@ -130,7 +111,7 @@ fn thousands_of_slices_of_one_query_each() {
     let critical: Vec<String> = (0..n).map(|i| format!("\"s=only-q{i}\"")).collect();
     let extra = format!("critical = [{}]", critical.join(", "));
     let (code, r, took) = run(dir.path(), &gate("query", "\"s\"", &extra));
-    let comps = r["comparisons"].as_array().unwrap();
+    let comps = comparisons(&r);
     assert_eq!(comps.len(), n + 1);
     for c in comps.iter().filter(|c| c["slice"] != "all") {
         assert_eq!(c["n"], 1);
@@ -144,7 +125,7 @@ fn thousands_of_slices_of_one_query_each() {
     let all = gates.iter().find(|g| g["slice"] == "all").unwrap();
     assert_ne!(all["status"], "too-small");
     assert_eq!(code, if all["passed"] == true { 0 } else { 1 });
-    assert!(all_of(&r)["n"] == n);
+    assert!(comparison(&r, "ndcg@10", "all")["n"] == n);
     // Debug build, shared CI machine: generous, but an accidental O(n²) per slice would blow it.
     assert!(took < Duration::from_secs(30), "took {took:?}");
 }

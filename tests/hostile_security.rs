@@ -2,9 +2,11 @@
 //! shell, no environment or `~` expansion, no globbing. Paths in messages are the user's own, as
 //! written (relative to the gate file's folder), never expanded or made absolute.
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
+use support::cli::{check_json, code_and_stderr, exit, json_exit, rag_gate};
 
 fn setup(dir: &Path) {
     let mut b = String::new();
@@ -24,17 +26,12 @@ fn gate(baseline: &str, extra: &str) -> String {
 
 fn check(dir: &Path, gate_text: &str) -> (Option<i32>, String) {
     std::fs::write(dir.join("gate.toml"), gate_text).unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("B", "b.jsonl")
-        .args(["check", "gate.toml"])
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    code_and_stderr(
+        rag_gate()
+            .current_dir(dir)
+            .env("HOME", dir)
+            .env("B", "b.jsonl")
+            .args(["check", "gate.toml"]),
     )
 }
 
@@ -119,14 +116,13 @@ fn paths_in_messages_are_the_users_own() {
         gate("../missing.jsonl", "").replace("\"c.jsonl\"", "\"../c.jsonl\""),
     )
     .unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["check", "gates/g.toml"])
-        .output()
-        .unwrap();
+    let out = exit(
+        rag_gate()
+            .current_dir(dir.path())
+            .args(["check", "gates/g.toml"]),
+        2,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2));
     assert!(
         err.starts_with("error: missing.jsonl: opening: No such file"),
         "{err}"
@@ -137,19 +133,7 @@ fn paths_in_messages_are_the_users_own() {
         gate("../b.jsonl", "").replace("\"c.jsonl\"", "\"../c.jsonl\""),
     )
     .unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["check", "gates/g.toml", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_exit(check_json("gates/g.toml").current_dir(dir.path()), 0);
     assert_eq!(
         v["inputs"]["baseline"], "../b.jsonl",
         "the report shows the path as written"

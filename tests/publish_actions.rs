@@ -1,12 +1,12 @@
 //! Without the network: the job summary, the step outputs and the `::error` annotations.
 
-mod publish_support;
+mod support;
 
 use std::path::Path;
 
-use publish_support::failing_report;
 use rag_gate::publish::{publish, GithubEnv, PublishArgs};
 use rag_gate::report::markdown::render;
+use support::report::failing_report;
 
 #[test]
 fn summary_outputs_and_annotations_are_written_as_promised() {

@@ -2,15 +2,15 @@
 //! Actions environment pointing at temp files and a local mock of the GitHub API.
 //! The example gate fails (ndcg@10 on risk=compliance), so the verdict's exit code is 1.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::json;
-use wiremock::matchers::{header, method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
-
-const TOKEN: &str = "ghs_E2E_SECRET_abcdef123456";
-const LIST: &str = "/repos/octo/repo/issues/7/comments";
+use support::cli::rag_gate;
+use support::github::*;
+use wiremock::matchers::{header, method};
+use wiremock::{Mock, ResponseTemplate};
 
 struct Run {
     code: i32,
@@ -21,7 +21,7 @@ struct Run {
     report: PathBuf,
 }
 
-fn check(server: &MockServer, comment: &str, dir: &Path) -> Run {
+fn check(gh: &Gh, comment: &str, dir: &Path) -> Run {
     let summary = dir.join("summary.md");
     let outputs = dir.join("output.txt");
     let event = dir.join("event.json");
@@ -32,13 +32,12 @@ fn check(server: &MockServer, comment: &str, dir: &Path) -> Run {
     )
     .unwrap();
     let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("gates/prod.toml");
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
+    let out = rag_gate()
         .env_clear()
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_TOKEN", TOKEN)
         .env("GITHUB_REPOSITORY", "octo/repo")
-        .env("GITHUB_API_URL", server.uri())
+        .env("GITHUB_API_URL", gh.server.uri())
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_STEP_SUMMARY", &summary)
         .env("GITHUB_OUTPUT", &outputs)
@@ -65,36 +64,23 @@ fn check(server: &MockServer, comment: &str, dir: &Path) -> Run {
     }
 }
 
-fn assert_no_token(r: &Run) {
-    assert!(
-        !r.stdout.contains(TOKEN) && !r.stderr.contains(TOKEN),
-        "{}\n{}",
-        r.stdout,
-        r.stderr
-    );
+/// Neither stdout nor stderr shows the token.
+fn assert_no_token_printed(r: &Run) {
+    assert_no_token(&[r.stdout.clone(), r.stderr.clone()]);
 }
 
 #[test]
 fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let server = rt.block_on(MockServer::start());
-    rt.block_on(
-        Mock::given(method("GET"))
-            .and(path(LIST))
-            .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
-            .expect(1)
-            .mount(&server),
-    );
-    rt.block_on(
-        Mock::given(method("POST"))
-            .and(path(LIST))
+    let gh = Gh::start();
+    gh.mount(list(vec![]).expect(1));
+    gh.mount(
+        create()
             .and(header("authorization", format!("Bearer {TOKEN}").as_str()))
             .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 101 })))
-            .expect(1)
-            .mount(&server),
+            .expect(1),
     );
     let dir = tempfile::tempdir().unwrap();
-    let r = check(&server, "--comment", dir.path());
+    let r = check(&gh, "--comment", dir.path());
 
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
@@ -120,29 +106,26 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
         "{}",
         r.stderr
     );
-    let posted = rt.block_on(server.received_requests()).unwrap();
+    let posted = gh.requests();
     let body: serde_json::Value = serde_json::from_slice(&posted[1].body).unwrap();
     assert_eq!(
         body["body"].as_str().unwrap(),
         r.summary.as_str(),
         "the comment is the summary"
     );
-    assert_no_token(&r);
-    rt.block_on(server.verify());
+    assert_no_token_printed(&r);
+    gh.verify();
 }
 
 #[test]
 fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let server = rt.block_on(MockServer::start());
+    let gh = Gh::start();
     let refusal = json!({ "message": format!("Resource not accessible by integration {TOKEN}") });
-    rt.block_on(
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(403).set_body_json(refusal))
-            .mount(&server),
+    gh.mount(
+        Mock::given(method("GET")).respond_with(ResponseTemplate::new(403).set_body_json(refusal)),
     );
     let dir = tempfile::tempdir().unwrap();
-    let r = check(&server, "--comment", dir.path());
+    let r = check(&gh, "--comment", dir.path());
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
         r.stderr
@@ -151,10 +134,10 @@ fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
         r.stderr
     );
     assert!(r.outputs.starts_with("verdict=fail\n"), "{}", r.outputs);
-    assert_no_token(&r);
+    assert_no_token_printed(&r);
 
     let dir = tempfile::tempdir().unwrap();
-    let r = check(&server, "--comment=required", dir.path());
+    let r = check(&gh, "--comment=required", dir.path());
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
         r.stderr
@@ -162,5 +145,5 @@ fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
         "{}",
         r.stderr
     );
-    assert_no_token(&r);
+    assert_no_token_printed(&r);
 }

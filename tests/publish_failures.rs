@@ -1,14 +1,14 @@
 //! GitHub failing in every way it can: each is one warning and the verdict stands, or an
 //! error with `--comment=required`; the token never shows.
 
-mod publish_support;
+mod support;
 
 use std::time::Duration;
 
-use publish_support::failing_report;
-use publish_support::github::*;
 use rag_gate::publish::{publish, CommentMode, PublishArgs};
 use serde_json::json;
+use support::github::*;
+use support::report::failing_report;
 use wiremock::matchers::method;
 use wiremock::{Mock, ResponseTemplate};
 
@@ -24,13 +24,7 @@ fn forbidden_create_is_a_warning_and_the_token_never_shows() {
             .expect(2),
     );
     let env = gh.env(&[("GITHUB_ACTIONS", "true")]);
-    let lines = publish(
-        &failing_report(),
-        None,
-        &args(CommentMode::BestEffort),
-        &env,
-    )
-    .unwrap();
+    let lines = publish_to(&failing_report(), CommentMode::BestEffort, &env);
     let warning = lines
         .iter()
         .find(|l| l.starts_with("::warning title=rag-gate::"))
@@ -64,18 +58,8 @@ fn server_errors_are_retried_then_a_warning() {
             .respond_with(ResponseTemplate::new(502))
             .expect(3),
     );
-    gh.mount(
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(201))
-            .expect(0),
-    );
-    let lines = publish(
-        &failing_report(),
-        None,
-        &args(CommentMode::BestEffort),
-        &gh.env(&[]),
-    )
-    .unwrap();
+    gh.mount(never("POST"));
+    let lines = gh.publish(&failing_report(), CommentMode::BestEffort);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0]
         .starts_with("warning: the PR comment was not posted (listing the comments of PR #7"));
@@ -95,13 +79,7 @@ fn not_found_names_what_to_check() {
             ResponseTemplate::new(404).set_body_json(json!({"message": "Not Found"})),
         ),
     );
-    let lines = publish(
-        &failing_report(),
-        None,
-        &args(CommentMode::BestEffort),
-        &gh.env(&[]),
-    )
-    .unwrap();
+    let lines = gh.publish(&failing_report(), CommentMode::BestEffort);
     assert!(
         lines[0].contains("404") && lines[0].contains("GITHUB_REPOSITORY"),
         "{lines:?}"
@@ -116,13 +94,7 @@ fn a_slow_server_times_out_into_a_warning() {
     env.read_timeout = Duration::from_millis(200);
     env.retries = 0;
     let started = std::time::Instant::now();
-    let lines = publish(
-        &failing_report(),
-        None,
-        &args(CommentMode::BestEffort),
-        &env,
-    )
-    .unwrap();
+    let lines = publish_to(&failing_report(), CommentMode::BestEffort, &env);
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "{:?}",
@@ -137,20 +109,10 @@ fn missing_token_or_pr_is_a_warning_without_any_request() {
     for m in no_writes() {
         gh.mount(m);
     }
-    gh.mount(
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200))
-            .expect(0),
-    );
+    gh.mount(never("GET"));
     let mut env = gh.env(&[]);
     env.token = None;
-    let lines = publish(
-        &failing_report(),
-        None,
-        &args(CommentMode::BestEffort),
-        &env,
-    )
-    .unwrap();
+    let lines = publish_to(&failing_report(), CommentMode::BestEffort, &env);
     assert_eq!(lines, ["warning: the PR comment was not posted (no GitHub token: GITHUB_TOKEN is not set); the verdict stands"]);
     let err = publish(&failing_report(), None, &args(CommentMode::Required), &env).unwrap_err();
     assert!(err.to_string().contains("no GitHub token"), "{err}");

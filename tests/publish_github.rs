@@ -1,13 +1,13 @@
 //! The sticky comment against a local mock of the GitHub REST API (wiremock), reached through
 //! `GITHUB_API_URL`: create, update in place with PATCH, leave alone, find on a later page.
 
-mod publish_support;
+mod support;
 
-use publish_support::failing_report;
-use publish_support::github::*;
-use rag_gate::publish::{publish, CommentMode};
+use rag_gate::publish::CommentMode;
 use rag_gate::report::markdown::render;
 use serde_json::json;
+use support::github::*;
+use support::report::failing_report;
 use wiremock::matchers::{
     body_partial_json, header, method, path, query_param, query_param_is_missing,
 };
@@ -25,13 +25,12 @@ fn first_run_creates_one_comment_with_the_marker() {
             .expect(1),
     );
     gh.mount(
-        Mock::given(method("POST"))
-            .and(path(LIST))
+        create()
             .and(body_partial_json(json!({ "body": render(&report) })))
-            .respond_with(ResponseTemplate::new(201).set_body_json(comment(101, "x")))
+            .respond_with(created(101))
             .expect(1),
     );
-    let lines = publish(&report, None, &args(CommentMode::BestEffort), &gh.env(&[])).unwrap();
+    let lines = gh.publish(&report, CommentMode::BestEffort);
     assert_eq!(lines, ["rag-gate: posted the report as PR comment 101"]);
     gh.verify();
 }
@@ -41,29 +40,21 @@ fn second_run_with_a_changed_body_patches_the_same_comment() {
     let gh = Gh::start();
     let first = failing_report();
     gh.mount(list(vec![]));
-    gh.mount(
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(201).set_body_json(comment(101, "x"))),
-    );
-    publish(&first, None, &args(CommentMode::BestEffort), &gh.env(&[])).unwrap();
+    gh.mount(create().respond_with(created(101)));
+    gh.publish(&first, CommentMode::BestEffort);
 
     gh.reset();
     let mut second = failing_report();
     second.comparisons[0].delta = 0.02;
     gh.mount(list(vec![comment(100, "first!"), comment(101, &render(&first))]).expect(1));
     gh.mount(
-        Mock::given(method("PATCH"))
-            .and(path("/repos/octo/repo/issues/comments/101"))
+        update(101)
             .and(body_partial_json(json!({ "body": render(&second) })))
-            .respond_with(ResponseTemplate::new(200).set_body_json(comment(101, "x")))
+            .respond_with(updated(101))
             .expect(1),
     );
-    gh.mount(
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(201))
-            .expect(0),
-    );
-    let lines = publish(&second, None, &args(CommentMode::BestEffort), &gh.env(&[])).unwrap();
+    gh.mount(never("POST"));
+    let lines = gh.publish(&second, CommentMode::BestEffort);
     assert_eq!(lines, ["rag-gate: updated PR comment 101"]);
     gh.verify();
 }
@@ -76,7 +67,7 @@ fn identical_body_writes_nothing() {
     for m in no_writes() {
         gh.mount(m);
     }
-    let lines = publish(&report, None, &args(CommentMode::Required), &gh.env(&[])).unwrap();
+    let lines = gh.publish(&report, CommentMode::Required);
     assert_eq!(
         lines,
         ["rag-gate: PR comment 101 already shows this report"]
@@ -111,24 +102,9 @@ fn marker_on_the_second_page_is_found_and_updated() {
             )]))
             .expect(1),
     );
-    gh.mount(
-        Mock::given(method("PATCH"))
-            .and(path("/repos/octo/repo/issues/comments/555"))
-            .respond_with(ResponseTemplate::new(200).set_body_json(comment(555, "x")))
-            .expect(1),
-    );
-    gh.mount(
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(201))
-            .expect(0),
-    );
-    let lines = publish(
-        &failing_report(),
-        None,
-        &args(CommentMode::BestEffort),
-        &gh.env(&[]),
-    )
-    .unwrap();
+    gh.mount(update(555).respond_with(updated(555)).expect(1));
+    gh.mount(never("POST"));
+    let lines = gh.publish(&failing_report(), CommentMode::BestEffort);
     assert_eq!(lines, ["rag-gate: updated PR comment 555"]);
     gh.verify();
 }
@@ -137,12 +113,7 @@ fn marker_on_the_second_page_is_found_and_updated() {
 fn a_next_link_to_another_host_is_not_followed_with_the_token() {
     let gh = Gh::start();
     let elsewhere = gh.rt.block_on(MockServer::start());
-    gh.rt.block_on(
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200))
-            .expect(0)
-            .mount(&elsewhere),
-    );
+    gh.rt.block_on(never("GET").mount(&elsewhere));
     let next = format!(
         "<{}/steal?page=2>; rel=\"next\"",
         elsewhere.uri().replace("127.0.0.1", "localhost")
@@ -154,13 +125,7 @@ fn a_next_link_to_another_host_is_not_followed_with_the_token() {
                 .insert_header("link", next.as_str()),
         ),
     );
-    let lines = publish(
-        &failing_report(),
-        None,
-        &args(CommentMode::BestEffort),
-        &gh.env(&[]),
-    )
-    .unwrap();
+    let lines = gh.publish(&failing_report(), CommentMode::BestEffort);
     assert!(
         lines[0].contains("next-page link points to another host"),
         "{lines:?}"
@@ -194,17 +159,11 @@ fn github_enterprise_api_path_is_kept_on_every_page() {
     gh.mount(
         Mock::given(method("POST"))
             .and(path(format!("/api/v3{LIST}")))
-            .respond_with(ResponseTemplate::new(201).set_body_json(comment(9, "x")))
+            .respond_with(created(9))
             .expect(1),
     );
     let env = gh.env(&[("GITHUB_API_URL", ghe.as_str())]);
-    let lines = publish(
-        &failing_report(),
-        None,
-        &args(CommentMode::BestEffort),
-        &env,
-    )
-    .unwrap();
+    let lines = publish_to(&failing_report(), CommentMode::BestEffort, &env);
     assert_eq!(lines, ["rag-gate: posted the report as PR comment 9"]);
     gh.verify();
 }

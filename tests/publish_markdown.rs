@@ -1,10 +1,10 @@
 //! The Markdown report: whole-report snapshots, escaping of everything user-supplied, and the
 //! size limit.
 
-mod publish_support;
+mod support;
 
-use publish_support::{failing_report, huge_report, passing_report};
 use rag_gate::report::markdown::{escape, marker, render, render_trimmed, GITHUB_COMMENT_LIMIT};
+use support::report::{failing_report, huge_report, passing_report};
 
 #[test]
 fn failing_report_snapshot() {

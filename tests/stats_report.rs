@@ -1,32 +1,23 @@
 //! The statistics in the JSON report: fields, the deciding rule, Holm, `compare --method bca`.
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
-
-fn rag_gate() -> Command {
-    Command::cargo_bin("rag-gate").unwrap()
-}
-
-fn json(out: &[u8]) -> serde_json::Value {
-    serde_json::from_slice(out).unwrap()
-}
+use support::cli::{check_json, comparisons, json_exit, json_verdict, rag_gate, write};
 
 #[test]
 fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
-    let out = rag_gate()
-        .args(["check", "gates/prod.toml", "--format", "json"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let r = json(&out.stdout);
+    let r = json_exit(
+        check_json("gates/prod.toml").current_dir(env!("CARGO_MANIFEST_DIR")),
+        1,
+    );
     assert_eq!(r["schema_version"], 2);
     assert_eq!(
         (r["method"].as_str(), r["unit"].as_str()),
         (Some("percentile"), Some("group"))
     );
-    for c in r["comparisons"].as_array().unwrap() {
+    for c in comparisons(&r) {
         let p = c["p_value"].as_f64().unwrap();
         assert!(p > 0.0 && p <= 1.0);
         assert!(c["mde"].as_f64().unwrap() > 0.0);
@@ -86,39 +77,32 @@ fn write_pair(dir: &Path, n: usize, drop: f64) {
             x - drop + wobble
         ));
     }
-    std::fs::write(dir.join("b.jsonl"), b).unwrap();
-    std::fs::write(dir.join("c.jsonl"), c).unwrap();
+    write(dir, "b.jsonl", b);
+    write(dir, "c.jsonl", c);
 }
 
 #[test]
 fn proven_harm_rule_fails_only_on_a_proven_drop_beyond_its_margin() {
     let dir = tempfile::tempdir().unwrap();
-    let gate = dir.path().join("g.toml");
-    std::fs::write(
-        &gate,
+    let gate = write(
+        dir.path(),
+        "g.toml",
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
          [[gate]]\nmetric = \"ndcg@10\"\nfail-if-significant-drop = 0.02\n",
-    )
-    .unwrap();
+    );
     let run = |drop: f64| {
         write_pair(dir.path(), 200, drop);
-        let out = rag_gate()
-            .arg("check")
-            .arg(&gate)
-            .args(["--format", "json"])
-            .output()
-            .unwrap();
-        (out.status.code(), json(&out.stdout))
+        json_verdict(&mut check_json(&gate))
     };
     // A drop of 0.01 is real but inside the margin: passes; 0.06 is proven beyond it: fails.
     let (code, r) = run(0.01);
-    assert_eq!(code, Some(0), "{}", r["headline"]);
+    assert_eq!(code, 0, "{}", r["headline"]);
     assert_eq!(
         r["gates"][0]["decided_by"],
         "proven harm (fail-if-significant-drop)"
     );
     let (code, r) = run(0.06);
-    assert_eq!(code, Some(1));
+    assert_eq!(code, 1);
     assert_eq!(r["gates"][0]["label"], "worse");
     assert!(
         r["headline"].as_str().unwrap().contains("proven drop"),
@@ -131,9 +115,8 @@ fn proven_harm_rule_fails_only_on_a_proven_drop_beyond_its_margin() {
 fn compare_accepts_method_bca() {
     let dir = tempfile::tempdir().unwrap();
     write_pair(dir.path(), 120, 0.01);
-    let out = rag_gate()
-        .current_dir(dir.path())
-        .args([
+    let r = json_exit(
+        rag_gate().current_dir(dir.path()).args([
             "compare",
             "b.jsonl",
             "c.jsonl",
@@ -143,16 +126,9 @@ fn compare_accepts_method_bca() {
             "2000",
             "--format",
             "json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ]),
+        0,
     );
-    let r = json(&out.stdout);
     assert_eq!(r["method"], "bca");
     let c = &r["comparisons"][0];
     assert!(c["ci"][0].as_f64().unwrap() < c["estimate"].as_f64().unwrap());
@@ -173,23 +149,15 @@ fn lower_is_better_metrics_count_rises_as_losses_and_gate_on_p95() {
             "{{\"query_id\": \"q{i}\", \"latency_ms\": {cand}}}\n"
         ));
     }
-    std::fs::write(dir.path().join("b.jsonl"), b).unwrap();
-    std::fs::write(dir.path().join("c.jsonl"), c).unwrap();
-    let gate = dir.path().join("g.toml");
-    std::fs::write(
-        &gate,
+    write(dir.path(), "b.jsonl", b);
+    write(dir.path(), "c.jsonl", c);
+    let gate = write(
+        dir.path(),
+        "g.toml",
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
          [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = false\nmax-mean = 1000\n",
-    )
-    .unwrap();
-    let out = rag_gate()
-        .arg("check")
-        .arg(&gate)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let r = json(&out.stdout);
+    );
+    let r = json_exit(&mut check_json(&gate), 0);
     let c = &r["comparisons"][0];
     assert_eq!(c["statistic"], "p95");
     assert_eq!(

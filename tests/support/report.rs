@@ -1,8 +1,5 @@
-//! Shared fixtures for the publish tests: a realistic fabricated `Report` (a candidate that
-//! improves overall but regresses on the critical compliance slice).
-#![allow(dead_code)]
-
-pub mod github;
+//! A realistic fabricated `Report` for the renderer and publish tests: a candidate that
+//! improves overall but regresses on the critical compliance slice.
 
 use rag_gate::model::{
     Comparison, GateResult, GateStatus, InputsInfo, Label, PairingInfo, Regression, Report,

@@ -1,10 +1,11 @@
-//! A local mock of the GitHub REST API (wiremock) for the publish tests, and helpers.
-#![allow(dead_code)]
+//! A local mock of the GitHub REST API (wiremock) for the publish tests, and the mocks they
+//! mount again and again: the PR's comment list, a create, an update, a verb never called.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use rag_gate::publish::{CommentMode, GithubEnv, PublishArgs};
+use rag_gate::model::Report;
+use rag_gate::publish::{publish, CommentMode, GithubEnv, PublishArgs};
 use serde_json::{json, Value};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockBuilder, MockServer, ResponseTemplate};
@@ -41,6 +42,7 @@ impl Gh {
         self.rt.block_on(self.server.received_requests()).unwrap()
     }
 
+    /// The GitHub environment pointing at this server (token, `octo/repo`), plus `extra`.
     pub fn env(&self, extra: &[(&str, &str)]) -> GithubEnv {
         let mut vars: BTreeMap<String, String> = [
             ("GITHUB_TOKEN", TOKEN),
@@ -57,6 +59,16 @@ impl Gh {
         env.read_timeout = Duration::from_secs(5);
         env
     }
+
+    /// Publishes `report` to PR 7 of this server in `mode`; the lines it would print.
+    pub fn publish(&self, report: &Report, mode: CommentMode) -> Vec<String> {
+        publish_to(report, mode, &self.env(&[]))
+    }
+}
+
+/// Publishes `report` to PR 7 in `mode` through `env`, expecting no error; the lines printed.
+pub fn publish_to(report: &Report, mode: CommentMode, env: &GithubEnv) -> Vec<String> {
+    publish(report, None, &args(mode), env).unwrap()
 }
 
 pub fn args(mode: CommentMode) -> PublishArgs {
@@ -80,15 +92,37 @@ pub fn list(items: Vec<Value>) -> Mock {
     list_get().respond_with(ResponseTemplate::new(200).set_body_json(items))
 }
 
+/// `POST` of a new comment on the PR (chain more matchers, then `respond_with`).
+pub fn create() -> MockBuilder {
+    Mock::given(method("POST")).and(path(LIST))
+}
+
+/// GitHub's answer to a create: 201 and the new comment `id`.
+pub fn created(id: u64) -> ResponseTemplate {
+    ResponseTemplate::new(201).set_body_json(comment(id, "x"))
+}
+
+/// `PATCH` of comment `id` (chain more matchers, then `respond_with`).
+pub fn update(id: u64) -> MockBuilder {
+    Mock::given(method("PATCH")).and(path(format!("/repos/octo/repo/issues/comments/{id}")))
+}
+
+/// GitHub's answer to an update of comment `id`: 200 and the comment.
+pub fn updated(id: u64) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(comment(id, "x"))
+}
+
+/// Fails the test (on `verify`, or when the server is dropped) if `verb` is ever called.
+pub fn never(verb: &str) -> Mock {
+    let status = if verb == "POST" { 201 } else { 200 };
+    Mock::given(method(verb))
+        .respond_with(ResponseTemplate::new(status))
+        .expect(0)
+}
+
+/// Neither a create nor an update may happen.
 pub fn no_writes() -> [Mock; 2] {
-    [
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(201))
-            .expect(0),
-        Mock::given(method("PATCH"))
-            .respond_with(ResponseTemplate::new(200))
-            .expect(0),
-    ]
+    [never("POST"), never("PATCH")]
 }
 
 pub fn assert_no_token(lines: &[String]) {

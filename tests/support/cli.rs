@@ -1,0 +1,96 @@
+//! Running the `rag-gate` binary and reading what it printed: the exit code is asserted first,
+//! with its stderr in the failure message, then stdout is parsed as the JSON report.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The binary under test.
+pub fn rag_gate() -> Command {
+    Command::cargo_bin("rag-gate").unwrap()
+}
+
+/// `rag-gate check GATE --format json`; add a folder or flags, then run it with [`json_exit`]
+/// or [`json_verdict`].
+pub fn check_json(gate: impl AsRef<OsStr>) -> Command {
+    let mut cmd = rag_gate();
+    cmd.arg("check").arg(gate).args(["--format", "json"]);
+    cmd
+}
+
+/// Asserts that `out` exited with `code`; the failure message is its stderr.
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs `cmd` and asserts that it exited with `code`.
+pub fn exit(cmd: &mut Command, code: i32) -> Output {
+    let out = cmd.output().unwrap();
+    assert_exit(&out, code);
+    out
+}
+
+/// Runs `cmd`, asserts that it exited with `code`, and parses its stdout as JSON.
+pub fn json_exit(cmd: &mut Command, code: i32) -> Value {
+    json(&exit(cmd, code).stdout)
+}
+
+/// Runs `cmd` and asserts that it ended with a verdict (0 pass, 1 fail), not an error.
+pub fn verdict(cmd: &mut Command) -> (i32, Output) {
+    let out = cmd.output().unwrap();
+    let code = out.status.code().unwrap();
+    assert!(
+        code == 0 || code == 1,
+        "exit {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (code, out)
+}
+
+/// [`verdict`], with stdout parsed as JSON.
+pub fn json_verdict(cmd: &mut Command) -> (i32, Value) {
+    let (code, out) = verdict(cmd);
+    (code, json(&out.stdout))
+}
+
+/// Runs `cmd`: its exit code and stderr.
+pub fn code_and_stderr(cmd: &mut Command) -> (Option<i32>, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `bytes` (a report printed on stdout) parsed as JSON.
+pub fn json(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap()
+}
+
+/// The comparisons of a JSON report.
+pub fn comparisons(report: &Value) -> &Vec<Value> {
+    report["comparisons"].as_array().unwrap()
+}
+
+/// The comparison of `metric` on `slice` in a JSON report.
+pub fn comparison<'a>(report: &'a Value, metric: &str, slice: &str) -> &'a Value {
+    comparisons(report)
+        .iter()
+        .find(|c| c["metric"] == metric && c["slice"] == slice)
+        .unwrap_or_else(|| panic!("no comparison of {metric} on {slice}"))
+}
+
+/// Writes `text` to `dir/name` and returns its path.
+pub fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
