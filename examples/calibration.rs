@@ -1,14 +1,19 @@
 //! The calibration run: on simulated paired data sets, the error rates and coverage of the
 //! intervals and the sign-flip p-value (scenarios in `calibration/sim.rs`).
 //!
-//!     cargo run --release --example calibration [-- SETS RESAMPLES DATA_SEED]
+//!     cargo run --release --example calibration [-- SETS RESAMPLES DATA_SEED [small]]
 //!
-//! Defaults: 2000 sets per scenario, 2000 resamples per set (and 2000 sign-flip rounds).
+//! Defaults: 2000 sets per scenario, 2000 resamples per set (and 2000 sign-flip rounds). The
+//! first part runs the large-sample scenarios (a)–(c) for the default method and the named
+//! ones; `small` runs only the second part, the small-sample regimes (d)–(g) of issue 17, for
+//! every route. Every rate has its binomial Monte-Carlo standard error beside it; the targets
+//! apply to the default interval (bootstrap-t).
 
 #[path = "../calibration/sim.rs"]
 mod sim;
 
 use rag_gate::stats::interval::IntervalMethod;
+use sim::{Route, Tally};
 
 fn in_range(x: f64, lo: f64, hi: f64) -> bool {
     (lo..=hi).contains(&x)
@@ -22,19 +27,20 @@ fn verdict(ok: bool) -> &'static str {
     }
 }
 
-fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let sets = args.first().copied().unwrap_or(2000);
-    let b = args.get(1).copied().unwrap_or(2000);
-    let seed = args.get(2).map_or(sim::DATA_SEED, |&s| s as u64);
-    println!("calibration: {sets} sets per scenario, {b} resamples per set, data seed {seed}, 95% intervals");
-    for (method, name) in [
-        (IntervalMethod::Percentile, "percentile"),
-        (IntervalMethod::Bca, "bca"),
-    ] {
+/// "94.85% ± 0.49" for a rate and its Monte-Carlo standard error.
+fn pct(t: &Tally, rate: f64) -> String {
+    format!("{:.2}% ± {:.2}", 100.0 * rate, 100.0 * t.mc_se(rate))
+}
+
+const METHODS: [(IntervalMethod, &str); 4] = [
+    (IntervalMethod::BootstrapT, "bootstrap-t (default)"),
+    (IntervalMethod::Percentile, "percentile"),
+    (IntervalMethod::Bca, "bca"),
+    (IntervalMethod::ExpandedPercentile, "expanded-percentile"),
+];
+
+fn large(sets: usize, b: usize, seed: u64) {
+    for (method, name) in METHODS {
         let t = std::time::Instant::now();
         let a = sim::null(seed, sets, 200, b, method);
         let s = sim::shift(seed, sets, 200, b, method);
@@ -43,25 +49,92 @@ fn main() {
         println!("[{name}]");
         let a_ok = in_range(a.miss_rate(), 0.035, 0.065) && in_range(a.reject_rate(), 0.035, 0.065);
         println!(
-            "  (a) null, n = 200, query unit: CI excludes 0 in {:.2}% of sets; p < 0.05 in {:.2}%  (want 5 ± 1.5) {}",
-            100.0 * a.miss_rate(),
-            100.0 * a.reject_rate(),
+            "  (a) null, n = 200, query unit: CI excludes 0 in {}; p < 0.05 in {}  (want 5 ± 1.5) {}",
+            pct(&a, a.miss_rate()),
+            pct(&a, a.reject_rate()),
             verdict(a_ok)
         );
         println!(
-            "  (b) true delta {}, n = 200, query unit: coverage {:.2}%  (want 93.5–96.5) {}",
+            "  (b) true delta {}, n = 200, query unit: coverage {}  (want 93.5–96.5) {}",
             sim::MU,
-            100.0 * s.coverage(),
+            pct(&s, s.coverage()),
             verdict(in_range(s.coverage(), 0.935, 0.965))
         );
         for (groups, q, g) in [(80, q, g), (60, q60, g60)] {
             println!(
-                "  (c) clustered, {groups} groups of 2–10: query-unit coverage {:.2}% (should under-cover), group-unit coverage {:.2}%  (want 92–97) {}",
-                100.0 * q.coverage(),
-                100.0 * g.coverage(),
+                "  (c) clustered, {groups} groups of 2–10: query-unit coverage {} (should under-cover), group-unit coverage {}  (want 92–97) {}",
+                pct(&q, q.coverage()),
+                pct(&g, g.coverage()),
                 verdict(q.coverage() < 0.9 && in_range(g.coverage(), 0.92, 0.97))
             );
         }
         println!("  ({:.1} s)", t.elapsed().as_secs_f64());
     }
+}
+
+/// One line of a small-sample regime: coverage and the low-side miss, with the target check for
+/// the default route.
+fn line(label: &str, t: &Tally, route: Route, want: Option<(f64, f64)>) {
+    let check = match (route, want) {
+        (Route::Report(IntervalMethod::BootstrapT), Some((lo, hi))) => {
+            let ok = in_range(t.coverage(), lo, hi) && t.low_miss_rate() <= 0.035;
+            format!(
+                "  (want {:.1}–{:.1}, low miss ≤ 3.5) {}",
+                100.0 * lo,
+                100.0 * hi,
+                verdict(ok)
+            )
+        }
+        _ => String::new(),
+    };
+    let guard = if t.not_judged > 0 {
+        format!("; not judged (min-groups {}): {}", sim::MIN_GROUPS, pct(t, t.not_judged_rate()))
+    } else {
+        String::new()
+    };
+    println!(
+        "  {label}: coverage {}, low bound above the truth {}{guard}{check}",
+        pct(t, t.coverage()),
+        pct(t, t.low_miss_rate()),
+    );
+}
+
+fn small(sets: usize, b: usize, seed: u64) {
+    let mut routes: Vec<Route> = METHODS.iter().map(|&(m, _)| Route::Report(m)).collect();
+    routes.push(Route::Wild);
+    for route in routes {
+        let t = std::time::Instant::now();
+        println!("[{}]", route.name());
+        for g in [5, 8, 12, 15, 20, 30] {
+            let want = (g >= 8).then_some((0.935, 0.965));
+            let tally = sim::few_groups(seed, sets, g, b, route);
+            line(&format!("(d) {g:2} equal groups of 4, group unit"), &tally, route, want);
+        }
+        let tally = sim::unequal_groups(seed, sets, b, route);
+        line("(e) 20 groups of sizes from {1,2,3,10,30}, group unit", &tally, route, Some((0.93, 1.0)));
+        for n in [20, 30, 50] {
+            let tally = sim::zero_inflated(seed, sets, n, b, route);
+            line(&format!("(f) zero-inflated skewed, n = {n}, query unit"), &tally, route, Some((0.93, 1.0)));
+        }
+        for n in [20, 30] {
+            let tally = sim::tie_heavy(seed, sets, n, b, route);
+            line(&format!("(g) symmetric tie-heavy, n = {n}, query unit"), &tally, route, None);
+        }
+        println!("  ({:.1} s)", t.elapsed().as_secs_f64());
+    }
+}
+
+fn main() {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<usize> = raw.iter().filter_map(|a| a.parse().ok()).collect();
+    let only_small = raw.iter().any(|a| a == "small");
+    let sets = args.first().copied().unwrap_or(2000);
+    let b = args.get(1).copied().unwrap_or(2000);
+    let seed = args.get(2).map_or(sim::DATA_SEED, |&s| s as u64);
+    println!("calibration: {sets} sets per scenario, {b} resamples per set, data seed {seed}, 95% intervals; ± is the Monte-Carlo standard error over the sets");
+    if !only_small {
+        large(sets, b, seed);
+    }
+    println!("small samples (issue 17): coverage of the true delta, and the share of sets whose low bound lies above it (the miss that hides a drop)");
+    small(sets, b, seed);
 }

@@ -87,8 +87,9 @@ pub struct CompareArgs {
     /// Resampling unit.
     #[arg(long, value_enum, default_value = "query")]
     pub unit: UnitArg,
-    /// Interval method: percentile, or BCa (bias-corrected and accelerated).
-    #[arg(long, value_enum, default_value = "percentile")]
+    /// Interval method: bootstrap-t (studentised, the calibrated default), percentile, BCa
+    /// (bias-corrected and accelerated) or expanded-percentile.
+    #[arg(long, value_enum, default_value = "bootstrap-t")]
     pub method: MethodArg,
     #[arg(long, default_value_t = crate::config::DEFAULT_SEED)]
     pub seed: u64,
@@ -129,15 +130,19 @@ impl From<UnitArg> for Unit {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum MethodArg {
+    BootstrapT,
     Percentile,
     Bca,
+    ExpandedPercentile,
 }
 
 impl From<MethodArg> for Method {
     fn from(m: MethodArg) -> Method {
         match m {
+            MethodArg::BootstrapT => Method::BootstrapT,
             MethodArg::Percentile => Method::Percentile,
             MethodArg::Bca => Method::Bca,
+            MethodArg::ExpandedPercentile => Method::ExpandedPercentile,
         }
     }
 }

@@ -146,6 +146,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             by: args.by.iter().map(|t| (t.clone(), None)).collect(),
             critical: Vec::new(),
             min_queries: 1,
+            min_groups: 1,
             on_small_slice: OnSmallSlice::Warn,
         },
         report: ReportSettings {

@@ -13,8 +13,11 @@
 //! - `max-loss-rate = r`: at most this share of the slice's queries may get worse (delta < −ε).
 //!
 //! For a lower-is-better metric (`higher-is-better = false`, e.g. latency) a drop is a rise.
-//! A slice with fewer than `min-queries` queries is never silently passed: it is `too-small`,
-//! a warning by default, a failure with `on-small-slice = "fail"`.
+//! A slice with fewer than `min-queries` queries, or (group unit) fewer than `min-groups`
+//! effective groups (Σ n_g)² / Σ n_g², is never silently passed: it is `too-small`, a warning
+//! by default, a failure with `on-small-slice = "fail"`. So is a `fail-if-significant-drop`
+//! that could not fire: its sign-flip p-value cannot go below 2 / 2^G (G units with a non-zero
+//! delta), and Holm rejects nothing unless some p is below α/m.
 
 mod headline;
 mod rules;
@@ -108,14 +111,11 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
             };
             let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
             r.family_size = family.len();
-            if c.n < cfg.slices.min_queries {
+            if let Some((why, decided_by)) = too_small(cfg, c, rule, r.passed, alpha, family.len()) {
                 r.status = GateStatus::TooSmall;
                 r.passed = cfg.slices.on_small_slice == OnSmallSlice::Warn;
-                r.decided_by = "too-small slice (min-queries)".into();
-                r.detail = format!(
-                    "{} queries < min-queries {}: too small to judge ({})",
-                    c.n, cfg.slices.min_queries, r.detail
-                );
+                r.decided_by = decided_by.into();
+                r.detail = format!("{why}: too small to judge ({})", r.detail);
                 warnings.push(format!(
                     "gate #{} {} on {}: {}",
                     gate.index, gate.metric, slice, r.detail
@@ -123,7 +123,7 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
             }
             results.push(r);
         }
-        if let Some(w) = power_warning(gate, c) {
+        if let Some(w) = power_warning(gate, c, alpha, family.len()) {
             warnings.push(w);
         }
     }
@@ -139,21 +139,83 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
     Ok((results, warnings))
 }
 
+/// Why a rule on `c` is not judged, and the deciding rule's words: fewer queries than
+/// `min-queries`, fewer effective groups than `min-groups` (group unit), or a passing
+/// `fail-if-significant-drop` whose sign-flip p floor is at least α/m (Holm's first step).
+fn too_small(
+    cfg: &Config,
+    c: &Comparison,
+    rule: &str,
+    passed: bool,
+    alpha: f64,
+    family: usize,
+) -> Option<(String, &'static str)> {
+    let min_groups = cfg.slices.min_groups as f64;
+    if c.n < cfg.slices.min_queries {
+        return Some((
+            format!("{} queries < min-queries {}", c.n, cfg.slices.min_queries),
+            "too-small slice (min-queries)",
+        ));
+    }
+    if let Some(g) = c.effective_groups.filter(|&g| g < min_groups) {
+        let counted = match c.groups {
+            Some(raw) if (raw as f64 - g).abs() > 1e-9 => {
+                format!("{g:.1} effective groups ({raw} groups of unequal sizes)")
+            }
+            _ => format!("{g:.0} groups"),
+        };
+        return Some((
+            format!("{counted} < min-groups {}", cfg.slices.min_groups),
+            "too-small slice (min-groups)",
+        ));
+    }
+    if rule == "fail-if-significant-drop" && passed && c.p_floor >= alpha / family as f64 {
+        return Some((
+            format!("{}; this rule cannot fire here", p_floor_words(c, alpha, family)),
+            "too few units for the sign-flip test",
+        ));
+    }
+    None
+}
+
+/// "the sign-flip p-value cannot go below 0.0625 (5 units with a non-zero delta) and Holm over
+/// 4 comparisons needs p < 0.0125, so at least 8 units".
+fn p_floor_words(c: &Comparison, alpha: f64, family: usize) -> String {
+    let needed = (1.0 + (family as f64 / alpha).log2()).floor() as usize + 1;
+    let units = (1.0 - c.p_floor.log2()).round();
+    format!(
+        "the sign-flip p-value cannot go below {:.4} ({units} units with a non-zero delta) and Holm over {family} comparison{} needs p < {:.4}, so at least {needed} units",
+        c.p_floor,
+        if family == 1 { "" } else { "s" },
+        alpha / family as f64
+    )
+}
+
 /// "risk=compliance: 41 queries, can only detect drops ≥ 0.062; margin is 0.01" when the MDE of
-/// a gated comparison exceeds the gate's delta margin.
-fn power_warning(gate: &Gate, c: &Comparison) -> Option<String> {
+/// a gated comparison exceeds the gate's delta margin; "… 0 power" for a
+/// `fail-if-significant-drop` whose sign-flip p floor is at least α/m.
+fn power_warning(gate: &Gate, c: &Comparison, alpha: f64, family: usize) -> Option<String> {
     let margin = [gate.max_drop, gate.fail_if_significant_drop]
         .into_iter()
         .flatten()
         .reduce(f64::min)?;
-    // A zero margin has no size to detect; the p-value and the interval speak for themselves.
-    if margin <= 0.0 || c.mde <= margin {
-        return None;
-    }
     let size = match c.groups {
         Some(g) if c.n != g => format!("{} queries in {g} groups", c.n),
         _ => format!("{} queries", c.n),
     };
+    if gate.fail_if_significant_drop.is_some() && c.p_floor >= alpha / family as f64 {
+        return Some(format!(
+            "gate #{} {}: {}: {size}: fail-if-significant-drop has 0 power: {}",
+            gate.index,
+            c.metric,
+            c.slice,
+            p_floor_words(c, alpha, family)
+        ));
+    }
+    // A zero margin has no size to detect; the p-value and the interval speak for themselves.
+    if margin <= 0.0 || c.mde <= margin {
+        return None;
+    }
     Some(format!(
         "gate #{} {}: {}: {size}, can only detect {} ≥ {:.3} (80% power); margin is {margin}",
         gate.index,

@@ -85,6 +85,9 @@ pub struct Comparison {
     pub n: usize,
     /// Number of distinct groups among the slice's queries (None when no groups are known).
     pub groups: Option<usize>,
+    /// Group unit: the effective number of groups (Σ n_g)² / Σ n_g², what `min-groups` reads
+    /// (equal to `groups` when the groups are of one size). None for the query unit.
+    pub effective_groups: Option<f64>,
     pub baseline_mean: f64,
     pub candidate_mean: f64,
     /// Mean of candidate − baseline.
@@ -114,6 +117,10 @@ pub struct Comparison {
     /// Two-sided paired randomization (sign-flip) p-value at the resampling unit, from
     /// `resamples` random sign vectors: (1 + #as extreme) / (R + 1).
     pub p_value: f64,
+    /// The smallest p-value the sign-flip test can give here: 2 / 2^G' for G' units with a
+    /// non-zero delta (exact enumeration of all sign vectors when 2^G ≤ resamples), and no less
+    /// than 1 / (resamples + 1).
+    pub p_floor: f64,
     /// Minimum detectable effect at the confidence level and 80% power.
     pub mde: f64,
     /// The margin m behind `label`: the smallest delta-rule margin of the gates on this

@@ -193,6 +193,7 @@ fn compare_slice(
         s.resamples as usize,
         s.seed,
         &slice.name,
+        s.method.interval(),
     )
     .into_iter();
     metrics
@@ -279,6 +280,7 @@ fn compare_one(
             .as_ref()
             .map(|(_, g)| *g)
             .filter(|_| !paired.group_names.is_empty()),
+        effective_groups: e.effective_groups,
         baseline_mean: mean(base),
         candidate_mean: mean(cand),
         delta: mean(deltas),
@@ -295,6 +297,7 @@ fn compare_one(
         resamples_used: e.resamples_used as u64,
         mc_rerun: e.rerun,
         p_value: e.p_value,
+        p_floor: e.p_floor,
         mde: e.mde,
         margin,
         label: None,

@@ -41,6 +41,7 @@ pub fn dump(c: &Config) -> String {
         strings(s.critical.iter().map(|(n, _)| n)),
     );
     slices.insert("min-queries".into(), (s.min_queries as i64).into());
+    slices.insert("min-groups".into(), (s.min_groups as i64).into());
     let small = match s.on_small_slice {
         OnSmallSlice::Warn => "warn",
         OnSmallSlice::Fail => "fail",

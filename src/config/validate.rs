@@ -116,7 +116,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         confidence,
         unit: b.unit.as_ref().map_or(Unit::Query, |u| *u.get_ref()),
         unit_span: b.unit.as_ref().map(|u| u.span()),
-        method: b.method.unwrap_or(Method::Percentile),
+        method: b.method.unwrap_or(DEFAULT_METHOD),
     };
 
     let s = &raw.slices;
@@ -149,6 +149,13 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         Some(m) => *m.get_ref() as usize,
         None => DEFAULT_MIN_QUERIES,
     };
+    let min_groups = match &s.min_groups {
+        Some(m) if *m.get_ref() < 1 => {
+            return Err(err(m.span(), "[slices] min-groups must be ≥ 1".into()))
+        }
+        Some(m) => *m.get_ref() as usize,
+        None => DEFAULT_MIN_GROUPS,
+    };
     let slices = Slices {
         by: s
             .by
@@ -157,6 +164,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
             .collect(),
         critical,
         min_queries,
+        min_groups,
         on_small_slice: s.on_small_slice.unwrap_or(OnSmallSlice::Warn),
     };
 

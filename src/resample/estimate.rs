@@ -1,18 +1,22 @@
-//! One metric × slice: the interval of the chosen statistic's paired difference (percentile or
-//! BCa), the Monte-Carlo rerun near a threshold, the sign-flip p-value and the MDE.
+//! One metric × slice: the interval of the chosen statistic's paired difference (bootstrap-t by
+//! default, percentile, BCa or expanded percentile), the Monte-Carlo rerun near a threshold, the
+//! sign-flip p-value with its floor, and the MDE.
 //!
 //! Streams: the metrics whose statistic is the mean share their slice's draws, `bootstrap` and
 //! `signflip` with the slice name (`mean_draws`: one index stream and one sign stream feed all of
-//! them, and each metric's numbers are what it would get alone). A median or p95 metric draws
-//! from `bootstrap` and `signflip` with the metric and slice names; a close-call rerun from
-//! `bootstrap-rerun` with the metric and slice names.
+//! them, and each metric's numbers are what it would get alone; the bootstrap-t standard errors
+//! come from the same indices as the means). A median or p95 metric draws from `bootstrap` and
+//! `signflip` with the metric and slice names; a close-call rerun from `bootstrap-rerun` with the
+//! metric and slice names.
 
-use crate::stats::bootstrap::{bootstrap_means, bootstrap_means_many, group_sums, Units};
-use crate::stats::interval::{interval, Interval, IntervalMethod};
+use crate::stats::bootstrap::{bootstrap_means_many, group_sums, Units};
+use crate::stats::interval::{at_levels, interval, Interval, IntervalMethod};
 use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
+use crate::stats::small_sample::{bm_df, effective_groups, expanded_levels, se_cr0_cr2, t_stretch};
 use crate::stats::statistic::Statistic;
 use crate::stats::streams::stream_key;
+use crate::stats::studentized::{self, bootstrap_studentized_many, Draws};
 use crate::stats::{jackknife, signflip};
 
 /// A bound compared with a threshold: `bound` 0 is the CI low, 1 the CI high.
@@ -43,7 +47,11 @@ pub struct Estimate {
     pub resamples_used: usize,
     pub rerun: bool,
     pub p_value: f64,
+    /// The smallest p-value the sign-flip test can give on these units (`signflip::p_floor`).
+    pub p_floor: f64,
     pub mde: f64,
+    /// Group unit: the effective number of groups (Σ N_g)² / Σ N_g².
+    pub effective_groups: Option<f64>,
 }
 
 /// How much more resampling a close call gets.
@@ -51,12 +59,52 @@ pub const RERUN_FACTOR: usize = 10;
 /// A bound within this many Monte-Carlo standard errors of a threshold is a close call.
 pub const CLOSE_CALL_SE: f64 = 3.0;
 
-/// A mean metric's bootstrap means and sign-flip p-value, drawn with its slice's other mean
-/// metrics.
+/// A mean metric's bootstrap means (with their standard errors under bootstrap-t) and sign-flip
+/// p-value, drawn with its slice's other mean metrics.
 #[derive(Debug, Clone)]
 pub struct MeanDraws {
-    pub means: Vec<f64>,
+    pub draws: Draws,
     pub p_value: f64,
+}
+
+/// Whether `method` studentises a mean (needs each resample's standard error).
+fn studentises(method: IntervalMethod) -> bool {
+    method == IntervalMethod::BootstrapT
+}
+
+/// Each metric's resampling values (the deltas, or the group sums) and the group sizes.
+fn unit_values(deltas: &[&[f64]], groups: Option<(&[u32], usize)>) -> (Vec<Vec<f64>>, Option<Vec<f64>>) {
+    match groups {
+        Some((of, g)) => {
+            let grouped: Vec<(Vec<f64>, Vec<f64>)> =
+                deltas.iter().map(|d| group_sums(d, of, g)).collect();
+            let sizes = grouped.first().map(|(_, z)| z.clone());
+            (grouped.into_iter().map(|(s, _)| s).collect(), sizes)
+        }
+        None => (deltas.iter().map(|d| d.to_vec()).collect(), None),
+    }
+}
+
+/// Bootstrap draws of the means of `values` (one slice per metric) under `key`: means alone, or
+/// with their standard errors from the same draws when `studentised`.
+fn draw_means(
+    values: &[&[f64]],
+    sizes: Option<&[f64]>,
+    resamples: usize,
+    key: [u8; 32],
+    studentised: bool,
+) -> Vec<Draws> {
+    if studentised {
+        bootstrap_studentized_many(values, sizes, resamples, key)
+    } else {
+        bootstrap_means_many(values, sizes, resamples, key)
+            .into_iter()
+            .map(|means| Draws {
+                means,
+                ses: Vec::new(),
+            })
+            .collect()
+    }
 }
 
 /// The shared draws of a slice's mean metrics (`deltas[m]`: metric m's per-query deltas).
@@ -66,37 +114,68 @@ pub fn mean_draws(
     resamples: usize,
     seed: u64,
     slice: &str,
+    method: IntervalMethod,
 ) -> Vec<MeanDraws> {
     if deltas.is_empty() {
         return Vec::new();
     }
-    // Group unit: each metric's group sums; the sizes are the same for every metric.
-    let grouped: Vec<(Vec<f64>, Vec<f64>)> = match groups {
-        Some((of, g)) => deltas.iter().map(|d| group_sums(d, of, g)).collect(),
-        None => Vec::new(),
-    };
-    let values: Vec<&[f64]> = match groups {
-        Some(_) => grouped.iter().map(|(sums, _)| sums.as_slice()).collect(),
-        None => deltas.to_vec(),
-    };
-    let sizes = grouped.first().map(|(_, sizes)| sizes.as_slice());
-    let means = bootstrap_means_many(
+    let (values, sizes) = unit_values(deltas, groups);
+    let values: Vec<&[f64]> = values.iter().map(Vec::as_slice).collect();
+    let draws = draw_means(
         &values,
-        sizes,
+        sizes.as_deref(),
         resamples,
         stream_key(seed, &["bootstrap", slice]),
+        studentises(method),
     );
     let p = signflip::p_values_mean_many(
         &values,
-        sizes,
+        sizes.as_deref(),
         resamples,
         stream_key(seed, &["signflip", slice]),
     );
-    means
+    draws
         .into_iter()
         .zip(p)
-        .map(|(means, p_value)| MeanDraws { means, p_value })
+        .map(|(draws, p_value)| MeanDraws { draws, p_value })
         .collect()
+}
+
+/// The distance within which a resample statistic counts as equal to the estimate (BCa's ẑ₀):
+/// twice the worst rounding of a sum of `terms` values of magnitude at most `scale`.
+fn tie_tolerance(terms: usize, scale: f64) -> f64 {
+    2.0 * terms.max(4) as f64 * f64::EPSILON * scale
+}
+
+/// The interval of a mean from its draws under `method`.
+fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f64) -> Interval {
+    let (values, sizes) = units.values_and_sizes();
+    match x.method {
+        IntervalMethod::BootstrapT => {
+            // CR2 and the Bell–McCaffrey df: the CR1 studentisation for equal sizes and
+            // queries, wider where a few large groups carry the mean.
+            let ones = vec![1.0; values.len()];
+            let z = sizes.unwrap_or(&ones);
+            let se = se_cr0_cr2(values, z).1;
+            let stretch = t_stretch(z, x.confidence);
+            let range = studentized::unit_range(values, sizes);
+            studentized::interval(d, point, se, stretch, range, x.confidence)
+        }
+        IntervalMethod::ExpandedPercentile => {
+            let mut sorted = d.means.clone();
+            sorted.sort_unstable_by(f64::total_cmp);
+            let ones = vec![1.0; values.len()];
+            let levels = expanded_levels(values, sizes.unwrap_or(&ones), x.confidence);
+            at_levels(&sorted, levels)
+        }
+        method => {
+            let jk = match method {
+                IntervalMethod::Bca => jackknife::mean(units),
+                _ => None,
+            };
+            interval(&mut d.means.clone(), point, jk.as_deref(), x.confidence, method, tie)
+        }
+    }
 }
 
 /// The estimate of one metric × slice. `shared` is the metric's part of its slice's
@@ -115,73 +194,88 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
         },
         None => Units::Queries(x.deltas),
     };
-    let unit_members = match (x.statistic, x.groups) {
-        (Statistic::Mean, _) => Vec::new(),
-        (_, Some((of, g))) => members(of, g),
-        (_, None) => singletons(x.deltas.len()),
+    let unit_count = units.len();
+    let close = |iv: &Interval| {
+        checks
+            .iter()
+            .any(|c| (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound])
     };
-    let sample = PairedSample {
-        base: x.base,
-        cand: x.cand,
-        units: &unit_members,
-    };
-    let level = x.statistic.level();
-    let point = match level {
-        None => crate::stats::describe::mean(x.deltas),
-        Some(p) => sample.quantile_diff(p),
-    };
-    let draw = |b: usize, key: [u8; 32]| match level {
-        None => bootstrap_means(units, b, key),
-        Some(p) => bootstrap_quantile_diffs(&sample, p, b, key),
-    };
-    let jk = match (x.method, level) {
-        (IntervalMethod::Percentile, _) => None,
-        (IntervalMethod::Bca, None) => jackknife::mean(units),
-        (IntervalMethod::Bca, Some(p)) => jackknife::quantile_diff(&sample, p),
-    };
-    let mut b = x.resamples;
-    // The mean's means and p-value come from its slice's shared streams.
-    let (mut stats, mean_p) = match level {
+    let rerun_key = stream_key(x.seed, &["bootstrap-rerun", metric, slice]);
+    let rerun_b = x.resamples * RERUN_FACTOR;
+    // Units whose swap changes the statistic (a zero delta, or group sum, does not): the p floor.
+    let mut nonzero = units.values_and_sizes().0.iter().filter(|&&v| v != 0.0).count();
+    let (point, iv, rerun, p_value, se, df) = match x.statistic.level() {
         None => {
+            let point = crate::stats::describe::mean(x.deltas);
+            let scale = x.deltas.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let tie = tie_tolerance(x.deltas.len(), scale);
             let d = shared.unwrap_or_else(|| {
-                mean_draws(&[x.deltas], x.groups, x.resamples, x.seed, slice)
+                mean_draws(&[x.deltas], x.groups, x.resamples, x.seed, slice, x.method)
                     .pop()
                     .expect("one metric")
             });
-            (d.means, Some(d.p_value))
+            let mut iv = mean_interval(&d.draws, units, point, x, tie);
+            let rerun = close(&iv);
+            if rerun {
+                let (values, z) = units.values_and_sizes();
+                let again = draw_means(&[values], z, rerun_b, rerun_key, studentises(x.method))
+                    .pop()
+                    .expect("one metric");
+                iv = mean_interval(&again, units, point, x, tie);
+            }
+            let df = match x.groups {
+                Some(_) => bm_df(&sizes),
+                None => x.deltas.len() as f64 - 1.0,
+            };
+            (point, iv, rerun, d.p_value, se_mean(units), df)
         }
-        Some(_) => (
-            draw(b, stream_key(x.seed, &["bootstrap", metric, slice])),
-            None,
-        ),
-    };
-    let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, x.method);
-    let close = checks
-        .iter()
-        .any(|c| (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound]);
-    if close {
-        b = x.resamples * RERUN_FACTOR;
-        stats = draw(b, stream_key(x.seed, &["bootstrap-rerun", metric, slice]));
-        iv = interval(&mut stats, point, jk.as_deref(), x.confidence, x.method);
-    }
-    let (p_value, se) = match (level, mean_p) {
-        (Some(p), _) => (
-            signflip::p_value_quantile(
-                &sample,
-                p,
-                x.resamples,
-                stream_key(x.seed, &["signflip", metric, slice]),
-            ),
-            se_bootstrap(&stats),
-        ),
-        (None, p) => (p.expect("mean draws carry their p-value"), se_mean(units)),
+        Some(p) => {
+            let members = match x.groups {
+                Some((of, g)) => members(of, g),
+                None => singletons(x.deltas.len()),
+            };
+            let sample = PairedSample {
+                base: x.base,
+                cand: x.cand,
+                units: &members,
+            };
+            nonzero = members
+                .iter()
+                .filter(|m| m.iter().any(|&i| x.deltas[i as usize] != 0.0))
+                .count();
+            let point = sample.quantile_diff(p);
+            let scale = x.base.iter().chain(x.cand).fold(0.0f64, |m, v| m.max(v.abs()));
+            let tie = tie_tolerance(4, scale);
+            let method = match x.method {
+                IntervalMethod::Bca => IntervalMethod::Bca,
+                _ => IntervalMethod::Percentile,
+            };
+            let jk = match method {
+                IntervalMethod::Bca => jackknife::quantile_diff(&sample, p),
+                _ => None,
+            };
+            let key = stream_key(x.seed, &["bootstrap", metric, slice]);
+            let mut stats = bootstrap_quantile_diffs(&sample, p, x.resamples, key);
+            let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
+            let rerun = close(&iv);
+            if rerun {
+                stats = bootstrap_quantile_diffs(&sample, p, rerun_b, rerun_key);
+                iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
+            }
+            let key = stream_key(x.seed, &["signflip", metric, slice]);
+            let p_value = signflip::p_value_quantile(&sample, p, x.resamples, key);
+            let df = unit_count as f64 - 1.0;
+            (point, iv, rerun, p_value, se_bootstrap(&stats), df)
+        }
     };
     Estimate {
         estimate: point,
         interval: iv,
-        resamples_used: b,
-        rerun: close,
+        resamples_used: if rerun { rerun_b } else { x.resamples },
+        rerun,
         p_value,
-        mde: mde(se, x.confidence, POWER),
+        p_floor: signflip::p_floor(nonzero, unit_count, x.resamples),
+        mde: mde(se, df, x.confidence, POWER),
+        effective_groups: x.groups.map(|_| effective_groups(&sizes)),
     }
 }

@@ -4,9 +4,14 @@
 //!   *An Introduction to the Bootstrap*, §13.3).
 //! - BCa, bias-corrected and accelerated (Efron 1987, JASA 82:171; Efron & Tibshirani 1993,
 //!   §14.3): the levels become Φ(ẑ₀ + (ẑ₀ + z_α)/(1 − â(ẑ₀ + z_α))), with the bias correction
-//!   ẑ₀ = Φ⁻¹(#{θ* < θ̂}/B) and the acceleration â from the jackknife values θ₍ᵢ₎:
+//!   ẑ₀ = Φ⁻¹((#{θ* < θ̂} + #{θ* ≤ θ̂}) / 2B), the mid-rank of θ̂ among the resamples, and the
+//!   acceleration â from the jackknife values θ₍ᵢ₎:
 //!   â = Σ(θ̄ − θ₍ᵢ₎)³ / (6 (Σ(θ̄ − θ₍ᵢ₎)²)^{3/2}) (eq. 14.15). These are the formulas of
-//!   `scipy.stats.bootstrap(method="BCa")`, which the tests use as the reference. For IR
+//!   `scipy.stats.bootstrap(method="BCa")` (its `_percentile_of_score` is the mid-rank), which
+//!   the tests use as the reference. On tie-heavy data many resamples equal θ̂ exactly in real
+//!   arithmetic but not in floating point, where the summation order decides on which side they
+//!   fall: a resample within `tie` of θ̂ (the caller's bound on the rounding of a resample
+//!   statistic) counts as equal, so the count does not depend on the summation order. For IR
 //!   evaluation practice see Sakai 2006 (SIGIR, "Evaluating evaluation metrics based on the
 //!   bootstrap") and Smucker, Allan & Carterette 2007 (CIKM, "A comparison of statistical
 //!   significance tests for information retrieval evaluation").
@@ -27,6 +32,12 @@ use super::quantile::quantile_sorted;
 pub enum IntervalMethod {
     Percentile,
     Bca,
+    /// The studentised interval of a mean (`studentized`); a median or p95 gets the percentile
+    /// interval.
+    BootstrapT,
+    /// The percentile interval read at levels widened for small samples (`small_sample`); a
+    /// median or p95 gets the plain percentile interval.
+    ExpandedPercentile,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,8 +82,18 @@ pub fn bca_levels(z0: f64, a: f64, confidence: f64) -> [f64; 2] {
     [level(alpha / 2.0), level(1.0 - alpha / 2.0)]
 }
 
-/// Sorts `stats` and returns the interval. `estimate` is the statistic on the observed data;
-/// `jackknife` the leave-one-unit-out values (BCa only; None or fewer than 2 gives â = 0).
+/// The mid-rank share of the sorted statistics at `estimate`, (#{θ* < θ̂} + #{θ* ≤ θ̂}) / 2B,
+/// a statistic within `tie` of θ̂ counting as equal.
+pub fn mid_rank(sorted: &[f64], estimate: f64, tie: f64) -> f64 {
+    let below = sorted.partition_point(|&t| t < estimate - tie);
+    let at_most = sorted.partition_point(|&t| t <= estimate + tie);
+    (below + at_most) as f64 / (2.0 * sorted.len() as f64)
+}
+
+/// Sorts `stats` and returns the interval (percentile or BCa; the other methods read the
+/// percentile levels here). `estimate` is the statistic on the observed data; `jackknife` the
+/// leave-one-unit-out values (BCa only; None or fewer than 2 gives â = 0); `tie` the distance
+/// within which a resample counts as equal to the estimate (BCa's ẑ₀).
 ///
 /// A degenerate distribution (all statistics equal) gives that value as both bounds. Under BCa,
 /// a bias proportion of 0 or 1 (the estimate outside the bootstrap distribution) is clamped to
@@ -85,17 +106,15 @@ pub fn interval(
     jackknife: Option<&[f64]>,
     confidence: f64,
     method: IntervalMethod,
+    tie: f64,
 ) -> Interval {
     assert!(!stats.is_empty(), "interval of an empty bootstrap sample");
     stats.sort_unstable_by(f64::total_cmp);
     let b = stats.len() as f64;
     let alpha = 1.0 - confidence;
     let levels = match method {
-        _ if stats[0] == stats[stats.len() - 1] => [alpha / 2.0, 1.0 - alpha / 2.0],
-        IntervalMethod::Percentile => [alpha / 2.0, 1.0 - alpha / 2.0],
-        IntervalMethod::Bca => {
-            let below = stats.partition_point(|&t| t < estimate) as f64;
-            let prop = (below / b).clamp(0.5 / b, 1.0 - 0.5 / b);
+        IntervalMethod::Bca if stats[0] != stats[stats.len() - 1] => {
+            let prop = mid_rank(stats, estimate, tie).clamp(0.5 / b, 1.0 - 0.5 / b);
             let z0 = std_normal().inverse_cdf(prop);
             let a = match jackknife {
                 Some(j) if j.len() >= 2 => acceleration(j),
@@ -103,23 +122,31 @@ pub fn interval(
             };
             bca_levels(z0, a, confidence)
         }
+        _ => [alpha / 2.0, 1.0 - alpha / 2.0],
     };
-    let bounds = levels.map(|p| quantile_sorted(stats, p));
-    let mc_se = levels.map(|p| mc_se_at(stats, p));
+    at_levels(stats, levels)
+}
+
+/// The interval read off sorted statistics at the given quantile levels.
+pub fn at_levels(sorted: &[f64], levels: [f64; 2]) -> Interval {
+    let b = sorted.len() as f64;
     Interval {
-        bounds,
+        bounds: levels.map(|p| quantile_sorted(sorted, p)),
         levels,
-        mc_se,
+        mc_se: levels.map(|p| mc_half_width(b, p, |q| quantile_sorted(sorted, q))),
     }
 }
 
 /// Monte-Carlo standard error of the p-quantile of the sorted bootstrap sample.
 pub fn mc_se_at(sorted: &[f64], p: f64) -> f64 {
-    let b = sorted.len() as f64;
+    mc_half_width(sorted.len() as f64, p, |q| quantile_sorted(sorted, q))
+}
+
+/// Half the distance between `bound` read at p ± √(p(1 − p)/B): the Monte-Carlo standard error
+/// of a bound read at level p of B resamples.
+pub fn mc_half_width(b: f64, p: f64, bound: impl Fn(f64) -> f64) -> f64 {
     let d = (p * (1.0 - p) / b).sqrt();
-    let hi = quantile_sorted(sorted, (p + d).min(1.0));
-    let lo = quantile_sorted(sorted, (p - d).max(0.0));
-    (hi - lo) / 2.0
+    ((bound((p + d).min(1.0)) - bound((p - d).max(0.0))) / 2.0).abs()
 }
 
 #[cfg(test)]
@@ -133,8 +160,8 @@ mod tests {
         assert!((lo - 0.025).abs() < 1e-9 && (hi - 0.975).abs() < 1e-9);
         // Half the bootstrap sample below the estimate and no jackknife: BCa = percentile.
         let s: Vec<f64> = (0..1000).map(|i| f64::from(i) - 499.5).collect();
-        let p = interval(&mut s.clone(), 0.0, None, 0.9, IntervalMethod::Percentile);
-        let b = interval(&mut s.clone(), 0.0, None, 0.9, IntervalMethod::Bca);
+        let p = interval(&mut s.clone(), 0.0, None, 0.9, IntervalMethod::Percentile, 0.0);
+        let b = interval(&mut s.clone(), 0.0, None, 0.9, IntervalMethod::Bca, 0.0);
         for k in 0..2 {
             assert!((p.bounds[k] - b.bounds[k]).abs() < 1e-6, "{p:?} {b:?}");
         }
@@ -158,9 +185,28 @@ mod tests {
     }
 
     #[test]
+    fn bca_bias_correction_is_the_mid_rank_whatever_the_summation_order() {
+        // 3 below, 4 equal, 3 above the estimate 0.3: (3 + 7) / 20 = 0.5, so ẑ₀ = 0.
+        let mut s = vec![0.1, 0.2, 0.25, 0.3, 0.3, 0.3, 0.3, 0.35, 0.4, 0.5];
+        assert_eq!(mid_rank(&s, 0.3, 0.0), 0.5);
+        // The same resamples summed in another order: 0.1 + 0.2 is 0.30000000000000004, one
+        // ulp above 0.3. Strictly, two ties would move above; within a tie tolerance they stay.
+        s[3] = 0.1 + 0.2;
+        s[4] = 0.2 + 0.1;
+        assert_ne!(s[3], 0.3);
+        s.sort_by(f64::total_cmp);
+        assert_eq!(mid_rank(&s, 0.3, 1e-15), 0.5);
+        assert_eq!(mid_rank(&s, 0.3, 0.0), 0.4);
+        // The interval of these resamples under BCa without acceleration is the percentile one.
+        let p = interval(&mut s.clone(), 0.3, None, 0.8, IntervalMethod::Percentile, 1e-15);
+        let b = interval(&mut s.clone(), 0.3, None, 0.8, IntervalMethod::Bca, 1e-15);
+        assert_eq!(p.bounds, b.bounds);
+    }
+
+    #[test]
     fn degenerate_sample_gives_a_point() {
         let mut s = vec![0.25; 50];
-        let i = interval(&mut s, 0.25, Some(&[0.25, 0.25]), 0.95, IntervalMethod::Bca);
+        let i = interval(&mut s, 0.25, Some(&[0.25, 0.25]), 0.95, IntervalMethod::Bca, 0.0);
         assert_eq!(i.bounds, [0.25, 0.25]);
         assert_eq!(i.mc_se, [0.0, 0.0]);
     }

@@ -5,10 +5,14 @@
 //!   bootstrap: Davison & Hinkley, *Bootstrap Methods and their Application*, 1997, §3.8).
 //! - `paired_quantile`: the same for a difference of medians or 95th percentiles.
 //! - `interval`: percentile and BCa intervals (Efron 1987) and their Monte-Carlo error.
+//! - `studentized`: the bootstrap-t interval of a mean with a cluster-robust standard error per
+//!   resample, from the same draws (Hall 1992; Cameron, Gelbach & Miller 2008).
+//! - `small_sample`: effective number of groups, CR2 standard error and its Bell–McCaffrey
+//!   degrees of freedom, the expanded percentile levels (Hesterberg 2015), t quantiles.
 //! - `jackknife`: leave-one-unit-out values in O(n), for the BCa acceleration.
 //! - `signflip`: the paired randomization test (Fisher 1935; Smucker, Allan & Carterette 2007).
 //! - `holm`: Holm–Bonferroni adjusted p-values (Holm 1979).
-//! - `power`: minimum detectable effect at 80% power (normal theory).
+//! - `power`: minimum detectable effect at 80% power (t quantiles).
 //! - `quantile`: sample quantiles with linear interpolation (Hyndman & Fan 1996, type 7; numpy's
 //!   default) and the percentile interval built from them.
 //! - `statistic`: mean, median or p95.
@@ -25,5 +29,7 @@ pub mod paired_quantile;
 pub mod power;
 pub mod quantile;
 pub mod signflip;
+pub mod small_sample;
 pub mod statistic;
 pub mod streams;
+pub mod studentized;

@@ -1,6 +1,10 @@
-//! Power: the minimum detectable effect (MDE) of a paired comparison, normal theory (Cohen 1988,
-//! *Statistical Power Analysis*, ch. 2; for IR topic-set sizes, Sakai 2016, "Topic set size
-//! design", Inf. Retr. J. 19:256): MDE = (z_{1−α/2} + z_{power}) · SE, with α = 1 − confidence.
+//! Power: the minimum detectable effect (MDE) of a paired comparison (Cohen 1988, *Statistical
+//! Power Analysis*, ch. 2; for IR topic-set sizes, Sakai 2016, "Topic set size design", Inf.
+//! Retr. J. 19:256): MDE = (t_{1−α/2, df} + t_{power, df}) · SE, with α = 1 − confidence and the
+//! Student t quantiles of the standard error's degrees of freedom (n − 1 for queries; the
+//! Bell–McCaffrey df of `small_sample`, G − 1 for equal groups), the normal quantiles as df → ∞.
+//! Where the sign-flip test cannot reach its level at all (its smallest p above α/m under Holm),
+//! the power of `fail-if-significant-drop` is 0 whatever the MDE; the judge says so.
 //!
 //! SE of the mean delta at the resampling unit:
 //! - query unit: s/√n, s the sample standard deviation of the deltas;
@@ -10,17 +14,19 @@
 //!
 //! For a quantile statistic the SE is the standard deviation of its bootstrap distribution.
 
-use statrs::distribution::{ContinuousCDF, Normal};
-
 use super::bootstrap::Units;
+use super::small_sample::t_quantile;
 
 /// The power the MDE is computed for.
 pub const POWER: f64 = 0.8;
 
-/// (z_{1−α/2} + z_{power}) · se.
-pub fn mde(se: f64, confidence: f64, power: f64) -> f64 {
-    let nd = Normal::new(0.0, 1.0).expect("the standard normal exists");
-    (nd.inverse_cdf(1.0 - (1.0 - confidence) / 2.0) + nd.inverse_cdf(power)) * se
+/// (t_{1−α/2, df} + t_{power, df}) · se; 0 when se is 0 or df is not positive (one unit: no
+/// spread to scale).
+pub fn mde(se: f64, df: f64, confidence: f64, power: f64) -> f64 {
+    if se <= 0.0 || df <= 0.0 {
+        return 0.0;
+    }
+    (t_quantile(1.0 - (1.0 - confidence) / 2.0, df) + t_quantile(power, df)) * se
 }
 
 /// Standard error of the mean delta at the unit; 0 with fewer than two units.
@@ -54,9 +60,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mde_matches_the_normal_theory_formula() {
+    fn mde_matches_the_t_and_normal_theory_formulas() {
         // 95%, 80% power: z = 1.959964 + 0.841621 = 2.801585 (standard tables).
-        assert!((mde(1.0, 0.95, 0.8) - 2.801_585).abs() < 1e-6);
+        assert!((mde(1.0, f64::INFINITY, 0.95, 0.8) - 2.801_585).abs() < 1e-6);
+        // 8 groups, df 7: t_{0.975, 7} + t_{0.8, 7} = 2.364624 + 0.896030 = 3.260654.
+        assert!((mde(1.0, 7.0, 0.95, 0.8) - 3.260_654).abs() < 1e-5);
+        assert_eq!(mde(0.0, 7.0, 0.95, 0.8), 0.0);
         // n = 41 deltas with sd 0.08: SE = 0.08/√41, MDE ≈ 0.035.
         let x: Vec<f64> = (0..41)
             .map(|i| if i % 2 == 0 { 0.08 } else { -0.08 })
@@ -64,7 +73,7 @@ mod tests {
         let se = se_mean(Units::Queries(&x));
         let sd = crate::stats::describe::sd(&x);
         assert!((se - sd / 41f64.sqrt()).abs() < 1e-15);
-        assert!((mde(se, 0.95, 0.8) - 2.801_585 * sd / 41f64.sqrt()).abs() < 1e-6);
+        assert!((mde(se, f64::INFINITY, 0.95, 0.8) - 2.801_585 * sd / 41f64.sqrt()).abs() < 1e-6);
     }
 
     #[test]

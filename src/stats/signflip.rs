@@ -6,7 +6,11 @@
 //! are swapped, so the test respects the dependence inside a group.
 //!
 //! Two-sided p-value from R random sign vectors: (1 + #{|T*| ≥ |T|}) / (R + 1), never 0
-//! (Phipson & Smyth 2010, "Permutation p-values should never be zero"). "As extreme" allows a
+//! (Phipson & Smyth 2010, "Permutation p-values should never be zero"). With few units, when the
+//! 2^G sign vectors of G units are no more than R, all of them are enumerated instead (vector m
+//! flips unit j when bit j of m is set) and the p-value is exact: #{|T*| ≥ |T|} / 2^G. Either
+//! way it cannot go below 2 / 2^{G'}, G' the units whose delta is not 0 (flipping a zero changes
+//! nothing, and flipping every unit gives −T): `p_floor`. "As extreme" allows a
 //! relative 1e-12 for floating-point ties. Generator layout as in `bootstrap`: chunks of `CHUNK`
 //! rounds, chunk c on ChaCha8 stream c of the caller's key; each round starts on a fresh word.
 //! The mean reads 64-bit words, bit j of a round's word b flipping unit 64·b + j; the rounds of a
@@ -16,7 +20,8 @@
 //! each summed in its own lanes as in `columns`. A quantile difference reads 32-bit words, one
 //! sign per unit.
 //!
-//! Cost: O(R · units) for the mean, O(R · n) for a quantile difference.
+//! Cost: O(R · units) for the mean, O(R · n) for a quantile difference (2^G in place of R on the
+//! exact path).
 
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -34,6 +39,50 @@ const ROUNDS_AT_ONCE: usize = 8;
 /// magnitude of the statistic's terms.
 fn as_extreme(round: f64, observed: f64, scale: f64) -> bool {
     round.abs() >= observed.abs() - 1e-12 * scale.max(f64::MIN_POSITIVE)
+}
+
+/// Sign vectors enumerated per parallel task on the exact path.
+const PATTERNS_PER_TASK: u64 = 4096;
+
+/// Whether the test enumerates all 2^units sign vectors (2^units ≤ rounds).
+pub fn is_exact(units: usize, rounds: usize) -> bool {
+    units < 64 && (1u64 << units) <= rounds as u64
+}
+
+/// The smallest p-value the test can give: 2 / 2^{G'} with G' = `nonzero` units (1 when none),
+/// and no less than 1 / (R + 1) on the random path.
+pub fn p_floor(nonzero: usize, units: usize, rounds: usize) -> f64 {
+    let exact = if nonzero == 0 {
+        1.0
+    } else {
+        2f64.powi(1 - nonzero.min(1100) as i32)
+    };
+    if is_exact(units, rounds) {
+        exact
+    } else {
+        exact.max(1.0 / (rounds as f64 + 1.0))
+    }
+}
+
+/// Per column, the number of sign vectors m in 0..2^units as extreme as observed: `count(ms,
+/// counts)` adds those of the vectors `ms` (one parallel task's share) to `counts`.
+fn count_patterns<F>(units: usize, width: usize, count: F) -> Vec<usize>
+where
+    F: Fn(std::ops::Range<u64>, &mut [usize]) + Sync,
+{
+    let patterns = 1u64 << units;
+    (0..patterns.div_ceil(PATTERNS_PER_TASK))
+        .into_par_iter()
+        .map(|t| {
+            let mut counts = vec![0usize; width];
+            let end = ((t + 1) * PATTERNS_PER_TASK).min(patterns);
+            count(t * PATTERNS_PER_TASK..end, &mut counts);
+            counts
+        })
+        .reduce(
+            || vec![0; width],
+            |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+        )
 }
 
 /// Counts the rounds as extreme as `observed` over `rounds` rounds (quantile statistics);
@@ -122,6 +171,22 @@ pub fn p_values_mean_many(
         .map(|x| x.iter().map(|v| v.abs()).sum::<f64>() / total)
         .collect();
     let w = table.width();
+    if is_exact(n, rounds) {
+        let lanes = table.lanes().len();
+        let counts = count_patterns(n, w, |ms, count| {
+            let (mut acc, mut sums) = (vec![0.0; lanes], vec![0.0; w]);
+            for m in ms {
+                acc.fill(0.0);
+                table.add_signed_rows(0, n, m, &mut acc);
+                table.totals(&acc, &mut sums);
+                for k in 0..w {
+                    count[k] += usize::from(as_extreme(sums[k] / total, observed[k], scale[k]));
+                }
+            }
+        });
+        let all = (1u64 << n) as f64;
+        return counts.iter().map(|&k| k as f64 / all).collect();
+    }
     let chunks = rounds.div_ceil(CHUNK);
     let counts = (0..chunks)
         .into_par_iter()
@@ -174,23 +239,39 @@ pub fn p_value_quantile(s: &PairedSample<'_>, p: f64, rounds: usize, key: [u8; 3
         .iter()
         .chain(s.cand)
         .fold(0.0f64, |m, v| m.max(v.abs()));
-    let k = count_extreme(rounds, key, observed, scale, |signs| {
-        let mut b = Vec::with_capacity(s.base.len());
-        let mut c = Vec::with_capacity(s.cand.len());
-        for members in s.units {
-            let swap = signs.next();
-            for &i in members {
-                let (x, y) = (s.base[i as usize], s.cand[i as usize]);
-                if swap {
-                    b.push(y);
-                    c.push(x);
-                } else {
-                    b.push(x);
-                    c.push(y);
-                }
+    let units = s.units.len();
+    if is_exact(units, rounds) {
+        let k = count_patterns(units, 1, |ms, count| {
+            for m in ms {
+                let t = swapped_diff(s, p, |u| (m >> u) & 1 == 1);
+                count[0] += usize::from(as_extreme(t, observed, scale));
             }
-        }
-        quantile_unsorted(&mut c, p) - quantile_unsorted(&mut b, p)
+        });
+        return k[0] as f64 / (1u64 << units) as f64;
+    }
+    let k = count_extreme(rounds, key, observed, scale, |signs| {
+        let swaps: Vec<bool> = (0..units).map(|_| signs.next()).collect();
+        swapped_diff(s, p, |u| swaps[u])
     });
     p_value(k, rounds)
+}
+
+/// q(candidate) − q(baseline) with the sides of unit u swapped where `swap(u)`.
+fn swapped_diff(s: &PairedSample<'_>, p: f64, swap: impl Fn(usize) -> bool) -> f64 {
+    let mut b = Vec::with_capacity(s.base.len());
+    let mut c = Vec::with_capacity(s.cand.len());
+    for (u, members) in s.units.iter().enumerate() {
+        let swapped = swap(u);
+        for &i in members {
+            let (x, y) = (s.base[i as usize], s.cand[i as usize]);
+            if swapped {
+                b.push(y);
+                c.push(x);
+            } else {
+                b.push(x);
+                c.push(y);
+            }
+        }
+    }
+    quantile_unsorted(&mut c, p) - quantile_unsorted(&mut b, p)
 }

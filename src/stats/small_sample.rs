@@ -1,0 +1,162 @@
+//! Small-sample corrections for a mean over G units (queries, or groups of sizes N_g):
+//!
+//! - Effective number of groups, (Σ N_g)² / Σ N_g² (Kish 1965, *Survey Sampling*, §8.2, the
+//!   design effect of unequal cluster sizes; the guard `min-groups` reads it): G for equal sizes,
+//!   near the number of large groups when a few dominate.
+//! - CR2 standard error (Bell & McCaffrey 2002, Survey Methodology 28:169): for the mean as the
+//!   intercept of a regression on a constant, the hat block of group g is (N_g/N)·J, so the CR2
+//!   adjustment (I − H_gg)^{-1/2} scales the group's residual sum by (1 − N_g/N)^{-1/2}:
+//!   se² = Σ_g r_g² / (1 − N_g/N) / N², r_g = S_g − x̄ N_g.
+//! - Its Satterthwaite degrees of freedom under independent errors (Bell & McCaffrey 2002;
+//!   Imbens & Kolesár 2016, REStat 98:701, the "BM" df): with w_g = 1/(1 − N_g/N),
+//!   df = N² / (Σ w_g² N_g² (1 − 2N_g/N) + (Σ w_g N_g²)² / N²), which is G − 1 for equal sizes
+//!   and n − 1 for single queries.
+//! - The expanded percentile interval (Hesterberg 2015, "What teachers should know about the
+//!   bootstrap", Am. Stat. 69:371, §4.3): read the percentile interval at α'/2 = Φ(−z'), with
+//!   z' = t_{1−α/2, df} · se_CR2 / se_CR0, so that for normal data it is as wide as the t interval
+//!   with the CR2 standard error (√(G/(G − 1)) · t_{G−1} for equal sizes, Hesterberg's factor).
+//! - Student t quantiles for the minimum detectable effect (`power`).
+//!
+//! Pure, O(G).
+
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+/// (Σ N_g)² / Σ N_g².
+pub fn effective_groups(sizes: &[f64]) -> f64 {
+    let n: f64 = sizes.iter().sum();
+    let n2: f64 = sizes.iter().map(|k| k * k).sum();
+    if n2 > 0.0 {
+        n * n / n2
+    } else {
+        0.0
+    }
+}
+
+/// The CR0 and CR2 standard errors of Σ S_g / Σ N_g; (0, 0) with fewer than two groups.
+pub fn se_cr0_cr2(sums: &[f64], sizes: &[f64]) -> (f64, f64) {
+    let n: f64 = sizes.iter().sum();
+    if sums.len() < 2 || n <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let m = sums.iter().sum::<f64>() / n;
+    let (mut cr0, mut cr2) = (0.0, 0.0);
+    for (&s, &k) in sums.iter().zip(sizes) {
+        let r2 = (s - m * k).powi(2);
+        cr0 += r2;
+        cr2 += r2 / (1.0 - k / n);
+    }
+    (cr0.sqrt() / n, cr2.sqrt() / n)
+}
+
+/// Bell–McCaffrey degrees of freedom of the CR2 standard error; 0 with fewer than two groups.
+pub fn bm_df(sizes: &[f64]) -> f64 {
+    let n: f64 = sizes.iter().sum();
+    if sizes.len() < 2 || n <= 0.0 {
+        return 0.0;
+    }
+    let (mut a, mut c) = (0.0, 0.0);
+    for &k in sizes {
+        let w = 1.0 / (1.0 - k / n);
+        a += w * w * k * k * (1.0 - 2.0 * k / n);
+        c += w * k * k;
+    }
+    n * n / (a + c * c / (n * n))
+}
+
+/// The quantile of Student's t with `df` degrees of freedom (the normal's for df = ∞).
+///
+/// Panics if df ≤ 0 or p is outside (0, 1).
+pub fn t_quantile(p: f64, df: f64) -> f64 {
+    assert!(df > 0.0 && p > 0.0 && p < 1.0, "t quantile needs df > 0 and 0 < p < 1");
+    if df.is_infinite() {
+        Normal::new(0.0, 1.0).expect("standard normal").inverse_cdf(p)
+    } else {
+        StudentsT::new(0.0, 1.0, df)
+            .expect("df > 0")
+            .inverse_cdf(p)
+    }
+}
+
+/// The factor t_{1−α/2, BM df} / t_{1−α/2, G−1} by which the bootstrap-t quantiles are stretched
+/// for unequal group sizes (1 for equal sizes and for single queries, whose BM df is G − 1);
+/// 1 with fewer than two groups.
+pub fn t_stretch(sizes: &[f64], confidence: f64) -> f64 {
+    let g = sizes.len() as f64;
+    let df = bm_df(sizes);
+    if g < 2.0 || df <= 0.0 {
+        return 1.0;
+    }
+    let p = 1.0 - (1.0 - confidence) / 2.0;
+    (t_quantile(p, df) / t_quantile(p, g - 1.0)).max(1.0)
+}
+
+/// The expanded percentile levels [α'/2, 1 − α'/2] for a mean of groups with these sums and
+/// sizes (singletons for the query unit); the plain levels with fewer than two groups or no
+/// spread.
+pub fn expanded_levels(sums: &[f64], sizes: &[f64], confidence: f64) -> [f64; 2] {
+    let alpha = 1.0 - confidence;
+    let (cr0, cr2) = se_cr0_cr2(sums, sizes);
+    let df = bm_df(sizes);
+    if cr0 <= 0.0 || df <= 0.0 {
+        return [alpha / 2.0, 1.0 - alpha / 2.0];
+    }
+    let z = t_quantile(1.0 - alpha / 2.0, df) * cr2 / cr0;
+    let low = Normal::new(0.0, 1.0).expect("standard normal").cdf(-z);
+    [low, 1.0 - low]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_sizes_give_g_minus_one_df_and_hesterbergs_factor() {
+        for g in [2usize, 5, 8, 30] {
+            let sizes = vec![4.0; g];
+            assert!((bm_df(&sizes) - (g - 1) as f64).abs() < 1e-9, "G = {g}");
+            assert!((effective_groups(&sizes) - g as f64).abs() < 1e-12);
+            let sums: Vec<f64> = (0..g).map(|i| (i as f64 * 0.7).sin()).collect();
+            let (cr0, cr2) = se_cr0_cr2(&sums, &sizes);
+            let factor = (g as f64 / (g as f64 - 1.0)).sqrt();
+            assert!((cr2 / cr0 - factor).abs() < 1e-12);
+        }
+        // Single queries: n − 1.
+        assert!((bm_df(&[1.0; 20]) - 19.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn unequal_sizes_have_fewer_df_and_effective_groups() {
+        // Sizes 30, 1, 1, 1, 1: one group dominates. Effective groups 34² / 904 = 1.2788.
+        let sizes = [30.0, 1.0, 1.0, 1.0, 1.0];
+        assert!((effective_groups(&sizes) - 34.0 * 34.0 / 904.0).abs() < 1e-12);
+        // By hand: N = 34, w = 34/4 for the big group and 34/33 for the others;
+        // a = (34/4)²·900·(1 − 60/34) + 4·(34/33)²·(1 − 2/34), c = (34/4)·900 + 4·(34/33).
+        let n = 34.0f64;
+        let (w1, w2) = (n / 4.0, n / 33.0);
+        let a = w1 * w1 * 900.0 * (1.0 - 60.0 / n) + 4.0 * w2 * w2 * (1.0 - 2.0 / n);
+        let c = w1 * 900.0 + 4.0 * w2;
+        let want = n * n / (a + c * c / (n * n));
+        assert!((bm_df(&sizes) - want).abs() < 1e-9);
+        assert!(want < 4.0 && want > 0.0, "{want}");
+    }
+
+    #[test]
+    fn t_quantiles_match_tables() {
+        // Student t tables: t_{0.975, 7} = 2.364624, t_{0.8, 7} = 0.896030, t_{0.975, 19} =
+        // 2.093024.
+        assert!((t_quantile(0.975, 7.0) - 2.364_624).abs() < 1e-5);
+        assert!((t_quantile(0.8, 7.0) - 0.896_030).abs() < 1e-5);
+        assert!((t_quantile(0.975, 19.0) - 2.093_024).abs() < 1e-5);
+        assert!((t_quantile(0.975, f64::INFINITY) - 1.959_964).abs() < 1e-5);
+    }
+
+    #[test]
+    fn expanded_levels_for_equal_groups() {
+        // G = 8: z' = √(8/7) · t_{0.975, 7} = 2.527890 → α'/2 = Φ(−2.527890) = 0.0057375.
+        let sums = [0.3, -0.1, 0.2, 0.5, 0.0, -0.4, 0.25, 0.1];
+        let [lo, hi] = expanded_levels(&sums, &[4.0; 8], 0.95);
+        assert!((lo - 0.005_737_5).abs() < 1e-6, "{lo}");
+        assert!((hi - (1.0 - lo)).abs() < 1e-15);
+        assert_eq!(expanded_levels(&[0.3], &[4.0], 0.95), [0.025, 0.975]);
+    }
+}

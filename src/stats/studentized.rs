@@ -1,0 +1,298 @@
+//! The studentised (bootstrap-t) interval of a mean delta, with a cluster-robust standard error
+//! per resample computed from the same draws as the resample's mean (Efron & Tibshirani 1993,
+//! *An Introduction to the Bootstrap*, §12.5; Hall 1992, *The Bootstrap and Edgeworth
+//! Expansion*, §3.5; for clustered data the pairs cluster bootstrap-t of Cameron, Gelbach &
+//! Miller 2008, "Bootstrap-based improvements for inference with clustered errors", REStat
+//! 90:414, with the CR1 standard error of Cameron & Miller 2015, J. Human Resources 50:317).
+//!
+//! Each resample b gives a mean θ*_b and its standard error se*_b; with t*_b = (θ*_b − θ̂)/se*_b
+//! the interval is [θ̂ − t*₍₁₋α/₂₎·ŝe, θ̂ − t*₍α/₂₎·ŝe], ŝe the observed standard error and the
+//! t* quantiles type 7 as in `quantile`. Unlike the percentile interval it widens when the data
+//! are few or skewed (a resample that happens to miss the rare large deltas has a small se* and
+//! so a large |t*|): it is second-order accurate where the percentile interval is first-order
+//! (Hall 1992, §3.10).
+//!
+//! Standard errors, from per-resample sums of extra columns read with the same indices:
+//! - query unit, n deltas x: the columns x and (x − x̄)², x̄ the observed mean; with d = θ* − x̄,
+//!   Σ(x* − θ*)² = Σ(x* − x̄)² − n·d², se* = √(Σ(x* − θ*)² / ((n − 1) n)) (s/√n);
+//! - group unit, G groups with sums S_g and sizes N_g: the columns S, r² and r·N with the
+//!   observed residuals r_g = S_g − x̄ N_g, and N, N²; with d = θ* − x̄,
+//!   Σ(S*_g − θ* N*_g)² = Σr² − 2dΣrN + d²ΣN², se* = √(G/(G − 1) · that) / ΣN* (CR1, as
+//!   `power::se_mean`).
+//!
+//! A resample whose spread is zero (every draw the same unit, or rounding below 1e-10 of its
+//! sum of squares) has se* = 0 and t* = ±∞ (0 when θ* = x̄ too): it stands for an unbounded
+//! t. A bound read at an infinite t* is the smallest (largest) unit mean instead, the furthest
+//! any resample mean can reach.
+//!
+//! Cost: as the percentile interval's draws (the same indices), with one extra column per metric
+//! for queries and two per metric plus two for groups; one sort of B values per metric.
+
+use super::bootstrap::bootstrap_sums;
+use super::columns::Columns;
+use super::interval::{mc_half_width, Interval};
+
+/// Per resample of one metric: its mean and its standard error, in resample order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draws {
+    pub means: Vec<f64>,
+    pub ses: Vec<f64>,
+}
+
+/// The means and standard errors of several metrics over the same resamples (arguments as
+/// `bootstrap::bootstrap_means_many`); metric m's means are exactly what `bootstrap_means_many`
+/// gives for it under the same key.
+///
+/// Panics if there are no units or no metrics, more than `u32::MAX` units, or lengths differ.
+pub fn bootstrap_studentized_many(
+    values: &[&[f64]],
+    sizes: Option<&[f64]>,
+    resamples: usize,
+    key: [u8; 32],
+) -> Vec<Draws> {
+    assert!(!values.is_empty(), "no metrics to resample");
+    let units = values[0].len();
+    let total = sizes.map_or(units as f64, |z| z.iter().sum());
+    let centre: Vec<f64> = values
+        .iter()
+        .map(|x| x.iter().sum::<f64>() / total)
+        .collect();
+    // Columns: the values, then per metric the spread columns, then (groups) N and N².
+    let mut extra: Vec<Vec<f64>> = Vec::new();
+    for (x, &c) in values.iter().zip(&centre) {
+        match sizes {
+            None => extra.push(x.iter().map(|v| (v - c) * (v - c)).collect()),
+            Some(z) => {
+                let r: Vec<f64> = x.iter().zip(z).map(|(s, k)| s - c * k).collect();
+                extra.push(r.iter().map(|r| r * r).collect());
+                extra.push(r.iter().zip(z).map(|(r, k)| r * k).collect());
+            }
+        }
+    }
+    let squares: Vec<f64> = sizes.map_or(Vec::new(), |z| z.iter().map(|k| k * k).collect());
+    let mut cols: Vec<&[f64]> = values.to_vec();
+    cols.extend(extra.iter().map(Vec::as_slice));
+    cols.extend(sizes);
+    if sizes.is_some() {
+        cols.push(&squares);
+    }
+    let table = Columns::new(&cols);
+    let sums = bootstrap_sums(&table, resamples, key);
+    let w = table.width();
+    let m = values.len();
+    let g = units as f64;
+    (0..m)
+        .map(|k| {
+            let (mut means, mut ses) = (Vec::with_capacity(resamples), Vec::with_capacity(resamples));
+            for row in sums.chunks_exact(w) {
+                let (mean, se) = match sizes {
+                    None => {
+                        let mean = row[k] / g;
+                        let d = mean - centre[k];
+                        let ss = spread(row[m + k], g * d * d);
+                        (mean, (ss / ((g - 1.0) * g)).sqrt())
+                    }
+                    Some(_) => {
+                        let n = row[w - 2];
+                        let mean = row[k] / n;
+                        let d = mean - centre[k];
+                        let (r2, rn, n2) = (row[m + 2 * k], row[m + 2 * k + 1], row[w - 1]);
+                        let ss = spread(r2, 2.0 * d * rn - d * d * n2);
+                        ((mean), (g / (g - 1.0) * ss).sqrt() / n)
+                    }
+                };
+                means.push(mean);
+                ses.push(if units > 1 { se } else { 0.0 });
+            }
+            Draws { means, ses }
+        })
+        .collect()
+}
+
+/// `sum − minus`, the resample's sum of squared deviations: 0 when it is below 1e-10 of `sum`
+/// (rounding of a resample without spread).
+fn spread(sum: f64, minus: f64) -> f64 {
+    let ss = sum - minus;
+    if ss <= 1e-10 * sum.abs() {
+        0.0
+    } else {
+        ss
+    }
+}
+
+/// The studentised statistics t*_b = (θ*_b − θ̂)/se*_b, sorted ascending (±∞ where se*_b = 0
+/// and θ*_b ≠ θ̂).
+pub fn t_stats(d: &Draws, estimate: f64) -> Vec<f64> {
+    let mut t: Vec<f64> = d
+        .means
+        .iter()
+        .zip(&d.ses)
+        .map(|(&m, &s)| {
+            let diff = m - estimate;
+            if s > 0.0 {
+                diff / s
+            } else if diff == 0.0 {
+                0.0
+            } else {
+                diff.signum() * f64::INFINITY
+            }
+        })
+        .collect();
+    t.sort_unstable_by(f64::total_cmp);
+    t
+}
+
+/// The type-7 p-quantile of sorted values that may hold ±∞ (an interpolation towards an
+/// infinite neighbour is that infinity).
+fn quantile_inf(sorted: &[f64], p: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * p.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(sorted.len() - 1);
+    let frac = h - lo as f64;
+    let (a, b) = (sorted[lo], sorted[hi]);
+    if frac == 0.0 || a == b {
+        a
+    } else if a.is_infinite() {
+        a
+    } else if b.is_infinite() {
+        b
+    } else {
+        a + frac * (b - a)
+    }
+}
+
+/// The bootstrap-t interval from the resamples `d` of a mean whose observed value is `estimate`
+/// and standard error `se`, the t* quantiles multiplied by `stretch` (1 for the plain
+/// bootstrap-t; see `small_sample::t_stretch`); `range` is [smallest, largest] unit mean (the
+/// bound an infinite t* gives). With `se` = 0 (no spread) the interval is the point.
+///
+/// Panics if there are no resamples.
+pub fn interval(
+    d: &Draws,
+    estimate: f64,
+    se: f64,
+    stretch: f64,
+    range: [f64; 2],
+    confidence: f64,
+) -> Interval {
+    assert!(!d.means.is_empty(), "interval of an empty bootstrap sample");
+    let alpha = 1.0 - confidence;
+    // Bound k is read at t-level 1 − α/2 (low) or α/2 (high).
+    let levels = [1.0 - alpha / 2.0, alpha / 2.0];
+    if se <= 0.0 || !se.is_finite() {
+        return Interval {
+            bounds: [estimate; 2],
+            levels,
+            mc_se: [0.0; 2],
+        };
+    }
+    let t = t_stats(d, estimate);
+    let bound = |p: f64| {
+        let b = estimate - stretch * quantile_inf(&t, p) * se;
+        if b.is_finite() {
+            b
+        } else if b < 0.0 {
+            range[0]
+        } else {
+            range[1]
+        }
+    };
+    let b = t.len() as f64;
+    Interval {
+        bounds: levels.map(bound),
+        levels,
+        mc_se: levels.map(|p| mc_half_width(b, p, bound)),
+    }
+}
+
+/// [smallest, largest] unit mean: the deltas, or each group's sum over its size.
+pub fn unit_range(values: &[f64], sizes: Option<&[f64]>) -> [f64; 2] {
+    let mean = |i: usize| sizes.map_or(values[i], |z| values[i] / z[i]);
+    (0..values.len()).fold([f64::INFINITY, f64::NEG_INFINITY], |[lo, hi], i| {
+        [lo.min(mean(i)), hi.max(mean(i))]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::bootstrap::bootstrap_means_many;
+    use crate::stats::describe::sd;
+    use crate::stats::power::se_mean;
+    use crate::stats::bootstrap::Units;
+    use crate::stats::streams::stream_key;
+
+    #[test]
+    fn means_are_the_percentile_means_and_ses_are_recomputed_exactly() {
+        let x: Vec<f64> = (0..57).map(|i| ((i * 37 % 23) as f64 - 9.0) / 50.0).collect();
+        let y: Vec<f64> = (0..57).map(|i| ((i * 11 % 7) as f64) / 10.0).collect();
+        let key = stream_key(3, &["bootstrap", "all"]);
+        let t = bootstrap_studentized_many(&[&x, &y], None, 300, key);
+        let p = bootstrap_means_many(&[&x, &y], None, 300, key);
+        assert_eq!(t[0].means, p[0]);
+        assert_eq!(t[1].means, p[1]);
+        // The first resample's SE against s*/√n of its own draws: the engine's indices of
+        // resample 0 are the first n accepted indices of stream 0 (`bootstrap` header).
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::from_seed(key);
+        rng.set_stream(0);
+        let mut ix = crate::stats::bootstrap::Indices::new(rng, 57);
+        let mut drawn = Vec::new();
+        while drawn.len() < 57 {
+            let run = ix.take(57 - drawn.len()).to_vec();
+            drawn.extend(run.iter().map(|&i| x[i as usize]));
+        }
+        let want = sd(&drawn) / 57f64.sqrt();
+        assert!((t[0].ses[0] - want).abs() < 1e-12, "{} vs {want}", t[0].ses[0]);
+    }
+
+    #[test]
+    fn group_ses_are_the_cluster_robust_se_of_the_drawn_groups() {
+        let sums = [0.5, -0.2, 0.9, 0.1, -0.4, 0.3];
+        let sizes = [2.0, 1.0, 4.0, 3.0, 1.0, 2.0];
+        let key = stream_key(4, &["bootstrap", "all"]);
+        let d = bootstrap_studentized_many(&[&sums], Some(&sizes), 50, key);
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::from_seed(key);
+        rng.set_stream(0);
+        let mut ix = crate::stats::bootstrap::Indices::new(rng, 6);
+        for b in 0..3 {
+            let mut idx = Vec::new();
+            while idx.len() < 6 {
+                let run = ix.take(6 - idx.len()).to_vec();
+                idx.extend(run);
+            }
+            let s: Vec<f64> = idx.iter().map(|&i| sums[i as usize]).collect();
+            let z: Vec<f64> = idx.iter().map(|&i| sizes[i as usize]).collect();
+            let want = se_mean(Units::Groups { sums: &s, sizes: &z });
+            assert!((d[0].ses[b] - want).abs() < 1e-12, "resample {b}: {} vs {want}", d[0].ses[b]);
+        }
+    }
+
+    #[test]
+    fn interval_by_hand() {
+        // t* = (m − 1)/s: [−2, −1, 0, 1, 2] at se 1 → quantiles 0.1 and 0.9 of t are −1.6 and
+        // 1.6: [1 − 1.6·0.5, 1 + 1.6·0.5] with ŝe = 0.5.
+        let d = Draws {
+            means: vec![-1.0, 0.0, 1.0, 2.0, 3.0],
+            ses: vec![1.0; 5],
+        };
+        let i = interval(&d, 1.0, 0.5, 1.0, [-5.0, 5.0], 0.8);
+        assert!((i.bounds[0] - 0.2).abs() < 1e-12 && (i.bounds[1] - 1.8).abs() < 1e-12, "{i:?}");
+        // A resample without spread is an infinite t: the bound goes to the range.
+        let d = Draws {
+            means: vec![-1.0, 0.0, 1.0, 2.0, 3.0],
+            ses: vec![1.0, 1.0, 1.0, 1.0, 0.0],
+        };
+        let i = interval(&d, 1.0, 0.5, 1.0, [-5.0, 5.0], 0.8);
+        assert_eq!(i.bounds[0], -5.0);
+        assert!(i.mc_se.iter().all(|s| s.is_finite()));
+        // No observed spread: the point.
+        assert_eq!(interval(&d, 1.0, 0.0, 1.0, [-5.0, 5.0], 0.8).bounds, [1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_single_unit_has_no_spread() {
+        let d = bootstrap_studentized_many(&[&[0.3]], None, 10, stream_key(1, &["b"]));
+        assert!(d[0].ses.iter().all(|&s| s == 0.0));
+        assert_eq!(unit_range(&[0.3, -0.2, 0.6], Some(&[1.0, 2.0, 3.0])), [-0.1, 0.3]);
+    }
+}
