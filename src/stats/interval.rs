@@ -200,7 +200,9 @@ mod tests {
         // The interval of these resamples under BCa without acceleration is the percentile one.
         let p = interval(&mut s.clone(), 0.3, None, 0.8, IntervalMethod::Percentile, 1e-15);
         let b = interval(&mut s.clone(), 0.3, None, 0.8, IntervalMethod::Bca, 1e-15);
-        assert_eq!(p.bounds, b.bounds);
+        for k in 0..2 {
+            assert!((p.bounds[k] - b.bounds[k]).abs() < 1e-9, "{p:?} {b:?}");
+        }
     }
 
     #[test]

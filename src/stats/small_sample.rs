@@ -157,6 +157,8 @@ mod tests {
         let [lo, hi] = expanded_levels(&sums, &[4.0; 8], 0.95);
         assert!((lo - 0.005_737_5).abs() < 1e-6, "{lo}");
         assert!((hi - (1.0 - lo)).abs() < 1e-15);
-        assert_eq!(expanded_levels(&[0.3], &[4.0], 0.95), [0.025, 0.975]);
+        let alpha = 1.0 - 0.95;
+        let plain = [alpha / 2.0, 1.0 - alpha / 2.0];
+        assert_eq!(expanded_levels(&[0.3], &[4.0], 0.95), plain);
     }
 }

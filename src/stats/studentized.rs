@@ -51,6 +51,9 @@ pub fn bootstrap_studentized_many(
     key: [u8; 32],
 ) -> Vec<Draws> {
     assert!(!values.is_empty(), "no metrics to resample");
+    // Groups of one query each are the query unit, draw for draw: the same columns, so the same
+    // numbers to the last bit.
+    let sizes = sizes.filter(|z| z.iter().any(|&k| k != 1.0));
     let units = values[0].len();
     let total = sizes.map_or(units as f64, |z| z.iter().sum());
     let centre: Vec<f64> = values

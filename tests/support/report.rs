@@ -32,6 +32,7 @@ fn cmp(
         slice: slice.to_string(),
         n,
         groups,
+        effective_groups: None,
         baseline_mean: base,
         candidate_mean: cand,
         delta: cand - base,
@@ -53,6 +54,7 @@ fn cmp(
         } else {
             0.41
         },
+        p_floor: 1.0 / 10_001.0,
         mde: (ci[1] - ci[0]) / 3.92 * 2.8,
         margin: 0.01,
         label: Some(if ci[1] < -0.01 {
