@@ -8,7 +8,8 @@ query in two: one of 10 domains, one of 10 languages), then measures, each the m
   engine    1 metric × all, unit=query         (benches/engine.rs on the same deltas: resampling alone)
   rag-gate  1 metric × all, unit=query         (end to end: parse, 10,000 resamples, p-value, report)
   rag-gate  1 metric × all, unit=group         (10,000 groups of 10)
-  rag-gate  3 metrics × 21 slices, unit=query  (the full check)
+  rag-gate  3 metrics × 21 slices, unit=query  (the full check, default interval: bootstrap-t)
+  rag-gate  the same with method = "percentile" (the ratio of the two is the cost of bootstrap-t)
   numpy     1 metric × all: vectorised, chunked index matrices (rng.integers + take + mean)
   numpy     1 metric × 21 slices, same method
 
@@ -49,6 +50,7 @@ queries = "queries.jsonl"
 [bootstrap]
 resamples = {resamples}
 unit = "{unit}"
+method = "{method}"
 [slices]
 by = {by}
 [report]
@@ -59,10 +61,11 @@ max-drop = 0.01
 """
 
 
-def gate(folder, name, unit, by, metrics, resamples):
+def gate(folder, name, unit, by, metrics, resamples, method="bootstrap-t"):
     path = f"{folder}/{name}.toml"
     with open(path, "w") as f:
-        f.write(GATE.format(unit=unit, by=json.dumps(by), metrics=json.dumps(metrics), resamples=resamples))
+        f.write(GATE.format(unit=unit, by=json.dumps(by), metrics=json.dumps(metrics), resamples=resamples,
+                            method=method))
     return path
 
 
@@ -109,6 +112,11 @@ def main():
         "rag-gate 3 metrics x 21 slices, query unit": gate(
             a.folder, "full", "query", ["domain", "language"], ["ndcg@10", "recall@5", "mrr@10"], a.resamples
         ),
+        # The same full check with the percentile interval (the default before issue 17).
+        "rag-gate 3 metrics x 21 slices, query unit, percentile": gate(
+            a.folder, "full_percentile", "query", ["domain", "language"], ["ndcg@10", "recall@5", "mrr@10"],
+            a.resamples, method="percentile"
+        ),
     }
     results = {}
     for name, g in cases.items():
@@ -147,6 +155,9 @@ def main():
             numpy_bootstrap(delta[m], a.resamples)
         results["numpy vectorised, 1 metric x 21 slices (bootstrap only)"] = (time.perf_counter() - t0, None)
 
+    full = results["rag-gate 3 metrics x 21 slices, query unit"][0]
+    perc = results["rag-gate 3 metrics x 21 slices, query unit, percentile"][0]
+    print(f"default (bootstrap-t) / percentile, 3 metrics x 21 slices: {full / perc:.2f}x")
     print(f"N = {a.queries:,} paired queries, B = {a.resamples:,} resamples, input {size_mb:.1f} MiB, {os.cpu_count()} cores")
     ref = results.get("numpy vectorised, 1 metric x all (bootstrap only)", (None,))[0]
     for name, (t, rss) in results.items():

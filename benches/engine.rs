@@ -1,7 +1,8 @@
 //! `cargo bench --bench engine [-- --deltas FILE] [--resamples B]`: the bootstrap engine alone at
 //! N = 100,000, B = 10,000 (or the deltas in FILE, one per line, as `bench/check_bench.sh` passes them): one
 //! metric (query unit, all threads and one thread), 10,000 groups of 10, three metrics sharing the
-//! draws, and the sign-flip test for one and three metrics; against a plain ChaCha8 +
+//! draws (percentile, and bootstrap-t with its per-resample SEs), and the sign-flip test for one
+//! and three metrics; against a plain ChaCha8 +
 //! `random_range` loop on one thread. Prints the median of five runs and the cost per resampled
 //! element, then `engine-seconds <s>` for scripts; `--only-engine` times the first case alone.
 //! A measurement, never an assertion.
@@ -11,6 +12,7 @@ use std::time::Instant;
 use rag_gate::stats::bootstrap::{bootstrap_means, bootstrap_means_many, group_sums, Units};
 use rag_gate::stats::signflip::{p_value_mean, p_values_mean_many};
 use rag_gate::stats::streams::stream_key;
+use rag_gate::stats::studentized::bootstrap_studentized_many;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -83,6 +85,10 @@ fn main() {
     });
     let three =
         median_secs(|| bootstrap_means_many(&[&deltas, &other, &third], None, b, key)[0][0]);
+    // The default interval's draws: the same indices, each metric's SE per resample besides.
+    let three_t = median_secs(|| {
+        bootstrap_studentized_many(&[&deltas, &other, &third], None, b, key)[0].means[0]
+    });
     let s1 = median_secs(|| p_value_mean(Units::Queries(&deltas), b, key));
     let s3 = median_secs(|| p_values_mean_many(&[&deltas, &other, &third], None, b, key)[0]);
     // The reference of the issue: a plain loop, ChaCha8 + random_range per element, one thread.
@@ -113,6 +119,10 @@ fn main() {
     println!(
         "  3 metrics sharing the draws, {threads} threads: {three:.3} s  ({:.2}x one metric)",
         three / q
+    );
+    println!(
+        "  3 metrics, bootstrap-t draws (means and SEs), {threads} threads: {three_t:.3} s  ({:.2}x the percentile draws)",
+        three_t / three
     );
     println!(
         "  sign-flip p-value, {b} rounds, {threads} threads: 1 metric {s1:.3} s, 3 metrics {s3:.3} s"

@@ -35,6 +35,7 @@ ensure_scipy()
 import numpy as np  # noqa: E402
 import scipy  # noqa: E402
 from scipy.stats import bootstrap  # noqa: E402
+from scipy.stats._resampling import _percentile_of_score  # noqa: E402  (what BCa uses for ẑ₀)
 
 CONFIDENCE = 0.95
 RESAMPLES = 200_000
@@ -48,6 +49,12 @@ def bca(data, stat, seed):
                         random_state=np.random.default_rng(seed))
         ci = res.confidence_interval
         out[method.lower()] = [float(ci.low), float(ci.high)]
+        if method == "BCa":
+            # The share behind ẑ₀ = Φ⁻¹(share), by scipy's own function, and the strict share.
+            theta_b = res.bootstrap_distribution
+            theta = stat(*data)
+            out["z0_share"] = float(_percentile_of_score(theta_b, theta, axis=-1, xp=np))
+            out["strict_share"] = float(np.mean(theta_b < theta))
     return out
 
 

@@ -129,7 +129,12 @@ fn run_route(
 
 /// The unrestricted wild cluster bootstrap-t interval of the mean with Webb weights, CR1
 /// standard errors, percentile-t, B resamples from a stream of its own.
-pub fn wild(deltas: &[f64], groups: Option<(&[u32], usize)>, resamples: usize, set: usize) -> [f64; 2] {
+pub fn wild(
+    deltas: &[f64],
+    groups: Option<(&[u32], usize)>,
+    resamples: usize,
+    set: usize,
+) -> [f64; 2] {
     let (sums, sizes) = match groups {
         Some((of, g)) => rag_gate::stats::bootstrap::group_sums(deltas, of, g),
         None => (deltas.to_vec(), vec![1.0; deltas.len()]),
@@ -155,7 +160,10 @@ pub fn wild(deltas: &[f64], groups: Option<(&[u32], usize)>, resamples: usize, s
     let mut t = Vec::with_capacity(resamples);
     let mut r = vec![0.0; sums.len()];
     for _ in 0..resamples {
-        let v: Vec<f64> = resid.iter().map(|_| webb[(rng.next_u32() % 6) as usize]).collect();
+        let v: Vec<f64> = resid
+            .iter()
+            .map(|_| webb[(rng.next_u32() % 6) as usize])
+            .collect();
         let shift = v.iter().zip(&resid).map(|(v, e)| v * e).sum::<f64>() / n;
         for (i, ri) in r.iter_mut().enumerate() {
             *ri = v[i] * resid[i] - shift * sizes[i];
@@ -297,7 +305,10 @@ pub fn few_groups(seed: u64, sets: usize, groups: usize, resamples: usize, route
     for set in 0..sets {
         let mut rng = rng_for(seed, &format!("few-{groups}"), set);
         let (d, of) = grouped(&mut rng, &vec![4; groups]);
-        t.add(run_route(&d, Some((&of, groups)), route, resamples, set), MU);
+        t.add(
+            run_route(&d, Some((&of, groups)), route, resamples, set),
+            MU,
+        );
         t.not_judged += usize::from((groups as f64) < MIN_GROUPS);
     }
     t
@@ -310,11 +321,14 @@ pub fn unequal_groups(seed: u64, sets: usize, resamples: usize, route: Route) ->
     let mut t = Tally::default();
     for set in 0..sets {
         let mut rng = rng_for(seed, "unequal", set);
-        let sizes: Vec<usize> = (0..20).map(|_| SIZES[(rng.next_u32() % 5) as usize]).collect();
+        let sizes: Vec<usize> = (0..20)
+            .map(|_| SIZES[(rng.next_u32() % 5) as usize])
+            .collect();
         let (d, of) = grouped(&mut rng, &sizes);
         t.add(run_route(&d, Some((&of, 20)), route, resamples, set), MU);
         let z: Vec<f64> = sizes.iter().map(|&k| k as f64).collect();
-        t.not_judged += usize::from(rag_gate::stats::small_sample::effective_groups(&z) < MIN_GROUPS);
+        t.not_judged +=
+            usize::from(rag_gate::stats::small_sample::effective_groups(&z) < MIN_GROUPS);
     }
     t
 }

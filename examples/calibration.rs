@@ -88,7 +88,11 @@ fn line(label: &str, t: &Tally, route: Route, want: Option<(f64, f64)>) {
         _ => String::new(),
     };
     let guard = if t.not_judged > 0 {
-        format!("; not judged (min-groups {}): {}", sim::MIN_GROUPS, pct(t, t.not_judged_rate()))
+        format!(
+            "; not judged (min-groups {}): {}",
+            sim::MIN_GROUPS,
+            pct(t, t.not_judged_rate())
+        )
     } else {
         String::new()
     };
@@ -108,17 +112,37 @@ fn small(sets: usize, b: usize, seed: u64) {
         for g in [5, 8, 12, 15, 20, 30] {
             let want = (g >= 8).then_some((0.935, 0.965));
             let tally = sim::few_groups(seed, sets, g, b, route);
-            line(&format!("(d) {g:2} equal groups of 4, group unit"), &tally, route, want);
+            line(
+                &format!("(d) {g:2} equal groups of 4, group unit"),
+                &tally,
+                route,
+                want,
+            );
         }
         let tally = sim::unequal_groups(seed, sets, b, route);
-        line("(e) 20 groups of sizes from {1,2,3,10,30}, group unit", &tally, route, Some((0.93, 1.0)));
+        line(
+            "(e) 20 groups of sizes from {1,2,3,10,30}, group unit",
+            &tally,
+            route,
+            Some((0.93, 1.0)),
+        );
         for n in [20, 30, 50] {
             let tally = sim::zero_inflated(seed, sets, n, b, route);
-            line(&format!("(f) zero-inflated skewed, n = {n}, query unit"), &tally, route, Some((0.93, 1.0)));
+            line(
+                &format!("(f) zero-inflated skewed, n = {n}, query unit"),
+                &tally,
+                route,
+                Some((0.93, 1.0)),
+            );
         }
         for n in [20, 30] {
             let tally = sim::tie_heavy(seed, sets, n, b, route);
-            line(&format!("(g) symmetric tie-heavy, n = {n}, query unit"), &tally, route, None);
+            line(
+                &format!("(g) symmetric tie-heavy, n = {n}, query unit"),
+                &tally,
+                route,
+                None,
+            );
         }
         println!("  ({:.1} s)", t.elapsed().as_secs_f64());
     }

@@ -111,7 +111,8 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
             };
             let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
             r.family_size = family.len();
-            if let Some((why, decided_by)) = too_small(cfg, c, rule, r.passed, alpha, family.len()) {
+            if let Some((why, decided_by)) = too_small(cfg, c, rule, r.passed, alpha, family.len())
+            {
                 r.status = GateStatus::TooSmall;
                 r.passed = cfg.slices.on_small_slice == OnSmallSlice::Warn;
                 r.decided_by = decided_by.into();
@@ -171,7 +172,10 @@ fn too_small(
     }
     if rule == "fail-if-significant-drop" && passed && c.p_floor >= alpha / family as f64 {
         return Some((
-            format!("{}; this rule cannot fire here", p_floor_words(c, alpha, family)),
+            format!(
+                "{}; this rule cannot fire here",
+                p_floor_words(c, alpha, family)
+            ),
             "too few units for the sign-flip test",
         ));
     }

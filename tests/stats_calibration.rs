@@ -2,9 +2,11 @@
 //! sets and resamples, wider tolerances (binomial error of 150 sets is ±3.6 points at 95%).
 
 #[path = "../calibration/sim.rs"]
+#[allow(dead_code)] // the wild bootstrap reference and some tallies are for the full run only
 mod sim;
 
 use rag_gate::stats::interval::IntervalMethod;
+use sim::Route;
 
 const SETS: usize = 150;
 const B: usize = 400;
@@ -46,5 +48,45 @@ fn clustered_data_need_the_group_unit() {
         (0.86..=1.0).contains(&g.coverage()),
         "group unit coverage {}",
         g.coverage()
+    );
+}
+
+#[test]
+fn the_default_interval_holds_where_the_percentile_one_is_too_narrow() {
+    // Issue 17's regimes, fast: 150 sets, 400 resamples (binomial error ±1.8 points at 95%).
+    let t = Route::Report(IntervalMethod::BootstrapT);
+    let p = Route::Report(IntervalMethod::Percentile);
+    let few = sim::few_groups(sim::DATA_SEED, SETS, 8, B, t);
+    assert!(few.coverage() >= 0.9, "8 groups: {}", few.coverage());
+    let few_p = sim::few_groups(sim::DATA_SEED, SETS, 5, B, p);
+    assert!(
+        few_p.coverage() < 0.92,
+        "percentile, 5 groups: {}",
+        few_p.coverage()
+    );
+    let unequal = sim::unequal_groups(sim::DATA_SEED, SETS, B, t);
+    assert!(unequal.coverage() >= 0.9, "unequal: {}", unequal.coverage());
+    assert!(
+        unequal.not_judged > 0,
+        "some sets have fewer than 8 effective groups"
+    );
+    let skewed = sim::zero_inflated(sim::DATA_SEED, SETS, 30, B, t);
+    assert!(
+        skewed.coverage() >= 0.9,
+        "zero-inflated n = 30: {}",
+        skewed.coverage()
+    );
+    for tally in [few, unequal, skewed] {
+        assert!(
+            tally.low_miss_rate() <= 0.07,
+            "low misses {}",
+            tally.low_miss_rate()
+        );
+    }
+    let ties = sim::tie_heavy(sim::DATA_SEED, SETS, 20, B, t);
+    assert!(
+        ties.coverage() >= 0.88,
+        "tie-heavy n = 20: {}",
+        ties.coverage()
     );
 }

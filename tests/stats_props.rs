@@ -62,7 +62,7 @@ proptest! {
         let group_of: Vec<u32> = (0..base.len() as u32).map(|i| i / 3).collect();
         let g = group_of.len().div_ceil(3);
         for groups in [None, Some((group_of.as_slice(), g))] {
-            for method in [IntervalMethod::Percentile, IntervalMethod::Bca] {
+            for method in [IntervalMethod::Percentile, IntervalMethod::Bca, IntervalMethod::BootstrapT, IntervalMethod::ExpandedPercentile] {
                 let e = run(&base, &cand, groups, Statistic::Mean, method);
                 prop_assert!((e.interval.bounds[1] - e.interval.bounds[0]).abs() < 1e-12, "{:?}", e.interval.bounds);
                 prop_assert!((e.interval.bounds[0] - shift).abs() < 1e-12);
@@ -79,6 +79,23 @@ proptest! {
             prop_assert!((a.interval.bounds[0] + b.interval.bounds[1]).abs() < 1e-12, "{:?} {:?}", a.interval.bounds, b.interval.bounds);
             prop_assert!((a.interval.bounds[1] + b.interval.bounds[0]).abs() < 1e-12);
             prop_assert!((a.p_value - b.p_value).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn the_default_interval_negates_with_the_sides_and_holds_the_estimate((base, cand) in pairs()) {
+        let d: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
+        prop_assume!(d.iter().any(|&x| (x - d[0]).abs() > 1e-6));
+        let group_of: Vec<u32> = (0..base.len() as u32).map(|i| i / 2).collect();
+        let g = group_of.len().div_ceil(2);
+        for groups in [None, Some((group_of.as_slice(), g))] {
+            let a = run(&base, &cand, groups, Statistic::Mean, IntervalMethod::BootstrapT);
+            let b = run(&cand, &base, groups, Statistic::Mean, IntervalMethod::BootstrapT);
+            let [lo, hi] = a.interval.bounds;
+            prop_assert!(lo.is_finite() && hi.is_finite() && lo <= a.estimate && a.estimate <= hi, "{:?} {}", a.interval.bounds, a.estimate);
+            prop_assert!((lo + b.interval.bounds[1]).abs() < 1e-9, "{:?} {:?}", a.interval.bounds, b.interval.bounds);
+            prop_assert!((hi + b.interval.bounds[0]).abs() < 1e-9);
+            prop_assert!(a.interval.mc_se.iter().all(|s| s.is_finite() && *s >= 0.0));
         }
     }
 

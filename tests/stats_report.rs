@@ -15,7 +15,7 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
     assert_eq!(r["schema_version"], 2);
     assert_eq!(
         (r["method"].as_str(), r["unit"].as_str()),
-        (Some("percentile"), Some("group"))
+        (Some("bootstrap-t"), Some("group"))
     );
     for c in comparisons(&r) {
         let p = c["p_value"].as_f64().unwrap();

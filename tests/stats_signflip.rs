@@ -139,3 +139,102 @@ fn metrics_tested_together_get_the_p_values_they_get_alone() {
     }
     assert!(together.iter().any(|&p| p < 0.01) && together.iter().any(|&p| p > 0.05));
 }
+
+// Issue 17: with 2^G ≤ rounds every sign vector is enumerated, so the p-value IS the exact one.
+
+#[test]
+fn few_units_are_enumerated_exactly() {
+    use rag_gate::stats::signflip::is_exact;
+    let x = [0.12, -0.05, 0.3, 0.07, 0.0, 0.21, -0.1, 0.15, 0.09, -0.02];
+    let want = exact(x.len(), |m| {
+        x.iter()
+            .enumerate()
+            .map(|(i, &v)| if m >> i & 1 == 1 { -v } else { v })
+            .sum::<f64>()
+            / 10.0
+    });
+    // 2^10 = 1024 vectors: exact from 1024 rounds on, whatever the key.
+    assert!(is_exact(10, 1024) && !is_exact(10, 1023));
+    for (rounds, seed) in [(1024, 1), (10_000, 2)] {
+        let p = p_value_mean(Units::Queries(&x), rounds, stream_key(seed, &["signflip"]));
+        assert!((p - want).abs() < 1e-15, "{p} vs exact {want}");
+    }
+    // Groups: 8 groups, 256 vectors.
+    let sums = [0.5, -0.1, 0.35, 0.2, 0.05, 0.4, -0.15, 0.3];
+    let sizes = [3.0, 1.0, 2.0, 2.0, 1.0, 4.0, 2.0, 1.0];
+    let want = exact(8, |m| {
+        sums.iter()
+            .enumerate()
+            .map(|(i, &v)| if m >> i & 1 == 1 { -v } else { v })
+            .sum::<f64>()
+    });
+    let units = Units::Groups {
+        sums: &sums,
+        sizes: &sizes,
+    };
+    let p = p_value_mean(units, 256, stream_key(3, &["signflip"]));
+    assert!((p - want).abs() < 1e-15, "{p} vs exact {want}");
+    // A quantile difference: 9 units, 512 vectors.
+    let base = [3.0, 5.0, 2.0, 8.0, 6.0, 4.0, 7.0, 5.5, 1.0];
+    let cand = [4.0, 5.5, 3.5, 8.0, 7.5, 3.0, 9.0, 6.0, 2.5];
+    let want = exact(9, |m| {
+        let (mut b, mut c) = (Vec::new(), Vec::new());
+        for i in 0..9 {
+            let (x, y) = if m >> i & 1 == 1 {
+                (cand[i], base[i])
+            } else {
+                (base[i], cand[i])
+            };
+            b.push(x);
+            c.push(y);
+        }
+        quantile_unsorted(&mut c, 0.5) - quantile_unsorted(&mut b, 0.5)
+    });
+    let units = singletons(9);
+    let s = PairedSample {
+        base: &base,
+        cand: &cand,
+        units: &units,
+    };
+    let p = p_value_quantile(&s, 0.5, 512, stream_key(4, &["signflip"]));
+    assert!((p - want).abs() < 1e-15, "{p} vs exact {want}");
+}
+
+#[test]
+fn random_path_above_the_enumeration_size_still_matches_the_exact_p() {
+    // 18 units, 2^18 = 262,144 vectors > 100,000 rounds: the random path.
+    let x: Vec<f64> = (0..18)
+        .map(|i| ((i * 7 % 11) as f64 - 3.5) / 40.0)
+        .collect();
+    let want = exact(18, |m| {
+        x.iter()
+            .enumerate()
+            .map(|(i, &v)| if m >> i & 1 == 1 { -v } else { v })
+            .sum::<f64>()
+    });
+    assert!(want > 0.01 && want < 0.5, "a non-trivial case: {want}");
+    let rounds = 100_000;
+    close(
+        p_value_mean(Units::Queries(&x), rounds, stream_key(6, &["signflip"])),
+        want,
+        rounds,
+    );
+}
+
+#[test]
+fn the_p_floor_counts_the_units_that_move() {
+    use rag_gate::stats::signflip::p_floor;
+    // 5 groups, all moved, exact: 2/32. 20 queries of which 3 moved: 2/8, whatever the rounds.
+    assert_eq!(p_floor(5, 5, 10_000), 0.0625);
+    assert_eq!(p_floor(3, 20, 10_000), 0.25);
+    // Many units, random path: no lower than 1/(R + 1).
+    assert_eq!(p_floor(200, 200, 999), 0.001);
+    assert_eq!(p_floor(0, 7, 10_000), 1.0);
+    // The test never goes below its floor: 3 moved of 20, every one positive.
+    let mut x = vec![0.0; 20];
+    x[3] = 0.2;
+    x[9] = 0.1;
+    x[15] = 0.3;
+    let p = p_value_mean(Units::Queries(&x), 10_000, stream_key(7, &["signflip"]));
+    assert!(p >= 0.25 - 0.02, "{p}");
+}

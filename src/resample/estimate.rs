@@ -73,7 +73,10 @@ fn studentises(method: IntervalMethod) -> bool {
 }
 
 /// Each metric's resampling values (the deltas, or the group sums) and the group sizes.
-fn unit_values(deltas: &[&[f64]], groups: Option<(&[u32], usize)>) -> (Vec<Vec<f64>>, Option<Vec<f64>>) {
+fn unit_values(
+    deltas: &[&[f64]],
+    groups: Option<(&[u32], usize)>,
+) -> (Vec<Vec<f64>>, Option<Vec<f64>>) {
     match groups {
         Some((of, g)) => {
             let grouped: Vec<(Vec<f64>, Vec<f64>)> =
@@ -173,7 +176,14 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
                 IntervalMethod::Bca => jackknife::mean(units),
                 _ => None,
             };
-            interval(&mut d.means.clone(), point, jk.as_deref(), x.confidence, method, tie)
+            interval(
+                &mut d.means.clone(),
+                point,
+                jk.as_deref(),
+                x.confidence,
+                method,
+                tie,
+            )
         }
     }
 }
@@ -203,7 +213,12 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
     let rerun_key = stream_key(x.seed, &["bootstrap-rerun", metric, slice]);
     let rerun_b = x.resamples * RERUN_FACTOR;
     // Units whose swap changes the statistic (a zero delta, or group sum, does not): the p floor.
-    let mut nonzero = units.values_and_sizes().0.iter().filter(|&&v| v != 0.0).count();
+    let mut nonzero = units
+        .values_and_sizes()
+        .0
+        .iter()
+        .filter(|&&v| v != 0.0)
+        .count();
     let (point, iv, rerun, p_value, se, df) = match x.statistic.level() {
         None => {
             let point = crate::stats::describe::mean(x.deltas);
@@ -244,7 +259,11 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
                 .filter(|m| m.iter().any(|&i| x.deltas[i as usize] != 0.0))
                 .count();
             let point = sample.quantile_diff(p);
-            let scale = x.base.iter().chain(x.cand).fold(0.0f64, |m, v| m.max(v.abs()));
+            let scale = x
+                .base
+                .iter()
+                .chain(x.cand)
+                .fold(0.0f64, |m, v| m.max(v.abs()));
             let tie = tie_tolerance(4, scale);
             let method = match x.method {
                 IntervalMethod::Bca => IntervalMethod::Bca,

@@ -160,7 +160,14 @@ mod tests {
         assert!((lo - 0.025).abs() < 1e-9 && (hi - 0.975).abs() < 1e-9);
         // Half the bootstrap sample below the estimate and no jackknife: BCa = percentile.
         let s: Vec<f64> = (0..1000).map(|i| f64::from(i) - 499.5).collect();
-        let p = interval(&mut s.clone(), 0.0, None, 0.9, IntervalMethod::Percentile, 0.0);
+        let p = interval(
+            &mut s.clone(),
+            0.0,
+            None,
+            0.9,
+            IntervalMethod::Percentile,
+            0.0,
+        );
         let b = interval(&mut s.clone(), 0.0, None, 0.9, IntervalMethod::Bca, 0.0);
         for k in 0..2 {
             assert!((p.bounds[k] - b.bounds[k]).abs() < 1e-6, "{p:?} {b:?}");
@@ -198,7 +205,14 @@ mod tests {
         assert_eq!(mid_rank(&s, 0.3, 1e-15), 0.5);
         assert_eq!(mid_rank(&s, 0.3, 0.0), 0.4);
         // The interval of these resamples under BCa without acceleration is the percentile one.
-        let p = interval(&mut s.clone(), 0.3, None, 0.8, IntervalMethod::Percentile, 1e-15);
+        let p = interval(
+            &mut s.clone(),
+            0.3,
+            None,
+            0.8,
+            IntervalMethod::Percentile,
+            1e-15,
+        );
         let b = interval(&mut s.clone(), 0.3, None, 0.8, IntervalMethod::Bca, 1e-15);
         for k in 0..2 {
             assert!((p.bounds[k] - b.bounds[k]).abs() < 1e-9, "{p:?} {b:?}");
@@ -208,7 +222,14 @@ mod tests {
     #[test]
     fn degenerate_sample_gives_a_point() {
         let mut s = vec![0.25; 50];
-        let i = interval(&mut s, 0.25, Some(&[0.25, 0.25]), 0.95, IntervalMethod::Bca, 0.0);
+        let i = interval(
+            &mut s,
+            0.25,
+            Some(&[0.25, 0.25]),
+            0.95,
+            IntervalMethod::Bca,
+            0.0,
+        );
         assert_eq!(i.bounds, [0.25, 0.25]);
         assert_eq!(i.mc_se, [0.0, 0.0]);
     }

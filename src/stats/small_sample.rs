@@ -67,13 +67,16 @@ pub fn bm_df(sizes: &[f64]) -> f64 {
 ///
 /// Panics if df ≤ 0 or p is outside (0, 1).
 pub fn t_quantile(p: f64, df: f64) -> f64 {
-    assert!(df > 0.0 && p > 0.0 && p < 1.0, "t quantile needs df > 0 and 0 < p < 1");
+    assert!(
+        df > 0.0 && p > 0.0 && p < 1.0,
+        "t quantile needs df > 0 and 0 < p < 1"
+    );
     if df.is_infinite() {
-        Normal::new(0.0, 1.0).expect("standard normal").inverse_cdf(p)
-    } else {
-        StudentsT::new(0.0, 1.0, df)
-            .expect("df > 0")
+        Normal::new(0.0, 1.0)
+            .expect("standard normal")
             .inverse_cdf(p)
+    } else {
+        StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(p)
     }
 }
 

@@ -86,7 +86,8 @@ pub fn bootstrap_studentized_many(
     let g = units as f64;
     (0..m)
         .map(|k| {
-            let (mut means, mut ses) = (Vec::with_capacity(resamples), Vec::with_capacity(resamples));
+            let (mut means, mut ses) =
+                (Vec::with_capacity(resamples), Vec::with_capacity(resamples));
             for row in sums.chunks_exact(w) {
                 let (mean, se) = match sizes {
                     None => {
@@ -220,14 +221,16 @@ pub fn unit_range(values: &[f64], sizes: Option<&[f64]>) -> [f64; 2] {
 mod tests {
     use super::*;
     use crate::stats::bootstrap::bootstrap_means_many;
+    use crate::stats::bootstrap::Units;
     use crate::stats::describe::sd;
     use crate::stats::power::se_mean;
-    use crate::stats::bootstrap::Units;
     use crate::stats::streams::stream_key;
 
     #[test]
     fn means_are_the_percentile_means_and_ses_are_recomputed_exactly() {
-        let x: Vec<f64> = (0..57).map(|i| ((i * 37 % 23) as f64 - 9.0) / 50.0).collect();
+        let x: Vec<f64> = (0..57)
+            .map(|i| ((i * 37 % 23) as f64 - 9.0) / 50.0)
+            .collect();
         let y: Vec<f64> = (0..57).map(|i| ((i * 11 % 7) as f64) / 10.0).collect();
         let key = stream_key(3, &["bootstrap", "all"]);
         let t = bootstrap_studentized_many(&[&x, &y], None, 300, key);
@@ -245,7 +248,11 @@ mod tests {
             drawn.extend(run.iter().map(|&i| x[i as usize]));
         }
         let want = sd(&drawn) / 57f64.sqrt();
-        assert!((t[0].ses[0] - want).abs() < 1e-12, "{} vs {want}", t[0].ses[0]);
+        assert!(
+            (t[0].ses[0] - want).abs() < 1e-12,
+            "{} vs {want}",
+            t[0].ses[0]
+        );
     }
 
     #[test]
@@ -265,8 +272,15 @@ mod tests {
             }
             let s: Vec<f64> = idx.iter().map(|&i| sums[i as usize]).collect();
             let z: Vec<f64> = idx.iter().map(|&i| sizes[i as usize]).collect();
-            let want = se_mean(Units::Groups { sums: &s, sizes: &z });
-            assert!((d[0].ses[b] - want).abs() < 1e-12, "resample {b}: {} vs {want}", d[0].ses[b]);
+            let want = se_mean(Units::Groups {
+                sums: &s,
+                sizes: &z,
+            });
+            assert!(
+                (d[0].ses[b] - want).abs() < 1e-12,
+                "resample {b}: {} vs {want}",
+                d[0].ses[b]
+            );
         }
     }
 
@@ -279,7 +293,10 @@ mod tests {
             ses: vec![1.0; 5],
         };
         let i = interval(&d, 1.0, 0.5, 1.0, [-5.0, 5.0], 0.8);
-        assert!((i.bounds[0] - 0.2).abs() < 1e-12 && (i.bounds[1] - 1.8).abs() < 1e-12, "{i:?}");
+        assert!(
+            (i.bounds[0] - 0.2).abs() < 1e-12 && (i.bounds[1] - 1.8).abs() < 1e-12,
+            "{i:?}"
+        );
         // A resample without spread is an infinite t: the bound goes to the range.
         let d = Draws {
             means: vec![-1.0, 0.0, 1.0, 2.0, 3.0],
@@ -289,13 +306,19 @@ mod tests {
         assert_eq!(i.bounds[0], -5.0);
         assert!(i.mc_se.iter().all(|s| s.is_finite()));
         // No observed spread: the point.
-        assert_eq!(interval(&d, 1.0, 0.0, 1.0, [-5.0, 5.0], 0.8).bounds, [1.0, 1.0]);
+        assert_eq!(
+            interval(&d, 1.0, 0.0, 1.0, [-5.0, 5.0], 0.8).bounds,
+            [1.0, 1.0]
+        );
     }
 
     #[test]
     fn a_single_unit_has_no_spread() {
         let d = bootstrap_studentized_many(&[&[0.3]], None, 10, stream_key(1, &["b"]));
         assert!(d[0].ses.iter().all(|&s| s == 0.0));
-        assert_eq!(unit_range(&[0.3, -0.2, 0.6], Some(&[1.0, 2.0, 3.0])), [-0.1, 0.3]);
+        assert_eq!(
+            unit_range(&[0.3, -0.2, 0.6], Some(&[1.0, 2.0, 3.0])),
+            [-0.1, 0.3]
+        );
     }
 }
