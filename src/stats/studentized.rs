@@ -154,9 +154,7 @@ fn quantile_inf(sorted: &[f64], p: f64) -> f64 {
     let hi = (lo + 1).min(sorted.len() - 1);
     let frac = h - lo as f64;
     let (a, b) = (sorted[lo], sorted[hi]);
-    if frac == 0.0 || a == b {
-        a
-    } else if a.is_infinite() {
+    if frac == 0.0 || a == b || a.is_infinite() {
         a
     } else if b.is_infinite() {
         b
