@@ -47,7 +47,8 @@ impl Server {
                 let file = root.join(path.trim_start_matches('/'));
                 let reply = match fs::read(&file) {
                     Ok(body) if file.is_file() => {
-                        let head = format!("HTTP/1.0 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
+                        let head =
+                            format!("HTTP/1.0 200 OK\r\nContent-Length: {}\r\n\r\n", body.len());
                         [head.into_bytes(), body].concat()
                     }
                     _ => b"HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n".to_vec(),
@@ -71,12 +72,21 @@ struct Fixture {
 
 fn run_ok(cmd: &mut Command) {
     let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn sha256(path: &Path) -> String {
     let out = Command::new("sha256sum").arg(path).output().unwrap();
-    String::from_utf8(out.stdout).unwrap().split_whitespace().next().unwrap().to_string()
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 fn archive_name(target: &str) -> String {
@@ -93,14 +103,34 @@ fn build_archive(work: &Path, release: &Path, target: &str) {
     let folder = format!("rag-gate-{target}");
     let inner = work.join(&folder);
     fs::create_dir_all(&inner).unwrap();
-    let exe = if target.contains("windows") { "rag-gate.exe" } else { "rag-gate" };
-    fs::write(inner.join(exe), format!("#!/bin/sh\necho \"fake rag-gate for {target}\"\n")).unwrap();
+    let exe = if target.contains("windows") {
+        "rag-gate.exe"
+    } else {
+        "rag-gate"
+    };
+    fs::write(
+        inner.join(exe),
+        format!("#!/bin/sh\necho \"fake rag-gate for {target}\"\n"),
+    )
+    .unwrap();
     fs::write(inner.join("README.md"), "rag-gate\n").unwrap();
     let out = release.join(archive_name(target));
     if target.contains("windows") {
-        run_ok(Command::new("zip").arg("-qr").arg(&out).arg(&folder).current_dir(work));
+        run_ok(
+            Command::new("zip")
+                .arg("-qr")
+                .arg(&out)
+                .arg(&folder)
+                .current_dir(work),
+        );
     } else {
-        run_ok(Command::new("tar").arg("-czf").arg(&out).arg(&folder).current_dir(work));
+        run_ok(
+            Command::new("tar")
+                .arg("-czf")
+                .arg(&out)
+                .arg(&folder)
+                .current_dir(work),
+        );
     }
 }
 
@@ -121,7 +151,10 @@ impl Fixture {
         )
         .unwrap();
 
-        let release = dir.path().join("served/releases/download").join(format!("v{VERSION}"));
+        let release = dir
+            .path()
+            .join("served/releases/download")
+            .join(format!("v{VERSION}"));
         fs::create_dir_all(&release).unwrap();
         let work = dir.path().join("work");
         let mut sums = String::new();
@@ -130,7 +163,11 @@ impl Fixture {
             let name = archive_name(target);
             sums.push_str(&format!("{}  {name}\n", sha256(&release.join(&name))));
         }
-        fs::write(action.join(format!("dist/checksums/v{VERSION}.sha256")), sums).unwrap();
+        fs::write(
+            action.join(format!("dist/checksums/v{VERSION}.sha256")),
+            sums,
+        )
+        .unwrap();
         for sub in ["cache", "temp"] {
             fs::create_dir_all(dir.path().join(sub)).unwrap();
         }
@@ -143,7 +180,10 @@ impl Fixture {
     }
 
     fn served(&self, target: &str) -> PathBuf {
-        self.path(&format!("served/releases/download/v{VERSION}/{}", archive_name(target)))
+        self.path(&format!(
+            "served/releases/download/v{VERSION}/{}",
+            archive_name(target)
+        ))
     }
 
     /// Runs the script as the action's install step would on a runner with this OS and arch.
@@ -151,7 +191,10 @@ impl Fixture {
         Command::new("bash")
             .arg(self.path("action/scripts/install-rag-gate.sh"))
             .env("RAG_GATE_VERSION", version)
-            .env("RAG_GATE_DOWNLOAD_BASE", format!("{}/releases/download", self.server.base))
+            .env(
+                "RAG_GATE_DOWNLOAD_BASE",
+                format!("{}/releases/download", self.server.base),
+            )
             .env("RUNNER_OS", os)
             .env("RUNNER_ARCH", arch)
             .env("RUNNER_TOOL_CACHE", self.path("cache"))
@@ -175,10 +218,17 @@ fn stdout(out: &Output) -> String {
 }
 
 fn assert_refused(out: &Output, message: &str) {
-    assert_eq!(out.status.code(), Some(2), "{}{}", stdout(out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}{}",
+        stdout(out),
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = stdout(out);
     assert!(
-        text.lines().any(|l| l.starts_with("::error title=rag-gate install::") && l.contains(message)),
+        text.lines()
+            .any(|l| l.starts_with("::error title=rag-gate install::") && l.contains(message)),
         "no ::error containing {message:?} in:\n{text}"
     );
 }
@@ -190,16 +240,32 @@ fn installs_the_archive_of_each_runner_os_and_arch() {
         let out = fx.install(os, arch, "");
         assert!(out.status.success(), "{os}/{arch}: {}", stdout(&out));
         let bin = fx.cached(target);
-        assert_eq!(fx.github_path().lines().last(), Some(bin.to_str().unwrap()), "{os}/{arch}");
-        let exe = if os == "Windows" { "rag-gate.exe" } else { "rag-gate" };
+        assert_eq!(
+            fx.github_path().lines().last(),
+            Some(bin.to_str().unwrap()),
+            "{os}/{arch}"
+        );
+        let exe = if os == "Windows" {
+            "rag-gate.exe"
+        } else {
+            "rag-gate"
+        };
         let body = fs::read_to_string(bin.join(exe)).unwrap();
-        assert!(body.contains(&format!("fake rag-gate for {target}")), "{os}/{arch} got {body}");
+        assert!(
+            body.contains(&format!("fake rag-gate for {target}")),
+            "{os}/{arch} got {body}"
+        );
         let want = format!("/releases/download/v{VERSION}/{}", archive_name(target));
         assert_eq!(fx.server.requests().last(), Some(&want));
     }
     assert_eq!(fx.server.requests().len(), TARGETS.len());
-    let linux = Command::new(fx.cached("x86_64-unknown-linux-musl").join("rag-gate")).output().unwrap();
-    assert_eq!(stdout(&linux), "fake rag-gate for x86_64-unknown-linux-musl\n");
+    let linux = Command::new(fx.cached("x86_64-unknown-linux-musl").join("rag-gate"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&linux),
+        "fake rag-gate for x86_64-unknown-linux-musl\n"
+    );
 }
 
 #[test]
@@ -211,7 +277,10 @@ fn a_tampered_archive_is_refused_and_nothing_is_installed() {
     bytes[last] ^= 0xff;
     fs::write(fx.served(target), bytes).unwrap();
     let out = fx.install("Linux", "X64", "");
-    assert_refused(&out, "checksum mismatch for rag-gate-x86_64-unknown-linux-musl.tar.gz");
+    assert_refused(
+        &out,
+        "checksum mismatch for rag-gate-x86_64-unknown-linux-musl.tar.gz",
+    );
     assert!(!fx.cached(target).exists());
     assert_eq!(fx.github_path(), "");
 }
@@ -241,17 +310,37 @@ fn the_second_run_is_served_from_the_tool_cache() {
     assert_eq!(fx.server.requests().len(), 1);
     let second = fx.install("Linux", "ARM64", "9.9.9");
     assert!(second.status.success(), "{}", stdout(&second));
-    assert!(stdout(&second).contains("from the tool cache"), "{}", stdout(&second));
-    assert_eq!(fx.server.requests().len(), 1, "the second run downloaded again");
+    assert!(
+        stdout(&second).contains("from the tool cache"),
+        "{}",
+        stdout(&second)
+    );
+    assert_eq!(
+        fx.server.requests().len(),
+        1,
+        "the second run downloaded again"
+    );
     let dir = fx.cached("aarch64-unknown-linux-musl");
-    assert_eq!(fx.github_path().lines().collect::<Vec<_>>(), [dir.to_str().unwrap(); 2]);
+    assert_eq!(
+        fx.github_path().lines().collect::<Vec<_>>(),
+        [dir.to_str().unwrap(); 2]
+    );
 }
 
 #[test]
 fn an_unreleased_platform_or_a_malformed_version_is_refused() {
     let fx = Fixture::new();
-    assert_refused(&fx.install("Windows", "ARM64", ""), "no rag-gate release for RUNNER_OS=Windows RUNNER_ARCH=ARM64");
-    assert_refused(&fx.install("Linux", "X64", "latest"), "version must be a release like 0.1.0");
-    assert_refused(&fx.install("Linux", "X64", "1.2.3;rm -rf /"), "version must be a release like 0.1.0");
+    assert_refused(
+        &fx.install("Windows", "ARM64", ""),
+        "no rag-gate release for RUNNER_OS=Windows RUNNER_ARCH=ARM64",
+    );
+    assert_refused(
+        &fx.install("Linux", "X64", "latest"),
+        "version must be a release like 0.1.0",
+    );
+    assert_refused(
+        &fx.install("Linux", "X64", "1.2.3;rm -rf /"),
+        "version must be a release like 0.1.0",
+    );
     assert_eq!(fx.server.requests(), Vec::<String>::new());
 }
