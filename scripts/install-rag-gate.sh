@@ -54,11 +54,19 @@ set_target() {
   esac
 }
 
+# Unix-style path on Windows runners (Git Bash), where the runner's variables hold C:\... paths.
+unix_path() {
+  if command -v cygpath >/dev/null; then cygpath -u "$1"; else echo "$1"; fi
+}
+
 add_to_path() {
+  local dir="$1"
+  # The runner reads GITHUB_PATH itself, so on Windows it gets the native form.
+  if command -v cygpath >/dev/null; then dir="$(cygpath -w "$dir")"; fi
   if [ -n "${GITHUB_PATH:-}" ]; then
-    echo "$1" >> "$GITHUB_PATH"
+    echo "$dir" >> "$GITHUB_PATH"
   fi
-  echo "rag-gate is in $1"
+  echo "rag-gate is in $dir"
 }
 
 build_from_source() {
@@ -95,7 +103,8 @@ install_release() {
   exe="rag-gate"; archive="rag-gate-$target.tar.gz"
   if [ "$os" = Windows ]; then exe="rag-gate.exe"; archive="rag-gate-$target.zip"; fi
 
-  local cache="${RUNNER_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}}/rag-gate/$version/$target"
+  local cache
+  cache="$(unix_path "${RUNNER_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}}")/rag-gate/$version/$target"
   if [ -f "$cache.complete" ] && [ -x "$cache/$exe" ]; then
     echo "rag-gate $version ($target) from the tool cache"
     add_to_path "$cache"
@@ -113,7 +122,7 @@ install_release() {
   url="${base%/}/v$version/$archive"
 
   # Global, so the EXIT trap still sees it after this function returns.
-  work="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/rag-gate-install.XXXXXX")"
+  work="$(mktemp -d "$(unix_path "${RUNNER_TEMP:-${TMPDIR:-/tmp}}")/rag-gate-install.XXXXXX")"
   trap 'rm -rf "$work"' EXIT
   echo "downloading $url"
   curl --fail --silent --show-error --location --retry 3 --connect-timeout 10 --max-time 120 \
