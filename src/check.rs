@@ -5,30 +5,66 @@ use std::path::PathBuf;
 
 use crate::config::{Config, InputKind, InputSpec, Unit};
 use crate::error::{few, Error, Result};
+use crate::eval::Evaluation;
 use crate::load::{self, MetricTable};
 use crate::model::{InputsInfo, Report, Verdict, SCHEMA_VERSION};
+use crate::protocol::verify::{verify, ProtocolReport, Side};
+use crate::protocol::Protocol;
 use crate::report;
 use crate::{judge, pair, resample, slices};
 
+/// One side as loaded: its table, a note for the warnings, its protocol fingerprint (a metric
+/// file's sidecar, or the evaluation's own) and, for a run, the evaluation.
+struct Loaded {
+    table: MetricTable,
+    note: Option<String>,
+    protocol: Option<Protocol>,
+    eval: Option<Evaluation>,
+}
+
 /// Loads one side: a per-query metric file, or a run evaluated against the qrels (with a note
 /// for the report's warnings saying what the evaluation left out).
-fn load_side(
-    cfg: &Config,
-    spec: &InputSpec,
-    metrics_wanted: &[String],
-) -> Result<(MetricTable, Option<String>)> {
-    let (mut t, note) = match &spec.kind {
-        InputKind::Metrics { format, id_column } => (
-            load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
-            None,
-        ),
+fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
+    let mut side = match &spec.kind {
+        InputKind::Metrics { format, id_column } => Loaded {
+            table: load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
+            note: None,
+            protocol: load::protocol::read_sidecar(&spec.path, &spec.shown())?,
+            eval: None,
+        },
         InputKind::Run => {
-            let (t, note) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
-            (t, Some(note))
+            let (t, note, ev) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
+            Loaded {
+                table: t,
+                note: Some(note),
+                protocol: ev.summary.protocol.clone(),
+                eval: Some(ev),
+            }
         }
     };
-    t.source = spec.shown();
-    Ok((t, note))
+    side.table.source = spec.shown();
+    Ok(side)
+}
+
+/// The two sides' fingerprints checked against each other for the compared metrics.
+fn check_protocol<'a>(
+    cfg: &'a Config,
+    base: &'a Loaded,
+    cand: &'a Loaded,
+    metrics: &[String],
+) -> Result<ProtocolReport> {
+    let side = |name, spec: &'a InputSpec, l: &'a Loaded| Side {
+        name,
+        written: &spec.written,
+        protocol: l.protocol.as_ref(),
+        evaluated_here: l.eval.is_some(),
+    };
+    verify(
+        cfg.protocol.require,
+        &side("baseline", &cfg.inputs.baseline, base),
+        &side("candidate", &cfg.inputs.candidate, cand),
+        metrics,
+    )
 }
 
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
@@ -44,6 +80,18 @@ fn wanted_metrics(cfg: &Config) -> Vec<String> {
 
 /// Runs the whole analysis and judges the gates. The report is complete; nothing is written.
 pub fn analyze(cfg: &Config) -> Result<Report> {
+    Ok(analyze_full(cfg)?.report)
+}
+
+/// The report, and the unjudged documents of the gated cutoffs (for `--holes`; empty unless
+/// `check` evaluated both runs).
+pub struct Analysis {
+    pub report: Report,
+    pub holes: Vec<crate::eval::holes::Hole>,
+}
+
+/// [`analyze`], keeping the holes.
+pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     let wanted = wanted_metrics(cfg);
     // The two sides are read in parallel; the baseline's error wins when both fail, so the
     // message does not depend on timing.
@@ -51,13 +99,15 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         || load_side(cfg, &cfg.inputs.baseline, &wanted),
         || load_side(cfg, &cfg.inputs.candidate, &wanted),
     );
-    let ((base, base_note), (cand, cand_note)) = (base?, cand?);
+    let (base_side, cand_side) = (base?, cand?);
+    let (base, cand) = (&base_side.table, &cand_side.table);
     let queries = match &cfg.inputs.queries {
         Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
         None => None,
     };
-    let shared = pair::shared_metrics(&base, &cand);
-    let metrics = choose_metrics(cfg, &base, &cand, &shared)?;
+    let shared = pair::shared_metrics(base, cand);
+    let metrics = choose_metrics(cfg, base, cand, &shared)?;
+    let protocol = check_protocol(cfg, &base_side, &cand_side, &metrics)?;
     let q_shown = cfg
         .inputs
         .queries
@@ -65,8 +115,8 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         .map(InputSpec::shown)
         .unwrap_or_default();
     let paired = pair::pair(
-        &base,
-        &cand,
+        base,
+        cand,
         queries.as_deref().map(|q| (q, q_shown.as_str())),
         cfg.inputs.missing,
         &metrics,
@@ -94,8 +144,35 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     judge::label_comparisons(&mut comparisons);
-    let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
-    let mut warnings: Vec<String> = base_note.into_iter().chain(cand_note).collect();
+    let (mut gates, mut gate_warnings) = judge::judge(cfg, &comparisons)?;
+    let mut holes = Vec::new();
+    if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
+        let runs = crate::bounds::Runs {
+            baseline: b,
+            candidate: c,
+            queries: queries.as_deref().map(|q| (q, q_shown.as_str())),
+        };
+        gate_warnings.extend(crate::bounds::apply(
+            cfg,
+            &runs,
+            &mut comparisons,
+            &mut gates,
+        )?);
+        holes = crate::bounds::holes(cfg, &runs);
+    }
+    let mut warnings: Vec<String> = base_side
+        .note
+        .clone()
+        .into_iter()
+        .chain(cand_side.note.clone())
+        .collect();
+    warnings.extend(protocol.note.iter().cloned());
+    warnings.extend(
+        protocol
+            .context_changes
+            .iter()
+            .map(|c| format!("run context changed: {c}")),
+    );
     warnings.extend(paired.warnings.iter().cloned());
     warnings.extend(gate_warnings);
     let only_one: Vec<&String> = base
@@ -111,7 +188,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         ));
     }
     let verdict = judge::verdict(&gates);
-    Ok(Report {
+    let report = Report {
         schema_version: SCHEMA_VERSION,
         gate_id: cfg.id.clone(),
         verdict,
@@ -131,7 +208,9 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         comparisons,
         gates,
         warnings,
-    })
+        protocol: Some(protocol),
+    };
+    Ok(Analysis { report, holes })
 }
 
 /// The metrics to compare: `[report] metrics` if given, else every metric both inputs have.
@@ -212,6 +291,8 @@ pub struct Outputs {
     pub output: Option<PathBuf>,
     pub export_json: Option<PathBuf>,
     pub export_markdown: Option<PathBuf>,
+    /// Further files written in the same atomic batch (`check --holes`).
+    pub extra: Vec<(PathBuf, String)>,
 }
 
 /// Renders the report, writes the requested files atomically, and returns what goes to stdout.
@@ -233,6 +314,9 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
     }
     if let Some(path) = &o.output {
         files.push((path, main.as_bytes()));
+    }
+    for (path, text) in &o.extra {
+        files.push((path, text.as_bytes()));
     }
     crate::atomic::write_all_atomic(&files)?;
     match &o.output {

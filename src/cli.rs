@@ -63,6 +63,9 @@ pub struct CheckArgs {
     /// Override [bootstrap] resamples.
     #[arg(long)]
     pub resamples: Option<u64>,
+    /// Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub holes: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]

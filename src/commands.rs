@@ -1,6 +1,6 @@
 //! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome.
 
-use crate::check::{analyze, exit_code, write_outputs, Outputs};
+use crate::check::{analyze, analyze_full, exit_code, write_outputs, Outputs};
 use crate::cli::{CheckArgs, CompareArgs, OutputArgs};
 use crate::config::{self, *};
 use crate::error::{Error, Result};
@@ -55,6 +55,7 @@ fn outputs(o: &OutputArgs) -> Outputs {
         output: o.output.clone(),
         export_json: o.export_json.clone(),
         export_markdown: o.export_markdown.clone(),
+        extra: Vec::new(),
     }
 }
 
@@ -80,8 +81,41 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
             ..Default::default()
         });
     }
-    let report = analyze(&cfg)?;
-    let stdout = write_outputs(&report, &outputs(&args.output))?;
+    if let Some(h) = &args.holes {
+        let same = |p: &std::path::Path| {
+            std::fs::canonicalize(p).ok().is_some()
+                && std::fs::canonicalize(p).ok() == std::fs::canonicalize(h).ok()
+        };
+        let inputs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+            .into_iter()
+            .chain(cfg.inputs.qrels.as_ref())
+            .map(|i| i.path.as_path())
+            .chain([args.gate_file.as_path()]);
+        if let Some(p) = inputs.into_iter().find(|p| same(p)) {
+            return Err(Error::Usage(format!(
+                "--holes {}: that is the input {}; refusing to overwrite it",
+                h.display(),
+                p.display()
+            )));
+        }
+        let runs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+            .iter()
+            .all(|i| matches!(i.kind, InputKind::Run));
+        if !runs {
+            return Err(Error::Usage(format!(
+                "--holes {}: needs both inputs to be runs ({{ run = \"...\" }}); per-query metric files do not say which documents were ranked",
+                h.display()
+            )));
+        }
+    }
+    let analysis = analyze_full(&cfg)?;
+    let report = analysis.report;
+    let mut outs = outputs(&args.output);
+    if let Some(h) = &args.holes {
+        outs.extra
+            .push((h.clone(), crate::eval::holes::render(&analysis.holes)));
+    }
+    let stdout = write_outputs(&report, &outs)?;
     // After the files are written: job summary, outputs, annotations, the sticky PR comment.
     let env = crate::publish::GithubEnv::from_process(&args.publish);
     let report_path = args
@@ -160,6 +194,8 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             }),
         },
         eval: None,
+        protocol: ProtocolSettings::default(),
+        judged: JudgedSettings::default(),
         gates: Vec::new(),
         source: SourceText {
             shown: "command line".into(),

@@ -11,6 +11,7 @@ pub mod model; // the analysis model: the data the stages hand each other, and t
 pub mod stats; // pure maths: bootstrap engine, intervals, sign-flip test, power, streams
 pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics are bounded
 pub mod atomic; // write-to-temp-then-rename for every file we write
+pub mod protocol; // the protocol fingerprint: qrels, query set, corpus, metric definitions (data, hashing)
 
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
 pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second source of tables)
@@ -23,6 +24,7 @@ pub mod slices; // stage: named subsets of queries: all, tag=value, critical
 pub mod resample; // stage: metric × slice → means, win/tie/loss, worst, bootstrap CI (numbers)
 pub mod judge; // stage: labels; gates × slices → pass / fail / too small; verdict and headline
 
+pub mod bounds; // judged bounds: what unjudged documents could do to each gate (a second judge pass)
 pub mod check; // the check and compare analysis: load → pair → resample → judge → report
 pub mod cli; // clap definitions of check, compare, eval
 pub mod commands; // check and compare: flags → config → analysis → Outcome

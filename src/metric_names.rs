@@ -24,6 +24,7 @@ pub fn canonical(name: &str) -> String {
         // (trec_eval's -M k has no name of its own) and ann-recall@k.
         ("recip_rank_cut_", "mrr@"),
         ("ann_recall_", "ann-recall@"),
+        ("judged_", "judged@"),
     ];
     for (prefix, ours) in trec {
         if let Some(k) = name.strip_prefix(prefix) {
@@ -54,6 +55,7 @@ pub fn canonical(name: &str) -> String {
         "ap" | "map" => "map",
         "success" | "hit" | "hits" => "hit",
         "rprec" => "rprec",
+        "judged" if cut.is_some() => "judged",
         _ => return name.to_string(),
     };
     match cut {
@@ -72,7 +74,7 @@ pub fn is_bounded(canonical: &str) -> bool {
     let base = canonical.split('@').next().unwrap_or(canonical);
     matches!(
         base,
-        "ndcg" | "recall" | "p" | "mrr" | "map" | "ap" | "hit" | "rprec" | "ann-recall"
+        "ndcg" | "recall" | "p" | "mrr" | "map" | "ap" | "hit" | "rprec" | "ann-recall" | "judged"
     )
 }
 
@@ -110,6 +112,7 @@ pub fn is_trec_eval_measure(name: &str) -> bool {
         // what `rag-gate eval --format trec` writes for mrr@k and ann-recall@k
         "recip_rank_cut_",
         "ann_recall_",
+        "judged_",
     ]
     .iter()
     .any(|p| name.strip_prefix(p).is_some_and(|rest| !rest.is_empty()))

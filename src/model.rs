@@ -54,6 +54,9 @@ pub struct Report {
     pub gates: Vec<GateResult>,
     /// Things a reader must know that did not fail the gate (small slices, dropped queries …).
     pub warnings: Vec<String>,
+    /// How the two sides were measured (the protocol fingerprint), when the analysis checked it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<ProtocolReport>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -129,6 +132,29 @@ pub struct Comparison {
     /// The worst per-query regressions, worst first (only queries that got worse by more than
     /// tie_epsilon; for a lower-is-better metric, the largest rises).
     pub worst: Vec<Regression>,
+    /// Judged coverage and the bounds unjudged documents put on the delta (gated comparisons of
+    /// runs that `check` evaluated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged: Option<JudgedBounds>,
+}
+
+/// What the missing judgments could do to a gated comparison. `delta` counts unjudged documents
+/// as non-relevant (trec_eval); `delta_candidate_optimistic` counts the candidate's unjudged
+/// documents in the top k relevant at the relevance level (the most the change could gain),
+/// `delta_baseline_optimistic` the baseline's (the most it could lose).
+#[derive(Debug, Clone, Serialize)]
+pub struct JudgedBounds {
+    /// The k of judged@k (the metric's cutoff; none for whole-ranking metrics).
+    pub k: Option<usize>,
+    /// Mean judged@k over the slice's queries (none without a cutoff).
+    pub baseline_judged: Option<f64>,
+    pub candidate_judged: Option<f64>,
+    pub delta: f64,
+    pub delta_candidate_optimistic: f64,
+    pub delta_baseline_optimistic: f64,
+    /// Unjudged documents in the top k, summed over the slice's queries.
+    pub baseline_unjudged: usize,
+    pub candidate_unjudged: usize,
 }
 
 /// What the interval says against a margin m (oriented so that "better" is an improvement):
@@ -206,4 +232,46 @@ pub struct GateResult {
     /// The rule that decided, in words: "non-inferiority (max-drop)", "proven harm
     /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice".
     pub decided_by: String,
+}
+
+/// Whether and how the two sides' protocol fingerprints were checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProtocolStatus {
+    /// `check` evaluated both runs: one protocol by construction.
+    Shared,
+    /// Both inputs carry fingerprints, and they agree.
+    Checked,
+    /// At least one input has no fingerprint.
+    Unchecked,
+}
+
+impl ProtocolStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolStatus::Shared => "shared",
+            ProtocolStatus::Checked => "checked",
+            ProtocolStatus::Unchecked => "unchecked",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ProtocolField {
+    pub field: String,
+    pub value: String,
+}
+
+/// The protocol section of the report: how both sides were measured (`crate::protocol`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProtocolReport {
+    pub status: ProtocolStatus,
+    /// SHA-256 of the shared comparable protocol (compared metrics only); none when unchecked.
+    pub hash: Option<String>,
+    pub fields: Vec<ProtocolField>,
+    pub baseline_context: std::collections::BTreeMap<String, String>,
+    pub candidate_context: std::collections::BTreeMap<String, String>,
+    /// `key: baseline → candidate` for each run-context field that differs.
+    pub context_changes: Vec<String>,
+    pub note: Option<String>,
 }

@@ -303,5 +303,6 @@ fn compare_one(
         practical_ties: practical.ties,
         practical_losses: practical.losses,
         worst,
+        judged: None,
     }
 }

@@ -59,6 +59,19 @@ pub fn dump(c: &Config) -> String {
     if let Some((eval, _)) = &c.eval {
         root.insert("eval".into(), eval.clone().into());
     }
+    let mut protocol = Table::new();
+    protocol.insert("require".into(), c.protocol.require.into());
+    root.insert("protocol".into(), protocol.into());
+    let mut judged = Table::new();
+    let on = match c.judged.on_unreliable {
+        OnUnreliable::Fail => "fail",
+        OnUnreliable::Warn => "warn",
+    };
+    judged.insert("on-unreliable".into(), on.into());
+    if let Some(m) = c.judged.min_judged {
+        judged.insert("min-judged".into(), m.into());
+    }
+    root.insert("judged".into(), judged.into());
 
     let gates: Vec<Value> = c.gates.iter().map(gate).collect();
     root.insert("gate".into(), Value::Array(gates));

@@ -73,6 +73,37 @@ pub enum OnSmallSlice {
     Fail,
 }
 
+/// What a gate whose decision unjudged documents could flip does: fail (default) or warn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnUnreliable {
+    Fail,
+    Warn,
+}
+
+/// `[protocol]`: `require = true` makes an input without a fingerprint an error.
+#[derive(Debug, Clone, Default)]
+pub struct ProtocolSettings {
+    pub require: bool,
+}
+
+/// `[judged]`: judged coverage of runs evaluated by `check`.
+#[derive(Debug, Clone)]
+pub struct JudgedSettings {
+    pub on_unreliable: OnUnreliable,
+    /// A gated slice whose mean judged@k is below this is not judged (too few judgments).
+    pub min_judged: Option<f64>,
+}
+
+impl Default for JudgedSettings {
+    fn default() -> Self {
+        JudgedSettings {
+            on_unreliable: OnUnreliable::Fail,
+            min_judged: None,
+        }
+    }
+}
+
 /// Where one side's per-query metrics come from.
 #[derive(Debug, Clone)]
 pub enum InputKind {
@@ -194,6 +225,8 @@ pub struct Config {
     pub report: ReportSettings,
     /// The raw `[eval]` table, read by the eval module when an input is a run.
     pub eval: Option<(toml::Table, Option<Range<usize>>)>,
+    pub protocol: ProtocolSettings,
+    pub judged: JudgedSettings,
     pub gates: Vec<Gate>,
     pub source: SourceText,
 }

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Method, Missing, OnSmallSlice, Statistic, Unit};
+use super::{Method, Missing, OnSmallSlice, OnUnreliable, Statistic, Unit};
 use crate::load::Format;
 
 #[derive(Debug, Deserialize)]
@@ -20,6 +20,10 @@ pub struct RawConfig {
     pub report: RawReport,
     #[serde(default)]
     pub eval: Option<Spanned<toml::Table>>,
+    #[serde(default)]
+    pub protocol: RawProtocol,
+    #[serde(default)]
+    pub judged: RawJudged,
     #[serde(default, rename = "gate")]
     pub gates: Vec<Spanned<RawGate>>,
 }
@@ -78,4 +82,17 @@ pub struct RawGate {
     pub statistic: Option<Statistic>,
     pub higher_is_better: Option<bool>,
     pub slices: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawProtocol {
+    pub require: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawJudged {
+    pub on_unreliable: Option<OnUnreliable>,
+    pub min_judged: Option<Spanned<f64>>,
 }

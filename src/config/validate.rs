@@ -205,6 +205,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         gates.push(gate(&src, i + 1, g)?);
     }
     same_reading_per_metric(&src, &raw.gates, &gates)?;
+    let judged = judged_settings(&src, &raw.judged)?;
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
         (t.into_inner(), span)
@@ -222,8 +223,31 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         slices,
         report,
         eval,
+        protocol: ProtocolSettings {
+            require: raw.protocol.require.unwrap_or(false),
+        },
+        judged,
         gates,
         source: src,
+    })
+}
+
+fn judged_settings(src: &SourceText, j: &super::raw::RawJudged) -> Result<JudgedSettings> {
+    let min_judged = match &j.min_judged {
+        Some(m) if !(0.0..=1.0).contains(m.get_ref()) => {
+            return Err(src.error(
+                Some(m.span()),
+                format!(
+                    "[judged] min-judged = {}: expected a share between 0 and 1, e.g. 0.9",
+                    m.get_ref()
+                ),
+            ))
+        }
+        m => m.as_ref().map(|m| *m.get_ref()),
+    };
+    Ok(JudgedSettings {
+        on_unreliable: j.on_unreliable.unwrap_or(OnUnreliable::Fail),
+        min_judged,
     })
 }
 

@@ -64,6 +64,9 @@ pub struct EvalArgs {
     /// Exact-search run for ann-recall@k (--run is then the approximate run).
     #[arg(long, value_name = "FILE")]
     pub exact_run: Option<PathBuf>,
+    /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub holes: Option<PathBuf>,
 }
 
 pub fn run(args: &EvalArgs) -> Result<Outcome> {
@@ -78,6 +81,11 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         run_format: args.run_format,
         corpus: args.corpus.clone(),
         chunk_map: args.chunk_map.clone(),
+        unjudged_depth: match args.holes {
+            Some(_) => holes_depth(&ms),
+            None => 0,
+        },
+        optimistic: false,
     };
     let shown = |p: &PathBuf| p.display().to_string();
     let ann = ms.iter().any(|m| m.kind == Kind::AnnRecall);
@@ -134,13 +142,64 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     } else {
         render_rows(&ev, args.format)?
     };
+    let holes = args.holes.as_ref().map(|_| holes_text(&ev));
     match &args.output {
-        Some(path) => write_atomic(path, rows.as_bytes())?,
-        None if !args.summary || summary_only => out.stdout = rows,
-        None => {}
+        Some(path) => write_with_sidecar(path, &rows, &ev, args.holes.as_deref(), holes)?,
+        None => {
+            if let (Some(h), Some(text)) = (&args.holes, &holes) {
+                write_atomic(h, text.as_bytes())?;
+            }
+            if !args.summary || summary_only {
+                out.stdout = rows;
+            }
+        }
     }
     if args.summary && !summary_only {
         out.stdout = summary_json(&ev)?;
     }
     Ok(out)
+}
+
+/// The largest cutoff of `ms` (the whole ranking when one has none).
+fn holes_depth(ms: &[Metric]) -> usize {
+    ms.iter()
+        .map(|m| m.k.unwrap_or(usize::MAX))
+        .max()
+        .unwrap_or(0)
+}
+
+fn holes_text(ev: &super::Evaluation) -> String {
+    super::holes::render(&super::holes::collect(ev.rows.iter().flat_map(|r| {
+        r.unjudged
+            .iter()
+            .map(|(rank, d)| (r.qid.clone(), d.clone(), "run".to_string(), *rank))
+    })))
+}
+
+/// Writes the rows to `path` and their protocol to `path.protocol.json` (and the holes stub),
+/// all renamed into place together. The sidecar carries the rows' SHA-256, so a sidecar that
+/// no longer describes its file is refused by `check`.
+fn write_with_sidecar(
+    path: &std::path::Path,
+    rows: &str,
+    ev: &super::Evaluation,
+    holes_path: Option<&std::path::Path>,
+    holes: Option<String>,
+) -> Result<()> {
+    let sidecar = ev.summary.protocol.as_ref().map(|p| {
+        let mut p = p.clone();
+        p.rows_sha256 = Some(crate::protocol::sha256_hex(rows.as_bytes()));
+        let mut s = serde_json::to_string_pretty(&p).expect("the protocol always serialises");
+        s.push('\n');
+        s
+    });
+    let sidecar_path = crate::protocol::sidecar_path(path);
+    let mut files: Vec<(&std::path::Path, &[u8])> = vec![(path, rows.as_bytes())];
+    if let Some(s) = &sidecar {
+        files.push((&sidecar_path, s.as_bytes()));
+    }
+    if let (Some(h), Some(text)) = (holes_path, &holes) {
+        files.push((h, text.as_bytes()));
+    }
+    crate::atomic::write_all_atomic(&files)
 }

@@ -9,11 +9,13 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::metrics::{Judged, Kind, Metric};
+use super::judged::{optimistic, unjudged_docs};
+use super::metrics::{Judged, Kind, Metric, UNJUDGED};
 use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
 use super::{EmptyGold, EvalOptions, Format, Gain, Order};
 use crate::error::{Error, Result};
+use crate::protocol::Protocol;
 
 /// One evaluated query.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -27,6 +29,11 @@ pub struct QueryResult {
     pub values: Vec<f64>,
     /// Relevant docs within each metric's cutoff (used for pooled recall).
     pub hits: Vec<usize>,
+    /// `(rank, doc)` of the unjudged docs in the top `EvalOptions::unjudged_depth`.
+    pub unjudged: Vec<(usize, String)>,
+    /// Each metric's optimistic value (unjudged docs in its cutoff counted relevant), when
+    /// `EvalOptions::optimistic` asks for it; empty otherwise.
+    pub optimistic: Vec<f64>,
 }
 
 /// Every policy that shaped the numbers, recorded in the output.
@@ -65,6 +72,9 @@ pub struct EvalSummary {
     /// Σ hits@k / Σ R over evaluated queries, for each recall@k.
     pub pooled: BTreeMap<String, Option<f64>>,
     pub policies: Policies,
+    /// The protocol fingerprint (not for ann-recall, which has no qrels).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<Protocol>,
 }
 
 #[derive(Debug, Clone)]
@@ -77,6 +87,7 @@ pub struct Evaluation {
 fn score(
     q: &QueryQrels,
     rels: &[i32],
+    docs: &[&[u8]],
     ms: &[Metric],
     opts: &EvalOptions,
     qid: &str,
@@ -106,6 +117,11 @@ fn score(
             .iter()
             .map(|m| j.hits(m.k.unwrap_or(rels.len())))
             .collect(),
+        unjudged: unjudged_docs(rels, docs, opts.unjudged_depth),
+        optimistic: match opts.optimistic {
+            true => ms.iter().map(|&m| optimistic(&j, m)).collect(),
+            false => Vec::new(),
+        },
     }
 }
 
@@ -153,11 +169,20 @@ pub fn evaluate(
     for (qid, q) in &qrels.queries {
         if !excluded.contains(qid) && !rows.contains_key(qid) {
             missing.push(qid.clone());
-            rows.insert(qid.clone(), score(q, &[], ms, opts, qid));
+            rows.insert(qid.clone(), score(q, &[], &[], ms, opts, qid));
         }
     }
     let rows: Vec<QueryResult> = rows.into_values().collect();
     let (means, pooled) = means_and_pooled(ms, &rows);
+    let protocol = fingerprint(
+        &qrels,
+        &rows,
+        (corpus.as_ref(), chunks.as_ref()),
+        ms,
+        opts,
+        order,
+        (run_path, run_shown, run_format),
+    )?;
     let summary = EvalSummary {
         qrels: qrels_shown.to_string(),
         run: run_shown.to_string(),
@@ -170,6 +195,7 @@ pub fn evaluate(
         means,
         pooled,
         policies: policies(opts, qrels_format, run_format, order),
+        protocol: Some(protocol),
     };
     Ok(Evaluation {
         metrics: ms.to_vec(),
@@ -234,15 +260,50 @@ fn score_run(
             return Ok(());
         }
         rels.clear();
+        // A judged grade never equals the unjudged mark (trec_eval reads i32::MIN as any grade ≤ 0).
         rels.extend(
             r.docs
                 .iter()
-                .map(|d| q.judged.get(*d).copied().unwrap_or(0)),
+                .map(|d| q.judged.get(*d).map_or(UNJUDGED, |&g| g.max(UNJUDGED + 1))),
         );
-        rows.insert(r.qid.to_string(), score(q, &rels, ms, opts, r.qid));
+        rows.insert(r.qid.to_string(), score(q, &rels, &r.docs, ms, opts, r.qid));
         Ok(())
     })?;
     Ok((rows, run_only))
+}
+
+/// The protocol fingerprint of this evaluation, with the run's ir_metadata as run context.
+fn fingerprint(
+    qrels: &Qrels,
+    rows: &[QueryResult],
+    (corpus, chunks): (Option<&Corpus>, Option<&ChunkMap>),
+    ms: &[Metric],
+    opts: &EvalOptions,
+    order: Order,
+    (run_path, run_shown, run_format): (&Path, &str, Format),
+) -> Result<Protocol> {
+    let rules = super::fingerprint::Rules {
+        rel_level: opts.rel_level,
+        gain: opts.gain,
+        order,
+        empty_gold: opts.empty_gold,
+        chunked: chunks.is_some(),
+    };
+    let protocol = super::fingerprint::protocol(
+        qrels,
+        rows.iter().map(|r| &r.qid),
+        corpus,
+        chunks,
+        ms,
+        &rules,
+    );
+    Ok(Protocol {
+        run_context: match run_format {
+            Format::Trec => super::ir_metadata::read_run_context(run_path, run_shown)?,
+            Format::Jsonl => BTreeMap::new(),
+        },
+        ..protocol
+    })
 }
 
 type Means = BTreeMap<String, Option<f64>>;

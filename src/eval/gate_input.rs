@@ -9,7 +9,7 @@
 use clap::ValueEnum;
 use serde::Deserialize;
 
-use super::{evaluate_to_table, EvalOptions};
+use super::EvalOptions;
 use crate::config::{resolve, Config, InputSpec};
 use crate::error::Result;
 use crate::load::MetricTable;
@@ -91,36 +91,71 @@ pub fn eval_options(cfg: &Config) -> Result<(EvalOptions, Vec<String>)> {
     Ok((opts, metrics))
 }
 
-/// Evaluates one side's run; returns its per-query table and a line for the report's warnings.
+/// The judged@k metric of each cutoff the gates use (judged coverage of the gated top k).
+pub fn judged_metrics(cfg: &Config) -> Vec<String> {
+    let mut out: Vec<String> = cfg
+        .gates
+        .iter()
+        .filter_map(|g| super::Metric::parse(&g.metric).ok()?.k)
+        .map(|k| format!("judged@{k}"))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Evaluates one side's run; returns its per-query table, a line for the report's warnings, and
+/// the evaluation itself (with each query's unjudged docs in the gated top k and the optimistic
+/// values, for the judged bounds; judged@k columns the gates did not ask for stay out of the table).
 pub fn evaluate_run(
     cfg: &Config,
     spec: &InputSpec,
     wanted: &[String],
-) -> Result<(MetricTable, String)> {
-    let (opts, extra) = eval_options(cfg)?;
+) -> Result<(MetricTable, String, super::Evaluation)> {
+    let (mut opts, extra) = eval_options(cfg)?;
     let mut metrics: Vec<String> = wanted.iter().chain(&extra).cloned().collect();
     metrics.sort();
     metrics.dedup();
     if metrics.is_empty() {
         return Err(cfg.error_at(&spec.span, "a run input needs metrics to compute: add gates, or [eval] metrics = [\"ndcg@10\", ...]"));
     }
+    let shown_metrics = metrics.clone();
+    let judged = judged_metrics(cfg);
+    metrics.extend(judged.iter().cloned());
+    metrics.sort();
+    metrics.dedup();
+    opts.optimistic = !cfg.gates.is_empty();
+    opts.unjudged_depth = cfg
+        .gates
+        .iter()
+        .filter_map(|g| super::Metric::parse(&g.metric).ok())
+        .map(|m| m.k.unwrap_or(usize::MAX))
+        .max()
+        .unwrap_or(0);
     let qrels = cfg
         .inputs
         .qrels
         .as_ref()
         .expect("validated: run inputs come with qrels");
-    let (table, summary) = evaluate_to_table(
+    let to_cfg_error = |e| match e {
+        crate::Error::Usage(m) => cfg.error_at(&spec.span, m),
+        other => other,
+    };
+    let ms = super::Metric::parse_list(&metrics.join(","))
+        .map_err(crate::Error::Usage)
+        .map_err(to_cfg_error)?;
+    let ev = super::evaluate(
         &qrels.path,
         &qrels.shown(),
         &spec.path,
         &spec.shown(),
-        &metrics,
+        &ms,
         &opts,
     )
-    .map_err(|e| match e {
-        crate::Error::Usage(m) => cfg.error_at(&spec.span, m),
-        other => other,
-    })?;
+    .map_err(to_cfg_error)?;
+    let mut table = ev.to_table(&spec.shown());
+    table.metrics.retain(|m, _| shown_metrics.contains(m));
+    let summary = &ev.summary;
     let note = format!(
         "{}: evaluated {} queries against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
         spec.written,
@@ -130,5 +165,5 @@ pub fn evaluate_run(
         summary.missing_from_run.len(),
         summary.run_only_ignored
     );
-    Ok((table, note))
+    Ok((table, note, ev))
 }

@@ -8,6 +8,9 @@
 //! "Relevant" means rel >= rel_level (trec_eval -l); nDCG ignores the level and uses the raw
 //! grade (gain = rel, or 2^rel − 1 with the exponential gain). Every metric is 0 when R = 0 or the
 //! ranking is empty. `ann-recall@k` (ANN top k ∩ exact top k / k) lives in `ann.rs`.
+//! judged@k [ir_measures Judged@k]: judged docs (any grade, also ≤ 0) in the top k / the docs in
+//! the top k (min(k, ranking length); 0 for an empty ranking); it does not depend on R.
+//! Unjudged docs carry the grade [`UNJUDGED`].
 
 use std::fmt;
 
@@ -21,7 +24,12 @@ pub enum Kind {
     Rprec,
     Hit,
     AnnRecall,
+    Judged,
 }
+
+/// The grade of a ranked doc without a judgment: below every real grade, so it is never
+/// relevant and has no gain, and judged@k can tell it from a judged non-relevant doc.
+pub const UNJUDGED: i32 = i32::MIN;
 
 /// One metric with its cutoff, e.g. `ndcg@10`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,7 +39,7 @@ pub struct Metric {
 }
 
 pub const NAMES_HELP: &str =
-    "recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, ann-recall@k";
+    "recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, judged@k, ann-recall@k";
 
 impl Metric {
     /// Parses our canonical names (case-insensitive; `map@k` = `ap@k`, `success@k` = `hit@k`,
@@ -57,9 +65,13 @@ impl Metric {
             "rprec" => Kind::Rprec,
             "hit" | "success" => Kind::Hit,
             "ann-recall" => Kind::AnnRecall,
+            "judged" => Kind::Judged,
             _ => return Err(format!("unknown metric {s:?}; known: {NAMES_HELP}")),
         };
-        let needs_k = matches!(kind, Kind::Recall | Kind::P | Kind::Hit | Kind::AnnRecall);
+        let needs_k = matches!(
+            kind,
+            Kind::Recall | Kind::P | Kind::Hit | Kind::AnnRecall | Kind::Judged
+        );
         if needs_k && k.is_none() {
             return Err(format!("metric {s:?} needs a cutoff, e.g. {base}@10"));
         }
@@ -99,6 +111,7 @@ impl Metric {
             (Kind::Rprec, _) => "Rprec".into(),
             (Kind::Hit, _) => format!("success_{k}"),
             (Kind::AnnRecall, _) => format!("ann_recall_{k}"),
+            (Kind::Judged, _) => format!("judged_{k}"),
         }
     }
 }
@@ -115,6 +128,7 @@ impl fmt::Display for Metric {
             (Kind::Rprec, _) => "rprec",
             (Kind::Hit, _) => "hit",
             (Kind::AnnRecall, _) => "ann-recall",
+            (Kind::Judged, _) => "judged",
         };
         match self.k {
             Some(k) => write!(f, "{base}@{k}"),
@@ -158,6 +172,14 @@ impl Judged<'_> {
         let n = self.rels.len();
         let r = self.num_rel;
         let cut = m.k.unwrap_or(n).min(n);
+        if m.kind == Kind::Judged {
+            let judged = self.rels[..cut].iter().filter(|&&g| g != UNJUDGED).count();
+            return if cut == 0 {
+                0.0
+            } else {
+                judged as f64 / cut as f64
+            };
+        }
         if r == 0 && m.kind != Kind::Ndcg {
             return 0.0;
         }
@@ -194,7 +216,7 @@ impl Judged<'_> {
                     0.0
                 }
             }
-            Kind::AnnRecall => 0.0,
+            Kind::AnnRecall | Kind::Judged => 0.0,
         }
     }
 }
@@ -232,6 +254,7 @@ mod tests {
             "hit@1",
             "ann-recall@10",
             "ann-recall@3",
+            "judged@10",
         ] {
             assert_eq!(m(s).to_string(), s);
             // What `eval --format trec` writes, the readers of `check` map back to our name.
@@ -279,6 +302,20 @@ mod tests {
         assert!((j.value(m("ndcg@3")) - dcg / idcg).abs() < 1e-15);
         j.exponential = true;
         assert_eq!(j.gain(3), 7.0);
+    }
+
+    #[test]
+    fn judged_counts_any_judgment_over_the_top_k() {
+        // Judged non-relevant (0) and negative grades count as judged; unjudged do not.
+        let j = q(&[1, UNJUDGED, 0, -1, UNJUDGED], 1, &[1.0]);
+        assert_eq!(j.value(m("judged@4")), 0.75);
+        // A ranking shorter than k: the share of what was ranked (ir_measures).
+        assert_eq!(j.value(m("judged@10")), 0.6);
+        assert_eq!(q(&[], 1, &[1.0]).value(m("judged@10")), 0.0);
+        assert_eq!(j.value(m("recall@5")), 1.0);
+        assert_eq!(j.value(m("p@5")), 0.2);
+        // R = 0 does not change coverage.
+        assert_eq!(q(&[0, UNJUDGED], 0, &[]).value(m("judged@2")), 0.5);
     }
 
     #[test]

@@ -11,8 +11,12 @@ pub mod cli;
 pub mod corpus;
 pub mod engine;
 mod fasthash;
+pub mod fingerprint;
 pub mod gate_input;
 mod group;
+pub mod holes;
+pub mod ir_metadata;
+pub mod judged;
 pub mod lines;
 pub mod metrics;
 pub mod output;
@@ -129,6 +133,10 @@ pub struct EvalOptions {
     pub corpus: Option<PathBuf>,
     /// `chunk_id<TAB>doc_id`: evaluate a chunk run at document level.
     pub chunk_map: Option<PathBuf>,
+    /// Record each query's unjudged docs in its top N (0: none).
+    pub unjudged_depth: usize,
+    /// Compute each metric's optimistic value too (unjudged docs counted relevant).
+    pub optimistic: bool,
 }
 
 impl Default for EvalOptions {
@@ -142,6 +150,8 @@ impl Default for EvalOptions {
             run_format: None,
             corpus: None,
             chunk_map: None,
+            unjudged_depth: 0,
+            optimistic: false,
         }
     }
 }

@@ -68,6 +68,11 @@ fn parse_trec_line(l: &[u8]) -> std::result::Result<TrecLine<'_>, String> {
     Ok((f[0], f[2], rank, score))
 }
 
+/// `#` lines are comments (trec_eval 10 skips them; ir_metadata lives in them).
+fn is_comment(l: &[u8]) -> bool {
+    l.first() == Some(&b'#')
+}
+
 /// An optionally signed decimal integer, without going through `str`.
 fn parse_int(b: &[u8]) -> Option<i64> {
     let (neg, digits) = match b {
@@ -112,6 +117,9 @@ fn read_trec_grouped(
             break;
         }
         let l = lines.current();
+        if is_comment(l) {
+            continue;
+        }
         let (qid, doc, rank, score) = parse_trec_line(l).map_err(|m| lines.err(m))?;
         let line = lines.line;
         any = true;
@@ -146,6 +154,9 @@ fn read_trec_bucketed(
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     while lines.advance()? {
         let l = lines.current();
+        if is_comment(l) {
+            continue;
+        }
         let (qid, doc, rank, score) = parse_trec_line(l).map_err(|m| lines.err(m))?;
         let q = text(qid, "query id").map_err(|m| lines.err(m))?;
         let g = groups

@@ -36,6 +36,23 @@ pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
         .iter()
         .find(|c| c.metric == worst.metric && c.slice == worst.slice);
     let reason = match (worst.rule.as_str(), c, worst.status) {
+        (_, Some(c), _) if worst.decided_by.starts_with("unreliable") => {
+            let j = c.judged.as_ref();
+            format!(
+                "{} on {}: unreliable, unjudged documents could flip it (delta {:+.3}; {:+.3} to {:+.3} if they were relevant)",
+                c.metric,
+                c.slice,
+                c.delta,
+                j.map_or(c.delta, |j| j.delta_baseline_optimistic),
+                j.map_or(c.delta, |j| j.delta_candidate_optimistic)
+            )
+        }
+        (_, Some(c), GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => {
+            format!(
+                "{} on {} has too few judgments to judge ({})",
+                c.metric, c.slice, worst.detail
+            )
+        }
         (_, Some(c), GateStatus::TooSmall) => format!(
             "{} on {} has {} queries, too few to judge",
             c.metric, c.slice, c.n

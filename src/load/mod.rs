@@ -4,6 +4,7 @@
 mod csv_table;
 mod jsonl;
 mod per_query_text;
+pub mod protocol;
 pub mod queries;
 pub mod source;
 pub mod table;

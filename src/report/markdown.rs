@@ -10,6 +10,7 @@
 //! marker, start a code span, @-mention a person or cross-reference an issue.
 
 mod forest;
+mod protocol;
 mod text;
 
 use std::fmt::Write;
@@ -114,7 +115,9 @@ fn render_with(r: &Report, d: Detail) -> String {
         }
         s.push('\n');
     }
+    protocol::sections(&mut s, r);
     footer(&mut s, r);
+    protocol::footer(&mut s, r);
     s
 }
 

@@ -158,13 +158,82 @@ pub fn render(r: &Report) -> String {
             r.pairing.dropped_baseline_only, r.pairing.dropped_candidate_only
         ));
     }
+    judged_text(&mut out, r);
     if !r.warnings.is_empty() {
         out.push_str("\nWarnings\n");
         for w in &r.warnings {
             out.push_str(&format!("  - {w}\n"));
         }
     }
+    protocol_text(&mut out, r);
     out
+}
+
+/// The judged bounds of the gated comparisons (runs evaluated by check).
+fn judged_text(out: &mut String, r: &Report) {
+    let share = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.3}"));
+    let rows: Vec<Vec<String>> = r
+        .comparisons
+        .iter()
+        .filter_map(|c| {
+            let j = c.judged.as_ref()?;
+            Some(vec![
+                c.metric.clone(),
+                c.slice.clone(),
+                format!("{}/{}", share(j.baseline_judged), share(j.candidate_judged)),
+                format!("{}/{}", j.baseline_unjudged, j.candidate_unjudged),
+                format!("{:+.4}", j.delta),
+                format!(
+                    "[{:+.4}, {:+.4}]",
+                    j.delta_baseline_optimistic, j.delta_candidate_optimistic
+                ),
+            ])
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str("\nJudged coverage (unjudged = non-relevant; bounds if they were relevant)\n");
+    out.push_str(&table(
+        &[
+            "metric",
+            "slice",
+            "judged@k b/c",
+            "unjudged b/c",
+            "delta",
+            "bounds [baseline's relevant, candidate's relevant]",
+        ],
+        &rows,
+    ));
+}
+
+/// The protocol section and its hash (last line).
+fn protocol_text(out: &mut String, r: &Report) {
+    let Some(p) = &r.protocol else { return };
+    out.push_str(&format!("\nProtocol ({})\n", p.status.as_str()));
+    let rows: Vec<Vec<String>> = p
+        .fields
+        .iter()
+        .map(|f| vec![f.field.clone(), f.value.clone()])
+        .collect();
+    if !rows.is_empty() {
+        out.push_str(&table(&["field", "value"], &rows));
+    }
+    for (side, ctx) in [
+        ("baseline", &p.baseline_context),
+        ("candidate", &p.candidate_context),
+    ] {
+        for (k, v) in ctx {
+            out.push_str(&format!("  run context ({side}) {k} = {v}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "protocol {}: {}\n",
+        p.status.as_str(),
+        p.hash
+            .as_deref()
+            .map_or("no fingerprint".into(), |h| format!("sha256 {h}"))
+    ));
 }
 
 /// A p-value with four decimals, or "<0.0001".

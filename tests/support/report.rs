@@ -69,6 +69,7 @@ fn cmp(
         practical_ties: wtl.1,
         practical_losses: wtl.2,
         worst,
+        judged: None,
     }
 }
 
@@ -214,6 +215,7 @@ pub fn failing_report() -> Report {
         warnings: vec![
             "slice risk=legal has 12 queries (< min-queries 30): not judged".to_string(),
         ],
+        protocol: None,
     }
 }
 
