@@ -1,13 +1,13 @@
 //! The protocol and judged-coverage parts of the rendered reports: a folded Markdown section,
 //! the hash in the footer (Markdown) and on the last line (text), and the JSON fields.
 
-mod publish_support;
+mod support;
 
 use std::collections::BTreeMap;
 
-use publish_support::passing_report;
 use rag_gate::model::{JudgedBounds, Report};
 use rag_gate::protocol::verify::{Field, ProtocolReport, Status};
+use support::report::passing_report;
 
 fn with_protocol() -> Report {
     let mut r = passing_report();

@@ -210,13 +210,13 @@ fn judged_text(out: &mut String, r: &Report) {
 /// The protocol section and its hash (last line).
 fn protocol_text(out: &mut String, r: &Report) {
     let Some(p) = &r.protocol else { return };
-    out.push_str(&format!("\nProtocol ({})\n", p.status.as_str()));
     let rows: Vec<Vec<String>> = p
         .fields
         .iter()
         .map(|f| vec![f.field.clone(), f.value.clone()])
         .collect();
     if !rows.is_empty() {
+        out.push_str(&format!("\nProtocol ({})\n", p.status.as_str()));
         out.push_str(&table(&["field", "value"], &rows));
     }
     for (side, ctx) in [

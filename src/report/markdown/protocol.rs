@@ -10,15 +10,17 @@ use crate::protocol::verify::Status;
 
 /// The folded protocol section and, when `check` evaluated runs, the judged-bounds section.
 pub fn sections(s: &mut String, r: &Report) {
-    if let Some(p) = &r.protocol {
+    // Unchecked and without run context: the note is among the warnings already.
+    let shown = r.protocol.as_ref().filter(|p| {
+        !p.fields.is_empty() || !p.baseline_context.is_empty() || !p.candidate_context.is_empty()
+    });
+    if let Some(p) = shown {
         let _ = writeln!(
             s,
             "<details><summary>Protocol: {}</summary>\n",
             status_words(p.status)
         );
-        if p.fields.is_empty() {
-            let _ = writeln!(s, "{}\n", escape(p.note.as_deref().unwrap_or("")));
-        } else {
+        if !p.fields.is_empty() {
             s.push_str("| field | value |\n|---|---|\n");
             for f in &p.fields {
                 let _ = writeln!(s, "| {} | {} |", escape(&f.field), escape(&f.value));
