@@ -162,6 +162,49 @@ pub fn apply(
         true => pass(cfg, runs, &bo, &cp, &names)?,
         false => today(),
     };
+    let view = Passes {
+        up: &up,
+        down: &down,
+        paired: &paired,
+        slices: &sl,
+    };
+    attach(comparisons, &metrics, &view, runs);
+    let mut warnings = Vec::new();
+    for (i, r) in gates.iter_mut().enumerate() {
+        let Some(c) = comparisons
+            .iter()
+            .find(|c| c.metric == r.metric && c.slice == r.slice)
+        else {
+            continue;
+        };
+        if let Some(w) = min_judged(cfg, c, r) {
+            warnings.push(w);
+            continue;
+        }
+        let flips = up_gates.get(i).map(|g| g.passed) != down_gates.get(i).map(|g| g.passed);
+        if flips && r.status != GateStatus::TooSmall {
+            warnings.push(unreliable(cfg, r, runs, &sl, &paired));
+        }
+    }
+    Ok(warnings)
+}
+
+/// The bound passes' comparisons and the pairing and slices of the judged@k columns.
+struct Passes<'a> {
+    up: &'a [Comparison],
+    down: &'a [Comparison],
+    paired: &'a pair::Paired,
+    slices: &'a [slices::Slice],
+}
+
+/// Sets `judged` on every gated comparison: coverage, unjudged counts and the bound deltas.
+fn attach(
+    comparisons: &mut [Comparison],
+    metrics: &BTreeMap<String, Option<usize>>,
+    v: &Passes,
+    runs: &Runs,
+) {
+    let (paired, sl) = (v.paired, v.slices);
     let unj = (
         |k| unjudged_within(runs.baseline, k),
         |k| unjudged_within(runs.candidate, k),
@@ -175,7 +218,7 @@ pub fn apply(
                 .find(|x| x.metric == c.metric && x.slice == c.slice)
                 .map(|x| x.delta)
         };
-        let (Some(d_up), Some(d_down)) = (find(&up), find(&down)) else {
+        let (Some(d_up), Some(d_down)) = (find(v.up), find(v.down)) else {
             continue;
         };
         let k = metrics[&c.metric];
@@ -203,24 +246,6 @@ pub fn apply(
             candidate_unjudged: count(&(unj.1)(k)),
         });
     }
-    let mut warnings = Vec::new();
-    for (i, r) in gates.iter_mut().enumerate() {
-        let Some(c) = comparisons
-            .iter()
-            .find(|c| c.metric == r.metric && c.slice == r.slice)
-        else {
-            continue;
-        };
-        if let Some(w) = min_judged(cfg, c, r) {
-            warnings.push(w);
-            continue;
-        }
-        let flips = up_gates.get(i).map(|g| g.passed) != down_gates.get(i).map(|g| g.passed);
-        if flips && r.status != GateStatus::TooSmall {
-            warnings.push(unreliable(cfg, r, runs, &sl, &paired));
-        }
-    }
-    Ok(warnings)
 }
 
 /// Too few judgments: the slice's mean judged@k (the lower side) is below `min-judged`.
