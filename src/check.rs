@@ -31,6 +31,51 @@ fn load_side(
     Ok((t, note))
 }
 
+/// The further replicates of each side (read in parallel; the first failing file in gate-file
+/// order is the error, so the message does not depend on timing) and their evaluation notes.
+fn load_replicates(cfg: &Config, wanted: &[String]) -> Result<([Vec<MetricTable>; 2], Vec<String>)> {
+    use rayon::prelude::*;
+    let specs: Vec<(usize, &InputSpec)> = cfg
+        .inputs
+        .baseline_more
+        .iter()
+        .map(|s| (0, s))
+        .chain(cfg.inputs.candidate_more.iter().map(|s| (1, s)))
+        .collect();
+    let loaded: Vec<Result<(MetricTable, Option<String>)>> = specs
+        .par_iter()
+        .map(|(_, spec)| load_side(cfg, spec, wanted))
+        .collect();
+    let mut sides: [Vec<MetricTable>; 2] = [Vec::new(), Vec::new()];
+    let mut notes = Vec::new();
+    for ((side, _), one) in specs.iter().zip(loaded) {
+        let (t, note) = one?;
+        sides[*side].push(t);
+        notes.extend(note);
+    }
+    Ok((sides, notes))
+}
+
+/// The crossed interval is for means; a median or p95 gate with replicates is refused.
+fn refuse_quantiles_with_replicates(cfg: &Config) -> Result<()> {
+    match cfg
+        .gates
+        .iter()
+        .find(|g| g.statistic != crate::stats::statistic::Statistic::Mean)
+    {
+        Some(g) => Err(cfg.error_at(
+            &g.metric_span,
+            format!(
+                "[[gate]] #{} ({}): statistic = \"{}\" with replicate runs: the replicate-aware interval is for means; gate the mean, or give one run per side",
+                g.index,
+                g.metric,
+                g.statistic.as_str()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
 fn wanted_metrics(cfg: &Config) -> Vec<String> {
     let mut m: Vec<String> = cfg.gates.iter().map(|g| g.metric.clone()).collect();
@@ -52,6 +97,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         || load_side(cfg, &cfg.inputs.candidate, &wanted),
     );
     let ((base, base_note), (cand, cand_note)) = (base?, cand?);
+    let (more, more_notes) = load_replicates(cfg, &wanted)?;
     let queries = match &cfg.inputs.queries {
         Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
         None => None,
@@ -64,13 +110,22 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         .as_ref()
         .map(InputSpec::shown)
         .unwrap_or_default();
-    let paired = pair::pair(
+    let mut paired = pair::pair(
         &base,
         &cand,
         queries.as_deref().map(|q| (q, q_shown.as_str())),
         cfg.inputs.missing,
         &metrics,
     )?;
+    pair::replicates::attach(
+        &mut paired,
+        [&more[0], &more[1]],
+        [&base.source, &cand.source],
+        cfg.inputs.missing,
+    )?;
+    if paired.replicates.is_some() {
+        refuse_quantiles_with_replicates(cfg)?;
+    }
     if cfg.bootstrap.unit == Unit::Group {
         let lacking: Vec<&String> = paired
             .ids
@@ -96,6 +151,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
     judge::label_comparisons(&mut comparisons);
     let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
     let mut warnings: Vec<String> = base_note.into_iter().chain(cand_note).collect();
+    warnings.extend(more_notes);
     warnings.extend(paired.warnings.iter().cloned());
     warnings.extend(gate_warnings);
     let only_one: Vec<&String> = base

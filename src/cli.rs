@@ -78,6 +78,13 @@ pub struct CompareArgs {
     /// Queries file (JSONL with query_id, group, slices).
     #[arg(long)]
     pub queries: Option<PathBuf>,
+    /// A further replicate run of the baseline's commit (repeat): the interval then carries the
+    /// run-to-run noise.
+    #[arg(long = "baseline-replicate", value_name = "FILE")]
+    pub baseline_replicates: Vec<PathBuf>,
+    /// A further replicate run of the candidate's commit (repeat).
+    #[arg(long = "candidate-replicate", value_name = "FILE")]
+    pub candidate_replicates: Vec<PathBuf>,
     /// Metric to compare (repeat); default: every metric both files have.
     #[arg(long = "metric", value_name = "METRIC")]
     pub metrics: Vec<String>,

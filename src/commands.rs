@@ -22,6 +22,8 @@ fn refuse_overwriting_inputs(
     ]
     .into_iter()
     .flatten()
+    .chain(&i.baseline_more)
+    .chain(&i.candidate_more)
     .map(|s| s.path.as_path())
     .chain(gate_file)
     .collect();
@@ -130,6 +132,8 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         inputs: Inputs {
             baseline: spec(&args.baseline),
             candidate: spec(&args.candidate),
+            baseline_more: args.baseline_replicates.iter().map(|p| spec(p)).collect(),
+            candidate_more: args.candidate_replicates.iter().map(|p| spec(p)).collect(),
             queries: args.queries.as_deref().map(spec),
             qrels: None,
             missing: args.missing.into(),

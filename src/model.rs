@@ -129,6 +129,22 @@ pub struct Comparison {
     /// The worst per-query regressions, worst first (only queries that got worse by more than
     /// tie_epsilon; for a lower-is-better metric, the largest rises).
     pub worst: Vec<Regression>,
+    /// With replicate runs: what the interval rests on (absent with one run per side).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<ReplicateInfo>,
+}
+
+/// The replicate runs behind a comparison's crossed interval (`stats::crossed`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplicateInfo {
+    pub baseline_runs: usize,
+    pub candidate_runs: usize,
+    /// Welch–Satterthwaite degrees of freedom of the interval (capped at 1e9 for "unbounded").
+    pub df: f64,
+    /// t_{df} / z: the factor the interval's distances from the estimate were stretched by.
+    pub t_stretch: f64,
+    /// Standard error of the whole-run-shift part of the estimate.
+    pub run_se: f64,
 }
 
 /// What the interval says against a margin m (oriented so that "better" is an improvement):

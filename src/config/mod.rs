@@ -106,6 +106,10 @@ impl InputSpec {
 pub struct Inputs {
     pub baseline: InputSpec,
     pub candidate: InputSpec,
+    /// Further replicate runs of each side's commit (`baseline = ["a-1.jsonl", "a-2.jsonl"]`);
+    /// the first replicate is `baseline` / `candidate`. Empty: one run per side.
+    pub baseline_more: Vec<InputSpec>,
+    pub candidate_more: Vec<InputSpec>,
     pub queries: Option<InputSpec>,
     pub qrels: Option<InputSpec>,
     pub missing: Missing,

@@ -69,6 +69,7 @@ fn cmp(
         practical_ties: wtl.1,
         practical_losses: wtl.2,
         worst,
+        replicates: None,
     }
 }
 
