@@ -145,15 +145,21 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
             ));
         }
     }
-    let slices = slices::build(cfg, &paired)?;
+    let mut slices = slices::build(cfg, &paired)?;
+    let (quarantined, quarantine_warnings) =
+        crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     judge::label_comparisons(&mut comparisons);
     let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
+    let (noise, noise_warnings) =
+        crate::noise::apply::report(cfg, &paired, &comparisons, quarantined)?;
     let mut warnings: Vec<String> = base_note.into_iter().chain(cand_note).collect();
     warnings.extend(more_notes);
     warnings.extend(paired.warnings.iter().cloned());
     warnings.extend(gate_warnings);
+    warnings.extend(quarantine_warnings);
+    warnings.extend(noise_warnings);
     let only_one: Vec<&String> = base
         .metrics
         .keys()
@@ -187,6 +193,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         comparisons,
         gates,
         warnings,
+        noise,
     })
 }
 

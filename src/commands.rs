@@ -73,6 +73,17 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         }
         cfg.bootstrap.resamples = r;
     }
+    if cfg.noise.quarantine.is_some() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() / 86_400) as i64;
+        let env = std::env::var("RAG_GATE_TODAY").ok();
+        cfg.noise.today = Some(crate::noise::quarantine::today(
+            args.today.as_deref(),
+            env.as_deref(),
+            now,
+        )?);
+    }
     // [eval] is checked even when no input is a run, so a typo there is never silent.
     crate::eval::gate_input::eval_options(&cfg)?;
     refuse_overwriting_inputs(&cfg, Some(&args.gate_file), &args.output)?;
@@ -165,6 +176,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         },
         eval: None,
         gates: Vec::new(),
+        noise: NoiseSettings::default(),
         source: SourceText {
             shown: "command line".into(),
             text: String::new(),

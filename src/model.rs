@@ -54,6 +54,49 @@ pub struct Report {
     pub gates: Vec<GateResult>,
     /// Things a reader must know that did not fail the gate (small slices, dropped queries …).
     pub warnings: Vec<String>,
+    /// Replicate counts, the measured noise and the quarantine (absent when there are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<NoiseReport>,
+}
+
+/// Run-to-run noise in a check: its replicates, the noise file's floors and flaky queries, and
+/// the quarantined queries kept out of the gates.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct NoiseReport {
+    /// Replicate runs per side (baseline, candidate), when a side has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<[usize; 2]>,
+    /// The noise file as written in the gate file, and the replicates it was measured on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_replicates: Option<usize>,
+    /// Noise floor of each compared metric × slice the noise file measured.
+    pub floors: Vec<NoiseFloor>,
+    /// metric → flaky query ids among the paired queries (from the noise file).
+    pub flaky: std::collections::BTreeMap<String, Vec<String>>,
+    /// Queries kept out of every comparison by `[noise] quarantine`, by id.
+    pub quarantined: Vec<Quarantined>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NoiseFloor {
+    pub metric: String,
+    pub slice: String,
+    /// The noise file's floor: the A/A difference of two single runs stays inside ±this.
+    pub noise_floor: f64,
+    /// The same for this check's replicate counts: floor · √((1/Rᵦ + 1/R꜀)/2).
+    pub floor_here: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Quarantined {
+    pub query_id: String,
+    pub reason: String,
+    pub owner: String,
+    pub expires: String,
+    /// metric → candidate − baseline for this query (not in any comparison).
+    pub deltas: std::collections::BTreeMap<String, f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]

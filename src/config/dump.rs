@@ -70,6 +70,15 @@ pub fn dump(c: &Config) -> String {
         report.insert("metrics".into(), strings(m.iter().map(|(n, _)| n)));
     }
     root.insert("report".into(), report.into());
+    let mut noise = Table::new();
+    for (key, spec) in [("file", &c.noise.file), ("quarantine", &c.noise.quarantine)] {
+        if let Some(s) = spec {
+            noise.insert(key.into(), s.written.clone().into());
+        }
+    }
+    if !noise.is_empty() {
+        root.insert("noise".into(), noise.into());
+    }
     if let Some((eval, _)) = &c.eval {
         root.insert("eval".into(), eval.clone().into());
     }

@@ -199,7 +199,19 @@ pub struct Config {
     /// The raw `[eval]` table, read by the eval module when an input is a run.
     pub eval: Option<(toml::Table, Option<Range<usize>>)>,
     pub gates: Vec<Gate>,
+    pub noise: NoiseSettings,
     pub source: SourceText,
+}
+
+/// `[noise]`: what `rag-gate aa` measured, and the flaky queries kept out of the gates.
+#[derive(Debug, Clone, Default)]
+pub struct NoiseSettings {
+    /// `file`: a noise file from `rag-gate aa --output`.
+    pub file: Option<InputSpec>,
+    /// `quarantine`: the quarantine list (`noise::quarantine`).
+    pub quarantine: Option<InputSpec>,
+    /// Today, for quarantine expiry: set by the command (`--today`, `RAG_GATE_TODAY`, the clock).
+    pub today: Option<crate::noise::quarantine::Date>,
 }
 
 pub const DEFAULT_RESAMPLES: u64 = 10_000;

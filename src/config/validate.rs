@@ -68,6 +68,11 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     };
     let queries = path_input(&raw.inputs.queries);
     let qrels = path_input(&raw.inputs.qrels);
+    let noise = NoiseSettings {
+        file: path_input(&raw.noise.file),
+        quarantine: path_input(&raw.noise.quarantine),
+        today: None,
+    };
     let uses_runs = std::iter::once(&baseline)
         .chain([&candidate])
         .chain(&baseline_more)
@@ -229,6 +234,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         report,
         eval,
         gates,
+        noise,
         source: src,
     })
 }

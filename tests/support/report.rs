@@ -215,6 +215,7 @@ pub fn failing_report() -> Report {
         warnings: vec![
             "slice risk=legal has 12 queries (< min-queries 30): not judged".to_string(),
         ],
+        noise: None,
     }
 }
 
