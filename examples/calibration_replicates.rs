@@ -54,13 +54,16 @@ fn main() {
             1 => format!("  (want far above 5: {})", if fa > 0.15 { "yes" } else { "NO" }),
             _ => String::new(),
         };
+        let df = match m {
+            1 => String::new(),
+            _ => format!(", mean df {:.1}", n.mean_df()),
+        };
         println!(
-            "  {label}: no change: CI excludes 0 in {}, p < 0.05 in {}; true delta {DELTA}: coverage {}; mean half-width {:.4}, mean df {:.1}{verdict}",
+            "  {label}: no change: CI excludes 0 in {}, p < 0.05 in {}; true delta {DELTA}: coverage {}; mean half-width {:.4}{df}{verdict}",
             pct(n, fa),
             pct(n, n.reject_rate()),
             pct(s, cov),
             n.mean_half_width(),
-            n.mean_df(),
         );
     }
     println!("  ({:.1} s)", t.elapsed().as_secs_f64());

@@ -158,6 +158,7 @@ pub fn render(r: &Report) -> String {
             r.pairing.dropped_baseline_only, r.pairing.dropped_candidate_only
         ));
     }
+    out.push_str(&super::noise::text(r));
     if !r.warnings.is_empty() {
         out.push_str("\nWarnings\n");
         for w in &r.warnings {

@@ -302,11 +302,27 @@ pub fn noise_floor(side: &SideNoise, confidence: f64) -> Option<f64> {
 /// chi-square distribution: [s·√(df/χ²_{1−α/2}), s·√(df/χ²_{α/2})] (normal theory).
 pub fn sd_interval(sd: f64, df: f64, confidence: f64) -> [f64; 2] {
     use statrs::distribution::ChiSquared;
+    if sd == 0.0 {
+        return [0.0, 0.0];
+    }
     let chi = ChiSquared::new(df).expect("df > 0");
+    // statrs' inverse is NaN in the far lower tail of 1 df; bisect its (accurate) cdf instead.
+    let quantile = |p: f64| {
+        let (mut lo, mut hi) = (0.0, df + 50.0 * (2.0 * df).sqrt() + 50.0);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if chi.cdf(mid) < p {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    };
     let a = 1.0 - confidence;
     [
-        sd * (df / chi.inverse_cdf(1.0 - a / 2.0)).sqrt(),
-        sd * (df / chi.inverse_cdf(a / 2.0)).sqrt(),
+        sd * (df / quantile(1.0 - a / 2.0)).sqrt(),
+        sd * (df / quantile(a / 2.0)).sqrt(),
     ]
 }
 
@@ -431,5 +447,10 @@ mod tests {
         let [lo, hi] = sd_interval(1.0, 4.0, 0.95);
         assert!((lo - (4.0f64 / 11.143_287).sqrt()).abs() < 1e-5);
         assert!((hi - (4.0f64 / 0.484_419).sqrt()).abs() < 1e-5);
+        // χ²₁: 0.000982069 and 5.023886 (tables).
+        let [lo, hi] = sd_interval(1.0, 1.0, 0.95);
+        assert!((lo - (1.0f64 / 5.023_886).sqrt()).abs() < 1e-5, "{lo}");
+        assert!((hi / (1.0f64 / 0.000_982_069).sqrt() - 1.0).abs() < 1e-4, "{hi}");
+        assert_eq!(sd_interval(0.0, 1.0, 0.95), [0.0, 0.0]);
     }
 }
