@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::load::MetricTable;
 use crate::noise::{NoiseEntry, NoiseFile, NOISE_VERSION};
 use crate::outcome::Outcome;
-use crate::report::Comparison;
+use crate::model::Comparison;
 use crate::stats::crossed::{noise_floor, sd_interval, side_noise};
 use crate::{pair, resample, slices};
 

@@ -102,9 +102,8 @@ pub struct CheckArgs {
     /// Override [bootstrap] resamples.
     #[arg(long)]
     pub resamples: Option<u64>,
-    /// Today's date (YYYY-MM-DD) for [noise] quarantine expiry; default $RAG_GATE_TODAY, else
-    /// the UTC date.
-    #[arg(long, value_name = "DATE")]
+    /// Today's date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date.
+    #[arg(long, value_name = "DATE", env = "RAG_GATE_TODAY")]
     pub today: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,

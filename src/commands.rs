@@ -77,10 +77,8 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() / 86_400) as i64;
-        let env = std::env::var("RAG_GATE_TODAY").ok();
         cfg.noise.today = Some(crate::noise::quarantine::today(
             args.today.as_deref(),
-            env.as_deref(),
             now,
         )?);
     }

@@ -309,7 +309,7 @@ fn compare_one(
         practical_ties: practical.ties,
         practical_losses: practical.losses,
         worst,
-        replicates: runs.zip(e.crossed).map(|(r, c)| crate::report::ReplicateInfo {
+        replicates: runs.zip(e.crossed).map(|(r, c)| crate::model::ReplicateInfo {
             baseline_runs: r.replicates[0],
             candidate_runs: r.replicates[1],
             df: c.df.min(1e9),

@@ -375,7 +375,7 @@ fn input(
             }
         }
         _ => Err(bad(
-            "expected a path string, a table like { path = \"...\" } or { run = \"...\" }, or a list of replicates".into(),
+            "expected a path string or a table like { path = \"...\" } or { run = \"...\" }, or a list of replicate runs".into(),
         )),
     }
 }

@@ -8,7 +8,7 @@ use crate::config::{Config, InputSpec};
 use crate::error::{few, Result};
 use crate::load::source::read_text;
 use crate::pair::Paired;
-use crate::report::{Comparison, NoiseFloor, NoiseReport, Quarantined};
+use crate::model::{Comparison, NoiseFloor, NoiseReport, Quarantined};
 use crate::slices::Slice;
 
 use super::quarantine::{self, Entry};
@@ -149,7 +149,7 @@ fn floor_warnings(
         };
         for f in floors.iter().filter(|f| {
             f.metric == g.metric
-                && crate::judge::applies(g, &f.slice, &critical(cfg))
+                && g.applies_to(&f.slice, &critical(cfg))
                 && margin < f.floor_here
         }) {
             out.push(format!(

@@ -144,17 +144,17 @@ pub fn parse(src: &SourceText, today: Date) -> Result<Vec<Entry>> {
     Ok(out)
 }
 
-/// Today's date for expiry checks: `flag` (`--today`), else `env` (`RAG_GATE_TODAY`), else the
-/// UTC date of `now_days` (days since the epoch, from the clock).
-pub fn today(flag: Option<&str>, env: Option<&str>, now_days: i64) -> std::result::Result<Date, Error> {
-    for (name, v) in [("--today", flag), ("RAG_GATE_TODAY", env)] {
-        if let Some(v) = v {
-            return Date::parse(v).ok_or_else(|| {
-                Error::Usage(format!("{name} {v:?}: expected a date like 2026-12-01"))
-            });
-        }
+/// Today's date for expiry checks: `given` (`--today` or `RAG_GATE_TODAY`), else the UTC date
+/// of `now_days` (days since the epoch, from the clock).
+pub fn today(given: Option<&str>, now_days: i64) -> std::result::Result<Date, Error> {
+    match given {
+        Some(v) => Date::parse(v).ok_or_else(|| {
+            Error::Usage(format!(
+                "--today / RAG_GATE_TODAY {v:?}: expected a date like 2026-12-01"
+            ))
+        }),
+        None => Ok(Date::from_days(now_days)),
     }
-    Ok(Date::from_days(now_days))
 }
 
 #[cfg(test)]
@@ -200,10 +200,9 @@ mod tests {
     }
 
     #[test]
-    fn today_prefers_the_flag_then_the_environment_then_the_clock() {
-        assert_eq!(today(Some("2026-01-02"), Some("2027-01-01"), 0).expect("ok").to_string(), "2026-01-02");
-        assert_eq!(today(None, Some("2027-01-01"), 0).expect("ok").to_string(), "2027-01-01");
-        assert_eq!(today(None, None, 0).expect("ok").to_string(), "1970-01-01");
-        assert!(today(Some("tomorrow"), None, 0).is_err());
+    fn today_is_the_given_date_else_the_clock() {
+        assert_eq!(today(Some("2026-01-02"), 0).expect("ok").to_string(), "2026-01-02");
+        assert_eq!(today(None, 20_788).expect("ok").to_string(), "2026-12-01");
+        assert!(today(Some("tomorrow"), 0).is_err());
     }
 }

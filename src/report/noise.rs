@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::model::{Comparison, NoiseReport, Report};
+use crate::model::{Comparison, NoiseReport, Quarantined, Report};
 
 /// Flaky ids shown per metric before "and N more" (the JSON report has them all).
 const SHOWN: usize = 10;
@@ -131,7 +131,7 @@ fn flaky_lines(s: &mut String, n: &NoiseReport, line: impl Fn(&str, String, Stri
     }
 }
 
-fn deltas(q: &super::model::Quarantined) -> String {
+fn deltas(q: &Quarantined) -> String {
     q.deltas
         .iter()
         .map(|(m, d)| format!("{m} {d:+.4}"))
