@@ -95,8 +95,8 @@ fn aa_recovers_the_injected_spread_within_its_interval() {
 fn aa_on_a_broken_instrument_exits_1() {
     // Arm B's files are arm A's lowered by 0.05 on every query: identical arms that differ.
     let dir = tempfile::tempdir().unwrap();
-    let mut files = vec![ann("main-1.jsonl"), ann("main-2.jsonl")];
-    for r in [1, 2] {
+    let mut files = vec![ann("main-1.jsonl"), ann("main-2.jsonl"), ann("main-3.jsonl")];
+    for r in [1, 2, 3] {
         let text = std::fs::read_to_string(ann(&format!("main-{r}.jsonl"))).unwrap();
         let shifted: String = text
             .lines()
