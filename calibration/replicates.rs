@@ -70,7 +70,9 @@ pub fn simulate(seed: u64, set: usize, runs: usize, delta: f64) -> (Vec<Vec<f64>
         seed,
         &["calibration-replicates", &set.to_string()],
     ));
-    let q: Vec<f64> = (0..QUERIES).map(|_| 0.2 + 0.7 * uniform(&mut rng)).collect();
+    let q: Vec<f64> = (0..QUERIES)
+        .map(|_| 0.2 + 0.7 * uniform(&mut rng))
+        .collect();
     let flaky: Vec<bool> = (0..QUERIES).map(|_| uniform(&mut rng) < FLAKY).collect();
     let mut side = |d: f64| -> Vec<Vec<f64>> {
         (0..runs)
@@ -78,7 +80,11 @@ pub fn simulate(seed: u64, set: usize, runs: usize, delta: f64) -> (Vec<Vec<f64>
                 let shift = SHIFT * normal(&mut rng);
                 (0..QUERIES)
                     .map(|i| {
-                        let e = if flaky[i] { JITTER * normal(&mut rng) } else { 0.0 };
+                        let e = if flaky[i] {
+                            JITTER * normal(&mut rng)
+                        } else {
+                            0.0
+                        };
                         q[i] + d + shift + e
                     })
                     .collect()
@@ -133,7 +139,13 @@ pub fn one(
 
 /// Tallies of `sets` sets with true delta `delta`, for each replicate count in `modes`
 /// (the same simulated sets for every mode: its first `m` runs).
-pub fn scenario(seed: u64, sets: usize, delta: f64, modes: &[usize], resamples: usize) -> Vec<Tally> {
+pub fn scenario(
+    seed: u64,
+    sets: usize,
+    delta: f64,
+    modes: &[usize],
+    resamples: usize,
+) -> Vec<Tally> {
     let most = modes.iter().copied().max().unwrap_or(1);
     let mut out = vec![Tally::default(); modes.len()];
     for set in 0..sets {

@@ -51,7 +51,10 @@ fn main() {
                 in_range(fa, 0.035, 0.065),
                 in_range(cov, 0.935, 0.965)
             ),
-            1 => format!("  (want far above 5: {})", if fa > 0.15 { "yes" } else { "NO" }),
+            1 => format!(
+                "  (want far above 5: {})",
+                if fa > 0.15 { "yes" } else { "NO" }
+            ),
             _ => String::new(),
         };
         let df = match m {

@@ -13,9 +13,9 @@ use crate::cli::AaArgs;
 use crate::config::*;
 use crate::error::{Error, Result};
 use crate::load::MetricTable;
+use crate::model::Comparison;
 use crate::noise::{NoiseEntry, NoiseFile, NOISE_VERSION};
 use crate::outcome::Outcome;
-use crate::model::Comparison;
 use crate::stats::crossed::{noise_floor, sd_interval, side_noise};
 use crate::{pair, resample, slices};
 
@@ -78,7 +78,9 @@ fn config(args: &AaArgs) -> Result<Config> {
         )));
     }
     if !(args.tie_epsilon.is_finite() && args.tie_epsilon >= 0.0) {
-        return Err(Error::Usage("--tie-epsilon: expected a finite number ≥ 0".into()));
+        return Err(Error::Usage(
+            "--tie-epsilon: expected a finite number ≥ 0".into(),
+        ));
     }
     let here = std::path::Path::new("");
     let spec = |p: &std::path::PathBuf| InputSpec {
@@ -165,7 +167,11 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
     let q_shown = i.queries.as_ref().map(InputSpec::shown).unwrap_or_default();
     let mut metrics = pair::shared_metrics(&a[0], &b[0]);
     if !args.metrics.is_empty() {
-        let want: Vec<String> = args.metrics.iter().map(|m| crate::metric_names::canonical(m)).collect();
+        let want: Vec<String> = args
+            .metrics
+            .iter()
+            .map(|m| crate::metric_names::canonical(m))
+            .collect();
         if let Some(m) = want.iter().find(|m| !metrics.contains(m)) {
             return Err(Error::Usage(format!(
                 "--metric {m}: not in both {} and {} (they share: {})",
@@ -198,7 +204,12 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
             metrics: paired
                 .metrics
                 .iter()
-                .map(|(m, p)| (m.clone(), [vec![p.baseline.clone()], vec![p.candidate.clone()]]))
+                .map(|(m, p)| {
+                    (
+                        m.clone(),
+                        [vec![p.baseline.clone()], vec![p.candidate.clone()]],
+                    )
+                })
                 .collect(),
             counts: [1, 1],
         });
@@ -206,9 +217,8 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
     let slices = slices::build(cfg, &paired)?;
     let settings = resample::Settings::from_config(cfg);
     let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
-    let adjusted = crate::stats::holm::holm(
-        &comparisons.iter().map(|c| c.p_value).collect::<Vec<_>>(),
-    );
+    let adjusted =
+        crate::stats::holm::holm(&comparisons.iter().map(|c| c.p_value).collect::<Vec<_>>());
     let alpha = 1.0 - cfg.bootstrap.confidence;
     let entries: Vec<NoiseEntry> = comparisons
         .iter()
@@ -250,7 +260,10 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
 
 /// Every run of `metric` in file order, restricted to the members `idx`.
 fn all_runs(paired: &pair::Paired, metric: &str, idx: &[usize]) -> Vec<Vec<f64>> {
-    let r = paired.replicates.as_ref().expect("aa has at least two files");
+    let r = paired
+        .replicates
+        .as_ref()
+        .expect("aa has at least two files");
     r.metrics[metric]
         .iter()
         .flatten()
@@ -267,7 +280,9 @@ fn flaky(paired: &pair::Paired, metric: &str, idx: &[usize], eps: f64) -> Vec<us
             let (lo, hi) = runs
                 .iter()
                 .map(|r| r[*k])
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                });
             hi - lo > eps
         })
         .map(|(_, &i)| i)
@@ -295,7 +310,11 @@ fn entry(
         metric: c.metric.clone(),
         slice: c.slice.clone(),
         n: idx.len(),
-        run_means: s.deviations.iter().map(|d| first_mean + d - s.deviations[0]).collect(),
+        run_means: s
+            .deviations
+            .iter()
+            .map(|d| first_mean + d - s.deviations[0])
+            .collect(),
         run_sd,
         run_sd_ci: sd_interval(run_sd, k - 1.0, conf),
         shift_sd: s.shift_var.sqrt(),

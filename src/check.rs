@@ -33,7 +33,10 @@ fn load_side(
 
 /// The further replicates of each side (read in parallel; the first failing file in gate-file
 /// order is the error, so the message does not depend on timing) and their evaluation notes.
-fn load_replicates(cfg: &Config, wanted: &[String]) -> Result<([Vec<MetricTable>; 2], Vec<String>)> {
+fn load_replicates(
+    cfg: &Config,
+    wanted: &[String],
+) -> Result<([Vec<MetricTable>; 2], Vec<String>)> {
     use rayon::prelude::*;
     let specs: Vec<(usize, &InputSpec)> = cfg
         .inputs

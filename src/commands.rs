@@ -77,10 +77,7 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() / 86_400) as i64;
-        cfg.noise.today = Some(crate::noise::quarantine::today(
-            args.today.as_deref(),
-            now,
-        )?);
+        cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
     }
     // [eval] is checked even when no input is a run, so a typo there is never silent.
     crate::eval::gate_input::eval_options(&cfg)?;

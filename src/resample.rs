@@ -309,12 +309,14 @@ fn compare_one(
         practical_ties: practical.ties,
         practical_losses: practical.losses,
         worst,
-        replicates: runs.zip(e.crossed).map(|(r, c)| crate::model::ReplicateInfo {
-            baseline_runs: r.replicates[0],
-            candidate_runs: r.replicates[1],
-            df: c.df.min(1e9),
-            t_stretch: c.stretch,
-            run_se: r.var.sqrt(),
-        }),
+        replicates: runs
+            .zip(e.crossed)
+            .map(|(r, c)| crate::model::ReplicateInfo {
+                baseline_runs: r.replicates[0],
+                candidate_runs: r.replicates[1],
+                df: c.df.min(1e9),
+                t_stretch: c.stretch,
+                run_se: r.var.sqrt(),
+            }),
     }
 }

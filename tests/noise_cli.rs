@@ -54,11 +54,19 @@ fn aa_on_two_identical_files_reports_zero_noise() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("no significant difference"));
-    let f: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let f: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(f["noise_version"], 1);
     assert_eq!(f["replicates"], 2);
     for e in f["entries"].as_array().unwrap() {
-        for key in ["run_sd", "shift_sd", "jitter_sd", "noise_floor", "flaky_share", "aa_delta"] {
+        for key in [
+            "run_sd",
+            "shift_sd",
+            "jitter_sd",
+            "noise_floor",
+            "flaky_share",
+            "aa_delta",
+        ] {
             assert_eq!(e[key], 0.0, "{key} in {e}");
         }
         assert_eq!(e["run_sd_ci"], serde_json::json!([0.0, 0.0]));
@@ -70,21 +78,36 @@ fn aa_on_two_identical_files_reports_zero_noise() {
 #[test]
 fn aa_recovers_the_injected_spread_within_its_interval() {
     let truth: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(data("recover/truth.json")).unwrap()).unwrap();
-    let files: Vec<PathBuf> = (1..=8).map(|r| data(&format!("recover/rec-{r}.jsonl"))).collect();
+        serde_json::from_str(&std::fs::read_to_string(data("recover/truth.json")).unwrap())
+            .unwrap();
+    let files: Vec<PathBuf> = (1..=8)
+        .map(|r| data(&format!("recover/rec-{r}.jsonl")))
+        .collect();
     let out = rag_gate()
         .arg("aa")
         .args(&files)
         .args(["--resamples", "2000", "--format", "json"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let f = json_of(&out.stdout);
     let e = &f["entries"][0];
-    for (est, ci, want) in [("run_sd", "run_sd_ci", "run_sd"), ("jitter_sd", "jitter_sd_ci", "jitter_sd")] {
+    for (est, ci, want) in [
+        ("run_sd", "run_sd_ci", "run_sd"),
+        ("jitter_sd", "jitter_sd_ci", "jitter_sd"),
+    ] {
         let [lo, hi] = [e[ci][0].as_f64().unwrap(), e[ci][1].as_f64().unwrap()];
         let t = truth[want].as_f64().unwrap();
-        assert!(lo <= t && t <= hi, "{want} {t} outside [{lo}, {hi}] (estimate {})", e[est]);
+        assert!(
+            lo <= t && t <= hi,
+            "{want} {t} outside [{lo}, {hi}] (estimate {})",
+            e[est]
+        );
         assert!(lo <= e[est].as_f64().unwrap() && e[est].as_f64().unwrap() <= hi);
     }
     // Every query jitters in this data set.
@@ -95,7 +118,11 @@ fn aa_recovers_the_injected_spread_within_its_interval() {
 fn aa_on_a_broken_instrument_exits_1() {
     // Arm B's files are arm A's lowered by 0.05 on every query: identical arms that differ.
     let dir = tempfile::tempdir().unwrap();
-    let mut files = vec![ann("main-1.jsonl"), ann("main-2.jsonl"), ann("main-3.jsonl")];
+    let mut files = vec![
+        ann("main-1.jsonl"),
+        ann("main-2.jsonl"),
+        ann("main-3.jsonl"),
+    ];
     for r in [1, 2, 3] {
         let text = std::fs::read_to_string(ann(&format!("main-{r}.jsonl"))).unwrap();
         let shifted: String = text
@@ -143,10 +170,16 @@ fn aa_healthy_replicates_pass_and_list_flaky_queries() {
         .iter()
         .map(|e| e["slice"].as_str().unwrap())
         .collect();
-    assert_eq!(slices, ["all", "lang=de", "lang=en", "all", "lang=de", "lang=en"]);
+    assert_eq!(
+        slices,
+        ["all", "lang=de", "lang=en", "all", "lang=de", "lang=en"]
+    );
     let flaky = f["flaky_queries"]["ndcg@10"].as_array().unwrap().len();
     assert_eq!(f["entries"][0]["flaky"], flaky);
-    assert!(flaky > 20 && flaky < 120, "about 30% of 200 are unstable: {flaky}");
+    assert!(
+        flaky > 20 && flaky < 120,
+        "about 30% of 200 are unstable: {flaky}"
+    );
 }
 
 #[test]
@@ -159,7 +192,11 @@ fn aa_refuses_one_file_and_a_replicate_that_lacks_queries() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(ann("main-2.jsonl")).unwrap();
     let short = dir.path().join("short.jsonl");
-    std::fs::write(&short, text.lines().skip(1).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    std::fs::write(
+        &short,
+        text.lines().skip(1).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .unwrap();
     rag_gate()
         .arg("aa")
         .arg(ann("main-1.jsonl"))
@@ -190,9 +227,14 @@ fn check_with_replicates_reports_counts_and_degrees_of_freedom() {
     let mean = |side: &str| -> f64 {
         (1..=3)
             .map(|k| {
-                let t = std::fs::read_to_string(dir.path().join(format!("{side}-{k}.jsonl"))).unwrap();
+                let t =
+                    std::fs::read_to_string(dir.path().join(format!("{side}-{k}.jsonl"))).unwrap();
                 t.lines()
-                    .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["ndcg@10"].as_f64().unwrap())
+                    .map(|l| {
+                        serde_json::from_str::<serde_json::Value>(l).unwrap()["ndcg@10"]
+                            .as_f64()
+                            .unwrap()
+                    })
                     .sum::<f64>()
                     / 200.0
             })
@@ -207,13 +249,18 @@ fn check_with_replicates_reports_counts_and_degrees_of_freedom() {
         .output()
         .unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
-    assert!(text.contains("ndcg@10 on all: 3 baseline × 3 candidate runs;"), "{text}");
+    assert!(
+        text.contains("ndcg@10 on all: 3 baseline × 3 candidate runs;"),
+        "{text}"
+    );
     let md = rag_gate()
         .current_dir(dir.path())
         .args(["check", "gate.toml", "--format", "markdown"])
         .output()
         .unwrap();
-    assert!(String::from_utf8(md.stdout).unwrap().contains("**Replicates:** 3 baseline × 3 candidate runs"));
+    assert!(String::from_utf8(md.stdout)
+        .unwrap()
+        .contains("**Replicates:** 3 baseline × 3 candidate runs"));
 }
 
 #[test]
@@ -226,7 +273,14 @@ fn single_run_reports_carry_nothing_new() {
             .output()
             .unwrap();
         let s = String::from_utf8(out.stdout).unwrap();
-        for word in ["replicates", "Replicates", "noise", "Noise", "Flaky", "Quarantined"] {
+        for word in [
+            "replicates",
+            "Replicates",
+            "noise",
+            "Noise",
+            "Flaky",
+            "Quarantined",
+        ] {
             assert!(!s.contains(word), "{format}: {word} in\n{s}");
         }
     }
@@ -243,18 +297,27 @@ fn replicates_must_cover_the_paired_queries() {
         .args(["check", "gate.toml"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("short.jsonl: a replicate of").and(predicate::str::contains("\"q007\"")));
+        .stderr(
+            predicate::str::contains("short.jsonl: a replicate of")
+                .and(predicate::str::contains("\"q007\"")),
+        );
 }
 
 #[test]
 fn quantile_gates_refuse_replicates() {
-    let dir = gate_dir(MAIN, PR, "[[gate]]\nmetric = \"recall@10\"\nstatistic = \"median\"\nmax-drop = 0.1\n");
+    let dir = gate_dir(
+        MAIN,
+        PR,
+        "[[gate]]\nmetric = \"recall@10\"\nstatistic = \"median\"\nmax-drop = 0.1\n",
+    );
     rag_gate()
         .current_dir(dir.path())
         .args(["check", "gate.toml"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("statistic = \"median\" with replicate runs"));
+        .stderr(predicate::str::contains(
+            "statistic = \"median\" with replicate runs",
+        ));
 }
 
 fn noise_file(dir: &Path) {
@@ -266,7 +329,16 @@ fn noise_file(dir: &Path) {
         .current_dir(dir)
         .arg("aa")
         .args(&files)
-        .args(["--queries", "queries.jsonl", "--by", "lang", "--resamples", "2000", "-o", "noise.json"])
+        .args([
+            "--queries",
+            "queries.jsonl",
+            "--by",
+            "lang",
+            "--resamples",
+            "2000",
+            "-o",
+            "noise.json",
+        ])
         .assert()
         .code(0);
 }
@@ -275,25 +347,54 @@ const QUARANTINE: &str = "[[query]]\nid = \"q000\"\nreason = \"HNSW tie at rank 
 
 #[test]
 fn noise_floor_warns_and_quarantine_keeps_queries_out() {
-    let dir = gate_dir(MAIN, PR, "[noise]\nfile = \"noise.json\"\nquarantine = \"flaky.toml\"\n");
+    let dir = gate_dir(
+        MAIN,
+        PR,
+        "[noise]\nfile = \"noise.json\"\nquarantine = \"flaky.toml\"\n",
+    );
     noise_file(dir.path());
     std::fs::write(dir.path().join("flaky.toml"), QUARANTINE).unwrap();
     let out = rag_gate()
         .current_dir(dir.path())
-        .args(["check", "gate.toml", "--format", "json", "--today", "2026-12-01"])
+        .args([
+            "check",
+            "gate.toml",
+            "--format",
+            "json",
+            "--today",
+            "2026-12-01",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.code() != Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.code() != Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = json_of(&out.stdout);
-    assert_eq!(r["comparisons"][0]["n"], 199, "q000 is out of the comparison");
+    assert_eq!(
+        r["comparisons"][0]["n"], 199,
+        "q000 is out of the comparison"
+    );
     let q = &r["noise"]["quarantined"][0];
-    assert_eq!((q["query_id"].as_str(), q["owner"].as_str()), (Some("q000"), Some("alice")));
+    assert_eq!(
+        (q["query_id"].as_str(), q["owner"].as_str()),
+        (Some("q000"), Some("alice"))
+    );
     assert!(q["deltas"]["ndcg@10"].is_number());
     let floor = r["noise"]["floors"][0]["floor_here"].as_f64().unwrap();
-    let w = r["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect::<Vec<_>>();
+    let w = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect::<Vec<_>>();
     let want = format!("gate #1 ndcg@10 on all: margin 0.01 is below the noise floor {floor:.4} measured by noise.json (3 replicates)");
     assert!(w.iter().any(|w| w.starts_with(&want)), "{want}\n{w:#?}");
-    assert!(!r["noise"]["flaky"]["ndcg@10"].as_array().unwrap().is_empty());
+    assert!(!r["noise"]["flaky"]["ndcg@10"]
+        .as_array()
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -332,8 +433,16 @@ fn compare_takes_replicate_flags() {
         .args(["--resamples", "2000", "--format", "json"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(json_of(&out.stdout)["noise"]["replicates"], serde_json::json!([2, 3]));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        json_of(&out.stdout)["noise"]["replicates"],
+        serde_json::json!([2, 3])
+    );
 }
 
 #[test]

@@ -37,12 +37,18 @@ pub fn render(r: &AaReport) -> String {
                 e.metric.clone(),
                 e.slice.clone(),
                 e.n.to_string(),
-                format!("{:.4} [{:.4}, {:.4}]", e.run_sd, e.run_sd_ci[0], e.run_sd_ci[1]),
+                format!(
+                    "{:.4} [{:.4}, {:.4}]",
+                    e.run_sd, e.run_sd_ci[0], e.run_sd_ci[1]
+                ),
                 format!("{:.4}", e.shift_sd),
                 format!("{:.4}", e.jitter_sd),
                 format!("{} ({:.1}%)", e.flaky, 100.0 * e.flaky_share),
                 format!("{:.4}", e.noise_floor),
-                format!("{:+.4} [{:+.4}, {:+.4}]", e.aa_delta, e.aa_ci[0], e.aa_ci[1]),
+                format!(
+                    "{:+.4} [{:+.4}, {:+.4}]",
+                    e.aa_delta, e.aa_ci[0], e.aa_ci[1]
+                ),
                 fmt_p(e.aa_p_adjusted),
             ]
         })

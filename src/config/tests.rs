@@ -132,7 +132,13 @@ fn replicate_lists_and_runs_tables_parse_and_dump() {
     assert_eq!(c.inputs.baseline_more.len(), 1);
     assert!(c.inputs.baseline_more[0].path.ends_with("m-2.csv"));
     assert!(c.inputs.candidate_more.is_empty());
-    assert!(c.noise.file.as_ref().unwrap().path.ends_with("eval/noise.json"));
+    assert!(c
+        .noise
+        .file
+        .as_ref()
+        .unwrap()
+        .path
+        .ends_with("eval/noise.json"));
     let dumped = dump(&c);
     assert!(
         dumped.matches("[[inputs.baseline]]").count() == 2 && dumped.contains("[noise]"),
@@ -156,12 +162,30 @@ fn replicate_lists_and_runs_tables_parse_and_dump() {
 #[test]
 fn bad_replicate_lists_name_the_key() {
     for (text, want) in [
-        ("[inputs]\nbaseline = []\ncandidate = \"c\"\n", "[inputs] baseline: an empty list"),
-        ("[inputs]\nbaseline = [[\"a\"]]\ncandidate = \"c\"\n", "a replicate must be a path or a table"),
-        ("[inputs]\nbaseline = { runs = \"a\" }\ncandidate = \"c\"\nqrels = \"q\"\n", "`runs` must be an array of paths"),
-        ("[inputs]\nbaseline = { runs = [\"a\"], format = \"csv\" }\ncandidate = \"c\"\n", "`runs = [...]` takes no other key"),
-        ("[inputs]\nbaseline = [\"a\", { run = \"r\" }]\ncandidate = \"c\"\n", "a `run` input needs `qrels"),
-        ("[inputs]\nbaseline = \"b\"\ncandidate = \"c\"\n[noise]\nfiles = \"x\"\n", "unknown field `files`"),
+        (
+            "[inputs]\nbaseline = []\ncandidate = \"c\"\n",
+            "[inputs] baseline: an empty list",
+        ),
+        (
+            "[inputs]\nbaseline = [[\"a\"]]\ncandidate = \"c\"\n",
+            "a replicate must be a path or a table",
+        ),
+        (
+            "[inputs]\nbaseline = { runs = \"a\" }\ncandidate = \"c\"\nqrels = \"q\"\n",
+            "`runs` must be an array of paths",
+        ),
+        (
+            "[inputs]\nbaseline = { runs = [\"a\"], format = \"csv\" }\ncandidate = \"c\"\n",
+            "`runs = [...]` takes no other key",
+        ),
+        (
+            "[inputs]\nbaseline = [\"a\", { run = \"r\" }]\ncandidate = \"c\"\n",
+            "a `run` input needs `qrels",
+        ),
+        (
+            "[inputs]\nbaseline = \"b\"\ncandidate = \"c\"\n[noise]\nfiles = \"x\"\n",
+            "unknown field `files`",
+        ),
     ] {
         let e = parse(text).unwrap_err().to_string();
         assert!(e.contains(want), "{text:?}: {e}");

@@ -283,7 +283,9 @@ fn replicates(
         _ => return Ok(vec![input(src, base, v, key, fmt, id_column)?]),
     };
     if items.is_empty() {
-        return Err(bad("an empty list; give one path, or several replicate runs"));
+        return Err(bad(
+            "an empty list; give one path, or several replicate runs",
+        ));
     }
     let specs = items
         .into_iter()

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashSet};
 use crate::config::{Config, InputSpec};
 use crate::error::{few, Result};
 use crate::load::source::read_text;
-use crate::pair::Paired;
 use crate::model::{Comparison, NoiseFloor, NoiseReport, Quarantined};
+use crate::pair::Paired;
 use crate::slices::Slice;
 
 use super::quarantine::{self, Entry};
@@ -25,9 +25,16 @@ pub fn quarantine(
     };
     let src = crate::config::SourceText {
         shown: spec.shown(),
-        text: read_text(&spec.path, &spec.shown(), "a TOML quarantine list ([[query]] id, reason, owner, expires)")?,
+        text: read_text(
+            &spec.path,
+            &spec.shown(),
+            "a TOML quarantine list ([[query]] id, reason, owner, expires)",
+        )?,
     };
-    let today = cfg.noise.today.expect("the command sets today when a quarantine is configured");
+    let today = cfg
+        .noise
+        .today
+        .expect("the command sets today when a quarantine is configured");
     let entries = quarantine::parse(&src, today)?;
     let at: BTreeMap<&str, u32> = paired
         .ids
@@ -55,7 +62,11 @@ pub fn quarantine(
             "{}: {} quarantined {} not among the paired queries: {}",
             spec.written,
             unknown.len(),
-            if unknown.len() == 1 { "query is" } else { "queries are" },
+            if unknown.len() == 1 {
+                "query is"
+            } else {
+                "queries are"
+            },
             few(&unknown, 5)
         ));
     }
@@ -148,9 +159,7 @@ fn floor_warnings(
             continue;
         };
         for f in floors.iter().filter(|f| {
-            f.metric == g.metric
-                && g.applies_to(&f.slice, &critical(cfg))
-                && margin < f.floor_here
+            f.metric == g.metric && g.applies_to(&f.slice, &critical(cfg)) && margin < f.floor_here
         }) {
             out.push(format!(
                 "gate #{} {} on {}: margin {margin} is below the noise floor {:.4} measured by {} ({measured_on} replicates): two runs of one commit differ by that much; widen the margin or add replicates",

@@ -76,7 +76,8 @@ impl NoiseFile {
 
 /// Reads a noise file; errors name the file and, for bad JSON, the line.
 pub fn read(path: &Path, shown: &str) -> Result<NoiseFile> {
-    let text = crate::load::source::read_text(path, shown, "a noise file from `rag-gate aa --output`")?;
+    let text =
+        crate::load::source::read_text(path, shown, "a noise file from `rag-gate aa --output`")?;
     let f: NoiseFile = serde_json::from_str(&text).map_err(|e| {
         Error::input(
             shown,

@@ -184,14 +184,19 @@ mod tests {
     fn entries_hold_through_their_day_and_sort_by_id() {
         let today = Date::parse("2026-12-01").expect("date");
         let l = parse(&src(LIST), today).expect("valid on its last day");
-        assert_eq!(l.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["q1", "q2"]);
+        assert_eq!(
+            l.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+            ["q1", "q2"]
+        );
         assert_eq!(l[1].expires, "2026-12-01");
     }
 
     #[test]
     fn an_expired_entry_names_itself_its_line_and_the_dates() {
         let today = Date::parse("2026-12-02").expect("date");
-        let e = parse(&src(LIST), today).expect_err("q2 expired").to_string();
+        let e = parse(&src(LIST), today)
+            .expect_err("q2 expired")
+            .to_string();
         assert!(e.contains("flaky.toml:1"), "{e}");
         assert!(
             e.contains("quarantine entry \"q2\" (owner alice, \"tie at rank 10\") expired on 2026-12-01 (today is 2026-12-02)"),
@@ -201,7 +206,10 @@ mod tests {
 
     #[test]
     fn today_is_the_given_date_else_the_clock() {
-        assert_eq!(today(Some("2026-01-02"), 0).expect("ok").to_string(), "2026-01-02");
+        assert_eq!(
+            today(Some("2026-01-02"), 0).expect("ok").to_string(),
+            "2026-01-02"
+        );
         assert_eq!(today(None, 20_788).expect("ok").to_string(), "2026-12-01");
         assert!(today(Some("tomorrow"), 0).is_err());
     }

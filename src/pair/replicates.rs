@@ -34,7 +34,12 @@ pub fn attach(
     let mut metrics: BTreeMap<String, [Vec<Vec<f64>>; 2]> = paired
         .metrics
         .iter()
-        .map(|(m, p)| (m.clone(), [vec![p.baseline.clone()], vec![p.candidate.clone()]]))
+        .map(|(m, p)| {
+            (
+                m.clone(),
+                [vec![p.baseline.clone()], vec![p.candidate.clone()]],
+            )
+        })
         .collect();
     for (side, tables) in more.into_iter().enumerate() {
         for t in tables {
@@ -153,7 +158,10 @@ mod tests {
         let e = attach(&mut p, [&[], &[c2]], ["b1", "c1"], Missing::Intersect)
             .expect_err("lacks b")
             .to_string();
-        assert!(e.starts_with("eval/c2.jsonl: a replicate of c1, lacks 1 paired query: \"b\""), "{e}");
+        assert!(
+            e.starts_with("eval/c2.jsonl: a replicate of c1, lacks 1 paired query: \"b\""),
+            "{e}"
+        );
     }
 
     #[test]
@@ -161,12 +169,27 @@ mod tests {
         let (b, c) = (table("b1", A), table("c1", A));
         let extra = "{\"query_id\":\"a\",\"m\":0.5}\n{\"query_id\":\"b\",\"m\":0.5}\n{\"query_id\":\"z\",\"m\":0.5}\n";
         let mut p = paired(&b, &c);
-        let e = attach(&mut p, [&[table("b2", extra)], &[]], ["b1", "c1"], Missing::Error)
-            .expect_err("extra z")
-            .to_string();
-        assert!(e.starts_with("b2:3: a replicate of b1, has 1 query the paired files lack: \"z\" (line 3)"), "{e}");
+        let e = attach(
+            &mut p,
+            [&[table("b2", extra)], &[]],
+            ["b1", "c1"],
+            Missing::Error,
+        )
+        .expect_err("extra z")
+        .to_string();
+        assert!(
+            e.starts_with(
+                "b2:3: a replicate of b1, has 1 query the paired files lack: \"z\" (line 3)"
+            ),
+            "{e}"
+        );
         let mut p = paired(&b, &c);
-        attach(&mut p, [&[table("b2", extra)], &[]], ["b1", "c1"], Missing::Intersect)
-            .expect("intersect drops z");
+        attach(
+            &mut p,
+            [&[table("b2", extra)], &[]],
+            ["b1", "c1"],
+            Missing::Intersect,
+        )
+        .expect("intersect drops z");
     }
 }

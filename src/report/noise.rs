@@ -12,7 +12,11 @@ const SHOWN: usize = 10;
 /// Lines for the terminal report (each indented like the other sections), or "".
 pub fn text(r: &Report) -> String {
     let mut s = String::new();
-    let crossed: Vec<&Comparison> = r.comparisons.iter().filter(|c| c.replicates.is_some()).collect();
+    let crossed: Vec<&Comparison> = r
+        .comparisons
+        .iter()
+        .filter(|c| c.replicates.is_some())
+        .collect();
     if !crossed.is_empty() {
         s.push_str("\nReplicates (run-to-run noise in the intervals)\n");
         for c in crossed {
@@ -39,9 +43,14 @@ pub fn text(r: &Report) -> String {
             );
         }
         let mut flaky = String::new();
-        flaky_lines(&mut flaky, n, |m, ids, more| format!("  {m}: {ids}{more}\n"));
+        flaky_lines(&mut flaky, n, |m, ids, more| {
+            format!("  {m}: {ids}{more}\n")
+        });
         if !flaky.is_empty() {
-            let _ = write!(s, "\nFlaky queries ({file}: their value changes between runs)\n{flaky}");
+            let _ = write!(
+                s,
+                "\nFlaky queries ({file}: their value changes between runs)\n{flaky}"
+            );
         }
     }
     if !n.quarantined.is_empty() {
@@ -82,7 +91,14 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
         let low: Vec<String> = n
             .floors
             .iter()
-            .map(|f| format!("{} on {} {:.4}", escape(&f.metric), escape(&f.slice), f.floor_here))
+            .map(|f| {
+                format!(
+                    "{} on {} {:.4}",
+                    escape(&f.metric),
+                    escape(&f.slice),
+                    f.floor_here
+                )
+            })
             .collect();
         if !low.is_empty() {
             let _ = writeln!(
@@ -98,7 +114,10 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
             format!("- {}: {}{}\n", escape(m), escape(&ids), more)
         });
         if !flaky.is_empty() {
-            let _ = write!(s, "<details><summary>Flaky queries</summary>\n\n{flaky}\n</details>\n\n");
+            let _ = write!(
+                s,
+                "<details><summary>Flaky queries</summary>\n\n{flaky}\n</details>\n\n"
+            );
         }
     }
     if !n.quarantined.is_empty() {
@@ -121,7 +140,12 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
 
 fn flaky_lines(s: &mut String, n: &NoiseReport, line: impl Fn(&str, String, String) -> String) {
     for (m, ids) in n.flaky.iter().filter(|(_, ids)| !ids.is_empty()) {
-        let shown = ids.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+        let shown = ids
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
         let more = if ids.len() > SHOWN {
             format!(" and {} more", ids.len() - SHOWN)
         } else {

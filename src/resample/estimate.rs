@@ -13,12 +13,12 @@
 //! the interval is stretched by the Satterthwaite t factor and the p-value is the matching t test.
 
 use crate::stats::bootstrap::{bootstrap_means, bootstrap_means_many, group_sums, Units};
+use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::interval::{interval, Interval, IntervalMethod};
 use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
 use crate::stats::statistic::Statistic;
 use crate::stats::streams::stream_key;
-use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::{jackknife, signflip};
 
 /// A bound compared with a threshold: `bound` 0 is the CI low, 1 the CI high.
@@ -177,7 +177,12 @@ pub fn estimate_crossed(
     let runs = runs.filter(|_| level.is_none());
     let fix = runs.map(|r| {
         let rows_var = se_mean(units).powi(2);
-        correction(rows_var, (units.len() as f64 - 1.0).max(0.0), r, x.confidence)
+        correction(
+            rows_var,
+            (units.len() as f64 - 1.0).max(0.0),
+            r,
+            x.confidence,
+        )
     });
     // The run part joins each resample; the interval's distances from the estimate stretch.
     let read = |stats: &mut Vec<f64>, key: Option<[u8; 32]>| {
@@ -191,7 +196,10 @@ pub fn estimate_crossed(
         }
         iv
     };
-    let mut iv = read(&mut stats, Some(stream_key(x.seed, &["bootstrap-runs", slice])));
+    let mut iv = read(
+        &mut stats,
+        Some(stream_key(x.seed, &["bootstrap-runs", slice])),
+    );
     let close = checks
         .iter()
         .any(|c| (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound]);

@@ -237,9 +237,7 @@ pub struct Correction {
 
 fn t_quantile(df: f64, p: f64) -> f64 {
     if df.is_finite() && df < 1e7 {
-        StudentsT::new(0.0, 1.0, df)
-            .expect("df > 0")
-            .inverse_cdf(p)
+        StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(p)
     } else {
         Normal::new(0.0, 1.0).expect("normal").inverse_cdf(p)
     }
@@ -375,10 +373,7 @@ mod tests {
             .iter()
             .map(|s| vec![0.5 + s; 10])
             .collect();
-        let cand: Vec<Vec<f64>> = [0.1, -0.2, 0.4]
-            .iter()
-            .map(|s| vec![0.5 + s; 10])
-            .collect();
+        let cand: Vec<Vec<f64>> = [0.1, -0.2, 0.4].iter().map(|s| vec![0.5 + s; 10]).collect();
         let b = side_noise(&base.iter().map(Vec::as_slice).collect::<Vec<_>>());
         let c = side_noise(&cand.iter().map(Vec::as_slice).collect::<Vec<_>>());
         assert!(b.jitter_var.abs() < 1e-20 && (b.shift_var - b.mean_var).abs() < 1e-15);
@@ -453,7 +448,10 @@ mod tests {
         // χ²₁: 0.000982069 and 5.023886 (tables).
         let [lo, hi] = sd_interval(1.0, 1.0, 0.95);
         assert!((lo - (1.0f64 / 5.023_886).sqrt()).abs() < 1e-5, "{lo}");
-        assert!((hi / (1.0f64 / 0.000_982_069).sqrt() - 1.0).abs() < 1e-4, "{hi}");
+        assert!(
+            (hi / (1.0f64 / 0.000_982_069).sqrt() - 1.0).abs() < 1e-4,
+            "{hi}"
+        );
         assert_eq!(sd_interval(0.0, 1.0, 0.95), [0.0, 0.0]);
     }
 
@@ -475,7 +473,9 @@ mod tests {
             let runs: Vec<Vec<f64>> = (0..r)
                 .map(|_| {
                     let shift = 0.01 * normal();
-                    (0..n).map(|i| i as f64 / 50.0 + shift + 0.05 * normal()).collect()
+                    (0..n)
+                        .map(|i| i as f64 / 50.0 + shift + 0.05 * normal())
+                        .collect()
                 })
                 .collect();
             let s = side_noise(&runs.iter().map(Vec::as_slice).collect::<Vec<_>>());
