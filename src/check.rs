@@ -67,6 +67,54 @@ fn check_protocol<'a>(
     )
 }
 
+/// The further replicates of each side (read in parallel; the first failing file in gate-file
+/// order is the error, so the message does not depend on timing) and their evaluation notes.
+fn load_replicates(
+    cfg: &Config,
+    wanted: &[String],
+) -> Result<([Vec<MetricTable>; 2], Vec<String>)> {
+    use rayon::prelude::*;
+    let specs: Vec<(usize, &InputSpec)> = cfg
+        .inputs
+        .baseline_more
+        .iter()
+        .map(|s| (0, s))
+        .chain(cfg.inputs.candidate_more.iter().map(|s| (1, s)))
+        .collect();
+    let loaded: Vec<Result<Loaded>> = specs
+        .par_iter()
+        .map(|(_, spec)| load_side(cfg, spec, wanted))
+        .collect();
+    let mut sides: [Vec<MetricTable>; 2] = [Vec::new(), Vec::new()];
+    let mut notes = Vec::new();
+    for ((side, _), one) in specs.iter().zip(loaded) {
+        let one = one?;
+        sides[*side].push(one.table);
+        notes.extend(one.note);
+    }
+    Ok((sides, notes))
+}
+
+/// The crossed interval is for means; a median or p95 gate with replicates is refused.
+fn refuse_quantiles_with_replicates(cfg: &Config) -> Result<()> {
+    match cfg
+        .gates
+        .iter()
+        .find(|g| g.statistic != crate::stats::statistic::Statistic::Mean)
+    {
+        Some(g) => Err(cfg.error_at(
+            &g.metric_span,
+            format!(
+                "[[gate]] #{} ({}): statistic = \"{}\" with replicate runs: the replicate-aware interval is for means; gate the mean, or give one run per side",
+                g.index,
+                g.metric,
+                g.statistic.as_str()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
 fn wanted_metrics(cfg: &Config) -> Vec<String> {
     let mut m: Vec<String> = cfg.gates.iter().map(|g| g.metric.clone()).collect();
@@ -101,6 +149,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     );
     let (base_side, cand_side) = (base?, cand?);
     let (base, cand) = (&base_side.table, &cand_side.table);
+    let (more, more_notes) = load_replicates(cfg, &wanted)?;
     let queries = match &cfg.inputs.queries {
         Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
         None => None,
@@ -114,13 +163,22 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         .as_ref()
         .map(InputSpec::shown)
         .unwrap_or_default();
-    let paired = pair::pair(
+    let mut paired = pair::pair(
         base,
         cand,
         queries.as_deref().map(|q| (q, q_shown.as_str())),
         cfg.inputs.missing,
         &metrics,
     )?;
+    pair::replicates::attach(
+        &mut paired,
+        [&more[0], &more[1]],
+        [&base.source, &cand.source],
+        cfg.inputs.missing,
+    )?;
+    if paired.replicates.is_some() {
+        refuse_quantiles_with_replicates(cfg)?;
+    }
     if cfg.bootstrap.unit == Unit::Group {
         let lacking: Vec<&String> = paired
             .ids
@@ -140,7 +198,9 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
             ));
         }
     }
-    let slices = slices::build(cfg, &paired)?;
+    let mut slices = slices::build(cfg, &paired)?;
+    let (quarantined, quarantine_warnings) =
+        crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     judge::label_comparisons(&mut comparisons);
@@ -173,8 +233,13 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
             .iter()
             .map(|c| format!("run context changed: {c}")),
     );
+    let (noise, noise_warnings) =
+        crate::noise::apply::report(cfg, &paired, &comparisons, quarantined)?;
+    warnings.extend(more_notes);
     warnings.extend(paired.warnings.iter().cloned());
     warnings.extend(gate_warnings);
+    warnings.extend(quarantine_warnings);
+    warnings.extend(noise_warnings);
     let only_one: Vec<&String> = base
         .metrics
         .keys()
@@ -209,6 +274,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         gates,
         warnings,
         protocol: Some(protocol),
+        noise,
     };
     Ok(Analysis { report, holes })
 }

@@ -22,6 +22,8 @@ fn refuse_overwriting_inputs(
     ]
     .into_iter()
     .flatten()
+    .chain(&i.baseline_more)
+    .chain(&i.candidate_more)
     .map(|s| s.path.as_path())
     .chain(gate_file)
     .collect();
@@ -71,6 +73,12 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
             )));
         }
         cfg.bootstrap.resamples = r;
+    }
+    if cfg.noise.quarantine.is_some() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() / 86_400) as i64;
+        cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
     }
     // [eval] is checked even when no input is a run, so a typo there is never silent.
     crate::eval::gate_input::eval_options(&cfg)?;
@@ -164,6 +172,8 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         inputs: Inputs {
             baseline: spec(&args.baseline),
             candidate: spec(&args.candidate),
+            baseline_more: args.baseline_replicates.iter().map(|p| spec(p)).collect(),
+            candidate_more: args.candidate_replicates.iter().map(|p| spec(p)).collect(),
             queries: args.queries.as_deref().map(spec),
             qrels: None,
             missing: args.missing.into(),
@@ -197,6 +207,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         protocol: ProtocolSettings::default(),
         judged: JudgedSettings::default(),
         gates: Vec::new(),
+        noise: NoiseSettings::default(),
         source: SourceText {
             shown: "command line".into(),
             text: String::new(),

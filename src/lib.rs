@@ -23,11 +23,13 @@ pub mod pair; // stage: baseline × candidate by query id → paired values, tag
 pub mod slices; // stage: named subsets of queries: all, tag=value, critical
 pub mod resample; // stage: metric × slice → means, win/tie/loss, worst, bootstrap CI (numbers)
 pub mod judge; // stage: labels; gates × slices → pass / fail / too small; verdict and headline
+pub mod noise; // the aa noise file, the quarantine list, and how a check applies them
 
 pub mod bounds; // judged bounds: what unjudged documents could do to each gate (a second judge pass)
 pub mod check; // the check and compare analysis: load → pair → resample → judge → report
 pub mod cli; // clap definitions of check, compare, eval
 pub mod commands; // check and compare: flags → config → analysis → Outcome
+pub mod aa; // the aa command: replicates of one commit → noise, flaky queries, noise floor
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
@@ -38,5 +40,6 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Check(args) => commands::check(&args),
         cli::Command::Compare(args) => commands::compare(&args),
         cli::Command::Eval(args) => eval::cli::run(&args),
+        cli::Command::Aa(args) => aa::run(&args),
     }
 }

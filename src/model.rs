@@ -57,6 +57,49 @@ pub struct Report {
     /// How the two sides were measured (the protocol fingerprint), when the analysis checked it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<ProtocolReport>,
+    /// Replicate counts, the measured noise and the quarantine (absent when there are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<NoiseReport>,
+}
+
+/// Run-to-run noise in a check: its replicates, the noise file's floors and flaky queries, and
+/// the quarantined queries kept out of the gates.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct NoiseReport {
+    /// Replicate runs per side (baseline, candidate), when a side has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<[usize; 2]>,
+    /// The noise file as written in the gate file, and the replicates it was measured on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_replicates: Option<usize>,
+    /// Noise floor of each compared metric × slice the noise file measured.
+    pub floors: Vec<NoiseFloor>,
+    /// metric → flaky query ids among the paired queries (from the noise file).
+    pub flaky: std::collections::BTreeMap<String, Vec<String>>,
+    /// Queries kept out of every comparison by `[noise] quarantine`, by id.
+    pub quarantined: Vec<Quarantined>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NoiseFloor {
+    pub metric: String,
+    pub slice: String,
+    /// The noise file's floor: the A/A difference of two single runs stays inside ±this.
+    pub noise_floor: f64,
+    /// The same for this check's replicate counts: floor · √((1/Rᵦ + 1/R꜀)/2).
+    pub floor_here: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Quarantined {
+    pub query_id: String,
+    pub reason: String,
+    pub owner: String,
+    pub expires: String,
+    /// metric → candidate − baseline for this query (not in any comparison).
+    pub deltas: std::collections::BTreeMap<String, f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -136,6 +179,9 @@ pub struct Comparison {
     /// runs that `check` evaluated).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judged: Option<JudgedBounds>,
+    /// With replicate runs: what the interval rests on (absent with one run per side).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<ReplicateInfo>,
 }
 
 /// What the missing judgments could do to a gated comparison. `delta` counts unjudged documents
@@ -155,6 +201,19 @@ pub struct JudgedBounds {
     /// Unjudged documents in the top k, summed over the slice's queries.
     pub baseline_unjudged: usize,
     pub candidate_unjudged: usize,
+}
+
+/// The replicate runs behind a comparison's crossed interval (`stats::crossed`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplicateInfo {
+    pub baseline_runs: usize,
+    pub candidate_runs: usize,
+    /// Welch–Satterthwaite degrees of freedom of the interval (capped at 1e9 for "unbounded").
+    pub df: f64,
+    /// t_{df} / z: the factor the interval's distances from the estimate were stretched by.
+    pub t_stretch: f64,
+    /// Standard error of the whole-run-shift part of the estimate.
+    pub run_se: f64,
 }
 
 /// What the interval says against a margin m (oriented so that "better" is an improvement):

@@ -3,6 +3,8 @@
 //! and the first few ids (then a count); `missing = "intersect"` keeps only the shared queries
 //! and says how many were dropped.
 
+pub mod replicates;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::config::Missing;
@@ -29,6 +31,8 @@ pub struct Paired {
     pub metrics: BTreeMap<String, MetricPair>,
     pub info: PairingInfo,
     pub warnings: Vec<String>,
+    /// Every replicate run when a side has several (`replicates::attach`); None: one run each.
+    pub replicates: Option<replicates::Replicates>,
 }
 
 /// Metric names present in both tables.
@@ -100,6 +104,7 @@ pub fn pair(
         metrics: out_metrics,
         info,
         warnings,
+        replicates: None,
     })
 }
 

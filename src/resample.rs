@@ -5,6 +5,7 @@
 //! another's numbers.
 
 pub mod estimate;
+pub mod runs;
 
 use std::collections::HashMap;
 
@@ -200,7 +201,10 @@ fn compare_slice(
         .zip(&sides)
         .map(|(metric, v)| {
             let draws = if is_mean(metric) { shared.next() } else { None };
-            compare_one(&view, metric, v, draws, s)
+            let runs = draws
+                .as_ref()
+                .and_then(|_| runs::slice_runs(paired, metric, &view.idx));
+            compare_one(&view, metric, v, draws, runs.as_ref(), s)
         })
         .collect()
 }
@@ -210,6 +214,7 @@ fn compare_one(
     metric: &str,
     v: &Sides,
     draws: Option<estimate::MeanDraws>,
+    runs: Option<&crate::stats::crossed::RunPart>,
     s: &Settings,
 ) -> Comparison {
     let SliceView {
@@ -231,7 +236,7 @@ fn compare_one(
     let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
 
     let (checks, gate_margin) = s.checks(metric, &slice.name);
-    let e = estimate::estimate(
+    let e = estimate::estimate_crossed(
         &estimate::Input {
             base,
             cand,
@@ -246,6 +251,7 @@ fn compare_one(
         },
         &checks,
         draws,
+        runs,
     );
     let ci = e.interval.bounds;
     let margin = gate_margin.unwrap_or(s.practical_tie);
@@ -304,5 +310,14 @@ fn compare_one(
         practical_losses: practical.losses,
         worst,
         judged: None,
+        replicates: runs
+            .zip(e.crossed)
+            .map(|(r, c)| crate::model::ReplicateInfo {
+                baseline_runs: r.replicates[0],
+                candidate_runs: r.replicates[1],
+                df: c.df.min(1e9),
+                t_stretch: c.stretch,
+                run_se: r.var.sqrt(),
+            }),
     }
 }

@@ -4,13 +4,27 @@ use toml::{Table, Value};
 
 use super::*;
 
+/// One side: its input, or the list of its replicates.
+fn side(first: &InputSpec, more: &[InputSpec]) -> Value {
+    if more.is_empty() {
+        return input(first);
+    }
+    Value::Array(std::iter::once(first).chain(more).map(input).collect())
+}
+
 pub fn dump(c: &Config) -> String {
     let mut root = Table::new();
     root.insert("id".into(), c.id.clone().into());
 
     let mut inputs = Table::new();
-    inputs.insert("baseline".into(), input(&c.inputs.baseline));
-    inputs.insert("candidate".into(), input(&c.inputs.candidate));
+    inputs.insert(
+        "baseline".into(),
+        side(&c.inputs.baseline, &c.inputs.baseline_more),
+    );
+    inputs.insert(
+        "candidate".into(),
+        side(&c.inputs.candidate, &c.inputs.candidate_more),
+    );
     if let Some(q) = &c.inputs.queries {
         inputs.insert("queries".into(), q.written.clone().into());
     }
@@ -56,6 +70,15 @@ pub fn dump(c: &Config) -> String {
         report.insert("metrics".into(), strings(m.iter().map(|(n, _)| n)));
     }
     root.insert("report".into(), report.into());
+    let mut noise = Table::new();
+    for (key, spec) in [("file", &c.noise.file), ("quarantine", &c.noise.quarantine)] {
+        if let Some(s) = spec {
+            noise.insert(key.into(), s.written.clone().into());
+        }
+    }
+    if !noise.is_empty() {
+        root.insert("noise".into(), noise.into());
+    }
     if let Some((eval, _)) = &c.eval {
         root.insert("eval".into(), eval.clone().into());
     }

@@ -137,6 +137,10 @@ impl InputSpec {
 pub struct Inputs {
     pub baseline: InputSpec,
     pub candidate: InputSpec,
+    /// Further replicate runs of each side's commit (`baseline = ["a-1.jsonl", "a-2.jsonl"]`);
+    /// the first replicate is `baseline` / `candidate`. Empty: one run per side.
+    pub baseline_more: Vec<InputSpec>,
+    pub candidate_more: Vec<InputSpec>,
     pub queries: Option<InputSpec>,
     pub qrels: Option<InputSpec>,
     pub missing: Missing,
@@ -228,7 +232,19 @@ pub struct Config {
     pub protocol: ProtocolSettings,
     pub judged: JudgedSettings,
     pub gates: Vec<Gate>,
+    pub noise: NoiseSettings,
     pub source: SourceText,
+}
+
+/// `[noise]`: what `rag-gate aa` measured, and the flaky queries kept out of the gates.
+#[derive(Debug, Clone, Default)]
+pub struct NoiseSettings {
+    /// `file`: a noise file from `rag-gate aa --output`.
+    pub file: Option<InputSpec>,
+    /// `quarantine`: the quarantine list (`noise::quarantine`).
+    pub quarantine: Option<InputSpec>,
+    /// Today, for quarantine expiry: set by the command (`--today`, `RAG_GATE_TODAY`, the clock).
+    pub today: Option<crate::noise::quarantine::Date>,
 }
 
 pub const DEFAULT_RESAMPLES: u64 = 10_000;

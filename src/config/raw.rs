@@ -26,6 +26,15 @@ pub struct RawConfig {
     pub judged: RawJudged,
     #[serde(default, rename = "gate")]
     pub gates: Vec<Spanned<RawGate>>,
+    #[serde(default)]
+    pub noise: RawNoise,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawNoise {
+    pub file: Option<Spanned<String>>,
+    pub quarantine: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -121,3 +121,74 @@ fn statistics_keys_are_checked() {
         assert!(e.starts_with(want), "got:\n{e}\nwant prefix:\n{want}");
     }
 }
+
+#[test]
+fn replicate_lists_and_runs_tables_parse_and_dump() {
+    let c = parse(
+        "[inputs]\nbaseline = [\"m-1.jsonl\", { path = \"m-2.csv\" }]\ncandidate = \"c.jsonl\"\n[noise]\nfile = \"eval/noise.json\"\nquarantine = \"flaky.toml\"\n",
+    )
+    .unwrap();
+    assert!(c.inputs.baseline.path.ends_with("m-1.jsonl"));
+    assert_eq!(c.inputs.baseline_more.len(), 1);
+    assert!(c.inputs.baseline_more[0].path.ends_with("m-2.csv"));
+    assert!(c.inputs.candidate_more.is_empty());
+    assert!(c
+        .noise
+        .file
+        .as_ref()
+        .unwrap()
+        .path
+        .ends_with("eval/noise.json"));
+    let dumped = dump(&c);
+    assert!(
+        dumped.matches("[[inputs.baseline]]").count() == 2 && dumped.contains("[noise]"),
+        "{dumped}"
+    );
+    let r = parse(
+        "[inputs]\nbaseline = { runs = [\"a.run\", \"b.run\", \"c.run\"] }\ncandidate = { run = \"d.run\" }\nqrels = \"q.txt\"\n",
+    )
+    .unwrap();
+    assert!(matches!(r.inputs.baseline.kind, InputKind::Run));
+    assert_eq!(r.inputs.baseline_more.len(), 2);
+    assert!(matches!(r.inputs.baseline_more[1].kind, InputKind::Run));
+    // Single-run gate files dump as before: no list, no [noise].
+    let one = dump(&parse(MIN).unwrap());
+    assert!(
+        !one.contains("[noise]") && one.contains("[inputs.baseline]") && !one.contains("[[inputs"),
+        "{one}"
+    );
+}
+
+#[test]
+fn bad_replicate_lists_name_the_key() {
+    for (text, want) in [
+        (
+            "[inputs]\nbaseline = []\ncandidate = \"c\"\n",
+            "[inputs] baseline: an empty list",
+        ),
+        (
+            "[inputs]\nbaseline = [[\"a\"]]\ncandidate = \"c\"\n",
+            "a replicate must be a path or a table",
+        ),
+        (
+            "[inputs]\nbaseline = { runs = \"a\" }\ncandidate = \"c\"\nqrels = \"q\"\n",
+            "`runs` must be an array of paths",
+        ),
+        (
+            "[inputs]\nbaseline = { runs = [\"a\"], format = \"csv\" }\ncandidate = \"c\"\n",
+            "`runs = [...]` takes no other key",
+        ),
+        (
+            "[inputs]\nbaseline = [\"a\", { run = \"r\" }]\ncandidate = \"c\"\n",
+            "a `run` input needs `qrels",
+        ),
+        (
+            "[inputs]\nbaseline = \"b\"\ncandidate = \"c\"\n[noise]\nfiles = \"x\"\n",
+            "unknown field `files`",
+        ),
+    ] {
+        let e = parse(text).unwrap_err().to_string();
+        assert!(e.contains(want), "{text:?}: {e}");
+        assert!(e.contains("prod.toml:"), "{e}");
+    }
+}

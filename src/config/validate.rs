@@ -37,7 +37,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         .id_column
         .clone()
         .unwrap_or_else(|| "query_id".into());
-    let baseline = input(
+    let mut baseline_more = replicates(
         &src,
         base,
         &raw.inputs.baseline,
@@ -45,7 +45,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         fmt_default,
         &id_column,
     )?;
-    let candidate = input(
+    let mut candidate_more = replicates(
         &src,
         base,
         &raw.inputs.candidate,
@@ -53,6 +53,8 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         fmt_default,
         &id_column,
     )?;
+    let baseline = baseline_more.remove(0);
+    let candidate = candidate_more.remove(0);
     let path_input = |s: &Option<Spanned<String>>| {
         s.as_ref().map(|p| InputSpec {
             path: resolve(base, p.get_ref()),
@@ -66,8 +68,15 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     };
     let queries = path_input(&raw.inputs.queries);
     let qrels = path_input(&raw.inputs.qrels);
-    let uses_runs = [&baseline, &candidate]
-        .iter()
+    let noise = NoiseSettings {
+        file: path_input(&raw.noise.file),
+        quarantine: path_input(&raw.noise.quarantine),
+        today: None,
+    };
+    let uses_runs = std::iter::once(&baseline)
+        .chain([&candidate])
+        .chain(&baseline_more)
+        .chain(&candidate_more)
         .any(|i| matches!(i.kind, InputKind::Run));
     if uses_runs && qrels.is_none() {
         return Err(err(
@@ -215,6 +224,8 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         inputs: Inputs {
             baseline,
             candidate,
+            baseline_more,
+            candidate_more,
             queries,
             qrels,
             missing: raw.inputs.missing.unwrap_or(Missing::Error),
@@ -228,6 +239,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         },
         judged,
         gates,
+        noise,
         source: src,
     })
 }
@@ -256,6 +268,66 @@ fn valid_id(s: &str) -> bool {
         && s.len() <= 100
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+/// One side's input: a path or table (one run), an array of them, or `{ runs = [...] }`
+/// (replicate runs of one commit). Never empty.
+fn replicates(
+    src: &SourceText,
+    base: &Path,
+    v: &Spanned<Value>,
+    key: &str,
+    fmt: Option<Format>,
+    id_column: &str,
+) -> Result<Vec<InputSpec>> {
+    let span = v.span();
+    let bad = |msg: &str| src.error(Some(span.clone()), format!("[inputs] {key}: {msg}"));
+    let items: Vec<Value> = match v.get_ref() {
+        Value::Array(a) => a.clone(),
+        Value::Table(t) if t.contains_key("runs") => {
+            if t.len() > 1 {
+                return Err(bad(
+                    "`runs = [...]` takes no other key; give a run's options per run as { run = \"...\" }",
+                ));
+            }
+            let Some(Value::Array(runs)) = t.get("runs") else {
+                return Err(bad("`runs` must be an array of paths"));
+            };
+            let mut out = Vec::new();
+            for r in runs {
+                let Value::String(p) = r else {
+                    return Err(bad("`runs` must be an array of paths"));
+                };
+                let mut one = toml::Table::new();
+                one.insert("run".into(), Value::String(p.clone()));
+                out.push(Value::Table(one));
+            }
+            out
+        }
+        _ => return Ok(vec![input(src, base, v, key, fmt, id_column)?]),
+    };
+    if items.is_empty() {
+        return Err(bad(
+            "an empty list; give one path, or several replicate runs",
+        ));
+    }
+    let specs = items
+        .into_iter()
+        .map(|item| {
+            if matches!(item, Value::Array(_)) {
+                return Err(bad("a replicate must be a path or a table, not a list"));
+            }
+            input(
+                src,
+                base,
+                &Spanned::new(span.clone(), item),
+                key,
+                fmt,
+                id_column,
+            )
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(specs)
 }
 
 fn input(
@@ -329,7 +401,7 @@ fn input(
             }
         }
         _ => Err(bad(
-            "expected a path string or a table like { path = \"...\" } or { run = \"...\" }".into(),
+            "expected a path string or a table like { path = \"...\" } or { run = \"...\" }, or a list of replicate runs".into(),
         )),
     }
 }

@@ -108,6 +108,7 @@ fn render_with(r: &Report, d: Detail) -> String {
     if d.per_query {
         worst(&mut s, &r.comparisons);
     }
+    s.push_str(&super::noise::markdown(r, escape));
     if !r.warnings.is_empty() {
         s.push_str("**Warnings**\n\n");
         for w in &r.warnings {

@@ -3,6 +3,7 @@
 
 pub mod json;
 pub mod markdown;
+pub mod noise;
 pub mod text;
 
 use crate::model::Report;

@@ -159,6 +159,7 @@ pub fn render(r: &Report) -> String {
         ));
     }
     judged_text(&mut out, r);
+    out.push_str(&super::noise::text(r));
     if !r.warnings.is_empty() {
         out.push_str("\nWarnings\n");
         for w in &r.warnings {

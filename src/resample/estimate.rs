@@ -6,8 +6,14 @@
 //! them, and each metric's numbers are what it would get alone). A median or p95 metric draws
 //! from `bootstrap` and `signflip` with the metric and slice names; a close-call rerun from
 //! `bootstrap-rerun` with the metric and slice names.
+//!
+//! With replicate runs (`estimate_crossed`, mean only) each resample also gets its run part
+//! (`stats::crossed`) from `bootstrap-runs` with the slice name (every metric of a slice reads
+//! the same run draws), a rerun's from `bootstrap-runs-rerun` with the metric and slice names;
+//! the interval is stretched by the Satterthwaite t factor and the p-value is the matching t test.
 
 use crate::stats::bootstrap::{bootstrap_means, bootstrap_means_many, group_sums, Units};
+use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::interval::{interval, Interval, IntervalMethod};
 use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
@@ -44,6 +50,8 @@ pub struct Estimate {
     pub rerun: bool,
     pub p_value: f64,
     pub mde: f64,
+    /// With replicate runs: the small-sample correction behind the interval and p-value.
+    pub crossed: Option<Correction>,
 }
 
 /// How much more resampling a close call gets.
@@ -103,6 +111,17 @@ pub fn mean_draws(
 /// `mean_draws` (drawn here alone, with the same streams, when not given); quantile statistics
 /// ignore it.
 pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>) -> Estimate {
+    estimate_crossed(x, checks, shared, None)
+}
+
+/// As `estimate`, with the run part of replicate runs for a mean statistic (`runs`; quantile
+/// statistics ignore it: the caller refuses replicates for them).
+pub fn estimate_crossed(
+    x: &Input<'_>,
+    checks: &[BoundCheck],
+    shared: Option<MeanDraws>,
+    runs: Option<&RunPart>,
+) -> Estimate {
     let [metric, slice] = x.names;
     let (sums, sizes) = match x.groups {
         Some((of, g)) => group_sums(x.deltas, of, g),
@@ -155,14 +174,42 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
             None,
         ),
     };
-    let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, x.method);
+    let runs = runs.filter(|_| level.is_none());
+    let fix = runs.map(|r| {
+        let rows_var = se_mean(units).powi(2);
+        correction(
+            rows_var,
+            (units.len() as f64 - 1.0).max(0.0),
+            r,
+            x.confidence,
+        )
+    });
+    // The run part joins each resample; the interval's distances from the estimate stretch.
+    let read = |stats: &mut Vec<f64>, key: Option<[u8; 32]>| {
+        if let (Some(r), Some(key)) = (runs, key) {
+            r.add_draws(stats, key);
+        }
+        let mut iv = interval(stats, point, jk.as_deref(), x.confidence, x.method);
+        if let Some(f) = &fix {
+            iv.bounds = iv.bounds.map(|b| f.stretch_bound(point, b));
+            iv.mc_se = iv.mc_se.map(|e| e * f.stretch);
+        }
+        iv
+    };
+    let mut iv = read(
+        &mut stats,
+        Some(stream_key(x.seed, &["bootstrap-runs", slice])),
+    );
     let close = checks
         .iter()
         .any(|c| (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound]);
     if close {
         b = x.resamples * RERUN_FACTOR;
         stats = draw(b, stream_key(x.seed, &["bootstrap-rerun", metric, slice]));
-        iv = interval(&mut stats, point, jk.as_deref(), x.confidence, x.method);
+        iv = read(
+            &mut stats,
+            Some(stream_key(x.seed, &["bootstrap-runs-rerun", metric, slice])),
+        );
     }
     let (p_value, se) = match (level, mean_p) {
         (Some(p), _) => (
@@ -174,7 +221,10 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
             ),
             se_bootstrap(&stats),
         ),
-        (None, p) => (p.expect("mean draws carry their p-value"), se_mean(units)),
+        (None, p) => match &fix {
+            Some(f) => (f.p_value(point), f.se),
+            None => (p.expect("mean draws carry their p-value"), se_mean(units)),
+        },
     };
     Estimate {
         estimate: point,
@@ -183,5 +233,6 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
         rerun: close,
         p_value,
         mde: mde(se, x.confidence, POWER),
+        crossed: fix,
     }
 }

@@ -70,6 +70,7 @@ fn cmp(
         practical_losses: wtl.2,
         worst,
         judged: None,
+        replicates: None,
     }
 }
 
@@ -216,6 +217,7 @@ pub fn failing_report() -> Report {
             "slice risk=legal has 12 queries (< min-queries 30): not judged".to_string(),
         ],
         protocol: None,
+        noise: None,
     }
 }
 
