@@ -4,6 +4,7 @@
 pub mod json;
 pub mod markdown;
 pub mod text;
+pub mod words;
 
 use crate::model::Report;
 

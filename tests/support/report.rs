@@ -12,6 +12,7 @@ fn reg(id: &str, b: f64, c: f64) -> Regression {
         baseline: b,
         candidate: c,
         delta: c - b,
+        moves: Vec::new(),
     }
 }
 
