@@ -62,8 +62,9 @@ pub fn render_trimmed(report: &Report, max_chars: usize) -> String {
 pub fn render_page(report: &Report, page: &Page) -> String {
     let mut d = Detail::full(report);
     let limit = page.limit.unwrap_or(usize::MAX);
+    let ranks = trim::Ranks::new(report);
     loop {
-        let body = render_with(report, d, page);
+        let body = render_with(report, d, page, &ranks);
         if body.len() <= limit {
             return body;
         }
@@ -112,7 +113,7 @@ fn head(r: &Report) -> String {
         .filter(|g| g.status == GateStatus::TooSmall)
         .count();
     let mut facts = vec![format!("gate **{}**", escape(&r.gate_id))];
-    if !r.gates.is_empty() {
+    if failed > 0 {
         facts.push(format!("{failed} of {} gate checks failed", r.gates.len()));
     }
     if small > 0 {
@@ -137,15 +138,15 @@ fn reason(r: &Report) -> String {
     }
 }
 
-fn render_with(r: &Report, d: Detail, page: &Page) -> String {
+fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> String {
     let mut s = head(r);
     if !d.is_full(r) {
         left_out_note(&mut s, r, d, page);
     }
     tables::gates(&mut s, r, &trim::gated_rows(r, d.other_gated));
-    let (changed, total) = trim::changed_rows(r, d.changed_rows);
+    let (changed, total) = trim::changed_rows(r, ranks, d.changed_rows);
     tables::changed(&mut s, r, &changed, total);
-    tables::all(&mut s, r, &trim::all_rows(r, d.all_rows));
+    tables::all(&mut s, r, &trim::all_rows(ranks, d.all_rows));
     if d.forest {
         forest::forest(&mut s, &r.comparisons, &r.gates);
     }

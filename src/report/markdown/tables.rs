@@ -14,7 +14,7 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
     let stat = c.map_or("mean", |c| c.statistic.as_str());
     let higher = c.map_or(true, |c| c.higher_is_better);
     if g.status == GateStatus::TooSmall {
-        let n = c.map_or(String::new(), |c| format!("n = {}", c.n));
+        let n = c.map_or("—".to_string(), |c| format!("n = {}", c.n));
         return (n, "too few queries".into());
     }
     match g.rule.as_str() {

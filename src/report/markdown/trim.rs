@@ -3,7 +3,9 @@
 //! then changed rows, then gated ones; rows of a failed gate stay), then warnings, then changed
 //! rows, then gated rows that passed. Failed gates and the footer always stay.
 
-use crate::model::{Label, Report};
+use std::collections::BTreeMap;
+
+use crate::model::{Comparison, Label, Report};
 
 /// What a rendering shows. `full` shows everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,23 +61,26 @@ impl Detail {
     }
 }
 
-/// Importance of a comparison: 0 a failed gate is on it, 1 gated, 2 changed beyond its
-/// margin, 3 the rest.
-fn rank(r: &Report, i: usize) -> u8 {
-    let c = &r.comparisons[i];
-    let mut gates = r
-        .gates
-        .iter()
-        .filter(|g| g.metric == c.metric && g.slice == c.slice)
-        .peekable();
-    if gates.clone().any(|g| !g.passed) {
-        0
-    } else if gates.peek().is_some() {
-        1
-    } else if changed(c.label) {
-        2
-    } else {
-        3
+/// Importance of each comparison: 0 a failed gate is on it, 1 gated, 2 changed beyond its
+/// margin, 3 the rest. Computed once per report.
+pub(super) struct Ranks(Vec<u8>);
+
+impl Ranks {
+    pub fn new(r: &Report) -> Ranks {
+        let mut gated: BTreeMap<(&str, &str), bool> = BTreeMap::new();
+        for g in &r.gates {
+            let failed = gated
+                .entry((g.metric.as_str(), g.slice.as_str()))
+                .or_default();
+            *failed |= !g.passed;
+        }
+        let rank = |c: &Comparison| match gated.get(&(c.metric.as_str(), c.slice.as_str())) {
+            Some(true) => 0,
+            Some(false) => 1,
+            None if changed(c.label) => 2,
+            None => 3,
+        };
+        Ranks(r.comparisons.iter().map(rank).collect())
     }
 }
 
@@ -94,18 +99,18 @@ fn keep_most_important(mut items: Vec<(u8, usize)>, keep: usize) -> Vec<usize> {
 }
 
 /// Indices of the comparisons the all-comparisons table shows.
-pub(super) fn all_rows(r: &Report, keep: usize) -> Vec<usize> {
-    let items = (0..r.comparisons.len()).map(|i| (rank(r, i), i)).collect();
+pub(super) fn all_rows(ranks: &Ranks, keep: usize) -> Vec<usize> {
+    let items = ranks.0.iter().enumerate().map(|(i, &k)| (k, i)).collect();
     keep_most_important(items, keep)
 }
 
 /// Indices of the changed comparisons shown (worse before better), and how many changed.
-pub(super) fn changed_rows(r: &Report, keep: usize) -> (Vec<usize>, usize) {
+pub(super) fn changed_rows(r: &Report, ranks: &Ranks, keep: usize) -> (Vec<usize>, usize) {
     let items: Vec<(u8, usize)> = (0..r.comparisons.len())
         .filter(|&i| changed(r.comparisons[i].label))
         .map(|i| {
             let worse = r.comparisons[i].label == Label::Worse;
-            (rank(r, i) + if worse { 0 } else { 4 }, i)
+            (ranks.0[i] + if worse { 0 } else { 4 }, i)
         })
         .collect();
     let total = items.len();
