@@ -190,9 +190,6 @@ fn left_out_note(s: &mut String, r: &Report, d: Detail, page: &Page) {
         what.join(", "),
         where_full(page)
     );
-use crate::model::{GateStatus, Report, Verdict};
-pub use text::{code, escape, marker, marker_with_state, parse_marker};
-use trim::Detail;
 }
 
 fn hard_cut(r: &Report, body: &str, page: &Page, max: usize) -> String {

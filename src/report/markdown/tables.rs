@@ -106,12 +106,13 @@ fn delta_ci(c: &Comparison) -> String {
     )
 }
 
-fn label_cell(l: Label) -> &'static str {
+fn label_cell(l: Option<Label>) -> &'static str {
     match l {
-        Label::Worse => "🔻 worse",
-        Label::Better => "🔺 better",
-        Label::NoChange => "no change",
-        Label::Inconclusive => "inconclusive",
+        None => "",
+        Some(Label::Worse) => "🔻 worse",
+        Some(Label::Better) => "🔺 better",
+        Some(Label::NoChange) => "no change",
+        Some(Label::Inconclusive) => "inconclusive",
     }
 }
 
@@ -182,7 +183,7 @@ pub(super) fn all(s: &mut String, r: &Report, shown: &[usize]) {
             delta_ci(c),
             fmt_p(c.p_value),
             c.mde,
-            c.label.as_str(),
+            c.label_str(),
             c.wins,
             c.ties,
             c.losses

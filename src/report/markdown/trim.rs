@@ -84,8 +84,8 @@ impl Ranks {
     }
 }
 
-pub(super) fn changed(l: Label) -> bool {
-    matches!(l, Label::Worse | Label::Better)
+pub(super) fn changed(l: Option<Label>) -> bool {
+    matches!(l, Some(Label::Worse | Label::Better))
 }
 
 /// Keeps the `keep` most important of `items` (ties by position) and returns them in position
@@ -109,14 +109,14 @@ pub(super) fn changed_rows(r: &Report, ranks: &Ranks, keep: usize) -> (Vec<usize
     let items: Vec<(u8, usize)> = (0..r.comparisons.len())
         .filter(|&i| changed(r.comparisons[i].label))
         .map(|i| {
-            let worse = r.comparisons[i].label == Label::Worse;
+            let worse = r.comparisons[i].label == Some(Label::Worse);
             (ranks.0[i] + if worse { 0 } else { 4 }, i)
         })
         .collect();
     let total = items.len();
     let mut kept = keep_most_important(items, keep);
     // Worse before better, each in report order.
-    kept.sort_by_key(|&i| (r.comparisons[i].label != Label::Worse, i));
+    kept.sort_by_key(|&i| (r.comparisons[i].label != Some(Label::Worse), i));
     (kept, total)
 }
 
@@ -129,7 +129,7 @@ pub(super) fn gated_rows(r: &Report, others: usize) -> Vec<usize> {
             let g = &r.gates[i];
             let rank = if !g.passed {
                 0
-            } else if changed(g.label) {
+            } else if changed(Some(g.label)) {
                 1
             } else {
                 2
