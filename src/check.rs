@@ -212,6 +212,7 @@ pub struct Outputs {
     pub output: Option<PathBuf>,
     pub export_json: Option<PathBuf>,
     pub export_markdown: Option<PathBuf>,
+    pub export_html: Option<PathBuf>,
 }
 
 /// Renders the report, writes the requested files atomically, and returns what goes to stdout.
@@ -224,7 +225,11 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
         .export_markdown
         .as_ref()
         .map(|_| report::markdown::render(r));
+    let html = o.export_html.as_ref().map(|_| report::html::render(r));
     let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
+    if let (Some(path), Some(text)) = (&o.export_html, &html) {
+        files.push((path, text.as_bytes()));
+    }
     if let (Some(path), Some(text)) = (&o.export_json, &json) {
         files.push((path, text.as_bytes()));
     }
