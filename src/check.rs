@@ -7,28 +7,48 @@ use crate::config::{Config, InputKind, InputSpec, Unit};
 use crate::error::{few, Error, Result};
 use crate::load::{self, MetricTable};
 use crate::model::{InputsInfo, Report, Verdict, SCHEMA_VERSION};
+use crate::eval::gate_input::Ranks;
+use crate::eval::Metric;
+use crate::model::Comparison;
 use crate::report;
 use crate::{judge, pair, resample, slices};
 
-/// Loads one side: a per-query metric file, or a run evaluated against the qrels (with a note
-/// for the report's warnings saying what the evaluation left out).
-fn load_side(
-    cfg: &Config,
-    spec: &InputSpec,
-    metrics_wanted: &[String],
-) -> Result<(MetricTable, Option<String>)> {
-    let (mut t, note) = match &spec.kind {
+/// One loaded side: its table, a note for the report's warnings saying what the evaluation
+/// left out (runs only), and where its run ranked each query's relevant documents (runs only).
+type Side = (MetricTable, Option<String>, Option<Ranks>);
+
+/// Loads one side: a per-query metric file, or a run evaluated against the qrels.
+fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Side> {
+    let (mut t, note, ranks) = match &spec.kind {
         InputKind::Metrics { format, id_column } => (
             load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
             None,
+            None,
         ),
         InputKind::Run => {
-            let (t, note) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
-            (t, Some(note))
+            let (t, note, ranks) =
+                crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
+            (t, Some(note), Some(ranks))
         }
     };
     t.source = spec.shown();
-    Ok((t, note))
+    Ok((t, note, ranks))
+}
+
+/// When both inputs are runs, each worst regression says how its relevant documents moved
+/// (within the metric's cutoff; the top 1000, trec_eval's usual depth, for metrics without one).
+fn explain_regressions(comparisons: &mut [Comparison], base: &Ranks, cand: &Ranks) {
+    for c in comparisons {
+        let cutoff = Metric::parse_list(&c.metric)
+            .ok()
+            .and_then(|m| m.first().and_then(|m| m.k))
+            .unwrap_or(1000);
+        for q in &mut c.worst {
+            if let (Some(b), Some(k)) = (base.get(&q.query_id), cand.get(&q.query_id)) {
+                q.moves = crate::eval::moves::rank_moves(b, k, cutoff);
+            }
+        }
+    }
 }
 
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
@@ -51,7 +71,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         || load_side(cfg, &cfg.inputs.baseline, &wanted),
         || load_side(cfg, &cfg.inputs.candidate, &wanted),
     );
-    let ((base, base_note), (cand, cand_note)) = (base?, cand?);
+    let ((base, base_note, base_ranks), (cand, cand_note, cand_ranks)) = (base?, cand?);
     let queries = match &cfg.inputs.queries {
         Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
         None => None,
@@ -94,6 +114,9 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     judge::label_comparisons(&mut comparisons);
+    if let (Some(b), Some(c)) = (&base_ranks, &cand_ranks) {
+        explain_regressions(&mut comparisons, b, c);
+    }
     let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
     let mut warnings: Vec<String> = base_note.into_iter().chain(cand_note).collect();
     warnings.extend(paired.warnings.iter().cloned());

@@ -174,6 +174,15 @@ pub struct Regression {
     pub moves: Vec<RankMove>,
 }
 
+/// Where one side's ranking put one of a query's relevant documents (eval → check, when the
+/// inputs are runs): its id, grade, and 1-based rank (`None`: not retrieved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RelevantRank {
+    pub doc: String,
+    pub rel: i32,
+    pub rank: Option<usize>,
+}
+
 /// One relevant document of a regressed query, ranked by both sides (1-based ranks; `None`:
 /// not retrieved at all).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

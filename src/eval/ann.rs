@@ -64,6 +64,7 @@ pub fn evaluate_ann(
             .iter()
             .map(|m| overlap(top, ann, m.k.unwrap_or(1)))
             .collect(),
+        relevant: Vec::new(),
     };
     for_each_query(run, run_shown, &spec, &mut |r| {
         match truth.get(r.qid) {

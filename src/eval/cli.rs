@@ -78,6 +78,7 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         run_format: args.run_format,
         corpus: args.corpus.clone(),
         chunk_map: args.chunk_map.clone(),
+        keep_ranks: false,
     };
     let shown = |p: &PathBuf| p.display().to_string();
     let ann = ms.iter().any(|m| m.kind == Kind::AnnRecall);

@@ -14,6 +14,7 @@ use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
 use super::{EmptyGold, EvalOptions, Format, Gain, Order};
 use crate::error::{Error, Result};
+use crate::model::RelevantRank;
 
 /// One evaluated query.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -27,6 +28,26 @@ pub struct QueryResult {
     pub values: Vec<f64>,
     /// Relevant docs within each metric's cutoff (used for pooled recall).
     pub hits: Vec<usize>,
+    /// With `EvalOptions::keep_ranks`: where the run ranked each relevant doc (sorted by doc
+    /// id), so a report can say why a query regressed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub relevant: Vec<RelevantRank>,
+}
+
+/// The rank of each of the query's relevant docs (rel ≥ `level`) in `docs`, sorted by doc id.
+fn relevant_ranks(q: &QueryQrels, docs: &[&[u8]], level: i32) -> Vec<RelevantRank> {
+    let mut out: Vec<RelevantRank> = q
+        .judged
+        .iter()
+        .filter(|(_, &rel)| rel >= level)
+        .map(|(doc, &rel)| RelevantRank {
+            doc: String::from_utf8_lossy(doc).into_owned(),
+            rel,
+            rank: docs.iter().position(|d| d == doc).map(|i| i + 1),
+        })
+        .collect();
+    out.sort_by(|a, b| a.doc.cmp(&b.doc));
+    out
 }
 
 /// Every policy that shaped the numbers, recorded in the output.
@@ -106,6 +127,7 @@ fn score(
             .iter()
             .map(|m| j.hits(m.k.unwrap_or(rels.len())))
             .collect(),
+        relevant: Vec::new(),
     }
 }
 
@@ -153,7 +175,11 @@ pub fn evaluate(
     for (qid, q) in &qrels.queries {
         if !excluded.contains(qid) && !rows.contains_key(qid) {
             missing.push(qid.clone());
-            rows.insert(qid.clone(), score(q, &[], ms, opts, qid));
+            let mut row = score(q, &[], ms, opts, qid);
+            if opts.keep_ranks {
+                row.relevant = relevant_ranks(q, &[], opts.rel_level);
+            }
+            rows.insert(qid.clone(), row);
         }
     }
     let rows: Vec<QueryResult> = rows.into_values().collect();
@@ -239,7 +265,11 @@ fn score_run(
                 .iter()
                 .map(|d| q.judged.get(*d).copied().unwrap_or(0)),
         );
-        rows.insert(r.qid.to_string(), score(q, &rels, ms, opts, r.qid));
+        let mut row = score(q, &rels, ms, opts, r.qid);
+        if opts.keep_ranks {
+            row.relevant = relevant_ranks(q, &r.docs, opts.rel_level);
+        }
+        rows.insert(r.qid.to_string(), row);
         Ok(())
     })?;
     Ok((rows, run_only))

@@ -9,7 +9,7 @@
 use clap::ValueEnum;
 use serde::Deserialize;
 
-use super::{evaluate_to_table, EvalOptions};
+use super::{evaluate, EvalOptions, Metric};
 use crate::config::{resolve, Config, InputSpec};
 use crate::error::Result;
 use crate::load::MetricTable;
@@ -91,13 +91,18 @@ pub fn eval_options(cfg: &Config) -> Result<(EvalOptions, Vec<String>)> {
     Ok((opts, metrics))
 }
 
-/// Evaluates one side's run; returns its per-query table and a line for the report's warnings.
+/// Where one side's run ranked each query's relevant documents, by query id.
+pub type Ranks = std::collections::BTreeMap<String, Vec<crate::model::RelevantRank>>;
+
+/// Evaluates one side's run; returns its per-query table, a line for the report's warnings, and
+/// the ranks of every query's relevant documents (to explain regressions).
 pub fn evaluate_run(
     cfg: &Config,
     spec: &InputSpec,
     wanted: &[String],
-) -> Result<(MetricTable, String)> {
-    let (opts, extra) = eval_options(cfg)?;
+) -> Result<(MetricTable, String, Ranks)> {
+    let (mut opts, extra) = eval_options(cfg)?;
+    opts.keep_ranks = true;
     let mut metrics: Vec<String> = wanted.iter().chain(&extra).cloned().collect();
     metrics.sort();
     metrics.dedup();
@@ -109,18 +114,29 @@ pub fn evaluate_run(
         .qrels
         .as_ref()
         .expect("validated: run inputs come with qrels");
-    let (table, summary) = evaluate_to_table(
+    let at_spec = |e| match e {
+        crate::Error::Usage(m) => cfg.error_at(&spec.span, m),
+        other => other,
+    };
+    let ms = Metric::parse_list(&metrics.join(","))
+        .map_err(crate::Error::Usage)
+        .map_err(at_spec)?;
+    let ev = evaluate(
         &qrels.path,
         &qrels.shown(),
         &spec.path,
         &spec.shown(),
-        &metrics,
+        &ms,
         &opts,
     )
-    .map_err(|e| match e {
-        crate::Error::Usage(m) => cfg.error_at(&spec.span, m),
-        other => other,
-    })?;
+    .map_err(at_spec)?;
+    let table = ev.to_table(&spec.shown());
+    let ranks: Ranks = ev
+        .rows
+        .into_iter()
+        .map(|r| (r.qid, r.relevant))
+        .collect();
+    let summary = ev.summary;
     let note = format!(
         "{}: evaluated {} queries against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
         spec.written,
@@ -130,5 +146,5 @@ pub fn evaluate_run(
         summary.missing_from_run.len(),
         summary.run_only_ignored
     );
-    Ok((table, note))
+    Ok((table, note, ranks))
 }

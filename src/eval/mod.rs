@@ -15,6 +15,7 @@ pub mod gate_input;
 mod group;
 pub mod lines;
 pub mod metrics;
+pub mod moves;
 pub mod output;
 pub mod qrels;
 pub mod ranking;
@@ -129,6 +130,9 @@ pub struct EvalOptions {
     pub corpus: Option<PathBuf>,
     /// `chunk_id<TAB>doc_id`: evaluate a chunk run at document level.
     pub chunk_map: Option<PathBuf>,
+    /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
+    /// say why a query regressed; `rag-gate eval` does not need it.
+    pub keep_ranks: bool,
 }
 
 impl Default for EvalOptions {
@@ -142,6 +146,7 @@ impl Default for EvalOptions {
             run_format: None,
             corpus: None,
             chunk_map: None,
+            keep_ranks: false,
         }
     }
 }

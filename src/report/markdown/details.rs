@@ -93,7 +93,7 @@ pub(super) fn worst(s: &mut String, cs: &[Comparison]) {
                     .map(|m| escape(&rank_move(m)))
                     .collect();
                 if w.q.moves.len() > MOVES_PER_QUERY {
-                    moves.push(format!("{} more", w.q.moves.len() - MOVES_PER_QUERY));
+                    moves.push(format!("{} more moves", w.q.moves.len() - MOVES_PER_QUERY));
                 }
                 let _ = write!(s, " {} |", moves.join("; "));
             }
