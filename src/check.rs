@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use crate::config::{Config, InputKind, InputSpec, Unit};
 use crate::error::{few, Error, Result};
-use crate::load::{self, MetricTable};
-use crate::model::{InputsInfo, Report, Verdict, SCHEMA_VERSION};
 use crate::eval::gate_input::Ranks;
 use crate::eval::Metric;
+use crate::load::{self, MetricTable};
 use crate::model::Comparison;
+use crate::model::{InputsInfo, Report, Verdict, SCHEMA_VERSION};
 use crate::report;
 use crate::{judge, pair, resample, slices};
 

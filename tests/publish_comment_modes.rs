@@ -128,7 +128,9 @@ fn on_failure_posts_a_failing_report() {
     gh.mount(
         Mock::given(method("POST"))
             .and(path(LIST))
-            .and(body_partial_json(json!({ "body": render(&failing_report()) })))
+            .and(body_partial_json(
+                json!({ "body": render(&failing_report()) }),
+            ))
             .respond_with(ResponseTemplate::new(201).set_body_json(comment(11, "x")))
             .expect(1),
     );

@@ -56,7 +56,10 @@ fn metric_names_are_code_spans_that_never_wrap_at_the_at_sign() {
 fn gated_values_say_what_they_are() {
     let md = render(&failing_report());
     assert!(md.contains("| `recall@5` | all | min-mean | mean 0.9650 | ≥ 0.9500 | ✅ pass |"));
-    assert!(md.contains("| `ndcg@10` | risk=legal | max-drop | — | too few queries | ⚠️ not judged |"), "{md}");
+    assert!(
+        md.contains("| `ndcg@10` | risk=legal | max-drop | — | too few queries | ⚠️ not judged |"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -65,9 +68,23 @@ fn the_first_screen_is_gated_rows_and_changes_the_rest_is_folded() {
     let folded = md.find("<details>").unwrap();
     let (screen, rest) = md.split_at(folded);
     assert!(screen.contains("**Changed beyond the margin** (1 of 3)"));
-    assert!(screen.contains("| `ndcg@10` | risk=compliance | 64 | −0.0310 [−0.0480, −0.0150] | ±0.0100 | 🔻 worse |"), "{screen}");
-    assert!(!screen.contains("recall@5` | all | 412"), "unchanged rows are folded");
-    for part in ["All 3 comparisons", "Forest plot", "Worst per-query regressions", "Protocol", "Warnings (1)"] {
+    assert!(
+        screen.contains(
+            "| `ndcg@10` | risk=compliance | 64 | −0.0310 [−0.0480, −0.0150] | ±0.0100 | ▼ worse |"
+        ),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("recall@5` | all | 412"),
+        "unchanged rows are folded"
+    );
+    for part in [
+        "All 3 comparisons",
+        "Forest plot",
+        "Worst per-query regressions",
+        "Protocol",
+        "Warnings (1)",
+    ] {
         assert!(rest.contains(part), "{part}");
     }
 }
@@ -82,10 +99,19 @@ fn a_query_regressed_on_several_slices_is_listed_once() {
 #[test]
 fn the_forest_plot_always_shows_the_zero_line() {
     let md = render(&failing_report());
-    let plots = md.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
+    let plots = md
+        .split("```text\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
     let plot = plots.split("\n\n").next().unwrap();
     assert!(plot.starts_with("ndcg@10 "), "{plots}");
-    let rows: Vec<&str> = plot.lines().filter(|l| l.contains('[') && !l.trim().is_empty()).collect();
+    let rows: Vec<&str> = plot
+        .lines()
+        .filter(|l| l.contains('[') && !l.trim().is_empty())
+        .collect();
     assert_eq!(rows.len(), 2, "{plot}");
     // Every row has its zero mark in the same column, whatever its interval covers.
     let zero_col = |l: &str| l.chars().position(|c| c == '|').unwrap();
@@ -219,6 +245,9 @@ fn very_huge_report_drops_rows_but_keeps_failed_gates() {
 fn tiny_limit_cuts_on_a_char_boundary_and_says_so() {
     let t = render_trimmed(&failing_report(), 300);
     assert!(t.len() <= 300, "{}", t.len());
-    assert!(t.contains("(cut to fit the size limit; the full report: the job summary"), "{t}");
+    assert!(
+        t.contains("(cut to fit the size limit; the full report: the job summary"),
+        "{t}"
+    );
     assert!(t.ends_with("unit: group</sub>\n"), "the footer stays: {t}");
 }

@@ -97,7 +97,11 @@ fn a_650_slice_comment_keeps_the_failing_gated_row_and_fits() {
     write_650_slices(dir.path());
     let cfg = rag_gate::config::load(&dir.path().join("gate.toml")).unwrap();
     let report = rag_gate::check::analyze(&cfg).unwrap();
-    assert_eq!(report.comparisons.len(), 3 * 652, "3 metrics × (all, 650 domains, compliance)");
+    assert_eq!(
+        report.comparisons.len(),
+        3 * 652,
+        "3 metrics × (all, 650 domains, compliance)"
+    );
     let md = render_trimmed(&report, GITHUB_COMMENT_LIMIT);
     assert!(md.len() <= GITHUB_COMMENT_LIMIT, "{}", md.len());
     assert!(

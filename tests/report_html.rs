@@ -55,7 +55,10 @@ fn the_html_report_has_one_mark_per_comparison_and_marks_gated_and_failing_rows(
         .iter()
         .map(|c| c["metric"].as_str().unwrap())
         .collect();
-    let svgs: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("svg")).collect();
+    let svgs: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("svg"))
+        .collect();
     assert_eq!(svgs.len(), metrics.len(), "one forest plot per metric");
     for svg in &svgs {
         let zero = svg
@@ -77,7 +80,10 @@ fn the_html_report_has_one_mark_per_comparison_and_marks_gated_and_failing_rows(
         })
         .collect();
     assert_eq!(failing.len(), 1, "{failing:?}");
-    assert!(failing[0].starts_with("ndcg@10 risk=compliance: −0.06"), "{failing:?}");
+    assert!(
+        failing[0].starts_with("ndcg@10 risk=compliance: −0.06"),
+        "{failing:?}"
+    );
     let gated = doc
         .descendants()
         .filter(|n| n.has_tag_name("g") && class_has(n, "gated"))
@@ -96,9 +102,9 @@ fn the_html_report_is_self_contained() {
     let dir = tempfile::tempdir().unwrap();
     let (html, _) = export(dir.path());
     let doc = parse(&html);
-    assert!(doc.descendants().all(|n| !n.has_tag_name("script")
-        && !n.has_tag_name("link")
-        && !n.has_tag_name("img")));
+    assert!(doc
+        .descendants()
+        .all(|n| !n.has_tag_name("script") && !n.has_tag_name("link") && !n.has_tag_name("img")));
     assert!(doc
         .descendants()
         .all(|n| n.attribute("src").is_none() && n.attribute("href").is_none()));

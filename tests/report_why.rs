@@ -32,7 +32,11 @@ fn check(dir: &std::path::Path, runs: bool) -> (String, serde_json::Value, Strin
         .arg(&html)
         .output()
         .unwrap();
-    assert!(out.status.code().unwrap() <= 1, "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.code().unwrap() <= 1,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (
         String::from_utf8(out.stdout).unwrap(),
         serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap(),
@@ -52,7 +56,10 @@ fn worst_regressions_of_runs_say_how_relevant_documents_moved() {
         serde_json::json!({"doc": "h9gj814e", "rel": 2, "baseline_rank": 1, "candidate_rank": null, "cutoff": 10})
     );
     let line = "h9gj814e (rel 2) dropped out of the top 10 (rank 1 → not retrieved)";
-    assert!(md.contains(&format!("| 15 | 0.2940 → 0.0000 | −0.2940 | all | {line};")), "{md}");
+    assert!(
+        md.contains(&format!("| 15 | 0.2940 → 0.0000 | −0.2940 | all | {line};")),
+        "{md}"
+    );
     assert!(html.contains(line));
 }
 

@@ -131,11 +131,7 @@ pub fn evaluate_run(
     )
     .map_err(at_spec)?;
     let table = ev.to_table(&spec.shown());
-    let ranks: Ranks = ev
-        .rows
-        .into_iter()
-        .map(|r| (r.qid, r.relevant))
-        .collect();
+    let ranks: Ranks = ev.rows.into_iter().map(|r| (r.qid, r.relevant)).collect();
     let summary = ev.summary;
     let note = format!(
         "{}: evaluated {} queries against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",

@@ -48,8 +48,18 @@ mod tests {
 
     #[test]
     fn only_changed_ranks_near_the_top_best_first() {
-        let base = [r("A", Some(3)), r("B", Some(1)), r("C", Some(40)), r("D", Some(2))];
-        let cand = [r("A", None), r("B", Some(7)), r("C", Some(41)), r("D", Some(2))];
+        let base = [
+            r("A", Some(3)),
+            r("B", Some(1)),
+            r("C", Some(40)),
+            r("D", Some(2)),
+        ];
+        let cand = [
+            r("A", None),
+            r("B", Some(7)),
+            r("C", Some(41)),
+            r("D", Some(2)),
+        ];
         let m = rank_moves(&base, &cand, 10);
         let got: Vec<(&str, Option<usize>, Option<usize>)> = m
             .iter()

@@ -103,8 +103,7 @@ fn run_url(server: Option<&str>, repo: Option<&str>, run: Option<&str>) -> Optio
     let (server, repo, run) = (server?.trim_end_matches('/'), repo?, run?);
     let plain = |s: &str, extra: &str| {
         !s.is_empty()
-            && s
-                .chars()
+            && s.chars()
                 .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
     };
     let host = server
@@ -188,10 +187,7 @@ mod tests {
             Some("https://github.com/octo/repo/actions/runs/123")
         );
         assert_eq!(run_url(Some("https://x"), Some("o/r"), Some("1 2")), None);
-        assert_eq!(
-            run_url(Some("https://x)[y"), Some("o/r"), Some("1")),
-            None
-        );
+        assert_eq!(run_url(Some("https://x)[y"), Some("o/r"), Some("1")), None);
         assert_eq!(run_url(Some("javascript:x"), Some("o/r"), Some("1")), None);
         assert_eq!(env(&[("GITHUB_RUN_ID", "1")]).run_url, None);
     }

@@ -155,7 +155,10 @@ fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
 fn summary_page(report_path: Option<&Path>, args: &PublishArgs, env: &GithubEnv) -> Page {
     let mut places = Vec::new();
     if let Some(p) = report_path {
-        places.push(format!("the report file {}", markdown::code(&p.display().to_string())));
+        places.push(format!(
+            "the report file {}",
+            markdown::code(&p.display().to_string())
+        ));
     }
     places.extend(artifact_words(args, env));
     if places.is_empty() {

@@ -140,7 +140,7 @@ mod tests {
         let ours = c(2, &format!("{M}\nold figures"));
         let new = format!("{M}\nnew figures");
         assert_eq!(
-            plan(&[ours.clone()], &want(&new), CommentWhen::OnChange),
+            plan(&[ours], &want(&new), CommentWhen::OnChange),
             Plan::KeepSameState(2)
         );
         let other = "<!-- rag-gate:v1 id=prod state=bbbb -->\nx";

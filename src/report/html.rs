@@ -132,13 +132,22 @@ fn gates(s: &mut String, r: &Report) {
         let class = if g.passed { "" } else { " class=\"failing\"" };
         let stat = find(r, g).map_or("mean", |c| c.statistic.as_str());
         let (value, threshold) = match g.rule.as_str() {
-            "min-mean" => (format!("{} {:.4}", esc(stat), g.value), format!("≥ {:.4}", g.threshold)),
-            "max-mean" => (format!("{} {:.4}", esc(stat), g.value), format!("≤ {:.4}", g.threshold)),
+            "min-mean" => (
+                format!("{} {:.4}", esc(stat), g.value),
+                format!("≥ {:.4}", g.threshold),
+            ),
+            "max-mean" => (
+                format!("{} {:.4}", esc(stat), g.value),
+                format!("≤ {:.4}", g.threshold),
+            ),
             "max-loss-rate" => (
                 format!("loss share {:.1}%", 100.0 * g.value),
                 format!("≤ {:.1}%", 100.0 * g.threshold),
             ),
-            _ => (format!("CI bound {}", signed(g.value, 4)), signed(g.threshold, 4)),
+            _ => (
+                format!("CI bound {}", signed(g.value, 4)),
+                signed(g.threshold, 4),
+            ),
         };
         let _ = writeln!(
             s,
@@ -257,6 +266,9 @@ mod tests {
 
     #[test]
     fn escapes_markup_and_quotes() {
-        assert_eq!(esc("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
     }
 }

@@ -72,7 +72,11 @@ pub(super) fn worst(s: &mut String, cs: &[Comparison]) {
         let why = rows.iter().any(|w| !w.q.moves.is_empty());
         let _ = writeln!(s, "{}\n", code(metric));
         s.push_str("| query | baseline → candidate | Δ | slices |");
-        s.push_str(if why { " why |\n|---|---|--:|---|---|\n" } else { "\n|---|---|--:|---|\n" });
+        s.push_str(if why {
+            " why |\n|---|---|--:|---|---|\n"
+        } else {
+            "\n|---|---|--:|---|\n"
+        });
         for w in rows.iter().take(WORST_PER_METRIC) {
             let slices: Vec<String> = w.slices.iter().map(|s| escape(s)).collect();
             let _ = write!(
@@ -85,13 +89,12 @@ pub(super) fn worst(s: &mut String, cs: &[Comparison]) {
                 slices.join(", ")
             );
             if why {
-                let mut moves: Vec<String> = w
-                    .q
-                    .moves
-                    .iter()
-                    .take(MOVES_PER_QUERY)
-                    .map(|m| escape(&rank_move(m)))
-                    .collect();
+                let mut moves: Vec<String> =
+                    w.q.moves
+                        .iter()
+                        .take(MOVES_PER_QUERY)
+                        .map(|m| escape(&rank_move(m)))
+                        .collect();
                 if w.q.moves.len() > MOVES_PER_QUERY {
                     moves.push(format!("{} more moves", w.q.moves.len() - MOVES_PER_QUERY));
                 }

@@ -73,7 +73,11 @@ pub(super) fn forest(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
     let mut start = 0;
     while start < cs.len() {
         let metric = &cs[start].metric;
-        let end = start + cs[start..].iter().take_while(|c| &c.metric == metric).count();
+        let end = start
+            + cs[start..]
+                .iter()
+                .take_while(|c| &c.metric == metric)
+                .count();
         plot(s, &cs[start..end], gates);
         start = end;
         if start < cs.len() {
@@ -102,7 +106,10 @@ fn plot(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
     );
     for (c, m) in rows {
         let mut line = vec![' '; W];
-        let (a, b) = (axis.col(c.ci[0].min(c.ci[1])), axis.col(c.ci[0].max(c.ci[1])));
+        let (a, b) = (
+            axis.col(c.ci[0].min(c.ci[1])),
+            axis.col(c.ci[0].max(c.ci[1])),
+        );
         for ch in &mut line[a..=b] {
             *ch = '-';
         }

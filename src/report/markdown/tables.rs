@@ -46,7 +46,10 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
             format!("loss share {:.1}%", 100.0 * g.value),
             format!("≤ {:.1}%", 100.0 * g.threshold),
         ),
-        other => (plain4(g.value), format!("{} {}", escape(other), plain4(g.threshold))),
+        other => (
+            plain4(g.value),
+            format!("{} {}", escape(other), plain4(g.threshold)),
+        ),
     }
 }
 
@@ -109,8 +112,8 @@ fn delta_ci(c: &Comparison) -> String {
 fn label_cell(l: Option<Label>) -> &'static str {
     match l {
         None => "",
-        Some(Label::Worse) => "🔻 worse",
-        Some(Label::Better) => "🔺 better",
+        Some(Label::Worse) => "▼ worse",
+        Some(Label::Better) => "▲ better",
         Some(Label::NoChange) => "no change",
         Some(Label::Inconclusive) => "inconclusive",
     }

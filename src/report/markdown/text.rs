@@ -12,7 +12,10 @@ pub fn marker(gate_id: &str) -> String {
 /// The marker with the state digest of the comment (see [`super::state_digest`]):
 /// `<!-- rag-gate:v1 id=prod state=0123456789abcdef -->`.
 pub fn marker_with_state(gate_id: &str, state: &str) -> String {
-    format!("<!-- rag-gate:v1 id={} state={state} -->", marker_id(gate_id))
+    format!(
+        "<!-- rag-gate:v1 id={} state={state} -->",
+        marker_id(gate_id)
+    )
 }
 
 /// What a comment's first line says: its gate id and state digest (None for an older marker
