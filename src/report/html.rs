@@ -8,6 +8,7 @@
 //! crate. No timestamps: same report, same bytes.
 
 mod plot;
+mod style;
 
 use std::fmt::Write;
 
@@ -15,7 +16,7 @@ use crate::model::{Comparison, GateResult, GateStatus, Report, Verdict};
 use crate::report::text::fmt_p;
 use crate::report::words::rank_move;
 
-const CSS: &str = include_str!("html/style.css");
+use style::CSS;
 
 /// HTML-escapes text for element content and attribute values.
 pub fn esc(s: &str) -> String {

@@ -1,3 +1,6 @@
+//! The HTML report's inline style sheet (GitHub-like colours and type).
+
+pub(super) const CSS: &str = r#"
 body{margin:0;background:#f6f8fa;color:#1f2328;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif}
 main{max-width:900px;margin:0 auto;padding:24px;background:#fff}
 h1{font-size:20px;margin:0 0 8px;padding:10px 14px;border-radius:6px}
@@ -31,3 +34,4 @@ svg .label{fill:#1f2328}
 svg .value{fill:#59636e;font-variant-numeric:tabular-nums}
 .k-gated{color:#0969da}.k-failing{color:#cf222e}
 td.nowrap{white-space:nowrap}
+"#;
