@@ -2,13 +2,13 @@
 //! whenever the body changed, `on-change` only when the verdict or a gated row changed,
 //! `on-failure` posts only failing reports but corrects an existing comment once the PR passes.
 
-mod publish_support;
+mod support;
 
-use publish_support::github::*;
-use publish_support::{failing_report, passing_report};
 use rag_gate::publish::{publish, CommentMode, CommentWhen, PublishArgs};
 use rag_gate::report::markdown::render;
 use serde_json::json;
+use support::github::*;
+use support::report::{failing_report, passing_report};
 use wiremock::matchers::{body_partial_json, method, path};
 use wiremock::{Mock, ResponseTemplate};
 
