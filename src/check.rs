@@ -5,8 +5,11 @@ use std::path::PathBuf;
 
 use crate::config::{Config, InputKind, InputSpec, Unit};
 use crate::error::{few, Error, Result};
+use crate::eval::gate_input::{ranks, Ranks};
 use crate::eval::Evaluation;
+use crate::eval::Metric;
 use crate::load::{self, MetricTable};
+use crate::model::Comparison;
 use crate::model::{InputsInfo, Report, Verdict, SCHEMA_VERSION};
 use crate::protocol::verify::{verify, ProtocolReport, Side};
 use crate::protocol::Protocol;
@@ -115,6 +118,22 @@ fn refuse_quantiles_with_replicates(cfg: &Config) -> Result<()> {
     }
 }
 
+/// When both inputs are runs, each worst regression says how its relevant documents moved
+/// (within the metric's cutoff; the top 1000, trec_eval's usual depth, for metrics without one).
+fn explain_regressions(comparisons: &mut [Comparison], base: &Ranks, cand: &Ranks) {
+    for c in comparisons {
+        let cutoff = Metric::parse_list(&c.metric)
+            .ok()
+            .and_then(|m| m.first().and_then(|m| m.k))
+            .unwrap_or(1000);
+        for q in &mut c.worst {
+            if let (Some(b), Some(k)) = (base.get(&q.query_id), cand.get(&q.query_id)) {
+                q.moves = crate::eval::moves::rank_moves(b, k, cutoff);
+            }
+        }
+    }
+}
+
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
 fn wanted_metrics(cfg: &Config) -> Vec<String> {
     let mut m: Vec<String> = cfg.gates.iter().map(|g| g.metric.clone()).collect();
@@ -204,6 +223,9 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     judge::label_comparisons(&mut comparisons);
+    if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
+        explain_regressions(&mut comparisons, &ranks(b), &ranks(c));
+    }
     let (mut gates, mut gate_warnings) = judge::judge(cfg, &comparisons)?;
     let mut holes = Vec::new();
     if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
@@ -359,6 +381,7 @@ pub struct Outputs {
     pub export_markdown: Option<PathBuf>,
     /// Further files written in the same atomic batch (`check --holes`).
     pub extra: Vec<(PathBuf, String)>,
+    pub export_html: Option<PathBuf>,
 }
 
 /// Renders the report, writes the requested files atomically, and returns what goes to stdout.
@@ -371,7 +394,11 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
         .export_markdown
         .as_ref()
         .map(|_| report::markdown::render(r));
+    let html = o.export_html.as_ref().map(|_| report::html::render(r));
     let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
+    if let (Some(path), Some(text)) = (&o.export_html, &html) {
+        files.push((path, text.as_bytes()));
+    }
     if let (Some(path), Some(text)) = (&o.export_json, &json) {
         files.push((path, text.as_bytes()));
     }

@@ -87,6 +87,9 @@ pub struct OutputArgs {
     /// Also write the Markdown report to this file.
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
+    /// Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub export_html: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -31,6 +31,7 @@ fn refuse_overwriting_inputs(
         ("--output", &o.output),
         ("--export-json", &o.export_json),
         ("--export-markdown", &o.export_markdown),
+        ("--export-html", &o.export_html),
     ];
     for (flag, out) in outs {
         let Some(out) = out else { continue };
@@ -58,6 +59,7 @@ fn outputs(o: &OutputArgs) -> Outputs {
         export_json: o.export_json.clone(),
         export_markdown: o.export_markdown.clone(),
         extra: Vec::new(),
+        export_html: o.export_html.clone(),
     }
 }
 

@@ -252,6 +252,33 @@ pub struct Regression {
     pub baseline: f64,
     pub candidate: f64,
     pub delta: f64,
+    /// Why it regressed, when the inputs are runs: how the query's relevant documents moved
+    /// between the two rankings (those ranked within the metric's cutoff on either side whose
+    /// rank changed, best baseline rank first). Empty (and absent from the JSON) for metric files.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<RankMove>,
+}
+
+/// Where one side's ranking put one of a query's relevant documents (eval → check, when the
+/// inputs are runs): its id, grade, and 1-based rank (`None`: not retrieved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RelevantRank {
+    pub doc: String,
+    pub rel: i32,
+    pub rank: Option<usize>,
+}
+
+/// One relevant document of a regressed query, ranked by both sides (1-based ranks; `None`:
+/// not retrieved at all).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RankMove {
+    pub doc: String,
+    /// Its relevance grade in the qrels.
+    pub rel: i32,
+    pub baseline_rank: Option<usize>,
+    pub candidate_rank: Option<usize>,
+    /// The metric's cutoff k ("the top 10"); the ranking depth for metrics without one.
+    pub cutoff: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

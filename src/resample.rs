@@ -267,6 +267,7 @@ fn compare_one(
             baseline: pair.baseline[i],
             candidate: pair.candidate[i],
             delta: d,
+            moves: Vec::new(),
         })
         .collect();
     let sign = if higher_is_better { 1.0 } else { -1.0 };

@@ -84,8 +84,9 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
 
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
-        r.summary
-            .starts_with("<!-- rag-gate:v1 id=prod -->\n### ❌ rag-gate: fail (prod)"),
+        r.summary.starts_with("<!-- rag-gate:v1 id=prod state=")
+            && r.summary
+                .contains(" -->\n### ❌ rag-gate fail: ndcg@&#8288;10 dropped"),
         "{}",
         r.summary
     );

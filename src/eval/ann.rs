@@ -66,6 +66,7 @@ pub fn evaluate_ann(
             .collect(),
         unjudged: Vec::new(),
         optimistic: Vec::new(),
+        relevant: Vec::new(),
     };
     for_each_query(run, run_shown, &spec, &mut |r| {
         match truth.get(r.qid) {

@@ -86,6 +86,7 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
             None => 0,
         },
         optimistic: false,
+        keep_ranks: false,
     };
     let shown = |p: &PathBuf| p.display().to_string();
     let ann = ms.iter().any(|m| m.kind == Kind::AnnRecall);

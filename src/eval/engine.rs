@@ -15,6 +15,7 @@ use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
 use super::{EmptyGold, EvalOptions, Format, Gain, Order};
 use crate::error::{Error, Result};
+use crate::model::RelevantRank;
 use crate::protocol::Protocol;
 
 /// One evaluated query.
@@ -34,6 +35,26 @@ pub struct QueryResult {
     /// Each metric's optimistic value (unjudged docs in its cutoff counted relevant), when
     /// `EvalOptions::optimistic` asks for it; empty otherwise.
     pub optimistic: Vec<f64>,
+    /// With `EvalOptions::keep_ranks`: where the run ranked each relevant doc (sorted by doc
+    /// id), so a report can say why a query regressed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub relevant: Vec<RelevantRank>,
+}
+
+/// The rank of each of the query's relevant docs (rel ≥ `level`) in `docs`, sorted by doc id.
+fn relevant_ranks(q: &QueryQrels, docs: &[&[u8]], level: i32) -> Vec<RelevantRank> {
+    let mut out: Vec<RelevantRank> = q
+        .judged
+        .iter()
+        .filter(|(_, &rel)| rel >= level)
+        .map(|(doc, &rel)| RelevantRank {
+            doc: String::from_utf8_lossy(doc).into_owned(),
+            rel,
+            rank: docs.iter().position(|d| d == doc).map(|i| i + 1),
+        })
+        .collect();
+    out.sort_by(|a, b| a.doc.cmp(&b.doc));
+    out
 }
 
 /// Every policy that shaped the numbers, recorded in the output.
@@ -122,6 +143,7 @@ fn score(
             true => ms.iter().map(|&m| optimistic(&j, m)).collect(),
             false => Vec::new(),
         },
+        relevant: Vec::new(),
     }
 }
 
@@ -169,7 +191,11 @@ pub fn evaluate(
     for (qid, q) in &qrels.queries {
         if !excluded.contains(qid) && !rows.contains_key(qid) {
             missing.push(qid.clone());
-            rows.insert(qid.clone(), score(q, &[], &[], ms, opts, qid));
+            let mut row = score(q, &[], &[], ms, opts, qid);
+            if opts.keep_ranks {
+                row.relevant = relevant_ranks(q, &[], opts.rel_level);
+            }
+            rows.insert(qid.clone(), row);
         }
     }
     let rows: Vec<QueryResult> = rows.into_values().collect();
@@ -266,7 +292,11 @@ fn score_run(
                 .iter()
                 .map(|d| q.judged.get(*d).map_or(UNJUDGED, |&g| g.max(UNJUDGED + 1))),
         );
-        rows.insert(r.qid.to_string(), score(q, &rels, &r.docs, ms, opts, r.qid));
+        let mut row = score(q, &rels, &r.docs, ms, opts, r.qid);
+        if opts.keep_ranks {
+            row.relevant = relevant_ranks(q, &r.docs, opts.rel_level);
+        }
+        rows.insert(r.qid.to_string(), row);
         Ok(())
     })?;
     Ok((rows, run_only))

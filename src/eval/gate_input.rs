@@ -104,6 +104,17 @@ pub fn judged_metrics(cfg: &Config) -> Vec<String> {
     out
 }
 
+/// Where one side's run ranked each query's relevant documents, by query id.
+pub type Ranks = std::collections::BTreeMap<String, Vec<crate::model::RelevantRank>>;
+
+/// The ranks of every query's relevant documents in an evaluation (to explain regressions).
+pub fn ranks(ev: &super::Evaluation) -> Ranks {
+    ev.rows
+        .iter()
+        .map(|r| (r.qid.clone(), r.relevant.clone()))
+        .collect()
+}
+
 /// Evaluates one side's run; returns its per-query table, a line for the report's warnings, and
 /// the evaluation itself (with each query's unjudged docs in the gated top k and the optimistic
 /// values, for the judged bounds; judged@k columns the gates did not ask for stay out of the table).
@@ -113,6 +124,7 @@ pub fn evaluate_run(
     wanted: &[String],
 ) -> Result<(MetricTable, String, super::Evaluation)> {
     let (mut opts, extra) = eval_options(cfg)?;
+    opts.keep_ranks = true;
     let mut metrics: Vec<String> = wanted.iter().chain(&extra).cloned().collect();
     metrics.sort();
     metrics.dedup();

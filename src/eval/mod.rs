@@ -19,6 +19,7 @@ pub mod ir_metadata;
 pub mod judged;
 pub mod lines;
 pub mod metrics;
+pub mod moves;
 pub mod output;
 pub mod qrels;
 pub mod ranking;
@@ -137,6 +138,9 @@ pub struct EvalOptions {
     pub unjudged_depth: usize,
     /// Compute each metric's optimistic value too (unjudged docs counted relevant).
     pub optimistic: bool,
+    /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
+    /// say why a query regressed; `rag-gate eval` does not need it.
+    pub keep_ranks: bool,
 }
 
 impl Default for EvalOptions {
@@ -152,6 +156,7 @@ impl Default for EvalOptions {
             chunk_map: None,
             unjudged_depth: 0,
             optimistic: false,
+            keep_ranks: false,
         }
     }
 }

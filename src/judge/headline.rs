@@ -1,16 +1,29 @@
 //! The headline: one line with the verdict and the reason that matters most.
 
-use crate::model::{Comparison, GateResult, GateStatus};
+use crate::model::{Comparison, GateResult, GateStatus, Label};
 
-/// One line: the verdict and the reason that matters most. Among failures, a proven drop
-/// (max-drop) comes first, then absolute bars, then loss rates, then small slices; within a rule,
-/// the largest miss.
+/// One line: the verdict and the reason that matters most, the most severe failure among the
+/// judged comparisons. A drop rule (max-drop, fail-if-significant-drop) comes first, then
+/// absolute bars, then loss rates, and a too-small slice only when nothing judged failed. Within
+/// a rule, a failure whose whole interval lies beyond the margin (label `worse`) comes before
+/// one whose interval still reaches a gain, then the larger drop of the estimate, then the
+/// larger slice: a wide interval on a few queries misses a threshold by more without being the
+/// stronger evidence.
 pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
     let failed: Vec<&GateResult> = results.iter().filter(|r| !r.passed).collect();
+    let find = |g: &GateResult| {
+        comparisons
+            .iter()
+            .find(|c| c.metric == g.metric && c.slice == g.slice)
+    };
     let Some(worst) = failed.iter().min_by(|a, b| {
+        let (ca, cb) = (find(a), find(b));
         priority(a)
             .cmp(&priority(b))
+            .then_with(|| (a.label != Label::Worse).cmp(&(b.label != Label::Worse)))
+            .then_with(|| drop_of(cb).total_cmp(&drop_of(ca)))
             .then_with(|| miss(b).total_cmp(&miss(a)))
+            .then_with(|| cb.map_or(0, |c| c.n).cmp(&ca.map_or(0, |c| c.n)))
             .then_with(|| a.gate.cmp(&b.gate))
     }) else {
         if results.is_empty() {
@@ -124,6 +137,17 @@ fn priority(r: &GateResult) -> u8 {
         "min-mean" | "max-mean" => 1,
         _ => 2,
     }
+}
+
+/// How far the estimate moved for the worse (a rise for a lower-is-better metric).
+fn drop_of(c: Option<&Comparison>) -> f64 {
+    c.map_or(0.0, |c| {
+        if c.higher_is_better {
+            -c.estimate
+        } else {
+            c.estimate
+        }
+    })
 }
 
 fn miss(r: &GateResult) -> f64 {

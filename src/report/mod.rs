@@ -1,10 +1,12 @@
-//! Report stage: renderers of the analysis model (`crate::model::Report`) as text, Markdown and
-//! JSON, each returning a String; the caller decides where it goes.
+//! Report stage: renderers of the analysis model (`crate::model::Report`) as text, Markdown,
+//! JSON and a self-contained HTML page, each returning a String; the caller decides where it goes.
 
+pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod noise;
 pub mod text;
+pub mod words;
 
 use crate::model::Report;
 

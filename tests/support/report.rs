@@ -12,6 +12,7 @@ fn reg(id: &str, b: f64, c: f64) -> Regression {
         baseline: b,
         candidate: c,
         delta: c - b,
+        moves: Vec::new(),
     }
 }
 
@@ -160,7 +161,7 @@ pub fn failing_report() -> Report {
             "ndcg@10",
             "all",
             "max-drop",
-            0.01,
+            -0.01,
             0.0041,
             GateStatus::Pass,
             "CI lower bound +0.0041 ≥ −0.01",
@@ -170,7 +171,7 @@ pub fn failing_report() -> Report {
             "ndcg@10",
             "risk=compliance",
             "max-drop",
-            0.01,
+            -0.01,
             -0.0480,
             GateStatus::Fail,
             "CI lower bound −0.0480 < −0.01",
@@ -180,7 +181,7 @@ pub fn failing_report() -> Report {
             "ndcg@10",
             "risk=legal",
             "max-drop",
-            0.01,
+            -0.01,
             0.0,
             GateStatus::TooSmall,
             "12 queries < min-queries 30",
@@ -190,7 +191,7 @@ pub fn failing_report() -> Report {
         schema_version: SCHEMA_VERSION,
         gate_id: "prod".to_string(),
         verdict: Verdict::Fail,
-        headline: String::new(),
+        headline: rag_gate::judge::headline(&gates, &comparisons),
         seed: 17,
         resamples: 10_000,
         confidence: 0.95,
@@ -228,6 +229,7 @@ pub fn passing_report() -> Report {
     r.gates.retain(|g| g.status == GateStatus::Pass);
     r.comparisons.retain(|c| c.slice == "all");
     r.warnings.clear();
+    r.headline = rag_gate::judge::headline(&r.gates, &r.comparisons);
     r
 }
 
