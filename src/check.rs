@@ -95,7 +95,8 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     judge::label_comparisons(&mut comparisons);
     let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
-    let mut warnings: Vec<String> = base_note.into_iter().chain(cand_note).collect();
+    let mut warnings: Vec<String> = cfg.warnings.clone();
+    warnings.extend(base_note.into_iter().chain(cand_note));
     warnings.extend(paired.warnings.iter().cloned());
     warnings.extend(gate_warnings);
     let only_one: Vec<&String> = base
@@ -111,6 +112,9 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         ));
     }
     let verdict = judge::verdict(&gates);
+    let evaluated = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+        .iter()
+        .any(|i| matches!(i.kind, InputKind::Run));
     Ok(Report {
         schema_version: SCHEMA_VERSION,
         gate_id: cfg.id.clone(),
@@ -126,6 +130,12 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
             baseline: cfg.inputs.baseline.written.clone(),
             candidate: cfg.inputs.candidate.written.clone(),
             queries: cfg.inputs.queries.as_ref().map(|q| q.written.clone()),
+            qrels: evaluated.then(|| cfg.inputs.qrels.as_ref().map(|q| q.written.clone())).flatten(),
+            eval: if evaluated {
+                Some(crate::eval::gate_input::eval_settings(cfg)?)
+            } else {
+                None
+            },
         },
         pairing: paired.info.clone(),
         comparisons,
@@ -216,26 +226,49 @@ pub struct Outputs {
 
 /// Renders the report, writes the requested files atomically, and returns what goes to stdout.
 /// All files are written to temporaries first and renamed only when every one is written, so a
-/// failing export (e.g. a missing folder) leaves the previous report files as they were.
+/// failing export (e.g. a missing folder) leaves the previous report files as they were. An
+/// output named `-` goes to stdout (at most one may).
 pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
+    use crate::atomic::is_stdout;
     let main = report::render(r, o.format);
     let json = o.export_json.as_ref().map(|_| report::json::render(r));
     let markdown = o
         .export_markdown
         .as_ref()
         .map(|_| report::markdown::render(r));
+    // Without --output the report goes to stdout, as with `--output -`.
+    let stdout_path = PathBuf::from("-");
+    let wanted = [
+        ("--export-json", o.export_json.as_ref(), json.as_deref()),
+        ("--export-markdown", o.export_markdown.as_ref(), markdown.as_deref()),
+        ("--output", Some(o.output.as_ref().unwrap_or(&stdout_path)), Some(main.as_str())),
+    ];
     let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
-    if let (Some(path), Some(text)) = (&o.export_json, &json) {
-        files.push((path, text.as_bytes()));
+    let mut to_stdout: Vec<(&str, &str)> = Vec::new();
+    for (flag, path, text) in wanted {
+        let (Some(path), Some(text)) = (path, text) else {
+            continue;
+        };
+        if is_stdout(path) {
+            to_stdout.push((flag, text));
+        } else {
+            files.push((path, text.as_bytes()));
+        }
     }
-    if let (Some(path), Some(text)) = (&o.export_markdown, &markdown) {
-        files.push((path, text.as_bytes()));
-    }
-    if let Some(path) = &o.output {
-        files.push((path, main.as_bytes()));
+    if to_stdout.len() > 1 {
+        let flags: Vec<&str> = to_stdout.iter().map(|(f, _)| *f).collect();
+        return Err(Error::Usage(format!(
+            "{}: only one output can go to standard output (`-`; the report goes there without --output)",
+            flags.join(" and ")
+        )));
     }
     crate::atomic::write_all_atomic(&files)?;
-    match &o.output {
+    if let Some((flag, text)) = to_stdout.first() {
+        if *flag != "--output" {
+            return Ok(text.to_string());
+        }
+    }
+    match o.output.as_ref().filter(|p| !is_stdout(p)) {
         Some(path) => Ok(format!(
             "rag-gate {}: {}\nreport written to {}\n",
             r.gate_id,

@@ -14,39 +14,22 @@ fn refuse_overwriting_inputs(
     o: &OutputArgs,
 ) -> Result<()> {
     let i = &cfg.inputs;
-    let inputs: Vec<&std::path::Path> = [
-        Some(&i.baseline),
-        Some(&i.candidate),
-        i.queries.as_ref(),
-        i.qrels.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|s| s.path.as_path())
-    .chain(gate_file)
-    .collect();
-    let outs = [
+    let mut inputs: Vec<(&str, &std::path::Path)> = vec![
+        ("input", i.baseline.path.as_path()),
+        ("input", i.candidate.path.as_path()),
+    ];
+    inputs.extend(i.queries.iter().map(|q| ("input", q.path.as_path())));
+    inputs.extend(i.qrels.iter().map(|q| ("input", q.path.as_path())));
+    inputs.extend(gate_file.map(|g| ("gate file", g)));
+    let outs: Vec<(&str, &std::path::Path)> = [
         ("--output", &o.output),
         ("--export-json", &o.export_json),
         ("--export-markdown", &o.export_markdown),
-    ];
-    for (flag, out) in outs {
-        let Some(out) = out else { continue };
-        let Ok(out_real) = std::fs::canonicalize(out) else {
-            continue;
-        };
-        if let Some(input) = inputs
-            .iter()
-            .find(|p| std::fs::canonicalize(p).ok().as_ref() == Some(&out_real))
-        {
-            return Err(Error::Usage(format!(
-                "{flag} {}: that is the input {}; refusing to overwrite it",
-                out.display(),
-                input.display()
-            )));
-        }
-    }
-    Ok(())
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+    .collect();
+    crate::atomic::refuse_overwriting(&outs, &inputs)
 }
 
 fn outputs(o: &OutputArgs) -> Outputs {
@@ -72,11 +55,11 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         cfg.bootstrap.resamples = r;
     }
     // [eval] is checked even when no input is a run, so a typo there is never silent.
-    crate::eval::gate_input::eval_options(&cfg)?;
+    let eval = crate::eval::gate_input::eval_settings(&cfg)?;
     refuse_overwriting_inputs(&cfg, Some(&args.gate_file), &args.output)?;
     if args.dump_config {
         return Ok(Outcome {
-            stdout: config::dump(&cfg),
+            stdout: config::dump(&cfg, Some(crate::eval::gate_input::eval_table(&eval))),
             ..Default::default()
         });
     }
@@ -88,7 +71,8 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         .output
         .export_json
         .as_deref()
-        .or(args.output.output.as_deref());
+        .or(args.output.output.as_deref())
+        .filter(|p| !crate::atomic::is_stdout(p));
     let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
     Ok(Outcome {
         stdout,
@@ -120,7 +104,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         path: resolve(here, &p.display().to_string()),
         written: p.display().to_string(),
         kind: InputKind::Metrics {
-            format: None,
+            format: args.input_format.map(Into::into),
             id_column: args.id_column.clone(),
         },
         span: None,
@@ -158,9 +142,16 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
                     .map(|m| (crate::metric_names::canonical(m), None))
                     .collect()
             }),
+            lower_is_better: args
+                .lower_is_better
+                .iter()
+                .map(|m| crate::metric_names::canonical(m))
+                .collect(),
         },
         eval: None,
         gates: Vec::new(),
+        policy: Policy::default(),
+        warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
             text: String::new(),

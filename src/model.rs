@@ -61,6 +61,31 @@ pub struct InputsInfo {
     pub baseline: String,
     pub candidate: String,
     pub queries: Option<String>,
+    /// The qrels runs were evaluated against (None when both inputs are metric files).
+    pub qrels: Option<String>,
+    /// The `[eval]` settings runs were evaluated with (None when both inputs are metric files).
+    pub eval: Option<EvalSettings>,
+}
+
+/// The effective `[eval]` settings, every default filled in.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalSettings {
+    /// Computed besides the gated metrics.
+    pub metrics: Vec<String>,
+    pub rel_level: i32,
+    /// "linear" or "exponential".
+    pub gain: String,
+    /// "score", "rank" or "given"; None when the runs' formats differ (TREC runs by score,
+    /// JSONL runs as given).
+    pub order: Option<String>,
+    /// "exclude", "zero" or "error".
+    pub empty_gold: String,
+    /// "trec" or "jsonl".
+    pub qrels_format: String,
+    /// "trec" or "jsonl"; None when the two runs differ (each by its extension).
+    pub run_format: Option<String>,
+    pub corpus: Option<String>,
+    pub chunk_map: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -1,10 +1,13 @@
-//! `--dump-config`: the effective configuration, every default filled in, as TOML.
+//! `--dump-config`: the effective configuration, every default filled in, as TOML (`[policy]`
+//! max-k has no default: absent means no limit).
 
 use toml::{Table, Value};
 
 use super::*;
 
-pub fn dump(c: &Config) -> String {
+/// `eval` is the effective `[eval]` table with its defaults (made by the eval stage, which
+/// owns those keys).
+pub fn dump(c: &Config, eval: Option<Table>) -> String {
     let mut root = Table::new();
     root.insert("id".into(), c.id.clone().into());
 
@@ -56,9 +59,14 @@ pub fn dump(c: &Config) -> String {
         report.insert("metrics".into(), strings(m.iter().map(|(n, _)| n)));
     }
     root.insert("report".into(), report.into());
-    if let Some((eval, _)) = &c.eval {
-        root.insert("eval".into(), eval.clone().into());
+    if let Some(eval) = eval {
+        root.insert("eval".into(), eval.into());
     }
+    let mut policy = Table::new();
+    if let Some(k) = c.policy.max_k {
+        policy.insert("max-k".into(), (k as i64).into());
+    }
+    root.insert("policy".into(), policy.into());
 
     let gates: Vec<Value> = c.gates.iter().map(gate).collect();
     root.insert("gate".into(), Value::Array(gates));
