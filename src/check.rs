@@ -94,11 +94,14 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     judge::label_comparisons(&mut comparisons);
-    let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
+    let judged = judge::judge(cfg, &comparisons)?;
+    let gates = judged.results;
     let mut warnings: Vec<String> = cfg.warnings.clone();
-    warnings.extend(base_note.into_iter().chain(cand_note));
     warnings.extend(paired.warnings.iter().cloned());
-    warnings.extend(gate_warnings);
+    warnings.extend(judged.warnings);
+    let mut notes: Vec<String> = base_note.into_iter().chain(cand_note).collect();
+    notes.extend(direction_notes(cfg, &metrics));
+    notes.extend(judged.notes);
     let only_one: Vec<&String> = base
         .metrics
         .keys()
@@ -106,7 +109,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         .filter(|m| !shared.contains(m))
         .collect();
     if !only_one.is_empty() && cfg.report.metrics.is_none() {
-        warnings.push(format!(
+        notes.push(format!(
             "not compared, in one input only: {}",
             few(&only_one, 8)
         ));
@@ -117,6 +120,7 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         .any(|i| matches!(i.kind, InputKind::Run));
     Ok(Report {
         schema_version: SCHEMA_VERSION,
+        rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
         verdict,
         headline: judge::headline(&gates, &comparisons),
@@ -141,7 +145,27 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         comparisons,
         gates,
         warnings,
+        notes,
     })
+}
+
+/// Ungated metrics whose direction rag-gate does not know are read as higher-is-better; say so.
+/// (A gated one must say `higher-is-better`; config validation refuses it otherwise.)
+fn direction_notes(cfg: &Config, metrics: &[String]) -> Vec<String> {
+    let how = |m: &str| {
+        if cfg.gates.is_empty() {
+            format!("pass --lower-is-better {m} if lower is better")
+        } else {
+            "a gate on it must say higher-is-better".to_string()
+        }
+    };
+    metrics
+        .iter()
+        .filter(|m| !crate::metric_names::direction_known(m))
+        .filter(|m| !cfg.gates.iter().any(|g| &g.metric == *m))
+        .filter(|m| !cfg.report.lower_is_better.contains(m))
+        .map(|m| format!("{m}: direction unknown, its label reads a rise as better ({})", how(m)))
+        .collect()
 }
 
 /// The metrics to compare: `[report] metrics` if given, else every metric both inputs have.

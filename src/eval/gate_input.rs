@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::{evaluate_to_table, EvalOptions, Format, Order};
 use crate::config::{resolve, Config, InputKind, InputSpec};
-use crate::report::EvalSettings;
+use crate::model::EvalSettings;
 use crate::error::Result;
 use crate::load::MetricTable;
 

@@ -14,11 +14,11 @@ mod text;
 
 use std::fmt::Write;
 
-use crate::model::{Comparison, GateResult, GateStatus, Report, Verdict};
+use crate::model::{Comparison, GateResult, GateStatus, Report, Verdict, LABEL_LEGEND};
 use crate::report::text::fmt_p;
 use forest::forest;
-pub use text::{escape, marker};
-use text::{fmt_pct, plain4, signed3, signed4};
+pub use text::{code, escape, marker};
+use text::{fmt_pct, plain4, signed4};
 
 /// GitHub rejects issue-comment bodies longer than this many characters.
 pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
@@ -80,23 +80,14 @@ fn hard_cut(body: &str, max: usize) -> String {
 
 fn render_with(r: &Report, d: Detail) -> String {
     let mut s = String::new();
-    let failed = r.gates.iter().filter(|g| !g.passed).count();
     let (icon, word) = match r.verdict {
         Verdict::Pass => ("✅", "pass"),
         Verdict::Fail => ("❌", "fail"),
     };
     let _ = writeln!(s, "{}", marker(&r.gate_id));
     let _ = writeln!(s, "### {icon} rag-gate: {word} ({})\n", escape(&r.gate_id));
-    if failed > 0 {
-        let _ = writeln!(
-            s,
-            "**{}** · {failed} of {} gates failed\n",
-            reason(r),
-            r.gates.len()
-        );
-    } else {
-        let _ = writeln!(s, "**{}**\n", reason(r));
-    }
+    // The headline counts what failed ("2 of 6 checks failed (3 gates)").
+    let _ = writeln!(s, "**{}**\n", reason(r));
     if !d.per_query {
         s.push_str("> Per-query detail was left out to fit GitHub's comment size limit; ");
         s.push_str("the job summary and the report file have it all.\n\n");
@@ -107,12 +98,14 @@ fn render_with(r: &Report, d: Detail) -> String {
     if d.per_query {
         worst(&mut s, &r.comparisons);
     }
-    if !r.warnings.is_empty() {
-        s.push_str("**Warnings**\n\n");
-        for w in &r.warnings {
-            let _ = writeln!(s, "- ⚠️ {}", escape(w));
+    for (title, mark, lines) in [("Warnings", "⚠️ ", &r.warnings), ("Notes", "", &r.notes)] {
+        if !lines.is_empty() {
+            let _ = writeln!(s, "**{title}**\n");
+            for w in lines {
+                let _ = writeln!(s, "- {mark}{}", escape(w));
+            }
+            s.push('\n');
         }
-        s.push('\n');
     }
     footer(&mut s, r);
     s
@@ -137,16 +130,16 @@ fn reason(r: &Report) -> String {
         None => format!("all {} gates passed", r.gates.len()),
         Some(g) => match find(g) {
             Some(c) if c.delta < 0.0 => format!(
-                "{} dropped {:.3} [{}, {}] on {}",
-                escape(&g.metric),
-                -c.delta,
-                signed3(c.ci[0]),
-                signed3(c.ci[1]),
+                "{} dropped {} [{}, {}] on {}",
+                code(&g.metric),
+                plain4(-c.delta),
+                signed4(c.ci[0]),
+                signed4(c.ci[1]),
                 escape(&g.slice)
             ),
             _ => format!(
                 "{} on {}: {} {} vs threshold {}",
-                escape(&g.metric),
+                code(&g.metric),
                 escape(&g.slice),
                 escape(&g.rule),
                 plain4(g.value),
@@ -167,20 +160,20 @@ fn gates_table(s: &mut String, gates: &[GateResult], max_rows: usize) {
     // Failures first when rows must be dropped, so trimming never hides a failed gate.
     let mut order: Vec<&GateResult> = gates.iter().collect();
     if max_rows < gates.len() {
-        order.sort_by_key(|g| g.passed);
+        order.sort_by_key(|g| !g.fails_build);
     }
     for g in order.iter().take(max_rows) {
-        let result = match (g.status, g.passed) {
+        let result = match (g.status, g.fails_build) {
             (GateStatus::Pass, _) => "✅ pass",
             (GateStatus::Fail, _) => "❌ **fail**",
-            (GateStatus::TooSmall, true) => "⚠️ too small to judge",
-            (GateStatus::TooSmall, false) => "❌ **too small**",
+            (GateStatus::TooSmall, false) => "⚠️ not judged (too small)",
+            (GateStatus::TooSmall, true) => "❌ **not judged (too small)**",
         };
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {} | {} | {result} | {} | {} |",
             g.gate,
-            escape(&g.metric),
+            code(&g.metric),
             escape(&g.slice),
             escape(&g.rule),
             plain4(g.value),
@@ -209,18 +202,18 @@ fn deltas_table(s: &mut String, r: &Report, max_rows: usize) {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {n} | {:.4} | {:.4} | {}{} | [{}, {}]{} | {} | {:.4} | {} | {} / {} / {} |",
-            escape(&c.metric),
+            "| {} | {} | {n} | {} | {} | {}{} | [{}, {}]{} | {} | {} | {} | {} / {} / {} |",
+            code(&c.metric),
             escape(&c.slice),
-            c.baseline_value,
-            c.candidate_value,
+            plain4(c.baseline_value),
+            plain4(c.candidate_value),
             signed4(c.estimate),
             if c.statistic == "mean" { String::new() } else { format!(" ({})", escape(&c.statistic)) },
             signed4(c.ci[0]),
             signed4(c.ci[1]),
             if c.mc_rerun { " ↻" } else { "" },
             fmt_p(c.p_value),
-            c.mde,
+            plain4(c.mde),
             c.label_str(),
             c.wins,
             c.ties,
@@ -254,15 +247,15 @@ fn worst(s: &mut String, cs: &[Comparison]) {
         if with.len() == 1 { "" } else { "s" }
     );
     for c in with {
-        let _ = writeln!(s, "**{} · {}**\n", escape(&c.metric), escape(&c.slice));
+        let _ = writeln!(s, "**{} · {}**\n", code(&c.metric), escape(&c.slice));
         s.push_str("| query | baseline | candidate | Δ |\n|---|--:|--:|--:|\n");
         for q in &c.worst {
             let _ = writeln!(
                 s,
-                "| {} | {:.4} | {:.4} | {} |",
+                "| {} | {} | {} | {} |",
                 escape(&q.query_id),
-                q.baseline,
-                q.candidate,
+                plain4(q.baseline),
+                plain4(q.candidate),
                 signed4(q.delta)
             );
         }
@@ -278,8 +271,9 @@ fn footer(s: &mut String, r: &Report) {
         "<sub>p: two-sided paired sign-flip (randomization) test at the {} unit; p (Holm): adjusted \
          over the {family} gated comparisons; MDE: smallest change detectable with 80% power; \
          ↻: interval recomputed with 10× resamples because a bound lay within 3 Monte-Carlo \
-         standard errors of a threshold.</sub>\n",
-        escape(&r.unit)
+         standard errors of a threshold; a gate decided on it says so. {}.</sub>\n",
+        escape(&r.unit),
+        LABEL_LEGEND
     );
     let p = &r.pairing;
     let _ = writeln!(

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::text::{code_safe, signed3, signed4};
+use super::text::{code_safe, signed4};
 use crate::model::{Comparison, GateResult};
 
 const W: usize = 41;
@@ -47,7 +47,7 @@ pub(super) fn forest(s: &mut String, cs: &[Comparison], gates: &[GateResult], ma
     let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     s.push_str("<details><summary>Forest plot of Δ: interval [--o--], zero |, allowed drop :");
     s.push_str("</summary>\n\n```text\n");
-    let (left, right) = (signed3(lo), signed3(hi));
+    let (left, right) = (signed4(lo), signed4(hi));
     let gap = W.saturating_sub(left.chars().count() + right.chars().count());
     let _ = writeln!(s, "{:width$}  {left}{:gap$}{right}", "", "");
     for ((c, m), label) in rows.iter().zip(&labels) {

@@ -20,11 +20,16 @@ pub fn marker(gate_id: &str) -> String {
 }
 
 /// Escapes user-supplied text for Markdown: table pipes, code and emphasis characters, HTML, and
-/// `@`/`#` (a zero-width space after them, as Renovate does, so no one is mentioned and no issue
-/// is cross-referenced). Line breaks become spaces so a table row stays one row.
+/// `@`/`#` where GitHub would read a mention or an issue link (a zero-width space after them, as
+/// Renovate does; not after a letter or digit, where GitHub links nothing, so `ndcg@10` stays
+/// copyable). Line breaks become spaces so a table row stays one row.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
+    let mut prev: Option<char> = None;
     for c in s.chars() {
+        let before = prev;
+        prev = Some(c);
+        let prev = before;
         match c {
             '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' => {
                 out.push('\\');
@@ -33,7 +38,9 @@ pub fn escape(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '@' | '#' => {
+            // GitHub mentions `@name` and links `#12` only after a non-word character, so
+            // `ndcg@10` stays as written (copyable) and `@team` or `#12` is broken up.
+            '@' | '#' if !prev.is_some_and(|p: char| p.is_alphanumeric()) => {
                 out.push(c);
                 out.push_str("&#8203;");
             }
@@ -73,27 +80,36 @@ pub(super) fn fmt_pct(confidence: f64) -> String {
 
 /// `0.9650`, `−0.0480` (a real minus sign, like the signed numbers).
 pub(super) fn plain4(x: f64) -> String {
-    signed4(x).trim_start_matches('+').to_string()
+    crate::numbers::plain(x)
 }
 
 /// `+0.0123`, `−0.0310` (a real minus sign), `0.0000`.
 pub(super) fn signed4(x: f64) -> String {
-    signed(x, 4)
+    crate::numbers::signed(x)
 }
 
-pub(super) fn signed3(x: f64) -> String {
-    signed(x, 3)
-}
-
-pub(super) fn signed(x: f64, digits: usize) -> String {
-    let t = format!("{:.*}", digits, x.abs());
-    if t.bytes().all(|b| b == b'0' || b == b'.') {
-        t
-    } else if x < 0.0 {
-        format!("−{t}")
-    } else {
-        format!("+{t}")
+/// User text as an inline code span: copyable as written (`ndcg@10` stays `ndcg@10`), and
+/// GitHub neither mentions nor links inside code. The fence is one backtick longer than the
+/// longest run of backticks in the text; `|` is escaped so a table row stays one row.
+pub fn code(s: &str) -> String {
+    let text: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('|', "\\|");
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
     }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 #[cfg(test)]
@@ -103,14 +119,23 @@ mod tests {
     #[test]
     fn numbers_use_a_real_minus_and_no_negative_zero() {
         assert_eq!(signed4(-0.031), "−0.0310");
-        assert_eq!(signed4(0.0122), "+0.0122");
-        assert_eq!(signed4(-0.00001), "0.0000");
-        assert_eq!(plain4(0.965), "0.9650");
         assert_eq!(plain4(-0.048), "−0.0480");
         assert_eq!(
             (fmt_pct(0.95), fmt_pct(0.999)),
             ("95".to_string(), "99.9".to_string())
         );
+    }
+
+    #[test]
+    fn metric_names_stay_copyable_and_mentions_stay_blocked() {
+        assert_eq!(code("ndcg@10"), "`ndcg@10`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(code("a|b"), "`a\\|b`");
+        assert_eq!(escape("ndcg@10"), "ndcg@10");
+        assert_eq!(escape("@team"), "@&#8203;team");
+        assert_eq!(escape("gate #1"), "gate #&#8203;1");
+        assert_eq!(escape("x (@a)"), "x (@&#8203;a)");
     }
 
     #[test]
