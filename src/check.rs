@@ -31,6 +31,27 @@ fn load_side(
     Ok((t, note))
 }
 
+/// A file that cannot be opened names the gate-file key and line that named it
+/// (`gate.toml:3:13: [inputs] candidate: c.jsonl: opening: No such file …`).
+fn at_key(cfg: &Config, e: crate::Error) -> crate::Error {
+    let crate::Error::Io { path, .. } = &e else {
+        return e;
+    };
+    let i = &cfg.inputs;
+    let named = [
+        ("baseline", Some(&i.baseline)),
+        ("candidate", Some(&i.candidate)),
+        ("queries", i.queries.as_ref()),
+        ("qrels", i.qrels.as_ref()),
+    ]
+    .into_iter()
+    .find_map(|(key, spec)| spec.filter(|s| s.span.is_some() && &s.shown() == path).map(|s| (key, s)));
+    match named {
+        Some((key, spec)) => cfg.error_at(&spec.span, format!("[inputs] {key}: {e}")),
+        None => e,
+    }
+}
+
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
 fn wanted_metrics(cfg: &Config) -> Vec<String> {
     let mut m: Vec<String> = cfg.gates.iter().map(|g| g.metric.clone()).collect();
@@ -48,12 +69,20 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
     // The two sides are read in parallel; the baseline's error wins when both fail, so the
     // message does not depend on timing.
     let (base, cand) = rayon::join(
-        || load_side(cfg, &cfg.inputs.baseline, &wanted),
-        || load_side(cfg, &cfg.inputs.candidate, &wanted),
+        || {
+            load_side(cfg, &cfg.inputs.baseline, &wanted)
+                .map_err(|e| at_key(cfg, e))
+        },
+        || {
+            load_side(cfg, &cfg.inputs.candidate, &wanted)
+                .map_err(|e| at_key(cfg, e))
+        },
     );
     let ((base, base_note), (cand, cand_note)) = (base?, cand?);
     let queries = match &cfg.inputs.queries {
-        Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
+        Some(q) => Some(
+            load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e))?,
+        ),
         None => None,
     };
     let shared = pair::shared_metrics(&base, &cand);

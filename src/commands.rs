@@ -158,11 +158,51 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         },
     };
     refuse_overwriting_inputs(&cfg, None, &args.output)?;
-    let report = analyze(&cfg)?;
+    let report = analyze(&cfg).map_err(in_compare_words)?;
     let stdout = write_outputs(&report, &outputs(&args.output))?;
     Ok(Outcome {
         stdout,
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// The shared stages word their hints for the gate file; `compare` has flags instead. Each
+/// hint a stage gives and the flag that does the same in `compare`.
+const COMPARE_WORDS: [(&str, &str); 7] = [
+    ("; set id-column in the gate file", "; pass --id-column NAME"),
+    (
+        "(set format = \"csv\" or \"tsv\")",
+        "(pass --input-format csv or --input-format tsv)",
+    ),
+    (
+        "set format = \"jsonl\" | \"csv\" | \"tsv\" | \"trec-eval\" | \"ir-measures\"",
+        "pass --input-format jsonl|csv|tsv|trec-eval|ir-measures",
+    ),
+    (
+        "or set missing = \"intersect\" in [inputs]",
+        "or pass --missing intersect",
+    ),
+    ("[slices] by: ", "--by: "),
+    ("[bootstrap] unit = \"group\"", "--unit group"),
+    ("or use unit = \"query\"", "or pass --unit query"),
+];
+
+/// An error from the shared stages, in `compare`'s words (its flags, never gate-file keys).
+fn in_compare_words(e: Error) -> Error {
+    let words = |m: String| {
+        COMPARE_WORDS
+            .iter()
+            .fold(m, |m, (gate, flag)| m.replace(gate, flag))
+            .replace("[report] metrics: ", "--metric ")
+    };
+    match e {
+        Error::Input { path, line, msg } => Error::Input {
+            path,
+            line,
+            msg: words(msg),
+        },
+        Error::Config(m) => Error::Config(words(m)),
+        other => other,
+    }
 }
