@@ -58,7 +58,7 @@ fn two_real_runs_compare_like_the_independent_oracle() {
         "[{lo}, {hi}]"
     );
     assert!(comparisons(&v).iter().any(|c| c["metric"] == "recall@100"));
-    assert!(v["warnings"]
+    assert!(v["notes"]
         .as_array()
         .unwrap()
         .iter()

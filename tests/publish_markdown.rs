@@ -23,14 +23,18 @@ fn first_line_is_the_marker_and_then_the_worst_reason() {
     assert_eq!(lines.next(), Some("<!-- rag-gate:v1 id=prod -->"));
     assert_eq!(lines.next(), Some("### ❌ rag-gate: fail (prod)"));
     let reason = md.lines().find(|l| l.starts_with("**")).unwrap();
-    assert_eq!(reason, "**ndcg@&#8203;10 dropped 0.031 [−0.048, −0.015] on risk=compliance** · 1 of 4 gates failed");
+    assert_eq!(
+        reason,
+        "**`ndcg@10` dropped 0.0310 [−0.0480, −0.0150] on risk=compliance** · 1 of 4 checks failed"
+    );
 }
 
 #[test]
 fn a_headline_from_the_report_wins_over_the_derived_reason() {
     let mut r = failing_report();
     r.headline = "recall fell off a cliff".into();
-    assert!(render(&r).contains("**recall fell off a cliff** · 1 of 4 gates failed"));
+    // The headline carries its own counts ("2 of 6 checks failed (3 gates)").
+    assert!(render(&r).contains("**recall fell off a cliff**\n"));
 }
 
 #[test]
@@ -95,8 +99,11 @@ fn mentions_and_issue_references_are_defused() {
     r.warnings = vec!["ping @org/team about #12".into()];
     r.comparisons[2].metric = "@here".into();
     let md = render(&r);
-    // Mentions inside the forest plot's fenced code block are not processed by GitHub.
+    // Mentions inside the forest plot's fenced code block and inside code spans (metric names,
+    // kept copyable) are not processed by GitHub.
     let md: String = md.split("```").step_by(2).collect();
+    assert!(md.contains("`@here`"));
+    let md: String = md.split('`').step_by(2).collect();
     assert!(!md.contains("@org") && !md.contains("#12") && !md.contains("@here"));
     assert!(md.contains("@&#8203;org/team about #&#8203;12"));
 }
@@ -141,7 +148,7 @@ fn very_huge_report_drops_rows_but_keeps_failed_gates() {
     assert!(t.len() <= GITHUB_COMMENT_LIMIT, "{}", t.len());
     assert!(t.contains("more comparison rows, left out to fit the size limit"));
     assert!(
-        t.contains("| 3 | ndcg@&#8203;10 | risk=compliance | max-drop |"),
+        t.contains("| 3 | `ndcg@10` | risk=compliance | max-drop |"),
         "the failed gate is kept"
     );
 }

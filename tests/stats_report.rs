@@ -12,7 +12,7 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
         check_json("gates/prod.toml").current_dir(env!("CARGO_MANIFEST_DIR")),
         1,
     );
-    assert_eq!(r["schema_version"], 2);
+    assert_eq!(r["schema_version"], 3);
     assert_eq!(
         (r["method"].as_str(), r["unit"].as_str()),
         (Some("percentile"), Some("group"))
@@ -28,8 +28,15 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
             sum(["practical_wins", "practical_ties", "practical_losses"]),
             n
         );
-        assert!(["better", "worse", "no-change", "inconclusive"]
-            .contains(&c["label"].as_str().unwrap()));
+        assert!([
+            "better",
+            "better-below-margin",
+            "no-change",
+            "unclear",
+            "worse-within-margin",
+            "worse"
+        ]
+        .contains(&c["label"].as_str().unwrap()));
     }
     let gates = r["gates"].as_array().unwrap();
     let failed = gates
@@ -61,7 +68,7 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
         warnings.iter().any(|w| w
             .as_str()
             .unwrap()
-            .contains("risk=compliance: 60 queries in 15 groups, can only detect drops")),
+            .contains("risk=compliance, max-drop: 60 queries in 15 groups can only detect drops")),
         "{warnings:?}"
     );
 }

@@ -86,8 +86,19 @@ fn render_with(r: &Report, d: Detail) -> String {
     };
     let _ = writeln!(s, "{}", marker(&r.gate_id));
     let _ = writeln!(s, "### {icon} rag-gate: {word} ({})\n", escape(&r.gate_id));
-    // The headline counts what failed ("2 of 6 checks failed (3 gates)").
-    let _ = writeln!(s, "**{}**\n", reason(r));
+    // The headline counts what failed ("2 of 6 checks failed (3 gates)"); a report without
+    // one gets the count here.
+    let failed = r.gates.iter().filter(|g| g.fails_build).count();
+    if r.headline.trim().is_empty() && failed > 0 {
+        let _ = writeln!(
+            s,
+            "**{}** · {failed} of {} failed\n",
+            reason(r),
+            crate::numbers::count(r.gates.len(), "check", "checks")
+        );
+    } else {
+        let _ = writeln!(s, "**{}**\n", reason(r));
+    }
     if !d.per_query {
         s.push_str("> Per-query detail was left out to fit GitHub's comment size limit; ");
         s.push_str("the job summary and the report file have it all.\n\n");
@@ -121,13 +132,17 @@ fn reason(r: &Report) -> String {
             .iter()
             .find(|c| c.metric == g.metric && c.slice == g.slice)
     };
-    let worst = r.gates.iter().filter(|g| !g.passed).min_by(|a, b| {
+    let worst = r.gates.iter().filter(|g| g.fails_build).min_by(|a, b| {
         let da = find(a).map_or(f64::INFINITY, |c| c.delta);
         let db = find(b).map_or(f64::INFINITY, |c| c.delta);
         da.total_cmp(&db)
     });
     match worst {
-        None => format!("all {} gates passed", r.gates.len()),
+        None => format!(
+            "{} of {} passed",
+            r.gates.iter().filter(|g| g.passed).count(),
+            crate::numbers::count(r.gates.len(), "check", "checks")
+        ),
         Some(g) => match find(g) {
             Some(c) if c.delta < 0.0 => format!(
                 "{} dropped {} [{}, {}] on {}",
