@@ -45,7 +45,10 @@ fn at_key(cfg: &Config, e: crate::Error) -> crate::Error {
         ("qrels", i.qrels.as_ref()),
     ]
     .into_iter()
-    .find_map(|(key, spec)| spec.filter(|s| s.span.is_some() && &s.shown() == path).map(|s| (key, s)));
+    .find_map(|(key, spec)| {
+        spec.filter(|s| s.span.is_some() && &s.shown() == path)
+            .map(|s| (key, s))
+    });
     match named {
         Some((key, spec)) => cfg.error_at(&spec.span, format!("[inputs] {key}: {e}")),
         None => e,
@@ -69,20 +72,12 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
     // The two sides are read in parallel; the baseline's error wins when both fail, so the
     // message does not depend on timing.
     let (base, cand) = rayon::join(
-        || {
-            load_side(cfg, &cfg.inputs.baseline, &wanted)
-                .map_err(|e| at_key(cfg, e))
-        },
-        || {
-            load_side(cfg, &cfg.inputs.candidate, &wanted)
-                .map_err(|e| at_key(cfg, e))
-        },
+        || load_side(cfg, &cfg.inputs.baseline, &wanted).map_err(|e| at_key(cfg, e)),
+        || load_side(cfg, &cfg.inputs.candidate, &wanted).map_err(|e| at_key(cfg, e)),
     );
     let ((base, base_note), (cand, cand_note)) = (base?, cand?);
     let queries = match &cfg.inputs.queries {
-        Some(q) => Some(
-            load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e))?,
-        ),
+        Some(q) => Some(load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e))?),
         None => None,
     };
     let shared = pair::shared_metrics(&base, &cand);
@@ -163,7 +158,9 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
             baseline: cfg.inputs.baseline.written.clone(),
             candidate: cfg.inputs.candidate.written.clone(),
             queries: cfg.inputs.queries.as_ref().map(|q| q.written.clone()),
-            qrels: evaluated.then(|| cfg.inputs.qrels.as_ref().map(|q| q.written.clone())).flatten(),
+            qrels: evaluated
+                .then(|| cfg.inputs.qrels.as_ref().map(|q| q.written.clone()))
+                .flatten(),
             eval: if evaluated {
                 Some(crate::eval::gate_input::eval_settings(cfg)?)
             } else {
@@ -193,7 +190,12 @@ fn direction_notes(cfg: &Config, metrics: &[String]) -> Vec<String> {
         .filter(|m| !crate::metric_names::direction_known(m))
         .filter(|m| !cfg.gates.iter().any(|g| &g.metric == *m))
         .filter(|m| !cfg.report.lower_is_better.contains(m))
-        .map(|m| format!("{m}: direction unknown, its label reads a rise as better ({})", how(m)))
+        .map(|m| {
+            format!(
+                "{m}: direction unknown, its label reads a rise as better ({})",
+                how(m)
+            )
+        })
         .collect()
 }
 
@@ -293,8 +295,16 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
     let stdout_path = PathBuf::from("-");
     let wanted = [
         ("--export-json", o.export_json.as_ref(), json.as_deref()),
-        ("--export-markdown", o.export_markdown.as_ref(), markdown.as_deref()),
-        ("--output", Some(o.output.as_ref().unwrap_or(&stdout_path)), Some(main.as_str())),
+        (
+            "--export-markdown",
+            o.export_markdown.as_ref(),
+            markdown.as_deref(),
+        ),
+        (
+            "--output",
+            Some(o.output.as_ref().unwrap_or(&stdout_path)),
+            Some(main.as_str()),
+        ),
     ];
     let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
     let mut to_stdout: Vec<(&str, &str)> = Vec::new();

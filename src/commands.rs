@@ -170,7 +170,10 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
 /// The shared stages word their hints for the gate file; `compare` has flags instead. Each
 /// hint a stage gives and the flag that does the same in `compare`.
 const COMPARE_WORDS: [(&str, &str); 7] = [
-    ("; set id-column in the gate file", "; pass --id-column NAME"),
+    (
+        "; set id-column in the gate file",
+        "; pass --id-column NAME",
+    ),
     (
         "(set format = \"csv\" or \"tsv\")",
         "(pass --input-format csv or --input-format tsv)",

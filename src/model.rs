@@ -207,7 +207,8 @@ impl Label {
 }
 
 /// The label rule, for the report legends.
-pub const LABEL_LEGEND: &str = "label, from the interval: better / worse = it lies above / below 0; \
+pub const LABEL_LEGEND: &str =
+    "label, from the interval: better / worse = it lies above / below 0; \
 better, below margin / worse, within margin = it lies between 0 and +m / −m (real, but smaller \
 than the margin m); no change = it holds 0 and lies inside ±m; unclear = it holds 0 and reaches \
 past ±m";

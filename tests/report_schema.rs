@@ -79,8 +79,12 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
     }
     if let Some(items) = v.as_array() {
         let n = items.len() as u64;
-        if s.get("minItems").and_then(Value::as_u64).is_some_and(|m| n < m)
-            || s.get("maxItems").and_then(Value::as_u64).is_some_and(|m| n > m)
+        if s.get("minItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n < m)
+            || s.get("maxItems")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| n > m)
         {
             errs.push(format!("{at}: {n} items"));
         }
@@ -92,7 +96,12 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
     }
     if let Some(o) = v.as_object() {
         let props = s.get("properties").and_then(Value::as_object);
-        for r in s.get("required").and_then(Value::as_array).into_iter().flatten() {
+        for r in s
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if !o.contains_key(r.as_str().unwrap()) {
                 errs.push(format!("{at}: no {r}"));
             }
@@ -200,10 +209,21 @@ fn real_reports_fit_the_published_schema() {
     // The reports cover what the schema describes: evaluated runs, a too-small set, compare.
     let by = |n: &str| &reports.iter().find(|(k, _)| k == n).unwrap().1;
     assert_eq!(by("runs")["inputs"]["eval"]["metrics"][0], "map");
-    let statuses: Vec<&Value> = by("small")["gates"].as_array().unwrap().iter().map(|g| &g["status"]).collect();
-    assert!(statuses.contains(&&Value::from("too-small")), "{statuses:?}");
+    let statuses: Vec<&Value> = by("small")["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["status"])
+        .collect();
+    assert!(
+        statuses.contains(&&Value::from("too-small")),
+        "{statuses:?}"
+    );
     assert_eq!(by("compare")["gates"].as_array().unwrap().len(), 0);
-    assert_eq!(by("prod")["schema_version"], schema()["properties"]["schema_version"]["const"]);
+    assert_eq!(
+        by("prod")["schema_version"],
+        schema()["properties"]["schema_version"]["const"]
+    );
 }
 
 #[test]
@@ -215,7 +235,12 @@ fn the_checker_rejects_what_the_schema_forbids() {
     r.as_object_mut().unwrap().remove("notes");
     r["schema_version"] = 2.into();
     let errs = violations(&r);
-    for want in ["label", "extra is not in the schema", "no \"notes\"", "schema_version"] {
+    for want in [
+        "label",
+        "extra is not in the schema",
+        "no \"notes\"",
+        "schema_version",
+    ] {
         assert!(errs.iter().any(|e| e.contains(want)), "{want}: {errs:#?}");
     }
 }

@@ -65,10 +65,11 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
     }
     let warnings = r["warnings"].as_array().unwrap();
     assert!(
-        warnings.iter().any(|w| w
-            .as_str()
-            .unwrap()
-            .contains("risk=compliance, max-drop: 60 queries in 15 groups can only detect drops")),
+        warnings
+            .iter()
+            .any(|w| w.as_str().unwrap().contains(
+                "risk=compliance, max-drop: 60 queries in 15 groups can only detect drops"
+            )),
         "{warnings:?}"
     );
 }

@@ -51,7 +51,8 @@ fn data(dir: &Path, n: usize, base: f64, shift: f64, rise: f64, ko: usize) {
     write(dir, "c.jsonl", &c);
 }
 
-const INPUTS: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 1000\n";
+const INPUTS: &str =
+    "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 1000\n";
 
 fn gate(dir: &Path, rest: &str) {
     write(dir, "gate.toml", &format!("{INPUTS}{rest}"));
@@ -64,7 +65,10 @@ fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
     let dir = tempfile::tempdir().unwrap();
     data(dir.path(), 20, 0.8, -0.6, 0.0, 0);
     for rule in ["max-drop = 0.01", "min-mean = 0.7"] {
-        gate(dir.path(), &format!("[[gate]]\nmetric = \"ndcg@10\"\n{rule}\n"));
+        gate(
+            dir.path(),
+            &format!("[[gate]]\nmetric = \"ndcg@10\"\n{rule}\n"),
+        );
         let o = run(dir.path(), &["check", "gate.toml"]);
         assert_eq!(o.code, Some(1), "{rule}: {}{}", o.stdout, o.stderr);
         assert!(o.stdout.contains("FAIL"), "{}", o.stdout);
@@ -72,7 +76,8 @@ fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
     // min-mean is a fact about the mean: judged at any size, so it fails as itself.
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert!(
-        o.stdout.contains("ndcg@10 mean 0.2000 below the minimum 0.7000 on all"),
+        o.stdout
+            .contains("ndcg@10 mean 0.2000 below the minimum 0.7000 on all"),
         "{}",
         o.stdout
     );
@@ -82,11 +87,15 @@ fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
 fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() {
     let dir = tempfile::tempdir().unwrap();
     data(dir.path(), 20, 0.5, 0.05, 0.0, 0);
-    gate(dir.path(), "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n");
+    gate(
+        dir.path(),
+        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
     assert!(
-        o.stdout.contains("ndcg@10 on all not judged: 20 queries, too few to judge max-drop"),
+        o.stdout
+            .contains("ndcg@10 on all not judged: 20 queries, too few to judge max-drop"),
         "{}",
         o.stdout
     );
@@ -110,7 +119,11 @@ fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let ko = &v["gates"][1];
     assert_eq!(
-        (ko["slice"].as_str(), ko["status"].as_str(), ko["passed"].as_bool()),
+        (
+            ko["slice"].as_str(),
+            ko["status"].as_str(),
+            ko["passed"].as_bool()
+        ),
         (Some("lang=ko"), Some("too-small"), Some(false))
     );
     let head = v["headline"].as_str().unwrap();
@@ -127,7 +140,8 @@ fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(1));
     assert!(
-        o.stdout.starts_with("rag-gate gate: FAIL: ndcg@10 mean 0.5500 below the minimum 0.9000"),
+        o.stdout
+            .starts_with("rag-gate gate: FAIL: ndcg@10 mean 0.5500 below the minimum 0.9000"),
         "{}",
         o.stdout
     );
@@ -146,7 +160,15 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
     assert!(o.stdout.contains("latency_ms rose 40.0000"), "{}", o.stdout);
     let o = run(
         dir.path(),
-        &["compare", "b.jsonl", "c.jsonl", "--lower-is-better", "latency_ms", "--format", "json"],
+        &[
+            "compare",
+            "b.jsonl",
+            "c.jsonl",
+            "--lower-is-better",
+            "latency_ms",
+            "--format",
+            "json",
+        ],
     );
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let lat = v["comparisons"]
@@ -170,14 +192,26 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
 fn labels_say_better_for_an_interval_above_zero() {
     let dir = tempfile::tempdir().unwrap();
     data(dir.path(), 200, 0.5, 0.02, 0.0, 0);
-    gate(dir.path(), "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n");
+    gate(
+        dir.path(),
+        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(0));
     assert!(o.stdout.contains("better (±0.0100)"), "{}", o.stdout);
-    assert!(o.stdout.contains("label, from the interval: better / worse"), "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains("label, from the interval: better / worse"),
+        "{}",
+        o.stdout
+    );
     data(dir.path(), 200, 0.5, 0.004, 0.0, 0);
     let o = run(dir.path(), &["check", "gate.toml"]);
-    assert!(o.stdout.contains("better, below margin (±0.0100)"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("better, below margin (±0.0100)"),
+        "{}",
+        o.stdout
+    );
 }
 
 // ---------------------------------------------------------------- files
@@ -191,7 +225,15 @@ fn eval_data(dir: &Path) {
     write(dir, "qrels.txt", &qrels);
 }
 
-const EVAL: &[&str] = &["eval", "--run", "run.txt", "--qrels", "qrels.txt", "--metrics", "ndcg@10"];
+const EVAL: &[&str] = &[
+    "eval",
+    "--run",
+    "run.txt",
+    "--qrels",
+    "qrels.txt",
+    "--metrics",
+    "ndcg@10",
+];
 
 #[test]
 fn eval_refuses_to_overwrite_its_own_inputs_through_symlinks_too() {
@@ -202,7 +244,11 @@ fn eval_refuses_to_overwrite_its_own_inputs_through_symlinks_too() {
     for out in ["run.txt", "qrels.txt", "link.txt"] {
         let o = run(dir.path(), &[EVAL, &["-o", out]].concat());
         assert_eq!(o.code, Some(2), "{out}");
-        assert!(o.stderr.contains("refusing to overwrite it"), "{}", o.stderr);
+        assert!(
+            o.stderr.contains("refusing to overwrite it"),
+            "{}",
+            o.stderr
+        );
     }
     assert_eq!(std::fs::read(dir.path().join("run.txt")).unwrap(), before);
 }
@@ -216,8 +262,21 @@ fn dash_is_stdout_for_every_output() {
     assert_eq!((dashed.code, &dashed.stdout), (Some(0), &plain.stdout));
     assert!(!dir.path().join("-").exists());
     data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    gate(dir.path(), "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n");
-    let o = run(dir.path(), &["check", "gate.toml", "--output", "r.txt", "--export-json", "-"]);
+    gate(
+        dir.path(),
+        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
+    let o = run(
+        dir.path(),
+        &[
+            "check",
+            "gate.toml",
+            "--output",
+            "r.txt",
+            "--export-json",
+            "-",
+        ],
+    );
     assert_eq!(o.code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["verdict"], "pass");
@@ -230,11 +289,17 @@ fn dash_is_stdout_for_every_output() {
 fn a_symlinked_output_is_written_through_and_stays_a_link() {
     let dir = tempfile::tempdir().unwrap();
     data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    gate(dir.path(), "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n");
+    gate(
+        dir.path(),
+        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
     std::fs::create_dir(dir.path().join("reports")).unwrap();
     write(dir.path(), "reports/r.json", "old");
     std::os::unix::fs::symlink("reports/r.json", dir.path().join("r.json")).unwrap();
-    let o = run(dir.path(), &["check", "gate.toml", "--export-json", "r.json"]);
+    let o = run(
+        dir.path(),
+        &["check", "gate.toml", "--export-json", "r.json"],
+    );
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let meta = std::fs::symlink_metadata(dir.path().join("r.json")).unwrap();
     assert!(meta.file_type().is_symlink());
@@ -248,7 +313,10 @@ fn a_fifo_is_written_in_place_never_replaced() {
     let dir = tempfile::tempdir().unwrap();
     eval_data(dir.path());
     let fifo = dir.path().join("pipe");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     let reader = {
         let fifo = fifo.clone();
@@ -258,7 +326,10 @@ fn a_fifo_is_written_in_place_never_replaced() {
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let got = reader.join().unwrap();
     assert!(got.contains("\"ndcg@10\""), "{got}");
-    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
 }
 
 #[test]
@@ -301,10 +372,20 @@ fn new_files_get_the_usual_mode_and_rewritten_ones_keep_theirs() {
             .unwrap()
     };
     assert!(sh("new.jsonl").success());
-    let mode = |p: &str| std::fs::metadata(dir.path().join(p)).unwrap().permissions().mode() & 0o777;
+    let mode = |p: &str| {
+        std::fs::metadata(dir.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
     assert_eq!(mode("new.jsonl"), 0o644);
     write(dir.path(), "old.jsonl", "x");
-    std::fs::set_permissions(dir.path().join("old.jsonl"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::fs::set_permissions(
+        dir.path().join("old.jsonl"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
     assert!(sh("old.jsonl").success());
     assert_eq!(mode("old.jsonl"), 0o600);
 }
@@ -324,7 +405,18 @@ fn trec_eval_count_rows_are_never_metrics() {
     };
     write(dir.path(), "b.te", &te(0.0));
     write(dir.path(), "c.te", &te(0.01));
-    let o = run(dir.path(), &["compare", "b.te", "c.te", "--input-format", "trec-eval", "--format", "json"]);
+    let o = run(
+        dir.path(),
+        &[
+            "compare",
+            "b.te",
+            "c.te",
+            "--input-format",
+            "trec-eval",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let metrics: Vec<&str> = v["comparisons"]
@@ -343,7 +435,11 @@ fn hash_lines_are_comments_in_runs_and_qrels_and_data_inside_an_id() {
     let clean = run(dir.path(), EVAL).stdout;
     let run_text = std::fs::read_to_string(dir.path().join("run.txt")).unwrap();
     let qrels_text = std::fs::read_to_string(dir.path().join("qrels.txt")).unwrap();
-    write(dir.path(), "run.txt", &format!("# ir_metadata: tag t\n{run_text}#end\n"));
+    write(
+        dir.path(),
+        "run.txt",
+        &format!("# ir_metadata: tag t\n{run_text}#end\n"),
+    );
     write(dir.path(), "qrels.txt", &format!("#qrels v1\n{qrels_text}"));
     let o = run(dir.path(), EVAL);
     assert_eq!((o.code, &o.stdout), (Some(0), &clean), "{}", o.stderr);
@@ -356,10 +452,37 @@ fn hash_lines_are_comments_in_runs_and_qrels_and_data_inside_an_id() {
 fn eval_metrics_take_every_gate_spelling() {
     let dir = tempfile::tempdir().unwrap();
     eval_data(dir.path());
-    let ours = run(dir.path(), &["eval", "--run", "run.txt", "--qrels", "qrels.txt", "--metrics", "ndcg@10,p@10,mrr"]);
+    let ours = run(
+        dir.path(),
+        &[
+            "eval",
+            "--run",
+            "run.txt",
+            "--qrels",
+            "qrels.txt",
+            "--metrics",
+            "ndcg@10,p@10,mrr",
+        ],
+    );
     for spelled in ["ndcg_cut_10,P_10,recip_rank", "NDCG@10,P@10,RR"] {
-        let o = run(dir.path(), &["eval", "--run", "run.txt", "--qrels", "qrels.txt", "--metrics", spelled]);
-        assert_eq!((o.code, &o.stdout), (Some(0), &ours.stdout), "{spelled}: {}", o.stderr);
+        let o = run(
+            dir.path(),
+            &[
+                "eval",
+                "--run",
+                "run.txt",
+                "--qrels",
+                "qrels.txt",
+                "--metrics",
+                spelled,
+            ],
+        );
+        assert_eq!(
+            (o.code, &o.stdout),
+            (Some(0), &ours.stdout),
+            "{spelled}: {}",
+            o.stderr
+        );
     }
 }
 
@@ -367,10 +490,20 @@ fn eval_metrics_take_every_gate_spelling() {
 fn dump_config_shows_every_default_eval_and_policy_included() {
     let dir = tempfile::tempdir().unwrap();
     data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    gate(dir.path(), "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n");
+    gate(
+        dir.path(),
+        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
     let o = run(dir.path(), &["check", "gate.toml", "--dump-config"]);
     assert_eq!(o.code, Some(0));
-    for key in ["[eval]", "rel-level = 1", "gain = \"linear\"", "empty-gold = \"exclude\"", "[policy]", "min-queries = 30"] {
+    for key in [
+        "[eval]",
+        "rel-level = 1",
+        "gain = \"linear\"",
+        "empty-gold = \"exclude\"",
+        "[policy]",
+        "min-queries = 30",
+    ] {
         assert!(o.stdout.contains(key), "{key}: {}", o.stdout);
     }
 }
@@ -379,11 +512,15 @@ fn dump_config_shows_every_default_eval_and_policy_included() {
 fn a_key_with_no_effect_is_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    gate(dir.path(), "[eval]\nrel-level = 2\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n");
+    gate(
+        dir.path(),
+        "[eval]\nrel-level = 2\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(0));
     assert!(
-        o.stdout.contains("gate.toml:6: [eval] has no effect: no input is a run"),
+        o.stdout
+            .contains("gate.toml:6: [eval] has no effect: no input is a run"),
         "{}",
         o.stdout
     );
@@ -401,7 +538,10 @@ fn the_shipped_example_fails_on_compliance_with_counts_that_say_what_they_count(
     assert!(head.ends_with("; 2 of 6 checks failed (3 gates)"), "{head}");
     let md = run(root, &["check", "gates/prod.toml", "--format", "markdown"]).stdout;
     assert!(md.contains("`ndcg@10`"), "metric names as code spans");
-    assert!(!md.contains("ndcg@&#8203;"), "no zero-width character inside a metric name");
+    assert!(
+        !md.contains("ndcg@&#8203;"),
+        "no zero-width character inside a metric name"
+    );
     let json = run(root, &["check", "gates/prod.toml", "--format", "json"]).stdout;
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["rag_gate_version"], env!("CARGO_PKG_VERSION"));
@@ -411,10 +551,24 @@ fn the_shipped_example_fails_on_compliance_with_counts_that_say_what_they_count(
         .iter()
         .map(|g| g["detail"].as_str().unwrap())
         .collect();
-    assert!(details.iter().any(|d| d.contains("must be ≥ −0.0100 (CI [")), "{details:?}");
+    assert!(
+        details
+            .iter()
+            .any(|d| d.contains("must be ≥ −0.0100 (CI [")),
+        "{details:?}"
+    );
     // One minus sign (U+2212), never a hyphen before a number, never a space after a sign.
-    let hyphen_number = |d: &str| d.as_bytes().windows(2).any(|w| w[0] == b'-' && w[1].is_ascii_digit());
-    assert!(details.iter().all(|d| !d.contains("− ") && !hyphen_number(d)), "{details:?}");
+    let hyphen_number = |d: &str| {
+        d.as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'-' && w[1].is_ascii_digit())
+    };
+    assert!(
+        details
+            .iter()
+            .all(|d| !d.contains("− ") && !hyphen_number(d)),
+        "{details:?}"
+    );
 }
 
 #[test]
@@ -432,8 +586,16 @@ fn evaluated_runs_give_notes_not_warnings_and_the_report_names_qrels_and_eval() 
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["inputs"]["qrels"], "qrels.txt");
     assert_eq!(v["inputs"]["eval"]["order"], "score");
-    assert!(v["notes"][0].as_str().unwrap().contains("evaluated 3 queries"));
-    assert_eq!(v["warnings"].as_array().unwrap().len(), 0, "{}", v["warnings"]);
+    assert!(v["notes"][0]
+        .as_str()
+        .unwrap()
+        .contains("evaluated 3 queries"));
+    assert_eq!(
+        v["warnings"].as_array().unwrap().len(),
+        0,
+        "{}",
+        v["warnings"]
+    );
 }
 
 // ---------------------------------------------------------------- exit 2, with the table row
@@ -471,7 +633,14 @@ fn run_case(dir: &Path, c: &Case) -> Out {
     write(dir, "c.csv", "qid,ndcg@10\nq1,0.5\n");
     write(dir, "b.txt", "hello world\n");
     let b = std::fs::read_to_string(dir.join("b.jsonl")).unwrap();
-    write(dir, "short.jsonl", &b.lines().skip(1).map(|l| format!("{l}\n")).collect::<String>());
+    write(
+        dir,
+        "short.jsonl",
+        &b.lines()
+            .skip(1)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    );
     let args: Vec<&str> = if c.id.starts_with("eval-") {
         let mut a = EVAL.to_vec();
         if let Some(i) = c.args.iter().position(|a| *a == "--metrics") {
@@ -519,11 +688,27 @@ fn mistakes_exit_2_with_one_message_naming_the_place() {
         if let Ok(dump) = std::env::var("TRUST_DUMP") {
             use std::io::Write;
             let first = o.stderr.lines().next().unwrap_or("").replace('|', "\\|");
-            let row = format!("| `{}` | | {} | {} |\n", c.id, first.trim_start_matches("error: "), o.code.unwrap_or(-1));
-            std::fs::OpenOptions::new().create(true).append(true).open(dump).unwrap().write_all(row.as_bytes()).unwrap();
+            let row = format!(
+                "| `{}` | | {} | {} |\n",
+                c.id,
+                first.trim_start_matches("error: "),
+                o.code.unwrap_or(-1)
+            );
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(dump)
+                .unwrap()
+                .write_all(row.as_bytes())
+                .unwrap();
         }
         if !problems.is_empty() {
-            failures.push(format!("[{}] {}\n  stderr: {}", c.id, problems.join("; "), o.stderr));
+            failures.push(format!(
+                "[{}] {}\n  stderr: {}",
+                c.id,
+                problems.join("; "),
+                o.stderr
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -540,6 +725,13 @@ fn id_in_docs(id: &str) -> bool {
 
 #[test]
 fn every_case_is_documented() {
-    let missing: Vec<&str> = cases().iter().map(|c| c.id).filter(|id| !id_in_docs(id)).collect();
-    assert!(missing.is_empty(), "not in the bad-input table: {missing:?}");
+    let missing: Vec<&str> = cases()
+        .iter()
+        .map(|c| c.id)
+        .filter(|id| !id_in_docs(id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in the bad-input table: {missing:?}"
+    );
 }

@@ -25,7 +25,12 @@ impl SourceText {
     /// A one-line warning at `span`: `path:line: msg`.
     pub fn warning(&self, span: Option<Range<usize>>, msg: impl AsRef<str>) -> String {
         match span {
-            Some(span) => format!("{}:{}: {}", self.shown, self.line_col(span.start).0, msg.as_ref()),
+            Some(span) => format!(
+                "{}:{}: {}",
+                self.shown,
+                self.line_col(span.start).0,
+                msg.as_ref()
+            ),
             None => format!("{}: {}", self.shown, msg.as_ref()),
         }
     }

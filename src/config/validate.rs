@@ -191,7 +191,10 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     let policy = Policy {
         max_k: match &raw.policy.max_k {
             Some(k) if *k.get_ref() < 1 => {
-                return Err(err(k.span(), "[policy] max-k must be ≥ 1 (documents in the LLM context)".into()))
+                return Err(err(
+                    k.span(),
+                    "[policy] max-k must be ≥ 1 (documents in the LLM context)".into(),
+                ))
             }
             Some(k) => Some(*k.get_ref() as usize),
             None => None,

@@ -11,9 +11,9 @@ use serde::Deserialize;
 
 use super::{evaluate_to_table, EvalOptions, Format, Order};
 use crate::config::{resolve, Config, InputKind, InputSpec};
-use crate::model::EvalSettings;
 use crate::error::Result;
 use crate::load::MetricTable;
+use crate::model::EvalSettings;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -104,7 +104,10 @@ pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
         .collect();
     let run_formats: Vec<Format> = runs
         .iter()
-        .map(|r| opts.run_format.unwrap_or_else(|| Format::from_path(&r.path)))
+        .map(|r| {
+            opts.run_format
+                .unwrap_or_else(|| Format::from_path(&r.path))
+        })
         .collect();
     let run_format = match (opts.run_format, run_formats.as_slice()) {
         (Some(f), _) => Some(f),

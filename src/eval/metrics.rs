@@ -35,7 +35,17 @@ pub const NAMES_HELP: &str =
 
 /// The metric names without cutoff, for "did you mean".
 const BASES: [&str; 11] = [
-    "recall", "p", "mrr", "ndcg", "ap", "map", "rprec", "hit", "ann-recall", "precision", "success",
+    "recall",
+    "p",
+    "mrr",
+    "ndcg",
+    "ap",
+    "map",
+    "rprec",
+    "hit",
+    "ann-recall",
+    "precision",
+    "success",
 ];
 
 impl Metric {

@@ -1,8 +1,8 @@
 //! The headline: one line with the verdict, the reason that matters most, and what the counts
 //! count ("2 of 6 checks failed (3 gates)": a check is one rule of one gate on one slice).
 
-use crate::numbers::{count, percent, plain, signed};
 use crate::model::{Comparison, GateResult, GateStatus};
+use crate::numbers::{count, percent, plain, signed};
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
 /// (max-drop) comes first, then absolute bars, then loss rates; a check that was not judged (too

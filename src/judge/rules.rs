@@ -4,8 +4,8 @@
 //! Deltas are oriented first: for a lower-is-better metric (latency) the interval [lo, hi]
 //! becomes [−hi, −lo], so a "drop" is always a change for the worse.
 
-use crate::numbers::{percent, plain, signed};
 use crate::model::{Comparison, GateResult, GateStatus, Label};
+use crate::numbers::{percent, plain, signed};
 
 /// The interval oriented so that positive is an improvement.
 pub fn oriented(ci: [f64; 2], higher_is_better: bool) -> [f64; 2] {
@@ -71,17 +71,30 @@ pub fn apply(
                 v,
                 threshold,
                 ok,
-                format!("candidate {} {} must be {op} {}", stat(c), plain(v), plain(threshold)),
+                format!(
+                    "candidate {} {} must be {op} {}",
+                    stat(c),
+                    plain(v),
+                    plain(threshold)
+                ),
                 format!("absolute bar ({rule})"),
             )
         }
         "max-drop" => (
             c.ci[if c.higher_is_better { 0 } else { 1 }],
-            if c.higher_is_better { 0.0 - threshold } else { threshold },
+            if c.higher_is_better {
+                0.0 - threshold
+            } else {
+                threshold
+            },
             lo >= -threshold,
             format!(
                 "non-inferiority: the {} of the {} difference must be {} (CI [{}, {}])",
-                if c.higher_is_better { "CI lower bound" } else { "CI upper bound" },
+                if c.higher_is_better {
+                    "CI lower bound"
+                } else {
+                    "CI upper bound"
+                },
                 stat(c),
                 if c.higher_is_better {
                     format!("≥ {}", signed(-threshold))

@@ -223,7 +223,11 @@ fn deltas_table(s: &mut String, r: &Report, max_rows: usize) {
             plain4(c.baseline_value),
             plain4(c.candidate_value),
             signed4(c.estimate),
-            if c.statistic == "mean" { String::new() } else { format!(" ({})", escape(&c.statistic)) },
+            if c.statistic == "mean" {
+                String::new()
+            } else {
+                format!(" ({})", escape(&c.statistic))
+            },
             signed4(c.ci[0]),
             signed4(c.ci[1]),
             if c.mc_rerun { " ↻" } else { "" },
