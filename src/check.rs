@@ -107,8 +107,8 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
             return Err(cfg.error_at(
                 &cfg.bootstrap.unit_span,
                 format!(
-                    "[bootstrap] unit = \"group\", but {} queries have no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
-                    lacking.len(),
+                    "[bootstrap] unit = \"group\", but {} no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
+                    crate::numbers::count(lacking.len(), "query has", "queries have"),
                     few(&lacking, 5)
                 ),
             ));

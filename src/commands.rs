@@ -158,7 +158,10 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         },
     };
     refuse_overwriting_inputs(&cfg, None, &args.output)?;
-    let report = analyze(&cfg).map_err(in_compare_words)?;
+    let mut report = analyze(&cfg).map_err(in_compare_words)?;
+    for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
+        *w = compare_words(std::mem::take(w));
+    }
     let stdout = write_outputs(&report, &outputs(&args.output))?;
     Ok(Outcome {
         stdout,
@@ -191,14 +194,21 @@ const COMPARE_WORDS: [(&str, &str); 7] = [
     ("or use unit = \"query\"", "or pass --unit query"),
 ];
 
-/// An error from the shared stages, in `compare`'s words (its flags, never gate-file keys).
+/// A message from the shared stages in `compare`'s words (its flags, never gate-file keys).
+fn compare_words(m: String) -> String {
+    COMPARE_WORDS
+        .iter()
+        .fold(m, |m, (gate, flag)| m.replace(gate, flag))
+        .replace("[report] metrics: ", "--metric ")
+        .replace(
+            "missing = \"intersect\": dropped",
+            "--missing intersect: dropped",
+        )
+}
+
+/// An error from the shared stages, in `compare`'s words.
 fn in_compare_words(e: Error) -> Error {
-    let words = |m: String| {
-        COMPARE_WORDS
-            .iter()
-            .fold(m, |m, (gate, flag)| m.replace(gate, flag))
-            .replace("[report] metrics: ", "--metric ")
-    };
+    let words = compare_words;
     match e {
         Error::Input { path, line, msg } => Error::Input {
             path,

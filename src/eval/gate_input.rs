@@ -195,9 +195,9 @@ pub fn evaluate_run(
         other => other,
     })?;
     let note = format!(
-        "{}: evaluated {} queries against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
+        "{}: evaluated {} against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
         spec.written,
-        summary.evaluated,
+        crate::numbers::count(summary.evaluated, "query", "queries"),
         qrels.written,
         summary.excluded.len(),
         summary.missing_from_run.len(),
