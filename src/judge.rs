@@ -179,13 +179,17 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
     Ok(out)
 }
 
-/// "gate #3 ndcg@10 on risk=compliance: 41 queries, can only detect drops ≥ 0.0620 (80% power);
-/// margin is 0.0100", only where power matters: a `max-drop` that failed (the data may be too
-/// few to prove no harm) or a `fail-if-significant-drop` that passed (it could hardly have
-/// failed). A zero margin has no size to detect.
+/// "gate #3 ndcg@10 on risk=compliance, max-drop: 41 queries can only detect drops ≥ 0.0620 (80%
+/// power) and the margin is 0.0100: …", only where power matters: a `max-drop` that failed
+/// without showing harm (its interval reaches inside the margin: the data may be too few to
+/// prove no harm) or a `fail-if-significant-drop` that passed (it could hardly have failed).
+/// A zero margin has no size to detect.
 fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Option<String> {
+    // A failed max-drop whose whole interval lies past the margin was not short of data: the
+    // harm is shown.
+    let shown_harm = |m: f64| oriented(c.ci, c.higher_is_better)[1] < -m;
     let margin = match rule {
-        "max-drop" if !r.passed => gate.max_drop?,
+        "max-drop" if !r.passed && !shown_harm(gate.max_drop?) => gate.max_drop?,
         "fail-if-significant-drop" if r.passed => gate.fail_if_significant_drop?,
         _ => return None,
     };

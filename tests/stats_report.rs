@@ -63,13 +63,14 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
         assert_eq!(g["p_adjusted"].as_f64().unwrap(), adjusted[i]);
         assert!(adjusted[i] >= g["p_value"].as_f64().unwrap());
     }
+    // The compliance drop is shown (its whole interval lies past −0.01): no power warning
+    // there; the MDE warning is only where a result may be for want of data
+    // (tests/trust_cases.rs, the_mde_warning_is_only_where_power_matters).
     let warnings = r["warnings"].as_array().unwrap();
     assert!(
-        warnings
+        !warnings
             .iter()
-            .any(|w| w.as_str().unwrap().contains(
-                "risk=compliance, max-drop: 60 queries in 15 groups can only detect drops"
-            )),
+            .any(|w| w.as_str().unwrap().contains("can only detect")),
         "{warnings:?}"
     );
 }

@@ -214,6 +214,40 @@ fn labels_say_better_for_an_interval_above_zero() {
     );
 }
 
+#[test]
+fn the_mde_warning_is_only_where_power_matters() {
+    let dir = tempfile::tempdir().unwrap();
+    // 40 noisy queries, no real change: max-drop 0.01 cannot be shown, and the MDE says why.
+    let mut b = String::new();
+    let mut c = String::new();
+    for i in 0..40 {
+        let d = 0.2 * (((i * 37) % 11) as f64 - 5.0) / 5.0;
+        b.push_str(&format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":0.5}}\n"));
+        c.push_str(&format!(
+            "{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n",
+            0.5 + d
+        ));
+    }
+    write(dir.path(), "b.jsonl", &b);
+    write(dir.path(), "c.jsonl", &c);
+    gate(
+        dir.path(),
+        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
+    let o = run(dir.path(), &["check", "gate.toml"]);
+    assert_eq!(o.code, Some(1));
+    assert!(o.stdout.contains("can only detect drops ≥"), "{}", o.stdout);
+    // A proven collapse, or a pass, needs no such warning.
+    data(dir.path(), 40, 0.8, -0.5, 0.0, 0);
+    let o = run(dir.path(), &["check", "gate.toml"]);
+    assert_eq!(o.code, Some(1));
+    assert!(!o.stdout.contains("can only detect"), "{}", o.stdout);
+    data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
+    let o = run(dir.path(), &["check", "gate.toml"]);
+    assert_eq!(o.code, Some(0));
+    assert!(!o.stdout.contains("can only detect"), "{}", o.stdout);
+}
+
 // ---------------------------------------------------------------- files
 
 fn eval_data(dir: &Path) {
