@@ -648,6 +648,7 @@ fn cases() -> Vec<Case> {
         Case { id: "gate-no-gates", gate: "", args: &[], want: &["gate.toml: no [[gate]] table: nothing would be judged"] },
         Case { id: "gate-single-bracket", gate: "[gate]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n", args: &[], want: &["gate.toml:6:1: `[gate]` is a single table; write `[[gate]]`"] },
         Case { id: "gate-unknown-direction", gate: "[[gate]]\nmetric = \"latency_ms\"\nmax-drop = 10.0\n", args: &[], want: &["gate.toml:7:10: [[gate]] #1 (latency_ms): is a higher latency_ms better or worse?", "higher-is-better = false"] },
+        Case { id: "gate-metric-did-you-mean", gate: "[[gate]]\nmetric = \"ndgc@10\"\nmax-drop = 0.01\n", args: &[], want: &["gate.toml:7:10: [[gate]] #1: unknown metric \"ndgc@10\"; did you mean ndcg@10?"] },
         Case { id: "gate-cutoff-above-max-k", gate: "[policy]\nmax-k = 5\n[[gate]]\nmetric = \"recall@30\"\nmin-mean = 0.1\n", args: &[], want: &["gate.toml:9:10: [[gate]] #1 (recall@30): cutoff 30 is above [policy] max-k = 5"] },
         Case { id: "gate-uncut-metric-under-max-k", gate: "[policy]\nmax-k = 5\n[[gate]]\nmetric = \"ndcg\"\nmin-mean = 0.1\n", args: &[], want: &["[[gate]] #1 (ndcg): no cutoff, so it scores the whole ranking, beyond [policy] max-k = 5"] },
         Case { id: "gate-input-path-missing", gate: G, args: &[], want: &["gate.toml:3:13: [inputs] candidate: nope.jsonl: opening: No such file"] },

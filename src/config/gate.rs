@@ -81,9 +81,30 @@ pub(super) fn gate(
         Some(h) => h,
         None if crate::metric_names::direction_known(&metric) => true,
         None => {
+            // A typo of an IR metric (`ndgc@10`) is more likely than a new column.
+            let (base, cut) = metric
+                .split_once('@')
+                .map_or((metric.as_str(), None), |(b, k)| (b, Some(k)));
+            const IR: [&str; 9] = [
+                "ndcg",
+                "recall",
+                "p",
+                "mrr",
+                "map",
+                "ap",
+                "hit",
+                "rprec",
+                "ann-recall",
+            ];
+            if let Some(near) = crate::metric_names::did_you_mean(base, IR) {
+                let near = cut.map_or(near.to_string(), |k| format!("{near}@{k}"));
+                return Err(at_metric(format!(
+                    "[[gate]] #{index}: unknown metric {metric:?}; did you mean {near}? (a column rag-gate does not know needs higher-is-better = true | false)"
+                )));
+            }
             return Err(at_metric(format!(
                 "[[gate]] #{index} ({metric}): is a higher {metric} better or worse? rag-gate knows the direction of IR metrics only; add higher-is-better = false (lower is better: latency, cost) or higher-is-better = true"
-            )))
+            )));
         }
     };
     if let Some(max) = max_k {
