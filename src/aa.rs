@@ -124,10 +124,13 @@ fn config(args: &AaArgs) -> Result<Config> {
             tie_epsilon: args.tie_epsilon,
             practical_tie: DEFAULT_PRACTICAL_TIE,
             metrics: None,
+            lower_is_better: Vec::new(),
         },
         eval: None,
         protocol: crate::config::ProtocolSettings::default(),
         judged: crate::config::JudgedSettings::default(),
+        policy: crate::config::Policy::default(),
+        warnings: Vec::new(),
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         source: SourceText {

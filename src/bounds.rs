@@ -89,7 +89,7 @@ fn pass(
     let settings = resample::Settings::from_config(cfg);
     let mut comps = resample::compare_all(&paired, &sl, metrics, &settings);
     judge::label_comparisons(&mut comps);
-    let (gates, _) = judge::judge(cfg, &comps)?;
+    let gates = judge::judge(cfg, &comps)?.results;
     Ok((comps, gates))
 }
 
@@ -181,7 +181,8 @@ pub fn apply(
             warnings.push(w);
             continue;
         }
-        let flips = up_gates.get(i).map(|g| g.passed) != down_gates.get(i).map(|g| g.passed);
+        let flips =
+            up_gates.get(i).map(|g| g.fails_build) != down_gates.get(i).map(|g| g.fails_build);
         if flips && r.status != GateStatus::TooSmall {
             warnings.push(unreliable(cfg, r, runs, &sl, &paired));
         }
@@ -256,8 +257,10 @@ fn min_judged(cfg: &Config, c: &Comparison, r: &mut GateResult) -> Option<String
     if lowest >= min || r.status == GateStatus::TooSmall {
         return None;
     }
+    // Not judged is never a pass: on `all` it fails the build, on a slice `on-small-slice` decides.
     r.status = GateStatus::TooSmall;
-    r.passed = cfg.slices.on_small_slice == OnSmallSlice::Warn;
+    r.passed = false;
+    r.fails_build = r.slice == "all" || cfg.slices.on_small_slice == OnSmallSlice::Fail;
     r.decided_by = "too few judgments (min-judged)".into();
     r.detail = format!(
         "mean judged@{} {:.3} < min-judged {min}: too few judgments to judge ({})",
@@ -283,6 +286,7 @@ fn unreliable(
     let who = matter_most(r, runs, sl, paired, 5);
     if cfg.judged.on_unreliable == OnUnreliable::Fail {
         r.passed = false;
+        r.fails_build = true;
         r.status = GateStatus::Fail;
         r.decided_by = format!("{why} (judged bounds)");
     }

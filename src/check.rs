@@ -134,6 +134,30 @@ fn explain_regressions(comparisons: &mut [Comparison], base: &Ranks, cand: &Rank
     }
 }
 
+/// A file that cannot be opened names the gate-file key and line that named it
+/// (`gate.toml:3:13: [inputs] candidate: c.jsonl: opening: No such file …`).
+fn at_key(cfg: &Config, e: crate::Error) -> crate::Error {
+    let crate::Error::Io { path, .. } = &e else {
+        return e;
+    };
+    let i = &cfg.inputs;
+    let named = [
+        ("baseline", Some(&i.baseline)),
+        ("candidate", Some(&i.candidate)),
+        ("queries", i.queries.as_ref()),
+        ("qrels", i.qrels.as_ref()),
+    ]
+    .into_iter()
+    .find_map(|(key, spec)| {
+        spec.filter(|s| s.span.is_some() && &s.shown() == path)
+            .map(|s| (key, s))
+    });
+    match named {
+        Some((key, spec)) => cfg.error_at(&spec.span, format!("[inputs] {key}: {e}")),
+        None => e,
+    }
+}
+
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
 fn wanted_metrics(cfg: &Config) -> Vec<String> {
     let mut m: Vec<String> = cfg.gates.iter().map(|g| g.metric.clone()).collect();
@@ -163,14 +187,14 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     // The two sides are read in parallel; the baseline's error wins when both fail, so the
     // message does not depend on timing.
     let (base, cand) = rayon::join(
-        || load_side(cfg, &cfg.inputs.baseline, &wanted),
-        || load_side(cfg, &cfg.inputs.candidate, &wanted),
+        || load_side(cfg, &cfg.inputs.baseline, &wanted).map_err(|e| at_key(cfg, e)),
+        || load_side(cfg, &cfg.inputs.candidate, &wanted).map_err(|e| at_key(cfg, e)),
     );
     let (base_side, cand_side) = (base?, cand?);
     let (base, cand) = (&base_side.table, &cand_side.table);
     let (more, more_notes) = load_replicates(cfg, &wanted)?;
     let queries = match &cfg.inputs.queries {
-        Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
+        Some(q) => Some(load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e))?),
         None => None,
     };
     let shared = pair::shared_metrics(base, cand);
@@ -210,8 +234,8 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
             return Err(cfg.error_at(
                 &cfg.bootstrap.unit_span,
                 format!(
-                    "[bootstrap] unit = \"group\", but {} queries have no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
-                    lacking.len(),
+                    "[bootstrap] unit = \"group\", but {} no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
+                    crate::numbers::count(lacking.len(), "query has", "queries have"),
                     few(&lacking, 5)
                 ),
             ));
@@ -226,7 +250,9 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
         explain_regressions(&mut comparisons, &ranks(b), &ranks(c));
     }
-    let (mut gates, mut gate_warnings) = judge::judge(cfg, &comparisons)?;
+    let judged = judge::judge(cfg, &comparisons)?;
+    let mut gates = judged.results;
+    let mut gate_warnings = judged.warnings;
     let mut holes = Vec::new();
     if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
         let runs = crate::bounds::Runs {
@@ -242,12 +268,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         )?);
         holes = crate::bounds::holes(cfg, &runs);
     }
-    let mut warnings: Vec<String> = base_side
-        .note
-        .clone()
-        .into_iter()
-        .chain(cand_side.note.clone())
-        .collect();
+    let mut warnings: Vec<String> = cfg.warnings.clone();
     warnings.extend(protocol.note.iter().cloned());
     warnings.extend(
         protocol
@@ -257,11 +278,19 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     );
     let (noise, noise_warnings) =
         crate::noise::apply::report(cfg, &paired, &comparisons, quarantined)?;
-    warnings.extend(more_notes);
     warnings.extend(paired.warnings.iter().cloned());
     warnings.extend(gate_warnings);
     warnings.extend(quarantine_warnings);
     warnings.extend(noise_warnings);
+    let mut notes: Vec<String> = base_side
+        .note
+        .clone()
+        .into_iter()
+        .chain(cand_side.note.clone())
+        .collect();
+    notes.extend(more_notes);
+    notes.extend(direction_notes(cfg, &metrics));
+    notes.extend(judged.notes);
     let only_one: Vec<&String> = base
         .metrics
         .keys()
@@ -269,14 +298,18 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         .filter(|m| !shared.contains(m))
         .collect();
     if !only_one.is_empty() && cfg.report.metrics.is_none() {
-        warnings.push(format!(
+        notes.push(format!(
             "not compared, in one input only: {}",
             few(&only_one, 8)
         ));
     }
     let verdict = judge::verdict(&gates);
+    let evaluated = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+        .iter()
+        .any(|i| matches!(i.kind, InputKind::Run));
     let report = Report {
         schema_version: SCHEMA_VERSION,
+        rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
         verdict,
         headline: judge::headline(&gates, &comparisons),
@@ -290,6 +323,14 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
             baseline: cfg.inputs.baseline.written.clone(),
             candidate: cfg.inputs.candidate.written.clone(),
             queries: cfg.inputs.queries.as_ref().map(|q| q.written.clone()),
+            qrels: evaluated
+                .then(|| cfg.inputs.qrels.as_ref().map(|q| q.written.clone()))
+                .flatten(),
+            eval: if evaluated {
+                Some(crate::eval::gate_input::eval_settings(cfg)?)
+            } else {
+                None
+            },
         },
         pairing: paired.info.clone(),
         comparisons,
@@ -297,8 +338,33 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         warnings,
         protocol: Some(protocol),
         noise,
+        notes,
     };
     Ok(Analysis { report, holes })
+}
+
+/// Ungated metrics whose direction rag-gate does not know are read as higher-is-better; say so.
+/// (A gated one must say `higher-is-better`; config validation refuses it otherwise.)
+fn direction_notes(cfg: &Config, metrics: &[String]) -> Vec<String> {
+    let how = |m: &str| {
+        if cfg.gates.is_empty() {
+            format!("pass --lower-is-better {m} if lower is better")
+        } else {
+            "a gate on it must say higher-is-better".to_string()
+        }
+    };
+    metrics
+        .iter()
+        .filter(|m| !crate::metric_names::direction_known(m))
+        .filter(|m| !cfg.gates.iter().any(|g| &g.metric == *m))
+        .filter(|m| !cfg.report.lower_is_better.contains(m))
+        .map(|m| {
+            format!(
+                "{m}: direction unknown, its label reads a rise as better ({})",
+                how(m)
+            )
+        })
+        .collect()
 }
 
 /// The metrics to compare: `[report] metrics` if given, else every metric both inputs have.
@@ -386,8 +452,10 @@ pub struct Outputs {
 
 /// Renders the report, writes the requested files atomically, and returns what goes to stdout.
 /// All files are written to temporaries first and renamed only when every one is written, so a
-/// failing export (e.g. a missing folder) leaves the previous report files as they were.
+/// failing export (e.g. a missing folder) leaves the previous report files as they were. An
+/// output named `-` goes to stdout (at most one may).
 pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
+    use crate::atomic::is_stdout;
     let main = report::render(r, o.format);
     let json = o.export_json.as_ref().map(|_| report::json::render(r));
     let markdown = o
@@ -395,24 +463,51 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
         .as_ref()
         .map(|_| report::markdown::render(r));
     let html = o.export_html.as_ref().map(|_| report::html::render(r));
+    // Without --output the report goes to stdout, as with `--output -`.
+    let stdout_path = PathBuf::from("-");
+    let wanted = [
+        ("--export-json", o.export_json.as_ref(), json.as_deref()),
+        ("--export-html", o.export_html.as_ref(), html.as_deref()),
+        (
+            "--export-markdown",
+            o.export_markdown.as_ref(),
+            markdown.as_deref(),
+        ),
+        (
+            "--output",
+            Some(o.output.as_ref().unwrap_or(&stdout_path)),
+            Some(main.as_str()),
+        ),
+    ];
     let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
-    if let (Some(path), Some(text)) = (&o.export_html, &html) {
-        files.push((path, text.as_bytes()));
+    let mut to_stdout: Vec<(&str, &str)> = Vec::new();
+    for (flag, path, text) in wanted {
+        let (Some(path), Some(text)) = (path, text) else {
+            continue;
+        };
+        if is_stdout(path) {
+            to_stdout.push((flag, text));
+        } else {
+            files.push((path, text.as_bytes()));
+        }
     }
-    if let (Some(path), Some(text)) = (&o.export_json, &json) {
-        files.push((path, text.as_bytes()));
-    }
-    if let (Some(path), Some(text)) = (&o.export_markdown, &markdown) {
-        files.push((path, text.as_bytes()));
-    }
-    if let Some(path) = &o.output {
-        files.push((path, main.as_bytes()));
+    if to_stdout.len() > 1 {
+        let flags: Vec<&str> = to_stdout.iter().map(|(f, _)| *f).collect();
+        return Err(Error::Usage(format!(
+            "{}: only one output can go to standard output (`-`; the report goes there without --output)",
+            flags.join(" and ")
+        )));
     }
     for (path, text) in &o.extra {
         files.push((path, text.as_bytes()));
     }
     crate::atomic::write_all_atomic(&files)?;
-    match &o.output {
+    if let Some((flag, text)) = to_stdout.first() {
+        if *flag != "--output" {
+            return Ok(text.to_string());
+        }
+    }
+    match o.output.as_ref().filter(|p| !is_stdout(p)) {
         Some(path) => Ok(format!(
             "rag-gate {}: {}\nreport written to {}\n",
             r.gate_id,

@@ -163,8 +163,36 @@ pub struct CompareArgs {
     /// Column with the query id in CSV/TSV files.
     #[arg(long, default_value = "query_id")]
     pub id_column: String,
+    /// Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub input_format: Option<InputFormatArg>,
+    /// A metric where lower is better (latency, cost), so a rise reads as worse (repeat).
+    #[arg(long = "lower-is-better", value_name = "METRIC")]
+    pub lower_is_better: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum InputFormatArg {
+    Jsonl,
+    Csv,
+    Tsv,
+    TrecEval,
+    IrMeasures,
+}
+
+impl From<InputFormatArg> for crate::load::Format {
+    fn from(f: InputFormatArg) -> crate::load::Format {
+        use crate::load::Format;
+        match f {
+            InputFormatArg::Jsonl => Format::Jsonl,
+            InputFormatArg::Csv => Format::Csv,
+            InputFormatArg::Tsv => Format::Tsv,
+            InputFormatArg::TrecEval => Format::TrecEval,
+            InputFormatArg::IrMeasures => Format::IrMeasures,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

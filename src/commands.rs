@@ -14,42 +14,29 @@ fn refuse_overwriting_inputs(
     o: &OutputArgs,
 ) -> Result<()> {
     let i = &cfg.inputs;
-    let inputs: Vec<&std::path::Path> = [
-        Some(&i.baseline),
-        Some(&i.candidate),
-        i.queries.as_ref(),
-        i.qrels.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    .chain(&i.baseline_more)
-    .chain(&i.candidate_more)
-    .map(|s| s.path.as_path())
-    .chain(gate_file)
-    .collect();
-    let outs = [
+    let mut inputs: Vec<(&str, &std::path::Path)> = vec![
+        ("input", i.baseline.path.as_path()),
+        ("input", i.candidate.path.as_path()),
+    ];
+    inputs.extend(i.queries.iter().map(|q| ("input", q.path.as_path())));
+    inputs.extend(i.qrels.iter().map(|q| ("input", q.path.as_path())));
+    inputs.extend(
+        i.baseline_more
+            .iter()
+            .chain(&i.candidate_more)
+            .map(|s| ("input", s.path.as_path())),
+    );
+    inputs.extend(gate_file.map(|g| ("gate file", g)));
+    let outs: Vec<(&str, &std::path::Path)> = [
         ("--output", &o.output),
         ("--export-json", &o.export_json),
         ("--export-markdown", &o.export_markdown),
         ("--export-html", &o.export_html),
-    ];
-    for (flag, out) in outs {
-        let Some(out) = out else { continue };
-        let Ok(out_real) = std::fs::canonicalize(out) else {
-            continue;
-        };
-        if let Some(input) = inputs
-            .iter()
-            .find(|p| std::fs::canonicalize(p).ok().as_ref() == Some(&out_real))
-        {
-            return Err(Error::Usage(format!(
-                "{flag} {}: that is the input {}; refusing to overwrite it",
-                out.display(),
-                input.display()
-            )));
-        }
-    }
-    Ok(())
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+    .collect();
+    crate::atomic::refuse_overwriting(&outs, &inputs)
 }
 
 fn outputs(o: &OutputArgs) -> Outputs {
@@ -83,11 +70,11 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
     }
     // [eval] is checked even when no input is a run, so a typo there is never silent.
-    crate::eval::gate_input::eval_options(&cfg)?;
+    let eval = crate::eval::gate_input::eval_settings(&cfg)?;
     refuse_overwriting_inputs(&cfg, Some(&args.gate_file), &args.output)?;
     if args.dump_config {
         return Ok(Outcome {
-            stdout: config::dump(&cfg),
+            stdout: config::dump(&cfg, Some(crate::eval::gate_input::eval_table(&eval))),
             ..Default::default()
         });
     }
@@ -132,7 +119,8 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         .output
         .export_json
         .as_deref()
-        .or(args.output.output.as_deref());
+        .or(args.output.output.as_deref())
+        .filter(|p| !crate::atomic::is_stdout(p));
     let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
     Ok(Outcome {
         stdout,
@@ -164,7 +152,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         path: resolve(here, &p.display().to_string()),
         written: p.display().to_string(),
         kind: InputKind::Metrics {
-            format: None,
+            format: args.input_format.map(Into::into),
             id_column: args.id_column.clone(),
         },
         span: None,
@@ -204,23 +192,83 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
                     .map(|m| (crate::metric_names::canonical(m), None))
                     .collect()
             }),
+            lower_is_better: args
+                .lower_is_better
+                .iter()
+                .map(|m| crate::metric_names::canonical(m))
+                .collect(),
         },
         eval: None,
         protocol: ProtocolSettings::default(),
         judged: JudgedSettings::default(),
         gates: Vec::new(),
         noise: NoiseSettings::default(),
+        policy: Policy::default(),
+        warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
             text: String::new(),
         },
     };
     refuse_overwriting_inputs(&cfg, None, &args.output)?;
-    let report = analyze(&cfg)?;
+    let mut report = analyze(&cfg).map_err(in_compare_words)?;
+    for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
+        *w = compare_words(std::mem::take(w));
+    }
     let stdout = write_outputs(&report, &outputs(&args.output))?;
     Ok(Outcome {
         stdout,
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// The shared stages word their hints for the gate file; `compare` has flags instead. Each
+/// hint a stage gives and the flag that does the same in `compare`.
+const COMPARE_WORDS: [(&str, &str); 7] = [
+    (
+        "; set id-column in the gate file",
+        "; pass --id-column NAME",
+    ),
+    (
+        "(set format = \"csv\" or \"tsv\")",
+        "(pass --input-format csv or --input-format tsv)",
+    ),
+    (
+        "set format = \"jsonl\" | \"csv\" | \"tsv\" | \"trec-eval\" | \"ir-measures\"",
+        "pass --input-format jsonl|csv|tsv|trec-eval|ir-measures",
+    ),
+    (
+        "or set missing = \"intersect\" in [inputs]",
+        "or pass --missing intersect",
+    ),
+    ("[slices] by: ", "--by: "),
+    ("[bootstrap] unit = \"group\"", "--unit group"),
+    ("or use unit = \"query\"", "or pass --unit query"),
+];
+
+/// A message from the shared stages in `compare`'s words (its flags, never gate-file keys).
+fn compare_words(m: String) -> String {
+    COMPARE_WORDS
+        .iter()
+        .fold(m, |m, (gate, flag)| m.replace(gate, flag))
+        .replace("[report] metrics: ", "--metric ")
+        .replace(
+            "missing = \"intersect\": dropped",
+            "--missing intersect: dropped",
+        )
+}
+
+/// An error from the shared stages, in `compare`'s words.
+fn in_compare_words(e: Error) -> Error {
+    let words = compare_words;
+    match e {
+        Error::Input { path, line, msg } => Error::Input {
+            path,
+            line,
+            msg: words(msg),
+        },
+        Error::Config(m) => Error::Config(words(m)),
+        other => other,
+    }
 }

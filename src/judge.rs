@@ -13,8 +13,10 @@
 //! - `max-loss-rate = r`: at most this share of the slice's queries may get worse (delta < −ε).
 //!
 //! For a lower-is-better metric (`higher-is-better = false`, e.g. latency) a drop is a rise.
-//! A slice with fewer than `min-queries` queries is never silently passed: it is `too-small`,
-//! a warning by default, a failure with `on-small-slice = "fail"`.
+//! "Too small to judge" is never a pass: absolute bars are judged at any size; the statistical
+//! rules on a comparison with fewer than `min-queries` queries are *not judged* (`too-small`),
+//! which fails the build on `all` and, on a slice, warns (default) or fails
+//! (`on-small-slice = "fail"`). See [`too_small`].
 
 mod headline;
 mod rules;
@@ -72,7 +74,48 @@ fn threshold(gate: &Gate, rule: &str) -> Option<f64> {
     }
 }
 
-pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult>, Vec<String>)> {
+/// What judging gives: one result per gate × slice × rule, the warnings and the notes.
+pub struct Judged {
+    pub results: Vec<GateResult>,
+    pub warnings: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// Why a comparison is too small for a statistical rule to judge it, if it is. The one place
+/// that decides "too small" (min-queries today; any further size rule joins here).
+pub fn too_small(cfg: &Config, c: &Comparison) -> Option<String> {
+    let min = cfg.slices.min_queries;
+    (c.n < min).then(|| {
+        format!(
+            "{} < min-queries {min}",
+            crate::numbers::count(c.n, "query", "queries")
+        )
+    })
+}
+
+/// Absolute bars are facts about the candidate's statistic and are judged at any size; the
+/// other rules are statistical and need `min-queries`.
+fn is_statistical(rule: &str) -> bool {
+    !matches!(rule, "min-mean" | "max-mean")
+}
+
+/// Marks `r` as not judged: never a pass. On `all` it fails the build (a set too small to
+/// judge cannot show the candidate is safe); on a slice `on-small-slice` decides.
+fn not_judged(r: &mut GateResult, why: &str, on_small: OnSmallSlice) {
+    let fails = r.slice == "all" || on_small == OnSmallSlice::Fail;
+    r.status = GateStatus::TooSmall;
+    r.passed = false;
+    r.fails_build = fails;
+    r.decided_by = "not judged: too small (min-queries)".into();
+    let consequence = match (r.slice == "all", on_small) {
+        (true, _) => "the whole set must be large enough to judge, so this fails",
+        (false, OnSmallSlice::Fail) => "fails (on-small-slice = \"fail\")",
+        (false, OnSmallSlice::Warn) => "a warning (on-small-slice = \"warn\"), not a pass",
+    };
+    r.detail = format!("not judged, {why}: {consequence}");
+}
+
+pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
     let known: Vec<String> = comparisons.iter().map(|c| c.slice.clone()).collect();
     // The family: every comparison some gate applies to, each once, in first-use order.
     let mut targets: Vec<(&Gate, String, usize)> = Vec::new();
@@ -97,8 +140,11 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
     );
     let alpha = 1.0 - cfg.bootstrap.confidence;
 
-    let mut results = Vec::new();
-    let mut warnings = Vec::new();
+    let mut out = Judged {
+        results: Vec::new(),
+        warnings: Vec::new(),
+        notes: Vec::new(),
+    };
     for (gate, slice, ci) in &targets {
         let c = &comparisons[*ci];
         let p_adj = adjusted[family.iter().position(|i| i == ci).expect("in the family")];
@@ -108,64 +154,76 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
             };
             let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
             r.family_size = family.len();
-            if c.n < cfg.slices.min_queries {
-                r.status = GateStatus::TooSmall;
-                r.passed = cfg.slices.on_small_slice == OnSmallSlice::Warn;
-                r.decided_by = "too-small slice (min-queries)".into();
-                r.detail = format!(
-                    "{} queries < min-queries {}: too small to judge ({})",
-                    c.n, cfg.slices.min_queries, r.detail
-                );
-                warnings.push(format!(
-                    "gate #{} {} on {}: {}",
-                    gate.index, gate.metric, slice, r.detail
+            let small = is_statistical(rule).then(|| too_small(cfg, c)).flatten();
+            if let Some(why) = small {
+                not_judged(&mut r, &why, cfg.slices.on_small_slice);
+                out.warnings.push(format!(
+                    "gate #{} {} on {slice}, {rule}: {}",
+                    gate.index, gate.metric, r.detail
                 ));
+            } else if let Some(w) = power_warning(gate, rule, &r, c) {
+                out.warnings.push(w);
             }
-            results.push(r);
-        }
-        if let Some(w) = power_warning(gate, c) {
-            warnings.push(w);
+            out.results.push(r);
         }
     }
     for &i in &family {
         let c = &comparisons[i];
         if c.mc_rerun {
-            warnings.push(format!(
+            out.notes.push(format!(
                 "{} on {}: an interval bound lay within 3 Monte-Carlo standard errors of its threshold; re-ran with {} resamples (derived stream) before deciding",
                 c.metric, c.slice, c.resamples_used
             ));
         }
     }
-    Ok((results, warnings))
+    Ok(out)
 }
 
-/// "risk=compliance: 41 queries, can only detect drops ≥ 0.062; margin is 0.01" when the MDE of
-/// a gated comparison exceeds the gate's delta margin.
-fn power_warning(gate: &Gate, c: &Comparison) -> Option<String> {
-    let margin = [gate.max_drop, gate.fail_if_significant_drop]
-        .into_iter()
-        .flatten()
-        .reduce(f64::min)?;
-    // A zero margin has no size to detect; the p-value and the interval speak for themselves.
+/// "gate #3 ndcg@10 on risk=compliance, max-drop: 41 queries can only detect drops ≥ 0.0620 (80%
+/// power) and the margin is 0.0100: …", only where power matters: a `max-drop` that failed
+/// without showing harm (its interval reaches inside the margin: the data may be too few to
+/// prove no harm) or a `fail-if-significant-drop` that passed (it could hardly have failed).
+/// A zero margin has no size to detect.
+fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Option<String> {
+    // A failed max-drop whose whole interval lies past the margin was not short of data: the
+    // harm is shown.
+    let shown_harm = |m: f64| oriented(c.ci, c.higher_is_better)[1] < -m;
+    let margin = match rule {
+        "max-drop" if !r.passed && !shown_harm(gate.max_drop?) => gate.max_drop?,
+        "fail-if-significant-drop" if r.passed => gate.fail_if_significant_drop?,
+        _ => return None,
+    };
     if margin <= 0.0 || c.mde <= margin {
         return None;
     }
     let size = match c.groups {
-        Some(g) if c.n != g => format!("{} queries in {g} groups", c.n),
-        _ => format!("{} queries", c.n),
+        Some(g) if c.n != g => format!(
+            "{} in {}",
+            crate::numbers::count(c.n, "query", "queries"),
+            crate::numbers::count(g, "group", "groups")
+        ),
+        _ => crate::numbers::count(c.n, "query", "queries"),
+    };
+    let what = if r.passed {
+        "it passed but could hardly have failed"
+    } else {
+        "it failed, perhaps for want of data"
     };
     Some(format!(
-        "gate #{} {}: {}: {size}, can only detect {} ≥ {:.3} (80% power); margin is {margin}",
+        "gate #{} {} on {}, {rule}: {size} can only detect {} ≥ {} (80% power) and the margin is {}: {what}",
         gate.index,
         c.metric,
         c.slice,
         if c.higher_is_better { "drops" } else { "rises" },
-        c.mde
+        crate::numbers::plain(c.mde),
+        crate::numbers::plain(margin)
     ))
 }
 
+/// Pass only when no check fails the build (a slice not judged under `on-small-slice = "warn"`
+/// does not; nothing else that was not judged passes).
 pub fn verdict(results: &[GateResult]) -> Verdict {
-    if results.iter().all(|r| r.passed) {
+    if results.iter().all(|r| !r.fails_build) {
         Verdict::Pass
     } else {
         Verdict::Fail

@@ -12,7 +12,14 @@ use serde::Serialize;
 /// 2: `ci` brackets `estimate` (the chosen statistic's difference; the mean delta by default);
 /// comparisons gain the statistic, p-value, MDE, label, Monte-Carlo error and practical ties;
 /// gate results gain the label, raw and Holm-adjusted p-values and the deciding rule.
-pub const SCHEMA_VERSION: u32 = 2;
+///
+/// 3: `rag_gate_version`; `notes` (information) apart from `warnings`; labels say where the
+/// interval lies against zero and the margin (`better-below-margin`, `worse-within-margin`,
+/// `unclear` replaces `inconclusive`); a gate result's `passed` is false when it was not judged
+/// (`too-small`), and `fails_build` says whether it fails the verdict; `mc_rerun` on gate
+/// results; `inputs.qrels` and `inputs.eval` when runs were evaluated. The layout is
+/// published as `docs/report.schema.json`.
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -33,6 +40,8 @@ impl Verdict {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub schema_version: u32,
+    /// The rag-gate version that made this report.
+    pub rag_gate_version: String,
     /// Names this gate (from the gate file's `id`, default the file stem); keys the sticky comment.
     pub gate_id: String,
     pub verdict: Verdict,
@@ -52,7 +61,8 @@ pub struct Report {
     pub comparisons: Vec<Comparison>,
     /// One per gate × slice it applies to, in gate-file order.
     pub gates: Vec<GateResult>,
-    /// Things a reader must know that did not fail the gate (small slices, dropped queries …).
+    /// Things a reader must act on or weigh that did not fail the gate (slices too small to
+    /// judge, dropped queries, gate-file keys with no effect, too little power).
     pub warnings: Vec<String>,
     /// How the two sides were measured (the protocol fingerprint), when the analysis checked it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,6 +70,8 @@ pub struct Report {
     /// Replicate counts, the measured noise and the quarantine (absent when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub noise: Option<NoiseReport>,
+    /// Information (what an evaluation counted, which comparisons were re-run), not warnings.
+    pub notes: Vec<String>,
 }
 
 /// Run-to-run noise in a check: its replicates, the noise file's floors and flaky queries, and
@@ -107,6 +119,31 @@ pub struct InputsInfo {
     pub baseline: String,
     pub candidate: String,
     pub queries: Option<String>,
+    /// The qrels runs were evaluated against (None when both inputs are metric files).
+    pub qrels: Option<String>,
+    /// The `[eval]` settings runs were evaluated with (None when both inputs are metric files).
+    pub eval: Option<EvalSettings>,
+}
+
+/// The effective `[eval]` settings, every default filled in.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalSettings {
+    /// Computed besides the gated metrics.
+    pub metrics: Vec<String>,
+    pub rel_level: i32,
+    /// "linear" or "exponential".
+    pub gain: String,
+    /// "score", "rank" or "given"; None when the runs' formats differ (TREC runs by score,
+    /// JSONL runs as given).
+    pub order: Option<String>,
+    /// "exclude", "zero" or "error".
+    pub empty_gold: String,
+    /// "trec" or "jsonl".
+    pub qrels_format: String,
+    /// "trec" or "jsonl"; None when the two runs differ (each by its extension).
+    pub run_format: Option<String>,
+    pub corpus: Option<String>,
+    pub chunk_map: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -216,16 +253,21 @@ pub struct ReplicateInfo {
     pub run_se: f64,
 }
 
-/// What the interval says against a margin m (oriented so that "better" is an improvement):
-/// `better` (CI above +m), `worse` (CI below −m), `no-change` (CI inside [−m, +m]),
-/// `inconclusive` (CI straddles a margin).
+/// What the interval says, oriented so that positive is an improvement: the word says where it
+/// lies against zero, the qualifier where it lies against the margin m.
+/// `better` (low bound > 0), `better-below-margin` (the whole interval in (0, +m]: real but
+/// smaller than the margin), `worse` (high bound < 0), `worse-within-margin` (the whole interval
+/// in [−m, 0): real but within the margin), `no-change` (holds 0 and lies inside [−m, +m]),
+/// `unclear` (holds 0 and reaches past a margin). The README and the report legends say the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Label {
     Better,
-    Worse,
+    BetterBelowMargin,
     NoChange,
-    Inconclusive,
+    WorseWithinMargin,
+    Worse,
+    Unclear,
 }
 
 impl Comparison {
@@ -236,15 +278,25 @@ impl Comparison {
 }
 
 impl Label {
+    /// The words a reviewer reads.
     pub fn as_str(self) -> &'static str {
         match self {
             Label::Better => "better",
+            Label::BetterBelowMargin => "better, below margin",
+            Label::NoChange => "no change",
+            Label::WorseWithinMargin => "worse, within margin",
             Label::Worse => "worse",
-            Label::NoChange => "no-change",
-            Label::Inconclusive => "inconclusive",
+            Label::Unclear => "unclear",
         }
     }
 }
+
+/// The label rule, for the report legends.
+pub const LABEL_LEGEND: &str =
+    "label, from the interval: better / worse = it lies above / below 0; \
+better, below margin / worse, within margin = it lies between 0 and +m / −m (real, but smaller \
+than the margin m); no change = it holds 0 and lies inside ±m; unclear = it holds 0 and reaches \
+past ±m";
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Regression {
@@ -286,8 +338,9 @@ pub struct RankMove {
 pub enum GateStatus {
     Pass,
     Fail,
-    /// The slice had fewer than `min-queries` queries: not judged (a warning, or a failure
-    /// with `on-small-slice = "fail"`).
+    /// Not judged: the slice is too small for a statistical rule (fewer than `min-queries`
+    /// queries). Never a pass: on `all` it fails; on a slice it warns, or fails with
+    /// `on-small-slice = "fail"` (see `fails_build`).
     TooSmall,
 }
 
@@ -302,7 +355,10 @@ pub struct GateResult {
     pub threshold: f64,
     /// The value compared with the threshold (candidate mean, CI lower bound, loss rate …).
     pub value: f64,
+    /// The rule was judged and held (false when it failed or was not judged).
     pub passed: bool,
+    /// This check fails the verdict (a failed rule, or one not judged that must be).
+    pub fails_build: bool,
     pub status: GateStatus,
     /// Plain-words explanation: what was compared with what.
     pub detail: String,
@@ -315,6 +371,9 @@ pub struct GateResult {
     /// some gate applies to); it must be below 1 − confidence for a proven drop to fail.
     pub p_adjusted: f64,
     pub family_size: usize,
+    /// The interval behind this result was re-run with more resamples because a bound lay
+    /// within 3 Monte-Carlo standard errors of its threshold: the result depends on the re-run.
+    pub mc_rerun: bool,
     /// The rule that decided, in words: "non-inferiority (max-drop)", "proven harm
     /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice".
     pub decided_by: String,

@@ -90,8 +90,8 @@ pub fn pair(
     let mut warnings = Vec::new();
     if !only_b.is_empty() || !only_c.is_empty() {
         warnings.push(format!(
-            "missing = \"intersect\": dropped {} queries only in the baseline and {} only in the candidate",
-            only_b.len(),
+            "missing = \"intersect\": dropped {} only in the baseline and {} only in the candidate",
+            crate::numbers::count(only_b.len(), "query", "queries"),
             only_c.len()
         ));
     }

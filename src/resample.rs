@@ -31,6 +31,8 @@ pub struct Settings {
     /// judged against, and the label's margin), and the critical slice names they may refer to.
     pub gates: Vec<Gate>,
     pub critical: Vec<String>,
+    /// Ungated metrics where lower is better (`compare --lower-is-better`).
+    pub lower_is_better: Vec<String>,
 }
 
 impl Settings {
@@ -46,15 +48,18 @@ impl Settings {
             worst: cfg.report.worst,
             gates: cfg.gates.clone(),
             critical: cfg.slices.critical.iter().map(|(n, _)| n.clone()).collect(),
+            lower_is_better: cfg.report.lower_is_better.clone(),
         }
     }
 
-    /// The metric's statistic and orientation (validation makes every gate on it agree).
+    /// The metric's statistic and orientation (validation makes every gate on it agree);
+    /// an ungated metric is a mean, higher-is-better unless listed in `lower_is_better`.
     fn reading(&self, metric: &str) -> (Statistic, bool) {
+        let ungated = !self.lower_is_better.iter().any(|m| m == metric);
         self.gates
             .iter()
             .find(|g| g.metric == metric)
-            .map_or((Statistic::Mean, true), |g| {
+            .map_or((Statistic::Mean, ungated), |g| {
                 (g.statistic, g.higher_is_better)
             })
     }

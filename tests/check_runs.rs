@@ -66,7 +66,7 @@ on-unreliable = \"warn\"",
         "[{lo}, {hi}]"
     );
     assert!(comparisons(&v).iter().any(|c| c["metric"] == "recall@100"));
-    assert!(v["warnings"]
+    assert!(v["notes"]
         .as_array()
         .unwrap()
         .iter()

@@ -156,7 +156,7 @@ proptest! {
         std::fs::write(&path, &bytes).unwrap();
         match rag_gate::config::load(&path) {
             Ok(cfg) => {
-                let dumped = rag_gate::config::dump(&cfg);
+                let dumped = rag_gate::config::dump(&cfg, None);
                 prop_assert!(!dumped.is_empty());
             }
             Err(e) => {

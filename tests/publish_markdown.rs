@@ -28,12 +28,12 @@ fn first_line_is_the_marker_and_then_the_verdict_with_the_worst_reason() {
     );
     assert_eq!(
         lines.next(),
-        Some("### ❌ rag-gate fail: ndcg@&#8288;10 dropped 0.031 \\[-0.048, -0.015\\] on risk=compliance (allowed drop 0.010)")
+        Some("### ❌ rag-gate fail: ndcg@&#8288;10 dropped 0.0310 \\[−0.0480, −0.0150\\] on risk=compliance (allowed drop 0.0100); 1 of 4 checks failed (2 gates)")
     );
     assert_eq!(lines.next(), Some(""));
     assert_eq!(
         lines.next(),
-        Some("gate **prod** · 1 of 4 gate checks failed · 1 on slices too small to judge · 412 queries paired")
+        Some("gate **prod** · 1 check not judged (too small), never passed · 412 queries paired")
     );
 }
 
@@ -57,7 +57,9 @@ fn gated_values_say_what_they_are() {
     let md = render(&failing_report());
     assert!(md.contains("| `recall@5` | all | min-mean | mean 0.9650 | ≥ 0.9500 | ✅ pass |"));
     assert!(
-        md.contains("| `ndcg@10` | risk=legal | max-drop | — | too few queries | ⚠️ not judged |"),
+        md.contains(
+            "| `ndcg@10` | risk=legal | max-drop | — | too few queries | ⚠️ not judged (too small) |"
+        ),
         "{md}"
     );
 }
@@ -67,7 +69,7 @@ fn the_first_screen_is_gated_rows_and_changes_the_rest_is_folded() {
     let md = render(&failing_report());
     let folded = md.find("<details>").unwrap();
     let (screen, rest) = md.split_at(folded);
-    assert!(screen.contains("**Changed beyond the margin** (1 of 3)"));
+    assert!(screen.contains("**Changed beyond the margin** (2 of 3)"));
     assert!(
         screen.contains(
             "| `ndcg@10` | risk=compliance | 64 | −0.0310 [−0.0480, −0.0150] | ±0.0100 | ▼ worse |"
@@ -131,7 +133,11 @@ fn pipes_are_escaped_so_table_rows_stay_whole() {
     let mut r = failing_report();
     r.comparisons[0].slice = "lang=en|fr".into();
     let md = render(&r);
-    let row = md.lines().find(|l| l.contains("lang=en")).unwrap();
+    // The row of the all-comparisons table (it has the most cells).
+    let row = md
+        .lines()
+        .find(|l| l.contains("lang=en") && l.contains('→'))
+        .unwrap();
     assert!(row.contains("lang=en\\|fr"), "{row}");
     // As many cells as the header of its table: the escaped pipe did not split the row.
     let header = md

@@ -1,4 +1,5 @@
-//! `--dump-config`: the effective configuration, every default filled in, as TOML.
+//! `--dump-config`: the effective configuration, every default filled in, as TOML (`[policy]`
+//! max-k has no default: absent means no limit).
 
 use toml::{Table, Value};
 
@@ -12,7 +13,7 @@ fn side(first: &InputSpec, more: &[InputSpec]) -> Value {
     Value::Array(std::iter::once(first).chain(more).map(input).collect())
 }
 
-pub fn dump(c: &Config) -> String {
+pub fn dump(c: &Config, eval: Option<Table>) -> String {
     let mut root = Table::new();
     root.insert("id".into(), c.id.clone().into());
 
@@ -79,8 +80,8 @@ pub fn dump(c: &Config) -> String {
     if !noise.is_empty() {
         root.insert("noise".into(), noise.into());
     }
-    if let Some((eval, _)) = &c.eval {
-        root.insert("eval".into(), eval.clone().into());
+    if let Some(eval) = eval {
+        root.insert("eval".into(), eval.into());
     }
     let mut protocol = Table::new();
     protocol.insert("require".into(), c.protocol.require.into());
@@ -95,6 +96,11 @@ pub fn dump(c: &Config) -> String {
         judged.insert("min-judged".into(), m.into());
     }
     root.insert("judged".into(), judged.into());
+    let mut policy = Table::new();
+    if let Some(k) = c.policy.max_k {
+        policy.insert("max-k".into(), (k as i64).into());
+    }
+    root.insert("policy".into(), policy.into());
 
     let gates: Vec<Value> = c.gates.iter().map(gate).collect();
     root.insert("gate".into(), Value::Array(gates));

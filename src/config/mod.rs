@@ -197,6 +197,8 @@ pub struct ReportSettings {
     pub practical_tie: f64,
     /// Metrics to compare; None = every metric both inputs have.
     pub metrics: Option<Vec<(String, Option<Range<usize>>)>>,
+    /// Ungated metrics where lower is better (`compare --lower-is-better`).
+    pub lower_is_better: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -220,6 +222,14 @@ pub struct Gate {
     pub slices_span: Option<Range<usize>>,
 }
 
+/// Rules about what may be gated at all.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    /// The LLM context budget: no gated retrieval metric may look deeper than this many
+    /// documents (`recall@30` is refused under `max-k = 5`, and so is an uncut `ndcg`).
+    pub max_k: Option<usize>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub id: String,
@@ -233,6 +243,10 @@ pub struct Config {
     pub judged: JudgedSettings,
     pub gates: Vec<Gate>,
     pub noise: NoiseSettings,
+    pub policy: Policy,
+    /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric
+    /// files), for the report's warnings.
+    pub warnings: Vec<String>,
     pub source: SourceText,
 }
 
@@ -261,6 +275,14 @@ pub fn load(path: &Path) -> Result<Config> {
     let shown = path.display().to_string();
     let text = crate::load::source::read_text(path, &shown, "a TOML gate file")?;
     let src = SourceText { shown, text };
+    if let Ok(raw::GateProbe { gate: Some(g) }) = toml::from_str::<raw::GateProbe>(&src.text) {
+        if g.get_ref().is_table() {
+            return Err(src.error(
+                Some(g.span()),
+                "`[gate]` is a single table; write `[[gate]]` (two brackets), one per gate",
+            ));
+        }
+    }
     let raw: raw::RawConfig =
         toml::from_str(&src.text).map_err(|e| src.error(e.span(), e.message()))?;
     let base = path.parent().unwrap_or(Path::new(""));

@@ -24,6 +24,8 @@ pub struct RawConfig {
     pub protocol: RawProtocol,
     #[serde(default)]
     pub judged: RawJudged,
+    #[serde(default)]
+    pub policy: RawPolicy,
     #[serde(default, rename = "gate")]
     pub gates: Vec<Spanned<RawGate>>,
     #[serde(default)]
@@ -77,6 +79,19 @@ pub struct RawReport {
     pub tie_epsilon: Option<Spanned<f64>>,
     pub practical_tie: Option<Spanned<f64>>,
     pub metrics: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawPolicy {
+    pub max_k: Option<Spanned<i64>>,
+}
+
+/// Only the `gate` key, read before the strict parse: `[gate]` (one table) instead of
+/// `[[gate]]` (an array of tables) gets an error that says so.
+#[derive(Debug, Deserialize)]
+pub struct GateProbe {
+    pub gate: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Debug, Deserialize)]

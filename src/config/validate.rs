@@ -197,6 +197,18 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         Some(t) => *t.get_ref(),
         None => DEFAULT_PRACTICAL_TIE,
     };
+    let policy = Policy {
+        max_k: match &raw.policy.max_k {
+            Some(k) if *k.get_ref() < 1 => {
+                return Err(err(
+                    k.span(),
+                    "[policy] max-k must be ≥ 1 (documents in the LLM context)".into(),
+                ))
+            }
+            Some(k) => Some(*k.get_ref() as usize),
+            None => None,
+        },
+    };
     let metrics = r.metrics.as_ref().map(|m| {
         m.iter()
             .map(|x| (crate::metric_names::canonical(x.get_ref()), Some(x.span())))
@@ -207,14 +219,23 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         tie_epsilon,
         practical_tie,
         metrics,
+        lower_is_better: Vec::new(),
     };
 
     let mut gates = Vec::new();
     for (i, g) in raw.gates.iter().enumerate() {
-        gates.push(gate(&src, i + 1, g)?);
+        gates.push(gate(&src, i + 1, g, policy.max_k)?);
+    }
+    if gates.is_empty() {
+        return Err(src.error(
+            None,
+            "no [[gate]] table: nothing would be judged, so nothing could fail; add one, e.g. \
+             [[gate]] metric = \"ndcg@10\" max-drop = 0.01 (for a report without gates, use `rag-gate compare`)",
+        ));
     }
     same_reading_per_metric(&src, &raw.gates, &gates)?;
     let judged = judged_settings(&src, &raw.judged)?;
+    let warnings = no_effect_warnings(&src, &raw, &baseline, &candidate);
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
         (t.into_inner(), span)
@@ -240,6 +261,8 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         judged,
         gates,
         noise,
+        policy,
+        warnings,
         source: src,
     })
 }
@@ -261,6 +284,42 @@ fn judged_settings(src: &SourceText, j: &super::raw::RawJudged) -> Result<Judged
         on_unreliable: j.on_unreliable.unwrap_or(OnUnreliable::Fail),
         min_judged,
     })
+}
+
+/// Keys that do nothing for these inputs: `[eval]` and `qrels` when no input is a run,
+/// `format` and `id-column` when both are runs. A warning, not silence.
+fn no_effect_warnings(
+    src: &SourceText,
+    raw: &RawConfig,
+    baseline: &InputSpec,
+    candidate: &InputSpec,
+) -> Vec<String> {
+    let runs = [baseline, candidate]
+        .iter()
+        .filter(|i| matches!(i.kind, InputKind::Run))
+        .count();
+    let mut w = Vec::new();
+    if runs == 0 {
+        if let Some(e) = &raw.eval {
+            w.push(src.warning(
+                Some(e.span()),
+                "[eval] has no effect: no input is a run (baseline and candidate are metric files)",
+            ));
+        }
+        if let Some(q) = &raw.inputs.qrels {
+            w.push(src.warning(
+                Some(q.span()),
+                "[inputs] qrels has no effect: no input is a run (baseline and candidate are metric files)",
+            ));
+        }
+    }
+    if runs == 2 && (raw.inputs.format.is_some() || raw.inputs.id_column.is_some()) {
+        w.push(src.warning(
+            Some(raw.inputs.baseline.span()),
+            "[inputs] format and id-column have no effect: both inputs are runs",
+        ));
+    }
+    w
 }
 
 fn valid_id(s: &str) -> bool {

@@ -7,7 +7,7 @@ use super::ann::evaluate_ann;
 use super::metrics::{Kind, Metric, NAMES_HELP};
 use super::output::{render_rows, summary_json, RowFormat};
 use super::{evaluate, EmptyGold, EvalOptions, Format, Gain, Order};
-use crate::atomic::write_atomic;
+use crate::atomic::{is_stdout, write_atomic};
 use crate::error::{few, Error, Result};
 use crate::outcome::Outcome;
 
@@ -88,6 +88,7 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         optimistic: false,
         keep_ranks: false,
     };
+    refuse_overwriting_inputs(args)?;
     let shown = |p: &PathBuf| p.display().to_string();
     let ann = ms.iter().any(|m| m.kind == Kind::AnnRecall);
     let ev = match (&args.exact_run, &args.qrels, ann) {
@@ -115,22 +116,22 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     let s = &ev.summary;
     if !s.excluded.is_empty() {
         out.stderr.push(format!(
-            "note: {} quer(y/ies) without a relevant doc excluded (--empty-gold exclude): {}",
-            s.excluded.len(),
+            "note: {} without a relevant doc excluded (--empty-gold exclude): {}",
+            queries(s.excluded.len()),
             few(&s.excluded, 5)
         ));
     }
     if !s.missing_from_run.is_empty() {
         out.stderr.push(format!(
-            "note: {} quer(y/ies) absent from the run scored 0: {}",
-            s.missing_from_run.len(),
+            "note: {} absent from the run scored 0: {}",
+            queries(s.missing_from_run.len()),
             few(&s.missing_from_run, 5)
         ));
     }
     if s.run_only_ignored > 0 {
         out.stderr.push(format!(
-            "note: {} run-only quer(y/ies) ignored (not in the reference)",
-            s.run_only_ignored
+            "note: {} only in the run ignored (not in the reference)",
+            queries(s.run_only_ignored)
         ));
     }
     if s.evaluated == 0 {
@@ -144,7 +145,7 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         render_rows(&ev, args.format)?
     };
     let holes = args.holes.as_ref().map(|_| holes_text(&ev));
-    match &args.output {
+    match args.output.as_ref().filter(|p| !is_stdout(p)) {
         Some(path) => write_with_sidecar(path, &rows, &ev, args.holes.as_deref(), holes)?,
         None => {
             if let (Some(h), Some(text)) = (&args.holes, &holes) {
@@ -156,6 +157,11 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         }
     }
     if args.summary && !summary_only {
+        if args.output.as_deref().is_some_and(is_stdout) {
+            return Err(Error::Usage(
+                "-o - and --summary: both would go to standard output; give -o FILE".into(),
+            ));
+        }
         out.stdout = summary_json(&ev)?;
     }
     Ok(out)
@@ -203,4 +209,30 @@ fn write_with_sidecar(
         files.push((h, text.as_bytes()));
     }
     crate::atomic::write_all_atomic(&files)
+}
+
+/// "1 query", "3 queries".
+fn queries(n: usize) -> String {
+    if n == 1 {
+        "1 query".into()
+    } else {
+        format!("{n} queries")
+    }
+}
+
+/// `-o` must not replace a file the evaluation reads (through symlinks too).
+fn refuse_overwriting_inputs(args: &EvalArgs) -> Result<()> {
+    let Some(out) = &args.output else {
+        return Ok(());
+    };
+    let mut inputs: Vec<(&str, &std::path::Path)> = vec![("--run file", args.run.as_path())];
+    for (flag, p) in [
+        ("--qrels file", &args.qrels),
+        ("--corpus file", &args.corpus),
+        ("--chunk-map file", &args.chunk_map),
+        ("--exact-run file", &args.exact_run),
+    ] {
+        inputs.extend(p.as_deref().map(|p| (flag, p)));
+    }
+    crate::atomic::refuse_overwriting(&[("-o", out.as_path())], &inputs)
 }

@@ -9,10 +9,11 @@
 use clap::ValueEnum;
 use serde::Deserialize;
 
-use super::EvalOptions;
-use crate::config::{resolve, Config, InputSpec};
+use super::{EvalOptions, Format, Order};
+use crate::config::{resolve, Config, InputKind, InputSpec};
 use crate::error::Result;
 use crate::load::MetricTable;
+use crate::model::EvalSettings;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -115,6 +116,78 @@ pub fn ranks(ev: &super::Evaluation) -> Ranks {
         .collect()
 }
 
+/// The effective `[eval]` settings, defaults filled in (for `--dump-config` and the report).
+pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
+    let (opts, metrics) = eval_options(cfg)?;
+    let name = |v: &dyn Fn() -> Option<clap::builder::PossibleValue>| {
+        v().map_or(String::new(), |p| p.get_name().to_string())
+    };
+    let runs: Vec<&InputSpec> = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+        .into_iter()
+        .filter(|i| matches!(i.kind, InputKind::Run))
+        .collect();
+    let run_formats: Vec<Format> = runs
+        .iter()
+        .map(|r| {
+            opts.run_format
+                .unwrap_or_else(|| Format::from_path(&r.path))
+        })
+        .collect();
+    let run_format = match (opts.run_format, run_formats.as_slice()) {
+        (Some(f), _) => Some(f),
+        (None, [a, b]) if a == b => Some(*a),
+        (None, [a]) => Some(*a),
+        _ => None,
+    };
+    let order = opts.order.or(match run_format {
+        Some(Format::Trec) => Some(Order::Score),
+        Some(Format::Jsonl) => Some(Order::Given),
+        None => None,
+    });
+    let qrels_format = opts.qrels_format.unwrap_or_else(|| {
+        cfg.inputs
+            .qrels
+            .as_ref()
+            .map_or(Format::Trec, |q| Format::from_path(&q.path))
+    });
+    let section = cfg.eval.as_ref().map(|(t, _)| t);
+    let written = |key: &str| section.and_then(|t| t.get(key)?.as_str().map(str::to_string));
+    Ok(EvalSettings {
+        metrics,
+        rel_level: opts.rel_level,
+        gain: name(&|| opts.gain.to_possible_value()),
+        order: order.map(|o| name(&|| o.to_possible_value())),
+        empty_gold: name(&|| opts.empty_gold.to_possible_value()),
+        qrels_format: name(&|| qrels_format.to_possible_value()),
+        run_format: run_format.map(|f| name(&|| f.to_possible_value())),
+        corpus: written("corpus"),
+        chunk_map: written("chunk-map"),
+    })
+}
+
+/// The `[eval]` table as `--dump-config` prints it.
+pub fn eval_table(s: &EvalSettings) -> toml::Table {
+    let mut t = toml::Table::new();
+    let strings = |v: &[String]| toml::Value::Array(v.iter().cloned().map(Into::into).collect());
+    t.insert("metrics".into(), strings(&s.metrics));
+    t.insert("rel-level".into(), i64::from(s.rel_level).into());
+    t.insert("gain".into(), s.gain.clone().into());
+    let optional = [
+        ("order", &s.order),
+        ("run-format", &s.run_format),
+        ("corpus", &s.corpus),
+        ("chunk-map", &s.chunk_map),
+    ];
+    t.insert("empty-gold".into(), s.empty_gold.clone().into());
+    t.insert("qrels-format".into(), s.qrels_format.clone().into());
+    for (k, v) in optional {
+        if let Some(v) = v {
+            t.insert(k.into(), v.clone().into());
+        }
+    }
+    t
+}
+
 /// Evaluates one side's run; returns its per-query table, a line for the report's warnings, and
 /// the evaluation itself (with each query's unjudged docs in the gated top k and the optimistic
 /// values, for the judged bounds; judged@k columns the gates did not ask for stay out of the table).
@@ -169,9 +242,9 @@ pub fn evaluate_run(
     table.metrics.retain(|m, _| shown_metrics.contains(m));
     let summary = &ev.summary;
     let note = format!(
-        "{}: evaluated {} queries against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
+        "{}: evaluated {} against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
         spec.written,
-        summary.evaluated,
+        crate::numbers::count(summary.evaluated, "query", "queries"),
         qrels.written,
         summary.excluded.len(),
         summary.missing_from_run.len(),

@@ -41,11 +41,28 @@ pub struct Metric {
 pub const NAMES_HELP: &str =
     "recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, judged@k, ann-recall@k";
 
+/// The metric names without cutoff, for "did you mean".
+const BASES: [&str; 11] = [
+    "recall",
+    "p",
+    "mrr",
+    "ndcg",
+    "ap",
+    "map",
+    "rprec",
+    "hit",
+    "ann-recall",
+    "precision",
+    "success",
+];
+
 impl Metric {
     /// Parses our canonical names (case-insensitive; `map@k` = `ap@k`, `success@k` = `hit@k`,
     /// `precision@k` = `p@k`).
+    /// Every spelling a gate file accepts works here too (`ndcg_cut_10`, `P_10`, `recip_rank`,
+    /// `NDCG@10`): the name is mapped to ours first (`metric_names::canonical`).
     pub fn parse(s: &str) -> Result<Metric, String> {
-        let low = s.trim().to_ascii_lowercase();
+        let low = crate::metric_names::canonical(s).to_ascii_lowercase();
         let (base, k) = match low.split_once('@') {
             Some((b, k)) => {
                 let k: usize = k.parse().ok().filter(|&k| k > 0).ok_or_else(|| {
@@ -66,7 +83,15 @@ impl Metric {
             "hit" | "success" => Kind::Hit,
             "ann-recall" => Kind::AnnRecall,
             "judged" => Kind::Judged,
-            _ => return Err(format!("unknown metric {s:?}; known: {NAMES_HELP}")),
+            _ => {
+                let hint = crate::metric_names::did_you_mean(&base, BASES)
+                    .map(|b| match k {
+                        Some(k) => format!("did you mean {b}@{k}? "),
+                        None => format!("did you mean {b}? "),
+                    })
+                    .unwrap_or_default();
+                return Err(format!("unknown metric {s:?}; {hint}known: {NAMES_HELP}"));
+            }
         };
         let needs_k = matches!(
             kind,

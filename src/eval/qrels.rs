@@ -47,6 +47,9 @@ pub fn read_qrels(
     corpus: Option<&Corpus>,
 ) -> Result<Qrels> {
     let mut lines = Lines::open(path, shown)?;
+    if format == Format::Trec {
+        lines = lines.skipping_comments();
+    }
     let mut qrels = Qrels::default();
     while lines.advance()? {
         let l = lines.current();

@@ -108,7 +108,7 @@ fn read_trec_grouped(
     spec: &RunSpec,
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<bool> {
-    let mut lines = Lines::open(path, shown)?;
+    let mut lines = Lines::open(path, shown)?.skipping_comments();
     let mut g = Group::scored(String::new());
     let mut done: HashSet<String> = HashSet::new();
     let mut any = false;
@@ -150,7 +150,7 @@ fn read_trec_bucketed(
     spec: &RunSpec,
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<()> {
-    let mut lines = Lines::open(path, shown)?;
+    let mut lines = Lines::open(path, shown)?.skipping_comments();
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     while lines.advance()? {
         let l = lines.current();

@@ -35,13 +35,13 @@ pub fn warning(actions: bool, msg: &str) -> String {
     }
 }
 
-/// One `::error` line per failed gate, at most [`MAX_ANNOTATIONS`]: past that, the last line
+/// One `::error` line per check that fails the build, at most [`MAX_ANNOTATIONS`]: past that, the last line
 /// sums up the rest.
 pub fn gate_annotations(report: &Report) -> Vec<String> {
     let failed: Vec<String> = report
         .gates
         .iter()
-        .filter(|g| !g.passed)
+        .filter(|g| g.fails_build)
         .map(|g| {
             format!(
                 "gate {} failed: {} on {} ({} {}): {}",

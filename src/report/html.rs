@@ -70,7 +70,7 @@ pub fn render(r: &Report) -> String {
         "<h1 class=\"{class}\">{icon} rag-gate {word}: {}</h1>",
         esc(headline)
     );
-    let failed = r.gates.iter().filter(|g| !g.passed).count();
+    let failed = r.gates.iter().filter(|g| g.fails_build).count();
     let _ = writeln!(
         s,
         "<p class=\"facts\">gate <b>{}</b> · {failed} of {} gate checks failed · {} queries paired · seed {} · {} resamples · {} {}% interval · unit {}</p>",
@@ -124,13 +124,17 @@ fn gates(s: &mut String, r: &Report) {
     }
     s.push_str("<section><h2>Gates</h2>\n<table><thead><tr><th>#</th><th>metric</th><th>slice</th><th>rule</th><th>value</th><th>threshold</th><th>result</th><th>label</th><th>p (Holm)</th><th>why</th></tr></thead><tbody>\n");
     for g in &r.gates {
-        let result = match (g.status, g.passed) {
+        let result = match (g.status, g.fails_build) {
             (GateStatus::Pass, _) => "pass",
             (GateStatus::Fail, _) => "fail",
-            (GateStatus::TooSmall, true) => "not judged (too small)",
-            (GateStatus::TooSmall, false) => "fail (too small)",
+            (GateStatus::TooSmall, false) => "not judged (too small)",
+            (GateStatus::TooSmall, true) => "fail (not judged: too small)",
         };
-        let class = if g.passed { "" } else { " class=\"failing\"" };
+        let class = if g.fails_build {
+            " class=\"failing\""
+        } else {
+            ""
+        };
         let stat = find(r, g).map_or("mean", |c| c.statistic.as_str());
         let (value, threshold) = match g.rule.as_str() {
             "min-mean" => (
@@ -198,7 +202,7 @@ fn worst(s: &mut String, r: &Report) {
     let failing = |c: &Comparison| {
         r.gates
             .iter()
-            .any(|g| !g.passed && g.metric == c.metric && g.slice == c.slice)
+            .any(|g| g.fails_build && g.metric == c.metric && g.slice == c.slice)
     };
     let with: Vec<&Comparison> = r
         .comparisons

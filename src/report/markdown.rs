@@ -107,18 +107,18 @@ fn head(r: &Report) -> String {
     };
     let _ = writeln!(s, "{}", marker_with_state(&r.gate_id, &state_digest(r)));
     let _ = writeln!(s, "### {icon} rag-gate {word}: {}\n", reason(r));
-    let failed = r.gates.iter().filter(|g| !g.passed).count();
+    // The headline already counts what failed ("1 of 4 checks failed (2 gates)").
     let small = r
         .gates
         .iter()
         .filter(|g| g.status == GateStatus::TooSmall)
         .count();
     let mut facts = vec![format!("gate **{}**", escape(&r.gate_id))];
-    if failed > 0 {
-        facts.push(format!("{failed} of {} gate checks failed", r.gates.len()));
-    }
     if small > 0 {
-        facts.push(format!("{small} on slices too small to judge"));
+        facts.push(format!(
+            "{} not judged (too small), never passed",
+            crate::numbers::count(small, "check", "checks")
+        ));
     }
     facts.push(format!("{} queries paired", r.pairing.paired));
     let _ = writeln!(s, "{}\n", facts.join(" · "));
@@ -158,6 +158,7 @@ fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> Strin
     s.push_str(&super::noise::markdown(r, escape));
     protocol::sections(&mut s, r);
     details::warnings(&mut s, r, d.warnings);
+    details::notes(&mut s, r);
     s.push_str(&details::footer(r, page.link.as_deref()));
     protocol::footer(&mut s, r);
     s

@@ -1,14 +1,15 @@
 //! Plain-text renderer for the terminal: the headline, the gates, the deltas, the worst
 //! regressions and the warnings, in aligned columns.
 
-use crate::model::{GateStatus, Report};
+use crate::model::{GateStatus, Report, LABEL_LEGEND};
+use crate::numbers::{plain, signed};
 
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
     out.push_str(&format!("rag-gate {}: {}\n", r.gate_id, r.headline));
     out.push_str(&format!(
-        "{} queries paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
-        r.pairing.paired,
+        "{} paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
+        crate::numbers::count(r.pairing.paired, "query", "queries"),
         r.unit,
         r.method,
         fmt_pct(r.confidence),
@@ -26,13 +27,13 @@ pub fn render(r: &Report) -> String {
                     g.metric.clone(),
                     g.slice.clone(),
                     g.rule.clone(),
-                    format!("{:.4}", g.value),
-                    format!("{}", g.threshold),
-                    match g.status {
-                        GateStatus::Pass => "pass".into(),
-                        GateStatus::Fail => "FAIL".into(),
-                        GateStatus::TooSmall if g.passed => "too small (warn)".into(),
-                        GateStatus::TooSmall => "too small (FAIL)".into(),
+                    plain(g.value),
+                    plain(g.threshold),
+                    match (g.status, g.fails_build) {
+                        (GateStatus::Pass, _) => "pass".into(),
+                        (GateStatus::Fail, _) => "FAIL".into(),
+                        (GateStatus::TooSmall, false) => "not judged (warn)".into(),
+                        (GateStatus::TooSmall, true) => "not judged (FAIL)".into(),
                     },
                     g.label.as_str().into(),
                     fmt_p(g.p_value),
@@ -60,14 +61,15 @@ pub fn render(r: &Report) -> String {
     }
     if let Some(g) = r.gates.first() {
         out.push_str(&format!(
-            "  p: two-sided paired sign-flip test at the {} unit; Holm over {} gated comparisons\n",
-            r.unit, g.family_size
+            "  p: two-sided paired sign-flip test at the {} unit; Holm over {}\n",
+            r.unit,
+            crate::numbers::count(g.family_size, "gated comparison", "gated comparisons")
         ));
     }
     out.push_str("\nDeltas (candidate − baseline)\n");
     let ci_head = format!("{}% CI", fmt_pct(r.confidence));
     let practical_head = match r.comparisons.first() {
-        Some(c) => format!("w/t/l at ±{}", c.practical_tie),
+        Some(c) => format!("w/t/l at ±{}", plain(c.practical_tie)),
         None => "w/t/l (practical)".into(),
     };
     let rows: Vec<Vec<String>> = r
@@ -81,23 +83,23 @@ pub fn render(r: &Report) -> String {
                     Some(g) => format!("{} ({g} groups)", c.n),
                     None => c.n.to_string(),
                 },
-                format!("{:.4}", c.baseline_mean),
-                format!("{:.4}", c.candidate_mean),
-                format!("{:+.4}", c.delta),
+                plain(c.baseline_mean),
+                plain(c.candidate_mean),
+                signed(c.delta),
                 if c.statistic == "mean" {
                     String::new()
                 } else {
-                    format!("{} {:+.4}", c.statistic, c.estimate)
+                    format!("{} {}", c.statistic, signed(c.estimate))
                 },
                 format!(
-                    "[{:+.4}, {:+.4}]{}",
-                    c.ci[0],
-                    c.ci[1],
+                    "[{}, {}]{}",
+                    signed(c.ci[0]),
+                    signed(c.ci[1]),
                     if c.mc_rerun { "*" } else { "" }
                 ),
                 fmt_p(c.p_value),
-                format!("{:.4}", c.mde),
-                format!("{} (±{})", c.label_str(), c.margin),
+                plain(c.mde),
+                format!("{} (±{})", c.label_str(), plain(c.margin)),
                 format!("{}/{}/{}", c.wins, c.ties, c.losses),
                 format!(
                     "{}/{}/{}",
@@ -124,7 +126,7 @@ pub fn render(r: &Report) -> String {
         ],
         &rows,
     ));
-    // The re-run factor travels in the data: resamples used by a re-run ÷ the configured number.
+    out.push_str(&format!("  {LABEL_LEGEND}\n"));
     if let Some(c) = r.comparisons.iter().find(|c| c.mc_rerun) {
         out.push_str(&format!(
             "  * bound within 3 Monte-Carlo SE of a threshold: re-run with {}× the resamples\n",
@@ -144,8 +146,11 @@ pub fn render(r: &Report) -> String {
                 .iter()
                 .map(|w| {
                     format!(
-                        "{} {:.3}→{:.3} ({:+.3})",
-                        w.query_id, w.baseline, w.candidate, w.delta
+                        "{} {}→{} ({})",
+                        w.query_id,
+                        plain(w.baseline),
+                        plain(w.candidate),
+                        signed(w.delta)
                     )
                 })
                 .collect();
@@ -160,10 +165,12 @@ pub fn render(r: &Report) -> String {
     }
     judged_text(&mut out, r);
     out.push_str(&super::noise::text(r));
-    if !r.warnings.is_empty() {
-        out.push_str("\nWarnings\n");
-        for w in &r.warnings {
-            out.push_str(&format!("  - {w}\n"));
+    for (title, lines) in [("Warnings", &r.warnings), ("Notes", &r.notes)] {
+        if !lines.is_empty() {
+            out.push_str(&format!("\n{title}\n"));
+            for w in lines {
+                out.push_str(&format!("  - {w}\n"));
+            }
         }
     }
     protocol_text(&mut out, r);

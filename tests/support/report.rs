@@ -56,15 +56,7 @@ fn cmp(
         },
         mde: (ci[1] - ci[0]) / 3.92 * 2.8,
         margin: 0.01,
-        label: Some(if ci[1] < -0.01 {
-            Label::Worse
-        } else if ci[0] > 0.01 {
-            Label::Better
-        } else if ci[0] >= -0.01 && ci[1] <= 0.01 {
-            Label::NoChange
-        } else {
-            Label::Inconclusive
-        }),
+        label: Some(rag_gate::judge::label(ci, true, 0.01)),
         practical_tie: 0.01,
         practical_wins: wtl.0,
         practical_ties: wtl.1,
@@ -93,17 +85,20 @@ fn gate(
         rule: rule.to_string(),
         threshold,
         value,
-        passed: status == GateStatus::Pass || status == GateStatus::TooSmall,
+        passed: status == GateStatus::Pass,
+        // The too-small slice of these reports is under on-small-slice = "warn".
+        fails_build: status == GateStatus::Fail,
         status,
         detail: detail.to_string(),
         label: if status == GateStatus::Fail {
             Label::Worse
         } else {
-            Label::Inconclusive
+            Label::Unclear
         },
         p_value: 0.003,
         p_adjusted: 0.009,
         family_size: 3,
+        mc_rerun: false,
         decided_by: format!("({rule})"),
     }
 }
@@ -189,6 +184,7 @@ pub fn failing_report() -> Report {
     ];
     Report {
         schema_version: SCHEMA_VERSION,
+        rag_gate_version: "0.1.0".to_string(),
         gate_id: "prod".to_string(),
         verdict: Verdict::Fail,
         headline: rag_gate::judge::headline(&gates, &comparisons),
@@ -202,6 +198,8 @@ pub fn failing_report() -> Report {
             baseline: "eval/baseline.jsonl".to_string(),
             candidate: "eval/candidate.jsonl".to_string(),
             queries: Some("eval/queries.jsonl".to_string()),
+            qrels: None,
+            eval: None,
         },
         pairing: PairingInfo {
             missing_policy: "error".to_string(),
@@ -219,6 +217,7 @@ pub fn failing_report() -> Report {
         ],
         protocol: None,
         noise: None,
+        notes: vec![],
     }
 }
 

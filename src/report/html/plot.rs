@@ -31,7 +31,7 @@ fn role(c: &Comparison, gates: &[GateResult]) -> Role {
         .filter(|g| g.metric == c.metric && g.slice == c.slice);
     let mut any = false;
     for g in gs.by_ref() {
-        if !g.passed {
+        if g.fails_build {
             return Role::Failing;
         }
         any = true;

@@ -151,10 +151,11 @@ pub(super) fn protocol(s: &mut String, r: &Report) {
          p (Holm): adjusted over the {family} gated comparisons; MDE: smallest change detectable \
          with 80% power; margin: the label's tie band (a gate's allowed drop, else the practical \
          tie); ↻: interval recomputed with 10× resamples because a bound lay within 3 \
-         Monte-Carlo standard errors of a threshold",
+         Monte-Carlo standard errors of a threshold (a gate decided on it says so)",
         r.tie_epsilon,
         escape(&r.unit)
     );
+    let _ = writeln!(s, "- {}", crate::model::LABEL_LEGEND);
     if !r.gates.is_empty() {
         s.push_str("\n| # | metric | slice | rule | p | p (Holm) | decided by |\n");
         s.push_str("|--:|---|---|---|--:|--:|---|\n");
@@ -194,6 +195,18 @@ pub(super) fn warnings(s: &mut String, r: &Report, shown: usize) {
             "- … and {} more warnings, left out to fit the size limit",
             r.warnings.len() - shown
         );
+    }
+    s.push_str("\n</details>\n\n");
+}
+
+/// Information that is not a warning (what an evaluation counted, assumed directions), folded.
+pub(super) fn notes(s: &mut String, r: &Report) {
+    if r.notes.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "<details><summary>Notes ({})</summary>\n", r.notes.len());
+    for n in &r.notes {
+        let _ = writeln!(s, "- {}", escape(n));
     }
     s.push_str("\n</details>\n\n");
 }

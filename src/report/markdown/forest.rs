@@ -125,7 +125,7 @@ fn plot(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
             .iter()
             .filter(|g| g.metric == c.metric && g.slice == c.slice)
             .collect();
-        let mark = if gated.iter().any(|g| !g.passed) {
+        let mark = if gated.iter().any(|g| g.fails_build) {
             '!'
         } else if gated.is_empty() {
             ' '

@@ -54,11 +54,11 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
 }
 
 pub(super) fn result_cell(g: &GateResult) -> &'static str {
-    match (g.status, g.passed) {
+    match (g.status, g.fails_build) {
         (GateStatus::Pass, _) => "✅ pass",
         (GateStatus::Fail, _) => "❌ **fail**",
-        (GateStatus::TooSmall, true) => "⚠️ not judged",
-        (GateStatus::TooSmall, false) => "❌ **too small**",
+        (GateStatus::TooSmall, false) => "⚠️ not judged (too small)",
+        (GateStatus::TooSmall, true) => "❌ **not judged (too small)**",
     }
 }
 
@@ -114,8 +114,7 @@ fn label_cell(l: Option<Label>) -> &'static str {
         None => "",
         Some(Label::Worse) => "▼ worse",
         Some(Label::Better) => "▲ better",
-        Some(Label::NoChange) => "no change",
-        Some(Label::Inconclusive) => "inconclusive",
+        Some(l) => l.as_str(),
     }
 }
 

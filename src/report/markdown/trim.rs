@@ -72,7 +72,7 @@ impl Ranks {
             let failed = gated
                 .entry((g.metric.as_str(), g.slice.as_str()))
                 .or_default();
-            *failed |= !g.passed;
+            *failed |= g.fails_build;
         }
         let rank = |c: &Comparison| match gated.get(&(c.metric.as_str(), c.slice.as_str())) {
             Some(true) => 0,
@@ -123,11 +123,11 @@ pub(super) fn changed_rows(r: &Report, ranks: &Ranks, keep: usize) -> (Vec<usize
 /// Indices of the gated rows shown: every failed one, and `others` of the rest (those on
 /// changed comparisons first).
 pub(super) fn gated_rows(r: &Report, others: usize) -> Vec<usize> {
-    let failed = r.gates.iter().filter(|g| !g.passed).count();
+    let failed = r.gates.iter().filter(|g| g.fails_build).count();
     let items = (0..r.gates.len())
         .map(|i| {
             let g = &r.gates[i];
-            let rank = if !g.passed {
+            let rank = if g.fails_build {
                 0
             } else if changed(Some(g.label)) {
                 1
