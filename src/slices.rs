@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::config::Config;
-use crate::error::Result;
+use crate::error::{few, quoted, Result};
 use crate::pair::Paired;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +24,8 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
             return Err(cfg.error_at(
                 span,
                 format!(
-                    "[slices] by: no query has the tag {tag:?} (tags seen: {})",
+                    "[slices] by: no query has the tag {} (tags seen: {})",
+                    quoted(tag),
                     tag_list(paired)
                 ),
             ));
@@ -47,18 +48,22 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
             return Err(cfg.error_at(
                 span,
                 format!(
-                    "critical slice {name:?}: no query has the tag {tag:?} (tags seen: {})",
+                    "critical slice {}: no query has the tag {} (tags seen: {})",
+                    quoted(name),
+                    quoted(tag),
                     tag_list(paired)
                 ),
             ));
         };
         let Some(members) = values.get(value) else {
-            let seen: Vec<&str> = values.keys().map(String::as_str).take(10).collect();
+            let seen: Vec<&str> = values.keys().map(String::as_str).take(11).collect();
             return Err(cfg.error_at(
                 span,
                 format!(
-                    "critical slice {name:?}: no query has {tag}={value} (values seen: {})",
-                    seen.join(", ")
+                    "critical slice {}: no query has {} (values seen: {})",
+                    quoted(name),
+                    quoted(&format!("{tag}={value}")),
+                    few(&seen, 10)
                 ),
             ));
         };
@@ -84,10 +89,7 @@ fn tag_list(p: &Paired) -> String {
     if p.tags.is_empty() {
         "none; tags come from \"slices\" in the metric files or the queries file".into()
     } else {
-        p.tags
-            .keys()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .join(", ")
+        let tags: Vec<&str> = p.tags.keys().map(String::as_str).take(11).collect();
+        few(&tags, 10)
     }
 }

@@ -12,7 +12,7 @@ use super::fasthash::FastHasher;
 use super::lines::Lines;
 use super::ranking::{Ranking, RunSpec};
 use super::{Format, Order};
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
 /// One query's entries as read, in line order.
 #[derive(Default)]
@@ -80,10 +80,9 @@ impl Group {
                 } else {
                     format!("positions {} and {}", first + 1, i + 1)
                 };
-                let d = String::from_utf8_lossy(self.doc(i));
-                let q = &self.qid;
-                let msg =
-                    format!("doc {d:?} appears twice in the ranking of query {q:?} ({where_})");
+                let d = quoted(&String::from_utf8_lossy(self.doc(i)));
+                let q = quoted(&self.qid);
+                let msg = format!("doc {d} appears twice in the ranking of query {q} ({where_})");
                 return Err(at(i, msg));
             }
         }
@@ -94,10 +93,10 @@ impl Group {
         match spec.order {
             Order::Score => {
                 if !self.has_scores && n > 0 {
-                    let q = &self.qid;
+                    let q = quoted(&self.qid);
                     return Err(at(
                         0,
-                        format!("--order score needs scores, but query {q:?} has a plain list"),
+                        format!("--order score needs scores, but query {q} has a plain list"),
                     ));
                 }
                 let s = &self.scores;
@@ -123,8 +122,8 @@ impl Group {
                     at(
                         i,
                         format!(
-                            "chunk id {:?} is not in the chunk map {}",
-                            String::from_utf8_lossy(d),
+                            "chunk id {} is not in the chunk map {}",
+                            quoted(&String::from_utf8_lossy(d)),
                             cm.shown
                         ),
                     )

@@ -55,13 +55,16 @@ fn parse_trec_line(l: &[u8]) -> std::result::Result<TrecLine<'_>, String> {
         ));
     }
     let rank = parse_int(f[3]).ok_or_else(|| {
-        let r = String::from_utf8_lossy(f[3]);
-        format!("expected an integer rank in field 4, found {r:?}")
+        let r = crate::error::quoted(&String::from_utf8_lossy(f[3]));
+        format!("expected an integer rank in field 4, found {r}")
     })?;
     let score_s = text(f[4], "score")?;
-    let score: f64 = score_s
-        .parse()
-        .map_err(|_| format!("expected a number score in field 5, found {score_s:?}"))?;
+    let score: f64 = score_s.parse().map_err(|_| {
+        format!(
+            "expected a number score in field 5, found {}",
+            crate::error::quoted(score_s)
+        )
+    })?;
     if score.is_nan() {
         return Err("score is NaN: runs are ordered by score, so it must be a number".into());
     }
