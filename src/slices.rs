@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 
 use crate::config::Config;
-use crate::error::{few, quoted, Result};
+use crate::error::{quoted, Result};
 use crate::pair::Paired;
+use crate::safe_text;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Slice {
@@ -63,7 +64,7 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
                     "critical slice {}: no query has {} (values seen: {})",
                     quoted(name),
                     quoted(&format!("{tag}={value}")),
-                    few(&seen, 10)
+                    names(&seen, 10)
                 ),
             ));
         };
@@ -90,6 +91,19 @@ fn tag_list(p: &Paired) -> String {
         "none; tags come from \"slices\" in the metric files or the queries file".into()
     } else {
         let tags: Vec<&str> = p.tags.keys().map(String::as_str).take(11).collect();
-        few(&tags, 10)
+        names(&tags, 10)
     }
+}
+
+/// The first `shown` names, each made safe and cut, then "and more" when there are more.
+fn names(list: &[&str], shown: usize) -> String {
+    let mut out: Vec<String> = list
+        .iter()
+        .take(shown)
+        .map(|s| safe_text::shown(s))
+        .collect();
+    if list.len() > shown {
+        out.push("and more".into());
+    }
+    out.join(", ")
 }

@@ -10,7 +10,9 @@
 //!
 //! Memory: when a TREC run is grouped by query (every real run is), only one query's lines are
 //! held. If a query id comes back after another query, the file is read a second time and
-//! bucketed by query (memory ~ the whole run), so results never depend on line order.
+//! bucketed by query (memory ~ the whole run), so results never depend on line order. A pipe,
+//! FIFO or `/dev/stdin` cannot be read twice: there a query that comes back is an input error
+//! (sort the run by query first), never a silently short second pass or a hang on reopening.
 //!
 
 use std::collections::{BTreeMap, HashSet};
@@ -134,6 +136,14 @@ fn read_trec_grouped(
             g.clear();
             let q = text(qid, "query id").map_err(|m| lines.err(m))?;
             if done.contains(q) {
+                if !lines.regular {
+                    return Err(lines.err(format!(
+                        "query {} comes back after other queries; a pipe or device is read once, so \
+                         its run must be grouped by query (sort it first, e.g. `sort -s -k1,1`) or \
+                         be given as a file",
+                        crate::error::quoted(q)
+                    )));
+                }
                 return Ok(false);
             }
             g.qid.push_str(q);

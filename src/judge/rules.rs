@@ -108,6 +108,20 @@ pub fn apply(
             "loss rate (max-loss-rate)".to_string(),
         ),
     };
+    // NaN or an inverted interval never passes (checked where it is used, whatever made it).
+    let numbers_ok = crate::stats::interval::is_valid(c.ci)
+        && c.candidate_value.is_finite()
+        && value.is_finite()
+        && !p_adjusted.is_nan();
+    let (passed, detail) = if numbers_ok {
+        (passed, detail)
+    } else {
+        let d = format!(
+            "no valid interval or value (CI [{}, {}], value {value}): the rule cannot pass",
+            c.ci[0], c.ci[1]
+        );
+        (false, d)
+    };
     let margin = match rule {
         "max-drop" | "fail-if-significant-drop" => threshold,
         _ => c.margin,

@@ -159,8 +159,11 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
     let close = checks
         .iter()
         .any(|c| (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound]);
+    // The re-run stays within the documented maximum of resamples (10^7).
+    let rerun_b = (x.resamples * RERUN_FACTOR).min(crate::config::MAX_RESAMPLES as usize);
+    let close = close && rerun_b > x.resamples;
     if close {
-        b = x.resamples * RERUN_FACTOR;
+        b = rerun_b;
         stats = draw(b, stream_key(x.seed, &["bootstrap-rerun", metric, slice]));
         iv = interval(&mut stats, point, jk.as_deref(), x.confidence, x.method);
     }

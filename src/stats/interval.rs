@@ -44,12 +44,22 @@ fn std_normal() -> Normal {
 }
 
 /// The jackknife acceleration â from leave-one-unit-out values (0 when they do not vary).
+///
+/// â does not change when every value is scaled, so the deviations are divided by the largest
+/// one first: cubes of deviations near 1e299 would overflow to ∞/∞ = NaN.
 pub fn acceleration(jackknife: &[f64]) -> f64 {
     let n = jackknife.len() as f64;
-    let mean = jackknife.iter().sum::<f64>() / n;
+    let mean = jackknife.iter().map(|&t| t / n).sum::<f64>();
+    let scale = jackknife
+        .iter()
+        .map(|&t| (mean - t).abs())
+        .fold(0.0, f64::max);
+    if !(scale > 0.0 && scale.is_finite()) {
+        return 0.0;
+    }
     let (mut num, mut den) = (0.0, 0.0);
     for &t in jackknife {
-        let d = mean - t;
+        let d = (mean - t) / scale;
         num += d * d * d;
         den += d * d;
     }
@@ -65,8 +75,15 @@ pub fn bca_levels(z0: f64, a: f64, confidence: f64) -> [f64; 2] {
     let nd = std_normal();
     let alpha = 1.0 - confidence;
     let level = |p: f64| {
-        let z = nd.inverse_cdf(p);
-        nd.cdf(z0 + (z0 + z) / (1.0 - a * (z0 + z)))
+        let w = z0 + nd.inverse_cdf(p);
+        let d = 1.0 - a * w;
+        // Past the pole of w / (1 − a·w) the formula turns back on itself (the upper level
+        // would fall below the lower one): the level there is its limit at the pole, 1 or 0,
+        // so the two levels stay in order.
+        if d <= 0.0 {
+            return if w > 0.0 { 1.0 } else { 0.0 };
+        }
+        nd.cdf(z0 + w / d)
     };
     [level(alpha / 2.0), level(1.0 - alpha / 2.0)]
 }
@@ -111,6 +128,18 @@ pub fn interval(
         levels,
         mc_se,
     }
+}
+
+/// Whether `resamples` bootstrap statistics can carry a `confidence` interval: at least two
+/// resamples beyond its bounds together ((1 − confidence) · B ≥ 2). Past that both bounds are
+/// the extreme resamples whatever the level, and the interval claims more than it can show.
+pub fn confidence_supported(confidence: f64, resamples: usize) -> bool {
+    confidence > 0.0 && confidence < 1.0 && (1.0 - confidence) * resamples as f64 >= 2.0
+}
+
+/// A usable interval: both bounds finite and low ≤ high. A rule never passes on anything else.
+pub fn is_valid(bounds: [f64; 2]) -> bool {
+    bounds[0].is_finite() && bounds[1].is_finite() && bounds[0] <= bounds[1]
 }
 
 /// Monte-Carlo standard error of the p-quantile of the sorted bootstrap sample.
