@@ -1,6 +1,7 @@
 //! The headline: one line with the verdict and the reason that matters most.
 
 use crate::model::{Comparison, GateResult, GateStatus};
+use crate::safe_text::shown;
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
 /// (max-drop) comes first, then absolute bars, then loss rates, then small slices; within a rule,
@@ -55,11 +56,13 @@ pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
         }
         (_, Some(c), GateStatus::TooSmall) => format!(
             "{} on {} has {} queries, too few to judge",
-            c.metric, c.slice, c.n
+            shown(&c.metric),
+            c.slice,
+            c.n
         ),
         ("max-drop", Some(c), _) => format!(
             "{}{} {} {:.3} [{:+.3}, {:+.3}] on {} (allowed {} {:.3})",
-            c.metric,
+            shown(&c.metric),
             stat_suffix(c),
             if c.higher_is_better {
                 "dropped"
@@ -73,38 +76,38 @@ pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
             },
             c.ci[0],
             c.ci[1],
-            c.slice,
+            shown(&c.slice),
             if c.higher_is_better { "drop" } else { "rise" },
             worst.threshold.abs()
         ),
         ("fail-if-significant-drop", Some(c), _) => format!(
             "{}{} proven {} {:.3} [{:+.3}, {:+.3}] on {} (margin {:.3}, Holm p {:.4})",
-            c.metric,
+            shown(&c.metric),
             stat_suffix(c),
             if c.higher_is_better { "drop" } else { "rise" },
             c.estimate.abs(),
             c.ci[0],
             c.ci[1],
-            c.slice,
+            shown(&c.slice),
             worst.threshold.abs(),
             worst.p_adjusted
         ),
         ("max-loss-rate", Some(c), _) => {
             format!(
                 "{}: {:.1}% of queries worse on {} (max {:.1}%)",
-                c.metric,
+                shown(&c.metric),
                 100.0 * worst.value,
-                c.slice,
+                shown(&c.slice),
                 100.0 * worst.threshold
             )
         }
         (rule, _, _) => format!(
             "{} mean {:.4} {} {} on {}",
-            worst.metric,
+            shown(&worst.metric),
             worst.value,
             if rule == "max-mean" { "above" } else { "below" },
             worst.threshold,
-            worst.slice
+            shown(&worst.slice)
         ),
     };
     let more = if failed.len() > 1 {

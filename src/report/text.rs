@@ -2,10 +2,16 @@
 //! regressions and the warnings, in aligned columns.
 
 use crate::model::{GateStatus, Report};
+use crate::safe_text::{one_line, shown};
 
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
-    out.push_str(&format!("rag-gate {}: {}\n", r.gate_id, r.headline));
+    // Names come from the pull request: each is one visible line, cut (`safe_text`).
+    out.push_str(&format!(
+        "rag-gate {}: {}\n",
+        shown(&r.gate_id),
+        one_line(&r.headline)
+    ));
     out.push_str(&format!(
         "{} queries paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
         r.pairing.paired,
@@ -23,8 +29,8 @@ pub fn render(r: &Report) -> String {
             .map(|g| {
                 vec![
                     format!("#{}", g.gate),
-                    g.metric.clone(),
-                    g.slice.clone(),
+                    shown(&g.metric),
+                    shown(&g.slice),
                     g.rule.clone(),
                     format!("{:.4}", g.value),
                     format!("{}", g.threshold),
@@ -75,8 +81,8 @@ pub fn render(r: &Report) -> String {
         .iter()
         .map(|c| {
             vec![
-                c.metric.clone(),
-                c.slice.clone(),
+                shown(&c.metric),
+                shown(&c.slice),
                 match c.groups {
                     Some(g) => format!("{} ({g} groups)", c.n),
                     None => c.n.to_string(),
@@ -145,11 +151,14 @@ pub fn render(r: &Report) -> String {
                 .map(|w| {
                     format!(
                         "{} {:.3}→{:.3} ({:+.3})",
-                        w.query_id, w.baseline, w.candidate, w.delta
+                        shown(&w.query_id),
+                        w.baseline,
+                        w.candidate,
+                        w.delta
                     )
                 })
                 .collect();
-            out.push_str(&format!("  {}: {}\n", c.metric, items.join(", ")));
+            out.push_str(&format!("  {}: {}\n", shown(&c.metric), items.join(", ")));
         }
     }
     if r.pairing.dropped_baseline_only + r.pairing.dropped_candidate_only > 0 {
@@ -162,7 +171,7 @@ pub fn render(r: &Report) -> String {
     if !r.warnings.is_empty() {
         out.push_str("\nWarnings\n");
         for w in &r.warnings {
-            out.push_str(&format!("  - {w}\n"));
+            out.push_str(&format!("  - {}\n", one_line(w)));
         }
     }
     protocol_text(&mut out, r);
