@@ -29,13 +29,16 @@ pub fn label_comparisons(comparisons: &mut [Comparison]) {
     }
 }
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
 use crate::error::Result;
+use crate::safe_text::shown;
 use crate::model::{Comparison, GateResult, GateStatus, Verdict};
 use crate::stats::holm::holm;
 
 /// The slice names a gate applies to, checked against the slices that exist.
-fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String>> {
+fn gate_slices(cfg: &Config, gate: &Gate, known: &BTreeSet<&str>) -> Result<Vec<String>> {
     let names: Vec<String> = match &gate.slices {
         GateSlices::All => vec!["all".into()],
         GateSlices::Critical => std::iter::once("all".to_string())
@@ -44,7 +47,7 @@ fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String
         GateSlices::List(l) => l.clone(),
     };
     for n in &names {
-        if !known.contains(n) {
+        if !known.contains(n.as_str()) {
             return Err(cfg.error_at(
                 &gate.slices_span,
                 format!("[[gate]] #{} ({}): no slice {n:?}; slices are `all`, the values of [slices] by, and [slices] critical", gate.index, gate.metric),
@@ -73,19 +76,26 @@ fn threshold(gate: &Gate, rule: &str) -> Option<f64> {
 }
 
 pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult>, Vec<String>)> {
-    let known: Vec<String> = comparisons.iter().map(|c| c.slice.clone()).collect();
+    // Lookups by name are maps, not scans: 100,000 critical slices stay linear.
+    let known: BTreeSet<&str> = comparisons.iter().map(|c| c.slice.as_str()).collect();
+    let at: BTreeMap<(&str, &str), usize> = comparisons
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ((c.metric.as_str(), c.slice.as_str()), i))
+        .collect();
     // The family: every comparison some gate applies to, each once, in first-use order.
     let mut targets: Vec<(&Gate, String, usize)> = Vec::new();
     let mut family: Vec<usize> = Vec::new();
+    let mut family_at: BTreeMap<usize, usize> = BTreeMap::new();
     for gate in &cfg.gates {
         for slice in gate_slices(cfg, gate, &known)? {
-            let ci = comparisons
-                .iter()
-                .position(|c| c.metric == gate.metric && c.slice == slice)
+            let ci = *at
+                .get(&(gate.metric.as_str(), slice.as_str()))
                 .expect("every gated metric × slice was compared");
-            if !family.contains(&ci) {
+            family_at.entry(ci).or_insert_with(|| {
                 family.push(ci);
-            }
+                family.len() - 1
+            });
             targets.push((gate, slice, ci));
         }
     }
@@ -101,7 +111,7 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
     let mut warnings = Vec::new();
     for (gate, slice, ci) in &targets {
         let c = &comparisons[*ci];
-        let p_adj = adjusted[family.iter().position(|i| i == ci).expect("in the family")];
+        let p_adj = adjusted[family_at[ci]];
         for rule in RULES {
             let Some(t) = threshold(gate, rule) else {
                 continue;
@@ -118,7 +128,10 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
                 );
                 warnings.push(format!(
                     "gate #{} {} on {}: {}",
-                    gate.index, gate.metric, slice, r.detail
+                    gate.index,
+                    shown(&gate.metric),
+                    shown(slice),
+                    r.detail
                 ));
             }
             results.push(r);
@@ -132,7 +145,9 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
         if c.mc_rerun {
             warnings.push(format!(
                 "{} on {}: an interval bound lay within 3 Monte-Carlo standard errors of its threshold; re-ran with {} resamples (derived stream) before deciding",
-                c.metric, c.slice, c.resamples_used
+                shown(&c.metric),
+                shown(&c.slice),
+                c.resamples_used
             ));
         }
     }
@@ -157,8 +172,8 @@ fn power_warning(gate: &Gate, c: &Comparison) -> Option<String> {
     Some(format!(
         "gate #{} {}: {}: {size}, can only detect {} ≥ {:.3} (80% power); margin is {margin}",
         gate.index,
-        c.metric,
-        c.slice,
+        shown(&c.metric),
+        shown(&c.slice),
         if c.higher_is_better { "drops" } else { "rises" },
         c.mde
     ))

@@ -5,10 +5,7 @@
 //! cutoffs apply downstream).
 
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasherDefault;
-
-use super::fasthash::FastHasher;
+use super::fasthash::{SeededMap, SeededSet};
 use super::lines::Lines;
 use super::ranking::{Ranking, RunSpec};
 use super::{Format, Order};
@@ -71,8 +68,8 @@ impl Group {
             Error::input(&lines.shown, self.lines.get(i).copied().unwrap_or(0), msg)
         };
         // A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
-        let mut first_at: HashMap<&[u8], usize, BuildHasherDefault<FastHasher>> =
-            HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut first_at: SeededMap<&[u8], usize> =
+            SeededMap::with_capacity_and_hasher(n, Default::default());
         for i in 0..n {
             if let Some(first) = first_at.insert(self.doc(i), i) {
                 let where_ = if spec.format == Format::Trec {
@@ -114,7 +111,7 @@ impl Group {
             Order::Given => {}
         }
         let mut docs: Vec<&[u8]> = Vec::with_capacity(n);
-        let mut seen: HashSet<&[u8]> = HashSet::new();
+        let mut seen: SeededSet<&[u8]> = SeededSet::default();
         for &i in &idx {
             let mut d = self.doc(i);
             if let Some(cm) = spec.chunks {

@@ -6,18 +6,17 @@
 //! `{"query_id": "q1", "gold": {"D1": 1, "D2": 2}}` or `"gold": ["D1", "D2"]` (all rel 1).
 //! A repeated (query, doc) pair with the same rel is accepted; with a different rel it is an error.
 
-use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use super::corpus::Corpus;
-use super::fasthash::FastHasher;
+use super::fasthash::SeededMap;
 use super::lines::{split_fields, text, Lines};
 use super::Format;
 use crate::error::{quoted, Error, Result};
 
-/// docid → rel, hashed with a fast non-cryptographic hash (inputs are local files).
-pub type DocMap = HashMap<Vec<u8>, i32, BuildHasherDefault<FastHasher>>;
+/// docid → rel, hashed with a seeded hash (the ids may come from the pull request).
+pub type DocMap = SeededMap<Vec<u8>, i32>;
 
 /// One query's judgements.
 #[derive(Debug, Clone, Default)]
