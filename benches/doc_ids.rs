@@ -75,11 +75,15 @@ fn ids(n: usize, crafted: bool) -> Vec<Vec<u8>> {
 
 fn time<S: std::hash::BuildHasher + Default>(ids: &[Vec<u8>]) -> f64 {
     let t = Instant::now();
-    let mut m: HashMap<&[u8], usize, S> = HashMap::with_capacity_and_hasher(ids.len(), S::default());
+    let mut m: HashMap<&[u8], usize, S> =
+        HashMap::with_capacity_and_hasher(ids.len(), S::default());
     for (i, id) in ids.iter().enumerate() {
         m.insert(id, i);
     }
-    let hits = ids.iter().filter(|id| m.contains_key(id.as_slice())).count();
+    let hits = ids
+        .iter()
+        .filter(|id| m.contains_key(id.as_slice()))
+        .count();
     assert_eq!(hits, ids.len());
     t.elapsed().as_secs_f64()
 }
@@ -94,7 +98,10 @@ fn main() {
         .next()
         .unwrap_or(80_000);
     println!("doc ids into a map, n = {n}, best of 5 (seconds)");
-    println!("{:<10} {:>14} {:>14}", "ids", "before (Fx)", "after (seeded)");
+    println!(
+        "{:<10} {:>14} {:>14}",
+        "ids", "before (Fx)", "after (seeded)"
+    );
     for crafted in [false, true] {
         let v = ids(n, crafted);
         let before = best(|| time::<BuildHasherDefault<OldFx>>(&v));

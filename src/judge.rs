@@ -33,8 +33,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
 use crate::error::Result;
-use crate::safe_text::shown;
 use crate::model::{Comparison, GateResult, GateStatus, Verdict};
+use crate::safe_text::shown;
 use crate::stats::holm::holm;
 
 /// The slice names a gate applies to, checked against the slices that exist.

@@ -4,12 +4,12 @@
 //! lines), and the chunk map (chunk → doc after ordering, a doc's first occurrence kept, then
 //! cutoffs apply downstream).
 
-use std::cmp::Ordering;
 use super::fasthash::{SeededMap, SeededSet};
 use super::lines::Lines;
 use super::ranking::{Ranking, RunSpec};
 use super::{Format, Order};
 use crate::error::{quoted, Error, Result};
+use std::cmp::Ordering;
 
 /// One query's entries as read, in line order.
 #[derive(Default)]
