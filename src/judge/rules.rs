@@ -164,4 +164,59 @@ mod tests {
         assert_eq!(label([20.0, 40.0], false, 5.0), Label::Worse);
         assert_eq!(label([-40.0, -20.0], false, 5.0), Label::Better);
     }
+
+    fn comparison(ci: [f64; 2]) -> Comparison {
+        Comparison {
+            metric: "ndcg@10".into(),
+            slice: "all".into(),
+            n: 10,
+            groups: None,
+            baseline_mean: 0.5,
+            candidate_mean: 0.5,
+            delta: 0.0,
+            ci,
+            wins: 0,
+            ties: 10,
+            losses: 0,
+            statistic: "mean".into(),
+            higher_is_better: true,
+            baseline_value: 0.5,
+            candidate_value: 0.5,
+            estimate: 0.0,
+            ci_mc_se: [0.0, 0.0],
+            resamples_used: 100,
+            mc_rerun: false,
+            p_value: 1.0,
+            mde: 0.0,
+            margin: 0.0,
+            label: None,
+            practical_tie: 0.0,
+            practical_wins: 0,
+            practical_ties: 10,
+            practical_losses: 0,
+            worst: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_rule_never_passes_on_nan_or_an_inverted_interval() {
+        for rule in RULES_FOR_TEST {
+            assert!(
+                apply(1, rule, 0.5, &comparison([-0.1, 0.1]), 1.0, 0.05).passed,
+                "{rule}"
+            );
+            for ci in [[f64::NAN, f64::NAN], [0.2, -0.2], [f64::NEG_INFINITY, 0.0]] {
+                let r = apply(1, rule, 0.5, &comparison(ci), 1.0, 0.05);
+                assert!(!r.passed, "{rule} passed on {ci:?}");
+                assert!(r.detail.contains("cannot pass"), "{}", r.detail);
+            }
+        }
+    }
+
+    const RULES_FOR_TEST: [&str; 4] = [
+        "max-drop",
+        "fail-if-significant-drop",
+        "max-loss-rate",
+        "min-mean",
+    ];
 }

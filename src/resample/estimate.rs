@@ -48,6 +48,14 @@ pub struct Estimate {
 
 /// How much more resampling a close call gets.
 pub const RERUN_FACTOR: usize = 10;
+/// The resamples of a close-call re-run: `RERUN_FACTOR` times more, at most the documented
+/// maximum (10^7; 10^8 draws took 1.6 GB for one small comparison).
+pub fn rerun_resamples(resamples: usize) -> usize {
+    resamples
+        .saturating_mul(RERUN_FACTOR)
+        .min(crate::config::MAX_RESAMPLES as usize)
+}
+
 /// A bound within this many Monte-Carlo standard errors of a threshold is a close call.
 pub const CLOSE_CALL_SE: f64 = 3.0;
 
@@ -160,7 +168,7 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
         .iter()
         .any(|c| (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound]);
     // The re-run stays within the documented maximum of resamples (10^7).
-    let rerun_b = (x.resamples * RERUN_FACTOR).min(crate::config::MAX_RESAMPLES as usize);
+    let rerun_b = rerun_resamples(x.resamples);
     let close = close && rerun_b > x.resamples;
     if close {
         b = rerun_b;
@@ -186,5 +194,15 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
         rerun: close,
         p_value,
         mde: mde(se, x.confidence, POWER),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_rerun_stays_within_the_maximum() {
+        assert_eq!(super::rerun_resamples(2_000), 20_000);
+        assert_eq!(super::rerun_resamples(5_000_000), 10_000_000);
+        assert_eq!(super::rerun_resamples(10_000_000), 10_000_000);
     }
 }

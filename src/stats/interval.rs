@@ -203,4 +203,40 @@ mod tests {
         let want = (0.025f64 * 0.975 / 10_001.0).sqrt();
         assert!((se / want - 1.0).abs() < 0.01, "{se} vs {want}");
     }
+
+    #[test]
+    fn bca_levels_stay_in_order_past_the_pole() {
+        // a = 0.3 at 99.9999%: 1 − a(z0 + z) < 0 for the upper level; it was read below the
+        // lower one (an inverted interval).
+        for a in [0.3, -0.3, 0.9] {
+            let [lo, hi] = bca_levels(0.2, a, 0.999_999);
+            assert!(
+                (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi),
+                "{lo} {hi}"
+            );
+            assert!(lo <= hi, "a = {a}: {lo} > {hi}");
+        }
+    }
+
+    #[test]
+    fn acceleration_of_huge_values_is_finite_and_scale_free() {
+        let small: Vec<f64> = [1.0, 2.0, 4.0, 8.0, 3.0].to_vec();
+        let huge: Vec<f64> = small.iter().map(|x| x * 1e299).collect();
+        let (a, b) = (acceleration(&small), acceleration(&huge));
+        assert!(b.is_finite(), "{b}");
+        assert!((a - b).abs() < 1e-12, "{a} {b}");
+        let mut stats: Vec<f64> = (0..200).map(|i| f64::from(i) * 1e297).collect();
+        let iv = interval(&mut stats, 1e299, Some(&huge), 0.9, IntervalMethod::Bca);
+        assert!(is_valid(iv.bounds), "{iv:?}");
+    }
+
+    #[test]
+    fn confidence_needs_resamples_beyond_its_bounds() {
+        assert!(confidence_supported(0.95, 200));
+        assert!(confidence_supported(0.99, 200));
+        assert!(!confidence_supported(0.999, 200));
+        assert!(confidence_supported(0.999, 4000));
+        assert!(!confidence_supported(1.0, 1_000_000));
+        assert!(!is_valid([f64::NAN, 1.0]) && !is_valid([1.0, 0.0]) && is_valid([0.0, 0.0]));
+    }
 }
