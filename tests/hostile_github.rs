@@ -3,12 +3,12 @@
 //! redacted before it is cut. Each test is a row of docs/hostile.md (the ids are listed in
 //! `hostile_round2.rs`).
 
-mod publish_support;
+mod support;
 
-use publish_support::failing_report;
-use publish_support::github::*;
 use rag_gate::publish::{publish, CommentMode};
 use serde_json::json;
+use support::github::*;
+use support::report::failing_report;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 
