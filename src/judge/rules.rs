@@ -195,6 +195,7 @@ mod tests {
             practical_ties: 10,
             practical_losses: 0,
             worst: Vec::new(),
+            judged: None,
         }
     }
 
