@@ -183,6 +183,10 @@ pub struct Analysis {
 
 /// [`analyze`], keeping the holes.
 pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
+    let (c, b) = (cfg.bootstrap.confidence, cfg.bootstrap.resamples as usize);
+    if !crate::stats::interval::confidence_supported(c, b) {
+        return Err(Error::Usage(format!("confidence {c} with {b} resamples: fewer than 2 resamples would lie beyond the bounds; expected (1 − confidence) × resamples ≥ 2 (more resamples or a lower confidence)")));
+    }
     let wanted = wanted_metrics(cfg);
     // The two sides are read in parallel; the baseline's error wins when both fail, so the
     // message does not depend on timing.

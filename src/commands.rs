@@ -8,6 +8,22 @@ use crate::outcome::Outcome;
 
 /// Refuses an output path that is one of the inputs (or the gate file): the report would
 /// overwrite the data it was computed from.
+/// The path a file would have once written: its canonical path when it exists, else the
+/// canonical folder joined with its name (so `a/../r.json` and `r.json` are one file).
+fn same_file_key(p: &std::path::Path) -> std::path::PathBuf {
+    if let Ok(real) = std::fs::canonicalize(p) {
+        return real;
+    }
+    let parent = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match (std::fs::canonicalize(parent), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
 fn refuse_overwriting_inputs(
     cfg: &Config,
     gate_file: Option<&std::path::Path>,
@@ -27,15 +43,29 @@ fn refuse_overwriting_inputs(
             .map(|s| ("input", s.path.as_path())),
     );
     inputs.extend(gate_file.map(|g| ("gate file", g)));
-    let outs: Vec<(&str, &std::path::Path)> = [
+    let outs = [
         ("--output", &o.output),
         ("--export-json", &o.export_json),
         ("--export-markdown", &o.export_markdown),
         ("--export-html", &o.export_html),
-    ]
-    .into_iter()
-    .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
-    .collect();
+    ];
+    // Two outputs onto one file: the last write would silently win.
+    let named: Vec<(&str, &std::path::Path, std::path::PathBuf)> = outs
+        .iter()
+        .filter_map(|(flag, out)| out.as_deref().map(|p| (*flag, p, same_file_key(p))))
+        .collect();
+    for (i, (flag, given, key)) in named.iter().enumerate() {
+        if let Some((first, _, _)) = named[..i].iter().find(|(_, _, k)| k == key) {
+            return Err(Error::Usage(format!(
+                "{first} and {flag} name the same file {}; give each output its own path",
+                given.display()
+            )));
+        }
+    }
+    let outs: Vec<(&str, &std::path::Path)> = outs
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        .collect();
     crate::atomic::refuse_overwriting(&outs, &inputs)
 }
 
@@ -53,6 +83,14 @@ fn outputs(o: &OutputArgs) -> Outputs {
 pub fn check(args: &CheckArgs) -> Result<Outcome> {
     let mut cfg = config::load(&args.gate_file)?;
     if let Some(seed) = args.seed {
+        // A gate file holds TOML integers (i64): a larger seed could not be written back by
+        // --dump-config.
+        if seed > i64::MAX as u64 {
+            return Err(Error::Usage(format!(
+                "--seed {seed}: expected 0 to {} (the largest seed a gate file can hold)",
+                i64::MAX
+            )));
+        }
         cfg.bootstrap.seed = seed;
     }
     if let Some(r) = args.resamples {

@@ -31,13 +31,16 @@ pub fn label_comparisons(comparisons: &mut [Comparison]) {
     }
 }
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
 use crate::error::Result;
 use crate::model::{Comparison, GateResult, GateStatus, Verdict};
+use crate::safe_text::shown;
 use crate::stats::holm::holm;
 
 /// The slice names a gate applies to, checked against the slices that exist.
-fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String>> {
+fn gate_slices(cfg: &Config, gate: &Gate, known: &BTreeSet<&str>) -> Result<Vec<String>> {
     let names: Vec<String> = match &gate.slices {
         GateSlices::All => vec!["all".into()],
         GateSlices::Critical => std::iter::once("all".to_string())
@@ -46,7 +49,7 @@ fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String
         GateSlices::List(l) => l.clone(),
     };
     for n in &names {
-        if !known.contains(n) {
+        if !known.contains(n.as_str()) {
             return Err(cfg.error_at(
                 &gate.slices_span,
                 format!("[[gate]] #{} ({}): no slice {n:?}; slices are `all`, the values of [slices] by, and [slices] critical", gate.index, gate.metric),
@@ -116,19 +119,26 @@ fn not_judged(r: &mut GateResult, why: &str, on_small: OnSmallSlice) {
 }
 
 pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
-    let known: Vec<String> = comparisons.iter().map(|c| c.slice.clone()).collect();
+    // Lookups by name are maps, not scans: 100,000 critical slices stay linear.
+    let known: BTreeSet<&str> = comparisons.iter().map(|c| c.slice.as_str()).collect();
+    let at: BTreeMap<(&str, &str), usize> = comparisons
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ((c.metric.as_str(), c.slice.as_str()), i))
+        .collect();
     // The family: every comparison some gate applies to, each once, in first-use order.
     let mut targets: Vec<(&Gate, String, usize)> = Vec::new();
     let mut family: Vec<usize> = Vec::new();
+    let mut family_at: BTreeMap<usize, usize> = BTreeMap::new();
     for gate in &cfg.gates {
         for slice in gate_slices(cfg, gate, &known)? {
-            let ci = comparisons
-                .iter()
-                .position(|c| c.metric == gate.metric && c.slice == slice)
+            let ci = *at
+                .get(&(gate.metric.as_str(), slice.as_str()))
                 .expect("every gated metric × slice was compared");
-            if !family.contains(&ci) {
+            family_at.entry(ci).or_insert_with(|| {
                 family.push(ci);
-            }
+                family.len() - 1
+            });
             targets.push((gate, slice, ci));
         }
     }
@@ -147,7 +157,7 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
     };
     for (gate, slice, ci) in &targets {
         let c = &comparisons[*ci];
-        let p_adj = adjusted[family.iter().position(|i| i == ci).expect("in the family")];
+        let p_adj = adjusted[family_at[ci]];
         for rule in RULES {
             let Some(t) = threshold(gate, rule) else {
                 continue;
@@ -158,8 +168,11 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
             if let Some(why) = small {
                 not_judged(&mut r, &why, cfg.slices.on_small_slice);
                 out.warnings.push(format!(
-                    "gate #{} {} on {slice}, {rule}: {}",
-                    gate.index, gate.metric, r.detail
+                    "gate #{} {} on {}, {rule}: {}",
+                    gate.index,
+                    shown(&gate.metric),
+                    shown(slice),
+                    r.detail
                 ));
             } else if let Some(w) = power_warning(gate, rule, &r, c) {
                 out.warnings.push(w);
@@ -172,7 +185,9 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
         if c.mc_rerun {
             out.notes.push(format!(
                 "{} on {}: an interval bound lay within 3 Monte-Carlo standard errors of its threshold; re-ran with {} resamples (derived stream) before deciding",
-                c.metric, c.slice, c.resamples_used
+                shown(&c.metric),
+                shown(&c.slice),
+                c.resamples_used
             ));
         }
     }
@@ -212,8 +227,8 @@ fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Opt
     Some(format!(
         "gate #{} {} on {}, {rule}: {size} can only detect {} ≥ {} (80% power) and the margin is {}: {what}",
         gate.index,
-        c.metric,
-        c.slice,
+        shown(&c.metric),
+        shown(&c.slice),
         if c.higher_is_better { "drops" } else { "rises" },
         crate::numbers::plain(c.mde),
         crate::numbers::plain(margin)

@@ -30,7 +30,7 @@ pub struct Settings {
     /// The gates (for each metric's statistic and orientation, the thresholds the interval is
     /// judged against, and the label's margin), and the critical slice names they may refer to.
     pub gates: Vec<Gate>,
-    pub critical: Vec<String>,
+    pub critical: std::collections::BTreeSet<String>,
     /// Ungated metrics where lower is better (`compare --lower-is-better`).
     pub lower_is_better: Vec<String>,
 }

@@ -147,6 +147,51 @@ fn score(
     }
 }
 
+/// The largest grade the exponential gain 2^rel − 1 accepts: 2^100 ≈ 1.3e30, so even 2^32
+/// ranked docs of that grade sum to a finite DCG (2^1024 is already infinite).
+pub const MAX_EXPONENTIAL_GRADE: i32 = 100;
+
+fn check_exponential_grades(qrels: &super::qrels::Qrels, shown: &str) -> Result<()> {
+    for (qid, q) in &qrels.queries {
+        if let Some(&g) = q
+            .judged
+            .values()
+            .filter(|&&g| g > MAX_EXPONENTIAL_GRADE)
+            .max()
+        {
+            return Err(Error::input(
+                shown,
+                q.line,
+                format!(
+                    "query {} has a grade {g}: with --gain exponential (2^rel − 1) grades above \
+                     {MAX_EXPONENTIAL_GRADE} overflow; expected grades 0 to {MAX_EXPONENTIAL_GRADE}, or --gain linear",
+                    crate::error::quoted(qid)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every value is finite where it is made: a NaN or infinite metric never leaves eval.
+fn check_finite(rows: &[QueryResult], ms: &[Metric], shown: &str) -> Result<()> {
+    for r in rows {
+        if let Some(j) = r.values.iter().position(|v| !v.is_finite()) {
+            return Err(Error::input(
+                shown,
+                r.line,
+                format!(
+                    "query {}: {} is {}, not a finite number (grades too large?)",
+                    crate::error::quoted(&r.qid),
+                    ms[j],
+                    r.values[j]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads qrels and run and scores every judged query. See the module header for the policies.
 pub fn evaluate(
     qrels_path: &Path,
@@ -179,6 +224,9 @@ pub fn evaluate(
         Order::Given
     });
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
+    if opts.gain == Gain::Exponential {
+        check_exponential_grades(&qrels, qrels_shown)?;
+    }
     let excluded = excluded_queries(&qrels, opts, qrels_shown)?;
     let spec = RunSpec {
         format: run_format,
@@ -199,6 +247,7 @@ pub fn evaluate(
         }
     }
     let rows: Vec<QueryResult> = rows.into_values().collect();
+    check_finite(&rows, ms, qrels_shown)?;
     let (means, pooled) = means_and_pooled(ms, &rows);
     let protocol = fingerprint(
         &qrels,

@@ -23,12 +23,16 @@ pub struct Lines {
     span: (usize, usize),
     /// Skip lines whose first character is `#` (TREC runs and qrels; see `skipping_comments`).
     comments: bool,
+    /// A regular file (can be read a second time); false for a pipe, FIFO or device.
+    pub regular: bool,
 }
 
 impl Lines {
     pub fn open(path: &Path, shown: &str) -> Result<Self> {
         let file = File::open(path).map_err(|e| Error::io(shown, "opening", e))?;
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
         Ok(Lines {
+            regular,
             reader: BufReader::with_capacity(1 << 20, file),
             buf: Vec::with_capacity(256),
             line: 0,

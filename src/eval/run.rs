@@ -10,7 +10,9 @@
 //!
 //! Memory: when a TREC run is grouped by query (every real run is), only one query's lines are
 //! held. If a query id comes back after another query, the file is read a second time and
-//! bucketed by query (memory ~ the whole run), so results never depend on line order.
+//! bucketed by query (memory ~ the whole run), so results never depend on line order. A pipe,
+//! FIFO or `/dev/stdin` cannot be read twice: there a query that comes back is an input error
+//! (sort the run by query first), never a silently short second pass or a hang on reopening.
 //!
 
 use std::collections::{BTreeMap, HashSet};
@@ -55,13 +57,16 @@ fn parse_trec_line(l: &[u8]) -> std::result::Result<TrecLine<'_>, String> {
         ));
     }
     let rank = parse_int(f[3]).ok_or_else(|| {
-        let r = String::from_utf8_lossy(f[3]);
-        format!("expected an integer rank in field 4, found {r:?}")
+        let r = crate::error::quoted(&String::from_utf8_lossy(f[3]));
+        format!("expected an integer rank in field 4, found {r}")
     })?;
     let score_s = text(f[4], "score")?;
-    let score: f64 = score_s
-        .parse()
-        .map_err(|_| format!("expected a number score in field 5, found {score_s:?}"))?;
+    let score: f64 = score_s.parse().map_err(|_| {
+        format!(
+            "expected a number score in field 5, found {}",
+            crate::error::quoted(score_s)
+        )
+    })?;
     if score.is_nan() {
         return Err("score is NaN: runs are ordered by score, so it must be a number".into());
     }
@@ -131,6 +136,14 @@ fn read_trec_grouped(
             g.clear();
             let q = text(qid, "query id").map_err(|m| lines.err(m))?;
             if done.contains(q) {
+                if !lines.regular {
+                    return Err(lines.err(format!(
+                        "query {} comes back after other queries; a pipe or device is read once, so \
+                         its run must be grouped by query (sort it first, e.g. `sort -s -k1,1`) or \
+                         be given as a file",
+                        crate::error::quoted(q)
+                    )));
+                }
                 return Ok(false);
             }
             g.qid.push_str(q);

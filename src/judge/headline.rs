@@ -3,6 +3,7 @@
 
 use crate::model::{Comparison, GateResult, GateStatus, Label};
 use crate::numbers::{count, percent, plain, signed};
+use crate::safe_text::shown;
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
 /// (max-drop) comes first, then absolute bars, then loss rates; a check that was not judged (too
@@ -64,7 +65,12 @@ pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
         .find(|c| c.metric == worst.metric && c.slice == worst.slice);
     let reason = match c {
         Some(c) => reason(worst, c),
-        None => format!("{} on {}: {}", worst.metric, worst.slice, worst.detail),
+        None => format!(
+            "{} on {}: {}",
+            shown(&worst.metric),
+            shown(&worst.slice),
+            worst.detail
+        ),
     };
     format!(
         "FAIL: {reason}{}; {} of {} failed ({gates})",
@@ -95,8 +101,8 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
             let j = c.judged.as_ref();
             format!(
                 "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} if they were relevant)",
-                c.metric,
-                c.slice,
+                shown(&c.metric),
+                shown(&c.slice),
                 signed(c.delta),
                 signed(j.map_or(c.delta, |j| j.delta_baseline_optimistic)),
                 signed(j.map_or(c.delta, |j| j.delta_candidate_optimistic))
@@ -104,46 +110,48 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
         }
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
             "{} on {} not judged: too few judgments ({})",
-            c.metric, c.slice, worst.detail
+            shown(&c.metric),
+            shown(&c.slice),
+            worst.detail
         ),
         (_, GateStatus::TooSmall) => format!(
             "{} on {} not judged: {}, too few to judge {}",
-            c.metric,
-            c.slice,
+            shown(&c.metric),
+            shown(&c.slice),
             count(c.n, "query", "queries"),
             worst.rule
         ),
         ("max-drop", _) => format!(
             "{}{} {drop} {} {ci} on {} (allowed {allowed} {})",
-            c.metric,
+            shown(&c.metric),
             stat_suffix(c),
             plain(if c.higher_is_better {
                 -c.estimate
             } else {
                 c.estimate
             }),
-            c.slice,
+            shown(&c.slice),
             plain(worst.threshold.abs())
         ),
         ("fail-if-significant-drop", _) => format!(
             "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
-            c.metric,
+            shown(&c.metric),
             stat_suffix(c),
             plain(c.estimate.abs()),
-            c.slice,
+            shown(&c.slice),
             plain(worst.threshold.abs()),
             worst.p_adjusted
         ),
         ("max-loss-rate", _) => format!(
             "{}: {} of queries worse on {} (max {})",
-            c.metric,
+            shown(&c.metric),
             percent(worst.value),
-            c.slice,
+            shown(&c.slice),
             percent(worst.threshold)
         ),
         (rule, _) => format!(
             "{} {} {} {} on {}",
-            worst.metric,
+            shown(&worst.metric),
             c.statistic,
             plain(worst.value),
             if rule == "max-mean" {
@@ -151,7 +159,7 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
             } else {
                 format!("below the minimum {}", plain(worst.threshold))
             },
-            worst.slice
+            shown(&worst.slice)
         ),
     }
 }

@@ -135,6 +135,20 @@ pub fn apply(
             "loss rate (max-loss-rate)".to_string(),
         ),
     };
+    // NaN or an inverted interval never passes (checked where it is used, whatever made it).
+    let numbers_ok = crate::stats::interval::is_valid(c.ci)
+        && c.candidate_value.is_finite()
+        && value.is_finite()
+        && !p_adjusted.is_nan();
+    let (passed, detail) = if numbers_ok {
+        (passed, detail)
+    } else {
+        let d = format!(
+            "no valid interval or value (CI [{}, {}], value {value}): the rule cannot pass",
+            c.ci[0], c.ci[1]
+        );
+        (false, d)
+    };
     let margin = match rule {
         "max-drop" | "fail-if-significant-drop" => threshold,
         _ => c.margin,
@@ -190,4 +204,61 @@ mod tests {
         assert_eq!(label([2.0, 4.0], false, 5.0), Label::WorseWithinMargin);
         assert_eq!(label([2.0, 9.0], false, 5.0), Label::Worse);
     }
+
+    fn comparison(ci: [f64; 2]) -> Comparison {
+        Comparison {
+            metric: "ndcg@10".into(),
+            slice: "all".into(),
+            n: 10,
+            groups: None,
+            baseline_mean: 0.5,
+            candidate_mean: 0.5,
+            delta: 0.0,
+            ci,
+            wins: 0,
+            ties: 10,
+            losses: 0,
+            statistic: "mean".into(),
+            higher_is_better: true,
+            baseline_value: 0.5,
+            candidate_value: 0.5,
+            estimate: 0.0,
+            ci_mc_se: [0.0, 0.0],
+            resamples_used: 100,
+            mc_rerun: false,
+            p_value: 1.0,
+            mde: 0.0,
+            margin: 0.0,
+            label: None,
+            practical_tie: 0.0,
+            practical_wins: 0,
+            practical_ties: 10,
+            practical_losses: 0,
+            worst: Vec::new(),
+            judged: None,
+            replicates: None,
+        }
+    }
+
+    #[test]
+    fn a_rule_never_passes_on_nan_or_an_inverted_interval() {
+        for rule in RULES_FOR_TEST {
+            assert!(
+                apply(1, rule, 0.5, &comparison([-0.1, 0.1]), 1.0, 0.05).passed,
+                "{rule}"
+            );
+            for ci in [[f64::NAN, f64::NAN], [0.2, -0.2], [f64::NEG_INFINITY, 0.0]] {
+                let r = apply(1, rule, 0.5, &comparison(ci), 1.0, 0.05);
+                assert!(!r.passed, "{rule} passed on {ci:?}");
+                assert!(r.detail.contains("cannot pass"), "{}", r.detail);
+            }
+        }
+    }
+
+    const RULES_FOR_TEST: [&str; 4] = [
+        "max-drop",
+        "fail-if-significant-drop",
+        "max-loss-rate",
+        "min-mean",
+    ];
 }

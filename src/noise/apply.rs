@@ -170,6 +170,6 @@ fn floor_warnings(
     out
 }
 
-fn critical(cfg: &Config) -> Vec<String> {
+fn critical(cfg: &Config) -> std::collections::BTreeSet<String> {
     cfg.slices.critical.iter().map(|(n, _)| n.clone()).collect()
 }

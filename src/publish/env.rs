@@ -18,6 +18,17 @@ impl Token {
     pub(crate) fn expose(&self) -> &str {
         &self.0
     }
+
+    /// What makes the token unusable in an HTTP header (a line break, a control character,
+    /// anything but visible ASCII), said without showing it; `None` when it is usable.
+    pub fn problem(&self) -> Option<String> {
+        let bad = self.0.chars().position(|c| !c.is_ascii_graphic())?;
+        Some(format!(
+            "has a character that cannot go in an HTTP header (a line break, space or control \
+             character at position {}); set it again without it",
+            bad + 1
+        ))
+    }
 }
 
 impl fmt::Debug for Token {
@@ -117,9 +128,32 @@ fn run_url(server: Option<&str>, repo: Option<&str>, run: Option<&str>) -> Optio
     ok.then(|| format!("{server}/{repo}/actions/runs/{run}"))
 }
 
+/// The largest event payload read (GitHub's are a few hundred KiB at most).
+pub const MAX_EVENT: u64 = 16 << 20;
+
+/// Reads the event payload: a regular file, at most [`MAX_EVENT`] bytes (a FIFO or an endless
+/// file must not hang the step).
+fn read_event(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let shown = crate::safe_text::shown(&path.display().to_string());
+    let fail = |e: String| format!("no pull request number: reading {shown}: {e}");
+    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(fail("not a regular file (a FIFO or a device?)".into()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut text = String::new();
+    file.take(MAX_EVENT + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| fail(e.to_string()))?;
+    if text.len() as u64 > MAX_EVENT {
+        return Err(fail(format!("larger than {} MiB", MAX_EVENT >> 20)));
+    }
+    Ok(text)
+}
+
 fn pr_from_event(path: &Path) -> Result<u64, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("no pull request number: reading {}: {e}", path.display()))?;
+    let text = read_event(path)?;
     let event: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         format!(
             "no pull request number: {} is not JSON: {e}",

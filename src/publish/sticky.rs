@@ -1,6 +1,12 @@
-//! The sticky comment: find the comment whose first line is this gate's marker, then create,
-//! edit or leave it as the comment mode says. Two gates on one PR have two ids, so two markers
-//! and two comments.
+//! The sticky comment: find the comment that this gate's identity wrote and whose first line is
+//! this gate's marker, then create, edit or leave it as the comment mode says. Two gates on one
+//! PR have two ids, so two markers and two comments.
+//!
+//! Only comments written by the login the token posts as count (`GET /user`, or
+//! `github-actions[bot]` for the Actions token): anyone can paste the marker into a comment of
+//! their own, and rag-gate must neither edit nor trust it. A create that failed with an unknown
+//! outcome (a 5xx, a dropped connection) is never blindly sent again: the comments are listed
+//! first, and a comment GitHub stored after all is used instead of a second one.
 //!
 //! Modes (`--comment-mode`): `always` edits whenever the body changed; `on-change` leaves the
 //! comment alone while the state digest in its marker (verdict and gated rows) is the same;
@@ -42,10 +48,23 @@ pub struct Wanted<'a> {
     pub failing: bool,
 }
 
-/// The first (oldest) comment whose first line is a marker with this gate id. GitHub may store
-/// line ends as CRLF and trim the end, so bodies are compared with those differences ignored.
-pub fn plan(comments: &[RawComment], want: &Wanted<'_>, when: CommentWhen) -> Plan {
+/// A comment is ours: written by `author`, its first line a marker with gate id `id`.
+pub fn is_ours(c: &RawComment, author: &str, id: &str) -> bool {
+    c.login() == Some(author)
+        && c.body
+            .as_deref()
+            .and_then(|b| b.trim_start().lines().next())
+            .and_then(parse_marker)
+            .is_some_and(|(found, _)| found == id)
+}
+
+/// The first (oldest) of our comments (see [`is_ours`]). GitHub may store line ends as CRLF
+/// and trim the end, so bodies are compared with those differences ignored.
+pub fn plan(author: &str, comments: &[RawComment], want: &Wanted<'_>, when: CommentWhen) -> Plan {
     let found = comments.iter().find_map(|c| {
+        if c.login() != Some(author) {
+            return None;
+        }
         let body = c.body.as_deref()?;
         let first = body.trim_start().lines().next()?;
         let (id, state) = parse_marker(first)?;
@@ -72,19 +91,49 @@ pub async fn upsert(
     want: &Wanted<'_>,
     when: CommentWhen,
 ) -> Result<Action, String> {
-    let comments = client.list_comments(pr).await?;
-    match plan(&comments, want, when) {
+    let me = client.identity().await?;
+    let ours = |c: &RawComment| is_ours(c, &me, want.id);
+    let comments = client.list_comments(pr, &ours).await?;
+    match plan(&me, &comments, want, when) {
         Plan::Skip => Ok(Action::Skipped),
         Plan::Keep(id) => Ok(Action::Unchanged(id)),
         Plan::KeepSameState(id) => Ok(Action::SameState(id)),
-        Plan::Update(id) => client
-            .update_comment(id, want.body)
-            .await
-            .map(|_| Action::Updated(id)),
-        Plan::Create => client
-            .create_comment(pr, want.body)
-            .await
-            .map(|c| Action::Created(c.id)),
+        Plan::Update(id) => update(client, id, want.body).await,
+        Plan::Create => create_once(client, pr, want.body, &ours).await,
+    }
+}
+
+async fn update(client: &Client, id: u64, body: &str) -> Result<Action, String> {
+    client
+        .update_comment(id, body)
+        .await
+        .map(|_| Action::Updated(id))
+}
+
+/// Creates the comment; after a failure with an unknown outcome, lists again and posts again
+/// only when GitHub did not store the first one.
+async fn create_once(
+    client: &Client,
+    pr: u64,
+    body: &str,
+    ours: &dyn Fn(&RawComment) -> bool,
+) -> Result<Action, String> {
+    let mut left = client.retries();
+    loop {
+        match client.create_comment(pr, body).await {
+            Ok(c) => return Ok(Action::Created(c.id)),
+            Err(f) if f.unknown && left > 0 => {
+                left -= 1;
+                let stored = client.list_comments(pr, ours).await?;
+                if let Some(c) = stored.first() {
+                    if normalize(c.body.as_deref().unwrap_or("")) == normalize(body) {
+                        return Ok(Action::Created(c.id));
+                    }
+                    return update(client, c.id, body).await;
+                }
+            }
+            Err(f) => return Err(f.msg),
+        }
     }
 }
 
@@ -92,11 +141,20 @@ pub async fn upsert(
 mod tests {
     use super::*;
 
-    fn c(id: u64, body: &str) -> RawComment {
+    const BOT: &str = "github-actions[bot]";
+
+    fn by(id: u64, login: &str, body: &str) -> RawComment {
         RawComment {
             id,
             body: Some(body.to_string()),
+            user: Some(super::super::client::Author {
+                login: login.to_string(),
+            }),
         }
+    }
+
+    fn c(id: u64, body: &str) -> RawComment {
+        by(id, BOT, body)
     }
 
     const M: &str = "<!-- rag-gate:v1 id=prod state=aaaa -->";
@@ -114,14 +172,17 @@ mod tests {
     fn plans() {
         let always = CommentWhen::Always;
         let body = format!("{M}\nA\n");
-        assert_eq!(plan(&[c(1, "hello")], &want(&body), always), Plan::Create);
+        assert_eq!(
+            plan(BOT, &[c(1, "hello")], &want(&body), always),
+            Plan::Create
+        );
         let ours = c(2, &format!("{M}\r\nA\r\n"));
         assert_eq!(
-            plan(&[c(1, "hi"), ours.clone()], &want(&body), always),
+            plan(BOT, &[c(1, "hi"), ours.clone()], &want(&body), always),
             Plan::Keep(2)
         );
         assert_eq!(
-            plan(&[ours], &want(&format!("{M}\nB\n")), always),
+            plan(BOT, &[ours], &want(&format!("{M}\nB\n")), always),
             Plan::Update(2)
         );
     }
@@ -130,7 +191,7 @@ mod tests {
     fn an_older_marker_without_state_is_still_ours() {
         let old = c(4, "<!-- rag-gate:v1 id=prod -->\nold");
         assert_eq!(
-            plan(&[old], &want("new"), CommentWhen::OnChange),
+            plan(BOT, &[old], &want("new"), CommentWhen::OnChange),
             Plan::Update(4)
         );
     }
@@ -140,12 +201,12 @@ mod tests {
         let ours = c(2, &format!("{M}\nold figures"));
         let new = format!("{M}\nnew figures");
         assert_eq!(
-            plan(&[ours], &want(&new), CommentWhen::OnChange),
+            plan(BOT, &[ours], &want(&new), CommentWhen::OnChange),
             Plan::KeepSameState(2)
         );
         let other = "<!-- rag-gate:v1 id=prod state=bbbb -->\nx";
         assert_eq!(
-            plan(&[c(2, other)], &want(&new), CommentWhen::OnChange),
+            plan(BOT, &[c(2, other)], &want(&new), CommentWhen::OnChange),
             Plan::Update(2)
         );
     }
@@ -156,29 +217,59 @@ mod tests {
             failing: false,
             ..want("pass")
         };
-        assert_eq!(plan(&[], &pass, CommentWhen::OnFailure), Plan::Skip);
+        assert_eq!(plan(BOT, &[], &pass, CommentWhen::OnFailure), Plan::Skip);
         assert_eq!(
-            plan(&[c(3, M)], &pass, CommentWhen::OnFailure),
+            plan(BOT, &[c(3, M)], &pass, CommentWhen::OnFailure),
             Plan::Update(3)
         );
-        assert_eq!(plan(&[], &want("x"), CommentWhen::OnFailure), Plan::Create);
+        assert_eq!(
+            plan(BOT, &[], &want("x"), CommentWhen::OnFailure),
+            Plan::Create
+        );
     }
 
     #[test]
     fn another_gate_or_a_quote_of_the_marker_is_not_ours() {
         let other = c(3, "<!-- rag-gate:v1 id=prod-eu state=aaaa -->\nA");
         let quoted = c(4, "look: <!-- rag-gate:v1 id=prod -->");
-        let empty = RawComment { id: 5, body: None };
+        let empty = RawComment {
+            id: 5,
+            body: None,
+            user: None,
+        };
         assert_eq!(
-            plan(&[other, quoted, empty], &want("x"), CommentWhen::Always),
+            plan(
+                BOT,
+                &[other, quoted, empty],
+                &want("x"),
+                CommentWhen::Always
+            ),
             Plan::Create
+        );
+    }
+
+    #[test]
+    fn a_marker_planted_by_someone_else_is_not_ours() {
+        let fake = by(3, "mallory", &format!("{M}\nPASS"));
+        let unknown = RawComment {
+            user: None,
+            ..c(4, M)
+        };
+        let always = CommentWhen::Always;
+        assert_eq!(
+            plan(BOT, &[fake.clone(), unknown], &want("x"), always),
+            Plan::Create
+        );
+        assert_eq!(
+            plan(BOT, &[fake, c(9, M)], &want("x"), always),
+            Plan::Update(9)
         );
     }
 
     #[test]
     fn the_oldest_of_two_markers_wins() {
         assert_eq!(
-            plan(&[c(7, M), c(8, M)], &want("new"), CommentWhen::Always),
+            plan(BOT, &[c(7, M), c(8, M)], &want("new"), CommentWhen::Always),
             Plan::Update(7)
         );
     }

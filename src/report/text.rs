@@ -3,10 +3,16 @@
 
 use crate::model::{GateStatus, Report, LABEL_LEGEND};
 use crate::numbers::{plain, signed};
+use crate::safe_text::{one_line, shown};
 
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
-    out.push_str(&format!("rag-gate {}: {}\n", r.gate_id, r.headline));
+    // Names come from the pull request: each is one visible line, cut (`safe_text`).
+    out.push_str(&format!(
+        "rag-gate {}: {}\n",
+        shown(&r.gate_id),
+        one_line(&r.headline)
+    ));
     out.push_str(&format!(
         "{} paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
         crate::numbers::count(r.pairing.paired, "query", "queries"),
@@ -24,8 +30,8 @@ pub fn render(r: &Report) -> String {
             .map(|g| {
                 vec![
                     format!("#{}", g.gate),
-                    g.metric.clone(),
-                    g.slice.clone(),
+                    shown(&g.metric),
+                    shown(&g.slice),
                     g.rule.clone(),
                     plain(g.value),
                     plain(g.threshold),
@@ -77,8 +83,8 @@ pub fn render(r: &Report) -> String {
         .iter()
         .map(|c| {
             vec![
-                c.metric.clone(),
-                c.slice.clone(),
+                shown(&c.metric),
+                shown(&c.slice),
                 match c.groups {
                     Some(g) => format!("{} ({g} groups)", c.n),
                     None => c.n.to_string(),
@@ -147,14 +153,14 @@ pub fn render(r: &Report) -> String {
                 .map(|w| {
                     format!(
                         "{} {}→{} ({})",
-                        w.query_id,
+                        shown(&w.query_id),
                         plain(w.baseline),
                         plain(w.candidate),
                         signed(w.delta)
                     )
                 })
                 .collect();
-            out.push_str(&format!("  {}: {}\n", c.metric, items.join(", ")));
+            out.push_str(&format!("  {}: {}\n", shown(&c.metric), items.join(", ")));
         }
     }
     if r.pairing.dropped_baseline_only + r.pairing.dropped_candidate_only > 0 {
@@ -169,7 +175,7 @@ pub fn render(r: &Report) -> String {
         if !lines.is_empty() {
             out.push_str(&format!("\n{title}\n"));
             for w in lines {
-                out.push_str(&format!("  - {w}\n"));
+                out.push_str(&format!("  - {}\n", one_line(w)));
             }
         }
     }

@@ -56,6 +56,14 @@ pub struct Estimate {
 
 /// How much more resampling a close call gets.
 pub const RERUN_FACTOR: usize = 10;
+/// The resamples of a close-call re-run: `RERUN_FACTOR` times more, at most the documented
+/// maximum (10^7; 10^8 draws took 1.6 GB for one small comparison).
+pub fn rerun_resamples(resamples: usize) -> usize {
+    resamples
+        .saturating_mul(RERUN_FACTOR)
+        .min(crate::config::MAX_RESAMPLES as usize)
+}
+
 /// A bound within this many Monte-Carlo standard errors of a threshold is a close call.
 pub const CLOSE_CALL_SE: f64 = 3.0;
 
@@ -203,8 +211,11 @@ pub fn estimate_crossed(
     let close = checks
         .iter()
         .any(|c| (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound]);
+    // The re-run stays within the documented maximum of resamples (10^7).
+    let rerun_b = rerun_resamples(x.resamples);
+    let close = close && rerun_b > x.resamples;
     if close {
-        b = x.resamples * RERUN_FACTOR;
+        b = rerun_b;
         stats = draw(b, stream_key(x.seed, &["bootstrap-rerun", metric, slice]));
         iv = read(
             &mut stats,
@@ -234,5 +245,15 @@ pub fn estimate_crossed(
         p_value,
         mde: mde(se, x.confidence, POWER),
         crossed: fix,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_rerun_stays_within_the_maximum() {
+        assert_eq!(super::rerun_resamples(2_000), 20_000);
+        assert_eq!(super::rerun_resamples(5_000_000), 10_000_000);
+        assert_eq!(super::rerun_resamples(10_000_000), 10_000_000);
     }
 }

@@ -76,6 +76,8 @@ pub fn escape(s: &str) -> String {
             }
             '\r' | '\n' | '\t' => out.push(' '),
             c if c.is_control() => out.push('\u{FFFD}'),
+            // Bidi overrides reorder what a reviewer sees ("Trojan Source"): dropped.
+            c if crate::safe_text::is_bidi_control(c) => {}
             c => out.push(c),
         }
     }
@@ -106,6 +108,7 @@ pub(super) fn code_safe(s: &str, max: usize) -> String {
                 c
             }
         })
+        .filter(|&c| !crate::safe_text::is_bidi_control(c))
         .take(max)
         .collect()
 }
