@@ -62,17 +62,21 @@ def run(comment, args, config="gates/my gate.toml", code=1):
         os.chmod(os.path.join(d, "rag-gate"), 0o755)
         env = dict(os.environ, PATH=d + os.pathsep + os.environ["PATH"], RUNNER_TEMP=d,
                    ARGS_OUT=os.path.join(d, "args"), RAG_GATE_CONFIG=config,
-                   RAG_GATE_COMMENT=comment, RAG_GATE_ARGS=args, RAG_GATE_TOKEN="t0ken")
+                   RAG_GATE_COMMENT=comment, RAG_GATE_ARGS=args, RAG_GATE_TOKEN="t0ken",
+                   RAG_GATE_COMMENT_MODE="on-change", GITHUB_OUTPUT=os.path.join(d, "outputs"))
         r = subprocess.run(["bash", "-c", check["run"]], env=env, cwd=d, capture_output=True, text=True)
         got = open(env["ARGS_OUT"]).read().splitlines() if os.path.exists(env["ARGS_OUT"]) else None
         return r.returncode, got, d, os.listdir(d)
 
 code, got, d, _ = run("required", " --pr 12  --seed 3 ")
-want = ["check", "gates/my gate.toml", "--comment=required", "--token-env", "RAG_GATE_TOKEN",
-        "--format", "json", "--output", os.path.join(d, "rag-gate-report.json"), "--pr", "12", "--seed", "3"]
+want = ["check", "gates/my gate.toml", "--comment=required", "--comment-mode", "on-change",
+        "--token-env", "RAG_GATE_TOKEN", "--format", "json",
+        "--output", os.path.join(d, "rag-gate-report.json"),
+        "--export-html", os.path.join(d, "rag-gate-report", "report.html"),
+        "--html-artifact", "rag-gate-report", "--pr", "12", "--seed", "3"]
 assert (code, got) == (1, want), (code, got)
 code, got, _, _ = run("true", "", code=0)
-assert code == 0 and got[2] == "--comment" and len(got) == 9, got
+assert code == 0 and got[2] == "--comment" and len(got) == 15, got
 code, got, _, _ = run("false", "", code=2)
 assert code == 2 and got[2] == "--comment=off", got
 code, got, _, _ = run("maybe", "")
