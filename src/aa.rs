@@ -65,23 +65,7 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 
 /// The A/A arms as a comparison: the first ⌈k/2⌉ files against the rest.
 fn config(args: &AaArgs) -> Result<Config> {
-    if !(args.confidence > 0.0 && args.confidence < 1.0) {
-        return Err(Error::Usage(format!(
-            "--confidence {}: expected a number strictly between 0 and 1",
-            args.confidence
-        )));
-    }
-    if args.resamples == 0 || args.resamples > MAX_RESAMPLES {
-        return Err(Error::Usage(format!(
-            "--resamples {}: expected 1 to {MAX_RESAMPLES}",
-            args.resamples
-        )));
-    }
-    if !(args.tie_epsilon.is_finite() && args.tie_epsilon >= 0.0) {
-        return Err(Error::Usage(
-            "--tie-epsilon: expected a finite number ≥ 0".into(),
-        ));
-    }
+    check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
     let here = std::path::Path::new("");
     let spec = |p: &std::path::PathBuf| InputSpec {
         path: resolve(here, &p.display().to_string()),

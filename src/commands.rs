@@ -168,23 +168,7 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
 }
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
-    if !(args.confidence > 0.0 && args.confidence < 1.0) {
-        return Err(Error::Usage(format!(
-            "--confidence {}: expected a number strictly between 0 and 1",
-            args.confidence
-        )));
-    }
-    if args.resamples == 0 || args.resamples > MAX_RESAMPLES {
-        return Err(Error::Usage(format!(
-            "--resamples {}: expected 1 to {MAX_RESAMPLES}",
-            args.resamples
-        )));
-    }
-    if !(args.tie_epsilon.is_finite() && args.tie_epsilon >= 0.0) {
-        return Err(Error::Usage(
-            "--tie-epsilon: expected a finite number ≥ 0".into(),
-        ));
-    }
+    check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
     let here = std::path::Path::new("");
     let spec = |p: &std::path::Path| InputSpec {
         path: resolve(here, &p.display().to_string()),

@@ -168,6 +168,27 @@ pub enum GateSlices {
     List(Vec<String>),
 }
 
+/// `--confidence`, `--resamples` and `--tie-epsilon` of the commands that take them on the
+/// command line (`compare`, `aa`): the same ranges the gate file allows.
+pub fn check_sampling_flags(confidence: f64, resamples: u64, tie_epsilon: f64) -> Result<()> {
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(Error::Usage(format!(
+            "--confidence {confidence}: expected a number strictly between 0 and 1"
+        )));
+    }
+    if resamples == 0 || resamples > MAX_RESAMPLES {
+        return Err(Error::Usage(format!(
+            "--resamples {resamples}: expected 1 to {MAX_RESAMPLES}"
+        )));
+    }
+    if !(tie_epsilon.is_finite() && tie_epsilon >= 0.0) {
+        return Err(Error::Usage(
+            "--tie-epsilon: expected a finite number ≥ 0".into(),
+        ));
+    }
+    Ok(())
+}
+
 impl Gate {
     /// Whether this gate applies to the slice named `slice`, `critical` being the critical slices.
     /// `critical` is a set: with 100,000 critical slices a scan per slice was quadratic.
