@@ -9,6 +9,7 @@ use svg::node::Text;
 use svg::Document;
 
 use crate::model::{Comparison, GateResult};
+use crate::report::allowed_drop;
 
 const WIDTH: f64 = 860.0;
 const LEFT: f64 = 190.0;
@@ -43,20 +44,6 @@ fn role(c: &Comparison, gates: &[GateResult]) -> Role {
     }
 }
 
-/// The allowed drop of a `max-drop` gate on this row, on the metric's own scale.
-fn margin(c: &Comparison, gates: &[GateResult]) -> Option<f64> {
-    gates
-        .iter()
-        .find(|g| g.rule == "max-drop" && g.metric == c.metric && g.slice == c.slice)
-        .map(|g| {
-            if c.higher_is_better {
-                -g.threshold.abs()
-            } else {
-                g.threshold.abs()
-            }
-        })
-}
-
 /// A "nice" tick step (1, 2 or 5 × 10^k) for about five ticks over `span`.
 fn tick_step(span: f64) -> f64 {
     let raw = span / 5.0;
@@ -70,7 +57,7 @@ fn tick_step(span: f64) -> f64 {
 
 /// The forest plot of `cs` (the comparisons of one metric).
 pub(super) fn forest(cs: &[Comparison], gates: &[GateResult]) -> Document {
-    let margins: Vec<Option<f64>> = cs.iter().map(|c| margin(c, gates)).collect();
+    let margins: Vec<Option<f64>> = cs.iter().map(|c| allowed_drop(c, gates)).collect();
     let lo = cs
         .iter()
         .zip(&margins)

@@ -8,26 +8,12 @@ use std::fmt::Write;
 
 use super::text::{code_safe, signed3, signed4};
 use crate::model::{Comparison, GateResult};
+use crate::report::allowed_drop;
 
 /// Plot width in characters, the zero column included.
 const W: usize = 41;
 /// Slice labels are cut to this many characters.
 const LABEL: usize = 24;
-
-/// The allowed drop (as a delta on the metric's own scale) of a `max-drop` gate on this metric
-/// and slice: negative for a higher-is-better metric, positive for a lower-is-better one.
-fn margin(c: &Comparison, gates: &[GateResult]) -> Option<f64> {
-    gates
-        .iter()
-        .find(|g| g.rule == "max-drop" && g.metric == c.metric && g.slice == c.slice)
-        .map(|g| {
-            if c.higher_is_better {
-                -g.threshold.abs()
-            } else {
-                g.threshold.abs()
-            }
-        })
-}
 
 /// The axis of one metric: where zero sits and how many columns one unit takes.
 struct Axis {
@@ -88,7 +74,8 @@ pub(super) fn forest(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
 }
 
 fn plot(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
-    let rows: Vec<(&Comparison, Option<f64>)> = cs.iter().map(|c| (c, margin(c, gates))).collect();
+    let rows: Vec<(&Comparison, Option<f64>)> =
+        cs.iter().map(|c| (c, allowed_drop(c, gates))).collect();
     let lo = rows
         .iter()
         .map(|(c, m)| c.ci[0].min(c.estimate).min(m.unwrap_or(0.0)))
