@@ -3,7 +3,10 @@
 # Times BEFORE (a rag-gate without the fingerprint, e.g. built from main before it) and the
 # current release build, alternately, on the same generated run and qrels (bench/eval/gen.py),
 # writing the rows with -o (the current build also hashes the qrels, the query set and the rows
-# and writes FILE.protocol.json). Prints each wall time and the median ratio.
+# and writes FILE.protocol.json). Prints each wall time, the medians, the fastest of each and
+# the median of the per-round ratios (the one least moved by a busy disk).
+# The cleanest BEFORE is this same commit with the one `fingerprint(...)` call in
+# src/eval/engine.rs::evaluate removed (`protocol: None`), built with its own CARGO_TARGET_DIR.
 #   BEFORE=/path/to/old/rag-gate bench/eval/protocol.sh [ROUNDS=5] [QUERIES=10000] [DEPTH=1000]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -37,6 +40,10 @@ for i in range(int(rounds)):
         print(f"round {i + 1} {name:6} {times[name][-1]:.2f} s", flush=True)
 b, a = statistics.median(times["before"]), statistics.median(times["after"])
 print(f"median before {b:.2f} s, after {a:.2f} s: {100 * (a / b - 1):+.1f}%")
+fb, fa = min(times["before"]), min(times["after"])
+print(f"fastest before {fb:.2f} s, after {fa:.2f} s: {100 * (fa / fb - 1):+.1f}%")
+paired = statistics.median(y / x for x, y in zip(times["before"], times["after"]))
+print(f"median per-round ratio: {100 * (paired - 1):+.1f}%")
 same = open(f"{work}/before.jsonl", "rb").read() == open(f"{work}/after.jsonl", "rb").read()
 print("rows identical" if same else "ROWS DIFFER")
 sys.exit(0 if same else 1)
