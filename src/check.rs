@@ -5,30 +5,157 @@ use std::path::PathBuf;
 
 use crate::config::{Config, InputKind, InputSpec, Unit};
 use crate::error::{few, Error, Result};
+use crate::eval::gate_input::{ranks, Ranks};
+use crate::eval::Evaluation;
+use crate::eval::Metric;
 use crate::load::{self, MetricTable};
+use crate::model::Comparison;
 use crate::model::{InputsInfo, Report, Verdict, SCHEMA_VERSION};
+use crate::protocol::verify::{verify, ProtocolReport, Side};
+use crate::protocol::Protocol;
 use crate::report;
 use crate::{judge, pair, resample, slices};
 
+/// One side as loaded: its table, a note for the warnings, its protocol fingerprint (a metric
+/// file's sidecar, or the evaluation's own) and, for a run, the evaluation.
+struct Loaded {
+    table: MetricTable,
+    note: Option<String>,
+    protocol: Option<Protocol>,
+    eval: Option<Evaluation>,
+}
+
 /// Loads one side: a per-query metric file, or a run evaluated against the qrels (with a note
 /// for the report's warnings saying what the evaluation left out).
-fn load_side(
-    cfg: &Config,
-    spec: &InputSpec,
-    metrics_wanted: &[String],
-) -> Result<(MetricTable, Option<String>)> {
-    let (mut t, note) = match &spec.kind {
-        InputKind::Metrics { format, id_column } => (
-            load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
-            None,
-        ),
+fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
+    let mut side = match &spec.kind {
+        InputKind::Metrics { format, id_column } => Loaded {
+            table: load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
+            note: None,
+            protocol: load::protocol::read_sidecar(&spec.path, &spec.shown())?,
+            eval: None,
+        },
         InputKind::Run => {
-            let (t, note) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
-            (t, Some(note))
+            let (t, note, ev) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
+            Loaded {
+                table: t,
+                note: Some(note),
+                protocol: ev.summary.protocol.clone(),
+                eval: Some(ev),
+            }
         }
     };
-    t.source = spec.shown();
-    Ok((t, note))
+    side.table.source = spec.shown();
+    Ok(side)
+}
+
+/// The two sides' fingerprints checked against each other for the compared metrics.
+fn check_protocol<'a>(
+    cfg: &'a Config,
+    base: &'a Loaded,
+    cand: &'a Loaded,
+    metrics: &[String],
+) -> Result<ProtocolReport> {
+    let side = |name, spec: &'a InputSpec, l: &'a Loaded| Side {
+        name,
+        written: &spec.written,
+        protocol: l.protocol.as_ref(),
+        evaluated_here: l.eval.is_some(),
+    };
+    verify(
+        cfg.protocol.require,
+        &side("baseline", &cfg.inputs.baseline, base),
+        &side("candidate", &cfg.inputs.candidate, cand),
+        metrics,
+    )
+}
+
+/// The further replicates of each side (read in parallel; the first failing file in gate-file
+/// order is the error, so the message does not depend on timing) and their evaluation notes.
+fn load_replicates(
+    cfg: &Config,
+    wanted: &[String],
+) -> Result<([Vec<MetricTable>; 2], Vec<String>)> {
+    use rayon::prelude::*;
+    let specs: Vec<(usize, &InputSpec)> = cfg
+        .inputs
+        .baseline_more
+        .iter()
+        .map(|s| (0, s))
+        .chain(cfg.inputs.candidate_more.iter().map(|s| (1, s)))
+        .collect();
+    let loaded: Vec<Result<Loaded>> = specs
+        .par_iter()
+        .map(|(_, spec)| load_side(cfg, spec, wanted))
+        .collect();
+    let mut sides: [Vec<MetricTable>; 2] = [Vec::new(), Vec::new()];
+    let mut notes = Vec::new();
+    for ((side, _), one) in specs.iter().zip(loaded) {
+        let one = one?;
+        sides[*side].push(one.table);
+        notes.extend(one.note);
+    }
+    Ok((sides, notes))
+}
+
+/// The crossed interval is for means; a median or p95 gate with replicates is refused.
+fn refuse_quantiles_with_replicates(cfg: &Config) -> Result<()> {
+    match cfg
+        .gates
+        .iter()
+        .find(|g| g.statistic != crate::stats::statistic::Statistic::Mean)
+    {
+        Some(g) => Err(cfg.error_at(
+            &g.metric_span,
+            format!(
+                "[[gate]] #{} ({}): statistic = \"{}\" with replicate runs: the replicate-aware interval is for means; gate the mean, or give one run per side",
+                g.index,
+                g.metric,
+                g.statistic.as_str()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// When both inputs are runs, each worst regression says how its relevant documents moved
+/// (within the metric's cutoff; the top 1000, trec_eval's usual depth, for metrics without one).
+fn explain_regressions(comparisons: &mut [Comparison], base: &Ranks, cand: &Ranks) {
+    for c in comparisons {
+        let cutoff = Metric::parse_list(&c.metric)
+            .ok()
+            .and_then(|m| m.first().and_then(|m| m.k))
+            .unwrap_or(1000);
+        for q in &mut c.worst {
+            if let (Some(b), Some(k)) = (base.get(&q.query_id), cand.get(&q.query_id)) {
+                q.moves = crate::eval::moves::rank_moves(b, k, cutoff);
+            }
+        }
+    }
+}
+
+/// A file that cannot be opened names the gate-file key and line that named it
+/// (`gate.toml:3:13: [inputs] candidate: c.jsonl: opening: No such file …`).
+fn at_key(cfg: &Config, e: crate::Error) -> crate::Error {
+    let crate::Error::Io { path, .. } = &e else {
+        return e;
+    };
+    let i = &cfg.inputs;
+    let named = [
+        ("baseline", Some(&i.baseline)),
+        ("candidate", Some(&i.candidate)),
+        ("queries", i.queries.as_ref()),
+        ("qrels", i.qrels.as_ref()),
+    ]
+    .into_iter()
+    .find_map(|(key, spec)| {
+        spec.filter(|s| s.span.is_some() && &s.shown() == path)
+            .map(|s| (key, s))
+    });
+    match named {
+        Some((key, spec)) => cfg.error_at(&spec.span, format!("[inputs] {key}: {e}")),
+        None => e,
+    }
 }
 
 /// Metric names the gate file needs: every gated metric and `[report] metrics`.
@@ -44,33 +171,61 @@ fn wanted_metrics(cfg: &Config) -> Vec<String> {
 
 /// Runs the whole analysis and judges the gates. The report is complete; nothing is written.
 pub fn analyze(cfg: &Config) -> Result<Report> {
+    Ok(analyze_full(cfg)?.report)
+}
+
+/// The report, and the unjudged documents of the gated cutoffs (for `--holes`; empty unless
+/// `check` evaluated both runs).
+pub struct Analysis {
+    pub report: Report,
+    pub holes: Vec<crate::eval::holes::Hole>,
+}
+
+/// [`analyze`], keeping the holes.
+pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
+    let (c, b) = (cfg.bootstrap.confidence, cfg.bootstrap.resamples as usize);
+    if !crate::stats::interval::confidence_supported(c, b) {
+        return Err(Error::Usage(format!("confidence {c} with {b} resamples: fewer than 2 resamples would lie beyond the bounds; expected (1 − confidence) × resamples ≥ 2 (more resamples or a lower confidence)")));
+    }
     let wanted = wanted_metrics(cfg);
     // The two sides are read in parallel; the baseline's error wins when both fail, so the
     // message does not depend on timing.
     let (base, cand) = rayon::join(
-        || load_side(cfg, &cfg.inputs.baseline, &wanted),
-        || load_side(cfg, &cfg.inputs.candidate, &wanted),
+        || load_side(cfg, &cfg.inputs.baseline, &wanted).map_err(|e| at_key(cfg, e)),
+        || load_side(cfg, &cfg.inputs.candidate, &wanted).map_err(|e| at_key(cfg, e)),
     );
-    let ((base, base_note), (cand, cand_note)) = (base?, cand?);
+    let (base_side, cand_side) = (base?, cand?);
+    let (base, cand) = (&base_side.table, &cand_side.table);
+    let (more, more_notes) = load_replicates(cfg, &wanted)?;
     let queries = match &cfg.inputs.queries {
-        Some(q) => Some(load::load_queries(&q.path, &q.shown())?),
+        Some(q) => Some(load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e))?),
         None => None,
     };
-    let shared = pair::shared_metrics(&base, &cand);
-    let metrics = choose_metrics(cfg, &base, &cand, &shared)?;
+    let shared = pair::shared_metrics(base, cand);
+    let metrics = choose_metrics(cfg, base, cand, &shared)?;
+    let protocol = check_protocol(cfg, &base_side, &cand_side, &metrics)?;
     let q_shown = cfg
         .inputs
         .queries
         .as_ref()
         .map(InputSpec::shown)
         .unwrap_or_default();
-    let paired = pair::pair(
-        &base,
-        &cand,
+    let mut paired = pair::pair(
+        base,
+        cand,
         queries.as_deref().map(|q| (q, q_shown.as_str())),
         cfg.inputs.missing,
         &metrics,
     )?;
+    pair::replicates::attach(
+        &mut paired,
+        [&more[0], &more[1]],
+        [&base.source, &cand.source],
+        cfg.inputs.missing,
+    )?;
+    if paired.replicates.is_some() {
+        refuse_quantiles_with_replicates(cfg)?;
+    }
     if cfg.bootstrap.unit == Unit::Group {
         let lacking: Vec<&String> = paired
             .ids
@@ -83,21 +238,63 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
             return Err(cfg.error_at(
                 &cfg.bootstrap.unit_span,
                 format!(
-                    "[bootstrap] unit = \"group\", but {} queries have no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
-                    lacking.len(),
+                    "[bootstrap] unit = \"group\", but {} no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
+                    crate::numbers::count(lacking.len(), "query has", "queries have"),
                     few(&lacking, 5)
                 ),
             ));
         }
     }
-    let slices = slices::build(cfg, &paired)?;
+    let mut slices = slices::build(cfg, &paired)?;
+    let (quarantined, quarantine_warnings) =
+        crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     judge::label_comparisons(&mut comparisons);
-    let (gates, gate_warnings) = judge::judge(cfg, &comparisons)?;
-    let mut warnings: Vec<String> = base_note.into_iter().chain(cand_note).collect();
+    if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
+        explain_regressions(&mut comparisons, &ranks(b), &ranks(c));
+    }
+    let judged = judge::judge(cfg, &comparisons)?;
+    let mut gates = judged.results;
+    let mut gate_warnings = judged.warnings;
+    let mut holes = Vec::new();
+    if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
+        let runs = crate::bounds::Runs {
+            baseline: b,
+            candidate: c,
+            queries: queries.as_deref().map(|q| (q, q_shown.as_str())),
+        };
+        gate_warnings.extend(crate::bounds::apply(
+            cfg,
+            &runs,
+            &mut comparisons,
+            &mut gates,
+        )?);
+        holes = crate::bounds::holes(cfg, &runs);
+    }
+    let mut warnings: Vec<String> = cfg.warnings.clone();
+    warnings.extend(protocol.note.iter().cloned());
+    warnings.extend(
+        protocol
+            .context_changes
+            .iter()
+            .map(|c| format!("run context changed: {c}")),
+    );
+    let (noise, noise_warnings) =
+        crate::noise::apply::report(cfg, &paired, &comparisons, quarantined)?;
     warnings.extend(paired.warnings.iter().cloned());
     warnings.extend(gate_warnings);
+    warnings.extend(quarantine_warnings);
+    warnings.extend(noise_warnings);
+    let mut notes: Vec<String> = base_side
+        .note
+        .clone()
+        .into_iter()
+        .chain(cand_side.note.clone())
+        .collect();
+    notes.extend(more_notes);
+    notes.extend(direction_notes(cfg, &metrics));
+    notes.extend(judged.notes);
     let only_one: Vec<&String> = base
         .metrics
         .keys()
@@ -105,14 +302,18 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
         .filter(|m| !shared.contains(m))
         .collect();
     if !only_one.is_empty() && cfg.report.metrics.is_none() {
-        warnings.push(format!(
+        notes.push(format!(
             "not compared, in one input only: {}",
             few(&only_one, 8)
         ));
     }
     let verdict = judge::verdict(&gates);
-    Ok(Report {
+    let evaluated = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+        .iter()
+        .any(|i| matches!(i.kind, InputKind::Run));
+    let report = Report {
         schema_version: SCHEMA_VERSION,
+        rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
         verdict,
         headline: judge::headline(&gates, &comparisons),
@@ -126,12 +327,48 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
             baseline: cfg.inputs.baseline.written.clone(),
             candidate: cfg.inputs.candidate.written.clone(),
             queries: cfg.inputs.queries.as_ref().map(|q| q.written.clone()),
+            qrels: evaluated
+                .then(|| cfg.inputs.qrels.as_ref().map(|q| q.written.clone()))
+                .flatten(),
+            eval: if evaluated {
+                Some(crate::eval::gate_input::eval_settings(cfg)?)
+            } else {
+                None
+            },
         },
         pairing: paired.info.clone(),
         comparisons,
         gates,
         warnings,
-    })
+        protocol: Some(protocol),
+        noise,
+        notes,
+    };
+    Ok(Analysis { report, holes })
+}
+
+/// Ungated metrics whose direction rag-gate does not know are read as higher-is-better; say so.
+/// (A gated one must say `higher-is-better`; config validation refuses it otherwise.)
+fn direction_notes(cfg: &Config, metrics: &[String]) -> Vec<String> {
+    let how = |m: &str| {
+        if cfg.gates.is_empty() {
+            format!("pass --lower-is-better {m} if lower is better")
+        } else {
+            "a gate on it must say higher-is-better".to_string()
+        }
+    };
+    metrics
+        .iter()
+        .filter(|m| !crate::metric_names::direction_known(m))
+        .filter(|m| !cfg.gates.iter().any(|g| &g.metric == *m))
+        .filter(|m| !cfg.report.lower_is_better.contains(m))
+        .map(|m| {
+            format!(
+                "{m}: direction unknown, its label reads a rise as better ({})",
+                how(m)
+            )
+        })
+        .collect()
 }
 
 /// The metrics to compare: `[report] metrics` if given, else every metric both inputs have.
@@ -212,30 +449,69 @@ pub struct Outputs {
     pub output: Option<PathBuf>,
     pub export_json: Option<PathBuf>,
     pub export_markdown: Option<PathBuf>,
+    /// Further files written in the same atomic batch (`check --holes`).
+    pub extra: Vec<(PathBuf, String)>,
+    pub export_html: Option<PathBuf>,
 }
 
 /// Renders the report, writes the requested files atomically, and returns what goes to stdout.
 /// All files are written to temporaries first and renamed only when every one is written, so a
-/// failing export (e.g. a missing folder) leaves the previous report files as they were.
+/// failing export (e.g. a missing folder) leaves the previous report files as they were. An
+/// output named `-` goes to stdout (at most one may).
 pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
+    use crate::atomic::is_stdout;
     let main = report::render(r, o.format);
     let json = o.export_json.as_ref().map(|_| report::json::render(r));
     let markdown = o
         .export_markdown
         .as_ref()
         .map(|_| report::markdown::render(r));
+    let html = o.export_html.as_ref().map(|_| report::html::render(r));
+    // Without --output the report goes to stdout, as with `--output -`.
+    let stdout_path = PathBuf::from("-");
+    let wanted = [
+        ("--export-json", o.export_json.as_ref(), json.as_deref()),
+        ("--export-html", o.export_html.as_ref(), html.as_deref()),
+        (
+            "--export-markdown",
+            o.export_markdown.as_ref(),
+            markdown.as_deref(),
+        ),
+        (
+            "--output",
+            Some(o.output.as_ref().unwrap_or(&stdout_path)),
+            Some(main.as_str()),
+        ),
+    ];
     let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
-    if let (Some(path), Some(text)) = (&o.export_json, &json) {
-        files.push((path, text.as_bytes()));
+    let mut to_stdout: Vec<(&str, &str)> = Vec::new();
+    for (flag, path, text) in wanted {
+        let (Some(path), Some(text)) = (path, text) else {
+            continue;
+        };
+        if is_stdout(path) {
+            to_stdout.push((flag, text));
+        } else {
+            files.push((path, text.as_bytes()));
+        }
     }
-    if let (Some(path), Some(text)) = (&o.export_markdown, &markdown) {
-        files.push((path, text.as_bytes()));
+    if to_stdout.len() > 1 {
+        let flags: Vec<&str> = to_stdout.iter().map(|(f, _)| *f).collect();
+        return Err(Error::Usage(format!(
+            "{}: only one output can go to standard output (`-`; the report goes there without --output)",
+            flags.join(" and ")
+        )));
     }
-    if let Some(path) = &o.output {
-        files.push((path, main.as_bytes()));
+    for (path, text) in &o.extra {
+        files.push((path, text.as_bytes()));
     }
     crate::atomic::write_all_atomic(&files)?;
-    match &o.output {
+    if let Some((flag, text)) = to_stdout.first() {
+        if *flag != "--output" {
+            return Ok(text.to_string());
+        }
+    }
+    match o.output.as_ref().filter(|p| !is_stdout(p)) {
         Some(path) => Ok(format!(
             "rag-gate {}: {}\nreport written to {}\n",
             r.gate_id,

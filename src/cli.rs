@@ -1,4 +1,4 @@
-//! Command-line definitions (clap derive): `check`, `compare`, `eval`.
+//! Command-line definitions (clap derive): `check`, `compare`, `eval`, `aa`.
 
 use std::path::PathBuf;
 
@@ -31,6 +31,45 @@ pub enum Command {
     /// Compute per-query metrics from a run and qrels (trec_eval-exact).
     #[command(after_help = EXIT_CODES_HELP)]
     Eval(crate::eval::cli::EvalArgs),
+    /// A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1
+    /// when the identical arms differ significantly: the instrument is broken).
+    #[command(after_help = EXIT_CODES_HELP)]
+    Aa(AaArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AaArgs {
+    /// Per-query metric files of replicate runs of one commit (two or more); the first half is
+    /// arm A of the A/A test, the rest arm B.
+    #[arg(required = true, num_args = 2.., value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Queries file (JSONL with query_id, group, slices).
+    #[arg(long)]
+    pub queries: Option<PathBuf>,
+    /// Metric to measure (repeat); default: every metric the files share.
+    #[arg(long = "metric", value_name = "METRIC")]
+    pub metrics: Vec<String>,
+    /// Report every value of this slice tag (repeat).
+    #[arg(long = "by", value_name = "TAG")]
+    pub by: Vec<String>,
+    #[arg(long, default_value_t = crate::config::DEFAULT_SEED)]
+    pub seed: u64,
+    #[arg(long, default_value_t = crate::config::DEFAULT_RESAMPLES)]
+    pub resamples: u64,
+    #[arg(long, default_value_t = crate::config::DEFAULT_CONFIDENCE)]
+    pub confidence: f64,
+    /// A query whose values differ by more than this between replicates is flaky.
+    #[arg(long, default_value_t = crate::config::DEFAULT_TIE_EPSILON)]
+    pub tie_epsilon: f64,
+    /// Column with the query id in CSV/TSV files.
+    #[arg(long, default_value = "query_id")]
+    pub id_column: String,
+    /// Report format on stdout (json: the noise file).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write the noise file (JSON, for `[noise] file`) here.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
 }
 
 /// Where and how the report is written (shared by check and compare).
@@ -48,6 +87,9 @@ pub struct OutputArgs {
     /// Also write the Markdown report to this file.
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
+    /// Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub export_html: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -63,6 +105,12 @@ pub struct CheckArgs {
     /// Override [bootstrap] resamples.
     #[arg(long)]
     pub resamples: Option<u64>,
+    /// Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub holes: Option<PathBuf>,
+    /// Today's date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date.
+    #[arg(long, value_name = "DATE", env = "RAG_GATE_TODAY")]
+    pub today: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -78,6 +126,13 @@ pub struct CompareArgs {
     /// Queries file (JSONL with query_id, group, slices).
     #[arg(long)]
     pub queries: Option<PathBuf>,
+    /// A further replicate run of the baseline's commit (repeat): the interval then carries the
+    /// run-to-run noise.
+    #[arg(long = "baseline-replicate", value_name = "FILE")]
+    pub baseline_replicates: Vec<PathBuf>,
+    /// A further replicate run of the candidate's commit (repeat).
+    #[arg(long = "candidate-replicate", value_name = "FILE")]
+    pub candidate_replicates: Vec<PathBuf>,
     /// Metric to compare (repeat); default: every metric both files have.
     #[arg(long = "metric", value_name = "METRIC")]
     pub metrics: Vec<String>,
@@ -109,8 +164,36 @@ pub struct CompareArgs {
     /// Column with the query id in CSV/TSV files.
     #[arg(long, default_value = "query_id")]
     pub id_column: String,
+    /// Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub input_format: Option<InputFormatArg>,
+    /// A metric where lower is better (latency, cost), so a rise reads as worse (repeat).
+    #[arg(long = "lower-is-better", value_name = "METRIC")]
+    pub lower_is_better: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum InputFormatArg {
+    Jsonl,
+    Csv,
+    Tsv,
+    TrecEval,
+    IrMeasures,
+}
+
+impl From<InputFormatArg> for crate::load::Format {
+    fn from(f: InputFormatArg) -> crate::load::Format {
+        use crate::load::Format;
+        match f {
+            InputFormatArg::Jsonl => Format::Jsonl,
+            InputFormatArg::Csv => Format::Csv,
+            InputFormatArg::Tsv => Format::Tsv,
+            InputFormatArg::TrecEval => Format::TrecEval,
+            InputFormatArg::IrMeasures => Format::IrMeasures,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

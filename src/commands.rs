@@ -1,6 +1,6 @@
 //! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome.
 
-use crate::check::{analyze, exit_code, write_outputs, Outputs};
+use crate::check::{analyze, analyze_full, exit_code, write_outputs, Outputs};
 use crate::cli::{CheckArgs, CompareArgs, OutputArgs};
 use crate::config::{self, *};
 use crate::error::{Error, Result};
@@ -8,45 +8,65 @@ use crate::outcome::Outcome;
 
 /// Refuses an output path that is one of the inputs (or the gate file): the report would
 /// overwrite the data it was computed from.
+/// The path a file would have once written: its canonical path when it exists, else the
+/// canonical folder joined with its name (so `a/../r.json` and `r.json` are one file).
+fn same_file_key(p: &std::path::Path) -> std::path::PathBuf {
+    if let Ok(real) = std::fs::canonicalize(p) {
+        return real;
+    }
+    let parent = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match (std::fs::canonicalize(parent), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
 fn refuse_overwriting_inputs(
     cfg: &Config,
     gate_file: Option<&std::path::Path>,
     o: &OutputArgs,
 ) -> Result<()> {
     let i = &cfg.inputs;
-    let inputs: Vec<&std::path::Path> = [
-        Some(&i.baseline),
-        Some(&i.candidate),
-        i.queries.as_ref(),
-        i.qrels.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|s| s.path.as_path())
-    .chain(gate_file)
-    .collect();
+    let mut inputs: Vec<(&str, &std::path::Path)> = vec![
+        ("input", i.baseline.path.as_path()),
+        ("input", i.candidate.path.as_path()),
+    ];
+    inputs.extend(i.queries.iter().map(|q| ("input", q.path.as_path())));
+    inputs.extend(i.qrels.iter().map(|q| ("input", q.path.as_path())));
+    inputs.extend(
+        i.baseline_more
+            .iter()
+            .chain(&i.candidate_more)
+            .map(|s| ("input", s.path.as_path())),
+    );
+    inputs.extend(gate_file.map(|g| ("gate file", g)));
     let outs = [
         ("--output", &o.output),
         ("--export-json", &o.export_json),
         ("--export-markdown", &o.export_markdown),
+        ("--export-html", &o.export_html),
     ];
-    for (flag, out) in outs {
-        let Some(out) = out else { continue };
-        let Ok(out_real) = std::fs::canonicalize(out) else {
-            continue;
-        };
-        if let Some(input) = inputs
-            .iter()
-            .find(|p| std::fs::canonicalize(p).ok().as_ref() == Some(&out_real))
-        {
+    // Two outputs onto one file: the last write would silently win.
+    let named: Vec<(&str, &std::path::Path, std::path::PathBuf)> = outs
+        .iter()
+        .filter_map(|(flag, out)| out.as_deref().map(|p| (*flag, p, same_file_key(p))))
+        .collect();
+    for (i, (flag, given, key)) in named.iter().enumerate() {
+        if let Some((first, _, _)) = named[..i].iter().find(|(_, _, k)| k == key) {
             return Err(Error::Usage(format!(
-                "{flag} {}: that is the input {}; refusing to overwrite it",
-                out.display(),
-                input.display()
+                "{first} and {flag} name the same file {}; give each output its own path",
+                given.display()
             )));
         }
     }
-    Ok(())
+    let outs: Vec<(&str, &std::path::Path)> = outs
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        .collect();
+    crate::atomic::refuse_overwriting(&outs, &inputs)
 }
 
 fn outputs(o: &OutputArgs) -> Outputs {
@@ -55,12 +75,22 @@ fn outputs(o: &OutputArgs) -> Outputs {
         output: o.output.clone(),
         export_json: o.export_json.clone(),
         export_markdown: o.export_markdown.clone(),
+        extra: Vec::new(),
+        export_html: o.export_html.clone(),
     }
 }
 
 pub fn check(args: &CheckArgs) -> Result<Outcome> {
     let mut cfg = config::load(&args.gate_file)?;
     if let Some(seed) = args.seed {
+        // A gate file holds TOML integers (i64): a larger seed could not be written back by
+        // --dump-config.
+        if seed > i64::MAX as u64 {
+            return Err(Error::Usage(format!(
+                "--seed {seed}: expected 0 to {} (the largest seed a gate file can hold)",
+                i64::MAX
+            )));
+        }
         cfg.bootstrap.seed = seed;
     }
     if let Some(r) = args.resamples {
@@ -71,24 +101,64 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         }
         cfg.bootstrap.resamples = r;
     }
+    if cfg.noise.quarantine.is_some() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() / 86_400) as i64;
+        cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
+    }
     // [eval] is checked even when no input is a run, so a typo there is never silent.
-    crate::eval::gate_input::eval_options(&cfg)?;
+    let eval = crate::eval::gate_input::eval_settings(&cfg)?;
     refuse_overwriting_inputs(&cfg, Some(&args.gate_file), &args.output)?;
     if args.dump_config {
         return Ok(Outcome {
-            stdout: config::dump(&cfg),
+            stdout: config::dump(&cfg, Some(crate::eval::gate_input::eval_table(&eval))),
             ..Default::default()
         });
     }
-    let report = analyze(&cfg)?;
-    let stdout = write_outputs(&report, &outputs(&args.output))?;
+    if let Some(h) = &args.holes {
+        let same = |p: &std::path::Path| {
+            std::fs::canonicalize(p).ok().is_some()
+                && std::fs::canonicalize(p).ok() == std::fs::canonicalize(h).ok()
+        };
+        let inputs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+            .into_iter()
+            .chain(cfg.inputs.qrels.as_ref())
+            .map(|i| i.path.as_path())
+            .chain([args.gate_file.as_path()]);
+        if let Some(p) = inputs.into_iter().find(|p| same(p)) {
+            return Err(Error::Usage(format!(
+                "--holes {}: that is the input {}; refusing to overwrite it",
+                h.display(),
+                p.display()
+            )));
+        }
+        let runs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+            .iter()
+            .all(|i| matches!(i.kind, InputKind::Run));
+        if !runs {
+            return Err(Error::Usage(format!(
+                "--holes {}: needs both inputs to be runs ({{ run = \"...\" }}); per-query metric files do not say which documents were ranked",
+                h.display()
+            )));
+        }
+    }
+    let analysis = analyze_full(&cfg)?;
+    let report = analysis.report;
+    let mut outs = outputs(&args.output);
+    if let Some(h) = &args.holes {
+        outs.extra
+            .push((h.clone(), crate::eval::holes::render(&analysis.holes)));
+    }
+    let stdout = write_outputs(&report, &outs)?;
     // After the files are written: job summary, outputs, annotations, the sticky PR comment.
     let env = crate::publish::GithubEnv::from_process(&args.publish);
     let report_path = args
         .output
         .export_json
         .as_deref()
-        .or(args.output.output.as_deref());
+        .or(args.output.output.as_deref())
+        .filter(|p| !crate::atomic::is_stdout(p));
     let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
     Ok(Outcome {
         stdout,
@@ -98,29 +168,13 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
 }
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
-    if !(args.confidence > 0.0 && args.confidence < 1.0) {
-        return Err(Error::Usage(format!(
-            "--confidence {}: expected a number strictly between 0 and 1",
-            args.confidence
-        )));
-    }
-    if args.resamples == 0 || args.resamples > MAX_RESAMPLES {
-        return Err(Error::Usage(format!(
-            "--resamples {}: expected 1 to {MAX_RESAMPLES}",
-            args.resamples
-        )));
-    }
-    if !(args.tie_epsilon.is_finite() && args.tie_epsilon >= 0.0) {
-        return Err(Error::Usage(
-            "--tie-epsilon: expected a finite number ≥ 0".into(),
-        ));
-    }
+    check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
     let here = std::path::Path::new("");
     let spec = |p: &std::path::Path| InputSpec {
         path: resolve(here, &p.display().to_string()),
         written: p.display().to_string(),
         kind: InputKind::Metrics {
-            format: None,
+            format: args.input_format.map(Into::into),
             id_column: args.id_column.clone(),
         },
         span: None,
@@ -130,6 +184,8 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         inputs: Inputs {
             baseline: spec(&args.baseline),
             candidate: spec(&args.candidate),
+            baseline_more: args.baseline_replicates.iter().map(|p| spec(p)).collect(),
+            candidate_more: args.candidate_replicates.iter().map(|p| spec(p)).collect(),
             queries: args.queries.as_deref().map(spec),
             qrels: None,
             missing: args.missing.into(),
@@ -159,20 +215,83 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
                     .map(|m| (crate::metric_names::canonical(m), None))
                     .collect()
             }),
+            lower_is_better: args
+                .lower_is_better
+                .iter()
+                .map(|m| crate::metric_names::canonical(m))
+                .collect(),
         },
         eval: None,
+        protocol: ProtocolSettings::default(),
+        judged: JudgedSettings::default(),
         gates: Vec::new(),
+        noise: NoiseSettings::default(),
+        policy: Policy::default(),
+        warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
             text: String::new(),
         },
     };
     refuse_overwriting_inputs(&cfg, None, &args.output)?;
-    let report = analyze(&cfg)?;
+    let mut report = analyze(&cfg).map_err(in_compare_words)?;
+    for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
+        *w = compare_words(std::mem::take(w));
+    }
     let stdout = write_outputs(&report, &outputs(&args.output))?;
     Ok(Outcome {
         stdout,
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// The shared stages word their hints for the gate file; `compare` has flags instead. Each
+/// hint a stage gives and the flag that does the same in `compare`.
+const COMPARE_WORDS: [(&str, &str); 7] = [
+    (
+        "; set id-column in the gate file",
+        "; pass --id-column NAME",
+    ),
+    (
+        "(set format = \"csv\" or \"tsv\")",
+        "(pass --input-format csv or --input-format tsv)",
+    ),
+    (
+        "set format = \"jsonl\" | \"csv\" | \"tsv\" | \"trec-eval\" | \"ir-measures\"",
+        "pass --input-format jsonl|csv|tsv|trec-eval|ir-measures",
+    ),
+    (
+        "or set missing = \"intersect\" in [inputs]",
+        "or pass --missing intersect",
+    ),
+    ("[slices] by: ", "--by: "),
+    ("[bootstrap] unit = \"group\"", "--unit group"),
+    ("or use unit = \"query\"", "or pass --unit query"),
+];
+
+/// A message from the shared stages in `compare`'s words (its flags, never gate-file keys).
+fn compare_words(m: String) -> String {
+    COMPARE_WORDS
+        .iter()
+        .fold(m, |m, (gate, flag)| m.replace(gate, flag))
+        .replace("[report] metrics: ", "--metric ")
+        .replace(
+            "missing = \"intersect\": dropped",
+            "--missing intersect: dropped",
+        )
+}
+
+/// An error from the shared stages, in `compare`'s words.
+fn in_compare_words(e: Error) -> Error {
+    let words = compare_words;
+    match e {
+        Error::Input { path, line, msg } => Error::Input {
+            path,
+            line,
+            msg: words(msg),
+        },
+        Error::Config(m) => Error::Config(words(m)),
+        other => other,
+    }
 }

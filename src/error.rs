@@ -67,12 +67,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// `s` quoted for a message, cut to its first 40 characters when longer than 80 (with the full
 /// length in bytes), so a 10 MB cell or id does not become a 10 MB error message.
 pub fn quoted(s: &str) -> String {
-    const KEEP: usize = 40;
-    if s.chars().count() <= 2 * KEEP {
-        return format!("{s:?}");
-    }
-    let head: String = s.chars().take(KEEP).collect();
-    format!("{:?} ({} bytes)", format!("{head}…"), s.len())
+    crate::safe_text::quoted(s)
 }
 
 /// "a, b, c and 7 more" — the first few ids of a list, then a count.

@@ -13,11 +13,13 @@
 //! - `max-loss-rate = r`: at most this share of the slice's queries may get worse (delta < −ε).
 //!
 //! For a lower-is-better metric (`higher-is-better = false`, e.g. latency) a drop is a rise.
-//! A slice with fewer than `min-queries` queries, or (group unit) fewer than `min-groups`
-//! effective groups (Σ n_g)² / Σ n_g², is never silently passed: it is `too-small`, a warning
-//! by default, a failure with `on-small-slice = "fail"`. So is a `fail-if-significant-drop`
-//! that could not fire: its sign-flip p-value cannot go below 2 / 2^G (G units with a non-zero
-//! delta), and Holm rejects nothing unless some p is below α/m.
+//! "Too small to judge" is never a pass: absolute bars are judged at any size; the statistical
+//! rules on a comparison with fewer than `min-queries` queries or (group unit) fewer than
+//! `min-groups` effective groups (Σ n_g)² / Σ n_g² are *not judged* (`too-small`), which fails
+//! the build on `all` and, on a slice, warns (default) or fails (`on-small-slice = "fail"`). So
+//! is a passing `fail-if-significant-drop` that could not have fired: its sign-flip p-value
+//! cannot go below 2 / 2^G (G units with a non-zero delta), and Holm rejects nothing unless some
+//! p is below α/m. See [`too_small`] and [`cannot_fire`].
 
 mod headline;
 mod rules;
@@ -32,13 +34,16 @@ pub fn label_comparisons(comparisons: &mut [Comparison]) {
     }
 }
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
 use crate::error::Result;
 use crate::model::{Comparison, GateResult, GateStatus, Verdict};
+use crate::safe_text::shown;
 use crate::stats::holm::holm;
 
 /// The slice names a gate applies to, checked against the slices that exist.
-fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String>> {
+fn gate_slices(cfg: &Config, gate: &Gate, known: &BTreeSet<&str>) -> Result<Vec<String>> {
     let names: Vec<String> = match &gate.slices {
         GateSlices::All => vec!["all".into()],
         GateSlices::Critical => std::iter::once("all".to_string())
@@ -47,7 +52,7 @@ fn gate_slices(cfg: &Config, gate: &Gate, known: &[String]) -> Result<Vec<String
         GateSlices::List(l) => l.clone(),
     };
     for n in &names {
-        if !known.contains(n) {
+        if !known.contains(n.as_str()) {
             return Err(cfg.error_at(
                 &gate.slices_span,
                 format!("[[gate]] #{} ({}): no slice {n:?}; slices are `all`, the values of [slices] by, and [slices] critical", gate.index, gate.metric),
@@ -75,20 +80,82 @@ fn threshold(gate: &Gate, rule: &str) -> Option<f64> {
     }
 }
 
-pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult>, Vec<String>)> {
-    let known: Vec<String> = comparisons.iter().map(|c| c.slice.clone()).collect();
+/// What judging gives: one result per gate × slice × rule, the warnings and the notes.
+pub struct Judged {
+    pub results: Vec<GateResult>,
+    pub warnings: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// Why a comparison is too small for a statistical rule to judge it, if it is, and the size rule
+/// that says so: fewer queries than `min-queries`, or (group unit) fewer effective groups than
+/// `min-groups`. The one place that decides "too small".
+pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, &'static str)> {
+    let min = cfg.slices.min_queries;
+    if c.n < min {
+        let n = crate::numbers::count(c.n, "query", "queries");
+        return Some((
+            format!("{n} < min-queries {min}"),
+            "too small (min-queries)",
+        ));
+    }
+    let min_groups = cfg.slices.min_groups;
+    let g = c.effective_groups.filter(|&g| g < min_groups as f64)?;
+    let counted = match c.groups {
+        Some(raw) if (raw as f64 - g).abs() > 1e-9 => {
+            format!("{g:.1} effective groups ({raw} groups of unequal sizes)")
+        }
+        _ => crate::numbers::count(g.round() as usize, "group", "groups"),
+    };
+    Some((
+        format!("{counted} < min-groups {min_groups}"),
+        "too small (min-groups)",
+    ))
+}
+
+/// Absolute bars are facts about the candidate's statistic and are judged at any size; the
+/// other rules are statistical and need `min-queries` (and `min-groups`).
+fn is_statistical(rule: &str) -> bool {
+    !matches!(rule, "min-mean" | "max-mean")
+}
+
+/// Marks `r` as not judged: never a pass. On `all` it fails the build (a set too small to
+/// judge cannot show the candidate is safe); on a slice `on-small-slice` decides.
+fn not_judged(r: &mut GateResult, why: &str, by: &str, on_small: OnSmallSlice) {
+    let fails = r.slice == "all" || on_small == OnSmallSlice::Fail;
+    r.status = GateStatus::TooSmall;
+    r.passed = false;
+    r.fails_build = fails;
+    r.decided_by = format!("not judged: {by}");
+    let consequence = match (r.slice == "all", on_small) {
+        (true, _) => "the whole set must be large enough to judge, so this fails",
+        (false, OnSmallSlice::Fail) => "fails (on-small-slice = \"fail\")",
+        (false, OnSmallSlice::Warn) => "a warning (on-small-slice = \"warn\"), not a pass",
+    };
+    r.detail = format!("not judged, {why}: {consequence}");
+}
+
+pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
+    // Lookups by name are maps, not scans: 100,000 critical slices stay linear.
+    let known: BTreeSet<&str> = comparisons.iter().map(|c| c.slice.as_str()).collect();
+    let at: BTreeMap<(&str, &str), usize> = comparisons
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ((c.metric.as_str(), c.slice.as_str()), i))
+        .collect();
     // The family: every comparison some gate applies to, each once, in first-use order.
     let mut targets: Vec<(&Gate, String, usize)> = Vec::new();
     let mut family: Vec<usize> = Vec::new();
+    let mut family_at: BTreeMap<usize, usize> = BTreeMap::new();
     for gate in &cfg.gates {
         for slice in gate_slices(cfg, gate, &known)? {
-            let ci = comparisons
-                .iter()
-                .position(|c| c.metric == gate.metric && c.slice == slice)
+            let ci = *at
+                .get(&(gate.metric.as_str(), slice.as_str()))
                 .expect("every gated metric × slice was compared");
-            if !family.contains(&ci) {
+            family_at.entry(ci).or_insert_with(|| {
                 family.push(ci);
-            }
+                family.len() - 1
+            });
             targets.push((gate, slice, ci));
         }
     }
@@ -100,86 +167,73 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<(Vec<GateResult
     );
     let alpha = 1.0 - cfg.bootstrap.confidence;
 
-    let mut results = Vec::new();
-    let mut warnings = Vec::new();
+    let mut out = Judged {
+        results: Vec::new(),
+        warnings: Vec::new(),
+        notes: Vec::new(),
+    };
     for (gate, slice, ci) in &targets {
         let c = &comparisons[*ci];
-        let p_adj = adjusted[family.iter().position(|i| i == ci).expect("in the family")];
+        let p_adj = adjusted[family_at[ci]];
         for rule in RULES {
             let Some(t) = threshold(gate, rule) else {
                 continue;
             };
             let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
             r.family_size = family.len();
-            if let Some((why, decided_by)) = too_small(cfg, c, rule, r.passed, alpha, family.len())
-            {
-                r.status = GateStatus::TooSmall;
-                r.passed = cfg.slices.on_small_slice == OnSmallSlice::Warn;
-                r.decided_by = decided_by.into();
-                r.detail = format!("{why}: too small to judge ({})", r.detail);
-                warnings.push(format!(
-                    "gate #{} {} on {}: {}",
-                    gate.index, gate.metric, slice, r.detail
+            let small = is_statistical(rule)
+                .then(|| too_small(cfg, c))
+                .flatten()
+                .or_else(|| cannot_fire(rule, &r, c, alpha, family.len()));
+            if let Some((why, by)) = small {
+                not_judged(&mut r, &why, by, cfg.slices.on_small_slice);
+                out.warnings.push(format!(
+                    "gate #{} {} on {}, {rule}: {}",
+                    gate.index,
+                    shown(&gate.metric),
+                    shown(slice),
+                    r.detail
                 ));
+            } else if let Some(w) = power_warning(gate, rule, &r, c) {
+                out.warnings.push(w);
             }
-            results.push(r);
-        }
-        if let Some(w) = power_warning(gate, c, alpha, family.len()) {
-            warnings.push(w);
+            out.results.push(r);
         }
     }
     for &i in &family {
         let c = &comparisons[i];
         if c.mc_rerun {
-            warnings.push(format!(
+            out.notes.push(format!(
                 "{} on {}: an interval bound lay within 3 Monte-Carlo standard errors of its threshold; re-ran with {} resamples (derived stream) before deciding",
-                c.metric, c.slice, c.resamples_used
+                shown(&c.metric),
+                shown(&c.slice),
+                c.resamples_used
             ));
         }
     }
-    Ok((results, warnings))
+    Ok(out)
 }
 
-/// Why a rule on `c` is not judged, and the deciding rule's words: fewer queries than
-/// `min-queries`, fewer effective groups than `min-groups` (group unit), or a passing
-/// `fail-if-significant-drop` whose sign-flip p floor is at least α/m (Holm's first step).
-fn too_small(
-    cfg: &Config,
-    c: &Comparison,
+/// Why a passing `fail-if-significant-drop` on `c` could not have fired, if so: its sign-flip
+/// p floor is at least α/m (Holm's first step), so it has 0 power at this size.
+fn cannot_fire(
     rule: &str,
-    passed: bool,
+    r: &GateResult,
+    c: &Comparison,
     alpha: f64,
     family: usize,
 ) -> Option<(String, &'static str)> {
-    let min_groups = cfg.slices.min_groups as f64;
-    if c.n < cfg.slices.min_queries {
-        return Some((
-            format!("{} queries < min-queries {}", c.n, cfg.slices.min_queries),
-            "too-small slice (min-queries)",
-        ));
-    }
-    if let Some(g) = c.effective_groups.filter(|&g| g < min_groups) {
-        let counted = match c.groups {
-            Some(raw) if (raw as f64 - g).abs() > 1e-9 => {
-                format!("{g:.1} effective groups ({raw} groups of unequal sizes)")
-            }
-            _ => format!("{g:.0} groups"),
-        };
-        return Some((
-            format!("{counted} < min-groups {}", cfg.slices.min_groups),
-            "too-small slice (min-groups)",
-        ));
-    }
-    if rule == "fail-if-significant-drop" && passed && c.p_floor >= alpha / family as f64 {
-        return Some((
-            format!(
-                "{}; this rule cannot fire here",
-                p_floor_words(c, alpha, family)
-            ),
-            "too few units for the sign-flip test",
-        ));
-    }
-    None
+    (rule == "fail-if-significant-drop" && r.passed && c.p_floor >= alpha / family as f64).then(
+        || {
+            (
+                format!(
+                    "{}; fail-if-significant-drop has 0 power: this rule cannot fire here",
+                    p_floor_words(c, alpha, family)
+                ),
+                "too few units for the sign-flip test",
+            )
+        },
+    )
 }
 
 /// "the sign-flip p-value cannot go below 0.0625 (5 units with a non-zero delta) and Holm over
@@ -195,43 +249,51 @@ fn p_floor_words(c: &Comparison, alpha: f64, family: usize) -> String {
     )
 }
 
-/// "risk=compliance: 41 queries, can only detect drops ≥ 0.062; margin is 0.01" when the MDE of
-/// a gated comparison exceeds the gate's delta margin; "… 0 power" for a
-/// `fail-if-significant-drop` whose sign-flip p floor is at least α/m.
-fn power_warning(gate: &Gate, c: &Comparison, alpha: f64, family: usize) -> Option<String> {
-    let margin = [gate.max_drop, gate.fail_if_significant_drop]
-        .into_iter()
-        .flatten()
-        .reduce(f64::min)?;
-    let size = match c.groups {
-        Some(g) if c.n != g => format!("{} queries in {g} groups", c.n),
-        _ => format!("{} queries", c.n),
+/// "gate #3 ndcg@10 on risk=compliance, max-drop: 41 queries can only detect drops ≥ 0.0620 (80%
+/// power) and the margin is 0.0100: …", only where power matters: a `max-drop` that failed
+/// without showing harm (its interval reaches inside the margin: the data may be too few to
+/// prove no harm) or a `fail-if-significant-drop` that passed (it could hardly have failed).
+/// A zero margin has no size to detect.
+fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Option<String> {
+    // A failed max-drop whose whole interval lies past the margin was not short of data: the
+    // harm is shown.
+    let shown_harm = |m: f64| oriented(c.ci, c.higher_is_better)[1] < -m;
+    let margin = match rule {
+        "max-drop" if !r.passed && !shown_harm(gate.max_drop?) => gate.max_drop?,
+        "fail-if-significant-drop" if r.passed => gate.fail_if_significant_drop?,
+        _ => return None,
     };
-    if gate.fail_if_significant_drop.is_some() && c.p_floor >= alpha / family as f64 {
-        return Some(format!(
-            "gate #{} {}: {}: {size}: fail-if-significant-drop has 0 power: {}",
-            gate.index,
-            c.metric,
-            c.slice,
-            p_floor_words(c, alpha, family)
-        ));
-    }
-    // A zero margin has no size to detect; the p-value and the interval speak for themselves.
     if margin <= 0.0 || c.mde <= margin {
         return None;
     }
+    let size = match c.groups {
+        Some(g) if c.n != g => format!(
+            "{} in {}",
+            crate::numbers::count(c.n, "query", "queries"),
+            crate::numbers::count(g, "group", "groups")
+        ),
+        _ => crate::numbers::count(c.n, "query", "queries"),
+    };
+    let what = if r.passed {
+        "it passed but could hardly have failed"
+    } else {
+        "it failed, perhaps for want of data"
+    };
     Some(format!(
-        "gate #{} {}: {}: {size}, can only detect {} ≥ {:.3} (80% power); margin is {margin}",
+        "gate #{} {} on {}, {rule}: {size} can only detect {} ≥ {} (80% power) and the margin is {}: {what}",
         gate.index,
-        c.metric,
-        c.slice,
+        shown(&c.metric),
+        shown(&c.slice),
         if c.higher_is_better { "drops" } else { "rises" },
-        c.mde
+        crate::numbers::plain(c.mde),
+        crate::numbers::plain(margin)
     ))
 }
 
+/// Pass only when no check fails the build (a slice not judged under `on-small-slice = "warn"`
+/// does not; nothing else that was not judged passes).
 pub fn verdict(results: &[GateResult]) -> Verdict {
-    if results.iter().all(|r| r.passed) {
+    if results.iter().all(|r| !r.fails_build) {
         Verdict::Pass
     } else {
         Verdict::Fail

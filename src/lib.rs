@@ -10,7 +10,10 @@ pub mod outcome; // what a command returns to main: stdout, stderr lines, exit c
 pub mod model; // the analysis model: the data the stages hand each other, and the report
 pub mod stats; // pure maths: bootstrap engine, intervals, sign-flip test, power, streams
 pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics are bounded
+pub mod numbers; // how numbers read in reports: one precision, one minus sign, plurals
+pub mod safe_text; // untrusted names made one visible, short line for every output
 pub mod atomic; // write-to-temp-then-rename for every file we write
+pub mod protocol; // the protocol fingerprint: qrels, query set, corpus, metric definitions (data, hashing)
 
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
 pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second source of tables)
@@ -22,10 +25,13 @@ pub mod pair; // stage: baseline × candidate by query id → paired values, tag
 pub mod slices; // stage: named subsets of queries: all, tag=value, critical
 pub mod resample; // stage: metric × slice → means, win/tie/loss, worst, bootstrap CI (numbers)
 pub mod judge; // stage: labels; gates × slices → pass / fail / too small; verdict and headline
+pub mod noise; // the aa noise file, the quarantine list, and how a check applies them
 
+pub mod bounds; // judged bounds: what unjudged documents could do to each gate (a second judge pass)
 pub mod check; // the check and compare analysis: load → pair → resample → judge → report
 pub mod cli; // clap definitions of check, compare, eval
 pub mod commands; // check and compare: flags → config → analysis → Outcome
+pub mod aa; // the aa command: replicates of one commit → noise, flaky queries, noise floor
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
@@ -36,5 +42,6 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Check(args) => commands::check(&args),
         cli::Command::Compare(args) => commands::compare(&args),
         cli::Command::Eval(args) => eval::cli::run(&args),
+        cli::Command::Aa(args) => aa::run(&args),
     }
 }

@@ -24,6 +24,7 @@ pub fn canonical(name: &str) -> String {
         // (trec_eval's -M k has no name of its own) and ann-recall@k.
         ("recip_rank_cut_", "mrr@"),
         ("ann_recall_", "ann-recall@"),
+        ("judged_", "judged@"),
     ];
     for (prefix, ours) in trec {
         if let Some(k) = name.strip_prefix(prefix) {
@@ -54,6 +55,7 @@ pub fn canonical(name: &str) -> String {
         "ap" | "map" => "map",
         "success" | "hit" | "hits" => "hit",
         "rprec" => "rprec",
+        "judged" if cut.is_some() => "judged",
         _ => return name.to_string(),
     };
     match cut {
@@ -72,7 +74,7 @@ pub fn is_bounded(canonical: &str) -> bool {
     let base = canonical.split('@').next().unwrap_or(canonical);
     matches!(
         base,
-        "ndcg" | "recall" | "p" | "mrr" | "map" | "ap" | "hit" | "rprec" | "ann-recall"
+        "ndcg" | "recall" | "p" | "mrr" | "map" | "ap" | "hit" | "rprec" | "ann-recall" | "judged"
     )
 }
 
@@ -110,9 +112,71 @@ pub fn is_trec_eval_measure(name: &str) -> bool {
         // what `rag-gate eval --format trec` writes for mrr@k and ann-recall@k
         "recip_rank_cut_",
         "ann_recall_",
+        "judged_",
     ]
     .iter()
     .any(|p| name.strip_prefix(p).is_some_and(|rest| !rest.is_empty()))
+}
+
+/// The closest of `known` to `name` (case-insensitive, an edit or a swap of two neighbours
+/// counting 1), if it is close enough to be a typo: at most 1 edit for names up to 4
+/// characters, 2 for longer ones.
+pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let low = name.to_ascii_lowercase();
+    let limit = if low.chars().count() <= 4 { 1 } else { 2 };
+    known
+        .into_iter()
+        .map(|k| (edits(&low, &k.to_ascii_lowercase()), k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Optimal-string-alignment distance (Levenshtein plus swaps of neighbours).
+fn edits(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// True for trec_eval / ir_measures rows that count or name things rather than measure them:
+/// `num_q`, `num_ret`, `num_rel`, `num_rel_ret`, `num_nonrel_judged_ret`, `runid`, `relstring`,
+/// ir_measures' `NumQ`, `NumRet`, `NumRel`, `NumRelRet`. They are never compared as metrics.
+pub fn is_count(measure: &str) -> bool {
+    let squashed = measure.to_ascii_lowercase().replace('_', "");
+    matches!(squashed.as_str(), "runid" | "relstring")
+        || ((measure.starts_with("num_") || measure.starts_with("Num"))
+            && squashed.chars().all(|c| c.is_ascii_lowercase()))
+}
+
+/// The cutoff of a canonical name (`ndcg@10` → 10), None for `map`, `mrr`, `latency_ms`.
+pub fn cutoff(canonical: &str) -> Option<usize> {
+    let (_, k) = canonical.rsplit_once('@')?;
+    k.parse().ok()
+}
+
+/// True for the metrics whose direction rag-gate knows (every IR metric it names: higher is
+/// better). Any other column in a gate must say `higher-is-better`.
+pub fn direction_known(canonical: &str) -> bool {
+    is_bounded(canonical)
 }
 
 #[cfg(test)]
@@ -159,6 +223,17 @@ mod tests {
         assert_eq!(canonical("foo@bar"), "foo@bar");
         assert!(!is_bounded("latency_ms"));
         assert!(is_bounded("ndcg@10") && is_bounded("mrr") && is_bounded("hit@3"));
+    }
+
+    #[test]
+    fn near_misses_are_suggested() {
+        let known = ["ndcg", "recall", "mrr", "p"];
+        assert_eq!(did_you_mean("ndgc", known), Some("ndcg"));
+        assert_eq!(did_you_mean("NDCG", known), Some("ndcg"));
+        assert_eq!(did_you_mean("recal", known), Some("recall"));
+        assert_eq!(did_you_mean("latency", known), None);
+        assert_eq!(cutoff("recall@30"), Some(30));
+        assert_eq!(cutoff("map"), None);
     }
 
     #[test]

@@ -12,7 +12,14 @@ use serde::Serialize;
 /// 2: `ci` brackets `estimate` (the chosen statistic's difference; the mean delta by default);
 /// comparisons gain the statistic, p-value, MDE, label, Monte-Carlo error and practical ties;
 /// gate results gain the label, raw and Holm-adjusted p-values and the deciding rule.
-pub const SCHEMA_VERSION: u32 = 2;
+///
+/// 3: `rag_gate_version`; `notes` (information) apart from `warnings`; labels say where the
+/// interval lies against zero and the margin (`better-below-margin`, `worse-within-margin`,
+/// `unclear` replaces `inconclusive`); a gate result's `passed` is false when it was not judged
+/// (`too-small`), and `fails_build` says whether it fails the verdict; `mc_rerun` on gate
+/// results; `inputs.qrels` and `inputs.eval` when runs were evaluated. The layout is
+/// published as `docs/report.schema.json`.
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -33,6 +40,8 @@ impl Verdict {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub schema_version: u32,
+    /// The rag-gate version that made this report.
+    pub rag_gate_version: String,
     /// Names this gate (from the gate file's `id`, default the file stem); keys the sticky comment.
     pub gate_id: String,
     pub verdict: Verdict,
@@ -52,8 +61,57 @@ pub struct Report {
     pub comparisons: Vec<Comparison>,
     /// One per gate × slice it applies to, in gate-file order.
     pub gates: Vec<GateResult>,
-    /// Things a reader must know that did not fail the gate (small slices, dropped queries …).
+    /// Things a reader must act on or weigh that did not fail the gate (slices too small to
+    /// judge, dropped queries, gate-file keys with no effect, too little power).
     pub warnings: Vec<String>,
+    /// How the two sides were measured (the protocol fingerprint), when the analysis checked it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<ProtocolReport>,
+    /// Replicate counts, the measured noise and the quarantine (absent when there are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<NoiseReport>,
+    /// Information (what an evaluation counted, which comparisons were re-run), not warnings.
+    pub notes: Vec<String>,
+}
+
+/// Run-to-run noise in a check: its replicates, the noise file's floors and flaky queries, and
+/// the quarantined queries kept out of the gates.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct NoiseReport {
+    /// Replicate runs per side (baseline, candidate), when a side has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<[usize; 2]>,
+    /// The noise file as written in the gate file, and the replicates it was measured on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise_replicates: Option<usize>,
+    /// Noise floor of each compared metric × slice the noise file measured.
+    pub floors: Vec<NoiseFloor>,
+    /// metric → flaky query ids among the paired queries (from the noise file).
+    pub flaky: std::collections::BTreeMap<String, Vec<String>>,
+    /// Queries kept out of every comparison by `[noise] quarantine`, by id.
+    pub quarantined: Vec<Quarantined>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NoiseFloor {
+    pub metric: String,
+    pub slice: String,
+    /// The noise file's floor: the A/A difference of two single runs stays inside ±this.
+    pub noise_floor: f64,
+    /// The same for this check's replicate counts: floor · √((1/Rᵦ + 1/R꜀)/2).
+    pub floor_here: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Quarantined {
+    pub query_id: String,
+    pub reason: String,
+    pub owner: String,
+    pub expires: String,
+    /// metric → candidate − baseline for this query (not in any comparison).
+    pub deltas: std::collections::BTreeMap<String, f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -61,6 +119,31 @@ pub struct InputsInfo {
     pub baseline: String,
     pub candidate: String,
     pub queries: Option<String>,
+    /// The qrels runs were evaluated against (None when both inputs are metric files).
+    pub qrels: Option<String>,
+    /// The `[eval]` settings runs were evaluated with (None when both inputs are metric files).
+    pub eval: Option<EvalSettings>,
+}
+
+/// The effective `[eval]` settings, every default filled in.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalSettings {
+    /// Computed besides the gated metrics.
+    pub metrics: Vec<String>,
+    pub rel_level: i32,
+    /// "linear" or "exponential".
+    pub gain: String,
+    /// "score", "rank" or "given"; None when the runs' formats differ (TREC runs by score,
+    /// JSONL runs as given).
+    pub order: Option<String>,
+    /// "exclude", "zero" or "error".
+    pub empty_gold: String,
+    /// "trec" or "jsonl".
+    pub qrels_format: String,
+    /// "trec" or "jsonl"; None when the two runs differ (each by its extension).
+    pub run_format: Option<String>,
+    pub corpus: Option<String>,
+    pub chunk_map: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -136,18 +219,62 @@ pub struct Comparison {
     /// The worst per-query regressions, worst first (only queries that got worse by more than
     /// tie_epsilon; for a lower-is-better metric, the largest rises).
     pub worst: Vec<Regression>,
+    /// Judged coverage and the bounds unjudged documents put on the delta (gated comparisons of
+    /// runs that `check` evaluated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged: Option<JudgedBounds>,
+    /// With replicate runs: what the interval rests on (absent with one run per side).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicates: Option<ReplicateInfo>,
 }
 
-/// What the interval says against a margin m (oriented so that "better" is an improvement):
-/// `better` (CI above +m), `worse` (CI below −m), `no-change` (CI inside [−m, +m]),
-/// `inconclusive` (CI straddles a margin).
+/// What the missing judgments could do to a gated comparison. `delta` counts unjudged documents
+/// as non-relevant (trec_eval); `delta_candidate_optimistic` counts the candidate's unjudged
+/// documents in the top k relevant at the relevance level (the most the change could gain),
+/// `delta_baseline_optimistic` the baseline's (the most it could lose).
+#[derive(Debug, Clone, Serialize)]
+pub struct JudgedBounds {
+    /// The k of judged@k (the metric's cutoff; none for whole-ranking metrics).
+    pub k: Option<usize>,
+    /// Mean judged@k over the slice's queries (none without a cutoff).
+    pub baseline_judged: Option<f64>,
+    pub candidate_judged: Option<f64>,
+    pub delta: f64,
+    pub delta_candidate_optimistic: f64,
+    pub delta_baseline_optimistic: f64,
+    /// Unjudged documents in the top k, summed over the slice's queries.
+    pub baseline_unjudged: usize,
+    pub candidate_unjudged: usize,
+}
+
+/// The replicate runs behind a comparison's crossed interval (`stats::crossed`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplicateInfo {
+    pub baseline_runs: usize,
+    pub candidate_runs: usize,
+    /// Welch–Satterthwaite degrees of freedom of the interval (capped at 1e9 for "unbounded").
+    pub df: f64,
+    /// t_{df} / z: the factor the interval's distances from the estimate were stretched by.
+    pub t_stretch: f64,
+    /// Standard error of the whole-run-shift part of the estimate.
+    pub run_se: f64,
+}
+
+/// What the interval says, oriented so that positive is an improvement: the word says where it
+/// lies against zero, the qualifier where it lies against the margin m.
+/// `better` (low bound > 0), `better-below-margin` (the whole interval in (0, +m]: real but
+/// smaller than the margin), `worse` (high bound < 0), `worse-within-margin` (the whole interval
+/// in [−m, 0): real but within the margin), `no-change` (holds 0 and lies inside [−m, +m]),
+/// `unclear` (holds 0 and reaches past a margin). The README and the report legends say the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Label {
     Better,
-    Worse,
+    BetterBelowMargin,
     NoChange,
-    Inconclusive,
+    WorseWithinMargin,
+    Worse,
+    Unclear,
 }
 
 impl Comparison {
@@ -158,15 +285,25 @@ impl Comparison {
 }
 
 impl Label {
+    /// The words a reviewer reads.
     pub fn as_str(self) -> &'static str {
         match self {
             Label::Better => "better",
+            Label::BetterBelowMargin => "better, below margin",
+            Label::NoChange => "no change",
+            Label::WorseWithinMargin => "worse, within margin",
             Label::Worse => "worse",
-            Label::NoChange => "no-change",
-            Label::Inconclusive => "inconclusive",
+            Label::Unclear => "unclear",
         }
     }
 }
+
+/// The label rule, for the report legends.
+pub const LABEL_LEGEND: &str =
+    "label, from the interval: better / worse = it lies above / below 0; \
+better, below margin / worse, within margin = it lies between 0 and +m / −m (real, but smaller \
+than the margin m); no change = it holds 0 and lies inside ±m; unclear = it holds 0 and reaches \
+past ±m";
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Regression {
@@ -174,6 +311,33 @@ pub struct Regression {
     pub baseline: f64,
     pub candidate: f64,
     pub delta: f64,
+    /// Why it regressed, when the inputs are runs: how the query's relevant documents moved
+    /// between the two rankings (those ranked within the metric's cutoff on either side whose
+    /// rank changed, best baseline rank first). Empty (and absent from the JSON) for metric files.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<RankMove>,
+}
+
+/// Where one side's ranking put one of a query's relevant documents (eval → check, when the
+/// inputs are runs): its id, grade, and 1-based rank (`None`: not retrieved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RelevantRank {
+    pub doc: String,
+    pub rel: i32,
+    pub rank: Option<usize>,
+}
+
+/// One relevant document of a regressed query, ranked by both sides (1-based ranks; `None`:
+/// not retrieved at all).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RankMove {
+    pub doc: String,
+    /// Its relevance grade in the qrels.
+    pub rel: i32,
+    pub baseline_rank: Option<usize>,
+    pub candidate_rank: Option<usize>,
+    /// The metric's cutoff k ("the top 10"); the ranking depth for metrics without one.
+    pub cutoff: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -181,8 +345,9 @@ pub struct Regression {
 pub enum GateStatus {
     Pass,
     Fail,
-    /// The slice had fewer than `min-queries` queries: not judged (a warning, or a failure
-    /// with `on-small-slice = "fail"`).
+    /// Not judged: the slice is too small for a statistical rule (fewer than `min-queries`
+    /// queries). Never a pass: on `all` it fails; on a slice it warns, or fails with
+    /// `on-small-slice = "fail"` (see `fails_build`).
     TooSmall,
 }
 
@@ -197,7 +362,10 @@ pub struct GateResult {
     pub threshold: f64,
     /// The value compared with the threshold (candidate mean, CI lower bound, loss rate …).
     pub value: f64,
+    /// The rule was judged and held (false when it failed or was not judged).
     pub passed: bool,
+    /// This check fails the verdict (a failed rule, or one not judged that must be).
+    pub fails_build: bool,
     pub status: GateStatus,
     /// Plain-words explanation: what was compared with what.
     pub detail: String,
@@ -210,7 +378,52 @@ pub struct GateResult {
     /// some gate applies to); it must be below 1 − confidence for a proven drop to fail.
     pub p_adjusted: f64,
     pub family_size: usize,
+    /// The interval behind this result was re-run with more resamples because a bound lay
+    /// within 3 Monte-Carlo standard errors of its threshold: the result depends on the re-run.
+    pub mc_rerun: bool,
     /// The rule that decided, in words: "non-inferiority (max-drop)", "proven harm
     /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice".
     pub decided_by: String,
+}
+
+/// Whether and how the two sides' protocol fingerprints were checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProtocolStatus {
+    /// `check` evaluated both runs: one protocol by construction.
+    Shared,
+    /// Both inputs carry fingerprints, and they agree.
+    Checked,
+    /// At least one input has no fingerprint.
+    Unchecked,
+}
+
+impl ProtocolStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolStatus::Shared => "shared",
+            ProtocolStatus::Checked => "checked",
+            ProtocolStatus::Unchecked => "unchecked",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ProtocolField {
+    pub field: String,
+    pub value: String,
+}
+
+/// The protocol section of the report: how both sides were measured (`crate::protocol`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProtocolReport {
+    pub status: ProtocolStatus,
+    /// SHA-256 of the shared comparable protocol (compared metrics only); none when unchecked.
+    pub hash: Option<String>,
+    pub fields: Vec<ProtocolField>,
+    pub baseline_context: std::collections::BTreeMap<String, String>,
+    pub candidate_context: std::collections::BTreeMap<String, String>,
+    /// `key: baseline → candidate` for each run-context field that differs.
+    pub context_changes: Vec<String>,
+    pub note: Option<String>,
 }

@@ -3,6 +3,8 @@
 //! and the first few ids (then a count); `missing = "intersect"` keeps only the shared queries
 //! and says how many were dropped.
 
+pub mod replicates;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::config::Missing;
@@ -29,6 +31,8 @@ pub struct Paired {
     pub metrics: BTreeMap<String, MetricPair>,
     pub info: PairingInfo,
     pub warnings: Vec<String>,
+    /// Every replicate run when a side has several (`replicates::attach`); None: one run each.
+    pub replicates: Option<replicates::Replicates>,
 }
 
 /// Metric names present in both tables.
@@ -55,6 +59,7 @@ pub fn pair(
     if missing == Missing::Error {
         refuse_one_sided(base, cand, &only_b, &only_c)?;
     }
+    refuse_unmatched_queries(base, cand, queries, &b_at, &c_at, missing)?;
     let shared = shared_rows(base, &c_at);
     let ids: Vec<&str> = shared.iter().map(|s| s.0).collect();
     if ids.is_empty() {
@@ -86,9 +91,17 @@ pub fn pair(
     let mut warnings = Vec::new();
     if !only_b.is_empty() || !only_c.is_empty() {
         warnings.push(format!(
-            "missing = \"intersect\": dropped {} queries only in the baseline and {} only in the candidate",
-            only_b.len(),
+            "missing = \"intersect\": dropped {} only in the baseline and {} only in the candidate",
+            crate::numbers::count(only_b.len(), "query", "queries"),
             only_c.len()
+        ));
+    }
+    let unmatched = unmatched_queries(queries, &b_at, &c_at);
+    if !unmatched.is_empty() {
+        warnings.push(format!(
+            "missing = \"intersect\": {} rows of the queries file match no query (first: {})",
+            unmatched.len(),
+            few_at(&unmatched, 3)
         ));
     }
     let info = pairing_info(base, cand, missing, ids.len(), &only_b, &only_c);
@@ -100,6 +113,7 @@ pub fn pair(
         metrics: out_metrics,
         info,
         warnings,
+        replicates: None,
     })
 }
 
@@ -310,7 +324,7 @@ fn column(
         return Err(Error::input(
             &t.source,
             0,
-            format!("has no metric {metric:?} (it has: {})", join(have)),
+            format!("has no metric {} (it has: {})", quoted(metric), join(have)),
         ));
     };
     let mut out = Vec::with_capacity(ids.len());
@@ -326,7 +340,8 @@ fn column(
             &t.source,
             *line,
             format!(
-                "metric {metric:?} is missing for {} {}: {}",
+                "metric {} is missing for {} {}: {}",
+                quoted(metric),
                 lacking.len(),
                 plural(lacking.len(), "query", "queries"),
                 few_at(&lacking, 5)
@@ -362,11 +377,66 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
+/// Rows of the queries file that match no query are an input error (an id with a stray space
+/// would silently leave its slice), unless `missing = "intersect"` (then a warning).
+fn refuse_unmatched_queries(
+    base: &MetricTable,
+    cand: &MetricTable,
+    queries: Option<(&[QueryRow], &str)>,
+    b_at: &HashMap<&str, usize>,
+    c_at: &HashMap<&str, usize>,
+    missing: Missing,
+) -> Result<()> {
+    let unmatched = unmatched_queries(queries, b_at, c_at);
+    if let (Some((_, q_src)), Some(&(_, line)), Missing::Error) =
+        (queries, unmatched.first(), missing)
+    {
+        return Err(Error::input(
+            q_src,
+            line,
+            format!(
+                "{} {} match no query of {} or {}: {}; fix the ids (a stray space?), or set missing = \"intersect\" in [inputs]",
+                unmatched.len(),
+                plural(unmatched.len(), "row", "rows"),
+                base.source,
+                cand.source,
+                few_at(&unmatched, 5)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Rows of the queries file whose id is in neither table, with their lines.
+fn unmatched_queries(
+    queries: Option<(&[QueryRow], &str)>,
+    b_at: &HashMap<&str, usize>,
+    c_at: &HashMap<&str, usize>,
+) -> Vec<(String, usize)> {
+    let Some((rows, _)) = queries else {
+        return Vec::new();
+    };
+    rows.iter()
+        .filter(|r| {
+            let id = r.query_id.as_str();
+            !b_at.contains_key(id) && !c_at.contains_key(id)
+        })
+        .map(|r| (r.query_id.clone(), r.line))
+        .collect()
+}
+
 fn join<'a>(it: impl IntoIterator<Item = &'a String>) -> String {
-    it.into_iter()
-        .map(String::as_str)
+    let names: Vec<String> = it.into_iter().map(|s| crate::safe_text::shown(s)).collect();
+    let mut shown = names
+        .iter()
+        .take(10)
+        .cloned()
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if names.len() > 10 {
+        shown.push_str(&format!(" and {} more", names.len() - 10));
+    }
+    shown
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! another's numbers.
 
 pub mod estimate;
+pub mod runs;
 
 use std::collections::HashMap;
 
@@ -29,7 +30,9 @@ pub struct Settings {
     /// The gates (for each metric's statistic and orientation, the thresholds the interval is
     /// judged against, and the label's margin), and the critical slice names they may refer to.
     pub gates: Vec<Gate>,
-    pub critical: Vec<String>,
+    pub critical: std::collections::BTreeSet<String>,
+    /// Ungated metrics where lower is better (`compare --lower-is-better`).
+    pub lower_is_better: Vec<String>,
 }
 
 impl Settings {
@@ -45,15 +48,18 @@ impl Settings {
             worst: cfg.report.worst,
             gates: cfg.gates.clone(),
             critical: cfg.slices.critical.iter().map(|(n, _)| n.clone()).collect(),
+            lower_is_better: cfg.report.lower_is_better.clone(),
         }
     }
 
-    /// The metric's statistic and orientation (validation makes every gate on it agree).
+    /// The metric's statistic and orientation (validation makes every gate on it agree);
+    /// an ungated metric is a mean, higher-is-better unless listed in `lower_is_better`.
     fn reading(&self, metric: &str) -> (Statistic, bool) {
+        let ungated = !self.lower_is_better.iter().any(|m| m == metric);
         self.gates
             .iter()
             .find(|g| g.metric == metric)
-            .map_or((Statistic::Mean, true), |g| {
+            .map_or((Statistic::Mean, ungated), |g| {
                 (g.statistic, g.higher_is_better)
             })
     }
@@ -201,7 +207,10 @@ fn compare_slice(
         .zip(&sides)
         .map(|(metric, v)| {
             let draws = if is_mean(metric) { shared.next() } else { None };
-            compare_one(&view, metric, v, draws, s)
+            let runs = draws
+                .as_ref()
+                .and_then(|_| runs::slice_runs(paired, metric, &view.idx));
+            compare_one(&view, metric, v, draws, runs.as_ref(), s)
         })
         .collect()
 }
@@ -211,6 +220,7 @@ fn compare_one(
     metric: &str,
     v: &Sides,
     draws: Option<estimate::MeanDraws>,
+    runs: Option<&crate::stats::crossed::RunPart>,
     s: &Settings,
 ) -> Comparison {
     let SliceView {
@@ -232,7 +242,7 @@ fn compare_one(
     let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
 
     let (checks, gate_margin) = s.checks(metric, &slice.name);
-    let e = estimate::estimate(
+    let e = estimate::estimate_crossed(
         &estimate::Input {
             base,
             cand,
@@ -247,6 +257,7 @@ fn compare_one(
         },
         &checks,
         draws,
+        runs,
     );
     let ci = e.interval.bounds;
     let margin = gate_margin.unwrap_or(s.practical_tie);
@@ -262,6 +273,7 @@ fn compare_one(
             baseline: pair.baseline[i],
             candidate: pair.candidate[i],
             delta: d,
+            moves: Vec::new(),
         })
         .collect();
     let sign = if higher_is_better { 1.0 } else { -1.0 };
@@ -306,5 +318,15 @@ fn compare_one(
         practical_ties: practical.ties,
         practical_losses: practical.losses,
         worst,
+        judged: None,
+        replicates: runs
+            .zip(e.crossed)
+            .map(|(r, c)| crate::model::ReplicateInfo {
+                baseline_runs: r.replicates[0],
+                candidate_runs: r.replicates[1],
+                df: c.df.min(1e9),
+                t_stretch: c.stretch,
+                run_se: r.var.sqrt(),
+            }),
     }
 }

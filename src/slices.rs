@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 
 use crate::config::Config;
-use crate::error::Result;
+use crate::error::{quoted, Result};
 use crate::pair::Paired;
+use crate::safe_text;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Slice {
@@ -24,7 +25,8 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
             return Err(cfg.error_at(
                 span,
                 format!(
-                    "[slices] by: no query has the tag {tag:?} (tags seen: {})",
+                    "[slices] by: no query has the tag {} (tags seen: {})",
+                    quoted(tag),
                     tag_list(paired)
                 ),
             ));
@@ -47,18 +49,22 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
             return Err(cfg.error_at(
                 span,
                 format!(
-                    "critical slice {name:?}: no query has the tag {tag:?} (tags seen: {})",
+                    "critical slice {}: no query has the tag {} (tags seen: {})",
+                    quoted(name),
+                    quoted(tag),
                     tag_list(paired)
                 ),
             ));
         };
         let Some(members) = values.get(value) else {
-            let seen: Vec<&str> = values.keys().map(String::as_str).take(10).collect();
+            let seen: Vec<&str> = values.keys().map(String::as_str).take(11).collect();
             return Err(cfg.error_at(
                 span,
                 format!(
-                    "critical slice {name:?}: no query has {tag}={value} (values seen: {})",
-                    seen.join(", ")
+                    "critical slice {}: no query has {} (values seen: {})",
+                    quoted(name),
+                    quoted(&format!("{tag}={value}")),
+                    names(&seen, 10)
                 ),
             ));
         };
@@ -84,10 +90,20 @@ fn tag_list(p: &Paired) -> String {
     if p.tags.is_empty() {
         "none; tags come from \"slices\" in the metric files or the queries file".into()
     } else {
-        p.tags
-            .keys()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .join(", ")
+        let tags: Vec<&str> = p.tags.keys().map(String::as_str).take(11).collect();
+        names(&tags, 10)
     }
+}
+
+/// The first `shown` names, each made safe and cut, then "and more" when there are more.
+fn names(list: &[&str], shown: usize) -> String {
+    let mut out: Vec<String> = list
+        .iter()
+        .take(shown)
+        .map(|s| safe_text::shown(s))
+        .collect();
+    if list.len() > shown {
+        out.push("and more".into());
+    }
+    out.join(", ")
 }

@@ -106,7 +106,9 @@ fn regression_a_failing_export_replaced_the_exports_written_before_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.starts_with("error: no/such/folder/report.md: creating a temporary file beside it"),
+        err.starts_with(
+            "error: no/such/folder/report.md: the folder no/such/folder does not exist"
+        ),
         "{err}"
     );
     let (contents, names) = snapshot(dir.path());

@@ -35,7 +35,7 @@ fn summary_outputs_and_annotations_are_written_as_promised() {
     );
     assert_eq!(
         lines,
-        ["::error title=rag-gate::gate 3 failed: ndcg@10 on risk=compliance (max-drop 0.01): CI lower bound −0.0480 < −0.01"]
+        ["::error title=rag-gate::gate 3 failed: ndcg@10 on risk=compliance (max-drop -0.01): CI lower bound −0.0480 < −0.01"]
     );
 }
 

@@ -84,8 +84,9 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
 
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
-        r.summary
-            .starts_with("<!-- rag-gate:v1 id=prod -->\n### ❌ rag-gate: fail (prod)"),
+        r.summary.starts_with("<!-- rag-gate:v1 id=prod state=")
+            && r.summary
+                .contains(" -->\n### ❌ rag-gate fail: ndcg@&#8288;10 dropped"),
         "{}",
         r.summary
     );
@@ -107,7 +108,12 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
         r.stderr
     );
     let posted = gh.requests();
-    let body: serde_json::Value = serde_json::from_slice(&posted[1].body).unwrap();
+    // (GET /user and the listing come first; the POST is the one write.)
+    let post = posted
+        .iter()
+        .find(|r| r.method.as_str() == "POST")
+        .expect("a POST");
+    let body: serde_json::Value = serde_json::from_slice(&post.body).unwrap();
     assert_eq!(
         body["body"].as_str().unwrap(),
         r.summary.as_str(),

@@ -46,6 +46,7 @@ fn second_run_with_a_changed_body_patches_the_same_comment() {
     gh.reset();
     let mut second = failing_report();
     second.comparisons[0].delta = 0.02;
+    second.comparisons[0].estimate = 0.02;
     gh.mount(list(vec![comment(100, "first!"), comment(101, &render(&first))]).expect(1));
     gh.mount(
         update(101)

@@ -17,20 +17,109 @@ fn passing_report_snapshot() {
 }
 
 #[test]
-fn first_line_is_the_marker_and_then_the_worst_reason() {
-    let md = render(&failing_report());
+fn first_line_is_the_marker_and_then_the_verdict_with_the_worst_reason() {
+    let r = failing_report();
+    let md = render(&r);
     let mut lines = md.lines();
-    assert_eq!(lines.next(), Some("<!-- rag-gate:v1 id=prod -->"));
-    assert_eq!(lines.next(), Some("### ❌ rag-gate: fail (prod)"));
-    let reason = md.lines().find(|l| l.starts_with("**")).unwrap();
-    assert_eq!(reason, "**ndcg@&#8203;10 dropped 0.031 [−0.048, −0.015] on risk=compliance** · 1 of 4 gates failed");
+    let state = rag_gate::report::markdown::state_digest(&r);
+    assert_eq!(
+        lines.next(),
+        Some(format!("<!-- rag-gate:v1 id=prod state={state} -->").as_str())
+    );
+    assert_eq!(
+        lines.next(),
+        Some("### ❌ rag-gate fail: ndcg@&#8288;10 dropped 0.0310 \\[−0.0480, −0.0150\\] on risk=compliance (allowed drop 0.0100); 1 of 4 checks failed (2 gates)")
+    );
+    assert_eq!(lines.next(), Some(""));
+    assert_eq!(
+        lines.next(),
+        Some("gate **prod** · 1 check not judged (too small), never passed · 412 queries paired")
+    );
 }
 
 #[test]
-fn a_headline_from_the_report_wins_over_the_derived_reason() {
+fn the_heading_says_the_headline_without_its_prefix() {
     let mut r = failing_report();
-    r.headline = "recall fell off a cliff".into();
-    assert!(render(&r).contains("**recall fell off a cliff** · 1 of 4 gates failed"));
+    r.headline = "FAIL: recall fell off a cliff".into();
+    assert!(render(&r).contains("\n### ❌ rag-gate fail: recall fell off a cliff\n"));
+}
+
+#[test]
+fn metric_names_are_code_spans_that_never_wrap_at_the_at_sign() {
+    let md = render(&failing_report());
+    // A zero-width space is a line-break opportunity ("ndcg@ / 10"); none is left anywhere.
+    assert!(!md.contains("&#8203;") && !md.contains('\u{200B}'));
+    assert!(md.contains("| `ndcg@10` | risk=compliance | max-drop | CI low −0.0480 | ≥ −0.0100 | ❌ **fail** | worse |"), "{md}");
+}
+
+#[test]
+fn gated_values_say_what_they_are() {
+    let md = render(&failing_report());
+    assert!(md.contains("| `recall@5` | all | min-mean | mean 0.9650 | ≥ 0.9500 | ✅ pass |"));
+    assert!(
+        md.contains(
+            "| `ndcg@10` | risk=legal | max-drop | — | too few queries | ⚠️ not judged (too small) |"
+        ),
+        "{md}"
+    );
+}
+
+#[test]
+fn the_first_screen_is_gated_rows_and_changes_the_rest_is_folded() {
+    let md = render(&failing_report());
+    let folded = md.find("<details>").unwrap();
+    let (screen, rest) = md.split_at(folded);
+    assert!(screen.contains("**Changed beyond the margin** (2 of 3)"));
+    assert!(
+        screen.contains(
+            "| `ndcg@10` | risk=compliance | 64 | −0.0310 [−0.0480, −0.0150] | ±0.0100 | ▼ worse |"
+        ),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("recall@5` | all | 412"),
+        "unchanged rows are folded"
+    );
+    for part in [
+        "All 3 comparisons",
+        "Forest plot",
+        "Worst per-query regressions",
+        "Protocol",
+        "Warnings (1)",
+    ] {
+        assert!(rest.contains(part), "{part}");
+    }
+}
+
+#[test]
+fn a_query_regressed_on_several_slices_is_listed_once() {
+    let md = render(&failing_report());
+    assert_eq!(md.matches("| q\\_0192 |").count(), 1, "{md}");
+    assert!(md.contains("| q\\_0192 | 0.9100 → 0.3300 | −0.5800 | all, risk=compliance |"));
+}
+
+#[test]
+fn the_forest_plot_always_shows_the_zero_line() {
+    let md = render(&failing_report());
+    let plots = md
+        .split("```text\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let plot = plots.split("\n\n").next().unwrap();
+    assert!(plot.starts_with("ndcg@10 "), "{plots}");
+    let rows: Vec<&str> = plot
+        .lines()
+        .filter(|l| l.contains('[') && !l.trim().is_empty())
+        .collect();
+    assert_eq!(rows.len(), 2, "{plot}");
+    // Every row has its zero mark in the same column, whatever its interval covers.
+    let zero_col = |l: &str| l.chars().position(|c| c == '|').unwrap();
+    let col = zero_col(rows[0]);
+    assert!(rows.iter().all(|r| zero_col(r) == col), "{plot}");
+    assert!(rows[1].contains('!'), "the failing row is marked: {plot}");
 }
 
 #[test]
@@ -44,12 +133,16 @@ fn pipes_are_escaped_so_table_rows_stay_whole() {
     let mut r = failing_report();
     r.comparisons[0].slice = "lang=en|fr".into();
     let md = render(&r);
-    let row = md.lines().find(|l| l.contains("lang=en")).unwrap();
+    // The row of the all-comparisons table (it has the most cells).
+    let row = md
+        .lines()
+        .find(|l| l.contains("lang=en") && l.contains('→'))
+        .unwrap();
     assert!(row.contains("lang=en\\|fr"), "{row}");
     // As many cells as the header of its table: the escaped pipe did not split the row.
     let header = md
         .lines()
-        .find(|l| l.starts_with("| metric | slice | n |"))
+        .find(|l| l.starts_with("| metric | slice | n | baseline → candidate |"))
         .unwrap();
     assert_eq!(
         row.matches(" | ").count(),
@@ -75,10 +168,11 @@ fn angle_brackets_are_escaped_so_the_marker_cannot_be_closed() {
     r.comparisons[0].worst[0].query_id = "--> <script>".into();
     r.gate_id = "prod --> <b>".into();
     let md = render(&r);
-    assert_eq!(
-        md.lines().next(),
-        Some("<!-- rag-gate:v1 id=prod_--___b_ -->")
-    );
+    assert!(md
+        .lines()
+        .next()
+        .unwrap()
+        .starts_with("<!-- rag-gate:v1 id=prod_--___b_ state="));
     assert_eq!(
         md.matches("-->").count(),
         1,
@@ -89,16 +183,20 @@ fn angle_brackets_are_escaped_so_the_marker_cannot_be_closed() {
 
 #[test]
 fn mentions_and_issue_references_are_defused() {
-    assert_eq!(escape("@octocat"), "@&#8203;octocat");
-    assert_eq!(escape("#42"), "#&#8203;42");
+    assert_eq!(escape("@octocat"), "@&#8288;octocat");
+    assert_eq!(escape("#42"), "#&#8288;42");
     let mut r = failing_report();
     r.warnings = vec!["ping @org/team about #12".into()];
     r.comparisons[2].metric = "@here".into();
+    r.gates[0].metric = "@here".into();
     let md = render(&r);
-    // Mentions inside the forest plot's fenced code block are not processed by GitHub.
+    // Mentions inside code (the forest plot's fenced block, a metric's code span) are not
+    // processed by GitHub.
     let md: String = md.split("```").step_by(2).collect();
+    assert!(md.contains("`@here`"));
+    let md: String = md.split('`').step_by(2).collect();
     assert!(!md.contains("@org") && !md.contains("#12") && !md.contains("@here"));
-    assert!(md.contains("@&#8203;org/team about #&#8203;12"));
+    assert!(md.contains("@&#8288;org/team about #&#8288;12"));
 }
 
 #[test]
@@ -121,14 +219,16 @@ fn a_report_that_fits_is_not_trimmed() {
 
 #[test]
 fn huge_report_drops_per_query_detail_first_and_says_so() {
-    let r = huge_report(150);
+    let r = huge_report(250);
     assert!(render(&r).len() > GITHUB_COMMENT_LIMIT);
     let t = render_trimmed(&r, GITHUB_COMMENT_LIMIT);
     assert!(t.len() <= GITHUB_COMMENT_LIMIT, "{}", t.len());
-    assert!(t.starts_with("<!-- rag-gate:v1 id=prod -->\n"));
-    assert!(t.contains("Per-query detail was left out"));
+    assert!(t.starts_with("<!-- rag-gate:v1 id=prod state="));
+    assert!(t.contains(
+        "> Left out to fit the size limit: the per-query regressions, the forest plot. The full report: the job summary"
+    ), "{}", &t[..600]);
     assert!(!t.contains("query-0000-000"), "per-query rows are gone");
-    assert!(t.contains("domain=d0149"), "all comparison rows still fit");
+    assert!(t.contains("domain=d0249"), "all comparison rows still fit");
 }
 
 #[test]
@@ -141,14 +241,19 @@ fn very_huge_report_drops_rows_but_keeps_failed_gates() {
     assert!(t.len() <= GITHUB_COMMENT_LIMIT, "{}", t.len());
     assert!(t.contains("more comparison rows, left out to fit the size limit"));
     assert!(
-        t.contains("| 3 | ndcg@&#8203;10 | risk=compliance | max-drop |"),
+        t.contains("| `ndcg@10` | risk=compliance | max-drop | CI low −0.0480 |"),
         "the failed gate is kept"
     );
+    assert!(t.ends_with("</sub>\n"), "the footer stays");
 }
 
 #[test]
 fn tiny_limit_cuts_on_a_char_boundary_and_says_so() {
     let t = render_trimmed(&failing_report(), 300);
     assert!(t.len() <= 300, "{}", t.len());
-    assert!(t.ends_with("see the job summary or report file)\n"));
+    assert!(
+        t.contains("(cut to fit the size limit; the full report: the job summary"),
+        "{t}"
+    );
+    assert!(t.ends_with("unit: group</sub>\n"), "the footer stays: {t}");
 }

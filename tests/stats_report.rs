@@ -12,7 +12,7 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
         check_json("gates/prod.toml").current_dir(env!("CARGO_MANIFEST_DIR")),
         1,
     );
-    assert_eq!(r["schema_version"], 2);
+    assert_eq!(r["schema_version"], 3);
     assert_eq!(
         (r["method"].as_str(), r["unit"].as_str()),
         (Some("bootstrap-t"), Some("group"))
@@ -28,8 +28,15 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
             sum(["practical_wins", "practical_ties", "practical_losses"]),
             n
         );
-        assert!(["better", "worse", "no-change", "inconclusive"]
-            .contains(&c["label"].as_str().unwrap()));
+        assert!([
+            "better",
+            "better-below-margin",
+            "no-change",
+            "unclear",
+            "worse-within-margin",
+            "worse"
+        ]
+        .contains(&c["label"].as_str().unwrap()));
     }
     let gates = r["gates"].as_array().unwrap();
     let failed = gates
@@ -56,12 +63,14 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
         assert_eq!(g["p_adjusted"].as_f64().unwrap(), adjusted[i]);
         assert!(adjusted[i] >= g["p_value"].as_f64().unwrap());
     }
+    // The compliance drop is shown (its whole interval lies past −0.01): no power warning
+    // there; the MDE warning is only where a result may be for want of data
+    // (tests/trust_cases.rs, the_mde_warning_is_only_where_power_matters).
     let warnings = r["warnings"].as_array().unwrap();
     assert!(
-        warnings.iter().any(|w| w
-            .as_str()
-            .unwrap()
-            .contains("risk=compliance: 60 queries in 15 groups, can only detect drops")),
+        !warnings
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("can only detect")),
         "{warnings:?}"
     );
 }

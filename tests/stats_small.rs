@@ -76,12 +76,12 @@ fn five_conversations_are_not_judged_under_the_default_min_groups() {
     let (code, r) = check(dir.path(), "", "max-drop = 0.01");
     let g = &r["gates"][0];
     assert_eq!(g["status"], "too-small", "{g}");
-    assert_eq!(g["decided_by"], "too-small slice (min-groups)");
+    assert_eq!(g["decided_by"], "not judged: too small (min-groups)");
     assert!(
         g["detail"]
             .as_str()
             .unwrap()
-            .starts_with("5 groups < min-groups 8"),
+            .starts_with("not judged, 5 groups < min-groups 8"),
         "{}",
         g["detail"]
     );
@@ -112,10 +112,9 @@ fn very_unequal_groups_count_as_their_effective_number() {
     let g = &r["gates"][0];
     assert_eq!(g["status"], "too-small");
     assert!(
-        g["detail"]
-            .as_str()
-            .unwrap()
-            .starts_with("1.7 effective groups (10 groups of unequal sizes) < min-groups 8"),
+        g["detail"].as_str().unwrap().starts_with(
+            "not judged, 1.7 effective groups (10 groups of unequal sizes) < min-groups 8"
+        ),
         "{}",
         g["detail"]
     );
@@ -137,7 +136,10 @@ fn a_proven_harm_rule_that_cannot_fire_says_so() {
     assert_eq!(c["p_floor"], 0.0625);
     let g = &r["gates"][0];
     assert_eq!(g["status"], "too-small", "{g}");
-    assert_eq!(g["decided_by"], "too few units for the sign-flip test");
+    assert_eq!(
+        g["decided_by"],
+        "not judged: too few units for the sign-flip test"
+    );
     let detail = g["detail"].as_str().unwrap();
     assert!(
         detail.contains(

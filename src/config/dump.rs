@@ -1,16 +1,31 @@
-//! `--dump-config`: the effective configuration, every default filled in, as TOML.
+//! `--dump-config`: the effective configuration, every default filled in, as TOML (`[policy]`
+//! max-k has no default: absent means no limit).
 
 use toml::{Table, Value};
 
 use super::*;
 
-pub fn dump(c: &Config) -> String {
+/// One side: its input, or the list of its replicates.
+fn side(first: &InputSpec, more: &[InputSpec]) -> Value {
+    if more.is_empty() {
+        return input(first);
+    }
+    Value::Array(std::iter::once(first).chain(more).map(input).collect())
+}
+
+pub fn dump(c: &Config, eval: Option<Table>) -> String {
     let mut root = Table::new();
     root.insert("id".into(), c.id.clone().into());
 
     let mut inputs = Table::new();
-    inputs.insert("baseline".into(), input(&c.inputs.baseline));
-    inputs.insert("candidate".into(), input(&c.inputs.candidate));
+    inputs.insert(
+        "baseline".into(),
+        side(&c.inputs.baseline, &c.inputs.baseline_more),
+    );
+    inputs.insert(
+        "candidate".into(),
+        side(&c.inputs.candidate, &c.inputs.candidate_more),
+    );
     if let Some(q) = &c.inputs.queries {
         inputs.insert("queries".into(), q.written.clone().into());
     }
@@ -57,9 +72,36 @@ pub fn dump(c: &Config) -> String {
         report.insert("metrics".into(), strings(m.iter().map(|(n, _)| n)));
     }
     root.insert("report".into(), report.into());
-    if let Some((eval, _)) = &c.eval {
-        root.insert("eval".into(), eval.clone().into());
+    let mut noise = Table::new();
+    for (key, spec) in [("file", &c.noise.file), ("quarantine", &c.noise.quarantine)] {
+        if let Some(s) = spec {
+            noise.insert(key.into(), s.written.clone().into());
+        }
     }
+    if !noise.is_empty() {
+        root.insert("noise".into(), noise.into());
+    }
+    if let Some(eval) = eval {
+        root.insert("eval".into(), eval.into());
+    }
+    let mut protocol = Table::new();
+    protocol.insert("require".into(), c.protocol.require.into());
+    root.insert("protocol".into(), protocol.into());
+    let mut judged = Table::new();
+    let on = match c.judged.on_unreliable {
+        OnUnreliable::Fail => "fail",
+        OnUnreliable::Warn => "warn",
+    };
+    judged.insert("on-unreliable".into(), on.into());
+    if let Some(m) = c.judged.min_judged {
+        judged.insert("min-judged".into(), m.into());
+    }
+    root.insert("judged".into(), judged.into());
+    let mut policy = Table::new();
+    if let Some(k) = c.policy.max_k {
+        policy.insert("max-k".into(), (k as i64).into());
+    }
+    root.insert("policy".into(), policy.into());
 
     let gates: Vec<Value> = c.gates.iter().map(gate).collect();
     root.insert("gate".into(), Value::Array(gates));

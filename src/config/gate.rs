@@ -22,7 +22,12 @@ pub(super) fn check_slice_name(src: &SourceText, s: &Spanned<String>) -> Result<
     }
 }
 
-pub(super) fn gate(src: &SourceText, index: usize, g: &Spanned<RawGate>) -> Result<Gate> {
+pub(super) fn gate(
+    src: &SourceText,
+    index: usize,
+    g: &Spanned<RawGate>,
+    max_k: Option<usize>,
+) -> Result<Gate> {
     let span = g.span();
     let g = g.get_ref();
     let metric = crate::metric_names::canonical(g.metric.get_ref());
@@ -71,6 +76,54 @@ pub(super) fn gate(src: &SourceText, index: usize, g: &Spanned<RawGate>) -> Resu
             format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, fail-if-significant-drop or max-loss-rate"),
         ));
     }
+    let at_metric = |msg: String| src.error(Some(g.metric.span()), msg);
+    let higher_is_better = match g.higher_is_better {
+        Some(h) => h,
+        None if crate::metric_names::direction_known(&metric) => true,
+        None => {
+            // A typo of an IR metric (`ndgc@10`) is more likely than a new column.
+            let (base, cut) = metric
+                .split_once('@')
+                .map_or((metric.as_str(), None), |(b, k)| (b, Some(k)));
+            const IR: [&str; 9] = [
+                "ndcg",
+                "recall",
+                "p",
+                "mrr",
+                "map",
+                "ap",
+                "hit",
+                "rprec",
+                "ann-recall",
+            ];
+            if let Some(near) = crate::metric_names::did_you_mean(base, IR) {
+                let near = cut.map_or(near.to_string(), |k| format!("{near}@{k}"));
+                return Err(at_metric(format!(
+                    "[[gate]] #{index}: unknown metric {metric:?}; did you mean {near}? (a column rag-gate does not know needs higher-is-better = true | false)"
+                )));
+            }
+            return Err(at_metric(format!(
+                "[[gate]] #{index} ({metric}): is a higher {metric} better or worse? rag-gate knows the direction of IR metrics only; add higher-is-better = false (lower is better: latency, cost) or higher-is-better = true"
+            )));
+        }
+    };
+    if let Some(max) = max_k {
+        if crate::metric_names::direction_known(&metric) {
+            match crate::metric_names::cutoff(&metric) {
+                Some(k) if k > max => {
+                    return Err(at_metric(format!(
+                        "[[gate]] #{index} ({metric}): cutoff {k} is above [policy] max-k = {max}: the model sees at most {max} documents, so documents past rank {max} cannot help it; gate a cutoff ≤ {max}"
+                    )))
+                }
+                None => {
+                    return Err(at_metric(format!(
+                        "[[gate]] #{index} ({metric}): no cutoff, so it scores the whole ranking, beyond [policy] max-k = {max}; gate a cutoff ≤ {max} (e.g. {metric}@{max})"
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
+    }
     let slices = match &g.slices {
         None => GateSlices::All,
         Some(s) => match s.get_ref() {
@@ -108,7 +161,7 @@ pub(super) fn gate(src: &SourceText, index: usize, g: &Spanned<RawGate>) -> Resu
         fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
         max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
         statistic: g.statistic.unwrap_or_default(),
-        higher_is_better: g.higher_is_better.unwrap_or(true),
+        higher_is_better,
         slices,
         slices_span: g.slices.as_ref().map(|s| s.span()),
     })

@@ -81,6 +81,37 @@ pub enum OnSmallSlice {
     Fail,
 }
 
+/// What a gate whose decision unjudged documents could flip does: fail (default) or warn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnUnreliable {
+    Fail,
+    Warn,
+}
+
+/// `[protocol]`: `require = true` makes an input without a fingerprint an error.
+#[derive(Debug, Clone, Default)]
+pub struct ProtocolSettings {
+    pub require: bool,
+}
+
+/// `[judged]`: judged coverage of runs evaluated by `check`.
+#[derive(Debug, Clone)]
+pub struct JudgedSettings {
+    pub on_unreliable: OnUnreliable,
+    /// A gated slice whose mean judged@k is below this is not judged (too few judgments).
+    pub min_judged: Option<f64>,
+}
+
+impl Default for JudgedSettings {
+    fn default() -> Self {
+        JudgedSettings {
+            on_unreliable: OnUnreliable::Fail,
+            min_judged: None,
+        }
+    }
+}
+
 /// Where one side's per-query metrics come from.
 #[derive(Debug, Clone)]
 pub enum InputKind {
@@ -114,6 +145,10 @@ impl InputSpec {
 pub struct Inputs {
     pub baseline: InputSpec,
     pub candidate: InputSpec,
+    /// Further replicate runs of each side's commit (`baseline = ["a-1.jsonl", "a-2.jsonl"]`);
+    /// the first replicate is `baseline` / `candidate`. Empty: one run per side.
+    pub baseline_more: Vec<InputSpec>,
+    pub candidate_more: Vec<InputSpec>,
     pub queries: Option<InputSpec>,
     pub qrels: Option<InputSpec>,
     pub missing: Missing,
@@ -141,12 +176,34 @@ pub enum GateSlices {
     List(Vec<String>),
 }
 
+/// `--confidence`, `--resamples` and `--tie-epsilon` of the commands that take them on the
+/// command line (`compare`, `aa`): the same ranges the gate file allows.
+pub fn check_sampling_flags(confidence: f64, resamples: u64, tie_epsilon: f64) -> Result<()> {
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(Error::Usage(format!(
+            "--confidence {confidence}: expected a number strictly between 0 and 1"
+        )));
+    }
+    if resamples == 0 || resamples > MAX_RESAMPLES {
+        return Err(Error::Usage(format!(
+            "--resamples {resamples}: expected 1 to {MAX_RESAMPLES}"
+        )));
+    }
+    if !(tie_epsilon.is_finite() && tie_epsilon >= 0.0) {
+        return Err(Error::Usage(
+            "--tie-epsilon: expected a finite number ≥ 0".into(),
+        ));
+    }
+    Ok(())
+}
+
 impl Gate {
     /// Whether this gate applies to the slice named `slice`, `critical` being the critical slices.
-    pub fn applies_to(&self, slice: &str, critical: &[String]) -> bool {
+    /// `critical` is a set: with 100,000 critical slices a scan per slice was quadratic.
+    pub fn applies_to(&self, slice: &str, critical: &std::collections::BTreeSet<String>) -> bool {
         match &self.slices {
             GateSlices::All => slice == "all",
-            GateSlices::Critical => slice == "all" || critical.iter().any(|c| c == slice),
+            GateSlices::Critical => slice == "all" || critical.contains(slice),
             GateSlices::List(l) => l.iter().any(|c| c == slice),
         }
     }
@@ -172,6 +229,8 @@ pub struct ReportSettings {
     pub practical_tie: f64,
     /// Metrics to compare; None = every metric both inputs have.
     pub metrics: Option<Vec<(String, Option<Range<usize>>)>>,
+    /// Ungated metrics where lower is better (`compare --lower-is-better`).
+    pub lower_is_better: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -195,6 +254,14 @@ pub struct Gate {
     pub slices_span: Option<Range<usize>>,
 }
 
+/// Rules about what may be gated at all.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    /// The LLM context budget: no gated retrieval metric may look deeper than this many
+    /// documents (`recall@30` is refused under `max-k = 5`, and so is an uncut `ndcg`).
+    pub max_k: Option<usize>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub id: String,
@@ -204,8 +271,26 @@ pub struct Config {
     pub report: ReportSettings,
     /// The raw `[eval]` table, read by the eval module when an input is a run.
     pub eval: Option<(toml::Table, Option<Range<usize>>)>,
+    pub protocol: ProtocolSettings,
+    pub judged: JudgedSettings,
     pub gates: Vec<Gate>,
+    pub noise: NoiseSettings,
+    pub policy: Policy,
+    /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric
+    /// files), for the report's warnings.
+    pub warnings: Vec<String>,
     pub source: SourceText,
+}
+
+/// `[noise]`: what `rag-gate aa` measured, and the flaky queries kept out of the gates.
+#[derive(Debug, Clone, Default)]
+pub struct NoiseSettings {
+    /// `file`: a noise file from `rag-gate aa --output`.
+    pub file: Option<InputSpec>,
+    /// `quarantine`: the quarantine list (`noise::quarantine`).
+    pub quarantine: Option<InputSpec>,
+    /// Today, for quarantine expiry: set by the command (`--today`, `RAG_GATE_TODAY`, the clock).
+    pub today: Option<crate::noise::quarantine::Date>,
 }
 
 pub const DEFAULT_RESAMPLES: u64 = 10_000;
@@ -226,6 +311,14 @@ pub fn load(path: &Path) -> Result<Config> {
     let shown = path.display().to_string();
     let text = crate::load::source::read_text(path, &shown, "a TOML gate file")?;
     let src = SourceText { shown, text };
+    if let Ok(raw::GateProbe { gate: Some(g) }) = toml::from_str::<raw::GateProbe>(&src.text) {
+        if g.get_ref().is_table() {
+            return Err(src.error(
+                Some(g.span()),
+                "`[gate]` is a single table; write `[[gate]]` (two brackets), one per gate",
+            ));
+        }
+    }
     let raw: raw::RawConfig =
         toml::from_str(&src.text).map_err(|e| src.error(e.span(), e.message()))?;
     let base = path.parent().unwrap_or(Path::new(""));

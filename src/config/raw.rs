@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Method, Missing, OnSmallSlice, Statistic, Unit};
+use super::{Method, Missing, OnSmallSlice, OnUnreliable, Statistic, Unit};
 use crate::load::Format;
 
 #[derive(Debug, Deserialize)]
@@ -20,8 +20,23 @@ pub struct RawConfig {
     pub report: RawReport,
     #[serde(default)]
     pub eval: Option<Spanned<toml::Table>>,
+    #[serde(default)]
+    pub protocol: RawProtocol,
+    #[serde(default)]
+    pub judged: RawJudged,
+    #[serde(default)]
+    pub policy: RawPolicy,
     #[serde(default, rename = "gate")]
     pub gates: Vec<Spanned<RawGate>>,
+    #[serde(default)]
+    pub noise: RawNoise,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawNoise {
+    pub file: Option<Spanned<String>>,
+    pub quarantine: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -67,6 +82,19 @@ pub struct RawReport {
     pub metrics: Option<Vec<Spanned<String>>>,
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawPolicy {
+    pub max_k: Option<Spanned<i64>>,
+}
+
+/// Only the `gate` key, read before the strict parse: `[gate]` (one table) instead of
+/// `[[gate]]` (an array of tables) gets an error that says so.
+#[derive(Debug, Deserialize)]
+pub struct GateProbe {
+    pub gate: Option<Spanned<toml::Value>>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawGate {
@@ -79,4 +107,17 @@ pub struct RawGate {
     pub statistic: Option<Statistic>,
     pub higher_is_better: Option<bool>,
     pub slices: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawProtocol {
+    pub require: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawJudged {
+    pub on_unreliable: Option<OnUnreliable>,
+    pub min_judged: Option<Spanned<f64>>,
 }

@@ -22,6 +22,19 @@ impl SourceText {
         (line, col)
     }
 
+    /// A one-line warning at `span`: `path:line: msg`.
+    pub fn warning(&self, span: Option<Range<usize>>, msg: impl AsRef<str>) -> String {
+        match span {
+            Some(span) => format!(
+                "{}:{}: {}",
+                self.shown,
+                self.line_col(span.start).0,
+                msg.as_ref()
+            ),
+            None => format!("{}: {}", self.shown, msg.as_ref()),
+        }
+    }
+
     /// A config error at `span`: `path:line:col: msg`, then the line with a caret.
     pub fn error(&self, span: Option<Range<usize>>, msg: impl AsRef<str>) -> Error {
         let Some(span) = span else {

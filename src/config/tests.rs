@@ -34,14 +34,14 @@ fn the_issue_example_parses_with_defaults() {
     assert_eq!(c.gates[1].slices, GateSlices::Critical);
     assert_eq!(c.gates[1].max_drop, Some(0.01));
     assert!(c.inputs.baseline.path.ends_with("b.jsonl"));
-    let dumped = dump(&c);
+    let dumped = dump(&c, None);
     assert!(
         dumped.contains("resamples = 10000") && dumped.contains("min-queries = 30"),
         "{dumped}"
     );
     // The dump is itself a valid gate file with the same meaning.
     let again = parse(&dumped).unwrap();
-    assert_eq!(dump(&again), dumped);
+    assert_eq!(dump(&again, None), dumped);
 }
 
 #[test]
@@ -54,13 +54,16 @@ fn errors_name_line_column_and_key() {
         (format!("{MIN}[bootstrap]\nseed = \"x\"\n"), "prod.toml:5:8: invalid type: string \"x\", expected i64"),
         (format!("{MIN}[bootstrap]\nunit = \"topic\"\n"), "prod.toml:5:8: unknown variant `topic`"),
         (format!("{MIN}[[gate]]\nmetric = \"ndcg@10\"\n"), "prod.toml:4:1: [[gate]] #1 (ndcg@10) has no rule"),
-        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmax-loss-rate = 2.0\n"), "prod.toml:6:17: [[gate]] #1 (m): max-loss-rate must be a share"),
-        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmin-mean = 0.5\nslices = \"some\"\n"), "prod.toml:7:10: [[gate]] #1: slices must be"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmax-loss-rate = 2.0\nhigher-is-better = true\n"), "prod.toml:6:17: [[gate]] #1 (m): max-loss-rate must be a share"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmin-mean = 0.5\nslices = \"some\"\nhigher-is-better = true\n"), "prod.toml:7:10: [[gate]] #1: slices must be"),
         (format!("{MIN}[slices]\ncritical = [\"compliance\"]\n"), "prod.toml:5:13: slice \"compliance\": expected `all` or `tag=value`"),
         ("[inputs]\nbaseline = \"b\"\n".to_string(), "prod.toml:1:1: missing field `candidate`"),
         ("[inputs]\nbaseline = { run = \"r\" }\ncandidate = \"c\"\n".to_string(), "prod.toml:2:12: a `run` input needs `qrels"),
         ("[inputs]\nbaseline = { paht = \"r\" }\ncandidate = \"c\"\n".to_string(), "prod.toml:2:12: [inputs] baseline: unknown key `paht`"),
         ("[inputs\n".to_string(), "prod.toml:1:8:"),
+        (format!("{MIN}[[gate]]\nmetric = \"latency_ms\"\nmax-drop = 10.0\n"), "prod.toml:5:10: [[gate]] #1 (latency_ms): is a higher latency_ms better or worse?"),
+        (format!("{MIN}[gate]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"), "prod.toml:4:1: `[gate]` is a single table; write `[[gate]]`"),
+        (format!("{MIN}[policy]\nmax-k = 5\n[[gate]]\nmetric = \"recall@30\"\nmin-mean = 0.5\n"), "prod.toml:7:10: [[gate]] #1 (recall@30): cutoff 30 is above [policy] max-k = 5"),
     ];
     for (text, want) in cases {
         let e = parse(&text).unwrap_err().to_string();
@@ -99,12 +102,12 @@ fn statistics_keys_parse_and_round_trip() {
     assert!(!c.gates[0].higher_is_better);
     assert_eq!(c.gates[0].fail_if_significant_drop, Some(25.0));
     assert_eq!(c.gates[1].statistic, Statistic::Mean);
-    let dumped = dump(&c);
+    let dumped = dump(&c, None);
     assert!(
         dumped.contains("method = \"bca\"") && dumped.contains("statistic = \"p95\""),
         "{dumped}"
     );
-    assert_eq!(dump(&parse(&dumped).unwrap()), dumped);
+    assert_eq!(dump(&parse(&dumped).unwrap(), None), dumped);
 }
 
 #[test]
@@ -112,12 +115,89 @@ fn statistics_keys_are_checked() {
     let cases = [
         (format!("{MIN}[bootstrap]\nmethod = \"bc\"\n"), "prod.toml:5:10: unknown variant `bc`"),
         (format!("{MIN}[report]\npractical-tie = -1.0\n"), "prod.toml:5:17: [report] practical-tie: expected a finite number ≥ 0"),
-        (format!("{MIN}[[gate]]\nmetric = \"m\"\nfail-if-significant-drop = -0.1\n"), "prod.toml:6:28: [[gate]] #1 (m): fail-if-significant-drop must be a finite number ≥ 0"),
-        (format!("{MIN}[[gate]]\nmetric = \"m\"\nstatistic = \"p99\"\nmin-mean = 1.0\n"), "prod.toml:6:13: unknown variant `p99`"),
-        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmin-mean = 1.0\n[[gate]]\nmetric = \"m\"\nstatistic = \"median\"\nmax-mean = 2.0\n"), "prod.toml:7:1: [[gate]] #2 (m): statistic and higher-is-better must match gate #1"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nfail-if-significant-drop = -0.1\nhigher-is-better = true\n"), "prod.toml:6:28: [[gate]] #1 (m): fail-if-significant-drop must be a finite number ≥ 0"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nstatistic = \"p99\"\nmin-mean = 1.0\nhigher-is-better = true\n"), "prod.toml:6:13: unknown variant `p99`"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmin-mean = 1.0\nhigher-is-better = true\n[[gate]]\nmetric = \"m\"\nstatistic = \"median\"\nmax-mean = 2.0\nhigher-is-better = true\n"), "prod.toml:8:1: [[gate]] #2 (m): statistic and higher-is-better must match gate #1"),
     ];
     for (text, want) in cases {
         let e = parse(&text).unwrap_err().to_string();
         assert!(e.starts_with(want), "got:\n{e}\nwant prefix:\n{want}");
+    }
+}
+
+#[test]
+fn replicate_lists_and_runs_tables_parse_and_dump() {
+    let c = parse(
+        "[inputs]\nbaseline = [\"m-1.jsonl\", { path = \"m-2.csv\" }]\ncandidate = \"c.jsonl\"\n[noise]\nfile = \"eval/noise.json\"\nquarantine = \"flaky.toml\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    )
+    .unwrap();
+    assert!(c.inputs.baseline.path.ends_with("m-1.jsonl"));
+    assert_eq!(c.inputs.baseline_more.len(), 1);
+    assert!(c.inputs.baseline_more[0].path.ends_with("m-2.csv"));
+    assert!(c.inputs.candidate_more.is_empty());
+    assert!(c
+        .noise
+        .file
+        .as_ref()
+        .unwrap()
+        .path
+        .ends_with("eval/noise.json"));
+    let dumped = dump(&c, None);
+    assert!(
+        dumped.matches("[[inputs.baseline]]").count() == 2 && dumped.contains("[noise]"),
+        "{dumped}"
+    );
+    let r = parse(
+        "[inputs]\nbaseline = { runs = [\"a.run\", \"b.run\", \"c.run\"] }\ncandidate = { run = \"d.run\" }\nqrels = \"q.txt\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    )
+    .unwrap();
+    assert!(matches!(r.inputs.baseline.kind, InputKind::Run));
+    assert_eq!(r.inputs.baseline_more.len(), 2);
+    assert!(matches!(r.inputs.baseline_more[1].kind, InputKind::Run));
+    // Single-run gate files dump as before: no list, no [noise].
+    let one = dump(
+        &parse(&format!(
+            "{MIN}[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"
+        ))
+        .unwrap(),
+        None,
+    );
+    assert!(
+        !one.contains("[noise]") && one.contains("[inputs.baseline]") && !one.contains("[[inputs"),
+        "{one}"
+    );
+}
+
+#[test]
+fn bad_replicate_lists_name_the_key() {
+    for (text, want) in [
+        (
+            "[inputs]\nbaseline = []\ncandidate = \"c\"\n",
+            "[inputs] baseline: an empty list",
+        ),
+        (
+            "[inputs]\nbaseline = [[\"a\"]]\ncandidate = \"c\"\n",
+            "a replicate must be a path or a table",
+        ),
+        (
+            "[inputs]\nbaseline = { runs = \"a\" }\ncandidate = \"c\"\nqrels = \"q\"\n",
+            "`runs` must be an array of paths",
+        ),
+        (
+            "[inputs]\nbaseline = { runs = [\"a\"], format = \"csv\" }\ncandidate = \"c\"\n",
+            "`runs = [...]` takes no other key",
+        ),
+        (
+            "[inputs]\nbaseline = [\"a\", { run = \"r\" }]\ncandidate = \"c\"\n",
+            "a `run` input needs `qrels",
+        ),
+        (
+            "[inputs]\nbaseline = \"b\"\ncandidate = \"c\"\n[noise]\nfiles = \"x\"\n",
+            "unknown field `files`",
+        ),
+    ] {
+        let e = parse(text).unwrap_err().to_string();
+        assert!(e.contains(want), "{text:?}: {e}");
+        assert!(e.contains("prod.toml:"), "{e}");
     }
 }

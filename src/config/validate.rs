@@ -37,7 +37,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         .id_column
         .clone()
         .unwrap_or_else(|| "query_id".into());
-    let baseline = input(
+    let mut baseline_more = replicates(
         &src,
         base,
         &raw.inputs.baseline,
@@ -45,7 +45,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         fmt_default,
         &id_column,
     )?;
-    let candidate = input(
+    let mut candidate_more = replicates(
         &src,
         base,
         &raw.inputs.candidate,
@@ -53,6 +53,8 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         fmt_default,
         &id_column,
     )?;
+    let baseline = baseline_more.remove(0);
+    let candidate = candidate_more.remove(0);
     let path_input = |s: &Option<Spanned<String>>| {
         s.as_ref().map(|p| InputSpec {
             path: resolve(base, p.get_ref()),
@@ -66,8 +68,15 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     };
     let queries = path_input(&raw.inputs.queries);
     let qrels = path_input(&raw.inputs.qrels);
-    let uses_runs = [&baseline, &candidate]
-        .iter()
+    let noise = NoiseSettings {
+        file: path_input(&raw.noise.file),
+        quarantine: path_input(&raw.noise.quarantine),
+        today: None,
+    };
+    let uses_runs = std::iter::once(&baseline)
+        .chain([&candidate])
+        .chain(&baseline_more)
+        .chain(&candidate_more)
         .any(|i| matches!(i.kind, InputKind::Run));
     if uses_runs && qrels.is_none() {
         return Err(err(
@@ -196,6 +205,18 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         Some(t) => *t.get_ref(),
         None => DEFAULT_PRACTICAL_TIE,
     };
+    let policy = Policy {
+        max_k: match &raw.policy.max_k {
+            Some(k) if *k.get_ref() < 1 => {
+                return Err(err(
+                    k.span(),
+                    "[policy] max-k must be ≥ 1 (documents in the LLM context)".into(),
+                ))
+            }
+            Some(k) => Some(*k.get_ref() as usize),
+            None => None,
+        },
+    };
     let metrics = r.metrics.as_ref().map(|m| {
         m.iter()
             .map(|x| (crate::metric_names::canonical(x.get_ref()), Some(x.span())))
@@ -206,13 +227,23 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         tie_epsilon,
         practical_tie,
         metrics,
+        lower_is_better: Vec::new(),
     };
 
     let mut gates = Vec::new();
     for (i, g) in raw.gates.iter().enumerate() {
-        gates.push(gate(&src, i + 1, g)?);
+        gates.push(gate(&src, i + 1, g, policy.max_k)?);
+    }
+    if gates.is_empty() {
+        return Err(src.error(
+            None,
+            "no [[gate]] table: nothing would be judged, so nothing could fail; add one, e.g. \
+             [[gate]] metric = \"ndcg@10\" max-drop = 0.01 (for a report without gates, use `rag-gate compare`)",
+        ));
     }
     same_reading_per_metric(&src, &raw.gates, &gates)?;
+    let judged = judged_settings(&src, &raw.judged)?;
+    let warnings = no_effect_warnings(&src, &raw, &baseline, &candidate);
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
         (t.into_inner(), span)
@@ -222,6 +253,8 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         inputs: Inputs {
             baseline,
             candidate,
+            baseline_more,
+            candidate_more,
             queries,
             qrels,
             missing: raw.inputs.missing.unwrap_or(Missing::Error),
@@ -230,9 +263,71 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         slices,
         report,
         eval,
+        protocol: ProtocolSettings {
+            require: raw.protocol.require.unwrap_or(false),
+        },
+        judged,
         gates,
+        noise,
+        policy,
+        warnings,
         source: src,
     })
+}
+
+fn judged_settings(src: &SourceText, j: &super::raw::RawJudged) -> Result<JudgedSettings> {
+    let min_judged = match &j.min_judged {
+        Some(m) if !(0.0..=1.0).contains(m.get_ref()) => {
+            return Err(src.error(
+                Some(m.span()),
+                format!(
+                    "[judged] min-judged = {}: expected a share between 0 and 1, e.g. 0.9",
+                    m.get_ref()
+                ),
+            ))
+        }
+        m => m.as_ref().map(|m| *m.get_ref()),
+    };
+    Ok(JudgedSettings {
+        on_unreliable: j.on_unreliable.unwrap_or(OnUnreliable::Fail),
+        min_judged,
+    })
+}
+
+/// Keys that do nothing for these inputs: `[eval]` and `qrels` when no input is a run,
+/// `format` and `id-column` when both are runs. A warning, not silence.
+fn no_effect_warnings(
+    src: &SourceText,
+    raw: &RawConfig,
+    baseline: &InputSpec,
+    candidate: &InputSpec,
+) -> Vec<String> {
+    let runs = [baseline, candidate]
+        .iter()
+        .filter(|i| matches!(i.kind, InputKind::Run))
+        .count();
+    let mut w = Vec::new();
+    if runs == 0 {
+        if let Some(e) = &raw.eval {
+            w.push(src.warning(
+                Some(e.span()),
+                "[eval] has no effect: no input is a run (baseline and candidate are metric files)",
+            ));
+        }
+        if let Some(q) = &raw.inputs.qrels {
+            w.push(src.warning(
+                Some(q.span()),
+                "[inputs] qrels has no effect: no input is a run (baseline and candidate are metric files)",
+            ));
+        }
+    }
+    if runs == 2 && (raw.inputs.format.is_some() || raw.inputs.id_column.is_some()) {
+        w.push(src.warning(
+            Some(raw.inputs.baseline.span()),
+            "[inputs] format and id-column have no effect: both inputs are runs",
+        ));
+    }
+    w
 }
 
 fn valid_id(s: &str) -> bool {
@@ -240,6 +335,66 @@ fn valid_id(s: &str) -> bool {
         && s.len() <= 100
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+/// One side's input: a path or table (one run), an array of them, or `{ runs = [...] }`
+/// (replicate runs of one commit). Never empty.
+fn replicates(
+    src: &SourceText,
+    base: &Path,
+    v: &Spanned<Value>,
+    key: &str,
+    fmt: Option<Format>,
+    id_column: &str,
+) -> Result<Vec<InputSpec>> {
+    let span = v.span();
+    let bad = |msg: &str| src.error(Some(span.clone()), format!("[inputs] {key}: {msg}"));
+    let items: Vec<Value> = match v.get_ref() {
+        Value::Array(a) => a.clone(),
+        Value::Table(t) if t.contains_key("runs") => {
+            if t.len() > 1 {
+                return Err(bad(
+                    "`runs = [...]` takes no other key; give a run's options per run as { run = \"...\" }",
+                ));
+            }
+            let Some(Value::Array(runs)) = t.get("runs") else {
+                return Err(bad("`runs` must be an array of paths"));
+            };
+            let mut out = Vec::new();
+            for r in runs {
+                let Value::String(p) = r else {
+                    return Err(bad("`runs` must be an array of paths"));
+                };
+                let mut one = toml::Table::new();
+                one.insert("run".into(), Value::String(p.clone()));
+                out.push(Value::Table(one));
+            }
+            out
+        }
+        _ => return Ok(vec![input(src, base, v, key, fmt, id_column)?]),
+    };
+    if items.is_empty() {
+        return Err(bad(
+            "an empty list; give one path, or several replicate runs",
+        ));
+    }
+    let specs = items
+        .into_iter()
+        .map(|item| {
+            if matches!(item, Value::Array(_)) {
+                return Err(bad("a replicate must be a path or a table, not a list"));
+            }
+            input(
+                src,
+                base,
+                &Spanned::new(span.clone(), item),
+                key,
+                fmt,
+                id_column,
+            )
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(specs)
 }
 
 fn input(
@@ -313,7 +468,7 @@ fn input(
             }
         }
         _ => Err(bad(
-            "expected a path string or a table like { path = \"...\" } or { run = \"...\" }".into(),
+            "expected a path string or a table like { path = \"...\" } or { run = \"...\" }, or a list of replicate runs".into(),
         )),
     }
 }

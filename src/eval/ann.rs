@@ -64,6 +64,9 @@ pub fn evaluate_ann(
             .iter()
             .map(|m| overlap(top, ann, m.k.unwrap_or(1)))
             .collect(),
+        unjudged: Vec::new(),
+        optimistic: Vec::new(),
+        relevant: Vec::new(),
     };
     for_each_query(run, run_shown, &spec, &mut |r| {
         match truth.get(r.qid) {
@@ -121,6 +124,7 @@ pub fn evaluate_ann(
             corpus: None,
             chunk_map: None,
         },
+        protocol: None,
     };
     Ok(Evaluation {
         metrics: ms.to_vec(),

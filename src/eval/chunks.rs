@@ -28,8 +28,8 @@ impl ChunkMap {
             if let Some(old) = map.insert(f[0].to_vec(), f[1].to_vec()) {
                 if old != f[1] {
                     return Err(lines.err(format!(
-                        "chunk {:?} mapped to two docs",
-                        String::from_utf8_lossy(f[0])
+                        "chunk {} mapped to two docs",
+                        crate::error::quoted(&String::from_utf8_lossy(f[0]))
                     )));
                 }
             }

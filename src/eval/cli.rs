@@ -7,7 +7,7 @@ use super::ann::evaluate_ann;
 use super::metrics::{Kind, Metric, NAMES_HELP};
 use super::output::{render_rows, summary_json, RowFormat};
 use super::{evaluate, EmptyGold, EvalOptions, Format, Gain, Order};
-use crate::atomic::write_atomic;
+use crate::atomic::{is_stdout, write_atomic};
 use crate::error::{few, Error, Result};
 use crate::outcome::Outcome;
 
@@ -64,6 +64,9 @@ pub struct EvalArgs {
     /// Exact-search run for ann-recall@k (--run is then the approximate run).
     #[arg(long, value_name = "FILE")]
     pub exact_run: Option<PathBuf>,
+    /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub holes: Option<PathBuf>,
 }
 
 pub fn run(args: &EvalArgs) -> Result<Outcome> {
@@ -78,7 +81,14 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         run_format: args.run_format,
         corpus: args.corpus.clone(),
         chunk_map: args.chunk_map.clone(),
+        unjudged_depth: match args.holes {
+            Some(_) => holes_depth(&ms),
+            None => 0,
+        },
+        optimistic: false,
+        keep_ranks: false,
     };
+    refuse_overwriting_inputs(args)?;
     let shown = |p: &PathBuf| p.display().to_string();
     let ann = ms.iter().any(|m| m.kind == Kind::AnnRecall);
     let ev = match (&args.exact_run, &args.qrels, ann) {
@@ -106,22 +116,22 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     let s = &ev.summary;
     if !s.excluded.is_empty() {
         out.stderr.push(format!(
-            "note: {} quer(y/ies) without a relevant doc excluded (--empty-gold exclude): {}",
-            s.excluded.len(),
+            "note: {} without a relevant doc excluded (--empty-gold exclude): {}",
+            queries(s.excluded.len()),
             few(&s.excluded, 5)
         ));
     }
     if !s.missing_from_run.is_empty() {
         out.stderr.push(format!(
-            "note: {} quer(y/ies) absent from the run scored 0: {}",
-            s.missing_from_run.len(),
+            "note: {} absent from the run scored 0: {}",
+            queries(s.missing_from_run.len()),
             few(&s.missing_from_run, 5)
         ));
     }
     if s.run_only_ignored > 0 {
         out.stderr.push(format!(
-            "note: {} run-only quer(y/ies) ignored (not in the reference)",
-            s.run_only_ignored
+            "note: {} only in the run ignored (not in the reference)",
+            queries(s.run_only_ignored)
         ));
     }
     if s.evaluated == 0 {
@@ -134,13 +144,95 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     } else {
         render_rows(&ev, args.format)?
     };
-    match &args.output {
-        Some(path) => write_atomic(path, rows.as_bytes())?,
-        None if !args.summary || summary_only => out.stdout = rows,
-        None => {}
+    let holes = args.holes.as_ref().map(|_| holes_text(&ev));
+    match args.output.as_ref().filter(|p| !is_stdout(p)) {
+        Some(path) => write_with_sidecar(path, &rows, &ev, args.holes.as_deref(), holes)?,
+        None => {
+            if let (Some(h), Some(text)) = (&args.holes, &holes) {
+                write_atomic(h, text.as_bytes())?;
+            }
+            if !args.summary || summary_only {
+                out.stdout = rows;
+            }
+        }
     }
     if args.summary && !summary_only {
+        if args.output.as_deref().is_some_and(is_stdout) {
+            return Err(Error::Usage(
+                "-o - and --summary: both would go to standard output; give -o FILE".into(),
+            ));
+        }
         out.stdout = summary_json(&ev)?;
     }
     Ok(out)
+}
+
+/// The largest cutoff of `ms` (the whole ranking when one has none).
+fn holes_depth(ms: &[Metric]) -> usize {
+    ms.iter()
+        .map(|m| m.k.unwrap_or(usize::MAX))
+        .max()
+        .unwrap_or(0)
+}
+
+fn holes_text(ev: &super::Evaluation) -> String {
+    super::holes::render(&super::holes::collect(ev.rows.iter().flat_map(|r| {
+        r.unjudged
+            .iter()
+            .map(|(rank, d)| (r.qid.clone(), d.clone(), "run".to_string(), *rank))
+    })))
+}
+
+/// Writes the rows to `path` and their protocol to `path.protocol.json` (and the holes stub),
+/// all renamed into place together. The sidecar carries the rows' SHA-256, so a sidecar that
+/// no longer describes its file is refused by `check`.
+fn write_with_sidecar(
+    path: &std::path::Path,
+    rows: &str,
+    ev: &super::Evaluation,
+    holes_path: Option<&std::path::Path>,
+    holes: Option<String>,
+) -> Result<()> {
+    let sidecar = ev.summary.protocol.as_ref().map(|p| {
+        let mut p = p.clone();
+        p.rows_sha256 = Some(crate::protocol::sha256_hex(rows.as_bytes()));
+        let mut s = serde_json::to_string_pretty(&p).expect("the protocol always serialises");
+        s.push('\n');
+        s
+    });
+    let sidecar_path = crate::protocol::sidecar_path(path);
+    let mut files: Vec<(&std::path::Path, &[u8])> = vec![(path, rows.as_bytes())];
+    if let Some(s) = &sidecar {
+        files.push((&sidecar_path, s.as_bytes()));
+    }
+    if let (Some(h), Some(text)) = (holes_path, &holes) {
+        files.push((h, text.as_bytes()));
+    }
+    crate::atomic::write_all_atomic(&files)
+}
+
+/// "1 query", "3 queries".
+fn queries(n: usize) -> String {
+    if n == 1 {
+        "1 query".into()
+    } else {
+        format!("{n} queries")
+    }
+}
+
+/// `-o` must not replace a file the evaluation reads (through symlinks too).
+fn refuse_overwriting_inputs(args: &EvalArgs) -> Result<()> {
+    let Some(out) = &args.output else {
+        return Ok(());
+    };
+    let mut inputs: Vec<(&str, &std::path::Path)> = vec![("--run file", args.run.as_path())];
+    for (flag, p) in [
+        ("--qrels file", &args.qrels),
+        ("--corpus file", &args.corpus),
+        ("--chunk-map file", &args.chunk_map),
+        ("--exact-run file", &args.exact_run),
+    ] {
+        inputs.extend(p.as_deref().map(|p| (flag, p)));
+    }
+    crate::atomic::refuse_overwriting(&[("-o", out.as_path())], &inputs)
 }

@@ -37,8 +37,8 @@ impl Corpus {
             Ok(())
         } else {
             Err(format!(
-                "doc id {:?} is not in the corpus {}",
-                String::from_utf8_lossy(doc),
+                "doc id {} is not in the corpus {}",
+                crate::error::quoted(&String::from_utf8_lossy(doc)),
                 self.shown
             ))
         }

@@ -9,11 +9,14 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::metrics::{Judged, Kind, Metric};
+use super::judged::{optimistic, unjudged_docs};
+use super::metrics::{Judged, Kind, Metric, UNJUDGED};
 use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
 use super::{EmptyGold, EvalOptions, Format, Gain, Order};
 use crate::error::{Error, Result};
+use crate::model::RelevantRank;
+use crate::protocol::Protocol;
 
 /// One evaluated query.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -27,6 +30,31 @@ pub struct QueryResult {
     pub values: Vec<f64>,
     /// Relevant docs within each metric's cutoff (used for pooled recall).
     pub hits: Vec<usize>,
+    /// `(rank, doc)` of the unjudged docs in the top `EvalOptions::unjudged_depth`.
+    pub unjudged: Vec<(usize, String)>,
+    /// Each metric's optimistic value (unjudged docs in its cutoff counted relevant), when
+    /// `EvalOptions::optimistic` asks for it; empty otherwise.
+    pub optimistic: Vec<f64>,
+    /// With `EvalOptions::keep_ranks`: where the run ranked each relevant doc (sorted by doc
+    /// id), so a report can say why a query regressed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub relevant: Vec<RelevantRank>,
+}
+
+/// The rank of each of the query's relevant docs (rel ≥ `level`) in `docs`, sorted by doc id.
+fn relevant_ranks(q: &QueryQrels, docs: &[&[u8]], level: i32) -> Vec<RelevantRank> {
+    let mut out: Vec<RelevantRank> = q
+        .judged
+        .iter()
+        .filter(|(_, &rel)| rel >= level)
+        .map(|(doc, &rel)| RelevantRank {
+            doc: String::from_utf8_lossy(doc).into_owned(),
+            rel,
+            rank: docs.iter().position(|d| d == doc).map(|i| i + 1),
+        })
+        .collect();
+    out.sort_by(|a, b| a.doc.cmp(&b.doc));
+    out
 }
 
 /// Every policy that shaped the numbers, recorded in the output.
@@ -65,6 +93,9 @@ pub struct EvalSummary {
     /// Σ hits@k / Σ R over evaluated queries, for each recall@k.
     pub pooled: BTreeMap<String, Option<f64>>,
     pub policies: Policies,
+    /// The protocol fingerprint (not for ann-recall, which has no qrels).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<Protocol>,
 }
 
 #[derive(Debug, Clone)]
@@ -77,6 +108,7 @@ pub struct Evaluation {
 fn score(
     q: &QueryQrels,
     rels: &[i32],
+    docs: &[&[u8]],
     ms: &[Metric],
     opts: &EvalOptions,
     qid: &str,
@@ -106,7 +138,58 @@ fn score(
             .iter()
             .map(|m| j.hits(m.k.unwrap_or(rels.len())))
             .collect(),
+        unjudged: unjudged_docs(rels, docs, opts.unjudged_depth),
+        optimistic: match opts.optimistic {
+            true => ms.iter().map(|&m| optimistic(&j, m)).collect(),
+            false => Vec::new(),
+        },
+        relevant: Vec::new(),
     }
+}
+
+/// The largest grade the exponential gain 2^rel − 1 accepts: 2^100 ≈ 1.3e30, so even 2^32
+/// ranked docs of that grade sum to a finite DCG (2^1024 is already infinite).
+pub const MAX_EXPONENTIAL_GRADE: i32 = 100;
+
+fn check_exponential_grades(qrels: &super::qrels::Qrels, shown: &str) -> Result<()> {
+    for (qid, q) in &qrels.queries {
+        if let Some(&g) = q
+            .judged
+            .values()
+            .filter(|&&g| g > MAX_EXPONENTIAL_GRADE)
+            .max()
+        {
+            return Err(Error::input(
+                shown,
+                q.line,
+                format!(
+                    "query {} has a grade {g}: with --gain exponential (2^rel − 1) grades above \
+                     {MAX_EXPONENTIAL_GRADE} overflow; expected grades 0 to {MAX_EXPONENTIAL_GRADE}, or --gain linear",
+                    crate::error::quoted(qid)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every value is finite where it is made: a NaN or infinite metric never leaves eval.
+fn check_finite(rows: &[QueryResult], ms: &[Metric], shown: &str) -> Result<()> {
+    for r in rows {
+        if let Some(j) = r.values.iter().position(|v| !v.is_finite()) {
+            return Err(Error::input(
+                shown,
+                r.line,
+                format!(
+                    "query {}: {} is {}, not a finite number (grades too large?)",
+                    crate::error::quoted(&r.qid),
+                    ms[j],
+                    r.values[j]
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads qrels and run and scores every judged query. See the module header for the policies.
@@ -141,6 +224,9 @@ pub fn evaluate(
         Order::Given
     });
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
+    if opts.gain == Gain::Exponential {
+        check_exponential_grades(&qrels, qrels_shown)?;
+    }
     let excluded = excluded_queries(&qrels, opts, qrels_shown)?;
     let spec = RunSpec {
         format: run_format,
@@ -153,11 +239,25 @@ pub fn evaluate(
     for (qid, q) in &qrels.queries {
         if !excluded.contains(qid) && !rows.contains_key(qid) {
             missing.push(qid.clone());
-            rows.insert(qid.clone(), score(q, &[], ms, opts, qid));
+            let mut row = score(q, &[], &[], ms, opts, qid);
+            if opts.keep_ranks {
+                row.relevant = relevant_ranks(q, &[], opts.rel_level);
+            }
+            rows.insert(qid.clone(), row);
         }
     }
     let rows: Vec<QueryResult> = rows.into_values().collect();
+    check_finite(&rows, ms, qrels_shown)?;
     let (means, pooled) = means_and_pooled(ms, &rows);
+    let protocol = fingerprint(
+        &qrels,
+        &rows,
+        (corpus.as_ref(), chunks.as_ref()),
+        ms,
+        opts,
+        order,
+        (run_path, run_shown, run_format),
+    )?;
     let summary = EvalSummary {
         qrels: qrels_shown.to_string(),
         run: run_shown.to_string(),
@@ -170,6 +270,7 @@ pub fn evaluate(
         means,
         pooled,
         policies: policies(opts, qrels_format, run_format, order),
+        protocol: Some(protocol),
     };
     Ok(Evaluation {
         metrics: ms.to_vec(),
@@ -234,15 +335,54 @@ fn score_run(
             return Ok(());
         }
         rels.clear();
+        // A judged grade never equals the unjudged mark (trec_eval reads i32::MIN as any grade ≤ 0).
         rels.extend(
             r.docs
                 .iter()
-                .map(|d| q.judged.get(*d).copied().unwrap_or(0)),
+                .map(|d| q.judged.get(*d).map_or(UNJUDGED, |&g| g.max(UNJUDGED + 1))),
         );
-        rows.insert(r.qid.to_string(), score(q, &rels, ms, opts, r.qid));
+        let mut row = score(q, &rels, &r.docs, ms, opts, r.qid);
+        if opts.keep_ranks {
+            row.relevant = relevant_ranks(q, &r.docs, opts.rel_level);
+        }
+        rows.insert(r.qid.to_string(), row);
         Ok(())
     })?;
     Ok((rows, run_only))
+}
+
+/// The protocol fingerprint of this evaluation, with the run's ir_metadata as run context.
+fn fingerprint(
+    qrels: &Qrels,
+    rows: &[QueryResult],
+    (corpus, chunks): (Option<&Corpus>, Option<&ChunkMap>),
+    ms: &[Metric],
+    opts: &EvalOptions,
+    order: Order,
+    (run_path, run_shown, run_format): (&Path, &str, Format),
+) -> Result<Protocol> {
+    let rules = super::fingerprint::Rules {
+        rel_level: opts.rel_level,
+        gain: opts.gain,
+        order,
+        empty_gold: opts.empty_gold,
+        chunked: chunks.is_some(),
+    };
+    let protocol = super::fingerprint::protocol(
+        qrels,
+        rows.iter().map(|r| &r.qid),
+        corpus,
+        chunks,
+        ms,
+        &rules,
+    );
+    Ok(Protocol {
+        run_context: match run_format {
+            Format::Trec => super::ir_metadata::read_run_context(run_path, run_shown)?,
+            Format::Jsonl => BTreeMap::new(),
+        },
+        ..protocol
+    })
 }
 
 type Means = BTreeMap<String, Option<f64>>;

@@ -9,10 +9,11 @@
 use clap::ValueEnum;
 use serde::Deserialize;
 
-use super::{evaluate_to_table, EvalOptions};
-use crate::config::{resolve, Config, InputSpec};
+use super::{EvalOptions, Format, Order};
+use crate::config::{resolve, Config, InputKind, InputSpec};
 use crate::error::Result;
 use crate::load::MetricTable;
+use crate::model::EvalSettings;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -91,44 +92,163 @@ pub fn eval_options(cfg: &Config) -> Result<(EvalOptions, Vec<String>)> {
     Ok((opts, metrics))
 }
 
-/// Evaluates one side's run; returns its per-query table and a line for the report's warnings.
+/// The judged@k metric of each cutoff the gates use (judged coverage of the gated top k).
+pub fn judged_metrics(cfg: &Config) -> Vec<String> {
+    let mut out: Vec<String> = cfg
+        .gates
+        .iter()
+        .filter_map(|g| super::Metric::parse(&g.metric).ok()?.k)
+        .map(|k| format!("judged@{k}"))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Where one side's run ranked each query's relevant documents, by query id.
+pub type Ranks = std::collections::BTreeMap<String, Vec<crate::model::RelevantRank>>;
+
+/// The ranks of every query's relevant documents in an evaluation (to explain regressions).
+pub fn ranks(ev: &super::Evaluation) -> Ranks {
+    ev.rows
+        .iter()
+        .map(|r| (r.qid.clone(), r.relevant.clone()))
+        .collect()
+}
+
+/// The effective `[eval]` settings, defaults filled in (for `--dump-config` and the report).
+pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
+    let (opts, metrics) = eval_options(cfg)?;
+    let name = |v: &dyn Fn() -> Option<clap::builder::PossibleValue>| {
+        v().map_or(String::new(), |p| p.get_name().to_string())
+    };
+    let runs: Vec<&InputSpec> = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+        .into_iter()
+        .filter(|i| matches!(i.kind, InputKind::Run))
+        .collect();
+    let run_formats: Vec<Format> = runs
+        .iter()
+        .map(|r| {
+            opts.run_format
+                .unwrap_or_else(|| Format::from_path(&r.path))
+        })
+        .collect();
+    let run_format = match (opts.run_format, run_formats.as_slice()) {
+        (Some(f), _) => Some(f),
+        (None, [a, b]) if a == b => Some(*a),
+        (None, [a]) => Some(*a),
+        _ => None,
+    };
+    let order = opts.order.or(match run_format {
+        Some(Format::Trec) => Some(Order::Score),
+        Some(Format::Jsonl) => Some(Order::Given),
+        None => None,
+    });
+    let qrels_format = opts.qrels_format.unwrap_or_else(|| {
+        cfg.inputs
+            .qrels
+            .as_ref()
+            .map_or(Format::Trec, |q| Format::from_path(&q.path))
+    });
+    let section = cfg.eval.as_ref().map(|(t, _)| t);
+    let written = |key: &str| section.and_then(|t| t.get(key)?.as_str().map(str::to_string));
+    Ok(EvalSettings {
+        metrics,
+        rel_level: opts.rel_level,
+        gain: name(&|| opts.gain.to_possible_value()),
+        order: order.map(|o| name(&|| o.to_possible_value())),
+        empty_gold: name(&|| opts.empty_gold.to_possible_value()),
+        qrels_format: name(&|| qrels_format.to_possible_value()),
+        run_format: run_format.map(|f| name(&|| f.to_possible_value())),
+        corpus: written("corpus"),
+        chunk_map: written("chunk-map"),
+    })
+}
+
+/// The `[eval]` table as `--dump-config` prints it.
+pub fn eval_table(s: &EvalSettings) -> toml::Table {
+    let mut t = toml::Table::new();
+    let strings = |v: &[String]| toml::Value::Array(v.iter().cloned().map(Into::into).collect());
+    t.insert("metrics".into(), strings(&s.metrics));
+    t.insert("rel-level".into(), i64::from(s.rel_level).into());
+    t.insert("gain".into(), s.gain.clone().into());
+    let optional = [
+        ("order", &s.order),
+        ("run-format", &s.run_format),
+        ("corpus", &s.corpus),
+        ("chunk-map", &s.chunk_map),
+    ];
+    t.insert("empty-gold".into(), s.empty_gold.clone().into());
+    t.insert("qrels-format".into(), s.qrels_format.clone().into());
+    for (k, v) in optional {
+        if let Some(v) = v {
+            t.insert(k.into(), v.clone().into());
+        }
+    }
+    t
+}
+
+/// Evaluates one side's run; returns its per-query table, a line for the report's warnings, and
+/// the evaluation itself (with each query's unjudged docs in the gated top k and the optimistic
+/// values, for the judged bounds; judged@k columns the gates did not ask for stay out of the table).
 pub fn evaluate_run(
     cfg: &Config,
     spec: &InputSpec,
     wanted: &[String],
-) -> Result<(MetricTable, String)> {
-    let (opts, extra) = eval_options(cfg)?;
+) -> Result<(MetricTable, String, super::Evaluation)> {
+    let (mut opts, extra) = eval_options(cfg)?;
+    opts.keep_ranks = true;
     let mut metrics: Vec<String> = wanted.iter().chain(&extra).cloned().collect();
     metrics.sort();
     metrics.dedup();
     if metrics.is_empty() {
         return Err(cfg.error_at(&spec.span, "a run input needs metrics to compute: add gates, or [eval] metrics = [\"ndcg@10\", ...]"));
     }
+    let shown_metrics = metrics.clone();
+    let judged = judged_metrics(cfg);
+    metrics.extend(judged.iter().cloned());
+    metrics.sort();
+    metrics.dedup();
+    opts.optimistic = !cfg.gates.is_empty();
+    opts.unjudged_depth = cfg
+        .gates
+        .iter()
+        .filter_map(|g| super::Metric::parse(&g.metric).ok())
+        .map(|m| m.k.unwrap_or(usize::MAX))
+        .max()
+        .unwrap_or(0);
     let qrels = cfg
         .inputs
         .qrels
         .as_ref()
         .expect("validated: run inputs come with qrels");
-    let (table, summary) = evaluate_to_table(
+    let to_cfg_error = |e| match e {
+        crate::Error::Usage(m) => cfg.error_at(&spec.span, m),
+        other => other,
+    };
+    let ms = super::Metric::parse_list(&metrics.join(","))
+        .map_err(crate::Error::Usage)
+        .map_err(to_cfg_error)?;
+    let ev = super::evaluate(
         &qrels.path,
         &qrels.shown(),
         &spec.path,
         &spec.shown(),
-        &metrics,
+        &ms,
         &opts,
     )
-    .map_err(|e| match e {
-        crate::Error::Usage(m) => cfg.error_at(&spec.span, m),
-        other => other,
-    })?;
+    .map_err(to_cfg_error)?;
+    let mut table = ev.to_table(&spec.shown());
+    table.metrics.retain(|m, _| shown_metrics.contains(m));
+    let summary = &ev.summary;
     let note = format!(
-        "{}: evaluated {} queries against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
+        "{}: evaluated {} against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
         spec.written,
-        summary.evaluated,
+        crate::numbers::count(summary.evaluated, "query", "queries"),
         qrels.written,
         summary.excluded.len(),
         summary.missing_from_run.len(),
         summary.run_only_ignored
     );
-    Ok((table, note))
+    Ok((table, note, ev))
 }

@@ -4,15 +4,12 @@
 //! lines), and the chunk map (chunk → doc after ordering, a doc's first occurrence kept, then
 //! cutoffs apply downstream).
 
-use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasherDefault;
-
-use super::fasthash::FastHasher;
+use super::fasthash::{SeededMap, SeededSet};
 use super::lines::Lines;
 use super::ranking::{Ranking, RunSpec};
 use super::{Format, Order};
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
+use std::cmp::Ordering;
 
 /// One query's entries as read, in line order.
 #[derive(Default)]
@@ -71,8 +68,8 @@ impl Group {
             Error::input(&lines.shown, self.lines.get(i).copied().unwrap_or(0), msg)
         };
         // A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
-        let mut first_at: HashMap<&[u8], usize, BuildHasherDefault<FastHasher>> =
-            HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut first_at: SeededMap<&[u8], usize> =
+            SeededMap::with_capacity_and_hasher(n, Default::default());
         for i in 0..n {
             if let Some(first) = first_at.insert(self.doc(i), i) {
                 let where_ = if spec.format == Format::Trec {
@@ -80,10 +77,9 @@ impl Group {
                 } else {
                     format!("positions {} and {}", first + 1, i + 1)
                 };
-                let d = String::from_utf8_lossy(self.doc(i));
-                let q = &self.qid;
-                let msg =
-                    format!("doc {d:?} appears twice in the ranking of query {q:?} ({where_})");
+                let d = quoted(&String::from_utf8_lossy(self.doc(i)));
+                let q = quoted(&self.qid);
+                let msg = format!("doc {d} appears twice in the ranking of query {q} ({where_})");
                 return Err(at(i, msg));
             }
         }
@@ -94,10 +90,10 @@ impl Group {
         match spec.order {
             Order::Score => {
                 if !self.has_scores && n > 0 {
-                    let q = &self.qid;
+                    let q = quoted(&self.qid);
                     return Err(at(
                         0,
-                        format!("--order score needs scores, but query {q:?} has a plain list"),
+                        format!("--order score needs scores, but query {q} has a plain list"),
                     ));
                 }
                 let s = &self.scores;
@@ -115,7 +111,7 @@ impl Group {
             Order::Given => {}
         }
         let mut docs: Vec<&[u8]> = Vec::with_capacity(n);
-        let mut seen: HashSet<&[u8]> = HashSet::new();
+        let mut seen: SeededSet<&[u8]> = SeededSet::default();
         for &i in &idx {
             let mut d = self.doc(i);
             if let Some(cm) = spec.chunks {
@@ -123,8 +119,8 @@ impl Group {
                     at(
                         i,
                         format!(
-                            "chunk id {:?} is not in the chunk map {}",
-                            String::from_utf8_lossy(d),
+                            "chunk id {} is not in the chunk map {}",
+                            quoted(&String::from_utf8_lossy(d)),
                             cm.shown
                         ),
                     )

@@ -21,18 +21,32 @@ pub struct Lines {
     pub line: usize,
     pub shown: String,
     span: (usize, usize),
+    /// Skip lines whose first character is `#` (TREC runs and qrels; see `skipping_comments`).
+    comments: bool,
+    /// A regular file (can be read a second time); false for a pipe, FIFO or device.
+    pub regular: bool,
 }
 
 impl Lines {
     pub fn open(path: &Path, shown: &str) -> Result<Self> {
         let file = File::open(path).map_err(|e| Error::io(shown, "opening", e))?;
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
         Ok(Lines {
+            regular,
             reader: BufReader::with_capacity(1 << 20, file),
             buf: Vec::with_capacity(256),
             line: 0,
             shown: shown.to_string(),
             span: (0, 0),
+            comments: false,
         })
+    }
+
+    /// Skips lines whose first character is `#`, as trec_eval 10 does in runs and qrels (where
+    /// ir_metadata headers live). A `#` anywhere else (inside a doc id) is data.
+    pub fn skipping_comments(mut self) -> Self {
+        self.comments = true;
+        self
     }
 
     /// The next non-blank line without its line ending (and without a BOM on line 1), or `None`
@@ -79,6 +93,9 @@ impl Lines {
             }
             while let [rest @ .., b'\n' | b'\r'] = s {
                 s = rest;
+            }
+            if self.comments && s.first() == Some(&b'#') {
+                continue;
             }
             if !s.iter().all(u8::is_ascii_whitespace) {
                 let start = s.as_ptr() as usize - self.buf.as_ptr() as usize;
@@ -131,6 +148,18 @@ mod tests {
         assert_eq!(l.next_line().unwrap().unwrap(), b"c\td");
         assert_eq!(l.line, 4);
         assert!(l.next_line().unwrap().is_none());
+    }
+
+    #[test]
+    fn hash_lines_are_skipped_only_when_asked_and_only_at_the_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.txt");
+        std::fs::write(&p, b"# ir_metadata\nq1 Q0 d#1 1 1 t\n #x\n").unwrap();
+        let mut l = Lines::open(&p, "x.txt").unwrap().skipping_comments();
+        assert_eq!(l.next_line().unwrap().unwrap(), b"q1 Q0 d#1 1 1 t");
+        assert_eq!(l.next_line().unwrap().unwrap(), b" #x");
+        let mut l = Lines::open(&p, "x.txt").unwrap();
+        assert_eq!(l.next_line().unwrap().unwrap(), b"# ir_metadata");
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! "Relevant" means rel >= rel_level (trec_eval -l); nDCG ignores the level and uses the raw
 //! grade (gain = rel, or 2^rel − 1 with the exponential gain). Every metric is 0 when R = 0 or the
 //! ranking is empty. `ann-recall@k` (ANN top k ∩ exact top k / k) lives in `ann.rs`.
+//! judged@k [ir_measures Judged@k]: judged docs (any grade, also ≤ 0) in the top k / the docs in
+//! the top k (min(k, ranking length); 0 for an empty ranking); it does not depend on R.
+//! Unjudged docs carry the grade [`UNJUDGED`].
 
 use std::fmt;
 
@@ -21,7 +24,12 @@ pub enum Kind {
     Rprec,
     Hit,
     AnnRecall,
+    Judged,
 }
+
+/// The grade of a ranked doc without a judgment: below every real grade, so it is never
+/// relevant and has no gain, and judged@k can tell it from a judged non-relevant doc.
+pub const UNJUDGED: i32 = i32::MIN;
 
 /// One metric with its cutoff, e.g. `ndcg@10`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,13 +39,30 @@ pub struct Metric {
 }
 
 pub const NAMES_HELP: &str =
-    "recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, ann-recall@k";
+    "recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, judged@k, ann-recall@k";
+
+/// The metric names without cutoff, for "did you mean".
+const BASES: [&str; 11] = [
+    "recall",
+    "p",
+    "mrr",
+    "ndcg",
+    "ap",
+    "map",
+    "rprec",
+    "hit",
+    "ann-recall",
+    "precision",
+    "success",
+];
 
 impl Metric {
     /// Parses our canonical names (case-insensitive; `map@k` = `ap@k`, `success@k` = `hit@k`,
     /// `precision@k` = `p@k`).
+    /// Every spelling a gate file accepts works here too (`ndcg_cut_10`, `P_10`, `recip_rank`,
+    /// `NDCG@10`): the name is mapped to ours first (`metric_names::canonical`).
     pub fn parse(s: &str) -> Result<Metric, String> {
-        let low = s.trim().to_ascii_lowercase();
+        let low = crate::metric_names::canonical(s).to_ascii_lowercase();
         let (base, k) = match low.split_once('@') {
             Some((b, k)) => {
                 let k: usize = k.parse().ok().filter(|&k| k > 0).ok_or_else(|| {
@@ -57,9 +82,21 @@ impl Metric {
             "rprec" => Kind::Rprec,
             "hit" | "success" => Kind::Hit,
             "ann-recall" => Kind::AnnRecall,
-            _ => return Err(format!("unknown metric {s:?}; known: {NAMES_HELP}")),
+            "judged" => Kind::Judged,
+            _ => {
+                let hint = crate::metric_names::did_you_mean(&base, BASES)
+                    .map(|b| match k {
+                        Some(k) => format!("did you mean {b}@{k}? "),
+                        None => format!("did you mean {b}? "),
+                    })
+                    .unwrap_or_default();
+                return Err(format!("unknown metric {s:?}; {hint}known: {NAMES_HELP}"));
+            }
         };
-        let needs_k = matches!(kind, Kind::Recall | Kind::P | Kind::Hit | Kind::AnnRecall);
+        let needs_k = matches!(
+            kind,
+            Kind::Recall | Kind::P | Kind::Hit | Kind::AnnRecall | Kind::Judged
+        );
         if needs_k && k.is_none() {
             return Err(format!("metric {s:?} needs a cutoff, e.g. {base}@10"));
         }
@@ -99,6 +136,7 @@ impl Metric {
             (Kind::Rprec, _) => "Rprec".into(),
             (Kind::Hit, _) => format!("success_{k}"),
             (Kind::AnnRecall, _) => format!("ann_recall_{k}"),
+            (Kind::Judged, _) => format!("judged_{k}"),
         }
     }
 }
@@ -115,6 +153,7 @@ impl fmt::Display for Metric {
             (Kind::Rprec, _) => "rprec",
             (Kind::Hit, _) => "hit",
             (Kind::AnnRecall, _) => "ann-recall",
+            (Kind::Judged, _) => "judged",
         };
         match self.k {
             Some(k) => write!(f, "{base}@{k}"),
@@ -158,6 +197,14 @@ impl Judged<'_> {
         let n = self.rels.len();
         let r = self.num_rel;
         let cut = m.k.unwrap_or(n).min(n);
+        if m.kind == Kind::Judged {
+            let judged = self.rels[..cut].iter().filter(|&&g| g != UNJUDGED).count();
+            return if cut == 0 {
+                0.0
+            } else {
+                judged as f64 / cut as f64
+            };
+        }
         if r == 0 && m.kind != Kind::Ndcg {
             return 0.0;
         }
@@ -194,7 +241,7 @@ impl Judged<'_> {
                     0.0
                 }
             }
-            Kind::AnnRecall => 0.0,
+            Kind::AnnRecall | Kind::Judged => 0.0,
         }
     }
 }
@@ -232,6 +279,7 @@ mod tests {
             "hit@1",
             "ann-recall@10",
             "ann-recall@3",
+            "judged@10",
         ] {
             assert_eq!(m(s).to_string(), s);
             // What `eval --format trec` writes, the readers of `check` map back to our name.
@@ -279,6 +327,20 @@ mod tests {
         assert!((j.value(m("ndcg@3")) - dcg / idcg).abs() < 1e-15);
         j.exponential = true;
         assert_eq!(j.gain(3), 7.0);
+    }
+
+    #[test]
+    fn judged_counts_any_judgment_over_the_top_k() {
+        // Judged non-relevant (0) and negative grades count as judged; unjudged do not.
+        let j = q(&[1, UNJUDGED, 0, -1, UNJUDGED], 1, &[1.0]);
+        assert_eq!(j.value(m("judged@4")), 0.75);
+        // A ranking shorter than k: the share of what was ranked (ir_measures).
+        assert_eq!(j.value(m("judged@10")), 0.6);
+        assert_eq!(q(&[], 1, &[1.0]).value(m("judged@10")), 0.0);
+        assert_eq!(j.value(m("recall@5")), 1.0);
+        assert_eq!(j.value(m("p@5")), 0.2);
+        // R = 0 does not change coverage.
+        assert_eq!(q(&[0, UNJUDGED], 0, &[]).value(m("judged@2")), 0.5);
     }
 
     #[test]

@@ -11,10 +11,15 @@ pub mod cli;
 pub mod corpus;
 pub mod engine;
 mod fasthash;
+pub mod fingerprint;
 pub mod gate_input;
 mod group;
+pub mod holes;
+pub mod ir_metadata;
+pub mod judged;
 pub mod lines;
 pub mod metrics;
+pub mod moves;
 pub mod output;
 pub mod qrels;
 pub mod ranking;
@@ -129,6 +134,13 @@ pub struct EvalOptions {
     pub corpus: Option<PathBuf>,
     /// `chunk_id<TAB>doc_id`: evaluate a chunk run at document level.
     pub chunk_map: Option<PathBuf>,
+    /// Record each query's unjudged docs in its top N (0: none).
+    pub unjudged_depth: usize,
+    /// Compute each metric's optimistic value too (unjudged docs counted relevant).
+    pub optimistic: bool,
+    /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
+    /// say why a query regressed; `rag-gate eval` does not need it.
+    pub keep_ranks: bool,
 }
 
 impl Default for EvalOptions {
@@ -142,6 +154,9 @@ impl Default for EvalOptions {
             run_format: None,
             corpus: None,
             chunk_map: None,
+            unjudged_depth: 0,
+            optimistic: false,
+            keep_ranks: false,
         }
     }
 }

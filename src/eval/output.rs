@@ -21,10 +21,38 @@ pub enum RowFormat {
 
 pub fn render_rows(ev: &Evaluation, format: RowFormat) -> Result<String> {
     match format {
-        RowFormat::Jsonl => Ok(jsonl(ev)),
-        RowFormat::Csv => csv(ev),
-        RowFormat::Trec => Ok(trec(ev)),
+        RowFormat::Jsonl => {
+            check_round_trip(ev, "jsonl", |id| id.trim().is_empty())?;
+            Ok(jsonl(ev))
+        }
+        RowFormat::Csv => {
+            check_round_trip(ev, "csv", |id| id.is_empty() || id.trim() != id)?;
+            csv(ev)
+        }
+        RowFormat::Trec => {
+            check_round_trip(ev, "trec", |id| {
+                id.is_empty()
+                    || id == "all"
+                    || id.chars().any(|c| c.is_whitespace() || c.is_control())
+            })?;
+            Ok(trec(ev))
+        }
         RowFormat::Json => summary_json(ev),
+    }
+}
+
+/// Output is always read back as written: an id that `format` cannot carry is refused (trec:
+/// `all` is trec_eval's summary row and white space splits fields; csv: cells are trimmed; an
+/// empty id reads back in neither).
+fn check_round_trip(ev: &Evaluation, format: &str, bad: impl Fn(&str) -> bool) -> Result<()> {
+    match ev.rows.iter().find(|r| bad(&r.qid)) {
+        None => Ok(()),
+        Some(r) => Err(Error::Usage(format!(
+            "query id {} cannot be written with --format {format}: it would not read back as \
+             written (trec: `all` is the summary row and white space splits fields; csv: cells \
+             are trimmed; an id must not be empty); use --format jsonl",
+            crate::error::quoted(&r.qid)
+        ))),
     }
 }
 

@@ -6,18 +6,17 @@
 //! `{"query_id": "q1", "gold": {"D1": 1, "D2": 2}}` or `"gold": ["D1", "D2"]` (all rel 1).
 //! A repeated (query, doc) pair with the same rel is accepted; with a different rel it is an error.
 
-use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use super::corpus::Corpus;
-use super::fasthash::FastHasher;
+use super::fasthash::SeededMap;
 use super::lines::{split_fields, text, Lines};
 use super::Format;
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
-/// docid → rel, hashed with a fast non-cryptographic hash (inputs are local files).
-pub type DocMap = HashMap<Vec<u8>, i32, BuildHasherDefault<FastHasher>>;
+/// docid → rel, hashed with a seeded hash (the ids may come from the pull request).
+pub type DocMap = SeededMap<Vec<u8>, i32>;
 
 /// One query's judgements.
 #[derive(Debug, Clone, Default)]
@@ -47,6 +46,9 @@ pub fn read_qrels(
     corpus: Option<&Corpus>,
 ) -> Result<Qrels> {
     let mut lines = Lines::open(path, shown)?;
+    if format == Format::Trec {
+        lines = lines.skipping_comments();
+    }
     let mut qrels = Qrels::default();
     while lines.advance()? {
         let l = lines.current();
@@ -59,7 +61,8 @@ pub fn read_qrels(
         if format == Format::Jsonl {
             if let Some(prev) = qrels.queries.get(&qid) {
                 return Err(lines.err(format!(
-                    "query {qid:?} already given at line {}: one line per query",
+                    "query {} already given at line {}: one line per query",
+                    quoted(&qid),
                     prev.line
                 )));
             }
@@ -77,9 +80,10 @@ pub fn read_qrels(
             }
             match q.judged.get(&doc) {
                 Some(&old) if old != rel => {
-                    let d = String::from_utf8_lossy(&doc);
+                    let d = quoted(&String::from_utf8_lossy(&doc));
+                    let q = quoted(&qid);
                     return Err(lines.err(format!(
-                        "query {qid:?} doc {d:?} judged again with rel {rel}, conflicting with rel {old} earlier"
+                        "query {q} doc {d} judged again with rel {rel}, conflicting with rel {old} earlier"
                     )));
                 }
                 _ => {
@@ -115,15 +119,18 @@ fn parse_trec(l: &[u8]) -> Parsed {
     }
     let qid = text(f[0], "query id")?.to_string();
     let rel_s = text(f[3], "rel")?;
-    let rel: i32 = rel_s
-        .parse()
-        .map_err(|_| format!("expected an integer rel in field 4, found {rel_s:?}"))?;
+    let rel: i32 = rel_s.parse().map_err(|_| {
+        format!(
+            "expected an integer rel in field 4, found {}",
+            quoted(rel_s)
+        )
+    })?;
     Ok((qid, vec![(f[2].to_vec(), rel)]))
 }
 
 fn parse_jsonl(l: &[u8]) -> Parsed {
-    let v: serde_json::Value =
-        serde_json::from_slice(l).map_err(|e| format!("invalid JSON: {e}"))?;
+    let v =
+        crate::load::strict_json::value_from_slice(l).map_err(|e| format!("invalid JSON: {e}"))?;
     let qid = json_query_id(&v)?;
     let gold = v
         .get("gold")
@@ -136,22 +143,27 @@ fn parse_jsonl(l: &[u8]) -> Parsed {
                     .as_i64()
                     .and_then(|r| i32::try_from(r).ok())
                     .ok_or_else(|| {
-                        format!("expected an integer rel for gold doc {doc:?}, found {rel}")
+                        format!(
+                            "expected an integer rel for gold doc {}, found {}",
+                            quoted(doc),
+                            cut_json(rel)
+                        )
                     })?;
                 docs.push((doc.as_bytes().to_vec(), r));
             }
         }
         serde_json::Value::Array(a) => {
             for d in a {
-                let d = d
-                    .as_str()
-                    .ok_or_else(|| format!("expected doc id strings in \"gold\", found {d}"))?;
+                let d = d.as_str().ok_or_else(|| {
+                    format!("expected doc id strings in \"gold\", found {}", cut_json(d))
+                })?;
                 docs.push((d.as_bytes().to_vec(), 1));
             }
         }
         other => {
             return Err(format!(
-                "expected \"gold\" to be an object or a list, found {other}"
+                "expected \"gold\" to be an object or a list, found {}",
+                cut_json(other)
             ))
         }
     }
@@ -164,10 +176,16 @@ pub fn json_query_id(v: &serde_json::Value) -> std::result::Result<String, Strin
         Some(serde_json::Value::String(s)) => Ok(s.clone()),
         Some(serde_json::Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(n.to_string()),
         Some(other) => Err(format!(
-            "expected \"query_id\" to be a string, found {other}"
+            "expected \"query_id\" to be a string, found {}",
+            cut_json(other)
         )),
         None => Err("expected a \"query_id\" key".into()),
     }
+}
+
+/// A JSON value shown in a message: one line, cut like a name (a 10 MB object stays short).
+pub fn cut_json(v: &serde_json::Value) -> String {
+    crate::safe_text::shown(&v.to_string())
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 //!
 //! Memory: when a TREC run is grouped by query (every real run is), only one query's lines are
 //! held. If a query id comes back after another query, the file is read a second time and
-//! bucketed by query (memory ~ the whole run), so results never depend on line order.
+//! bucketed by query (memory ~ the whole run), so results never depend on line order. A pipe,
+//! FIFO or `/dev/stdin` cannot be read twice: there a query that comes back is an input error
+//! (sort the run by query first), never a silently short second pass or a hang on reopening.
 //!
 
 use std::collections::{BTreeMap, HashSet};
@@ -55,17 +57,25 @@ fn parse_trec_line(l: &[u8]) -> std::result::Result<TrecLine<'_>, String> {
         ));
     }
     let rank = parse_int(f[3]).ok_or_else(|| {
-        let r = String::from_utf8_lossy(f[3]);
-        format!("expected an integer rank in field 4, found {r:?}")
+        let r = crate::error::quoted(&String::from_utf8_lossy(f[3]));
+        format!("expected an integer rank in field 4, found {r}")
     })?;
     let score_s = text(f[4], "score")?;
-    let score: f64 = score_s
-        .parse()
-        .map_err(|_| format!("expected a number score in field 5, found {score_s:?}"))?;
+    let score: f64 = score_s.parse().map_err(|_| {
+        format!(
+            "expected a number score in field 5, found {}",
+            crate::error::quoted(score_s)
+        )
+    })?;
     if score.is_nan() {
         return Err("score is NaN: runs are ordered by score, so it must be a number".into());
     }
     Ok((f[0], f[2], rank, score))
+}
+
+/// `#` lines are comments (trec_eval 10 skips them; ir_metadata lives in them).
+fn is_comment(l: &[u8]) -> bool {
+    l.first() == Some(&b'#')
 }
 
 /// An optionally signed decimal integer, without going through `str`.
@@ -103,7 +113,7 @@ fn read_trec_grouped(
     spec: &RunSpec,
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<bool> {
-    let mut lines = Lines::open(path, shown)?;
+    let mut lines = Lines::open(path, shown)?.skipping_comments();
     let mut g = Group::scored(String::new());
     let mut done: HashSet<String> = HashSet::new();
     let mut any = false;
@@ -112,6 +122,9 @@ fn read_trec_grouped(
             break;
         }
         let l = lines.current();
+        if is_comment(l) {
+            continue;
+        }
         let (qid, doc, rank, score) = parse_trec_line(l).map_err(|m| lines.err(m))?;
         let line = lines.line;
         any = true;
@@ -123,6 +136,14 @@ fn read_trec_grouped(
             g.clear();
             let q = text(qid, "query id").map_err(|m| lines.err(m))?;
             if done.contains(q) {
+                if !lines.regular {
+                    return Err(lines.err(format!(
+                        "query {} comes back after other queries; a pipe or device is read once, so \
+                         its run must be grouped by query (sort it first, e.g. `sort -s -k1,1`) or \
+                         be given as a file",
+                        crate::error::quoted(q)
+                    )));
+                }
                 return Ok(false);
             }
             g.qid.push_str(q);
@@ -142,10 +163,13 @@ fn read_trec_bucketed(
     spec: &RunSpec,
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<()> {
-    let mut lines = Lines::open(path, shown)?;
+    let mut lines = Lines::open(path, shown)?.skipping_comments();
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     while lines.advance()? {
         let l = lines.current();
+        if is_comment(l) {
+            continue;
+        }
         let (qid, doc, rank, score) = parse_trec_line(l).map_err(|m| lines.err(m))?;
         let q = text(qid, "query id").map_err(|m| lines.err(m))?;
         let g = groups

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use super::group::Group;
 use super::lines::Lines;
-use super::qrels::json_query_id;
+use super::qrels::{cut_json, json_query_id};
 use super::ranking::{Ranking, RunSpec};
-use crate::error::{Error, Result};
+use crate::error::{quoted, Error, Result};
 
 pub(super) fn read_jsonl(
     path: &Path,
@@ -26,8 +26,8 @@ pub(super) fn read_jsonl(
         parse_jsonl_line(l, line, &mut g).map_err(|m| lines.err(m))?;
         if let Some(prev) = seen.insert(g.qid.clone(), line) {
             return Err(lines.err(format!(
-                "query {:?} already has a ranking at line {prev}",
-                g.qid
+                "query {} already has a ranking at line {prev}",
+                quoted(&g.qid)
             )));
         }
         g.lines.resize(g.spans.len(), line);
@@ -54,8 +54,8 @@ pub(super) fn read_jsonl(
 }
 
 fn parse_jsonl_line(l: &[u8], line: usize, g: &mut Group) -> std::result::Result<(), String> {
-    let v: serde_json::Value =
-        serde_json::from_slice(l).map_err(|e| format!("invalid JSON: {e}"))?;
+    let v =
+        crate::load::strict_json::value_from_slice(l).map_err(|e| format!("invalid JSON: {e}"))?;
     g.qid = json_query_id(&v)?;
     let ranked = v
         .get("ranked")
@@ -70,12 +70,12 @@ fn parse_jsonl_line(l: &[u8], line: usize, g: &mut Group) -> std::result::Result
                 let d = o.get("doc_id").and_then(|d| d.as_str()).ok_or_else(|| format!("ranked item {pos}: expected a \"doc_id\" string"))?;
                 let score = match o.get("score") {
                     None => f64::NAN,
-                    Some(s) => s.as_f64().ok_or_else(|| format!("ranked item {pos}: expected a number \"score\", found {s}"))?,
+                    Some(s) => s.as_f64().ok_or_else(|| format!("ranked item {pos}: expected a number \"score\", found {}", cut_json(s)))?,
                 };
                 g.has_scores &= !score.is_nan();
                 g.push(d.as_bytes(), score, pos, line);
             }
-            other => return Err(format!("ranked item {pos}: expected a doc id string or {{\"doc_id\", \"score\"}}, found {other}")),
+            other => return Err(format!("ranked item {pos}: expected a doc id string or {{\"doc_id\", \"score\"}}, found {}", cut_json(other))),
         }
     }
     Ok(())

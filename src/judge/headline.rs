@@ -1,101 +1,167 @@
-//! The headline: one line with the verdict and the reason that matters most.
+//! The headline: one line with the verdict, the reason that matters most, and what the counts
+//! count ("2 of 6 checks failed (3 gates)": a check is one rule of one gate on one slice).
 
-use crate::model::{Comparison, GateResult, GateStatus};
+use crate::model::{Comparison, GateResult, GateStatus, Label};
+use crate::numbers::{count, percent, plain, signed};
+use crate::safe_text::shown;
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
-/// (max-drop) comes first, then absolute bars, then loss rates, then small slices; within a rule,
-/// the largest miss.
+/// (max-drop) comes first, then absolute bars, then loss rates; a check that was not judged (too
+/// small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
+/// interval lies below zero (label `worse`) comes before one whose interval still reaches a gain,
+/// then the larger drop of the estimate, then the larger miss, then the larger slice: a wide
+/// interval on a few queries misses a threshold by more without being the stronger evidence.
 pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
-    let failed: Vec<&GateResult> = results.iter().filter(|r| !r.passed).collect();
+    if results.is_empty() {
+        // `compare`: nothing was judged.
+        let n = comparisons.len();
+        return format!(
+            "no gates; {} (metric × slice)",
+            count(n, "comparison", "comparisons")
+        );
+    }
+    let failed: Vec<&GateResult> = results.iter().filter(|r| r.fails_build).collect();
+    let gates = {
+        let mut g: Vec<usize> = results.iter().map(|r| r.gate).collect();
+        g.dedup();
+        g.sort_unstable();
+        g.dedup();
+        count(g.len(), "gate", "gates")
+    };
+    let checks = results.len();
+    let not_judged = results
+        .iter()
+        .filter(|r| r.status == GateStatus::TooSmall)
+        .count();
+    let find = |g: &GateResult| {
+        comparisons
+            .iter()
+            .find(|c| c.metric == g.metric && c.slice == g.slice)
+    };
     let Some(worst) = failed.iter().min_by(|a, b| {
+        let (ca, cb) = (find(a), find(b));
         priority(a)
             .cmp(&priority(b))
+            .then_with(|| (a.label != Label::Worse).cmp(&(b.label != Label::Worse)))
+            .then_with(|| drop_of(cb).total_cmp(&drop_of(ca)))
             .then_with(|| miss(b).total_cmp(&miss(a)))
+            .then_with(|| cb.map_or(0, |c| c.n).cmp(&ca.map_or(0, |c| c.n)))
             .then_with(|| a.gate.cmp(&b.gate))
     }) else {
-        if results.is_empty() {
-            // `compare`, or a gate file without [[gate]]: nothing was judged.
-            let n = comparisons.len();
-            return format!(
-                "no gates; {n} comparison{} (metric × slice)",
-                if n == 1 { "" } else { "s" }
-            );
-        }
-        let small = results
-            .iter()
-            .filter(|r| r.status == GateStatus::TooSmall)
-            .count();
-        let tail = if small > 0 {
-            format!(" ({small} on slices too small to judge)")
+        let passed = results.iter().filter(|r| r.passed).count();
+        let tail = if not_judged > 0 {
+            format!("; {not_judged} not judged (slices too small), not passed")
         } else {
             String::new()
         };
-        return format!("PASS: {} gate checks passed{tail}", results.len());
+        return format!(
+            "PASS: {passed} of {} passed ({gates}){tail}{}",
+            count(checks, "check", "checks"),
+            rerun_tail(results.iter().filter(|r| r.passed))
+        );
     };
     let c = comparisons
         .iter()
         .find(|c| c.metric == worst.metric && c.slice == worst.slice);
-    let reason = match (worst.rule.as_str(), c, worst.status) {
-        (_, Some(c), GateStatus::TooSmall) => format!(
-            "{} on {} has {} queries, too few to judge",
-            c.metric, c.slice, c.n
+    let reason = match c {
+        Some(c) => reason(worst, c),
+        None => format!(
+            "{} on {}: {}",
+            shown(&worst.metric),
+            shown(&worst.slice),
+            worst.detail
         ),
-        ("max-drop", Some(c), _) => format!(
-            "{}{} {} {:.3} [{:+.3}, {:+.3}] on {} (allowed {} {:.3})",
-            c.metric,
+    };
+    format!(
+        "FAIL: {reason}{}; {} of {} failed ({gates})",
+        rerun_tail(std::iter::once(*worst)),
+        failed.len(),
+        count(checks, "check", "checks")
+    )
+}
+
+/// " (decided after a Monte-Carlo re-run)" when a result shown depends on the re-run.
+fn rerun_tail<'a>(mut shown: impl Iterator<Item = &'a GateResult>) -> String {
+    if shown.any(|r| r.mc_rerun && r.status != GateStatus::TooSmall) {
+        " (decided after a Monte-Carlo re-run with more resamples)".into()
+    } else {
+        String::new()
+    }
+}
+
+fn reason(worst: &GateResult, c: &Comparison) -> String {
+    let (drop, allowed) = if c.higher_is_better {
+        ("dropped", "drop")
+    } else {
+        ("rose", "rise")
+    };
+    let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
+    match (worst.rule.as_str(), worst.status) {
+        _ if worst.decided_by.starts_with("unreliable") => {
+            let j = c.judged.as_ref();
+            format!(
+                "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} if they were relevant)",
+                shown(&c.metric),
+                shown(&c.slice),
+                signed(c.delta),
+                signed(j.map_or(c.delta, |j| j.delta_baseline_optimistic)),
+                signed(j.map_or(c.delta, |j| j.delta_candidate_optimistic))
+            )
+        }
+        (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
+            "{} on {} not judged: too few judgments ({})",
+            shown(&c.metric),
+            shown(&c.slice),
+            worst.detail
+        ),
+        (_, GateStatus::TooSmall) => format!(
+            "{} on {} not judged: {}, too few to judge {}",
+            shown(&c.metric),
+            shown(&c.slice),
+            count(c.n, "query", "queries"),
+            worst.rule
+        ),
+        ("max-drop", _) => format!(
+            "{}{} {drop} {} {ci} on {} (allowed {allowed} {})",
+            shown(&c.metric),
             stat_suffix(c),
-            if c.higher_is_better {
-                "dropped"
-            } else {
-                "rose"
-            },
-            if c.higher_is_better {
+            plain(if c.higher_is_better {
                 -c.estimate
             } else {
                 c.estimate
-            },
-            c.ci[0],
-            c.ci[1],
-            c.slice,
-            if c.higher_is_better { "drop" } else { "rise" },
-            worst.threshold.abs()
+            }),
+            shown(&c.slice),
+            plain(worst.threshold.abs())
         ),
-        ("fail-if-significant-drop", Some(c), _) => format!(
-            "{}{} proven {} {:.3} [{:+.3}, {:+.3}] on {} (margin {:.3}, Holm p {:.4})",
-            c.metric,
+        ("fail-if-significant-drop", _) => format!(
+            "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
+            shown(&c.metric),
             stat_suffix(c),
-            if c.higher_is_better { "drop" } else { "rise" },
-            c.estimate.abs(),
-            c.ci[0],
-            c.ci[1],
-            c.slice,
-            worst.threshold.abs(),
+            plain(c.estimate.abs()),
+            shown(&c.slice),
+            plain(worst.threshold.abs()),
             worst.p_adjusted
         ),
-        ("max-loss-rate", Some(c), _) => {
-            format!(
-                "{}: {:.1}% of queries worse on {} (max {:.1}%)",
-                c.metric,
-                100.0 * worst.value,
-                c.slice,
-                100.0 * worst.threshold
-            )
-        }
-        (rule, _, _) => format!(
-            "{} mean {:.4} {} {} on {}",
-            worst.metric,
-            worst.value,
-            if rule == "max-mean" { "above" } else { "below" },
-            worst.threshold,
-            worst.slice
+        ("max-loss-rate", _) => format!(
+            "{}: {} of queries worse on {} (max {})",
+            shown(&c.metric),
+            percent(worst.value),
+            shown(&c.slice),
+            percent(worst.threshold)
         ),
-    };
-    let more = if failed.len() > 1 {
-        format!(" (+{} more failed)", failed.len() - 1)
-    } else {
-        String::new()
-    };
-    format!("FAIL: {reason}{more}")
+        (rule, _) => format!(
+            "{} {} {} {} on {}",
+            shown(&worst.metric),
+            c.statistic,
+            plain(worst.value),
+            if rule == "max-mean" {
+                format!("above the maximum {}", plain(worst.threshold))
+            } else {
+                format!("below the minimum {}", plain(worst.threshold))
+            },
+            shown(&worst.slice)
+        ),
+    }
 }
 
 fn priority(r: &GateResult) -> u8 {
@@ -107,6 +173,17 @@ fn priority(r: &GateResult) -> u8 {
         "min-mean" | "max-mean" => 1,
         _ => 2,
     }
+}
+
+/// How far the estimate moved for the worse (a rise for a lower-is-better metric).
+fn drop_of(c: Option<&Comparison>) -> f64 {
+    c.map_or(0.0, |c| {
+        if c.higher_is_better {
+            -c.estimate
+        } else {
+            c.estimate
+        }
+    })
 }
 
 fn miss(r: &GateResult) -> f64 {

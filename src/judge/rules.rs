@@ -1,10 +1,11 @@
-//! One gate rule on one comparison → pass or fail, with the words that say why, and the
-//! better / worse / no-change / inconclusive label.
+//! One gate rule on one comparison → pass or fail, with the words that say why, and the label
+//! of the interval against zero and the margin.
 //!
 //! Deltas are oriented first: for a lower-is-better metric (latency) the interval [lo, hi]
 //! becomes [−hi, −lo], so a "drop" is always a change for the worse.
 
 use crate::model::{Comparison, GateResult, GateStatus, Label};
+use crate::numbers::{percent, plain, signed};
 
 /// The interval oriented so that positive is an improvement.
 pub fn oriented(ci: [f64; 2], higher_is_better: bool) -> [f64; 2] {
@@ -15,17 +16,26 @@ pub fn oriented(ci: [f64; 2], higher_is_better: bool) -> [f64; 2] {
     }
 }
 
-/// The label of an interval against the margin m (m ≥ 0).
+/// The label of an interval against zero and the margin m (m ≥ 0); the rule is the one on
+/// [`Label`], applied in this order.
 pub fn label(ci: [f64; 2], higher_is_better: bool, m: f64) -> Label {
     let [lo, hi] = oriented(ci, higher_is_better);
-    if hi < -m {
-        Label::Worse
-    } else if lo > m {
-        Label::Better
+    if lo > 0.0 {
+        if hi <= m {
+            Label::BetterBelowMargin
+        } else {
+            Label::Better
+        }
+    } else if hi < 0.0 {
+        if lo >= -m {
+            Label::WorseWithinMargin
+        } else {
+            Label::Worse
+        }
     } else if lo >= -m && hi <= m {
         Label::NoChange
     } else {
-        Label::Inconclusive
+        Label::Unclear
     }
 }
 
@@ -61,21 +71,38 @@ pub fn apply(
                 v,
                 threshold,
                 ok,
-                format!("candidate {} {v:.4} must be {op} {threshold}", stat(c)),
+                format!(
+                    "candidate {} {} must be {op} {}",
+                    stat(c),
+                    plain(v),
+                    plain(threshold)
+                ),
                 format!("absolute bar ({rule})"),
             )
         }
         "max-drop" => (
             c.ci[if c.higher_is_better { 0 } else { 1 }],
-            if c.higher_is_better { 0.0 - threshold } else { threshold },
+            if c.higher_is_better {
+                0.0 - threshold
+            } else {
+                threshold
+            },
             lo >= -threshold,
             format!(
-                "non-inferiority: the {} of the {} difference must be {} {threshold} (CI [{:+.4}, {:+.4}])",
-                if c.higher_is_better { "CI lower bound" } else { "CI upper bound" },
+                "non-inferiority: the {} of the {} difference must be {} (CI [{}, {}])",
+                if c.higher_is_better {
+                    "CI lower bound"
+                } else {
+                    "CI upper bound"
+                },
                 stat(c),
-                if c.higher_is_better { "≥ −" } else { "≤ +" },
-                c.ci[0],
-                c.ci[1]
+                if c.higher_is_better {
+                    format!("≥ {}", signed(-threshold))
+                } else {
+                    format!("≤ {}", signed(threshold))
+                },
+                signed(c.ci[0]),
+                signed(c.ci[1])
             ),
             "non-inferiority (max-drop)".to_string(),
         ),
@@ -86,9 +113,10 @@ pub fn apply(
                 if c.higher_is_better { 0.0 - threshold } else { threshold },
                 !proven,
                 format!(
-                    "proven harm fails: CI [{:+.4}, {:+.4}] entirely beyond a {drop} of {threshold} and Holm-adjusted p {p_adjusted:.4} < {alpha_shown}: {}",
-                    c.ci[0],
-                    c.ci[1],
+                    "proven harm fails: CI [{}, {}] entirely beyond a {drop} of {} and Holm-adjusted p {p_adjusted:.4} < {alpha_shown}: {}",
+                    signed(c.ci[0]),
+                    signed(c.ci[1]),
+                    plain(threshold),
                     if proven { "both hold" } else { "not shown" }
                 ),
                 "proven harm (fail-if-significant-drop)".to_string(),
@@ -99,14 +127,27 @@ pub fn apply(
             threshold,
             loss_rate <= threshold,
             format!(
-                "{} of {} queries worse ({:.1}%) must be ≤ {:.1}%",
-                worse,
-                c.n,
-                100.0 * loss_rate,
-                100.0 * threshold
+                "{worse} of {} worse ({}) must be ≤ {}",
+                crate::numbers::count(c.n, "query", "queries"),
+                percent(loss_rate),
+                percent(threshold)
             ),
             "loss rate (max-loss-rate)".to_string(),
         ),
+    };
+    // NaN or an inverted interval never passes (checked where it is used, whatever made it).
+    let numbers_ok = crate::stats::interval::is_valid(c.ci)
+        && c.candidate_value.is_finite()
+        && value.is_finite()
+        && !p_adjusted.is_nan();
+    let (passed, detail) = if numbers_ok {
+        (passed, detail)
+    } else {
+        let d = format!(
+            "no valid interval or value (CI [{}, {}], value {value}): the rule cannot pass",
+            c.ci[0], c.ci[1]
+        );
+        (false, d)
     };
     let margin = match rule {
         "max-drop" | "fail-if-significant-drop" => threshold,
@@ -120,6 +161,7 @@ pub fn apply(
         threshold: bound,
         value,
         passed,
+        fails_build: !passed,
         status: if passed {
             GateStatus::Pass
         } else {
@@ -130,6 +172,7 @@ pub fn apply(
         p_value: c.p_value,
         p_adjusted,
         family_size: 0,
+        mc_rerun: c.mc_rerun,
         decided_by,
     }
 }
@@ -139,15 +182,85 @@ mod tests {
     use super::*;
 
     #[test]
-    fn labels_against_a_margin() {
+    fn labels_say_where_the_interval_lies_against_zero_and_the_margin() {
         let m = 0.01;
-        assert_eq!(label([-0.05, -0.02], true, m), Label::Worse);
+        // The case: above zero with p = 0.002 is never "inconclusive".
+        assert_eq!(label([0.008, 0.037], true, m), Label::Better);
         assert_eq!(label([0.02, 0.05], true, m), Label::Better);
+        assert_eq!(label([0.002, 0.008], true, m), Label::BetterBelowMargin);
         assert_eq!(label([-0.005, 0.008], true, m), Label::NoChange);
-        assert_eq!(label([-0.02, 0.005], true, m), Label::Inconclusive);
-        assert_eq!(label([0.005, 0.03], true, m), Label::Inconclusive);
+        assert_eq!(label([-0.02, 0.005], true, m), Label::Unclear);
+        assert_eq!(label([-0.005, 0.03], true, m), Label::Unclear);
+        assert_eq!(label([-0.008, -0.001], true, m), Label::WorseWithinMargin);
+        // Below zero and past the margin: worse, even though not shown worse than −m.
+        assert_eq!(label([-0.08, -0.008], true, m), Label::Worse);
+        assert_eq!(label([-0.05, -0.02], true, m), Label::Worse);
+        // A zero margin: any interval off zero is better or worse.
+        assert_eq!(label([0.001, 0.002], true, 0.0), Label::Better);
+        assert_eq!(label([0.0, 0.0], true, 0.0), Label::NoChange);
         // Lower is better: a rise of the latency is worse.
         assert_eq!(label([20.0, 40.0], false, 5.0), Label::Worse);
         assert_eq!(label([-40.0, -20.0], false, 5.0), Label::Better);
+        assert_eq!(label([2.0, 4.0], false, 5.0), Label::WorseWithinMargin);
+        assert_eq!(label([2.0, 9.0], false, 5.0), Label::Worse);
     }
+
+    fn comparison(ci: [f64; 2]) -> Comparison {
+        Comparison {
+            metric: "ndcg@10".into(),
+            slice: "all".into(),
+            n: 10,
+            groups: None,
+            effective_groups: None,
+            baseline_mean: 0.5,
+            candidate_mean: 0.5,
+            delta: 0.0,
+            ci,
+            wins: 0,
+            ties: 10,
+            losses: 0,
+            statistic: "mean".into(),
+            higher_is_better: true,
+            baseline_value: 0.5,
+            candidate_value: 0.5,
+            estimate: 0.0,
+            ci_mc_se: [0.0, 0.0],
+            resamples_used: 100,
+            mc_rerun: false,
+            p_value: 1.0,
+            p_floor: 0.0,
+            mde: 0.0,
+            margin: 0.0,
+            label: None,
+            practical_tie: 0.0,
+            practical_wins: 0,
+            practical_ties: 10,
+            practical_losses: 0,
+            worst: Vec::new(),
+            judged: None,
+            replicates: None,
+        }
+    }
+
+    #[test]
+    fn a_rule_never_passes_on_nan_or_an_inverted_interval() {
+        for rule in RULES_FOR_TEST {
+            assert!(
+                apply(1, rule, 0.5, &comparison([-0.1, 0.1]), 1.0, 0.05).passed,
+                "{rule}"
+            );
+            for ci in [[f64::NAN, f64::NAN], [0.2, -0.2], [f64::NEG_INFINITY, 0.0]] {
+                let r = apply(1, rule, 0.5, &comparison(ci), 1.0, 0.05);
+                assert!(!r.passed, "{rule} passed on {ci:?}");
+                assert!(r.detail.contains("cannot pass"), "{}", r.detail);
+            }
+        }
+    }
+
+    const RULES_FOR_TEST: [&str; 4] = [
+        "max-drop",
+        "fail-if-significant-drop",
+        "max-loss-rate",
+        "min-mean",
+    ];
 }

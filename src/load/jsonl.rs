@@ -15,7 +15,7 @@ pub fn parse(text: &str, shown: &str) -> Result<MetricTable> {
     let mut table = MetricTable::new(shown);
     let mut names = Interner::default();
     for (line, raw) in numbered_lines(text) {
-        let obj: Map<String, Value> = serde_json::from_str(raw)
+        let obj = super::strict_json::object_from_str(raw)
             .map_err(|e| json_error(shown, line, &e, "one JSON object per line"))?;
         let (row, metrics) = parse_row(&obj, shown, line, &mut names)?;
         push_row(&mut table, row, metrics);
@@ -91,11 +91,12 @@ pub fn parse_tags(
                         shown,
                         line,
                         format!(
-                            "slice tag {tag:?} must be a string, e.g. {{\"language\": \"ko\"}}"
+                            "slice tag {} must be a string, e.g. {{\"language\": \"ko\"}}",
+                            quoted(tag)
                         ),
                     )
                 })?;
-                check_id(shown, line, &format!("slice tag {tag:?}"), &val)?;
+                check_id(shown, line, &format!("slice tag {}", quoted(tag)), &val)?;
                 slices.push((names.get(tag), names.get(&val)));
             }
         }
@@ -150,7 +151,10 @@ fn parse_row(
         return Err(Error::input(
             shown,
             line,
-            format!("metric {:?} given twice (under two spellings)", w[0].0),
+            format!(
+                "metric {} given twice (under two spellings)",
+                quoted(&w[0].0)
+            ),
         ));
     }
     Ok((row, metrics))
@@ -188,7 +192,7 @@ fn metric(shown: &str, line: usize, key: &str, v: &Value, strict: bool) -> Resul
         return Err(Error::input(
             shown,
             line,
-            format!("metric {key:?} is {got}; expected a finite number"),
+            format!("metric {} is {got}; expected a finite number", quoted(key)),
         ));
     };
     Ok((name.clone(), check_value(shown, line, &name, x)?))

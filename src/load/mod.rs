@@ -4,8 +4,10 @@
 mod csv_table;
 mod jsonl;
 mod per_query_text;
+pub mod protocol;
 pub mod queries;
 pub mod source;
+pub mod strict_json;
 pub mod table;
 
 use std::path::Path;

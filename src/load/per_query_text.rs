@@ -1,7 +1,8 @@
 //! Per-query text output of trec_eval (`trec_eval -q`: `measure<TAB>qid<TAB>value`) and of
 //! ir_measures (`qid<TAB>measure<TAB>value`). Fields are split on white space (trec_eval pads the
-//! measure name with spaces). Rows for the query `all` (the means) are ignored, and so is
-//! trec_eval's non-numeric `runid` row. Measure names are mapped to ours (`ndcg_cut_10` → `ndcg@10`).
+//! measure name with spaces). Rows for the query `all` (the means) are ignored, and so are the
+//! rows that count or name things rather than measure them (`num_ret`, `num_rel`, `num_q`,
+//! `runid`, `relstring`, ir_measures' `NumRet` …; see `metric_names::is_count`). Measure names are mapped to ours (`ndcg_cut_10` → `ndcg@10`).
 
 use std::collections::HashMap;
 
@@ -22,7 +23,8 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
     let mut table = MetricTable::new(shown);
     // Keys borrow the text: no copy of each id, no String per (query, measure).
     let mut row_of: HashMap<&str, usize> = HashMap::new();
-    for (line, raw) in numbered_lines(text) {
+    // Lines whose first character is `#` are comments, as in every TREC-format reader.
+    for (line, raw) in numbered_lines(text).filter(|(_, l)| !l.starts_with('#')) {
         let mut it = raw.split_whitespace();
         let fields = [it.next(), it.next(), it.next(), it.next()];
         let [Some(f0), Some(f1), Some(f2), None] = fields else {
@@ -41,7 +43,7 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
             Layout::TrecEval => (f0, f1, f2),
             Layout::IrMeasures => (f1, f0, f2),
         };
-        if qid == "all" || measure == "runid" {
+        if qid == "all" || crate::metric_names::is_count(measure) {
             continue;
         }
         check_id(shown, line, "the query id", qid)?;
@@ -106,7 +108,7 @@ fn first_line_of(text: &str, layout: Layout, qid: &str, name: &str) -> Option<us
 
 /// Guesses the layout from the first data line: which of the first two fields is a measure name.
 pub fn sniff(text: &str) -> Option<Layout> {
-    let (_, first) = numbered_lines(text).next()?;
+    let (_, first) = numbered_lines(text).find(|(_, l)| !l.starts_with('#'))?;
     let f: Vec<&str> = first.split_whitespace().collect();
     if f.len() != 3 {
         return None;
@@ -132,6 +134,16 @@ mod tests {
         assert_eq!(t.metrics["map"], vec![Some(0.14), Some(0.5)]);
         assert_eq!(t.metrics["ndcg@10"], vec![Some(0.3), None]);
         assert_eq!(sniff(text), Some(Layout::TrecEval));
+    }
+
+    #[test]
+    fn count_rows_are_not_metrics() {
+        let text = "num_ret\t1\t1000\nnum_rel\t1\t12\nnum_rel_ret\t1\t9\nrelstring\t1\t1100\nnum_q\t1\t1\nmap\t1\t0.5\n";
+        let t = parse(text, "b.te", Layout::TrecEval).unwrap();
+        assert_eq!(t.metrics.keys().collect::<Vec<_>>(), ["map"]);
+        let text = "q1\tNumRet\t1000\nq1\tAP\t0.5\n";
+        let t = parse(text, "b.irm", Layout::IrMeasures).unwrap();
+        assert_eq!(t.metrics.keys().collect::<Vec<_>>(), ["map"]);
     }
 
     #[test]

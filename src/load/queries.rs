@@ -1,8 +1,6 @@
 //! The optional queries file: JSONL `{"query_id": "q1", "group": "conv-7", "slices": {...}}`,
 //! giving group and slice tags when the metric files carry none.
 
-use serde_json::{Map, Value};
-
 use super::jsonl::parse_tags;
 use super::source::{json_error, numbered_lines};
 use super::table::{first_duplicate, Interner};
@@ -13,7 +11,7 @@ pub fn parse(text: &str, shown: &str) -> Result<Vec<QueryRow>> {
     let mut rows = Vec::new();
     let mut names = Interner::default();
     for (line, raw) in numbered_lines(text) {
-        let obj: Map<String, Value> = serde_json::from_str(raw).map_err(|e| {
+        let obj = super::strict_json::object_from_str(raw).map_err(|e| {
             json_error(
                 shown,
                 line,

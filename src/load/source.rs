@@ -113,6 +113,13 @@ pub fn json_error(shown: &str, line: usize, e: &serde_json::Error, expected: &st
     } else {
         String::new()
     };
+    if let Some(key) = what.strip_prefix(super::strict_json::DUPLICATE) {
+        return Error::input(
+            shown,
+            line,
+            format!("key {key} given twice in one object{place}; expected each key once"),
+        );
+    }
     Error::input(
         shown,
         line,

@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::model::{Report, Verdict};
+use crate::safe_text::{one_line, shown};
 
 /// GitHub shows at most 10 error annotations per step.
 pub const MAX_ANNOTATIONS: usize = 10;
@@ -31,21 +32,26 @@ pub fn warning(actions: bool, msg: &str) -> String {
             escape_data(msg)
         )
     } else {
-        format!("warning: {msg}")
+        format!("warning: {}", one_line(msg))
     }
 }
 
-/// One `::error` line per failed gate, at most [`MAX_ANNOTATIONS`]: past that, the last line
+/// One `::error` line per check that fails the build, at most [`MAX_ANNOTATIONS`]: past that, the last line
 /// sums up the rest.
 pub fn gate_annotations(report: &Report) -> Vec<String> {
     let failed: Vec<String> = report
         .gates
         .iter()
-        .filter(|g| !g.passed)
+        .filter(|g| g.fails_build)
         .map(|g| {
             format!(
                 "gate {} failed: {} on {} ({} {}): {}",
-                g.gate, g.metric, g.slice, g.rule, g.threshold, g.detail
+                g.gate,
+                shown(&g.metric),
+                shown(&g.slice),
+                g.rule,
+                g.threshold,
+                one_line(&g.detail)
             )
         })
         .collect();
@@ -62,12 +68,30 @@ pub fn gate_annotations(report: &Report) -> Vec<String> {
         .collect()
 }
 
-/// Appends the Markdown report to the job summary file.
-pub fn append_summary(path: &Path, markdown: &str) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new()
+/// Opens a runner file for appending. `GITHUB_STEP_SUMMARY` and `GITHUB_OUTPUT` must be regular
+/// files (or not exist yet): a FIFO would block the step past every deadline, and a device
+/// is no place for a report.
+pub fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
+    let not_regular = || {
+        std::io::Error::other("not a regular file (a FIFO or a device?); refusing to write to it")
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => return Err(not_regular()),
+        _ => {}
+    }
+    let f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(f)
+}
+
+/// Appends the Markdown report to the job summary file.
+pub fn append_summary(path: &Path, markdown: &str) -> std::io::Result<()> {
+    let mut f = open_append(path)?;
     f.write_all(markdown.as_bytes())?;
     if !markdown.ends_with('\n') {
         f.write_all(b"\n")?;
@@ -81,10 +105,7 @@ pub fn write_outputs(path: &Path, verdict: Verdict, report: Option<&Path>) -> st
     if let Some(p) = report {
         text.push_str(&output_line("report", &p.display().to_string()));
     }
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
+    let mut f = open_append(path)?;
     f.write_all(text.as_bytes())
 }
 

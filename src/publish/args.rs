@@ -1,4 +1,5 @@
-//! The publish flags, flattened into `check`'s arguments: `--comment[=MODE]`, `--pr`, `--token-env`.
+//! The publish flags, flattened into `check`'s arguments: `--comment[=MODE]`,
+//! `--comment-mode`, `--html-artifact`, `--pr`, `--token-env`.
 
 use clap::{Args, ValueEnum};
 
@@ -12,6 +13,20 @@ pub enum CommentMode {
     BestEffort,
     /// Post or update the comment; a failure exits 2.
     Required,
+}
+
+/// When the sticky comment is posted or edited (`--comment-mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum CommentWhen {
+    /// Create the comment, or edit it whenever the report changed.
+    #[default]
+    Always,
+    /// Leave an existing comment alone while the verdict and the gated rows stay the same
+    /// (their digest is in the comment's hidden marker); create or edit it otherwise.
+    OnChange,
+    /// Post only when the gate fails; an existing comment is still edited, so it says when the
+    /// pull request passes again.
+    OnFailure,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
@@ -29,6 +44,17 @@ pub struct PublishArgs {
     )]
     pub comment: CommentMode,
 
+    /// When to post or edit the comment: always (whenever the report changed), on-change (only
+    /// when the verdict or a gated row changed) or on-failure (only when failing; an existing
+    /// comment is still edited). The job summary is written every time.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "always")]
+    pub comment_mode: CommentWhen,
+
+    /// Name of the workflow artifact the HTML report (`--export-html`) is uploaded as; the
+    /// comment and the job summary then say where to find it. The Action sets it.
+    #[arg(long, value_name = "NAME")]
+    pub html_artifact: Option<String>,
+
     /// Pull request number (default: from the event at GITHUB_EVENT_PATH).
     #[arg(long, value_name = "N")]
     pub pr: Option<u64>,
@@ -42,6 +68,8 @@ impl Default for PublishArgs {
     fn default() -> Self {
         PublishArgs {
             comment: CommentMode::Off,
+            comment_mode: CommentWhen::Always,
+            html_artifact: None,
             pr: None,
             token_env: "GITHUB_TOKEN".to_string(),
         }
@@ -82,6 +110,20 @@ mod tests {
         let cli = Cli::try_parse_from(["x", "--comment", "gates/prod.toml"]).unwrap();
         assert_eq!(cli.publish.comment, CommentMode::BestEffort);
         assert_eq!(cli.rest, ["gates/prod.toml"]);
+    }
+
+    #[test]
+    fn comment_mode_defaults_to_always() {
+        assert_eq!(parse(&[]).comment_mode, CommentWhen::Always);
+        assert_eq!(
+            parse(&["--comment-mode", "on-change"]).comment_mode,
+            CommentWhen::OnChange
+        );
+        assert_eq!(
+            parse(&["--comment-mode=on-failure"]).comment_mode,
+            CommentWhen::OnFailure
+        );
+        assert!(Cli::try_parse_from(["x", "--comment-mode", "sometimes"]).is_err());
     }
 
     #[test]

@@ -1,34 +1,81 @@
 //! The one place that talks to GitHub: an octocrab client on a configurable base URL
-//! (`GITHUB_API_URL`), with connect/read timeouts and a bounded retry on 5xx, 429 and transport
-//! errors. Three calls: list every comment of a PR (all pages), create one, edit one.
+//! (`GITHUB_API_URL`), with connect/read timeouts. Four calls: who the token is (`GET /user`),
+//! list every comment of a PR (all pages), create one, edit one.
 //!
-//! Errors come back as plain sentences saying what to do; they never contain the token.
+//! The server is not trusted: every response body is read through a size cap
+//! ([`MAX_BODY`]) and the listing stops after [`MAX_PAGES`] pages, so a 10 GiB body or an endless
+//! chain of `next` links cannot exhaust memory or time. Reads and edits are retried (a bounded
+//! number of times) after a 5xx, a 429 or a transport error; a create never is: whether GitHub
+//! stored it is unknown, so the caller lists the comments again first (`sticky.rs`).
+//!
+//! Errors come back as plain sentences saying what to do; they never contain the token, and
+//! what GitHub says is redacted before it is cut.
 
+use http_body_util::{BodyExt, Limited};
 use octocrab::service::middleware::retry::RetryConfig;
-use octocrab::{Octocrab, Page};
+use octocrab::Octocrab;
 use serde::Deserialize;
 use serde_json::json;
 
 use super::env::{GithubEnv, Token};
 
-/// Safety stop for the comment listing: 1,000 pages of 100.
-const MAX_PAGES: usize = 1_000;
+/// Safety stop for the comment listing: 300 pages of 100.
+pub const MAX_PAGES: usize = 300;
+/// The largest response body read: a page of 100 comments of GitHub's maximum length (65,536
+/// characters) fits.
+pub const MAX_BODY: usize = 32 << 20;
 
-/// The two fields of an issue comment we need (GitHub sends many more).
+/// The fields of an issue comment we need (GitHub sends many more).
 #[derive(Debug, Clone, Deserialize)]
 pub struct RawComment {
     pub id: u64,
     #[serde(default)]
     pub body: Option<String>,
+    #[serde(default)]
+    pub user: Option<Author>,
+}
+
+/// Who wrote a comment.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Author {
+    pub login: String,
+}
+
+impl RawComment {
+    pub fn login(&self) -> Option<&str> {
+        self.user.as_ref().map(|u| u.login.as_str())
+    }
+}
+
+/// Why a request failed: `unknown` when GitHub may have acted on it (a 5xx, a transport error
+/// or a timeout after sending), so a create must not simply be sent again.
+#[derive(Debug)]
+pub struct Failure {
+    pub msg: String,
+    pub unknown: bool,
+}
+
+enum Verb<'a> {
+    Get,
+    Post(&'a serde_json::Value),
+    Patch(&'a serde_json::Value),
+}
+
+/// A response read within the cap.
+struct Reply {
+    status: u16,
+    next: Option<String>,
+    body: bytes::Bytes,
 }
 
 pub struct Client {
     crab: Octocrab,
     repo_path: String,
-    /// `GITHUB_API_URL` as given, and its `host[:port]`.
+    /// `GITHUB_API_URL` without credentials (for messages), and its `host[:port]`.
     base: String,
     authority: String,
     retries: usize,
+    token: Token,
 }
 
 impl Client {
@@ -36,115 +83,263 @@ impl Client {
     pub fn new(env: &GithubEnv, token: &Token, repository: &str) -> Result<Self, String> {
         if !valid_repository(repository) {
             return Err(format!(
-                "GITHUB_REPOSITORY must be owner/repo, got {repository:?}"
+                "GITHUB_REPOSITORY must be owner/repo, got {}",
+                crate::error::quoted(repository)
+            ));
+        }
+        let base = url_without_credentials(&env.api_url);
+        if has_credentials(&env.api_url) {
+            return Err(format!(
+                "GITHUB_API_URL {base} carries credentials (user:password@ or a query); give the \
+                 token in {} instead",
+                env.token_var
             ));
         }
         let authority = authority(&env.api_url)
-            .ok_or_else(|| format!("GITHUB_API_URL is not an http(s) URL: {:?}", env.api_url))?;
+            .ok_or_else(|| format!("GITHUB_API_URL is not an http(s) URL: {base}"))?;
+        if let Some(problem) = token.problem() {
+            return Err(format!("the token in {} {problem}", env.token_var));
+        }
         let crab = Octocrab::builder()
             .base_uri(env.api_url.as_str())
-            .map_err(|e| format!("GITHUB_API_URL {:?}: {e}", env.api_url))?
+            .map_err(|_| format!("GITHUB_API_URL {base} is not a valid URL"))?
             .personal_token(token.expose().to_string())
             .set_connect_timeout(Some(env.connect_timeout))
             .set_read_timeout(Some(env.read_timeout))
             .set_write_timeout(Some(env.read_timeout))
-            .add_retry_config(RetryConfig::Simple(env.retries))
+            .add_retry_config(RetryConfig::None)
             .build()
             .map_err(|e| format!("could not set up the GitHub client: {e}"))?;
-        let base = env.api_url.clone();
         Ok(Client {
             crab,
             repo_path: format!("/repos/{repository}"),
             base,
             authority,
             retries: env.retries,
+            token: token.clone(),
         })
     }
 
-    /// Every comment on the PR, following `rel="next"` links 100 at a time.
-    pub async fn list_comments(&self, pr: u64) -> Result<Vec<RawComment>, String> {
+    /// The login the token posts as: its user (`GET /user`), or `github-actions[bot]` when
+    /// GitHub will not say (the Actions token is an installation token: 403 on `/user`).
+    pub async fn identity(&self) -> Result<String, String> {
+        #[derive(Deserialize)]
+        struct User {
+            login: String,
+        }
+        let what = "asking GitHub who the token is (GET /user)";
+        let reply = self.retried(&Verb::Get, "/user", what).await?;
+        match reply.status {
+            200..=299 => serde_json::from_slice::<User>(&reply.body)
+                .map(|u| u.login)
+                .map_err(|e| format!("{what}: unexpected answer: {e}")),
+            403 | 404 => Ok(ACTIONS_BOT.to_string()),
+            _ => Err(self.status_error(&reply, what)),
+        }
+    }
+
+    /// Every comment on the PR, following `rel="next"` links 100 at a time; `keep` says which
+    /// to hold on to (the others are dropped page by page).
+    pub async fn list_comments(
+        &self,
+        pr: u64,
+        keep: &dyn Fn(&RawComment) -> bool,
+    ) -> Result<Vec<RawComment>, String> {
         let what = format!("listing the comments of PR #{pr}");
-        let route = format!("{}/issues/{pr}/comments", self.repo_path);
-        let mut page: Page<RawComment> = self
-            .crab
-            .get(route, Some(&[("per_page", "100")]))
-            .await
-            .map_err(|e| self.describe(e, &what))?;
-        let mut all = std::mem::take(&mut page.items);
+        let mut route = format!("{}/issues/{pr}/comments?per_page=100", self.repo_path);
+        let mut kept = Vec::new();
         for _ in 0..MAX_PAGES {
-            let Some(next) = page.next.take() else {
-                return Ok(all);
-            };
-            // Never follow a Link header to another host (octocrab would drop the token there
-            // anyway; an explicit error says what happened).
-            if next.authority().map(|a| a.as_str().to_ascii_lowercase())
-                != Some(self.authority.clone())
-            {
-                return Err(format!(
-                    "{what}: the next-page link points to another host ({next})"
-                ));
+            let reply = self.retried(&Verb::Get, &route, &what).await?;
+            if !(200..300).contains(&reply.status) {
+                return Err(self.status_error(&reply, &what));
             }
-            // Same host, so follow it as a path on the API URL we were given.
-            let route = next
-                .path_and_query()
-                .map_or("/", |pq| pq.as_str())
-                .to_string();
-            page = self
-                .crab
-                .get(route, None::<&()>)
-                .await
-                .map_err(|e| self.describe(e, &what))?;
-            all.append(&mut page.items);
+            let page: Vec<RawComment> = serde_json::from_slice(&reply.body)
+                .map_err(|e| format!("{what}: unexpected answer: {e}"))?;
+            kept.extend(page.into_iter().filter(|c| keep(c)));
+            let Some(next) = reply.next else {
+                return Ok(kept);
+            };
+            route = self.same_host_route(&next, &what)?;
         }
         Err(format!("{what}: more than {MAX_PAGES} pages of comments"))
     }
 
-    pub async fn create_comment(&self, pr: u64, body: &str) -> Result<RawComment, String> {
+    /// Creates a comment, once: a failure whose outcome is unknown is `Failure::unknown`.
+    pub async fn create_comment(&self, pr: u64, body: &str) -> Result<RawComment, Failure> {
         let route = format!("{}/issues/{pr}/comments", self.repo_path);
-        self.crab
-            .post(route, Some(&json!({ "body": body })))
-            .await
-            .map_err(|e| self.describe(e, &format!("creating a comment on PR #{pr}")))
+        let what = format!("creating a comment on PR #{pr}");
+        let payload = json!({ "body": body });
+        let reply = match self.send(&Verb::Post(&payload), &route, &what).await {
+            Ok(r) => r,
+            Err(msg) => return Err(Failure { msg, unknown: true }),
+        };
+        if !(200..300).contains(&reply.status) {
+            return Err(Failure {
+                msg: self.status_error(&reply, &what),
+                unknown: reply.status >= 500 || reply.status == 429,
+            });
+        }
+        serde_json::from_slice(&reply.body).map_err(|e| Failure {
+            msg: format!("{what}: unexpected answer: {e}"),
+            unknown: false,
+        })
     }
 
-    /// Edits a comment with PATCH, as GitHub documents (octocrab's `update_comment` sends POST).
+    /// Edits a comment with PATCH, as GitHub documents (the same body twice is harmless, so
+    /// it is retried like a read).
     pub async fn update_comment(&self, id: u64, body: &str) -> Result<RawComment, String> {
         let route = format!("{}/issues/comments/{id}", self.repo_path);
-        self.crab
-            .patch(route, Some(&json!({ "body": body })))
-            .await
-            .map_err(|e| self.describe(e, &format!("updating comment {id}")))
+        let what = format!("updating comment {id}");
+        let payload = json!({ "body": body });
+        let reply = self.retried(&Verb::Patch(&payload), &route, &what).await?;
+        if !(200..300).contains(&reply.status) {
+            return Err(self.status_error(&reply, &what));
+        }
+        serde_json::from_slice(&reply.body).map_err(|e| format!("{what}: unexpected answer: {e}"))
     }
 
-    fn describe(&self, err: octocrab::Error, what: &str) -> String {
-        if let octocrab::Error::GitHub { source, .. } = &err {
-            let status = source.status_code;
-            let said: String = source.message.chars().take(200).collect();
-            return match status.as_u16() {
-                401 => format!("{what}: GitHub rejected the token (401: {said})"),
-                403 => format!(
-                    "{what}: GitHub refused (403: {said}); the token may be read-only (pull requests \
-                     from forks get one: use the two-workflow setup in docs/github.md) or lack \
-                     `pull-requests: write`"
-                ),
-                404 => format!(
-                    "{what}: GitHub answered 404 (check GITHUB_REPOSITORY, the PR number and that \
-                     the token can see the repository)"
-                ),
-                s if s >= 500 => {
-                    format!("{what}: GitHub answered {status} after {} retries", self.retries)
-                }
-                _ => format!("{what}: GitHub answered {status}: {said}"),
+    pub fn retries(&self) -> usize {
+        self.retries
+    }
+
+    /// Sends up to `retries + 1` times while the answer is a 5xx, a 429 or a transport error.
+    async fn retried(&self, verb: &Verb<'_>, route: &str, what: &str) -> Result<Reply, String> {
+        let mut left = self.retries;
+        loop {
+            let reply = self.send(verb, route, what).await;
+            let again = match &reply {
+                Ok(r) => r.status >= 500 || r.status == 429,
+                Err(_) => true,
             };
+            if !again || left == 0 {
+                return reply;
+            }
+            left -= 1;
         }
+    }
+
+    /// One request; the body is read up to [`MAX_BODY`] bytes.
+    async fn send(&self, verb: &Verb<'_>, route: &str, what: &str) -> Result<Reply, String> {
+        let sent = match verb {
+            Verb::Get => self.crab._get(route).await,
+            Verb::Post(b) => self.crab._post(route, Some(*b)).await,
+            Verb::Patch(b) => self.crab._patch(route, Some(*b)).await,
+        };
+        let resp = sent.map_err(|e| self.transport_error(&e, what))?;
+        let status = resp.status().as_u16();
+        let next = resp
+            .headers()
+            .get("link")
+            .and_then(|v| v.to_str().ok())
+            .and_then(next_link);
+        if let Some(len) = resp
+            .headers()
+            .get("content-length")
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+        {
+            if len > MAX_BODY as u64 {
+                return Err(too_big(what));
+            }
+        }
+        let body = Limited::new(resp.into_body(), MAX_BODY)
+            .collect()
+            .await
+            .map_err(|e| {
+                if e.is::<http_body_util::LengthLimitError>() {
+                    too_big(what)
+                } else {
+                    self.clean(&format!("{what}: reading GitHub's answer failed: {e}"))
+                }
+            })?
+            .to_bytes();
+        Ok(Reply { status, next, body })
+    }
+
+    /// Only a link on our own host is followed, as a path on the API URL we were given.
+    fn same_host_route(&self, next: &str, what: &str) -> Result<String, String> {
+        let shown = url_without_credentials(next);
+        match next.parse::<http::Uri>() {
+            Ok(uri)
+                if uri.authority().map(|a| a.as_str().to_ascii_lowercase())
+                    == Some(self.authority.clone()) =>
+            {
+                Ok(uri
+                    .path_and_query()
+                    .map_or("/", |pq| pq.as_str())
+                    .to_string())
+            }
+            _ => Err(format!(
+                "{what}: the next-page link points to another host ({})",
+                crate::safe_text::shown(&shown)
+            )),
+        }
+    }
+
+    fn status_error(&self, reply: &Reply, what: &str) -> String {
+        let status = http::StatusCode::from_u16(reply.status)
+            .map_or_else(|_| reply.status.to_string(), |s| s.to_string());
+        // Redact first, then cut: a cut could leave a prefix of the token behind.
+        let said = serde_json::from_slice::<serde_json::Value>(&reply.body)
+            .ok()
+            .and_then(|v| v.get("message")?.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let said = self.clean(&said);
+        let said = crate::safe_text::one_line(&said.chars().take(200).collect::<String>());
+        match reply.status {
+            401 => format!("{what}: GitHub rejected the token (401: {said})"),
+            403 => format!(
+                "{what}: GitHub refused (403: {said}); the token may be read-only (pull requests \
+                 from forks get one: use the two-workflow setup in docs/github.md) or lack \
+                 `pull-requests: write`"
+            ),
+            404 => format!(
+                "{what}: GitHub answered 404 (check GITHUB_REPOSITORY, the PR number and that \
+                 the token can see the repository)"
+            ),
+            s if s >= 500 => format!(
+                "{what}: GitHub answered {status} after {} retries",
+                self.retries
+            ),
+            _ => format!("{what}: GitHub answered {status}: {said}"),
+        }
+    }
+
+    fn transport_error(&self, err: &octocrab::Error, what: &str) -> String {
         let mut msg = format!("{what}: could not reach GitHub at {}: {err}", self.base);
-        let mut source = std::error::Error::source(&err);
+        let mut source = std::error::Error::source(err);
         while let Some(s) = source {
             msg.push_str(&format!(": {s}"));
             source = s.source();
         }
-        msg
+        self.clean(&msg)
     }
+
+    /// The token never leaves in a message, whatever the server or the transport said.
+    fn clean(&self, s: &str) -> String {
+        super::redact(s, Some(&self.token))
+    }
+}
+
+/// The login of the Actions token (`GITHUB_TOKEN`).
+pub const ACTIONS_BOT: &str = "github-actions[bot]";
+
+fn too_big(what: &str) -> String {
+    format!(
+        "{what}: GitHub's answer is larger than {} MiB; gave up",
+        MAX_BODY >> 20
+    )
+}
+
+/// The `rel="next"` target of a `Link` header.
+fn next_link(header: &str) -> Option<String> {
+    header.split(',').find_map(|part| {
+        let (url, params) = part.split_once(';')?;
+        let is_next = params
+            .split(';')
+            .any(|p| matches!(p.trim(), "rel=\"next\"" | "rel=next"));
+        let url = url.trim().strip_prefix('<')?.strip_suffix('>')?;
+        is_next.then(|| url.to_string())
+    })
 }
 
 /// `HOST[:PORT]` of an `http(s)://` URL, lower-cased.
@@ -154,6 +349,30 @@ fn authority(url: &str) -> Option<String> {
         .or_else(|| url.strip_prefix("http://"))?;
     let host = rest.split(['/', '?', '#']).next()?;
     (!host.is_empty() && !host.contains('@')).then(|| host.to_ascii_lowercase())
+}
+
+/// `user:password@` in the authority, or a query or fragment (`?access_token=`).
+fn has_credentials(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    host.contains('@') || url.contains(['?', '#'])
+}
+
+/// A URL as it may be printed: without `user:password@`, query or fragment.
+pub fn url_without_credentials(url: &str) -> String {
+    let (scheme, rest) = match url.split_once("://") {
+        Some((s, r)) => (format!("{s}://"), r),
+        None => (String::new(), url),
+    };
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let (host, path) = match rest.find('/') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let cut = url.len() > scheme.len() + host.len() + path.len();
+    let tail = if cut { " (credentials removed)" } else { "" };
+    crate::safe_text::shown(&format!("{scheme}{host}{path}")) + tail
 }
 
 fn valid_repository(s: &str) -> bool {
@@ -183,6 +402,33 @@ mod tests {
         );
         assert_eq!(authority("ftp://x"), None);
         assert_eq!(authority("https://user:pw@x"), None);
+    }
+
+    #[test]
+    fn urls_are_printed_without_credentials() {
+        assert_eq!(
+            url_without_credentials("https://ghe.example/api/v3"),
+            "https://ghe.example/api/v3"
+        );
+        for url in [
+            "https://user:s3cret@ghe.example/api/v3",
+            "https://ghe.example/api/v3?access_token=s3cret",
+            "https://a@b:s3cret@ghe.example/api/v3#s3cret",
+        ] {
+            let shown = url_without_credentials(url);
+            assert!(!shown.contains("s3cret"), "{shown}");
+            assert!(shown.starts_with("https://ghe.example/api/v3"), "{shown}");
+            assert!(has_credentials(url), "{url}");
+        }
+        assert!(!has_credentials("http://127.0.0.1:8080/api/v3"));
+    }
+
+    #[test]
+    fn next_links() {
+        let h = "<https://x/r?page=2>; rel=\"next\", <https://x/r?page=9>; rel=\"last\"";
+        assert_eq!(next_link(h).as_deref(), Some("https://x/r?page=2"));
+        assert_eq!(next_link("<https://x/r?page=9>; rel=\"last\""), None);
+        assert_eq!(next_link("garbage"), None);
     }
 
     #[test]

@@ -18,6 +18,17 @@ impl Token {
     pub(crate) fn expose(&self) -> &str {
         &self.0
     }
+
+    /// What makes the token unusable in an HTTP header (a line break, a control character,
+    /// anything but visible ASCII), said without showing it; `None` when it is usable.
+    pub fn problem(&self) -> Option<String> {
+        let bad = self.0.chars().position(|c| !c.is_ascii_graphic())?;
+        Some(format!(
+            "has a character that cannot go in an HTTP header (a line break, space or control \
+             character at position {}); set it again without it",
+            bad + 1
+        ))
+    }
 }
 
 impl fmt::Debug for Token {
@@ -41,6 +52,9 @@ pub struct GithubEnv {
     pub event_path: Option<PathBuf>,
     pub step_summary: Option<PathBuf>,
     pub output: Option<PathBuf>,
+    /// `GITHUB_SERVER_URL/GITHUB_REPOSITORY/actions/runs/GITHUB_RUN_ID`: the workflow run's page
+    /// (its job summary and artifacts), when all three are set and plain.
+    pub run_url: Option<String>,
     pub connect_timeout: Duration,
     pub read_timeout: Duration,
     /// Retries after a 5xx, a 429 or a transport error (so at most `retries + 1` attempts).
@@ -67,6 +81,11 @@ impl GithubEnv {
             event_path: get("GITHUB_EVENT_PATH").map(PathBuf::from),
             step_summary: get("GITHUB_STEP_SUMMARY").map(PathBuf::from),
             output: get("GITHUB_OUTPUT").map(PathBuf::from),
+            run_url: run_url(
+                get("GITHUB_SERVER_URL").as_deref(),
+                get("GITHUB_REPOSITORY").as_deref(),
+                get("GITHUB_RUN_ID").as_deref(),
+            ),
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(30),
             retries: 2,
@@ -89,9 +108,52 @@ impl GithubEnv {
     }
 }
 
+/// The run's URL, only from an http(s) server URL without characters that could break a
+/// Markdown link, an `owner/repo` of plain characters and a numeric run id.
+fn run_url(server: Option<&str>, repo: Option<&str>, run: Option<&str>) -> Option<String> {
+    let (server, repo, run) = (server?.trim_end_matches('/'), repo?, run?);
+    let plain = |s: &str, extra: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
+    };
+    let host = server
+        .strip_prefix("https://")
+        .or_else(|| server.strip_prefix("http://"))?;
+    let ok = plain(host, "-._:/")
+        && plain(repo, "-._/")
+        && repo.matches('/').count() == 1
+        && run.chars().all(|c| c.is_ascii_digit())
+        && !run.is_empty();
+    ok.then(|| format!("{server}/{repo}/actions/runs/{run}"))
+}
+
+/// The largest event payload read (GitHub's are a few hundred KiB at most).
+pub const MAX_EVENT: u64 = 16 << 20;
+
+/// Reads the event payload: a regular file, at most [`MAX_EVENT`] bytes (a FIFO or an endless
+/// file must not hang the step).
+fn read_event(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let shown = crate::safe_text::shown(&path.display().to_string());
+    let fail = |e: String| format!("no pull request number: reading {shown}: {e}");
+    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(fail("not a regular file (a FIFO or a device?)".into()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut text = String::new();
+    file.take(MAX_EVENT + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| fail(e.to_string()))?;
+    if text.len() as u64 > MAX_EVENT {
+        return Err(fail(format!("larger than {} MiB", MAX_EVENT >> 20)));
+    }
+    Ok(text)
+}
+
 fn pr_from_event(path: &Path) -> Result<u64, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("no pull request number: reading {}: {e}", path.display()))?;
+    let text = read_event(path)?;
     let event: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         format!(
             "no pull request number: {} is not JSON: {e}",
@@ -145,6 +207,23 @@ mod tests {
         assert_eq!(e.api_url, "https://api.github.com");
         assert_eq!(e.token.as_ref().map(Token::expose), Some("s3cret"));
         assert!(!format!("{e:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn run_url_from_the_three_variables_only_when_plain() {
+        let e = env(&[
+            ("GITHUB_SERVER_URL", "https://github.com"),
+            ("GITHUB_REPOSITORY", "octo/repo"),
+            ("GITHUB_RUN_ID", "123"),
+        ]);
+        assert_eq!(
+            e.run_url.as_deref(),
+            Some("https://github.com/octo/repo/actions/runs/123")
+        );
+        assert_eq!(run_url(Some("https://x"), Some("o/r"), Some("1 2")), None);
+        assert_eq!(run_url(Some("https://x)[y"), Some("o/r"), Some("1")), None);
+        assert_eq!(run_url(Some("javascript:x"), Some("o/r"), Some("1")), None);
+        assert_eq!(env(&[("GITHUB_RUN_ID", "1")]).run_url, None);
     }
 
     #[test]

@@ -13,13 +13,13 @@ pub mod sticky;
 
 use std::path::Path;
 
-pub use args::{CommentMode, PublishArgs};
+pub use args::{CommentMode, CommentWhen, PublishArgs};
 pub use env::{GithubEnv, Token};
 
 use crate::error::{Error, Result};
-use crate::model::Report;
-use crate::report::markdown::{self, GITHUB_COMMENT_LIMIT};
-use sticky::Action;
+use crate::model::{Report, Verdict};
+use crate::report::markdown::{self, Page, GITHUB_COMMENT_LIMIT};
+use sticky::{Action, Wanted};
 
 /// GitHub accepts up to 1 MiB of job summary per step; keep a little room.
 pub const SUMMARY_LIMIT: usize = 1024 * 1024 - 4096;
@@ -42,7 +42,7 @@ pub fn publish(
         lines.extend(actions::gate_annotations(report));
     }
     if let Some(p) = &env.step_summary {
-        let md = markdown::render_trimmed(report, SUMMARY_LIMIT);
+        let md = markdown::render_page(report, &summary_page(report_path, args, env));
         if let Err(e) = actions::append_summary(p, &md) {
             let msg = format!("could not append the job summary to {}: {e}", p.display());
             lines.push(actions::warning(env.actions, &msg));
@@ -83,8 +83,16 @@ fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Actio
         .as_deref()
         .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
     let pr = env.pr_number(args.pr)?;
-    let body = markdown::render_trimmed(report, GITHUB_COMMENT_LIMIT);
+    let body = markdown::render_page(report, &comment_page(args, env));
     let marker = markdown::marker(&report.gate_id);
+    let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
+    let state = markdown::state_digest(report);
+    let want = Wanted {
+        body: &body,
+        id,
+        state: &state,
+        failing: report.verdict == Verdict::Fail,
+    };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -92,7 +100,8 @@ fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Actio
     rt.block_on(async {
         let client = client::Client::new(env, token, repo)?;
         let deadline = env.deadline;
-        tokio::time::timeout(deadline, sticky::upsert(&client, pr, &marker, &body))
+        let upsert = sticky::upsert(&client, pr, &want, args.comment_mode);
+        tokio::time::timeout(deadline, upsert)
             .await
             .map_err(|_| format!("gave up on GitHub after {} s", deadline.as_secs_f64()))?
     })
@@ -103,6 +112,62 @@ fn done(action: Action) -> String {
         Action::Created(id) => format!("rag-gate: posted the report as PR comment {id}"),
         Action::Updated(id) => format!("rag-gate: updated PR comment {id}"),
         Action::Unchanged(id) => format!("rag-gate: PR comment {id} already shows this report"),
+        Action::SameState(id) => format!(
+            "rag-gate: PR comment {id} left as it is: the verdict and the gated rows did not \
+             change (--comment-mode on-change)"
+        ),
+        Action::Skipped => {
+            "rag-gate: no PR comment: the gate passed (--comment-mode on-failure)".to_string()
+        }
+    }
+}
+
+/// Where the artifact with the HTML report is, in words ("the `NAME` artifact of [this
+/// run](URL)"), when the Action uploads one.
+fn artifact_words(args: &PublishArgs, env: &GithubEnv) -> Option<String> {
+    let name = args.html_artifact.as_deref()?;
+    let name = markdown::code(name);
+    Some(match &env.run_url {
+        Some(url) => format!("the HTML report in the {name} artifact of [this run]({url})"),
+        None => format!("the HTML report in the {name} artifact of this run"),
+    })
+}
+
+/// The comment: when trimmed, it points at the job summary and the HTML artifact.
+fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
+    let summary = match &env.run_url {
+        Some(url) => format!("the job summary of [this run]({url})"),
+        None => "the job summary of this run".to_string(),
+    };
+    let full = match artifact_words(args, env) {
+        Some(a) => format!("{summary} and {a}"),
+        None => summary,
+    };
+    Page {
+        limit: Some(GITHUB_COMMENT_LIMIT),
+        full_report: Some(full),
+        link: env.run_url.clone(),
+    }
+}
+
+/// The job summary: when trimmed (over 1 MiB), it points at the report file and the HTML
+/// artifact, never at itself.
+fn summary_page(report_path: Option<&Path>, args: &PublishArgs, env: &GithubEnv) -> Page {
+    let mut places = Vec::new();
+    if let Some(p) = report_path {
+        places.push(format!(
+            "the report file {}",
+            markdown::code(&p.display().to_string())
+        ));
+    }
+    places.extend(artifact_words(args, env));
+    if places.is_empty() {
+        places.push("`rag-gate check … --export-html FILE` (run it locally)".to_string());
+    }
+    Page {
+        limit: Some(SUMMARY_LIMIT),
+        full_report: Some(places.join(" and ")),
+        link: None,
     }
 }
 

@@ -1,15 +1,33 @@
-//! The sticky comment: find the comment whose body starts with this gate's marker, then edit it
-//! if the body changed, leave it if identical, or create it when there is none. Two gates on one
+//! The sticky comment: find the comment that this gate's identity wrote and whose first line is
+//! this gate's marker, then create, edit or leave it as the comment mode says. Two gates on one
 //! PR have two ids, so two markers and two comments.
+//!
+//! Only comments written by the login the token posts as count (`GET /user`, or
+//! `github-actions[bot]` for the Actions token): anyone can paste the marker into a comment of
+//! their own, and rag-gate must neither edit nor trust it. A create that failed with an unknown
+//! outcome (a 5xx, a dropped connection) is never blindly sent again: the comments are listed
+//! first, and a comment GitHub stored after all is used instead of a second one.
+//!
+//! Modes (`--comment-mode`): `always` edits whenever the body changed; `on-change` leaves the
+//! comment alone while the state digest in its marker (verdict and gated rows) is the same;
+//! `on-failure` creates a comment only for a failing report but still edits an existing one,
+//! so a PR that failed and now passes says so.
 
+use super::args::CommentWhen;
 use super::client::{Client, RawComment};
+use crate::report::markdown::parse_marker;
 
 /// What the comment step did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Created(u64),
     Updated(u64),
+    /// The comment already shows this report.
     Unchanged(u64),
+    /// `on-change`: same verdict and gated rows, so the comment was left as it was.
+    SameState(u64),
+    /// `on-failure`: the report passes and there is no comment to correct.
+    Skipped,
 }
 
 /// What the comment step will do, given the PR's comments.
@@ -18,22 +36,48 @@ pub enum Plan {
     Create,
     Update(u64),
     Keep(u64),
+    KeepSameState(u64),
+    Skip,
 }
 
-/// Picks the first (oldest) comment that starts with `marker`. GitHub may store line ends as
-/// CRLF and trim the end, so bodies are compared with those differences ignored.
-pub fn plan(comments: &[RawComment], marker: &str, body: &str) -> Plan {
-    let found = comments.iter().find(|c| {
-        c.body
+/// The new comment: its body, the id and state digest in its marker, whether it fails.
+pub struct Wanted<'a> {
+    pub body: &'a str,
+    pub id: &'a str,
+    pub state: &'a str,
+    pub failing: bool,
+}
+
+/// A comment is ours: written by `author`, its first line a marker with gate id `id`.
+pub fn is_ours(c: &RawComment, author: &str, id: &str) -> bool {
+    c.login() == Some(author)
+        && c.body
             .as_deref()
-            .is_some_and(|b| b.trim_start().starts_with(marker))
-    });
-    match found {
-        None => Plan::Create,
-        Some(c) if normalize(c.body.as_deref().unwrap_or("")) == normalize(body) => {
-            Plan::Keep(c.id)
+            .and_then(|b| b.trim_start().lines().next())
+            .and_then(parse_marker)
+            .is_some_and(|(found, _)| found == id)
+}
+
+/// The first (oldest) of our comments (see [`is_ours`]). GitHub may store line ends as CRLF
+/// and trim the end, so bodies are compared with those differences ignored.
+pub fn plan(author: &str, comments: &[RawComment], want: &Wanted<'_>, when: CommentWhen) -> Plan {
+    let found = comments.iter().find_map(|c| {
+        if c.login() != Some(author) {
+            return None;
         }
-        Some(c) => Plan::Update(c.id),
+        let body = c.body.as_deref()?;
+        let first = body.trim_start().lines().next()?;
+        let (id, state) = parse_marker(first)?;
+        (id == want.id).then_some((c.id, body, state))
+    });
+    match (found, when) {
+        (None, CommentWhen::OnFailure) if !want.failing => Plan::Skip,
+        (None, _) => Plan::Create,
+        (Some((id, body, _)), _) if normalize(body) == normalize(want.body) => Plan::Keep(id),
+        (Some((id, _, Some(state))), CommentWhen::OnChange) if state == want.state => {
+            Plan::KeepSameState(id)
+        }
+        (Some((id, _, _)), _) => Plan::Update(id),
     }
 }
 
@@ -41,18 +85,55 @@ fn normalize(s: &str) -> String {
     s.replace("\r\n", "\n").trim().to_string()
 }
 
-pub async fn upsert(client: &Client, pr: u64, marker: &str, body: &str) -> Result<Action, String> {
-    let comments = client.list_comments(pr).await?;
-    match plan(&comments, marker, body) {
+pub async fn upsert(
+    client: &Client,
+    pr: u64,
+    want: &Wanted<'_>,
+    when: CommentWhen,
+) -> Result<Action, String> {
+    let me = client.identity().await?;
+    let ours = |c: &RawComment| is_ours(c, &me, want.id);
+    let comments = client.list_comments(pr, &ours).await?;
+    match plan(&me, &comments, want, when) {
+        Plan::Skip => Ok(Action::Skipped),
         Plan::Keep(id) => Ok(Action::Unchanged(id)),
-        Plan::Update(id) => client
-            .update_comment(id, body)
-            .await
-            .map(|_| Action::Updated(id)),
-        Plan::Create => client
-            .create_comment(pr, body)
-            .await
-            .map(|c| Action::Created(c.id)),
+        Plan::KeepSameState(id) => Ok(Action::SameState(id)),
+        Plan::Update(id) => update(client, id, want.body).await,
+        Plan::Create => create_once(client, pr, want.body, &ours).await,
+    }
+}
+
+async fn update(client: &Client, id: u64, body: &str) -> Result<Action, String> {
+    client
+        .update_comment(id, body)
+        .await
+        .map(|_| Action::Updated(id))
+}
+
+/// Creates the comment; after a failure with an unknown outcome, lists again and posts again
+/// only when GitHub did not store the first one.
+async fn create_once(
+    client: &Client,
+    pr: u64,
+    body: &str,
+    ours: &dyn Fn(&RawComment) -> bool,
+) -> Result<Action, String> {
+    let mut left = client.retries();
+    loop {
+        match client.create_comment(pr, body).await {
+            Ok(c) => return Ok(Action::Created(c.id)),
+            Err(f) if f.unknown && left > 0 => {
+                left -= 1;
+                let stored = client.list_comments(pr, ours).await?;
+                if let Some(c) = stored.first() {
+                    if normalize(c.body.as_deref().unwrap_or("")) == normalize(body) {
+                        return Ok(Action::Created(c.id));
+                    }
+                    return update(client, c.id, body).await;
+                }
+            }
+            Err(f) => return Err(f.msg),
+        }
     }
 }
 
@@ -60,46 +141,136 @@ pub async fn upsert(client: &Client, pr: u64, marker: &str, body: &str) -> Resul
 mod tests {
     use super::*;
 
-    fn c(id: u64, body: &str) -> RawComment {
+    const BOT: &str = "github-actions[bot]";
+
+    fn by(id: u64, login: &str, body: &str) -> RawComment {
         RawComment {
             id,
             body: Some(body.to_string()),
+            user: Some(super::super::client::Author {
+                login: login.to_string(),
+            }),
         }
     }
 
-    const M: &str = "<!-- rag-gate:v1 id=prod -->";
+    fn c(id: u64, body: &str) -> RawComment {
+        by(id, BOT, body)
+    }
+
+    const M: &str = "<!-- rag-gate:v1 id=prod state=aaaa -->";
+
+    fn want(body: &str) -> Wanted<'_> {
+        Wanted {
+            body,
+            id: "prod",
+            state: "aaaa",
+            failing: true,
+        }
+    }
 
     #[test]
     fn plans() {
+        let always = CommentWhen::Always;
+        let body = format!("{M}\nA\n");
         assert_eq!(
-            plan(&[c(1, "hello")], M, "<!-- rag-gate:v1 id=prod -->\nA"),
+            plan(BOT, &[c(1, "hello")], &want(&body), always),
             Plan::Create
         );
-        let ours = c(2, "<!-- rag-gate:v1 id=prod -->\r\nA\r\n");
+        let ours = c(2, &format!("{M}\r\nA\r\n"));
         assert_eq!(
-            plan(
-                &[c(1, "hi"), ours.clone()],
-                M,
-                "<!-- rag-gate:v1 id=prod -->\nA\n"
-            ),
+            plan(BOT, &[c(1, "hi"), ours.clone()], &want(&body), always),
             Plan::Keep(2)
         );
         assert_eq!(
-            plan(&[ours], M, "<!-- rag-gate:v1 id=prod -->\nB\n"),
+            plan(BOT, &[ours], &want(&format!("{M}\nB\n")), always),
             Plan::Update(2)
         );
     }
 
     #[test]
+    fn an_older_marker_without_state_is_still_ours() {
+        let old = c(4, "<!-- rag-gate:v1 id=prod -->\nold");
+        assert_eq!(
+            plan(BOT, &[old], &want("new"), CommentWhen::OnChange),
+            Plan::Update(4)
+        );
+    }
+
+    #[test]
+    fn on_change_keeps_a_comment_with_the_same_state() {
+        let ours = c(2, &format!("{M}\nold figures"));
+        let new = format!("{M}\nnew figures");
+        assert_eq!(
+            plan(BOT, &[ours], &want(&new), CommentWhen::OnChange),
+            Plan::KeepSameState(2)
+        );
+        let other = "<!-- rag-gate:v1 id=prod state=bbbb -->\nx";
+        assert_eq!(
+            plan(BOT, &[c(2, other)], &want(&new), CommentWhen::OnChange),
+            Plan::Update(2)
+        );
+    }
+
+    #[test]
+    fn on_failure_skips_a_pass_without_a_comment_but_corrects_one() {
+        let pass = Wanted {
+            failing: false,
+            ..want("pass")
+        };
+        assert_eq!(plan(BOT, &[], &pass, CommentWhen::OnFailure), Plan::Skip);
+        assert_eq!(
+            plan(BOT, &[c(3, M)], &pass, CommentWhen::OnFailure),
+            Plan::Update(3)
+        );
+        assert_eq!(
+            plan(BOT, &[], &want("x"), CommentWhen::OnFailure),
+            Plan::Create
+        );
+    }
+
+    #[test]
     fn another_gate_or_a_quote_of_the_marker_is_not_ours() {
-        let other = c(3, "<!-- rag-gate:v1 id=prod-eu -->\nA");
+        let other = c(3, "<!-- rag-gate:v1 id=prod-eu state=aaaa -->\nA");
         let quoted = c(4, "look: <!-- rag-gate:v1 id=prod -->");
-        let empty = RawComment { id: 5, body: None };
-        assert_eq!(plan(&[other, quoted, empty], M, "x"), Plan::Create);
+        let empty = RawComment {
+            id: 5,
+            body: None,
+            user: None,
+        };
+        assert_eq!(
+            plan(
+                BOT,
+                &[other, quoted, empty],
+                &want("x"),
+                CommentWhen::Always
+            ),
+            Plan::Create
+        );
+    }
+
+    #[test]
+    fn a_marker_planted_by_someone_else_is_not_ours() {
+        let fake = by(3, "mallory", &format!("{M}\nPASS"));
+        let unknown = RawComment {
+            user: None,
+            ..c(4, M)
+        };
+        let always = CommentWhen::Always;
+        assert_eq!(
+            plan(BOT, &[fake.clone(), unknown], &want("x"), always),
+            Plan::Create
+        );
+        assert_eq!(
+            plan(BOT, &[fake, c(9, M)], &want("x"), always),
+            Plan::Update(9)
+        );
     }
 
     #[test]
     fn the_oldest_of_two_markers_wins() {
-        assert_eq!(plan(&[c(7, M), c(8, M)], M, "new"), Plan::Update(7));
+        assert_eq!(
+            plan(BOT, &[c(7, M), c(8, M)], &want("new"), CommentWhen::Always),
+            Plan::Update(7)
+        );
     }
 }

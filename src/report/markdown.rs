@@ -1,301 +1,218 @@
 //! Markdown renderer: the PR comment and the job summary, what a reviewer reads in ten seconds.
 //!
-//! Layout: a hidden marker line (how the sticky comment is found again), the verdict and the one
-//! reason that matters most, the gates, the metric × slice deltas with a text forest plot of each
-//! interval against zero, the worst per-query regressions folded in `<details>`, warnings, and a
-//! footer with seed, resamples, method and unit. No timestamps: same report, same bytes.
+//! Layout: a hidden marker line (how the sticky comment is found again, with a digest of the
+//! verdict and the gated rows), then line 1: the verdict and the one reason that matters most;
+//! the gated rows only (what decided); the comparisons that changed beyond their margin; and
+//! folded in `<details>`: every comparison, a forest plot per metric, the worst per-query
+//! regressions (once per query, with the slices it regressed on), the protocol and the
+//! warnings. A one-line footer closes it. No timestamps: same report, same bytes.
+//!
+//! Too large for GitHub, the report is trimmed by importance (`trim.rs`) and says what it left
+//! out and where the full report is.
 //!
 //! Everything that comes from the user's files (metric and slice names, query ids, paths, the
-//! gate id) goes through [`escape`] or [`marker`], so it cannot break a table, close the hidden
-//! marker, start a code span, @-mention a person or cross-reference an issue.
+//! gate id) goes through [`escape`], [`code`] or [`marker`], so it cannot break a table, close
+//! the hidden marker, start a code span, @-mention a person or cross-reference an issue.
 
+mod details;
 mod forest;
+mod protocol;
+mod tables;
 mod text;
+mod trim;
 
 use std::fmt::Write;
 
-use crate::model::{Comparison, GateResult, GateStatus, Report, Verdict};
-use crate::report::text::fmt_p;
-use forest::forest;
-pub use text::{escape, marker};
-use text::{fmt_pct, plain4, signed3, signed4};
+use crate::model::{GateStatus, Report, Verdict};
+pub use text::{code, escape, marker, marker_with_state, parse_marker};
+use trim::Detail;
 
 /// GitHub rejects issue-comment bodies longer than this many characters.
 pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
 
-/// What to leave out when the full report does not fit.
-#[derive(Clone, Copy)]
-struct Detail {
-    per_query: bool,
-    max_rows: usize,
+/// Where a rendering goes: its size limit, where the full report can be found (said when
+/// something is left out), and a link to it for the footer.
+#[derive(Debug, Clone, Default)]
+pub struct Page {
+    pub limit: Option<usize>,
+    /// Markdown naming where the full report is, e.g. "the job summary of [this run](URL)".
+    pub full_report: Option<String>,
+    /// A URL (already checked to be plain) for the footer's "full report" link.
+    pub link: Option<String>,
 }
 
 /// The whole report as Markdown.
 pub fn render(report: &Report) -> String {
-    render_with(
+    render_page(report, &Page::default())
+}
+
+/// The report within `max_chars` bytes, saying the full report is in the job summary or the
+/// report file.
+pub fn render_trimmed(report: &Report, max_chars: usize) -> String {
+    render_page(
         report,
-        Detail {
-            per_query: true,
-            max_rows: usize::MAX,
+        &Page {
+            limit: Some(max_chars),
+            ..Page::default()
         },
     )
 }
 
-/// The report in at most `max_chars` bytes (so at most that many characters): drops the
-/// per-query detail first, then table rows, and says what it left out; as a last resort it cuts
-/// the text. Never fails on size.
-pub fn render_trimmed(report: &Report, max_chars: usize) -> String {
-    let full = render(report);
-    if full.len() <= max_chars {
-        return full;
-    }
-    let mut rows = report.comparisons.len().max(report.gates.len());
+/// The report for `page`: in full when it fits, else trimmed by importance (never fails on
+/// size; as a last resort the body is cut, keeping the head and the footer).
+pub fn render_page(report: &Report, page: &Page) -> String {
+    let mut d = Detail::full(report);
+    let limit = page.limit.unwrap_or(usize::MAX);
+    let ranks = trim::Ranks::new(report);
     loop {
-        let body = render_with(
-            report,
-            Detail {
-                per_query: false,
-                max_rows: rows,
-            },
-        );
-        if body.len() <= max_chars {
+        let body = render_with(report, d, page, &ranks);
+        if body.len() <= limit {
             return body;
         }
-        if rows == 0 {
-            return hard_cut(&body, max_chars);
+        match d.smaller() {
+            Some(next) => d = next,
+            None => return hard_cut(report, &body, page, limit),
         }
-        rows /= 2;
     }
 }
 
-fn hard_cut(body: &str, max: usize) -> String {
-    const NOTE: &str =
-        "\n\n… (cut to fit GitHub's size limit; see the job summary or report file)\n";
-    let mut end = max.saturating_sub(NOTE.len());
-    while !body.is_char_boundary(end) {
-        end -= 1;
+/// A digest of what `--comment-mode on-change` compares: the verdict and each gated row's
+/// gate, metric, slice, rule, result and label (not the figures, which move a little with
+/// every push). FNV-1a, 64 bits, as 16 hex digits.
+pub fn state_digest(r: &Report) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |s: &str| {
+        for b in s.bytes().chain([0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(r.verdict.as_str());
+    for g in &r.gates {
+        eat(&g.gate.to_string());
+        eat(&g.metric);
+        eat(&g.slice);
+        eat(&g.rule);
+        eat(&format!("{:?}", g.status));
+        eat(g.label.as_str());
     }
-    format!("{}{NOTE}", &body[..end])
+    format!("{h:016x}")
 }
 
-fn render_with(r: &Report, d: Detail) -> String {
+fn head(r: &Report) -> String {
     let mut s = String::new();
-    let failed = r.gates.iter().filter(|g| !g.passed).count();
     let (icon, word) = match r.verdict {
         Verdict::Pass => ("✅", "pass"),
         Verdict::Fail => ("❌", "fail"),
     };
-    let _ = writeln!(s, "{}", marker(&r.gate_id));
-    let _ = writeln!(s, "### {icon} rag-gate: {word} ({})\n", escape(&r.gate_id));
-    if failed > 0 {
-        let _ = writeln!(
-            s,
-            "**{}** · {failed} of {} gates failed\n",
-            reason(r),
-            r.gates.len()
-        );
-    } else {
-        let _ = writeln!(s, "**{}**\n", reason(r));
+    let _ = writeln!(s, "{}", marker_with_state(&r.gate_id, &state_digest(r)));
+    let _ = writeln!(s, "### {icon} rag-gate {word}: {}\n", reason(r));
+    // The headline already counts what failed ("1 of 4 checks failed (2 gates)").
+    let small = r
+        .gates
+        .iter()
+        .filter(|g| g.status == GateStatus::TooSmall)
+        .count();
+    let mut facts = vec![format!("gate **{}**", escape(&r.gate_id))];
+    if small > 0 {
+        facts.push(format!(
+            "{} not judged (too small), never passed",
+            crate::numbers::count(small, "check", "checks")
+        ));
     }
-    if !d.per_query {
-        s.push_str("> Per-query detail was left out to fit GitHub's comment size limit; ");
-        s.push_str("the job summary and the report file have it all.\n\n");
-    }
-    gates_table(&mut s, &r.gates, d.max_rows);
-    deltas_table(&mut s, r, d.max_rows);
-    forest(&mut s, &r.comparisons, &r.gates, d.max_rows);
-    if d.per_query {
-        worst(&mut s, &r.comparisons);
-    }
-    if !r.warnings.is_empty() {
-        s.push_str("**Warnings**\n\n");
-        for w in &r.warnings {
-            let _ = writeln!(s, "- ⚠️ {}", escape(w));
-        }
-        s.push('\n');
-    }
-    footer(&mut s, r);
+    facts.push(format!("{} queries paired", r.pairing.paired));
+    let _ = writeln!(s, "{}\n", facts.join(" · "));
     s
 }
 
-/// The report's own headline, or else the worst failing gate in words.
+/// The judge's headline without its "FAIL: "/"PASS: " prefix (the heading says it).
 fn reason(r: &Report) -> String {
-    if !r.headline.trim().is_empty() {
-        return escape(r.headline.trim());
-    }
-    let find = |g: &GateResult| {
-        r.comparisons
-            .iter()
-            .find(|c| c.metric == g.metric && c.slice == g.slice)
-    };
-    let worst = r.gates.iter().filter(|g| !g.passed).min_by(|a, b| {
-        let da = find(a).map_or(f64::INFINITY, |c| c.delta);
-        let db = find(b).map_or(f64::INFINITY, |c| c.delta);
-        da.total_cmp(&db)
-    });
-    match worst {
-        None => format!("all {} gates passed", r.gates.len()),
-        Some(g) => match find(g) {
-            Some(c) if c.delta < 0.0 => format!(
-                "{} dropped {:.3} [{}, {}] on {}",
-                escape(&g.metric),
-                -c.delta,
-                signed3(c.ci[0]),
-                signed3(c.ci[1]),
-                escape(&g.slice)
-            ),
-            _ => format!(
-                "{} on {}: {} {} vs threshold {}",
-                escape(&g.metric),
-                escape(&g.slice),
-                escape(&g.rule),
-                plain4(g.value),
-                plain4(g.threshold)
-            ),
-        },
+    let h = r.headline.trim();
+    let h = h
+        .strip_prefix("FAIL: ")
+        .or_else(|| h.strip_prefix("PASS: "))
+        .unwrap_or(h);
+    if h.is_empty() {
+        format!("{} gate checks", r.gates.len())
+    } else {
+        escape(h)
     }
 }
 
-fn gates_table(s: &mut String, gates: &[GateResult], max_rows: usize) {
-    if gates.is_empty() {
-        return;
+fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> String {
+    let mut s = head(r);
+    if !d.is_full(r) {
+        left_out_note(&mut s, r, d, page);
     }
-    s.push_str(
-        "| gate | metric | slice | rule | value | threshold | result | label | p (Holm) |\n",
-    );
-    s.push_str("|--:|---|---|---|--:|--:|---|---|--:|\n");
-    // Failures first when rows must be dropped, so trimming never hides a failed gate.
-    let mut order: Vec<&GateResult> = gates.iter().collect();
-    if max_rows < gates.len() {
-        order.sort_by_key(|g| g.passed);
+    tables::gates(&mut s, r, &trim::gated_rows(r, d.other_gated));
+    let (changed, total) = trim::changed_rows(r, ranks, d.changed_rows);
+    tables::changed(&mut s, r, &changed, total);
+    tables::all(&mut s, r, &trim::all_rows(ranks, d.all_rows));
+    if d.forest {
+        forest::forest(&mut s, &r.comparisons, &r.gates);
     }
-    for g in order.iter().take(max_rows) {
-        let result = match (g.status, g.passed) {
-            (GateStatus::Pass, _) => "✅ pass",
-            (GateStatus::Fail, _) => "❌ **fail**",
-            (GateStatus::TooSmall, true) => "⚠️ too small to judge",
-            (GateStatus::TooSmall, false) => "❌ **too small**",
-        };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {result} | {} | {} |",
-            g.gate,
-            escape(&g.metric),
-            escape(&g.slice),
-            escape(&g.rule),
-            plain4(g.value),
-            plain4(g.threshold),
-            g.label.as_str(),
-            fmt_p(g.p_adjusted)
-        );
+    if d.per_query {
+        details::worst(&mut s, &r.comparisons);
     }
-    more_rows(s, gates.len(), max_rows, "gate rows");
+    details::protocol(&mut s, r);
+    s.push_str(&super::noise::markdown(r, escape));
+    protocol::sections(&mut s, r);
+    details::warnings(&mut s, r, d.warnings);
+    details::notes(&mut s, r);
+    s.push_str(&details::footer(r, page.link.as_deref()));
+    protocol::footer(&mut s, r);
+    s
 }
 
-fn deltas_table(s: &mut String, r: &Report, max_rows: usize) {
-    if r.comparisons.is_empty() {
-        return;
+fn where_full(page: &Page) -> &str {
+    page.full_report
+        .as_deref()
+        .unwrap_or("the job summary and the report file (`--output`, `--export-html`)")
+}
+
+fn left_out_note(s: &mut String, r: &Report, d: Detail, page: &Page) {
+    let mut what = Vec::new();
+    if !d.per_query {
+        what.push("the per-query regressions".to_string());
     }
-    let level = format!("{}% CI", fmt_pct(r.confidence));
+    if !d.forest {
+        what.push("the forest plot".to_string());
+    }
+    let rows = r.comparisons.len() - d.all_rows.min(r.comparisons.len());
+    if rows > 0 {
+        what.push(format!("{rows} of {} comparison rows", r.comparisons.len()));
+    }
+    if d.warnings < r.warnings.len() {
+        what.push(format!(
+            "{} of {} warnings",
+            r.warnings.len() - d.warnings,
+            r.warnings.len()
+        ));
+    }
     let _ = writeln!(
         s,
-        "| metric | slice | n | baseline | candidate | Δ | {level} | p | MDE | label | win / tie / loss |"
+        "> Left out to fit the size limit: {}. The full report: {}.\n",
+        what.join(", "),
+        where_full(page)
     );
-    s.push_str("|---|---|--:|--:|--:|--:|---|--:|--:|---|---|\n");
-    for c in r.comparisons.iter().take(max_rows) {
-        let n = match c.groups {
-            Some(g) => format!("{} ({g} groups)", c.n),
-            None => c.n.to_string(),
-        };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {n} | {:.4} | {:.4} | {}{} | [{}, {}]{} | {} | {:.4} | {} | {} / {} / {} |",
-            escape(&c.metric),
-            escape(&c.slice),
-            c.baseline_value,
-            c.candidate_value,
-            signed4(c.estimate),
-            if c.statistic == "mean" { String::new() } else { format!(" ({})", escape(&c.statistic)) },
-            signed4(c.ci[0]),
-            signed4(c.ci[1]),
-            if c.mc_rerun { " ↻" } else { "" },
-            fmt_p(c.p_value),
-            c.mde,
-            c.label_str(),
-            c.wins,
-            c.ties,
-            c.losses
-        );
-    }
-    more_rows(s, r.comparisons.len(), max_rows, "comparison rows");
 }
 
-fn more_rows(s: &mut String, total: usize, shown: usize, what: &str) {
-    if total > shown {
-        let _ = writeln!(
-            s,
-            "\n_… and {} more {what}, left out to fit the size limit._",
-            total - shown
-        );
-    }
-    s.push('\n');
-}
-
-fn worst(s: &mut String, cs: &[Comparison]) {
-    let with: Vec<&Comparison> = cs.iter().filter(|c| !c.worst.is_empty()).collect();
-    if with.is_empty() {
-        return;
-    }
-    let queries: usize = with.iter().map(|c| c.worst.len()).sum();
-    let _ = writeln!(
-        s,
-        "<details><summary>Worst per-query regressions ({queries} rows in {} comparison{})</summary>\n",
-        with.len(),
-        if with.len() == 1 { "" } else { "s" }
+fn hard_cut(r: &Report, body: &str, page: &Page, max: usize) -> String {
+    let note = format!(
+        "\n\n… (cut to fit the size limit; the full report: {})\n\n",
+        where_full(page)
     );
-    for c in with {
-        let _ = writeln!(s, "**{} · {}**\n", escape(&c.metric), escape(&c.slice));
-        s.push_str("| query | baseline | candidate | Δ |\n|---|--:|--:|--:|\n");
-        for q in &c.worst {
-            let _ = writeln!(
-                s,
-                "| {} | {:.4} | {:.4} | {} |",
-                escape(&q.query_id),
-                q.baseline,
-                q.candidate,
-                signed4(q.delta)
-            );
+    let footer = details::footer(r, page.link.as_deref());
+    if note.len() + footer.len() > max {
+        let mut end = max.min(footer.len());
+        while !footer.is_char_boundary(end) {
+            end -= 1;
         }
-        s.push('\n');
+        return footer[..end].to_string();
     }
-    s.push_str("</details>\n\n");
-}
-
-fn footer(s: &mut String, r: &Report) {
-    let family = r.gates.first().map_or(0, |g| g.family_size);
-    let _ = writeln!(
-        s,
-        "<sub>p: two-sided paired sign-flip (randomization) test at the {} unit; p (Holm): adjusted \
-         over the {family} gated comparisons; MDE: smallest change detectable with 80% power; \
-         ↻: interval recomputed with 10× resamples because a bound lay within 3 Monte-Carlo \
-         standard errors of a threshold.</sub>\n",
-        escape(&r.unit)
-    );
-    let p = &r.pairing;
-    let _ = writeln!(
-        s,
-        "<sub>seed {} · {} resamples · {} {}% interval · unit: {} · tie: abs(Δ) ≤ {:e} · paired {} \
-         of {} baseline / {} candidate queries · baseline {} · candidate {}</sub>",
-        r.seed,
-        r.resamples,
-        escape(&r.method),
-        fmt_pct(r.confidence),
-        escape(&r.unit),
-        r.tie_epsilon,
-        p.paired,
-        p.baseline_queries,
-        p.candidate_queries,
-        escape(&r.inputs.baseline),
-        escape(&r.inputs.candidate)
-    );
+    let mut end = max.saturating_sub(note.len() + footer.len());
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{note}{footer}", &body[..end])
 }

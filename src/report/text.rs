@@ -1,14 +1,21 @@
 //! Plain-text renderer for the terminal: the headline, the gates, the deltas, the worst
 //! regressions and the warnings, in aligned columns.
 
-use crate::model::{GateStatus, Report};
+use crate::model::{GateStatus, Report, LABEL_LEGEND};
+use crate::numbers::{plain, signed};
+use crate::safe_text::{one_line, shown};
 
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
-    out.push_str(&format!("rag-gate {}: {}\n", r.gate_id, r.headline));
+    // Names come from the pull request: each is one visible line, cut (`safe_text`).
     out.push_str(&format!(
-        "{} queries paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
-        r.pairing.paired,
+        "rag-gate {}: {}\n",
+        shown(&r.gate_id),
+        one_line(&r.headline)
+    ));
+    out.push_str(&format!(
+        "{} paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
+        crate::numbers::count(r.pairing.paired, "query", "queries"),
         r.unit,
         r.method,
         fmt_pct(r.confidence),
@@ -23,16 +30,16 @@ pub fn render(r: &Report) -> String {
             .map(|g| {
                 vec![
                     format!("#{}", g.gate),
-                    g.metric.clone(),
-                    g.slice.clone(),
+                    shown(&g.metric),
+                    shown(&g.slice),
                     g.rule.clone(),
-                    format!("{:.4}", g.value),
-                    format!("{}", g.threshold),
-                    match g.status {
-                        GateStatus::Pass => "pass".into(),
-                        GateStatus::Fail => "FAIL".into(),
-                        GateStatus::TooSmall if g.passed => "too small (warn)".into(),
-                        GateStatus::TooSmall => "too small (FAIL)".into(),
+                    plain(g.value),
+                    plain(g.threshold),
+                    match (g.status, g.fails_build) {
+                        (GateStatus::Pass, _) => "pass".into(),
+                        (GateStatus::Fail, _) => "FAIL".into(),
+                        (GateStatus::TooSmall, false) => "not judged (warn)".into(),
+                        (GateStatus::TooSmall, true) => "not judged (FAIL)".into(),
                     },
                     g.label.as_str().into(),
                     fmt_p(g.p_value),
@@ -60,14 +67,15 @@ pub fn render(r: &Report) -> String {
     }
     if let Some(g) = r.gates.first() {
         out.push_str(&format!(
-            "  p: two-sided paired sign-flip test at the {} unit; Holm over {} gated comparisons\n",
-            r.unit, g.family_size
+            "  p: two-sided paired sign-flip test at the {} unit; Holm over {}\n",
+            r.unit,
+            crate::numbers::count(g.family_size, "gated comparison", "gated comparisons")
         ));
     }
     out.push_str("\nDeltas (candidate − baseline)\n");
     let ci_head = format!("{}% CI", fmt_pct(r.confidence));
     let practical_head = match r.comparisons.first() {
-        Some(c) => format!("w/t/l at ±{}", c.practical_tie),
+        Some(c) => format!("w/t/l at ±{}", plain(c.practical_tie)),
         None => "w/t/l (practical)".into(),
     };
     let rows: Vec<Vec<String>> = r
@@ -75,29 +83,29 @@ pub fn render(r: &Report) -> String {
         .iter()
         .map(|c| {
             vec![
-                c.metric.clone(),
-                c.slice.clone(),
+                shown(&c.metric),
+                shown(&c.slice),
                 match c.groups {
                     Some(g) => format!("{} ({g} groups)", c.n),
                     None => c.n.to_string(),
                 },
-                format!("{:.4}", c.baseline_mean),
-                format!("{:.4}", c.candidate_mean),
-                format!("{:+.4}", c.delta),
+                plain(c.baseline_mean),
+                plain(c.candidate_mean),
+                signed(c.delta),
                 if c.statistic == "mean" {
                     String::new()
                 } else {
-                    format!("{} {:+.4}", c.statistic, c.estimate)
+                    format!("{} {}", c.statistic, signed(c.estimate))
                 },
                 format!(
-                    "[{:+.4}, {:+.4}]{}",
-                    c.ci[0],
-                    c.ci[1],
+                    "[{}, {}]{}",
+                    signed(c.ci[0]),
+                    signed(c.ci[1]),
                     if c.mc_rerun { "*" } else { "" }
                 ),
                 fmt_p(c.p_value),
-                format!("{:.4}", c.mde),
-                format!("{} (±{})", c.label_str(), c.margin),
+                plain(c.mde),
+                format!("{} (±{})", c.label_str(), plain(c.margin)),
                 format!("{}/{}/{}", c.wins, c.ties, c.losses),
                 format!(
                     "{}/{}/{}",
@@ -124,7 +132,7 @@ pub fn render(r: &Report) -> String {
         ],
         &rows,
     ));
-    // The re-run factor travels in the data: resamples used by a re-run ÷ the configured number.
+    out.push_str(&format!("  {LABEL_LEGEND}\n"));
     if let Some(c) = r.comparisons.iter().find(|c| c.mc_rerun) {
         out.push_str(&format!(
             "  * bound within 3 Monte-Carlo SE of a threshold: re-run with {}× the resamples\n",
@@ -144,12 +152,15 @@ pub fn render(r: &Report) -> String {
                 .iter()
                 .map(|w| {
                     format!(
-                        "{} {:.3}→{:.3} ({:+.3})",
-                        w.query_id, w.baseline, w.candidate, w.delta
+                        "{} {}→{} ({})",
+                        shown(&w.query_id),
+                        plain(w.baseline),
+                        plain(w.candidate),
+                        signed(w.delta)
                     )
                 })
                 .collect();
-            out.push_str(&format!("  {}: {}\n", c.metric, items.join(", ")));
+            out.push_str(&format!("  {}: {}\n", shown(&c.metric), items.join(", ")));
         }
     }
     if r.pairing.dropped_baseline_only + r.pairing.dropped_candidate_only > 0 {
@@ -158,13 +169,85 @@ pub fn render(r: &Report) -> String {
             r.pairing.dropped_baseline_only, r.pairing.dropped_candidate_only
         ));
     }
-    if !r.warnings.is_empty() {
-        out.push_str("\nWarnings\n");
-        for w in &r.warnings {
-            out.push_str(&format!("  - {w}\n"));
+    judged_text(&mut out, r);
+    out.push_str(&super::noise::text(r));
+    for (title, lines) in [("Warnings", &r.warnings), ("Notes", &r.notes)] {
+        if !lines.is_empty() {
+            out.push_str(&format!("\n{title}\n"));
+            for w in lines {
+                out.push_str(&format!("  - {}\n", one_line(w)));
+            }
         }
     }
+    protocol_text(&mut out, r);
     out
+}
+
+/// The judged bounds of the gated comparisons (runs evaluated by check).
+fn judged_text(out: &mut String, r: &Report) {
+    let share = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.3}"));
+    let rows: Vec<Vec<String>> = r
+        .comparisons
+        .iter()
+        .filter_map(|c| {
+            let j = c.judged.as_ref()?;
+            Some(vec![
+                c.metric.clone(),
+                c.slice.clone(),
+                format!("{}/{}", share(j.baseline_judged), share(j.candidate_judged)),
+                format!("{}/{}", j.baseline_unjudged, j.candidate_unjudged),
+                format!("{:+.4}", j.delta),
+                format!(
+                    "[{:+.4}, {:+.4}]",
+                    j.delta_baseline_optimistic, j.delta_candidate_optimistic
+                ),
+            ])
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str("\nJudged coverage (unjudged = non-relevant; bounds if they were relevant)\n");
+    out.push_str(&table(
+        &[
+            "metric",
+            "slice",
+            "judged@k b/c",
+            "unjudged b/c",
+            "delta",
+            "bounds [baseline's relevant, candidate's relevant]",
+        ],
+        &rows,
+    ));
+}
+
+/// The protocol section and its hash (last line).
+fn protocol_text(out: &mut String, r: &Report) {
+    let Some(p) = &r.protocol else { return };
+    let rows: Vec<Vec<String>> = p
+        .fields
+        .iter()
+        .map(|f| vec![f.field.clone(), f.value.clone()])
+        .collect();
+    if !rows.is_empty() {
+        out.push_str(&format!("\nProtocol ({})\n", p.status.as_str()));
+        out.push_str(&table(&["field", "value"], &rows));
+    }
+    for (side, ctx) in [
+        ("baseline", &p.baseline_context),
+        ("candidate", &p.candidate_context),
+    ] {
+        for (k, v) in ctx {
+            out.push_str(&format!("  run context ({side}) {k} = {v}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "protocol {}: {}\n",
+        p.status.as_str(),
+        p.hash
+            .as_deref()
+            .map_or("no fingerprint".into(), |h| format!("sha256 {h}"))
+    ));
 }
 
 /// A p-value with four decimals, or "<0.0001".

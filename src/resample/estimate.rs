@@ -8,8 +8,17 @@
 //! come from the same indices as the means). A median or p95 metric draws from `bootstrap` and
 //! `signflip` with the metric and slice names; a close-call rerun from `bootstrap-rerun` with the
 //! metric and slice names.
+//!
+//! With replicate runs (`estimate_crossed`, mean only) each resample also gets its run part
+//! (`stats::crossed`) from `bootstrap-runs` with the slice name (every metric of a slice reads
+//! the same run draws), a rerun's from `bootstrap-runs-rerun` with the metric and slice names;
+//! the interval is the percentile (or BCa) interval of those sums stretched by the Satterthwaite
+//! t factor, and the p-value is the matching t test. That t correction is the crossed interval's
+//! small-sample correction (its calibration: `docs/noise.md`), so bootstrap-t and the expanded
+//! percentile read the percentile interval there; the report states the df and the stretch.
 
 use crate::stats::bootstrap::{bootstrap_means_many, group_sums, Units};
+use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::interval::{at_levels, interval, Interval, IntervalMethod};
 use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
@@ -52,10 +61,19 @@ pub struct Estimate {
     pub mde: f64,
     /// Group unit: the effective number of groups (Σ N_g)² / Σ N_g².
     pub effective_groups: Option<f64>,
+    /// With replicate runs: the small-sample correction behind the interval and p-value.
+    pub crossed: Option<Correction>,
 }
 
 /// How much more resampling a close call gets.
 pub const RERUN_FACTOR: usize = 10;
+/// The resamples of a close-call re-run: `RERUN_FACTOR` times more, at most the documented
+/// maximum (10^7; 10^8 draws took 1.6 GB for one small comparison).
+pub fn rerun_resamples(resamples: usize) -> usize {
+    resamples
+        .saturating_mul(RERUN_FACTOR)
+        .min(crate::config::MAX_RESAMPLES as usize)
+}
 /// A bound within this many Monte-Carlo standard errors of a threshold is a close call.
 pub const CLOSE_CALL_SE: f64 = 3.0;
 
@@ -192,6 +210,58 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
 /// `mean_draws` (drawn here alone, with the same streams, when not given); quantile statistics
 /// ignore it.
 pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>) -> Estimate {
+    estimate_crossed(x, checks, shared, None)
+}
+
+/// One estimate's figures before they become an `Estimate`.
+struct Part {
+    point: f64,
+    iv: Interval,
+    rerun: bool,
+    p_value: f64,
+    /// The standard error and degrees of freedom behind the MDE.
+    se: f64,
+    df: f64,
+    /// Units whose swap changes the statistic (the p floor's count).
+    nonzero: usize,
+    crossed: Option<Correction>,
+}
+
+/// What every statistic's estimate shares: the units, the close-call test and the re-run.
+struct Common<'a> {
+    x: &'a Input<'a>,
+    units: Units<'a>,
+    sizes: &'a [f64],
+    checks: &'a [BoundCheck],
+    rerun_b: usize,
+    rerun_key: [u8; 32],
+}
+
+impl Common<'_> {
+    /// Whether a bound lies within `CLOSE_CALL_SE` Monte-Carlo errors of its threshold (and a
+    /// re-run can still add resamples).
+    fn close(&self, iv: &Interval) -> bool {
+        self.rerun_b > self.x.resamples
+            && self.checks.iter().any(|c| {
+                (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound]
+            })
+    }
+
+    /// Units with a non-zero value (a zero delta, or group sum, does not change under a swap).
+    fn nonzero(&self) -> usize {
+        let (values, _) = self.units.values_and_sizes();
+        values.iter().filter(|&&v| v != 0.0).count()
+    }
+}
+
+/// As `estimate`, with the run part of replicate runs for a mean statistic (`runs`; quantile
+/// statistics ignore it: the caller refuses replicates for them).
+pub fn estimate_crossed(
+    x: &Input<'_>,
+    checks: &[BoundCheck],
+    shared: Option<MeanDraws>,
+    runs: Option<&RunPart>,
+) -> Estimate {
     let [metric, slice] = x.names;
     let (sums, sizes) = match x.groups {
         Some((of, g)) => group_sums(x.deltas, of, g),
@@ -204,97 +274,201 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
         },
         None => Units::Queries(x.deltas),
     };
-    let unit_count = units.len();
-    let close = |iv: &Interval| {
-        checks
-            .iter()
-            .any(|c| (iv.bounds[c.bound] - c.threshold).abs() < CLOSE_CALL_SE * iv.mc_se[c.bound])
+    let c = Common {
+        x,
+        units,
+        sizes: &sizes,
+        checks,
+        rerun_b: rerun_resamples(x.resamples),
+        rerun_key: stream_key(x.seed, &["bootstrap-rerun", metric, slice]),
     };
-    let rerun_key = stream_key(x.seed, &["bootstrap-rerun", metric, slice]);
-    let rerun_b = x.resamples * RERUN_FACTOR;
-    // Units whose swap changes the statistic (a zero delta, or group sum, does not): the p floor.
-    let mut nonzero = units
-        .values_and_sizes()
-        .0
-        .iter()
-        .filter(|&&v| v != 0.0)
-        .count();
-    let (point, iv, rerun, p_value, se, df) = match x.statistic.level() {
-        None => {
-            let point = crate::stats::describe::mean(x.deltas);
-            let scale = x.deltas.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let tie = tie_tolerance(x.deltas.len(), scale);
-            let d = shared.unwrap_or_else(|| {
-                mean_draws(&[x.deltas], x.groups, x.resamples, x.seed, slice, x.method)
-                    .pop()
-                    .expect("one metric")
-            });
-            let mut iv = mean_interval(&d.draws, units, point, x, tie);
-            let rerun = close(&iv);
-            if rerun {
-                let (values, z) = units.values_and_sizes();
-                let again = draw_means(&[values], z, rerun_b, rerun_key, studentises(x.method))
-                    .pop()
-                    .expect("one metric");
-                iv = mean_interval(&again, units, point, x, tie);
-            }
-            let df = match x.groups {
-                Some(_) => bm_df(&sizes),
-                None => x.deltas.len() as f64 - 1.0,
-            };
-            (point, iv, rerun, d.p_value, se_mean(units), df)
-        }
-        Some(p) => {
-            let members = match x.groups {
-                Some((of, g)) => members(of, g),
-                None => singletons(x.deltas.len()),
-            };
-            let sample = PairedSample {
-                base: x.base,
-                cand: x.cand,
-                units: &members,
-            };
-            nonzero = members
-                .iter()
-                .filter(|m| m.iter().any(|&i| x.deltas[i as usize] != 0.0))
-                .count();
-            let point = sample.quantile_diff(p);
-            let scale = x
-                .base
-                .iter()
-                .chain(x.cand)
-                .fold(0.0f64, |m, v| m.max(v.abs()));
-            let tie = tie_tolerance(4, scale);
-            let method = match x.method {
-                IntervalMethod::Bca => IntervalMethod::Bca,
-                _ => IntervalMethod::Percentile,
-            };
-            let jk = match method {
-                IntervalMethod::Bca => jackknife::quantile_diff(&sample, p),
-                _ => None,
-            };
-            let key = stream_key(x.seed, &["bootstrap", metric, slice]);
-            let mut stats = bootstrap_quantile_diffs(&sample, p, x.resamples, key);
-            let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
-            let rerun = close(&iv);
-            if rerun {
-                stats = bootstrap_quantile_diffs(&sample, p, rerun_b, rerun_key);
-                iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
-            }
-            let key = stream_key(x.seed, &["signflip", metric, slice]);
-            let p_value = signflip::p_value_quantile(&sample, p, x.resamples, key);
-            let df = unit_count as f64 - 1.0;
-            (point, iv, rerun, p_value, se_bootstrap(&stats), df)
-        }
+    let part = match (x.statistic.level(), runs) {
+        (None, None) => mean_part(&c, shared),
+        (None, Some(r)) => crossed_part(&c, shared, r),
+        (Some(p), _) => quantile_part(&c, p),
     };
     Estimate {
-        estimate: point,
-        interval: iv,
-        resamples_used: if rerun { rerun_b } else { x.resamples },
-        rerun,
-        p_value,
-        p_floor: signflip::p_floor(nonzero, unit_count, x.resamples),
-        mde: mde(se, df, x.confidence, POWER),
+        estimate: part.point,
+        interval: part.iv,
+        resamples_used: if part.rerun { c.rerun_b } else { x.resamples },
+        rerun: part.rerun,
+        p_value: part.p_value,
+        // The t test of replicate runs has no floor; the sign-flip test does.
+        p_floor: match part.crossed {
+            Some(_) => 0.0,
+            None => signflip::p_floor(part.nonzero, units.len(), x.resamples),
+        },
+        mde: mde(part.se, part.df, x.confidence, POWER),
         effective_groups: x.groups.map(|_| effective_groups(&sizes)),
+        crossed: part.crossed,
+    }
+}
+
+/// The tie tolerance of a mean of `deltas`.
+fn mean_tie(deltas: &[f64]) -> f64 {
+    let scale = deltas.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    tie_tolerance(deltas.len(), scale)
+}
+
+/// The slice's shared draws of this metric, or its own under the same streams.
+fn own_draws(x: &Input<'_>, shared: Option<MeanDraws>) -> MeanDraws {
+    shared.unwrap_or_else(|| {
+        mean_draws(
+            &[x.deltas],
+            x.groups,
+            x.resamples,
+            x.seed,
+            x.names[1],
+            x.method,
+        )
+        .pop()
+        .expect("one metric")
+    })
+}
+
+/// A mean without replicate runs: the chosen interval, the sign-flip p-value.
+fn mean_part(c: &Common<'_>, shared: Option<MeanDraws>) -> Part {
+    let x = c.x;
+    let point = crate::stats::describe::mean(x.deltas);
+    let tie = mean_tie(x.deltas);
+    let d = own_draws(x, shared);
+    let mut iv = mean_interval(&d.draws, c.units, point, x, tie);
+    let rerun = c.close(&iv);
+    if rerun {
+        let (values, z) = c.units.values_and_sizes();
+        let again = draw_means(&[values], z, c.rerun_b, c.rerun_key, studentises(x.method))
+            .pop()
+            .expect("one metric");
+        iv = mean_interval(&again, c.units, point, x, tie);
+    }
+    let df = match x.groups {
+        Some(_) => bm_df(c.sizes),
+        None => x.deltas.len() as f64 - 1.0,
+    };
+    Part {
+        point,
+        iv,
+        rerun,
+        p_value: d.p_value,
+        se: se_mean(c.units),
+        df,
+        nonzero: c.nonzero(),
+        crossed: None,
+    }
+}
+
+/// A mean with replicate runs: each resample mean plus its run part, the percentile (or BCa)
+/// interval stretched by the Satterthwaite t factor, the t test's p-value.
+fn crossed_part(c: &Common<'_>, shared: Option<MeanDraws>, runs: &RunPart) -> Part {
+    let x = c.x;
+    let slice = x.names[1];
+    let point = crate::stats::describe::mean(x.deltas);
+    let tie = mean_tie(x.deltas);
+    let method = match x.method {
+        IntervalMethod::Bca => IntervalMethod::Bca,
+        _ => IntervalMethod::Percentile,
+    };
+    let jk = match method {
+        IntervalMethod::Bca => jackknife::mean(c.units),
+        _ => None,
+    };
+    let fix = correction(
+        se_mean(c.units).powi(2),
+        (c.units.len() as f64 - 1.0).max(0.0),
+        runs,
+        x.confidence,
+    );
+    // The run part joins each resample; the interval's distances from the estimate stretch.
+    let read = |stats: &mut Vec<f64>, key: [u8; 32]| {
+        runs.add_draws(stats, key);
+        let mut iv = interval(stats, point, jk.as_deref(), x.confidence, method, tie);
+        iv.bounds = iv.bounds.map(|b| fix.stretch_bound(point, b));
+        iv.mc_se = iv.mc_se.map(|e| e * fix.stretch);
+        iv
+    };
+    let mut stats = own_draws(x, shared).draws.means;
+    let mut iv = read(&mut stats, stream_key(x.seed, &["bootstrap-runs", slice]));
+    let rerun = c.close(&iv);
+    if rerun {
+        let (values, z) = c.units.values_and_sizes();
+        stats = bootstrap_means_many(&[values], z, c.rerun_b, c.rerun_key)
+            .pop()
+            .expect("one metric");
+        let key = stream_key(x.seed, &["bootstrap-runs-rerun", x.names[0], slice]);
+        iv = read(&mut stats, key);
+    }
+    Part {
+        point,
+        iv,
+        rerun,
+        p_value: fix.p_value(point),
+        se: fix.se,
+        df: fix.df,
+        nonzero: c.nonzero(),
+        crossed: Some(fix),
+    }
+}
+
+/// A median or p95: the percentile (or BCa) interval of the paired quantile difference, the
+/// sign-flip p-value over whole units.
+fn quantile_part(c: &Common<'_>, p: f64) -> Part {
+    let x = c.x;
+    let [metric, slice] = x.names;
+    let members = match x.groups {
+        Some((of, g)) => members(of, g),
+        None => singletons(x.deltas.len()),
+    };
+    let sample = PairedSample {
+        base: x.base,
+        cand: x.cand,
+        units: &members,
+    };
+    let nonzero = members
+        .iter()
+        .filter(|m| m.iter().any(|&i| x.deltas[i as usize] != 0.0))
+        .count();
+    let point = sample.quantile_diff(p);
+    let scale = x
+        .base
+        .iter()
+        .chain(x.cand)
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    let tie = tie_tolerance(4, scale);
+    let method = match x.method {
+        IntervalMethod::Bca => IntervalMethod::Bca,
+        _ => IntervalMethod::Percentile,
+    };
+    let jk = match method {
+        IntervalMethod::Bca => jackknife::quantile_diff(&sample, p),
+        _ => None,
+    };
+    let key = stream_key(x.seed, &["bootstrap", metric, slice]);
+    let mut stats = bootstrap_quantile_diffs(&sample, p, x.resamples, key);
+    let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
+    let rerun = c.close(&iv);
+    if rerun {
+        stats = bootstrap_quantile_diffs(&sample, p, c.rerun_b, c.rerun_key);
+        iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
+    }
+    let key = stream_key(x.seed, &["signflip", metric, slice]);
+    Part {
+        point,
+        iv,
+        rerun,
+        p_value: signflip::p_value_quantile(&sample, p, x.resamples, key),
+        se: se_bootstrap(&stats),
+        df: c.units.len() as f64 - 1.0,
+        nonzero,
+        crossed: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_rerun_stays_within_the_maximum() {
+        assert_eq!(super::rerun_resamples(2_000), 20_000);
+        assert_eq!(super::rerun_resamples(5_000_000), 10_000_000);
+        assert_eq!(super::rerun_resamples(10_000_000), 10_000_000);
     }
 }

@@ -55,12 +55,22 @@ fn std_normal() -> Normal {
 }
 
 /// The jackknife acceleration â from leave-one-unit-out values (0 when they do not vary).
+///
+/// â does not change when every value is scaled, so the deviations are divided by the largest
+/// one first: cubes of deviations near 1e299 would overflow to ∞/∞ = NaN.
 pub fn acceleration(jackknife: &[f64]) -> f64 {
     let n = jackknife.len() as f64;
-    let mean = jackknife.iter().sum::<f64>() / n;
+    let mean = jackknife.iter().map(|&t| t / n).sum::<f64>();
+    let scale = jackknife
+        .iter()
+        .map(|&t| (mean - t).abs())
+        .fold(0.0, f64::max);
+    if !(scale > 0.0 && scale.is_finite()) {
+        return 0.0;
+    }
     let (mut num, mut den) = (0.0, 0.0);
     for &t in jackknife {
-        let d = mean - t;
+        let d = (mean - t) / scale;
         num += d * d * d;
         den += d * d;
     }
@@ -76,8 +86,15 @@ pub fn bca_levels(z0: f64, a: f64, confidence: f64) -> [f64; 2] {
     let nd = std_normal();
     let alpha = 1.0 - confidence;
     let level = |p: f64| {
-        let z = nd.inverse_cdf(p);
-        nd.cdf(z0 + (z0 + z) / (1.0 - a * (z0 + z)))
+        let w = z0 + nd.inverse_cdf(p);
+        let d = 1.0 - a * w;
+        // Past the pole of w / (1 − a·w) the formula turns back on itself (the upper level
+        // would fall below the lower one): the level there is its limit at the pole, 1 or 0,
+        // so the two levels stay in order.
+        if d <= 0.0 {
+            return if w > 0.0 { 1.0 } else { 0.0 };
+        }
+        nd.cdf(z0 + w / d)
     };
     [level(alpha / 2.0), level(1.0 - alpha / 2.0)]
 }
@@ -135,6 +152,18 @@ pub fn at_levels(sorted: &[f64], levels: [f64; 2]) -> Interval {
         levels,
         mc_se: levels.map(|p| mc_half_width(b, p, |q| quantile_sorted(sorted, q))),
     }
+}
+
+/// Whether `resamples` bootstrap statistics can carry a `confidence` interval: at least two
+/// resamples beyond its bounds together ((1 − confidence) · B ≥ 2). Past that both bounds are
+/// the extreme resamples whatever the level, and the interval claims more than it can show.
+pub fn confidence_supported(confidence: f64, resamples: usize) -> bool {
+    confidence > 0.0 && confidence < 1.0 && (1.0 - confidence) * resamples as f64 >= 2.0
+}
+
+/// A usable interval: both bounds finite and low ≤ high. A rule never passes on anything else.
+pub fn is_valid(bounds: [f64; 2]) -> bool {
+    bounds[0].is_finite() && bounds[1].is_finite() && bounds[0] <= bounds[1]
 }
 
 /// Monte-Carlo standard error of the p-quantile of the sorted bootstrap sample.
@@ -242,5 +271,48 @@ mod tests {
         let se = mc_se_at(&sorted, 0.025);
         let want = (0.025f64 * 0.975 / 10_001.0).sqrt();
         assert!((se / want - 1.0).abs() < 0.01, "{se} vs {want}");
+    }
+
+    #[test]
+    fn bca_levels_stay_in_order_past_the_pole() {
+        // a = 0.3 at 99.9999%: 1 − a(z0 + z) < 0 for the upper level; it was read below the
+        // lower one (an inverted interval).
+        for a in [0.3, -0.3, 0.9] {
+            let [lo, hi] = bca_levels(0.2, a, 0.999_999);
+            assert!(
+                (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi),
+                "{lo} {hi}"
+            );
+            assert!(lo <= hi, "a = {a}: {lo} > {hi}");
+        }
+    }
+
+    #[test]
+    fn acceleration_of_huge_values_is_finite_and_scale_free() {
+        let small: Vec<f64> = [1.0, 2.0, 4.0, 8.0, 3.0].to_vec();
+        let huge: Vec<f64> = small.iter().map(|x| x * 1e299).collect();
+        let (a, b) = (acceleration(&small), acceleration(&huge));
+        assert!(b.is_finite(), "{b}");
+        assert!((a - b).abs() < 1e-12, "{a} {b}");
+        let mut stats: Vec<f64> = (0..200).map(|i| f64::from(i) * 1e297).collect();
+        let iv = interval(
+            &mut stats,
+            1e299,
+            Some(&huge),
+            0.9,
+            IntervalMethod::Bca,
+            0.0,
+        );
+        assert!(is_valid(iv.bounds), "{iv:?}");
+    }
+
+    #[test]
+    fn confidence_needs_resamples_beyond_its_bounds() {
+        assert!(confidence_supported(0.95, 200));
+        assert!(confidence_supported(0.99, 200));
+        assert!(!confidence_supported(0.999, 200));
+        assert!(confidence_supported(0.999, 4000));
+        assert!(!confidence_supported(1.0, 1_000_000));
+        assert!(!is_valid([f64::NAN, 1.0]) && !is_valid([1.0, 0.0]) && is_valid([0.0, 0.0]));
     }
 }

@@ -18,9 +18,12 @@
 //! - `statistic`: mean, median or p95.
 //! - `streams`: reproducible generator keys derived from the seed and a label.
 //! - `describe`: means and win/tie/loss counts of paired deltas.
+//! - `crossed`: queries × replicate runs: the pigeonhole bootstrap's run part (Owen 2007) with
+//!   variance-component and Satterthwaite corrections.
 
 pub mod bootstrap;
 pub mod columns;
+pub mod crossed;
 pub mod describe;
 pub mod holm;
 pub mod interval;

@@ -12,6 +12,7 @@ fn reg(id: &str, b: f64, c: f64) -> Regression {
         baseline: b,
         candidate: c,
         delta: c - b,
+        moves: Vec::new(),
     }
 }
 
@@ -57,20 +58,14 @@ fn cmp(
         p_floor: 1.0 / 10_001.0,
         mde: (ci[1] - ci[0]) / 3.92 * 2.8,
         margin: 0.01,
-        label: Some(if ci[1] < -0.01 {
-            Label::Worse
-        } else if ci[0] > 0.01 {
-            Label::Better
-        } else if ci[0] >= -0.01 && ci[1] <= 0.01 {
-            Label::NoChange
-        } else {
-            Label::Inconclusive
-        }),
+        label: Some(rag_gate::judge::label(ci, true, 0.01)),
         practical_tie: 0.01,
         practical_wins: wtl.0,
         practical_ties: wtl.1,
         practical_losses: wtl.2,
         worst,
+        judged: None,
+        replicates: None,
     }
 }
 
@@ -92,17 +87,20 @@ fn gate(
         rule: rule.to_string(),
         threshold,
         value,
-        passed: status == GateStatus::Pass || status == GateStatus::TooSmall,
+        passed: status == GateStatus::Pass,
+        // The too-small slice of these reports is under on-small-slice = "warn".
+        fails_build: status == GateStatus::Fail,
         status,
         detail: detail.to_string(),
         label: if status == GateStatus::Fail {
             Label::Worse
         } else {
-            Label::Inconclusive
+            Label::Unclear
         },
         p_value: 0.003,
         p_adjusted: 0.009,
         family_size: 3,
+        mc_rerun: false,
         decided_by: format!("({rule})"),
     }
 }
@@ -160,7 +158,7 @@ pub fn failing_report() -> Report {
             "ndcg@10",
             "all",
             "max-drop",
-            0.01,
+            -0.01,
             0.0041,
             GateStatus::Pass,
             "CI lower bound +0.0041 ≥ −0.01",
@@ -170,7 +168,7 @@ pub fn failing_report() -> Report {
             "ndcg@10",
             "risk=compliance",
             "max-drop",
-            0.01,
+            -0.01,
             -0.0480,
             GateStatus::Fail,
             "CI lower bound −0.0480 < −0.01",
@@ -180,7 +178,7 @@ pub fn failing_report() -> Report {
             "ndcg@10",
             "risk=legal",
             "max-drop",
-            0.01,
+            -0.01,
             0.0,
             GateStatus::TooSmall,
             "12 queries < min-queries 30",
@@ -188,9 +186,10 @@ pub fn failing_report() -> Report {
     ];
     Report {
         schema_version: SCHEMA_VERSION,
+        rag_gate_version: "0.1.0".to_string(),
         gate_id: "prod".to_string(),
         verdict: Verdict::Fail,
-        headline: String::new(),
+        headline: rag_gate::judge::headline(&gates, &comparisons),
         seed: 17,
         resamples: 10_000,
         confidence: 0.95,
@@ -201,6 +200,8 @@ pub fn failing_report() -> Report {
             baseline: "eval/baseline.jsonl".to_string(),
             candidate: "eval/candidate.jsonl".to_string(),
             queries: Some("eval/queries.jsonl".to_string()),
+            qrels: None,
+            eval: None,
         },
         pairing: PairingInfo {
             missing_policy: "error".to_string(),
@@ -216,6 +217,9 @@ pub fn failing_report() -> Report {
         warnings: vec![
             "slice risk=legal has 12 queries (< min-queries 30): not judged".to_string(),
         ],
+        protocol: None,
+        noise: None,
+        notes: vec![],
     }
 }
 
@@ -226,6 +230,7 @@ pub fn passing_report() -> Report {
     r.gates.retain(|g| g.status == GateStatus::Pass);
     r.comparisons.retain(|c| c.slice == "all");
     r.warnings.clear();
+    r.headline = rag_gate::judge::headline(&r.gates, &r.comparisons);
     r
 }
 

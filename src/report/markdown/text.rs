@@ -1,10 +1,43 @@
 //! Text helpers for the Markdown report: the hidden marker, escaping of user-supplied text,
-//! text safe inside a code fence, and number formatting (a real minus sign).
+//! code spans for metric names, text safe inside a code fence, and number formatting (a real
+//! minus sign).
 
 /// The hidden first line of every report, keyed by the gate id: `<!-- rag-gate:v1 id=prod -->`.
 /// Characters other than ASCII letters, digits and `._-/:` become `_`, so no id can close the
 /// HTML comment or make one marker a prefix of another.
 pub fn marker(gate_id: &str) -> String {
+    format!("<!-- rag-gate:v1 id={} -->", marker_id(gate_id))
+}
+
+/// The marker with the state digest of the comment (see [`super::state_digest`]):
+/// `<!-- rag-gate:v1 id=prod state=0123456789abcdef -->`.
+pub fn marker_with_state(gate_id: &str, state: &str) -> String {
+    format!(
+        "<!-- rag-gate:v1 id={} state={state} -->",
+        marker_id(gate_id)
+    )
+}
+
+/// What a comment's first line says: its gate id and state digest (None for an older marker
+/// without one). None when the line is not a rag-gate marker.
+pub fn parse_marker(line: &str) -> Option<(&str, Option<&str>)> {
+    let inner = line
+        .trim()
+        .strip_prefix("<!-- rag-gate:v1 ")?
+        .strip_suffix("-->")?;
+    let mut id = None;
+    let mut state = None;
+    for token in inner.split_whitespace() {
+        if let Some(v) = token.strip_prefix("id=") {
+            id = Some(v);
+        } else if let Some(v) = token.strip_prefix("state=") {
+            state = Some(v);
+        }
+    }
+    id.map(|id| (id, state))
+}
+
+fn marker_id(gate_id: &str) -> String {
     let id: String = gate_id
         .chars()
         .map(|c| {
@@ -15,13 +48,17 @@ pub fn marker(gate_id: &str) -> String {
             }
         })
         .collect();
-    let id = if id.is_empty() { "_".to_string() } else { id };
-    format!("<!-- rag-gate:v1 id={id} -->")
+    if id.is_empty() {
+        "_".to_string()
+    } else {
+        id
+    }
 }
 
 /// Escapes user-supplied text for Markdown: table pipes, code and emphasis characters, HTML, and
-/// `@`/`#` (a zero-width space after them, as Renovate does, so no one is mentioned and no issue
-/// is cross-referenced). Line breaks become spaces so a table row stays one row.
+/// `@`/`#` (an invisible word joiner after them, so no one is mentioned and no issue is
+/// cross-referenced; unlike a zero-width space it is no line-break opportunity, so `ndcg@10`
+/// never wraps at the `@`). Line breaks become spaces so a table row stays one row.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
@@ -35,14 +72,27 @@ pub fn escape(s: &str) -> String {
             '&' => out.push_str("&amp;"),
             '@' | '#' => {
                 out.push(c);
-                out.push_str("&#8203;");
+                out.push_str(WORD_JOINER);
             }
             '\r' | '\n' | '\t' => out.push(' '),
             c if c.is_control() => out.push('\u{FFFD}'),
+            // Bidi overrides reorder what a reviewer sees ("Trojan Source"): dropped.
+            c if crate::safe_text::is_bidi_control(c) => {}
             c => out.push(c),
         }
     }
     out
+}
+
+/// U+2060 as an HTML entity: zero width, and it forbids a line break where it stands.
+pub const WORD_JOINER: &str = "&#8288;";
+
+/// A metric name as a code span: GitHub neither mentions nor links inside code, and a code span
+/// never wraps at `@`. Backticks become `'` (so the span cannot be closed early), table pipes are
+/// escaped, line breaks become spaces, at most 60 characters.
+pub fn code(s: &str) -> String {
+    let inner: String = code_safe(s, 60).replace('|', "\\|");
+    format!("`{}`", inner.trim())
 }
 
 /// Text inside a fenced code block: no backticks (they could close the fence), no line breaks,
@@ -58,6 +108,7 @@ pub(super) fn code_safe(s: &str, max: usize) -> String {
                 c
             }
         })
+        .filter(|&c| !crate::safe_text::is_bidi_control(c))
         .take(max)
         .collect()
 }
@@ -111,6 +162,21 @@ mod tests {
             (fmt_pct(0.95), fmt_pct(0.999)),
             ("95".to_string(), "99.9".to_string())
         );
+    }
+
+    #[test]
+    fn markers_carry_id_and_state() {
+        let m = marker_with_state("prod eu", "00ff");
+        assert_eq!(m, "<!-- rag-gate:v1 id=prod_eu state=00ff -->");
+        assert_eq!(parse_marker(&m), Some(("prod_eu", Some("00ff"))));
+        assert_eq!(parse_marker(&marker("prod")), Some(("prod", None)));
+        assert_eq!(parse_marker("<!-- other -->"), None);
+    }
+
+    #[test]
+    fn code_spans_cannot_be_closed_or_split_a_row() {
+        assert_eq!(code("ndcg@10"), "`ndcg@10`");
+        assert_eq!(code("a`|b"), "`a'\\|b`");
     }
 
     #[test]

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Packaging checks, run by .ci/run after the tests:
+#   1. crates.io: `cargo package --locked --list` holds the code, the lock file and what the
+#      README's first command reads, and no test data, benches, fuzzing or calibration;
+#   2. PyPI: maturin (from PyPI) builds the wheel and the sdist; the wheel is installed into a fresh
+#      venv and the README's main command runs through the installed `rag-gate` (exit 1: the
+#      shipped example fails one gate).
+# The wheel is built with the dev profile into the same CARGO_TARGET_DIR as `cargo test`, so the
+# dependencies it shares with the test build are not compiled again (the release workflow builds
+# the published wheels with --release). Tools come from PyPI into a cached venv like
+# scripts/validate-action.sh.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+tools="${RAG_GATE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/rag-gate-tools}"
+maturin_version="1.16.0"
+venv="$tools/maturin-$maturin_version"
+if [ ! -x "$venv/bin/maturin" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "maturin==$maturin_version"
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "-- cargo package --locked --list"
+cargo package --locked --list --allow-dirty > "$work/crate-files"
+for needed in Cargo.lock src/main.rs README.md gates/prod.toml examples/baseline.jsonl; do
+  grep -qx "$needed" "$work/crate-files" || { echo "the crate misses $needed"; exit 1; }
+done
+if grep -E '^(tests|bench|benches|fuzz|calibration|scripts|\.github)/' "$work/crate-files"; then
+  echo "the crate holds files it should not (above)"
+  exit 1
+fi
+echo "ok -- $(wc -l < "$work/crate-files") files in the crate"
+
+echo "-- maturin sdist"
+"$venv/bin/maturin" sdist --out "$work/dist" 2>&1 | tail -n 1
+sdist="$(ls "$work"/dist/rag_gate-*.tar.gz)"
+if tar -tzf "$sdist" | grep -E '^[^/]+/(tests|bench|benches|fuzz|calibration)/'; then
+  echo "the sdist holds files it should not (above)"
+  exit 1
+fi
+echo "ok -- sdist $(basename "$sdist"), $(du -k "$sdist" | cut -f1) KiB"
+
+echo "-- maturin build (wheel, dev profile, shared target dir)"
+start=$SECONDS
+"$venv/bin/maturin" build --locked --profile dev --out "$work/dist" 2>&1 | tail -n 2
+wheel="$(ls "$work"/dist/rag_gate-*.whl)"
+echo "ok -- $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB, built in $((SECONDS - start)) s"
+
+echo "-- the wheel in a fresh venv runs the README's main command"
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
+"$work/venv/bin/rag-gate" --version
+set +e
+"$work/venv/bin/rag-gate" check gates/prod.toml > "$work/out" 2>&1
+code=$?
+set -e
+if [ "$code" -ne 1 ]; then
+  cat "$work/out"
+  echo "installed rag-gate check gates/prod.toml exited $code, expected 1 (one gate fails)"
+  exit 1
+fi
+head -n 1 "$work/out"
+echo "ok -- exit 1 as the README says"

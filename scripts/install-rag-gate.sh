@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Installs rag-gate for the Action (action.yml calls it; tests/install_script.rs runs it against a
+# fake release on 127.0.0.1).
+#
+# Environment (all optional):
+#   RAG_GATE_VERSION        a released version ("0.1.0" or "v0.1.0"); empty: the version in the
+#                           Cargo.toml next to this script, i.e. the action's own ref; "source":
+#                           build this checkout with `cargo install --locked --path`.
+#   RAG_GATE_DOWNLOAD_BASE  where releases live; default: <repository in Cargo.toml>/releases/download.
+#                           An archive is fetched from $RAG_GATE_DOWNLOAD_BASE/v<version>/<archive>.
+#   RUNNER_OS, RUNNER_ARCH  pick the archive (Linux/macOS/Windows, X64/ARM64), set by GitHub.
+#   RUNNER_TOOL_CACHE       cache root; the binary lands in <it>/rag-gate/<version>/<target>/.
+#   GITHUB_PATH             the bin folder is appended to it (and printed either way).
+#
+# Trust: every archive's SHA-256 must match dist/checksums/v<version>.sha256, committed in this
+# repository next to this script, so a download that was swapped on the server (or in between)
+# is refused. Exit codes: 0 installed, 2 anything that stops the install (with a `::error`).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+fail() {
+  echo "::error title=rag-gate install::$*"
+  exit 2
+}
+
+# The value of KEY in the [package] table of the Cargo.toml next to this script.
+package_key() {
+  awk -v key="$1" '
+    /^\[/ { in_package = ($0 == "[package]") }
+    in_package && $1 == key && $2 == "=" {
+      value = $3; gsub(/"/, "", value); print value; exit
+    }' "$root/Cargo.toml"
+}
+
+sha256_of() {
+  if command -v sha256sum >/dev/null; then
+    sha256sum "$1" | cut -d' ' -f1
+  else
+    shasum -a 256 "$1" | cut -d' ' -f1
+  fi
+}
+
+# Sets `target`: the Rust target of the release archive for this runner. (Helpers that can fail
+# set variables instead of printing, so `fail` never runs inside a `$(...)` and its `::error` is seen.)
+set_target() {
+  case "$1/$2" in
+    Linux/X64) target=x86_64-unknown-linux-musl ;;
+    Linux/ARM64) target=aarch64-unknown-linux-musl ;;
+    macOS/X64) target=x86_64-apple-darwin ;;
+    macOS/ARM64) target=aarch64-apple-darwin ;;
+    Windows/X64) target=x86_64-pc-windows-msvc ;;
+    *) fail "no rag-gate release for RUNNER_OS=$1 RUNNER_ARCH=$2 (released: Linux X64/ARM64, macOS X64/ARM64, Windows X64); set version: source to build it" ;;
+  esac
+}
+
+# Unix-style path on Windows runners (Git Bash), where the runner's variables hold C:\... paths.
+unix_path() {
+  if command -v cygpath >/dev/null; then cygpath -u "$1"; else echo "$1"; fi
+}
+
+add_to_path() {
+  local dir="$1"
+  # The runner reads GITHUB_PATH itself, so on Windows it gets the native form.
+  if command -v cygpath >/dev/null; then dir="$(cygpath -w "$dir")"; fi
+  if [ -n "${GITHUB_PATH:-}" ]; then
+    echo "$dir" >> "$GITHUB_PATH"
+  fi
+  echo "rag-gate is in $dir"
+}
+
+build_from_source() {
+  if ! command -v cargo >/dev/null; then
+    fail "version: source builds rag-gate with cargo; add a Rust toolchain step before this action"
+  fi
+  local dest="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/rag-gate"
+  cargo install --locked --path "$root" --root "$dest"
+  add_to_path "$dest/bin"
+}
+
+# Sets `want`: the SHA-256 of ARCHIVE for VERSION, from the committed checksums file.
+set_want() {
+  local version="$1" archive="$2"
+  local sums="$root/dist/checksums/v$version.sha256"
+  [ -f "$sums" ] || fail "rag-gate $version has no checksums in this action (dist/checksums/v$version.sha256): it is not a released version known to this ref of the action; pick a released version, or set version: source to build it"
+  want="$(awk -v name="$archive" '$2 == name || $2 == "*" name { print $1; exit }' "$sums")"
+  [[ "$want" =~ ^[0-9a-f]{64}$ ]] || fail "dist/checksums/v$version.sha256 has no SHA-256 line for $archive"
+}
+
+unpack() {
+  local archive="$1" into="$2"
+  case "$archive" in
+    *.zip) unzip -q "$archive" -d "$into" ;;
+    *) tar -xzf "$archive" -C "$into" ;;
+  esac
+}
+
+install_release() {
+  local version="$1" os="${RUNNER_OS:-}" arch="${RUNNER_ARCH:-}"
+  [ -n "$os" ] && [ -n "$arch" ] || fail "RUNNER_OS and RUNNER_ARCH must be set (GitHub sets them on every runner)"
+  local target exe archive
+  set_target "$os" "$arch"
+  exe="rag-gate"; archive="rag-gate-$target.tar.gz"
+  if [ "$os" = Windows ]; then exe="rag-gate.exe"; archive="rag-gate-$target.zip"; fi
+
+  local cache
+  cache="$(unix_path "${RUNNER_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}}")/rag-gate/$version/$target"
+  if [ -f "$cache.complete" ] && [ -x "$cache/$exe" ]; then
+    echo "rag-gate $version ($target) from the tool cache"
+    add_to_path "$cache"
+    return
+  fi
+
+  local want base url
+  set_want "$version" "$archive"
+  base="${RAG_GATE_DOWNLOAD_BASE:-}"
+  if [ -z "$base" ]; then
+    base="$(package_key repository)"
+    [ -n "$base" ] || fail "Cargo.toml has no repository key to find releases at; set RAG_GATE_DOWNLOAD_BASE"
+    base="$base/releases/download"
+  fi
+  url="${base%/}/v$version/$archive"
+
+  # Global, so the EXIT trap still sees it after this function returns.
+  work="$(mktemp -d "$(unix_path "${RUNNER_TEMP:-${TMPDIR:-/tmp}}")/rag-gate-install.XXXXXX")"
+  trap 'rm -rf "$work"' EXIT
+  echo "downloading $url"
+  curl --fail --silent --show-error --location --retry 3 --connect-timeout 10 --max-time 120 \
+    --output "$work/$archive" "$url" \
+    || fail "could not download rag-gate $version from $url: is $version released for $target?"
+
+  local got
+  got="$(sha256_of "$work/$archive")"
+  [ "$got" = "$want" ] || fail "checksum mismatch for $archive: expected $want (dist/checksums/v$version.sha256), got $got; refusing to install a tampered or corrupt download"
+
+  mkdir -p "$work/unpacked"
+  unpack "$work/$archive" "$work/unpacked" || fail "could not unpack $archive"
+  local binary
+  binary="$(find "$work/unpacked" -type f -name "$exe" | head -n 1)"
+  [ -n "$binary" ] || fail "$archive holds no $exe"
+
+  rm -rf "$cache"
+  mkdir -p "$cache"
+  cp "$binary" "$cache/$exe"
+  chmod +x "$cache/$exe"
+  echo "$want  $archive" > "$cache.complete"
+  echo "installed rag-gate $version ($target), sha256 $want"
+  add_to_path "$cache"
+}
+
+main() {
+  local version="${RAG_GATE_VERSION:-}"
+  if [ "$version" = source ]; then
+    build_from_source
+    return
+  fi
+  [ -n "$version" ] || version="$(package_key version)"
+  version="${version#v}"
+  [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$ ]] \
+    || fail "version must be a release like 0.1.0 (or v0.1.0), or source; got '$version'"
+  install_release "$version"
+}
+
+main

@@ -1,0 +1,325 @@
+//! `rag-gate aa FILE FILE [FILE...]`: per-query metrics of several runs of one commit. Per metric
+//! × slice: the run-to-run spread of the mean, the per-query jitter, the flaky queries (a value
+//! that differs between replicates), the noise floor, and the A/A test: the second half of the
+//! files against the first with the replicate-aware interval of `check`. Identical arms that
+//! differ significantly (Holm over the metric × slice family) mean the instrument is broken:
+//! exit 1. `--output` writes the noise file (`noise::file`) that `[noise] file` reads.
+
+mod text;
+
+use rayon::prelude::*;
+
+use crate::cli::AaArgs;
+use crate::config::*;
+use crate::error::{Error, Result};
+use crate::load::MetricTable;
+use crate::model::Comparison;
+use crate::noise::{NoiseEntry, NoiseFile, NOISE_VERSION};
+use crate::outcome::Outcome;
+use crate::stats::crossed::{noise_floor, sd_interval, side_noise};
+use crate::{pair, resample, slices};
+
+/// The whole A/A analysis: the noise file and whether the arms differ.
+#[derive(Debug, Clone)]
+pub struct AaReport {
+    pub noise: NoiseFile,
+    /// Files in arm A (the first ⌈k/2⌉) and arm B.
+    pub arms: [usize; 2],
+    pub broken: bool,
+}
+
+pub fn run(args: &AaArgs) -> Result<Outcome> {
+    let cfg = config(args)?;
+    let report = analyze(&cfg, args)?;
+    let json = report.noise.to_json();
+    if let Some(path) = &args.output {
+        if args.files.iter().any(|f| same_file(f, path)) {
+            return Err(Error::Usage(format!(
+                "--output {}: that is one of the replicates; refusing to overwrite it",
+                path.display()
+            )));
+        }
+        crate::atomic::write_all_atomic(&[(path.as_path(), json.as_bytes())])?;
+    }
+    let stdout = match args.format {
+        crate::report::Format::Json => json,
+        _ => text::render(&report),
+    };
+    Ok(Outcome {
+        stdout,
+        stderr: Vec::new(),
+        exit_code: if report.broken {
+            crate::outcome::EXIT_GATE_FAILED
+        } else {
+            crate::outcome::EXIT_PASS
+        },
+    })
+}
+
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// The A/A arms as a comparison: the first ⌈k/2⌉ files against the rest.
+fn config(args: &AaArgs) -> Result<Config> {
+    check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
+    let here = std::path::Path::new("");
+    let spec = |p: &std::path::PathBuf| InputSpec {
+        path: resolve(here, &p.display().to_string()),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: None,
+            id_column: args.id_column.clone(),
+        },
+        span: None,
+    };
+    let half = args.files.len().div_ceil(2);
+    let (a, b) = args.files.split_at(half);
+    Ok(Config {
+        id: "aa".into(),
+        inputs: Inputs {
+            baseline: spec(&a[0]),
+            candidate: spec(&b[0]),
+            baseline_more: a[1..].iter().map(spec).collect(),
+            candidate_more: b[1..].iter().map(spec).collect(),
+            queries: args.queries.as_ref().map(spec),
+            qrels: None,
+            missing: Missing::Error,
+        },
+        bootstrap: Bootstrap {
+            resamples: args.resamples,
+            seed: args.seed,
+            confidence: args.confidence,
+            unit: Unit::Query,
+            unit_span: None,
+            method: Method::Percentile,
+        },
+        slices: Slices {
+            by: args.by.iter().map(|t| (t.clone(), None)).collect(),
+            critical: Vec::new(),
+            min_queries: 1,
+            min_groups: 1,
+            on_small_slice: OnSmallSlice::Warn,
+        },
+        report: ReportSettings {
+            worst: 0,
+            tie_epsilon: args.tie_epsilon,
+            practical_tie: DEFAULT_PRACTICAL_TIE,
+            metrics: None,
+            lower_is_better: Vec::new(),
+        },
+        eval: None,
+        protocol: crate::config::ProtocolSettings::default(),
+        judged: crate::config::JudgedSettings::default(),
+        policy: crate::config::Policy::default(),
+        warnings: Vec::new(),
+        gates: Vec::new(),
+        noise: NoiseSettings::default(),
+        source: SourceText {
+            shown: "command line".into(),
+            text: String::new(),
+        },
+    })
+}
+
+fn load(spec: &InputSpec) -> Result<MetricTable> {
+    let InputKind::Metrics { format, id_column } = &spec.kind else {
+        unreachable!("aa reads metric files")
+    };
+    let mut t = crate::load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+    t.source = spec.shown();
+    Ok(t)
+}
+
+fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
+    let i = &cfg.inputs;
+    let specs: Vec<&InputSpec> = std::iter::once(&i.baseline)
+        .chain(&i.baseline_more)
+        .chain([&i.candidate])
+        .chain(&i.candidate_more)
+        .collect();
+    // Read in parallel; the first failing file in the given order is the error.
+    let tables = specs
+        .par_iter()
+        .map(|s| load(s))
+        .collect::<Vec<Result<MetricTable>>>()
+        .into_iter()
+        .collect::<Result<Vec<MetricTable>>>()?;
+    let arms = [1 + i.baseline_more.len(), 1 + i.candidate_more.len()];
+    let (a, b) = tables.split_at(arms[0]);
+    let queries = match &i.queries {
+        Some(q) => Some(crate::load::load_queries(&q.path, &q.shown())?),
+        None => None,
+    };
+    let q_shown = i.queries.as_ref().map(InputSpec::shown).unwrap_or_default();
+    let mut metrics = pair::shared_metrics(&a[0], &b[0]);
+    if !args.metrics.is_empty() {
+        let want: Vec<String> = args
+            .metrics
+            .iter()
+            .map(|m| crate::metric_names::canonical(m))
+            .collect();
+        if let Some(m) = want.iter().find(|m| !metrics.contains(m)) {
+            return Err(Error::Usage(format!(
+                "--metric {m}: not in both {} and {} (they share: {})",
+                a[0].source,
+                b[0].source,
+                metrics.join(", ")
+            )));
+        }
+        metrics = want;
+        metrics.sort();
+        metrics.dedup();
+    }
+    let mut paired = pair::pair(
+        &a[0],
+        &b[0],
+        queries.as_deref().map(|q| (q, q_shown.as_str())),
+        Missing::Error,
+        &metrics,
+    )?;
+    pair::replicates::attach(
+        &mut paired,
+        [&a[1..], &b[1..]],
+        [&a[0].source, &b[0].source],
+        Missing::Error,
+    )?;
+    // With one file per arm nothing was attached; keep the two runs for the noise figures (one
+    // run per side: the A/A interval is the plain paired bootstrap).
+    if paired.replicates.is_none() {
+        paired.replicates = Some(pair::replicates::Replicates {
+            metrics: paired
+                .metrics
+                .iter()
+                .map(|(m, p)| {
+                    (
+                        m.clone(),
+                        [vec![p.baseline.clone()], vec![p.candidate.clone()]],
+                    )
+                })
+                .collect(),
+            counts: [1, 1],
+        });
+    }
+    let slices = slices::build(cfg, &paired)?;
+    let settings = resample::Settings::from_config(cfg);
+    let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    let adjusted =
+        crate::stats::holm::holm(&comparisons.iter().map(|c| c.p_value).collect::<Vec<_>>());
+    let alpha = 1.0 - cfg.bootstrap.confidence;
+    let entries: Vec<NoiseEntry> = comparisons
+        .iter()
+        .zip(&adjusted)
+        .map(|(c, &p_adj)| {
+            let slice = slices.iter().find(|s| s.name == c.slice).expect("compared");
+            entry(cfg, &paired, slice, c, p_adj)
+        })
+        .collect();
+    let flaky_queries = metrics
+        .iter()
+        .map(|m| {
+            let all: Vec<usize> = (0..paired.ids.len()).collect();
+            let ids = flaky(&paired, m, &all, cfg.report.tie_epsilon)
+                .into_iter()
+                .map(|i| paired.ids[i].clone())
+                .collect();
+            (m.clone(), ids)
+        })
+        .collect();
+    let broken = adjusted.iter().any(|&p| p < alpha);
+    Ok(AaReport {
+        noise: NoiseFile {
+            noise_version: NOISE_VERSION,
+            files: args.files.iter().map(|f| f.display().to_string()).collect(),
+            replicates: args.files.len(),
+            queries: paired.ids.len(),
+            confidence: cfg.bootstrap.confidence,
+            seed: cfg.bootstrap.seed,
+            resamples: cfg.bootstrap.resamples,
+            tie_epsilon: cfg.report.tie_epsilon,
+            entries,
+            flaky_queries,
+        },
+        arms,
+        broken,
+    })
+}
+
+/// Every run of `metric` in file order, restricted to the members `idx`.
+fn all_runs(paired: &pair::Paired, metric: &str, idx: &[usize]) -> Vec<Vec<f64>> {
+    let r = paired
+        .replicates
+        .as_ref()
+        .expect("aa has at least two files");
+    r.metrics[metric]
+        .iter()
+        .flatten()
+        .map(|run| idx.iter().map(|&i| run[i]).collect())
+        .collect()
+}
+
+/// Members (of `idx`) whose value differs between some two replicates by more than `eps`.
+fn flaky(paired: &pair::Paired, metric: &str, idx: &[usize], eps: f64) -> Vec<usize> {
+    let runs = all_runs(paired, metric, idx);
+    idx.iter()
+        .enumerate()
+        .filter(|(k, _)| {
+            let (lo, hi) = runs
+                .iter()
+                .map(|r| r[*k])
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                });
+            hi - lo > eps
+        })
+        .map(|(_, &i)| i)
+        .collect()
+}
+
+fn entry(
+    cfg: &Config,
+    paired: &pair::Paired,
+    slice: &slices::Slice,
+    c: &Comparison,
+    p_adjusted: f64,
+) -> NoiseEntry {
+    let idx: Vec<usize> = slice.members.iter().map(|&i| i as usize).collect();
+    let runs = all_runs(paired, &c.metric, &idx);
+    let s = side_noise(&runs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    let conf = cfg.bootstrap.confidence;
+    let k = s.replicates as f64;
+    let n = s.queries as f64;
+    let run_sd = s.mean_var.sqrt();
+    let jitter_sd = s.jitter_var.sqrt();
+    let flaky = flaky(paired, &c.metric, &idx, cfg.report.tie_epsilon).len();
+    let first_mean = crate::stats::describe::mean(&runs[0]);
+    NoiseEntry {
+        metric: c.metric.clone(),
+        slice: c.slice.clone(),
+        n: idx.len(),
+        run_means: s
+            .deviations
+            .iter()
+            .map(|d| first_mean + d - s.deviations[0])
+            .collect(),
+        run_sd,
+        run_sd_ci: sd_interval(run_sd, k - 1.0, conf),
+        shift_sd: s.shift_var.sqrt(),
+        jitter_sd,
+        jitter_sd_ci: if n > 1.0 {
+            sd_interval(jitter_sd, (n - 1.0) * (k - 1.0), conf)
+        } else {
+            [jitter_sd, jitter_sd]
+        },
+        flaky,
+        flaky_share: flaky as f64 / n,
+        noise_floor: noise_floor(&s, conf).expect("at least two replicates"),
+        aa_delta: c.delta,
+        aa_ci: c.ci,
+        aa_p: c.p_value,
+        aa_p_adjusted: p_adjusted,
+    }
+}

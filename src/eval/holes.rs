@@ -1,0 +1,92 @@
+//! `--holes FILE`: the unjudged documents a gate depends on, as a qrels stub for annotators —
+//! `qid 0 docid ?` lines (replace `?` with a grade and append them to the qrels), each followed
+//! on the same line by a `#` note with its rank on each side. Sorted by query id, then by the
+//! best rank, then doc id, so the same inputs give the same bytes.
+
+use std::collections::BTreeMap;
+
+/// One unjudged document of one query, with its rank on each side that ranked it in the top k.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Hole {
+    pub query_id: String,
+    pub doc_id: String,
+    /// `(side, rank)`: "baseline" / "candidate", rank 1-based.
+    pub ranks: Vec<(String, usize)>,
+}
+
+/// Merges `(qid, doc, side, rank)` sightings into holes (one per query × doc), sorted.
+pub fn collect(sightings: impl IntoIterator<Item = (String, String, String, usize)>) -> Vec<Hole> {
+    let mut by: BTreeMap<(String, String), Vec<(String, usize)>> = BTreeMap::new();
+    for (q, d, side, rank) in sightings {
+        let r = by.entry((q, d)).or_default();
+        if !r.contains(&(side.clone(), rank)) {
+            r.push((side, rank));
+        }
+    }
+    let mut out: Vec<Hole> = by
+        .into_iter()
+        .map(|((query_id, doc_id), mut ranks)| {
+            ranks.sort();
+            Hole {
+                query_id,
+                doc_id,
+                ranks,
+            }
+        })
+        .collect();
+    let best = |h: &Hole| h.ranks.iter().map(|r| r.1).min().unwrap_or(usize::MAX);
+    out.sort_by(|a, b| {
+        (a.query_id.as_str(), best(a), a.doc_id.as_str()).cmp(&(
+            b.query_id.as_str(),
+            best(b),
+            b.doc_id.as_str(),
+        ))
+    });
+    out
+}
+
+/// The stub's text.
+pub fn render(holes: &[Hole]) -> String {
+    let mut out = String::from(
+        "# rag-gate holes: unjudged documents in the gated top k (qid iter docid rel).\n\
+         # Replace ? with a grade, cut the line at ` #`, and append it to the qrels.\n",
+    );
+    for h in holes {
+        let ranks: Vec<String> = h
+            .ranks
+            .iter()
+            .map(|(side, rank)| format!("{side} rank {rank}"))
+            .collect();
+        out.push_str(&format!(
+            "{} 0 {} ? # {}\n",
+            h.query_id,
+            h.doc_id,
+            ranks.join(", ")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merges_sides_and_sorts_by_query_then_rank() {
+        let s = |q: &str, d: &str, side: &str, r| (q.into(), d.into(), side.into(), r);
+        let holes = collect([
+            s("q2", "D9", "candidate", 1),
+            s("q1", "D5", "candidate", 4),
+            s("q1", "D7", "candidate", 2),
+            s("q1", "D7", "baseline", 9),
+        ]);
+        assert_eq!(
+            render(&holes).lines().skip(2).collect::<Vec<_>>(),
+            [
+                "q1 0 D7 ? # baseline rank 9, candidate rank 2",
+                "q1 0 D5 ? # candidate rank 4",
+                "q2 0 D9 ? # candidate rank 1",
+            ]
+        );
+    }
+}

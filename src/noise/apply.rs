@@ -1,0 +1,175 @@
+//! How a check uses `[noise]`: the quarantine takes its queries out of every slice before
+//! resampling (they stay in the report, with their deltas); the noise file's floors warn about
+//! gates whose margin is below the measured noise, and its flaky queries are listed.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::config::{Config, InputSpec};
+use crate::error::{few, Result};
+use crate::load::source::read_text;
+use crate::model::{Comparison, NoiseFloor, NoiseReport, Quarantined};
+use crate::pair::Paired;
+use crate::slices::Slice;
+
+use super::quarantine::{self, Entry};
+
+/// Reads the quarantine list (refusing expired entries), removes its queries from every slice,
+/// and returns the entries with the queries' deltas, and warnings for ids that are not paired.
+pub fn quarantine(
+    cfg: &Config,
+    paired: &Paired,
+    slices: &mut [Slice],
+) -> Result<(Vec<Quarantined>, Vec<String>)> {
+    let Some(spec) = &cfg.noise.quarantine else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let src = crate::config::SourceText {
+        shown: spec.shown(),
+        text: read_text(
+            &spec.path,
+            &spec.shown(),
+            "a TOML quarantine list ([[query]] id, reason, owner, expires)",
+        )?,
+    };
+    let today = cfg
+        .noise
+        .today
+        .expect("the command sets today when a quarantine is configured");
+    let entries = quarantine::parse(&src, today)?;
+    let at: BTreeMap<&str, u32> = paired
+        .ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i as u32))
+        .collect();
+    let mut out = Vec::new();
+    let mut unknown = Vec::new();
+    let mut gone: HashSet<u32> = HashSet::new();
+    for e in entries {
+        let Some(&i) = at.get(e.id.as_str()) else {
+            unknown.push(e.id);
+            continue;
+        };
+        gone.insert(i);
+        out.push(quarantined(e, paired, i as usize));
+    }
+    for s in slices.iter_mut() {
+        s.members.retain(|m| !gone.contains(m));
+    }
+    let mut warnings = Vec::new();
+    if !unknown.is_empty() {
+        warnings.push(format!(
+            "{}: {} quarantined {} not among the paired queries: {}",
+            spec.written,
+            unknown.len(),
+            if unknown.len() == 1 {
+                "query is"
+            } else {
+                "queries are"
+            },
+            few(&unknown, 5)
+        ));
+    }
+    Ok((out, warnings))
+}
+
+fn quarantined(e: Entry, paired: &Paired, i: usize) -> Quarantined {
+    Quarantined {
+        query_id: e.id,
+        reason: e.reason,
+        owner: e.owner,
+        expires: e.expires,
+        deltas: paired
+            .metrics
+            .iter()
+            .map(|(m, p)| (m.clone(), p.candidate[i] - p.baseline[i]))
+            .collect(),
+    }
+}
+
+/// The report's noise section (None when there are no replicates, no noise file and no
+/// quarantine) and the margin-below-floor warnings.
+pub fn report(
+    cfg: &Config,
+    paired: &Paired,
+    comparisons: &[Comparison],
+    quarantined: Vec<Quarantined>,
+) -> Result<(Option<NoiseReport>, Vec<String>)> {
+    let replicates = paired.replicates.as_ref().map(|r| r.counts);
+    let file = match &cfg.noise.file {
+        Some(spec) => Some((spec, super::file::read(&spec.path, &spec.shown())?)),
+        None => None,
+    };
+    if replicates.is_none() && file.is_none() && cfg.noise.quarantine.is_none() {
+        return Ok((None, Vec::new()));
+    }
+    let mut section = NoiseReport {
+        replicates,
+        quarantined,
+        ..Default::default()
+    };
+    let mut warnings = Vec::new();
+    if let Some((spec, f)) = file {
+        let [rb, rc] = replicates.unwrap_or([1, 1]);
+        let scale = ((1.0 / rb as f64 + 1.0 / rc as f64) / 2.0).sqrt();
+        for c in comparisons {
+            if let Some(e) = f.entry(&c.metric, &c.slice) {
+                section.floors.push(NoiseFloor {
+                    metric: c.metric.clone(),
+                    slice: c.slice.clone(),
+                    noise_floor: e.noise_floor,
+                    floor_here: e.noise_floor * scale,
+                });
+            }
+        }
+        warnings.extend(floor_warnings(cfg, &section.floors, spec, f.replicates));
+        let paired_ids: HashSet<&str> = paired.ids.iter().map(String::as_str).collect();
+        for (m, ids) in &f.flaky_queries {
+            if !paired.metrics.contains_key(m) {
+                continue;
+            }
+            let here: Vec<String> = ids
+                .iter()
+                .filter(|id| paired_ids.contains(id.as_str()))
+                .cloned()
+                .collect();
+            section.flaky.insert(m.clone(), here);
+        }
+        section.noise_file = Some(spec.written.clone());
+        section.noise_replicates = Some(f.replicates);
+    }
+    Ok((Some(section), warnings))
+}
+
+/// "gate #1 ndcg@10 on all: margin 0.005 is below the noise floor 0.0123 ..." for every delta
+/// rule whose margin is below the floor at this check's replicate counts.
+fn floor_warnings(
+    cfg: &Config,
+    floors: &[NoiseFloor],
+    spec: &InputSpec,
+    measured_on: usize,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for g in &cfg.gates {
+        let Some(margin) = [g.max_drop, g.fail_if_significant_drop]
+            .into_iter()
+            .flatten()
+            .reduce(f64::min)
+        else {
+            continue;
+        };
+        for f in floors.iter().filter(|f| {
+            f.metric == g.metric && g.applies_to(&f.slice, &critical(cfg)) && margin < f.floor_here
+        }) {
+            out.push(format!(
+                "gate #{} {} on {}: margin {margin} is below the noise floor {:.4} measured by {} ({measured_on} replicates): two runs of one commit differ by that much; widen the margin or add replicates",
+                g.index, g.metric, f.slice, f.floor_here, spec.written
+            ));
+        }
+    }
+    out
+}
+
+fn critical(cfg: &Config) -> std::collections::BTreeSet<String> {
+    cfg.slices.critical.iter().map(|(n, _)| n.clone()).collect()
+}

@@ -1,0 +1,279 @@
+//! HTML renderer (`--export-html FILE`): one self-contained page, inline CSS and SVG, no
+//! script and nothing fetched from elsewhere. The verdict and its reason, a forest plot per
+//! metric (`html/plot.rs`), then the gates, every comparison and the worst regressions (with
+//! the rank movement of their relevant documents when the inputs were runs), the protocol and
+//! the warnings. The page is well-formed XML (XHTML syntax), so tests can parse it.
+//!
+//! Every piece of user text goes through [`esc`]; the SVG's text nodes are escaped by the `svg`
+//! crate. No timestamps: same report, same bytes.
+
+mod plot;
+mod style;
+
+use std::fmt::Write;
+
+use crate::model::{Comparison, GateResult, GateStatus, Report, Verdict};
+use crate::report::text::fmt_p;
+use crate::report::words::rank_move;
+
+use style::CSS;
+
+/// HTML-escapes text for element content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `+0.0123`, `−0.0310` (a real minus sign), `0.0000`.
+fn signed(x: f64, digits: usize) -> String {
+    let t = format!("{:.*}", digits, x.abs());
+    if t.bytes().all(|b| b == b'0' || b == b'.') {
+        t
+    } else if x < 0.0 {
+        format!("−{t}")
+    } else {
+        format!("+{t}")
+    }
+}
+
+pub fn render(r: &Report) -> String {
+    let mut s = String::new();
+    let (class, icon, word) = match r.verdict {
+        Verdict::Pass => ("pass", "✅", "pass"),
+        Verdict::Fail => ("fail", "❌", "fail"),
+    };
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
+         <title>rag-gate {word}: {}</title><style>{CSS}</style></head>\n<body><main>\n",
+        esc(&r.gate_id)
+    );
+    let headline = r.headline.trim();
+    let headline = headline
+        .strip_prefix("FAIL: ")
+        .or_else(|| headline.strip_prefix("PASS: "))
+        .unwrap_or(headline);
+    let _ = writeln!(
+        s,
+        "<h1 class=\"{class}\">{icon} rag-gate {word}: {}</h1>",
+        esc(headline)
+    );
+    let failed = r.gates.iter().filter(|g| g.fails_build).count();
+    let _ = writeln!(
+        s,
+        "<p class=\"facts\">gate <b>{}</b> · {failed} of {} gate checks failed · {} queries paired · seed {} · {} resamples · {} {}% interval · unit {}</p>",
+        esc(&r.gate_id),
+        r.gates.len(),
+        r.pairing.paired,
+        r.seed,
+        r.resamples,
+        esc(&r.method),
+        (r.confidence * 1000.0).round() / 10.0,
+        esc(&r.unit)
+    );
+    forests(&mut s, r);
+    gates(&mut s, r);
+    comparisons(&mut s, r);
+    worst(&mut s, r);
+    protocol(&mut s, r);
+    s.push_str("</main></body></html>\n");
+    s
+}
+
+fn forests(s: &mut String, r: &Report) {
+    if r.comparisons.is_empty() {
+        return;
+    }
+    s.push_str("<section><h2>Forest plots</h2>\n<p class=\"legend\">Each row: the slice's Δ (candidate − baseline) and its interval. Solid line: zero. Dashed tick: a max-drop gate's allowed drop. <span class=\"k-gated\">●</span> gated, <span class=\"k-failing\">●</span> a gate fails.</p>\n");
+    let mut start = 0;
+    while start < r.comparisons.len() {
+        let metric = &r.comparisons[start].metric;
+        let len = r.comparisons[start..]
+            .iter()
+            .take_while(|c| &c.metric == metric)
+            .count();
+        let cs = &r.comparisons[start..start + len];
+        let _ = writeln!(s, "<h3><code>{}</code></h3>", esc(metric));
+        let _ = writeln!(s, "{}", plot::forest(cs, &r.gates));
+        start += len;
+    }
+    s.push_str("</section>\n");
+}
+
+fn find<'a>(r: &'a Report, g: &GateResult) -> Option<&'a Comparison> {
+    r.comparisons
+        .iter()
+        .find(|c| c.metric == g.metric && c.slice == g.slice)
+}
+
+fn gates(s: &mut String, r: &Report) {
+    if r.gates.is_empty() {
+        return;
+    }
+    s.push_str("<section><h2>Gates</h2>\n<table><thead><tr><th>#</th><th>metric</th><th>slice</th><th>rule</th><th>value</th><th>threshold</th><th>result</th><th>label</th><th>p (Holm)</th><th>why</th></tr></thead><tbody>\n");
+    for g in &r.gates {
+        let result = match (g.status, g.fails_build) {
+            (GateStatus::Pass, _) => "pass",
+            (GateStatus::Fail, _) => "fail",
+            (GateStatus::TooSmall, false) => "not judged (too small)",
+            (GateStatus::TooSmall, true) => "fail (not judged: too small)",
+        };
+        let class = if g.fails_build {
+            " class=\"failing\""
+        } else {
+            ""
+        };
+        let stat = find(r, g).map_or("mean", |c| c.statistic.as_str());
+        let (value, threshold) = match g.rule.as_str() {
+            "min-mean" => (
+                format!("{} {:.4}", esc(stat), g.value),
+                format!("≥ {:.4}", g.threshold),
+            ),
+            "max-mean" => (
+                format!("{} {:.4}", esc(stat), g.value),
+                format!("≤ {:.4}", g.threshold),
+            ),
+            "max-loss-rate" => (
+                format!("loss share {:.1}%", 100.0 * g.value),
+                format!("≤ {:.1}%", 100.0 * g.threshold),
+            ),
+            _ => (
+                format!("CI bound {}", signed(g.value, 4)),
+                signed(g.threshold, 4),
+            ),
+        };
+        let _ = writeln!(
+            s,
+            "<tr{class}><td>{}</td><td><code>{}</code></td><td>{}</td><td class=\"nowrap\">{}</td><td class=\"num\">{value}</td><td class=\"num\">{threshold}</td><td>{result}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            g.gate,
+            esc(&g.metric),
+            esc(&g.slice),
+            esc(&g.rule),
+            g.label.as_str(),
+            fmt_p(g.p_adjusted),
+            esc(&g.detail)
+        );
+    }
+    s.push_str("</tbody></table></section>\n");
+}
+
+fn comparisons(s: &mut String, r: &Report) {
+    if r.comparisons.is_empty() {
+        return;
+    }
+    s.push_str("<section><h2>Comparisons</h2>\n<table><thead><tr><th>metric</th><th>slice</th><th>n</th><th>baseline</th><th>candidate</th><th>Δ</th><th>interval</th><th>p</th><th>MDE</th><th>label</th><th>win / tie / loss</th></tr></thead><tbody>\n");
+    for c in &r.comparisons {
+        let _ = writeln!(
+            s,
+            "<tr><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"l-{}\">{}</td><td class=\"num\">{} / {} / {}</td></tr>",
+            esc(&c.metric),
+            esc(&c.slice),
+            c.n,
+            c.baseline_value,
+            c.candidate_value,
+            signed(c.estimate, 4),
+            signed(c.ci[0], 4),
+            signed(c.ci[1], 4),
+            fmt_p(c.p_value),
+            c.mde,
+            c.label_str(),
+            c.label_str(),
+            c.wins,
+            c.ties,
+            c.losses
+        );
+    }
+    s.push_str("</tbody></table></section>\n");
+}
+
+fn worst(s: &mut String, r: &Report) {
+    let failing = |c: &Comparison| {
+        r.gates
+            .iter()
+            .any(|g| g.fails_build && g.metric == c.metric && g.slice == c.slice)
+    };
+    let with: Vec<&Comparison> = r
+        .comparisons
+        .iter()
+        .filter(|c| (c.slice == "all" || failing(c)) && !c.worst.is_empty())
+        .collect();
+    if with.is_empty() {
+        return;
+    }
+    s.push_str("<section><h2>Worst regressions (all queries, and slices that fail a gate)</h2>\n");
+    for c in with {
+        let _ = writeln!(
+            s,
+            "<h3><code>{}</code> · {}</h3>\n<table><thead><tr><th>query</th><th>baseline</th><th>candidate</th><th>Δ</th><th>why: how its relevant documents moved</th></tr></thead><tbody>",
+            esc(&c.metric),
+            esc(&c.slice)
+        );
+        for q in &c.worst {
+            let moves: Vec<String> = q.moves.iter().map(|m| esc(&rank_move(m))).collect();
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td class=\"num\">{:.4}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                esc(&q.query_id),
+                q.baseline,
+                q.candidate,
+                signed(q.delta, 4),
+                moves.join("<br/>")
+            );
+        }
+        s.push_str("</tbody></table>\n");
+    }
+    s.push_str("</section>\n");
+}
+
+fn protocol(s: &mut String, r: &Report) {
+    let p = &r.pairing;
+    let _ = writeln!(
+        s,
+        "<section><h2>Protocol</h2>\n<p>Seed {} · {} resamples · {} interval at {}% · resampling unit {} · tie |Δ| ≤ {:e} · paired {} of {} baseline / {} candidate queries (missing = {}) · baseline {} · candidate {}. p: two-sided paired sign-flip test; p (Holm): adjusted over the gated comparisons; MDE: smallest change detectable with 80% power.</p>",
+        r.seed,
+        r.resamples,
+        esc(&r.method),
+        (r.confidence * 1000.0).round() / 10.0,
+        esc(&r.unit),
+        r.tie_epsilon,
+        p.paired,
+        p.baseline_queries,
+        p.candidate_queries,
+        esc(&p.missing_policy),
+        esc(&r.inputs.baseline),
+        esc(&r.inputs.candidate)
+    );
+    if !r.warnings.is_empty() {
+        s.push_str("<h3>Warnings</h3>\n<ul>\n");
+        for w in &r.warnings {
+            let _ = writeln!(s, "<li>{}</li>", esc(w));
+        }
+        s.push_str("</ul>\n");
+    }
+    s.push_str("</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+}

@@ -1,0 +1,55 @@
+//! Plain-words sentences shared by the Markdown and HTML renderers.
+
+use crate::model::RankMove;
+
+/// How one relevant document moved: "D123 (rel 2): rank 1 → 7", "D9 (rel 1) dropped out of the
+/// top 10 (rank 3 → 14)", "D9 (rel 1) dropped out of the top 10 (rank 3 → not retrieved)",
+/// "D5 (rel 1) entered the top 10 (rank 15 → 2)".
+pub fn rank_move(m: &RankMove) -> String {
+    let rank = |r: Option<usize>| r.map_or("not retrieved".to_string(), |r| r.to_string());
+    let inside = |r: Option<usize>| r.is_some_and(|r| r <= m.cutoff);
+    let (b, c) = (rank(m.baseline_rank), rank(m.candidate_rank));
+    match (inside(m.baseline_rank), inside(m.candidate_rank)) {
+        (true, false) => format!(
+            "{} (rel {}) dropped out of the top {} (rank {b} → {c})",
+            m.doc, m.rel, m.cutoff
+        ),
+        (false, true) => format!(
+            "{} (rel {}) entered the top {} (rank {b} → {c})",
+            m.doc, m.rel, m.cutoff
+        ),
+        _ => format!("{} (rel {}): rank {b} → {c}", m.doc, m.rel),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(b: Option<usize>, c: Option<usize>) -> String {
+        rank_move(&RankMove {
+            doc: "D9".into(),
+            rel: 2,
+            baseline_rank: b,
+            candidate_rank: c,
+            cutoff: 10,
+        })
+    }
+
+    #[test]
+    fn moves_in_words() {
+        assert_eq!(mv(Some(1), Some(7)), "D9 (rel 2): rank 1 → 7");
+        assert_eq!(
+            mv(Some(3), None),
+            "D9 (rel 2) dropped out of the top 10 (rank 3 → not retrieved)"
+        );
+        assert_eq!(
+            mv(Some(3), Some(14)),
+            "D9 (rel 2) dropped out of the top 10 (rank 3 → 14)"
+        );
+        assert_eq!(
+            mv(Some(15), Some(2)),
+            "D9 (rel 2) entered the top 10 (rank 15 → 2)"
+        );
+    }
+}

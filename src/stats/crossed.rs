@@ -1,0 +1,488 @@
+//! The crossed design queries × runs: each side may be several replicate runs of one commit
+//! (index builds that differ run to run), and the interval of the mean delta must carry both parts
+//! of that noise, per-query jitter and whole-run shifts.
+//!
+//! Method: the pigeonhole bootstrap for crossed random effects (Owen 2007, "The pigeonhole
+//! bootstrap", Ann. Appl. Stat. 1:386): rows (queries, or groups) and columns (runs, within each
+//! side) are resampled independently with replacement. For the mean the resampled statistic is
+//! additive, T* = T*_rows + T*_runs (Owen 2007 §3; McCullagh 2000, "Resampling and exchangeable
+//! arrays", Bernoulli 6:285, shows no bootstrap is exactly unbiased here), so:
+//! - the rows part is the ordinary paired bootstrap of the per-query deltas of replicate means,
+//!   c̄ᵢ − b̄ᵢ, with the shared draws of `bootstrap` (its cost does not grow with the replicates);
+//! - the runs part draws each side's Rₛ runs with replacement and adds the mean of their
+//!   deviations from the side's grand mean (candidate minus baseline), the row × run interaction
+//!   held at its sample value.
+//!
+//! Two corrections, because a bootstrap over 3 or 5 runs is too narrow:
+//! - Variance components. The replicate means' sample variance s²ₘ (divisor R − 1) also holds
+//!   the jitter averaged over the n queries, already in the rows part. The whole-run shift
+//!   variance is the two-way ANOVA estimate without replication, σ̂²ᵣ = max(0, s²ₘ − MSₑ/n), MSₑ
+//!   the row × run residual mean square on (n − 1)(R − 1) degrees of freedom (Searle, Casella &
+//!   McCulloch 1992, *Variance Components*, §4.2). The run draws are rescaled (Rao & Wu 1988,
+//!   "Resampling inference with complex survey data", JASA 83:231: factor √(P/(P − 1)) for P
+//!   resampled units) and shrunk to σ̂²ᵣ, so their variance is σ̂²ᵣ/Rₛ.
+//! - Degrees of freedom. σ̂²ᵣ rests on at most R − 1 degrees of freedom (Satterthwaite 1946,
+//!   Biometrics Bull. 2:110, for the difference of mean squares; clamped to [1, R − 1]); the total
+//!   variance
+//!   V = V_rows + Σ σ̂²ᵣ/Rₛ gets the Welch–Satterthwaite ν, and the interval's distances from the
+//!   estimate are stretched by t_{ν,1−α/2} / z_{1−α/2}. The p-value is the matching t test,
+//!   2(1 − F_ν(|θ̂|/√V)).
+//!
+//! A side with one run borrows the other side's run variance (the same system one commit apart):
+//! its run part is one draw from the other side's deviations. With one run on both sides there is
+//! no run part and callers use the plain paired bootstrap.
+//!
+//! Run draws: ChaCha8 with the caller's key, stream 0; per resample the baseline's Rᵦ indices then
+//! the candidate's R꜀, each by `bootstrap::bounded` (Lemire). Cost O(B·(Rᵦ + R꜀)) for the draws
+//! and O(n·R) for the decomposition. Pure: numbers in, numbers out.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+use super::bootstrap::bounded;
+
+/// One side's replicates on a slice, decomposed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideNoise {
+    pub replicates: usize,
+    pub queries: usize,
+    /// Each replicate's mean minus the mean of the replicate means, in replicate order.
+    pub deviations: Vec<f64>,
+    /// Sample variance of the replicate means (divisor R − 1); 0 with one replicate.
+    pub mean_var: f64,
+    /// Row × run residual mean square MSₑ: the per-query jitter variance.
+    pub jitter_var: f64,
+    /// Whole-run shift variance σ̂²ᵣ = max(0, `mean_var` − `jitter_var`/n).
+    pub shift_var: f64,
+    /// Satterthwaite degrees of freedom of `shift_var` (infinite when it is 0: it weighs nothing).
+    pub shift_df: f64,
+}
+
+/// Decomposes `runs[r][i]` (query i's value in replicate r; every run the same length ≥ 1).
+///
+/// Panics if there are no runs or they differ in length.
+pub fn side_noise(runs: &[&[f64]]) -> SideNoise {
+    assert!(!runs.is_empty(), "a side needs at least one run");
+    let n = runs[0].len();
+    assert!(
+        n > 0 && runs.iter().all(|r| r.len() == n),
+        "runs differ in length"
+    );
+    let r = runs.len();
+    // Differences from the first run: the decomposition does not change (it is invariant to a
+    // per-query constant), and identical runs give exact zeros.
+    let diff = |x: &[f64], i: usize| x[i] - runs[0][i];
+    let run_means: Vec<f64> = runs
+        .iter()
+        .map(|x| (0..n).map(|i| diff(x, i)).sum::<f64>() / n as f64)
+        .collect();
+    let grand = super::describe::mean(&run_means);
+    let deviations: Vec<f64> = run_means.iter().map(|m| m - grand).collect();
+    if r < 2 {
+        return SideNoise {
+            replicates: r,
+            queries: n,
+            deviations,
+            mean_var: 0.0,
+            jitter_var: 0.0,
+            shift_var: 0.0,
+            shift_df: f64::INFINITY,
+        };
+    }
+    let mut ss_err = 0.0;
+    for i in 0..n {
+        let row_mean = runs.iter().map(|x| diff(x, i)).sum::<f64>() / r as f64;
+        for (x, d) in runs.iter().zip(&deviations) {
+            let e = diff(x, i) - row_mean - d;
+            ss_err += e * e;
+        }
+    }
+    let rf = r as f64;
+    let nf = n as f64;
+    let mean_var = deviations.iter().map(|d| d * d).sum::<f64>() / (rf - 1.0);
+    let jitter_var = if n > 1 {
+        ss_err / ((nf - 1.0) * (rf - 1.0))
+    } else {
+        0.0
+    };
+    let shift_var = (mean_var - jitter_var / nf).max(0.0);
+    let shift_df = if shift_var > 0.0 {
+        // (MS_col − MS_err)/n with MS_col = n·s²ₘ on R − 1 df and MS_err on (n − 1)(R − 1).
+        let ms_col = nf * mean_var;
+        let den = ms_col * ms_col / (rf - 1.0)
+            + if n > 1 {
+                jitter_var * jitter_var / ((nf - 1.0) * (rf - 1.0))
+            } else {
+                0.0
+            };
+        // Clamped to [1, R − 1]: below 1 the Satterthwaite value is an artefact of a small
+        // difference of mean squares, and t on less than 1 df is unbounded in practice.
+        ((ms_col - jitter_var).powi(2) / den).clamp(1.0, rf - 1.0)
+    } else {
+        f64::INFINITY
+    };
+    SideNoise {
+        replicates: r,
+        queries: n,
+        deviations,
+        mean_var,
+        jitter_var,
+        shift_var,
+        shift_df,
+    }
+}
+
+/// How one side's run part is drawn: `draws` indices into `pool`, their mean times `scale`.
+#[derive(Debug, Clone, PartialEq)]
+struct SideDraw {
+    draws: usize,
+    pool: Vec<f64>,
+    scale: f64,
+}
+
+/// The run part of a crossed comparison (baseline, candidate), and what its variance rests on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunPart {
+    sides: [SideDraw; 2],
+    /// Variance of the run part, Σ σ̂²ᵣ/Rₛ over the sides.
+    pub var: f64,
+    /// Its Satterthwaite degrees of freedom (infinite when `var` is 0).
+    pub df: f64,
+    /// Replicates of each side (baseline, candidate).
+    pub replicates: [usize; 2],
+}
+
+impl RunPart {
+    /// The run part for the two sides' decompositions; None when neither side has two runs.
+    pub fn new(base: &SideNoise, cand: &SideNoise) -> Option<RunPart> {
+        if base.replicates < 2 && cand.replicates < 2 {
+            return None;
+        }
+        let noise = [base, cand];
+        // Each side's pool: its own replicates, or the other side's when it has one.
+        let pool_of = |side: usize| {
+            if noise[side].replicates >= 2 {
+                side
+            } else {
+                1 - side
+            }
+        };
+        let sides = [0, 1].map(|side| {
+            let p = noise[pool_of(side)];
+            let pn = p.replicates as f64;
+            let scale = if p.mean_var > 0.0 {
+                (pn / (pn - 1.0) * p.shift_var / p.mean_var).sqrt()
+            } else {
+                0.0
+            };
+            SideDraw {
+                draws: noise[side].replicates,
+                pool: p.deviations.clone(),
+                scale,
+            }
+        });
+        // Variance per pool (a borrowed pool adds to its owner's, on the owner's df).
+        let mut by_pool = [(0.0, f64::INFINITY); 2];
+        for side in [0, 1] {
+            let p = pool_of(side);
+            by_pool[p].0 += noise[p].shift_var / noise[side].replicates as f64;
+            by_pool[p].1 = noise[p].shift_df;
+        }
+        let var: f64 = by_pool.iter().map(|(v, _)| v).sum();
+        let den: f64 = by_pool
+            .iter()
+            .filter(|(v, _)| *v > 0.0)
+            .map(|(v, df)| v * v / df)
+            .sum();
+        let df = if var > 0.0 && den > 0.0 {
+            var * var / den
+        } else {
+            f64::INFINITY
+        };
+        Some(RunPart {
+            sides,
+            var,
+            df,
+            replicates: [base.replicates, cand.replicates],
+        })
+    }
+
+    /// Adds each resample's run part (candidate minus baseline) to `stats`, in resample order.
+    pub fn add_draws(&self, stats: &mut [f64], key: [u8; 32]) {
+        let mut rng = ChaCha8Rng::from_seed(key);
+        for t in stats.iter_mut() {
+            for (sign, side) in [-1.0, 1.0].into_iter().zip(&self.sides) {
+                let p = side.pool.len() as u32;
+                let mut sum = 0.0;
+                for _ in 0..side.draws {
+                    sum += side.pool[bounded(&mut rng, p) as usize];
+                }
+                *t += sign * side.scale * sum / side.draws as f64;
+            }
+        }
+    }
+}
+
+/// The small-sample correction of a crossed interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Correction {
+    /// Welch–Satterthwaite degrees of freedom of the total variance.
+    pub df: f64,
+    /// t_{ν,1−α/2} / z_{1−α/2}: how much the interval's distances from the estimate grow.
+    pub stretch: f64,
+    /// √(V_rows + V_runs).
+    pub se: f64,
+}
+
+fn t_quantile(df: f64, p: f64) -> f64 {
+    if df.is_finite() && df < 1e7 {
+        StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(p)
+    } else {
+        Normal::new(0.0, 1.0).expect("normal").inverse_cdf(p)
+    }
+}
+
+/// The correction for rows variance `rows_var` on `rows_df` degrees of freedom (units − 1) and
+/// the run part, at `confidence`.
+pub fn correction(rows_var: f64, rows_df: f64, runs: &RunPart, confidence: f64) -> Correction {
+    let var = rows_var + runs.var;
+    let mut den = 0.0;
+    if rows_var > 0.0 && rows_df > 0.0 {
+        den += rows_var * rows_var / rows_df;
+    }
+    if runs.var > 0.0 {
+        den += runs.var * runs.var / runs.df;
+    }
+    let df = if var > 0.0 && den > 0.0 {
+        var * var / den
+    } else {
+        f64::INFINITY
+    };
+    let p = 1.0 - (1.0 - confidence) / 2.0;
+    Correction {
+        df,
+        stretch: t_quantile(df, p) / t_quantile(f64::INFINITY, p),
+        se: var.sqrt(),
+    }
+}
+
+impl Correction {
+    /// Two-sided t-test p-value of `estimate` (1 for a zero estimate with zero variance).
+    pub fn p_value(&self, estimate: f64) -> f64 {
+        if self.se == 0.0 {
+            return if estimate == 0.0 { 1.0 } else { 0.0 };
+        }
+        let t = (estimate / self.se).abs();
+        let tail = if self.df.is_finite() && self.df < 1e7 {
+            1.0 - StudentsT::new(0.0, 1.0, self.df).expect("df > 0").cdf(t)
+        } else {
+            1.0 - Normal::new(0.0, 1.0).expect("normal").cdf(t)
+        };
+        (2.0 * tail).min(1.0)
+    }
+
+    /// `bound` moved away from `estimate` by the stretch.
+    pub fn stretch_bound(&self, estimate: f64, bound: f64) -> f64 {
+        estimate + self.stretch * (bound - estimate)
+    }
+}
+
+/// The two-sided prediction bound for the difference of two fresh single runs of one commit:
+/// t_{R−1,(1+c)/2} · √(2 s²ₘ) (a new difference of two runs has variance 2σ²ₘ; s²ₘ on R − 1
+/// degrees of freedom). None with fewer than two replicates.
+pub fn noise_floor(side: &SideNoise, confidence: f64) -> Option<f64> {
+    if side.replicates < 2 {
+        return None;
+    }
+    let df = (side.replicates - 1) as f64;
+    Some(t_quantile(df, 1.0 - (1.0 - confidence) / 2.0) * (2.0 * side.mean_var).sqrt())
+}
+
+/// The `confidence` interval of a standard deviation s on `df` degrees of freedom from the
+/// chi-square distribution: [s·√(df/χ²_{1−α/2}), s·√(df/χ²_{α/2})] (normal theory).
+pub fn sd_interval(sd: f64, df: f64, confidence: f64) -> [f64; 2] {
+    use statrs::distribution::ChiSquared;
+    if sd == 0.0 {
+        return [0.0, 0.0];
+    }
+    let chi = ChiSquared::new(df).expect("df > 0");
+    // statrs' inverse is NaN in the far lower tail of 1 df; bisect its (accurate) cdf instead.
+    let quantile = |p: f64| {
+        let (mut lo, mut hi) = (0.0, df + 50.0 * (2.0 * df).sqrt() + 50.0);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if chi.cdf(mid) < p {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    };
+    let a = 1.0 - confidence;
+    [
+        sd * (df / quantile(1.0 - a / 2.0)).sqrt(),
+        sd * (df / quantile(a / 2.0)).sqrt(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anova_by_hand() {
+        // 3 queries × 2 runs: x = [[1,2,3],[2,3,7]]. Run means 2, 4 → deviations −1, +1,
+        // s²ₘ = 2. Row means 1.5, 2.5, 5; residuals e = x − row − dev:
+        // run 0: 1−1.5+1 = 0.5, 2−2.5+1 = 0.5, 3−5+1 = −1; run 1: −0.5, −0.5, 1.
+        // SS = 0.25·4 + 2 = 3, MSₑ = 3 / (2·1) = 1.5; σ̂²ᵣ = 2 − 1.5/3 = 1.5.
+        let s = side_noise(&[&[1.0, 2.0, 3.0], &[2.0, 3.0, 7.0]]);
+        assert_eq!(s.deviations, vec![-1.0, 1.0]);
+        assert!((s.mean_var - 2.0).abs() < 1e-12);
+        assert!((s.jitter_var - 1.5).abs() < 1e-12);
+        assert!((s.shift_var - 1.5).abs() < 1e-12);
+        // df = (6 − 1.5)² / (36/1 + 2.25/2) = 20.25 / 37.125 < 1, clamped to 1.
+        assert_eq!(s.shift_df, 1.0);
+    }
+
+    #[test]
+    fn identical_runs_have_no_noise_and_no_run_part_variance() {
+        let x = [0.1, 0.5, 0.9, 0.3];
+        let s = side_noise(&[&x, &x, &x]);
+        assert_eq!((s.mean_var, s.jitter_var, s.shift_var), (0.0, 0.0, 0.0));
+        let part = RunPart::new(&s, &s).expect("three runs");
+        assert_eq!(part.var, 0.0);
+        let mut stats = vec![0.25; 100];
+        part.add_draws(&mut stats, [7; 32]);
+        assert!(stats.iter().all(|&t| t == 0.25));
+        assert_eq!(noise_floor(&s, 0.95), Some(0.0));
+    }
+
+    #[test]
+    fn one_run_per_side_has_no_run_part() {
+        let s = side_noise(&[&[1.0, 2.0]]);
+        assert!(RunPart::new(&s, &s).is_none());
+        assert_eq!(noise_floor(&s, 0.95), None);
+    }
+
+    /// Pure whole-run shifts (no jitter): the run draws' variance is σ̂²ᵣ(1/Rᵦ + 1/R꜀).
+    #[test]
+    fn run_draws_have_the_component_variance() {
+        let base: Vec<Vec<f64>> = [0.0, 0.3, -0.1, 0.2]
+            .iter()
+            .map(|s| vec![0.5 + s; 10])
+            .collect();
+        let cand: Vec<Vec<f64>> = [0.1, -0.2, 0.4].iter().map(|s| vec![0.5 + s; 10]).collect();
+        let b = side_noise(&base.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        let c = side_noise(&cand.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        assert!(b.jitter_var.abs() < 1e-20 && (b.shift_var - b.mean_var).abs() < 1e-15);
+        let part = RunPart::new(&b, &c).expect("replicated");
+        let want = b.shift_var / 4.0 + c.shift_var / 3.0;
+        assert!((part.var - want).abs() < 1e-15);
+        let mut stats = vec![0.0; 200_000];
+        part.add_draws(&mut stats, [3; 32]);
+        let sd = crate::stats::describe::sd(&stats);
+        assert!((sd * sd / want - 1.0).abs() < 0.02, "{} vs {want}", sd * sd);
+        // Welch–Satterthwaite on 3 and 2 df.
+        let (vb, vc) = (b.shift_var / 4.0, c.shift_var / 3.0);
+        let df = (vb + vc).powi(2) / (vb * vb / 3.0 + vc * vc / 2.0);
+        assert!((part.df - df).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_single_side_borrows_the_other_sides_variance() {
+        let base = side_noise(&[&[0.5, 0.5], &[0.7, 0.7], &[0.6, 0.6]]);
+        let cand = side_noise(&[&[0.6, 0.6]]);
+        let part = RunPart::new(&base, &cand).expect("baseline replicated");
+        // σ̂²ᵣ(1/3 + 1/1), on the baseline's 2 df.
+        assert!((part.var - base.shift_var * (1.0 / 3.0 + 1.0)).abs() < 1e-15);
+        assert!((part.df - 2.0).abs() < 1e-9, "{}", part.df);
+        let mut stats = vec![0.0; 100_000];
+        part.add_draws(&mut stats, [9; 32]);
+        let v = crate::stats::describe::sd(&stats).powi(2);
+        assert!((v / part.var - 1.0).abs() < 0.03, "{v} vs {}", part.var);
+    }
+
+    #[test]
+    fn correction_matches_t_tables() {
+        // Only a run part on 4 df: t_{4, 0.975} = 2.776445 (tables), z = 1.959964.
+        let part = RunPart {
+            sides: [
+                SideDraw {
+                    draws: 1,
+                    pool: vec![0.0],
+                    scale: 0.0,
+                },
+                SideDraw {
+                    draws: 1,
+                    pool: vec![0.0],
+                    scale: 0.0,
+                },
+            ],
+            var: 1.0,
+            df: 4.0,
+            replicates: [5, 5],
+        };
+        let c = correction(0.0, 99.0, &part, 0.95);
+        assert!((c.df - 4.0).abs() < 1e-12);
+        assert!((c.stretch - 2.776_445 / 1.959_964).abs() < 1e-5);
+        // t = 2.776445 on 4 df is the two-sided 5% point.
+        assert!((c.p_value(2.776_445) - 0.05).abs() < 1e-5);
+        assert_eq!(c.stretch_bound(1.0, 2.0), 1.0 + c.stretch);
+        // Two equal components on 4 and ∞ df: ν = 4 / (1/4) = 16.
+        let c = correction(1.0, f64::INFINITY, &part, 0.95);
+        assert!((c.df - 16.0).abs() < 1e-9, "{}", c.df);
+    }
+
+    #[test]
+    fn noise_floor_and_sd_interval_by_hand() {
+        // Run means 0.50, 0.52: s²ₘ = 0.0002; t_{1, 0.975} = 12.7062 → 12.7062·√0.0004.
+        let s = side_noise(&[&[0.5, 0.5], &[0.52, 0.52]]);
+        let f = noise_floor(&s, 0.95).expect("two runs");
+        assert!((f - 12.706_205 * 0.02).abs() < 1e-6, "{f}");
+        // χ²₄: 0.484419 and 11.143287 (tables).
+        let [lo, hi] = sd_interval(1.0, 4.0, 0.95);
+        assert!((lo - (4.0f64 / 11.143_287).sqrt()).abs() < 1e-5);
+        assert!((hi - (4.0f64 / 0.484_419).sqrt()).abs() < 1e-5);
+        // χ²₁: 0.000982069 and 5.023886 (tables).
+        let [lo, hi] = sd_interval(1.0, 1.0, 0.95);
+        assert!((lo - (1.0f64 / 5.023_886).sqrt()).abs() < 1e-5, "{lo}");
+        assert!(
+            (hi / (1.0f64 / 0.000_982_069).sqrt() - 1.0).abs() < 1e-4,
+            "{hi}"
+        );
+        assert_eq!(sd_interval(0.0, 1.0, 0.95), [0.0, 0.0]);
+    }
+
+    /// Monte Carlo: normal whole-run shifts and jitter; the chi-square interval of the run-mean
+    /// standard deviation covers its true value √(σ²ᵣ + σ²ₑ/n) about 95% of the time.
+    #[test]
+    fn run_sd_interval_covers_about_95_percent() {
+        use rand::RngCore;
+        let mut rng = ChaCha8Rng::from_seed([11; 32]);
+        let mut normal = || {
+            let u = (f64::from(rng.next_u32()) + 0.5) / 4_294_967_296.0;
+            let v = (f64::from(rng.next_u32()) + 0.5) / 4_294_967_296.0;
+            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+        };
+        let (n, r, sets) = (50, 5, 1000);
+        let truth = (0.01f64.powi(2) + 0.05f64.powi(2) / n as f64).sqrt();
+        let mut covered = 0;
+        for _ in 0..sets {
+            let runs: Vec<Vec<f64>> = (0..r)
+                .map(|_| {
+                    let shift = 0.01 * normal();
+                    (0..n)
+                        .map(|i| i as f64 / 50.0 + shift + 0.05 * normal())
+                        .collect()
+                })
+                .collect();
+            let s = side_noise(&runs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+            let [lo, hi] = sd_interval(s.mean_var.sqrt(), (r - 1) as f64, 0.95);
+            covered += usize::from(lo <= truth && truth <= hi);
+        }
+        let rate = covered as f64 / sets as f64;
+        assert!((0.93..=0.97).contains(&rate), "coverage {rate}");
+    }
+}
