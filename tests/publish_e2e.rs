@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use support::cli::rag_gate;
+use support::cli::check_example;
 use support::github::*;
 use wiremock::matchers::{header, method};
 use wiremock::{Mock, ResponseTemplate};
@@ -31,9 +31,7 @@ fn check(gh: &Gh, comment: &str, dir: &Path) -> Run {
         json!({ "pull_request": { "number": 7 } }).to_string(),
     )
     .unwrap();
-    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("gates/prod.toml");
-    let out = rag_gate()
-        .env_clear()
+    let out = check_example()
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_TOKEN", TOKEN)
         .env("GITHUB_REPOSITORY", "octo/repo")
@@ -41,8 +39,6 @@ fn check(gh: &Gh, comment: &str, dir: &Path) -> Run {
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_STEP_SUMMARY", &summary)
         .env("GITHUB_OUTPUT", &outputs)
-        .arg("check")
-        .arg(&gate)
         .args([
             comment,
             "--resamples",

@@ -3,33 +3,14 @@
 //! (README.md section "Bad input", or docs/bad-input.md); `every_case_is_documented` keeps the
 //! two in step. `TRUST_DUMP=FILE cargo test --test trust_cases` writes each case's row to FILE.
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
-
-fn rag_gate(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("rag-gate").unwrap();
-    c.current_dir(dir);
-    c
-}
-
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+use support::cli::{append_to, first_line_cell, missing_in_order, rag_gate, run_in, write, Out};
 
 fn run(dir: &Path, args: &[&str]) -> Out {
-    let o = rag_gate(dir).args(args).output().unwrap();
-    Out {
-        code: o.status.code(),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
-fn write(dir: &Path, name: &str, text: &str) {
-    std::fs::write(dir.join(name), text).unwrap();
+    run_in(rag_gate().args(args), dir)
 }
 
 /// `n` queries; the candidate's ndcg@10 is `shift` away from the baseline's on each, with a
@@ -55,7 +36,7 @@ const INPUTS: &str =
     "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 1000\n";
 
 fn gate(dir: &Path, rest: &str) {
-    write(dir, "gate.toml", &format!("{INPUTS}{rest}"));
+    write(dir, "gate.toml", format!("{INPUTS}{rest}"));
 }
 
 // ---------------------------------------------------------------- false passes
@@ -437,8 +418,8 @@ fn trec_eval_count_rows_are_never_metrics() {
         }
         s
     };
-    write(dir.path(), "b.te", &te(0.0));
-    write(dir.path(), "c.te", &te(0.01));
+    write(dir.path(), "b.te", te(0.0));
+    write(dir.path(), "c.te", te(0.01));
     let o = run(
         dir.path(),
         &[
@@ -472,13 +453,13 @@ fn hash_lines_are_comments_in_runs_and_qrels_and_data_inside_an_id() {
     write(
         dir.path(),
         "run.txt",
-        &format!("# ir_metadata: tag t\n{run_text}#end\n"),
+        format!("# ir_metadata: tag t\n{run_text}#end\n"),
     );
-    write(dir.path(), "qrels.txt", &format!("#qrels v1\n{qrels_text}"));
+    write(dir.path(), "qrels.txt", format!("#qrels v1\n{qrels_text}"));
     let o = run(dir.path(), EVAL);
     assert_eq!((o.code, &o.stdout), (Some(0), &clean), "{}", o.stderr);
     // A `#` inside a doc id is data: D#1 is a different doc from D1.
-    write(dir.path(), "run.txt", &run_text.replace("D1 ", "D#1 "));
+    write(dir.path(), "run.txt", run_text.replace("D1 ", "D#1 "));
     assert_ne!(run(dir.path(), EVAL).stdout, clean);
 }
 
@@ -671,7 +652,7 @@ fn run_case(dir: &Path, c: &Case) -> Out {
     write(
         dir,
         "short.jsonl",
-        &b.lines()
+        b.lines()
             .skip(1)
             .map(|l| format!("{l}\n"))
             .collect::<String>(),
@@ -713,29 +694,17 @@ fn mistakes_exit_2_with_one_message_naming_the_place() {
         if !o.stdout.is_empty() {
             problems.push("printed a report".into());
         }
-        let mut rest = o.stderr.as_str();
-        for w in c.want {
-            match rest.find(w) {
-                Some(at) => rest = &rest[at + w.len()..],
-                None => problems.push(format!("no {w:?} (in order)")),
-            }
+        for w in missing_in_order(&o.stderr, c.want) {
+            problems.push(format!("no {w:?} (in order)"));
         }
         if let Ok(dump) = std::env::var("TRUST_DUMP") {
-            use std::io::Write;
-            let first = o.stderr.lines().next().unwrap_or("").replace('|', "\\|");
             let row = format!(
                 "| `{}` | | {} | {} |\n",
                 c.id,
-                first.trim_start_matches("error: "),
+                first_line_cell(&o.stderr),
                 o.code.unwrap_or(-1)
             );
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(dump)
-                .unwrap()
-                .write_all(row.as_bytes())
-                .unwrap();
+            append_to(&dump, &row);
         }
         if !problems.is_empty() {
             failures.push(format!(
