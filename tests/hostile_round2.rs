@@ -12,7 +12,7 @@ use std::process::{Command as StdCommand, Stdio};
 use std::time::Duration;
 
 use assert_cmd::Command;
-use support::cli::{missing_in_order, rag_gate, run_in, write, Out};
+use support::cli::{assert_contains, missing_in_order, rag_gate, run_in, write, Out};
 
 const N: usize = 12;
 /// A hang fails the test instead of hanging CI.
@@ -255,7 +255,7 @@ fn run_comes_back_file() {
     let b = run_in(rag().args(eval_args("b.txt")), dir.path());
     assert_eq!((a.code, b.code), (Some(0), Some(0)), "{}", a.stderr);
     assert_eq!(a.stdout, b.stdout);
-    assert!(a.stdout.contains("\"recall@1\":1"), "{}", a.stdout);
+    assert_contains(&a.stdout, "\"recall@1\":1");
 }
 
 // ---- queries-file rows that match no query ----
@@ -289,12 +289,7 @@ fn queries_row_matches_nothing_intersect() {
     write(dir.path(), "gate.toml", gate("missing = \"intersect\"", ""));
     let o = check(dir.path(), &[]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    assert!(
-        o.stdout
-            .contains("1 rows of the queries file match no query"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "1 rows of the queries file match no query");
 }
 
 // ---- NaN and inverted intervals ----
@@ -614,7 +609,7 @@ fn name_ansi_escape() {
         "{:?}",
         o.stdout
     );
-    assert!(o.stdout.contains("lang=ko\\u{1b}[2J"), "{}", o.stdout);
+    assert_contains(&o.stdout, "lang=ko\\u{1b}[2J");
 }
 
 #[test]
@@ -660,6 +655,16 @@ fn publish_env(cmd: &mut Command, api: &str, token: &str) {
         .env("GITHUB_REPOSITORY", "octo/repo");
 }
 
+/// `check --comment --pr 7` in `dir`, publishing to `api` with `token`.
+fn comment_to(dir: &Path, api: &str, token: &str) -> Out {
+    let mut cmd = rag();
+    publish_env(&mut cmd, api, token);
+    run_in(
+        cmd.args(["check", "gate.toml", "--comment", "--pr", "7"]),
+        dir,
+    )
+}
+
 #[test]
 fn api_url_credentials() {
     let dir = tempfile::tempdir().unwrap();
@@ -669,19 +674,14 @@ fn api_url_credentials() {
         "http://user:s3cretpass@127.0.0.1:9/api",
         "http://127.0.0.1:9/api?access_token=s3cretpass",
     ] {
-        let mut cmd = rag();
-        publish_env(&mut cmd, api, "tok_abcdefgh");
-        let o = run_in(
-            cmd.args(["check", "gate.toml", "--comment", "--pr", "7"]),
-            dir.path(),
-        );
+        let o = comment_to(dir.path(), api, "tok_abcdefgh");
         assert_eq!(o.code, clean, "the verdict stands: {}", o.stderr);
         assert!(
             !o.stderr.contains("s3cretpass") && !o.stdout.contains("s3cretpass"),
             "{}",
             o.stderr
         );
-        assert!(o.stderr.contains("carries credentials"), "{}", o.stderr);
+        assert_contains(&o.stderr, "carries credentials");
     }
 }
 
@@ -691,18 +691,9 @@ fn token_control_character() {
     setup(dir.path());
     let clean = check(dir.path(), &[]).code;
     for token in ["tok\nX-Evil: 1", "tok\u{7f}en", "tok en"] {
-        let mut cmd = rag();
-        publish_env(&mut cmd, "http://127.0.0.1:9", token);
-        let o = run_in(
-            cmd.args(["check", "gate.toml", "--comment", "--pr", "7"]),
-            dir.path(),
-        );
+        let o = comment_to(dir.path(), "http://127.0.0.1:9", token);
         assert_eq!(o.code, clean, "not a panic, the verdict: {}", o.stderr);
-        assert!(
-            o.stderr.contains("cannot go in an HTTP header"),
-            "{}",
-            o.stderr
-        );
+        assert_contains(&o.stderr, "cannot go in an HTTP header");
         assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
     }
 }
@@ -731,7 +722,7 @@ fn summary_fifo() {
     let mut cmd = rag();
     cmd.env("GITHUB_OUTPUT", "/dev/null");
     let o = run_in(cmd.args(["check", "gate.toml"]), dir.path());
-    assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
+    assert_contains(&o.stderr, "not a regular file");
 }
 
 #[test]
@@ -746,7 +737,7 @@ fn event_path_endless() {
         cmd.env("GITHUB_EVENT_PATH", event);
         let o = run_in(cmd.args(["check", "gate.toml", "--comment"]), dir.path());
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
-        assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
+        assert_contains(&o.stderr, "not a regular file");
     }
 }
 

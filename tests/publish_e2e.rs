@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use support::cli::check_example;
+use support::cli::{assert_contains, check_example};
 use support::github::*;
 use wiremock::matchers::{header, method};
 use wiremock::{Mock, ResponseTemplate};
@@ -91,18 +91,11 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
         format!("verdict=fail\nreport={}\n", r.report.display())
     );
     assert!(r.report.exists());
-    assert!(
-        r.stderr
-            .contains("::error title=rag-gate::gate 3 failed: ndcg@10 on risk=compliance"),
-        "{}",
-        r.stderr
+    assert_contains(
+        &r.stderr,
+        "::error title=rag-gate::gate 3 failed: ndcg@10 on risk=compliance",
     );
-    assert!(
-        r.stderr
-            .contains("rag-gate: posted the report as PR comment 101"),
-        "{}",
-        r.stderr
-    );
+    assert_contains(&r.stderr, "rag-gate: posted the report as PR comment 101");
     let posted = gh.requests();
     // (GET /user and the listing come first; the POST is the one write.)
     let post = posted
@@ -129,11 +122,9 @@ fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
     let dir = tempfile::tempdir().unwrap();
     let r = check(&gh, "--comment", dir.path());
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("::warning title=rag-gate::the PR comment was not posted"),
-        "{}",
-        r.stderr
+    assert_contains(
+        &r.stderr,
+        "::warning title=rag-gate::the PR comment was not posted",
     );
     assert!(r.outputs.starts_with("verdict=fail\n"), "{}", r.outputs);
     assert_no_token_printed(&r);
@@ -141,11 +132,9 @@ fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
     let dir = tempfile::tempdir().unwrap();
     let r = check(&gh, "--comment=required", dir.path());
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("error: publishing to GitHub failed: listing the comments of PR #7"),
-        "{}",
-        r.stderr
+    assert_contains(
+        &r.stderr,
+        "error: publishing to GitHub failed: listing the comments of PR #7",
     );
     assert_no_token_printed(&r);
 }

@@ -7,7 +7,9 @@ mod support;
 
 use std::path::Path;
 
-use support::cli::{append_to, first_line_cell, missing_in_order, rag_gate, run_in, write, Out};
+use support::cli::{
+    append_to, assert_contains, first_line_cell, missing_in_order, rag_gate, run_in, write, Out,
+};
 
 fn run(dir: &Path, args: &[&str]) -> Out {
     run_in(rag_gate().args(args), dir)
@@ -52,15 +54,13 @@ fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
         );
         let o = run(dir.path(), &["check", "gate.toml"]);
         assert_eq!(o.code, Some(1), "{rule}: {}{}", o.stdout, o.stderr);
-        assert!(o.stdout.contains("FAIL"), "{}", o.stdout);
+        assert_contains(&o.stdout, "FAIL");
     }
     // min-mean is a fact about the mean: judged at any size, so it fails as itself.
     let o = run(dir.path(), &["check", "gate.toml"]);
-    assert!(
-        o.stdout
-            .contains("ndcg@10 mean 0.2000 below the minimum 0.7000 on all"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        "ndcg@10 mean 0.2000 below the minimum 0.7000 on all",
     );
 }
 
@@ -74,13 +74,11 @@ fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() 
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("ndcg@10 on all not judged: 20 queries, too few to judge max-drop"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        "ndcg@10 on all not judged: 20 queries, too few to judge max-drop",
     );
-    assert!(o.stdout.contains("not judged (FAIL)"), "{}", o.stdout);
+    assert_contains(&o.stdout, "not judged (FAIL)");
     // Lowering min-queries on purpose judges it.
     gate(
         dir.path(),
@@ -138,7 +136,7 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
-    assert!(o.stdout.contains("latency_ms rose 40.0000"), "{}", o.stdout);
+    assert_contains(&o.stdout, "latency_ms rose 40.0000");
     let o = run(
         dir.path(),
         &[
@@ -162,11 +160,7 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
     assert_eq!(lat["higher_is_better"], false);
     // Without the flag, compare says what it assumed.
     let o = run(dir.path(), &["compare", "b.jsonl", "c.jsonl"]);
-    assert!(
-        o.stdout.contains("latency_ms: direction unknown, its label reads a rise as better (pass --lower-is-better latency_ms if lower is better)"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "latency_ms: direction unknown, its label reads a rise as better (pass --lower-is-better latency_ms if lower is better)");
 }
 
 #[test]
@@ -179,20 +173,11 @@ fn labels_say_better_for_an_interval_above_zero() {
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(0));
-    assert!(o.stdout.contains("better (±0.0100)"), "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("label, from the interval: better / worse"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "better (±0.0100)");
+    assert_contains(&o.stdout, "label, from the interval: better / worse");
     data(dir.path(), 200, 0.5, 0.004, 0.0, 0);
     let o = run(dir.path(), &["check", "gate.toml"]);
-    assert!(
-        o.stdout.contains("better, below margin (±0.0100)"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "better, below margin (±0.0100)");
 }
 
 #[test]
@@ -217,7 +202,7 @@ fn the_mde_warning_is_only_where_power_matters() {
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(1));
-    assert!(o.stdout.contains("can only detect drops ≥"), "{}", o.stdout);
+    assert_contains(&o.stdout, "can only detect drops ≥");
     // A proven collapse, or a pass, needs no such warning.
     data(dir.path(), 40, 0.8, -0.5, 0.0, 0);
     let o = run(dir.path(), &["check", "gate.toml"]);
@@ -259,11 +244,7 @@ fn eval_refuses_to_overwrite_its_own_inputs_through_symlinks_too() {
     for out in ["run.txt", "qrels.txt", "link.txt"] {
         let o = run(dir.path(), &[EVAL, &["-o", out]].concat());
         assert_eq!(o.code, Some(2), "{out}");
-        assert!(
-            o.stderr.contains("refusing to overwrite it"),
-            "{}",
-            o.stderr
-        );
+        assert_contains(&o.stderr, "refusing to overwrite it");
     }
     assert_eq!(std::fs::read(dir.path().join("run.txt")).unwrap(), before);
 }
@@ -533,11 +514,9 @@ fn a_key_with_no_effect_is_a_warning() {
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(0));
-    assert!(
-        o.stdout
-            .contains("gate.toml:6: [eval] has no effect: no input is a run"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        "gate.toml:6: [eval] has no effect: no input is a run",
     );
 }
 

@@ -70,6 +70,12 @@ pub fn code_and_stderr(cmd: &mut Command) -> (Option<i32>, String) {
     )
 }
 
+/// Asserts that `text` contains `want`; the failure message is the whole text.
+#[track_caller]
+pub fn assert_contains(text: &str, want: &str) {
+    assert!(text.contains(want), "{text}");
+}
+
 /// `bytes` (a report printed on stdout) parsed as JSON.
 pub fn json(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes).unwrap()
