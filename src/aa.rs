@@ -7,6 +7,8 @@
 
 mod text;
 
+use std::collections::BTreeMap;
+
 use rayon::prelude::*;
 
 use crate::cli::AaArgs;
@@ -134,20 +136,11 @@ fn load(spec: &InputSpec) -> Result<MetricTable> {
     Ok(t)
 }
 
+/// Reads the files, pairs the arms, compares them per metric × slice and gathers the noise
+/// figures; the arms are broken when any Holm-adjusted p is below 1 − confidence.
 fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
     let i = &cfg.inputs;
-    let specs: Vec<&InputSpec> = std::iter::once(&i.baseline)
-        .chain(&i.baseline_more)
-        .chain([&i.candidate])
-        .chain(&i.candidate_more)
-        .collect();
-    // Read in parallel; the first failing file in the given order is the error.
-    let tables = specs
-        .par_iter()
-        .map(|s| load(s))
-        .collect::<Vec<Result<MetricTable>>>()
-        .into_iter()
-        .collect::<Result<Vec<MetricTable>>>()?;
+    let tables = load_all(i)?;
     let arms = [1 + i.baseline_more.len(), 1 + i.candidate_more.len()];
     let (a, b) = tables.split_at(arms[0]);
     let queries = match &i.queries {
@@ -155,32 +148,94 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
         None => None,
     };
     let q_shown = i.queries.as_ref().map(InputSpec::shown).unwrap_or_default();
-    let mut metrics = pair::shared_metrics(&a[0], &b[0]);
-    if !args.metrics.is_empty() {
-        let want: Vec<String> = args
-            .metrics
-            .iter()
-            .map(|m| crate::metric_names::canonical(m))
-            .collect();
-        if let Some(m) = want.iter().find(|m| !metrics.contains(m)) {
-            return Err(Error::Usage(format!(
-                "--metric {m}: not in both {} and {} (they share: {})",
-                a[0].source,
-                b[0].source,
-                metrics.join(", ")
-            )));
-        }
-        metrics = want;
-        metrics.sort();
-        metrics.dedup();
-    }
-    let mut paired = pair::pair(
-        &a[0],
-        &b[0],
+    let metrics = choose_metrics(args, &a[0], &b[0])?;
+    let paired = pair_arms(
+        a,
+        b,
         queries.as_deref().map(|q| (q, q_shown.as_str())),
-        Missing::Error,
         &metrics,
     )?;
+    let slices = slices::build(cfg, &paired)?;
+    let settings = resample::Settings::from_config(cfg);
+    let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    let adjusted =
+        crate::stats::holm::holm(&comparisons.iter().map(|c| c.p_value).collect::<Vec<_>>());
+    let alpha = 1.0 - cfg.bootstrap.confidence;
+    let entries: Vec<NoiseEntry> = comparisons
+        .iter()
+        .zip(&adjusted)
+        .map(|(c, &p_adj)| {
+            let slice = slices.iter().find(|s| s.name == c.slice).expect("compared");
+            entry(cfg, &paired, slice, c, p_adj)
+        })
+        .collect();
+    let broken = adjusted.iter().any(|&p| p < alpha);
+    Ok(AaReport {
+        noise: NoiseFile {
+            noise_version: NOISE_VERSION,
+            files: args.files.iter().map(|f| f.display().to_string()).collect(),
+            replicates: args.files.len(),
+            queries: paired.ids.len(),
+            confidence: cfg.bootstrap.confidence,
+            seed: cfg.bootstrap.seed,
+            resamples: cfg.bootstrap.resamples,
+            tie_epsilon: cfg.report.tie_epsilon,
+            entries,
+            flaky_queries: flaky_queries(cfg, &paired, &metrics),
+        },
+        arms,
+        broken,
+    })
+}
+
+/// Every file of both arms, in the given order (arm A's, then arm B's). They are read in
+/// parallel; the first failing file in the given order is the error.
+fn load_all(i: &Inputs) -> Result<Vec<MetricTable>> {
+    let specs: Vec<&InputSpec> = std::iter::once(&i.baseline)
+        .chain(&i.baseline_more)
+        .chain([&i.candidate])
+        .chain(&i.candidate_more)
+        .collect();
+    specs
+        .par_iter()
+        .map(|s| load(s))
+        .collect::<Vec<Result<MetricTable>>>()
+        .into_iter()
+        .collect::<Result<Vec<MetricTable>>>()
+}
+
+/// The metrics to compare: `--metric` (each must be in both first files), else all they share.
+fn choose_metrics(args: &AaArgs, a: &MetricTable, b: &MetricTable) -> Result<Vec<String>> {
+    let shared = pair::shared_metrics(a, b);
+    if args.metrics.is_empty() {
+        return Ok(shared);
+    }
+    let mut want: Vec<String> = args
+        .metrics
+        .iter()
+        .map(|m| crate::metric_names::canonical(m))
+        .collect();
+    if let Some(m) = want.iter().find(|m| !shared.contains(m)) {
+        return Err(Error::Usage(format!(
+            "--metric {m}: not in both {} and {} (they share: {})",
+            a.source,
+            b.source,
+            shared.join(", ")
+        )));
+    }
+    want.sort();
+    want.dedup();
+    Ok(want)
+}
+
+/// Arm A's first file against arm B's, by query id, with the other files as replicates.
+fn pair_arms(
+    a: &[MetricTable],
+    b: &[MetricTable],
+    queries: Option<(&[crate::load::QueryRow], &str)>,
+    metrics: &[String],
+) -> Result<pair::Paired> {
+    let mut paired = pair::pair(&a[0], &b[0], queries, Missing::Error, metrics)?;
     pair::replicates::attach(
         &mut paired,
         [&a[1..], &b[1..]],
@@ -204,48 +259,26 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
             counts: [1, 1],
         });
     }
-    let slices = slices::build(cfg, &paired)?;
-    let settings = resample::Settings::from_config(cfg);
-    let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
-    let adjusted =
-        crate::stats::holm::holm(&comparisons.iter().map(|c| c.p_value).collect::<Vec<_>>());
-    let alpha = 1.0 - cfg.bootstrap.confidence;
-    let entries: Vec<NoiseEntry> = comparisons
-        .iter()
-        .zip(&adjusted)
-        .map(|(c, &p_adj)| {
-            let slice = slices.iter().find(|s| s.name == c.slice).expect("compared");
-            entry(cfg, &paired, slice, c, p_adj)
-        })
-        .collect();
-    let flaky_queries = metrics
+    Ok(paired)
+}
+
+/// Per metric, the ids of the queries whose value differs between some two replicates.
+fn flaky_queries(
+    cfg: &Config,
+    paired: &pair::Paired,
+    metrics: &[String],
+) -> BTreeMap<String, Vec<String>> {
+    metrics
         .iter()
         .map(|m| {
             let all: Vec<usize> = (0..paired.ids.len()).collect();
-            let ids = flaky(&paired, m, &all, cfg.report.tie_epsilon)
+            let ids = flaky(paired, m, &all, cfg.report.tie_epsilon)
                 .into_iter()
                 .map(|i| paired.ids[i].clone())
                 .collect();
             (m.clone(), ids)
         })
-        .collect();
-    let broken = adjusted.iter().any(|&p| p < alpha);
-    Ok(AaReport {
-        noise: NoiseFile {
-            noise_version: NOISE_VERSION,
-            files: args.files.iter().map(|f| f.display().to_string()).collect(),
-            replicates: args.files.len(),
-            queries: paired.ids.len(),
-            confidence: cfg.bootstrap.confidence,
-            seed: cfg.bootstrap.seed,
-            resamples: cfg.bootstrap.resamples,
-            tie_epsilon: cfg.report.tie_epsilon,
-            entries,
-            flaky_queries,
-        },
-        arms,
-        broken,
-    })
+        .collect()
 }
 
 /// Every run of `metric` in file order, restricted to the members `idx`.

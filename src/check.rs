@@ -6,14 +6,18 @@ use std::path::PathBuf;
 use crate::config::{Config, InputKind, InputSpec, Unit};
 use crate::error::{few, Error, Result};
 use crate::eval::gate_input::{ranks, Ranks};
+use crate::eval::holes::Hole;
 use crate::eval::Evaluation;
 use crate::eval::Metric;
-use crate::load::{self, MetricTable};
-use crate::model::Comparison;
-use crate::model::{InputsInfo, Report, Verdict, SCHEMA_VERSION};
+use crate::load::{self, MetricTable, QueryRow};
+use crate::model::{
+    Comparison, GateResult, InputsInfo, NoiseReport, PairingInfo, Report, Verdict, SCHEMA_VERSION,
+};
+use crate::pair::Paired;
 use crate::protocol::verify::{verify, ProtocolReport, Side};
 use crate::protocol::Protocol;
 use crate::report;
+use crate::slices::Slice;
 use crate::{judge, pair, resample, slices};
 
 /// One side as loaded: its table, a note for the warnings, its protocol fingerprint (a metric
@@ -183,43 +187,101 @@ pub struct Analysis {
 
 /// [`analyze`], keeping the holes.
 pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
+    refuse_unsupported_confidence(cfg)?;
+    let wanted = wanted_metrics(cfg);
+    let inputs = load_inputs(cfg, &wanted)?;
+    let (base, cand) = (&inputs.base.table, &inputs.cand.table);
+    let shared = pair::shared_metrics(base, cand);
+    let metrics = choose_metrics(cfg, base, cand, &shared)?;
+    let protocol = check_protocol(cfg, &inputs.base, &inputs.cand, &metrics)?;
+    let paired = pair_inputs(cfg, &inputs, &metrics)?;
+    let mut slices = slices::build(cfg, &paired)?;
+    let (quarantined, quarantine_warnings) =
+        crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
+    let (judged, holes) = compare_and_judge(cfg, &inputs, &paired, &slices, &metrics)?;
+    let (noise, noise_warnings) =
+        crate::noise::apply::report(cfg, &paired, &judged.comparisons, quarantined)?;
+    let found = Findings {
+        warnings: gather_warnings(
+            cfg,
+            &protocol,
+            &paired,
+            [judged.warnings, quarantine_warnings, noise_warnings],
+        ),
+        notes: gather_notes(cfg, &inputs, &metrics, &shared, judged.notes),
+        ..judged
+    };
+    let report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
+    Ok(Analysis { report, holes })
+}
+
+/// An interval needs at least two resamples beyond each bound; refuse settings that leave fewer.
+fn refuse_unsupported_confidence(cfg: &Config) -> Result<()> {
     let (c, b) = (cfg.bootstrap.confidence, cfg.bootstrap.resamples as usize);
     if !crate::stats::interval::confidence_supported(c, b) {
         return Err(Error::Usage(format!("confidence {c} with {b} resamples: fewer than 2 resamples would lie beyond the bounds; expected (1 − confidence) × resamples ≥ 2 (more resamples or a lower confidence)")));
     }
-    let wanted = wanted_metrics(cfg);
+    Ok(())
+}
+
+/// Everything `check` reads: both sides, their further replicates and the queries file.
+struct Inputs {
+    base: Loaded,
+    cand: Loaded,
+    more: [Vec<MetricTable>; 2],
+    more_notes: Vec<String>,
+    queries: Option<Vec<QueryRow>>,
+    /// The queries file as the messages name it (empty without one).
+    queries_shown: String,
+}
+
+impl Inputs {
+    /// The queries and the name they are shown by, for pairing and bounds.
+    fn queries(&self) -> Option<(&[QueryRow], &str)> {
+        self.queries
+            .as_deref()
+            .map(|q| (q, self.queries_shown.as_str()))
+    }
+}
+
+/// Reads both sides, the replicates and the queries file; an unopenable file names its key.
+fn load_inputs(cfg: &Config, wanted: &[String]) -> Result<Inputs> {
     // The two sides are read in parallel; the baseline's error wins when both fail, so the
     // message does not depend on timing.
     let (base, cand) = rayon::join(
-        || load_side(cfg, &cfg.inputs.baseline, &wanted).map_err(|e| at_key(cfg, e)),
-        || load_side(cfg, &cfg.inputs.candidate, &wanted).map_err(|e| at_key(cfg, e)),
+        || load_side(cfg, &cfg.inputs.baseline, wanted).map_err(|e| at_key(cfg, e)),
+        || load_side(cfg, &cfg.inputs.candidate, wanted).map_err(|e| at_key(cfg, e)),
     );
-    let (base_side, cand_side) = (base?, cand?);
-    let (base, cand) = (&base_side.table, &cand_side.table);
-    let (more, more_notes) = load_replicates(cfg, &wanted)?;
+    let (base, cand) = (base?, cand?);
+    let (more, more_notes) = load_replicates(cfg, wanted)?;
     let queries = match &cfg.inputs.queries {
         Some(q) => Some(load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e))?),
         None => None,
     };
-    let shared = pair::shared_metrics(base, cand);
-    let metrics = choose_metrics(cfg, base, cand, &shared)?;
-    let protocol = check_protocol(cfg, &base_side, &cand_side, &metrics)?;
-    let q_shown = cfg
+    let queries_shown = cfg
         .inputs
         .queries
         .as_ref()
         .map(InputSpec::shown)
         .unwrap_or_default();
-    let mut paired = pair::pair(
+    Ok(Inputs {
         base,
         cand,
-        queries.as_deref().map(|q| (q, q_shown.as_str())),
-        cfg.inputs.missing,
-        &metrics,
-    )?;
+        more,
+        more_notes,
+        queries,
+        queries_shown,
+    })
+}
+
+/// Pairs the two sides by query id, attaches the replicates, and refuses what the chosen
+/// unit and statistics cannot handle.
+fn pair_inputs(cfg: &Config, inputs: &Inputs, metrics: &[String]) -> Result<Paired> {
+    let (base, cand) = (&inputs.base.table, &inputs.cand.table);
+    let mut paired = pair::pair(base, cand, inputs.queries(), cfg.inputs.missing, metrics)?;
     pair::replicates::attach(
         &mut paired,
-        [&more[0], &more[1]],
+        [&inputs.more[0], &inputs.more[1]],
         [&base.source, &cand.source],
         cfg.inputs.missing,
     )?;
@@ -227,44 +289,67 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         refuse_quantiles_with_replicates(cfg)?;
     }
     if cfg.bootstrap.unit == Unit::Group {
-        let lacking: Vec<&String> = paired
-            .ids
-            .iter()
-            .zip(&paired.group_of)
-            .filter(|(_, g)| g.is_none())
-            .map(|(id, _)| id)
-            .collect();
-        if !lacking.is_empty() {
-            return Err(cfg.error_at(
-                &cfg.bootstrap.unit_span,
-                format!(
-                    "[bootstrap] unit = \"group\", but {} no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
-                    crate::numbers::count(lacking.len(), "query has", "queries have"),
-                    few(&lacking, 5)
-                ),
-            ));
-        }
+        refuse_queries_without_group(cfg, &paired)?;
     }
-    let mut slices = slices::build(cfg, &paired)?;
-    let (quarantined, quarantine_warnings) =
-        crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
+    Ok(paired)
+}
+
+/// With `unit = "group"`, every paired query must have a group.
+fn refuse_queries_without_group(cfg: &Config, paired: &Paired) -> Result<()> {
+    let lacking: Vec<&String> = paired
+        .ids
+        .iter()
+        .zip(&paired.group_of)
+        .filter(|(_, g)| g.is_none())
+        .map(|(id, _)| id)
+        .collect();
+    if lacking.is_empty() {
+        return Ok(());
+    }
+    Err(cfg.error_at(
+        &cfg.bootstrap.unit_span,
+        format!(
+            "[bootstrap] unit = \"group\", but {} no group: {}; give \"group\" in the metric files or a queries file, or use unit = \"query\"",
+            crate::numbers::count(lacking.len(), "query has", "queries have"),
+            few(&lacking, 5)
+        ),
+    ))
+}
+
+/// What the comparisons and the gates found, with the warnings and notes that go with them.
+struct Findings {
+    comparisons: Vec<Comparison>,
+    gates: Vec<GateResult>,
+    warnings: Vec<String>,
+    notes: Vec<String>,
+}
+
+/// Resamples every metric on every slice, labels the deltas, judges the gates and, when both
+/// sides are runs, bounds the gated deltas by the unjudged documents (returning their holes).
+fn compare_and_judge(
+    cfg: &Config,
+    inputs: &Inputs,
+    paired: &Paired,
+    slices: &[Slice],
+    metrics: &[String],
+) -> Result<(Findings, Vec<Hole>)> {
     let settings = resample::Settings::from_config(cfg);
-    let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    let mut comparisons = resample::compare_all(paired, slices, metrics, &settings);
     judge::label_comparisons(&mut comparisons);
-    if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
+    if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         explain_regressions(&mut comparisons, &ranks(b), &ranks(c));
     }
     let judged = judge::judge(cfg, &comparisons)?;
     let mut gates = judged.results;
-    let mut gate_warnings = judged.warnings;
+    let mut warnings = judged.warnings;
     let mut holes = Vec::new();
-    if let (Some(b), Some(c)) = (&base_side.eval, &cand_side.eval) {
+    if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
             baseline: b,
             candidate: c,
-            queries: queries.as_deref().map(|q| (q, q_shown.as_str())),
+            queries: inputs.queries(),
         };
-        gate_warnings.extend(crate::bounds::apply(
+        warnings.extend(crate::bounds::apply(
             cfg,
             &runs,
             &mut comparisons,
@@ -272,6 +357,23 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         )?);
         holes = crate::bounds::holes(cfg, &runs);
     }
+    let found = Findings {
+        comparisons,
+        gates,
+        warnings,
+        notes: judged.notes,
+    };
+    Ok((found, holes))
+}
+
+/// The report's warnings, in order: the gate file's, the protocol's, the pairing's, then
+/// `later` (the gates', the quarantine's and the noise floor's).
+fn gather_warnings(
+    cfg: &Config,
+    protocol: &ProtocolReport,
+    paired: &Paired,
+    later: [Vec<String>; 3],
+) -> Vec<String> {
     let mut warnings: Vec<String> = cfg.warnings.clone();
     warnings.extend(protocol.note.iter().cloned());
     warnings.extend(
@@ -280,25 +382,35 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
             .iter()
             .map(|c| format!("run context changed: {c}")),
     );
-    let (noise, noise_warnings) =
-        crate::noise::apply::report(cfg, &paired, &comparisons, quarantined)?;
     warnings.extend(paired.warnings.iter().cloned());
-    warnings.extend(gate_warnings);
-    warnings.extend(quarantine_warnings);
-    warnings.extend(noise_warnings);
-    let mut notes: Vec<String> = base_side
+    warnings.extend(later.into_iter().flatten());
+    warnings
+}
+
+/// The report's notes, in order: the evaluations', the unknown directions, the gates'
+/// (`judged`), and the metrics only one input has (when `[report] metrics` is not given).
+fn gather_notes(
+    cfg: &Config,
+    inputs: &Inputs,
+    metrics: &[String],
+    shared: &[String],
+    judged: Vec<String>,
+) -> Vec<String> {
+    let (base, cand) = (&inputs.base, &inputs.cand);
+    let mut notes: Vec<String> = base
         .note
         .clone()
         .into_iter()
-        .chain(cand_side.note.clone())
+        .chain(cand.note.clone())
         .collect();
-    notes.extend(more_notes);
-    notes.extend(direction_notes(cfg, &metrics));
-    notes.extend(judged.notes);
+    notes.extend(inputs.more_notes.iter().cloned());
+    notes.extend(direction_notes(cfg, metrics));
+    notes.extend(judged);
     let only_one: Vec<&String> = base
+        .table
         .metrics
         .keys()
-        .chain(cand.metrics.keys())
+        .chain(cand.table.metrics.keys())
         .filter(|m| !shared.contains(m))
         .collect();
     if !only_one.is_empty() && cfg.report.metrics.is_none() {
@@ -307,44 +419,58 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
             few(&only_one, 8)
         ));
     }
-    let verdict = judge::verdict(&gates);
-    let evaluated = [&cfg.inputs.baseline, &cfg.inputs.candidate]
-        .iter()
-        .any(|i| matches!(i.kind, InputKind::Run));
-    let report = Report {
+    notes
+}
+
+/// The report: the settings from the gate file, the inputs as written, and what was found.
+fn build_report(
+    cfg: &Config,
+    pairing: PairingInfo,
+    found: Findings,
+    protocol: ProtocolReport,
+    noise: Option<NoiseReport>,
+) -> Result<Report> {
+    Ok(Report {
         schema_version: SCHEMA_VERSION,
         rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
-        verdict,
-        headline: judge::headline(&gates, &comparisons),
+        verdict: judge::verdict(&found.gates),
+        headline: judge::headline(&found.gates, &found.comparisons),
         seed: cfg.bootstrap.seed,
         resamples: cfg.bootstrap.resamples,
         confidence: cfg.bootstrap.confidence,
         unit: cfg.bootstrap.unit.as_str().into(),
         method: cfg.bootstrap.method.as_str().into(),
         tie_epsilon: cfg.report.tie_epsilon,
-        inputs: InputsInfo {
-            baseline: cfg.inputs.baseline.written.clone(),
-            candidate: cfg.inputs.candidate.written.clone(),
-            queries: cfg.inputs.queries.as_ref().map(|q| q.written.clone()),
-            qrels: evaluated
-                .then(|| cfg.inputs.qrels.as_ref().map(|q| q.written.clone()))
-                .flatten(),
-            eval: if evaluated {
-                Some(crate::eval::gate_input::eval_settings(cfg)?)
-            } else {
-                None
-            },
-        },
-        pairing: paired.info.clone(),
-        comparisons,
-        gates,
-        warnings,
+        inputs: inputs_info(cfg)?,
+        pairing,
+        comparisons: found.comparisons,
+        gates: found.gates,
+        warnings: found.warnings,
         protocol: Some(protocol),
         noise,
-        notes,
-    };
-    Ok(Analysis { report, holes })
+        notes: found.notes,
+    })
+}
+
+/// The inputs as the gate file wrote them, with the evaluation settings when a side is a run.
+fn inputs_info(cfg: &Config) -> Result<InputsInfo> {
+    let evaluated = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+        .iter()
+        .any(|i| matches!(i.kind, InputKind::Run));
+    Ok(InputsInfo {
+        baseline: cfg.inputs.baseline.written.clone(),
+        candidate: cfg.inputs.candidate.written.clone(),
+        queries: cfg.inputs.queries.as_ref().map(|q| q.written.clone()),
+        qrels: evaluated
+            .then(|| cfg.inputs.qrels.as_ref().map(|q| q.written.clone()))
+            .flatten(),
+        eval: if evaluated {
+            Some(crate::eval::gate_input::eval_settings(cfg)?)
+        } else {
+            None
+        },
+    })
 }
 
 /// Ungated metrics whose direction rag-gate does not know are read as higher-is-better; say so.

@@ -100,12 +100,7 @@ fn github_post_502_stored() {
     // listing shows it, so it is not posted again.
     gh.mount(list(vec![]).up_to_n_times(1));
     gh.mount(list(vec![comment(900, &body)]));
-    gh.mount(
-        Mock::given(method("POST"))
-            .and(path(LIST))
-            .respond_with(ResponseTemplate::new(502))
-            .expect(1),
-    );
+    gh.mount(create().respond_with(ResponseTemplate::new(502)).expect(1));
     let lines = best_effort(&gh);
     assert_eq!(lines, ["rag-gate: posted the report as PR comment 900"]);
     gh.verify();
@@ -116,17 +111,8 @@ fn github_planted_marker() {
     let gh = Gh::start();
     let fake = json!({ "id": 66, "body": format!("{MARKER}\n### ✅ rag-gate: pass"), "user": { "login": "mallory" } });
     gh.mount(list_get().respond_with(ResponseTemplate::new(200).set_body_json(vec![fake])));
-    gh.mount(
-        Mock::given(method("PATCH"))
-            .respond_with(ResponseTemplate::new(200))
-            .expect(0),
-    );
-    gh.mount(
-        Mock::given(method("POST"))
-            .and(path(LIST))
-            .respond_with(ResponseTemplate::new(201).set_body_json(comment(67, "x")))
-            .expect(1),
-    );
+    gh.mount(never("PATCH"));
+    gh.mount(create().respond_with(created(67)).expect(1));
     let lines = best_effort(&gh);
     assert_eq!(lines, ["rag-gate: posted the report as PR comment 67"]);
     gh.verify();
@@ -141,17 +127,8 @@ fn github_token_identity() {
     let ours =
         json!({ "id": 11, "body": format!("{MARKER}\nold"), "user": { "login": "rag-bot" } });
     gh.mount(list(vec![bot, ours]));
-    gh.mount(
-        Mock::given(method("PATCH"))
-            .and(path("/repos/octo/repo/issues/comments/11"))
-            .respond_with(ResponseTemplate::new(200).set_body_json(comment(11, "x")))
-            .expect(1),
-    );
-    gh.mount(
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(201))
-            .expect(0),
-    );
+    gh.mount(update(11).respond_with(updated(11)).expect(1));
+    gh.mount(never("POST"));
     let lines = best_effort(&gh);
     // ...so rag-bot's own comment 11 is the one edited.
     assert_eq!(lines, ["rag-gate: updated PR comment 11"]);

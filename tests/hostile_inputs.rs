@@ -10,7 +10,10 @@ mod support;
 
 use std::path::Path;
 
-use support::cli::{check_json, exit, json_exit, rag_gate};
+use support::cli::{
+    append_to, check_json, exit, first_line_cell, json_exit, missing_in_order, rag_gate, run_in,
+    Out,
+};
 
 const N: usize = 12;
 
@@ -478,13 +481,7 @@ fn cases() -> Vec<Case> {
     v
 }
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_case(dir: &Path, c: &Case) -> Run {
+fn run_case(dir: &Path, c: &Case) -> Out {
     for (name, content) in &c.files {
         let p = dir.join(name);
         match content {
@@ -499,21 +496,16 @@ fn run_case(dir: &Path, c: &Case) -> Run {
             }
         }
     }
-    let out = rag_gate()
-        .current_dir(dir)
-        .args(if c.id.starts_with("eval-") {
-            &["eval"][..]
-        } else {
-            &["check", "gate.toml"][..]
-        })
-        .args(c.args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    run_in(
+        rag_gate()
+            .args(if c.id.starts_with("eval-") {
+                &["eval"][..]
+            } else {
+                &["check", "gate.toml"][..]
+            })
+            .args(c.args),
+        dir,
+    )
 }
 
 #[test]
@@ -548,30 +540,18 @@ fn bad_inputs_exit_2_with_one_message_naming_the_place() {
                 "the message shows the absolute temp path instead of the path as given".to_string(),
             );
         }
-        let mut rest = r.stderr.as_str();
-        for w in c.want {
-            match rest.find(w) {
-                Some(at) => rest = &rest[at + w.len()..],
-                None => problems.push(format!("no {w:?} (in order)")),
-            }
+        for w in missing_in_order(&r.stderr, c.want) {
+            problems.push(format!("no {w:?} (in order)"));
         }
         if let Ok(dump) = std::env::var("HOSTILE_DUMP") {
             // Regenerates the rows of docs/bad-input.md: id, first line of the message, exit.
-            let first = r.stderr.lines().next().unwrap_or("").replace('|', "\\|");
             let line = format!(
                 "| `{}` | `{}` | {} |\n",
                 c.id,
-                first.trim_start_matches("error: "),
+                first_line_cell(&r.stderr),
                 r.code.unwrap_or(-1)
             );
-            use std::io::Write;
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(dump)
-                .unwrap()
-                .write_all(line.as_bytes())
-                .unwrap();
+            append_to(&dump, &line);
         }
         if !problems.is_empty() {
             let shown: String = r.stderr.chars().take(600).collect();

@@ -4,12 +4,15 @@
 //! docs/hostile.md; `every_round2_case_is_documented` keeps the two in step both ways. The
 //! hostile-GitHub cases (a mock server) are in `hostile_github.rs`.
 
+mod support;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::Duration;
 
 use assert_cmd::Command;
+use support::cli::{assert_contains, missing_in_order, rag_gate, run_in, write, Out};
 
 const N: usize = 12;
 /// A hang fails the test instead of hanging CI.
@@ -59,7 +62,7 @@ fn documented(id: &str) -> bool {
 }
 
 fn rag() -> Command {
-    let mut c = Command::cargo_bin("rag-gate").unwrap();
+    let mut c = rag_gate();
     c.timeout(TIMEOUT);
     // The runner's own variables must not leak into the cases.
     for v in [
@@ -76,38 +79,15 @@ fn rag() -> Command {
     c
 }
 
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(cmd: &mut Command, dir: &Path) -> Out {
-    let o = cmd.current_dir(dir).output().unwrap();
-    Out {
-        code: o.status.code(),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
 /// Exit 2, one `error:` line containing every fragment in order, no report, no panic.
 fn assert_input_error(o: &Out, want: &[&str]) {
     assert_eq!(o.code, Some(2), "stderr: {}", o.stderr);
     assert!(o.stdout.is_empty(), "printed a report: {}", o.stdout);
     assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
     assert!(o.stderr.len() < 2000, "a {}-byte message", o.stderr.len());
-    let mut rest = o.stderr.as_str();
-    for w in want {
-        let at = rest
-            .find(w)
-            .unwrap_or_else(|| panic!("no {w:?} (in order) in {}", o.stderr));
-        rest = &rest[at + w.len()..];
+    if let Some(w) = missing_in_order(&o.stderr, want).first() {
+        panic!("no {w:?} (in order) in {}", o.stderr);
     }
-}
-
-fn write(dir: &Path, name: &str, text: &str) {
-    std::fs::write(dir.join(name), text).unwrap();
 }
 
 fn ndcg(i: usize, cand: bool) -> f64 {
@@ -151,14 +131,14 @@ fn gate(extra_inputs: &str, extra: &str) -> String {
 
 /// The clean comparison: b.jsonl, c.jsonl, q.jsonl (tag `ko` on every third query), gate.toml.
 fn setup(dir: &Path) {
-    write(dir, "b.jsonl", &jsonl(false));
-    write(dir, "c.jsonl", &jsonl(true));
-    write(dir, "q.jsonl", &queries("ko"));
-    write(dir, "gate.toml", &gate("", ""));
+    write(dir, "b.jsonl", jsonl(false));
+    write(dir, "c.jsonl", jsonl(true));
+    write(dir, "q.jsonl", queries("ko"));
+    write(dir, "gate.toml", gate("", ""));
 }
 
 fn check(dir: &Path, args: &[&str]) -> Out {
-    run(rag().arg("check").arg("gate.toml").args(args), dir)
+    run_in(rag().arg("check").arg("gate.toml").args(args), dir)
 }
 
 // ---- TREC runs whose queries come back ----
@@ -206,12 +186,7 @@ fn wait_with_timeout(mut child: std::process::Child) -> Out {
     let start = std::time::Instant::now();
     loop {
         if child.try_wait().unwrap().is_some() {
-            let o = child.wait_with_output().unwrap();
-            return Out {
-                code: o.status.code(),
-                stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-                stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-            };
+            return child.wait_with_output().unwrap().into();
         }
         if start.elapsed() > TIMEOUT {
             let _ = child.kill();
@@ -231,7 +206,7 @@ fn run_comes_back_pipe() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "qrels.txt", QRELS);
     write(dir.path(), "run.txt", GROUPED);
-    let from_file = run(rag().args(eval_args("run.txt")), dir.path());
+    let from_file = run_in(rag().args(eval_args("run.txt")), dir.path());
     assert_eq!(from_file.code, Some(0), "{}", from_file.stderr);
     // A grouped run reads the same from a pipe as from a file...
     let piped = eval_stdin(dir.path(), GROUPED);
@@ -261,7 +236,7 @@ fn run_comes_back_fifo() {
             let _ = w.write_all(INTERLEAVED.as_bytes());
         }
     });
-    let o = run(rag().args(eval_args("run.fifo")), dir.path());
+    let o = run_in(rag().args(eval_args("run.fifo")), dir.path());
     assert_input_error(
         &o,
         &["run.fifo:3: query \"q1\" comes back after other queries"],
@@ -276,11 +251,11 @@ fn run_comes_back_file() {
     write(dir.path(), "qrels.txt", QRELS);
     write(dir.path(), "a.txt", INTERLEAVED);
     write(dir.path(), "b.txt", GROUPED);
-    let a = run(rag().args(eval_args("a.txt")), dir.path());
-    let b = run(rag().args(eval_args("b.txt")), dir.path());
+    let a = run_in(rag().args(eval_args("a.txt")), dir.path());
+    let b = run_in(rag().args(eval_args("b.txt")), dir.path());
     assert_eq!((a.code, b.code), (Some(0), Some(0)), "{}", a.stderr);
     assert_eq!(a.stdout, b.stdout);
-    assert!(a.stdout.contains("\"recall@1\":1"), "{}", a.stdout);
+    assert_contains(&a.stdout, "\"recall@1\":1");
 }
 
 // ---- queries-file rows that match no query ----
@@ -311,19 +286,10 @@ fn queries_row_matches_nothing_intersect() {
         "q.jsonl",
         &(queries("ko") + "{\"query_id\":\"extra\"}\n"),
     );
-    write(
-        dir.path(),
-        "gate.toml",
-        &gate("missing = \"intersect\"", ""),
-    );
+    write(dir.path(), "gate.toml", gate("missing = \"intersect\"", ""));
     let o = check(dir.path(), &[]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    assert!(
-        o.stdout
-            .contains("1 rows of the queries file match no query"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "1 rows of the queries file match no query");
 }
 
 // ---- NaN and inverted intervals ----
@@ -333,7 +299,7 @@ fn exponential_gain_overflow() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "qrels.txt", "q1 0 A 2000\nq1 0 B 1999\n");
     write(dir.path(), "run.txt", "q1 Q0 A 1 2 t\nq1 Q0 B 2 1 t\n");
-    let o = run(
+    let o = run_in(
         rag().args([
             "eval",
             "--run",
@@ -355,7 +321,7 @@ fn exponential_gain_overflow() {
         ],
     );
     // The linear gain has no overflow: the same files evaluate.
-    let lin = run(
+    let lin = run_in(
         rag().args([
             "eval",
             "--run",
@@ -391,8 +357,8 @@ fn bca_large_values() {
             })
             .collect()
     };
-    write(dir.path(), "b.jsonl", &lat(false));
-    write(dir.path(), "c.jsonl", &lat(true));
+    write(dir.path(), "b.jsonl", lat(false));
+    write(dir.path(), "c.jsonl", lat(true));
     let g = gate("", "method = \"bca\"").replace(
         "metric = \"ndcg@10\"\nmax-drop = 0.5",
         "metric = \"latency_ms\"\nhigher-is-better = true\nmax-drop = 1e300",
@@ -415,7 +381,7 @@ fn confidence_beyond_resamples() {
     write(
         dir.path(),
         "gate.toml",
-        &gate("", "confidence = 0.999\nmethod = \"bca\""),
+        gate("", "confidence = 0.999\nmethod = \"bca\""),
     );
     let o = check(dir.path(), &[]);
     assert_input_error(
@@ -499,7 +465,7 @@ fn qrels_jsonl_doc_twice() {
         "run.jsonl",
         "{\"query_id\":\"q1\",\"ranked\":[\"A\"]}\n",
     );
-    let o = run(
+    let o = run_in(
         rag().args([
             "eval",
             "--run",
@@ -521,14 +487,14 @@ fn eval_jsonl_ids(dir: &Path, id: &str, format: &str) -> Out {
     write(
         dir,
         "qrels.jsonl",
-        &format!("{{\"query_id\":{q},\"gold\":[\"A\"]}}\n"),
+        format!("{{\"query_id\":{q},\"gold\":[\"A\"]}}\n"),
     );
     write(
         dir,
         "run.jsonl",
-        &format!("{{\"query_id\":{q},\"ranked\":[\"A\"]}}\n"),
+        format!("{{\"query_id\":{q},\"ranked\":[\"A\"]}}\n"),
     );
-    run(
+    run_in(
         rag().args([
             "eval",
             "--run",
@@ -596,7 +562,7 @@ fn name_workflow_command() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path());
     let evil = "ko\n::add-mask::x\n::error::pwned\r\n::set-output name=verdict::pass";
-    write(dir.path(), "q.jsonl", &queries(evil));
+    write(dir.path(), "q.jsonl", queries(evil));
     let g = gate("", "").replace("max-drop = 0.5", "max-drop = 0.0\nslices = \"critical\"") + "";
     let g = g.replace(
         "min-queries = 1\n",
@@ -609,7 +575,7 @@ fn name_workflow_command() {
     for args in [&[][..], &["--format", "markdown"][..]] {
         let mut cmd = rag();
         cmd.env("GITHUB_ACTIONS", "true");
-        let o = run(cmd.arg("check").arg("gate.toml").args(args), dir.path());
+        let o = run_in(cmd.arg("check").arg("gate.toml").args(args), dir.path());
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
         no_smuggled_commands(&o.stdout);
         no_smuggled_commands(&o.stderr);
@@ -634,7 +600,7 @@ fn name_ansi_escape() {
     write(
         dir.path(),
         "q.jsonl",
-        &queries("ko\u{1b}[2J\u{1b}]0;owned\u{7}"),
+        queries("ko\u{1b}[2J\u{1b}]0;owned\u{7}"),
     );
     let o = check(dir.path(), &[]);
     assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
@@ -643,14 +609,14 @@ fn name_ansi_escape() {
         "{:?}",
         o.stdout
     );
-    assert!(o.stdout.contains("lang=ko\\u{1b}[2J"), "{}", o.stdout);
+    assert_contains(&o.stdout, "lang=ko\\u{1b}[2J");
 }
 
 #[test]
 fn name_bidi_markdown() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path());
-    write(dir.path(), "q.jsonl", &queries("ko\u{202e}ssap\u{2066}"));
+    write(dir.path(), "q.jsonl", queries("ko\u{202e}ssap\u{2066}"));
     for fmt in ["markdown", "text"] {
         let o = check(dir.path(), &["--format", fmt]);
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
@@ -689,6 +655,16 @@ fn publish_env(cmd: &mut Command, api: &str, token: &str) {
         .env("GITHUB_REPOSITORY", "octo/repo");
 }
 
+/// `check --comment --pr 7` in `dir`, publishing to `api` with `token`.
+fn comment_to(dir: &Path, api: &str, token: &str) -> Out {
+    let mut cmd = rag();
+    publish_env(&mut cmd, api, token);
+    run_in(
+        cmd.args(["check", "gate.toml", "--comment", "--pr", "7"]),
+        dir,
+    )
+}
+
 #[test]
 fn api_url_credentials() {
     let dir = tempfile::tempdir().unwrap();
@@ -698,19 +674,14 @@ fn api_url_credentials() {
         "http://user:s3cretpass@127.0.0.1:9/api",
         "http://127.0.0.1:9/api?access_token=s3cretpass",
     ] {
-        let mut cmd = rag();
-        publish_env(&mut cmd, api, "tok_abcdefgh");
-        let o = run(
-            cmd.args(["check", "gate.toml", "--comment", "--pr", "7"]),
-            dir.path(),
-        );
+        let o = comment_to(dir.path(), api, "tok_abcdefgh");
         assert_eq!(o.code, clean, "the verdict stands: {}", o.stderr);
         assert!(
             !o.stderr.contains("s3cretpass") && !o.stdout.contains("s3cretpass"),
             "{}",
             o.stderr
         );
-        assert!(o.stderr.contains("carries credentials"), "{}", o.stderr);
+        assert_contains(&o.stderr, "carries credentials");
     }
 }
 
@@ -720,18 +691,9 @@ fn token_control_character() {
     setup(dir.path());
     let clean = check(dir.path(), &[]).code;
     for token in ["tok\nX-Evil: 1", "tok\u{7f}en", "tok en"] {
-        let mut cmd = rag();
-        publish_env(&mut cmd, "http://127.0.0.1:9", token);
-        let o = run(
-            cmd.args(["check", "gate.toml", "--comment", "--pr", "7"]),
-            dir.path(),
-        );
+        let o = comment_to(dir.path(), "http://127.0.0.1:9", token);
         assert_eq!(o.code, clean, "not a panic, the verdict: {}", o.stderr);
-        assert!(
-            o.stderr.contains("cannot go in an HTTP header"),
-            "{}",
-            o.stderr
-        );
+        assert_contains(&o.stderr, "cannot go in an HTTP header");
         assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
     }
 }
@@ -748,7 +710,7 @@ fn summary_fifo() {
         mkfifo(&fifo);
         let mut cmd = rag();
         cmd.env(var, &fifo);
-        let o = run(cmd.args(["check", "gate.toml"]), dir.path());
+        let o = run_in(cmd.args(["check", "gate.toml"]), dir.path());
         assert_eq!(o.code, clean, "{}", o.stderr);
         assert!(
             o.stderr.contains("not a regular file"),
@@ -759,8 +721,8 @@ fn summary_fifo() {
     // A device is refused the same way.
     let mut cmd = rag();
     cmd.env("GITHUB_OUTPUT", "/dev/null");
-    let o = run(cmd.args(["check", "gate.toml"]), dir.path());
-    assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
+    let o = run_in(cmd.args(["check", "gate.toml"]), dir.path());
+    assert_contains(&o.stderr, "not a regular file");
 }
 
 #[test]
@@ -773,9 +735,9 @@ fn event_path_endless() {
         let mut cmd = rag();
         publish_env(&mut cmd, "http://127.0.0.1:9", "tok_abcdefgh");
         cmd.env("GITHUB_EVENT_PATH", event);
-        let o = run(cmd.args(["check", "gate.toml", "--comment"]), dir.path());
+        let o = run_in(cmd.args(["check", "gate.toml", "--comment"]), dir.path());
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
-        assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
+        assert_contains(&o.stderr, "not a regular file");
     }
 }
 
@@ -808,9 +770,9 @@ fn crafted_doc_ids() {
     write(
         dir.path(),
         "qrels.txt",
-        &format!("q1 0 {} 1\nq1 0 {} 1\n", ids[0], ids[19_999]),
+        format!("q1 0 {} 1\nq1 0 {} 1\n", ids[0], ids[19_999]),
     );
-    let o = run(
+    let o = run_in(
         rag().args([
             "eval",
             "--run",
@@ -833,7 +795,7 @@ fn crafted_doc_ids() {
         "run.txt",
         &(run_text + &format!("q1 Q0 {} 20001 0 t\n", ids[777])),
     );
-    let o = run(
+    let o = run_in(
         rag().args([
             "eval",
             "--run",
@@ -863,8 +825,8 @@ fn many_critical_slices() {
             })
             .collect()
     };
-    write(dir.path(), "b.jsonl", &rows(false));
-    write(dir.path(), "c.jsonl", &rows(true));
+    write(dir.path(), "b.jsonl", rows(false));
+    write(dir.path(), "c.jsonl", rows(true));
     let critical: Vec<String> = (0..n).map(|i| json(&format!("t=v{i}"))).collect();
     let g = format!(
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 40\n\
@@ -917,7 +879,7 @@ fn dump_config_max_seed() {
     );
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     write(dir.path(), "dumped.toml", &o.stdout);
-    let again = run(
+    let again = run_in(
         rag().args(["check", "dumped.toml", "--dump-config"]),
         dir.path(),
     );

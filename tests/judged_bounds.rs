@@ -4,10 +4,12 @@
 //! `on-unreliable = "warn"`), adding them back makes it pass, and with every top-k document
 //! judged the bounds are today's delta. `min-judged` and `--holes` too.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use assert_cmd::Command;
+use support::cli::{assert_exit, check_json, json_verdict, rag_gate};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval");
 
@@ -34,8 +36,7 @@ fn judged_at_k_equals_ir_measures_judged_on_the_shared_fixtures() {
             "trec-covid-r2" => "trec-covid-r2/qrels.covid-round2.txt",
             _ => "trec_eval_test/qrels.rel_level",
         };
-        let out = Command::cargo_bin("rag-gate")
-            .unwrap()
+        let out = rag_gate()
             .args([
                 "eval",
                 "--metrics",
@@ -49,12 +50,7 @@ fn judged_at_k_equals_ir_measures_judged_on_the_shared_fixtures() {
             .arg(format!("{DATA}/fixtures/{run}"))
             .output()
             .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_exit(&out, 0);
         for line in String::from_utf8(out.stdout).unwrap().lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             let qid = v["query_id"].as_str().unwrap().to_string();
@@ -121,17 +117,7 @@ fn gate(dir: &Path, extra: &str) -> std::path::PathBuf {
 }
 
 fn check(gate: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(gate)
-        .args(["--format", "json"])
-        .args(extra)
-        .output()
-        .unwrap();
-    let code = out.status.code().unwrap();
-    assert!(code < 2, "{}", String::from_utf8_lossy(&out.stderr));
-    (code, serde_json::from_slice(&out.stdout).unwrap())
+    json_verdict(check_json(gate).args(extra))
 }
 
 #[test]
@@ -234,8 +220,7 @@ fn a_slice_below_min_judged_is_not_judged() {
         &[],
     );
     assert_eq!(code, 1);
-    let e = Command::cargo_bin("rag-gate")
-        .unwrap()
+    let e = rag_gate()
         .arg("check")
         .arg(gate(dir, "[judged]\nmin-judged = 1.5"))
         .output()

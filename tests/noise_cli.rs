@@ -1,14 +1,12 @@
 //! Replicates, `aa` and `[noise]` through the binary: exit codes, messages, the noise file, and
 //! that single-run reports carry nothing new. Fixtures: tests/data/noise (make_replicates.py).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn rag_gate() -> Command {
-    Command::cargo_bin("rag-gate").unwrap()
-}
+use support::cli::{assert_exit, json, rag_gate};
 
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -18,10 +16,6 @@ fn data(rel: &str) -> PathBuf {
 
 fn ann(name: &str) -> PathBuf {
     data(&format!("ann/{name}"))
-}
-
-fn json_of(out: &[u8]) -> serde_json::Value {
-    serde_json::from_slice(out).expect("JSON")
 }
 
 /// The ann fixture copied into a temp folder with a gate file (`extra` appended).
@@ -89,13 +83,8 @@ fn aa_recovers_the_injected_spread_within_its_interval() {
         .args(["--resamples", "2000", "--format", "json"])
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let f = json_of(&out.stdout);
+    assert_exit(&out, 0);
+    let f = json(&out.stdout);
     let e = &f["entries"][0];
     for (est, ci, want) in [
         ("run_sd", "run_sd_ci", "run_sd"),
@@ -163,7 +152,7 @@ fn aa_healthy_replicates_pass_and_list_flaky_queries() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let f = json_of(&out.stdout);
+    let f = json(&out.stdout);
     let slices: Vec<&str> = f["entries"]
         .as_array()
         .unwrap()
@@ -217,7 +206,7 @@ fn check_with_replicates_reports_counts_and_degrees_of_freedom() {
         .args(["check", "gate.toml", "--format", "json"])
         .output()
         .unwrap();
-    let r = json_of(&out.stdout);
+    let r = json(&out.stdout);
     assert_eq!(r["noise"]["replicates"], serde_json::json!([3, 3]));
     let c = &r["comparisons"][0];
     assert_eq!(c["replicates"]["baseline_runs"], 3);
@@ -371,7 +360,7 @@ fn noise_floor_warns_and_quarantine_keeps_queries_out() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let r = json_of(&out.stdout);
+    let r = json(&out.stdout);
     assert_eq!(
         r["comparisons"][0]["n"], 199,
         "q000 is out of the comparison"
@@ -433,14 +422,9 @@ fn compare_takes_replicate_flags() {
         .args(["--resamples", "2000", "--format", "json"])
         .output()
         .unwrap();
+    assert_exit(&out, 0);
     assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        json_of(&out.stdout)["noise"]["replicates"],
+        json(&out.stdout)["noise"]["replicates"],
         serde_json::json!([2, 3])
     );
 }

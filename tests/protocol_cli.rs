@@ -4,9 +4,11 @@
 //! identical protocols through, showing the hash. Files without a fingerprint still work with a
 //! note, unless `[protocol] require = true`. ir_metadata in a run becomes the run context.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use support::cli::{assert_exit, check_json, json, json_exit, rag_gate};
 
 const COVID: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -15,13 +17,9 @@ const COVID: &str = concat!(
 const PROTO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/protocol");
 const CACM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures/cacm");
 
-fn bin() -> Command {
-    Command::cargo_bin("rag-gate").unwrap()
-}
-
 /// `rag-gate eval` of `run` against `qrels` into `out` (with its sidecar), plus `extra` flags.
 fn eval_to(qrels: &Path, run: &Path, out: &Path, extra: &[&str]) {
-    let o = bin()
+    let o = rag_gate()
         .args(["eval", "--metrics", "ndcg@10,recall@100", "--qrels"])
         .arg(qrels)
         .arg("--run")
@@ -31,16 +29,11 @@ fn eval_to(qrels: &Path, run: &Path, out: &Path, extra: &[&str]) {
         .args(extra)
         .output()
         .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_exit(&o, 0);
 }
 
 fn compare(dir: &Path, format: &str) -> std::process::Output {
-    bin()
+    rag_gate()
         .current_dir(dir)
         .args(["compare", "b.jsonl", "c.jsonl", "--resamples", "200"])
         .args(["--format", format])
@@ -86,13 +79,8 @@ fn identical_protocols_pass_and_show_the_hash() {
     );
     assert!(d.path().join("b.jsonl.protocol.json").is_file());
     let o = compare(d.path(), "json");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_exit(&o, 0);
+    let v = json(&o.stdout);
     assert_eq!(v["protocol"]["status"], "checked");
     let hash = v["protocol"]["hash"].as_str().unwrap();
     assert_eq!(hash.len(), 64);
@@ -168,7 +156,7 @@ fn files_without_a_fingerprint_work_with_a_note_unless_required() {
     std::fs::remove_file(dir.join("c.jsonl.protocol.json")).unwrap();
     let o = compare(dir, "json");
     assert_eq!(o.status.code(), Some(0));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(&o.stdout);
     assert_eq!(v["protocol"]["status"], "unchecked");
     let warned = v["warnings"].as_array().unwrap().iter().any(|w| {
         w.as_str()
@@ -183,7 +171,7 @@ fn files_without_a_fingerprint_work_with_a_note_unless_required() {
          [bootstrap]\nresamples = 200\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
     )
     .unwrap();
-    let o = bin().arg("check").arg(&gate).output().unwrap();
+    let o = rag_gate().arg("check").arg(&gate).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -242,13 +230,8 @@ fn ir_metadata_of_a_real_looking_run_is_the_run_context() {
     std::fs::write(&tuned, text).unwrap();
     eval_to(&qrels, &tuned, &dir.join("c.jsonl"), &[]);
     let o = compare(dir, "json");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_exit(&o, 0);
+    let v = json(&o.stdout);
     assert_eq!(
         v["protocol"]["context_changes"][0],
         "method.retrieval.0.k1: 0.9 → 1.2"
@@ -273,23 +256,11 @@ fn check_evaluating_both_runs_shares_one_protocol_and_shows_it() {
         ),
     )
     .unwrap();
-    let o = bin()
-        .arg("check")
-        .arg(&gate)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json_exit(&mut check_json(&gate), 0);
     assert_eq!(v["protocol"]["status"], "shared");
     let fields = v["protocol"]["fields"].as_array().unwrap();
     assert!(fields.iter().any(|f| f["field"] == "ndcg@10.tie-rule"));
-    let md = bin()
+    let md = rag_gate()
         .arg("check")
         .arg(&gate)
         .args(["--format", "markdown"])

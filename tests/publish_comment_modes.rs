@@ -4,13 +4,14 @@
 
 mod support;
 
+use rag_gate::model::Report;
 use rag_gate::publish::{publish, CommentMode, CommentWhen, PublishArgs};
 use rag_gate::report::markdown::render;
 use serde_json::json;
 use support::github::*;
 use support::report::{failing_report, passing_report};
-use wiremock::matchers::{body_partial_json, method, path};
-use wiremock::{Mock, ResponseTemplate};
+use wiremock::matchers::body_partial_json;
+use wiremock::Mock;
 
 fn mode(when: CommentWhen) -> PublishArgs {
     PublishArgs {
@@ -29,28 +30,25 @@ fn same_state_other_figures() -> String {
     body
 }
 
+/// One update of comment `id` to `body`.
 fn patch(id: u64, body: &str) -> Mock {
-    Mock::given(method("PATCH"))
-        .and(path(format!("/repos/octo/repo/issues/comments/{id}")))
+    update(id)
         .and(body_partial_json(json!({ "body": body })))
-        .respond_with(ResponseTemplate::new(200).set_body_json(comment(id, "x")))
+        .respond_with(updated(id))
         .expect(1)
+}
+
+/// Publishes `report` to PR 7 of `gh` with `--comment-mode when`; the lines it would print.
+fn publish_when(gh: &Gh, report: &Report, when: CommentWhen) -> Vec<String> {
+    publish(report, None, &mode(when), &gh.env(&[])).unwrap()
 }
 
 #[test]
 fn on_change_leaves_a_comment_with_the_same_verdict_and_gated_rows_alone() {
     let gh = Gh::start();
     gh.mount(list(vec![comment(5, &same_state_other_figures())]).expect(1));
-    for m in no_writes() {
-        gh.mount(m);
-    }
-    let lines = publish(
-        &failing_report(),
-        None,
-        &mode(CommentWhen::OnChange),
-        &gh.env(&[]),
-    )
-    .unwrap();
+    gh.forbid_writes();
+    let lines = publish_when(&gh, &failing_report(), CommentWhen::OnChange);
     assert_eq!(
         lines,
         ["rag-gate: PR comment 5 left as it is: the verdict and the gated rows did not change (--comment-mode on-change)"]
@@ -67,7 +65,7 @@ fn on_change_edits_the_comment_when_a_gated_row_changed() {
     gh.mount(list(vec![comment(5, &render(&before))]));
     let now = failing_report();
     gh.mount(patch(5, &render(&now)));
-    let lines = publish(&now, None, &mode(CommentWhen::OnChange), &gh.env(&[])).unwrap();
+    let lines = publish_when(&gh, &now, CommentWhen::OnChange);
     assert_eq!(lines, ["rag-gate: updated PR comment 5"]);
     gh.verify();
 }
@@ -77,13 +75,7 @@ fn always_edits_the_comment_when_only_the_figures_changed() {
     let gh = Gh::start();
     gh.mount(list(vec![comment(5, &same_state_other_figures())]));
     gh.mount(patch(5, &render(&failing_report())));
-    let lines = publish(
-        &failing_report(),
-        None,
-        &mode(CommentWhen::Always),
-        &gh.env(&[]),
-    )
-    .unwrap();
+    let lines = publish_when(&gh, &failing_report(), CommentWhen::Always);
     assert_eq!(lines, ["rag-gate: updated PR comment 5"]);
     gh.verify();
 }
@@ -92,16 +84,8 @@ fn always_edits_the_comment_when_only_the_figures_changed() {
 fn on_failure_does_not_post_a_passing_report() {
     let gh = Gh::start();
     gh.mount(list(vec![comment(1, "LGTM")]).expect(1));
-    for m in no_writes() {
-        gh.mount(m);
-    }
-    let lines = publish(
-        &passing_report(),
-        None,
-        &mode(CommentWhen::OnFailure),
-        &gh.env(&[]),
-    )
-    .unwrap();
+    gh.forbid_writes();
+    let lines = publish_when(&gh, &passing_report(), CommentWhen::OnFailure);
     assert_eq!(
         lines,
         ["rag-gate: no PR comment: the gate passed (--comment-mode on-failure)"]
@@ -115,7 +99,7 @@ fn on_failure_corrects_an_earlier_failure_comment_once_the_pr_passes() {
     gh.mount(list(vec![comment(9, &render(&failing_report()))]));
     let pass = passing_report();
     gh.mount(patch(9, &render(&pass)));
-    let lines = publish(&pass, None, &mode(CommentWhen::OnFailure), &gh.env(&[])).unwrap();
+    let lines = publish_when(&gh, &pass, CommentWhen::OnFailure);
     assert_eq!(lines, ["rag-gate: updated PR comment 9"]);
     assert!(render(&pass).contains("### ✅ rag-gate pass"));
     gh.verify();
@@ -126,21 +110,14 @@ fn on_failure_posts_a_failing_report() {
     let gh = Gh::start();
     gh.mount(list(vec![]));
     gh.mount(
-        Mock::given(method("POST"))
-            .and(path(LIST))
+        create()
             .and(body_partial_json(
                 json!({ "body": render(&failing_report()) }),
             ))
-            .respond_with(ResponseTemplate::new(201).set_body_json(comment(11, "x")))
+            .respond_with(created(11))
             .expect(1),
     );
-    let lines = publish(
-        &failing_report(),
-        None,
-        &mode(CommentWhen::OnFailure),
-        &gh.env(&[]),
-    )
-    .unwrap();
+    let lines = publish_when(&gh, &failing_report(), CommentWhen::OnFailure);
     assert_eq!(lines, ["rag-gate: posted the report as PR comment 11"]);
     gh.verify();
 }
@@ -151,9 +128,7 @@ fn the_job_summary_is_written_even_when_no_comment_is_posted() {
     let dir = tempfile::tempdir().unwrap();
     let summary = dir.path().join("summary.md");
     gh.mount(list(vec![]));
-    for m in no_writes() {
-        gh.mount(m);
-    }
+    gh.forbid_writes();
     let env = gh.env(&[("GITHUB_STEP_SUMMARY", summary.to_str().unwrap())]);
     publish(&passing_report(), None, &mode(CommentWhen::OnFailure), &env).unwrap();
     assert_eq!(

@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use support::cli::rag_gate;
+use support::cli::{assert_contains, check_example};
 use support::github::*;
 use wiremock::matchers::{header, method};
 use wiremock::{Mock, ResponseTemplate};
@@ -31,9 +31,7 @@ fn check(gh: &Gh, comment: &str, dir: &Path) -> Run {
         json!({ "pull_request": { "number": 7 } }).to_string(),
     )
     .unwrap();
-    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("gates/prod.toml");
-    let out = rag_gate()
-        .env_clear()
+    let out = check_example()
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_TOKEN", TOKEN)
         .env("GITHUB_REPOSITORY", "octo/repo")
@@ -41,8 +39,6 @@ fn check(gh: &Gh, comment: &str, dir: &Path) -> Run {
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_STEP_SUMMARY", &summary)
         .env("GITHUB_OUTPUT", &outputs)
-        .arg("check")
-        .arg(&gate)
         .args([
             comment,
             "--resamples",
@@ -95,18 +91,11 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
         format!("verdict=fail\nreport={}\n", r.report.display())
     );
     assert!(r.report.exists());
-    assert!(
-        r.stderr
-            .contains("::error title=rag-gate::gate 3 failed: ndcg@10 on risk=compliance"),
-        "{}",
-        r.stderr
+    assert_contains(
+        &r.stderr,
+        "::error title=rag-gate::gate 3 failed: ndcg@10 on risk=compliance",
     );
-    assert!(
-        r.stderr
-            .contains("rag-gate: posted the report as PR comment 101"),
-        "{}",
-        r.stderr
-    );
+    assert_contains(&r.stderr, "rag-gate: posted the report as PR comment 101");
     let posted = gh.requests();
     // (GET /user and the listing come first; the POST is the one write.)
     let post = posted
@@ -133,11 +122,9 @@ fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
     let dir = tempfile::tempdir().unwrap();
     let r = check(&gh, "--comment", dir.path());
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("::warning title=rag-gate::the PR comment was not posted"),
-        "{}",
-        r.stderr
+    assert_contains(
+        &r.stderr,
+        "::warning title=rag-gate::the PR comment was not posted",
     );
     assert!(r.outputs.starts_with("verdict=fail\n"), "{}", r.outputs);
     assert_no_token_printed(&r);
@@ -145,11 +132,9 @@ fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
     let dir = tempfile::tempdir().unwrap();
     let r = check(&gh, "--comment=required", dir.path());
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        r.stderr
-            .contains("error: publishing to GitHub failed: listing the comments of PR #7"),
-        "{}",
-        r.stderr
+    assert_contains(
+        &r.stderr,
+        "error: publishing to GitHub failed: listing the comments of PR #7",
     );
     assert_no_token_printed(&r);
 }

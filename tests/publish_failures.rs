@@ -106,9 +106,7 @@ fn a_slow_server_times_out_into_a_warning() {
 #[test]
 fn missing_token_or_pr_is_a_warning_without_any_request() {
     let gh = Gh::start();
-    for m in no_writes() {
-        gh.mount(m);
-    }
+    gh.forbid_writes();
     gh.mount(never("GET"));
     let mut env = gh.env(&[]);
     env.token = None;

@@ -1,20 +1,17 @@
 //! The PR comment as GitHub gets it: snapshots of the shipped example and of a generated
 //! 650-slice report, which must keep its failing gated row within GitHub's 65,536 characters.
 
+mod support;
+
 use std::fmt::Write;
 use std::path::Path;
 
-use assert_cmd::Command;
 use rag_gate::report::markdown::{render_trimmed, GITHUB_COMMENT_LIMIT};
+use support::cli::check_example;
 
 #[test]
 fn example_comment_snapshot() {
-    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("gates/prod.toml");
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .env_clear()
-        .arg("check")
-        .arg(&gate)
+    let out = check_example()
         .args(["--format", "markdown"])
         .output()
         .unwrap();

@@ -1,19 +1,16 @@
 //! `--export-html`: one self-contained page, parsed as XML, with one SVG mark per comparison,
 //! a zero line per forest plot, and gated and failing rows marked.
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
+use support::cli::check_example;
 
 fn export(dir: &Path) -> (String, serde_json::Value) {
     let html = dir.join("report.html");
     let json = dir.join("report.json");
-    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("gates/prod.toml");
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .env_clear()
-        .arg("check")
-        .arg(&gate)
+    let out = check_example()
         .args(["--resamples", "500", "--export-html"])
         .arg(&html)
         .arg("--export-json")

@@ -5,10 +5,12 @@
 //! exclusiveMinimum, exclusiveMaximum, anyOf, $ref); CI also validates the same reports with
 //! check-jsonschema (scripts/validate-report-schema.sh).
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
+use support::cli::rag_gate;
 
 fn schema() -> Value {
     let text = std::fs::read_to_string(
@@ -126,8 +128,7 @@ fn violations(report: &Value) -> Vec<String> {
 }
 
 fn json_of(dir: &Path, args: &[&str]) -> Value {
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
+    let out = rag_gate()
         .current_dir(dir)
         .args(args)
         .args(["--format", "json"])

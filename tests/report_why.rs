@@ -2,7 +2,9 @@
 //! movement of its relevant documents, from the eval stage through the model to the Markdown
 //! and the HTML. Checked by hand against the runs for query 15 of TREC-COVID round 2.
 
-use assert_cmd::Command;
+mod support;
+
+use support::cli::rag_gate;
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -22,8 +24,7 @@ fn check(dir: &std::path::Path, runs: bool) -> (String, serde_json::Value, Strin
     )
     .unwrap();
     let (json, html) = (dir.join("r.json"), dir.join("r.html"));
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
+    let out = rag_gate()
         .arg("check")
         .arg(&gate)
         .args(["--format", "markdown", "--export-json"])

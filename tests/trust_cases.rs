@@ -3,33 +3,16 @@
 //! (README.md section "Bad input", or docs/bad-input.md); `every_case_is_documented` keeps the
 //! two in step. `TRUST_DUMP=FILE cargo test --test trust_cases` writes each case's row to FILE.
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
-
-fn rag_gate(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("rag-gate").unwrap();
-    c.current_dir(dir);
-    c
-}
-
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+use support::cli::{
+    append_to, assert_contains, first_line_cell, missing_in_order, rag_gate, run_in, write, Out,
+};
 
 fn run(dir: &Path, args: &[&str]) -> Out {
-    let o = rag_gate(dir).args(args).output().unwrap();
-    Out {
-        code: o.status.code(),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
-fn write(dir: &Path, name: &str, text: &str) {
-    std::fs::write(dir.join(name), text).unwrap();
+    run_in(rag_gate().args(args), dir)
 }
 
 /// `n` queries; the candidate's ndcg@10 is `shift` away from the baseline's on each, with a
@@ -55,7 +38,7 @@ const INPUTS: &str =
     "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 1000\n";
 
 fn gate(dir: &Path, rest: &str) {
-    write(dir, "gate.toml", &format!("{INPUTS}{rest}"));
+    write(dir, "gate.toml", format!("{INPUTS}{rest}"));
 }
 
 // ---------------------------------------------------------------- false passes
@@ -71,15 +54,13 @@ fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
         );
         let o = run(dir.path(), &["check", "gate.toml"]);
         assert_eq!(o.code, Some(1), "{rule}: {}{}", o.stdout, o.stderr);
-        assert!(o.stdout.contains("FAIL"), "{}", o.stdout);
+        assert_contains(&o.stdout, "FAIL");
     }
     // min-mean is a fact about the mean: judged at any size, so it fails as itself.
     let o = run(dir.path(), &["check", "gate.toml"]);
-    assert!(
-        o.stdout
-            .contains("ndcg@10 mean 0.2000 below the minimum 0.7000 on all"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        "ndcg@10 mean 0.2000 below the minimum 0.7000 on all",
     );
 }
 
@@ -93,13 +74,11 @@ fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() 
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("ndcg@10 on all not judged: 20 queries, too few to judge max-drop"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        "ndcg@10 on all not judged: 20 queries, too few to judge max-drop",
     );
-    assert!(o.stdout.contains("not judged (FAIL)"), "{}", o.stdout);
+    assert_contains(&o.stdout, "not judged (FAIL)");
     // Lowering min-queries on purpose judges it.
     gate(
         dir.path(),
@@ -157,7 +136,7 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
-    assert!(o.stdout.contains("latency_ms rose 40.0000"), "{}", o.stdout);
+    assert_contains(&o.stdout, "latency_ms rose 40.0000");
     let o = run(
         dir.path(),
         &[
@@ -181,11 +160,7 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
     assert_eq!(lat["higher_is_better"], false);
     // Without the flag, compare says what it assumed.
     let o = run(dir.path(), &["compare", "b.jsonl", "c.jsonl"]);
-    assert!(
-        o.stdout.contains("latency_ms: direction unknown, its label reads a rise as better (pass --lower-is-better latency_ms if lower is better)"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "latency_ms: direction unknown, its label reads a rise as better (pass --lower-is-better latency_ms if lower is better)");
 }
 
 #[test]
@@ -198,20 +173,11 @@ fn labels_say_better_for_an_interval_above_zero() {
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(0));
-    assert!(o.stdout.contains("better (±0.0100)"), "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("label, from the interval: better / worse"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "better (±0.0100)");
+    assert_contains(&o.stdout, "label, from the interval: better / worse");
     data(dir.path(), 200, 0.5, 0.004, 0.0, 0);
     let o = run(dir.path(), &["check", "gate.toml"]);
-    assert!(
-        o.stdout.contains("better, below margin (±0.0100)"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "better, below margin (±0.0100)");
 }
 
 #[test]
@@ -236,7 +202,7 @@ fn the_mde_warning_is_only_where_power_matters() {
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(1));
-    assert!(o.stdout.contains("can only detect drops ≥"), "{}", o.stdout);
+    assert_contains(&o.stdout, "can only detect drops ≥");
     // A proven collapse, or a pass, needs no such warning.
     data(dir.path(), 40, 0.8, -0.5, 0.0, 0);
     let o = run(dir.path(), &["check", "gate.toml"]);
@@ -278,11 +244,7 @@ fn eval_refuses_to_overwrite_its_own_inputs_through_symlinks_too() {
     for out in ["run.txt", "qrels.txt", "link.txt"] {
         let o = run(dir.path(), &[EVAL, &["-o", out]].concat());
         assert_eq!(o.code, Some(2), "{out}");
-        assert!(
-            o.stderr.contains("refusing to overwrite it"),
-            "{}",
-            o.stderr
-        );
+        assert_contains(&o.stderr, "refusing to overwrite it");
     }
     assert_eq!(std::fs::read(dir.path().join("run.txt")).unwrap(), before);
 }
@@ -437,8 +399,8 @@ fn trec_eval_count_rows_are_never_metrics() {
         }
         s
     };
-    write(dir.path(), "b.te", &te(0.0));
-    write(dir.path(), "c.te", &te(0.01));
+    write(dir.path(), "b.te", te(0.0));
+    write(dir.path(), "c.te", te(0.01));
     let o = run(
         dir.path(),
         &[
@@ -472,13 +434,13 @@ fn hash_lines_are_comments_in_runs_and_qrels_and_data_inside_an_id() {
     write(
         dir.path(),
         "run.txt",
-        &format!("# ir_metadata: tag t\n{run_text}#end\n"),
+        format!("# ir_metadata: tag t\n{run_text}#end\n"),
     );
-    write(dir.path(), "qrels.txt", &format!("#qrels v1\n{qrels_text}"));
+    write(dir.path(), "qrels.txt", format!("#qrels v1\n{qrels_text}"));
     let o = run(dir.path(), EVAL);
     assert_eq!((o.code, &o.stdout), (Some(0), &clean), "{}", o.stderr);
     // A `#` inside a doc id is data: D#1 is a different doc from D1.
-    write(dir.path(), "run.txt", &run_text.replace("D1 ", "D#1 "));
+    write(dir.path(), "run.txt", run_text.replace("D1 ", "D#1 "));
     assert_ne!(run(dir.path(), EVAL).stdout, clean);
 }
 
@@ -552,11 +514,9 @@ fn a_key_with_no_effect_is_a_warning() {
     );
     let o = run(dir.path(), &["check", "gate.toml"]);
     assert_eq!(o.code, Some(0));
-    assert!(
-        o.stdout
-            .contains("gate.toml:6: [eval] has no effect: no input is a run"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        "gate.toml:6: [eval] has no effect: no input is a run",
     );
 }
 
@@ -671,7 +631,7 @@ fn run_case(dir: &Path, c: &Case) -> Out {
     write(
         dir,
         "short.jsonl",
-        &b.lines()
+        b.lines()
             .skip(1)
             .map(|l| format!("{l}\n"))
             .collect::<String>(),
@@ -713,29 +673,17 @@ fn mistakes_exit_2_with_one_message_naming_the_place() {
         if !o.stdout.is_empty() {
             problems.push("printed a report".into());
         }
-        let mut rest = o.stderr.as_str();
-        for w in c.want {
-            match rest.find(w) {
-                Some(at) => rest = &rest[at + w.len()..],
-                None => problems.push(format!("no {w:?} (in order)")),
-            }
+        for w in missing_in_order(&o.stderr, c.want) {
+            problems.push(format!("no {w:?} (in order)"));
         }
         if let Ok(dump) = std::env::var("TRUST_DUMP") {
-            use std::io::Write;
-            let first = o.stderr.lines().next().unwrap_or("").replace('|', "\\|");
             let row = format!(
                 "| `{}` | | {} | {} |\n",
                 c.id,
-                first.trim_start_matches("error: "),
+                first_line_cell(&o.stderr),
                 o.code.unwrap_or(-1)
             );
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(dump)
-                .unwrap()
-                .write_all(row.as_bytes())
-                .unwrap();
+            append_to(&dump, &row);
         }
         if !problems.is_empty() {
             failures.push(format!(

@@ -28,31 +28,108 @@ pub fn evaluate_ann(
         )));
     }
     let kmax = ms.iter().filter_map(|m| m.k).max().unwrap_or(0);
-    let spec_for = |p: &Path| {
-        let format = opts.run_format.unwrap_or_else(|| Format::from_path(p));
-        let order = opts.order.unwrap_or(if format == Format::Trec {
-            Order::Score
-        } else {
-            Order::Given
-        });
-        RunSpec {
-            format,
-            order,
-            chunks: None,
-            corpus: None,
-        }
+    let exact_spec = spec_for(exact, opts);
+    let truth = read_exact(exact, exact_shown, &exact_spec, kmax)?;
+    let spec = spec_for(run, opts);
+    let scored = score_run(run, run_shown, &spec, &truth, ms)?;
+    let summary = EvalSummary {
+        qrels: exact_shown.to_string(),
+        run: run_shown.to_string(),
+        metrics: ms.iter().map(Metric::to_string).collect(),
+        queries_in_qrels: truth.len(),
+        evaluated: scored.rows.len(),
+        excluded: Vec::new(),
+        missing_from_run: scored.missing,
+        run_only_ignored: scored.ann_only,
+        means: means(ms, &scored.rows),
+        pooled: BTreeMap::new(),
+        policies: policies(exact_spec.format, &spec, opts),
+        protocol: None,
     };
-    let mut truth: BTreeMap<String, (usize, Vec<Vec<u8>>)> = BTreeMap::new();
-    let exact_spec = spec_for(exact);
-    for_each_query(exact, exact_shown, &exact_spec, &mut |r| {
+    Ok(Evaluation {
+        metrics: ms.to_vec(),
+        rows: scored.rows,
+        summary,
+    })
+}
+
+/// The exact run's top documents of each query, with the line it starts on.
+type Truth = BTreeMap<String, (usize, Vec<Vec<u8>>)>;
+
+/// How to read a run: `--run-format` or the file's extension; `--order`, or by score for TREC
+/// runs and as given otherwise.
+fn spec_for(p: &Path, opts: &EvalOptions) -> RunSpec<'static> {
+    let format = opts.run_format.unwrap_or_else(|| Format::from_path(p));
+    let order = opts.order.unwrap_or(if format == Format::Trec {
+        Order::Score
+    } else {
+        Order::Given
+    });
+    RunSpec {
+        format,
+        order,
+        chunks: None,
+        corpus: None,
+    }
+}
+
+/// Reads the exact run, keeping each query's top `kmax` documents.
+fn read_exact(exact: &Path, shown: &str, spec: &RunSpec, kmax: usize) -> Result<Truth> {
+    let mut truth = Truth::new();
+    for_each_query(exact, shown, spec, &mut |r| {
         let top = r.docs.iter().take(kmax).map(|d| d.to_vec()).collect();
         truth.insert(r.qid.to_string(), (r.line, top));
         Ok(())
     })?;
-    let spec = spec_for(run);
+    Ok(truth)
+}
+
+/// The ANN run scored against the truth: one row a query of the exact run (in id order), the
+/// ones the ANN run lacks, and how many ANN-only queries were ignored.
+struct Scored {
+    rows: Vec<QueryResult>,
+    missing: Vec<String>,
+    ann_only: usize,
+}
+
+/// Reads the ANN run and scores each query of the exact run; a query it lacks scores 0.
+fn score_run(
+    run: &Path,
+    shown: &str,
+    spec: &RunSpec,
+    truth: &Truth,
+    ms: &[Metric],
+) -> Result<Scored> {
     let mut rows: BTreeMap<String, QueryResult> = BTreeMap::new();
     let mut ann_only = BTreeSet::new();
-    let row = |qid: &str, line: usize, top: &[Vec<u8>], ann: &[&[u8]]| QueryResult {
+    for_each_query(run, shown, spec, &mut |r| {
+        match truth.get(r.qid) {
+            Some((line, top)) => {
+                rows.insert(r.qid.to_string(), ann_row(ms, r.qid, *line, top, &r.docs));
+            }
+            None => {
+                ann_only.insert(r.qid.to_string());
+            }
+        }
+        Ok(())
+    })?;
+    let mut missing = Vec::new();
+    for (qid, (line, top)) in truth {
+        if !rows.contains_key(qid) {
+            missing.push(qid.clone());
+            rows.insert(qid.clone(), ann_row(ms, qid, *line, top, &[]));
+        }
+    }
+    Ok(Scored {
+        rows: rows.into_values().collect(),
+        missing,
+        ann_only: ann_only.len(),
+    })
+}
+
+/// One query's row: each metric's overlap of the ANN top k with the exact top k, over k.
+fn ann_row(ms: &[Metric], qid: &str, line: usize, top: &[Vec<u8>], ann: &[&[u8]]) -> QueryResult {
+    QueryResult {
         qid: qid.to_string(),
         line,
         num_rel: top.len(),
@@ -67,29 +144,13 @@ pub fn evaluate_ann(
         unjudged: Vec::new(),
         optimistic: Vec::new(),
         relevant: Vec::new(),
-    };
-    for_each_query(run, run_shown, &spec, &mut |r| {
-        match truth.get(r.qid) {
-            Some((line, top)) => {
-                rows.insert(r.qid.to_string(), row(r.qid, *line, top, &r.docs));
-            }
-            None => {
-                ann_only.insert(r.qid.to_string());
-            }
-        }
-        Ok(())
-    })?;
-    let mut missing = Vec::new();
-    for (qid, (line, top)) in &truth {
-        if !rows.contains_key(qid) {
-            missing.push(qid.clone());
-            rows.insert(qid.clone(), row(qid, *line, top, &[]));
-        }
     }
-    let rows: Vec<QueryResult> = rows.into_values().collect();
+}
+
+/// Each metric's mean over the rows (`None` without rows).
+fn means(ms: &[Metric], rows: &[QueryResult]) -> BTreeMap<String, Option<f64>> {
     let n = rows.len();
-    let means = ms
-        .iter()
+    ms.iter()
         .enumerate()
         .map(|(j, m)| {
             (
@@ -97,40 +158,26 @@ pub fn evaluate_ann(
                 (n > 0).then(|| rows.iter().map(|r| r.values[j]).sum::<f64>() / n as f64),
             )
         })
-        .collect();
-    let summary = EvalSummary {
-        qrels: exact_shown.to_string(),
-        run: run_shown.to_string(),
-        metrics: ms.iter().map(Metric::to_string).collect(),
-        queries_in_qrels: truth.len(),
-        evaluated: n,
-        excluded: Vec::new(),
-        missing_from_run: missing,
-        run_only_ignored: ann_only.len(),
-        means,
-        pooled: BTreeMap::new(),
-        policies: Policies {
-            qrels_format: exact_spec.format,
-            run_format: spec.format,
-            order: spec.order,
-            order_rule:
-                "ann-recall: both runs ordered by this rule; the exact run stands in for the qrels",
-            rel_level: 1,
-            gain: opts.gain,
-            empty_gold: opts.empty_gold,
-            missing_from_run: "queries of the exact run missing from the ANN run score 0",
-            run_only: "ANN-only queries ignored and counted",
-            duplicate_docs: "error",
-            corpus: None,
-            chunk_map: None,
-        },
-        protocol: None,
-    };
-    Ok(Evaluation {
-        metrics: ms.to_vec(),
-        rows,
-        summary,
-    })
+        .collect()
+}
+
+/// The policies the summary states for an ANN evaluation.
+fn policies(exact_format: Format, spec: &RunSpec, opts: &EvalOptions) -> Policies {
+    Policies {
+        qrels_format: exact_format,
+        run_format: spec.format,
+        order: spec.order,
+        order_rule:
+            "ann-recall: both runs ordered by this rule; the exact run stands in for the qrels",
+        rel_level: 1,
+        gain: opts.gain,
+        empty_gold: opts.empty_gold,
+        missing_from_run: "queries of the exact run missing from the ANN run score 0",
+        run_only: "ANN-only queries ignored and counted",
+        duplicate_docs: "error",
+        corpus: None,
+        chunk_map: None,
+    }
 }
 
 fn overlap(exact_top: &[Vec<u8>], ann: &[&[u8]], k: usize) -> usize {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::ann::evaluate_ann;
 use super::metrics::{Kind, Metric, NAMES_HELP};
 use super::output::{render_rows, summary_json, RowFormat};
-use super::{evaluate, EmptyGold, EvalOptions, Format, Gain, Order};
+use super::{evaluate, EmptyGold, EvalOptions, EvalSummary, Evaluation, Format, Gain, Order};
 use crate::atomic::{is_stdout, write_atomic};
 use crate::error::{few, Error, Result};
 use crate::outcome::Outcome;
@@ -72,7 +72,20 @@ pub struct EvalArgs {
 pub fn run(args: &EvalArgs) -> Result<Outcome> {
     let ms =
         Metric::parse_list(&args.metrics).map_err(|e| Error::Usage(format!("--metrics: {e}")))?;
-    let opts = EvalOptions {
+    let opts = options(args, &ms);
+    refuse_overwriting_inputs(args)?;
+    let ev = evaluate_either(args, &ms, &opts)?;
+    let mut out = Outcome {
+        stderr: left_out_notes(&ev.summary),
+        ..Outcome::default()
+    };
+    write_rows(args, &ev, &mut out)?;
+    Ok(out)
+}
+
+/// The evaluation options the flags give.
+fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
+    EvalOptions {
         rel_level: args.rel_level,
         gain: args.gain,
         order: args.order,
@@ -82,71 +95,73 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         corpus: args.corpus.clone(),
         chunk_map: args.chunk_map.clone(),
         unjudged_depth: match args.holes {
-            Some(_) => holes_depth(&ms),
+            Some(_) => holes_depth(ms),
             None => 0,
         },
         optimistic: false,
         keep_ranks: false,
-    };
-    refuse_overwriting_inputs(args)?;
+    }
+}
+
+/// `ann-recall@k` against `--exact-run`, or every other metric against `--qrels`.
+fn evaluate_either(args: &EvalArgs, ms: &[Metric], opts: &EvalOptions) -> Result<Evaluation> {
     let shown = |p: &PathBuf| p.display().to_string();
     let ann = ms.iter().any(|m| m.kind == Kind::AnnRecall);
-    let ev = match (&args.exact_run, &args.qrels, ann) {
-        (Some(exact), _, true) => evaluate_ann(
-            &args.run,
-            &shown(&args.run),
-            exact,
-            &shown(exact),
-            &ms,
-            &opts,
-        )?,
-        (None, _, true) => {
-            return Err(Error::Usage(
-                "--metrics: ann-recall@k needs --exact-run FILE".into(),
-            ))
+    match (&args.exact_run, &args.qrels, ann) {
+        (Some(exact), _, true) => {
+            evaluate_ann(&args.run, &shown(&args.run), exact, &shown(exact), ms, opts)
         }
-        (_, Some(q), false) => evaluate(q, &shown(q), &args.run, &shown(&args.run), &ms, &opts)?,
-        (_, None, false) => {
-            return Err(Error::Usage(format!(
-                "--qrels FILE is needed for {NAMES_HELP} (all but ann-recall@k)"
-            )))
-        }
-    };
-    let mut out = Outcome::default();
-    let s = &ev.summary;
+        (None, _, true) => Err(Error::Usage(
+            "--metrics: ann-recall@k needs --exact-run FILE".into(),
+        )),
+        (_, Some(q), false) => evaluate(q, &shown(q), &args.run, &shown(&args.run), ms, opts),
+        (_, None, false) => Err(Error::Usage(format!(
+            "--qrels FILE is needed for {NAMES_HELP} (all but ann-recall@k)"
+        ))),
+    }
+}
+
+/// Notes for stderr on the queries the evaluation left out or scored 0.
+fn left_out_notes(s: &EvalSummary) -> Vec<String> {
+    let mut notes = Vec::new();
     if !s.excluded.is_empty() {
-        out.stderr.push(format!(
+        notes.push(format!(
             "note: {} without a relevant doc excluded (--empty-gold exclude): {}",
             queries(s.excluded.len()),
             few(&s.excluded, 5)
         ));
     }
     if !s.missing_from_run.is_empty() {
-        out.stderr.push(format!(
+        notes.push(format!(
             "note: {} absent from the run scored 0: {}",
             queries(s.missing_from_run.len()),
             few(&s.missing_from_run, 5)
         ));
     }
     if s.run_only_ignored > 0 {
-        out.stderr.push(format!(
+        notes.push(format!(
             "note: {} only in the run ignored (not in the reference)",
             queries(s.run_only_ignored)
         ));
     }
     if s.evaluated == 0 {
-        out.stderr
-            .push("note: no query evaluated: every mean is null".into());
+        notes.push("note: no query evaluated: every mean is null".into());
     }
+    notes
+}
+
+/// Writes the rows (or the summary) where the flags say: `-o FILE` with its sidecar and the
+/// holes stub, or stdout; `--summary` puts the summary on stdout instead of the rows.
+fn write_rows(args: &EvalArgs, ev: &Evaluation, out: &mut Outcome) -> Result<()> {
     let summary_only = args.format == RowFormat::Json;
     let rows = if summary_only {
-        summary_json(&ev)?
+        summary_json(ev)?
     } else {
-        render_rows(&ev, args.format)?
+        render_rows(ev, args.format)?
     };
-    let holes = args.holes.as_ref().map(|_| holes_text(&ev));
+    let holes = args.holes.as_ref().map(|_| holes_text(ev));
     match args.output.as_ref().filter(|p| !is_stdout(p)) {
-        Some(path) => write_with_sidecar(path, &rows, &ev, args.holes.as_deref(), holes)?,
+        Some(path) => write_with_sidecar(path, &rows, ev, args.holes.as_deref(), holes)?,
         None => {
             if let (Some(h), Some(text)) = (&args.holes, &holes) {
                 write_atomic(h, text.as_bytes())?;
@@ -162,9 +177,9 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
                 "-o - and --summary: both would go to standard output; give -o FILE".into(),
             ));
         }
-        out.stdout = summary_json(&ev)?;
+        out.stdout = summary_json(ev)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The largest cutoff of `ms` (the whole ranking when one has none).

@@ -212,17 +212,7 @@ pub fn evaluate(
         .as_deref()
         .map(|p| ChunkMap::read(p, &p.display().to_string()))
         .transpose()?;
-    let qrels_format = opts
-        .qrels_format
-        .unwrap_or_else(|| Format::from_path(qrels_path));
-    let run_format = opts
-        .run_format
-        .unwrap_or_else(|| Format::from_path(run_path));
-    let order = opts.order.unwrap_or(if run_format == Format::Trec {
-        Order::Score
-    } else {
-        Order::Given
-    });
+    let (qrels_format, run_format, order) = formats_and_order(opts, qrels_path, run_path);
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
     if opts.gain == Gain::Exponential {
         check_exponential_grades(&qrels, qrels_shown)?;
@@ -235,17 +225,7 @@ pub fn evaluate(
         corpus: corpus.as_ref(),
     };
     let (mut rows, run_only) = score_run(&qrels, &excluded, run_path, run_shown, &spec, ms, opts)?;
-    let mut missing = Vec::new();
-    for (qid, q) in &qrels.queries {
-        if !excluded.contains(qid) && !rows.contains_key(qid) {
-            missing.push(qid.clone());
-            let mut row = score(q, &[], &[], ms, opts, qid);
-            if opts.keep_ranks {
-                row.relevant = relevant_ranks(q, &[], opts.rel_level);
-            }
-            rows.insert(qid.clone(), row);
-        }
-    }
+    let missing = score_missing(&qrels, &excluded, &mut rows, ms, opts);
     let rows: Vec<QueryResult> = rows.into_values().collect();
     check_finite(&rows, ms, qrels_shown)?;
     let (means, pooled) = means_and_pooled(ms, &rows);
@@ -277,6 +257,50 @@ pub fn evaluate(
         rows,
         summary,
     })
+}
+
+/// The qrels and run formats (the flags, else the extensions) and the ranking order (the flag,
+/// else by score for TREC runs and as given otherwise).
+fn formats_and_order(
+    opts: &EvalOptions,
+    qrels_path: &Path,
+    run_path: &Path,
+) -> (Format, Format, Order) {
+    let qrels_format = opts
+        .qrels_format
+        .unwrap_or_else(|| Format::from_path(qrels_path));
+    let run_format = opts
+        .run_format
+        .unwrap_or_else(|| Format::from_path(run_path));
+    let order = opts.order.unwrap_or(if run_format == Format::Trec {
+        Order::Score
+    } else {
+        Order::Given
+    });
+    (qrels_format, run_format, order)
+}
+
+/// Scores every judged, not excluded query the run lacks as an empty ranking (trec_eval -c)
+/// and returns their ids.
+fn score_missing(
+    qrels: &Qrels,
+    excluded: &BTreeSet<String>,
+    rows: &mut BTreeMap<String, QueryResult>,
+    ms: &[Metric],
+    opts: &EvalOptions,
+) -> Vec<String> {
+    let mut missing = Vec::new();
+    for (qid, q) in &qrels.queries {
+        if !excluded.contains(qid) && !rows.contains_key(qid) {
+            missing.push(qid.clone());
+            let mut row = score(q, &[], &[], ms, opts, qid);
+            if opts.keep_ranks {
+                row.relevant = relevant_ranks(q, &[], opts.rel_level);
+            }
+            rows.insert(qid.clone(), row);
+        }
+    }
+    missing
 }
 
 /// Metrics and options that cannot be evaluated against qrels are usage errors.

@@ -63,11 +63,24 @@ impl Group {
         lines: &Lines,
         f: &mut dyn FnMut(Ranking) -> Result<()>,
     ) -> Result<()> {
+        self.refuse_duplicates(spec, lines)?;
+        let idx = self.order(spec, lines)?;
+        let docs = self.final_docs(&idx, spec, lines)?;
+        f(Ranking {
+            qid: &self.qid,
+            line: self.lines.first().copied().unwrap_or(lines.line),
+            docs,
+        })
+    }
+
+    /// An input error at entry `i`'s line (or line 0 when there is no such entry).
+    fn error_at(&self, lines: &Lines, i: usize, msg: String) -> Error {
+        Error::input(&lines.shown, self.lines.get(i).copied().unwrap_or(0), msg)
+    }
+
+    /// A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
+    fn refuse_duplicates(&self, spec: &RunSpec, lines: &Lines) -> Result<()> {
         let n = self.spans.len();
-        let at = |i: usize, msg: String| {
-            Error::input(&lines.shown, self.lines.get(i).copied().unwrap_or(0), msg)
-        };
-        // A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
         let mut first_at: SeededMap<&[u8], usize> =
             SeededMap::with_capacity_and_hasher(n, Default::default());
         for i in 0..n {
@@ -80,18 +93,25 @@ impl Group {
                 let d = quoted(&String::from_utf8_lossy(self.doc(i)));
                 let q = quoted(&self.qid);
                 let msg = format!("doc {d} appears twice in the ranking of query {q} ({where_})");
-                return Err(at(i, msg));
+                return Err(self.error_at(lines, i, msg));
             }
         }
-        // Ties by docid descending in byte order, as trec_eval; scores compare as f64 with
-        // `partial_cmp` (so -0.0 ties with 0.0, as with C's `>`; NaN was rejected at parse time).
+        Ok(())
+    }
+
+    /// The entries' indices in ranking order. Ties by docid descending in byte order, as
+    /// trec_eval; scores compare as f64 with `partial_cmp` (so -0.0 ties with 0.0, as with C's
+    /// `>`; NaN was rejected at parse time).
+    fn order(&self, spec: &RunSpec, lines: &Lines) -> Result<Vec<usize>> {
+        let n = self.spans.len();
         let mut idx: Vec<usize> = (0..n).collect();
         let by_doc_desc = |a: usize, b: usize| self.doc(b).cmp(self.doc(a));
         match spec.order {
             Order::Score => {
                 if !self.has_scores && n > 0 {
                     let q = quoted(&self.qid);
-                    return Err(at(
+                    return Err(self.error_at(
+                        lines,
                         0,
                         format!("--order score needs scores, but query {q} has a plain list"),
                     ));
@@ -110,13 +130,25 @@ impl Group {
             }),
             Order::Given => {}
         }
-        let mut docs: Vec<&[u8]> = Vec::with_capacity(n);
+        Ok(idx)
+    }
+
+    /// The doc ids in ranking order: chunks mapped to docs (a doc's first occurrence kept),
+    /// each checked against the corpus when there is one.
+    fn final_docs<'s>(
+        &'s self,
+        idx: &[usize],
+        spec: &RunSpec<'s>,
+        lines: &Lines,
+    ) -> Result<Vec<&'s [u8]>> {
+        let mut docs: Vec<&[u8]> = Vec::with_capacity(idx.len());
         let mut seen: SeededSet<&[u8]> = SeededSet::default();
-        for &i in &idx {
+        for &i in idx {
             let mut d = self.doc(i);
             if let Some(cm) = spec.chunks {
                 d = cm.map.get(d).ok_or_else(|| {
-                    at(
+                    self.error_at(
+                        lines,
                         i,
                         format!(
                             "chunk id {} is not in the chunk map {}",
@@ -130,15 +162,11 @@ impl Group {
                 }
             }
             if let Some(c) = spec.corpus {
-                c.check(d).map_err(|m| at(i, m))?;
+                c.check(d).map_err(|m| self.error_at(lines, i, m))?;
             }
             docs.push(d);
         }
-        f(Ranking {
-            qid: &self.qid,
-            line: self.lines.first().copied().unwrap_or(lines.line),
-            docs,
-        })
+        Ok(docs)
     }
 }
 

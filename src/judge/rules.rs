@@ -54,101 +54,19 @@ pub fn apply(
     p_adjusted: f64,
     alpha: f64,
 ) -> GateResult {
-    let [lo, hi] = oriented(c.ci, c.higher_is_better);
-    let worse = c.losses; // oriented: a loss is a change for the worse
-    let alpha_shown = (alpha * 1e9).round() / 1e9;
-    let loss_rate = worse as f64 / c.n as f64;
-    let drop = if c.higher_is_better { "drop" } else { "rise" };
-    let (value, bound, passed, detail, decided_by) = match rule {
-        "min-mean" | "max-mean" => {
-            let v = c.candidate_value;
-            let (ok, op) = if rule == "min-mean" {
-                (v >= threshold, "≥")
-            } else {
-                (v <= threshold, "≤")
-            };
-            (
-                v,
-                threshold,
-                ok,
-                format!(
-                    "candidate {} {} must be {op} {}",
-                    stat(c),
-                    plain(v),
-                    plain(threshold)
-                ),
-                format!("absolute bar ({rule})"),
-            )
-        }
-        "max-drop" => (
-            c.ci[if c.higher_is_better { 0 } else { 1 }],
-            if c.higher_is_better {
-                0.0 - threshold
-            } else {
-                threshold
-            },
-            lo >= -threshold,
-            format!(
-                "non-inferiority: the {} of the {} difference must be {} (CI [{}, {}])",
-                if c.higher_is_better {
-                    "CI lower bound"
-                } else {
-                    "CI upper bound"
-                },
-                stat(c),
-                if c.higher_is_better {
-                    format!("≥ {}", signed(-threshold))
-                } else {
-                    format!("≤ {}", signed(threshold))
-                },
-                signed(c.ci[0]),
-                signed(c.ci[1])
-            ),
-            "non-inferiority (max-drop)".to_string(),
-        ),
-        "fail-if-significant-drop" => {
-            let proven = hi < -threshold && p_adjusted < alpha;
-            (
-                c.ci[if c.higher_is_better { 1 } else { 0 }],
-                if c.higher_is_better { 0.0 - threshold } else { threshold },
-                !proven,
-                format!(
-                    "proven harm fails: CI [{}, {}] entirely beyond a {drop} of {} and Holm-adjusted p {p_adjusted:.4} < {alpha_shown}: {}",
-                    signed(c.ci[0]),
-                    signed(c.ci[1]),
-                    plain(threshold),
-                    if proven { "both hold" } else { "not shown" }
-                ),
-                "proven harm (fail-if-significant-drop)".to_string(),
-            )
-        }
-        _ => (
-            loss_rate,
-            threshold,
-            loss_rate <= threshold,
-            format!(
-                "{worse} of {} worse ({}) must be ≤ {}",
-                crate::numbers::count(c.n, "query", "queries"),
-                percent(loss_rate),
-                percent(threshold)
-            ),
-            "loss rate (max-loss-rate)".to_string(),
-        ),
+    let decision = match rule {
+        "min-mean" | "max-mean" => absolute_bar(rule, threshold, c),
+        "max-drop" => non_inferiority(threshold, c),
+        "fail-if-significant-drop" => proven_harm(threshold, c, p_adjusted, alpha),
+        _ => loss_rate(threshold, c),
     };
-    // NaN or an inverted interval never passes (checked where it is used, whatever made it).
-    let numbers_ok = crate::stats::interval::is_valid(c.ci)
-        && c.candidate_value.is_finite()
-        && value.is_finite()
-        && !p_adjusted.is_nan();
-    let (passed, detail) = if numbers_ok {
-        (passed, detail)
-    } else {
-        let d = format!(
-            "no valid interval or value (CI [{}, {}], value {value}): the rule cannot pass",
-            c.ci[0], c.ci[1]
-        );
-        (false, d)
-    };
+    let Decision {
+        value,
+        bound,
+        passed,
+        detail,
+        decided_by,
+    } = refuse_invalid_numbers(decision, c, p_adjusted);
     let margin = match rule {
         "max-drop" | "fail-if-significant-drop" => threshold,
         _ => c.margin,
@@ -174,6 +92,129 @@ pub fn apply(
         family_size: 0,
         mc_rerun: c.mc_rerun,
         decided_by,
+    }
+}
+
+/// What one rule decided: the value it compared with the bound, whether it passed, the words
+/// that say why, and the rule's name as the report shows it.
+struct Decision {
+    value: f64,
+    bound: f64,
+    passed: bool,
+    detail: String,
+    decided_by: String,
+}
+
+/// `min-mean` / `max-mean`: the candidate's statistic against an absolute bar.
+fn absolute_bar(rule: &str, threshold: f64, c: &Comparison) -> Decision {
+    let v = c.candidate_value;
+    let (ok, op) = if rule == "min-mean" {
+        (v >= threshold, "≥")
+    } else {
+        (v <= threshold, "≤")
+    };
+    Decision {
+        value: v,
+        bound: threshold,
+        passed: ok,
+        detail: format!(
+            "candidate {} {} must be {op} {}",
+            stat(c),
+            plain(v),
+            plain(threshold)
+        ),
+        decided_by: format!("absolute bar ({rule})"),
+    }
+}
+
+/// `max-drop`: non-inferiority, the interval's worse bound must stay within the allowed drop.
+fn non_inferiority(threshold: f64, c: &Comparison) -> Decision {
+    let [lo, _] = oriented(c.ci, c.higher_is_better);
+    Decision {
+        value: c.ci[if c.higher_is_better { 0 } else { 1 }],
+        bound: if c.higher_is_better {
+            0.0 - threshold
+        } else {
+            threshold
+        },
+        passed: lo >= -threshold,
+        detail: format!(
+            "non-inferiority: the {} of the {} difference must be {} (CI [{}, {}])",
+            if c.higher_is_better {
+                "CI lower bound"
+            } else {
+                "CI upper bound"
+            },
+            stat(c),
+            if c.higher_is_better {
+                format!("≥ {}", signed(-threshold))
+            } else {
+                format!("≤ {}", signed(threshold))
+            },
+            signed(c.ci[0]),
+            signed(c.ci[1])
+        ),
+        decided_by: "non-inferiority (max-drop)".to_string(),
+    }
+}
+
+/// `fail-if-significant-drop`: fails only on proven harm, the whole interval beyond the drop
+/// and the Holm-adjusted p below `alpha`.
+fn proven_harm(threshold: f64, c: &Comparison, p_adjusted: f64, alpha: f64) -> Decision {
+    let [_, hi] = oriented(c.ci, c.higher_is_better);
+    let alpha_shown = (alpha * 1e9).round() / 1e9;
+    let drop = if c.higher_is_better { "drop" } else { "rise" };
+    let proven = hi < -threshold && p_adjusted < alpha;
+    Decision {
+        value: c.ci[if c.higher_is_better { 1 } else { 0 }],
+        bound: if c.higher_is_better { 0.0 - threshold } else { threshold },
+        passed: !proven,
+        detail: format!(
+            "proven harm fails: CI [{}, {}] entirely beyond a {drop} of {} and Holm-adjusted p {p_adjusted:.4} < {alpha_shown}: {}",
+            signed(c.ci[0]),
+            signed(c.ci[1]),
+            plain(threshold),
+            if proven { "both hold" } else { "not shown" }
+        ),
+        decided_by: "proven harm (fail-if-significant-drop)".to_string(),
+    }
+}
+
+/// `max-loss-rate`: the share of queries that got worse must stay within the threshold.
+fn loss_rate(threshold: f64, c: &Comparison) -> Decision {
+    let worse = c.losses; // oriented: a loss is a change for the worse
+    let loss_rate = worse as f64 / c.n as f64;
+    Decision {
+        value: loss_rate,
+        bound: threshold,
+        passed: loss_rate <= threshold,
+        detail: format!(
+            "{worse} of {} worse ({}) must be ≤ {}",
+            crate::numbers::count(c.n, "query", "queries"),
+            percent(loss_rate),
+            percent(threshold)
+        ),
+        decided_by: "loss rate (max-loss-rate)".to_string(),
+    }
+}
+
+/// NaN or an inverted interval never passes (checked where it is used, whatever made it).
+fn refuse_invalid_numbers(d: Decision, c: &Comparison, p_adjusted: f64) -> Decision {
+    let numbers_ok = crate::stats::interval::is_valid(c.ci)
+        && c.candidate_value.is_finite()
+        && d.value.is_finite()
+        && !p_adjusted.is_nan();
+    if numbers_ok {
+        return d;
+    }
+    let detail = format!(
+        "no valid interval or value (CI [{}, {}], value {}): the rule cannot pass",
+        c.ci[0], c.ci[1], d.value
+    );
+    Decision {
+        passed: false,
+        detail,
+        ..d
     }
 }
 

@@ -3,6 +3,7 @@
 //! per metric. An empty metric cell means "no value" (an error later if that metric is compared).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::jsonl::push_row;
 use super::source::{check_id, check_tag_name, parse_number};
@@ -18,22 +19,36 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
         .from_reader(text.as_bytes());
     let headers = rdr.headers().map_err(|e| csv_error(shown, e))?.clone();
     let names: Vec<&str> = headers.iter().map(str::trim).collect();
+    let cols = columns(&names, shown, delimiter, id_column)?;
+    let mut table = MetricTable::new(shown);
+    let mut interner = Interner::default();
+    let tags: Vec<(usize, Arc<str>)> = cols
+        .tags
+        .iter()
+        .map(|(i, t)| (*i, interner.get(t)))
+        .collect();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| csv_error(shown, e))?;
+        let (row, values) = read_row(&rec, shown, id_column, &cols, &tags, &mut interner)?;
+        push_row(&mut table, row, values);
+    }
+    finish(table, shown, cols.metrics)
+}
+
+/// Where the header puts the id, the group, the `slice:<tag>` columns and the metrics (by
+/// canonical name).
+struct Columns {
+    id_at: usize,
+    group_at: Option<usize>,
+    tags: Vec<(usize, String)>,
+    metrics: Vec<(usize, String)>,
+}
+
+/// Reads the header: the id column must be there; tag names must be valid; metric columns must
+/// be named and name different metrics.
+fn columns(names: &[&str], shown: &str, delimiter: u8, id_column: &str) -> Result<Columns> {
     let Some(id_at) = names.iter().position(|h| *h == id_column) else {
-        let hint = if names.len() == 1 {
-            let want = if delimiter == b'\t' { "tabs" } else { "commas" };
-            format!("; the header is one column: expected fields separated by {want} (set format = \"csv\" or \"tsv\")")
-        } else {
-            "; set id-column in the gate file".to_string()
-        };
-        return Err(Error::input(
-            shown,
-            1,
-            format!(
-                "the header has no {} column (columns: {}){hint}",
-                quoted(id_column),
-                few(&names, 10)
-            ),
-        ));
+        return Err(no_id_column(names, shown, delimiter, id_column));
     };
     let group_at = names.iter().position(|h| *h == "group");
     let mut tags = Vec::new();
@@ -69,43 +84,79 @@ pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<
             metrics.push((i, name));
         }
     }
-    let mut table = MetricTable::new(shown);
-    let mut names = Interner::default();
-    let tags: Vec<(usize, std::sync::Arc<str>)> =
-        tags.into_iter().map(|(i, t)| (i, names.get(&t))).collect();
-    for rec in rdr.records() {
-        let rec = rec.map_err(|e| csv_error(shown, e))?;
-        let line = rec.position().map_or(0, |p| p.line() as usize);
-        let query_id = rec[id_at].trim().to_string();
-        check_id(shown, line, id_column, &query_id)?;
-        let group = group_at
-            .map(|g| rec[g].trim())
-            .filter(|g| !g.is_empty())
-            .map(|g| names.get(g));
-        let slices = Tags::from_pairs(
-            tags.iter()
-                .filter(|(i, _)| !rec[*i].trim().is_empty())
-                .map(|(i, t)| (t.clone(), names.get(rec[*i].trim())))
-                .collect(),
-        );
-        let mut values = Vec::with_capacity(metrics.len());
-        for (i, name) in &metrics {
-            let cell = rec[*i].trim();
-            if !cell.is_empty() {
-                values.push((name.clone(), parse_number(shown, line, name, cell)?));
-            }
+    Ok(Columns {
+        id_at,
+        group_at,
+        tags,
+        metrics,
+    })
+}
+
+/// The header lacks the id column; a one-column header most likely means the wrong delimiter.
+fn no_id_column(names: &[&str], shown: &str, delimiter: u8, id_column: &str) -> Error {
+    let hint = if names.len() == 1 {
+        let want = if delimiter == b'\t' { "tabs" } else { "commas" };
+        format!("; the header is one column: expected fields separated by {want} (set format = \"csv\" or \"tsv\")")
+    } else {
+        "; set id-column in the gate file".to_string()
+    };
+    Error::input(
+        shown,
+        1,
+        format!(
+            "the header has no {} column (columns: {}){hint}",
+            quoted(id_column),
+            few(names, 10)
+        ),
+    )
+}
+
+/// One record: its row (id, line, group, tags) and its non-empty metric values.
+fn read_row(
+    rec: &csv::StringRecord,
+    shown: &str,
+    id_column: &str,
+    cols: &Columns,
+    tags: &[(usize, Arc<str>)],
+    interner: &mut Interner,
+) -> Result<(QueryRow, Vec<(String, f64)>)> {
+    let line = rec.position().map_or(0, |p| p.line() as usize);
+    let query_id = rec[cols.id_at].trim().to_string();
+    check_id(shown, line, id_column, &query_id)?;
+    let group = cols
+        .group_at
+        .map(|g| rec[g].trim())
+        .filter(|g| !g.is_empty())
+        .map(|g| interner.get(g));
+    let slices = Tags::from_pairs(
+        tags.iter()
+            .filter(|(i, _)| !rec[*i].trim().is_empty())
+            .map(|(i, t)| (t.clone(), interner.get(rec[*i].trim())))
+            .collect(),
+    );
+    let mut values = Vec::with_capacity(cols.metrics.len());
+    for (i, name) in &cols.metrics {
+        let cell = rec[*i].trim();
+        if !cell.is_empty() {
+            values.push((name.clone(), parse_number(shown, line, name, cell)?));
         }
-        push_row(
-            &mut table,
-            QueryRow {
-                query_id,
-                line,
-                group,
-                slices,
-            },
-            values,
-        );
     }
+    let row = QueryRow {
+        query_id,
+        line,
+        group,
+        slices,
+    };
+    Ok((row, values))
+}
+
+/// Refuses duplicate ids and an empty table, then gives every metric column one cell a row
+/// (`None` where the cell was empty).
+fn finish(
+    mut table: MetricTable,
+    shown: &str,
+    metrics: Vec<(usize, String)>,
+) -> Result<MetricTable> {
     if let Some((id, line, first)) = first_duplicate(&table.rows) {
         return Err(Error::input(
             shown,

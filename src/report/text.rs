@@ -1,12 +1,26 @@
 //! Plain-text renderer for the terminal: the headline, the gates, the deltas, the worst
 //! regressions and the warnings, in aligned columns.
 
-use crate::model::{GateStatus, Report, LABEL_LEGEND};
+use crate::model::{Comparison, GateResult, GateStatus, Report, LABEL_LEGEND};
 use crate::numbers::{plain, signed};
 use crate::safe_text::{one_line, shown};
 
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
+    header_text(&mut out, r);
+    gates_text(&mut out, r);
+    deltas_text(&mut out, r);
+    worst_text(&mut out, r);
+    dropped_text(&mut out, r);
+    judged_text(&mut out, r);
+    out.push_str(&super::noise::text(r));
+    notices_text(&mut out, r);
+    protocol_text(&mut out, r);
+    out
+}
+
+/// The two header lines: gate id and headline, then the sample and the resampling settings.
+fn header_text(out: &mut String, r: &Report) {
     // Names come from the pull request: each is one visible line, cut (`safe_text`).
     out.push_str(&format!(
         "rag-gate {}: {}\n",
@@ -22,32 +36,13 @@ pub fn render(r: &Report) -> String {
         r.resamples,
         r.seed
     ));
+}
+
+/// The gates table (when there are gates) and the line saying how p was computed.
+fn gates_text(out: &mut String, r: &Report) {
     if !r.gates.is_empty() {
         out.push_str("\nGates\n");
-        let rows: Vec<Vec<String>> = r
-            .gates
-            .iter()
-            .map(|g| {
-                vec![
-                    format!("#{}", g.gate),
-                    shown(&g.metric),
-                    shown(&g.slice),
-                    g.rule.clone(),
-                    plain(g.value),
-                    plain(g.threshold),
-                    match (g.status, g.fails_build) {
-                        (GateStatus::Pass, _) => "pass".into(),
-                        (GateStatus::Fail, _) => "FAIL".into(),
-                        (GateStatus::TooSmall, false) => "not judged (warn)".into(),
-                        (GateStatus::TooSmall, true) => "not judged (FAIL)".into(),
-                    },
-                    g.label.as_str().into(),
-                    fmt_p(g.p_value),
-                    fmt_p(g.p_adjusted),
-                    g.decided_by.clone(),
-                ]
-            })
-            .collect();
+        let rows: Vec<Vec<String>> = r.gates.iter().map(gate_row).collect();
         out.push_str(&table(
             &[
                 "gate",
@@ -72,48 +67,39 @@ pub fn render(r: &Report) -> String {
             crate::numbers::count(g.family_size, "gated comparison", "gated comparisons")
         ));
     }
+}
+
+/// One row of the gates table.
+fn gate_row(g: &GateResult) -> Vec<String> {
+    vec![
+        format!("#{}", g.gate),
+        shown(&g.metric),
+        shown(&g.slice),
+        g.rule.clone(),
+        plain(g.value),
+        plain(g.threshold),
+        match (g.status, g.fails_build) {
+            (GateStatus::Pass, _) => "pass".into(),
+            (GateStatus::Fail, _) => "FAIL".into(),
+            (GateStatus::TooSmall, false) => "not judged (warn)".into(),
+            (GateStatus::TooSmall, true) => "not judged (FAIL)".into(),
+        },
+        g.label.as_str().into(),
+        fmt_p(g.p_value),
+        fmt_p(g.p_adjusted),
+        g.decided_by.clone(),
+    ]
+}
+
+/// The deltas table, the label legend and the Monte-Carlo re-run footnote.
+fn deltas_text(out: &mut String, r: &Report) {
     out.push_str("\nDeltas (candidate − baseline)\n");
     let ci_head = format!("{}% CI", fmt_pct(r.confidence));
     let practical_head = match r.comparisons.first() {
         Some(c) => format!("w/t/l at ±{}", plain(c.practical_tie)),
         None => "w/t/l (practical)".into(),
     };
-    let rows: Vec<Vec<String>> = r
-        .comparisons
-        .iter()
-        .map(|c| {
-            vec![
-                shown(&c.metric),
-                shown(&c.slice),
-                match c.groups {
-                    Some(g) => format!("{} ({g} groups)", c.n),
-                    None => c.n.to_string(),
-                },
-                plain(c.baseline_mean),
-                plain(c.candidate_mean),
-                signed(c.delta),
-                if c.statistic == "mean" {
-                    String::new()
-                } else {
-                    format!("{} {}", c.statistic, signed(c.estimate))
-                },
-                format!(
-                    "[{}, {}]{}",
-                    signed(c.ci[0]),
-                    signed(c.ci[1]),
-                    if c.mc_rerun { "*" } else { "" }
-                ),
-                fmt_p(c.p_value),
-                plain(c.mde),
-                format!("{} (±{})", c.label_str(), plain(c.margin)),
-                format!("{}/{}/{}", c.wins, c.ties, c.losses),
-                format!(
-                    "{}/{}/{}",
-                    c.practical_wins, c.practical_ties, c.practical_losses
-                ),
-            ]
-        })
-        .collect();
+    let rows: Vec<Vec<String>> = r.comparisons.iter().map(delta_row).collect();
     out.push_str(&table(
         &[
             "metric",
@@ -139,38 +125,83 @@ pub fn render(r: &Report) -> String {
             c.resamples_used / r.resamples.max(1)
         ));
     }
+}
+
+/// One row of the deltas table.
+fn delta_row(c: &Comparison) -> Vec<String> {
+    vec![
+        shown(&c.metric),
+        shown(&c.slice),
+        match c.groups {
+            Some(g) => format!("{} ({g} groups)", c.n),
+            None => c.n.to_string(),
+        },
+        plain(c.baseline_mean),
+        plain(c.candidate_mean),
+        signed(c.delta),
+        if c.statistic == "mean" {
+            String::new()
+        } else {
+            format!("{} {}", c.statistic, signed(c.estimate))
+        },
+        format!(
+            "[{}, {}]{}",
+            signed(c.ci[0]),
+            signed(c.ci[1]),
+            if c.mc_rerun { "*" } else { "" }
+        ),
+        fmt_p(c.p_value),
+        plain(c.mde),
+        format!("{} (±{})", c.label_str(), plain(c.margin)),
+        format!("{}/{}/{}", c.wins, c.ties, c.losses),
+        format!(
+            "{}/{}/{}",
+            c.practical_wins, c.practical_ties, c.practical_losses
+        ),
+    ]
+}
+
+/// The worst per-query regressions of each metric over all queries, one line a metric.
+fn worst_text(out: &mut String, r: &Report) {
     let worst: Vec<_> = r
         .comparisons
         .iter()
         .filter(|c| c.slice == "all" && !c.worst.is_empty())
         .collect();
-    if !worst.is_empty() {
-        out.push_str("\nWorst regressions (all queries)\n");
-        for c in worst {
-            let items: Vec<String> = c
-                .worst
-                .iter()
-                .map(|w| {
-                    format!(
-                        "{} {}→{} ({})",
-                        shown(&w.query_id),
-                        plain(w.baseline),
-                        plain(w.candidate),
-                        signed(w.delta)
-                    )
-                })
-                .collect();
-            out.push_str(&format!("  {}: {}\n", shown(&c.metric), items.join(", ")));
-        }
+    if worst.is_empty() {
+        return;
     }
+    out.push_str("\nWorst regressions (all queries)\n");
+    for c in worst {
+        let items: Vec<String> = c
+            .worst
+            .iter()
+            .map(|w| {
+                format!(
+                    "{} {}→{} ({})",
+                    shown(&w.query_id),
+                    plain(w.baseline),
+                    plain(w.candidate),
+                    signed(w.delta)
+                )
+            })
+            .collect();
+        out.push_str(&format!("  {}: {}\n", shown(&c.metric), items.join(", ")));
+    }
+}
+
+/// The count of queries dropped because only one side had them (when any were).
+fn dropped_text(out: &mut String, r: &Report) {
     if r.pairing.dropped_baseline_only + r.pairing.dropped_candidate_only > 0 {
         out.push_str(&format!(
             "\nDropped (missing = intersect): {} only in baseline, {} only in candidate\n",
             r.pairing.dropped_baseline_only, r.pairing.dropped_candidate_only
         ));
     }
-    judged_text(&mut out, r);
-    out.push_str(&super::noise::text(r));
+}
+
+/// The warnings and the notes, each a bulleted section when not empty.
+fn notices_text(out: &mut String, r: &Report) {
     for (title, lines) in [("Warnings", &r.warnings), ("Notes", &r.notes)] {
         if !lines.is_empty() {
             out.push_str(&format!("\n{title}\n"));
@@ -179,8 +210,6 @@ pub fn render(r: &Report) -> String {
             }
         }
     }
-    protocol_text(&mut out, r);
-    out
 }
 
 /// The judged bounds of the gated comparisons (runs evaluated by check).

@@ -70,6 +70,12 @@ pub fn code_and_stderr(cmd: &mut Command) -> (Option<i32>, String) {
     )
 }
 
+/// Asserts that `text` contains `want`; the failure message is the whole text.
+#[track_caller]
+pub fn assert_contains(text: &str, want: &str) {
+    assert!(text.contains(want), "{text}");
+}
+
 /// `bytes` (a report printed on stdout) parsed as JSON.
 pub fn json(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes).unwrap()
@@ -93,4 +99,71 @@ pub fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p
+}
+
+/// The shipped example gate file, `gates/prod.toml`.
+pub fn example_gate() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("gates/prod.toml")
+}
+
+/// `rag-gate check gates/prod.toml` (the shipped example, which fails one gate) in an empty
+/// environment, so the runner's variables cannot change what it does; add flags, then run it.
+pub fn check_example() -> Command {
+    let mut cmd = rag_gate();
+    cmd.env_clear().arg("check").arg(example_gate());
+    cmd
+}
+
+/// What a run printed, as text, and how it exited (`None`: killed by a signal).
+pub struct Out {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Out {
+    fn from(o: Output) -> Out {
+        Out {
+            code: o.status.code(),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
+/// Runs `cmd` in `dir`: its exit code, stdout and stderr as text.
+pub fn run_in(cmd: &mut Command, dir: &Path) -> Out {
+    cmd.current_dir(dir).output().unwrap().into()
+}
+
+/// The fragments of `want` that `text` lacks, each looked for after the previous one found
+/// (so "in order"); empty when every one is there.
+pub fn missing_in_order<'a>(text: &str, want: &[&'a str]) -> Vec<&'a str> {
+    let mut rest = text;
+    let mut missing = Vec::new();
+    for w in want {
+        match rest.find(w) {
+            Some(at) => rest = &rest[at + w.len()..],
+            None => missing.push(*w),
+        }
+    }
+    missing
+}
+
+/// The first line of an error message as a Markdown table cell: `|` escaped, `error: ` cut.
+pub fn first_line_cell(stderr: &str) -> String {
+    let first = stderr.lines().next().unwrap_or("").replace('|', "\\|");
+    first.trim_start_matches("error: ").to_string()
+}
+
+/// Appends `text` to the file at `path` (created if need be): the `*_DUMP` table rows.
+pub fn append_to(path: &str, text: &str) {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
 }

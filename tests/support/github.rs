@@ -38,6 +38,13 @@ impl Gh {
         self.rt.block_on(self.server.reset());
     }
 
+    /// Mounts [`no_writes`]: neither a create nor an update may happen on this server.
+    pub fn forbid_writes(&self) {
+        for m in no_writes() {
+            self.mount(m);
+        }
+    }
+
     pub fn requests(&self) -> Vec<wiremock::Request> {
         self.rt.block_on(self.server.received_requests()).unwrap()
     }

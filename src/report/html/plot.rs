@@ -133,6 +133,8 @@ fn axis(lo: f64, hi: f64, bottom: f64, x: &dyn Fn(f64) -> f64) -> Group {
     g
 }
 
+/// One slice's row: a band on odd rows, the slice's label, the margin tick (if any), then the
+/// interval, the estimate's mark and the numbers.
 fn row(
     c: &Comparison,
     m: Option<f64>,
@@ -157,19 +159,7 @@ fn row(
                 .set("height", ROW),
         );
     }
-    let tag = match role {
-        Role::Failing => " (gate fails)",
-        Role::Gated => " (gated)",
-        Role::Plain => "",
-    };
-    g = g.add(
-        TextEl::new("")
-            .set("class", "label")
-            .set("x", LEFT - 10.0)
-            .set("y", y + 4.0)
-            .set("text-anchor", "end")
-            .add(Text::new(format!("{}{tag}", c.slice))),
-    );
+    g = g.add(slice_label(c, role, y));
     if let Some(m) = m {
         g = g.add(
             Line::new()
@@ -180,14 +170,6 @@ fn row(
                 .set("y2", y + 8.0),
         );
     }
-    let words = format!(
-        "{} {}: {} [{}, {}]",
-        c.metric,
-        c.slice,
-        super::signed(c.estimate, 4),
-        super::signed(c.ci[0], 4),
-        super::signed(c.ci[1], 4)
-    );
     g.add(
         Line::new()
             .set("class", "ci")
@@ -196,26 +178,55 @@ fn row(
             .set("y1", y)
             .set("y2", y),
     )
-    .add(
-        Circle::new()
-            .set("class", "mark")
-            .set("cx", x(c.estimate))
-            .set("cy", y)
-            .set("r", 4.5)
-            .add(Title::new("").add(Text::new(words))),
-    )
-    .add(
-        TextEl::new("")
-            .set("class", "value")
-            .set("x", RIGHT + 12.0)
-            .set("y", y + 4.0)
-            .add(Text::new(format!(
-                "{} [{}, {}]",
-                super::signed(c.estimate, 4),
-                super::signed(c.ci[0], 4),
-                super::signed(c.ci[1], 4)
-            ))),
-    )
+    .add(mark(c, y, x))
+    .add(numbers(c, y))
+}
+
+/// The slice's name left of the plot, with what it is to the gates.
+fn slice_label(c: &Comparison, role: Role, y: f64) -> TextEl {
+    let tag = match role {
+        Role::Failing => " (gate fails)",
+        Role::Gated => " (gated)",
+        Role::Plain => "",
+    };
+    TextEl::new("")
+        .set("class", "label")
+        .set("x", LEFT - 10.0)
+        .set("y", y + 4.0)
+        .set("text-anchor", "end")
+        .add(Text::new(format!("{}{tag}", c.slice)))
+}
+
+/// The estimate's circle, titled with the metric, the slice and the interval.
+fn mark(c: &Comparison, y: f64, x: &dyn Fn(f64) -> f64) -> Circle {
+    let words = format!(
+        "{} {}: {} [{}, {}]",
+        c.metric,
+        c.slice,
+        super::signed(c.estimate, 4),
+        super::signed(c.ci[0], 4),
+        super::signed(c.ci[1], 4)
+    );
+    Circle::new()
+        .set("class", "mark")
+        .set("cx", x(c.estimate))
+        .set("cy", y)
+        .set("r", 4.5)
+        .add(Title::new("").add(Text::new(words)))
+}
+
+/// The estimate and the interval as numbers, right of the plot.
+fn numbers(c: &Comparison, y: f64) -> TextEl {
+    TextEl::new("")
+        .set("class", "value")
+        .set("x", RIGHT + 12.0)
+        .set("y", y + 4.0)
+        .add(Text::new(format!(
+            "{} [{}, {}]",
+            super::signed(c.estimate, 4),
+            super::signed(c.ci[0], 4),
+            super::signed(c.ci[1], 4)
+        )))
 }
 
 #[cfg(test)]
