@@ -196,3 +196,42 @@ fn min_groups_must_be_positive_and_is_dumped() {
         "{dumped}"
     );
 }
+
+#[test]
+fn the_headline_names_the_groups_or_the_sign_flip_floor_that_made_it_too_small() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.0);
+    let (code, r) = check(dir.path(), "on-small-slice = \"fail\"", "max-drop = 0.01");
+    assert_eq!(code, Some(1));
+    let headline = r["headline"].as_str().unwrap();
+    assert!(
+        headline.starts_with(
+            "FAIL: ndcg@10 on risk=compliance not judged: 5 groups, too few to judge max-drop"
+        ),
+        "{headline}"
+    );
+    // Unequal sizes: the effective number.
+    let mut sizes = vec![30];
+    sizes.extend([1; 9]);
+    sizes.extend([4; 20]);
+    write(dir.path(), &sizes, &(0..10).collect::<Vec<_>>(), 0.0);
+    let (_, r) = check(dir.path(), "on-small-slice = \"fail\"", "max-drop = 0.01");
+    let headline = r["headline"].as_str().unwrap();
+    assert!(
+        headline.contains("not judged: 1.7 effective groups (10 of unequal sizes), too few"),
+        "{headline}"
+    );
+    write(dir.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.2);
+    let (_, r) = check(
+        dir.path(),
+        "min-groups = 3\non-small-slice = \"fail\"",
+        "fail-if-significant-drop = 0.01",
+    );
+    let headline = r["headline"].as_str().unwrap();
+    assert!(
+        headline.starts_with(
+            "FAIL: ndcg@10 on risk=compliance not judged: too few units for the sign-flip test, fail-if-significant-drop cannot fire"
+        ),
+        "{headline}"
+    );
+}

@@ -114,11 +114,17 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
             shown(&c.slice),
             worst.detail
         ),
+        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("sign-flip test") => format!(
+            "{} on {} not judged: too few units for the sign-flip test, {} cannot fire",
+            shown(&c.metric),
+            shown(&c.slice),
+            worst.rule
+        ),
         (_, GateStatus::TooSmall) => format!(
             "{} on {} not judged: {}, too few to judge {}",
             shown(&c.metric),
             shown(&c.slice),
-            count(c.n, "query", "queries"),
+            too_small_size(c, &worst.decided_by),
             worst.rule
         ),
         ("max-drop", _) => format!(
@@ -196,5 +202,21 @@ fn stat_suffix(c: &Comparison) -> String {
         String::new()
     } else {
         format!(" {}", c.statistic)
+    }
+}
+
+/// What was too small: the queries, or (`min-groups`) the groups, counted as effective groups
+/// when their sizes differ.
+fn too_small_size(c: &Comparison, decided_by: &str) -> String {
+    match (
+        decided_by.ends_with("(min-groups)"),
+        c.effective_groups,
+        c.groups,
+    ) {
+        (true, Some(g), Some(raw)) if (raw as f64 - g).abs() > 1e-9 => {
+            format!("{g:.1} effective groups ({raw} of unequal sizes)")
+        }
+        (true, _, Some(raw)) => count(raw, "group", "groups"),
+        _ => count(c.n, "query", "queries"),
     }
 }
