@@ -2,10 +2,12 @@
 //! effective number of groups), a `fail-if-significant-drop` whose sign-flip p cannot reach its
 //! level says so, and the report carries the p floor and the effective groups.
 
+mod support;
+
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
+use support::cli::{assert_contains, check_json, code_and_stderr, exit, rag_gate};
 
 /// Writes b.jsonl / c.jsonl: `sizes[g]` queries in group g; groups listed in `slice_groups` are
 /// tagged risk=compliance. Every candidate value is the baseline's minus `drop` plus a wobble.
@@ -47,13 +49,7 @@ fn check(dir: &Path, extra_slices: &str, rule: &str) -> (Option<i32>, Value) {
         ),
     )
     .unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(&gate)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
+    let out = check_json(&gate).output().unwrap();
     let r = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code(), r)
@@ -165,36 +161,19 @@ fn min_groups_must_be_positive_and_is_dumped() {
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
     )
     .unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(&gate)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("g.toml:5:14: [slices] min-groups must be ≥ 1"),
-        "{err}"
-    );
+    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    assert_eq!(code, Some(2));
+    assert_contains(&err, "g.toml:5:14: [slices] min-groups must be ≥ 1");
     std::fs::write(
         &gate,
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
     )
     .unwrap();
-    let out = Command::cargo_bin("rag-gate")
-        .unwrap()
-        .arg("check")
-        .arg(&gate)
-        .arg("--dump-config")
-        .output()
-        .unwrap();
+    let out = exit(rag_gate().arg("check").arg(&gate).arg("--dump-config"), 0);
     let dumped = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        dumped.contains("min-groups = 8") && dumped.contains("method = \"bootstrap-t\""),
-        "{dumped}"
-    );
+    assert_contains(&dumped, "min-groups = 8");
+    assert_contains(&dumped, "method = \"bootstrap-t\"");
 }
 
 #[test]
