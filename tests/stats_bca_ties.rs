@@ -12,44 +12,29 @@
 //! and on the two symmetric tie-heavy sets the strict share is checked to lie more than 8 of them
 //! away (outside the band by 3).
 
+mod support;
+
 use rag_gate::resample::estimate::{estimate, Input};
 use rag_gate::stats::bootstrap::{bootstrap_means, group_sums, Units};
 use rag_gate::stats::interval::{mid_rank, IntervalMethod};
 use rag_gate::stats::statistic::Statistic;
 use rag_gate::stats::streams::stream_key;
-use serde_json::Value;
 
 const RESAMPLES: usize = 20_000;
 
-fn floats(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
-}
-
 #[test]
 fn bca_matches_scipy_on_tie_heavy_data() {
-    let refs: Value = serde_json::from_str(include_str!("data/stats/scipy_bca_ties.json")).unwrap();
-    let b_scipy = refs["resamples"].as_f64().unwrap();
-    let cases = refs["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 4);
-    for case in cases {
-        let name = case["name"].as_str().unwrap();
-        let base = floats(&case["baseline"]);
-        let cand = floats(&case["candidate"]);
-        let deltas: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
-        let group_of: Option<Vec<u32>> = case["group_of"]
-            .as_array()
-            .map(|g| g.iter().map(|x| x.as_u64().unwrap() as u32).collect());
-        let groups = group_of
-            .as_ref()
-            .map(|g| (g.as_slice(), *g.iter().max().unwrap() as usize + 1));
+    let refs = support::scipy::reference(include_str!("data/stats/scipy_bca_ties.json"));
+    let b_scipy = refs.resamples;
+    assert_eq!(refs.cases.len(), 4);
+    for case in &refs.cases {
+        let name = case.name.as_str();
+        let (base, cand, deltas) = (&case.base, &case.cand, &case.deltas);
+        let groups = case.groups();
         let grid = 1.0 / (16.0 * deltas.len() as f64);
         // The share behind ẑ₀, from this engine's resamples of the mean.
         let (sums, sizes) = match groups {
-            Some((of, g)) => group_sums(&deltas, of, g),
+            Some((of, g)) => group_sums(deltas, of, g),
             None => (Vec::new(), Vec::new()),
         };
         let units = match groups {
@@ -57,13 +42,16 @@ fn bca_matches_scipy_on_tie_heavy_data() {
                 sums: &sums,
                 sizes: &sizes,
             },
-            None => Units::Queries(&deltas),
+            None => Units::Queries(deltas),
         };
         let mut means = bootstrap_means(units, RESAMPLES, stream_key(3, &["ties", name]));
         means.sort_by(f64::total_cmp);
         let theta = deltas.iter().sum::<f64>() / deltas.len() as f64;
         let ours = mid_rank(&means, theta, 1e-12);
-        let (mid, strict) = (case["z0_share"].as_f64(), case["strict_share"].as_f64());
+        let (mid, strict) = (
+            case.json["z0_share"].as_f64(),
+            case.json["strict_share"].as_f64(),
+        );
         let (mid, strict) = (mid.unwrap(), strict.unwrap());
         let se = (mid * (1.0 - mid) * (1.0 / RESAMPLES as f64 + 1.0 / b_scipy)).sqrt();
         assert!(
@@ -81,13 +69,13 @@ fn bca_matches_scipy_on_tie_heavy_data() {
         ] {
             let e = estimate(
                 &Input {
-                    base: &base,
-                    cand: &cand,
-                    deltas: &deltas,
+                    base,
+                    cand,
+                    deltas,
                     groups,
                     statistic: Statistic::Mean,
                     method,
-                    confidence: refs["confidence"].as_f64().unwrap(),
+                    confidence: refs.confidence,
                     resamples: RESAMPLES,
                     seed: 11,
                     names: ["ties", name],
@@ -95,7 +83,7 @@ fn bca_matches_scipy_on_tie_heavy_data() {
                 &[],
                 None,
             );
-            for (k, want) in floats(&case[key]).iter().enumerate() {
+            for (k, want) in case.floats(key).iter().enumerate() {
                 let se = e.interval.mc_se[k] * (1.0 + RESAMPLES as f64 / b_scipy).sqrt();
                 let got = e.interval.bounds[k];
                 assert!(

@@ -9,40 +9,24 @@
 //! Monte-Carlo noise of ẑ₀ (the share of resamples below the estimate), which the
 //! order-statistic error leaves out: BCa bounds get 6 standard errors instead of 4.
 
+mod support;
+
 use rag_gate::resample::estimate::{estimate, Input};
 use rag_gate::stats::interval::IntervalMethod;
 use rag_gate::stats::statistic::Statistic;
-use serde_json::Value;
 
 const RESAMPLES: usize = 20_000;
 
-fn floats(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
-}
-
 #[test]
 fn percentile_and_bca_match_scipy_within_monte_carlo_error() {
-    let text = include_str!("data/stats/scipy_reference.json");
-    let refs: Value = serde_json::from_str(text).unwrap();
-    let b_scipy = refs["resamples"].as_f64().unwrap();
-    let cases = refs["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 4);
-    for case in cases {
-        let name = case["name"].as_str().unwrap();
-        let base = floats(&case["baseline"]);
-        let cand = floats(&case["candidate"]);
-        let deltas: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
-        let group_of: Option<Vec<u32>> = case["group_of"]
-            .as_array()
-            .map(|g| g.iter().map(|x| x.as_u64().unwrap() as u32).collect());
-        let groups = group_of
-            .as_ref()
-            .map(|g| (g.as_slice(), *g.iter().max().unwrap() as usize + 1));
-        let statistic = match case["statistic"].as_str().unwrap() {
+    let refs = support::scipy::reference(include_str!("data/stats/scipy_reference.json"));
+    let b_scipy = refs.resamples;
+    assert_eq!(refs.cases.len(), 4);
+    for case in &refs.cases {
+        let name = case.name.as_str();
+        let (base, cand, deltas) = (&case.base, &case.cand, &case.deltas);
+        let groups = case.groups();
+        let statistic = match case.json["statistic"].as_str().unwrap() {
             "mean" => Statistic::Mean,
             "median" => Statistic::Median,
             _ => Statistic::P95,
@@ -58,13 +42,13 @@ fn percentile_and_bca_match_scipy_within_monte_carlo_error() {
         ] {
             let e = estimate(
                 &Input {
-                    base: &base,
-                    cand: &cand,
-                    deltas: &deltas,
+                    base,
+                    cand,
+                    deltas,
                     groups,
                     statistic,
                     method,
-                    confidence: refs["confidence"].as_f64().unwrap(),
+                    confidence: refs.confidence,
                     resamples: RESAMPLES,
                     seed: 5,
                     names: ["reference", name],
@@ -72,7 +56,7 @@ fn percentile_and_bca_match_scipy_within_monte_carlo_error() {
                 &[],
                 None,
             );
-            let want = floats(&case[key]);
+            let want = case.floats(key);
             for (k, want) in want.iter().enumerate() {
                 let se = e.interval.mc_se[k] * (1.0 + RESAMPLES as f64 / b_scipy).sqrt();
                 let got = e.interval.bounds[k];
