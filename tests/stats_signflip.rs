@@ -67,11 +67,14 @@ fn mean_group_unit_flips_whole_groups() {
     close(p, want, rounds);
 }
 
-#[test]
-fn median_difference_matches_exact_enumeration() {
-    let base = [3.0, 5.0, 2.0, 8.0, 6.0, 4.0, 7.0, 5.5, 1.0];
-    let cand = [4.0, 5.5, 3.5, 8.0, 7.5, 3.0, 9.0, 6.0, 2.5];
-    let want = exact(9, |m| {
+/// Nine paired values whose median difference the sign-flip tests read.
+const MEDIAN_BASE: [f64; 9] = [3.0, 5.0, 2.0, 8.0, 6.0, 4.0, 7.0, 5.5, 1.0];
+const MEDIAN_CAND: [f64; 9] = [4.0, 5.5, 3.5, 8.0, 7.5, 3.0, 9.0, 6.0, 2.5];
+
+/// The exact sign-flip p-value of their median difference, over all 2^9 swaps.
+fn exact_median_p() -> f64 {
+    let (base, cand) = (MEDIAN_BASE, MEDIAN_CAND);
+    exact(9, |m| {
         let (mut b, mut c) = (Vec::new(), Vec::new());
         for i in 0..9 {
             let (x, y) = if m >> i & 1 == 1 {
@@ -83,7 +86,13 @@ fn median_difference_matches_exact_enumeration() {
             c.push(y);
         }
         quantile_unsorted(&mut c, 0.5) - quantile_unsorted(&mut b, 0.5)
-    });
+    })
+}
+
+#[test]
+fn median_difference_matches_exact_enumeration() {
+    let (base, cand) = (MEDIAN_BASE, MEDIAN_CAND);
+    let want = exact_median_p();
     let units = singletons(9);
     let s = PairedSample {
         base: &base,
@@ -175,21 +184,8 @@ fn few_units_are_enumerated_exactly() {
     let p = p_value_mean(units, 256, stream_key(3, &["signflip"]));
     assert!((p - want).abs() < 1e-15, "{p} vs exact {want}");
     // A quantile difference: 9 units, 512 vectors.
-    let base = [3.0, 5.0, 2.0, 8.0, 6.0, 4.0, 7.0, 5.5, 1.0];
-    let cand = [4.0, 5.5, 3.5, 8.0, 7.5, 3.0, 9.0, 6.0, 2.5];
-    let want = exact(9, |m| {
-        let (mut b, mut c) = (Vec::new(), Vec::new());
-        for i in 0..9 {
-            let (x, y) = if m >> i & 1 == 1 {
-                (cand[i], base[i])
-            } else {
-                (base[i], cand[i])
-            };
-            b.push(x);
-            c.push(y);
-        }
-        quantile_unsorted(&mut c, 0.5) - quantile_unsorted(&mut b, 0.5)
-    });
+    let (base, cand) = (MEDIAN_BASE, MEDIAN_CAND);
+    let want = exact_median_p();
     let units = singletons(9);
     let s = PairedSample {
         base: &base,
