@@ -80,8 +80,50 @@ fn outputs(o: &OutputArgs) -> Outputs {
     }
 }
 
+/// `rag-gate check`: the gate file with the command line's overrides, `--dump-config` or the
+/// analysis, the report files, then publishing; exit 1 when the gate fails.
 pub fn check(args: &CheckArgs) -> Result<Outcome> {
     let mut cfg = config::load(&args.gate_file)?;
+    apply_check_flags(&mut cfg, args)?;
+    // [eval] is checked even when no input is a run, so a typo there is never silent.
+    let eval = crate::eval::gate_input::eval_settings(&cfg)?;
+    refuse_overwriting_inputs(&cfg, Some(&args.gate_file), &args.output)?;
+    if args.dump_config {
+        return Ok(Outcome {
+            stdout: config::dump(&cfg, Some(crate::eval::gate_input::eval_table(&eval))),
+            ..Default::default()
+        });
+    }
+    if let Some(h) = &args.holes {
+        refuse_bad_holes(&cfg, &args.gate_file, h)?;
+    }
+    let analysis = analyze_full(&cfg)?;
+    let report = analysis.report;
+    let mut outs = outputs(&args.output);
+    if let Some(h) = &args.holes {
+        outs.extra
+            .push((h.clone(), crate::eval::holes::render(&analysis.holes)));
+    }
+    let stdout = write_outputs(&report, &outs)?;
+    // After the files are written: job summary, outputs, annotations, the sticky PR comment.
+    let env = crate::publish::GithubEnv::from_process(&args.publish);
+    let report_path = args
+        .output
+        .export_json
+        .as_deref()
+        .or(args.output.output.as_deref())
+        .filter(|p| !crate::atomic::is_stdout(p));
+    let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
+    Ok(Outcome {
+        stdout,
+        stderr,
+        exit_code: exit_code(report.verdict),
+    })
+}
+
+/// `--seed` and `--resamples` over the gate file's (in the gate file's ranges), and today's date
+/// for quarantine expiry when there is a quarantine list.
+fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
     if let Some(seed) = args.seed {
         // A gate file holds TOML integers (i64): a larger seed could not be written back by
         // --dump-config.
@@ -107,64 +149,37 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
             .map_or(0, |d| d.as_secs() / 86_400) as i64;
         cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
     }
-    // [eval] is checked even when no input is a run, so a typo there is never silent.
-    let eval = crate::eval::gate_input::eval_settings(&cfg)?;
-    refuse_overwriting_inputs(&cfg, Some(&args.gate_file), &args.output)?;
-    if args.dump_config {
-        return Ok(Outcome {
-            stdout: config::dump(&cfg, Some(crate::eval::gate_input::eval_table(&eval))),
-            ..Default::default()
-        });
+    Ok(())
+}
+
+/// `--holes PATH`: never one of the inputs or the gate file, and only when both inputs are runs.
+fn refuse_bad_holes(cfg: &Config, gate_file: &std::path::Path, h: &std::path::Path) -> Result<()> {
+    let same = |p: &std::path::Path| {
+        std::fs::canonicalize(p).ok().is_some()
+            && std::fs::canonicalize(p).ok() == std::fs::canonicalize(h).ok()
+    };
+    let inputs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+        .into_iter()
+        .chain(cfg.inputs.qrels.as_ref())
+        .map(|i| i.path.as_path())
+        .chain([gate_file]);
+    if let Some(p) = inputs.into_iter().find(|p| same(p)) {
+        return Err(Error::Usage(format!(
+            "--holes {}: that is the input {}; refusing to overwrite it",
+            h.display(),
+            p.display()
+        )));
     }
-    if let Some(h) = &args.holes {
-        let same = |p: &std::path::Path| {
-            std::fs::canonicalize(p).ok().is_some()
-                && std::fs::canonicalize(p).ok() == std::fs::canonicalize(h).ok()
-        };
-        let inputs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
-            .into_iter()
-            .chain(cfg.inputs.qrels.as_ref())
-            .map(|i| i.path.as_path())
-            .chain([args.gate_file.as_path()]);
-        if let Some(p) = inputs.into_iter().find(|p| same(p)) {
-            return Err(Error::Usage(format!(
-                "--holes {}: that is the input {}; refusing to overwrite it",
-                h.display(),
-                p.display()
-            )));
-        }
-        let runs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
-            .iter()
-            .all(|i| matches!(i.kind, InputKind::Run));
-        if !runs {
-            return Err(Error::Usage(format!(
-                "--holes {}: needs both inputs to be runs ({{ run = \"...\" }}); per-query metric files do not say which documents were ranked",
-                h.display()
-            )));
-        }
+    let runs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
+        .iter()
+        .all(|i| matches!(i.kind, InputKind::Run));
+    if !runs {
+        return Err(Error::Usage(format!(
+            "--holes {}: needs both inputs to be runs ({{ run = \"...\" }}); per-query metric files do not say which documents were ranked",
+            h.display()
+        )));
     }
-    let analysis = analyze_full(&cfg)?;
-    let report = analysis.report;
-    let mut outs = outputs(&args.output);
-    if let Some(h) = &args.holes {
-        outs.extra
-            .push((h.clone(), crate::eval::holes::render(&analysis.holes)));
-    }
-    let stdout = write_outputs(&report, &outs)?;
-    // After the files are written: job summary, outputs, annotations, the sticky PR comment.
-    let env = crate::publish::GithubEnv::from_process(&args.publish);
-    let report_path = args
-        .output
-        .export_json
-        .as_deref()
-        .or(args.output.output.as_deref())
-        .filter(|p| !crate::atomic::is_stdout(p));
-    let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
-    Ok(Outcome {
-        stdout,
-        stderr,
-        exit_code: exit_code(report.verdict),
-    })
+    Ok(())
 }
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {

@@ -215,6 +215,8 @@ fn compare_slice(
         .collect()
 }
 
+/// One metric on one slice: win/tie/loss at the float and the practical tie, the estimate of
+/// its statistic against the gates that apply here, and the worst regressions.
 fn compare_one(
     view: &SliceView<'_>,
     metric: &str,
@@ -223,80 +225,28 @@ fn compare_one(
     runs: Option<&crate::stats::crossed::RunPart>,
     s: &Settings,
 ) -> Comparison {
-    let SliceView {
-        paired,
-        slice,
-        idx,
-        local_groups,
-    } = view;
-    let pair = &paired.metrics[metric];
     let (base, cand, deltas) = (&v.base, &v.cand, &v.deltas);
     let (statistic, higher_is_better) = s.reading(metric);
-    // Wins are improvements: for a lower-is-better metric, count the negated deltas.
-    let oriented: Vec<f64> = if higher_is_better {
-        deltas.clone()
-    } else {
-        deltas.iter().map(|d| -d).collect()
-    };
+    let oriented = oriented(deltas, higher_is_better);
     let wtl = win_tie_loss(&oriented, s.tie_epsilon);
     let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
-
-    let (checks, gate_margin) = s.checks(metric, &slice.name);
-    let e = estimate::estimate_crossed(
-        &estimate::Input {
-            base,
-            cand,
-            deltas,
-            groups: view.groups(s.unit),
-            statistic,
-            method: s.method.interval(),
-            confidence: s.confidence,
-            resamples: s.resamples as usize,
-            seed: s.seed,
-            names: [metric, &slice.name],
-        },
-        &checks,
-        draws,
-        runs,
-    );
-    let ci = e.interval.bounds;
-    let margin = gate_margin.unwrap_or(s.practical_tie);
-
-    let mut worst: Vec<Regression> = idx
-        .iter()
-        .zip(deltas)
-        .zip(&oriented)
-        .filter(|(_, &o)| o < -s.tie_epsilon)
-        .map(|(pair, _)| pair)
-        .map(|(&i, &d)| Regression {
-            query_id: paired.ids[i].clone(),
-            baseline: pair.baseline[i],
-            candidate: pair.candidate[i],
-            delta: d,
-            moves: Vec::new(),
-        })
-        .collect();
-    let sign = if higher_is_better { 1.0 } else { -1.0 };
-    worst.sort_by(|a, b| {
-        (sign * a.delta)
-            .total_cmp(&(sign * b.delta))
-            .then_with(|| a.query_id.cmp(&b.query_id))
-    });
-    worst.truncate(s.worst);
-
+    let (checks, gate_margin) = s.checks(metric, &view.slice.name);
+    let input = estimate_input(view, metric, v, statistic, s);
+    let e = estimate::estimate_crossed(&input, &checks, draws, runs);
     Comparison {
         metric: metric.to_string(),
-        slice: slice.name.clone(),
-        n: idx.len(),
-        groups: local_groups
+        slice: view.slice.name.clone(),
+        n: view.idx.len(),
+        groups: view
+            .local_groups
             .as_ref()
             .map(|(_, g)| *g)
-            .filter(|_| !paired.group_names.is_empty()),
+            .filter(|_| !view.paired.group_names.is_empty()),
         effective_groups: e.effective_groups,
         baseline_mean: mean(base),
         candidate_mean: mean(cand),
         delta: mean(deltas),
-        ci,
+        ci: e.interval.bounds,
         wins: wtl.wins,
         ties: wtl.ties,
         losses: wtl.losses,
@@ -311,22 +261,105 @@ fn compare_one(
         p_value: e.p_value,
         p_floor: e.p_floor,
         mde: e.mde,
-        margin,
+        margin: gate_margin.unwrap_or(s.practical_tie),
         label: None,
         practical_tie: s.practical_tie,
         practical_wins: practical.wins,
         practical_ties: practical.ties,
         practical_losses: practical.losses,
-        worst,
+        worst: worst_regressions(
+            view,
+            metric,
+            &oriented,
+            deltas,
+            higher_is_better,
+            s.worst,
+            s.tie_epsilon,
+        ),
         judged: None,
-        replicates: runs
-            .zip(e.crossed)
-            .map(|(r, c)| crate::model::ReplicateInfo {
-                baseline_runs: r.replicates[0],
-                candidate_runs: r.replicates[1],
-                df: c.df.min(1e9),
-                t_stretch: c.stretch,
-                run_se: r.var.sqrt(),
-            }),
+        replicates: replicate_info(runs, e.crossed),
     }
+}
+
+/// Wins are improvements: for a lower-is-better metric, the negated deltas.
+fn oriented(deltas: &[f64], higher_is_better: bool) -> Vec<f64> {
+    if higher_is_better {
+        deltas.to_vec()
+    } else {
+        deltas.iter().map(|d| -d).collect()
+    }
+}
+
+/// What one estimate reads: the slice's values of `metric`, its groups under the unit, and the
+/// sampling settings.
+fn estimate_input<'a>(
+    view: &'a SliceView<'_>,
+    metric: &'a str,
+    v: &'a Sides,
+    statistic: Statistic,
+    s: &Settings,
+) -> estimate::Input<'a> {
+    estimate::Input {
+        base: &v.base,
+        cand: &v.cand,
+        deltas: &v.deltas,
+        groups: view.groups(s.unit),
+        statistic,
+        method: s.method.interval(),
+        confidence: s.confidence,
+        resamples: s.resamples as usize,
+        seed: s.seed,
+        names: [metric, &view.slice.name],
+    }
+}
+
+/// The queries whose oriented delta is a loss beyond `tie_epsilon`, worst first (ties by query
+/// id), at most `keep`.
+fn worst_regressions(
+    view: &SliceView<'_>,
+    metric: &str,
+    oriented: &[f64],
+    deltas: &[f64],
+    higher_is_better: bool,
+    keep: usize,
+    tie_epsilon: f64,
+) -> Vec<Regression> {
+    let pair = &view.paired.metrics[metric];
+    let mut worst: Vec<Regression> = view
+        .idx
+        .iter()
+        .zip(deltas)
+        .zip(oriented)
+        .filter(|(_, &o)| o < -tie_epsilon)
+        .map(|(pair, _)| pair)
+        .map(|(&i, &d)| Regression {
+            query_id: view.paired.ids[i].clone(),
+            baseline: pair.baseline[i],
+            candidate: pair.candidate[i],
+            delta: d,
+            moves: Vec::new(),
+        })
+        .collect();
+    let sign = if higher_is_better { 1.0 } else { -1.0 };
+    worst.sort_by(|a, b| {
+        (sign * a.delta)
+            .total_cmp(&(sign * b.delta))
+            .then_with(|| a.query_id.cmp(&b.query_id))
+    });
+    worst.truncate(keep);
+    worst
+}
+
+/// With replicate runs: each side's run count and the crossed interval's correction.
+fn replicate_info(
+    runs: Option<&crate::stats::crossed::RunPart>,
+    crossed: Option<crate::stats::crossed::Correction>,
+) -> Option<crate::model::ReplicateInfo> {
+    runs.zip(crossed).map(|(r, c)| crate::model::ReplicateInfo {
+        baseline_runs: r.replicates[0],
+        candidate_runs: r.replicates[1],
+        df: c.df.min(1e9),
+        t_stretch: c.stretch,
+        run_se: r.var.sqrt(),
+    })
 }

@@ -13,42 +13,69 @@ fn side(first: &InputSpec, more: &[InputSpec]) -> Value {
     Value::Array(std::iter::once(first).chain(more).map(input).collect())
 }
 
+/// The effective configuration as TOML, one table per section; `eval` is the `[eval]` table as
+/// the eval module reads it (None: no run input).
 pub fn dump(c: &Config, eval: Option<Table>) -> String {
     let mut root = Table::new();
     root.insert("id".into(), c.id.clone().into());
+    root.insert("inputs".into(), inputs_table(&c.inputs).into());
+    root.insert("bootstrap".into(), bootstrap_table(&c.bootstrap).into());
+    root.insert("slices".into(), slices_table(&c.slices).into());
+    root.insert("report".into(), report_table(&c.report).into());
+    let noise = noise_table(&c.noise);
+    if !noise.is_empty() {
+        root.insert("noise".into(), noise.into());
+    }
+    if let Some(eval) = eval {
+        root.insert("eval".into(), eval.into());
+    }
+    let mut protocol = Table::new();
+    protocol.insert("require".into(), c.protocol.require.into());
+    root.insert("protocol".into(), protocol.into());
+    root.insert("judged".into(), judged_table(&c.judged).into());
+    let mut policy = Table::new();
+    if let Some(k) = c.policy.max_k {
+        policy.insert("max-k".into(), (k as i64).into());
+    }
+    root.insert("policy".into(), policy.into());
 
+    let gates: Vec<Value> = c.gates.iter().map(gate).collect();
+    root.insert("gate".into(), Value::Array(gates));
+    toml::to_string(&root).unwrap_or_default()
+}
+
+/// `[inputs]`: both sides, the optional queries and qrels paths as written, `missing`.
+fn inputs_table(i: &Inputs) -> Table {
     let mut inputs = Table::new();
-    inputs.insert(
-        "baseline".into(),
-        side(&c.inputs.baseline, &c.inputs.baseline_more),
-    );
-    inputs.insert(
-        "candidate".into(),
-        side(&c.inputs.candidate, &c.inputs.candidate_more),
-    );
-    if let Some(q) = &c.inputs.queries {
+    inputs.insert("baseline".into(), side(&i.baseline, &i.baseline_more));
+    inputs.insert("candidate".into(), side(&i.candidate, &i.candidate_more));
+    if let Some(q) = &i.queries {
         inputs.insert("queries".into(), q.written.clone().into());
     }
-    if let Some(q) = &c.inputs.qrels {
+    if let Some(q) = &i.qrels {
         inputs.insert("qrels".into(), q.written.clone().into());
     }
-    let missing = match c.inputs.missing {
+    let missing = match i.missing {
         Missing::Error => "error",
         Missing::Intersect => "intersect",
     };
     inputs.insert("missing".into(), missing.into());
-    root.insert("inputs".into(), inputs.into());
+    inputs
+}
 
-    let b = &c.bootstrap;
+/// `[bootstrap]`: every key, defaults filled in.
+fn bootstrap_table(b: &Bootstrap) -> Table {
     let mut boot = Table::new();
     boot.insert("resamples".into(), (b.resamples as i64).into());
     boot.insert("seed".into(), (b.seed as i64).into());
     boot.insert("confidence".into(), b.confidence.into());
     boot.insert("unit".into(), b.unit.as_str().into());
     boot.insert("method".into(), b.method.as_str().into());
-    root.insert("bootstrap".into(), boot.into());
+    boot
+}
 
-    let s = &c.slices;
+/// `[slices]`: every key, defaults filled in.
+fn slices_table(s: &Slices) -> Table {
     let mut slices = Table::new();
     slices.insert("by".into(), strings(s.by.iter().map(|(t, _)| t)));
     slices.insert(
@@ -62,50 +89,44 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
         OnSmallSlice::Fail => "fail",
     };
     slices.insert("on-small-slice".into(), small.into());
-    root.insert("slices".into(), slices.into());
+    slices
+}
 
+/// `[report]`: every key, `metrics` only when the gate file lists them.
+fn report_table(r: &ReportSettings) -> Table {
     let mut report = Table::new();
-    report.insert("worst".into(), (c.report.worst as i64).into());
-    report.insert("tie-epsilon".into(), c.report.tie_epsilon.into());
-    report.insert("practical-tie".into(), c.report.practical_tie.into());
-    if let Some(m) = &c.report.metrics {
+    report.insert("worst".into(), (r.worst as i64).into());
+    report.insert("tie-epsilon".into(), r.tie_epsilon.into());
+    report.insert("practical-tie".into(), r.practical_tie.into());
+    if let Some(m) = &r.metrics {
         report.insert("metrics".into(), strings(m.iter().map(|(n, _)| n)));
     }
-    root.insert("report".into(), report.into());
+    report
+}
+
+/// `[noise]`: the paths as written; empty when neither is set.
+fn noise_table(n: &NoiseSettings) -> Table {
     let mut noise = Table::new();
-    for (key, spec) in [("file", &c.noise.file), ("quarantine", &c.noise.quarantine)] {
+    for (key, spec) in [("file", &n.file), ("quarantine", &n.quarantine)] {
         if let Some(s) = spec {
             noise.insert(key.into(), s.written.clone().into());
         }
     }
-    if !noise.is_empty() {
-        root.insert("noise".into(), noise.into());
-    }
-    if let Some(eval) = eval {
-        root.insert("eval".into(), eval.into());
-    }
-    let mut protocol = Table::new();
-    protocol.insert("require".into(), c.protocol.require.into());
-    root.insert("protocol".into(), protocol.into());
+    noise
+}
+
+/// `[judged]`: on-unreliable, and min-judged when set.
+fn judged_table(j: &JudgedSettings) -> Table {
     let mut judged = Table::new();
-    let on = match c.judged.on_unreliable {
+    let on = match j.on_unreliable {
         OnUnreliable::Fail => "fail",
         OnUnreliable::Warn => "warn",
     };
     judged.insert("on-unreliable".into(), on.into());
-    if let Some(m) = c.judged.min_judged {
+    if let Some(m) = j.min_judged {
         judged.insert("min-judged".into(), m.into());
     }
-    root.insert("judged".into(), judged.into());
-    let mut policy = Table::new();
-    if let Some(k) = c.policy.max_k {
-        policy.insert("max-k".into(), (k as i64).into());
-    }
-    root.insert("policy".into(), policy.into());
-
-    let gates: Vec<Value> = c.gates.iter().map(gate).collect();
-    root.insert("gate".into(), Value::Array(gates));
-    toml::to_string(&root).unwrap_or_default()
+    judged
 }
 
 fn input(i: &InputSpec) -> Value {

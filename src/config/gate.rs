@@ -22,6 +22,8 @@ pub(super) fn check_slice_name(src: &SourceText, s: &Spanned<String>) -> Result<
     }
 }
 
+/// One `[[gate]]` table, 1-based `index`: its rules in range, at least one rule, a known
+/// direction, a cutoff within `[policy] max-k`, and the slices it applies to.
 pub(super) fn gate(
     src: &SourceText,
     index: usize,
@@ -31,6 +33,34 @@ pub(super) fn gate(
     let span = g.span();
     let g = g.get_ref();
     let metric = crate::metric_names::canonical(g.metric.get_ref());
+    check_rule_values(src, index, &metric, g)?;
+    require_a_rule(src, index, &metric, g, span)?;
+    let higher_is_better = orientation(src, index, &metric, g)?;
+    if let Some(max) = max_k {
+        within_max_k(src, index, &metric, &g.metric, max)?;
+    }
+    let slices = match &g.slices {
+        None => GateSlices::All,
+        Some(s) => gate_slices(src, index, s)?,
+    };
+    Ok(Gate {
+        index,
+        metric,
+        metric_span: Some(g.metric.span()),
+        min_mean: g.min_mean.as_ref().map(|v| *v.get_ref()),
+        max_mean: g.max_mean.as_ref().map(|v| *v.get_ref()),
+        max_drop: g.max_drop.as_ref().map(|v| *v.get_ref()),
+        fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
+        max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
+        statistic: g.statistic.unwrap_or_default(),
+        higher_is_better,
+        slices,
+        slices_span: g.slices.as_ref().map(|s| s.span()),
+    })
+}
+
+/// The rules' values: finite means, finite drops ≥ 0, a loss rate between 0 and 1.
+fn check_rule_values(src: &SourceText, index: usize, metric: &str, g: &RawGate) -> Result<()> {
     let here = |s: &Spanned<f64>, msg: &str| {
         src.error(
             Some(s.span()),
@@ -65,6 +95,17 @@ pub(super) fn gate(
             ));
         }
     }
+    Ok(())
+}
+
+/// A gate without any rule could never fail: an error at the gate's table.
+fn require_a_rule(
+    src: &SourceText,
+    index: usize,
+    metric: &str,
+    g: &RawGate,
+    span: std::ops::Range<usize>,
+) -> Result<()> {
     if g.min_mean.is_none()
         && g.max_mean.is_none()
         && g.max_drop.is_none()
@@ -76,95 +117,92 @@ pub(super) fn gate(
             format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, fail-if-significant-drop or max-loss-rate"),
         ));
     }
-    let at_metric = |msg: String| src.error(Some(g.metric.span()), msg);
-    let higher_is_better = match g.higher_is_better {
-        Some(h) => h,
-        None if crate::metric_names::direction_known(&metric) => true,
-        None => {
-            // A typo of an IR metric (`ndgc@10`) is more likely than a new column.
-            let (base, cut) = metric
-                .split_once('@')
-                .map_or((metric.as_str(), None), |(b, k)| (b, Some(k)));
-            const IR: [&str; 9] = [
-                "ndcg",
-                "recall",
-                "p",
-                "mrr",
-                "map",
-                "ap",
-                "hit",
-                "rprec",
-                "ann-recall",
-            ];
-            if let Some(near) = crate::metric_names::did_you_mean(base, IR) {
-                let near = cut.map_or(near.to_string(), |k| format!("{near}@{k}"));
-                return Err(at_metric(format!(
-                    "[[gate]] #{index}: unknown metric {metric:?}; did you mean {near}? (a column rag-gate does not know needs higher-is-better = true | false)"
-                )));
-            }
-            return Err(at_metric(format!(
-                "[[gate]] #{index} ({metric}): is a higher {metric} better or worse? rag-gate knows the direction of IR metrics only; add higher-is-better = false (lower is better: latency, cost) or higher-is-better = true"
-            )));
-        }
-    };
-    if let Some(max) = max_k {
-        if crate::metric_names::direction_known(&metric) {
-            match crate::metric_names::cutoff(&metric) {
-                Some(k) if k > max => {
-                    return Err(at_metric(format!(
-                        "[[gate]] #{index} ({metric}): cutoff {k} is above [policy] max-k = {max}: the model sees at most {max} documents, so documents past rank {max} cannot help it; gate a cutoff ≤ {max}"
-                    )))
-                }
-                None => {
-                    return Err(at_metric(format!(
-                        "[[gate]] #{index} ({metric}): no cutoff, so it scores the whole ranking, beyond [policy] max-k = {max}; gate a cutoff ≤ {max} (e.g. {metric}@{max})"
-                    )))
-                }
-                Some(_) => {}
-            }
-        }
+    Ok(())
+}
+
+/// `higher-is-better` as written, true for a metric whose direction is known, else an error:
+/// "did you mean" for a near IR metric, or a request to say which way is better.
+fn orientation(src: &SourceText, index: usize, metric: &str, g: &RawGate) -> Result<bool> {
+    if let Some(h) = g.higher_is_better {
+        return Ok(h);
     }
-    let slices = match &g.slices {
-        None => GateSlices::All,
-        Some(s) => match s.get_ref() {
-            Value::String(x) if x == "all" => GateSlices::All,
-            Value::String(x) if x == "critical" => GateSlices::Critical,
-            Value::Array(items) => {
-                let mut names = Vec::new();
-                for item in items {
-                    let Some(name) = item.as_str() else {
-                        return Err(src.error(Some(s.span()), format!("[[gate]] #{index}: slices must be strings")));
-                    };
-                    check_slice_name(src, &Spanned::new(s.span(), name.to_string()))?;
-                    names.push(name.to_string());
-                }
-                if names.is_empty() {
-                    return Err(src.error(Some(s.span()), format!("[[gate]] #{index}: slices is empty")));
-                }
-                GateSlices::List(names)
+    if crate::metric_names::direction_known(metric) {
+        return Ok(true);
+    }
+    let at_metric = |msg: String| src.error(Some(g.metric.span()), msg);
+    // A typo of an IR metric (`ndgc@10`) is more likely than a new column.
+    let (base, cut) = metric
+        .split_once('@')
+        .map_or((metric, None), |(b, k)| (b, Some(k)));
+    const IR: [&str; 9] = [
+        "ndcg",
+        "recall",
+        "p",
+        "mrr",
+        "map",
+        "ap",
+        "hit",
+        "rprec",
+        "ann-recall",
+    ];
+    if let Some(near) = crate::metric_names::did_you_mean(base, IR) {
+        let near = cut.map_or(near.to_string(), |k| format!("{near}@{k}"));
+        return Err(at_metric(format!(
+            "[[gate]] #{index}: unknown metric {metric:?}; did you mean {near}? (a column rag-gate does not know needs higher-is-better = true | false)"
+        )));
+    }
+    Err(at_metric(format!(
+        "[[gate]] #{index} ({metric}): is a higher {metric} better or worse? rag-gate knows the direction of IR metrics only; add higher-is-better = false (lower is better: latency, cost) or higher-is-better = true"
+    )))
+}
+
+/// `[policy] max-k`: a retrieval metric must have a cutoff, and not above `max`.
+fn within_max_k(
+    src: &SourceText,
+    index: usize,
+    metric: &str,
+    written: &Spanned<String>,
+    max: usize,
+) -> Result<()> {
+    if !crate::metric_names::direction_known(metric) {
+        return Ok(());
+    }
+    let at_metric = |msg: String| src.error(Some(written.span()), msg);
+    match crate::metric_names::cutoff(metric) {
+        Some(k) if k > max => Err(at_metric(format!(
+            "[[gate]] #{index} ({metric}): cutoff {k} is above [policy] max-k = {max}: the model sees at most {max} documents, so documents past rank {max} cannot help it; gate a cutoff ≤ {max}"
+        ))),
+        None => Err(at_metric(format!(
+            "[[gate]] #{index} ({metric}): no cutoff, so it scores the whole ranking, beyond [policy] max-k = {max}; gate a cutoff ≤ {max} (e.g. {metric}@{max})"
+        ))),
+        Some(_) => Ok(()),
+    }
+}
+
+/// A gate's `slices`: "all", "critical", or a non-empty list of slice names.
+fn gate_slices(src: &SourceText, index: usize, s: &Spanned<Value>) -> Result<GateSlices> {
+    match s.get_ref() {
+        Value::String(x) if x == "all" => Ok(GateSlices::All),
+        Value::String(x) if x == "critical" => Ok(GateSlices::Critical),
+        Value::Array(items) => {
+            let mut names = Vec::new();
+            for item in items {
+                let Some(name) = item.as_str() else {
+                    return Err(src.error(Some(s.span()), format!("[[gate]] #{index}: slices must be strings")));
+                };
+                check_slice_name(src, &Spanned::new(s.span(), name.to_string()))?;
+                names.push(name.to_string());
             }
-            _ => {
-                return Err(src.error(
-                    Some(s.span()),
-                    format!("[[gate]] #{index}: slices must be \"all\", \"critical\" or a list like [\"all\", \"risk=compliance\"]"),
-                ))
+            if names.is_empty() {
+                return Err(src.error(Some(s.span()), format!("[[gate]] #{index}: slices is empty")));
             }
-        },
-    };
-    Ok(Gate {
-        index,
-        metric,
-        metric_span: Some(g.metric.span()),
-        min_mean: g.min_mean.as_ref().map(|v| *v.get_ref()),
-        max_mean: g.max_mean.as_ref().map(|v| *v.get_ref()),
-        max_drop: g.max_drop.as_ref().map(|v| *v.get_ref()),
-        fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
-        max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
-        statistic: g.statistic.unwrap_or_default(),
-        higher_is_better,
-        slices,
-        slices_span: g.slices.as_ref().map(|s| s.span()),
-    })
+            Ok(GateSlices::List(names))
+        }
+        _ => Err(src.error(
+            Some(s.span()),
+            format!("[[gate]] #{index}: slices must be \"all\", \"critical\" or a list like [\"all\", \"risk=compliance\"]"),
+        )),
+    }
 }
 
 /// A metric is compared once per slice, so every gate on it must read it the same way.

@@ -6,259 +6,34 @@ use std::path::Path;
 use toml::{Spanned, Value};
 
 use super::gate::{check_slice_name, gate, same_reading_per_metric};
-use super::raw::RawConfig;
+use super::raw::{RawBootstrap, RawConfig, RawInputs, RawNoise, RawPolicy, RawReport, RawSlices};
 use super::*;
 
+/// Checks every section of the gate file in the order they are reported on: the id, [inputs],
+/// [bootstrap], [slices], [report], [policy], the gates, [judged]; then the no-effect warnings.
 pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Result<Config> {
-    let err = |span: std::ops::Range<usize>, msg: String| src.error(Some(span), msg);
-    let id = match &raw.id {
-        Some(id) if !valid_id(id.get_ref()) => {
-            return Err(err(
-                id.span(),
-                "id must be letters, digits, '-', '_' or '.' (it names the PR comment)".into(),
-            ))
-        }
-        Some(id) => id.get_ref().clone(),
-        None => stem
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect(),
-    };
-
-    let fmt_default = raw.inputs.format;
+    let id = config_id(&src, &raw.id, stem)?;
     let id_column = raw
         .inputs
         .id_column
         .clone()
         .unwrap_or_else(|| "query_id".into());
-    let mut baseline_more = replicates(
-        &src,
-        base,
-        &raw.inputs.baseline,
-        "baseline",
-        fmt_default,
-        &id_column,
-    )?;
-    let mut candidate_more = replicates(
-        &src,
-        base,
-        &raw.inputs.candidate,
-        "candidate",
-        fmt_default,
-        &id_column,
-    )?;
-    let baseline = baseline_more.remove(0);
-    let candidate = candidate_more.remove(0);
-    let path_input = |s: &Option<Spanned<String>>| {
-        s.as_ref().map(|p| InputSpec {
-            path: resolve(base, p.get_ref()),
-            written: p.get_ref().clone(),
-            kind: InputKind::Metrics {
-                format: None,
-                id_column: id_column.clone(),
-            },
-            span: Some(p.span()),
-        })
-    };
-    let queries = path_input(&raw.inputs.queries);
-    let qrels = path_input(&raw.inputs.qrels);
-    let noise = NoiseSettings {
-        file: path_input(&raw.noise.file),
-        quarantine: path_input(&raw.noise.quarantine),
-        today: None,
-    };
-    let uses_runs = std::iter::once(&baseline)
-        .chain([&candidate])
-        .chain(&baseline_more)
-        .chain(&candidate_more)
-        .any(|i| matches!(i.kind, InputKind::Run));
-    if uses_runs && qrels.is_none() {
-        return Err(err(
-            raw.inputs.baseline.span(),
-            "a `run` input needs `qrels = \"...\"` in [inputs]".into(),
-        ));
-    }
-
-    let b = &raw.bootstrap;
-    let resamples = match &b.resamples {
-        Some(r) if *r.get_ref() < 1 || *r.get_ref() as u64 > MAX_RESAMPLES => {
-            return Err(err(
-                r.span(),
-                format!(
-                    "[bootstrap] resamples = {}: expected 1 to {MAX_RESAMPLES}",
-                    r.get_ref()
-                ),
-            ))
-        }
-        Some(r) => *r.get_ref() as u64,
-        None => DEFAULT_RESAMPLES,
-    };
-    let seed = match &b.seed {
-        Some(s) if *s.get_ref() < 0 => {
-            return Err(err(s.span(), "[bootstrap] seed must be ≥ 0".into()))
-        }
-        Some(s) => *s.get_ref() as u64,
-        None => DEFAULT_SEED,
-    };
-    let confidence = match &b.confidence {
-        Some(c) if !(*c.get_ref() > 0.0 && *c.get_ref() < 1.0) => {
-            return Err(err(
-                c.span(),
-                format!(
-                    "[bootstrap] confidence = {}: expected a number strictly between 0 and 1",
-                    c.get_ref()
-                ),
-            ))
-        }
-        Some(c) => *c.get_ref(),
-        None => DEFAULT_CONFIDENCE,
-    };
-    let bootstrap = Bootstrap {
-        resamples,
-        seed,
-        confidence,
-        unit: b.unit.as_ref().map_or(Unit::Query, |u| *u.get_ref()),
-        unit_span: b.unit.as_ref().map(|u| u.span()),
-        method: b.method.unwrap_or(DEFAULT_METHOD),
-    };
-
-    let s = &raw.slices;
-    for tag in &s.by {
-        if tag.get_ref().trim().is_empty() || tag.get_ref().contains('=') {
-            return Err(err(
-                tag.span(),
-                format!(
-                    "[slices] by: {:?} is not a tag name (write `language`, not `language=ko`)",
-                    tag.get_ref()
-                ),
-            ));
-        }
-    }
-    let mut critical = Vec::new();
-    for c in &s.critical {
-        check_slice_name(&src, c)?;
-        if c.get_ref() == "all" {
-            return Err(err(
-                c.span(),
-                "[slices] critical: `all` is always reported; list `tag=value` slices".into(),
-            ));
-        }
-        critical.push((c.get_ref().clone(), Some(c.span())));
-    }
-    let min_queries = match &s.min_queries {
-        Some(m) if *m.get_ref() < 1 => {
-            return Err(err(m.span(), "[slices] min-queries must be ≥ 1".into()))
-        }
-        Some(m) => *m.get_ref() as usize,
-        None => DEFAULT_MIN_QUERIES,
-    };
-    let min_groups = match &s.min_groups {
-        Some(m) if *m.get_ref() < 1 => {
-            return Err(err(m.span(), "[slices] min-groups must be ≥ 1".into()))
-        }
-        Some(m) => *m.get_ref() as usize,
-        None => DEFAULT_MIN_GROUPS,
-    };
-    let slices = Slices {
-        by: s
-            .by
-            .iter()
-            .map(|t| (t.get_ref().clone(), Some(t.span())))
-            .collect(),
-        critical,
-        min_queries,
-        min_groups,
-        on_small_slice: s.on_small_slice.unwrap_or(OnSmallSlice::Warn),
-    };
-
-    let r = &raw.report;
-    let worst = match &r.worst {
-        Some(w) if *w.get_ref() < 0 || *w.get_ref() > 1000 => {
-            return Err(err(w.span(), "[report] worst: expected 0 to 1000".into()))
-        }
-        Some(w) => *w.get_ref() as usize,
-        None => DEFAULT_WORST,
-    };
-    let tie_epsilon = match &r.tie_epsilon {
-        Some(t) if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) => {
-            return Err(err(
-                t.span(),
-                "[report] tie-epsilon: expected a finite number ≥ 0".into(),
-            ))
-        }
-        Some(t) => *t.get_ref(),
-        None => DEFAULT_TIE_EPSILON,
-    };
-    let practical_tie = match &r.practical_tie {
-        Some(t) if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) => {
-            return Err(err(
-                t.span(),
-                "[report] practical-tie: expected a finite number ≥ 0".into(),
-            ))
-        }
-        Some(t) => *t.get_ref(),
-        None => DEFAULT_PRACTICAL_TIE,
-    };
-    let policy = Policy {
-        max_k: match &raw.policy.max_k {
-            Some(k) if *k.get_ref() < 1 => {
-                return Err(err(
-                    k.span(),
-                    "[policy] max-k must be ≥ 1 (documents in the LLM context)".into(),
-                ))
-            }
-            Some(k) => Some(*k.get_ref() as usize),
-            None => None,
-        },
-    };
-    let metrics = r.metrics.as_ref().map(|m| {
-        m.iter()
-            .map(|x| (crate::metric_names::canonical(x.get_ref()), Some(x.span())))
-            .collect()
-    });
-    let report = ReportSettings {
-        worst,
-        tie_epsilon,
-        practical_tie,
-        metrics,
-        lower_is_better: Vec::new(),
-    };
-
-    let mut gates = Vec::new();
-    for (i, g) in raw.gates.iter().enumerate() {
-        gates.push(gate(&src, i + 1, g, policy.max_k)?);
-    }
-    if gates.is_empty() {
-        return Err(src.error(
-            None,
-            "no [[gate]] table: nothing would be judged, so nothing could fail; add one, e.g. \
-             [[gate]] metric = \"ndcg@10\" max-drop = 0.01 (for a report without gates, use `rag-gate compare`)",
-        ));
-    }
-    same_reading_per_metric(&src, &raw.gates, &gates)?;
+    let inputs = inputs_settings(&src, base, &raw.inputs, &id_column)?;
+    let noise = noise_settings(base, &raw.noise, &id_column);
+    let bootstrap = bootstrap_settings(&src, &raw.bootstrap)?;
+    let slices = slices_settings(&src, &raw.slices)?;
+    let report = report_settings(&src, &raw.report)?;
+    let policy = policy_settings(&src, &raw.policy)?;
+    let gates = checked_gates(&src, &raw, policy.max_k)?;
     let judged = judged_settings(&src, &raw.judged)?;
-    let warnings = no_effect_warnings(&src, &raw, &baseline, &candidate);
+    let warnings = no_effect_warnings(&src, &raw, &inputs.baseline, &inputs.candidate);
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
         (t.into_inner(), span)
     });
     Ok(Config {
         id,
-        inputs: Inputs {
-            baseline,
-            candidate,
-            baseline_more,
-            candidate_more,
-            queries,
-            qrels,
-            missing: raw.inputs.missing.unwrap_or(Missing::Error),
-        },
+        inputs,
         bootstrap,
         slices,
         report,
@@ -273,6 +48,252 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         warnings,
         source: src,
     })
+}
+
+/// `id`: as written when valid, else the gate file's stem with other characters made `-`.
+fn config_id(src: &SourceText, id: &Option<Spanned<String>>, stem: &str) -> Result<String> {
+    match id {
+        Some(id) if !valid_id(id.get_ref()) => Err(src.error(
+            Some(id.span()),
+            "id must be letters, digits, '-', '_' or '.' (it names the PR comment)",
+        )),
+        Some(id) => Ok(id.get_ref().clone()),
+        None => Ok(stem
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect()),
+    }
+}
+
+/// `[inputs]`: each side's replicates (the first is the side's input), the optional queries and
+/// qrels files, and a run refused without qrels.
+fn inputs_settings(
+    src: &SourceText,
+    base: &Path,
+    raw: &RawInputs,
+    id_column: &str,
+) -> Result<Inputs> {
+    let fmt = raw.format;
+    let mut baseline_more = replicates(src, base, &raw.baseline, "baseline", fmt, id_column)?;
+    let mut candidate_more = replicates(src, base, &raw.candidate, "candidate", fmt, id_column)?;
+    let baseline = baseline_more.remove(0);
+    let candidate = candidate_more.remove(0);
+    let qrels = path_input(base, &raw.qrels, id_column);
+    let uses_runs = std::iter::once(&baseline)
+        .chain([&candidate])
+        .chain(&baseline_more)
+        .chain(&candidate_more)
+        .any(|i| matches!(i.kind, InputKind::Run));
+    if uses_runs && qrels.is_none() {
+        return Err(src.error(
+            Some(raw.baseline.span()),
+            "a `run` input needs `qrels = \"...\"` in [inputs]",
+        ));
+    }
+    Ok(Inputs {
+        baseline,
+        candidate,
+        baseline_more,
+        candidate_more,
+        queries: path_input(base, &raw.queries, id_column),
+        qrels,
+        missing: raw.missing.unwrap_or(Missing::Error),
+    })
+}
+
+/// A plain path key (queries, qrels, the noise files), read as a metric file of unknown format.
+fn path_input(base: &Path, s: &Option<Spanned<String>>, id_column: &str) -> Option<InputSpec> {
+    s.as_ref().map(|p| InputSpec {
+        path: resolve(base, p.get_ref()),
+        written: p.get_ref().clone(),
+        kind: InputKind::Metrics {
+            format: None,
+            id_column: id_column.to_string(),
+        },
+        span: Some(p.span()),
+    })
+}
+
+/// `[noise]`: the noise file and the quarantine list; `today` is the command's to set.
+fn noise_settings(base: &Path, raw: &RawNoise, id_column: &str) -> NoiseSettings {
+    NoiseSettings {
+        file: path_input(base, &raw.file, id_column),
+        quarantine: path_input(base, &raw.quarantine, id_column),
+        today: None,
+    }
+}
+
+/// `[bootstrap]`: resamples in 1..=MAX_RESAMPLES, a seed ≥ 0, a confidence in (0, 1).
+fn bootstrap_settings(src: &SourceText, b: &RawBootstrap) -> Result<Bootstrap> {
+    let resamples = match &b.resamples {
+        Some(r) if *r.get_ref() < 1 || *r.get_ref() as u64 > MAX_RESAMPLES => {
+            return Err(src.error(
+                Some(r.span()),
+                format!(
+                    "[bootstrap] resamples = {}: expected 1 to {MAX_RESAMPLES}",
+                    r.get_ref()
+                ),
+            ))
+        }
+        Some(r) => *r.get_ref() as u64,
+        None => DEFAULT_RESAMPLES,
+    };
+    let seed = match &b.seed {
+        Some(s) if *s.get_ref() < 0 => {
+            return Err(src.error(Some(s.span()), "[bootstrap] seed must be ≥ 0"))
+        }
+        Some(s) => *s.get_ref() as u64,
+        None => DEFAULT_SEED,
+    };
+    let confidence = match &b.confidence {
+        Some(c) if !(*c.get_ref() > 0.0 && *c.get_ref() < 1.0) => {
+            return Err(src.error(
+                Some(c.span()),
+                format!(
+                    "[bootstrap] confidence = {}: expected a number strictly between 0 and 1",
+                    c.get_ref()
+                ),
+            ))
+        }
+        Some(c) => *c.get_ref(),
+        None => DEFAULT_CONFIDENCE,
+    };
+    Ok(Bootstrap {
+        resamples,
+        seed,
+        confidence,
+        unit: b.unit.as_ref().map_or(Unit::Query, |u| *u.get_ref()),
+        unit_span: b.unit.as_ref().map(|u| u.span()),
+        method: b.method.unwrap_or(DEFAULT_METHOD),
+    })
+}
+
+/// `[slices]`: tag names in `by`, `tag=value` critical slices, the minimum sizes.
+fn slices_settings(src: &SourceText, s: &RawSlices) -> Result<Slices> {
+    for tag in &s.by {
+        if tag.get_ref().trim().is_empty() || tag.get_ref().contains('=') {
+            return Err(src.error(
+                Some(tag.span()),
+                format!(
+                    "[slices] by: {:?} is not a tag name (write `language`, not `language=ko`)",
+                    tag.get_ref()
+                ),
+            ));
+        }
+    }
+    let critical = critical_slices(src, &s.critical)?;
+    Ok(Slices {
+        by: s
+            .by
+            .iter()
+            .map(|t| (t.get_ref().clone(), Some(t.span())))
+            .collect(),
+        critical,
+        min_queries: at_least_one(src, &s.min_queries, "[slices] min-queries must be ≥ 1")?
+            .unwrap_or(DEFAULT_MIN_QUERIES),
+        min_groups: at_least_one(src, &s.min_groups, "[slices] min-groups must be ≥ 1")?
+            .unwrap_or(DEFAULT_MIN_GROUPS),
+        on_small_slice: s.on_small_slice.unwrap_or(OnSmallSlice::Warn),
+    })
+}
+
+/// `[slices] critical`: well-formed `tag=value` names, never `all`.
+fn critical_slices(
+    src: &SourceText,
+    critical: &[Spanned<String>],
+) -> Result<Vec<(String, Option<std::ops::Range<usize>>)>> {
+    let mut out = Vec::new();
+    for c in critical {
+        check_slice_name(src, c)?;
+        if c.get_ref() == "all" {
+            return Err(src.error(
+                Some(c.span()),
+                "[slices] critical: `all` is always reported; list `tag=value` slices",
+            ));
+        }
+        out.push((c.get_ref().clone(), Some(c.span())));
+    }
+    Ok(out)
+}
+
+/// A count key that must be ≥ 1 when given; `msg` is the error otherwise.
+fn at_least_one(src: &SourceText, v: &Option<Spanned<i64>>, msg: &str) -> Result<Option<usize>> {
+    match v {
+        Some(m) if *m.get_ref() < 1 => Err(src.error(Some(m.span()), msg)),
+        Some(m) => Ok(Some(*m.get_ref() as usize)),
+        None => Ok(None),
+    }
+}
+
+/// `[report]`: worst in 0..=1000, finite non-negative tie-epsilon and practical-tie, the metrics.
+fn report_settings(src: &SourceText, r: &RawReport) -> Result<ReportSettings> {
+    let worst = match &r.worst {
+        Some(w) if *w.get_ref() < 0 || *w.get_ref() > 1000 => {
+            return Err(src.error(Some(w.span()), "[report] worst: expected 0 to 1000"))
+        }
+        Some(w) => *w.get_ref() as usize,
+        None => DEFAULT_WORST,
+    };
+    let tie_epsilon = non_negative(src, &r.tie_epsilon, "[report] tie-epsilon")?;
+    let practical_tie = non_negative(src, &r.practical_tie, "[report] practical-tie")?;
+    let metrics = r.metrics.as_ref().map(|m| {
+        m.iter()
+            .map(|x| (crate::metric_names::canonical(x.get_ref()), Some(x.span())))
+            .collect()
+    });
+    Ok(ReportSettings {
+        worst,
+        tie_epsilon: tie_epsilon.unwrap_or(DEFAULT_TIE_EPSILON),
+        practical_tie: practical_tie.unwrap_or(DEFAULT_PRACTICAL_TIE),
+        metrics,
+        lower_is_better: Vec::new(),
+    })
+}
+
+/// A margin key that must be a finite number ≥ 0 when given; `key` names it in the error.
+fn non_negative(src: &SourceText, v: &Option<Spanned<f64>>, key: &str) -> Result<Option<f64>> {
+    match v {
+        Some(t) if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) => Err(src.error(
+            Some(t.span()),
+            format!("{key}: expected a finite number ≥ 0"),
+        )),
+        Some(t) => Ok(Some(*t.get_ref())),
+        None => Ok(None),
+    }
+}
+
+/// `[policy]`: max-k ≥ 1 when given.
+fn policy_settings(src: &SourceText, p: &RawPolicy) -> Result<Policy> {
+    Ok(Policy {
+        max_k: at_least_one(
+            src,
+            &p.max_k,
+            "[policy] max-k must be ≥ 1 (documents in the LLM context)",
+        )?,
+    })
+}
+
+/// The `[[gate]]` tables, in file order: at least one, and one reading of each metric.
+fn checked_gates(src: &SourceText, raw: &RawConfig, max_k: Option<usize>) -> Result<Vec<Gate>> {
+    let mut gates = Vec::new();
+    for (i, g) in raw.gates.iter().enumerate() {
+        gates.push(gate(src, i + 1, g, max_k)?);
+    }
+    if gates.is_empty() {
+        return Err(src.error(
+            None,
+            "no [[gate]] table: nothing would be judged, so nothing could fail; add one, e.g. \
+             [[gate]] metric = \"ndcg@10\" max-drop = 0.01 (for a report without gates, use `rag-gate compare`)",
+        ));
+    }
+    same_reading_per_metric(src, &raw.gates, &gates)?;
+    Ok(gates)
 }
 
 fn judged_settings(src: &SourceText, j: &super::raw::RawJudged) -> Result<JudgedSettings> {
