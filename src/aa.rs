@@ -99,13 +99,7 @@ fn config(args: &AaArgs) -> Result<Config> {
             unit_span: None,
             method: Method::Percentile,
         },
-        slices: Slices {
-            by: args.by.iter().map(|t| (t.clone(), None)).collect(),
-            critical: Vec::new(),
-            min_queries: 1,
-            min_groups: 1,
-            on_small_slice: OnSmallSlice::Warn,
-        },
+        slices: Slices::reported_by(&args.by),
         report: ReportSettings {
             worst: 0,
             tie_epsilon: args.tie_epsilon,

@@ -213,13 +213,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             unit_span: None,
             method: args.method.into(),
         },
-        slices: Slices {
-            by: args.by.iter().map(|t| (t.clone(), None)).collect(),
-            critical: Vec::new(),
-            min_queries: 1,
-            min_groups: 1,
-            on_small_slice: OnSmallSlice::Warn,
-        },
+        slices: Slices::reported_by(&args.by),
         report: ReportSettings {
             worst: args.worst,
             tie_epsilon: args.tie_epsilon,

@@ -220,6 +220,20 @@ pub struct Slices {
     pub on_small_slice: OnSmallSlice,
 }
 
+impl Slices {
+    /// The slices of a command without a gate file (`compare`, `aa`): every value of `tags`
+    /// reported, nothing critical, no size floor (there are no gates to judge).
+    pub fn reported_by(tags: &[String]) -> Slices {
+        Slices {
+            by: tags.iter().map(|t| (t.clone(), None)).collect(),
+            critical: Vec::new(),
+            min_queries: 1,
+            min_groups: 1,
+            on_small_slice: OnSmallSlice::Warn,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct ReportSettings {
     pub worst: usize,
