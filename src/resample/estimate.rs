@@ -304,6 +304,15 @@ pub fn estimate_crossed(
     }
 }
 
+/// The interval read from plain resample statistics (a quantile difference, or crossed sums):
+/// BCa when chosen, else percentile (bootstrap-t and the expanded percentile are for a mean).
+fn bca_or_percentile(method: IntervalMethod) -> IntervalMethod {
+    match method {
+        IntervalMethod::Bca => IntervalMethod::Bca,
+        _ => IntervalMethod::Percentile,
+    }
+}
+
 /// The tie tolerance of a mean of `deltas`.
 fn mean_tie(deltas: &[f64]) -> f64 {
     let scale = deltas.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -364,10 +373,7 @@ fn crossed_part(c: &Common<'_>, shared: Option<MeanDraws>, runs: &RunPart) -> Pa
     let slice = x.names[1];
     let point = crate::stats::describe::mean(x.deltas);
     let tie = mean_tie(x.deltas);
-    let method = match x.method {
-        IntervalMethod::Bca => IntervalMethod::Bca,
-        _ => IntervalMethod::Percentile,
-    };
+    let method = bca_or_percentile(x.method);
     let jk = match method {
         IntervalMethod::Bca => jackknife::mean(c.units),
         _ => None,
@@ -434,10 +440,7 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
         .chain(x.cand)
         .fold(0.0f64, |m, v| m.max(v.abs()));
     let tie = tie_tolerance(4, scale);
-    let method = match x.method {
-        IntervalMethod::Bca => IntervalMethod::Bca,
-        _ => IntervalMethod::Percentile,
-    };
+    let method = bca_or_percentile(x.method);
     let jk = match method {
         IntervalMethod::Bca => jackknife::quantile_diff(&sample, p),
         _ => None,
