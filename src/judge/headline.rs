@@ -6,7 +6,7 @@ use crate::numbers::{count, percent, plain, signed};
 use crate::safe_text::shown;
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
-/// (max-drop) comes first, then absolute bars, then loss rates; a check that was not judged (too
+/// (max-drop, max-change) comes first, then absolute bars, then loss rates; a check that was not judged (too
 /// small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
 /// interval lies below zero (label `worse`) comes before one whose interval still reaches a gain,
 /// then the larger drop of the estimate, then the larger miss, then the larger slice: a wide
@@ -90,12 +90,6 @@ fn rerun_tail<'a>(mut shown: impl Iterator<Item = &'a GateResult>) -> String {
 }
 
 fn reason(worst: &GateResult, c: &Comparison) -> String {
-    let (drop, allowed) = if c.higher_is_better {
-        ("dropped", "drop")
-    } else {
-        ("rose", "rise")
-    };
-    let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
         _ if worst.decided_by.starts_with("unreliable") => {
             let j = c.judged.as_ref();
@@ -127,27 +121,7 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
             too_small_size(c, &worst.decided_by),
             worst.rule
         ),
-        ("max-drop", _) => format!(
-            "{}{} {drop} {} {ci} on {} (allowed {allowed} {})",
-            shown(&c.metric),
-            stat_suffix(c),
-            plain(if c.higher_is_better {
-                -c.estimate
-            } else {
-                c.estimate
-            }),
-            shown(&c.slice),
-            plain(worst.threshold.abs())
-        ),
-        ("fail-if-significant-drop", _) => format!(
-            "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
-            shown(&c.metric),
-            stat_suffix(c),
-            plain(c.estimate.abs()),
-            shown(&c.slice),
-            plain(worst.threshold.abs()),
-            worst.p_adjusted
-        ),
+        ("max-drop" | "max-change" | "fail-if-significant-drop", _) => delta_reason(worst, c),
         ("max-loss-rate", _) => format!(
             "{}: {} of queries worse on {} (max {})",
             shown(&c.metric),
@@ -170,12 +144,54 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
     }
 }
 
+/// The reason of a failed rule on the delta's interval: a drop past the allowed one, a change
+/// not shown equivalent, a proven drop.
+fn delta_reason(worst: &GateResult, c: &Comparison) -> String {
+    let (drop, allowed) = if c.higher_is_better {
+        ("dropped", "drop")
+    } else {
+        ("rose", "rise")
+    };
+    let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
+    match worst.rule.as_str() {
+        "max-drop" => format!(
+            "{}{} {drop} {} {ci} on {} (allowed {allowed} {})",
+            shown(&c.metric),
+            stat_suffix(c),
+            plain(if c.higher_is_better {
+                -c.estimate
+            } else {
+                c.estimate
+            }),
+            shown(&c.slice),
+            plain(worst.threshold.abs())
+        ),
+        "max-change" => format!(
+            "{}{} not shown equivalent within ±{} on {}: changed by {} {ci}",
+            shown(&c.metric),
+            stat_suffix(c),
+            plain(worst.threshold),
+            shown(&c.slice),
+            signed(c.estimate)
+        ),
+        _ => format!(
+            "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
+            shown(&c.metric),
+            stat_suffix(c),
+            plain(c.estimate.abs()),
+            shown(&c.slice),
+            plain(worst.threshold.abs()),
+            worst.p_adjusted
+        ),
+    }
+}
+
 fn priority(r: &GateResult) -> u8 {
     if r.status == GateStatus::TooSmall {
         return 4;
     }
     match r.rule.as_str() {
-        "max-drop" | "fail-if-significant-drop" => 0,
+        "max-drop" | "max-change" | "fail-if-significant-drop" => 0,
         "min-mean" | "max-mean" => 1,
         _ => 2,
     }
