@@ -134,3 +134,64 @@ fn forced_formats_are_checked() {
         "{err}"
     );
 }
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// `--run -` reads standard input, gzip included (recognised by its magic bytes, not a name).
+#[test]
+fn standard_input_and_gzip_without_a_name() {
+    let trec = data("fixtures/cacm");
+    let run = std::fs::read(trec.join("run.cacm-bm25.txt")).unwrap();
+    let eval = |stdin: Vec<u8>| {
+        let out = exit(
+            rag_gate()
+                .arg("eval")
+                .arg("--qrels")
+                .arg(trec.join("qrels.cacm.txt"))
+                .args(["--run", "-", "--metrics", "ndcg@10,recall@100"])
+                .write_stdin(stdin),
+            0,
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let plain = eval(run.clone());
+    assert!(plain.lines().count() > 20, "{plain}");
+    assert_eq!(eval(gzip(&run)), plain);
+}
+
+/// `compare` reads gzip-compressed metric files (`.jsonl.gz` is JSONL).
+#[test]
+fn compare_reads_gzip_metric_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = |shift: f64| -> String {
+        (0..40)
+            .map(|i| {
+                format!(
+                    "{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n",
+                    (f64::from(i % 10) / 10.0 + shift).min(1.0)
+                )
+            })
+            .collect()
+    };
+    std::fs::write(dir.path().join("b.jsonl.gz"), gzip(rows(0.0).as_bytes())).unwrap();
+    std::fs::write(dir.path().join("c.jsonl"), rows(0.0)).unwrap();
+    let out = exit(
+        rag_gate().current_dir(dir.path()).args([
+            "compare",
+            "b.jsonl.gz",
+            "c.jsonl",
+            "--metric",
+            "ndcg@10",
+            "--resamples",
+            "200",
+        ]),
+        0,
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("40"), "{text}");
+}

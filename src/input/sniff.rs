@@ -16,9 +16,11 @@ pub fn extension(path: &Path) -> Option<String> {
 }
 
 /// Up to [`super::HEAD_BYTES`] of the decoded content of `path`, without a UTF-8 BOM. Empty for
-/// standard input (it cannot be read twice) and for a directory.
+/// anything but a regular file: standard input, a pipe, FIFO or device cannot be read twice (and
+/// a directory has no content).
 pub fn head(path: &Path, shown: &str) -> Result<Vec<u8>> {
-    if path.as_os_str() == "-" || path.is_dir() {
+    let regular = path.as_os_str() != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !regular {
         return Ok(Vec::new());
     }
     let opened = super::open(path, shown)?;
@@ -62,9 +64,10 @@ pub fn is_parquet(path: &Path) -> bool {
             });
     }
     let mut magic = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok()
         && &magic == b"PAR1"
 }
 
