@@ -42,6 +42,13 @@ fn refuse_overwriting_inputs(
             .chain(&i.candidate_more)
             .map(|s| ("input", s.path.as_path())),
     );
+    inputs.extend(
+        cfg.efficiency
+            .cards
+            .iter()
+            .flatten()
+            .map(|c| ("run card", c.path.as_path())),
+    );
     inputs.extend(gate_file.map(|g| ("gate file", g)));
     let outs = [
         ("--output", &o.output),
@@ -236,6 +243,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         policy: Policy::default(),
+        efficiency: compare_cards(args),
         warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
@@ -253,6 +261,26 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// `compare --baseline-card --candidate-card`: the Efficiency section without gates.
+fn compare_cards(args: &CompareArgs) -> Efficiency {
+    let (Some(b), Some(c)) = (&args.baseline_card, &args.candidate_card) else {
+        return Efficiency::default();
+    };
+    let spec = |p: &std::path::Path| InputSpec {
+        path: p.to_path_buf(),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: None,
+            id_column: String::new(),
+        },
+        span: None,
+    };
+    Efficiency {
+        cards: Some([spec(b), spec(c)]),
+        gates: Vec::new(),
+    }
 }
 
 /// The shared stages word their hints for the gate file; `compare` has flags instead. Each
