@@ -16,6 +16,8 @@ const CASES: &[&str] = &[
     "candidate-adds-slice-tag",
     "candidate-changes-slice-tag",
     "candidate-adds-group",
+    "sidecar-hash-dropped",
+    "sidecar-hash-recomputed",
 ];
 
 /// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
@@ -231,4 +233,116 @@ fn every_round3_case_is_documented() {
             "{id}: {file} no longer tests it ({text:?})"
         );
     }
+}
+
+// ---- a protocol sidecar is bound to its file ----
+
+const COVID: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/eval/fixtures/trec-covid-r2"
+);
+
+fn covid(name: &str) -> std::path::PathBuf {
+    Path::new(COVID).join(name)
+}
+
+/// `rag-gate eval` of `run` against `qrels` into `dir/out` (with its sidecar).
+fn eval_to(dir: &Path, qrels: &Path, run: &Path, out: &str) {
+    let o = run_in(
+        rag()
+            .args(["eval", "--metrics", "ndcg@10", "--qrels"])
+            .arg(qrels)
+            .arg("--run")
+            .arg(run)
+            .arg("-o")
+            .arg(out),
+        dir,
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+fn protocol_gate(dir: &Path) {
+    write(
+        dir,
+        "gate.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[protocol]\nrequire = true\n\n\
+         [bootstrap]\nresamples = 200\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\n",
+    );
+}
+
+/// The baseline's sidecar as JSON, to copy onto the candidate.
+fn baseline_sidecar(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("b.jsonl.protocol.json")).unwrap())
+        .unwrap()
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn sidecar_hash_dropped() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let qrels = covid("qrels.covid-round2.txt");
+    eval_to(dir, &qrels, &covid("run.covidex-sim.txt"), "b.jsonl");
+    eval_to(dir, &qrels, &covid("run.covidex-t5.txt"), "c.jsonl");
+    protocol_gate(dir);
+    let o = check(dir, &["--format", "json"]);
+    assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
+    assert!(o.stdout.contains("\"status\": \"checked\""), "{}", o.stdout);
+    // The baseline's sidecar copied next to the candidate with its rows hash dropped.
+    let mut side = baseline_sidecar(dir);
+    side.as_object_mut().unwrap().remove("rows-sha256");
+    write(dir, "c.jsonl.protocol.json", side.to_string());
+    let o = check(dir, &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl.protocol.json: has no rows-sha256, so nothing binds it to c.jsonl"],
+    );
+}
+
+#[test]
+fn sidecar_hash_recomputed() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    eval_to(
+        dir,
+        &covid("qrels.covid-round2.txt"),
+        &covid("run.covidex-sim.txt"),
+        "b.jsonl",
+    );
+    // The candidate measured on other qrels (one topic's judgements dropped: fewer queries).
+    let qrels = std::fs::read_to_string(covid("qrels.covid-round2.txt")).unwrap();
+    let first = qrels.split_whitespace().next().unwrap().to_string();
+    let other: String = qrels
+        .lines()
+        .filter(|l| l.split_whitespace().next() != Some(&first))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    write(dir, "other-qrels.txt", other);
+    eval_to(
+        dir,
+        &dir.join("other-qrels.txt"),
+        &covid("run.covidex-t5.txt"),
+        "c.jsonl",
+    );
+    protocol_gate(dir);
+    // The baseline's sidecar, its rows hash recomputed for the candidate's file.
+    let mut side = baseline_sidecar(dir);
+    side["rows-sha256"] = sha256(&std::fs::read(dir.join("c.jsonl")).unwrap()).into();
+    write(dir, "c.jsonl.protocol.json", side.to_string());
+    let o = check(dir, &[]);
+    assert_input_error(
+        &o,
+        &[
+            "c.jsonl.protocol.json: its query set (",
+            "is not the ",
+            "queries of c.jsonl",
+        ],
+    );
 }
