@@ -582,8 +582,8 @@ pub struct Outputs {
     pub output: Option<PathBuf>,
     pub export_json: Option<PathBuf>,
     pub export_markdown: Option<PathBuf>,
-    /// Further files written in the same atomic batch (`check --holes`).
-    pub extra: Vec<(PathBuf, String)>,
+    /// Further files written in the same atomic batch, with their flag (`check --holes`).
+    pub extra: Vec<(&'static str, PathBuf, String)>,
     pub export_html: Option<PathBuf>,
 }
 
@@ -591,7 +591,7 @@ pub struct Outputs {
 /// All files are written to temporaries first and renamed only when every one is written, so a
 /// failing export (e.g. a missing folder) leaves the previous report files as they were. An
 /// output named `-` goes to stdout (at most one may).
-pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
+pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> Result<String> {
     use crate::atomic::is_stdout;
     let main = report::render(r, o.format);
     let json = o.export_json.as_ref().map(|_| report::json::render(r));
@@ -616,7 +616,7 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
             Some(main.as_str()),
         ),
     ];
-    let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
+    let mut files: Vec<crate::outputs::Output> = Vec::new();
     let mut to_stdout: Vec<(&str, &str)> = Vec::new();
     for (flag, path, text) in wanted {
         let (Some(path), Some(text)) = (path, text) else {
@@ -625,7 +625,11 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
         if is_stdout(path) {
             to_stdout.push((flag, text));
         } else {
-            files.push((path, text.as_bytes()));
+            files.push(crate::outputs::Output {
+                flag,
+                path,
+                bytes: text.as_bytes(),
+            });
         }
     }
     if to_stdout.len() > 1 {
@@ -635,10 +639,14 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
             flags.join(" and ")
         )));
     }
-    for (path, text) in &o.extra {
-        files.push((path, text.as_bytes()));
+    for (flag, path, text) in &o.extra {
+        files.push(crate::outputs::Output {
+            flag,
+            path,
+            bytes: text.as_bytes(),
+        });
     }
-    crate::atomic::write_all_atomic(&files)?;
+    crate::outputs::write(&files, reads)?;
     if let Some((flag, text)) = to_stdout.first() {
         if *flag != "--output" {
             return Ok(text.to_string());

@@ -14,6 +14,7 @@ pub mod numbers; // how numbers read in reports: one precision, one minus sign, 
 pub mod safe_text; // untrusted names made one visible, short line for every output
 pub mod atomic; // write-to-temp-then-rename for every file we write
 pub mod protocol; // the protocol fingerprint: qrels, query set, corpus, metric definitions (data, hashing)
+pub mod outputs; // the one check every command's outputs pass: no output is an input or another output
 
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
 pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second source of tables)

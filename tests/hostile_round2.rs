@@ -842,7 +842,8 @@ fn same_output_twice() {
     std::fs::create_dir(dir.path().join("out")).unwrap();
     for (a, b) in [("r.json", "r.json"), ("r.json", "./out/../r.json")] {
         let o = check(dir.path(), &["-o", a, "--export-json", b]);
-        assert_input_error(&o, &["--output and --export-json name the same file"]);
+        let both = format!("--output {a} and --export-json {b} name the same file");
+        assert_input_error(&o, &[both.as_str()]);
         assert!(!dir.path().join("r.json").exists(), "a file was written");
     }
     let o = check(
@@ -851,7 +852,7 @@ fn same_output_twice() {
     );
     assert_input_error(
         &o,
-        &["--export-json and --export-markdown name the same file"],
+        &["--export-json r.json and --export-markdown r.json name the same file"],
     );
 }
 
