@@ -64,7 +64,7 @@ pub fn check_query_set(p: &Protocol, table: &MetricTable, shown: &str) -> Result
         return Ok(());
     }
     Err(Error::input(
-        &format!("{shown}.protocol.json"),
+        format!("{shown}.protocol.json"),
         0,
         format!(
             "its query set ({} queries, query-set-sha256 {}) is not the {} queries of {shown} (they hash to {got}): the fingerprint describes another evaluation; re-run `rag-gate eval -o FILE`",
