@@ -120,7 +120,7 @@ fn head(r: &Report) -> String {
             crate::numbers::count(small, "check", "checks")
         ));
     }
-    facts.push(format!("{} queries paired", r.pairing.paired));
+    facts.push(crate::report::words::paired_count(r));
     let _ = writeln!(s, "{}\n", facts.join(" · "));
     s
 }

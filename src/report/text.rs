@@ -28,8 +28,8 @@ fn header_text(out: &mut String, r: &Report) {
         one_line(&r.headline)
     ));
     out.push_str(&format!(
-        "{} paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
-        crate::numbers::count(r.pairing.paired, "query", "queries"),
+        "{} · unit {} · {} {}% interval · {} resamples · seed {}\n",
+        super::words::paired_count(r),
         r.unit,
         r.method,
         fmt_pct(r.confidence),
@@ -62,8 +62,8 @@ fn gates_text(out: &mut String, r: &Report) {
     }
     if let Some(g) = r.gates.first() {
         out.push_str(&format!(
-            "  p: two-sided paired sign-flip test at the {} unit; Holm over {}\n",
-            r.unit,
+            "  p: {}; Holm over {}\n",
+            super::words::p_test(r),
             crate::numbers::count(g.family_size, "gated comparison", "gated comparisons")
         ));
     }
