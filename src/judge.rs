@@ -261,7 +261,8 @@ fn p_floor_words(c: &Comparison, alpha: f64, family: usize) -> String {
 /// "gate #3 ndcg@10 on risk=compliance, max-drop: 41 queries can only detect drops ≥ 0.0620 (80%
 /// power) and the margin is 0.0100: …", only where power matters: a `max-drop` that failed
 /// without showing harm (its interval reaches inside the margin: the data may be too few to
-/// prove no harm), a `max-change` that failed without showing a change beyond ±m or a `fail-if-significant-drop` that passed (it could hardly have failed).
+/// prove no harm), a `max-change` that failed without showing a change beyond ±m, or a
+/// `fail-if-significant-drop` that passed (it could hardly have failed).
 /// A zero margin has no size to detect.
 fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Option<String> {
     // A failed max-drop whose whole interval lies past the margin was not short of data: the

@@ -6,8 +6,8 @@ use crate::numbers::{count, percent, plain, signed};
 use crate::safe_text::shown;
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
-/// (max-drop, max-change) comes first, then absolute bars, then loss rates; a check that was not judged (too
-/// small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
+/// (max-drop) or change (max-change) comes first, then absolute bars, then loss rates; a check
+/// that was not judged (too small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
 /// interval lies below zero (label `worse`) comes before one whose interval still reaches a gain,
 /// then the larger drop of the estimate, then the larger miss, then the larger slice: a wide
 /// interval on a few queries misses a threshold by more without being the stronger evidence.
