@@ -102,16 +102,18 @@ fn max_change_passes_a_true_change_of_exactly_the_margin_at_most_alpha() {
         for sign in [1.0, -1.0] {
             let t = sim::equivalence_edge(sim::DATA_SEED, 2 * SETS, 200, B, sign, route);
             let false_pass = t.miss_rate();
+            eprintln!("{} at {sign}·m: false pass {false_pass}", route.name());
             assert!(
                 false_pass <= 0.05,
                 "{} at {sign}·m: {false_pass}",
                 route.name()
             );
         }
-        // Not vacuous: with no true change the same sets pass nearly always.
+        // Not vacuous: with no true change most sets pass (normal theory: the standard error is
+        // 0.1 / √200 ≈ 0.0071, so |mean| must stay under 0.02 − 1.96 · 0.0071: about 62%).
         let t = sim::equivalence_edge(sim::DATA_SEED, SETS, 200, B, 0.0, route);
         assert!(
-            t.miss_rate() >= 0.9,
+            t.miss_rate() >= 0.5,
             "{} at 0: {}",
             route.name(),
             t.miss_rate()
