@@ -24,6 +24,7 @@ pub mod output;
 pub mod qrels;
 pub mod ranking;
 pub mod run;
+pub mod shared_bounds;
 mod run_jsonl;
 
 use std::path::{Path, PathBuf};
@@ -136,7 +137,7 @@ pub struct EvalOptions {
     pub chunk_map: Option<PathBuf>,
     /// Record each query's unjudged docs in its top N (0: none).
     pub unjudged_depth: usize,
-    /// Compute each metric's optimistic value too (unjudged docs counted relevant).
+    /// Keep each query's top grades and ideal gains too, for the judged bounds.
     pub optimistic: bool,
     /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
     /// say why a query regressed; `rag-gate eval` does not need it.

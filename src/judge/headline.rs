@@ -99,13 +99,18 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
     match (worst.rule.as_str(), worst.status) {
         _ if worst.decided_by.starts_with("unreliable") => {
             let j = c.judged.as_ref();
+            let at = |b: Option<&crate::model::DeltaAtBound>| {
+                b.map_or(signed(c.delta), |b| {
+                    format!("{} [{}, {}]", signed(b.delta), signed(b.ci[0]), signed(b.ci[1]))
+                })
+            };
             format!(
-                "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} if they were relevant)",
+                "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
                 shown(&c.metric),
                 shown(&c.slice),
                 signed(c.delta),
-                signed(j.map_or(c.delta, |j| j.delta_baseline_optimistic)),
-                signed(j.map_or(c.delta, |j| j.delta_candidate_optimistic))
+                at(j.and_then(|j| j.lower.as_ref())),
+                at(j.and_then(|j| j.upper.as_ref()))
             )
         }
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
