@@ -417,10 +417,7 @@ fn unreliable(cfg: &Config, r: &mut GateResult, c: &Comparison, runs: &Runs, v: 
     }
     let at = |b: Option<&DeltaAtBound>, d: &str| {
         b.map_or(String::new(), |b| {
-            format!(
-                "{:+.4} [{:+.4}, {:+.4}] → {d}",
-                b.delta, b.ci[0], b.ci[1]
-            )
+            format!("{:+.4} [{:+.4}, {:+.4}] → {d}", b.delta, b.ci[0], b.ci[1])
         })
     };
     let j = c.judged.as_ref();
@@ -453,7 +450,12 @@ fn unreliable(cfg: &Config, r: &mut GateResult, c: &Comparison, runs: &Runs, v: 
 /// The slice's queries whose delta the missing judgments could move most (widest bounds), each
 /// with its unjudged top-k docs on either side, best rank first.
 fn matter_most(r: &GateResult, runs: &Runs, v: &Passes, n: usize) -> String {
-    let Some(members) = v.slices.iter().find(|s| s.name == r.slice).map(|s| &s.members) else {
+    let Some(members) = v
+        .slices
+        .iter()
+        .find(|s| s.name == r.slice)
+        .map(|s| &s.members)
+    else {
         return String::new();
     };
     let k = Metric::parse(&r.metric).ok().and_then(|m| m.k);

@@ -112,7 +112,13 @@ fn pool<'a>(m: Metric, base: Side<'a>, cand: Side<'a>) -> Vec<Doc<'a>> {
 
 /// The value of `m` on a side ranking `rels` when the documents at `ranks` (its pool documents
 /// judged relevant) are relevant and `extra` documents are added to R.
-fn value(q: &Query, rels: &[i32], m: Metric, ranks: impl Iterator<Item = usize>, extra: usize) -> f64 {
+fn value(
+    q: &Query,
+    rels: &[i32],
+    m: Metric,
+    ranks: impl Iterator<Item = usize>,
+    extra: usize,
+) -> f64 {
     let mut rels = rels.to_vec();
     for r in ranks {
         rels[r - 1] = q.rel_level;
@@ -149,8 +155,20 @@ fn value(q: &Query, rels: &[i32], m: Metric, ranks: impl Iterator<Item = usize>,
 /// Both sides' values when the pool documents `chosen` are relevant.
 fn values(q: &Query, m: Metric, (base, cand): (Side, Side), chosen: &[&Doc]) -> Values {
     Values {
-        baseline: value(q, base.rels, m, chosen.iter().filter_map(|d| d.base), chosen.len()),
-        candidate: value(q, cand.rels, m, chosen.iter().filter_map(|d| d.cand), chosen.len()),
+        baseline: value(
+            q,
+            base.rels,
+            m,
+            chosen.iter().filter_map(|d| d.base),
+            chosen.len(),
+        ),
+        candidate: value(
+            q,
+            cand.rels,
+            m,
+            chosen.iter().filter_map(|d| d.cand),
+            chosen.len(),
+        ),
     }
 }
 
@@ -296,7 +314,9 @@ pub fn delta_bounds(q: &Query, m: Metric, base: Side, cand: Side) -> Bounds {
                 ex.see(values(q, m, sides, &[d]));
             }
         }
-        Kind::Ap if docs.len() <= AP_EXACT_POOL && (1usize << docs.len()) * depth <= AP_EXACT_WORK => {
+        Kind::Ap
+            if docs.len() <= AP_EXACT_POOL && (1usize << docs.len()) * depth <= AP_EXACT_WORK =>
+        {
             every_subset(q, m, sides, &docs, &mut ex)
         }
         Kind::Ap => {
@@ -421,10 +441,8 @@ mod tests {
     }
 
     fn arb_case() -> impl Strategy<Value = (Vec<Option<i32>>, Vec<usize>, Vec<usize>, usize)> {
-        let grades = proptest::collection::vec(
-            prop_oneof![Just(None), (-1i32..3).prop_map(Some)],
-            10,
-        );
+        let grades =
+            proptest::collection::vec(prop_oneof![Just(None), (-1i32..3).prop_map(Some)], 10);
         let perm = || Just((0..10usize).collect::<Vec<_>>()).prop_shuffle();
         (grades, perm(), perm(), 0usize..7, 0usize..7, 0usize..3).prop_map(
             |(g, mut b, mut c, nb, nc, unretrieved)| {

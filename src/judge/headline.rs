@@ -89,6 +89,29 @@ fn rerun_tail<'a>(mut shown: impl Iterator<Item = &'a GateResult>) -> String {
     }
 }
 
+/// An unreliable gate: today's delta and both bounds with their intervals.
+fn unreliable_reason(c: &Comparison) -> String {
+    let j = c.judged.as_ref();
+    let at = |b: Option<&crate::model::DeltaAtBound>| {
+        b.map_or(signed(c.delta), |b| {
+            format!(
+                "{} [{}, {}]",
+                signed(b.delta),
+                signed(b.ci[0]),
+                signed(b.ci[1])
+            )
+        })
+    };
+    format!(
+        "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
+        shown(&c.metric),
+        shown(&c.slice),
+        signed(c.delta),
+        at(j.and_then(|j| j.lower.as_ref())),
+        at(j.and_then(|j| j.upper.as_ref()))
+    )
+}
+
 fn reason(worst: &GateResult, c: &Comparison) -> String {
     let (drop, allowed) = if c.higher_is_better {
         ("dropped", "drop")
@@ -97,22 +120,7 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
     };
     let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
-        _ if worst.decided_by.starts_with("unreliable") => {
-            let j = c.judged.as_ref();
-            let at = |b: Option<&crate::model::DeltaAtBound>| {
-                b.map_or(signed(c.delta), |b| {
-                    format!("{} [{}, {}]", signed(b.delta), signed(b.ci[0]), signed(b.ci[1]))
-                })
-            };
-            format!(
-                "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
-                shown(&c.metric),
-                shown(&c.slice),
-                signed(c.delta),
-                at(j.and_then(|j| j.lower.as_ref())),
-                at(j.and_then(|j| j.upper.as_ref()))
-            )
-        }
+        _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
             "{} on {} not judged: too few judgments ({})",
             shown(&c.metric),

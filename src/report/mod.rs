@@ -60,7 +60,10 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
         .filter_map(|g| {
             let b = g.judged.as_ref()?;
             let flag = if b.unreliable { " (unreliable)" } else { "" };
-            Some(format!("#{} {}: {} / {}{flag}", g.gate, g.rule, b.lower, b.upper))
+            Some(format!(
+                "#{} {}: {} / {}{flag}",
+                g.gate, g.rule, b.lower, b.upper
+            ))
         })
         .collect();
     let decisions = match (decisions.is_empty(), &j.not_computed) {
@@ -71,8 +74,16 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
     Some([
         c.metric.clone(),
         c.slice.clone(),
-        format!("{} / {}", share(j.baseline_judged), share(j.candidate_judged)),
-        format!("{} / {}", count(j.baseline_unjudged), count(j.candidate_unjudged)),
+        format!(
+            "{} / {}",
+            share(j.baseline_judged),
+            share(j.candidate_judged)
+        ),
+        format!(
+            "{} / {}",
+            count(j.baseline_unjudged),
+            count(j.candidate_unjudged)
+        ),
         format!("{:+.4}", j.delta),
         bound(j.lower.as_ref()),
         bound(j.upper.as_ref()),
