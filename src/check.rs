@@ -33,12 +33,19 @@ struct Loaded {
 /// for the report's warnings saying what the evaluation left out).
 fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
     let mut side = match &spec.kind {
-        InputKind::Metrics { format, id_column } => Loaded {
-            table: load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
-            note: None,
-            protocol: load::protocol::read_sidecar(&spec.path, &spec.shown())?,
-            eval: None,
-        },
+        InputKind::Metrics { format, id_column } => {
+            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+            let protocol = load::protocol::read_sidecar(&spec.path, &spec.shown())?;
+            if let Some(p) = &protocol {
+                load::protocol::check_query_set(p, &table, &spec.shown())?;
+            }
+            Loaded {
+                table,
+                note: None,
+                protocol,
+                eval: None,
+            }
+        }
         InputKind::Run => {
             let (t, note, ev) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
             Loaded {

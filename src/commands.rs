@@ -106,7 +106,7 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     }
     let stdout = write_outputs(&report, &outs, &reads)?;
     // After the files are written: job summary, outputs, annotations, the sticky PR comment.
-    let env = crate::publish::GithubEnv::from_process(&args.publish);
+    let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
     let report_path = args
         .output
         .export_json
