@@ -197,6 +197,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
     let wanted = wanted_metrics(cfg);
     let inputs = load_inputs(cfg, &wanted)?;
+    let efficiency = efficiency_section(cfg)?;
     let (base, cand) = (&inputs.base.table, &inputs.cand.table);
     let shared = pair::shared_metrics(base, cand);
     let metrics = choose_metrics(cfg, base, cand, &shared)?;
@@ -218,8 +219,31 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         notes: gather_notes(cfg, &inputs, &metrics, &shared, judged.notes),
         ..judged
     };
-    let report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
+    let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
+    if let Some(e) = efficiency {
+        judge::efficiency::add_to_verdict(&mut report, &e);
+        report.efficiency = Some(e);
+    }
     Ok(Analysis { report, holes })
+}
+
+/// `[efficiency]`: both run cards read and the run-level gates judged on them (None without
+/// cards). A card that cannot be opened names its gate-file key.
+fn efficiency_section(cfg: &Config) -> Result<Option<crate::model::EfficiencyReport>> {
+    let Some([b, c]) = &cfg.efficiency.cards else {
+        return Ok(None);
+    };
+    let read = |key: &str, s: &InputSpec| {
+        load::run_card::load(&s.path, &s.shown()).map_err(|e| match (&e, &s.span) {
+            (Error::Io { .. }, Some(_)) => {
+                cfg.error_at(&s.span, format!("[efficiency] {key}: {e}"))
+            }
+            _ => e,
+        })
+    };
+    let cards = [read("baseline", b)?, read("candidate", c)?];
+    let written = [b.written.as_str(), c.written.as_str()];
+    judge::efficiency::section(cfg, written, [&cards[0], &cards[1]]).map(Some)
 }
 
 /// An interval needs at least two resamples beyond each bound; refuse settings that leave fewer.
@@ -461,6 +485,7 @@ fn build_report(
         protocol: Some(protocol),
         noise,
         notes: found.notes,
+        efficiency: None,
     })
 }
 

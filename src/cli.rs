@@ -224,6 +224,13 @@ pub struct CompareArgs {
     /// is neither known nor given is refused.
     #[arg(long = "higher-is-better", value_name = "METRIC")]
     pub higher_is_better: Vec<String>,
+    /// The baseline's run card (JSON: model, conditions, run-level metrics, curves), for the
+    /// Efficiency section; needs --candidate-card.
+    #[arg(long, value_name = "FILE", requires = "candidate_card")]
+    pub baseline_card: Option<PathBuf>,
+    /// The candidate's run card; needs --baseline-card.
+    #[arg(long, value_name = "FILE", requires = "baseline_card")]
+    pub candidate_card: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
 }

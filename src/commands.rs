@@ -45,6 +45,12 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
     if let Some(q) = &cfg.noise.quarantine {
         r.add("[noise] quarantine list", &q.path);
     }
+    for (side, c) in ["baseline", "candidate"]
+        .iter()
+        .zip(cfg.efficiency.cards.iter().flatten())
+    {
+        r.add(format!("[efficiency] {side} run card"), &c.path);
+    }
     Ok(r)
 }
 
@@ -252,6 +258,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         policy: Policy::default(),
+        efficiency: compare_cards(args),
         warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
@@ -303,6 +310,26 @@ fn refuse_unknown_directions(args: &CompareArgs, report: &crate::model::Report) 
             crate::safe_text::shown(m)
         ))),
         None => Ok(()),
+    }
+}
+
+/// `compare --baseline-card --candidate-card`: the Efficiency section without gates.
+fn compare_cards(args: &CompareArgs) -> Efficiency {
+    let (Some(b), Some(c)) = (&args.baseline_card, &args.candidate_card) else {
+        return Efficiency::default();
+    };
+    let spec = |p: &std::path::Path| InputSpec {
+        path: p.to_path_buf(),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: None,
+            id_column: String::new(),
+        },
+        span: None,
+    };
+    Efficiency {
+        cards: Some([spec(b), spec(c)]),
+        gates: Vec::new(),
     }
 }
 
