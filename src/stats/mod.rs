@@ -32,6 +32,7 @@ pub mod describe;
 pub mod holm;
 pub mod interval;
 pub mod jackknife;
+pub mod order_counts;
 pub mod paired_quantile;
 pub mod power;
 pub mod quantile;

@@ -7,13 +7,16 @@
 //! `bootstrap`: chunks of `CHUNK` resamples, chunk c on ChaCha8 stream c of the caller's key,
 //! indices by `bounded`; results do not depend on the thread count.
 //!
-//! Cost: O(B · n) (quantiles by selection), one buffer pair per chunk.
+//! Cost: O(B · n): each resample counts the ranks it draws over the sorted distinct values of
+//! both sides (`order_counts`) and walks the counts to its two quantiles, the numbers selection
+//! would give, without sorting or copying values; one pair of counts per chunk.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::bootstrap::{bounded, CHUNK};
+use super::order_counts::{Counts, Ranks};
 use super::quantile::quantile_unsorted;
 
 /// Per-query values of both sides and the resampling units (each a list of query indices).
@@ -61,23 +64,26 @@ pub fn bootstrap_quantile_diffs(
         g > 0 && g <= u32::MAX as usize,
         "bootstrap needs 1..=u32::MAX units, got {g}"
     );
+    let ranks = Ranks::new(s.base, s.cand);
+    let d = ranks.values.len();
     let mut out = vec![0.0; resamples];
     out.par_chunks_mut(CHUNK)
         .enumerate()
         .for_each(|(c, chunk)| {
             let mut rng = ChaCha8Rng::from_seed(key);
             rng.set_stream(c as u64);
-            let (mut b, mut k) = (Vec::new(), Vec::new());
+            let (mut b, mut k) = (Counts::new(d), Counts::new(d));
             for slot in chunk.iter_mut() {
-                b.clear();
-                k.clear();
                 for _ in 0..g {
                     for &i in &s.units[bounded(&mut rng, g as u32) as usize] {
-                        b.push(s.base[i as usize]);
-                        k.push(s.cand[i as usize]);
+                        let [rb, rc] = ranks.ranks[i as usize];
+                        b.add(rb);
+                        k.add(rc);
                     }
                 }
-                *slot = quantile_unsorted(&mut k, p) - quantile_unsorted(&mut b, p);
+                *slot = k.quantile(&ranks.values, p) - b.quantile(&ranks.values, p);
+                b.clear();
+                k.clear();
             }
         });
     out

@@ -29,6 +29,7 @@ use rayon::prelude::*;
 
 use super::bootstrap::{Units, CHUNK};
 use super::columns::Columns;
+use super::order_counts::{Counts, Ranks};
 use super::paired_quantile::PairedSample;
 use super::quantile::quantile_unsorted;
 
@@ -86,10 +87,19 @@ where
 }
 
 /// Counts the rounds as extreme as `observed` over `rounds` rounds (quantile statistics);
-/// `stat(signs)` computes one round's statistic with signs drawn by `Signs::next`.
-fn count_extreme<F>(rounds: usize, key: [u8; 32], observed: f64, scale: f64, stat: F) -> usize
+/// `stat(signs, scratch)` computes one round's statistic with signs drawn by `Signs::next`, on
+/// the chunk's own `scratch` from `init`.
+fn count_extreme<S, I, F>(
+    rounds: usize,
+    key: [u8; 32],
+    observed: f64,
+    scale: f64,
+    init: I,
+    stat: F,
+) -> usize
 where
-    F: Fn(&mut Signs) -> f64 + Sync,
+    I: Fn() -> S + Sync,
+    F: Fn(&mut Signs, &mut S) -> f64 + Sync,
 {
     let chunks = rounds.div_ceil(CHUNK);
     (0..chunks)
@@ -98,6 +108,7 @@ where
             let mut rng = ChaCha8Rng::from_seed(key);
             rng.set_stream(c as u64);
             let len = CHUNK.min(rounds - c * CHUNK);
+            let mut scratch = init();
             let mut signs = Signs {
                 rng,
                 word: 0,
@@ -106,7 +117,7 @@ where
             (0..len)
                 .filter(|_| {
                     signs.left = 0; // every round starts on a fresh word
-                    as_extreme(stat(&mut signs), observed, scale)
+                    as_extreme(stat(&mut signs, &mut scratch), observed, scale)
                 })
                 .count()
         })
@@ -249,9 +260,24 @@ pub fn p_value_quantile(s: &PairedSample<'_>, p: f64, rounds: usize, key: [u8; 3
         });
         return k[0] as f64 / (1u64 << units) as f64;
     }
-    let k = count_extreme(rounds, key, observed, scale, |signs| {
-        let swaps: Vec<bool> = (0..units).map(|_| signs.next()).collect();
-        swapped_diff(s, p, |u| swaps[u])
+    let ranks = Ranks::new(s.base, s.cand);
+    let d = ranks.values.len();
+    let init = || (Counts::new(d), Counts::new(d));
+    let k = count_extreme(rounds, key, observed, scale, init, |signs, (b, c)| {
+        // The signs in unit order, as the exact path's bits; the sides counted by rank.
+        for members in s.units {
+            let swapped = signs.next();
+            for &i in members {
+                let [rb, rc] = ranks.ranks[i as usize];
+                let (x, y) = if swapped { (rc, rb) } else { (rb, rc) };
+                b.add(x);
+                c.add(y);
+            }
+        }
+        let t = c.quantile(&ranks.values, p) - b.quantile(&ranks.values, p);
+        b.clear();
+        c.clear();
+        t
     });
     p_value(k, rounds)
 }
