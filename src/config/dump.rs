@@ -39,8 +39,22 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
     }
     root.insert("policy".into(), policy.into());
 
-    let gates: Vec<Value> = c.gates.iter().map(gate).collect();
-    root.insert("gate".into(), Value::Array(gates));
+    if let Some(e) = super::run_gate::dump_cards(&c.efficiency) {
+        root.insert("efficiency".into(), e.into());
+    }
+    // Per-query and run-level gates, in gate-file order.
+    let mut gates: Vec<(usize, Value)> = c.gates.iter().map(|g| (g.index, gate(g))).collect();
+    gates.extend(
+        c.efficiency
+            .gates
+            .iter()
+            .map(|g| (g.index, super::run_gate::dump(g))),
+    );
+    gates.sort_by_key(|(i, _)| *i);
+    root.insert(
+        "gate".into(),
+        Value::Array(gates.into_iter().map(|(_, g)| g).collect()),
+    );
     toml::to_string(&root).unwrap_or_default()
 }
 

@@ -312,3 +312,47 @@ fn curve_target(
         ))),
     }
 }
+
+/// `--dump-config`: `[efficiency]` as written (None without run cards).
+pub(super) fn dump_cards(e: &Efficiency) -> Option<toml::Table> {
+    let [b, c] = e.cards.as_ref()?;
+    let mut t = toml::Table::new();
+    t.insert("baseline".into(), b.written.clone().into());
+    t.insert("candidate".into(), c.written.clone().into());
+    Some(t)
+}
+
+/// `--dump-config`: one run-level gate, every rule as it reads back (a fraction as 0.1).
+pub(super) fn dump(g: &RunGate) -> Value {
+    let mut t = toml::Table::new();
+    t.insert("metric".into(), g.metric.clone().into());
+    if let Some((m, x)) = &g.at {
+        let mut at = toml::Table::new();
+        at.insert(m.clone(), (*x).into());
+        t.insert("at".into(), at.into());
+    }
+    for r in &g.rules {
+        let v: Value = match (r.kind, r.relative) {
+            (RunRuleKind::Min | RunRuleKind::Max, _) => r.amount.into(),
+            // A plain number ≤ 1 is read as a fraction; above, only "N%" is.
+            (_, true) if r.amount <= 1.0 => r.amount.into(),
+            (_, true) => format!("{}%", r.amount * 100.0).into(),
+            (_, false) => {
+                let mut a = toml::Table::new();
+                a.insert("absolute".into(), r.amount.into());
+                a.into()
+            }
+        };
+        t.insert(r.kind.as_str().into(), v);
+    }
+    t.insert("higher-is-better".into(), g.higher_is_better.into());
+    let allow = g
+        .allow_condition_change
+        .iter()
+        .map(|s| Value::String(s.clone()));
+    t.insert(
+        "allow-condition-change".into(),
+        Value::Array(allow.collect()),
+    );
+    t.into()
+}
