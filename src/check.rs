@@ -379,6 +379,7 @@ fn compare_and_judge(
     let judged = judge::judge(cfg, &comparisons)?;
     let mut gates = judged.results;
     let mut warnings = judged.warnings;
+    let mut notes = judged.notes;
     let mut holes = Vec::new();
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
@@ -386,19 +387,16 @@ fn compare_and_judge(
             candidate: c,
             queries: inputs.queries(),
         };
-        warnings.extend(crate::bounds::apply(
-            cfg,
-            &runs,
-            &mut comparisons,
-            &mut gates,
-        )?);
+        let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
         holes = crate::bounds::holes(cfg, &runs);
     }
     let found = Findings {
         comparisons,
         gates,
         warnings,
-        notes: judged.notes,
+        notes,
     };
     Ok((found, holes))
 }
@@ -472,7 +470,11 @@ fn build_report(
         rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
         verdict: judge::verdict(&found.gates),
-        headline: judge::headline(&found.gates, &found.comparisons),
+        headline: judge::headline_at(
+            &found.gates,
+            &found.comparisons,
+            1.0 - cfg.bootstrap.confidence,
+        ),
         seed: cfg.bootstrap.seed,
         resamples: cfg.bootstrap.resamples,
         confidence: cfg.bootstrap.confidence,
