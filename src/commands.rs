@@ -206,18 +206,7 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
-    let here = std::path::Path::new("");
-    let columns = column_flags(&args.columns)?;
-    let spec = |p: &std::path::Path| InputSpec {
-        path: resolve(here, &p.display().to_string()),
-        written: p.display().to_string(),
-        kind: InputKind::Metrics {
-            format: args.input_format.map(Into::into),
-            id_column: args.id_column.clone(),
-            columns: columns.clone(),
-        },
-        span: None,
-    };
+    let spec = compare_input(args)?;
     let cfg = Config {
         id: "compare".into(),
         inputs: Inputs {
@@ -384,6 +373,21 @@ fn in_compare_words(e: Error) -> Error {
         Error::Config(m) => Error::Config(words(m)),
         other => other,
     }
+}
+
+/// How compare reads each of its files: `--input-format`, `--id-column`, `--column`.
+fn compare_input(args: &CompareArgs) -> Result<impl Fn(&std::path::Path) -> InputSpec + '_> {
+    let columns = column_flags(&args.columns)?;
+    Ok(move |p: &std::path::Path| InputSpec {
+        path: resolve(std::path::Path::new(""), &p.display().to_string()),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: args.input_format.map(Into::into),
+            id_column: args.id_column.clone(),
+            columns: columns.clone(),
+        },
+        span: None,
+    })
 }
 
 /// `--column ROLE=COLUMN` flags as a column mapping: `id`, `group`, `slice:TAG`, else a metric.

@@ -43,7 +43,7 @@ fn setup() -> tempfile::TempDir {
     dir
 }
 
-const GATE_TAIL: &str = "[slices]\nby = [\"lang\"]\n[bootstrap]\nresamples = 500\nunit = \"group\"\n[[gate]]\nmetric = \"recall@5\"\nmax-drop = 0.5\n";
+const GATE_TAIL: &str = "[slices]\nby = [\"lang\"]\n[bootstrap]\nresamples = 500\nunit = \"group\"\n[[gate]]\nmetric = \"recall@5\"\nmax-drop = 0.2\n";
 
 fn report(dir: &Path, gate: &str) -> serde_json::Value {
     let g = write(dir, "gate.toml", gate);
