@@ -33,8 +33,12 @@ struct Loaded {
 /// for the report's warnings saying what the evaluation left out).
 fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
     let mut side = match &spec.kind {
-        InputKind::Metrics { format, id_column } => {
-            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+        InputKind::Metrics {
+            format,
+            id_column,
+            columns,
+        } => {
+            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column, columns)?;
             let protocol = load::protocol::read_sidecar(&spec.path, &spec.shown())?;
             if let Some(p) = &protocol {
                 load::protocol::check_query_set(p, &table, &spec.shown())?;
@@ -375,6 +379,7 @@ fn compare_and_judge(
     let judged = judge::judge(cfg, &comparisons)?;
     let mut gates = judged.results;
     let mut warnings = judged.warnings;
+    let mut notes = judged.notes;
     let mut holes = Vec::new();
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
@@ -382,19 +387,16 @@ fn compare_and_judge(
             candidate: c,
             queries: inputs.queries(),
         };
-        warnings.extend(crate::bounds::apply(
-            cfg,
-            &runs,
-            &mut comparisons,
-            &mut gates,
-        )?);
+        let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
         holes = crate::bounds::holes(cfg, &runs);
     }
     let found = Findings {
         comparisons,
         gates,
         warnings,
-        notes: judged.notes,
+        notes,
     };
     Ok((found, holes))
 }
@@ -468,7 +470,11 @@ fn build_report(
         rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
         verdict: judge::verdict(&found.gates),
-        headline: judge::headline(&found.gates, &found.comparisons),
+        headline: judge::headline_at(
+            &found.gates,
+            &found.comparisons,
+            1.0 - cfg.bootstrap.confidence,
+        ),
         seed: cfg.bootstrap.seed,
         resamples: cfg.bootstrap.resamples,
         confidence: cfg.bootstrap.confidence,

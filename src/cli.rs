@@ -214,12 +214,21 @@ pub struct CompareArgs {
     /// Column with the query id in CSV/TSV files.
     #[arg(long, default_value = "query_id")]
     pub id_column: String,
+    /// Column mapping for table inputs (repeat): `id=sample_id`, `group=conversation_id`,
+    /// `slice:lang=language`, `recall@5=id_based_context_recall` (a metric). When metrics are
+    /// mapped, other columns are ignored; same as the gate file's long form.
+    #[arg(long = "column", value_name = "ROLE=COLUMN")]
+    pub columns: Vec<String>,
     /// Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub input_format: Option<InputFormatArg>,
     /// A metric where lower is better (latency, cost), so a rise reads as worse (repeat).
     #[arg(long = "lower-is-better", value_name = "METRIC")]
     pub lower_is_better: Vec<String>,
+    /// A metric rag-gate does not know where higher is better (repeat); a column whose direction
+    /// is neither known nor given is refused.
+    #[arg(long = "higher-is-better", value_name = "METRIC")]
+    pub higher_is_better: Vec<String>,
     /// The baseline's run card (JSON: model, conditions, run-level metrics, curves), for the
     /// Efficiency section; needs --candidate-card.
     #[arg(long, value_name = "FILE", requires = "candidate_card")]

@@ -119,12 +119,44 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         .as_deref()
         .or(args.output.output.as_deref())
         .filter(|p| !crate::atomic::is_stdout(p));
-    let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
+    let mut stderr: Vec<String> = flags_without_effect(&args.publish)
+        .iter()
+        .map(|m| crate::publish::actions::warning(env.actions, m))
+        .collect();
+    stderr.extend(crate::publish::publish(
+        &report,
+        report_path,
+        &args.publish,
+        &env,
+    )?);
     Ok(Outcome {
         stdout,
         stderr,
         exit_code: exit_code(report.verdict),
     })
+}
+
+/// Warnings for publish flags that do nothing without `--comment`: `--comment-mode` other than
+/// the default, and `--pr`.
+fn flags_without_effect(p: &crate::publish::PublishArgs) -> Vec<String> {
+    use crate::publish::{CommentMode, CommentWhen};
+    if p.comment != CommentMode::Off {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if p.comment_mode != CommentWhen::Always {
+        out.push(format!(
+            "--comment-mode {} has no effect without --comment: no PR comment is posted (add --comment)",
+            clap::ValueEnum::to_possible_value(&p.comment_mode)
+                .map_or(String::new(), |v| v.get_name().to_string())
+        ));
+    }
+    if let Some(n) = p.pr {
+        out.push(format!(
+            "--pr {n} has no effect without --comment: no PR comment is posted (add --comment)"
+        ));
+    }
+    out
 }
 
 /// `--seed` and `--resamples` over the gate file's (in the gate file's ranges), and today's date
@@ -174,16 +206,7 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
-    let here = std::path::Path::new("");
-    let spec = |p: &std::path::Path| InputSpec {
-        path: resolve(here, &p.display().to_string()),
-        written: p.display().to_string(),
-        kind: InputKind::Metrics {
-            format: args.input_format.map(Into::into),
-            id_column: args.id_column.clone(),
-        },
-        span: None,
-    };
+    let spec = compare_input(args)?;
     let cfg = Config {
         id: "compare".into(),
         inputs: Inputs {
@@ -236,6 +259,11 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     let reads = reads(&cfg, None)?;
     refuse_clobbering(&planned(&args.output, None), &reads)?;
     let mut report = analyze(&cfg).map_err(in_compare_words)?;
+    refuse_unknown_directions(args, &report)?;
+    // Every unknown direction is now given (--higher-is-better): no note says it was assumed.
+    let assumed = |w: &String| !w.contains(": direction unknown, its label reads a rise as better");
+    report.warnings.retain(assumed);
+    report.notes.retain(assumed);
     for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
         *w = compare_words(std::mem::take(w));
     }
@@ -245,6 +273,35 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// A compared column whose direction rag-gate does not know (not an IR metric) and that neither
+/// `--lower-is-better` nor `--higher-is-better` names: a 9× latency rise must not read "better".
+fn refuse_unknown_directions(args: &CompareArgs, report: &crate::model::Report) -> Result<()> {
+    let canon = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .map(|m| crate::metric_names::canonical(m))
+            .collect()
+    };
+    let (lower, higher) = (canon(&args.lower_is_better), canon(&args.higher_is_better));
+    if let Some(m) = lower.iter().find(|m| higher.contains(m)) {
+        return Err(Error::Usage(format!(
+            "--lower-is-better {m} and --higher-is-better {m}: a metric has one direction"
+        )));
+    }
+    let unknown = report.comparisons.iter().map(|c| &c.metric).find(|m| {
+        !crate::metric_names::direction_known(m) && !lower.contains(m) && !higher.contains(m)
+    });
+    match unknown {
+        Some(m) => Err(Error::Usage(format!(
+            "{}: is a higher {} better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better {} (latency, cost) or --higher-is-better {}, or leave it out with --metric",
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m)
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// `compare --baseline-card --candidate-card`: the Efficiency section without gates.
@@ -258,6 +315,7 @@ fn compare_cards(args: &CompareArgs) -> Efficiency {
         kind: InputKind::Metrics {
             format: None,
             id_column: String::new(),
+            columns: Default::default(),
         },
         span: None,
     };
@@ -315,4 +373,49 @@ fn in_compare_words(e: Error) -> Error {
         Error::Config(m) => Error::Config(words(m)),
         other => other,
     }
+}
+
+/// How compare reads each of its files: `--input-format`, `--id-column`, `--column`.
+fn compare_input(args: &CompareArgs) -> Result<impl Fn(&std::path::Path) -> InputSpec + '_> {
+    let columns = column_flags(&args.columns)?;
+    Ok(move |p: &std::path::Path| InputSpec {
+        path: resolve(std::path::Path::new(""), &p.display().to_string()),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: args.input_format.map(Into::into),
+            id_column: args.id_column.clone(),
+            columns: columns.clone(),
+        },
+        span: None,
+    })
+}
+
+/// `--column ROLE=COLUMN` flags as a column mapping: `id`, `group`, `slice:TAG`, else a metric.
+fn column_flags(flags: &[String]) -> Result<crate::load::ColumnMap> {
+    let mut map = crate::load::ColumnMap::default();
+    for f in flags {
+        let Some((role, column)) = f
+            .split_once('=')
+            .filter(|(r, c)| !r.is_empty() && !c.is_empty())
+        else {
+            return Err(Error::Usage(format!(
+                "--column {f}: expected ROLE=COLUMN, e.g. id=sample_id, group=conversation_id, slice:lang=language or recall@5=context_recall"
+            )));
+        };
+        let column = column.to_string();
+        match role {
+            "id" => map.id = Some(column),
+            "group" => map.group = Some(column),
+            _ => match role.strip_prefix("slice:") {
+                Some(tag) => {
+                    map.slices.insert(tag.to_string(), column);
+                }
+                None => {
+                    map.metrics
+                        .insert(crate::metric_names::canonical(role), column);
+                }
+            },
+        }
+    }
+    Ok(map)
 }
