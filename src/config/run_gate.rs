@@ -160,6 +160,7 @@ fn no_per_query_keys(g: &RawGate) -> std::result::Result<(), &'static str> {
         ("max-mean", g.max_mean.is_some()),
         ("max-drop", g.max_drop.is_some()),
         ("max-change", g.max_change.is_some()),
+        ("max-change", g.max_change.is_some()),
         (
             "fail-if-significant-drop",
             g.fail_if_significant_drop.is_some(),
