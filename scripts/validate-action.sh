@@ -84,4 +84,38 @@ assert code == 2 and got is None, (code, got)
 code, got, _, files = run("true", "$(touch pwned) ;touch pwned2", config="$(touch pwned3)")
 assert got[1] == "$(touch pwned3)" and got[-4:] == ["$(touch", "pwned)", ";touch", "pwned2"] and not [f for f in files if f.startswith("pwned")], (got, files)
 print("ok -- the check step builds the expected command and passes on its exit code")
+
+# Fork-safe part 2 sets the commit status from trusted code (issue 24): it may write statuses,
+# the last step runs always and maps main's verdict to the state; anything else is an error.
+fork2 = YAML(typ="safe").load(open(os.path.join(os.path.dirname(sys.argv[1]),
+                                                "examples/workflows/rag-gate-fork-2.yml")))
+job = fork2["jobs"]["comment"]
+assert job["permissions"].get("statuses") == "write", job["permissions"]
+steps = job["steps"]
+gate_at = next(i for i, s in enumerate(steps) if s.get("id") == "gate")
+last = steps[-1]
+assert last.get("if") == "${{ always() }}" and gate_at < len(steps) - 1, last
+assert "steps.gate.outputs.verdict" in last["env"]["VERDICT"], last["env"]
+assert last["env"]["HEAD_SHA"] == "${{ github.event.workflow_run.head_sha }}", last["env"]
+
+def status(verdict):
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "gh"), "w") as f:
+            f.write('#!/usr/bin/env bash\nprintf "%s\\n" "$@" > "$ARGS_OUT"\n')
+        os.chmod(os.path.join(d, "gh"), 0o755)
+        env = dict(os.environ, PATH=d + os.pathsep + os.environ["PATH"], VERDICT=verdict,
+                   ARGS_OUT=os.path.join(d, "args"), HEAD_SHA="abc123", GH_TOKEN="t",
+                   GITHUB_REPOSITORY="o/r", GITHUB_SERVER_URL="https://github.com",
+                   GITHUB_RUN_ID="7")
+        r = subprocess.run(["bash", "-c", last["run"]], env=env, cwd=d, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        got = open(env["ARGS_OUT"]).read().splitlines()
+        assert "repos/o/r/statuses/abc123" in got and "context=rag-gate (trusted)" in got, got
+        return next(a for a in got if a.startswith("state="))
+
+for verdict, state in [("pass", "success"), ("fail", "failure"), ("", "error"),
+                       ("pass\n", "error"), ("maybe", "error")]:
+    got = status(verdict)
+    assert got == "state=" + state, (verdict, got)
+print("ok -- fork part 2 sets the status `rag-gate (trusted)` from main's verdict, error otherwise")
 PY

@@ -32,16 +32,19 @@ pub struct AaReport {
 
 pub fn run(args: &AaArgs) -> Result<Outcome> {
     let cfg = config(args)?;
+    let reads = reads(args);
+    if let Some(path) = &args.output {
+        crate::outputs::refuse_clobbering(&[("--output", path)], &reads)?;
+    }
     let report = analyze(&cfg, args)?;
     let json = report.noise.to_json();
     if let Some(path) = &args.output {
-        if args.files.iter().any(|f| same_file(f, path)) {
-            return Err(Error::Usage(format!(
-                "--output {}: that is one of the replicates; refusing to overwrite it",
-                path.display()
-            )));
-        }
-        crate::atomic::write_all_atomic(&[(path.as_path(), json.as_bytes())])?;
+        let out = crate::outputs::Output {
+            flag: "--output",
+            path,
+            bytes: json.as_bytes(),
+        };
+        crate::outputs::write(&[out], &reads)?;
     }
     let stdout = match args.format {
         crate::report::Format::Json => json,
@@ -58,11 +61,16 @@ pub fn run(args: &AaArgs) -> Result<Outcome> {
     })
 }
 
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
+/// Every file `aa` reads: the replicates (each with its protocol sidecar) and the queries file.
+fn reads(args: &AaArgs) -> crate::outputs::Reads {
+    let mut r = crate::outputs::Reads::default();
+    for f in &args.files {
+        r.add_with_sidecar("replicate", f);
     }
+    if let Some(q) = &args.queries {
+        r.add("queries file", q);
+    }
+    r
 }
 
 /// The A/A arms as a comparison: the first ⌈k/2⌉ files against the rest.
@@ -111,6 +119,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         protocol: crate::config::ProtocolSettings::default(),
         judged: crate::config::JudgedSettings::default(),
         policy: crate::config::Policy::default(),
+        efficiency: crate::config::Efficiency::default(),
         warnings: Vec::new(),
         gates: Vec::new(),
         noise: NoiseSettings::default(),

@@ -200,33 +200,6 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<()> {
     Ok(())
 }
 
-/// Refuses an output that is one of the inputs (through symlinks too): the output would destroy
-/// the data it was computed from. `outputs` are (flag, path); `inputs` are (what, path).
-pub fn refuse_overwriting(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<()> {
-    for (flag, out) in outputs {
-        if is_stdout(out) {
-            continue;
-        }
-        let Ok(out_real) = fs::canonicalize(out) else {
-            continue;
-        };
-        if !fs::metadata(&out_real).is_ok_and(|m| m.is_file()) {
-            continue; // a device or pipe is written in place, not replaced
-        }
-        if let Some((what, input)) = inputs
-            .iter()
-            .find(|(_, p)| fs::canonicalize(p).ok().as_ref() == Some(&out_real))
-        {
-            return Err(Error::Usage(format!(
-                "{flag} {}: that is the {what} {}; refusing to overwrite it",
-                out.display(),
-                input.display()
-            )));
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,12 +33,19 @@ struct Loaded {
 /// for the report's warnings saying what the evaluation left out).
 fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
     let mut side = match &spec.kind {
-        InputKind::Metrics { format, id_column } => Loaded {
-            table: load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
-            note: None,
-            protocol: load::protocol::read_sidecar(&spec.path, &spec.shown())?,
-            eval: None,
-        },
+        InputKind::Metrics { format, id_column } => {
+            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+            let protocol = load::protocol::read_sidecar(&spec.path, &spec.shown())?;
+            if let Some(p) = &protocol {
+                load::protocol::check_query_set(p, &table, &spec.shown())?;
+            }
+            Loaded {
+                table,
+                note: None,
+                protocol,
+                eval: None,
+            }
+        }
         InputKind::Run => {
             let (t, note, ev) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
             Loaded {
@@ -190,6 +197,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
     let wanted = wanted_metrics(cfg);
     let inputs = load_inputs(cfg, &wanted)?;
+    let efficiency = efficiency_section(cfg)?;
     let (base, cand) = (&inputs.base.table, &inputs.cand.table);
     let shared = pair::shared_metrics(base, cand);
     let metrics = choose_metrics(cfg, base, cand, &shared)?;
@@ -211,8 +219,31 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         notes: gather_notes(cfg, &inputs, &metrics, &shared, judged.notes),
         ..judged
     };
-    let report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
+    let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
+    if let Some(e) = efficiency {
+        judge::efficiency::add_to_verdict(&mut report, &e);
+        report.efficiency = Some(e);
+    }
     Ok(Analysis { report, holes })
+}
+
+/// `[efficiency]`: both run cards read and the run-level gates judged on them (None without
+/// cards). A card that cannot be opened names its gate-file key.
+fn efficiency_section(cfg: &Config) -> Result<Option<crate::model::EfficiencyReport>> {
+    let Some([b, c]) = &cfg.efficiency.cards else {
+        return Ok(None);
+    };
+    let read = |key: &str, s: &InputSpec| {
+        load::run_card::load(&s.path, &s.shown()).map_err(|e| match (&e, &s.span) {
+            (Error::Io { .. }, Some(_)) => {
+                cfg.error_at(&s.span, format!("[efficiency] {key}: {e}"))
+            }
+            _ => e,
+        })
+    };
+    let cards = [read("baseline", b)?, read("candidate", c)?];
+    let written = [b.written.as_str(), c.written.as_str()];
+    judge::efficiency::section(cfg, written, [&cards[0], &cards[1]]).map(Some)
 }
 
 /// An interval needs at least two resamples beyond each bound; refuse settings that leave fewer.
@@ -450,6 +481,7 @@ fn build_report(
         protocol: Some(protocol),
         noise,
         notes: found.notes,
+        efficiency: None,
     })
 }
 
@@ -575,8 +607,8 @@ pub struct Outputs {
     pub output: Option<PathBuf>,
     pub export_json: Option<PathBuf>,
     pub export_markdown: Option<PathBuf>,
-    /// Further files written in the same atomic batch (`check --holes`).
-    pub extra: Vec<(PathBuf, String)>,
+    /// Further files written in the same atomic batch, with their flag (`check --holes`).
+    pub extra: Vec<(&'static str, PathBuf, String)>,
     pub export_html: Option<PathBuf>,
 }
 
@@ -584,7 +616,7 @@ pub struct Outputs {
 /// All files are written to temporaries first and renamed only when every one is written, so a
 /// failing export (e.g. a missing folder) leaves the previous report files as they were. An
 /// output named `-` goes to stdout (at most one may).
-pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
+pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> Result<String> {
     use crate::atomic::is_stdout;
     let main = report::render(r, o.format);
     let json = o.export_json.as_ref().map(|_| report::json::render(r));
@@ -609,7 +641,7 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
             Some(main.as_str()),
         ),
     ];
-    let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
+    let mut files: Vec<crate::outputs::Output> = Vec::new();
     let mut to_stdout: Vec<(&str, &str)> = Vec::new();
     for (flag, path, text) in wanted {
         let (Some(path), Some(text)) = (path, text) else {
@@ -618,7 +650,11 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
         if is_stdout(path) {
             to_stdout.push((flag, text));
         } else {
-            files.push((path, text.as_bytes()));
+            files.push(crate::outputs::Output {
+                flag,
+                path,
+                bytes: text.as_bytes(),
+            });
         }
     }
     if to_stdout.len() > 1 {
@@ -628,10 +664,14 @@ pub fn write_outputs(r: &Report, o: &Outputs) -> Result<String> {
             flags.join(" and ")
         )));
     }
-    for (path, text) in &o.extra {
-        files.push((path, text.as_bytes()));
+    for (flag, path, text) in &o.extra {
+        files.push(crate::outputs::Output {
+            flag,
+            path,
+            bytes: text.as_bytes(),
+        });
     }
-    crate::atomic::write_all_atomic(&files)?;
+    crate::outputs::write(&files, reads)?;
     if let Some((flag, text)) = to_stdout.first() {
         if *flag != "--output" {
             return Ok(text.to_string());

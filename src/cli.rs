@@ -35,6 +35,56 @@ pub enum Command {
     /// when the identical arms differ significantly: the instrument is broken).
     #[command(after_help = EXIT_CODES_HELP)]
     Aa(AaArgs),
+    /// The baseline: `baseline fetch` downloads main's per-query results for the pull
+    /// request's merge-base from GitHub Actions, with a provenance file `check` reports.
+    #[command(subcommand)]
+    Baseline(BaselineCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BaselineCommand {
+    /// Download the artifact of the newest successful run of WORKFLOW on BRANCH for the
+    /// merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked
+    /// safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it.
+    #[command(after_help = FETCH_HELP)]
+    Fetch(FetchArgs),
+}
+
+pub const FETCH_HELP: &str = "\
+Needs GITHUB_REPOSITORY and a token with `actions: read` and `contents: read` (GITHUB_TOKEN in
+Actions); GITHUB_API_URL for GitHub Enterprise. Without --base-sha the merge-base comes from the
+event (GITHUB_EVENT_PATH): a pull_request's base...head, or a workflow_run's BRANCH...head_sha.
+
+Exit codes:
+  0  the baseline is in DIR (or none was found and --missing-ok was given)
+  2  no baseline (no run within reach, no such artifact, expired), no permission, rate limit,
+     network or a refused zip: the message says what to do; nothing is written outside DIR";
+
+#[derive(Debug, Clone, Args)]
+pub struct FetchArgs {
+    /// Name of the artifact the base branch's workflow uploads (its `name:`).
+    #[arg(long, value_name = "NAME")]
+    pub artifact: String,
+    /// The workflow that uploads it: its file name under .github/workflows (e.g. eval.yml).
+    #[arg(long, value_name = "FILE")]
+    pub workflow: String,
+    /// The base branch whose runs count.
+    #[arg(long, value_name = "BRANCH", default_value = "main")]
+    pub branch: String,
+    /// The merge-base commit (default: from the event at GITHUB_EVENT_PATH).
+    #[arg(long, value_name = "SHA")]
+    pub base_sha: Option<String>,
+    /// Folder to unpack into (created when missing).
+    #[arg(long, value_name = "DIR", default_value = "baseline")]
+    pub to: PathBuf,
+    /// When there is no baseline to fetch (no run, no artifact, expired), write the reason to
+    /// DIR/rag-gate-baseline.json, warn and exit 0, leaving it to `check`'s
+    /// `[baseline] on-missing`. Permission, network and zip problems still exit 2.
+    #[arg(long)]
+    pub missing_ok: bool,
+    /// Environment variable that holds the GitHub token.
+    #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
+    pub token_env: String,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -170,6 +220,13 @@ pub struct CompareArgs {
     /// A metric where lower is better (latency, cost), so a rise reads as worse (repeat).
     #[arg(long = "lower-is-better", value_name = "METRIC")]
     pub lower_is_better: Vec<String>,
+    /// The baseline's run card (JSON: model, conditions, run-level metrics, curves), for the
+    /// Efficiency section; needs --candidate-card.
+    #[arg(long, value_name = "FILE", requires = "candidate_card")]
+    pub baseline_card: Option<PathBuf>,
+    /// The candidate's run card; needs --baseline-card.
+    #[arg(long, value_name = "FILE", requires = "baseline_card")]
+    pub candidate_card: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -5,68 +5,70 @@ use crate::cli::{CheckArgs, CompareArgs, OutputArgs};
 use crate::config::{self, *};
 use crate::error::{Error, Result};
 use crate::outcome::Outcome;
+use crate::outputs::{refuse_clobbering, Reads};
 
-/// Refuses an output path that is one of the inputs (or the gate file): the report would
-/// overwrite the data it was computed from.
-/// The path a file would have once written: its canonical path when it exists, else the
-/// canonical folder joined with its name (so `a/../r.json` and `r.json` are one file).
-fn same_file_key(p: &std::path::Path) -> std::path::PathBuf {
-    if let Ok(real) = std::fs::canonicalize(p) {
-        return real;
+/// Every file `check` or `compare` reads: the gate file, both sides and their replicates (each
+/// with its protocol sidecar), the queries and qrels files, `[eval]` corpus and chunk map, the
+/// `[noise]` file and quarantine list. An output may be none of them (`outputs`).
+fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
+    let mut r = Reads::default();
+    if let Some(g) = gate_file {
+        r.add("gate file", g);
     }
-    let parent = match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    match (std::fs::canonicalize(parent), p.file_name()) {
-        (Ok(dir), Some(name)) => dir.join(name),
-        _ => p.to_path_buf(),
-    }
-}
-
-fn refuse_overwriting_inputs(
-    cfg: &Config,
-    gate_file: Option<&std::path::Path>,
-    o: &OutputArgs,
-) -> Result<()> {
     let i = &cfg.inputs;
-    let mut inputs: Vec<(&str, &std::path::Path)> = vec![
-        ("input", i.baseline.path.as_path()),
-        ("input", i.candidate.path.as_path()),
-    ];
-    inputs.extend(i.queries.iter().map(|q| ("input", q.path.as_path())));
-    inputs.extend(i.qrels.iter().map(|q| ("input", q.path.as_path())));
-    inputs.extend(
-        i.baseline_more
-            .iter()
-            .chain(&i.candidate_more)
-            .map(|s| ("input", s.path.as_path())),
-    );
-    inputs.extend(gate_file.map(|g| ("gate file", g)));
-    let outs = [
-        ("--output", &o.output),
-        ("--export-json", &o.export_json),
-        ("--export-markdown", &o.export_markdown),
-        ("--export-html", &o.export_html),
-    ];
-    // Two outputs onto one file: the last write would silently win.
-    let named: Vec<(&str, &std::path::Path, std::path::PathBuf)> = outs
-        .iter()
-        .filter_map(|(flag, out)| out.as_deref().map(|p| (*flag, p, same_file_key(p))))
-        .collect();
-    for (i, (flag, given, key)) in named.iter().enumerate() {
-        if let Some((first, _, _)) = named[..i].iter().find(|(_, _, k)| k == key) {
-            return Err(Error::Usage(format!(
-                "{first} and {flag} name the same file {}; give each output its own path",
-                given.display()
-            )));
+    r.add_with_sidecar("baseline", &i.baseline.path);
+    r.add_with_sidecar("candidate", &i.candidate.path);
+    for s in &i.baseline_more {
+        r.add_with_sidecar("baseline replicate", &s.path);
+    }
+    for s in &i.candidate_more {
+        r.add_with_sidecar("candidate replicate", &s.path);
+    }
+    if let Some(q) = &i.queries {
+        r.add("queries file", &q.path);
+    }
+    if let Some(q) = &i.qrels {
+        r.add("qrels file", &q.path);
+    }
+    if cfg.eval.is_some() {
+        let (opts, _) = crate::eval::gate_input::eval_options(cfg)?;
+        if let Some(c) = &opts.corpus {
+            r.add("[eval] corpus", c);
+        }
+        if let Some(c) = &opts.chunk_map {
+            r.add("[eval] chunk-map", c);
         }
     }
-    let outs: Vec<(&str, &std::path::Path)> = outs
-        .into_iter()
-        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
-        .collect();
-    crate::atomic::refuse_overwriting(&outs, &inputs)
+    if let Some(n) = &cfg.noise.file {
+        r.add("[noise] file", &n.path);
+    }
+    if let Some(q) = &cfg.noise.quarantine {
+        r.add("[noise] quarantine list", &q.path);
+    }
+    for (side, c) in ["baseline", "candidate"]
+        .iter()
+        .zip(cfg.efficiency.cards.iter().flatten())
+    {
+        r.add(format!("[efficiency] {side} run card"), &c.path);
+    }
+    Ok(r)
+}
+
+/// The files the flags ask `check` / `compare` to write, with the flag that names each.
+fn planned<'a>(
+    o: &'a OutputArgs,
+    holes: Option<&'a std::path::Path>,
+) -> Vec<(&'static str, &'a std::path::Path)> {
+    [
+        ("--output", o.output.as_deref()),
+        ("--export-json", o.export_json.as_deref()),
+        ("--export-markdown", o.export_markdown.as_deref()),
+        ("--export-html", o.export_html.as_deref()),
+        ("--holes", holes),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.map(|p| (flag, p)))
+    .collect()
 }
 
 fn outputs(o: &OutputArgs) -> Outputs {
@@ -87,7 +89,8 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     apply_check_flags(&mut cfg, args)?;
     // [eval] is checked even when no input is a run, so a typo there is never silent.
     let eval = crate::eval::gate_input::eval_settings(&cfg)?;
-    refuse_overwriting_inputs(&cfg, Some(&args.gate_file), &args.output)?;
+    let reads = reads(&cfg, Some(&args.gate_file))?;
+    refuse_clobbering(&planned(&args.output, args.holes.as_deref()), &reads)?;
     if args.dump_config {
         return Ok(Outcome {
             stdout: config::dump(&cfg, Some(crate::eval::gate_input::eval_table(&eval))),
@@ -95,18 +98,21 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         });
     }
     if let Some(h) = &args.holes {
-        refuse_bad_holes(&cfg, &args.gate_file, h)?;
+        refuse_holes_without_runs(&cfg, h)?;
     }
     let analysis = analyze_full(&cfg)?;
     let report = analysis.report;
     let mut outs = outputs(&args.output);
     if let Some(h) = &args.holes {
-        outs.extra
-            .push((h.clone(), crate::eval::holes::render(&analysis.holes)));
+        outs.extra.push((
+            "--holes",
+            h.clone(),
+            crate::eval::holes::render(&analysis.holes),
+        ));
     }
-    let stdout = write_outputs(&report, &outs)?;
+    let stdout = write_outputs(&report, &outs, &reads)?;
     // After the files are written: job summary, outputs, annotations, the sticky PR comment.
-    let env = crate::publish::GithubEnv::from_process(&args.publish);
+    let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
     let report_path = args
         .output
         .export_json
@@ -152,24 +158,8 @@ fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--holes PATH`: never one of the inputs or the gate file, and only when both inputs are runs.
-fn refuse_bad_holes(cfg: &Config, gate_file: &std::path::Path, h: &std::path::Path) -> Result<()> {
-    let same = |p: &std::path::Path| {
-        std::fs::canonicalize(p).ok().is_some()
-            && std::fs::canonicalize(p).ok() == std::fs::canonicalize(h).ok()
-    };
-    let inputs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
-        .into_iter()
-        .chain(cfg.inputs.qrels.as_ref())
-        .map(|i| i.path.as_path())
-        .chain([gate_file]);
-    if let Some(p) = inputs.into_iter().find(|p| same(p)) {
-        return Err(Error::Usage(format!(
-            "--holes {}: that is the input {}; refusing to overwrite it",
-            h.display(),
-            p.display()
-        )));
-    }
+/// `--holes PATH` only when both inputs are runs.
+fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
     let runs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
         .iter()
         .all(|i| matches!(i.kind, InputKind::Run));
@@ -236,23 +226,45 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         policy: Policy::default(),
+        efficiency: compare_cards(args),
         warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
             text: String::new(),
         },
     };
-    refuse_overwriting_inputs(&cfg, None, &args.output)?;
+    let reads = reads(&cfg, None)?;
+    refuse_clobbering(&planned(&args.output, None), &reads)?;
     let mut report = analyze(&cfg).map_err(in_compare_words)?;
     for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
         *w = compare_words(std::mem::take(w));
     }
-    let stdout = write_outputs(&report, &outputs(&args.output))?;
+    let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
     Ok(Outcome {
         stdout,
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// `compare --baseline-card --candidate-card`: the Efficiency section without gates.
+fn compare_cards(args: &CompareArgs) -> Efficiency {
+    let (Some(b), Some(c)) = (&args.baseline_card, &args.candidate_card) else {
+        return Efficiency::default();
+    };
+    let spec = |p: &std::path::Path| InputSpec {
+        path: p.to_path_buf(),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: None,
+            id_column: String::new(),
+        },
+        span: None,
+    };
+    Efficiency {
+        cards: Some([spec(b), spec(c)]),
+        gates: Vec::new(),
+    }
 }
 
 /// The shared stages word their hints for the gate file; `compare` has flags instead. Each

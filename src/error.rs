@@ -26,6 +26,9 @@ pub enum Error {
     /// A command-line problem (flag values, incompatible flags).
     #[error("{0}")]
     Usage(String),
+    /// `baseline fetch` got no baseline (the message says why and what to do).
+    #[error("baseline fetch: {0}")]
+    Fetch(String),
     /// Publishing to GitHub failed and `--comment=required` was given.
     #[error("publishing to GitHub failed: {0}")]
     Publish(String),

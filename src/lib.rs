@@ -14,11 +14,15 @@ pub mod numbers; // how numbers read in reports: one precision, one minus sign, 
 pub mod safe_text; // untrusted names made one visible, short line for every output
 pub mod atomic; // write-to-temp-then-rename for every file we write
 pub mod protocol; // the protocol fingerprint: qrels, query set, corpus, metric definitions (data, hashing)
+pub mod unzip; // an untrusted zip (the baseline artifact) unpacked with limits, nothing outside the folder
+pub mod outputs; // the one check every command's outputs pass: no output is an input or another output
 
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
 pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second source of tables)
 pub mod report; // renderers of the model: text, Markdown, JSON
+pub mod github; // one GitHub client (timeouts, retries, token, caps); the Actions runs and artifacts
 pub mod publish; // GitHub: sticky PR comment, job summary, outputs, annotations
+pub mod provenance; // where a baseline came from: the file `baseline fetch` writes and `check` reads
 pub mod config; // gate file → validated configuration (strict; errors with line and column)
 
 pub mod pair; // stage: baseline × candidate by query id → paired values, tags, groups
@@ -32,6 +36,7 @@ pub mod check; // the check and compare analysis: load → pair → resample →
 pub mod cli; // clap definitions of check, compare, eval
 pub mod commands; // check and compare: flags → config → analysis → Outcome
 pub mod aa; // the aa command: replicates of one commit → noise, flaky queries, noise floor
+pub mod baseline; // the baseline fetch command: merge-base → run → artifact → folder + provenance
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
@@ -43,5 +48,6 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Compare(args) => commands::compare(&args),
         cli::Command::Eval(args) => eval::cli::run(&args),
         cli::Command::Aa(args) => aa::run(&args),
+        cli::Command::Baseline(cli::BaselineCommand::Fetch(args)) => baseline::fetch(&args),
     }
 }

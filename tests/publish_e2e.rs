@@ -82,7 +82,7 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
     assert!(
         r.summary.starts_with("<!-- rag-gate:v1 id=prod state=")
             && r.summary
-                .contains(" -->\n### ❌ rag-gate fail: ndcg@&#8288;10 dropped"),
+                .contains(" -->\n### ❌ rag-gate fail: ndcg@10 dropped"),
         "{}",
         r.summary
     );

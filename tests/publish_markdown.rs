@@ -28,7 +28,7 @@ fn first_line_is_the_marker_and_then_the_verdict_with_the_worst_reason() {
     );
     assert_eq!(
         lines.next(),
-        Some("### ❌ rag-gate fail: ndcg@&#8288;10 dropped 0.0310 \\[−0.0480, −0.0150\\] on risk=compliance (allowed drop 0.0100); 1 of 4 checks failed (2 gates)")
+        Some("### ❌ rag-gate fail: ndcg@10 dropped 0.0310 \\[−0.0480, −0.0150\\] on risk=compliance (allowed drop 0.0100); 1 of 4 checks failed (2 gates)")
     );
     assert_eq!(lines.next(), Some(""));
     assert_eq!(
@@ -185,6 +185,10 @@ fn angle_brackets_are_escaped_so_the_marker_cannot_be_closed() {
 fn mentions_and_issue_references_are_defused() {
     assert_eq!(escape("@octocat"), "@&#8288;octocat");
     assert_eq!(escape("#42"), "#&#8288;42");
+    // A metric's cutoff is no mention: copied from the comment, it is the metric.
+    assert_eq!(escape("recall@5"), "recall@5");
+    assert_eq!(escape("hit@10 and @5"), "hit@10 and @&#8288;5");
+    assert_eq!(escape("a@b"), "a@&#8288;b");
     let mut r = failing_report();
     r.warnings = vec!["ping @org/team about #12".into()];
     r.comparisons[2].metric = "@here".into();

@@ -5,6 +5,7 @@
 mod dump;
 mod gate;
 mod raw;
+pub mod run_gate;
 pub mod span;
 mod validate;
 
@@ -14,6 +15,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use dump::dump;
+pub use run_gate::{Efficiency, RunGate, RunRule, RunRuleKind};
 pub use span::SourceText;
 
 use crate::error::{Error, Result};
@@ -290,6 +292,8 @@ pub struct Config {
     pub gates: Vec<Gate>,
     pub noise: NoiseSettings,
     pub policy: Policy,
+    /// `[efficiency]`: the run cards and the run-level gates.
+    pub efficiency: Efficiency,
     /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric
     /// files), for the report's warnings.
     pub warnings: Vec<String>,

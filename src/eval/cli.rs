@@ -1,5 +1,5 @@
 //! `rag-gate eval` flags and entry point: parse flags into `EvalOptions`, evaluate, render, write
-//! with `write_atomic` for `-o`. Notes about left-out queries go to stderr; only main prints.
+//! through `outputs::write` (checked against every file it reads). Notes about left-out queries go to stderr; only main prints.
 
 use std::path::PathBuf;
 
@@ -7,9 +7,10 @@ use super::ann::evaluate_ann;
 use super::metrics::{Kind, Metric, NAMES_HELP};
 use super::output::{render_rows, summary_json, RowFormat};
 use super::{evaluate, EmptyGold, EvalOptions, EvalSummary, Evaluation, Format, Gain, Order};
-use crate::atomic::{is_stdout, write_atomic};
+use crate::atomic::is_stdout;
 use crate::error::{few, Error, Result};
 use crate::outcome::Outcome;
+use crate::outputs::{refuse_clobbering, Output, Reads};
 
 /// Per-query metrics from a run and qrels, trec_eval-exact.
 ///
@@ -73,13 +74,17 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     let ms =
         Metric::parse_list(&args.metrics).map_err(|e| Error::Usage(format!("--metrics: {e}")))?;
     let opts = options(args, &ms);
-    refuse_overwriting_inputs(args)?;
+    let reads = reads(args);
+    let planned = planned(args);
+    let named: Vec<(&str, &std::path::Path)> =
+        planned.iter().map(|(f, p)| (*f, p.as_path())).collect();
+    refuse_clobbering(&named, &reads)?;
     let ev = evaluate_either(args, &ms, &opts)?;
     let mut out = Outcome {
         stderr: left_out_notes(&ev.summary),
         ..Outcome::default()
     };
-    write_rows(args, &ev, &mut out)?;
+    write_rows(args, &ev, &reads, &mut out)?;
     Ok(out)
 }
 
@@ -152,7 +157,7 @@ fn left_out_notes(s: &EvalSummary) -> Vec<String> {
 
 /// Writes the rows (or the summary) where the flags say: `-o FILE` with its sidecar and the
 /// holes stub, or stdout; `--summary` puts the summary on stdout instead of the rows.
-fn write_rows(args: &EvalArgs, ev: &Evaluation, out: &mut Outcome) -> Result<()> {
+fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome) -> Result<()> {
     let summary_only = args.format == RowFormat::Json;
     let rows = if summary_only {
         summary_json(ev)?
@@ -161,10 +166,15 @@ fn write_rows(args: &EvalArgs, ev: &Evaluation, out: &mut Outcome) -> Result<()>
     };
     let holes = args.holes.as_ref().map(|_| holes_text(ev));
     match args.output.as_ref().filter(|p| !is_stdout(p)) {
-        Some(path) => write_with_sidecar(path, &rows, ev, args.holes.as_deref(), holes)?,
+        Some(path) => write_with_sidecar(path, &rows, ev, args.holes.as_deref(), holes, reads)?,
         None => {
             if let (Some(h), Some(text)) = (&args.holes, &holes) {
-                write_atomic(h, text.as_bytes())?;
+                let holes = Output {
+                    flag: "--holes",
+                    path: h,
+                    bytes: text.as_bytes(),
+                };
+                crate::outputs::write(&[holes], reads)?;
             }
             if !args.summary || summary_only {
                 out.stdout = rows;
@@ -207,6 +217,7 @@ fn write_with_sidecar(
     ev: &super::Evaluation,
     holes_path: Option<&std::path::Path>,
     holes: Option<String>,
+    reads: &Reads,
 ) -> Result<()> {
     let sidecar = ev.summary.protocol.as_ref().map(|p| {
         let mut p = p.clone();
@@ -216,14 +227,21 @@ fn write_with_sidecar(
         s
     });
     let sidecar_path = crate::protocol::sidecar_path(path);
-    let mut files: Vec<(&std::path::Path, &[u8])> = vec![(path, rows.as_bytes())];
+    fn out<'a>(flag: &'a str, path: &'a std::path::Path, text: &'a str) -> Output<'a> {
+        Output {
+            flag,
+            path,
+            bytes: text.as_bytes(),
+        }
+    }
+    let mut files = vec![out("-o", path, rows)];
     if let Some(s) = &sidecar {
-        files.push((&sidecar_path, s.as_bytes()));
+        files.push(out("-o's protocol sidecar", &sidecar_path, s));
     }
     if let (Some(h), Some(text)) = (holes_path, &holes) {
-        files.push((h, text.as_bytes()));
+        files.push(out("--holes", h, text));
     }
-    crate::atomic::write_all_atomic(&files)
+    crate::outputs::write(&files, reads)
 }
 
 /// "1 query", "3 queries".
@@ -235,19 +253,32 @@ fn queries(n: usize) -> String {
     }
 }
 
-/// `-o` must not replace a file the evaluation reads (through symlinks too).
-fn refuse_overwriting_inputs(args: &EvalArgs) -> Result<()> {
-    let Some(out) = &args.output else {
-        return Ok(());
-    };
-    let mut inputs: Vec<(&str, &std::path::Path)> = vec![("--run file", args.run.as_path())];
-    for (flag, p) in [
+/// Every file the evaluation reads (an output may be none of them).
+fn reads(args: &EvalArgs) -> Reads {
+    let mut r = Reads::default();
+    r.add("--run file", &args.run);
+    for (what, p) in [
         ("--qrels file", &args.qrels),
         ("--corpus file", &args.corpus),
         ("--chunk-map file", &args.chunk_map),
         ("--exact-run file", &args.exact_run),
     ] {
-        inputs.extend(p.as_deref().map(|p| (flag, p)));
+        if let Some(p) = p {
+            r.add(what, p);
+        }
     }
-    crate::atomic::refuse_overwriting(&[("-o", out.as_path())], &inputs)
+    r
+}
+
+/// The files the flags ask eval to write: `-o FILE` and its protocol sidecar, `--holes FILE`.
+fn planned(args: &EvalArgs) -> Vec<(&'static str, PathBuf)> {
+    let mut out = Vec::new();
+    if let Some(o) = args.output.as_ref().filter(|p| !is_stdout(p)) {
+        out.push(("-o", o.clone()));
+        out.push(("-o's protocol sidecar", crate::protocol::sidecar_path(o)));
+    }
+    if let Some(h) = &args.holes {
+        out.push(("--holes", h.clone()));
+    }
+    out
 }

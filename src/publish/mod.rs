@@ -7,16 +7,18 @@
 
 pub mod actions;
 pub mod args;
-pub mod client;
-pub mod env;
 pub mod sticky;
+
+// The GitHub client and environment are shared with `baseline fetch` (src/github/).
+pub use crate::github::{client, env};
 
 use std::path::Path;
 
+pub use crate::github::{GithubEnv, Token};
 pub use args::{CommentMode, CommentWhen, PublishArgs};
-pub use env::{GithubEnv, Token};
 
 use crate::error::{Error, Result};
+use crate::github::redact;
 use crate::model::{Report, Verdict};
 use crate::report::markdown::{self, Page, GITHUB_COMMENT_LIMIT};
 use sticky::{Action, Wanted};
@@ -168,13 +170,5 @@ fn summary_page(report_path: Option<&Path>, args: &PublishArgs, env: &GithubEnv)
         limit: Some(SUMMARY_LIMIT),
         full_report: Some(places.join(" and ")),
         link: None,
-    }
-}
-
-/// Belt and braces: whatever GitHub echoes back, the token never leaves in a message.
-fn redact(s: &str, token: Option<&Token>) -> String {
-    match token {
-        Some(t) if t.expose().len() >= 4 => s.replace(t.expose(), "***"),
-        _ => s.to_string(),
     }
 }

@@ -73,10 +73,10 @@ pub fn render(r: &Report) -> String {
     let failed = r.gates.iter().filter(|g| g.fails_build).count();
     let _ = writeln!(
         s,
-        "<p class=\"facts\">gate <b>{}</b> · {failed} of {} gate checks failed · {} queries paired · seed {} · {} resamples · {} {}% interval · unit {}</p>",
+        "<p class=\"facts\">gate <b>{}</b> · {failed} of {} gate checks failed · {} · seed {} · {} resamples · {} {}% interval · unit {}</p>",
         esc(&r.gate_id),
         r.gates.len(),
-        r.pairing.paired,
+        esc(&super::words::paired_count(r)),
         r.seed,
         r.resamples,
         esc(&r.method),
@@ -86,6 +86,7 @@ pub fn render(r: &Report) -> String {
     forests(&mut s, r);
     gates(&mut s, r);
     comparisons(&mut s, r);
+    s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);
     protocol(&mut s, r);
     s.push_str("</main></body></html>\n");
@@ -241,7 +242,7 @@ fn protocol(s: &mut String, r: &Report) {
     let p = &r.pairing;
     let _ = writeln!(
         s,
-        "<section><h2>Protocol</h2>\n<p>Seed {} · {} resamples · {} interval at {}% · resampling unit {} · tie |Δ| ≤ {:e} · paired {} of {} baseline / {} candidate queries (missing = {}) · baseline {} · candidate {}. p: two-sided paired sign-flip test; p (Holm): adjusted over the gated comparisons; MDE: smallest change detectable with 80% power.</p>",
+        "<section><h2>Protocol</h2>\n<p>Seed {} · {} resamples · {} interval at {}% · resampling unit {} · tie |Δ| ≤ {:e} · paired {} of {} baseline / {} candidate queries (missing = {}) · baseline {} · candidate {}. p: {}; p (Holm): adjusted over the gated comparisons; MDE: smallest change detectable with 80% power.</p>",
         r.seed,
         r.resamples,
         esc(&r.method),
@@ -253,7 +254,8 @@ fn protocol(s: &mut String, r: &Report) {
         p.candidate_queries,
         esc(&p.missing_policy),
         esc(&r.inputs.baseline),
-        esc(&r.inputs.candidate)
+        esc(&r.inputs.candidate),
+        esc(&super::words::p_test(r))
     );
     if !r.warnings.is_empty() {
         s.push_str("<h3>Warnings</h3>\n<ul>\n");

@@ -120,7 +120,7 @@ fn head(r: &Report) -> String {
             crate::numbers::count(small, "check", "checks")
         ));
     }
-    facts.push(format!("{} queries paired", r.pairing.paired));
+    facts.push(crate::report::words::paired_count(r));
     let _ = writeln!(s, "{}\n", facts.join(" · "));
     s
 }
@@ -148,6 +148,7 @@ fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> Strin
     let (changed, total) = trim::changed_rows(r, ranks, d.changed_rows);
     tables::changed(&mut s, r, &changed, total);
     tables::all(&mut s, r, &trim::all_rows(ranks, d.all_rows));
+    s.push_str(&super::efficiency::markdown(r, escape));
     if d.forest {
         forest::forest(&mut s, &r.comparisons, &r.gates);
     }

@@ -10,6 +10,7 @@ pub fn render(r: &Report) -> String {
     header_text(&mut out, r);
     gates_text(&mut out, r);
     deltas_text(&mut out, r);
+    out.push_str(&super::efficiency::text(r, table));
     worst_text(&mut out, r);
     dropped_text(&mut out, r);
     judged_text(&mut out, r);
@@ -28,8 +29,8 @@ fn header_text(out: &mut String, r: &Report) {
         one_line(&r.headline)
     ));
     out.push_str(&format!(
-        "{} paired · unit {} · {} {}% interval · {} resamples · seed {}\n",
-        crate::numbers::count(r.pairing.paired, "query", "queries"),
+        "{} · unit {} · {} {}% interval · {} resamples · seed {}\n",
+        super::words::paired_count(r),
         r.unit,
         r.method,
         fmt_pct(r.confidence),
@@ -62,8 +63,8 @@ fn gates_text(out: &mut String, r: &Report) {
     }
     if let Some(g) = r.gates.first() {
         out.push_str(&format!(
-            "  p: two-sided paired sign-flip test at the {} unit; Holm over {}\n",
-            r.unit,
+            "  p: {}; Holm over {}\n",
+            super::words::p_test(r),
             crate::numbers::count(g.family_size, "gated comparison", "gated comparisons")
         ));
     }

@@ -1,6 +1,42 @@
 //! Plain-words sentences shared by the Markdown and HTML renderers.
 
-use crate::model::RankMove;
+use crate::model::{RankMove, Report};
+
+/// What the header's query count counts: "50 queries paired", or with a quarantine "50 queries
+/// paired, 1 quarantined: 49 in the comparisons" (the comparisons' n are the 49).
+pub fn paired_count(r: &Report) -> String {
+    let paired = crate::numbers::count(r.pairing.paired, "query", "queries");
+    let out = r.noise.as_ref().map_or(0, |n| n.quarantined.len());
+    if out == 0 {
+        return format!("{paired} paired");
+    }
+    format!(
+        "{paired} paired, {out} quarantined: {} in the comparisons",
+        r.pairing.paired.saturating_sub(out)
+    )
+}
+
+/// The test behind the p-values next to it: the paired sign-flip (randomization) test, or with
+/// replicate runs the t test on the replicate-aware standard error (`stats::crossed`); both
+/// named when the report has both.
+pub fn p_test(r: &Report) -> String {
+    let crossed = r
+        .comparisons
+        .iter()
+        .filter(|c| c.replicates.is_some())
+        .count();
+    let sign_flip = format!(
+        "two-sided paired sign-flip (randomization) test at the {} unit",
+        r.unit
+    );
+    let t_test = "two-sided t test on the replicate-aware standard error (queries and \
+                  run-to-run noise, Welch–Satterthwaite df)";
+    match crossed {
+        0 => sign_flip,
+        n if n == r.comparisons.len() => t_test.to_string(),
+        _ => format!("{t_test} for the means with replicate runs, else the {sign_flip}"),
+    }
+}
 
 /// How one relevant document moved: "D123 (rel 2): rank 1 → 7", "D9 (rel 1) dropped out of the
 /// top 10 (rank 3 → 14)", "D9 (rel 1) dropped out of the top 10 (rank 3 → not retrieved)",

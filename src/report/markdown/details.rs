@@ -147,13 +147,13 @@ pub(super) fn protocol(s: &mut String, r: &Report) {
     );
     let _ = writeln!(
         s,
-        "- tie: abs(Δ) ≤ {:e}; p: two-sided paired sign-flip (randomization) test at the {} unit; \
+        "- tie: abs(Δ) ≤ {:e}; p: {}; \
          p (Holm): adjusted over the {family} gated comparisons; MDE: smallest change detectable \
          with 80% power; margin: the label's tie band (a gate's allowed drop, else the practical \
          tie); ↻: interval recomputed with 10× resamples because a bound lay within 3 \
          Monte-Carlo standard errors of a threshold (a gate decided on it says so)",
         r.tie_epsilon,
-        escape(&r.unit)
+        escape(&crate::report::words::p_test(r))
     );
     let _ = writeln!(s, "- {}", crate::model::LABEL_LEGEND);
     if !r.gates.is_empty() {

@@ -56,13 +56,22 @@ fn marker_id(gate_id: &str) -> String {
 }
 
 /// Escapes user-supplied text for Markdown: table pipes, code and emphasis characters, HTML, and
-/// `@`/`#` (an invisible word joiner after them, so no one is mentioned and no issue is
-/// cross-referenced; unlike a zero-width space it is no line-break opportunity, so `ndcg@10`
-/// never wraps at the `@`). Line breaks become spaces so a table row stays one row.
+/// `@`/`#` that GitHub could turn into a mention or a cross-reference (an invisible word joiner
+/// after them). A metric's cutoff (`recall@5`: a letter or digit, `@`, a digit) is no mention
+/// (GitHub mentions need a non-word character before the `@`), so it stays as written and a
+/// reviewer who copies it into a gate file gets the metric, not `recall@\u{2060}5`. Line breaks
+/// become spaces so a table row stays one row.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
+    let mut prev: Option<char> = None;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let cutoff = c == '@'
+            && prev.is_some_and(char::is_alphanumeric)
+            && chars.peek().is_some_and(char::is_ascii_digit);
+        prev = Some(c);
         match c {
+            '@' if cutoff => out.push('@'),
             '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' => {
                 out.push('\\');
                 out.push(c);

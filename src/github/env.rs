@@ -5,8 +5,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::args::PublishArgs;
-
 /// The GitHub token. Its `Debug` never shows it; only the client reads it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Token(String);
@@ -37,7 +35,7 @@ impl fmt::Debug for Token {
     }
 }
 
-/// Everything publish reads from the environment, plus the network limits.
+/// Everything the GitHub steps (publish, baseline fetch) read from the environment, plus the network limits.
 #[derive(Debug, Clone)]
 pub struct GithubEnv {
     /// `GITHUB_ACTIONS=true`: warnings and errors become `::warning::`/`::error::` lines.
@@ -64,9 +62,9 @@ pub struct GithubEnv {
 }
 
 impl GithubEnv {
-    /// Reads the process environment.
-    pub fn from_process(args: &PublishArgs) -> Self {
-        Self::from_lookup(&args.token_env, |k| std::env::var(k).ok())
+    /// Reads the process environment; the token from the variable named `token_var`.
+    pub fn from_process(token_var: &str) -> Self {
+        Self::from_lookup(token_var, |k| std::env::var(k).ok())
     }
 
     /// Reads through `lookup` (a name → value function); empty values count as unset.
@@ -133,10 +131,10 @@ pub const MAX_EVENT: u64 = 16 << 20;
 
 /// Reads the event payload: a regular file, at most [`MAX_EVENT`] bytes (a FIFO or an endless
 /// file must not hang the step).
-fn read_event(path: &Path) -> Result<String, String> {
+pub fn read_event(path: &Path) -> Result<String, String> {
     use std::io::Read;
     let shown = crate::safe_text::shown(&path.display().to_string());
-    let fail = |e: String| format!("no pull request number: reading {shown}: {e}");
+    let fail = |e: String| format!("reading the event {shown}: {e}");
     let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
     if !meta.is_file() {
         return Err(fail("not a regular file (a FIFO or a device?)".into()));
@@ -153,7 +151,7 @@ fn read_event(path: &Path) -> Result<String, String> {
 }
 
 fn pr_from_event(path: &Path) -> Result<u64, String> {
-    let text = read_event(path)?;
+    let text = read_event(path).map_err(|e| format!("no pull request number: {e}"))?;
     let event: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         format!(
             "no pull request number: {} is not JSON: {e}",

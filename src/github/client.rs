@@ -1,6 +1,8 @@
 //! The one place that talks to GitHub: an octocrab client on a configurable base URL
-//! (`GITHUB_API_URL`), with connect/read timeouts. Four calls: who the token is (`GET /user`),
-//! list every comment of a PR (all pages), create one, edit one.
+//! (`GITHUB_API_URL`), with connect/read timeouts. The comment's calls: who the token is
+//! (`GET /user`), list every comment of a PR (all pages), create one, edit one; and for
+//! `baseline fetch` a plain capped GET ([`Client::get`]) and the download of a redirect target
+//! on another host, sent without the token ([`Client::download`]).
 //!
 //! The server is not trusted: every response body is read through a size cap
 //! ([`MAX_BODY`]) and the listing stops after [`MAX_PAGES`] pages, so a 10 GiB body or an endless
@@ -62,10 +64,15 @@ enum Verb<'a> {
 }
 
 /// A response read within the cap.
-struct Reply {
-    status: u16,
-    next: Option<String>,
-    body: bytes::Bytes,
+pub struct Reply {
+    pub status: u16,
+    /// The `rel="next"` link of a listing.
+    pub next: Option<String>,
+    /// The `Location` header of a redirect.
+    pub location: Option<String>,
+    /// `x-ratelimit-remaining: 0`: the token's rate limit is used up (with `x-ratelimit-reset`).
+    pub rate_limited: Option<String>,
+    pub body: bytes::Bytes,
 }
 
 pub struct Client {
@@ -75,6 +82,8 @@ pub struct Client {
     base: String,
     authority: String,
     retries: usize,
+    /// Connect and read timeouts, for the download client too.
+    timeouts: (std::time::Duration, std::time::Duration),
     token: Token,
 }
 
@@ -116,6 +125,7 @@ impl Client {
             base,
             authority,
             retries: env.retries,
+            timeouts: (env.connect_timeout, env.read_timeout),
             token: token.clone(),
         })
     }
@@ -202,16 +212,109 @@ impl Client {
         self.retries
     }
 
+    /// `/repos/OWNER/REPO`, the prefix of every repository route.
+    pub fn repo_path(&self) -> &str {
+        &self.repo_path
+    }
+
+    /// A GET of `route` (retried like every read), its body read up to `limit` bytes. The caller
+    /// reads the status ([`Client::refusal`] words a failure).
+    pub async fn get(&self, route: &str, what: &str, limit: usize) -> Result<Reply, String> {
+        let mut left = self.retries;
+        loop {
+            let reply = self.send_capped(&Verb::Get, route, what, limit).await;
+            if !should_retry(&reply) || left == 0 {
+                return reply;
+            }
+            left -= 1;
+        }
+    }
+
+    /// The route of a next-page link, only on our own host.
+    pub fn next_route(&self, next: &str, what: &str) -> Result<String, String> {
+        self.same_host_route(next, what)
+    }
+
+    /// A failed answer in words; `on_403` says which permission the call needs.
+    pub fn refusal(&self, reply: &Reply, what: &str, on_403: &str) -> String {
+        if let Some(reset) = &reply.rate_limited {
+            return format!(
+                "{what}: GitHub's API rate limit for this token is used up ({}); wait until it \
+                 resets, or run with the Actions token (GITHUB_TOKEN), whose limit is per repository",
+                reset_words(reset)
+            );
+        }
+        if reply.status == 403 {
+            return format!(
+                "{what}: GitHub refused (403: {}); {on_403}",
+                self.said(reply)
+            );
+        }
+        self.status_error(reply, what)
+    }
+
+    /// Downloads `location` (a redirect target, usually a short-lived signed URL on another
+    /// host) with a client that has no token: the signature in the URL is its authorisation,
+    /// and the token must never reach a host other than `GITHUB_API_URL`'s. At most `limit`
+    /// bytes are read. Messages show the URL without its query (the signature).
+    pub async fn download(
+        &self,
+        location: &str,
+        what: &str,
+        limit: usize,
+    ) -> Result<bytes::Bytes, String> {
+        let shown = url_without_credentials(location);
+        let uri: http::Uri = location
+            .parse()
+            .map_err(|_| format!("{what}: GitHub redirected to an unusable URL ({shown})"))?;
+        let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
+            return Err(format!(
+                "{what}: GitHub redirected to a relative URL ({shown})"
+            ));
+        };
+        if scheme != "https" && !(scheme == "http" && self.base.starts_with("http://")) {
+            return Err(format!(
+                "{what}: GitHub redirected to a non-https URL ({shown})"
+            ));
+        }
+        let crab = Octocrab::builder()
+            .base_uri(format!("{scheme}://{authority}"))
+            .map_err(|_| format!("{what}: GitHub redirected to an unusable URL ({shown})"))?
+            .set_connect_timeout(Some(self.timeouts.0))
+            .set_read_timeout(Some(self.timeouts.1))
+            .add_retry_config(RetryConfig::None)
+            .build()
+            .map_err(|e| format!("could not set up the download client: {e}"))?;
+        let route = uri
+            .path_and_query()
+            .map_or("/", |pq| pq.as_str())
+            .to_string();
+        let mut left = self.retries;
+        loop {
+            let reply = match crab._get(route.as_str()).await {
+                Ok(resp) => read_capped(resp, limit, what).await,
+                Err(e) => Err(format!("{what}: could not download {shown}: {e}")),
+            };
+            match reply {
+                Ok(r) if (200..300).contains(&r.status) => return Ok(r.body),
+                Ok(r) if r.status < 500 || left == 0 => {
+                    return Err(format!(
+                        "{what}: the download from {shown} answered {}",
+                        r.status
+                    ))
+                }
+                Err(e) if left == 0 => return Err(self.clean(&e)),
+                _ => left -= 1,
+            }
+        }
+    }
+
     /// Sends up to `retries + 1` times while the answer is a 5xx, a 429 or a transport error.
     async fn retried(&self, verb: &Verb<'_>, route: &str, what: &str) -> Result<Reply, String> {
         let mut left = self.retries;
         loop {
             let reply = self.send(verb, route, what).await;
-            let again = match &reply {
-                Ok(r) => r.status >= 500 || r.status == 429,
-                Err(_) => true,
-            };
-            if !again || left == 0 {
+            if !should_retry(&reply) || left == 0 {
                 return reply;
             }
             left -= 1;
@@ -220,39 +323,26 @@ impl Client {
 
     /// One request; the body is read up to [`MAX_BODY`] bytes.
     async fn send(&self, verb: &Verb<'_>, route: &str, what: &str) -> Result<Reply, String> {
+        self.send_capped(verb, route, what, MAX_BODY).await
+    }
+
+    /// One request; the body is read up to `limit` bytes.
+    async fn send_capped(
+        &self,
+        verb: &Verb<'_>,
+        route: &str,
+        what: &str,
+        limit: usize,
+    ) -> Result<Reply, String> {
         let sent = match verb {
             Verb::Get => self.crab._get(route).await,
             Verb::Post(b) => self.crab._post(route, Some(*b)).await,
             Verb::Patch(b) => self.crab._patch(route, Some(*b)).await,
         };
         let resp = sent.map_err(|e| self.transport_error(&e, what))?;
-        let status = resp.status().as_u16();
-        let next = resp
-            .headers()
-            .get("link")
-            .and_then(|v| v.to_str().ok())
-            .and_then(next_link);
-        if let Some(len) = resp
-            .headers()
-            .get("content-length")
-            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
-        {
-            if len > MAX_BODY as u64 {
-                return Err(too_big(what));
-            }
-        }
-        let body = Limited::new(resp.into_body(), MAX_BODY)
-            .collect()
+        read_capped(resp, limit, what)
             .await
-            .map_err(|e| {
-                if e.is::<http_body_util::LengthLimitError>() {
-                    too_big(what)
-                } else {
-                    self.clean(&format!("{what}: reading GitHub's answer failed: {e}"))
-                }
-            })?
-            .to_bytes();
-        Ok(Reply { status, next, body })
+            .map_err(|e| self.clean(&e))
     }
 
     /// Only a link on our own host is followed, as a path on the API URL we were given.
@@ -275,16 +365,21 @@ impl Client {
         }
     }
 
-    fn status_error(&self, reply: &Reply, what: &str) -> String {
-        let status = http::StatusCode::from_u16(reply.status)
-            .map_or_else(|_| reply.status.to_string(), |s| s.to_string());
+    /// GitHub's `message`, redacted, on one line, at most 200 characters.
+    fn said(&self, reply: &Reply) -> String {
         // Redact first, then cut: a cut could leave a prefix of the token behind.
         let said = serde_json::from_slice::<serde_json::Value>(&reply.body)
             .ok()
             .and_then(|v| v.get("message")?.as_str().map(str::to_string))
             .unwrap_or_default();
         let said = self.clean(&said);
-        let said = crate::safe_text::one_line(&said.chars().take(200).collect::<String>());
+        crate::safe_text::one_line(&said.chars().take(200).collect::<String>())
+    }
+
+    fn status_error(&self, reply: &Reply, what: &str) -> String {
+        let status = http::StatusCode::from_u16(reply.status)
+            .map_or_else(|_| reply.status.to_string(), |s| s.to_string());
+        let said = self.said(reply);
         match reply.status {
             401 => format!("{what}: GitHub rejected the token (401: {said})"),
             403 => format!(
@@ -323,10 +418,74 @@ impl Client {
 /// The login of the Actions token (`GITHUB_TOKEN`).
 pub const ACTIONS_BOT: &str = "github-actions[bot]";
 
-fn too_big(what: &str) -> String {
+/// A 5xx, a 429 or a transport error is worth another try; a used-up rate limit is not (it
+/// resets in up to an hour).
+fn should_retry(reply: &Result<Reply, String>) -> bool {
+    match reply {
+        Ok(r) => r.rate_limited.is_none() && (r.status >= 500 || r.status == 429),
+        Err(_) => true,
+    }
+}
+
+/// `x-ratelimit-reset` (Unix seconds) in words.
+fn reset_words(reset: &str) -> String {
+    match reset.parse::<u64>() {
+        Ok(secs) => {
+            let day = secs % 86_400;
+            format!("it resets at {:02}:{:02} UTC", day / 3600, day % 3600 / 60)
+        }
+        Err(_) => "x-ratelimit-remaining: 0".to_string(),
+    }
+}
+
+/// Status, the headers we read, and the body up to `limit` bytes (a larger declared or sent
+/// body is an error, never read whole).
+async fn read_capped(
+    resp: http::Response<http_body_util::combinators::BoxBody<bytes::Bytes, octocrab::Error>>,
+    limit: usize,
+    what: &str,
+) -> Result<Reply, String> {
+    let status = resp.status().as_u16();
+    let header = |name: &str| {
+        resp.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let next = header("link").as_deref().and_then(next_link);
+    let location = header("location");
+    let rate_limited = (matches!(status, 403 | 429)
+        && header("x-ratelimit-remaining").as_deref() == Some("0"))
+    .then(|| header("x-ratelimit-reset").unwrap_or_default());
+    if let Some(len) = header("content-length").and_then(|v| v.parse::<u64>().ok()) {
+        if len > limit as u64 {
+            return Err(too_big(what, limit));
+        }
+    }
+    let body = Limited::new(resp.into_body(), limit)
+        .collect()
+        .await
+        .map_err(|e| {
+            if e.is::<http_body_util::LengthLimitError>() {
+                too_big(what, limit)
+            } else {
+                format!("{what}: reading GitHub's answer failed: {e}")
+            }
+        })?
+        .to_bytes();
+    Ok(Reply {
+        status,
+        next,
+        location,
+        rate_limited,
+        body,
+    })
+}
+
+fn too_big(what: &str, limit: usize) -> String {
     format!(
         "{what}: GitHub's answer is larger than {} MiB; gave up",
-        MAX_BODY >> 20
+        limit >> 20
     )
 }
 

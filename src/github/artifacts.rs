@@ -1,0 +1,344 @@
+//! The baseline on GitHub Actions: the pull request's merge-base, the newest successful run of
+//! the evaluation workflow on the base branch for it (else for the nearest older ancestor), and
+//! that run's artifact as zip bytes.
+//!
+//! Calls (REST, through [`Client`]): `GET /repos/R/compare/BASE...HEAD` (the merge-base),
+//! `GET /repos/R/commits?sha=SHA` (its ancestors, newest first), `GET
+//! /repos/R/actions/workflows/FILE/runs?branch=B&status=success` (all pages, bounded), `GET
+//! /repos/R/actions/runs/ID/artifacts?name=N`, and `GET /repos/R/actions/artifacts/ID/zip`, whose
+//! redirect is followed without the token ([`Client::download`]).
+//!
+//! Only runs of the repository itself count, started by an event of the base branch (`push`,
+//! `schedule`, `workflow_dispatch`, ...), never by a pull request: a fork can name its branch
+//! `main` and its runs would otherwise pass for main's.
+
+use serde::Deserialize;
+
+use super::client::{Client, Reply, MAX_BODY};
+
+/// How many ancestors of the merge-base are searched for a run.
+pub const MAX_BEHIND: usize = 50;
+/// Safety stop for the run listing: 10 pages of 100 runs.
+pub const MAX_RUN_PAGES: usize = 10;
+/// The largest artifact zip downloaded.
+pub const MAX_ZIP: usize = 512 << 20;
+
+const ACTIONS_READ: &str = "the token needs `actions: read` (add `permissions: { actions: read, \
+     contents: read }` to the job; a fine-grained token needs Actions read access)";
+const CONTENTS_READ: &str = "the token needs `contents: read` to compare commits";
+
+/// What to fetch.
+#[derive(Debug, Clone)]
+pub struct Wanted<'a> {
+    pub workflow: &'a str,
+    pub branch: &'a str,
+    pub artifact: &'a str,
+}
+
+/// Why no baseline came back: `Missing` when there is none to have (no run within reach, no
+/// artifact of that name, expired), `Failed` for everything else (permissions, rate limit,
+/// network, a bad answer).
+#[derive(Debug)]
+pub enum Problem {
+    Missing(String),
+    Failed(String),
+}
+
+impl From<String> for Problem {
+    fn from(s: String) -> Self {
+        Problem::Failed(s)
+    }
+}
+
+/// The run found for the merge-base (or an ancestor).
+#[derive(Debug, Clone)]
+pub struct FoundRun {
+    /// The commit the run evaluated.
+    pub commit: String,
+    /// Commits between it and the merge-base (0: the merge-base itself).
+    pub behind: usize,
+    pub run_id: u64,
+    /// When the run was created (`created_at`, RFC 3339).
+    pub run_date: String,
+    pub run_url: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Run {
+    id: u64,
+    head_sha: String,
+    #[serde(default)]
+    head_branch: Option<String>,
+    #[serde(default)]
+    event: String,
+    #[serde(default)]
+    conclusion: Option<String>,
+    #[serde(default)]
+    created_at: String,
+    #[serde(default)]
+    html_url: Option<String>,
+    #[serde(default)]
+    head_repository: Option<Repo>,
+}
+
+#[derive(Deserialize)]
+struct Repo {
+    full_name: String,
+}
+
+#[derive(Deserialize)]
+struct Runs {
+    workflow_runs: Vec<Run>,
+}
+
+#[derive(Deserialize)]
+struct Artifact {
+    id: u64,
+    name: String,
+    #[serde(default)]
+    expired: bool,
+}
+
+#[derive(Deserialize)]
+struct Artifacts {
+    artifacts: Vec<Artifact>,
+}
+
+fn parse<T: serde::de::DeserializeOwned>(reply: &Reply, what: &str) -> Result<T, String> {
+    serde_json::from_slice(&reply.body).map_err(|e| format!("{what}: unexpected answer: {e}"))
+}
+
+fn ok(reply: &Reply) -> bool {
+    (200..300).contains(&reply.status)
+}
+
+/// The merge-base of `base...head` (GitHub's compare).
+pub async fn merge_base(client: &Client, base: &str, head: &str) -> Result<String, String> {
+    #[derive(Deserialize)]
+    struct Commit {
+        sha: String,
+    }
+    #[derive(Deserialize)]
+    struct Compare {
+        merge_base_commit: Commit,
+    }
+    let what = format!("finding the merge-base of {base}...{}", short(head));
+    let route = format!(
+        "{}/compare/{}...{}",
+        client.repo_path(),
+        encode(base),
+        encode(head)
+    );
+    let reply = client.get(&route, &what, MAX_BODY).await?;
+    if !ok(&reply) {
+        return Err(client.refusal(&reply, &what, CONTENTS_READ));
+    }
+    Ok(parse::<Compare>(&reply, &what)?.merge_base_commit.sha)
+}
+
+/// The merge-base and up to [`MAX_BEHIND`] − 1 of its ancestors, newest first.
+async fn ancestors(client: &Client, sha: &str) -> Result<Vec<String>, String> {
+    #[derive(Deserialize)]
+    struct Commit {
+        sha: String,
+    }
+    let what = format!("listing the ancestors of {}", short(sha));
+    let route = format!(
+        "{}/commits?sha={}&per_page={MAX_BEHIND}",
+        client.repo_path(),
+        encode(sha)
+    );
+    let reply = client.get(&route, &what, MAX_BODY).await?;
+    if reply.status == 404 || reply.status == 422 {
+        return Err(format!(
+            "{what}: GitHub does not know commit {sha} in this repository (check --base-sha)"
+        ));
+    }
+    if !ok(&reply) {
+        return Err(client.refusal(&reply, &what, CONTENTS_READ));
+    }
+    let list: Vec<Commit> = parse(&reply, &what)?;
+    let mut shas: Vec<String> = list.into_iter().map(|c| c.sha).take(MAX_BEHIND).collect();
+    if shas.first().map(String::as_str) != Some(sha) && !shas.iter().any(|s| s.starts_with(sha)) {
+        shas.insert(0, sha.to_string());
+    }
+    Ok(shas)
+}
+
+/// The newest successful run of the workflow on the branch for the merge-base `sha`, else for
+/// the nearest older ancestor within [`MAX_BEHIND`] commits.
+pub async fn find_run(
+    client: &Client,
+    repository: &str,
+    want: &Wanted<'_>,
+    sha: &str,
+) -> Result<FoundRun, Problem> {
+    let window = ancestors(client, sha).await?;
+    let what = format!(
+        "listing the successful runs of {} on {}",
+        want.workflow, want.branch
+    );
+    let mut route = format!(
+        "{}/actions/workflows/{}/runs?branch={}&status=success&per_page=100",
+        client.repo_path(),
+        encode(want.workflow),
+        encode(want.branch)
+    );
+    let mut best: Option<(usize, Run)> = None;
+    let mut seen = 0usize;
+    let mut pages = 0usize;
+    while pages < MAX_RUN_PAGES {
+        pages += 1;
+        let reply = client.get(&route, &what, MAX_BODY).await?;
+        if reply.status == 404 {
+            return Err(Problem::Failed(format!(
+                "{what}: GitHub answered 404: no workflow file {} in this repository (give \
+                 --workflow the file name under .github/workflows, e.g. eval.yml)",
+                crate::safe_text::quoted(want.workflow)
+            )));
+        }
+        if !ok(&reply) {
+            return Err(Problem::Failed(client.refusal(&reply, &what, ACTIONS_READ)));
+        }
+        let runs: Runs = parse(&reply, &what)?;
+        seen += runs.workflow_runs.len();
+        for run in runs.workflow_runs {
+            if !counts(&run, repository, want.branch) {
+                continue;
+            }
+            let Some(at) = window.iter().position(|c| *c == run.head_sha) else {
+                continue;
+            };
+            if best.as_ref().map_or(true, |(b, _)| at < *b) {
+                best = Some((at, run));
+            }
+        }
+        if best.as_ref().is_some_and(|(at, _)| *at == 0) {
+            break;
+        }
+        match reply.next {
+            Some(next) => route = client.next_route(&next, &what)?,
+            None => break,
+        }
+    }
+    let Some((behind, run)) = best else {
+        return Err(Problem::Missing(format!(
+            "no successful run of {} on {} for {} or any of its {} older ancestors (looked \
+             through {seen} runs on {pages} page{}); run the workflow on {} (it must upload the \
+             artifact), or pass --base-sha",
+            want.workflow,
+            want.branch,
+            short(sha),
+            window.len().saturating_sub(1),
+            if pages == 1 { "" } else { "s" },
+            want.branch
+        )));
+    };
+    Ok(FoundRun {
+        commit: run.head_sha,
+        behind,
+        run_id: run.id,
+        run_date: run.created_at,
+        run_url: run.html_url,
+    })
+}
+
+/// A run of the base branch itself: succeeded, of this repository, not started by a pull request.
+fn counts(run: &Run, repository: &str, branch: &str) -> bool {
+    let by_pr = run.event.starts_with("pull_request");
+    let ours = run
+        .head_repository
+        .as_ref()
+        .map_or(true, |r| r.full_name.eq_ignore_ascii_case(repository));
+    run.conclusion.as_deref() == Some("success")
+        && !by_pr
+        && ours
+        && run.head_branch.as_deref().map_or(true, |b| b == branch)
+}
+
+/// The zip of the run's artifact named `name`.
+pub async fn download(client: &Client, run_id: u64, name: &str) -> Result<bytes::Bytes, Problem> {
+    let what = format!(
+        "finding the artifact {} of run {run_id}",
+        crate::safe_text::quoted(name)
+    );
+    let route = format!(
+        "{}/actions/runs/{run_id}/artifacts?name={}&per_page=100",
+        client.repo_path(),
+        encode(name)
+    );
+    let reply = client.get(&route, &what, MAX_BODY).await?;
+    if !ok(&reply) {
+        return Err(Problem::Failed(client.refusal(&reply, &what, ACTIONS_READ)));
+    }
+    let list: Artifacts = parse(&reply, &what)?;
+    let names: Vec<String> = list.artifacts.iter().map(|a| a.name.clone()).collect();
+    let Some(art) = list.artifacts.into_iter().find(|a| a.name == name) else {
+        let has = match names.is_empty() {
+            true => "none".to_string(),
+            false => crate::error::few(&names, 5),
+        };
+        return Err(Problem::Missing(format!(
+            "{what}: run {run_id} has no artifact of that name (it has: {has}); check \
+             --artifact against the upload step's `name:`"
+        )));
+    };
+    if art.expired {
+        return Err(Problem::Missing(expired(run_id, name)));
+    }
+    let what = format!(
+        "downloading the artifact {} of run {run_id}",
+        crate::safe_text::quoted(name)
+    );
+    let route = format!("{}/actions/artifacts/{}/zip", client.repo_path(), art.id);
+    let reply = client.get(&route, &what, MAX_ZIP).await?;
+    match reply.status {
+        200 => Ok(reply.body),
+        301 | 302 | 303 | 307 | 308 => {
+            let to = reply
+                .location
+                .ok_or_else(|| format!("{what}: GitHub redirected without a Location"))?;
+            Ok(client.download(&to, &what, MAX_ZIP).await?)
+        }
+        410 => Err(Problem::Missing(expired(run_id, name))),
+        _ => Err(Problem::Failed(client.refusal(&reply, &what, ACTIONS_READ))),
+    }
+}
+
+fn expired(run_id: u64, name: &str) -> String {
+    format!(
+        "the artifact {} of run {run_id} has expired (GitHub keeps artifacts 90 days by \
+         default); re-run the workflow on the base branch, or raise `retention-days` on its \
+         upload step",
+        crate::safe_text::quoted(name)
+    )
+}
+
+/// The first 7 characters of a commit id.
+pub fn short(sha: &str) -> &str {
+    sha.get(..7).unwrap_or(sha)
+}
+
+/// `s` percent-encoded for a path segment or query value (everything but `A-Za-z0-9-._~`).
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_keeps_only_unreserved_characters() {
+        assert_eq!(encode("eval.yml"), "eval.yml");
+        assert_eq!(encode("release/1.x"), "release%2F1.x");
+        assert_eq!(encode("a b&c"), "a%20b%26c");
+    }
+}

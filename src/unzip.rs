@@ -1,0 +1,265 @@
+//! Unpacking an untrusted zip (the baseline artifact `baseline fetch` downloads) into a folder.
+//!
+//! The zip is input from the network, so it is checked whole before anything is written, and
+//! written to a staging folder inside the destination before anything lands in place:
+//! - every name is a plain relative path: no absolute path, no drive letter, no `..`, no
+//!   backslash, no control character, no empty part; no name twice;
+//! - only regular files and folders: a symlink (or any other file type in the Unix mode bits) is
+//!   refused, so nothing can point outside the destination;
+//! - at most [`Limits::entries`] entries and [`Limits::total_bytes`] unpacked bytes, counted as
+//!   the bytes actually inflated (the sizes in the headers can lie), and no entry above
+//!   [`Limits::ratio`] : 1 once it is past 1 MiB (a zip bomb);
+//! - encrypted entries are refused.
+//!
+//! A refusal deletes the staging folder: nothing is written outside the destination, and nothing
+//! new stays inside it. Folders on the way to a file are created in the destination only after
+//! the whole zip unpacked, and a symlink among them is refused.
+
+use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
+
+/// What one zip may unpack to.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub entries: usize,
+    pub total_bytes: u64,
+    /// Largest unpacked : packed size of one entry past [`RATIO_FLOOR`] bytes.
+    pub ratio: u64,
+}
+
+/// Per-query result files of a large evaluation are tens of MiB; JSONL compresses about 5-20x.
+pub const LIMITS: Limits = Limits {
+    entries: 10_000,
+    total_bytes: 2 << 30,
+    ratio: 200,
+};
+
+/// Entries smaller than this are never refused for their ratio (tiny repetitive files
+/// compress very well and cannot hurt).
+pub const RATIO_FLOOR: u64 = 1 << 20;
+
+/// One checked entry: its relative path, and whether it is a folder.
+struct Entry {
+    index: usize,
+    rel: PathBuf,
+    dir: bool,
+}
+
+/// Unpacks `zip` (shown as `shown` in messages) into `to`, creating `to` when needed; returns the
+/// files written, relative to `to`, in the zip's order. `Err` is a sentence saying what was
+/// refused; nothing was written then.
+pub fn unpack(zip: &[u8], shown: &str, to: &Path, limits: &Limits) -> Result<Vec<PathBuf>, String> {
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip))
+        .map_err(|e| format!("{shown} is not a readable zip: {e}"))?;
+    if archive.len() > limits.entries {
+        return Err(format!(
+            "{shown} has {} entries; at most {} are unpacked",
+            archive.len(),
+            limits.entries
+        ));
+    }
+    let entries = check_entries(&mut archive, shown)?;
+    std::fs::create_dir_all(to).map_err(|e| format!("creating {}: {e}", to.display()))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".rag-gate-unpack-")
+        .tempdir_in(to)
+        .map_err(|e| format!("creating a staging folder in {}: {e}", to.display()))?;
+    let mut total = 0u64;
+    for e in &entries {
+        let dest = staging.path().join(&e.rel);
+        if e.dir {
+            std::fs::create_dir_all(&dest).map_err(|err| io(&dest, err))?;
+            continue;
+        }
+        if let Some(parent) = dest.parent() {
+            std::fs::create_dir_all(parent).map_err(|err| io(parent, err))?;
+        }
+        let mut file = archive
+            .by_index(e.index)
+            .map_err(|err| format!("{shown}: reading {}: {err}", e.rel.display()))?;
+        let packed = file.compressed_size();
+        let name = e.rel.display().to_string();
+        total += inflate(&mut file, &dest, packed, total, limits, shown, &name)?;
+    }
+    let files = move_into_place(staging.path(), to, &entries)?;
+    Ok(files)
+}
+
+/// Every entry's name and type, before anything is written.
+fn check_entries(
+    archive: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>,
+    shown: &str,
+) -> Result<Vec<Entry>, String> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut entries = Vec::with_capacity(archive.len());
+    for index in 0..archive.len() {
+        let file = archive
+            .by_index_raw(index)
+            .map_err(|e| format!("{shown}: entry {}: {e}", index + 1))?;
+        let raw = String::from_utf8_lossy(file.name_raw()).into_owned();
+        let name = crate::safe_text::quoted(&raw);
+        let rel =
+            safe_relative(&raw).map_err(|why| format!("{shown}: refused entry {name}: {why}"))?;
+        if file.encrypted() {
+            return Err(format!("{shown}: refused entry {name}: it is encrypted"));
+        }
+        let kind = file.unix_mode().map(|m| m & 0o170_000);
+        let dir = file.is_dir();
+        match kind {
+            Some(0o120_000) => {
+                return Err(format!(
+                    "{shown}: refused entry {name}: it is a symbolic link (a baseline artifact \
+                     holds only files)"
+                ))
+            }
+            Some(0) | None => {}
+            Some(0o100_000) if !dir => {}
+            Some(0o040_000) if dir => {}
+            Some(_) => {
+                return Err(format!(
+                    "{shown}: refused entry {name}: not a regular file or folder"
+                ))
+            }
+        }
+        if !seen.insert(rel.clone()) {
+            return Err(format!(
+                "{shown}: refused entry {name}: the name appears twice"
+            ));
+        }
+        entries.push(Entry { index, rel, dir });
+    }
+    Ok(entries)
+}
+
+/// `name` as a relative path of plain parts, or why not.
+fn safe_relative(name: &str) -> Result<PathBuf, &'static str> {
+    if name.contains('\\') {
+        return Err("a backslash in the name (a Windows path?)");
+    }
+    if name.chars().any(|c| c.is_control()) {
+        return Err("a control character in the name");
+    }
+    if name.starts_with('/') {
+        return Err("an absolute path");
+    }
+    if name.contains(':') {
+        return Err("a colon in the name (a drive letter?)");
+    }
+    let trimmed = name.strip_suffix('/').unwrap_or(name);
+    let mut rel = PathBuf::new();
+    for part in trimmed.split('/') {
+        match part {
+            "" => return Err("an empty part in the path"),
+            "." => return Err("a `.` part in the path"),
+            ".." => return Err("a `..` part in the path (it would leave the destination)"),
+            p => rel.push(p),
+        }
+    }
+    match rel.components().all(|c| matches!(c, Component::Normal(_))) {
+        true => Ok(rel),
+        false => Err("not a plain relative path"),
+    }
+}
+
+/// Inflates one entry into `dest`, counting the real bytes; returns them.
+fn inflate(
+    file: &mut impl Read,
+    dest: &Path,
+    packed: u64,
+    before: u64,
+    limits: &Limits,
+    shown: &str,
+    name: &str,
+) -> Result<u64, String> {
+    let mut out = std::fs::File::create_new(dest).map_err(|e| io(dest, e))?;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut written = 0u64;
+    loop {
+        let n = file
+            .read(&mut buf)
+            .map_err(|e| format!("{shown}: reading {name}: {e}"))?;
+        if n == 0 {
+            return Ok(written);
+        }
+        written += n as u64;
+        if before + written > limits.total_bytes {
+            return Err(format!(
+                "{shown}: refused: it unpacks to more than {} MiB (a zip bomb?)",
+                limits.total_bytes >> 20
+            ));
+        }
+        if written > RATIO_FLOOR && written > packed.max(1).saturating_mul(limits.ratio) {
+            return Err(format!(
+                "{shown}: refused entry {}: it inflates more than {}-fold (a zip bomb?)",
+                crate::safe_text::quoted(name),
+                limits.ratio
+            ));
+        }
+        out.write_all(&buf[..n]).map_err(|e| io(dest, e))?;
+    }
+}
+
+/// Moves the unpacked files from `staging` to `to`, creating folders on the way; a symlink on
+/// the way (planted in `to` beforehand) is refused rather than followed.
+fn move_into_place(staging: &Path, to: &Path, entries: &[Entry]) -> Result<Vec<PathBuf>, String> {
+    for e in entries {
+        let mut here = to.to_path_buf();
+        let parts: Vec<_> = e.rel.components().collect();
+        let folders = if e.dir { parts.len() } else { parts.len() - 1 };
+        for part in &parts[..folders] {
+            here.push(part);
+            match std::fs::symlink_metadata(&here) {
+                Ok(m) if m.file_type().is_dir() => {}
+                Ok(_) => {
+                    return Err(format!(
+                        "{} is in the way (not a plain folder); remove it or fetch into an \
+                         empty folder",
+                        here.display()
+                    ))
+                }
+                Err(_) => std::fs::create_dir(&here).map_err(|err| io(&here, err))?,
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for e in entries.iter().filter(|e| !e.dir) {
+        let dest = to.join(&e.rel);
+        if std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_dir()) {
+            return Err(format!(
+                "{} is a folder; the artifact has a file of that name",
+                dest.display()
+            ));
+        }
+        std::fs::rename(staging.join(&e.rel), &dest).map_err(|err| io(&dest, err))?;
+        files.push(e.rel.clone());
+    }
+    Ok(files)
+}
+
+fn io(path: &Path, e: std::io::Error) -> String {
+    format!("{}: {e}", path.display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_must_be_plain_relative_paths() {
+        assert_eq!(safe_relative("a/b.jsonl"), Ok(PathBuf::from("a/b.jsonl")));
+        assert_eq!(safe_relative("dir/"), Ok(PathBuf::from("dir")));
+        for bad in [
+            "../x",
+            "a/../../x",
+            "/etc/passwd",
+            "C:/x",
+            "a\\b",
+            "a//b",
+            "./a",
+            "",
+            "a\u{0}b",
+        ] {
+            assert!(safe_relative(bad).is_err(), "{bad:?}");
+        }
+    }
+}

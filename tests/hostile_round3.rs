@@ -1,0 +1,348 @@
+//! Hostile input, round 3 (issue 24), through the binary: a fork must not choose its own slices,
+//! protocol, noise or verdict, and nothing untrusted reaches a log line or a file unescaped.
+//! Every case id is a row of docs/hostile.md ("Round 3"); `every_round3_case_is_documented`
+//! keeps the two in step both ways. Cases tested elsewhere name their test in `ELSEWHERE`.
+
+mod support;
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use support::cli::{hostile_doc_rows, missing_in_order, rag_gate, run_in, write, Out};
+
+/// The cases of this file.
+const CASES: &[&str] = &[
+    "candidate-adds-slice-tag",
+    "candidate-changes-slice-tag",
+    "candidate-adds-group",
+    "sidecar-hash-dropped",
+    "sidecar-hash-recomputed",
+];
+
+/// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
+const N: usize = 200;
+const COMPLIANCE: usize = 30;
+/// A hang fails the test instead of hanging CI.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn rag() -> Command {
+    let mut c = rag_gate();
+    c.timeout(TIMEOUT);
+    for v in [
+        "GITHUB_ACTIONS",
+        "GITHUB_TOKEN",
+        "GITHUB_STEP_SUMMARY",
+        "GITHUB_OUTPUT",
+        "GITHUB_EVENT_PATH",
+        "GITHUB_API_URL",
+        "GITHUB_REPOSITORY",
+    ] {
+        c.env_remove(v);
+    }
+    c
+}
+
+/// Exit 2, one `error:` line containing every fragment in order, no report, no panic.
+fn assert_input_error(o: &Out, want: &[&str]) {
+    assert_eq!(
+        o.code,
+        Some(2),
+        "stdout: {}\nstderr: {}",
+        o.stdout,
+        o.stderr
+    );
+    assert!(o.stdout.is_empty(), "printed a report: {}", o.stdout);
+    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
+    if let Some(w) = missing_in_order(&o.stderr, want).first() {
+        panic!("no {w:?} (in order) in {}", o.stderr);
+    }
+}
+
+fn check(dir: &Path, args: &[&str]) -> Out {
+    run_in(rag().arg("check").arg("gate.toml").args(args), dir)
+}
+
+/// One metric row per query; `label(i)` adds `"slices"`/`"group"` members (or nothing).
+fn rows(value: impl Fn(usize) -> f64, label: impl Fn(usize) -> String) -> String {
+    (0..N)
+        .map(|i| {
+            format!(
+                "{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{}{}}}\n",
+                value(i),
+                label(i)
+            )
+        })
+        .collect()
+}
+
+fn base_value(i: usize) -> f64 {
+    0.3 + ((i * 37) % 11) as f64 / 20.0
+}
+
+/// The candidate: the compliance queries regress by 0.3, the others are unchanged.
+fn cand_value(i: usize) -> f64 {
+    base_value(i) - if i < COMPLIANCE { 0.3 } else { 0.0 }
+}
+
+fn compliance_tag(i: usize) -> String {
+    if i < COMPLIANCE {
+        ",\"slices\":{\"risk\":\"compliance\"}".into()
+    } else {
+        String::new()
+    }
+}
+
+/// Baseline tagged (the trusted side), a gate on the critical slice `risk=compliance`.
+fn slice_setup(dir: &Path, cand_label: impl Fn(usize) -> String) {
+    write(dir, "b.jsonl", rows(base_value, compliance_tag));
+    write(dir, "c.jsonl", rows(cand_value, cand_label));
+    write(
+        dir,
+        "gate.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = 500\n\n\
+         [slices]\ncritical = [\"risk=compliance\"]\n\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nslices = \"critical\"\n",
+    );
+}
+
+// ---- slices and groups come from the trusted side ----
+
+#[test]
+fn candidate_adds_slice_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    // The honest candidate (same tags, or none at all): the 30 regressed queries fail the gate.
+    slice_setup(dir.path(), compliance_tag);
+    let o = check(dir.path(), &[]);
+    assert_eq!(o.code, Some(1), "{}\n{}", o.stdout, o.stderr);
+    slice_setup(dir.path(), |_| String::new());
+    assert_eq!(check(dir.path(), &[]).code, Some(1));
+    // The same numbers with every query tagged risk=compliance would dilute the slice: refused.
+    slice_setup(dir.path(), |_| {
+        ",\"slices\":{\"risk\":\"compliance\"}".into()
+    });
+    let o = check(dir.path(), &[]);
+    assert_input_error(
+        &o,
+        &[
+            "c.jsonl:31: query \"q030\": slice tag \"risk\" is \"compliance\" here but b.jsonl leaves it untagged",
+            "never the candidate",
+        ],
+    );
+}
+
+#[test]
+fn candidate_changes_slice_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    slice_setup(dir.path(), |i| {
+        if i < COMPLIANCE {
+            ",\"slices\":{\"risk\":\"low\"}".into()
+        } else {
+            String::new()
+        }
+    });
+    let o = check(dir.path(), &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl:1: query \"q000\": slice tag \"risk\" is \"low\" here but \"compliance\" in b.jsonl:1"],
+    );
+    // With a queries file, it is trusted too: a candidate tag it does not give is refused.
+    write(
+        dir.path(),
+        "q.jsonl",
+        (0..N)
+            .map(|i| format!("{{\"query_id\":\"q{i:03}\"}}\n"))
+            .collect::<String>(),
+    );
+    let gate = std::fs::read_to_string(dir.path().join("gate.toml")).unwrap();
+    write(
+        dir.path(),
+        "gate.toml",
+        gate.replace(
+            "candidate = \"c.jsonl\"\n",
+            "candidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n",
+        ),
+    );
+    write(dir.path(), "b.jsonl", rows(base_value, |_| String::new()));
+    write(
+        dir.path(),
+        "c.jsonl",
+        rows(cand_value, |i| {
+            if i == 7 {
+                ",\"slices\":{\"lang\":\"ko\"}".into()
+            } else {
+                String::new()
+            }
+        }),
+    );
+    let o = check(dir.path(), &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl:8: query \"q007\": slice tag \"lang\" is \"ko\" here but b.jsonl or q.jsonl leaves it untagged"],
+    );
+}
+
+#[test]
+fn candidate_adds_group() {
+    let dir = tempfile::tempdir().unwrap();
+    // Groups decide the resampling unit: the candidate cannot regroup the queries either.
+    slice_setup(dir.path(), |i| {
+        format!("{},\"group\":\"g{}\"", compliance_tag(i), i % 4)
+    });
+    let o = check(dir.path(), &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl:1: query \"q000\": group is \"g0\" here but b.jsonl gives it no group"],
+    );
+}
+
+/// Cases whose test is not in this file: (case, file that tests it, text that file must hold).
+const ELSEWHERE: &[(&str, &str, &str)] = &[(
+    "fork-status-trusted",
+    "scripts/validate-action.sh",
+    "fork part 2 sets the status `rag-gate (trusted)`",
+)];
+
+#[test]
+fn every_round3_case_is_documented() {
+    let rows = hostile_doc_rows("Round 3");
+    let known: Vec<&str> = CASES
+        .iter()
+        .copied()
+        .chain(ELSEWHERE.iter().map(|e| e.0))
+        .collect();
+    let missing: Vec<&&str> = known
+        .iter()
+        .filter(|id| !rows.iter().any(|r| r == *id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/hostile.md, Round 3: {missing:?}"
+    );
+    for id in &rows {
+        assert!(
+            known.contains(&id.as_str()),
+            "docs/hostile.md row {id:?} has no test"
+        );
+    }
+    for (id, file, text) in ELSEWHERE {
+        let body = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+            .unwrap_or_default();
+        assert!(
+            body.contains(text),
+            "{id}: {file} no longer tests it ({text:?})"
+        );
+    }
+}
+
+// ---- a protocol sidecar is bound to its file ----
+
+const COVID: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/eval/fixtures/trec-covid-r2"
+);
+
+fn covid(name: &str) -> std::path::PathBuf {
+    Path::new(COVID).join(name)
+}
+
+/// `rag-gate eval` of `run` against `qrels` into `dir/out` (with its sidecar).
+fn eval_to(dir: &Path, qrels: &Path, run: &Path, out: &str) {
+    let o = run_in(
+        rag()
+            .args(["eval", "--metrics", "ndcg@10", "--qrels"])
+            .arg(qrels)
+            .arg("--run")
+            .arg(run)
+            .arg("-o")
+            .arg(out),
+        dir,
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+fn protocol_gate(dir: &Path) {
+    write(
+        dir,
+        "gate.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[protocol]\nrequire = true\n\n\
+         [bootstrap]\nresamples = 200\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\n",
+    );
+}
+
+/// The baseline's sidecar as JSON, to copy onto the candidate.
+fn baseline_sidecar(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("b.jsonl.protocol.json")).unwrap())
+        .unwrap()
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn sidecar_hash_dropped() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let qrels = covid("qrels.covid-round2.txt");
+    eval_to(dir, &qrels, &covid("run.covidex-sim.txt"), "b.jsonl");
+    eval_to(dir, &qrels, &covid("run.covidex-t5.txt"), "c.jsonl");
+    protocol_gate(dir);
+    let o = check(dir, &["--format", "json"]);
+    assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
+    assert!(o.stdout.contains("\"status\": \"checked\""), "{}", o.stdout);
+    // The baseline's sidecar copied next to the candidate with its rows hash dropped.
+    let mut side = baseline_sidecar(dir);
+    side.as_object_mut().unwrap().remove("rows-sha256");
+    write(dir, "c.jsonl.protocol.json", side.to_string());
+    let o = check(dir, &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl.protocol.json: has no rows-sha256, so nothing binds it to c.jsonl"],
+    );
+}
+
+#[test]
+fn sidecar_hash_recomputed() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    eval_to(
+        dir,
+        &covid("qrels.covid-round2.txt"),
+        &covid("run.covidex-sim.txt"),
+        "b.jsonl",
+    );
+    // The candidate measured on other qrels (one topic's judgements dropped: fewer queries).
+    let qrels = std::fs::read_to_string(covid("qrels.covid-round2.txt")).unwrap();
+    let first = qrels.split_whitespace().next().unwrap().to_string();
+    let other: String = qrels
+        .lines()
+        .filter(|l| l.split_whitespace().next() != Some(&first))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    write(dir, "other-qrels.txt", other);
+    eval_to(
+        dir,
+        &dir.join("other-qrels.txt"),
+        &covid("run.covidex-t5.txt"),
+        "c.jsonl",
+    );
+    protocol_gate(dir);
+    // The baseline's sidecar, its rows hash recomputed for the candidate's file.
+    let mut side = baseline_sidecar(dir);
+    side["rows-sha256"] = sha256(&std::fs::read(dir.join("c.jsonl")).unwrap()).into();
+    write(dir, "c.jsonl.protocol.json", side.to_string());
+    let o = check(dir, &[]);
+    assert_input_error(
+        &o,
+        &[
+            "c.jsonl.protocol.json: its query set (",
+            "is not the ",
+            "queries of c.jsonl",
+        ],
+    );
+}
