@@ -159,7 +159,10 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
         &metrics,
     )?;
     let slices = slices::build(cfg, &paired)?;
-    let settings = resample::Settings::from_config(cfg);
+    let settings = resample::Settings {
+        both_sides_trusted: true,
+        ..resample::Settings::from_config(cfg)
+    };
     let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     let adjusted =
         crate::stats::holm::holm(&comparisons.iter().map(|c| c.p_value).collect::<Vec<_>>());

@@ -318,6 +318,8 @@ fn pair_inputs(cfg: &Config, inputs: &Inputs, metrics: &[String]) -> Result<Pair
     )?;
     if paired.replicates.is_some() {
         refuse_quantiles_with_replicates(cfg)?;
+        let flagged = resample::runs::untrusted_noise_warnings(&paired, metrics);
+        paired.warnings.extend(flagged);
     }
     if cfg.bootstrap.unit == Unit::Group {
         refuse_queries_without_group(cfg, &paired)?;

@@ -18,6 +18,8 @@ const CASES: &[&str] = &[
     "candidate-adds-group",
     "sidecar-hash-dropped",
     "sidecar-hash-recomputed",
+    "candidate-replicates-spread",
+    "candidate-replicates-no-baseline-noise",
 ];
 
 /// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
@@ -344,5 +346,93 @@ fn sidecar_hash_recomputed() {
             "is not the ",
             "queries of c.jsonl",
         ],
+    );
+}
+
+// ---- noise comes from the trusted side ----
+
+/// 60 queries; `shift` moves the whole run, `drop` is the candidate's true regression.
+fn replicate(shift: f64, drop: f64) -> String {
+    (0..60)
+        .map(|i| {
+            let v = 0.5 + ((i * 7) % 11) as f64 / 100.0 - drop + shift;
+            format!("{{\"query_id\":\"q{i:02}\",\"ndcg@10\":{v:.4}}}\n")
+        })
+        .collect()
+}
+
+/// Baseline runs shifted by `base`, candidate runs by `cand` (0.1 worse throughout), and a
+/// proven-harm gate that a drop of 0.1 fails.
+fn replicate_setup(dir: &Path, base: &[f64], cand: &[f64]) {
+    let mut names = [Vec::new(), Vec::new()];
+    for (side, (shifts, drop)) in [(base, 0.0), (cand, 0.1)].into_iter().enumerate() {
+        for (r, shift) in shifts.iter().enumerate() {
+            let name = format!("{}-{r}.jsonl", ["b", "c"][side]);
+            write(dir, &name, replicate(*shift, drop));
+            names[side].push(format!("\"{name}\""));
+        }
+    }
+    write(
+        dir,
+        "gate.toml",
+        format!(
+            "[inputs]\nbaseline = [{}]\ncandidate = [{}]\n\n[bootstrap]\nresamples = 500\n\n\
+             [[gate]]\nmetric = \"ndcg@10\"\nfail-if-significant-drop = 0.02\n",
+            names[0].join(", "),
+            names[1].join(", ")
+        ),
+    );
+}
+
+fn warnings(o: &Out) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).expect(&o.stderr);
+    v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn candidate_replicates_spread() {
+    let d = tempfile::tempdir().unwrap();
+    let steady = [0.0, 0.004, -0.003];
+    // Honest candidate runs: the drop of 0.1 is proven and fails.
+    replicate_setup(d.path(), &steady, &[0.002, -0.002, 0.001]);
+    let o = check(d.path(), &["--format", "json"]);
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
+    assert!(!warnings(&o).iter().any(|w| w.contains("spread far more")));
+    // The same drop, the candidate's runs shifted ±0.35 apart: still fails, and is flagged.
+    replicate_setup(d.path(), &steady, &[0.35, 0.0, -0.35]);
+    let o = check(d.path(), &["--format", "json"]);
+    assert_eq!(
+        o.code,
+        Some(1),
+        "the candidate's spread widened the interval: {}",
+        o.stdout
+    );
+    let w = warnings(&o);
+    assert!(
+        w.iter().any(|w| w.starts_with(
+            "ndcg@10: the candidate's replicate runs spread far more than the baseline's"
+        )),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn candidate_replicates_no_baseline_noise() {
+    let d = tempfile::tempdir().unwrap();
+    // One baseline run: the candidate's replicates only average, they never widen.
+    replicate_setup(d.path(), &[0.0], &[0.35, 0.0, -0.35]);
+    let o = check(d.path(), &["--format", "json"]);
+    assert_eq!(o.code, Some(1), "{}", o.stdout);
+    let w = warnings(&o);
+    assert!(
+        w.iter().any(|w| w.starts_with(
+            "the candidate's 3 replicate runs are averaged per query but do not widen any interval"
+        )),
+        "{w:?}"
     );
 }
