@@ -155,6 +155,7 @@ fn gate(g: &Gate) -> Value {
         ("min-mean", g.min_mean),
         ("max-mean", g.max_mean),
         ("max-drop", g.max_drop),
+        ("max-change", g.max_change),
         ("fail-if-significant-drop", g.fail_if_significant_drop),
         ("max-loss-rate", g.max_loss_rate),
     ] {

@@ -259,6 +259,8 @@ pub struct Gate {
     pub min_mean: Option<f64>,
     pub max_mean: Option<f64>,
     pub max_drop: Option<f64>,
+    /// Equivalence: pass only if the CI of the delta lies inside (−m, +m).
+    pub max_change: Option<f64>,
     /// Proven harm: fail only if the CI upper bound of the delta is below −m (and the Holm-adjusted
     /// p-value is below 1 − confidence).
     pub fail_if_significant_drop: Option<f64>,

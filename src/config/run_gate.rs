@@ -158,6 +158,7 @@ fn no_per_query_keys(g: &RawGate) -> std::result::Result<(), &'static str> {
         ("min-mean", g.min_mean.is_some()),
         ("max-mean", g.max_mean.is_some()),
         ("max-drop", g.max_drop.is_some()),
+        ("max-change", g.max_change.is_some()),
         (
             "fail-if-significant-drop",
             g.fail_if_significant_drop.is_some(),
