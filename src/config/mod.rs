@@ -122,6 +122,8 @@ pub enum InputKind {
     Metrics {
         format: Option<Format>,
         id_column: String,
+        /// The long form's column mapping (`id`, `group`, `slices`, `metrics`).
+        columns: crate::load::ColumnMap,
     },
     /// A run (ranked documents) to evaluate against `[inputs] qrels`.
     Run,

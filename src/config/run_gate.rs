@@ -107,6 +107,7 @@ fn cards(base: &Path, e: &RawEfficiency) -> [InputSpec; 2] {
         kind: InputKind::Metrics {
             format: None,
             id_column: String::new(),
+            columns: Default::default(),
         },
         span: Some(s.span()),
     };
