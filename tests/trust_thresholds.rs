@@ -239,3 +239,22 @@ fn flags_and_noise_files_that_cannot_apply_are_warnings() {
         "[noise] file noise.json: it measured none of the compared metric × slices, so its noise floors apply to nothing here",
     );
 }
+
+#[test]
+fn the_max_k_error_suggests_a_metric_that_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path());
+    for (metric, want) in [
+        ("map", "(e.g. ap@5)"),
+        ("ndcg", "(e.g. ndcg@5)"),
+        ("rprec", "(e.g. p@5)"),
+    ] {
+        let out = check(
+            dir.path(),
+            &format!("[policy]\nmax-k = 5\n[[gate]]\nmetric = \"{metric}\"\nmin-mean = 0.1\n"),
+            &[],
+        );
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        assert_contains(&out.stderr, want);
+    }
+}
