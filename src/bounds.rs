@@ -12,9 +12,10 @@ use std::collections::BTreeMap;
 use crate::config::{Config, OnSmallSlice, OnUnreliable};
 use crate::error::Result;
 use crate::eval::holes::{collect, Hole};
-use crate::eval::{Evaluation, Metric};
+use crate::eval::shared_bounds::{delta_bounds, Bounds, Query, Side};
+use crate::eval::{Evaluation, Metric, QueryResult};
 use crate::load::{MetricTable, QueryRow};
-use crate::model::{Comparison, GateResult, GateStatus, JudgedBounds};
+use crate::model::{Comparison, DeltaAtBound, GateBounds, GateResult, GateStatus, JudgedBounds};
 use crate::{judge, pair, resample, slices};
 
 /// Both sides' evaluations and the queries file (for slices).
@@ -32,31 +33,83 @@ fn gated(cfg: &Config) -> BTreeMap<String, Option<usize>> {
         .collect()
 }
 
-/// One side's table of the gated metrics (optimistic values or today's) and their judged@k.
+/// Per gated metric, per query id: the bounds of the query's delta over one shared judgment.
+type QueryBounds = BTreeMap<String, BTreeMap<String, Bounds>>;
+
+/// The per-query bounds of every gated metric (queries both sides evaluated).
+fn query_bounds(runs: &Runs, metrics: &BTreeMap<String, Option<usize>>) -> QueryBounds {
+    let policies = &runs.baseline.summary.policies;
+    let cand: BTreeMap<&str, &QueryResult> = runs
+        .candidate
+        .rows
+        .iter()
+        .map(|r| (r.qid.as_str(), r))
+        .collect();
+    fn side(r: &QueryResult) -> Side<'_> {
+        Side {
+            rels: &r.top_rels,
+            unjudged: &r.unjudged,
+        }
+    }
+    let mut out = QueryBounds::new();
+    for name in metrics.keys() {
+        let Ok(m) = Metric::parse(name) else { continue };
+        let per_query = runs
+            .baseline
+            .rows
+            .iter()
+            .filter_map(|b| {
+                let c = cand.get(b.qid.as_str())?;
+                let q = Query {
+                    num_rel: b.num_rel,
+                    ideal_gains: &b.ideal_gains,
+                    rel_level: policies.rel_level,
+                    exponential: policies.gain == crate::eval::Gain::Exponential,
+                };
+                Some((b.qid.clone(), delta_bounds(&q, m, side(b), side(c))))
+            })
+            .collect();
+        out.insert(name.clone(), per_query);
+    }
+    out
+}
+
+/// Which values a table holds: today's, or both sides' at one bound.
+#[derive(Clone, Copy)]
+enum At {
+    Today,
+    Lower,
+    Upper,
+}
+
+/// One side's table of the gated metrics (today's values or those at a bound) and its judged@k.
 fn table(
     ev: &Evaluation,
     metrics: &BTreeMap<String, Option<usize>>,
-    optimistic: bool,
+    bounds: &QueryBounds,
+    (at, candidate): (At, bool),
 ) -> MetricTable {
     let mut t = ev.to_table("bounds");
-    let at = |name: &str| ev.metrics.iter().position(|m| m.to_string() == name);
+    let pos = |name: &str| ev.metrics.iter().position(|m| m.to_string() == name);
     t.metrics.clear();
     for (m, k) in metrics {
-        if let Some(j) = at(m) {
+        if let Some(j) = pos(m) {
             let col = ev
                 .rows
                 .iter()
                 .map(|r| {
-                    Some(if optimistic {
-                        r.optimistic[j]
-                    } else {
-                        r.values[j]
-                    })
+                    let b = bounds.get(m).and_then(|b| b.get(&r.qid));
+                    let v = match (at, b) {
+                        (At::Lower, Some(b)) => b.lower,
+                        (At::Upper, Some(b)) => b.upper,
+                        _ => return Some(r.values[j]),
+                    };
+                    Some(if candidate { v.candidate } else { v.baseline })
                 })
                 .collect();
             t.metrics.insert(m.clone(), col);
         }
-        if let Some(j) = k.and_then(|k| at(&format!("judged@{k}"))) {
+        if let Some(j) = k.and_then(|k| pos(&format!("judged@{k}"))) {
             let col = ev.rows.iter().map(|r| Some(r.values[j])).collect();
             t.metrics.insert(format!("judged@{}", k.unwrap_or(0)), col);
         }
@@ -132,44 +185,66 @@ fn unjudged_within(ev: &Evaluation, k: Option<usize>) -> BTreeMap<&str, Vec<(usi
         .collect()
 }
 
-/// Adds the bounds to the gated comparisons and applies min-judged and on-unreliable to the gate
-/// results; returns warnings for the report.
+/// What the judged pass adds to the report: warnings (unreliable gates, too few judgments) and
+/// notes (the collection's convention).
+#[derive(Default)]
+pub struct Found {
+    pub warnings: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// True when the evaluated queries hold no judgment ≤ 0: the qrels list only relevant documents
+/// (MS MARCO, BEIR style) and unjudged = non-relevant is the collection's own protocol.
+pub fn positive_only(runs: &Runs) -> bool {
+    let none = |ev: &Evaluation| ev.rows.iter().all(|r| !r.has_nonrelevant);
+    none(runs.baseline) && none(runs.candidate)
+}
+
+/// Adds the judged figures and bounds to the gated comparisons and applies min-judged and
+/// on-unreliable to the gate results.
 pub fn apply(
     cfg: &Config,
     runs: &Runs,
     comparisons: &mut [Comparison],
     gates: &mut [GateResult],
-) -> Result<Vec<String>> {
+) -> Result<Found> {
     let metrics = gated(cfg);
     let names: Vec<String> = metrics.keys().cloned().collect();
+    let positive = positive_only(runs);
+    let bounds = match positive {
+        true => QueryBounds::new(),
+        false => query_bounds(runs, &metrics),
+    };
+    let tab = |ev, at, cand| table(ev, &metrics, &bounds, (at, cand));
     let (bp, cp) = (
-        table(runs.baseline, &metrics, false),
-        table(runs.candidate, &metrics, false),
-    );
-    let any_hole = !holes(cfg, runs).is_empty();
-    let (bo, co) = (
-        table(runs.baseline, &metrics, true),
-        table(runs.candidate, &metrics, true),
+        tab(runs.baseline, At::Today, false),
+        tab(runs.candidate, At::Today, true),
     );
     let (paired, sl) = paired_slices(cfg, runs, &bp, &cp)?;
-    // Without a hole both bounds are today's figures: no extra passes.
+    let any_pool = bounds.values().flat_map(|b| b.values()).any(|b| b.pool > 0);
+    // Without an unjudged document both bounds are today's figures: no extra passes.
     let today = || -> (Vec<Comparison>, Vec<GateResult>) { (comparisons.to_vec(), gates.to_vec()) };
-    let (up, up_gates) = match any_hole {
-        true => pass(cfg, runs, &bp, &co, &names)?,
-        false => today(),
+    let at = |a| -> Result<(Vec<Comparison>, Vec<GateResult>)> {
+        let (b, c) = (tab(runs.baseline, a, false), tab(runs.candidate, a, true));
+        pass(cfg, runs, &b, &c, &names)
     };
-    let (down, down_gates) = match any_hole {
-        true => pass(cfg, runs, &bo, &cp, &names)?,
-        false => today(),
+    let ((down, down_gates), (up, up_gates)) = match (positive, any_pool) {
+        (false, true) => (at(At::Lower)?, at(At::Upper)?),
+        _ => (today(), today()),
     };
     let view = Passes {
         up: &up,
         down: &down,
         paired: &paired,
         slices: &sl,
+        bounds: &bounds,
+        positive,
     };
     attach(comparisons, &metrics, &view, runs);
-    let mut warnings = Vec::new();
+    let mut found = Found::default();
+    if positive {
+        found.notes.push(convention_note(runs, comparisons));
+    }
     for (i, r) in gates.iter_mut().enumerate() {
         let Some(c) = comparisons
             .iter()
@@ -178,27 +253,76 @@ pub fn apply(
             continue;
         };
         if let Some(w) = min_judged(cfg, c, r) {
-            warnings.push(w);
+            found.warnings.push(w);
             continue;
         }
-        let flips =
-            up_gates.get(i).map(|g| g.fails_build) != down_gates.get(i).map(|g| g.fails_build);
-        if flips && r.status != GateStatus::TooSmall {
-            warnings.push(unreliable(cfg, r, runs, &sl, &paired));
+        if positive {
+            continue;
+        }
+        let (Some(lo), Some(hi)) = (down_gates.get(i), up_gates.get(i)) else {
+            continue;
+        };
+        let flips = lo.fails_build != hi.fails_build && r.status != GateStatus::TooSmall;
+        r.judged = Some(GateBounds {
+            lower: decision(lo),
+            upper: decision(hi),
+            unreliable: flips,
+            judge_first: None,
+        });
+        if flips {
+            found.warnings.push(unreliable(cfg, r, c, runs, &view));
         }
     }
-    Ok(warnings)
+    Ok(found)
 }
 
-/// The bound passes' comparisons and the pairing and slices of the judged@k columns.
+/// A gate's decision in one word: pass, fail or not-judged.
+fn decision(g: &GateResult) -> String {
+    match g.status {
+        GateStatus::Pass => "pass",
+        GateStatus::Fail => "fail",
+        GateStatus::TooSmall => "not-judged",
+    }
+    .into()
+}
+
+/// The note for qrels that list only relevant documents, with each side's mean judged@k.
+fn convention_note(runs: &Runs, comparisons: &[Comparison]) -> String {
+    let mut seen = Vec::new();
+    for c in comparisons.iter().filter(|c| c.slice == "all") {
+        let Some(j) = &c.judged else { continue };
+        let (Some(k), Some(b), Some(cj)) = (j.k, j.baseline_judged, j.candidate_judged) else {
+            continue;
+        };
+        let s = format!("judged@{k} baseline {b:.3}, candidate {cj:.3}");
+        if !seen.contains(&s) {
+            seen.push(s);
+        }
+    }
+    let figures = match seen.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", seen.join("; ")),
+    };
+    format!(
+        "the qrels list only relevant documents (no judgment ≤ 0 among the {} evaluated queries): \
+         unjudged = non-relevant is this collection's own protocol, so no judged bounds are \
+         computed and no gate is unreliable for it{figures}",
+        runs.baseline.rows.len()
+    )
+}
+
+/// The bound passes' comparisons, the pairing and slices of the judged@k columns, and the
+/// per-query bounds.
 struct Passes<'a> {
     up: &'a [Comparison],
     down: &'a [Comparison],
     paired: &'a pair::Paired,
     slices: &'a [slices::Slice],
+    bounds: &'a QueryBounds,
+    positive: bool,
 }
 
-/// Sets `judged` on every gated comparison: coverage, unjudged counts and the bound deltas.
+/// Sets `judged` on every gated comparison: coverage, unjudged counts and the bounds.
 fn attach(
     comparisons: &mut [Comparison],
     metrics: &BTreeMap<String, Option<usize>>,
@@ -217,10 +341,10 @@ fn attach(
         let find = |v: &[Comparison]| {
             v.iter()
                 .find(|x| x.metric == c.metric && x.slice == c.slice)
-                .map(|x| x.delta)
-        };
-        let (Some(d_up), Some(d_down)) = (find(v.up), find(v.down)) else {
-            continue;
+                .map(|x| DeltaAtBound {
+                    delta: x.delta,
+                    ci: x.ci,
+                })
         };
         let k = metrics[&c.metric];
         let members = sl.iter().find(|s| s.name == c.slice).map(|s| &s.members);
@@ -236,18 +360,28 @@ fn attach(
                     .sum()
             })
         };
+        let exact = v
+            .bounds
+            .get(&c.metric)
+            .map_or(true, |b| b.values().all(|b| b.exact));
         c.judged = Some(JudgedBounds {
             k,
             baseline_judged: judged_mean(|p| &p.baseline),
             candidate_judged: judged_mean(|p| &p.candidate),
             delta: c.delta,
-            delta_candidate_optimistic: d_up,
-            delta_baseline_optimistic: d_down,
-            baseline_unjudged: count(&(unj.0)(k)),
-            candidate_unjudged: count(&(unj.1)(k)),
+            lower: if v.positive { None } else { find(v.down) },
+            upper: if v.positive { None } else { find(v.up) },
+            exact,
+            not_computed: v.positive.then(|| POSITIVE_ONLY.to_string()),
+            baseline_unjudged: Some(count(&(unj.0)(k))),
+            candidate_unjudged: Some(count(&(unj.1)(k))),
         });
     }
 }
+
+/// Why no bounds: the qrels' convention.
+pub const POSITIVE_ONLY: &str =
+    "positive-only qrels: the qrels list only relevant documents, unjudged = non-relevant is the collection's protocol";
 
 /// Too few judgments: the slice's mean judged@k (the lower side) is below `min-judged`.
 fn min_judged(cfg: &Config, c: &Comparison, r: &mut GateResult) -> Option<String> {
@@ -275,27 +409,33 @@ fn min_judged(cfg: &Config, c: &Comparison, r: &mut GateResult) -> Option<String
 }
 
 /// Marks `r` unreliable and says which queries and documents matter most.
-fn unreliable(
-    cfg: &Config,
-    r: &mut GateResult,
-    runs: &Runs,
-    sl: &[slices::Slice],
-    paired: &pair::Paired,
-) -> String {
+fn unreliable(cfg: &Config, r: &mut GateResult, c: &Comparison, runs: &Runs, v: &Passes) -> String {
     let why = "unreliable: unjudged documents could flip it";
-    let who = matter_most(r, runs, sl, paired, 5);
+    let who = matter_most(r, runs, v, 5);
+    if let Some(g) = r.judged.as_mut() {
+        g.judge_first = Some(who.clone());
+    }
+    let at = |b: Option<&DeltaAtBound>, d: &str| {
+        b.map_or(String::new(), |b| {
+            format!("{:+.4} [{:+.4}, {:+.4}] → {d}", b.delta, b.ci[0], b.ci[1])
+        })
+    };
+    let j = c.judged.as_ref();
+    let g = r.judged.clone().expect("set before");
+    let bounds = format!(
+        "lower bound {}, upper bound {}",
+        at(j.and_then(|j| j.lower.as_ref()), &g.lower),
+        at(j.and_then(|j| j.upper.as_ref()), &g.upper)
+    );
     if cfg.judged.on_unreliable == OnUnreliable::Fail {
         r.passed = false;
         r.fails_build = true;
         r.status = GateStatus::Fail;
         r.decided_by = format!("{why} (judged bounds)");
     }
-    r.detail = format!(
-        "{why}: the decision differs between the judged bounds ({})",
-        r.detail
-    );
+    r.detail = format!("{why}: {bounds} ({})", r.detail);
     format!(
-        "gate #{} {} on {}: {why} ({}); judge these first: {}",
+        "gate #{} {} on {}: {why} ({}): {bounds}; judge these first: {}",
         r.gate,
         r.metric,
         r.slice,
@@ -307,32 +447,29 @@ fn unreliable(
     )
 }
 
-/// The slice's queries whose value the missing judgments could move most (largest optimistic −
-/// today gap on either side), each with its unjudged top-k docs, best rank first.
-fn matter_most(
-    r: &GateResult,
-    runs: &Runs,
-    sl: &[slices::Slice],
-    paired: &pair::Paired,
-    n: usize,
-) -> String {
-    let Some(members) = sl.iter().find(|s| s.name == r.slice).map(|s| &s.members) else {
+/// The slice's queries whose delta the missing judgments could move most (widest bounds), each
+/// with its unjudged top-k docs on either side, best rank first.
+fn matter_most(r: &GateResult, runs: &Runs, v: &Passes, n: usize) -> String {
+    let Some(members) = v
+        .slices
+        .iter()
+        .find(|s| s.name == r.slice)
+        .map(|s| &s.members)
+    else {
         return String::new();
     };
     let k = Metric::parse(&r.metric).ok().and_then(|m| m.k);
-    let gap = |ev: &Evaluation, qid: &str| -> f64 {
-        let j = ev.metrics.iter().position(|m| m.to_string() == r.metric);
-        let row = ev.rows.iter().find(|x| x.qid == qid);
-        match (j, row) {
-            (Some(j), Some(x)) => x.optimistic[j] - x.values[j],
-            _ => 0.0,
-        }
+    let per_query = v.bounds.get(&r.metric);
+    let width = |q: &str| {
+        per_query
+            .and_then(|b| b.get(q))
+            .map_or(0.0, |b| b.upper.delta() - b.lower.delta())
     };
     let mut qs: Vec<(f64, &str)> = members
         .iter()
-        .map(|&i| paired.ids[i as usize].as_str())
-        .map(|q| (gap(runs.candidate, q).max(gap(runs.baseline, q)), q))
-        .filter(|(g, _)| *g > 0.0)
+        .map(|&i| v.paired.ids[i as usize].as_str())
+        .map(|q| (width(q), q))
+        .filter(|(w, _)| *w > 0.0)
         .collect();
     qs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     let (bu, cu) = (

@@ -375,6 +375,7 @@ fn compare_and_judge(
     let judged = judge::judge(cfg, &comparisons)?;
     let mut gates = judged.results;
     let mut warnings = judged.warnings;
+    let mut notes = judged.notes;
     let mut holes = Vec::new();
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
@@ -382,19 +383,16 @@ fn compare_and_judge(
             candidate: c,
             queries: inputs.queries(),
         };
-        warnings.extend(crate::bounds::apply(
-            cfg,
-            &runs,
-            &mut comparisons,
-            &mut gates,
-        )?);
+        let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
         holes = crate::bounds::holes(cfg, &runs);
     }
     let found = Findings {
         comparisons,
         gates,
         warnings,
-        notes: judged.notes,
+        notes,
     };
     Ok((found, holes))
 }

@@ -83,7 +83,8 @@ pub enum OnSmallSlice {
     Fail,
 }
 
-/// What a gate whose decision unjudged documents could flip does: fail (default) or warn.
+/// What a gate whose decision unjudged documents could flip does: warn (default: the gate
+/// decides on the declared protocol, unjudged = non-relevant) or fail (pools meant to be complete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OnUnreliable {
@@ -108,7 +109,7 @@ pub struct JudgedSettings {
 impl Default for JudgedSettings {
     fn default() -> Self {
         JudgedSettings {
-            on_unreliable: OnUnreliable::Fail,
+            on_unreliable: OnUnreliable::Warn,
             min_judged: None,
         }
     }

@@ -320,7 +320,7 @@ fn judged_settings(src: &SourceText, j: &super::raw::RawJudged) -> Result<Judged
         m => m.as_ref().map(|m| *m.get_ref()),
     };
     Ok(JudgedSettings {
-        on_unreliable: j.on_unreliable.unwrap_or(OnUnreliable::Fail),
+        on_unreliable: j.on_unreliable.unwrap_or(OnUnreliable::Warn),
         min_judged,
     })
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::judged::{optimistic, unjudged_docs};
+use super::judged::unjudged_docs;
 use super::metrics::{Judged, Kind, Metric, UNJUDGED};
 use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
@@ -32,9 +32,16 @@ pub struct QueryResult {
     pub hits: Vec<usize>,
     /// `(rank, doc)` of the unjudged docs in the top `EvalOptions::unjudged_depth`.
     pub unjudged: Vec<(usize, String)>,
-    /// Each metric's optimistic value (unjudged docs in its cutoff counted relevant), when
-    /// `EvalOptions::optimistic` asks for it; empty otherwise.
-    pub optimistic: Vec<f64>,
+    /// With `EvalOptions::optimistic` (for the judged bounds): the grades of the top
+    /// `unjudged_depth` ranked docs ([`UNJUDGED`] for none) and the ideal gains, highest first;
+    /// empty otherwise.
+    #[serde(skip)]
+    pub top_rels: Vec<i32>,
+    #[serde(skip)]
+    pub ideal_gains: Vec<f64>,
+    /// The query's qrels hold a judgment ≤ 0 (a judged non-relevant document).
+    #[serde(skip)]
+    pub has_nonrelevant: bool,
     /// With `EvalOptions::keep_ranks`: where the run ranked each relevant doc (sorted by doc
     /// id), so a report can say why a query regressed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -139,10 +146,15 @@ fn score(
             .map(|m| j.hits(m.k.unwrap_or(rels.len())))
             .collect(),
         unjudged: unjudged_docs(rels, docs, opts.unjudged_depth),
-        optimistic: match opts.optimistic {
-            true => ms.iter().map(|&m| optimistic(&j, m)).collect(),
+        top_rels: match opts.optimistic {
+            true => rels[..rels.len().min(opts.unjudged_depth)].to_vec(),
             false => Vec::new(),
         },
+        ideal_gains: match opts.optimistic {
+            true => ideal.clone(),
+            false => Vec::new(),
+        },
+        has_nonrelevant: q.judged.values().any(|&g| g <= 0),
         relevant: Vec::new(),
     }
 }

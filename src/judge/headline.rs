@@ -99,21 +99,34 @@ fn rerun_tail<'a>(mut shown: impl Iterator<Item = &'a GateResult>) -> String {
     }
 }
 
+/// An unreliable gate: today's delta and both bounds with their intervals.
+fn unreliable_reason(c: &Comparison) -> String {
+    let j = c.judged.as_ref();
+    let at = |b: Option<&crate::model::DeltaAtBound>| {
+        b.map_or(signed(c.delta), |b| {
+            format!(
+                "{} [{}, {}]",
+                signed(b.delta),
+                signed(b.ci[0]),
+                signed(b.ci[1])
+            )
+        })
+    };
+    format!(
+        "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
+        shown(&c.metric),
+        shown(&c.slice),
+        signed(c.delta),
+        at(j.and_then(|j| j.lower.as_ref())),
+        at(j.and_then(|j| j.upper.as_ref()))
+    )
+}
+
 fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]) -> String {
     let allowed = if c.higher_is_better { "drop" } else { "rise" };
     let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
-        _ if worst.decided_by.starts_with("unreliable") => {
-            let j = c.judged.as_ref();
-            format!(
-                "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} if they were relevant)",
-                shown(&c.metric),
-                shown(&c.slice),
-                signed(c.delta),
-                signed(j.map_or(c.delta, |j| j.delta_baseline_optimistic)),
-                signed(j.map_or(c.delta, |j| j.delta_candidate_optimistic))
-            )
-        }
+        _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
             "{} on {} not judged: too few judgments ({})",
             shown(&c.metric),

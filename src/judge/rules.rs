@@ -92,6 +92,7 @@ pub fn apply(
         family_size: 0,
         mc_rerun: c.mc_rerun,
         decided_by,
+        judged: None,
     }
 }
 
