@@ -62,6 +62,11 @@ fn a_margin_or_bar_a_bounded_metric_cannot_reach_is_refused_with_a_hint() {
             "did you mean 0.005?",
         ),
         (
+            "[[gate]]\nmetric = \"ndcg@10\"\nmax-change = 2\n",
+            "max-change = 2 can never fail: ndcg@10 lies in [0, 1], so a margin of 0.5 or more lets almost any change pass",
+            "did you mean 0.02?",
+        ),
+        (
             "[[gate]]\nmetric = \"ndcg@10\"\nmax-loss-rate = 25\n",
             "max-loss-rate must be a share of queries between 0 and 1, not 25",
             "did you mean 0.25?",

@@ -71,7 +71,17 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ),
     (
         "inputs.baseline",
-        &["path", "run", "runs", "format", "id-column"],
+        &[
+            "path",
+            "run",
+            "runs",
+            "format",
+            "id-column",
+            "id",
+            "group",
+            "slices",
+            "metrics",
+        ],
     ),
     (
         "bootstrap",
@@ -117,6 +127,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "min-mean",
             "max-mean",
             "max-drop",
+            "max-change",
             "fail-if-significant-drop",
             "max-loss-rate",
             "statistic",
