@@ -147,6 +147,8 @@ pub struct EvalSettings {
     pub run_format: Option<String>,
     pub corpus: Option<String>,
     pub chunk_map: Option<String>,
+    /// Condensed lists: unjudged docs removed before scoring (trec_eval -J).
+    pub judged_only: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -411,3 +411,78 @@ fn sim_to_t5_on_trec_covid_passes_max_drop_by_default_with_the_judged_figures() 
     assert!(text.contains("decision at lower / upper"), "{text}");
     assert!(text.contains("#1 max-drop: "), "{text}");
 }
+
+#[test]
+fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() {
+    let d = tempfile::tempdir().unwrap();
+    let want = std::fs::read_to_string(format!("{COVID}/run.covidex-sim.te.J.txt")).unwrap();
+    let want: BTreeMap<String, f64> = want
+        .lines()
+        .filter(|l| l.starts_with("ndcg_cut_10 "))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[1].to_string(), f[2].parse().unwrap())
+        })
+        .collect();
+    let out_path = d.path().join("sim.J.jsonl");
+    let out = rag_gate()
+        .args([
+            "eval",
+            "--metrics",
+            "ndcg@10",
+            "--empty-gold",
+            "zero",
+            "--judged-only",
+        ])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/run.covidex-sim.txt"))
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let rows = std::fs::read_to_string(&out_path).unwrap();
+    let mut n = 0;
+    for line in rows.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let q = v["query_id"].as_str().unwrap();
+        let got = v["ndcg@10"].as_f64().unwrap();
+        assert!(
+            (got - want[q]).abs() <= 5e-5 * (1.0 + 1e-9),
+            "{q}: {got} vs {}",
+            want[q]
+        );
+        n += 1;
+    }
+    assert_eq!(n, 35);
+    assert!((want["all"] - 0.5958).abs() < 1e-9);
+    // The fingerprint says how unjudged documents counted: a condensed side is refused against
+    // a plain one, naming the field.
+    let proto = std::fs::read_to_string(d.path().join("sim.J.jsonl.protocol.json")).unwrap();
+    assert!(
+        proto.contains("removed before scoring (condensed list, trec_eval -J)"),
+        "{proto}"
+    );
+    let plain = rag_gate()
+        .args(["eval", "--metrics", "ndcg@10", "--empty-gold", "zero"])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/run.covidex-t5.txt"))
+        .arg("-o")
+        .arg(d.path().join("t5.jsonl"))
+        .output()
+        .unwrap();
+    assert_exit(&plain, 0);
+    let g = d.path().join("mix.toml");
+    std::fs::write(&g, "[inputs]\nbaseline = \"sim.J.jsonl\"\ncandidate = \"t5.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ndcg@10.unjudged: baseline removed before scoring"),
+        "{err}"
+    );
+}
