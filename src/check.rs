@@ -387,6 +387,20 @@ fn compare_and_judge(
         warnings.extend(found.warnings);
         notes.extend(found.notes);
         holes = crate::bounds::holes(cfg, &runs);
+    } else {
+        let files = crate::bounds::files::Files {
+            baseline: &inputs.base.table,
+            candidate: &inputs.cand.table,
+        };
+        let found = crate::bounds::files::apply(
+            cfg,
+            &files,
+            (paired, slices),
+            &mut comparisons,
+            &mut gates,
+        )?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
     }
     let found = Findings {
         comparisons,

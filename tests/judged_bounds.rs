@@ -486,3 +486,83 @@ fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() 
         "{err}"
     );
 }
+
+/// `rag-gate eval` of one TREC-COVID run into `dir/NAME.jsonl` with these metrics.
+fn eval_to(dir: &Path, run: &str, name: &str, metrics: &str) {
+    let out = rag_gate()
+        .args(["eval", "--metrics", metrics])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/{run}"))
+        .arg("-o")
+        .arg(dir.join(format!("{name}.jsonl")))
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+}
+
+/// The judged figures of the ndcg@10 comparison on `all`.
+fn ndcg(v: &serde_json::Value) -> serde_json::Value {
+    v["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["metric"] == "ndcg@10" && c["slice"] == "all")
+        .unwrap()["judged"]
+        .clone()
+}
+
+#[test]
+fn metric_files_and_runs_get_one_verdict_on_min_judged() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    eval_to(dir, "run.covidex-sim.txt", "sim", "ndcg@10,judged@10");
+    eval_to(dir, "run.covidex-t5.txt", "t5", "ndcg@10,judged@10");
+    eval_to(dir, "run.covidex-sim.txt", "sim-bare", "ndcg@10");
+    eval_to(dir, "run.covidex-t5.txt", "t5-bare", "ndcg@10");
+    let tail = "[judged]\nmin-judged = 0.9\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n";
+    let files = dir.join("files.toml");
+    std::fs::write(
+        &files,
+        format!("[inputs]\nbaseline = \"sim.jsonl\"\ncandidate = \"t5.jsonl\"\n{tail}"),
+    )
+    .unwrap();
+    let runs = covid_gate(dir, "run.covidex-sim.txt", "run.covidex-t5.txt", &[]);
+    let runs_text = std::fs::read_to_string(&runs).unwrap();
+    std::fs::write(&runs, format!("{runs_text}{tail}")).unwrap();
+    // Both routes: sim's mean judged@10 is 0.497, below 0.9: not judged, which fails on `all`.
+    for g in [&files, &runs] {
+        let (code, v) = check(g, &[]);
+        assert_eq!(code, 1, "{}: {}", g.display(), v["headline"]);
+        let r = &v["gates"][0];
+        assert_eq!(r["decided_by"], "too few judgments (min-judged)");
+        assert!(r["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("mean judged@10 0.497 < min-judged 0.9"));
+        let j = ndcg(&v);
+        assert!(
+            (j["candidate_judged"].as_f64().unwrap() - 0.937).abs() < 5e-4,
+            "{j}"
+        );
+    }
+    let (_, v) = check(&files, &[]);
+    assert!(ndcg(&v)["not_computed"]
+        .as_str()
+        .unwrap()
+        .starts_with("metric files: the bounds need both sides' rankings"));
+    // Files without the judged@10 column: min-judged cannot be applied, an error naming it.
+    std::fs::write(
+        &files,
+        format!("[inputs]\nbaseline = \"sim-bare.jsonl\"\ncandidate = \"t5-bare.jsonl\"\n{tail}"),
+    )
+    .unwrap();
+    let out = rag_gate().arg("check").arg(&files).output().unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("files.toml") && err.contains("has no judged@10 column: add it"),
+        "{err}"
+    );
+}

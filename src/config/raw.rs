@@ -136,4 +136,5 @@ pub struct RawProtocol {
 pub struct RawJudged {
     pub on_unreliable: Option<OnUnreliable>,
     pub min_judged: Option<Spanned<f64>>,
+    pub condensed: Option<bool>,
 }

@@ -7,6 +7,8 @@
 //! judged@k is below `[judged] min-judged` is not judged (the too-small path). When no gated
 //! top-k document is unjudged, both bounds are today's figures and the passes are skipped.
 
+pub mod files;
+
 use std::collections::BTreeMap;
 
 use crate::config::{Config, OnSmallSlice, OnUnreliable};
