@@ -566,3 +566,36 @@ fn metric_files_and_runs_get_one_verdict_on_min_judged() {
         "{err}"
     );
 }
+
+#[test]
+fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
+    let d = tempfile::tempdir().unwrap();
+    let g = covid_gate(
+        d.path(),
+        "run.covidex-sim.txt",
+        "run.covidex-t5.txt",
+        &["ndcg@10"],
+    );
+    let text = std::fs::read_to_string(&g).unwrap();
+    std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
+    let (code, v) = check(&g, &[]);
+    // Reported beside today's, deciding nothing: the verdict is today's (a pass).
+    assert_eq!(code, 0, "{}", v["headline"]);
+    let j = ndcg(&v);
+    // trec_eval -J: sim 0.5958, t5 0.6499 (4 decimals each).
+    let condensed = j["condensed"]["delta"].as_f64().unwrap();
+    assert!((condensed - (0.6499 - 0.5958)).abs() < 1e-4, "{condensed}");
+    assert!(j["condensed"]["ci"][0].as_f64() < j["condensed"]["ci"][1].as_f64());
+    let r = &v["gates"][0];
+    assert!(
+        ["pass", "fail"].contains(&r["condensed"].as_str().unwrap()),
+        "{r}"
+    );
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("(condensed lists {condensed:+.4} [")),
+        "{text}"
+    );
+    assert!(text.contains("#1 on condensed lists: "), "{text}");
+}

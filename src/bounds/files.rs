@@ -98,6 +98,7 @@ pub fn apply(
             upper: None,
             exact: true,
             not_computed: Some(METRIC_FILES.into()),
+            condensed: None,
             baseline_unjudged: None,
             candidate_unjudged: None,
         });

@@ -203,6 +203,25 @@ pub fn evaluate_run(
     spec: &InputSpec,
     wanted: &[String],
 ) -> Result<(MetricTable, String, super::Evaluation)> {
+    evaluate_run_with(cfg, spec, wanted, false)
+}
+
+/// The run's table on condensed lists (unjudged docs removed first, trec_eval -J), for
+/// `[judged] condensed = true`.
+pub fn evaluate_condensed(
+    cfg: &Config,
+    spec: &InputSpec,
+    wanted: &[String],
+) -> Result<MetricTable> {
+    Ok(evaluate_run_with(cfg, spec, wanted, true)?.0)
+}
+
+fn evaluate_run_with(
+    cfg: &Config,
+    spec: &InputSpec,
+    wanted: &[String],
+    condensed: bool,
+) -> Result<(MetricTable, String, super::Evaluation)> {
     let (mut opts, extra) = eval_options(cfg)?;
     opts.keep_ranks = true;
     let mut metrics: Vec<String> = wanted.iter().chain(&extra).cloned().collect();
@@ -224,6 +243,11 @@ pub fn evaluate_run(
         .map(|m| m.k.unwrap_or(usize::MAX))
         .max()
         .unwrap_or(0);
+    if condensed {
+        opts.judged_only = true;
+        opts.optimistic = false;
+        opts.unjudged_depth = 0;
+    }
     let qrels = cfg
         .inputs
         .qrels
