@@ -373,3 +373,32 @@ pub fn tie_heavy(seed: u64, sets: usize, n: usize, resamples: usize, route: Rout
     }
     t
 }
+
+/// The margin of the equivalence scenario.
+pub const EQUIVALENCE_MARGIN: f64 = 0.02;
+
+/// (h) A true change of exactly `sign` · m (m = [`EQUIVALENCE_MARGIN`]), n query deltas with
+/// right-skewed noise 0.1·(Exp(1) − 1), query unit: each set counts as a pass of `max-change = m`
+/// when its interval lies inside (−m, +m) (`ci_misses` counts the passes: a false pass, since
+/// the change is m). TOST at (1 − 0.95) / 2 per side should pass at most 2.5% of the sets.
+pub fn equivalence_edge(
+    seed: u64,
+    sets: usize,
+    n: usize,
+    resamples: usize,
+    sign: f64,
+    route: Route,
+) -> Tally {
+    let m = EQUIVALENCE_MARGIN;
+    let mut t = Tally::default();
+    for set in 0..sets {
+        let mut rng = rng_for(seed, &format!("equivalence-{sign}"), set);
+        let d: Vec<f64> = (0..n)
+            .map(|_| sign * m + 0.1 * (-uniform(&mut rng).ln() - 1.0))
+            .collect();
+        let ci = run_route(&d, None, route, resamples, set);
+        t.sets += 1;
+        t.ci_misses += usize::from(rag_gate::judge::equivalent(ci, m));
+    }
+    t
+}

@@ -159,6 +159,32 @@ fn main() {
     if !only_small {
         large(sets, b, seed);
     }
+    equivalence(sets, b, seed);
     println!("small samples (issue 17): coverage of the true delta, and the share of sets whose low bound lies above it (the miss that hides a drop)");
     small(sets, b, seed);
+}
+
+/// (h) `max-change` (issue 27): how often a true change of exactly ±m passes (a false pass; TOST
+/// with the 95% interval should allow at most 2.5% per side), and how often no change passes.
+fn equivalence(sets: usize, b: usize, seed: u64) {
+    println!(
+        "max-change = {} (TOST with the 95% interval), n = 200 skewed query deltas: share of sets that pass",
+        sim::EQUIVALENCE_MARGIN
+    );
+    for (method, name) in METHODS {
+        let route = Route::Report(method);
+        let up = sim::equivalence_edge(seed, sets, 200, b, 1.0, route);
+        let down = sim::equivalence_edge(seed, sets, 200, b, -1.0, route);
+        let none = sim::equivalence_edge(seed, sets, 200, b, 0.0, route);
+        println!(
+            "  [{name}] true +m: {}; true −m: {}  (want ≤ 2.5 + 2 s.e.) {}; true 0: {} (power)",
+            pct(&up, up.miss_rate()),
+            pct(&down, down.miss_rate()),
+            verdict(
+                up.miss_rate() <= 0.025 + 2.0 * up.mc_se(0.025)
+                    && down.miss_rate() <= 0.025 + 2.0 * down.mc_se(0.025)
+            ),
+            pct(&none, none.miss_rate())
+        );
+    }
 }

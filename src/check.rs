@@ -35,8 +35,12 @@ struct Loaded {
 /// for the report's warnings saying what the evaluation left out).
 fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
     let mut side = match &spec.kind {
-        InputKind::Metrics { format, id_column } => {
-            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+        InputKind::Metrics {
+            format,
+            id_column,
+            columns,
+        } => {
+            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column, columns)?;
             let protocol = load::protocol::read_sidecar(&spec.path, &spec.shown())?;
             if let Some(p) = &protocol {
                 load::protocol::check_query_set(p, &table, &spec.shown())?;

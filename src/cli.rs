@@ -214,6 +214,11 @@ pub struct CompareArgs {
     /// Column with the query id in CSV/TSV files.
     #[arg(long, default_value = "query_id")]
     pub id_column: String,
+    /// Column mapping for table inputs (repeat): `id=sample_id`, `group=conversation_id`,
+    /// `slice:lang=language`, `recall@5=id_based_context_recall` (a metric). When metrics are
+    /// mapped, other columns are ignored; same as the gate file's long form.
+    #[arg(long = "column", value_name = "ROLE=COLUMN")]
+    pub columns: Vec<String>,
     /// Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub input_format: Option<InputFormatArg>,

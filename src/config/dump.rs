@@ -135,7 +135,11 @@ fn judged_table(j: &JudgedSettings) -> Table {
 fn input(i: &InputSpec) -> Value {
     let mut t = Table::new();
     match &i.kind {
-        InputKind::Metrics { format, id_column } => {
+        InputKind::Metrics {
+            format,
+            id_column,
+            columns,
+        } => {
             t.insert("path".into(), i.written.clone().into());
             if let Some(f) = format {
                 if let Ok(Value::String(s)) = Value::try_from(f) {
@@ -143,12 +147,31 @@ fn input(i: &InputSpec) -> Value {
                 }
             }
             t.insert("id-column".into(), id_column.clone().into());
+            column_mapping(columns, &mut t);
         }
         InputKind::Run => {
             t.insert("run".into(), i.written.clone().into());
         }
     }
     t.into()
+}
+
+/// The long form's `id`, `group`, `slices` and `metrics` keys, when given.
+fn column_mapping(c: &crate::load::ColumnMap, t: &mut Table) {
+    for (k, v) in [("id", &c.id), ("group", &c.group)] {
+        if let Some(v) = v {
+            t.insert(k.into(), v.clone().into());
+        }
+    }
+    for (k, m) in [("slices", &c.slices), ("metrics", &c.metrics)] {
+        if !m.is_empty() {
+            let m: Table = m
+                .iter()
+                .map(|(a, b)| (a.clone(), b.clone().into()))
+                .collect();
+            t.insert(k.into(), m.into());
+        }
+    }
 }
 
 fn gate(g: &Gate) -> Value {
@@ -158,6 +181,7 @@ fn gate(g: &Gate) -> Value {
         ("min-mean", g.min_mean),
         ("max-mean", g.max_mean),
         ("max-drop", g.max_drop),
+        ("max-change", g.max_change),
         ("fail-if-significant-drop", g.fail_if_significant_drop),
         ("max-loss-rate", g.max_loss_rate),
     ] {

@@ -50,6 +50,7 @@ pub(super) fn gate(
         min_mean: g.min_mean.as_ref().map(|v| *v.get_ref()),
         max_mean: g.max_mean.as_ref().map(|v| *v.get_ref()),
         max_drop: g.max_drop.as_ref().map(|v| *v.get_ref()),
+        max_change: g.max_change.as_ref().map(|v| *v.get_ref()),
         fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
         max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
         statistic: g.statistic.unwrap_or_default(),
@@ -72,6 +73,14 @@ fn check_rule_values(src: &SourceText, index: usize, metric: &str, g: &RawGate) 
             if !v.get_ref().is_finite() {
                 return Err(here(v, &format!("{rule} must be a finite number")));
             }
+        }
+    }
+    if let Some(v) = &g.max_change {
+        if !(v.get_ref().is_finite() && *v.get_ref() > 0.0) {
+            return Err(here(
+                v,
+                "max-change must be a finite number > 0 (equivalence within ±0.01 is written 0.01)",
+            ));
         }
     }
     for (rule, v) in [
@@ -171,12 +180,13 @@ fn require_a_rule(
     if g.min_mean.is_none()
         && g.max_mean.is_none()
         && g.max_drop.is_none()
+        && g.max_change.is_none()
         && g.fail_if_significant_drop.is_none()
         && g.max_loss_rate.is_none()
     {
         return Err(src.error(
             Some(span),
-            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, fail-if-significant-drop or max-loss-rate"),
+            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, max-change, fail-if-significant-drop or max-loss-rate"),
         ));
     }
     Ok(())

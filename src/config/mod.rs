@@ -128,6 +128,8 @@ pub enum InputKind {
     Metrics {
         format: Option<Format>,
         id_column: String,
+        /// The long form's column mapping (`id`, `group`, `slices`, `metrics`).
+        columns: crate::load::ColumnMap,
     },
     /// A run (ranked documents) to evaluate against `[inputs] qrels`.
     Run,
@@ -265,6 +267,8 @@ pub struct Gate {
     pub min_mean: Option<f64>,
     pub max_mean: Option<f64>,
     pub max_drop: Option<f64>,
+    /// Equivalence: pass only if the CI of the delta lies inside (−m, +m).
+    pub max_change: Option<f64>,
     /// Proven harm: fail only if the CI upper bound of the delta is below −m (and the Holm-adjusted
     /// p-value is below 1 − confidence).
     pub fail_if_significant_drop: Option<f64>,

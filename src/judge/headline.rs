@@ -6,8 +6,8 @@ use crate::numbers::{count, percent, plain, signed};
 use crate::safe_text::shown;
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
-/// (max-drop) comes first, then absolute bars, then loss rates; a check that was not judged (too
-/// small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
+/// (max-drop) or change (max-change) comes first, then absolute bars, then loss rates; a check
+/// that was not judged (too small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
 /// interval lies below zero (label `worse`) comes before one whose interval still reaches a gain,
 /// then the larger drop of the estimate, then the larger miss, then the larger slice: a wide
 /// interval on a few queries misses a threshold by more without being the stronger evidence.
@@ -144,6 +144,14 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
             worst.rule
         ),
         ("max-drop", _) => max_drop_reason(worst, c, &ci),
+        ("max-change", _) => format!(
+            "{}{} not shown equivalent within ±{} on {}: changed by {} {ci}",
+            shown(&c.metric),
+            stat_suffix(c),
+            plain(worst.threshold),
+            shown(&c.slice),
+            signed(c.estimate)
+        ),
         ("fail-if-significant-drop", _) => format!(
             "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
             shown(&c.metric),
@@ -240,7 +248,7 @@ fn priority(r: &GateResult) -> u8 {
         return 4;
     }
     match r.rule.as_str() {
-        "max-drop" | "fail-if-significant-drop" => 0,
+        "max-drop" | "max-change" | "fail-if-significant-drop" => 0,
         "min-mean" | "max-mean" => 1,
         _ => 2,
     }
