@@ -316,15 +316,6 @@ fn curve_target(
     }
 }
 
-/// `--dump-config`: `[efficiency]` as written (None without run cards).
-pub(super) fn dump_cards(e: &Efficiency) -> Option<toml::Table> {
-    let [b, c] = e.cards.as_ref()?;
-    let mut t = toml::Table::new();
-    t.insert("baseline".into(), b.written.clone().into());
-    t.insert("candidate".into(), c.written.clone().into());
-    Some(t)
-}
-
 /// `--dump-config`: one run-level gate, every rule as it reads back (a fraction as 0.1).
 pub(super) fn dump(g: &RunGate) -> Value {
     let mut t = toml::Table::new();
