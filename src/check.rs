@@ -27,6 +27,8 @@ struct Loaded {
     note: Option<String>,
     protocol: Option<Protocol>,
     eval: Option<Evaluation>,
+    /// A run's table on condensed lists (`[judged] condensed = true`).
+    condensed: Option<MetricTable>,
 }
 
 /// Loads one side: a per-query metric file, or a run evaluated against the qrels (with a note
@@ -48,15 +50,25 @@ fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Resul
                 note: None,
                 protocol,
                 eval: None,
+                condensed: None,
             }
         }
         InputKind::Run => {
             let (t, note, ev) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
+            let condensed = match cfg.judged.condensed {
+                true => Some(crate::eval::gate_input::evaluate_condensed(
+                    cfg,
+                    spec,
+                    metrics_wanted,
+                )?),
+                false => None,
+            };
             Loaded {
                 table: t,
                 note: Some(note),
                 protocol: ev.summary.protocol.clone(),
                 eval: Some(ev),
+                condensed,
             }
         }
     };
@@ -390,7 +402,24 @@ fn compare_and_judge(
         let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
         warnings.extend(found.warnings);
         notes.extend(found.notes);
+        if let (Some(bc), Some(cc)) = (&inputs.base.condensed, &inputs.cand.condensed) {
+            crate::bounds::condensed(cfg, &runs, (bc, cc), &mut comparisons, &mut gates)?;
+        }
         holes = crate::bounds::holes(cfg, &runs);
+    } else {
+        let files = crate::bounds::files::Files {
+            baseline: &inputs.base.table,
+            candidate: &inputs.cand.table,
+        };
+        let found = crate::bounds::files::apply(
+            cfg,
+            &files,
+            (paired, slices),
+            &mut comparisons,
+            &mut gates,
+        )?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
     }
     let found = Findings {
         comparisons,

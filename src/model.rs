@@ -147,6 +147,8 @@ pub struct EvalSettings {
     pub run_format: Option<String>,
     pub corpus: Option<String>,
     pub chunk_map: Option<String>,
+    /// Condensed lists: unjudged docs removed before scoring (trec_eval -J).
+    pub judged_only: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -253,6 +255,10 @@ pub struct JudgedBounds {
     /// False when some query's bound is a proved, wider bound than the optimum (AP over more
     /// than 16 unjudged documents).
     pub exact: bool,
+    /// `[judged] condensed = true`: the delta and its interval on condensed lists (unjudged docs
+    /// removed before scoring, trec_eval -J).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condensed: Option<DeltaAtBound>,
     /// Why no bounds were computed (positive-only qrels, metric files); none when they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_computed: Option<String>,
@@ -422,6 +428,9 @@ pub struct GateResult {
     /// The decision at each judged bound (gates of runs with judged bounds).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judged: Option<GateBounds>,
+    /// `[judged] condensed = true`: the decision on condensed lists (reported, decides nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condensed: Option<String>,
 }
 
 /// Whether and how the two sides' protocol fingerprints were checked.

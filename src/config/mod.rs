@@ -104,6 +104,10 @@ pub struct JudgedSettings {
     pub on_unreliable: OnUnreliable,
     /// A gated slice whose mean judged@k is below this is not judged (too few judgments).
     pub min_judged: Option<f64>,
+    /// Where `min-judged` was written (for errors about it).
+    pub min_judged_span: Option<std::ops::Range<usize>>,
+    /// Also report the gated deltas on condensed lists (unjudged docs removed, trec_eval -J).
+    pub condensed: bool,
 }
 
 impl Default for JudgedSettings {
@@ -111,6 +115,8 @@ impl Default for JudgedSettings {
         JudgedSettings {
             on_unreliable: OnUnreliable::Warn,
             min_judged: None,
+            min_judged_span: None,
+            condensed: false,
         }
     }
 }

@@ -137,4 +137,5 @@ pub struct RawProtocol {
 pub struct RawJudged {
     pub on_unreliable: Option<OnUnreliable>,
     pub min_judged: Option<Spanned<f64>>,
+    pub condensed: Option<bool>,
 }

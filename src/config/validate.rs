@@ -323,6 +323,8 @@ fn judged_settings(src: &SourceText, j: &super::raw::RawJudged) -> Result<Judged
     Ok(JudgedSettings {
         on_unreliable: j.on_unreliable.unwrap_or(OnUnreliable::Warn),
         min_judged,
+        min_judged_span: j.min_judged.as_ref().map(|m| m.span()),
+        condensed: j.condensed.unwrap_or(false),
     })
 }
 

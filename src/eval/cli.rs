@@ -67,6 +67,9 @@ pub struct EvalArgs {
     /// Exact-search run for ann-recall@k (--run is then the approximate run).
     #[arg(long, value_name = "FILE")]
     pub exact_run: Option<PathBuf>,
+    /// Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring.
+    #[arg(long)]
+    pub judged_only: bool,
     /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
@@ -106,6 +109,7 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
             None => 0,
         },
         optimistic: false,
+        judged_only: args.judged_only,
         keep_ranks: false,
     }
 }

@@ -370,9 +370,27 @@ fn score_run(
                 .iter()
                 .map(|d| q.judged.get(*d).map_or(UNJUDGED, |&g| g.max(UNJUDGED + 1))),
         );
-        let mut row = score(q, &rels, &r.docs, ms, opts, r.qid);
+        let condensed: Vec<&[u8]>;
+        let docs: &[&[u8]] = match opts.judged_only {
+            false => &r.docs,
+            true => {
+                // Condensed list (trec_eval -J): the docs without a judgment, and those judged
+                // -1 (trec_eval's "in the pool, not judged"), leave the ranking first.
+                let kept = |g: i32| g != UNJUDGED && g != -1;
+                condensed = r
+                    .docs
+                    .iter()
+                    .zip(&rels)
+                    .filter(|(_, &g)| kept(g))
+                    .map(|(d, _)| *d)
+                    .collect();
+                rels.retain(|&g| kept(g));
+                &condensed
+            }
+        };
+        let mut row = score(q, &rels, docs, ms, opts, r.qid);
         if opts.keep_ranks {
-            row.relevant = relevant_ranks(q, &r.docs, opts.rel_level);
+            row.relevant = relevant_ranks(q, docs, opts.rel_level);
         }
         rows.insert(r.qid.to_string(), row);
         Ok(())
@@ -396,6 +414,7 @@ fn fingerprint(
         order,
         empty_gold: opts.empty_gold,
         chunked: chunks.is_some(),
+        judged_only: opts.judged_only,
     };
     let protocol = super::fingerprint::protocol(
         qrels,

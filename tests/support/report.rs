@@ -103,6 +103,7 @@ fn gate(
         mc_rerun: false,
         decided_by: format!("({rule})"),
         judged: None,
+        condensed: None,
     }
 }
 
