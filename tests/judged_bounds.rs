@@ -637,6 +637,14 @@ fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
         .as_str()
         .unwrap()
         .starts_with("positive-only qrels"));
+    // Keys that need runs say so instead of doing nothing.
+    let text = std::fs::read_to_string(&g).unwrap();
+    std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
+    let (_, v) = check(&g, &[]);
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .contains("[judged] condensed has no effect: judged bounds and condensed lists need both inputs to be runs")));
     assert!(v["notes"]
         .as_array()
         .unwrap()
