@@ -114,10 +114,11 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "run-format",
             "corpus",
             "chunk-map",
+            "judged-only",
         ],
     ),
     ("protocol", &["require"]),
-    ("judged", &["on-unreliable", "min-judged"]),
+    ("judged", &["on-unreliable", "min-judged", "condensed"]),
     ("policy", &["max-k"]),
     ("efficiency", &["baseline", "candidate"]),
     (
