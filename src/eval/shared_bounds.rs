@@ -14,6 +14,9 @@
 //!   first, then both, then only the baseline — the order that makes "any relevant" flip most):
 //!   the best S of size m is the m documents with the largest (smallest) contributions; m is
 //!   scanned from 0 to |U|.
+//! - complete@k: 1 iff all R + |S| relevant documents are in the top k, so S only matters by
+//!   which of the classes (in both top k, in one side's only, in neither) it touches: ∅ and every
+//!   singleton are tried.
 //! - mrr@k, mrr: RR is the largest 1/rank over the relevant documents, so for any S the singleton
 //!   of the document that sets the candidate's RR (or ∅) gains as much and the baseline's RR can
 //!   only fall: the optimum is ∅ or a singleton; each is tried.
@@ -309,7 +312,10 @@ pub fn delta_bounds(q: &Query, m: Metric, base: Side, cand: Side) -> Bounds {
     match m.kind {
         _ if docs.is_empty() || same_ranking(m, base, cand) => {}
         Kind::Judged | Kind::AnnRecall => {}
-        Kind::Mrr => {
+        // complete@k is 1 iff every relevant doc, old and newly judged, is in the top k: a
+        // singleton from each class (in both top k, only one side's, neither) reaches every
+        // (candidate, baseline) pair a larger S can, so the singletons are exact too.
+        Kind::Mrr | Kind::Complete => {
             for d in &docs {
                 ex.see(values(q, m, sides, &[d]));
             }
