@@ -467,6 +467,14 @@ fn fingerprint(
             }
             _ => BTreeMap::new(),
         },
+        judged_bounds: Some(
+            match (opts.judged_only, rows.iter().all(|r| !r.has_nonrelevant)) {
+                (true, _) => crate::protocol::BOUNDS_CONDENSED,
+                (false, true) => crate::protocol::BOUNDS_POSITIVE_ONLY,
+                (false, false) => crate::protocol::BOUNDS_NEED_RUNS,
+            }
+            .to_string(),
+        ),
         ..protocol
     })
 }

@@ -184,9 +184,7 @@ pub fn eval_table(s: &EvalSettings) -> toml::Table {
     ];
     t.insert("empty-gold".into(), s.empty_gold.clone().into());
     t.insert("qrels-format".into(), s.qrels_format.clone().into());
-    if s.judged_only {
-        t.insert("judged-only".into(), true.into());
-    }
+    t.insert("judged-only".into(), s.judged_only.into());
     for (k, v) in optional {
         if let Some(v) = v {
             t.insert(k.into(), v.clone().into());
