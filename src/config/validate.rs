@@ -26,6 +26,8 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     let policy = policy_settings(&src, &raw.policy)?;
     let gates = checked_gates(&src, &raw, policy.max_k)?;
     let judged = judged_settings(&src, &raw.judged)?;
+    let baseline =
+        super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
     let warnings = no_effect_warnings(&src, &raw, &inputs.baseline, &inputs.candidate);
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
@@ -45,6 +47,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         gates,
         noise,
         policy,
+        baseline,
         warnings,
         source: src,
     })
