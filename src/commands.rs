@@ -99,7 +99,7 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     }
     // A fetch that found no baseline: an error, or under on-missing = "warn" a warning and no check.
     if let Some(msg) = crate::provenance::assess::missing_baseline(&cfg)? {
-        let actions = std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true");
+        let actions = crate::publish::GithubEnv::from_process(&args.publish.token_env).actions;
         return Ok(Outcome {
             stderr: vec![crate::publish::actions::warning(actions, &msg)],
             ..Default::default()
