@@ -120,6 +120,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         judged: crate::config::JudgedSettings::default(),
         policy: crate::config::Policy::default(),
         baseline: crate::config::BaselineSettings::default(),
+        efficiency: crate::config::Efficiency::default(),
         warnings: Vec::new(),
         gates: Vec::new(),
         noise: NoiseSettings::default(),
@@ -159,7 +160,10 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
         &metrics,
     )?;
     let slices = slices::build(cfg, &paired)?;
-    let settings = resample::Settings::from_config(cfg);
+    let settings = resample::Settings {
+        both_sides_trusted: true,
+        ..resample::Settings::from_config(cfg)
+    };
     let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
     let adjusted =
         crate::stats::holm::holm(&comparisons.iter().map(|c| c.p_value).collect::<Vec<_>>());

@@ -33,12 +33,19 @@ struct Loaded {
 /// for the report's warnings saying what the evaluation left out).
 fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
     let mut side = match &spec.kind {
-        InputKind::Metrics { format, id_column } => Loaded {
-            table: load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?,
-            note: None,
-            protocol: load::protocol::read_sidecar(&spec.path, &spec.shown())?,
-            eval: None,
-        },
+        InputKind::Metrics { format, id_column } => {
+            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+            let protocol = load::protocol::read_sidecar(&spec.path, &spec.shown())?;
+            if let Some(p) = &protocol {
+                load::protocol::check_query_set(p, &table, &spec.shown())?;
+            }
+            Loaded {
+                table,
+                note: None,
+                protocol,
+                eval: None,
+            }
+        }
         InputKind::Run => {
             let (t, note, ev) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
             Loaded {
@@ -192,6 +199,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     let inputs = load_inputs(cfg, &wanted)?;
     let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);
     let baseline = crate::provenance::assess::assess(cfg, context)?;
+    let efficiency = efficiency_section(cfg)?;
     let (base, cand) = (&inputs.base.table, &inputs.cand.table);
     let shared = pair::shared_metrics(base, cand);
     let metrics = choose_metrics(cfg, base, cand, &shared)?;
@@ -220,7 +228,30 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     };
     let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
     report.baseline = Some(baseline.info);
+    if let Some(e) = efficiency {
+        judge::efficiency::add_to_verdict(&mut report, &e);
+        report.efficiency = Some(e);
+    }
     Ok(Analysis { report, holes })
+}
+
+/// `[efficiency]`: both run cards read and the run-level gates judged on them (None without
+/// cards). A card that cannot be opened names its gate-file key.
+fn efficiency_section(cfg: &Config) -> Result<Option<crate::model::EfficiencyReport>> {
+    let Some([b, c]) = &cfg.efficiency.cards else {
+        return Ok(None);
+    };
+    let read = |key: &str, s: &InputSpec| {
+        load::run_card::load(&s.path, &s.shown()).map_err(|e| match (&e, &s.span) {
+            (Error::Io { .. }, Some(_)) => {
+                cfg.error_at(&s.span, format!("[efficiency] {key}: {e}"))
+            }
+            _ => e,
+        })
+    };
+    let cards = [read("baseline", b)?, read("candidate", c)?];
+    let written = [b.written.as_str(), c.written.as_str()];
+    judge::efficiency::section(cfg, written, [&cards[0], &cards[1]]).map(Some)
 }
 
 /// An interval needs at least two resamples beyond each bound; refuse settings that leave fewer.
@@ -295,6 +326,8 @@ fn pair_inputs(cfg: &Config, inputs: &Inputs, metrics: &[String]) -> Result<Pair
     )?;
     if paired.replicates.is_some() {
         refuse_quantiles_with_replicates(cfg)?;
+        let flagged = resample::runs::untrusted_noise_warnings(&paired, metrics);
+        paired.warnings.extend(flagged);
     }
     if cfg.bootstrap.unit == Unit::Group {
         refuse_queries_without_group(cfg, &paired)?;
@@ -459,6 +492,7 @@ fn build_report(
         protocol: Some(protocol),
         noise,
         notes: found.notes,
+        efficiency: None,
     })
 }
 

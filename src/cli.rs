@@ -220,6 +220,13 @@ pub struct CompareArgs {
     /// A metric where lower is better (latency, cost), so a rise reads as worse (repeat).
     #[arg(long = "lower-is-better", value_name = "METRIC")]
     pub lower_is_better: Vec<String>,
+    /// The baseline's run card (JSON: model, conditions, run-level metrics, curves), for the
+    /// Efficiency section; needs --candidate-card.
+    #[arg(long, value_name = "FILE", requires = "candidate_card")]
+    pub baseline_card: Option<PathBuf>,
+    /// The candidate's run card; needs --baseline-card.
+    #[arg(long, value_name = "FILE", requires = "baseline_card")]
+    pub candidate_card: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
 }

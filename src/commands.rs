@@ -48,6 +48,12 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
     if let Some(p) = crate::provenance::assess::file_of(&i.baseline.path) {
         r.add("baseline's provenance file", p);
     }
+    for (side, c) in ["baseline", "candidate"]
+        .iter()
+        .zip(cfg.efficiency.cards.iter().flatten())
+    {
+        r.add(format!("[efficiency] {side} run card"), &c.path);
+    }
     Ok(r)
 }
 
@@ -235,6 +241,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         noise: NoiseSettings::default(),
         policy: Policy::default(),
         baseline: BaselineSettings::default(),
+        efficiency: compare_cards(args),
         warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
@@ -253,6 +260,26 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// `compare --baseline-card --candidate-card`: the Efficiency section without gates.
+fn compare_cards(args: &CompareArgs) -> Efficiency {
+    let (Some(b), Some(c)) = (&args.baseline_card, &args.candidate_card) else {
+        return Efficiency::default();
+    };
+    let spec = |p: &std::path::Path| InputSpec {
+        path: p.to_path_buf(),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: None,
+            id_column: String::new(),
+        },
+        span: None,
+    };
+    Efficiency {
+        cards: Some([spec(b), spec(c)]),
+        gates: Vec::new(),
+    }
 }
 
 /// The shared stages word their hints for the gate file; `compare` has flags instead. Each

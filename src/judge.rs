@@ -21,8 +21,10 @@
 //! cannot go below 2 / 2^G (G units with a non-zero delta), and Holm rejects nothing unless some
 //! p is below α/m. See [`too_small`] and [`cannot_fire`].
 
+pub mod efficiency;
 mod headline;
 mod rules;
+mod run_rules;
 
 pub use headline::headline;
 pub use rules::{label, oriented};

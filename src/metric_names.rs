@@ -5,6 +5,8 @@
 //! `mrr@10`, `hit@5`, `map`, `ap@10`, `rprec`. Names we do not know (`latency_ms`) are kept as
 //! written and are unbounded.
 
+pub mod run_level; // which way is better for a run card's metric, from its name
+
 /// Maps a metric name as written in an input file to its canonical name.
 ///
 /// trec_eval: `ndcg_cut_10` → `ndcg@10`, `recall_5` → `recall@5`, `P_5` → `p@5`,

@@ -76,6 +76,9 @@ pub struct Report {
     pub noise: Option<NoiseReport>,
     /// Information (what an evaluation counted, which comparisons were re-run), not warnings.
     pub notes: Vec<String>,
+    /// Run cards, run-level metrics and gates (`[efficiency]`; absent without run cards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub efficiency: Option<EfficiencyReport>,
 }
 
 /// Run-to-run noise in a check: its replicates, the noise file's floors and flaky queries, and
@@ -454,4 +457,131 @@ pub struct ProtocolReport {
     /// `key: baseline → candidate` for each run-context field that differs.
     pub context_changes: Vec<String>,
     pub note: Option<String>,
+}
+
+/// One side's run card (`[efficiency]`, `load::run_card`): how the run was made and what it
+/// measured at the run level, beside the per-query metrics.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RunCard {
+    /// The file as messages name it.
+    pub source: String,
+    /// The model's fields (`id`, `revision`, `dimension`, `dtype`, … and any other), each value
+    /// as written (a string as is, anything else as compact JSON).
+    pub model: std::collections::BTreeMap<String, String>,
+    /// The measurement conditions (query batch, index batch, hardware, threads, any key).
+    pub conditions: std::collections::BTreeMap<String, String>,
+    /// Run-level metric → its measurements (one, or several replicates).
+    pub metrics: std::collections::BTreeMap<String, Vec<f64>>,
+    /// `curves.qps_at_recall`: the sweep's points, each `{recall metric: value, "qps": value}`.
+    pub qps_at_recall: Vec<std::collections::BTreeMap<String, f64>>,
+}
+
+/// The Efficiency section: both run cards side by side, each run-level metric, the run-level
+/// gates (`judge::efficiency`).
+#[derive(Debug, Clone, Serialize)]
+pub struct EfficiencyReport {
+    /// The run cards as written (gate file or command line).
+    pub baseline_card: String,
+    pub candidate_card: String,
+    /// The model fields of either card, in name order; `changed` marks a difference.
+    pub model: Vec<CardField>,
+    /// The conditions of either card, in name order; `changed` marks a difference.
+    pub conditions: Vec<CardField>,
+    /// Every run-level metric of either card, in name order.
+    pub metrics: Vec<RunMetric>,
+    /// One per run-level gate rule, in gate-file order.
+    pub gates: Vec<RunGateResult>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CardField {
+    pub key: String,
+    /// None: this card does not have the key.
+    pub baseline: Option<String>,
+    pub candidate: Option<String>,
+    pub changed: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunMetric {
+    pub metric: String,
+    /// The mean of each side's measurements (None: not in that card).
+    pub baseline: Option<f64>,
+    pub candidate: Option<f64>,
+    /// Measurements behind each mean.
+    pub baseline_n: usize,
+    pub candidate_n: usize,
+    /// candidate − baseline, and candidate / baseline − 1 (None without both, or a zero baseline).
+    pub change: Option<f64>,
+    pub relative_change: Option<f64>,
+    /// Known from the name (latency, bytes, cost: false; qps, docs/s: true) or from a gate.
+    pub higher_is_better: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunGateStatus {
+    Pass,
+    Fail,
+    /// Not judged (a QPS target outside a side's curve, a relative rule on a zero baseline):
+    /// never a pass, and it fails the build.
+    NotJudged,
+}
+
+impl RunGateStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunGateStatus::Pass => "pass",
+            RunGateStatus::Fail => "fail",
+            RunGateStatus::NotJudged => "not judged",
+        }
+    }
+}
+
+/// One rule of one run-level gate, judged on the two run cards.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunGateResult {
+    /// 1-based position of the `[[gate]]` table in the gate file.
+    pub gate: usize,
+    pub metric: String,
+    /// `at = { "ann-recall@10" = 0.95 }`: the curve metric and the target the QPS is read at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<CurveTarget>,
+    /// "max-increase", "max-decrease", "min" or "max".
+    pub rule: String,
+    /// The rule's value: a fraction of the baseline when `relative`, else in the metric's unit.
+    pub threshold: f64,
+    pub relative: bool,
+    pub higher_is_better: bool,
+    /// Each side's value: the mean of its measurements, or the QPS read off its curve.
+    pub baseline_value: Option<f64>,
+    pub candidate_value: Option<f64>,
+    /// Measurements behind each side's value (1 for a curve reading).
+    pub measurements: [usize; 2],
+    /// The change the rule reads: candidate / baseline − 1 when `relative`, else
+    /// candidate − baseline; for `min` / `max` the candidate's value.
+    pub value: Option<f64>,
+    /// With ≥ 3 measurements a side: the interval of `value` at the report's confidence (a
+    /// Welch t interval on the log-ratio for a relative rule, on the difference otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<[f64; 2]>,
+    /// Welch–Satterthwaite degrees of freedom of `interval`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub df: Option<f64>,
+    /// How it was decided, in words ("t interval on log-ratios, 5 and 5 measurements", "plain
+    /// comparison, one measurement a side", "log-linear interpolation on the curves").
+    pub decided_by: String,
+    pub status: RunGateStatus,
+    pub passed: bool,
+    pub fails_build: bool,
+    /// Plain words: what was compared with what, or why it was not judged.
+    pub detail: String,
+    /// Conditions that differ between the cards and that the gate allows (`allow-condition-change`).
+    pub allowed_changes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CurveTarget {
+    pub metric: String,
+    pub target: f64,
 }

@@ -2,6 +2,8 @@
 //! thresholds), one minus sign (U+2212 `−`), no negative zero, no space between a sign and its
 //! number (`≥ −0.0100`).
 
+pub mod compact; // run-level values (bytes, QPS, ms) without fixed decimals
+
 /// Decimals of every value, delta, bound and threshold in a report.
 pub const DIGITS: usize = 4;
 

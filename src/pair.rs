@@ -194,13 +194,14 @@ fn merge_labels(
     let mut group_raw: Vec<Option<&str>> = Vec::with_capacity(shared.len());
     let mut merged: Vec<(&str, Place)> = Vec::new();
     for (i, &(id, bi, ci)) in shared.iter().enumerate() {
-        let places = [
+        let trusted = [
             Some((base.source.as_str(), &base.rows[bi])),
-            Some((cand.source.as_str(), &cand.rows[ci])),
             q_at.get(id).map(|r| (q_src, *r)),
         ];
         merged.clear();
-        let group = merge_places(id, places, &mut merged)?;
+        let group = merge_places(id, trusted, &mut merged)?;
+        let sources = trusted_sources(&base.source, queries.map(|(_, s)| s));
+        refuse_candidate_labels(id, (&cand.source, &cand.rows[ci]), &merged, group, &sources)?;
         for &(tag, (val, _, _)) in &merged {
             let values = match tags.get_mut(tag) {
                 Some(v) => v,
@@ -234,11 +235,12 @@ fn merge_labels(
     })
 }
 
-/// One query's tags (into `merged`) and group from every place that names it; a tag or group
-/// given two different values is a conflict naming both places.
+/// One query's tags (into `merged`) and group from every trusted place that names it (the
+/// baseline and the queries file); a tag or group given two different values is a conflict
+/// naming both places.
 fn merge_places<'a>(
     id: &str,
-    places: [Option<(&'a str, &'a QueryRow)>; 3],
+    places: [Option<(&'a str, &'a QueryRow)>; 2],
     merged: &mut Vec<(&'a str, Place<'a>)>,
 ) -> Result<Option<Place<'a>>> {
     let mut group: Option<Place> = None;
@@ -268,6 +270,72 @@ fn merge_places<'a>(
         }
     }
     Ok(group)
+}
+
+/// "b.jsonl" or "b.jsonl or q.jsonl": where slice tags and groups may come from.
+fn trusted_sources(base: &str, queries: Option<&str>) -> String {
+    match queries {
+        Some(q) => format!("{base} or {q}"),
+        None => base.to_string(),
+    }
+}
+
+/// The candidate's file is written by the pull request, so it may not choose which slice or group
+/// a query is in (a fork could move queries into a critical slice and dilute it): every tag and
+/// the group it gives must be the trusted side's, else an error naming the query.
+fn refuse_candidate_labels(
+    id: &str,
+    (src, row): (&str, &QueryRow),
+    trusted: &[(&str, Place)],
+    group: Option<Place>,
+    sources: &str,
+) -> Result<()> {
+    let rule = "slice tags and groups come from the queries file or the baseline, never the \
+                candidate; drop it from the candidate or give it there";
+    let here =
+        |what: String, val: &str| format!("query {}: {what} is {} here", quoted(id), quoted(val));
+    for (tag, val) in row.slices.iter() {
+        let what = format!("slice tag {}", quoted(tag));
+        match trusted.iter().find(|(t, _)| *t == tag) {
+            Some((_, old)) if old.0 == val => {}
+            Some((_, old)) => {
+                return Err(Error::input(
+                    src,
+                    row.line,
+                    format!(
+                        "{} but {} in {}:{}; {rule}",
+                        here(what, val),
+                        quoted(old.0),
+                        old.1,
+                        old.2
+                    ),
+                ))
+            }
+            None => {
+                return Err(Error::input(
+                    src,
+                    row.line,
+                    format!(
+                        "{} but {sources} leaves it untagged; {rule}",
+                        here(what, val)
+                    ),
+                ))
+            }
+        }
+    }
+    if let Some(g) = row.group.as_deref() {
+        let tail = match group {
+            Some(old) if old.0 == g => return Ok(()),
+            Some(old) => format!("{} in {}:{}", quoted(old.0), old.1, old.2),
+            None => format!("{sources} gives it no group"),
+        };
+        return Err(Error::input(
+            src,
+            row.line,
+            format!("{} but {tail}; {rule}", here("group".into(), g)),
+        ));
+    }
+    Ok(())
 }
 
 /// What the report says about the pairing: sizes, policy and a few dropped ids.

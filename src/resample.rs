@@ -33,6 +33,9 @@ pub struct Settings {
     pub critical: std::collections::BTreeSet<String>,
     /// Ungated metrics where lower is better (`compare --lower-is-better`).
     pub lower_is_better: Vec<String>,
+    /// Both sides' replicate spread may carry the interval (an A/A test of main's own runs);
+    /// false in `check` and `compare`, where only the baseline's noise is trusted.
+    pub both_sides_trusted: bool,
 }
 
 impl Settings {
@@ -49,6 +52,7 @@ impl Settings {
             gates: cfg.gates.clone(),
             critical: cfg.slices.critical.iter().map(|(n, _)| n.clone()).collect(),
             lower_is_better: cfg.report.lower_is_better.clone(),
+            both_sides_trusted: false,
         }
     }
 
@@ -209,7 +213,7 @@ fn compare_slice(
             let draws = if is_mean(metric) { shared.next() } else { None };
             let runs = draws
                 .as_ref()
-                .and_then(|_| runs::slice_runs(paired, metric, &view.idx));
+                .and_then(|_| runs::slice_runs(paired, metric, &view.idx, s.both_sides_trusted));
             compare_one(&view, metric, v, draws, runs.as_ref(), s)
         })
         .collect()

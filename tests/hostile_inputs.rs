@@ -394,13 +394,13 @@ fn cases() -> Vec<Case> {
             "conflicting-slice-tags",
             "c.jsonl",
             jsonl_with(true, 3, "{\"query_id\":\"q03\",\"ndcg@10\":0.5,\"recall@5\":1,\"slices\":{\"lang\":\"en\"}}"),
-            &["q.jsonl:3: query \"q03\": slice tag \"lang\" is \"ko\" here but \"en\" in c.jsonl:3; the files must agree"],
+            &["c.jsonl:3: query \"q03\": slice tag \"lang\" is \"en\" here but \"ko\" in q.jsonl:3; slice tags and groups come from the queries file or the baseline, never the candidate"],
         ),
         case(
             "conflicting-groups",
             "c.jsonl",
             jsonl_with(true, 3, "{\"query_id\":\"q03\",\"ndcg@10\":0.5,\"recall@5\":1,\"group\":\"other\"}"),
-            &["q.jsonl:3: query \"q03\": group is \"g1\" here but \"other\" in c.jsonl:3; the files must agree"],
+            &["c.jsonl:3: query \"q03\": group is \"other\" here but \"g1\" in q.jsonl:3; slice tags and groups come from the queries file or the baseline, never the candidate"],
         ),
         case(
             "queries-tag-name-with-equals",

@@ -6,6 +6,7 @@ mod baseline;
 mod dump;
 mod gate;
 mod raw;
+pub mod run_gate;
 pub mod span;
 mod validate;
 
@@ -16,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 pub use baseline::{is_commit, BaselineSettings, OnMissing};
 pub use dump::dump;
+pub use run_gate::{Efficiency, RunGate, RunRule, RunRuleKind};
 pub use span::SourceText;
 
 use crate::error::{Error, Result};
@@ -294,6 +296,8 @@ pub struct Config {
     pub policy: Policy,
     /// `[baseline]`: its age and distance limits, what a missing one does, its commit.
     pub baseline: BaselineSettings,
+    /// `[efficiency]`: the run cards and the run-level gates.
+    pub efficiency: Efficiency,
     /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric
     /// files), for the report's warnings.
     pub warnings: Vec<String>,

@@ -32,6 +32,15 @@ pub struct RawConfig {
     pub noise: RawNoise,
     #[serde(default)]
     pub baseline: super::baseline::RawBaseline,
+    pub efficiency: Option<RawEfficiency>,
+}
+
+/// `[efficiency]`: each side's run card (`load::run_card`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawEfficiency {
+    pub baseline: Spanned<String>,
+    pub candidate: Spanned<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -110,6 +119,13 @@ pub struct RawGate {
     pub statistic: Option<Statistic>,
     pub higher_is_better: Option<bool>,
     pub slices: Option<Spanned<toml::Value>>,
+    // Run-level rules, on a run-card metric (`config::run_gate`).
+    pub max_increase: Option<Spanned<toml::Value>>,
+    pub max_decrease: Option<Spanned<toml::Value>>,
+    pub min: Option<Spanned<f64>>,
+    pub max: Option<Spanned<f64>>,
+    pub at: Option<Spanned<toml::Table>>,
+    pub allow_condition_change: Option<Spanned<Vec<String>>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

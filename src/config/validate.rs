@@ -11,7 +11,7 @@ use super::*;
 
 /// Checks every section of the gate file in the order they are reported on: the id, [inputs],
 /// [bootstrap], [slices], [report], [policy], the gates, [judged]; then the no-effect warnings.
-pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Result<Config> {
+pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Result<Config> {
     let id = config_id(&src, &raw.id, stem)?;
     let id_column = raw
         .inputs
@@ -24,7 +24,9 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
     let slices = slices_settings(&src, &raw.slices)?;
     let report = report_settings(&src, &raw.report)?;
     let policy = policy_settings(&src, &raw.policy)?;
-    let gates = checked_gates(&src, &raw, policy.max_k)?;
+    let (efficiency, positions) = super::run_gate::efficiency(&src, base, &mut raw)?;
+    let run_level = !efficiency.gates.is_empty();
+    let gates = checked_gates(&src, &raw, policy.max_k, &positions, run_level)?;
     let judged = judged_settings(&src, &raw.judged)?;
     let baseline =
         super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
@@ -48,6 +50,7 @@ pub fn validate(raw: RawConfig, src: SourceText, base: &Path, stem: &str) -> Res
         noise,
         policy,
         baseline,
+        efficiency,
         warnings,
         source: src,
     })
@@ -282,13 +285,20 @@ fn policy_settings(src: &SourceText, p: &RawPolicy) -> Result<Policy> {
     })
 }
 
-/// The `[[gate]]` tables, in file order: at least one, and one reading of each metric.
-fn checked_gates(src: &SourceText, raw: &RawConfig, max_k: Option<usize>) -> Result<Vec<Gate>> {
+/// The per-query `[[gate]]` tables, in file order (`positions`: each one's place in the file):
+/// at least one unless there are run-level gates, and one reading of each metric.
+fn checked_gates(
+    src: &SourceText,
+    raw: &RawConfig,
+    max_k: Option<usize>,
+    positions: &[usize],
+    run_level: bool,
+) -> Result<Vec<Gate>> {
     let mut gates = Vec::new();
-    for (i, g) in raw.gates.iter().enumerate() {
-        gates.push(gate(src, i + 1, g, max_k)?);
+    for (g, &index) in raw.gates.iter().zip(positions) {
+        gates.push(gate(src, index, g, max_k)?);
     }
-    if gates.is_empty() {
+    if gates.is_empty() && !run_level {
         return Err(src.error(
             None,
             "no [[gate]] table: nothing would be judged, so nothing could fail; add one, e.g. \

@@ -20,7 +20,8 @@ pub struct Rules {
     pub chunked: bool,
 }
 use crate::protocol::{
-    sorted_records_hash, CanonicalHash, MetricDefinition, Protocol, METRIC_VERSION, PROTOCOL_FORMAT,
+    query_set_hash, sorted_records_hash, CanonicalHash, MetricDefinition, Protocol, METRIC_VERSION,
+    PROTOCOL_FORMAT,
 };
 
 /// `qid\tdoc\trel\n` per judgement, by query id then doc id (bytes). Queries are already in id
@@ -35,15 +36,6 @@ pub fn qrels_hash(qrels: &Qrels) -> String {
         for (d, r) in &docs {
             h.record(&[qid.as_bytes(), d, r.to_string().as_bytes()]);
         }
-    }
-    h.finish()
-}
-
-/// `qid\n` per evaluated query, sorted (the ids come sorted).
-pub fn query_set_hash<'a>(ids: impl Iterator<Item = &'a String>) -> String {
-    let mut h = CanonicalHash::default();
-    for id in ids {
-        h.record(&[id.as_bytes()]);
     }
     h.finish()
 }

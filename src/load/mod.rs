@@ -6,6 +6,7 @@ mod jsonl;
 mod per_query_text;
 pub mod protocol;
 pub mod queries;
+pub mod run_card;
 pub mod source;
 pub mod strict_json;
 pub mod table;

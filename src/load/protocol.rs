@@ -1,9 +1,12 @@
 //! The protocol sidecar of a per-query metric file: `FILE.protocol.json`, written by
 //! `rag-gate eval -o FILE` (layout: docs/protocol.md). A file without one (written by another
-//! tool) has no fingerprint; a sidecar whose rows hash does not match its file is refused.
+//! tool) has no fingerprint. A sidecar is bound to its file, always verified: it must carry the
+//! file's SHA-256 (`rows-sha256`) and the file's query ids must be its query set, else it is
+//! refused (a sidecar copied from another file, its hash dropped, proves nothing).
 
 use std::path::Path;
 
+use super::MetricTable;
 use crate::error::{Error, Result};
 use crate::protocol::{sha256_hex, sidecar_path, Protocol, PROTOCOL_FORMAT};
 
@@ -32,16 +35,42 @@ pub fn read_sidecar(rows: &Path, shown: &str) -> Result<Option<Protocol>> {
             ),
         ));
     }
-    if let Some(want) = &p.rows_sha256 {
-        let bytes = super::source::read_bytes(rows, shown, "per-query metrics")?;
-        let got = sha256_hex(&bytes);
-        if &got != want {
-            return Err(Error::input(
-                &side_shown,
-                0,
-                format!("describes other rows than {shown} (rows-sha256 {want}, the file hashes to {got}): the file changed after `rag-gate eval` wrote it; re-run eval, or delete the sidecar to compare without a protocol check"),
-            ));
-        }
+    let Some(want) = &p.rows_sha256 else {
+        return Err(Error::input(
+            &side_shown,
+            0,
+            format!("has no rows-sha256, so nothing binds it to {shown} (a fingerprint copied from another file proves nothing); re-run `rag-gate eval -o FILE`, or delete the sidecar to compare without a protocol check"),
+        ));
+    };
+    let bytes = super::source::read_bytes(rows, shown, "per-query metrics")?;
+    let got = sha256_hex(&bytes);
+    if &got != want {
+        return Err(Error::input(
+            &side_shown,
+            0,
+            format!("describes other rows than {shown} (rows-sha256 {want}, the file hashes to {got}): the file changed after `rag-gate eval` wrote it; re-run eval, or delete the sidecar to compare without a protocol check"),
+        ));
     }
     Ok(Some(p))
+}
+
+/// The fingerprint's query set must be the query ids of the rows it describes: a sidecar whose
+/// rows hash was recomputed for other rows still names the queries it was measured on.
+pub fn check_query_set(p: &Protocol, table: &MetricTable, shown: &str) -> Result<()> {
+    let mut ids: Vec<&String> = table.rows.iter().map(|r| &r.query_id).collect();
+    ids.sort_unstable();
+    let got = crate::protocol::query_set_hash(ids.into_iter());
+    if got == p.query_set_sha256 && table.rows.len() == p.queries {
+        return Ok(());
+    }
+    Err(Error::input(
+        format!("{shown}.protocol.json"),
+        0,
+        format!(
+            "its query set ({} queries, query-set-sha256 {}) is not the {} queries of {shown} (they hash to {got}): the fingerprint describes another evaluation; re-run `rag-gate eval -o FILE`",
+            p.queries,
+            p.query_set_sha256,
+            table.rows.len()
+        ),
+    ))
 }

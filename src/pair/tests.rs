@@ -1,4 +1,5 @@
-//! Pairing: strict by default, intersect on request, tags merged from every source.
+//! Pairing: strict by default, intersect on request, tags merged from the trusted sources (the
+//! baseline and the queries file); the candidate may only repeat them.
 
 use super::*;
 
@@ -29,7 +30,7 @@ fn pairs_by_id_in_byte_order_with_tags_and_groups() {
         "b",
         &[
             ("q2", 0.5, Some("g2"), &[("lang", "ko")]),
-            ("q1", 0.1, Some("g1"), &[]),
+            ("q1", 0.1, Some("g1"), &[("lang", "en")]),
         ],
     );
     let c = table(
@@ -89,7 +90,26 @@ fn conflicting_tags_and_missing_values_are_errors() {
     let e = pair(&b, &c, None, Missing::Error, &["m".into()])
         .unwrap_err()
         .to_string();
-    assert_eq!(e, "c:1: query \"q1\": slice tag \"lang\" is \"en\" here but \"ko\" in b:1; the files must agree");
+    assert_eq!(e, "c:1: query \"q1\": slice tag \"lang\" is \"en\" here but \"ko\" in b:1; slice tags and groups come from the queries file or the baseline, never the candidate; drop it from the candidate or give it there");
+
+    // A tag or a group the trusted side does not give: the candidate cannot add it.
+    let b = table("b", &[("q1", 0.1, None, &[])]);
+    let c = table("c", &[("q1", 0.2, None, &[("risk", "compliance")])]);
+    let e = pair(&b, &c, None, Missing::Error, &["m".into()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("c:1: query \"q1\": slice tag \"risk\" is \"compliance\" here but b leaves it untagged;"),
+        "{e}"
+    );
+    let c = table("c", &[("q1", 0.2, Some("g9"), &[])]);
+    let e = pair(&b, &c, None, Missing::Error, &["m".into()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("c:1: query \"q1\": group is \"g9\" here but b gives it no group;"),
+        "{e}"
+    );
 
     let b = table("b", &[("q1", 0.1, Some("g1"), &[])]);
     let q = vec![QueryRow {

@@ -102,6 +102,15 @@ impl CanonicalHash {
     }
 }
 
+/// `qid\n` per evaluated query, sorted (the ids must come sorted).
+pub fn query_set_hash<'a>(ids: impl Iterator<Item = &'a String>) -> String {
+    let mut h = CanonicalHash::default();
+    for id in ids {
+        h.record(&[id.as_bytes()]);
+    }
+    h.finish()
+}
+
 /// Hash of sorted records; `items` may come in any order.
 pub fn sorted_records_hash(mut items: Vec<Vec<&[u8]>>) -> String {
     items.sort_unstable();

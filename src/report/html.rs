@@ -89,6 +89,7 @@ pub fn render(r: &Report) -> String {
     forests(&mut s, r);
     gates(&mut s, r);
     comparisons(&mut s, r);
+    s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);
     protocol(&mut s, r);
     s.push_str("</main></body></html>\n");

@@ -151,6 +151,7 @@ fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> Strin
     let (changed, total) = trim::changed_rows(r, ranks, d.changed_rows);
     tables::changed(&mut s, r, &changed, total);
     tables::all(&mut s, r, &trim::all_rows(ranks, d.all_rows));
+    s.push_str(&super::efficiency::markdown(r, escape));
     if d.forest {
         forest::forest(&mut s, &r.comparisons, &r.gates);
     }

@@ -10,6 +10,7 @@ pub fn render(r: &Report) -> String {
     header_text(&mut out, r);
     gates_text(&mut out, r);
     deltas_text(&mut out, r);
+    out.push_str(&super::efficiency::text(r, table));
     worst_text(&mut out, r);
     dropped_text(&mut out, r);
     judged_text(&mut out, r);

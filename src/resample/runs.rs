@@ -1,7 +1,7 @@
 //! A slice's replicate runs, decomposed for the crossed interval (`stats::crossed`).
 
 use crate::pair::Paired;
-use crate::stats::crossed::{side_noise, RunPart, SideNoise};
+use crate::stats::crossed::{candidate_noisier, side_noise, RunPart, SideNoise};
 
 /// Each side's decomposition of `metric` over the slice's members `idx`; None with one run per
 /// side.
@@ -17,8 +17,49 @@ pub fn slice_noise(paired: &Paired, metric: &str, idx: &[usize]) -> Option<[Side
     }))
 }
 
-/// The run part of `metric` on the slice; None with one run per side.
-pub fn slice_runs(paired: &Paired, metric: &str, idx: &[usize]) -> Option<RunPart> {
+/// The run part of `metric` on the slice: from the baseline's noise only, or from both sides'
+/// when `both_trusted` (an A/A test); None without the replicates it needs.
+pub fn slice_runs(
+    paired: &Paired,
+    metric: &str,
+    idx: &[usize],
+    both_trusted: bool,
+) -> Option<RunPart> {
     let [b, c] = slice_noise(paired, metric, idx)?;
-    RunPart::new(&b, &c)
+    if both_trusted {
+        RunPart::symmetric(&b, &c)
+    } else {
+        RunPart::new(&b, &c)
+    }
+}
+
+/// What the report says about the candidate's replicates, whose spread is never trusted
+/// (`stats::crossed`): without baseline replicates they only average; a candidate spread
+/// significantly wider than the baseline's (on all queries) is flagged for each metric.
+pub fn untrusted_noise_warnings(paired: &Paired, metrics: &[String]) -> Vec<String> {
+    let Some(r) = paired.replicates.as_ref() else {
+        return Vec::new();
+    };
+    let [b_runs, c_runs] = r.counts;
+    if b_runs < 2 && c_runs >= 2 {
+        return vec![format!(
+            "the candidate's {c_runs} replicate runs are averaged per query but do not widen any interval: run-to-run noise comes from the baseline only (give baseline replicates to carry it)"
+        )];
+    }
+    let all: Vec<usize> = (0..paired.ids.len()).collect();
+    let mut out = Vec::new();
+    for m in metrics.iter().filter(|m| r.metrics.contains_key(*m)) {
+        let Some([b, c]) = slice_noise(paired, m, &all) else {
+            continue;
+        };
+        if candidate_noisier(&b, &c) {
+            out.push(format!(
+                "{}: the candidate's replicate runs spread far more than the baseline's (run-mean SD {:.4} vs {:.4}, F test at 1%): the interval uses the baseline's noise, so the extra spread cannot widen it; a candidate this unstable needs a look",
+                crate::safe_text::shown(m),
+                c.mean_var.sqrt(),
+                b.mean_var.sqrt()
+            ));
+        }
+    }
+    out
 }

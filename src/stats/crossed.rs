@@ -28,9 +28,13 @@
 //!   estimate are stretched by t_{ν,1−α/2} / z_{1−α/2}. The p-value is the matching t test,
 //!   2(1 − F_ν(|θ̂|/√V)).
 //!
-//! A side with one run borrows the other side's run variance (the same system one commit apart):
-//! its run part is one draw from the other side's deviations. With one run on both sides there is
-//! no run part and callers use the plain paired bootstrap.
+//! Trusted noise only (docs/hostile.md). The candidate's runs are written by the pull request, so
+//! its own spread must not widen the interval (runs shifted apart on purpose would turn a drop
+//! into "unclear"): both sides' run parts are drawn from the *baseline's* deviations and rest on
+//! the baseline's σ̂²ᵣ and degrees of freedom (the same system one commit apart, as when a side
+//! has one run). Without baseline replicates there is no run part and callers use the plain
+//! paired bootstrap of the per-query replicate means; `candidate_noisier` flags a candidate
+//! whose replicate means spread more than the baseline's (one-sided F test at 1%).
 //!
 //! Run draws: ChaCha8 with the caller's key, stream 0; per resample the baseline's Rᵦ indices then
 //! the candidate's R꜀, each by `bootstrap::bounded` (Lemire). Cost O(B·(Rᵦ + R꜀)) for the draws
@@ -154,20 +158,36 @@ pub struct RunPart {
 }
 
 impl RunPart {
-    /// The run part for the two sides' decompositions; None when neither side has two runs.
+    /// The run part for the two sides' decompositions, from the baseline's (trusted) noise only;
+    /// None when the baseline has fewer than two runs.
     pub fn new(base: &SideNoise, cand: &SideNoise) -> Option<RunPart> {
+        if base.replicates < 2 {
+            return None;
+        }
+        // Both sides draw from the baseline's pool: the candidate's spread is never used.
+        Some(Self::from_pools(base, cand, |_| 0))
+    }
+
+    /// The run part when both sides are trusted (an A/A test of main's own runs, `rag-gate aa`):
+    /// each side draws from its own replicates, or the other side's when it has one run; None
+    /// when neither side has two runs.
+    pub fn symmetric(base: &SideNoise, cand: &SideNoise) -> Option<RunPart> {
         if base.replicates < 2 && cand.replicates < 2 {
             return None;
         }
-        let noise = [base, cand];
-        // Each side's pool: its own replicates, or the other side's when it has one.
-        let pool_of = |side: usize| {
-            if noise[side].replicates >= 2 {
+        let counts = [base.replicates, cand.replicates];
+        Some(Self::from_pools(base, cand, |side| {
+            if counts[side] >= 2 {
                 side
             } else {
                 1 - side
             }
-        };
+        }))
+    }
+
+    /// The run part where side s draws from the deviations of side `pool_of(s)`.
+    fn from_pools(base: &SideNoise, cand: &SideNoise, pool_of: impl Fn(usize) -> usize) -> RunPart {
+        let noise = [base, cand];
         let sides = [0, 1].map(|side| {
             let p = noise[pool_of(side)];
             let pn = p.replicates as f64;
@@ -200,12 +220,12 @@ impl RunPart {
         } else {
             f64::INFINITY
         };
-        Some(RunPart {
+        RunPart {
             sides,
             var,
             df,
             replicates: [base.replicates, cand.replicates],
-        })
+        }
     }
 
     /// Adds each resample's run part (candidate minus baseline) to `stats`, in resample order.
@@ -222,6 +242,24 @@ impl RunPart {
             }
         }
     }
+}
+
+/// True when the candidate's replicate means spread significantly more than the baseline's:
+/// s²ₘ(candidate) / s²ₘ(baseline) above the 99th percentile of F(R꜀ − 1, Rᵦ − 1) (a baseline
+/// without spread: any candidate spread). Needs two runs on each side.
+pub fn candidate_noisier(base: &SideNoise, cand: &SideNoise) -> bool {
+    if base.replicates < 2 || cand.replicates < 2 || cand.mean_var <= 0.0 {
+        return false;
+    }
+    if base.mean_var <= 0.0 {
+        return true;
+    }
+    let f = statrs::distribution::FisherSnedecor::new(
+        (cand.replicates - 1) as f64,
+        (base.replicates - 1) as f64,
+    )
+    .expect("df >= 1");
+    cand.mean_var / base.mean_var > f.inverse_cdf(0.99)
 }
 
 /// The small-sample correction of a crossed interval.
@@ -378,16 +416,36 @@ mod tests {
         let c = side_noise(&cand.iter().map(Vec::as_slice).collect::<Vec<_>>());
         assert!(b.jitter_var.abs() < 1e-20 && (b.shift_var - b.mean_var).abs() < 1e-15);
         let part = RunPart::new(&b, &c).expect("replicated");
-        let want = b.shift_var / 4.0 + c.shift_var / 3.0;
+        // Trusted noise only: the baseline's σ̂²ᵣ for both sides, on the baseline's 3 df.
+        let want = b.shift_var / 4.0 + b.shift_var / 3.0;
         assert!((part.var - want).abs() < 1e-15);
         let mut stats = vec![0.0; 200_000];
         part.add_draws(&mut stats, [3; 32]);
         let sd = crate::stats::describe::sd(&stats);
         assert!((sd * sd / want - 1.0).abs() < 0.02, "{} vs {want}", sd * sd);
-        // Welch–Satterthwaite on 3 and 2 df.
+        assert!((part.df - 3.0).abs() < 1e-9, "{}", part.df);
+        // Both sides trusted (an A/A test): each side's own σ̂²ᵣ, Welch–Satterthwaite on 3 and 2 df.
+        let part = RunPart::symmetric(&b, &c).expect("replicated");
         let (vb, vc) = (b.shift_var / 4.0, c.shift_var / 3.0);
+        assert!((part.var - (vb + vc)).abs() < 1e-15);
         let df = (vb + vc).powi(2) / (vb * vb / 3.0 + vc * vc / 2.0);
         assert!((part.df - df).abs() < 1e-9);
+    }
+
+    /// A candidate whose runs are shifted far apart neither widens the run part nor goes
+    /// unnoticed; without baseline replicates there is no run part at all.
+    #[test]
+    fn candidate_spread_is_flagged_never_used() {
+        let b = side_noise(&[&[0.5, 0.5], &[0.52, 0.52], &[0.49, 0.49]]);
+        let wide = side_noise(&[&[0.0, 0.0], &[1.0, 1.0], &[0.5, 0.5]]);
+        let calm = side_noise(&[&[0.5, 0.5], &[0.51, 0.51], &[0.5, 0.5]]);
+        let part = RunPart::new(&b, &wide).unwrap();
+        assert_eq!(part.var, RunPart::new(&b, &calm).unwrap().var);
+        assert!(candidate_noisier(&b, &wide) && !candidate_noisier(&b, &calm));
+        assert!(RunPart::new(&side_noise(&[&[0.5, 0.5]]), &wide).is_none());
+        // F(2, 2) at 0.99 is 99 (tables): a ratio of 50 is not flagged.
+        let f = statrs::distribution::FisherSnedecor::new(2.0, 2.0).unwrap();
+        assert!((f.inverse_cdf(0.99) - 99.0).abs() < 1e-6);
     }
 
     #[test]

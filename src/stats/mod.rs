@@ -20,6 +20,10 @@
 //! - `describe`: means and win/tie/loss counts of paired deltas.
 //! - `crossed`: queries × replicate runs: the pigeonhole bootstrap's run part (Owen 2007) with
 //!   variance-component and Satterthwaite corrections.
+//! - `welch`: Welch's t interval of a difference of means, and of a ratio on log-measurements
+//!   (run-level gates on replicate timings).
+//! - `qps_at_recall`: an ANN sweep's QPS at a target recall, log-linear between the Pareto
+//!   frontier's neighbouring points, never extrapolated.
 
 pub mod bootstrap;
 pub mod columns;
@@ -36,3 +40,5 @@ pub mod small_sample;
 pub mod statistic;
 pub mod streams;
 pub mod studentized;
+pub mod welch;
+pub mod qps_at_recall;

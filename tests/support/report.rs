@@ -221,6 +221,7 @@ pub fn failing_report() -> Report {
         protocol: None,
         noise: None,
         notes: vec![],
+        efficiency: None,
     }
 }
 

@@ -1,0 +1,295 @@
+//! One rule of a run-level gate on the two sides' values:
+//! - `max-increase = m` / `max-decrease = m`: the change (candidate / baseline − 1 for a
+//!   fraction, candidate − baseline for `{ absolute = x }`) must stay within m. With ≥ 3
+//!   measurements a side the interval decides, as `max-drop` does ("prove no harm"): Welch's t
+//!   interval on the log-ratio (a fraction) or on the difference (an amount), at the report's
+//!   confidence, must lie within m (`stats::welch`). With fewer, the means are compared plainly,
+//!   and the result says so.
+//! - `min = x` / `max = x`: an absolute bar on the candidate's value (the mean of its
+//!   measurements, or its QPS at the target recall).
+//!
+//! A QPS read at a recall the curve does not reach, or a fraction of a zero baseline, is not
+//! judged: never a pass, it fails the build, with the reason.
+
+use crate::config::{RunGate, RunRule, RunRuleKind};
+use crate::model::{CurveTarget, RunGateResult, RunGateStatus};
+use crate::numbers::compact::{change_percent, value};
+use crate::stats::qps_at_recall::Reading;
+use crate::stats::welch;
+
+/// What a gate reads on each side (baseline, candidate).
+pub enum SideValues {
+    /// A card metric's measurements.
+    Measured([Vec<f64>; 2]),
+    /// QPS read off each side's curve at `target` of `recall`.
+    Curve {
+        recall: String,
+        target: f64,
+        readings: [Reading; 2],
+    },
+}
+
+/// The fewest measurements a side for an interval to decide.
+pub const MIN_REPLICATES: usize = 3;
+
+/// The result of `rule` of gate `g`, judged at `confidence`.
+pub fn judge_rule(g: &RunGate, rule: &RunRule, v: &SideValues, confidence: f64) -> RunGateResult {
+    let mut r = RunGateResult {
+        gate: g.index,
+        metric: g.metric.clone(),
+        at: g.at.as_ref().map(|(m, t)| CurveTarget {
+            metric: m.clone(),
+            target: *t,
+        }),
+        rule: rule.kind.as_str().into(),
+        threshold: rule.amount,
+        relative: rule.relative,
+        higher_is_better: g.higher_is_better,
+        baseline_value: None,
+        candidate_value: None,
+        measurements: [0, 0],
+        value: None,
+        interval: None,
+        df: None,
+        decided_by: String::new(),
+        status: RunGateStatus::NotJudged,
+        passed: false,
+        fails_build: true,
+        detail: String::new(),
+        allowed_changes: Vec::new(),
+    };
+    let (b, c) = match v {
+        SideValues::Measured([b, c]) => {
+            r.measurements = [b.len(), c.len()];
+            (b.clone(), c.clone())
+        }
+        SideValues::Curve {
+            recall,
+            target,
+            readings,
+        } => match curve_values(recall, *target, readings) {
+            Ok((b, c, how)) => {
+                r.measurements = [1, 1];
+                r.decided_by = how;
+                (vec![b], vec![c])
+            }
+            Err(why) => return not_judged(r, why),
+        },
+    };
+    let (mb, mc) = (mean(&b), mean(&c));
+    r.baseline_value = Some(mb);
+    r.candidate_value = Some(mc);
+    if matches!(rule.kind, RunRuleKind::Min | RunRuleKind::Max) {
+        return bar(r, rule, mc);
+    }
+    change(r, rule, &b, &c, confidence)
+}
+
+fn mean(x: &[f64]) -> f64 {
+    x.iter().sum::<f64>() / x.len() as f64
+}
+
+/// Each side's QPS at the target and how it was read, or why it cannot be.
+fn curve_values(
+    recall: &str,
+    target: f64,
+    readings: &[Reading; 2],
+) -> Result<(f64, f64, String), String> {
+    let mut q = [0.0; 2];
+    for (i, (side, reading)) in ["baseline", "candidate"].iter().zip(readings).enumerate() {
+        match reading {
+            Reading::Qps { qps, .. } => q[i] = *qps,
+            Reading::NoPoints => return Err(format!("the {side}'s curve has no points")),
+            Reading::Outside { low, high } => {
+                let (end, at) = if target > *high {
+                    ("above the highest", high)
+                } else {
+                    ("below the lowest", low)
+                };
+                return Err(format!(
+                    "{recall} = {} is {end} recall on the {side}'s curve ({}); never extrapolated",
+                    value(target),
+                    value(*at)
+                ));
+            }
+        }
+    }
+    Ok((q[0], q[1], format!("QPS at {recall} = {}, log-linear between each curve's neighbouring points; plain comparison (one sweep a side)", value(target))))
+}
+
+fn not_judged(mut r: RunGateResult, why: String) -> RunGateResult {
+    r.status = RunGateStatus::NotJudged;
+    r.passed = false;
+    r.fails_build = true;
+    if r.decided_by.is_empty() {
+        r.decided_by = "not judged".into();
+    }
+    r.detail = format!("not judged: {why}; a gate that cannot be judged fails");
+    r
+}
+
+fn decide(mut r: RunGateResult, pass: bool, detail: String) -> RunGateResult {
+    r.status = if pass {
+        RunGateStatus::Pass
+    } else {
+        RunGateStatus::Fail
+    };
+    r.passed = pass;
+    r.fails_build = !pass;
+    r.detail = detail;
+    r
+}
+
+/// `min` / `max`: the candidate's value against the bar.
+fn bar(mut r: RunGateResult, rule: &RunRule, c: f64) -> RunGateResult {
+    r.value = Some(c);
+    if r.decided_by.is_empty() {
+        r.decided_by = format!(
+            "absolute bar on the candidate's {}",
+            of_measurements(r.measurements[1])
+        );
+    }
+    let (pass, sign) = match rule.kind {
+        RunRuleKind::Min => (c >= rule.amount, "≥"),
+        _ => (c <= rule.amount, "≤"),
+    };
+    let detail = format!(
+        "candidate {} must be {sign} {}",
+        value(c),
+        value(rule.amount)
+    );
+    decide(r, pass, detail)
+}
+
+fn of_measurements(n: usize) -> String {
+    if n == 1 {
+        "value (one measurement)".into()
+    } else {
+        format!("mean of {n} measurements")
+    }
+}
+
+/// `max-increase` / `max-decrease`: the change within the allowed amount.
+fn change(
+    mut r: RunGateResult,
+    rule: &RunRule,
+    b: &[f64],
+    c: &[f64],
+    confidence: f64,
+) -> RunGateResult {
+    let (mb, mc) = (mean(b), mean(c));
+    if rule.relative && mb == 0.0 {
+        return not_judged(
+            r,
+            "the baseline is 0, so a change as a fraction of it is undefined; use { absolute = x }"
+                .into(),
+        );
+    }
+    let replicated = r.at.is_none() && b.len() >= MIN_REPLICATES && c.len() >= MIN_REPLICATES;
+    let point = if rule.relative {
+        mc / mb - 1.0
+    } else {
+        mc - mb
+    };
+    let (estimate, low, high) = if replicated {
+        match interval(&mut r, rule, b, c, confidence) {
+            Some(w) => (w.estimate, w.low, w.high),
+            None => return not_judged(r, "a measurement ≤ 0: the log-ratio interval needs positive measurements; use { absolute = x }".into()),
+        }
+    } else {
+        if r.decided_by.is_empty() {
+            r.decided_by = plain_words(b.len(), c.len());
+        }
+        (point, point, point)
+    };
+    r.value = Some(estimate);
+    let show = |x: f64| {
+        if rule.relative {
+            change_percent(x)
+        } else {
+            signed_value(x)
+        }
+    };
+    let allowed = if rule.relative {
+        format!("{:.1}%", rule.amount * 100.0)
+    } else {
+        value(rule.amount)
+    };
+    let (pass, bound, word) = match rule.kind {
+        RunRuleKind::MaxIncrease => (high <= rule.amount, high, "rise"),
+        _ => (low >= -rule.amount, low, "fall"),
+    };
+    let shown_bound = if replicated {
+        format!(
+            " ({} bound {})",
+            if word == "rise" { "upper" } else { "lower" },
+            show(bound)
+        )
+    } else {
+        String::new()
+    };
+    let detail = format!(
+        "{} → {}: {}{shown_bound}; may {word} by at most {allowed}",
+        value(mb),
+        value(mc),
+        show(estimate)
+    );
+    decide(r, pass, detail)
+}
+
+/// Welch's interval of the change (on the log-ratio for a fraction), recorded in `r`; None when
+/// a fraction meets a measurement ≤ 0.
+fn interval(
+    r: &mut RunGateResult,
+    rule: &RunRule,
+    b: &[f64],
+    c: &[f64],
+    confidence: f64,
+) -> Option<welch::WelchInterval> {
+    let w = if rule.relative {
+        let w = welch::log_ratio(b, c, confidence)?;
+        welch::WelchInterval {
+            estimate: w.estimate - 1.0,
+            low: w.low - 1.0,
+            high: w.high - 1.0,
+            df: w.df,
+        }
+    } else {
+        welch::difference(b, c, confidence)?
+    };
+    r.interval = Some([w.low, w.high]);
+    r.df = Some(w.df);
+    let df = if w.df.is_finite() {
+        format!("{:.1}", w.df)
+    } else {
+        "∞: no spread".into()
+    };
+    r.decided_by = format!(
+        "{}% Welch t interval on the {} (df {df}; {} and {} measurements)",
+        (confidence * 1000.0).round() / 10.0,
+        if rule.relative {
+            "log-ratio"
+        } else {
+            "difference"
+        },
+        b.len(),
+        c.len()
+    );
+    Some(w)
+}
+
+fn signed_value(x: f64) -> String {
+    if x > 0.0 {
+        format!("+{}", value(x))
+    } else {
+        value(x)
+    }
+}
+
+fn plain_words(nb: usize, nc: usize) -> String {
+    if nb == 1 && nc == 1 {
+        "plain comparison (one measurement a side, no interval)".into()
+    } else {
+        format!("plain comparison of means ({nb} and {nc} measurements; an interval needs ≥ {MIN_REPLICATES} a side)")
+    }
+}

@@ -1,0 +1,94 @@
+//! Welch's t interval for a difference of two means with unequal variances (Welch 1947,
+//! Biometrika 34:28), degrees of freedom by the Welch–Satterthwaite formula (Satterthwaite 1946,
+//! Biometrics Bulletin 2:110):
+//!
+//!   d = x̄_c − x̄_b,  se² = s_c²/n_c + s_b²/n_b,
+//!   df = se⁴ / ((s_c²/n_c)²/(n_c − 1) + (s_b²/n_b)²/(n_b − 1)),  d ± t_{1−α/2, df} · se.
+//!
+//! On log-measurements it is the interval of the log-ratio of geometric means, exponentiated
+//! into a ratio interval (the usual analysis of timings and sizes, which vary multiplicatively;
+//! e.g. Kalibera & Jones 2013, "Rigorous benchmarking in reasonable time", ISMM). Equal to scipy's
+//! `ttest_ind(c, b, equal_var=False).confidence_interval()` (tests/stats_welch.rs, against tests/data/stats/scipy_welch.json).
+//!
+//! Pure, O(n).
+
+use super::small_sample::t_quantile;
+
+/// An interval of candidate − baseline (or of the ratio, for [`log_ratio`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WelchInterval {
+    pub estimate: f64,
+    pub low: f64,
+    pub high: f64,
+    pub df: f64,
+}
+
+fn mean_var(x: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let m = x.iter().sum::<f64>() / n;
+    let v = x.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (n - 1.0);
+    (m, v)
+}
+
+/// Welch's interval of mean(candidate) − mean(baseline). None with fewer than two values a side.
+/// With no spread on either side the interval is the point (df reported as infinite).
+pub fn difference(baseline: &[f64], candidate: &[f64], confidence: f64) -> Option<WelchInterval> {
+    if baseline.len() < 2 || candidate.len() < 2 {
+        return None;
+    }
+    let (mb, vb) = mean_var(baseline);
+    let (mc, vc) = mean_var(candidate);
+    let (ab, ac) = (vb / baseline.len() as f64, vc / candidate.len() as f64);
+    let se2 = ab + ac;
+    let d = mc - mb;
+    if se2 <= 0.0 {
+        return Some(WelchInterval {
+            estimate: d,
+            low: d,
+            high: d,
+            df: f64::INFINITY,
+        });
+    }
+    let df = se2 * se2
+        / (ab * ab / (baseline.len() as f64 - 1.0) + ac * ac / (candidate.len() as f64 - 1.0));
+    let half = t_quantile(1.0 - (1.0 - confidence) / 2.0, df) * se2.sqrt();
+    Some(WelchInterval {
+        estimate: d,
+        low: d - half,
+        high: d + half,
+        df,
+    })
+}
+
+/// The ratio geomean(candidate) / geomean(baseline) and its interval: Welch's interval on the
+/// logarithms, exponentiated. None with fewer than two values a side or a value ≤ 0.
+pub fn log_ratio(baseline: &[f64], candidate: &[f64], confidence: f64) -> Option<WelchInterval> {
+    if baseline.iter().chain(candidate).any(|&v| v <= 0.0) {
+        return None;
+    }
+    let ln = |x: &[f64]| x.iter().map(|v| v.ln()).collect::<Vec<f64>>();
+    let w = difference(&ln(baseline), &ln(candidate), confidence)?;
+    Some(WelchInterval {
+        estimate: w.estimate.exp(),
+        low: w.low.exp(),
+        high: w.high.exp(),
+        df: w.df,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_few_values_or_a_non_positive_one_give_none() {
+        assert!(difference(&[1.0], &[1.0, 2.0], 0.95).is_none());
+        assert!(log_ratio(&[1.0, 0.0], &[1.0, 2.0], 0.95).is_none());
+    }
+
+    #[test]
+    fn no_spread_gives_the_point() {
+        let w = difference(&[2.0, 2.0, 2.0], &[3.0, 3.0, 3.0], 0.95).unwrap();
+        assert_eq!((w.low, w.estimate, w.high), (1.0, 1.0, 1.0));
+    }
+}
