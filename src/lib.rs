@@ -13,6 +13,7 @@ pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics a
 pub mod numbers; // how numbers read in reports: one precision, one minus sign, plurals
 pub mod safe_text; // untrusted names made one visible, short line for every output
 pub mod atomic; // write-to-temp-then-rename for every file we write
+pub mod input; // opening inputs: a path or `-`, gzip undone (bomb-limited), formats sniffed, JSON maps
 pub mod protocol; // the protocol fingerprint: qrels, query set, corpus, metric definitions (data, hashing)
 pub mod unzip; // an untrusted zip (the baseline artifact) unpacked with limits, nothing outside the folder
 pub mod outputs; // the one check every command's outputs pass: no output is an input or another output

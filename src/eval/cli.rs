@@ -19,10 +19,12 @@ use crate::outputs::{refuse_clobbering, Output, Reads};
 /// without a relevant doc follow --empty-gold. Every policy is recorded in the summary.
 #[derive(Debug, Clone, clap::Args)]
 pub struct EvalArgs {
-    /// Qrels: TREC `qid 0 docid rel` or JSONL {"query_id", "gold"} (by extension: .jsonl).
+    /// Qrels: TREC, JSONL {"query_id", "gold"}, ranx/BEIR JSON, BEIR TSV or LlamaIndex JSONL
+    /// (recognised from content; gzip undone; `-` is stdin).
     #[arg(long, value_name = "FILE", required_unless_present = "exact_run")]
     pub qrels: Option<PathBuf>,
-    /// Run: TREC `qid Q0 docid rank score tag` or JSONL {"query_id", "ranked"}.
+    /// Run: TREC, JSONL {"query_id", "ranked"}, ranx/BEIR JSON, MS MARCO TSV or LlamaIndex
+    /// JSONL (recognised from content; gzip undone; `-` is stdin).
     #[arg(long, value_name = "FILE")]
     pub run: PathBuf,
     /// Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k,
@@ -50,10 +52,10 @@ pub struct EvalArgs {
     /// Queries with no relevant doc: exclude (listed, not averaged), zero (kept, trec_eval), error.
     #[arg(long, value_enum, default_value = "exclude")]
     pub empty_gold: EmptyGold,
-    /// Qrels format, overriding the extension.
+    /// Qrels format, instead of recognising it from content and name.
     #[arg(long, value_enum)]
     pub qrels_format: Option<Format>,
-    /// Run format (also of --exact-run), overriding the extension.
+    /// Run format (also of --exact-run), instead of recognising it from content and name.
     #[arg(long, value_enum)]
     pub run_format: Option<Format>,
     /// Corpus doc ids, one per line: any other gold or ranked id is an error.

@@ -13,7 +13,7 @@ use super::judged::{optimistic, unjudged_docs};
 use super::metrics::{Judged, Kind, Metric, UNJUDGED};
 use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
-use super::{EmptyGold, EvalOptions, Format, Gain, Order};
+use super::{EmptyGold, EvalOptions, Format, Gain, Order, Role};
 use crate::error::{Error, Result};
 use crate::model::RelevantRank;
 use crate::protocol::Protocol;
@@ -212,7 +212,8 @@ pub fn evaluate(
         .as_deref()
         .map(|p| ChunkMap::read(p, &p.display().to_string()))
         .transpose()?;
-    let (qrels_format, run_format, order) = formats_and_order(opts, qrels_path, run_path);
+    let (qrels_format, run_format, order) =
+        formats_and_order(opts, (qrels_path, qrels_shown), (run_path, run_shown))?;
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
     if opts.gain == Gain::Exponential {
         check_exponential_grades(&qrels, qrels_shown)?;
@@ -259,25 +260,17 @@ pub fn evaluate(
     })
 }
 
-/// The qrels and run formats (the flags, else the extensions) and the ranking order (the flag,
-/// else by score for TREC runs and as given otherwise).
+/// The qrels and run formats (the flags, else recognised from content and name) and the
+/// ranking order (the flag, else the run format's default: by score where there are scores).
 fn formats_and_order(
     opts: &EvalOptions,
-    qrels_path: &Path,
-    run_path: &Path,
-) -> (Format, Format, Order) {
-    let qrels_format = opts
-        .qrels_format
-        .unwrap_or_else(|| Format::from_path(qrels_path));
-    let run_format = opts
-        .run_format
-        .unwrap_or_else(|| Format::from_path(run_path));
-    let order = opts.order.unwrap_or(if run_format == Format::Trec {
-        Order::Score
-    } else {
-        Order::Given
-    });
-    (qrels_format, run_format, order)
+    (qrels_path, qrels_shown): (&Path, &str),
+    (run_path, run_shown): (&Path, &str),
+) -> Result<(Format, Format, Order)> {
+    let qrels_format = Format::resolve(qrels_path, qrels_shown, Role::Qrels, opts.qrels_format)?;
+    let run_format = Format::resolve(run_path, run_shown, Role::Run, opts.run_format)?;
+    let order = opts.order.unwrap_or(run_format.default_order());
+    Ok((qrels_format, run_format, order))
 }
 
 /// Scores every judged, not excluded query the run lacks as an empty ranking (trec_eval -c)
@@ -402,8 +395,11 @@ fn fingerprint(
     );
     Ok(Protocol {
         run_context: match run_format {
-            Format::Trec => super::ir_metadata::read_run_context(run_path, run_shown)?,
-            Format::Jsonl => BTreeMap::new(),
+            // Standard input is read once, by the run reader.
+            Format::Trec if !crate::input::open::is_stdin(run_path) => {
+                super::ir_metadata::read_run_context(run_path, run_shown)?
+            }
+            _ => BTreeMap::new(),
         },
         ..protocol
     })

@@ -3,13 +3,13 @@
 //!
 //! `[eval]` keys (all optional): `metrics` (computed besides the gated ones), `rel-level`,
 //! `gain` ("linear" | "exponential"), `order` ("score" | "rank" | "given"), `empty-gold`
-//! ("exclude" | "zero" | "error"), `qrels-format` and `run-format` ("trec" | "jsonl"),
+//! ("exclude" | "zero" | "error"), `qrels-format` and `run-format` ("trec" | "jsonl" | "json" | "beir" | "msmarco" | "llamaindex"),
 //! `corpus` and `chunk-map` (paths relative to the gate file).
 
 use clap::ValueEnum;
 use serde::Deserialize;
 
-use super::{EvalOptions, Format, Order};
+use super::{EvalOptions, Format, Role};
 use crate::config::{resolve, Config, InputKind, InputSpec};
 use crate::error::Result;
 use crate::load::MetricTable;
@@ -129,8 +129,11 @@ pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
     let run_formats: Vec<Format> = runs
         .iter()
         .map(|r| {
-            opts.run_format
-                .unwrap_or_else(|| Format::from_path(&r.path))
+            opts.run_format.unwrap_or_else(|| {
+                let shown = r.path.display().to_string();
+                Format::resolve(&r.path, &shown, Role::Run, None)
+                    .unwrap_or_else(|_| Format::from_path(&r.path))
+            })
         })
         .collect();
     let run_format = match (opts.run_format, run_formats.as_slice()) {
@@ -139,16 +142,13 @@ pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
         (None, [a]) => Some(*a),
         _ => None,
     };
-    let order = opts.order.or(match run_format {
-        Some(Format::Trec) => Some(Order::Score),
-        Some(Format::Jsonl) => Some(Order::Given),
-        None => None,
-    });
+    let order = opts.order.or(run_format.map(Format::default_order));
     let qrels_format = opts.qrels_format.unwrap_or_else(|| {
-        cfg.inputs
-            .qrels
-            .as_ref()
-            .map_or(Format::Trec, |q| Format::from_path(&q.path))
+        cfg.inputs.qrels.as_ref().map_or(Format::Trec, |q| {
+            let shown = q.path.display().to_string();
+            Format::resolve(&q.path, &shown, Role::Qrels, None)
+                .unwrap_or_else(|_| Format::from_path(&q.path))
+        })
     });
     let section = cfg.eval.as_ref().map(|(t, _)| t);
     let written = |key: &str| section.and_then(|t| t.get(key)?.as_str().map(str::to_string));

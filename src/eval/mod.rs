@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod engine;
 mod fasthash;
 pub mod fingerprint;
+pub mod format;
 pub mod gate_input;
 mod group;
 pub mod holes;
@@ -24,42 +25,17 @@ pub mod output;
 pub mod qrels;
 pub mod ranking;
 pub mod run;
+mod run_json;
 mod run_jsonl;
 
 use std::path::{Path, PathBuf};
 
 pub use engine::{evaluate, EvalSummary, Evaluation, Policies, QueryResult};
+pub use format::{Format, Role};
 pub use metrics::Metric;
 
 use crate::error::{Error, Result};
 use crate::load::{MetricTable, QueryRow};
-
-/// Input file format.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// Whitespace-separated TREC lines.
-    Trec,
-    /// One JSON object per line.
-    Jsonl,
-}
-
-impl Format {
-    /// `.jsonl`/`.ndjson` → JSONL, anything else → TREC.
-    pub fn from_path(p: &Path) -> Format {
-        match p
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("jsonl" | "ndjson") => Format::Jsonl,
-            _ => Format::Trec,
-        }
-    }
-}
 
 /// How a query's ranking is ordered before cutoffs apply.
 #[derive(

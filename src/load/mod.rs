@@ -98,8 +98,9 @@ pub fn load_queries(path: &Path, shown: &str) -> Result<Vec<QueryRow>> {
     queries::parse(&text, shown)
 }
 
+/// The format by extension (`.gz` looked through: `m.jsonl.gz` is JSONL).
 fn by_extension(path: &Path) -> Option<Format> {
-    match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+    match crate::input::sniff::extension(path)?.as_str() {
         "jsonl" | "ndjson" => Some(Format::Jsonl),
         "csv" => Some(Format::Csv),
         "tsv" => Some(Format::Tsv),
