@@ -476,7 +476,11 @@ fn build_report(
         rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
         verdict: judge::verdict(&found.gates),
-        headline: judge::headline(&found.gates, &found.comparisons),
+        headline: judge::headline_at(
+            &found.gates,
+            &found.comparisons,
+            1.0 - cfg.bootstrap.confidence,
+        ),
         seed: cfg.bootstrap.seed,
         resamples: cfg.bootstrap.resamples,
         confidence: cfg.bootstrap.confidence,

@@ -220,6 +220,10 @@ pub struct CompareArgs {
     /// A metric where lower is better (latency, cost), so a rise reads as worse (repeat).
     #[arg(long = "lower-is-better", value_name = "METRIC")]
     pub lower_is_better: Vec<String>,
+    /// A metric rag-gate does not know where higher is better (repeat); a column whose direction
+    /// is neither known nor given is refused.
+    #[arg(long = "higher-is-better", value_name = "METRIC")]
+    pub higher_is_better: Vec<String>,
     /// The baseline's run card (JSON: model, conditions, run-level metrics, curves), for the
     /// Efficiency section; needs --candidate-card.
     #[arg(long, value_name = "FILE", requires = "candidate_card")]

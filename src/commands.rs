@@ -130,12 +130,44 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         .as_deref()
         .or(args.output.output.as_deref())
         .filter(|p| !crate::atomic::is_stdout(p));
-    let stderr = crate::publish::publish(&report, report_path, &args.publish, &env)?;
+    let mut stderr: Vec<String> = flags_without_effect(&args.publish)
+        .iter()
+        .map(|m| crate::publish::actions::warning(env.actions, m))
+        .collect();
+    stderr.extend(crate::publish::publish(
+        &report,
+        report_path,
+        &args.publish,
+        &env,
+    )?);
     Ok(Outcome {
         stdout,
         stderr,
         exit_code: exit_code(report.verdict),
     })
+}
+
+/// Warnings for publish flags that do nothing without `--comment`: `--comment-mode` other than
+/// the default, and `--pr`.
+fn flags_without_effect(p: &crate::publish::PublishArgs) -> Vec<String> {
+    use crate::publish::{CommentMode, CommentWhen};
+    if p.comment != CommentMode::Off {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if p.comment_mode != CommentWhen::Always {
+        out.push(format!(
+            "--comment-mode {} has no effect without --comment: no PR comment is posted (add --comment)",
+            clap::ValueEnum::to_possible_value(&p.comment_mode)
+                .map_or(String::new(), |v| v.get_name().to_string())
+        ));
+    }
+    if let Some(n) = p.pr {
+        out.push(format!(
+            "--pr {n} has no effect without --comment: no PR comment is posted (add --comment)"
+        ));
+    }
+    out
 }
 
 /// `--seed` and `--resamples` over the gate file's (in the gate file's ranges), and today's date
@@ -251,6 +283,11 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     let reads = reads(&cfg, None)?;
     refuse_clobbering(&planned(&args.output, None), &reads)?;
     let mut report = analyze(&cfg).map_err(in_compare_words)?;
+    refuse_unknown_directions(args, &report)?;
+    // Every unknown direction is now given (--higher-is-better): no note says it was assumed.
+    let assumed = |w: &String| !w.contains(": direction unknown, its label reads a rise as better");
+    report.warnings.retain(assumed);
+    report.notes.retain(assumed);
     for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
         *w = compare_words(std::mem::take(w));
     }
@@ -260,6 +297,35 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// A compared column whose direction rag-gate does not know (not an IR metric) and that neither
+/// `--lower-is-better` nor `--higher-is-better` names: a 9× latency rise must not read "better".
+fn refuse_unknown_directions(args: &CompareArgs, report: &crate::model::Report) -> Result<()> {
+    let canon = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .map(|m| crate::metric_names::canonical(m))
+            .collect()
+    };
+    let (lower, higher) = (canon(&args.lower_is_better), canon(&args.higher_is_better));
+    if let Some(m) = lower.iter().find(|m| higher.contains(m)) {
+        return Err(Error::Usage(format!(
+            "--lower-is-better {m} and --higher-is-better {m}: a metric has one direction"
+        )));
+    }
+    let unknown = report.comparisons.iter().map(|c| &c.metric).find(|m| {
+        !crate::metric_names::direction_known(m) && !lower.contains(m) && !higher.contains(m)
+    });
+    match unknown {
+        Some(m) => Err(Error::Usage(format!(
+            "{}: is a higher {} better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better {} (latency, cost) or --higher-is-better {}, or leave it out with --metric",
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m)
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// `compare --baseline-card --candidate-card`: the Efficiency section without gates.

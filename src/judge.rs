@@ -26,7 +26,7 @@ mod headline;
 mod rules;
 mod run_rules;
 
-pub use headline::headline;
+pub use headline::{headline, headline_at};
 pub use rules::{label, oriented};
 
 /// Labels every comparison against its margin (what the interval says: better, worse, …).
@@ -241,14 +241,21 @@ fn cannot_fire(
 /// "the sign-flip p-value cannot go below 0.0625 (5 units with a non-zero delta) and Holm over
 /// 4 comparisons needs p < 0.0125, so at least 8 units".
 fn p_floor_words(c: &Comparison, alpha: f64, family: usize) -> String {
-    let needed = (1.0 + (family as f64 / alpha).log2()).floor() as usize + 1;
-    let units = (1.0 - c.p_floor.log2()).round();
+    let (units, needed) = sign_flip_units(c, alpha, family);
     format!(
         "the sign-flip p-value cannot go below {:.4} ({units} units with a non-zero delta) and Holm over {family} comparison{} needs p < {:.4}, so at least {needed} units",
         c.p_floor,
         if family == 1 { "" } else { "s" },
         alpha / family as f64
     )
+}
+
+/// The units with a non-zero delta `c` has, and the fewest the sign-flip test needs for a
+/// p-value below α/m (Holm's first step over `family` comparisons): its floor is 2 / 2^units.
+pub fn sign_flip_units(c: &Comparison, alpha: f64, family: usize) -> (usize, usize) {
+    let needed = (1.0 + (family.max(1) as f64 / alpha).log2()).floor() as usize + 1;
+    let units = (1.0 - c.p_floor.log2()).round().max(0.0) as usize;
+    (units, needed)
 }
 
 /// "gate #3 ndcg@10 on risk=compliance, max-drop: 41 queries can only detect drops ≥ 0.0620 (80%

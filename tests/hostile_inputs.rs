@@ -186,7 +186,7 @@ fn gate(b: &str, c: &str, extra: &str) -> String {
     format!(
         "[inputs]\nbaseline = \"{b}\"\ncandidate = \"{c}\"\nqueries = \"q.jsonl\"\n{extra}\n\
          [bootstrap]\nresamples = 200\n\n[slices]\nby = [\"lang\"]\nmin-queries = 1\n\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\nslices = [\"all\", \"lang=ko\"]\n"
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\nslices = [\"all\", \"lang=ko\"]\n"
     )
 }
 
@@ -514,7 +514,7 @@ fn cases() -> Vec<Case> {
         case("gate-empty", "gate.toml", text(""), &["gate.toml: the file is empty; expected a TOML gate file"]),
         case("gate-missing", "gate.toml", Content::Absent, &["gate.toml: opening: No such file"]),
         case("gate-not-utf8", "gate.toml", Content::Bytes(b"[inputs]\nbaseline = \"b\xe9.jsonl\"\n".to_vec()), &["gate.toml:2: not UTF-8 text (byte 22); expected a TOML gate file"]),
-        with_gate("gate-syntax-error", default_gate().replace("max-drop = 0.5", "max-drop = "), &["gate.toml:15:12: ", "\n15 | max-drop = "]),
+        with_gate("gate-syntax-error", default_gate().replace("max-drop = 0.4", "max-drop = "), &["gate.toml:15:12: ", "\n15 | max-drop = "]),
         with_gate("gate-unknown-key", default_gate().replace("[bootstrap]\n", "[bootstrap]\nresampels = 10\n"), &["gate.toml:7:1: unknown field `resampels`, expected one of", "^^^^^^^^^"]),
         with_gate("gate-unknown-table", default_gate() + "[include]\npath = \"other.toml\"\n", &["gate.toml:17:2: unknown field `include`, expected one of"]),
         with_gate("gate-wrong-type", default_gate().replace("resamples = 200", "resamples = \"many\""), &["gate.toml:7:13: invalid type: string \"many\", expected i64"]),
@@ -522,13 +522,13 @@ fn cases() -> Vec<Case> {
         with_gate("gate-resamples-1e12", default_gate().replace("resamples = 200", "resamples = 1000000000000"), &["gate.toml:7:13: [bootstrap] resamples = 1000000000000: expected 1 to 10000000"]),
         with_gate("gate-resamples-negative", default_gate().replace("resamples = 200", "resamples = -5"), &["gate.toml:7:13: [bootstrap] resamples = -5: expected 1 to 10000000"]),
         with_gate("gate-confidence-out-of-range", default_gate().replace("resamples = 200", "resamples = 200\nconfidence = 1.5"), &["gate.toml:8:14: [bootstrap] confidence = 1.5: expected a number strictly between 0 and 1"]),
-        with_gate("gate-max-loss-rate-out-of-range", default_gate().replace("max-drop = 0.5", "max-loss-rate = 2"), &["gate.toml:15:17: [[gate]] #1 (ndcg@10): max-loss-rate must be a share of queries between 0 and 1"]),
+        with_gate("gate-max-loss-rate-out-of-range", default_gate().replace("max-drop = 0.4", "max-loss-rate = 2"), &["gate.toml:15:17: [[gate]] #1 (ndcg@10): max-loss-rate must be a share of queries between 0 and 1"]),
         with_gate("gate-unknown-enum", default_gate().replace("resamples = 200", "resamples = 200\nunit = \"conversation\""), &["gate.toml:8:8: unknown variant `conversation`, expected `query` or `group`"]),
         with_gate("gate-unknown-metric", default_gate().replace("metric = \"ndcg@10\"", "metric = \"ndcg@100\""), &["gate.toml:14:10: [[gate]] #1: unknown metric \"ndcg@100\": neither input has it; metrics in both: ndcg@10, recall@5"]),
         with_gate("gate-unknown-slice", default_gate().replace("lang=ko", "lang=fr"), &["gate.toml:16:10: [[gate]] #1 (ndcg@10): no slice \"lang=fr\""]),
         with_gate("gate-by-unknown-tag", default_gate().replace("by = [\"lang\"]", "by = [\"lang\", \"risk\"]"), &["gate.toml:10:15: [slices] by: no query has the tag \"risk\" (tags seen: lang)"]),
         with_gate("gate-critical-slice-unknown-tag", default_gate().replace("min-queries = 1", "min-queries = 1\ncritical = [\"risk=high\"]"), &["gate.toml:12:13: critical slice \"risk=high\": no query has the tag \"risk\" (tags seen: lang)"]),
-        with_gate("gate-rule-missing", default_gate().replace("max-drop = 0.5\n", ""), &["gate.toml:13:1: [[gate]] #1 (ndcg@10) has no rule"]),
+        with_gate("gate-rule-missing", default_gate().replace("max-drop = 0.4\n", ""), &["gate.toml:13:1: [[gate]] #1 (ndcg@10) has no rule"]),
         with_gate("gate-group-unit-without-groups", gate("b.jsonl", "c.jsonl", "").replace("queries = \"q.jsonl\"\n", "").replace("by = [\"lang\"]\n", "").replace(", \"lang=ko\"", "").replace("resamples = 200", "resamples = 200\nunit = \"group\""), &["gate.toml:7:8: [bootstrap] unit = \"group\", but 12 queries have no group: \"q01\""]),
         with_gate("gate-input-not-a-path", default_gate().replace("baseline = \"b.jsonl\"", "baseline = 3"), &["gate.toml:2:12: [inputs] baseline: expected a path string or a table"]),
         Case { id: "cli-seed-overflow", files: vec![], args: &["--seed", "18446744073709551616"], want: &["invalid value '18446744073709551616' for '--seed <SEED>'", "number too large"] },

@@ -209,7 +209,7 @@ fn the_headline_names_the_groups_or_the_sign_flip_floor_that_made_it_too_small()
     let headline = r["headline"].as_str().unwrap();
     assert!(
         headline.starts_with(
-            "FAIL: ndcg@10 on risk=compliance not judged: too few units for the sign-flip test, fail-if-significant-drop cannot fire"
+            "FAIL: ndcg@10 on risk=compliance: fail-if-significant-drop cannot fire, the sign-flip test has 5 units with a non-zero delta and needs at least 6; add groups, or gate with max-drop instead"
         ),
         "{headline}"
     );

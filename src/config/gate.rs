@@ -91,7 +91,69 @@ fn check_rule_values(src: &SourceText, index: usize, metric: &str, g: &RawGate) 
         if !(0.0..=1.0).contains(v.get_ref()) {
             return Err(here(
                 v,
-                "max-loss-rate must be a share of queries between 0 and 1",
+                &format!(
+                    "max-loss-rate must be a share of queries between 0 and 1, not {}{}",
+                    v.get_ref(),
+                    percent_hint(*v.get_ref())
+                ),
+            ));
+        }
+    }
+    if crate::metric_names::is_bounded(metric) {
+        bounded_rule_values(metric, g).map_err(|(v, msg)| here(v, &msg))?;
+    }
+    Ok(())
+}
+
+/// The largest margin a metric bounded in [0, 1] may have: a drop of 0.5 or more would let
+/// almost any change pass, so such a margin is a percentage written as a number.
+const MAX_BOUNDED_MARGIN: f64 = 0.5;
+
+/// " (did you mean 0.25?)" for a share written as a percentage (25), else nothing.
+fn percent_hint(v: f64) -> String {
+    if v > 1.0 && v <= 100.0 {
+        format!("; did you mean {}?", v / 100.0)
+    } else {
+        String::new()
+    }
+}
+
+/// For a metric in [0, 1]: margins below 0.5 ("did you mean 0.01?" for `max-drop = 1`) and
+/// absolute bars inside [0, 1]; the offending value and the words why.
+fn bounded_rule_values<'a>(
+    metric: &str,
+    g: &'a RawGate,
+) -> std::result::Result<(), (&'a Spanned<f64>, String)> {
+    for (rule, v) in [
+        ("max-drop", &g.max_drop),
+        ("fail-if-significant-drop", &g.fail_if_significant_drop),
+    ] {
+        let Some(v) = v else { continue };
+        let m = *v.get_ref();
+        if m >= MAX_BOUNDED_MARGIN {
+            return Err((
+                v,
+                format!(
+                    "{rule} = {m} can never fail: {metric} lies in [0, 1], so a margin of {MAX_BOUNDED_MARGIN} or more lets almost any drop pass; did you mean {}? (a margin is a difference of the metric: 1% is 0.01)",
+                    m / 100.0
+                ),
+            ));
+        }
+    }
+    for (rule, v) in [("min-mean", &g.min_mean), ("max-mean", &g.max_mean)] {
+        let Some(v) = v else { continue };
+        let x = *v.get_ref();
+        if !(0.0..=1.0).contains(&x) {
+            let hint = if x > 1.0 && x <= 100.0 {
+                format!("; did you mean {}?", x / 100.0)
+            } else {
+                String::new()
+            };
+            return Err((
+                v,
+                format!(
+                    "{rule} = {x} is outside the range of {metric}, which lies in [0, 1]{hint}"
+                ),
             ));
         }
     }
@@ -173,9 +235,20 @@ fn within_max_k(
             "[[gate]] #{index} ({metric}): cutoff {k} is above [policy] max-k = {max}: the model sees at most {max} documents, so documents past rank {max} cannot help it; gate a cutoff ≤ {max}"
         ))),
         None => Err(at_metric(format!(
-            "[[gate]] #{index} ({metric}): no cutoff, so it scores the whole ranking, beyond [policy] max-k = {max}; gate a cutoff ≤ {max} (e.g. {metric}@{max})"
+            "[[gate]] #{index} ({metric}): no cutoff, so it scores the whole ranking, beyond [policy] max-k = {max}; gate a cutoff ≤ {max} (e.g. {})",
+            with_cutoff(metric, max)
         ))),
         Some(_) => Ok(()),
+    }
+}
+
+/// The metric of `metric` with cutoff `k`, as the evaluator names it: `map` is `ap@k` (there is
+/// no `map@k`), `rprec` has no cut-off form (`p@k` is the nearest), the rest take `@k`.
+fn with_cutoff(metric: &str, k: usize) -> String {
+    match metric {
+        "map" => format!("ap@{k}"),
+        "rprec" => format!("p@{k}"),
+        m => format!("{m}@{k}"),
     }
 }
 

@@ -12,6 +12,16 @@ use crate::safe_text::shown;
 /// then the larger drop of the estimate, then the larger miss, then the larger slice: a wide
 /// interval on a few queries misses a threshold by more without being the stronger evidence.
 pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
+    headline_at(
+        results,
+        comparisons,
+        1.0 - crate::config::DEFAULT_CONFIDENCE,
+    )
+}
+
+/// [`headline`] at the significance level `alpha` (1 − confidence), which says how many units
+/// a sign-flip test needs.
+pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f64) -> String {
     if results.is_empty() {
         // `compare`: nothing was judged.
         let n = comparisons.len();
@@ -64,7 +74,7 @@ pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
         .iter()
         .find(|c| c.metric == worst.metric && c.slice == worst.slice);
     let reason = match c {
-        Some(c) => reason(worst, c),
+        Some(c) => reason(worst, c, alpha, results),
         None => format!(
             "{} on {}: {}",
             shown(&worst.metric),
@@ -89,7 +99,7 @@ fn rerun_tail<'a>(mut shown: impl Iterator<Item = &'a GateResult>) -> String {
     }
 }
 
-fn reason(worst: &GateResult, c: &Comparison) -> String {
+fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]) -> String {
     let allowed = if c.higher_is_better { "drop" } else { "rise" };
     let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
@@ -110,12 +120,9 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
             shown(&c.slice),
             worst.detail
         ),
-        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("sign-flip test") => format!(
-            "{} on {} not judged: too few units for the sign-flip test, {} cannot fire",
-            shown(&c.metric),
-            shown(&c.slice),
-            worst.rule
-        ),
+        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("sign-flip test") => {
+            cannot_fire_reason(worst, c, alpha, results)
+        }
         (_, GateStatus::TooSmall) => format!(
             "{} on {} not judged: {}, too few to judge {}",
             shown(&c.metric),
@@ -153,6 +160,36 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
             shown(&worst.slice)
         ),
     }
+}
+
+/// A `fail-if-significant-drop` that cannot fire on a slice this small, in the headline's words:
+/// the rule, how many units it had, how many it needs, what to change, and the rules that
+/// passed on the same comparison (they are not hidden behind it).
+fn cannot_fire_reason(
+    worst: &GateResult,
+    c: &Comparison,
+    alpha: f64,
+    results: &[GateResult],
+) -> String {
+    let (had, needed) = super::sign_flip_units(c, alpha, worst.family_size);
+    let passed: Vec<&str> = results
+        .iter()
+        .filter(|r| r.gate == worst.gate && r.slice == worst.slice && r.passed)
+        .map(|r| r.rule.as_str())
+        .collect();
+    let passed = if passed.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} passed)", passed.join(", "))
+    };
+    format!(
+        "{} on {}: {} cannot fire, the sign-flip test has {} with a non-zero delta and needs at least {needed}; add {more}, or gate with max-drop instead{passed}",
+        shown(&c.metric),
+        shown(&c.slice),
+        worst.rule,
+        count(had, "unit", "units"),
+        more = if c.groups.is_some() { "groups" } else { "queries" },
+    )
 }
 
 /// A failed `max-drop`: what the estimate did, then why it failed. When the estimate itself
