@@ -28,7 +28,7 @@ fn setup(extra: &str, record: Option<Value>) -> (tempfile::TempDir, PathBuf) {
     }
     let gate = format!(
         "[inputs]\nbaseline = \"baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n{extra}\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\n",
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
         examples().join("candidate.jsonl"),
         examples().join("queries.jsonl"),
     );
@@ -240,4 +240,19 @@ fn the_provenance_file_is_an_input_no_output_may_overwrite() {
     let out = check(&gate, &["--export-json", record.to_str().unwrap()]);
     assert_exit(&out, 2);
     assert_contains(&String::from_utf8_lossy(&out.stderr), "provenance");
+}
+
+#[test]
+fn the_workflows_gate_file_is_valid_and_requires_the_sidecars() {
+    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workflows/gate.toml");
+    let out = rag_gate()
+        .arg("check")
+        .arg(&gate)
+        .arg("--dump-config")
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let text = std::fs::read_to_string(&gate).unwrap();
+    assert_contains(&text, "[protocol]\n# The sidecars travel");
+    assert_contains(&text, "require = true");
 }

@@ -424,7 +424,7 @@ fn check_names_the_fetched_baseline() {
     let gate = w.dir.path().join("gate.toml");
     let text = format!(
         "[inputs]\nbaseline = \"out/baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n\
-         [baseline]\nmax-commits-behind = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\n",
+         [baseline]\nmax-commits-behind = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
         examples.join("candidate.jsonl"),
         examples.join("queries.jsonl")
     );
