@@ -27,14 +27,20 @@ struct Loaded {
     note: Option<String>,
     protocol: Option<Protocol>,
     eval: Option<Evaluation>,
+    /// A run's table on condensed lists (`[judged] condensed = true`).
+    condensed: Option<MetricTable>,
 }
 
 /// Loads one side: a per-query metric file, or a run evaluated against the qrels (with a note
 /// for the report's warnings saying what the evaluation left out).
 fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
     let mut side = match &spec.kind {
-        InputKind::Metrics { format, id_column } => {
-            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+        InputKind::Metrics {
+            format,
+            id_column,
+            columns,
+        } => {
+            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column, columns)?;
             let protocol = load::protocol::read_sidecar(&spec.path, &spec.shown())?;
             if let Some(p) = &protocol {
                 load::protocol::check_query_set(p, &table, &spec.shown())?;
@@ -44,15 +50,25 @@ fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Resul
                 note: None,
                 protocol,
                 eval: None,
+                condensed: None,
             }
         }
         InputKind::Run => {
             let (t, note, ev) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
+            let condensed = match cfg.judged.condensed {
+                true => Some(crate::eval::gate_input::evaluate_condensed(
+                    cfg,
+                    spec,
+                    metrics_wanted,
+                )?),
+                false => None,
+            };
             Loaded {
                 table: t,
                 note: Some(note),
                 protocol: ev.summary.protocol.clone(),
                 eval: Some(ev),
+                condensed,
             }
         }
     };
@@ -383,6 +399,7 @@ fn compare_and_judge(
     let judged = judge::judge(cfg, &comparisons)?;
     let mut gates = judged.results;
     let mut warnings = judged.warnings;
+    let mut notes = judged.notes;
     let mut holes = Vec::new();
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
@@ -390,19 +407,33 @@ fn compare_and_judge(
             candidate: c,
             queries: inputs.queries(),
         };
-        warnings.extend(crate::bounds::apply(
+        let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
+        if let (Some(bc), Some(cc)) = (&inputs.base.condensed, &inputs.cand.condensed) {
+            crate::bounds::condensed(cfg, &runs, (bc, cc), &mut comparisons, &mut gates)?;
+        }
+        holes = crate::bounds::holes(cfg, &runs);
+    } else {
+        let files = crate::bounds::files::Files {
+            baseline: &inputs.base.table,
+            candidate: &inputs.cand.table,
+        };
+        let found = crate::bounds::files::apply(
             cfg,
-            &runs,
+            &files,
+            (paired, slices),
             &mut comparisons,
             &mut gates,
-        )?);
-        holes = crate::bounds::holes(cfg, &runs);
+        )?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
     }
     let found = Findings {
         comparisons,
         gates,
         warnings,
-        notes: judged.notes,
+        notes,
     };
     Ok((found, holes))
 }

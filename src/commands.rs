@@ -220,16 +220,7 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
-    let here = std::path::Path::new("");
-    let spec = |p: &std::path::Path| InputSpec {
-        path: resolve(here, &p.display().to_string()),
-        written: p.display().to_string(),
-        kind: InputKind::Metrics {
-            format: args.input_format.map(Into::into),
-            id_column: args.id_column.clone(),
-        },
-        span: None,
-    };
+    let spec = compare_input(args)?;
     let cfg = Config {
         id: "compare".into(),
         inputs: Inputs {
@@ -339,6 +330,7 @@ fn compare_cards(args: &CompareArgs) -> Efficiency {
         kind: InputKind::Metrics {
             format: None,
             id_column: String::new(),
+            columns: Default::default(),
         },
         span: None,
     };
@@ -396,4 +388,49 @@ fn in_compare_words(e: Error) -> Error {
         Error::Config(m) => Error::Config(words(m)),
         other => other,
     }
+}
+
+/// How compare reads each of its files: `--input-format`, `--id-column`, `--column`.
+fn compare_input(args: &CompareArgs) -> Result<impl Fn(&std::path::Path) -> InputSpec + '_> {
+    let columns = column_flags(&args.columns)?;
+    Ok(move |p: &std::path::Path| InputSpec {
+        path: resolve(std::path::Path::new(""), &p.display().to_string()),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: args.input_format.map(Into::into),
+            id_column: args.id_column.clone(),
+            columns: columns.clone(),
+        },
+        span: None,
+    })
+}
+
+/// `--column ROLE=COLUMN` flags as a column mapping: `id`, `group`, `slice:TAG`, else a metric.
+fn column_flags(flags: &[String]) -> Result<crate::load::ColumnMap> {
+    let mut map = crate::load::ColumnMap::default();
+    for f in flags {
+        let Some((role, column)) = f
+            .split_once('=')
+            .filter(|(r, c)| !r.is_empty() && !c.is_empty())
+        else {
+            return Err(Error::Usage(format!(
+                "--column {f}: expected ROLE=COLUMN, e.g. id=sample_id, group=conversation_id, slice:lang=language or recall@5=context_recall"
+            )));
+        };
+        let column = column.to_string();
+        match role {
+            "id" => map.id = Some(column),
+            "group" => map.group = Some(column),
+            _ => match role.strip_prefix("slice:") {
+                Some(tag) => {
+                    map.slices.insert(tag.to_string(), column);
+                }
+                None => {
+                    map.metrics
+                        .insert(crate::metric_names::canonical(role), column);
+                }
+            },
+        }
+    }
+    Ok(map)
 }

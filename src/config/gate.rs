@@ -50,6 +50,7 @@ pub(super) fn gate(
         min_mean: g.min_mean.as_ref().map(|v| *v.get_ref()),
         max_mean: g.max_mean.as_ref().map(|v| *v.get_ref()),
         max_drop: g.max_drop.as_ref().map(|v| *v.get_ref()),
+        max_change: g.max_change.as_ref().map(|v| *v.get_ref()),
         fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
         max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
         statistic: g.statistic.unwrap_or_default(),
@@ -72,6 +73,14 @@ fn check_rule_values(src: &SourceText, index: usize, metric: &str, g: &RawGate) 
             if !v.get_ref().is_finite() {
                 return Err(here(v, &format!("{rule} must be a finite number")));
             }
+        }
+    }
+    if let Some(v) = &g.max_change {
+        if !(v.get_ref().is_finite() && *v.get_ref() > 0.0) {
+            return Err(here(
+                v,
+                "max-change must be a finite number > 0 (equivalence within ±0.01 is written 0.01)",
+            ));
         }
     }
     for (rule, v) in [
@@ -126,6 +135,7 @@ fn bounded_rule_values<'a>(
 ) -> std::result::Result<(), (&'a Spanned<f64>, String)> {
     for (rule, v) in [
         ("max-drop", &g.max_drop),
+        ("max-change", &g.max_change),
         ("fail-if-significant-drop", &g.fail_if_significant_drop),
     ] {
         let Some(v) = v else { continue };
@@ -134,7 +144,8 @@ fn bounded_rule_values<'a>(
             return Err((
                 v,
                 format!(
-                    "{rule} = {m} can never fail: {metric} lies in [0, 1], so a margin of {MAX_BOUNDED_MARGIN} or more lets almost any drop pass; did you mean {}? (a margin is a difference of the metric: 1% is 0.01)",
+                    "{rule} = {m} can never fail: {metric} lies in [0, 1], so a margin of {MAX_BOUNDED_MARGIN} or more lets almost any {} pass; did you mean {}? (a margin is a difference of the metric: 1% is 0.01)",
+                    if rule == "max-change" { "change" } else { "drop" },
                     m / 100.0
                 ),
             ));
@@ -171,12 +182,13 @@ fn require_a_rule(
     if g.min_mean.is_none()
         && g.max_mean.is_none()
         && g.max_drop.is_none()
+        && g.max_change.is_none()
         && g.fail_if_significant_drop.is_none()
         && g.max_loss_rate.is_none()
     {
         return Err(src.error(
             Some(span),
-            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, fail-if-significant-drop or max-loss-rate"),
+            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, max-change, fail-if-significant-drop or max-loss-rate"),
         ));
     }
     Ok(())

@@ -85,7 +85,8 @@ pub enum OnSmallSlice {
     Fail,
 }
 
-/// What a gate whose decision unjudged documents could flip does: fail (default) or warn.
+/// What a gate whose decision unjudged documents could flip does: warn (default: the gate
+/// decides on the declared protocol, unjudged = non-relevant) or fail (pools meant to be complete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OnUnreliable {
@@ -105,13 +106,19 @@ pub struct JudgedSettings {
     pub on_unreliable: OnUnreliable,
     /// A gated slice whose mean judged@k is below this is not judged (too few judgments).
     pub min_judged: Option<f64>,
+    /// Where `min-judged` was written (for errors about it).
+    pub min_judged_span: Option<std::ops::Range<usize>>,
+    /// Also report the gated deltas on condensed lists (unjudged docs removed, trec_eval -J).
+    pub condensed: bool,
 }
 
 impl Default for JudgedSettings {
     fn default() -> Self {
         JudgedSettings {
-            on_unreliable: OnUnreliable::Fail,
+            on_unreliable: OnUnreliable::Warn,
             min_judged: None,
+            min_judged_span: None,
+            condensed: false,
         }
     }
 }
@@ -123,6 +130,8 @@ pub enum InputKind {
     Metrics {
         format: Option<Format>,
         id_column: String,
+        /// The long form's column mapping (`id`, `group`, `slices`, `metrics`).
+        columns: crate::load::ColumnMap,
     },
     /// A run (ranked documents) to evaluate against `[inputs] qrels`.
     Run,
@@ -260,6 +269,8 @@ pub struct Gate {
     pub min_mean: Option<f64>,
     pub max_mean: Option<f64>,
     pub max_drop: Option<f64>,
+    /// Equivalence: pass only if the CI of the delta lies inside (−m, +m).
+    pub max_change: Option<f64>,
     /// Proven harm: fail only if the CI upper bound of the delta is below −m (and the Holm-adjusted
     /// p-value is below 1 − confidence).
     pub fail_if_significant_drop: Option<f64>,

@@ -114,6 +114,7 @@ pub struct RawGate {
     pub min_mean: Option<Spanned<f64>>,
     pub max_mean: Option<Spanned<f64>>,
     pub max_drop: Option<Spanned<f64>>,
+    pub max_change: Option<Spanned<f64>>,
     pub fail_if_significant_drop: Option<Spanned<f64>>,
     pub max_loss_rate: Option<Spanned<f64>>,
     pub statistic: Option<Statistic>,
@@ -139,4 +140,5 @@ pub struct RawProtocol {
 pub struct RawJudged {
     pub on_unreliable: Option<OnUnreliable>,
     pub min_judged: Option<Spanned<f64>>,
+    pub condensed: Option<bool>,
 }

@@ -107,6 +107,7 @@ fn cards(base: &Path, e: &RawEfficiency) -> [InputSpec; 2] {
         kind: InputKind::Metrics {
             format: None,
             id_column: String::new(),
+            columns: Default::default(),
         },
         span: Some(s.span()),
     };
@@ -158,6 +159,7 @@ fn no_per_query_keys(g: &RawGate) -> std::result::Result<(), &'static str> {
         ("min-mean", g.min_mean.is_some()),
         ("max-mean", g.max_mean.is_some()),
         ("max-drop", g.max_drop.is_some()),
+        ("max-change", g.max_change.is_some()),
         (
             "fail-if-significant-drop",
             g.fail_if_significant_drop.is_some(),

@@ -137,7 +137,9 @@ fn ann_row(ms: &[Metric], qid: &str, line: usize, top: &[Vec<u8>], ann: &[&[u8]]
             .map(|m| overlap(top, ann, m.k.unwrap_or(1)))
             .collect(),
         unjudged: Vec::new(),
-        optimistic: Vec::new(),
+        top_rels: Vec::new(),
+        ideal_gains: Vec::new(),
+        has_nonrelevant: false,
         relevant: Vec::new(),
     }
 }

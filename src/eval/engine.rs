@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::judged::{optimistic, unjudged_docs};
+use super::judged::unjudged_docs;
 use super::metrics::{Judged, Kind, Metric, UNJUDGED};
 use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
@@ -32,9 +32,16 @@ pub struct QueryResult {
     pub hits: Vec<usize>,
     /// `(rank, doc)` of the unjudged docs in the top `EvalOptions::unjudged_depth`.
     pub unjudged: Vec<(usize, String)>,
-    /// Each metric's optimistic value (unjudged docs in its cutoff counted relevant), when
-    /// `EvalOptions::optimistic` asks for it; empty otherwise.
-    pub optimistic: Vec<f64>,
+    /// With `EvalOptions::optimistic` (for the judged bounds): the grades of the top
+    /// `unjudged_depth` ranked docs ([`UNJUDGED`] for none) and the ideal gains, highest first;
+    /// empty otherwise.
+    #[serde(skip)]
+    pub top_rels: Vec<i32>,
+    #[serde(skip)]
+    pub ideal_gains: Vec<f64>,
+    /// The query's qrels hold a judgment ≤ 0 (a judged non-relevant document).
+    #[serde(skip)]
+    pub has_nonrelevant: bool,
     /// With `EvalOptions::keep_ranks`: where the run ranked each relevant doc (sorted by doc
     /// id), so a report can say why a query regressed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -139,10 +146,15 @@ fn score(
             .map(|m| j.hits(m.k.unwrap_or(rels.len())))
             .collect(),
         unjudged: unjudged_docs(rels, docs, opts.unjudged_depth),
-        optimistic: match opts.optimistic {
-            true => ms.iter().map(|&m| optimistic(&j, m)).collect(),
+        top_rels: match opts.optimistic {
+            true => rels[..rels.len().min(opts.unjudged_depth)].to_vec(),
             false => Vec::new(),
         },
+        ideal_gains: match opts.optimistic {
+            true => ideal.clone(),
+            false => Vec::new(),
+        },
+        has_nonrelevant: q.judged.values().any(|&g| g <= 0),
         relevant: Vec::new(),
     }
 }
@@ -358,9 +370,27 @@ fn score_run(
                 .iter()
                 .map(|d| q.judged.get(*d).map_or(UNJUDGED, |&g| g.max(UNJUDGED + 1))),
         );
-        let mut row = score(q, &rels, &r.docs, ms, opts, r.qid);
+        let condensed: Vec<&[u8]>;
+        let docs: &[&[u8]] = match opts.judged_only {
+            false => &r.docs,
+            true => {
+                // Condensed list (trec_eval -J): the docs without a judgment, and those judged
+                // -1 (trec_eval's "in the pool, not judged"), leave the ranking first.
+                let kept = |g: i32| g != UNJUDGED && g != -1;
+                condensed = r
+                    .docs
+                    .iter()
+                    .zip(&rels)
+                    .filter(|(_, &g)| kept(g))
+                    .map(|(d, _)| *d)
+                    .collect();
+                rels.retain(|&g| kept(g));
+                &condensed
+            }
+        };
+        let mut row = score(q, &rels, docs, ms, opts, r.qid);
         if opts.keep_ranks {
-            row.relevant = relevant_ranks(q, &r.docs, opts.rel_level);
+            row.relevant = relevant_ranks(q, docs, opts.rel_level);
         }
         rows.insert(r.qid.to_string(), row);
         Ok(())
@@ -384,6 +414,7 @@ fn fingerprint(
         order,
         empty_gold: opts.empty_gold,
         chunked: chunks.is_some(),
+        judged_only: opts.judged_only,
     };
     let protocol = super::fingerprint::protocol(
         qrels,

@@ -27,6 +27,7 @@ pub mod ranking;
 pub mod run;
 mod run_json;
 mod run_jsonl;
+pub mod shared_bounds;
 
 use std::path::{Path, PathBuf};
 
@@ -112,8 +113,11 @@ pub struct EvalOptions {
     pub chunk_map: Option<PathBuf>,
     /// Record each query's unjudged docs in its top N (0: none).
     pub unjudged_depth: usize,
-    /// Compute each metric's optimistic value too (unjudged docs counted relevant).
+    /// Keep each query's top grades and ideal gains too, for the judged bounds.
     pub optimistic: bool,
+    /// Condensed lists (trec_eval -J, Sakai 2007): remove the unjudged docs from each ranking
+    /// before scoring.
+    pub judged_only: bool,
     /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
     /// say why a query regressed; `rag-gate eval` does not need it.
     pub keep_ranks: bool,
@@ -132,6 +136,7 @@ impl Default for EvalOptions {
             chunk_map: None,
             unjudged_depth: 0,
             optimistic: false,
+            judged_only: false,
             keep_ranks: false,
         }
     }

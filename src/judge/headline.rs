@@ -6,8 +6,8 @@ use crate::numbers::{count, percent, plain, signed};
 use crate::safe_text::shown;
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
-/// (max-drop) comes first, then absolute bars, then loss rates; a check that was not judged (too
-/// small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
+/// (max-drop) or change (max-change) comes first, then absolute bars, then loss rates; a check
+/// that was not judged (too small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
 /// interval lies below zero (label `worse`) comes before one whose interval still reaches a gain,
 /// then the larger drop of the estimate, then the larger miss, then the larger slice: a wide
 /// interval on a few queries misses a threshold by more without being the stronger evidence.
@@ -99,21 +99,34 @@ fn rerun_tail<'a>(mut shown: impl Iterator<Item = &'a GateResult>) -> String {
     }
 }
 
+/// An unreliable gate: today's delta and both bounds with their intervals.
+fn unreliable_reason(c: &Comparison) -> String {
+    let j = c.judged.as_ref();
+    let at = |b: Option<&crate::model::DeltaAtBound>| {
+        b.map_or(signed(c.delta), |b| {
+            format!(
+                "{} [{}, {}]",
+                signed(b.delta),
+                signed(b.ci[0]),
+                signed(b.ci[1])
+            )
+        })
+    };
+    format!(
+        "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
+        shown(&c.metric),
+        shown(&c.slice),
+        signed(c.delta),
+        at(j.and_then(|j| j.lower.as_ref())),
+        at(j.and_then(|j| j.upper.as_ref()))
+    )
+}
+
 fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]) -> String {
     let allowed = if c.higher_is_better { "drop" } else { "rise" };
     let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
-        _ if worst.decided_by.starts_with("unreliable") => {
-            let j = c.judged.as_ref();
-            format!(
-                "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} if they were relevant)",
-                shown(&c.metric),
-                shown(&c.slice),
-                signed(c.delta),
-                signed(j.map_or(c.delta, |j| j.delta_baseline_optimistic)),
-                signed(j.map_or(c.delta, |j| j.delta_candidate_optimistic))
-            )
-        }
+        _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
             "{} on {} not judged: too few judgments ({})",
             shown(&c.metric),
@@ -131,6 +144,14 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
             worst.rule
         ),
         ("max-drop", _) => max_drop_reason(worst, c, &ci),
+        ("max-change", _) => format!(
+            "{}{} not shown equivalent within ±{} on {}: changed by {} {ci}",
+            shown(&c.metric),
+            stat_suffix(c),
+            plain(worst.threshold),
+            shown(&c.slice),
+            signed(c.estimate)
+        ),
         ("fail-if-significant-drop", _) => format!(
             "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
             shown(&c.metric),
@@ -227,7 +248,7 @@ fn priority(r: &GateResult) -> u8 {
         return 4;
     }
     match r.rule.as_str() {
-        "max-drop" | "fail-if-significant-drop" => 0,
+        "max-drop" | "max-change" | "fail-if-significant-drop" => 0,
         "min-mean" | "max-mean" => 1,
         _ => 2,
     }

@@ -157,7 +157,7 @@ fn floor_warnings(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for g in &cfg.gates {
-        let Some(margin) = [g.max_drop, g.fail_if_significant_drop]
+        let Some(margin) = [g.max_drop, g.fail_if_significant_drop, g.max_change]
             .into_iter()
             .flatten()
             .reduce(f64::min)

@@ -88,6 +88,7 @@ pub fn render(r: &Report) -> String {
     }
     forests(&mut s, r);
     gates(&mut s, r);
+    judged(&mut s, r);
     comparisons(&mut s, r);
     s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);
@@ -169,6 +170,32 @@ fn gates(s: &mut String, r: &Report) {
             fmt_p(g.p_adjusted),
             esc(&g.detail)
         );
+    }
+    s.push_str("</tbody></table></section>\n");
+}
+
+/// The judged table (runs evaluated by check): coverage, the two bounds with their intervals,
+/// and each gate's decision at them.
+fn judged(s: &mut String, r: &Report) {
+    let rows: Vec<[String; 8]> = r
+        .comparisons
+        .iter()
+        .filter_map(|c| super::judged_row(c, &r.gates))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    s.push_str("<section><h2>Judged coverage</h2>\n<p>One shared judgment per unjudged (query, document): the bounds are the judgments that lower / raise the delta most.</p>\n<table><thead><tr>");
+    for h in super::JUDGED_HEADS {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    s.push_str("</tr></thead><tbody>\n");
+    for row in rows {
+        s.push_str("<tr>");
+        for cell in row {
+            let _ = write!(s, "<td>{}</td>", esc(&cell));
+        }
+        s.push_str("</tr>\n");
     }
     s.push_str("</tbody></table></section>\n");
 }

@@ -102,6 +102,8 @@ fn gate(
         family_size: 3,
         mc_rerun: false,
         decided_by: format!("({rule})"),
+        judged: None,
+        condensed: None,
     }
 }
 

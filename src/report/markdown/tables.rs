@@ -39,6 +39,10 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
             format!("CI high {}", signed4(g.value)),
             format!("≤ {}", signed4(g.threshold)),
         ),
+        "max-change" => (
+            format!("CI far end {}", signed4(g.value)),
+            format!("inside ±{}", plain4(g.threshold)),
+        ),
         "fail-if-significant-drop" if higher => (
             format!("CI high {}", signed4(g.value)),
             format!("fails if < {}", signed4(g.threshold)),
