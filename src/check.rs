@@ -418,6 +418,7 @@ fn compare_and_judge(
         let files = crate::bounds::files::Files {
             baseline: &inputs.base.table,
             candidate: &inputs.cand.table,
+            sidecars: [inputs.base.protocol.as_ref(), inputs.cand.protocol.as_ref()],
         };
         let found = crate::bounds::files::apply(
             cfg,

@@ -282,12 +282,41 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
         *w = compare_words(std::mem::take(w));
     }
+    report.warnings.extend(not_judged_by_check(&cfg, &report));
     let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
     Ok(Outcome {
         stdout,
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// The comparisons `check` would not judge with its default sizes (`min-queries`, `min-groups`),
+/// in one warning: compare labels every comparison, and a label on 5 groups must say so.
+fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
+    let mut strict = cfg.clone();
+    strict.slices.min_queries = crate::config::DEFAULT_MIN_QUERIES;
+    strict.slices.min_groups = crate::config::DEFAULT_MIN_GROUPS;
+    let small: Vec<String> = report
+        .comparisons
+        .iter()
+        .filter_map(|c| {
+            let (why, _) = crate::judge::too_small(&strict, c)?;
+            Some(format!("{} on {} ({why})", c.metric, c.slice))
+        })
+        .collect();
+    let shown = small.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
+    let more = match small.len() {
+        0 => return None,
+        n if n > 3 => format!("; and {} more", n - 3),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{} smaller than check judges (its defaults: min-queries {}, min-groups {}), so their labels rest on too few units: {shown}{more}",
+        crate::numbers::count(small.len(), "comparison is", "comparisons are"),
+        crate::config::DEFAULT_MIN_QUERIES,
+        crate::config::DEFAULT_MIN_GROUPS,
+    ))
 }
 
 /// A compared column whose direction rag-gate does not know (not an IR metric) and that neither

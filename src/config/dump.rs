@@ -45,8 +45,19 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
         eff.insert("candidate".into(), c.written.clone().into());
         root.insert("efficiency".into(), eff.into());
     }
-    let gates: Vec<Value> = c.gates.iter().map(gate).collect();
-    root.insert("gate".into(), Value::Array(gates));
+    // Per-query and run-level gates, in gate-file order.
+    let mut gates: Vec<(usize, Value)> = c.gates.iter().map(|g| (g.index, gate(g))).collect();
+    gates.extend(
+        c.efficiency
+            .gates
+            .iter()
+            .map(|g| (g.index, super::run_gate::dump(g))),
+    );
+    gates.sort_by_key(|(i, _)| *i);
+    root.insert(
+        "gate".into(),
+        Value::Array(gates.into_iter().map(|(_, g)| g).collect()),
+    );
     let mut out = toml::to_string(&root).unwrap_or_default();
     out.push_str(&not_set(&root));
     out
@@ -273,9 +284,7 @@ fn judged_table(j: &JudgedSettings) -> Table {
     if let Some(m) = j.min_judged {
         judged.insert("min-judged".into(), m.into());
     }
-    if j.condensed {
-        judged.insert("condensed".into(), true.into());
-    }
+    judged.insert("condensed".into(), j.condensed.into());
     judged
 }
 

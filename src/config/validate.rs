@@ -358,6 +358,20 @@ fn no_effect_warnings(
             ));
         }
     }
+    if runs < 2 {
+        let judged = &raw.judged;
+        for (key, set) in [
+            ("on-unreliable", judged.on_unreliable.is_some()),
+            ("condensed", judged.condensed == Some(true)),
+        ] {
+            if set {
+                w.push(src.warning(
+                    None,
+                    format!("[judged] {key} has no effect: judged bounds and condensed lists need both inputs to be runs ({{ run = \"…\" }})"),
+                ));
+            }
+        }
+    }
     if runs == 2 && (raw.inputs.format.is_some() || raw.inputs.id_column.is_some()) {
         w.push(src.warning(
             Some(raw.inputs.baseline.span()),
