@@ -88,6 +88,9 @@ pub fn render(r: &Report) -> String {
         (r.confidence * 1000.0).round() / 10.0,
         esc(&r.unit)
     );
+    if let Some(b) = &r.baseline {
+        let _ = writeln!(s, "<p class=\"facts\">baseline: {}</p>", esc(&b.line));
+    }
     forests(&mut s, r);
     gates(&mut s, r);
     judged(&mut s, r);
