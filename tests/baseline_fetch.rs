@@ -412,3 +412,34 @@ fn a_zip_bomb_is_refused() {
         "refused entry \"big.jsonl\": it inflates more than 200-fold (a zip bomb?)",
     );
 }
+
+#[test]
+fn check_names_the_fetched_baseline() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let w = World::new();
+    w.runs(vec![run(300, 3)]);
+    let rows = std::fs::read(examples.join("baseline.jsonl")).unwrap();
+    w.artifact(300, zip_of(&[("baseline.jsonl", &rows)]));
+    assert_exit(&w.fetch_base(), 0);
+    let gate = w.dir.path().join("gate.toml");
+    let text = format!(
+        "[inputs]\nbaseline = \"out/baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n\
+         [baseline]\nmax-commits-behind = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
+        examples.join("candidate.jsonl"),
+        examples.join("queries.jsonl")
+    );
+    std::fs::write(&gate, text).unwrap();
+    let out = rag_gate()
+        .arg("check")
+        .arg(&gate)
+        .args(["--resamples", "200", "--today", "2026-12-01"])
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_contains(
+        &String::from_utf8_lossy(&out.stdout),
+        "baseline: main@3333333 (run 300, 3 days old, 3 commits behind the merge-base)",
+    );
+}

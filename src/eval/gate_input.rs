@@ -270,7 +270,7 @@ fn evaluate_run_with(
     let mut table = ev.to_table(&spec.shown());
     table.metrics.retain(|m, _| shown_metrics.contains(m));
     let summary = &ev.summary;
-    let note = format!(
+    let mut note = format!(
         "{}: evaluated {} against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
         spec.written,
         crate::numbers::count(summary.evaluated, "query", "queries"),
@@ -279,5 +279,9 @@ fn evaluate_run_with(
         summary.missing_from_run.len(),
         summary.run_only_ignored
     );
+    if let Some(w) = super::engine::disagree_warning(&spec.written, &summary.scores_disagree) {
+        note.push_str("; ");
+        note.push_str(w.trim_start_matches("warning: "));
+    }
     Ok((table, note, ev))
 }
