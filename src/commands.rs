@@ -45,6 +45,9 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
     if let Some(q) = &cfg.noise.quarantine {
         r.add("[noise] quarantine list", &q.path);
     }
+    if let Some(p) = crate::provenance::assess::file_of(&i.baseline.path) {
+        r.add("baseline's provenance file", p);
+    }
     for (side, c) in ["baseline", "candidate"]
         .iter()
         .zip(cfg.efficiency.cards.iter().flatten())
@@ -99,6 +102,14 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     }
     if let Some(h) = &args.holes {
         refuse_holes_without_runs(&cfg, h)?;
+    }
+    // A fetch that found no baseline: an error, or under on-missing = "warn" a warning and no check.
+    if let Some(msg) = crate::provenance::assess::missing_baseline(&cfg)? {
+        let actions = crate::publish::GithubEnv::from_process(&args.publish.token_env).actions;
+        return Ok(Outcome {
+            stderr: vec![crate::publish::actions::warning(actions, &msg)],
+            ..Default::default()
+        });
     }
     let analysis = analyze_full(&cfg)?;
     let report = analysis.report;
@@ -181,11 +192,14 @@ fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
         }
         cfg.bootstrap.resamples = r;
     }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let today = crate::noise::quarantine::today(args.today.as_deref(), now)?;
+    // The baseline's age in the report counts to this date (the only date a report holds).
+    cfg.baseline.today = Some(today);
     if cfg.noise.quarantine.is_some() {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() / 86_400) as i64;
-        cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
+        cfg.noise.today = Some(today);
     }
     Ok(())
 }
@@ -249,6 +263,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         policy: Policy::default(),
+        baseline: BaselineSettings::default(),
         efficiency: compare_cards(args),
         warnings: Vec::new(),
         source: SourceText {

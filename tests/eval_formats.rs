@@ -249,3 +249,50 @@ fn complete_at_k_matches_a_direct_count() {
     // Both outcomes occur, so the test tells a wrong rule from a right one.
     assert!(ones[0] > 0 && ones[1] > ones[0], "{ones:?}");
 }
+
+/// A JSONL list whose scores disagree with its order is scored as listed, with a warning naming
+/// the first such query; `--order score` sorts it and says nothing.
+#[test]
+fn scores_that_disagree_with_the_list_order_are_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = support::cli::write(dir.path(), "q.txt", "a 0 D1 1\nb 0 D2 1\nc 0 D3 1\n");
+    let item = |d: &str, s: f64| format!("{{\"doc_id\":\"{d}\",\"score\":{s}}}");
+    let run = support::cli::write(
+        dir.path(),
+        "r.jsonl",
+        format!(
+            "{{\"query_id\":\"a\",\"ranked\":[{},{}]}}\n{{\"query_id\":\"b\",\"ranked\":[{},{}]}}\n{{\"query_id\":\"c\",\"ranked\":[{},{}]}}\n",
+            item("D1", 0.9), item("D9", 0.1),
+            item("D8", 0.2), item("D2", 0.7),
+            item("D7", 0.1), item("D3", 0.8),
+        ),
+    );
+    let eval = |extra: &[&str]| {
+        let out = exit(
+            rag_gate()
+                .arg("eval")
+                .arg("--qrels")
+                .arg(&q)
+                .arg("--run")
+                .arg(&run)
+                .args(["--metrics", "mrr"])
+                .args(extra),
+            0,
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (rows, err) = eval(&[]);
+    assert!(
+        err.contains(
+            "2 queries have scores that disagree with their list order (first: query \"b\")"
+        ),
+        "{err}"
+    );
+    assert!(rows.contains("\"mrr\":0.5"), "{rows}");
+    let (rows, err) = eval(&["--order", "score"]);
+    assert!(!err.contains("disagree"), "{err}");
+    assert!(!rows.contains("\"mrr\":0.5"), "{rows}");
+}

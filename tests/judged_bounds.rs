@@ -599,3 +599,55 @@ fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
     );
     assert!(text.contains("#1 on condensed lists: "), "{text}");
 }
+
+#[test]
+fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    write_case(dir, 40);
+    let eval = |qrels: &str, run: &str, out: &str| {
+        let o = rag_gate()
+            .args(["eval", "--metrics", "ndcg@10,judged@10", "--qrels"])
+            .arg(dir.join(qrels))
+            .arg("--run")
+            .arg(dir.join(run))
+            .arg("-o")
+            .arg(dir.join(out))
+            .output()
+            .unwrap();
+        assert_exit(&o, 0);
+        let p = std::fs::read_to_string(dir.join(format!("{out}.protocol.json"))).unwrap();
+        serde_json::from_str::<serde_json::Value>(&p).unwrap()["judged-bounds"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(eval("qrels.txt", "base.txt", "b.jsonl").starts_with("not computable from this file"));
+    positive_only(dir);
+    let why = eval("qrels.txt", "base.txt", "b.jsonl");
+    assert!(
+        why.starts_with("not needed: the qrels list only relevant documents"),
+        "{why}"
+    );
+    eval("qrels.txt", "cand.txt", "c.jsonl");
+    let g = dir.join("files.toml");
+    std::fs::write(&g, "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
+    let (_, v) = check(&g, &[]);
+    assert!(ndcg(&v)["not_computed"]
+        .as_str()
+        .unwrap()
+        .starts_with("positive-only qrels"));
+    // Keys that need runs say so instead of doing nothing.
+    let text = std::fs::read_to_string(&g).unwrap();
+    std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
+    let (_, v) = check(&g, &[]);
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .contains("[judged] condensed has no effect: judged bounds and condensed lists need both inputs to be runs")));
+    assert!(v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("list only relevant documents")));
+}

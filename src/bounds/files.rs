@@ -16,10 +16,23 @@ use crate::{pair, slices};
 pub const METRIC_FILES: &str =
     "metric files: the bounds need both sides' rankings; give the runs as { run = \"…\" } inputs";
 
-/// Both metric files, as loaded.
+/// Both metric files, as loaded, with their sidecars (`judged_bounds` says why a file has none).
 pub struct Files<'a> {
     pub baseline: &'a MetricTable,
     pub candidate: &'a MetricTable,
+    pub sidecars: [Option<&'a crate::protocol::Protocol>; 2],
+}
+
+/// Why no bounds: both sidecars say the qrels are positive-only (the collection's convention),
+/// else the files lack the rankings.
+fn why_none(files: &Files) -> (&'static str, bool) {
+    let positive = files.sidecars.iter().all(|p| {
+        p.and_then(|p| p.judged_bounds.as_deref()) == Some(crate::protocol::BOUNDS_POSITIVE_ONLY)
+    });
+    match positive {
+        true => (super::POSITIVE_ONLY, true),
+        false => (METRIC_FILES, false),
+    }
 }
 
 /// `min-judged` needs each gated cutoff's judged@k column in both files.
@@ -70,6 +83,7 @@ pub fn apply(
     let metrics = gated(cfg);
     let ks: Vec<usize> = metrics.values().flatten().copied().collect();
     require_columns(cfg, files, &ks)?;
+    let (why, positive) = why_none(files);
     for c in comparisons.iter_mut() {
         let Some(Some(k)) = metrics.get(&c.metric) else {
             continue;
@@ -97,13 +111,20 @@ pub fn apply(
             lower: None,
             upper: None,
             exact: true,
-            not_computed: Some(METRIC_FILES.into()),
+            not_computed: Some(why.into()),
             condensed: None,
             baseline_unjudged: None,
             candidate_unjudged: None,
         });
     }
     let mut found = Found::default();
+    if positive {
+        found.notes.push(
+            "the qrels list only relevant documents (both sidecars: no judgment ≤ 0): unjudged = \
+             non-relevant is this collection's own protocol, so no judged bounds are needed"
+                .into(),
+        );
+    }
     for r in gates.iter_mut() {
         let Some(c) = comparisons
             .iter()

@@ -284,9 +284,7 @@ fn judged_table(j: &JudgedSettings) -> Table {
     if let Some(m) = j.min_judged {
         judged.insert("min-judged".into(), m.into());
     }
-    if j.condensed {
-        judged.insert("condensed".into(), true.into());
-    }
+    judged.insert("condensed".into(), j.condensed.into());
     judged
 }
 

@@ -2,6 +2,7 @@
 //! line and column; `validate` checks meaning (ranges, a rule per gate) and names the key.
 //! Paths in the gate file are relative to the gate file's folder.
 
+mod baseline;
 mod dump;
 mod gate;
 mod raw;
@@ -14,6 +15,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub use baseline::{is_commit, BaselineSettings, OnMissing};
 pub use dump::dump;
 pub use run_gate::{Efficiency, RunGate, RunRule, RunRuleKind};
 pub use span::SourceText;
@@ -303,6 +305,8 @@ pub struct Config {
     pub gates: Vec<Gate>,
     pub noise: NoiseSettings,
     pub policy: Policy,
+    /// `[baseline]`: its age and distance limits, what a missing one does, its commit.
+    pub baseline: BaselineSettings,
     /// `[efficiency]`: the run cards and the run-level gates.
     pub efficiency: Efficiency,
     /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric

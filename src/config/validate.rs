@@ -28,6 +28,8 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
     let run_level = !efficiency.gates.is_empty();
     let gates = checked_gates(&src, &raw, policy.max_k, &positions, run_level)?;
     let judged = judged_settings(&src, &raw.judged)?;
+    let baseline =
+        super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
     let warnings = no_effect_warnings(&src, &raw, &inputs.baseline, &inputs.candidate);
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
@@ -47,6 +49,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         gates,
         noise,
         policy,
+        baseline,
         efficiency,
         warnings,
         source: src,
@@ -353,6 +356,20 @@ fn no_effect_warnings(
                 Some(q.span()),
                 "[inputs] qrels has no effect: no input is a run (baseline and candidate are metric files)",
             ));
+        }
+    }
+    if runs < 2 {
+        let judged = &raw.judged;
+        for (key, set) in [
+            ("on-unreliable", judged.on_unreliable.is_some()),
+            ("condensed", judged.condensed == Some(true)),
+        ] {
+            if set {
+                w.push(src.warning(
+                    None,
+                    format!("[judged] {key} has no effect: judged bounds and condensed lists need both inputs to be runs ({{ run = \"…\" }})"),
+                ));
+            }
         }
     }
     if runs == 2 && (raw.inputs.format.is_some() || raw.inputs.id_column.is_some()) {

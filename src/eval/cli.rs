@@ -86,8 +86,13 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         planned.iter().map(|(f, p)| (*f, p.as_path())).collect();
     refuse_clobbering(&named, &reads)?;
     let ev = evaluate_either(args, &ms, &opts)?;
+    let mut stderr = left_out_notes(&ev.summary);
+    stderr.extend(super::engine::disagree_warning(
+        &ev.summary.run,
+        &ev.summary.scores_disagree,
+    ));
     let mut out = Outcome {
-        stderr: left_out_notes(&ev.summary),
+        stderr,
         ..Outcome::default()
     };
     write_rows(args, &ev, &reads, &mut out)?;

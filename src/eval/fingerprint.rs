@@ -108,5 +108,6 @@ pub fn protocol<'a>(
             .collect::<BTreeMap<_, _>>(),
         run_context: BTreeMap::new(),
         rows_sha256: None,
+        judged_bounds: None,
     }
 }

@@ -184,9 +184,7 @@ pub fn eval_table(s: &EvalSettings) -> toml::Table {
     ];
     t.insert("empty-gold".into(), s.empty_gold.clone().into());
     t.insert("qrels-format".into(), s.qrels_format.clone().into());
-    if s.judged_only {
-        t.insert("judged-only".into(), true.into());
-    }
+    t.insert("judged-only".into(), s.judged_only.into());
     for (k, v) in optional {
         if let Some(v) = v {
             t.insert(k.into(), v.clone().into());
@@ -272,7 +270,7 @@ fn evaluate_run_with(
     let mut table = ev.to_table(&spec.shown());
     table.metrics.retain(|m, _| shown_metrics.contains(m));
     let summary = &ev.summary;
-    let note = format!(
+    let mut note = format!(
         "{}: evaluated {} against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
         spec.written,
         crate::numbers::count(summary.evaluated, "query", "queries"),
@@ -281,5 +279,9 @@ fn evaluate_run_with(
         summary.missing_from_run.len(),
         summary.run_only_ignored
     );
+    if let Some(w) = super::engine::disagree_warning(&spec.written, &summary.scores_disagree) {
+        note.push_str("; ");
+        note.push_str(w.trim_start_matches("warning: "));
+    }
     Ok((table, note, ev))
 }
