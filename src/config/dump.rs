@@ -78,6 +78,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "format",
             "id-column",
             "missing",
+            "baseline-commit",
         ],
     ),
     (
