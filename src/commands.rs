@@ -45,6 +45,9 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
     if let Some(q) = &cfg.noise.quarantine {
         r.add("[noise] quarantine list", &q.path);
     }
+    if let Some(p) = crate::provenance::assess::file_of(&i.baseline.path) {
+        r.add("baseline's provenance file", p);
+    }
     for (side, c) in ["baseline", "candidate"]
         .iter()
         .zip(cfg.efficiency.cards.iter().flatten())
@@ -99,6 +102,14 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     }
     if let Some(h) = &args.holes {
         refuse_holes_without_runs(&cfg, h)?;
+    }
+    // A fetch that found no baseline: an error, or under on-missing = "warn" a warning and no check.
+    if let Some(msg) = crate::provenance::assess::missing_baseline(&cfg)? {
+        let actions = crate::publish::GithubEnv::from_process(&args.publish.token_env).actions;
+        return Ok(Outcome {
+            stderr: vec![crate::publish::actions::warning(actions, &msg)],
+            ..Default::default()
+        });
     }
     let analysis = analyze_full(&cfg)?;
     let report = analysis.report;
@@ -181,11 +192,14 @@ fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
         }
         cfg.bootstrap.resamples = r;
     }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let today = crate::noise::quarantine::today(args.today.as_deref(), now)?;
+    // The baseline's age in the report counts to this date (the only date a report holds).
+    cfg.baseline.today = Some(today);
     if cfg.noise.quarantine.is_some() {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() / 86_400) as i64;
-        cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
+        cfg.noise.today = Some(today);
     }
     Ok(())
 }
@@ -206,16 +220,7 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
-    let here = std::path::Path::new("");
-    let spec = |p: &std::path::Path| InputSpec {
-        path: resolve(here, &p.display().to_string()),
-        written: p.display().to_string(),
-        kind: InputKind::Metrics {
-            format: args.input_format.map(Into::into),
-            id_column: args.id_column.clone(),
-        },
-        span: None,
-    };
+    let spec = compare_input(args)?;
     let cfg = Config {
         id: "compare".into(),
         inputs: Inputs {
@@ -258,6 +263,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         policy: Policy::default(),
+        baseline: BaselineSettings::default(),
         efficiency: compare_cards(args),
         warnings: Vec::new(),
         source: SourceText {
@@ -276,12 +282,41 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
         *w = compare_words(std::mem::take(w));
     }
+    report.warnings.extend(not_judged_by_check(&cfg, &report));
     let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
     Ok(Outcome {
         stdout,
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// The comparisons `check` would not judge with its default sizes (`min-queries`, `min-groups`),
+/// in one warning: compare labels every comparison, and a label on 5 groups must say so.
+fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
+    let mut strict = cfg.clone();
+    strict.slices.min_queries = crate::config::DEFAULT_MIN_QUERIES;
+    strict.slices.min_groups = crate::config::DEFAULT_MIN_GROUPS;
+    let small: Vec<String> = report
+        .comparisons
+        .iter()
+        .filter_map(|c| {
+            let (why, _) = crate::judge::too_small(&strict, c)?;
+            Some(format!("{} on {} ({why})", c.metric, c.slice))
+        })
+        .collect();
+    let shown = small.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
+    let more = match small.len() {
+        0 => return None,
+        n if n > 3 => format!("; and {} more", n - 3),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{} smaller than check judges (its defaults: min-queries {}, min-groups {}), so their labels rest on too few units: {shown}{more}",
+        crate::numbers::count(small.len(), "comparison is", "comparisons are"),
+        crate::config::DEFAULT_MIN_QUERIES,
+        crate::config::DEFAULT_MIN_GROUPS,
+    ))
 }
 
 /// A compared column whose direction rag-gate does not know (not an IR metric) and that neither
@@ -324,6 +359,7 @@ fn compare_cards(args: &CompareArgs) -> Efficiency {
         kind: InputKind::Metrics {
             format: None,
             id_column: String::new(),
+            columns: Default::default(),
         },
         span: None,
     };
@@ -381,4 +417,49 @@ fn in_compare_words(e: Error) -> Error {
         Error::Config(m) => Error::Config(words(m)),
         other => other,
     }
+}
+
+/// How compare reads each of its files: `--input-format`, `--id-column`, `--column`.
+fn compare_input(args: &CompareArgs) -> Result<impl Fn(&std::path::Path) -> InputSpec + '_> {
+    let columns = column_flags(&args.columns)?;
+    Ok(move |p: &std::path::Path| InputSpec {
+        path: resolve(std::path::Path::new(""), &p.display().to_string()),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: args.input_format.map(Into::into),
+            id_column: args.id_column.clone(),
+            columns: columns.clone(),
+        },
+        span: None,
+    })
+}
+
+/// `--column ROLE=COLUMN` flags as a column mapping: `id`, `group`, `slice:TAG`, else a metric.
+fn column_flags(flags: &[String]) -> Result<crate::load::ColumnMap> {
+    let mut map = crate::load::ColumnMap::default();
+    for f in flags {
+        let Some((role, column)) = f
+            .split_once('=')
+            .filter(|(r, c)| !r.is_empty() && !c.is_empty())
+        else {
+            return Err(Error::Usage(format!(
+                "--column {f}: expected ROLE=COLUMN, e.g. id=sample_id, group=conversation_id, slice:lang=language or recall@5=context_recall"
+            )));
+        };
+        let column = column.to_string();
+        match role {
+            "id" => map.id = Some(column),
+            "group" => map.group = Some(column),
+            _ => match role.strip_prefix("slice:") {
+                Some(tag) => {
+                    map.slices.insert(tag.to_string(), column);
+                }
+                None => {
+                    map.metrics
+                        .insert(crate::metric_names::canonical(role), column);
+                }
+            },
+        }
+    }
+    Ok(map)
 }

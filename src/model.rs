@@ -56,6 +56,10 @@ pub struct Report {
     pub method: String,
     pub tie_epsilon: f64,
     pub inputs: InputsInfo,
+    /// Where the baseline came from (commit, run, age, distance from the merge-base), as far as
+    /// known; `line` is what every report prints after "baseline: ".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineInfo>,
     pub pairing: PairingInfo,
     /// One per metric × slice, metrics in name order, `all` first then slices in name order.
     pub comparisons: Vec<Comparison>,
@@ -117,6 +121,30 @@ pub struct Quarantined {
     pub deltas: std::collections::BTreeMap<String, f64>,
 }
 
+/// The baseline's provenance: from `baseline fetch`'s `rag-gate-baseline.json`, else
+/// `[inputs] baseline-commit`, else the baseline sidecar's ir_metadata commit, else unknown.
+#[derive(Debug, Clone, Serialize)]
+pub struct BaselineInfo {
+    /// "main@abc1234 (run 123456, 3 days old, 2 commits behind the merge-base)", or what is
+    /// known, or "unknown (...)" saying why.
+    pub line: String,
+    /// "fetch", "gate-file", "ir-metadata" or "unknown".
+    pub source: String,
+    pub commit: Option<String>,
+    pub branch: Option<String>,
+    pub workflow: Option<String>,
+    pub run_id: Option<u64>,
+    pub run_url: Option<String>,
+    /// The run's creation time (RFC 3339).
+    pub run_date: Option<String>,
+    /// Whole days from the run's date to today (`--today` / `RAG_GATE_TODAY`, else the UTC
+    /// date); None when either is unknown.
+    pub age_days: Option<i64>,
+    /// Commits between the baseline's commit and the pull request's merge-base.
+    pub commits_behind: Option<usize>,
+    pub merge_base: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct InputsInfo {
     pub baseline: String,
@@ -147,6 +175,8 @@ pub struct EvalSettings {
     pub run_format: Option<String>,
     pub corpus: Option<String>,
     pub chunk_map: Option<String>,
+    /// Condensed lists: unjudged docs removed before scoring (trec_eval -J).
+    pub judged_only: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -171,7 +201,7 @@ pub struct Comparison {
     pub n: usize,
     /// Number of distinct groups among the slice's queries (None when no groups are known).
     pub groups: Option<usize>,
-    /// Group unit: the effective number of groups (Σ n_g)² / Σ n_g², what `min-groups` reads
+    /// Group unit: the effective number of groups (1 + the Imbens–Kolesár df), what `min-groups` reads
     /// (equal to `groups` when the groups are of one size). None for the query unit.
     pub effective_groups: Option<f64>,
     pub baseline_mean: f64,
@@ -253,6 +283,10 @@ pub struct JudgedBounds {
     /// False when some query's bound is a proved, wider bound than the optimum (AP over more
     /// than 16 unjudged documents).
     pub exact: bool,
+    /// `[judged] condensed = true`: the delta and its interval on condensed lists (unjudged docs
+    /// removed before scoring, trec_eval -J).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condensed: Option<DeltaAtBound>,
     /// Why no bounds were computed (positive-only qrels, metric files); none when they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_computed: Option<String>,
@@ -422,6 +456,9 @@ pub struct GateResult {
     /// The decision at each judged bound (gates of runs with judged bounds).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judged: Option<GateBounds>,
+    /// `[judged] condensed = true`: the decision on condensed lists (reported, decides nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condensed: Option<String>,
 }
 
 /// Whether and how the two sides' protocol fingerprints were checked.

@@ -195,3 +195,104 @@ fn compare_reads_gzip_metric_files() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("40"), "{text}");
 }
+
+/// complete@k through the binary on the cacm run equals a direct count written here: sort each
+/// query by score descending, ties by doc id descending (trec_eval), and ask whether every doc
+/// with rel >= 1 is in the top k.
+#[test]
+fn complete_at_k_matches_a_direct_count() {
+    let dir = data("fixtures/cacm");
+    let qrels = std::fs::read_to_string(dir.join("qrels.cacm.txt")).unwrap();
+    let run = std::fs::read_to_string(dir.join("run.cacm-bm25.txt")).unwrap();
+    let mut relevant: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for l in qrels.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.len() == 4 && f[3].parse::<i32>().unwrap() >= 1 {
+            relevant.entry(f[0]).or_default().push(f[2]);
+        }
+    }
+    let mut ranked: BTreeMap<&str, Vec<(f64, &str)>> = BTreeMap::new();
+    for l in run.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        ranked
+            .entry(f[0])
+            .or_default()
+            .push((f[4].parse().unwrap(), f[2]));
+    }
+    let out = exit(
+        rag_gate()
+            .arg("eval")
+            .arg("--qrels")
+            .arg(dir.join("qrels.cacm.txt"))
+            .arg("--run")
+            .arg(dir.join("run.cacm-bm25.txt"))
+            .args(["--metrics", "complete@10,complete@100"]),
+        0,
+    );
+    let mut ones = [0, 0];
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let qid = row["query_id"].as_str().unwrap();
+        let mut docs = ranked.get(qid).cloned().unwrap_or_default();
+        docs.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(a.1)));
+        for (i, k) in [10usize, 100].into_iter().enumerate() {
+            let top: Vec<&str> = docs.iter().take(k).map(|d| d.1).collect();
+            let want = f64::from(relevant[qid].iter().all(|d| top.contains(d)));
+            assert_eq!(
+                row[format!("complete@{k}")],
+                want,
+                "query {qid} complete@{k}"
+            );
+            ones[i] += usize::from(want == 1.0);
+        }
+    }
+    // Both outcomes occur, so the test tells a wrong rule from a right one.
+    assert!(ones[0] > 0 && ones[1] > ones[0], "{ones:?}");
+}
+
+/// A JSONL list whose scores disagree with its order is scored as listed, with a warning naming
+/// the first such query; `--order score` sorts it and says nothing.
+#[test]
+fn scores_that_disagree_with_the_list_order_are_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = support::cli::write(dir.path(), "q.txt", "a 0 D1 1\nb 0 D2 1\nc 0 D3 1\n");
+    let item = |d: &str, s: f64| format!("{{\"doc_id\":\"{d}\",\"score\":{s}}}");
+    let run = support::cli::write(
+        dir.path(),
+        "r.jsonl",
+        format!(
+            "{{\"query_id\":\"a\",\"ranked\":[{},{}]}}\n{{\"query_id\":\"b\",\"ranked\":[{},{}]}}\n{{\"query_id\":\"c\",\"ranked\":[{},{}]}}\n",
+            item("D1", 0.9), item("D9", 0.1),
+            item("D8", 0.2), item("D2", 0.7),
+            item("D7", 0.1), item("D3", 0.8),
+        ),
+    );
+    let eval = |extra: &[&str]| {
+        let out = exit(
+            rag_gate()
+                .arg("eval")
+                .arg("--qrels")
+                .arg(&q)
+                .arg("--run")
+                .arg(&run)
+                .args(["--metrics", "mrr"])
+                .args(extra),
+            0,
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (rows, err) = eval(&[]);
+    assert!(
+        err.contains(
+            "2 queries have scores that disagree with their list order (first: query \"b\")"
+        ),
+        "{err}"
+    );
+    assert!(rows.contains("\"mrr\":0.5"), "{rows}");
+    let (rows, err) = eval(&["--order", "score"]);
+    assert!(!err.contains("disagree"), "{err}");
+    assert!(!rows.contains("\"mrr\":0.5"), "{rows}");
+}

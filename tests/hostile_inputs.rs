@@ -510,6 +510,16 @@ fn cases() -> Vec<Case> {
             default_gate().replace("baseline = \"b.jsonl\"", "baseline = { run = \"bad.trec\" }\nqrels = \"qrels.trec\"").replace("candidate = \"c.jsonl\"", "candidate = { run = \"run.trec\" }"),
             &["bad.trec: opening: No such file"],
         ),
+        with_gate(
+            "mapping-missing-column",
+            default_gate().replace("baseline = \"b.jsonl\"", "baseline = { path = \"b.csv\", metrics = { \"ndcg@10\" = \"ndcg_cut_10\" } }"),
+            &["b.csv:1: no column \"ndcg_cut_10\" (mapped by metrics.\"ndcg@10\" in the gate file); columns: \"query_id\", \"ndcg@10\", \"recall@5\""],
+        ),
+        with_gate(
+            "mapping-missing-id-jsonl",
+            default_gate().replace("baseline = \"b.jsonl\"", "baseline = { path = \"b.jsonl\", id = \"sample_id\" }"),
+            &["b.jsonl:1: no column \"sample_id\" (mapped by id in the gate file)"],
+        ),
         // ---- the gate file ----
         case("gate-empty", "gate.toml", text(""), &["gate.toml: the file is empty; expected a TOML gate file"]),
         case("gate-missing", "gate.toml", Content::Absent, &["gate.toml: opening: No such file"]),

@@ -410,4 +410,256 @@ fn sim_to_t5_on_trec_covid_passes_max_drop_by_default_with_the_judged_figures() 
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("decision at lower / upper"), "{text}");
     assert!(text.contains("#1 max-drop: "), "{text}");
+    // map over 1000-deep rankings: AP's pools are too large to try every assignment, so the
+    // bound is the proved, wider one, and the report says so.
+    let g = covid_gate(
+        d.path(),
+        "run.covidex-sim.txt",
+        "run.covidex-t5.txt",
+        &["map"],
+    );
+    let (_, v) = check(&g, &[]);
+    assert_eq!(v["comparisons"][0]["judged"]["exact"], false);
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(proved, wider)"));
+}
+
+#[test]
+fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() {
+    let d = tempfile::tempdir().unwrap();
+    let want = std::fs::read_to_string(format!("{COVID}/run.covidex-sim.te.J.txt")).unwrap();
+    let want: BTreeMap<String, f64> = want
+        .lines()
+        .filter(|l| l.starts_with("ndcg_cut_10 "))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[1].to_string(), f[2].parse().unwrap())
+        })
+        .collect();
+    let out_path = d.path().join("sim.J.jsonl");
+    let out = rag_gate()
+        .args([
+            "eval",
+            "--metrics",
+            "ndcg@10",
+            "--empty-gold",
+            "zero",
+            "--judged-only",
+        ])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/run.covidex-sim.txt"))
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let rows = std::fs::read_to_string(&out_path).unwrap();
+    let mut n = 0;
+    for line in rows.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let q = v["query_id"].as_str().unwrap();
+        let got = v["ndcg@10"].as_f64().unwrap();
+        assert!(
+            (got - want[q]).abs() <= 5e-5 * (1.0 + 1e-9),
+            "{q}: {got} vs {}",
+            want[q]
+        );
+        n += 1;
+    }
+    assert_eq!(n, 35);
+    assert!((want["all"] - 0.5958).abs() < 1e-9);
+    // The fingerprint says how unjudged documents counted: a condensed side is refused against
+    // a plain one, naming the field.
+    let proto = std::fs::read_to_string(d.path().join("sim.J.jsonl.protocol.json")).unwrap();
+    assert!(
+        proto.contains("removed before scoring (condensed list, trec_eval -J)"),
+        "{proto}"
+    );
+    let plain = rag_gate()
+        .args(["eval", "--metrics", "ndcg@10", "--empty-gold", "zero"])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/run.covidex-t5.txt"))
+        .arg("-o")
+        .arg(d.path().join("t5.jsonl"))
+        .output()
+        .unwrap();
+    assert_exit(&plain, 0);
+    let g = d.path().join("mix.toml");
+    std::fs::write(&g, "[inputs]\nbaseline = \"sim.J.jsonl\"\ncandidate = \"t5.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ndcg@10.unjudged: baseline removed before scoring"),
+        "{err}"
+    );
+}
+
+/// `rag-gate eval` of one TREC-COVID run into `dir/NAME.jsonl` with these metrics.
+fn eval_to(dir: &Path, run: &str, name: &str, metrics: &str) {
+    let out = rag_gate()
+        .args(["eval", "--metrics", metrics])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/{run}"))
+        .arg("-o")
+        .arg(dir.join(format!("{name}.jsonl")))
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+}
+
+/// The judged figures of the ndcg@10 comparison on `all`.
+fn ndcg(v: &serde_json::Value) -> serde_json::Value {
+    v["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["metric"] == "ndcg@10" && c["slice"] == "all")
+        .unwrap()["judged"]
+        .clone()
+}
+
+#[test]
+fn metric_files_and_runs_get_one_verdict_on_min_judged() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    eval_to(dir, "run.covidex-sim.txt", "sim", "ndcg@10,judged@10");
+    eval_to(dir, "run.covidex-t5.txt", "t5", "ndcg@10,judged@10");
+    eval_to(dir, "run.covidex-sim.txt", "sim-bare", "ndcg@10");
+    eval_to(dir, "run.covidex-t5.txt", "t5-bare", "ndcg@10");
+    let tail = "[judged]\nmin-judged = 0.9\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n";
+    let files = dir.join("files.toml");
+    std::fs::write(
+        &files,
+        format!("[inputs]\nbaseline = \"sim.jsonl\"\ncandidate = \"t5.jsonl\"\n{tail}"),
+    )
+    .unwrap();
+    let runs = covid_gate(dir, "run.covidex-sim.txt", "run.covidex-t5.txt", &[]);
+    let runs_text = std::fs::read_to_string(&runs).unwrap();
+    std::fs::write(&runs, format!("{runs_text}{tail}")).unwrap();
+    // Both routes: sim's mean judged@10 is 0.497, below 0.9: not judged, which fails on `all`.
+    for g in [&files, &runs] {
+        let (code, v) = check(g, &[]);
+        assert_eq!(code, 1, "{}: {}", g.display(), v["headline"]);
+        let r = &v["gates"][0];
+        assert_eq!(r["decided_by"], "too few judgments (min-judged)");
+        assert!(r["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("mean judged@10 0.497 < min-judged 0.9"));
+        let j = ndcg(&v);
+        assert!(
+            (j["candidate_judged"].as_f64().unwrap() - 0.937).abs() < 5e-4,
+            "{j}"
+        );
+    }
+    let (_, v) = check(&files, &[]);
+    assert!(ndcg(&v)["not_computed"]
+        .as_str()
+        .unwrap()
+        .starts_with("metric files: the bounds need both sides' rankings"));
+    // Files without the judged@10 column: min-judged cannot be applied, an error naming it.
+    std::fs::write(
+        &files,
+        format!("[inputs]\nbaseline = \"sim-bare.jsonl\"\ncandidate = \"t5-bare.jsonl\"\n{tail}"),
+    )
+    .unwrap();
+    let out = rag_gate().arg("check").arg(&files).output().unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("files.toml") && err.contains("has no judged@10 column: add it"),
+        "{err}"
+    );
+}
+
+#[test]
+fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
+    let d = tempfile::tempdir().unwrap();
+    let g = covid_gate(
+        d.path(),
+        "run.covidex-sim.txt",
+        "run.covidex-t5.txt",
+        &["ndcg@10"],
+    );
+    let text = std::fs::read_to_string(&g).unwrap();
+    std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
+    let (code, v) = check(&g, &[]);
+    // Reported beside today's, deciding nothing: the verdict is today's (a pass).
+    assert_eq!(code, 0, "{}", v["headline"]);
+    let j = ndcg(&v);
+    // trec_eval -J: sim 0.5958, t5 0.6499 (4 decimals each).
+    let condensed = j["condensed"]["delta"].as_f64().unwrap();
+    assert!((condensed - (0.6499 - 0.5958)).abs() < 1e-4, "{condensed}");
+    assert!(j["condensed"]["ci"][0].as_f64() < j["condensed"]["ci"][1].as_f64());
+    let r = &v["gates"][0];
+    assert!(
+        ["pass", "fail"].contains(&r["condensed"].as_str().unwrap()),
+        "{r}"
+    );
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("(condensed lists {condensed:+.4} [")),
+        "{text}"
+    );
+    assert!(text.contains("#1 on condensed lists: "), "{text}");
+}
+
+#[test]
+fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    write_case(dir, 40);
+    let eval = |qrels: &str, run: &str, out: &str| {
+        let o = rag_gate()
+            .args(["eval", "--metrics", "ndcg@10,judged@10", "--qrels"])
+            .arg(dir.join(qrels))
+            .arg("--run")
+            .arg(dir.join(run))
+            .arg("-o")
+            .arg(dir.join(out))
+            .output()
+            .unwrap();
+        assert_exit(&o, 0);
+        let p = std::fs::read_to_string(dir.join(format!("{out}.protocol.json"))).unwrap();
+        serde_json::from_str::<serde_json::Value>(&p).unwrap()["judged-bounds"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(eval("qrels.txt", "base.txt", "b.jsonl").starts_with("not computable from this file"));
+    positive_only(dir);
+    let why = eval("qrels.txt", "base.txt", "b.jsonl");
+    assert!(
+        why.starts_with("not needed: the qrels list only relevant documents"),
+        "{why}"
+    );
+    eval("qrels.txt", "cand.txt", "c.jsonl");
+    let g = dir.join("files.toml");
+    std::fs::write(&g, "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
+    let (_, v) = check(&g, &[]);
+    assert!(ndcg(&v)["not_computed"]
+        .as_str()
+        .unwrap()
+        .starts_with("positive-only qrels"));
+    // Keys that need runs say so instead of doing nothing.
+    let text = std::fs::read_to_string(&g).unwrap();
+    std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
+    let (_, v) = check(&g, &[]);
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .contains("[judged] condensed has no effect: judged bounds and condensed lists need both inputs to be runs")));
+    assert!(v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("list only relevant documents")));
 }

@@ -48,6 +48,7 @@ fn with_protocol() -> Report {
         }),
         exact: true,
         not_computed: None,
+        condensed: None,
         baseline_unjudged: Some(12),
         candidate_unjudged: Some(31),
     });

@@ -62,6 +62,11 @@ fn a_margin_or_bar_a_bounded_metric_cannot_reach_is_refused_with_a_hint() {
             "did you mean 0.005?",
         ),
         (
+            "[[gate]]\nmetric = \"ndcg@10\"\nmax-change = 2\n",
+            "max-change = 2 can never fail: ndcg@10 lies in [0, 1], so a margin of 0.5 or more lets almost any change pass",
+            "did you mean 0.02?",
+        ),
+        (
             "[[gate]]\nmetric = \"ndcg@10\"\nmax-loss-rate = 25\n",
             "max-loss-rate must be a share of queries between 0 and 1, not 25",
             "did you mean 0.25?",
@@ -238,4 +243,23 @@ fn flags_and_noise_files_that_cannot_apply_are_warnings() {
         &warnings,
         "[noise] file noise.json: it measured none of the compared metric × slices, so its noise floors apply to nothing here",
     );
+}
+
+#[test]
+fn the_max_k_error_suggests_a_metric_that_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path());
+    for (metric, want) in [
+        ("map", "(e.g. ap@5)"),
+        ("ndcg", "(e.g. ndcg@5)"),
+        ("rprec", "(e.g. p@5)"),
+    ] {
+        let out = check(
+            dir.path(),
+            &format!("[policy]\nmax-k = 5\n[[gate]]\nmetric = \"{metric}\"\nmin-mean = 0.1\n"),
+            &[],
+        );
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        assert_contains(&out.stderr, want);
+    }
 }

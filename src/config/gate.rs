@@ -135,6 +135,7 @@ fn bounded_rule_values<'a>(
 ) -> std::result::Result<(), (&'a Spanned<f64>, String)> {
     for (rule, v) in [
         ("max-drop", &g.max_drop),
+        ("max-change", &g.max_change),
         ("fail-if-significant-drop", &g.fail_if_significant_drop),
     ] {
         let Some(v) = v else { continue };
@@ -143,7 +144,8 @@ fn bounded_rule_values<'a>(
             return Err((
                 v,
                 format!(
-                    "{rule} = {m} can never fail: {metric} lies in [0, 1], so a margin of {MAX_BOUNDED_MARGIN} or more lets almost any drop pass; did you mean {}? (a margin is a difference of the metric: 1% is 0.01)",
+                    "{rule} = {m} can never fail: {metric} lies in [0, 1], so a margin of {MAX_BOUNDED_MARGIN} or more lets almost any {} pass; did you mean {}? (a margin is a difference of the metric: 1% is 0.01)",
+                    if rule == "max-change" { "change" } else { "drop" },
                     m / 100.0
                 ),
             ));

@@ -2,6 +2,7 @@
 //! line and column; `validate` checks meaning (ranges, a rule per gate) and names the key.
 //! Paths in the gate file are relative to the gate file's folder.
 
+mod baseline;
 mod dump;
 mod gate;
 mod raw;
@@ -14,6 +15,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub use baseline::{is_commit, BaselineSettings, OnMissing};
 pub use dump::dump;
 pub use run_gate::{Efficiency, RunGate, RunRule, RunRuleKind};
 pub use span::SourceText;
@@ -104,6 +106,10 @@ pub struct JudgedSettings {
     pub on_unreliable: OnUnreliable,
     /// A gated slice whose mean judged@k is below this is not judged (too few judgments).
     pub min_judged: Option<f64>,
+    /// Where `min-judged` was written (for errors about it).
+    pub min_judged_span: Option<std::ops::Range<usize>>,
+    /// Also report the gated deltas on condensed lists (unjudged docs removed, trec_eval -J).
+    pub condensed: bool,
 }
 
 impl Default for JudgedSettings {
@@ -111,6 +117,8 @@ impl Default for JudgedSettings {
         JudgedSettings {
             on_unreliable: OnUnreliable::Warn,
             min_judged: None,
+            min_judged_span: None,
+            condensed: false,
         }
     }
 }
@@ -122,6 +130,8 @@ pub enum InputKind {
     Metrics {
         format: Option<Format>,
         id_column: String,
+        /// The long form's column mapping (`id`, `group`, `slices`, `metrics`).
+        columns: crate::load::ColumnMap,
     },
     /// A run (ranked documents) to evaluate against `[inputs] qrels`.
     Run,
@@ -295,6 +305,8 @@ pub struct Config {
     pub gates: Vec<Gate>,
     pub noise: NoiseSettings,
     pub policy: Policy,
+    /// `[baseline]`: its age and distance limits, what a missing one does, its commit.
+    pub baseline: BaselineSettings,
     /// `[efficiency]`: the run cards and the run-level gates.
     pub efficiency: Efficiency,
     /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric

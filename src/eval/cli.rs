@@ -28,7 +28,8 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     pub run: PathBuf,
     /// Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k,
-    /// ann-recall@k (the last only with --exact-run, on its own).
+    /// judged@k (share of the top k that is judged), ann-recall@k (the last only with
+    /// --exact-run, on its own).
     #[arg(long, value_name = "LIST")]
     pub metrics: String,
     /// Per-query output format; `json` prints the summary only.
@@ -67,6 +68,9 @@ pub struct EvalArgs {
     /// Exact-search run for ann-recall@k (--run is then the approximate run).
     #[arg(long, value_name = "FILE")]
     pub exact_run: Option<PathBuf>,
+    /// Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring.
+    #[arg(long)]
+    pub judged_only: bool,
     /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
@@ -82,8 +86,13 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         planned.iter().map(|(f, p)| (*f, p.as_path())).collect();
     refuse_clobbering(&named, &reads)?;
     let ev = evaluate_either(args, &ms, &opts)?;
+    let mut stderr = left_out_notes(&ev.summary);
+    stderr.extend(super::engine::disagree_warning(
+        &ev.summary.run,
+        &ev.summary.scores_disagree,
+    ));
     let mut out = Outcome {
-        stderr: left_out_notes(&ev.summary),
+        stderr,
         ..Outcome::default()
     };
     write_rows(args, &ev, &reads, &mut out)?;
@@ -106,6 +115,7 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
             None => 0,
         },
         optimistic: false,
+        judged_only: args.judged_only,
         keep_ranks: false,
     }
 }

@@ -95,6 +95,10 @@ pub struct EvalSummary {
     pub missing_from_run: Vec<String>,
     /// Queries in the run but not in the qrels: ignored.
     pub run_only_ignored: usize,
+    /// Queries whose list has scores that disagree with its order, kept in list order
+    /// (`--order given`, JSONL's default), in run order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scores_disagree: Vec<String>,
     /// Macro means over evaluated queries; null when none is evaluated.
     pub means: BTreeMap<String, Option<f64>>,
     /// Σ hits@k / Σ R over evaluated queries, for each recall@k.
@@ -237,7 +241,11 @@ pub fn evaluate(
         chunks: chunks.as_ref(),
         corpus: corpus.as_ref(),
     };
-    let (mut rows, run_only) = score_run(&qrels, &excluded, run_path, run_shown, &spec, ms, opts)?;
+    let Scored {
+        mut rows,
+        run_only,
+        disagree,
+    } = score_run(&qrels, &excluded, run_path, run_shown, &spec, ms, opts)?;
     let missing = score_missing(&qrels, &excluded, &mut rows, ms, opts);
     let rows: Vec<QueryResult> = rows.into_values().collect();
     check_finite(&rows, ms, qrels_shown)?;
@@ -260,6 +268,7 @@ pub fn evaluate(
         excluded: excluded.into_iter().collect(),
         missing_from_run: missing,
         run_only_ignored: run_only.len(),
+        scores_disagree: disagree,
         means,
         pooled,
         policies: policies(opts, qrels_format, run_format, order),
@@ -351,11 +360,15 @@ fn score_run(
     spec: &RunSpec,
     ms: &[Metric],
     opts: &EvalOptions,
-) -> Result<(BTreeMap<String, QueryResult>, BTreeSet<String>)> {
+) -> Result<Scored> {
     let mut rows: BTreeMap<String, QueryResult> = BTreeMap::new();
     let mut run_only: BTreeSet<String> = BTreeSet::new();
+    let mut disagree: Vec<String> = Vec::new();
     let mut rels: Vec<i32> = Vec::new();
     for_each_query(run_path, run_shown, spec, &mut |r| {
+        if r.scores_disagree && !disagree.iter().any(|q| q == r.qid) {
+            disagree.push(r.qid.to_string());
+        }
         let Some(q) = qrels.queries.get(r.qid) else {
             run_only.insert(r.qid.to_string());
             return Ok(());
@@ -370,14 +383,54 @@ fn score_run(
                 .iter()
                 .map(|d| q.judged.get(*d).map_or(UNJUDGED, |&g| g.max(UNJUDGED + 1))),
         );
-        let mut row = score(q, &rels, &r.docs, ms, opts, r.qid);
+        let condensed: Vec<&[u8]>;
+        let docs: &[&[u8]] = match opts.judged_only {
+            false => &r.docs,
+            true => {
+                // Condensed list (trec_eval -J): the docs without a judgment, and those judged
+                // -1 (trec_eval's "in the pool, not judged"), leave the ranking first.
+                let kept = |g: i32| g != UNJUDGED && g != -1;
+                condensed = r
+                    .docs
+                    .iter()
+                    .zip(&rels)
+                    .filter(|(_, &g)| kept(g))
+                    .map(|(d, _)| *d)
+                    .collect();
+                rels.retain(|&g| kept(g));
+                &condensed
+            }
+        };
+        let mut row = score(q, &rels, docs, ms, opts, r.qid);
         if opts.keep_ranks {
-            row.relevant = relevant_ranks(q, &r.docs, opts.rel_level);
+            row.relevant = relevant_ranks(q, docs, opts.rel_level);
         }
         rows.insert(r.qid.to_string(), row);
         Ok(())
     })?;
-    Ok((rows, run_only))
+    Ok(Scored {
+        rows,
+        run_only,
+        disagree,
+    })
+}
+
+/// What scoring the run gives besides the rows.
+struct Scored {
+    rows: BTreeMap<String, QueryResult>,
+    run_only: BTreeSet<String>,
+    disagree: Vec<String>,
+}
+
+/// The warning for lists whose scores disagree with their order, naming the first query.
+pub fn disagree_warning(run_shown: &str, qids: &[String]) -> Option<String> {
+    let first = qids.first()?;
+    Some(format!(
+        "warning: {run_shown}: {} scores that disagree with their list order (first: query {}); \
+         they are scored in list order (--order given); `--order score` (or [eval] order = \"score\") sorts by score",
+        crate::numbers::count(qids.len(), "query has", "queries have"),
+        crate::error::quoted(first)
+    ))
 }
 
 /// The protocol fingerprint of this evaluation, with the run's ir_metadata as run context.
@@ -396,6 +449,7 @@ fn fingerprint(
         order,
         empty_gold: opts.empty_gold,
         chunked: chunks.is_some(),
+        judged_only: opts.judged_only,
     };
     let protocol = super::fingerprint::protocol(
         qrels,
@@ -413,6 +467,14 @@ fn fingerprint(
             }
             _ => BTreeMap::new(),
         },
+        judged_bounds: Some(
+            match (opts.judged_only, rows.iter().all(|r| !r.has_nonrelevant)) {
+                (true, _) => crate::protocol::BOUNDS_CONDENSED,
+                (false, true) => crate::protocol::BOUNDS_POSITIVE_ONLY,
+                (false, false) => crate::protocol::BOUNDS_NEED_RUNS,
+            }
+            .to_string(),
+        ),
         ..protocol
     })
 }

@@ -69,6 +69,9 @@ impl Group {
             qid: &self.qid,
             line: self.lines.first().copied().unwrap_or(0),
             docs,
+            scores_disagree: spec.order == Order::Given
+                && self.has_scores
+                && self.scores.windows(2).any(|w| w[1] > w[0]),
         })
     }
 

@@ -115,6 +115,9 @@ pub struct EvalOptions {
     pub unjudged_depth: usize,
     /// Keep each query's top grades and ideal gains too, for the judged bounds.
     pub optimistic: bool,
+    /// Condensed lists (trec_eval -J, Sakai 2007): remove the unjudged docs from each ranking
+    /// before scoring.
+    pub judged_only: bool,
     /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
     /// say why a query regressed; `rag-gate eval` does not need it.
     pub keep_ranks: bool,
@@ -133,6 +136,7 @@ impl Default for EvalOptions {
             chunk_map: None,
             unjudged_depth: 0,
             optimistic: false,
+            judged_only: false,
             keep_ranks: false,
         }
     }

@@ -37,6 +37,7 @@ pub(super) fn read_json(
                 qid: &g.qid,
                 line: 0,
                 docs: Vec::new(),
+                scores_disagree: false,
             })
         } else {
             g.emit(spec, shown, f)

@@ -39,6 +39,7 @@ pub(super) fn read_jsonl(
                 qid: &g.qid,
                 line,
                 docs: Vec::new(),
+                scores_disagree: false,
             };
             f(r)?;
             continue;

@@ -94,6 +94,7 @@ pub fn apply(
         mc_rerun: c.mc_rerun,
         decided_by,
         judged: None,
+        condensed: None,
     }
 }
 

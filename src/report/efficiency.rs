@@ -111,7 +111,10 @@ fn gate_row(g: &RunGateResult) -> Vec<String> {
         interval,
         format!("{} / {}", g.measurements[0], g.measurements[1]),
         result,
-        format!("{}; {}", g.detail, g.decided_by),
+        match g.status {
+            crate::model::RunGateStatus::NotJudged => g.detail.clone(),
+            _ => format!("{}; {}", g.detail, g.decided_by),
+        },
     ]
 }
 

@@ -129,6 +129,9 @@ fn head(r: &Report) -> String {
     }
     facts.push(crate::report::words::paired_count(r));
     let _ = writeln!(s, "{}\n", facts.join(" · "));
+    if let Some(b) = &r.baseline {
+        let _ = writeln!(s, "baseline: {}\n", escape(&b.line));
+    }
     s
 }
 

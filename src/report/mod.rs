@@ -51,6 +51,11 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
     let share = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.3}"));
     let count = |x: Option<usize>| x.map_or("—".into(), |v| v.to_string());
     let bound = |b: Option<&crate::model::DeltaAtBound>| match (b, &j.not_computed) {
+        // AP over a large pool: a proved bound wider than the optimum (docs/protocol.md).
+        (Some(b), _) if !j.exact => format!(
+            "{:+.4} [{:+.4}, {:+.4}] (proved, wider)",
+            b.delta, b.ci[0], b.ci[1]
+        ),
         (Some(b), _) => format!("{:+.4} [{:+.4}, {:+.4}]", b.delta, b.ci[0], b.ci[1]),
         (None, Some(_)) => "not computed".into(),
         (None, None) => "—".into(),
@@ -66,6 +71,15 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
                 g.gate, g.rule, b.lower, b.upper
             ))
         })
+        .chain(
+            gates
+                .iter()
+                .filter(|g| g.metric == c.metric && g.slice == c.slice)
+                .filter_map(|g| {
+                    let d = g.condensed.as_ref()?;
+                    Some(format!("#{} on condensed lists: {d}", g.gate))
+                }),
+        )
         .collect();
     let decisions = match (decisions.is_empty(), &j.not_computed) {
         (false, _) => decisions.join("; "),
@@ -85,7 +99,13 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
             count(j.baseline_unjudged),
             count(j.candidate_unjudged)
         ),
-        format!("{:+.4}", j.delta),
+        match &j.condensed {
+            None => format!("{:+.4}", j.delta),
+            Some(b) => format!(
+                "{:+.4} (condensed lists {:+.4} [{:+.4}, {:+.4}])",
+                j.delta, b.delta, b.ci[0], b.ci[1]
+            ),
+        },
         bound(j.lower.as_ref()),
         bound(j.upper.as_ref()),
         decisions,

@@ -22,11 +22,13 @@ use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::interval::{at_levels, interval, Interval, IntervalMethod};
 use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
-use crate::stats::small_sample::{bm_df, effective_groups, expanded_levels, se_cr0_cr2, t_stretch};
+use crate::stats::small_sample::{
+    bm_df, correlated_groups, expanded_levels, se_cr0_cr2, t_stretch, variance_components,
+};
 use crate::stats::statistic::Statistic;
 use crate::stats::streams::stream_key;
 use crate::stats::studentized::{self, bootstrap_studentized_many, Draws};
-use crate::stats::{jackknife, signflip};
+use crate::stats::{jackknife, signflip, ties};
 
 /// A bound compared with a threshold: `bound` 0 is the CI low, 1 the CI high.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,7 +61,7 @@ pub struct Estimate {
     /// The smallest p-value the sign-flip test can give on these units (`signflip::p_floor`).
     pub p_floor: f64,
     pub mde: f64,
-    /// Group unit: the effective number of groups (Σ N_g)² / Σ N_g².
+    /// Group unit: the effective number of groups, 1 + the Imbens–Kolesár df (`groups_counted`).
     pub effective_groups: Option<f64>,
     /// With replicate runs: the small-sample correction behind the interval and p-value.
     pub crossed: Option<Correction>,
@@ -168,19 +170,30 @@ fn tie_tolerance(terms: usize, scale: f64) -> f64 {
     2.0 * terms.max(4) as f64 * f64::EPSILON * scale
 }
 
+/// Each unit's mean: the delta, or the group's sum over its size.
+fn unit_means(values: &[f64], sizes: Option<&[f64]>) -> Vec<f64> {
+    match sizes {
+        Some(z) => values.iter().zip(z).map(|(s, k)| s / k).collect(),
+        None => values.to_vec(),
+    }
+}
+
 /// The interval of a mean from its draws under `method`.
 fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f64) -> Interval {
     let (values, sizes) = units.values_and_sizes();
     match x.method {
         IntervalMethod::BootstrapT => {
             // CR2 and the Bell–McCaffrey df: the CR1 studentisation for equal sizes and
-            // queries, wider where a few large groups carry the mean.
+            // queries, wider where a few large groups carry the mean; on tie-heavy units the
+            // wider of it and the t bound per side (`stats::ties`).
             let ones = vec![1.0; values.len()];
             let z = sizes.unwrap_or(&ones);
             let se = se_cr0_cr2(values, z).1;
             let stretch = t_stretch(z, x.confidence);
             let range = studentized::unit_range(values, sizes);
-            studentized::interval(d, point, se, stretch, range, x.confidence)
+            let boot = studentized::interval(d, point, se, stretch, range, x.confidence);
+            let t = ties::t_bounds(point, se, bm_df(z), x.confidence);
+            ties::guard(boot, &unit_means(values, sizes), t)
         }
         IntervalMethod::ExpandedPercentile => {
             let mut sorted = d.means.clone();
@@ -299,9 +312,16 @@ pub fn estimate_crossed(
             None => signflip::p_floor(part.nonzero, units.len(), x.resamples),
         },
         mde: mde(part.se, part.df, x.confidence, POWER),
-        effective_groups: x.groups.map(|_| effective_groups(&sizes)),
+        effective_groups: x.groups.map(|(of, _)| groups_counted(x.deltas, of, &sizes)),
         crossed: part.crossed,
     }
+}
+
+/// The effective number of groups `min-groups` reads: 1 + the Imbens–Kolesár df of the CR2
+/// standard error under the deltas' own within-group correlation (`small_sample`).
+fn groups_counted(deltas: &[f64], group_of: &[u32], sizes: &[f64]) -> f64 {
+    let (e, u) = variance_components(deltas, group_of, sizes).unwrap_or((1.0, 0.0));
+    correlated_groups(sizes, e, u)
 }
 
 /// The interval read from plain resample statistics (a quantile difference, or crossed sums):

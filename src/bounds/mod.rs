@@ -7,6 +7,8 @@
 //! judged@k is below `[judged] min-judged` is not judged (the too-small path). When no gated
 //! top-k document is unjudged, both bounds are today's figures and the passes are skipped.
 
+pub mod files;
+
 use std::collections::BTreeMap;
 
 use crate::config::{Config, OnSmallSlice, OnUnreliable};
@@ -276,6 +278,34 @@ pub fn apply(
     Ok(found)
 }
 
+/// `[judged] condensed = true`: the gated comparisons again on both sides' condensed lists
+/// (unjudged docs removed before scoring, trec_eval -J), beside today's; the gates' decisions
+/// there are reported, they decide nothing.
+pub fn condensed(
+    cfg: &Config,
+    runs: &Runs,
+    (b, c): (&MetricTable, &MetricTable),
+    comparisons: &mut [Comparison],
+    gates: &mut [GateResult],
+) -> Result<()> {
+    let names: Vec<String> = gated(cfg).keys().cloned().collect();
+    let (comps, gs) = pass(cfg, runs, b, c, &names)?;
+    for x in comparisons.iter_mut() {
+        let Some(j) = x.judged.as_mut() else { continue };
+        j.condensed = comps
+            .iter()
+            .find(|y| y.metric == x.metric && y.slice == x.slice)
+            .map(|y| DeltaAtBound {
+                delta: y.delta,
+                ci: y.ci,
+            });
+    }
+    for (r, g) in gates.iter_mut().zip(&gs) {
+        r.condensed = Some(decision(g));
+    }
+    Ok(())
+}
+
 /// A gate's decision in one word: pass, fail or not-judged.
 fn decision(g: &GateResult) -> String {
     match g.status {
@@ -373,6 +403,7 @@ fn attach(
             upper: if v.positive { None } else { find(v.up) },
             exact,
             not_computed: v.positive.then(|| POSITIVE_ONLY.to_string()),
+            condensed: None,
             baseline_unjudged: Some(count(&(unj.0)(k))),
             candidate_unjudged: Some(count(&(unj.1)(k))),
         });
