@@ -38,6 +38,8 @@ pub struct Tally {
     pub ci_misses: usize,
     /// The low bound above the true delta: the miss that hides a drop.
     pub low_misses: usize,
+    /// The high bound below the true delta: the miss that hides a gain.
+    pub high_misses: usize,
     /// Null only: p < 0.05.
     pub p_rejects: usize,
     /// Sets the `min-groups` default would not judge (effective groups below it).
@@ -50,9 +52,13 @@ impl Tally {
         self.sets += 1;
         self.ci_misses += usize::from(lo > mu || hi < mu);
         self.low_misses += usize::from(lo > mu);
+        self.high_misses += usize::from(hi < mu);
     }
     pub fn low_miss_rate(&self) -> f64 {
         self.low_misses as f64 / self.sets as f64
+    }
+    pub fn high_miss_rate(&self) -> f64 {
+        self.high_misses as f64 / self.sets as f64
     }
     pub fn not_judged_rate(&self) -> f64 {
         self.not_judged as f64 / self.sets as f64
@@ -97,6 +103,11 @@ fn rng_for(seed: u64, scenario: &str, set: usize) -> ChaCha8Rng {
 pub enum Route {
     Report(IntervalMethod),
     Wild,
+    /// The bootstrap-t of issue 17 alone: the report's studentised draws and interval without
+    /// the tie guard (`stats::tie_guard`), for the before/after comparison.
+    PlainBootstrapT,
+    /// The Student t interval on the same CR2 standard error and Bell–McCaffrey df.
+    StudentT,
 }
 
 impl Route {
@@ -107,6 +118,8 @@ impl Route {
             Route::Report(IntervalMethod::BootstrapT) => "bootstrap-t",
             Route::Report(IntervalMethod::ExpandedPercentile) => "expanded-percentile",
             Route::Wild => "wild (Webb)",
+            Route::PlainBootstrapT => "bootstrap-t without the tie guard (issue 17)",
+            Route::StudentT => "student-t (CR2, BM df)",
         }
     }
 }
@@ -124,7 +137,42 @@ fn run_route(
             run(&base, deltas, groups, method, resamples, set).0
         }
         Route::Wild => wild(deltas, groups, resamples, set),
+        Route::PlainBootstrapT | Route::StudentT => t_routes(deltas, groups, route, resamples, set),
     }
+}
+
+/// The plain bootstrap-t (the report's draws under the report's stream) or the Student t
+/// interval, both on the CR2 standard error.
+fn t_routes(
+    deltas: &[f64],
+    groups: Option<(&[u32], usize)>,
+    route: Route,
+    resamples: usize,
+    set: usize,
+) -> [f64; 2] {
+    use rag_gate::stats::small_sample::{bm_df, se_cr0_cr2, t_quantile, t_stretch};
+    use rag_gate::stats::studentized;
+    let (sums, sizes) = match groups {
+        Some((of, g)) => rag_gate::stats::bootstrap::group_sums(deltas, of, g),
+        None => (deltas.to_vec(), vec![1.0; deltas.len()]),
+    };
+    let point = sums.iter().sum::<f64>() / sizes.iter().sum::<f64>();
+    let se = se_cr0_cr2(&sums, &sizes).1;
+    if route == Route::StudentT {
+        let df = bm_df(&sizes);
+        if se <= 0.0 || df <= 0.0 {
+            return [point; 2];
+        }
+        let h = t_quantile(0.975, df) * se;
+        return [point - h, point + h];
+    }
+    let z = groups.map(|_| sizes.as_slice());
+    let key = stream_key(set as u64, &["bootstrap", "all"]);
+    let d = studentized::bootstrap_studentized_many(&[&sums], z, resamples, key)
+        .pop()
+        .expect("one metric");
+    let range = studentized::unit_range(&sums, z);
+    studentized::interval(&d, point, se, t_stretch(&sizes, 0.95), range, 0.95).bounds
 }
 
 /// The unrestricted wild cluster bootstrap-t interval of the mean with Webb weights, CR1
@@ -370,6 +418,132 @@ pub fn tie_heavy(seed: u64, sets: usize, n: usize, resamples: usize, route: Rout
             })
             .collect();
         t.add(run_route(&d, None, route, resamples, set), 0.0);
+    }
+    t
+}
+
+/// The `max-drop` margin of the false-pass cells (the shipped gate's, `gates/prod.toml`).
+pub const MARGIN: f64 = 0.01;
+
+/// How the few changed queries of a sparse cell move.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Moved {
+    /// ±U(0, 0.5): up or down alike (a reranker that reorders a few queries).
+    Symmetric,
+    /// 0.05·(1 + Exp(1)): up only, now and then a lot (the zero-inflated skewed cell).
+    Skewed,
+}
+
+impl Moved {
+    fn draw(self, rng: &mut ChaCha8Rng) -> f64 {
+        match self {
+            Moved::Symmetric => uniform(rng) - 0.5,
+            Moved::Skewed => 0.05 * (1.0 - uniform(rng).ln()),
+        }
+    }
+    /// The mean of one changed query's delta.
+    fn mean(self) -> f64 {
+        match self {
+            Moved::Symmetric => 0.0,
+            Moved::Skewed => 0.1,
+        }
+    }
+}
+
+/// A sparse cell: n queries of which a share `changed` moved (the rest exactly 0), moving as
+/// `moved`. The tally at the cell's own mean gives coverage and both misses. Two false-pass
+/// tallies put the true delta on the `max-drop` margin (−MARGIN) and count the sets that
+/// `max-drop = MARGIN` passes (the low bound at or above −MARGIN): `shifted`, every delta
+/// lowered by the same amount (the untouched queries tie at a value below 0, the audit's
+/// location model), and `carried`, only the moved queries lowered, by MARGIN / changed (the
+/// drop carried by the few queries that moved; mixed-sign and skewed for few changed queries).
+pub struct Sparse {
+    pub n: usize,
+    pub changed: f64,
+    pub moved: Moved,
+}
+
+/// One sparse cell's three tallies.
+pub struct SparseTallies {
+    pub at_mean: Tally,
+    pub shifted: Tally,
+    pub carried: Tally,
+}
+
+impl Sparse {
+    /// `sets` data sets, the moved queries shifted by `moved_shift` and then every delta by
+    /// `all_shift`, through `route`.
+    fn run(
+        &self,
+        seed: u64,
+        sets: usize,
+        shifts: [f64; 2],
+        resamples: usize,
+        route: Route,
+    ) -> Tally {
+        let [moved_shift, all_shift] = shifts;
+        let truth = self.changed * (self.moved.mean() + moved_shift) + all_shift;
+        let mut t = Tally::default();
+        let label = format!("sparse-{:?}-{}-{}", self.moved, self.n, self.changed);
+        for set in 0..sets {
+            let mut rng = rng_for(seed, &label, set);
+            let d: Vec<f64> = (0..self.n)
+                .map(|_| {
+                    let moved = if uniform(&mut rng) < self.changed {
+                        self.moved.draw(&mut rng) + moved_shift
+                    } else {
+                        0.0
+                    };
+                    moved + all_shift
+                })
+                .collect();
+            t.add(run_route(&d, None, route, resamples, set), truth);
+        }
+        t
+    }
+
+    /// The cell's tallies (each on data sets of its own).
+    pub fn cell(&self, seed: u64, sets: usize, resamples: usize, route: Route) -> SparseTallies {
+        let mean = self.changed * self.moved.mean();
+        SparseTallies {
+            at_mean: self.run(seed, sets, [0.0, 0.0], resamples, route),
+            shifted: self.run(seed ^ 1, sets, [0.0, -MARGIN - mean], resamples, route),
+            carried: self.run(
+                seed ^ 2,
+                sets,
+                [-(MARGIN + mean) / self.changed, 0.0],
+                resamples,
+                route,
+            ),
+        }
+    }
+}
+
+/// The margin of the equivalence scenario.
+pub const EQUIVALENCE_MARGIN: f64 = 0.02;
+
+/// (h) A true change of exactly `sign` · m (m = [`EQUIVALENCE_MARGIN`]), n query deltas with
+/// right-skewed noise 0.1·(Exp(1) − 1), query unit: each set counts as a pass of `max-change = m`
+/// when its interval lies inside (−m, +m) (`ci_misses` counts the passes: a false pass, since
+/// the change is m). TOST at (1 − 0.95) / 2 per side should pass at most 2.5% of the sets.
+pub fn equivalence_edge(
+    seed: u64,
+    sets: usize,
+    n: usize,
+    resamples: usize,
+    sign: f64,
+    route: Route,
+) -> Tally {
+    let m = EQUIVALENCE_MARGIN;
+    let mut t = Tally::default();
+    for set in 0..sets {
+        let mut rng = rng_for(seed, &format!("equivalence-{sign}"), set);
+        let d: Vec<f64> = (0..n)
+            .map(|_| sign * m + 0.1 * (-uniform(&mut rng).ln() - 1.0))
+            .collect();
+        let ci = run_route(&d, None, route, resamples, set);
+        t.sets += 1;
+        t.ci_misses += usize::from(rag_gate::judge::equivalent(ci, m));
     }
     t
 }

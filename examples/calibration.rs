@@ -148,17 +148,117 @@ fn small(sets: usize, b: usize, seed: u64) {
     }
 }
 
+/// One sparse cell: coverage, both one-sided misses, the `max-drop` false passes at the margin,
+/// and the verdict against the issue-28 target for the default route.
+fn sparse_line(cell: &sim::Sparse, sets: usize, b: usize, seed: u64, route: Route) {
+    let c = cell.cell(seed, sets, b, route);
+    let t = &c.at_mean;
+    let ok = in_range(t.coverage(), 0.935, 0.965)
+        && t.low_miss_rate() <= 0.035
+        && t.high_miss_rate() <= 0.035
+        && c.shifted.low_miss_rate() <= 0.035;
+    let check = if route == Route::Report(IntervalMethod::BootstrapT) {
+        format!("  {}", verdict(ok))
+    } else {
+        String::new()
+    };
+    println!(
+        "  {:?} {:>2.0}% moved, n = {:3}: coverage {}, low above {}, high below {}; max-drop {} false pass: shifted {}, carried {}{check}",
+        cell.moved,
+        100.0 * cell.changed,
+        cell.n,
+        pct(t, t.coverage()),
+        pct(t, t.low_miss_rate()),
+        pct(t, t.high_miss_rate()),
+        sim::MARGIN,
+        pct(&c.shifted, c.shifted.low_miss_rate()),
+        pct(&c.carried, c.carried.low_miss_rate()),
+    );
+}
+
+/// Issue 28's regimes: a change that moves few queries (the rest exactly 0).
+fn sparse(sets: usize, b: usize, seed: u64) {
+    use sim::{Moved, Sparse};
+    let mut cells = Vec::new();
+    for (changed, ns) in [
+        (0.05, &[30, 50, 100, 200][..]),
+        (0.15, &[20, 30, 50, 100, 200][..]),
+        (0.30, &[30, 50, 100, 200][..]),
+    ] {
+        for &n in ns {
+            cells.push(Sparse {
+                n,
+                changed,
+                moved: Moved::Symmetric,
+            });
+        }
+    }
+    for n in [20, 30, 50] {
+        cells.push(Sparse {
+            n,
+            changed: 0.15,
+            moved: Moved::Skewed,
+        });
+    }
+    let routes = [
+        Route::Report(IntervalMethod::BootstrapT),
+        Route::PlainBootstrapT,
+        Route::StudentT,
+        Route::Report(IntervalMethod::Percentile),
+    ];
+    for route in routes {
+        let t = std::time::Instant::now();
+        println!("[{}]", route.name());
+        for cell in &cells {
+            sparse_line(cell, sets, b, seed, route);
+        }
+        println!("  ({:.1} s)", t.elapsed().as_secs_f64());
+    }
+}
+
 fn main() {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<usize> = raw.iter().filter_map(|a| a.parse().ok()).collect();
     let only_small = raw.iter().any(|a| a == "small");
+    let only_sparse = raw.iter().any(|a| a == "sparse");
     let sets = args.first().copied().unwrap_or(2000);
     let b = args.get(1).copied().unwrap_or(2000);
     let seed = args.get(2).map_or(sim::DATA_SEED, |&s| s as u64);
     println!("calibration: {sets} sets per scenario, {b} resamples per set, data seed {seed}, 95% intervals; ± is the Monte-Carlo standard error over the sets");
+    if only_sparse {
+        println!("sparse changes (issue 28): the changed share of queries moves, the rest is exactly 0; coverage of the true delta, the low bound above it (hides a drop), the high bound below it, and with the true delta on the max-drop margin the share of sets that max-drop passes");
+        sparse(sets, b, seed);
+        return;
+    }
     if !only_small {
         large(sets, b, seed);
     }
+    equivalence(sets, b, seed);
     println!("small samples (issue 17): coverage of the true delta, and the share of sets whose low bound lies above it (the miss that hides a drop)");
     small(sets, b, seed);
+}
+
+/// (h) `max-change` (issue 27): how often a true change of exactly ±m passes (a false pass; TOST
+/// with the 95% interval should allow at most 2.5% per side), and how often no change passes.
+fn equivalence(sets: usize, b: usize, seed: u64) {
+    println!(
+        "max-change = {} (TOST with the 95% interval), n = 200 skewed query deltas: share of sets that pass",
+        sim::EQUIVALENCE_MARGIN
+    );
+    for (method, name) in METHODS {
+        let route = Route::Report(method);
+        let up = sim::equivalence_edge(seed, sets, 200, b, 1.0, route);
+        let down = sim::equivalence_edge(seed, sets, 200, b, -1.0, route);
+        let none = sim::equivalence_edge(seed, sets, 200, b, 0.0, route);
+        println!(
+            "  [{name}] true +m: {}; true −m: {}  (want ≤ 2.5 + 2 s.e.) {}; true 0: {} (power)",
+            pct(&up, up.miss_rate()),
+            pct(&down, down.miss_rate()),
+            verdict(
+                up.miss_rate() <= 0.025 + 2.0 * up.mc_se(0.025)
+                    && down.miss_rate() <= 0.025 + 2.0 * down.mc_se(0.025)
+            ),
+            pct(&none, none.miss_rate())
+        );
+    }
 }

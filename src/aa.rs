@@ -83,6 +83,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         kind: InputKind::Metrics {
             format: None,
             id_column: args.id_column.clone(),
+            columns: Default::default(),
         },
         span: None,
     };
@@ -119,6 +120,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         protocol: crate::config::ProtocolSettings::default(),
         judged: crate::config::JudgedSettings::default(),
         policy: crate::config::Policy::default(),
+        baseline: crate::config::BaselineSettings::default(),
         efficiency: crate::config::Efficiency::default(),
         warnings: Vec::new(),
         gates: Vec::new(),
@@ -131,10 +133,15 @@ fn config(args: &AaArgs) -> Result<Config> {
 }
 
 fn load(spec: &InputSpec) -> Result<MetricTable> {
-    let InputKind::Metrics { format, id_column } = &spec.kind else {
+    let InputKind::Metrics {
+        format,
+        id_column,
+        columns,
+    } = &spec.kind
+    else {
         unreachable!("aa reads metric files")
     };
-    let mut t = crate::load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+    let mut t = crate::load::load_metrics(&spec.path, &spec.shown(), *format, id_column, columns)?;
     t.source = spec.shown();
     Ok(t)
 }

@@ -27,14 +27,20 @@ struct Loaded {
     note: Option<String>,
     protocol: Option<Protocol>,
     eval: Option<Evaluation>,
+    /// A run's table on condensed lists (`[judged] condensed = true`).
+    condensed: Option<MetricTable>,
 }
 
 /// Loads one side: a per-query metric file, or a run evaluated against the qrels (with a note
 /// for the report's warnings saying what the evaluation left out).
 fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Result<Loaded> {
     let mut side = match &spec.kind {
-        InputKind::Metrics { format, id_column } => {
-            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column)?;
+        InputKind::Metrics {
+            format,
+            id_column,
+            columns,
+        } => {
+            let table = load::load_metrics(&spec.path, &spec.shown(), *format, id_column, columns)?;
             let protocol = load::protocol::read_sidecar(&spec.path, &spec.shown())?;
             if let Some(p) = &protocol {
                 load::protocol::check_query_set(p, &table, &spec.shown())?;
@@ -44,15 +50,25 @@ fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Resul
                 note: None,
                 protocol,
                 eval: None,
+                condensed: None,
             }
         }
         InputKind::Run => {
             let (t, note, ev) = crate::eval::gate_input::evaluate_run(cfg, spec, metrics_wanted)?;
+            let condensed = match cfg.judged.condensed {
+                true => Some(crate::eval::gate_input::evaluate_condensed(
+                    cfg,
+                    spec,
+                    metrics_wanted,
+                )?),
+                false => None,
+            };
             Loaded {
                 table: t,
                 note: Some(note),
                 protocol: ev.summary.protocol.clone(),
                 eval: Some(ev),
+                condensed,
             }
         }
     };
@@ -197,6 +213,8 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
     let wanted = wanted_metrics(cfg);
     let inputs = load_inputs(cfg, &wanted)?;
+    let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);
+    let baseline = crate::provenance::assess::assess(cfg, context)?;
     let efficiency = efficiency_section(cfg)?;
     let (base, cand) = (&inputs.base.table, &inputs.cand.table);
     let shared = pair::shared_metrics(base, cand);
@@ -214,12 +232,18 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
             cfg,
             &protocol,
             &paired,
-            [judged.warnings, quarantine_warnings, noise_warnings],
+            [
+                baseline.warnings,
+                judged.warnings,
+                quarantine_warnings,
+                noise_warnings,
+            ],
         ),
         notes: gather_notes(cfg, &inputs, &metrics, &shared, judged.notes),
         ..judged
     };
     let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
+    report.baseline = Some(baseline.info);
     if let Some(e) = efficiency {
         judge::efficiency::add_to_verdict(&mut report, &e);
         report.efficiency = Some(e);
@@ -375,6 +399,7 @@ fn compare_and_judge(
     let judged = judge::judge(cfg, &comparisons)?;
     let mut gates = judged.results;
     let mut warnings = judged.warnings;
+    let mut notes = judged.notes;
     let mut holes = Vec::new();
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
@@ -382,19 +407,34 @@ fn compare_and_judge(
             candidate: c,
             queries: inputs.queries(),
         };
-        warnings.extend(crate::bounds::apply(
+        let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
+        if let (Some(bc), Some(cc)) = (&inputs.base.condensed, &inputs.cand.condensed) {
+            crate::bounds::condensed(cfg, &runs, (bc, cc), &mut comparisons, &mut gates)?;
+        }
+        holes = crate::bounds::holes(cfg, &runs);
+    } else {
+        let files = crate::bounds::files::Files {
+            baseline: &inputs.base.table,
+            candidate: &inputs.cand.table,
+            sidecars: [inputs.base.protocol.as_ref(), inputs.cand.protocol.as_ref()],
+        };
+        let found = crate::bounds::files::apply(
             cfg,
-            &runs,
+            &files,
+            (paired, slices),
             &mut comparisons,
             &mut gates,
-        )?);
-        holes = crate::bounds::holes(cfg, &runs);
+        )?;
+        warnings.extend(found.warnings);
+        notes.extend(found.notes);
     }
     let found = Findings {
         comparisons,
         gates,
         warnings,
-        notes: judged.notes,
+        notes,
     };
     Ok((found, holes))
 }
@@ -405,7 +445,7 @@ fn gather_warnings(
     cfg: &Config,
     protocol: &ProtocolReport,
     paired: &Paired,
-    later: [Vec<String>; 3],
+    later: [Vec<String>; 4],
 ) -> Vec<String> {
     let mut warnings: Vec<String> = cfg.warnings.clone();
     warnings.extend(protocol.note.iter().cloned());
@@ -468,7 +508,11 @@ fn build_report(
         rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
         verdict: judge::verdict(&found.gates),
-        headline: judge::headline(&found.gates, &found.comparisons),
+        headline: judge::headline_at(
+            &found.gates,
+            &found.comparisons,
+            1.0 - cfg.bootstrap.confidence,
+        ),
         seed: cfg.bootstrap.seed,
         resamples: cfg.bootstrap.resamples,
         confidence: cfg.bootstrap.confidence,
@@ -476,6 +520,7 @@ fn build_report(
         method: cfg.bootstrap.method.as_str().into(),
         tie_epsilon: cfg.report.tie_epsilon,
         inputs: inputs_info(cfg)?,
+        baseline: None,
         pairing,
         comparisons: found.comparisons,
         gates: found.gates,

@@ -13,6 +13,13 @@ Exit codes:
   1  a gate failed
   2  usage, gate-file or input error (a message on stderr names the file, line and key)";
 
+/// `aa` has no gates: exit 1 means its identical arms differ.
+pub const AA_EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  the identical arms do not differ significantly
+  1  they do (Holm over metric × slice): the instrument is broken
+  2  usage or input error (a message on stderr names the file, line and key)";
+
 #[derive(Debug, Parser)]
 #[command(name = "rag-gate", version, about, after_help = EXIT_CODES_HELP)]
 pub struct Cli {
@@ -33,7 +40,7 @@ pub enum Command {
     Eval(crate::eval::cli::EvalArgs),
     /// A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1
     /// when the identical arms differ significantly: the instrument is broken).
-    #[command(after_help = EXIT_CODES_HELP)]
+    #[command(after_help = AA_EXIT_CODES_HELP)]
     Aa(AaArgs),
     /// The baseline: `baseline fetch` downloads main's per-query results for the pull
     /// request's merge-base from GitHub Actions, with a provenance file `check` reports.
@@ -214,12 +221,21 @@ pub struct CompareArgs {
     /// Column with the query id in CSV/TSV files.
     #[arg(long, default_value = "query_id")]
     pub id_column: String,
+    /// Column mapping for table inputs (repeat): `id=sample_id`, `group=conversation_id`,
+    /// `slice:lang=language`, `recall@5=id_based_context_recall` (a metric). When metrics are
+    /// mapped, other columns are ignored; same as the gate file's long form.
+    #[arg(long = "column", value_name = "ROLE=COLUMN")]
+    pub columns: Vec<String>,
     /// Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub input_format: Option<InputFormatArg>,
     /// A metric where lower is better (latency, cost), so a rise reads as worse (repeat).
     #[arg(long = "lower-is-better", value_name = "METRIC")]
     pub lower_is_better: Vec<String>,
+    /// A metric rag-gate does not know where higher is better (repeat); a column whose direction
+    /// is neither known nor given is refused.
+    #[arg(long = "higher-is-better", value_name = "METRIC")]
+    pub higher_is_better: Vec<String>,
     /// The baseline's run card (JSON: model, conditions, run-level metrics, curves), for the
     /// Efficiency section; needs --candidate-card.
     #[arg(long, value_name = "FILE", requires = "candidate_card")]

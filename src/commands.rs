@@ -45,6 +45,9 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
     if let Some(q) = &cfg.noise.quarantine {
         r.add("[noise] quarantine list", &q.path);
     }
+    if let Some(p) = crate::provenance::assess::file_of(&i.baseline.path) {
+        r.add("baseline's provenance file", p);
+    }
     for (side, c) in ["baseline", "candidate"]
         .iter()
         .zip(cfg.efficiency.cards.iter().flatten())
@@ -122,6 +125,14 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     if let Some(h) = &args.holes {
         refuse_holes_without_runs(&cfg, h)?;
     }
+    // A fetch that found no baseline: an error, or under on-missing = "warn" a warning and no check.
+    if let Some(msg) = crate::provenance::assess::missing_baseline(&cfg)? {
+        let actions = crate::publish::GithubEnv::from_process(&args.publish.token_env).actions;
+        return Ok(Outcome {
+            stderr: vec![crate::publish::actions::warning(actions, &msg)],
+            ..Default::default()
+        });
+    }
     let analysis = analyze_full(&cfg)?;
     let report = analysis.report;
     let mut outs = outputs(&args.output);
@@ -145,12 +156,44 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
         ..args.publish.clone()
     };
-    let stderr = crate::publish::publish(&report, report_path, &publish, &env)?;
+    let mut stderr: Vec<String> = flags_without_effect(&args.publish)
+        .iter()
+        .map(|m| crate::publish::actions::warning(env.actions, m))
+        .collect();
+    stderr.extend(crate::publish::publish(
+        &report,
+        report_path,
+        &publish,
+        &env,
+    )?);
     Ok(Outcome {
         stdout,
         stderr,
         exit_code: exit_code(report.verdict),
     })
+}
+
+/// Warnings for publish flags that do nothing without `--comment`: `--comment-mode` other than
+/// the default, and `--pr`.
+fn flags_without_effect(p: &crate::publish::PublishArgs) -> Vec<String> {
+    use crate::publish::{CommentMode, CommentWhen};
+    if p.comment != CommentMode::Off {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if p.comment_mode != CommentWhen::Always {
+        out.push(format!(
+            "--comment-mode {} has no effect without --comment: no PR comment is posted (add --comment)",
+            clap::ValueEnum::to_possible_value(&p.comment_mode)
+                .map_or(String::new(), |v| v.get_name().to_string())
+        ));
+    }
+    if let Some(n) = p.pr {
+        out.push(format!(
+            "--pr {n} has no effect without --comment: no PR comment is posted (add --comment)"
+        ));
+    }
+    out
 }
 
 /// `--seed` and `--resamples` over the gate file's (in the gate file's ranges), and today's date
@@ -175,11 +218,14 @@ fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
         }
         cfg.bootstrap.resamples = r;
     }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let today = crate::noise::quarantine::today(args.today.as_deref(), now)?;
+    // The baseline's age in the report counts to this date (the only date a report holds).
+    cfg.baseline.today = Some(today);
     if cfg.noise.quarantine.is_some() {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() / 86_400) as i64;
-        cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
+        cfg.noise.today = Some(today);
     }
     Ok(())
 }
@@ -200,16 +246,7 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
-    let here = std::path::Path::new("");
-    let spec = |p: &std::path::Path| InputSpec {
-        path: resolve(here, &p.display().to_string()),
-        written: p.display().to_string(),
-        kind: InputKind::Metrics {
-            format: args.input_format.map(Into::into),
-            id_column: args.id_column.clone(),
-        },
-        span: None,
-    };
+    let spec = compare_input(args)?;
     let cfg = Config {
         id: "compare".into(),
         inputs: Inputs {
@@ -252,6 +289,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         policy: Policy::default(),
+        baseline: BaselineSettings::default(),
         efficiency: compare_cards(args),
         warnings: Vec::new(),
         source: SourceText {
@@ -262,15 +300,78 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     let reads = reads(&cfg, None)?;
     refuse_clobbering(&planned(&args.output, None), &reads)?;
     let mut report = analyze(&cfg).map_err(in_compare_words)?;
+    refuse_unknown_directions(args, &report)?;
+    // Every unknown direction is now given (--higher-is-better): no note says it was assumed.
+    let assumed = |w: &String| !w.contains(": direction unknown, its label reads a rise as better");
+    report.warnings.retain(assumed);
+    report.notes.retain(assumed);
     for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
         *w = compare_words(std::mem::take(w));
     }
+    report.warnings.extend(not_judged_by_check(&cfg, &report));
     let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
     Ok(Outcome {
         stdout,
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// The comparisons `check` would not judge with its default sizes (`min-queries`, `min-groups`),
+/// in one warning: compare labels every comparison, and a label on 5 groups must say so.
+fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
+    let mut strict = cfg.clone();
+    strict.slices.min_queries = crate::config::DEFAULT_MIN_QUERIES;
+    strict.slices.min_groups = crate::config::DEFAULT_MIN_GROUPS;
+    let small: Vec<String> = report
+        .comparisons
+        .iter()
+        .filter_map(|c| {
+            let (why, _) = crate::judge::too_small(&strict, c)?;
+            Some(format!("{} on {} ({why})", c.metric, c.slice))
+        })
+        .collect();
+    let shown = small.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
+    let more = match small.len() {
+        0 => return None,
+        n if n > 3 => format!("; and {} more", n - 3),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{} smaller than check judges (its defaults: min-queries {}, min-groups {}), so their labels rest on too few units: {shown}{more}",
+        crate::numbers::count(small.len(), "comparison is", "comparisons are"),
+        crate::config::DEFAULT_MIN_QUERIES,
+        crate::config::DEFAULT_MIN_GROUPS,
+    ))
+}
+
+/// A compared column whose direction rag-gate does not know (not an IR metric) and that neither
+/// `--lower-is-better` nor `--higher-is-better` names: a 9× latency rise must not read "better".
+fn refuse_unknown_directions(args: &CompareArgs, report: &crate::model::Report) -> Result<()> {
+    let canon = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .map(|m| crate::metric_names::canonical(m))
+            .collect()
+    };
+    let (lower, higher) = (canon(&args.lower_is_better), canon(&args.higher_is_better));
+    if let Some(m) = lower.iter().find(|m| higher.contains(m)) {
+        return Err(Error::Usage(format!(
+            "--lower-is-better {m} and --higher-is-better {m}: a metric has one direction"
+        )));
+    }
+    let unknown = report.comparisons.iter().map(|c| &c.metric).find(|m| {
+        !crate::metric_names::direction_known(m) && !lower.contains(m) && !higher.contains(m)
+    });
+    match unknown {
+        Some(m) => Err(Error::Usage(format!(
+            "{}: is a higher {} better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better {} (latency, cost) or --higher-is-better {}, or leave it out with --metric",
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m),
+            crate::safe_text::shown(m)
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// `compare --baseline-card --candidate-card`: the Efficiency section without gates.
@@ -284,6 +385,7 @@ fn compare_cards(args: &CompareArgs) -> Efficiency {
         kind: InputKind::Metrics {
             format: None,
             id_column: String::new(),
+            columns: Default::default(),
         },
         span: None,
     };
@@ -341,4 +443,49 @@ fn in_compare_words(e: Error) -> Error {
         Error::Config(m) => Error::Config(words(m)),
         other => other,
     }
+}
+
+/// How compare reads each of its files: `--input-format`, `--id-column`, `--column`.
+fn compare_input(args: &CompareArgs) -> Result<impl Fn(&std::path::Path) -> InputSpec + '_> {
+    let columns = column_flags(&args.columns)?;
+    Ok(move |p: &std::path::Path| InputSpec {
+        path: resolve(std::path::Path::new(""), &p.display().to_string()),
+        written: p.display().to_string(),
+        kind: InputKind::Metrics {
+            format: args.input_format.map(Into::into),
+            id_column: args.id_column.clone(),
+            columns: columns.clone(),
+        },
+        span: None,
+    })
+}
+
+/// `--column ROLE=COLUMN` flags as a column mapping: `id`, `group`, `slice:TAG`, else a metric.
+fn column_flags(flags: &[String]) -> Result<crate::load::ColumnMap> {
+    let mut map = crate::load::ColumnMap::default();
+    for f in flags {
+        let Some((role, column)) = f
+            .split_once('=')
+            .filter(|(r, c)| !r.is_empty() && !c.is_empty())
+        else {
+            return Err(Error::Usage(format!(
+                "--column {f}: expected ROLE=COLUMN, e.g. id=sample_id, group=conversation_id, slice:lang=language or recall@5=context_recall"
+            )));
+        };
+        let column = column.to_string();
+        match role {
+            "id" => map.id = Some(column),
+            "group" => map.group = Some(column),
+            _ => match role.strip_prefix("slice:") {
+                Some(tag) => {
+                    map.slices.insert(tag.to_string(), column);
+                }
+                None => {
+                    map.metrics
+                        .insert(crate::metric_names::canonical(role), column);
+                }
+            },
+        }
+    }
+    Ok(map)
 }

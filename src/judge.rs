@@ -10,6 +10,11 @@
 //!   < −m and the Holm-adjusted sign-flip p-value is < 1 − confidence. Holm (1979) runs over the
 //!   family of gated comparisons (every metric × slice some gate applies to), so many slices do
 //!   not multiply false alarms.
+//! - `max-change = m`: equivalence, "prove nothing changed": the whole CI of the difference must
+//!   lie inside (−m, +m). With the reported two-sided interval at `confidence` this is two
+//!   one-sided tests (TOST, Schuirmann 1987), each at (1 − confidence) / 2 — 2.5% at the default
+//!   0.95; `confidence = 0.90` gives TOST at 5%. Like `max-drop` it is an intersection–union
+//!   test and needs no multiplicity adjustment.
 //! - `max-loss-rate = r`: at most this share of the slice's queries may get worse (delta < −ε).
 //!
 //! For a lower-is-better metric (`higher-is-better = false`, e.g. latency) a drop is a rise.
@@ -26,8 +31,8 @@ mod headline;
 mod rules;
 mod run_rules;
 
-pub use headline::headline;
-pub use rules::{label, oriented};
+pub use headline::{headline, headline_at};
+pub use rules::{equivalent, label, oriented};
 
 /// Labels every comparison against its margin (what the interval says: better, worse, …).
 pub fn label_comparisons(comparisons: &mut [Comparison]) {
@@ -64,10 +69,11 @@ fn gate_slices(cfg: &Config, gate: &Gate, known: &BTreeSet<&str>) -> Result<Vec<
     Ok(names)
 }
 
-const RULES: [&str; 5] = [
+const RULES: [&str; 6] = [
     "min-mean",
     "max-mean",
     "max-drop",
+    "max-change",
     "fail-if-significant-drop",
     "max-loss-rate",
 ];
@@ -77,6 +83,7 @@ fn threshold(gate: &Gate, rule: &str) -> Option<f64> {
         "min-mean" => gate.min_mean,
         "max-mean" => gate.max_mean,
         "max-drop" => gate.max_drop,
+        "max-change" => gate.max_change,
         "fail-if-significant-drop" => gate.fail_if_significant_drop,
         _ => gate.max_loss_rate,
     }
@@ -241,8 +248,7 @@ fn cannot_fire(
 /// "the sign-flip p-value cannot go below 0.0625 (5 units with a non-zero delta) and Holm over
 /// 4 comparisons needs p < 0.0125, so at least 8 units".
 fn p_floor_words(c: &Comparison, alpha: f64, family: usize) -> String {
-    let needed = (1.0 + (family as f64 / alpha).log2()).floor() as usize + 1;
-    let units = (1.0 - c.p_floor.log2()).round();
+    let (units, needed) = sign_flip_units(c, alpha, family);
     format!(
         "the sign-flip p-value cannot go below {:.4} ({units} units with a non-zero delta) and Holm over {family} comparison{} needs p < {:.4}, so at least {needed} units",
         c.p_floor,
@@ -251,10 +257,19 @@ fn p_floor_words(c: &Comparison, alpha: f64, family: usize) -> String {
     )
 }
 
+/// The units with a non-zero delta `c` has, and the fewest the sign-flip test needs for a
+/// p-value below α/m (Holm's first step over `family` comparisons): its floor is 2 / 2^units.
+pub fn sign_flip_units(c: &Comparison, alpha: f64, family: usize) -> (usize, usize) {
+    let needed = (1.0 + (family.max(1) as f64 / alpha).log2()).floor() as usize + 1;
+    let units = (1.0 - c.p_floor.log2()).round().max(0.0) as usize;
+    (units, needed)
+}
+
 /// "gate #3 ndcg@10 on risk=compliance, max-drop: 41 queries can only detect drops ≥ 0.0620 (80%
 /// power) and the margin is 0.0100: …", only where power matters: a `max-drop` that failed
 /// without showing harm (its interval reaches inside the margin: the data may be too few to
-/// prove no harm) or a `fail-if-significant-drop` that passed (it could hardly have failed).
+/// prove no harm), a `max-change` that failed without showing a change beyond ±m, or a
+/// `fail-if-significant-drop` that passed (it could hardly have failed).
 /// A zero margin has no size to detect.
 fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Option<String> {
     // A failed max-drop whose whole interval lies past the margin was not short of data: the
@@ -262,6 +277,8 @@ fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Opt
     let shown_harm = |m: f64| oriented(c.ci, c.higher_is_better)[1] < -m;
     let margin = match rule {
         "max-drop" if !r.passed && !shown_harm(gate.max_drop?) => gate.max_drop?,
+        // A failed max-change whose whole interval lies beyond ±m has shown the change.
+        "max-change" if !r.passed && !shown_change(c.ci, gate.max_change?) => gate.max_change?,
         "fail-if-significant-drop" if r.passed => gate.fail_if_significant_drop?,
         _ => return None,
     };
@@ -290,6 +307,11 @@ fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Opt
         crate::numbers::plain(c.mde),
         crate::numbers::plain(margin)
     ))
+}
+
+/// The whole interval beyond +m or below −m: a change larger than m is shown, not just possible.
+fn shown_change(ci: [f64; 2], m: f64) -> bool {
+    ci[0] > m || ci[1] < -m
 }
 
 /// Pass only when no check fails the build (a slice not judged under `on-small-slice = "warn"`

@@ -76,7 +76,17 @@ pub fn is_bounded(canonical: &str) -> bool {
     let base = canonical.split('@').next().unwrap_or(canonical);
     matches!(
         base,
-        "ndcg" | "recall" | "p" | "mrr" | "map" | "ap" | "hit" | "rprec" | "ann-recall" | "judged"
+        "ndcg"
+            | "recall"
+            | "p"
+            | "mrr"
+            | "map"
+            | "ap"
+            | "hit"
+            | "complete"
+            | "rprec"
+            | "ann-recall"
+            | "judged"
     )
 }
 

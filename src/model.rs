@@ -56,6 +56,10 @@ pub struct Report {
     pub method: String,
     pub tie_epsilon: f64,
     pub inputs: InputsInfo,
+    /// Where the baseline came from (commit, run, age, distance from the merge-base), as far as
+    /// known; `line` is what every report prints after "baseline: ".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineInfo>,
     pub pairing: PairingInfo,
     /// One per metric × slice, metrics in name order, `all` first then slices in name order.
     pub comparisons: Vec<Comparison>,
@@ -117,6 +121,30 @@ pub struct Quarantined {
     pub deltas: std::collections::BTreeMap<String, f64>,
 }
 
+/// The baseline's provenance: from `baseline fetch`'s `rag-gate-baseline.json`, else
+/// `[inputs] baseline-commit`, else the baseline sidecar's ir_metadata commit, else unknown.
+#[derive(Debug, Clone, Serialize)]
+pub struct BaselineInfo {
+    /// "main@abc1234 (run 123456, 3 days old, 2 commits behind the merge-base)", or what is
+    /// known, or "unknown (...)" saying why.
+    pub line: String,
+    /// "fetch", "gate-file", "ir-metadata" or "unknown".
+    pub source: String,
+    pub commit: Option<String>,
+    pub branch: Option<String>,
+    pub workflow: Option<String>,
+    pub run_id: Option<u64>,
+    pub run_url: Option<String>,
+    /// The run's creation time (RFC 3339).
+    pub run_date: Option<String>,
+    /// Whole days from the run's date to today (`--today` / `RAG_GATE_TODAY`, else the UTC
+    /// date); None when either is unknown.
+    pub age_days: Option<i64>,
+    /// Commits between the baseline's commit and the pull request's merge-base.
+    pub commits_behind: Option<usize>,
+    pub merge_base: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct InputsInfo {
     pub baseline: String,
@@ -147,6 +175,8 @@ pub struct EvalSettings {
     pub run_format: Option<String>,
     pub corpus: Option<String>,
     pub chunk_map: Option<String>,
+    /// Condensed lists: unjudged docs removed before scoring (trec_eval -J).
+    pub judged_only: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -232,9 +262,10 @@ pub struct Comparison {
 }
 
 /// What the missing judgments could do to a gated comparison. `delta` counts unjudged documents
-/// as non-relevant (trec_eval); `delta_candidate_optimistic` counts the candidate's unjudged
-/// documents in the top k relevant at the relevance level (the most the change could gain),
-/// `delta_baseline_optimistic` the baseline's (the most it could lose).
+/// as non-relevant (trec_eval); the bounds give each unjudged (query, document) pair in either
+/// side's top k one judgment shared by both sides, relevant or not, and take per query the
+/// assignment that raises the delta most (`upper`) or lowers it most (`lower`)
+/// (`eval::shared_bounds`). The gate is judged again at each bound with the same seeds.
 #[derive(Debug, Clone, Serialize)]
 pub struct JudgedBounds {
     /// The k of judged@k (the metric's cutoff; none for whole-ranking metrics).
@@ -243,11 +274,46 @@ pub struct JudgedBounds {
     pub baseline_judged: Option<f64>,
     pub candidate_judged: Option<f64>,
     pub delta: f64,
-    pub delta_candidate_optimistic: f64,
-    pub delta_baseline_optimistic: f64,
-    /// Unjudged documents in the top k, summed over the slice's queries.
-    pub baseline_unjudged: usize,
-    pub candidate_unjudged: usize,
+    /// The delta and its interval when the unjudged documents are judged to lower it most.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower: Option<DeltaAtBound>,
+    /// The same, judged to raise it most.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upper: Option<DeltaAtBound>,
+    /// False when some query's bound is a proved, wider bound than the optimum (AP over more
+    /// than 16 unjudged documents).
+    pub exact: bool,
+    /// `[judged] condensed = true`: the delta and its interval on condensed lists (unjudged docs
+    /// removed before scoring, trec_eval -J).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condensed: Option<DeltaAtBound>,
+    /// Why no bounds were computed (positive-only qrels, metric files); none when they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_computed: Option<String>,
+    /// Unjudged documents in the top k, summed over the slice's queries (none for metric files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_unjudged: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidate_unjudged: Option<usize>,
+}
+
+/// The gated comparison at one judged bound: the mean delta and its interval.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct DeltaAtBound {
+    pub delta: f64,
+    pub ci: [f64; 2],
+}
+
+/// A gate's decision at each judged bound (`pass`, `fail` or `not-judged`), and whether they
+/// differ (the gate is unreliable: unjudged documents could flip it).
+#[derive(Debug, Clone, Serialize)]
+pub struct GateBounds {
+    pub lower: String,
+    pub upper: String,
+    pub unreliable: bool,
+    /// The documents to judge first (query: doc@rank …), when unreliable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judge_first: Option<String>,
 }
 
 /// The replicate runs behind a comparison's crossed interval (`stats::crossed`).
@@ -387,6 +453,12 @@ pub struct GateResult {
     /// The rule that decided, in words: "non-inferiority (max-drop)", "proven harm
     /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice".
     pub decided_by: String,
+    /// The decision at each judged bound (gates of runs with judged bounds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged: Option<GateBounds>,
+    /// `[judged] condensed = true`: the decision on condensed lists (reported, decides nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condensed: Option<String>,
 }
 
 /// Whether and how the two sides' protocol fingerprints were checked.

@@ -95,7 +95,17 @@ impl Settings {
                     threshold: sign * m,
                 });
             }
-            for m in [g.max_drop, g.fail_if_significant_drop]
+            if let Some(m) = g.max_change {
+                checks.push(BoundCheck {
+                    bound: 0,
+                    threshold: -m,
+                });
+                checks.push(BoundCheck {
+                    bound: 1,
+                    threshold: m,
+                });
+            }
+            for m in [g.max_drop, g.fail_if_significant_drop, g.max_change]
                 .into_iter()
                 .flatten()
             {

@@ -338,3 +338,66 @@ fn gate_file_mistakes_are_named() {
     assert_contains(&err, "nocards.toml:5:");
     assert_contains(&err, "needs the run cards, [efficiency]");
 }
+
+#[test]
+fn dump_config_shows_the_cards_and_the_run_level_gates_and_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let gates =
+        "[[gate]]\nmetric = \"qps\"\nat = { \"ann-recall@10\" = 0.93 }\nmax-decrease = 0.2\n\
+                 [[gate]]\nmetric = \"index-bytes\"\nmax-increase = { absolute = 500000 }\n";
+    let g = gate_file(dir.path(), &cand_card(4_200_000, 1), gates);
+    let dumped =
+        String::from_utf8(exit(rag_gate().arg("check").arg(&g).arg("--dump-config"), 0).stdout)
+            .unwrap();
+    for want in [
+        "[efficiency]",
+        "baseline = \"b.card.json\"",
+        "max-decrease = 0.2",
+        "[gate.at]",
+        "\"ann-recall@10\" = 0.93",
+        "[gate.max-increase]",
+        "absolute = 500000.0",
+    ] {
+        assert_contains(&dumped, want);
+    }
+    let again = write(dir.path(), "dumped.toml", &dumped);
+    let a = support::cli::json(&check(&g, "json", 0).stdout);
+    let b = support::cli::json(&check(&again, "json", 0).stdout);
+    assert_eq!(a["efficiency"], b["efficiency"]);
+}
+
+/// docs/efficiency.md's worked example: what it says each gate file does.
+#[test]
+fn the_worked_example_of_the_docs_holds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = |file: &str, code: i32| {
+        let gate = root.join("examples/efficiency").join(file);
+        support::cli::json(&check(&gate, "json", code).stdout)
+    };
+    let step1 = run("exact-vs-hnsw.toml", 0);
+    assert_eq!(
+        step1["headline"],
+        "PASS: 1 of 1 check passed (1 gate); 3 of 3 run-level checks passed"
+    );
+    let step2 = run("hnsw-vs-int8.toml", 1);
+    let g = run_gates(&step2);
+    let status: Vec<&str> = g.iter().map(|g| g["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["pass", "pass", "pass", "not-judged"]);
+    assert_eq!(
+        (
+            g[2]["baseline_value"].as_f64(),
+            g[2]["candidate_value"].as_f64()
+        ),
+        (Some(3100.0), Some(6100.0))
+    );
+    assert_contains(
+        g[3]["detail"].as_str().unwrap(),
+        "above the highest recall on the candidate's curve (0.97)",
+    );
+    let shipped = support::cli::json(&check(&root.join("gates/prod.toml"), "json", 1).stdout);
+    let shipped: Vec<&str> = run_gates(&shipped)
+        .iter()
+        .map(|g| g["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(shipped, ["pass", "pass", "pass"]);
+}

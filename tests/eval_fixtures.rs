@@ -163,6 +163,20 @@ fn trec_eval_standard_set_within_5e5() {
 }
 
 #[test]
+fn judged_only_equals_trec_eval_minus_j_within_5e5() {
+    // Condensed lists (trec_eval -J): every unjudged doc leaves the ranking before scoring.
+    for &(folder, qrels, run, prefix, _) in CASES {
+        let opts = EvalOptions {
+            judged_only: true,
+            ..trec_opts()
+        };
+        let ev = eval(folder, qrels, &dir(folder).join(run), STANDARD, &opts);
+        let n = compare(&ev, &dir(folder).join(format!("{prefix}.te.J.txt")), 5e-5);
+        assert!(n > 40, "{prefix}: only {n} values compared");
+    }
+}
+
+#[test]
 fn trec_eval_rel_level_2_within_5e5() {
     let mut cases = 0;
     for &(folder, qrels, run, prefix, graded) in CASES.iter().filter(|c| c.4) {

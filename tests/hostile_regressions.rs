@@ -81,6 +81,7 @@ fn regression_dev_zero_was_read_until_memory_ran_out() {
         "/dev/zero",
         Some(Format::Jsonl),
         "query_id",
+        &Default::default(),
     )
     .unwrap_err()
     .to_string();

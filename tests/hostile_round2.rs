@@ -120,7 +120,7 @@ fn gate(extra_inputs: &str, extra: &str) -> String {
     format!(
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n{extra_inputs}\n\
          [bootstrap]\nresamples = 200\n{extra}\n[slices]\nby = [\"lang\"]\nmin-queries = 1\n\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\n"
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\n"
     )
 }
 
@@ -355,7 +355,7 @@ fn bca_large_values() {
     write(dir.path(), "b.jsonl", lat(false));
     write(dir.path(), "c.jsonl", lat(true));
     let g = gate("", "method = \"bca\"").replace(
-        "metric = \"ndcg@10\"\nmax-drop = 0.5",
+        "metric = \"ndcg@10\"\nmax-drop = 0.4",
         "metric = \"latency_ms\"\nhigher-is-better = true\nmax-drop = 1e300",
     );
     write(dir.path(), "gate.toml", &g);
@@ -558,7 +558,7 @@ fn name_workflow_command() {
     setup(dir.path());
     let evil = "ko\n::add-mask::x\n::error::pwned\r\n::set-output name=verdict::pass";
     write(dir.path(), "q.jsonl", queries(evil));
-    let g = gate("", "").replace("max-drop = 0.5", "max-drop = 0.0\nslices = \"critical\"") + "";
+    let g = gate("", "").replace("max-drop = 0.4", "max-drop = 0.0\nslices = \"critical\"") + "";
     let g = g.replace(
         "min-queries = 1\n",
         &format!(
@@ -825,7 +825,7 @@ fn many_critical_slices() {
     let critical: Vec<String> = (0..n).map(|i| json(&format!("t=v{i}"))).collect();
     let g = format!(
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 40\n\
-         [slices]\ncritical = [{}]\nmin-queries = 1\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\nslices = \"critical\"\n",
+         [slices]\ncritical = [{}]\nmin-queries = 1\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\nslices = \"critical\"\n",
         critical.join(", ")
     );
     write(dir.path(), "gate.toml", &g);

@@ -290,7 +290,7 @@ fn protocol_gate(dir: &Path) {
         dir,
         "gate.toml",
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[protocol]\nrequire = true\n\n\
-         [bootstrap]\nresamples = 200\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.5\n",
+         [bootstrap]\nresamples = 200\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\n",
     );
 }
 

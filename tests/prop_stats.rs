@@ -96,6 +96,9 @@ fn compare(dir: &Path, b: &str, c: &str, unit: &str) -> Value {
         "300".into(),
         "--format".into(),
         "json".into(),
+        // The properties are about the maths, read as higher-is-better for both columns.
+        "--higher-is-better".into(),
+        "latency_ms".into(),
     ];
     let out = rag_gate::run(rag_gate::cli::Cli::parse_from(args)).expect("valid input");
     assert_eq!(out.exit_code, 0);

@@ -5,7 +5,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use rag_gate::model::{JudgedBounds, Report};
+use rag_gate::model::{DeltaAtBound, GateBounds, JudgedBounds, Report};
 use rag_gate::protocol::verify::{Field, ProtocolReport, Status};
 use support::report::passing_report;
 
@@ -38,10 +38,31 @@ fn with_protocol() -> Report {
         baseline_judged: Some(0.95),
         candidate_judged: Some(0.875),
         delta: c.delta,
-        delta_candidate_optimistic: c.delta + 0.02,
-        delta_baseline_optimistic: c.delta - 0.01,
-        baseline_unjudged: 12,
-        candidate_unjudged: 31,
+        lower: Some(DeltaAtBound {
+            delta: c.delta - 0.01,
+            ci: [c.ci[0] - 0.01, c.ci[1] - 0.01],
+        }),
+        upper: Some(DeltaAtBound {
+            delta: c.delta + 0.02,
+            ci: [c.ci[0] + 0.02, c.ci[1] + 0.02],
+        }),
+        exact: true,
+        not_computed: None,
+        condensed: None,
+        baseline_unjudged: Some(12),
+        candidate_unjudged: Some(31),
+    });
+    let (metric, slice) = (c.metric.clone(), c.slice.clone());
+    let g = r
+        .gates
+        .iter_mut()
+        .find(|g| g.metric == metric && g.slice == slice)
+        .unwrap();
+    g.judged = Some(GateBounds {
+        lower: "fail".into(),
+        upper: "pass".into(),
+        unreliable: true,
+        judge_first: Some("q1 (candidate d7@2)".into()),
     });
     r
 }
@@ -62,9 +83,26 @@ fn text_ends_with_the_protocol_hash_and_json_carries_it() {
         text.ends_with(&format!("protocol shared: sha256 {}\n", "ab".repeat(32))),
         "{text}"
     );
-    assert!(
-        text.contains("Judged coverage (unjudged = non-relevant; bounds if they were relevant)")
+    assert!(text.contains("Judged coverage (one shared judgment per unjudged document"));
+    // Each bound with its interval and the gate's decision there, in every format.
+    let lower = format!(
+        "{:+.4} [{:+.4}, {:+.4}]",
+        r.comparisons[0].delta - 0.01,
+        r.comparisons[0].ci[0] - 0.01,
+        r.comparisons[0].ci[1] - 0.01
     );
+    let md = rag_gate::report::markdown::render(&r);
+    let html = rag_gate::report::html::render(&r);
+    // Markdown escapes brackets and `#` (no issue links).
+    let md_plain = md.replace('\\', "").replace("#&#8288;", "#");
+    for (name, out) in [("text", &text), ("markdown", &md_plain), ("html", &html)] {
+        assert!(out.contains(&lower), "{name}: {out}");
+        assert!(
+            out.contains("#3 max-drop: fail / pass (unreliable)"),
+            "{name}: {out}"
+        );
+    }
+    assert!(html.contains("<h2>Judged coverage</h2>"));
     let v: serde_json::Value = serde_json::from_str(&rag_gate::report::json::render(&r)).unwrap();
     assert_eq!(v["protocol"]["status"], "shared");
     assert_eq!(v["comparisons"][0]["judged"]["candidate_unjudged"], 31);

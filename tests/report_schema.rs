@@ -160,7 +160,7 @@ fn real_reports(dir: &Path) -> Vec<(String, Value)> {
         dir.join("runs.toml"),
         format!(
             "[inputs]\nqrels = \"{q}\"\nbaseline = {{ run = \"{b}\" }}\ncandidate = {{ run = \"{c}\" }}\n\
-             [bootstrap]\nresamples = 500\n[eval]\nmetrics = [\"map\"]\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+             [bootstrap]\nresamples = 500\n[eval]\nmetrics = [\"map\"]\n[judged]\ncondensed = true\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
             q = fixtures.join("qrels.covid-round2.txt").display(),
             b = fixtures.join("run.covidex-t5.txt").display(),
             c = fixtures.join("run.covidex-sim.txt").display(),

@@ -209,8 +209,37 @@ fn the_headline_names_the_groups_or_the_sign_flip_floor_that_made_it_too_small()
     let headline = r["headline"].as_str().unwrap();
     assert!(
         headline.starts_with(
-            "FAIL: ndcg@10 on risk=compliance not judged: too few units for the sign-flip test, fail-if-significant-drop cannot fire"
+            "FAIL: ndcg@10 on risk=compliance: fail-if-significant-drop cannot fire, the sign-flip test has 5 units with a non-zero delta and needs at least 6; add groups, or gate with max-drop instead"
         ),
         "{headline}"
     );
+}
+
+#[test]
+fn compare_warns_where_check_would_not_judge() {
+    // 5 conversations of 8 turns: 40 queries (above min-queries 30), 5 groups < min-groups 8.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[8; 5], &[], 0.0);
+    let out = rag_gate()
+        .current_dir(dir.path())
+        .args(["compare", "b.jsonl", "c.jsonl", "--unit", "group"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_contains(
+        &text,
+        "1 comparison is smaller than check judges (its defaults: min-queries 30, min-groups 8), so their labels rest on too few units: ndcg@10 on all (5 groups < min-groups 8)",
+    );
+    // 30 groups: nothing to warn about.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[4; 30], &[], 0.0);
+    let out = rag_gate()
+        .current_dir(dir.path())
+        .args(["compare", "b.jsonl", "c.jsonl", "--unit", "group"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("smaller than check judges"));
 }

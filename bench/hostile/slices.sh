@@ -19,7 +19,7 @@ crit = ", ".join(json.dumps(f"t=v{i}") for i in range(n))
 with open(f"{d}/gate.toml", "w") as f:
     f.write(f'[inputs]\nbaseline = "b.jsonl"\ncandidate = "c.jsonl"\n[bootstrap]\nresamples = 40\n'
             f'[slices]\ncritical = [{crit}]\nmin-queries = 1\n'
-            f'[[gate]]\nmetric = "ndcg@10"\nmax-drop = 0.5\nslices = "critical"\n')
+            f'[[gate]]\nmetric = "ndcg@10"\nmax-drop = 0.4\nslices = "critical"\n')
 PY
 for bin in "$@"; do
     start=$(date +%s.%N)

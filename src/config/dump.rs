@@ -39,9 +39,168 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
     }
     root.insert("policy".into(), policy.into());
 
-    let gates: Vec<Value> = c.gates.iter().map(gate).collect();
-    root.insert("gate".into(), Value::Array(gates));
-    toml::to_string(&root).unwrap_or_default()
+    if let Some([b, c]) = &c.efficiency.cards {
+        let mut eff = Table::new();
+        eff.insert("baseline".into(), b.written.clone().into());
+        eff.insert("candidate".into(), c.written.clone().into());
+        root.insert("efficiency".into(), eff.into());
+    }
+    // Per-query and run-level gates, in gate-file order.
+    let mut gates: Vec<(usize, Value)> = c.gates.iter().map(|g| (g.index, gate(g))).collect();
+    gates.extend(
+        c.efficiency
+            .gates
+            .iter()
+            .map(|g| (g.index, super::run_gate::dump(g))),
+    );
+    gates.sort_by_key(|(i, _)| *i);
+    root.insert(
+        "gate".into(),
+        Value::Array(gates.into_iter().map(|(_, g)| g).collect()),
+    );
+    let mut out = toml::to_string(&root).unwrap_or_default();
+    out.push_str(&not_set(&root));
+    out
+}
+
+/// Every key a gate file may set, by section ("" is the top level, "gate" each `[[gate]]`,
+/// "inputs.baseline" an input's table). `tests/docs_drift.rs` checks this against the keys the
+/// parser accepts and against docs/gate-file.md.
+pub const KEYS: &[(&str, &[&str])] = &[
+    ("", &["id"]),
+    (
+        "inputs",
+        &[
+            "baseline",
+            "candidate",
+            "queries",
+            "qrels",
+            "format",
+            "id-column",
+            "missing",
+            "baseline-commit",
+        ],
+    ),
+    (
+        "inputs.baseline",
+        &[
+            "path",
+            "run",
+            "runs",
+            "format",
+            "id-column",
+            "id",
+            "group",
+            "slices",
+            "metrics",
+        ],
+    ),
+    (
+        "bootstrap",
+        &["resamples", "seed", "confidence", "unit", "method"],
+    ),
+    (
+        "slices",
+        &[
+            "by",
+            "critical",
+            "min-queries",
+            "min-groups",
+            "on-small-slice",
+        ],
+    ),
+    (
+        "report",
+        &["worst", "tie-epsilon", "practical-tie", "metrics"],
+    ),
+    ("noise", &["file", "quarantine"]),
+    (
+        "eval",
+        &[
+            "metrics",
+            "rel-level",
+            "gain",
+            "order",
+            "empty-gold",
+            "qrels-format",
+            "run-format",
+            "corpus",
+            "chunk-map",
+            "judged-only",
+        ],
+    ),
+    ("protocol", &["require"]),
+    ("judged", &["on-unreliable", "min-judged", "condensed"]),
+    ("policy", &["max-k"]),
+    ("efficiency", &["baseline", "candidate"]),
+    (
+        "gate",
+        &[
+            "metric",
+            "min-mean",
+            "max-mean",
+            "max-drop",
+            "max-change",
+            "fail-if-significant-drop",
+            "max-loss-rate",
+            "statistic",
+            "higher-is-better",
+            "slices",
+            "max-increase",
+            "max-decrease",
+            "min",
+            "max",
+            "at",
+            "allow-condition-change",
+        ],
+    ),
+];
+
+/// The keys the dump above does not set, as comments (the dump stays a valid gate file): each
+/// optional key without a default, so every key the gate file accepts is named.
+fn not_set(root: &Table) -> String {
+    let mut lines = Vec::new();
+    for (section, keys) in KEYS {
+        let set = |k: &str| -> bool {
+            match *section {
+                "" => root.contains_key(k),
+                "gate" => root
+                    .get("gate")
+                    .and_then(Value::as_array)
+                    .is_some_and(|gs| {
+                        gs.iter()
+                            .any(|g| g.as_table().is_some_and(|t| t.contains_key(k)))
+                    }),
+                "inputs.baseline" => ["baseline", "candidate"].iter().any(|side| {
+                    let v = root.get("inputs").and_then(|i| i.get(side));
+                    let tables: Vec<&Value> = match v {
+                        Some(Value::Array(a)) => a.iter().collect(),
+                        Some(v) => vec![v],
+                        None => Vec::new(),
+                    };
+                    tables.iter().any(|t| t.get(k).is_some())
+                }),
+                s => root.get(s).and_then(|t| t.get(k)).is_some(),
+            }
+        };
+        let missing: Vec<&str> = keys.iter().copied().filter(|k| !set(k)).collect();
+        if !missing.is_empty() {
+            let name = match *section {
+                "" => "top level".to_string(),
+                "gate" => "[[gate]]".to_string(),
+                "inputs.baseline" => "[inputs.baseline], [inputs.candidate]".to_string(),
+                s => format!("[{s}]"),
+            };
+            lines.push(format!("# {name}: {}", missing.join(", ")));
+        }
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n# Not set above (optional, no default; docs/gate-file.md says what each does):\n{}\n",
+        lines.join("\n")
+    )
 }
 
 /// `[inputs]`: both sides, the optional queries and qrels paths as written, `missing`.
@@ -126,13 +285,18 @@ fn judged_table(j: &JudgedSettings) -> Table {
     if let Some(m) = j.min_judged {
         judged.insert("min-judged".into(), m.into());
     }
+    judged.insert("condensed".into(), j.condensed.into());
     judged
 }
 
 fn input(i: &InputSpec) -> Value {
     let mut t = Table::new();
     match &i.kind {
-        InputKind::Metrics { format, id_column } => {
+        InputKind::Metrics {
+            format,
+            id_column,
+            columns,
+        } => {
             t.insert("path".into(), i.written.clone().into());
             if let Some(f) = format {
                 if let Ok(Value::String(s)) = Value::try_from(f) {
@@ -140,12 +304,31 @@ fn input(i: &InputSpec) -> Value {
                 }
             }
             t.insert("id-column".into(), id_column.clone().into());
+            column_mapping(columns, &mut t);
         }
         InputKind::Run => {
             t.insert("run".into(), i.written.clone().into());
         }
     }
     t.into()
+}
+
+/// The long form's `id`, `group`, `slices` and `metrics` keys, when given.
+fn column_mapping(c: &crate::load::ColumnMap, t: &mut Table) {
+    for (k, v) in [("id", &c.id), ("group", &c.group)] {
+        if let Some(v) = v {
+            t.insert(k.into(), v.clone().into());
+        }
+    }
+    for (k, m) in [("slices", &c.slices), ("metrics", &c.metrics)] {
+        if !m.is_empty() {
+            let m: Table = m
+                .iter()
+                .map(|(a, b)| (a.clone(), b.clone().into()))
+                .collect();
+            t.insert(k.into(), m.into());
+        }
+    }
 }
 
 fn gate(g: &Gate) -> Value {
@@ -155,6 +338,7 @@ fn gate(g: &Gate) -> Value {
         ("min-mean", g.min_mean),
         ("max-mean", g.max_mean),
         ("max-drop", g.max_drop),
+        ("max-change", g.max_change),
         ("fail-if-significant-drop", g.fail_if_significant_drop),
         ("max-loss-rate", g.max_loss_rate),
     ] {

@@ -50,6 +50,7 @@ pub(super) fn gate(
         min_mean: g.min_mean.as_ref().map(|v| *v.get_ref()),
         max_mean: g.max_mean.as_ref().map(|v| *v.get_ref()),
         max_drop: g.max_drop.as_ref().map(|v| *v.get_ref()),
+        max_change: g.max_change.as_ref().map(|v| *v.get_ref()),
         fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
         max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
         statistic: g.statistic.unwrap_or_default(),
@@ -74,6 +75,14 @@ fn check_rule_values(src: &SourceText, index: usize, metric: &str, g: &RawGate) 
             }
         }
     }
+    if let Some(v) = &g.max_change {
+        if !(v.get_ref().is_finite() && *v.get_ref() > 0.0) {
+            return Err(here(
+                v,
+                "max-change must be a finite number > 0 (equivalence within ±0.01 is written 0.01)",
+            ));
+        }
+    }
     for (rule, v) in [
         ("max-drop", &g.max_drop),
         ("fail-if-significant-drop", &g.fail_if_significant_drop),
@@ -91,7 +100,71 @@ fn check_rule_values(src: &SourceText, index: usize, metric: &str, g: &RawGate) 
         if !(0.0..=1.0).contains(v.get_ref()) {
             return Err(here(
                 v,
-                "max-loss-rate must be a share of queries between 0 and 1",
+                &format!(
+                    "max-loss-rate must be a share of queries between 0 and 1, not {}{}",
+                    v.get_ref(),
+                    percent_hint(*v.get_ref())
+                ),
+            ));
+        }
+    }
+    if crate::metric_names::is_bounded(metric) {
+        bounded_rule_values(metric, g).map_err(|(v, msg)| here(v, &msg))?;
+    }
+    Ok(())
+}
+
+/// The largest margin a metric bounded in [0, 1] may have: a drop of 0.5 or more would let
+/// almost any change pass, so such a margin is a percentage written as a number.
+const MAX_BOUNDED_MARGIN: f64 = 0.5;
+
+/// " (did you mean 0.25?)" for a share written as a percentage (25), else nothing.
+fn percent_hint(v: f64) -> String {
+    if v > 1.0 && v <= 100.0 {
+        format!("; did you mean {}?", v / 100.0)
+    } else {
+        String::new()
+    }
+}
+
+/// For a metric in [0, 1]: margins below 0.5 ("did you mean 0.01?" for `max-drop = 1`) and
+/// absolute bars inside [0, 1]; the offending value and the words why.
+fn bounded_rule_values<'a>(
+    metric: &str,
+    g: &'a RawGate,
+) -> std::result::Result<(), (&'a Spanned<f64>, String)> {
+    for (rule, v) in [
+        ("max-drop", &g.max_drop),
+        ("max-change", &g.max_change),
+        ("fail-if-significant-drop", &g.fail_if_significant_drop),
+    ] {
+        let Some(v) = v else { continue };
+        let m = *v.get_ref();
+        if m >= MAX_BOUNDED_MARGIN {
+            return Err((
+                v,
+                format!(
+                    "{rule} = {m} can never fail: {metric} lies in [0, 1], so a margin of {MAX_BOUNDED_MARGIN} or more lets almost any {} pass; did you mean {}? (a margin is a difference of the metric: 1% is 0.01)",
+                    if rule == "max-change" { "change" } else { "drop" },
+                    m / 100.0
+                ),
+            ));
+        }
+    }
+    for (rule, v) in [("min-mean", &g.min_mean), ("max-mean", &g.max_mean)] {
+        let Some(v) = v else { continue };
+        let x = *v.get_ref();
+        if !(0.0..=1.0).contains(&x) {
+            let hint = if x > 1.0 && x <= 100.0 {
+                format!("; did you mean {}?", x / 100.0)
+            } else {
+                String::new()
+            };
+            return Err((
+                v,
+                format!(
+                    "{rule} = {x} is outside the range of {metric}, which lies in [0, 1]{hint}"
+                ),
             ));
         }
     }
@@ -109,12 +182,13 @@ fn require_a_rule(
     if g.min_mean.is_none()
         && g.max_mean.is_none()
         && g.max_drop.is_none()
+        && g.max_change.is_none()
         && g.fail_if_significant_drop.is_none()
         && g.max_loss_rate.is_none()
     {
         return Err(src.error(
             Some(span),
-            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, fail-if-significant-drop or max-loss-rate"),
+            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, max-change, fail-if-significant-drop or max-loss-rate"),
         ));
     }
     Ok(())
@@ -173,9 +247,20 @@ fn within_max_k(
             "[[gate]] #{index} ({metric}): cutoff {k} is above [policy] max-k = {max}: the model sees at most {max} documents, so documents past rank {max} cannot help it; gate a cutoff ≤ {max}"
         ))),
         None => Err(at_metric(format!(
-            "[[gate]] #{index} ({metric}): no cutoff, so it scores the whole ranking, beyond [policy] max-k = {max}; gate a cutoff ≤ {max} (e.g. {metric}@{max})"
+            "[[gate]] #{index} ({metric}): no cutoff, so it scores the whole ranking, beyond [policy] max-k = {max}; gate a cutoff ≤ {max} (e.g. {})",
+            with_cutoff(metric, max)
         ))),
         Some(_) => Ok(()),
+    }
+}
+
+/// The metric of `metric` with cutoff `k`, as the evaluator names it: `map` is `ap@k` (there is
+/// no `map@k`), `rprec` has no cut-off form (`p@k` is the nearest), the rest take `@k`.
+fn with_cutoff(metric: &str, k: usize) -> String {
+    match metric {
+        "map" => format!("ap@{k}"),
+        "rprec" => format!("p@{k}"),
+        m => format!("{m}@{k}"),
     }
 }
 

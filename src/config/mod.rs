@@ -2,6 +2,7 @@
 //! line and column; `validate` checks meaning (ranges, a rule per gate) and names the key.
 //! Paths in the gate file are relative to the gate file's folder.
 
+mod baseline;
 mod dump;
 mod gate;
 mod raw;
@@ -14,6 +15,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub use baseline::{is_commit, BaselineSettings, OnMissing};
 pub use dump::dump;
 pub use run_gate::{Efficiency, RunGate, RunRule, RunRuleKind};
 pub use span::SourceText;
@@ -83,7 +85,8 @@ pub enum OnSmallSlice {
     Fail,
 }
 
-/// What a gate whose decision unjudged documents could flip does: fail (default) or warn.
+/// What a gate whose decision unjudged documents could flip does: warn (default: the gate
+/// decides on the declared protocol, unjudged = non-relevant) or fail (pools meant to be complete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OnUnreliable {
@@ -103,13 +106,19 @@ pub struct JudgedSettings {
     pub on_unreliable: OnUnreliable,
     /// A gated slice whose mean judged@k is below this is not judged (too few judgments).
     pub min_judged: Option<f64>,
+    /// Where `min-judged` was written (for errors about it).
+    pub min_judged_span: Option<std::ops::Range<usize>>,
+    /// Also report the gated deltas on condensed lists (unjudged docs removed, trec_eval -J).
+    pub condensed: bool,
 }
 
 impl Default for JudgedSettings {
     fn default() -> Self {
         JudgedSettings {
-            on_unreliable: OnUnreliable::Fail,
+            on_unreliable: OnUnreliable::Warn,
             min_judged: None,
+            min_judged_span: None,
+            condensed: false,
         }
     }
 }
@@ -121,6 +130,8 @@ pub enum InputKind {
     Metrics {
         format: Option<Format>,
         id_column: String,
+        /// The long form's column mapping (`id`, `group`, `slices`, `metrics`).
+        columns: crate::load::ColumnMap,
     },
     /// A run (ranked documents) to evaluate against `[inputs] qrels`.
     Run,
@@ -258,6 +269,8 @@ pub struct Gate {
     pub min_mean: Option<f64>,
     pub max_mean: Option<f64>,
     pub max_drop: Option<f64>,
+    /// Equivalence: pass only if the CI of the delta lies inside (−m, +m).
+    pub max_change: Option<f64>,
     /// Proven harm: fail only if the CI upper bound of the delta is below −m (and the Holm-adjusted
     /// p-value is below 1 − confidence).
     pub fail_if_significant_drop: Option<f64>,
@@ -292,6 +305,8 @@ pub struct Config {
     pub gates: Vec<Gate>,
     pub noise: NoiseSettings,
     pub policy: Policy,
+    /// `[baseline]`: its age and distance limits, what a missing one does, its commit.
+    pub baseline: BaselineSettings,
     /// `[efficiency]`: the run cards and the run-level gates.
     pub efficiency: Efficiency,
     /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric

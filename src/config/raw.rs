@@ -30,6 +30,8 @@ pub struct RawConfig {
     pub gates: Vec<Spanned<RawGate>>,
     #[serde(default)]
     pub noise: RawNoise,
+    #[serde(default)]
+    pub baseline: super::baseline::RawBaseline,
     pub efficiency: Option<RawEfficiency>,
 }
 
@@ -58,6 +60,7 @@ pub struct RawInputs {
     pub format: Option<Format>,
     pub id_column: Option<String>,
     pub missing: Option<Missing>,
+    pub baseline_commit: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -111,6 +114,7 @@ pub struct RawGate {
     pub min_mean: Option<Spanned<f64>>,
     pub max_mean: Option<Spanned<f64>>,
     pub max_drop: Option<Spanned<f64>>,
+    pub max_change: Option<Spanned<f64>>,
     pub fail_if_significant_drop: Option<Spanned<f64>>,
     pub max_loss_rate: Option<Spanned<f64>>,
     pub statistic: Option<Statistic>,
@@ -136,4 +140,5 @@ pub struct RawProtocol {
 pub struct RawJudged {
     pub on_unreliable: Option<OnUnreliable>,
     pub min_judged: Option<Spanned<f64>>,
+    pub condensed: Option<bool>,
 }

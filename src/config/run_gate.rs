@@ -107,6 +107,7 @@ fn cards(base: &Path, e: &RawEfficiency) -> [InputSpec; 2] {
         kind: InputKind::Metrics {
             format: None,
             id_column: String::new(),
+            columns: Default::default(),
         },
         span: Some(s.span()),
     };
@@ -158,6 +159,8 @@ fn no_per_query_keys(g: &RawGate) -> std::result::Result<(), &'static str> {
         ("min-mean", g.min_mean.is_some()),
         ("max-mean", g.max_mean.is_some()),
         ("max-drop", g.max_drop.is_some()),
+        ("max-change", g.max_change.is_some()),
+        ("max-change", g.max_change.is_some()),
         (
             "fail-if-significant-drop",
             g.fail_if_significant_drop.is_some(),
@@ -311,4 +314,39 @@ fn curve_target(
             "{name} = {v}: a recall target is a number in (0, 1], e.g. 0.95"
         ))),
     }
+}
+
+/// `--dump-config`: one run-level gate, every rule as it reads back (a fraction as 0.1).
+pub(super) fn dump(g: &RunGate) -> Value {
+    let mut t = toml::Table::new();
+    t.insert("metric".into(), g.metric.clone().into());
+    if let Some((m, x)) = &g.at {
+        let mut at = toml::Table::new();
+        at.insert(m.clone(), (*x).into());
+        t.insert("at".into(), at.into());
+    }
+    for r in &g.rules {
+        let v: Value = match (r.kind, r.relative) {
+            (RunRuleKind::Min | RunRuleKind::Max, _) => r.amount.into(),
+            // A plain number ≤ 1 is read as a fraction; above, only "N%" is.
+            (_, true) if r.amount <= 1.0 => r.amount.into(),
+            (_, true) => format!("{}%", r.amount * 100.0).into(),
+            (_, false) => {
+                let mut a = toml::Table::new();
+                a.insert("absolute".into(), r.amount.into());
+                a.into()
+            }
+        };
+        t.insert(r.kind.as_str().into(), v);
+    }
+    t.insert("higher-is-better".into(), g.higher_is_better.into());
+    let allow = g
+        .allow_condition_change
+        .iter()
+        .map(|s| Value::String(s.clone()));
+    t.insert(
+        "allow-condition-change".into(),
+        Value::Array(allow.collect()),
+    );
+    t.into()
 }

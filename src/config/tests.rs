@@ -163,7 +163,9 @@ fn replicate_lists_and_runs_tables_parse_and_dump() {
         None,
     );
     assert!(
-        !one.contains("[noise]") && one.contains("[inputs.baseline]") && !one.contains("[[inputs"),
+        !one.contains("\n[noise]\n")
+            && one.contains("[inputs.baseline]")
+            && !one.contains("[[inputs"),
         "{one}"
     );
 }

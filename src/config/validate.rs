@@ -28,6 +28,8 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
     let run_level = !efficiency.gates.is_empty();
     let gates = checked_gates(&src, &raw, policy.max_k, &positions, run_level)?;
     let judged = judged_settings(&src, &raw.judged)?;
+    let baseline =
+        super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
     let warnings = no_effect_warnings(&src, &raw, &inputs.baseline, &inputs.candidate);
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
@@ -47,6 +49,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         gates,
         noise,
         policy,
+        baseline,
         efficiency,
         warnings,
         source: src,
@@ -123,6 +126,7 @@ fn path_input(base: &Path, s: &Option<Spanned<String>>, id_column: &str) -> Opti
         kind: InputKind::Metrics {
             format: None,
             id_column: id_column.to_string(),
+            columns: Default::default(),
         },
         span: Some(p.span()),
     })
@@ -325,8 +329,10 @@ fn judged_settings(src: &SourceText, j: &super::raw::RawJudged) -> Result<Judged
         m => m.as_ref().map(|m| *m.get_ref()),
     };
     Ok(JudgedSettings {
-        on_unreliable: j.on_unreliable.unwrap_or(OnUnreliable::Fail),
+        on_unreliable: j.on_unreliable.unwrap_or(OnUnreliable::Warn),
         min_judged,
+        min_judged_span: j.min_judged.as_ref().map(|m| m.span()),
+        condensed: j.condensed.unwrap_or(false),
     })
 }
 
@@ -355,6 +361,20 @@ fn no_effect_warnings(
                 Some(q.span()),
                 "[inputs] qrels has no effect: no input is a run (baseline and candidate are metric files)",
             ));
+        }
+    }
+    if runs < 2 {
+        let judged = &raw.judged;
+        for (key, set) in [
+            ("on-unreliable", judged.on_unreliable.is_some()),
+            ("condensed", judged.condensed == Some(true)),
+        ] {
+            if set {
+                w.push(src.warning(
+                    None,
+                    format!("[judged] {key} has no effect: judged bounds and condensed lists need both inputs to be runs ({{ run = \"…\" }})"),
+                ));
+            }
         }
     }
     if runs == 2 && (raw.inputs.format.is_some() || raw.inputs.id_column.is_some()) {
@@ -450,61 +470,114 @@ fn input(
             kind: InputKind::Metrics {
                 format: fmt,
                 id_column: id_column.to_string(),
+                columns: Default::default(),
             },
             span,
         }),
-        Value::Table(t) => {
-            let mut path = None;
-            let mut run = None;
-            let mut format = fmt;
-            let mut id_col = id_column.to_string();
-            for (k, val) in t {
-                let text = || {
-                    val.as_str()
-                        .map(str::to_string)
-                        .ok_or_else(|| bad(format!("`{k}` must be a string")))
-                };
-                match k.as_str() {
-                    "path" => path = Some(text()?),
-                    "run" => run = Some(text()?),
-                    "id-column" => id_col = text()?,
-                    "format" => {
-                        let f = text()?;
-                        format = Some(Format::deserialize(toml::Value::String(f.clone())).map_err(|_| {
-                            bad(format!("format {f:?}: expected \"jsonl\", \"csv\", \"tsv\", \"trec-eval\" or \"ir-measures\""))
-                        })?);
-                    }
-                    other => {
-                        return Err(bad(format!(
-                        "unknown key `{other}`; expected `path`, `run`, `format` or `id-column`"
-                    )))
-                    }
-                }
-            }
-            match (path, run) {
-                (Some(p), None) => Ok(InputSpec {
-                    path: resolve(base, &p),
-                    written: p,
-                    kind: InputKind::Metrics {
-                        format,
-                        id_column: id_col,
-                    },
-                    span,
-                }),
-                (None, Some(r)) => Ok(InputSpec {
-                    path: resolve(base, &r),
-                    written: r,
-                    kind: InputKind::Run,
-                    span,
-                }),
-                _ => Err(bad(
-                    "give exactly one of `path = \"...\"` (per-query metrics) or `run = \"...\"`"
-                        .into(),
-                )),
-            }
-        }
+        Value::Table(t) => input_table(t, base, fmt, id_column, span.clone(), &bad),
         _ => Err(bad(
             "expected a path string or a table like { path = \"...\" } or { run = \"...\" }, or a list of replicate runs".into(),
         )),
     }
+}
+
+/// The long form `{ path = "...", format, id-column, id, group, slices = {...}, metrics = {...} }`
+/// or `{ run = "..." }`.
+fn input_table(
+    t: &toml::Table,
+    base: &Path,
+    fmt: Option<Format>,
+    id_column: &str,
+    span: Option<Range<usize>>,
+    bad: &dyn Fn(String) -> crate::Error,
+) -> Result<InputSpec> {
+    let mut path = None;
+    let mut run = None;
+    let mut format = fmt;
+    let mut id_col = id_column.to_string();
+    let mut columns = crate::load::ColumnMap::default();
+    for (k, val) in t {
+        let text = || {
+            val.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| bad(format!("`{k}` must be a string")))
+        };
+        match k.as_str() {
+            "path" => path = Some(text()?),
+            "run" => run = Some(text()?),
+            "id-column" => id_col = text()?,
+            "id" => columns.id = Some(text()?),
+            "group" => columns.group = Some(text()?),
+            "slices" => columns.slices = string_table(val, k, bad)?,
+            "metrics" => columns.metrics = string_table(val, k, bad)?,
+            "format" => {
+                let f = text()?;
+                format = Some(Format::deserialize(toml::Value::String(f.clone())).map_err(|_| {
+                    bad(format!("format {f:?}: expected \"jsonl\", \"csv\", \"tsv\", \"trec-eval\" or \"ir-measures\""))
+                })?);
+            }
+            other => {
+                return Err(bad(format!(
+                    "unknown key `{other}`; expected `path`, `run`, `format`, `id-column`, or a column mapping: `id`, `group`, `slices`, `metrics`"
+                )))
+            }
+        }
+    }
+    match (path, run) {
+        (Some(p), None) => Ok(InputSpec {
+            path: resolve(base, &p),
+            written: p,
+            kind: InputKind::Metrics {
+                format,
+                id_column: id_col,
+                columns,
+            },
+            span,
+        }),
+        (None, Some(_)) if !columns.is_empty() => Err(bad(
+            "a column mapping (id, group, slices, metrics) applies to `path` tables, not to runs"
+                .into(),
+        )),
+        (None, Some(r)) => Ok(InputSpec {
+            path: resolve(base, &r),
+            written: r,
+            kind: InputKind::Run,
+            span,
+        }),
+        _ => Err(bad(
+            "give exactly one of `path = \"...\"` (per-query metrics) or `run = \"...\"`".into(),
+        )),
+    }
+}
+
+/// `slices = { lang = "language" }` / `metrics = { "recall@5" = "context_recall" }`: names to
+/// column names, every value a string; metric names canonical (`P@5` is `p@5`).
+fn string_table(
+    val: &Value,
+    key: &str,
+    bad: &dyn Fn(String) -> crate::Error,
+) -> Result<std::collections::BTreeMap<String, String>> {
+    let Value::Table(t) = val else {
+        return Err(bad(format!(
+            "`{key}` must be a table of name = \"column\", e.g. {key} = {{ {} = \"...\" }}",
+            if key == "slices" {
+                "lang"
+            } else {
+                "\"recall@5\""
+            }
+        )));
+    };
+    let mut out = std::collections::BTreeMap::new();
+    for (name, column) in t {
+        let Value::String(c) = column else {
+            return Err(bad(format!("`{key}.{name}` must be a column name string")));
+        };
+        let name = if key == "metrics" {
+            crate::metric_names::canonical(name)
+        } else {
+            name.clone()
+        };
+        out.insert(name, c.clone());
+    }
+    Ok(out)
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use super::engine::{EvalSummary, Evaluation, Policies, QueryResult};
 use super::metrics::{Kind, Metric};
 use super::run::{for_each_query, RunSpec};
-use super::{EvalOptions, Format, Order};
+use super::{EvalOptions, Format};
 use crate::error::{Error, Result};
 
 pub fn evaluate_ann(
@@ -28,9 +28,9 @@ pub fn evaluate_ann(
         )));
     }
     let kmax = ms.iter().filter_map(|m| m.k).max().unwrap_or(0);
-    let exact_spec = spec_for(exact, opts);
+    let exact_spec = spec_for(exact, exact_shown, opts)?;
     let truth = read_exact(exact, exact_shown, &exact_spec, kmax)?;
-    let spec = spec_for(run, opts);
+    let spec = spec_for(run, run_shown, opts)?;
     let scored = score_run(run, run_shown, &spec, &truth, ms)?;
     let summary = EvalSummary {
         qrels: exact_shown.to_string(),
@@ -41,6 +41,7 @@ pub fn evaluate_ann(
         excluded: Vec::new(),
         missing_from_run: scored.missing,
         run_only_ignored: scored.ann_only,
+        scores_disagree: Vec::new(),
         means: means(ms, &scored.rows),
         pooled: BTreeMap::new(),
         policies: policies(exact_spec.format, &spec, opts),
@@ -56,21 +57,16 @@ pub fn evaluate_ann(
 /// The exact run's top documents of each query, with the line it starts on.
 type Truth = BTreeMap<String, (usize, Vec<Vec<u8>>)>;
 
-/// How to read a run: `--run-format` or the file's extension; `--order`, or by score for TREC
-/// runs and as given otherwise.
-fn spec_for(p: &Path, opts: &EvalOptions) -> RunSpec<'static> {
-    let format = opts.run_format.unwrap_or_else(|| Format::from_path(p));
-    let order = opts.order.unwrap_or(if format == Format::Trec {
-        Order::Score
-    } else {
-        Order::Given
-    });
-    RunSpec {
+/// How to read a run: `--run-format` or recognised from content and name; `--order`, or the
+/// format's default (by score where there are scores).
+fn spec_for(p: &Path, shown: &str, opts: &EvalOptions) -> Result<RunSpec<'static>> {
+    let format = Format::resolve(p, shown, super::Role::Run, opts.run_format)?;
+    Ok(RunSpec {
         format,
-        order,
+        order: opts.order.unwrap_or(format.default_order()),
         chunks: None,
         corpus: None,
-    }
+    })
 }
 
 /// Reads the exact run, keeping each query's top `kmax` documents.
@@ -142,7 +138,9 @@ fn ann_row(ms: &[Metric], qid: &str, line: usize, top: &[Vec<u8>], ann: &[&[u8]]
             .map(|m| overlap(top, ann, m.k.unwrap_or(1)))
             .collect(),
         unjudged: Vec::new(),
-        optimistic: Vec::new(),
+        top_rels: Vec::new(),
+        ideal_gains: Vec::new(),
+        has_nonrelevant: false,
         relevant: Vec::new(),
     }
 }

@@ -19,14 +19,17 @@ use crate::outputs::{refuse_clobbering, Output, Reads};
 /// without a relevant doc follow --empty-gold. Every policy is recorded in the summary.
 #[derive(Debug, Clone, clap::Args)]
 pub struct EvalArgs {
-    /// Qrels: TREC `qid 0 docid rel` or JSONL {"query_id", "gold"} (by extension: .jsonl).
+    /// Qrels: TREC, JSONL {"query_id", "gold"}, ranx/BEIR JSON, BEIR TSV or LlamaIndex JSONL
+    /// (recognised from content; gzip undone; `-` is stdin).
     #[arg(long, value_name = "FILE", required_unless_present = "exact_run")]
     pub qrels: Option<PathBuf>,
-    /// Run: TREC `qid Q0 docid rank score tag` or JSONL {"query_id", "ranked"}.
+    /// Run: TREC, JSONL {"query_id", "ranked"}, ranx/BEIR JSON, MS MARCO TSV or LlamaIndex
+    /// JSONL (recognised from content; gzip undone; `-` is stdin).
     #[arg(long, value_name = "FILE")]
     pub run: PathBuf,
     /// Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k,
-    /// ann-recall@k (the last only with --exact-run, on its own).
+    /// judged@k (share of the top k that is judged), ann-recall@k (the last only with
+    /// --exact-run, on its own).
     #[arg(long, value_name = "LIST")]
     pub metrics: String,
     /// Per-query output format; `json` prints the summary only.
@@ -50,10 +53,10 @@ pub struct EvalArgs {
     /// Queries with no relevant doc: exclude (listed, not averaged), zero (kept, trec_eval), error.
     #[arg(long, value_enum, default_value = "exclude")]
     pub empty_gold: EmptyGold,
-    /// Qrels format, overriding the extension.
+    /// Qrels format, instead of recognising it from content and name.
     #[arg(long, value_enum)]
     pub qrels_format: Option<Format>,
-    /// Run format (also of --exact-run), overriding the extension.
+    /// Run format (also of --exact-run), instead of recognising it from content and name.
     #[arg(long, value_enum)]
     pub run_format: Option<Format>,
     /// Corpus doc ids, one per line: any other gold or ranked id is an error.
@@ -65,6 +68,9 @@ pub struct EvalArgs {
     /// Exact-search run for ann-recall@k (--run is then the approximate run).
     #[arg(long, value_name = "FILE")]
     pub exact_run: Option<PathBuf>,
+    /// Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring.
+    #[arg(long)]
+    pub judged_only: bool,
     /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
@@ -80,8 +86,13 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         planned.iter().map(|(f, p)| (*f, p.as_path())).collect();
     refuse_clobbering(&named, &reads)?;
     let ev = evaluate_either(args, &ms, &opts)?;
+    let mut stderr = left_out_notes(&ev.summary);
+    stderr.extend(super::engine::disagree_warning(
+        &ev.summary.run,
+        &ev.summary.scores_disagree,
+    ));
     let mut out = Outcome {
-        stderr: left_out_notes(&ev.summary),
+        stderr,
         ..Outcome::default()
     };
     write_rows(args, &ev, &reads, &mut out)?;
@@ -104,6 +115,7 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
             None => 0,
         },
         optimistic: false,
+        judged_only: args.judged_only,
         keep_ranks: false,
     }
 }

@@ -9,11 +9,11 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::judged::{optimistic, unjudged_docs};
+use super::judged::unjudged_docs;
 use super::metrics::{Judged, Kind, Metric, UNJUDGED};
 use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
-use super::{EmptyGold, EvalOptions, Format, Gain, Order};
+use super::{EmptyGold, EvalOptions, Format, Gain, Order, Role};
 use crate::error::{Error, Result};
 use crate::model::RelevantRank;
 use crate::protocol::Protocol;
@@ -32,9 +32,16 @@ pub struct QueryResult {
     pub hits: Vec<usize>,
     /// `(rank, doc)` of the unjudged docs in the top `EvalOptions::unjudged_depth`.
     pub unjudged: Vec<(usize, String)>,
-    /// Each metric's optimistic value (unjudged docs in its cutoff counted relevant), when
-    /// `EvalOptions::optimistic` asks for it; empty otherwise.
-    pub optimistic: Vec<f64>,
+    /// With `EvalOptions::optimistic` (for the judged bounds): the grades of the top
+    /// `unjudged_depth` ranked docs ([`UNJUDGED`] for none) and the ideal gains, highest first;
+    /// empty otherwise.
+    #[serde(skip)]
+    pub top_rels: Vec<i32>,
+    #[serde(skip)]
+    pub ideal_gains: Vec<f64>,
+    /// The query's qrels hold a judgment ≤ 0 (a judged non-relevant document).
+    #[serde(skip)]
+    pub has_nonrelevant: bool,
     /// With `EvalOptions::keep_ranks`: where the run ranked each relevant doc (sorted by doc
     /// id), so a report can say why a query regressed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -88,6 +95,10 @@ pub struct EvalSummary {
     pub missing_from_run: Vec<String>,
     /// Queries in the run but not in the qrels: ignored.
     pub run_only_ignored: usize,
+    /// Queries whose list has scores that disagree with its order, kept in list order
+    /// (`--order given`, JSONL's default), in run order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scores_disagree: Vec<String>,
     /// Macro means over evaluated queries; null when none is evaluated.
     pub means: BTreeMap<String, Option<f64>>,
     /// Σ hits@k / Σ R over evaluated queries, for each recall@k.
@@ -139,10 +150,15 @@ fn score(
             .map(|m| j.hits(m.k.unwrap_or(rels.len())))
             .collect(),
         unjudged: unjudged_docs(rels, docs, opts.unjudged_depth),
-        optimistic: match opts.optimistic {
-            true => ms.iter().map(|&m| optimistic(&j, m)).collect(),
+        top_rels: match opts.optimistic {
+            true => rels[..rels.len().min(opts.unjudged_depth)].to_vec(),
             false => Vec::new(),
         },
+        ideal_gains: match opts.optimistic {
+            true => ideal.clone(),
+            false => Vec::new(),
+        },
+        has_nonrelevant: q.judged.values().any(|&g| g <= 0),
         relevant: Vec::new(),
     }
 }
@@ -212,7 +228,8 @@ pub fn evaluate(
         .as_deref()
         .map(|p| ChunkMap::read(p, &p.display().to_string()))
         .transpose()?;
-    let (qrels_format, run_format, order) = formats_and_order(opts, qrels_path, run_path);
+    let (qrels_format, run_format, order) =
+        formats_and_order(opts, (qrels_path, qrels_shown), (run_path, run_shown))?;
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
     if opts.gain == Gain::Exponential {
         check_exponential_grades(&qrels, qrels_shown)?;
@@ -224,7 +241,11 @@ pub fn evaluate(
         chunks: chunks.as_ref(),
         corpus: corpus.as_ref(),
     };
-    let (mut rows, run_only) = score_run(&qrels, &excluded, run_path, run_shown, &spec, ms, opts)?;
+    let Scored {
+        mut rows,
+        run_only,
+        disagree,
+    } = score_run(&qrels, &excluded, run_path, run_shown, &spec, ms, opts)?;
     let missing = score_missing(&qrels, &excluded, &mut rows, ms, opts);
     let rows: Vec<QueryResult> = rows.into_values().collect();
     check_finite(&rows, ms, qrels_shown)?;
@@ -247,6 +268,7 @@ pub fn evaluate(
         excluded: excluded.into_iter().collect(),
         missing_from_run: missing,
         run_only_ignored: run_only.len(),
+        scores_disagree: disagree,
         means,
         pooled,
         policies: policies(opts, qrels_format, run_format, order),
@@ -259,25 +281,17 @@ pub fn evaluate(
     })
 }
 
-/// The qrels and run formats (the flags, else the extensions) and the ranking order (the flag,
-/// else by score for TREC runs and as given otherwise).
+/// The qrels and run formats (the flags, else recognised from content and name) and the
+/// ranking order (the flag, else the run format's default: by score where there are scores).
 fn formats_and_order(
     opts: &EvalOptions,
-    qrels_path: &Path,
-    run_path: &Path,
-) -> (Format, Format, Order) {
-    let qrels_format = opts
-        .qrels_format
-        .unwrap_or_else(|| Format::from_path(qrels_path));
-    let run_format = opts
-        .run_format
-        .unwrap_or_else(|| Format::from_path(run_path));
-    let order = opts.order.unwrap_or(if run_format == Format::Trec {
-        Order::Score
-    } else {
-        Order::Given
-    });
-    (qrels_format, run_format, order)
+    (qrels_path, qrels_shown): (&Path, &str),
+    (run_path, run_shown): (&Path, &str),
+) -> Result<(Format, Format, Order)> {
+    let qrels_format = Format::resolve(qrels_path, qrels_shown, Role::Qrels, opts.qrels_format)?;
+    let run_format = Format::resolve(run_path, run_shown, Role::Run, opts.run_format)?;
+    let order = opts.order.unwrap_or(run_format.default_order());
+    Ok((qrels_format, run_format, order))
 }
 
 /// Scores every judged, not excluded query the run lacks as an empty ranking (trec_eval -c)
@@ -346,11 +360,15 @@ fn score_run(
     spec: &RunSpec,
     ms: &[Metric],
     opts: &EvalOptions,
-) -> Result<(BTreeMap<String, QueryResult>, BTreeSet<String>)> {
+) -> Result<Scored> {
     let mut rows: BTreeMap<String, QueryResult> = BTreeMap::new();
     let mut run_only: BTreeSet<String> = BTreeSet::new();
+    let mut disagree: Vec<String> = Vec::new();
     let mut rels: Vec<i32> = Vec::new();
     for_each_query(run_path, run_shown, spec, &mut |r| {
+        if r.scores_disagree && !disagree.iter().any(|q| q == r.qid) {
+            disagree.push(r.qid.to_string());
+        }
         let Some(q) = qrels.queries.get(r.qid) else {
             run_only.insert(r.qid.to_string());
             return Ok(());
@@ -365,14 +383,54 @@ fn score_run(
                 .iter()
                 .map(|d| q.judged.get(*d).map_or(UNJUDGED, |&g| g.max(UNJUDGED + 1))),
         );
-        let mut row = score(q, &rels, &r.docs, ms, opts, r.qid);
+        let condensed: Vec<&[u8]>;
+        let docs: &[&[u8]] = match opts.judged_only {
+            false => &r.docs,
+            true => {
+                // Condensed list (trec_eval -J): the docs without a judgment, and those judged
+                // -1 (trec_eval's "in the pool, not judged"), leave the ranking first.
+                let kept = |g: i32| g != UNJUDGED && g != -1;
+                condensed = r
+                    .docs
+                    .iter()
+                    .zip(&rels)
+                    .filter(|(_, &g)| kept(g))
+                    .map(|(d, _)| *d)
+                    .collect();
+                rels.retain(|&g| kept(g));
+                &condensed
+            }
+        };
+        let mut row = score(q, &rels, docs, ms, opts, r.qid);
         if opts.keep_ranks {
-            row.relevant = relevant_ranks(q, &r.docs, opts.rel_level);
+            row.relevant = relevant_ranks(q, docs, opts.rel_level);
         }
         rows.insert(r.qid.to_string(), row);
         Ok(())
     })?;
-    Ok((rows, run_only))
+    Ok(Scored {
+        rows,
+        run_only,
+        disagree,
+    })
+}
+
+/// What scoring the run gives besides the rows.
+struct Scored {
+    rows: BTreeMap<String, QueryResult>,
+    run_only: BTreeSet<String>,
+    disagree: Vec<String>,
+}
+
+/// The warning for lists whose scores disagree with their order, naming the first query.
+pub fn disagree_warning(run_shown: &str, qids: &[String]) -> Option<String> {
+    let first = qids.first()?;
+    Some(format!(
+        "warning: {run_shown}: {} scores that disagree with their list order (first: query {}); \
+         they are scored in list order (--order given); `--order score` (or [eval] order = \"score\") sorts by score",
+        crate::numbers::count(qids.len(), "query has", "queries have"),
+        crate::error::quoted(first)
+    ))
 }
 
 /// The protocol fingerprint of this evaluation, with the run's ir_metadata as run context.
@@ -391,6 +449,7 @@ fn fingerprint(
         order,
         empty_gold: opts.empty_gold,
         chunked: chunks.is_some(),
+        judged_only: opts.judged_only,
     };
     let protocol = super::fingerprint::protocol(
         qrels,
@@ -402,9 +461,20 @@ fn fingerprint(
     );
     Ok(Protocol {
         run_context: match run_format {
-            Format::Trec => super::ir_metadata::read_run_context(run_path, run_shown)?,
-            Format::Jsonl => BTreeMap::new(),
+            // Standard input is read once, by the run reader.
+            Format::Trec if !crate::input::open::is_stdin(run_path) => {
+                super::ir_metadata::read_run_context(run_path, run_shown)?
+            }
+            _ => BTreeMap::new(),
         },
+        judged_bounds: Some(
+            match (opts.judged_only, rows.iter().all(|r| !r.has_nonrelevant)) {
+                (true, _) => crate::protocol::BOUNDS_CONDENSED,
+                (false, true) => crate::protocol::BOUNDS_POSITIVE_ONLY,
+                (false, false) => crate::protocol::BOUNDS_NEED_RUNS,
+            }
+            .to_string(),
+        ),
         ..protocol
     })
 }

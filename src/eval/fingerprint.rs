@@ -18,6 +18,8 @@ pub struct Rules {
     pub empty_gold: EmptyGold,
     /// A chunk map turned chunks into documents before the cutoffs.
     pub chunked: bool,
+    /// Unjudged documents were removed before scoring (condensed lists, trec_eval -J).
+    pub judged_only: bool,
 }
 use crate::protocol::{
     query_set_hash, sorted_records_hash, CanonicalHash, MetricDefinition, Protocol, METRIC_VERSION,
@@ -75,7 +77,10 @@ pub fn definition(m: &Metric, p: &Rules) -> MetricDefinition {
             Order::Given => "file order".into(),
         },
         empty_gold: lower(format!("{:?}", p.empty_gold)),
-        unjudged: "non-relevant (grade 0)".into(),
+        unjudged: match p.judged_only {
+            false => "non-relevant (grade 0)".into(),
+            true => "removed before scoring (condensed list, trec_eval -J)".into(),
+        },
     }
 }
 
@@ -103,5 +108,6 @@ pub fn protocol<'a>(
             .collect::<BTreeMap<_, _>>(),
         run_context: BTreeMap::new(),
         rows_sha256: None,
+        judged_bounds: None,
     }
 }

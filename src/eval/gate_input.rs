@@ -3,13 +3,14 @@
 //!
 //! `[eval]` keys (all optional): `metrics` (computed besides the gated ones), `rel-level`,
 //! `gain` ("linear" | "exponential"), `order` ("score" | "rank" | "given"), `empty-gold`
-//! ("exclude" | "zero" | "error"), `qrels-format` and `run-format` ("trec" | "jsonl"),
-//! `corpus` and `chunk-map` (paths relative to the gate file).
+//! ("exclude" | "zero" | "error"), `qrels-format` and `run-format` ("trec" | "jsonl" | "json" | "beir" | "msmarco" | "llamaindex"),
+//! `corpus` and `chunk-map` (paths relative to the gate file), `judged-only` (condensed lists,
+//! trec_eval -J).
 
 use clap::ValueEnum;
 use serde::Deserialize;
 
-use super::{EvalOptions, Format, Order};
+use super::{EvalOptions, Format, Role};
 use crate::config::{resolve, Config, InputKind, InputSpec};
 use crate::error::Result;
 use crate::load::MetricTable;
@@ -27,6 +28,7 @@ struct EvalSection {
     run_format: Option<String>,
     corpus: Option<String>,
     chunk_map: Option<String>,
+    judged_only: Option<bool>,
 }
 
 fn choice<T: ValueEnum>(cfg: &Config, key: &str, v: &Option<String>) -> Result<Option<T>> {
@@ -81,6 +83,7 @@ pub fn eval_options(cfg: &Config) -> Result<(EvalOptions, Vec<String>)> {
     }
     opts.qrels_format = choice(cfg, "qrels-format", &section.qrels_format)?;
     opts.run_format = choice(cfg, "run-format", &section.run_format)?;
+    opts.judged_only = section.judged_only.unwrap_or(false);
     opts.corpus = section.corpus.as_deref().map(|p| resolve(&base, p));
     opts.chunk_map = section.chunk_map.as_deref().map(|p| resolve(&base, p));
     let metrics = section
@@ -129,8 +132,11 @@ pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
     let run_formats: Vec<Format> = runs
         .iter()
         .map(|r| {
-            opts.run_format
-                .unwrap_or_else(|| Format::from_path(&r.path))
+            opts.run_format.unwrap_or_else(|| {
+                let shown = r.path.display().to_string();
+                Format::resolve(&r.path, &shown, Role::Run, None)
+                    .unwrap_or_else(|_| Format::from_path(&r.path))
+            })
         })
         .collect();
     let run_format = match (opts.run_format, run_formats.as_slice()) {
@@ -139,16 +145,13 @@ pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
         (None, [a]) => Some(*a),
         _ => None,
     };
-    let order = opts.order.or(match run_format {
-        Some(Format::Trec) => Some(Order::Score),
-        Some(Format::Jsonl) => Some(Order::Given),
-        None => None,
-    });
+    let order = opts.order.or(run_format.map(Format::default_order));
     let qrels_format = opts.qrels_format.unwrap_or_else(|| {
-        cfg.inputs
-            .qrels
-            .as_ref()
-            .map_or(Format::Trec, |q| Format::from_path(&q.path))
+        cfg.inputs.qrels.as_ref().map_or(Format::Trec, |q| {
+            let shown = q.path.display().to_string();
+            Format::resolve(&q.path, &shown, Role::Qrels, None)
+                .unwrap_or_else(|_| Format::from_path(&q.path))
+        })
     });
     let section = cfg.eval.as_ref().map(|(t, _)| t);
     let written = |key: &str| section.and_then(|t| t.get(key)?.as_str().map(str::to_string));
@@ -162,6 +165,7 @@ pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
         run_format: run_format.map(|f| name(&|| f.to_possible_value())),
         corpus: written("corpus"),
         chunk_map: written("chunk-map"),
+        judged_only: opts.judged_only,
     })
 }
 
@@ -180,6 +184,7 @@ pub fn eval_table(s: &EvalSettings) -> toml::Table {
     ];
     t.insert("empty-gold".into(), s.empty_gold.clone().into());
     t.insert("qrels-format".into(), s.qrels_format.clone().into());
+    t.insert("judged-only".into(), s.judged_only.into());
     for (k, v) in optional {
         if let Some(v) = v {
             t.insert(k.into(), v.clone().into());
@@ -195,6 +200,25 @@ pub fn evaluate_run(
     cfg: &Config,
     spec: &InputSpec,
     wanted: &[String],
+) -> Result<(MetricTable, String, super::Evaluation)> {
+    evaluate_run_with(cfg, spec, wanted, false)
+}
+
+/// The run's table on condensed lists (unjudged docs removed first, trec_eval -J), for
+/// `[judged] condensed = true`.
+pub fn evaluate_condensed(
+    cfg: &Config,
+    spec: &InputSpec,
+    wanted: &[String],
+) -> Result<MetricTable> {
+    Ok(evaluate_run_with(cfg, spec, wanted, true)?.0)
+}
+
+fn evaluate_run_with(
+    cfg: &Config,
+    spec: &InputSpec,
+    wanted: &[String],
+    condensed: bool,
 ) -> Result<(MetricTable, String, super::Evaluation)> {
     let (mut opts, extra) = eval_options(cfg)?;
     opts.keep_ranks = true;
@@ -217,6 +241,11 @@ pub fn evaluate_run(
         .map(|m| m.k.unwrap_or(usize::MAX))
         .max()
         .unwrap_or(0);
+    if condensed {
+        opts.judged_only = true;
+        opts.optimistic = false;
+        opts.unjudged_depth = 0;
+    }
     let qrels = cfg
         .inputs
         .qrels
@@ -241,7 +270,7 @@ pub fn evaluate_run(
     let mut table = ev.to_table(&spec.shown());
     table.metrics.retain(|m, _| shown_metrics.contains(m));
     let summary = &ev.summary;
-    let note = format!(
+    let mut note = format!(
         "{}: evaluated {} against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
         spec.written,
         crate::numbers::count(summary.evaluated, "query", "queries"),
@@ -250,5 +279,9 @@ pub fn evaluate_run(
         summary.missing_from_run.len(),
         summary.run_only_ignored
     );
+    if let Some(w) = super::engine::disagree_warning(&spec.written, &summary.scores_disagree) {
+        note.push_str("; ");
+        note.push_str(w.trim_start_matches("warning: "));
+    }
     Ok((table, note, ev))
 }

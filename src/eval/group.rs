@@ -5,7 +5,6 @@
 //! cutoffs apply downstream).
 
 use super::fasthash::{SeededMap, SeededSet};
-use super::lines::Lines;
 use super::ranking::{Ranking, RunSpec};
 use super::{Format, Order};
 use crate::error::{quoted, Error, Result};
@@ -60,32 +59,35 @@ impl Group {
     pub(super) fn emit(
         &self,
         spec: &RunSpec,
-        lines: &Lines,
+        shown: &str,
         f: &mut dyn FnMut(Ranking) -> Result<()>,
     ) -> Result<()> {
-        self.refuse_duplicates(spec, lines)?;
-        let idx = self.order(spec, lines)?;
-        let docs = self.final_docs(&idx, spec, lines)?;
+        self.refuse_duplicates(spec, shown)?;
+        let idx = self.order(spec, shown)?;
+        let docs = self.final_docs(&idx, spec, shown)?;
         f(Ranking {
             qid: &self.qid,
-            line: self.lines.first().copied().unwrap_or(lines.line),
+            line: self.lines.first().copied().unwrap_or(0),
             docs,
+            scores_disagree: spec.order == Order::Given
+                && self.has_scores
+                && self.scores.windows(2).any(|w| w[1] > w[0]),
         })
     }
 
     /// An input error at entry `i`'s line (or line 0 when there is no such entry).
-    fn error_at(&self, lines: &Lines, i: usize, msg: String) -> Error {
-        Error::input(&lines.shown, self.lines.get(i).copied().unwrap_or(0), msg)
+    fn error_at(&self, shown: &str, i: usize, msg: String) -> Error {
+        Error::input(shown, self.lines.get(i).copied().unwrap_or(0), msg)
     }
 
     /// A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
-    fn refuse_duplicates(&self, spec: &RunSpec, lines: &Lines) -> Result<()> {
+    fn refuse_duplicates(&self, spec: &RunSpec, shown: &str) -> Result<()> {
         let n = self.spans.len();
         let mut first_at: SeededMap<&[u8], usize> =
             SeededMap::with_capacity_and_hasher(n, Default::default());
         for i in 0..n {
             if let Some(first) = first_at.insert(self.doc(i), i) {
-                let where_ = if spec.format == Format::Trec {
+                let where_ = if matches!(spec.format, Format::Trec | Format::Msmarco) {
                     format!("lines {} and {}", self.lines[first], self.lines[i])
                 } else {
                     format!("positions {} and {}", first + 1, i + 1)
@@ -93,7 +95,7 @@ impl Group {
                 let d = quoted(&String::from_utf8_lossy(self.doc(i)));
                 let q = quoted(&self.qid);
                 let msg = format!("doc {d} appears twice in the ranking of query {q} ({where_})");
-                return Err(self.error_at(lines, i, msg));
+                return Err(self.error_at(shown, i, msg));
             }
         }
         Ok(())
@@ -102,7 +104,7 @@ impl Group {
     /// The entries' indices in ranking order. Ties by docid descending in byte order, as
     /// trec_eval; scores compare as f64 with `partial_cmp` (so -0.0 ties with 0.0, as with C's
     /// `>`; NaN was rejected at parse time).
-    fn order(&self, spec: &RunSpec, lines: &Lines) -> Result<Vec<usize>> {
+    fn order(&self, spec: &RunSpec, shown: &str) -> Result<Vec<usize>> {
         let n = self.spans.len();
         let mut idx: Vec<usize> = (0..n).collect();
         let by_doc_desc = |a: usize, b: usize| self.doc(b).cmp(self.doc(a));
@@ -111,7 +113,7 @@ impl Group {
                 if !self.has_scores && n > 0 {
                     let q = quoted(&self.qid);
                     return Err(self.error_at(
-                        lines,
+                        shown,
                         0,
                         format!("--order score needs scores, but query {q} has a plain list"),
                     ));
@@ -139,7 +141,7 @@ impl Group {
         &'s self,
         idx: &[usize],
         spec: &RunSpec<'s>,
-        lines: &Lines,
+        shown: &str,
     ) -> Result<Vec<&'s [u8]>> {
         let mut docs: Vec<&[u8]> = Vec::with_capacity(idx.len());
         let mut seen: SeededSet<&[u8]> = SeededSet::default();
@@ -148,7 +150,7 @@ impl Group {
             if let Some(cm) = spec.chunks {
                 d = cm.map.get(d).ok_or_else(|| {
                     self.error_at(
-                        lines,
+                        shown,
                         i,
                         format!(
                             "chunk id {} is not in the chunk map {}",
@@ -162,7 +164,7 @@ impl Group {
                 }
             }
             if let Some(c) = spec.corpus {
-                c.check(d).map_err(|m| self.error_at(lines, i, m))?;
+                c.check(d).map_err(|m| self.error_at(shown, i, m))?;
             }
             docs.push(d);
         }

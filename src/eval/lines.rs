@@ -3,7 +3,6 @@
 //! splits TREC lines on ASCII whitespace (trec_eval splits on blanks and tabs alike) and skips
 //! blank lines. Lines stay bytes: ids are only turned into `String`s where they are kept.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -15,7 +14,7 @@ const MAX_LINE: usize = 64 << 20;
 
 /// Reads a file one line at a time into a reused buffer.
 pub struct Lines {
-    reader: BufReader<File>,
+    reader: BufReader<Box<dyn Read + Send>>,
     buf: Vec<u8>,
     /// 1-based number of the line last returned.
     pub line: usize,
@@ -28,12 +27,12 @@ pub struct Lines {
 }
 
 impl Lines {
+    /// Opens `path` (`-` is standard input; gzip is undone, see `crate::input`).
     pub fn open(path: &Path, shown: &str) -> Result<Self> {
-        let file = File::open(path).map_err(|e| Error::io(shown, "opening", e))?;
-        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        let opened = crate::input::open(path, shown)?;
         Ok(Lines {
-            regular,
-            reader: BufReader::with_capacity(1 << 20, file),
+            regular: opened.regular,
+            reader: BufReader::with_capacity(1 << 20, opened.reader),
             buf: Vec::with_capacity(256),
             line: 0,
             shown: shown.to_string(),

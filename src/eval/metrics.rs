@@ -4,7 +4,9 @@
 //! ndcg@k [ndcg_cut_k] and ndcg [ndcg]: Σ gain_i / log2(i + 1) over the ranking, divided by the
 //! same sum over the ideal ordering of every judged doc of the query (retrieved or not);
 //! ap@k [map_cut_k] and map [map]: Σ precision at each relevant retrieved doc / R;
-//! rprec [Rprec] hits in top R / R; hit@k [success_k] 1 if any relevant doc is in the top k.
+//! rprec [Rprec] hits in top R / R; hit@k [success_k] 1 if any relevant doc is in the top k;
+//! complete@k [ours: complete_k] 1 if every relevant doc is in the top k (R ≤ k is needed; the
+//! "complete evidence" of multi-hop questions), with the same policies (rel_level, R = 0 → 0).
 //! "Relevant" means rel >= rel_level (trec_eval -l); nDCG ignores the level and uses the raw
 //! grade (gain = rel, or 2^rel − 1 with the exponential gain). Every metric is 0 when R = 0 or the
 //! ranking is empty. `ann-recall@k` (ANN top k ∩ exact top k / k) lives in `ann.rs`.
@@ -23,6 +25,7 @@ pub enum Kind {
     Ap,
     Rprec,
     Hit,
+    Complete,
     AnnRecall,
     Judged,
 }
@@ -39,10 +42,10 @@ pub struct Metric {
 }
 
 pub const NAMES_HELP: &str =
-    "recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, judged@k, ann-recall@k";
+    "recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, complete@k, judged@k, ann-recall@k";
 
 /// The metric names without cutoff, for "did you mean".
-const BASES: [&str; 11] = [
+const BASES: [&str; 12] = [
     "recall",
     "p",
     "mrr",
@@ -51,6 +54,7 @@ const BASES: [&str; 11] = [
     "map",
     "rprec",
     "hit",
+    "complete",
     "ann-recall",
     "precision",
     "success",
@@ -81,6 +85,7 @@ impl Metric {
             "map" => Kind::Ap,
             "rprec" => Kind::Rprec,
             "hit" | "success" => Kind::Hit,
+            "complete" => Kind::Complete,
             "ann-recall" => Kind::AnnRecall,
             "judged" => Kind::Judged,
             _ => {
@@ -95,7 +100,7 @@ impl Metric {
         };
         let needs_k = matches!(
             kind,
-            Kind::Recall | Kind::P | Kind::Hit | Kind::AnnRecall | Kind::Judged
+            Kind::Recall | Kind::P | Kind::Hit | Kind::Complete | Kind::AnnRecall | Kind::Judged
         );
         if needs_k && k.is_none() {
             return Err(format!("metric {s:?} needs a cutoff, e.g. {base}@10"));
@@ -135,6 +140,7 @@ impl Metric {
             (Kind::Ap, Some(_)) => format!("map_cut_{k}"),
             (Kind::Rprec, _) => "Rprec".into(),
             (Kind::Hit, _) => format!("success_{k}"),
+            (Kind::Complete, _) => format!("complete_{k}"),
             (Kind::AnnRecall, _) => format!("ann_recall_{k}"),
             (Kind::Judged, _) => format!("judged_{k}"),
         }
@@ -152,6 +158,7 @@ impl fmt::Display for Metric {
             (Kind::Ap, Some(_)) => "ap",
             (Kind::Rprec, _) => "rprec",
             (Kind::Hit, _) => "hit",
+            (Kind::Complete, _) => "complete",
             (Kind::AnnRecall, _) => "ann-recall",
             (Kind::Judged, _) => "judged",
         };
@@ -212,6 +219,7 @@ impl Judged<'_> {
             Kind::Recall => self.hits(cut) as f64 / r as f64,
             Kind::P => self.hits(cut) as f64 / m.k.unwrap_or(1) as f64,
             Kind::Hit => f64::from(self.hits(cut) > 0),
+            Kind::Complete => f64::from(self.hits(cut) == r),
             Kind::Mrr => (0..cut)
                 .find(|&i| self.is_rel(i))
                 .map_or(0.0, |i| 1.0 / (i + 1) as f64),
@@ -315,6 +323,22 @@ mod tests {
         let dcg = 1.0 / 3f64.log2() + 1.0 / 5f64.log2();
         let idcg = 1.0 + 1.0 / 3f64.log2() + 1.0 / 4f64.log2();
         assert!((j.value(m("ndcg")) - dcg / idcg).abs() < 1e-15);
+    }
+
+    #[test]
+    fn complete_needs_every_relevant_doc_in_the_top_k() {
+        // Relevant at ranks 2 and 4, R = 2 (both retrieved).
+        let j = q(&[0, 1, 0, 1, 0], 2, &[1.0, 1.0]);
+        assert_eq!(j.value(m("complete@3")), 0.0);
+        assert_eq!(j.value(m("complete@4")), 1.0);
+        assert_eq!(j.value(m("complete@100")), 1.0);
+        // R = 3 with one relevant doc never retrieved: never complete.
+        let j = q(&[0, 1, 0, 1, 0], 3, &[1.0, 1.0, 1.0]);
+        assert_eq!(j.value(m("complete@100")), 0.0);
+        assert_eq!(m("complete@5").to_string(), "complete@5");
+        assert!(Metric::parse("complete")
+            .unwrap_err()
+            .contains("needs a cutoff"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod engine;
 mod fasthash;
 pub mod fingerprint;
+pub mod format;
 pub mod gate_input;
 mod group;
 pub mod holes;
@@ -24,42 +25,18 @@ pub mod output;
 pub mod qrels;
 pub mod ranking;
 pub mod run;
+mod run_json;
 mod run_jsonl;
+pub mod shared_bounds;
 
 use std::path::{Path, PathBuf};
 
 pub use engine::{evaluate, EvalSummary, Evaluation, Policies, QueryResult};
+pub use format::{Format, Role};
 pub use metrics::Metric;
 
 use crate::error::{Error, Result};
 use crate::load::{MetricTable, QueryRow};
-
-/// Input file format.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// Whitespace-separated TREC lines.
-    Trec,
-    /// One JSON object per line.
-    Jsonl,
-}
-
-impl Format {
-    /// `.jsonl`/`.ndjson` → JSONL, anything else → TREC.
-    pub fn from_path(p: &Path) -> Format {
-        match p
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("jsonl" | "ndjson") => Format::Jsonl,
-            _ => Format::Trec,
-        }
-    }
-}
 
 /// How a query's ranking is ordered before cutoffs apply.
 #[derive(
@@ -136,8 +113,11 @@ pub struct EvalOptions {
     pub chunk_map: Option<PathBuf>,
     /// Record each query's unjudged docs in its top N (0: none).
     pub unjudged_depth: usize,
-    /// Compute each metric's optimistic value too (unjudged docs counted relevant).
+    /// Keep each query's top grades and ideal gains too, for the judged bounds.
     pub optimistic: bool,
+    /// Condensed lists (trec_eval -J, Sakai 2007): remove the unjudged docs from each ranking
+    /// before scoring.
+    pub judged_only: bool,
     /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
     /// say why a query regressed; `rag-gate eval` does not need it.
     pub keep_ranks: bool,
@@ -156,6 +136,7 @@ impl Default for EvalOptions {
             chunk_map: None,
             unjudged_depth: 0,
             optimistic: false,
+            judged_only: false,
             keep_ranks: false,
         }
     }

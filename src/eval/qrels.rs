@@ -4,7 +4,10 @@
 //! ignored, `rel` an integer; rel > 0 is a graded gain, rel <= 0 (trec_eval's test files use -1
 //! for "in the pool, unjudged") is judged non-relevant. JSONL qrels are one object per query:
 //! `{"query_id": "q1", "gold": {"D1": 1, "D2": 2}}` or `"gold": ["D1", "D2"]` (all rel 1).
-//! A repeated (query, doc) pair with the same rel is accepted; with a different rel it is an error.
+//! ranx / BEIR JSON qrels are one map `{qid: {doc_id: rel}}`; BEIR TSV qrels have a
+//! `query-id corpus-id score` header, then `qid docid rel` lines; LlamaIndex-style JSONL gives
+//! `"expected_ids": [...]` (all rel 1). A repeated (query, doc) pair with the same rel is
+//! accepted; with a different rel it is an error.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -45,57 +48,22 @@ pub fn read_qrels(
     format: Format,
     corpus: Option<&Corpus>,
 ) -> Result<Qrels> {
-    let mut lines = Lines::open(path, shown)?;
-    if format == Format::Trec {
-        lines = lines.skipping_comments();
-    }
+    format.allowed(super::Role::Qrels)?;
     let mut qrels = Qrels::default();
-    while lines.advance()? {
-        let l = lines.current();
-        let line = lines.line;
-        let parsed = match format {
-            Format::Trec => parse_trec(l),
-            Format::Jsonl => parse_jsonl(l),
-        };
-        let (qid, docs) = parsed.map_err(|m| lines.err(m))?;
-        if format == Format::Jsonl {
-            if let Some(prev) = qrels.queries.get(&qid) {
-                return Err(lines.err(format!(
-                    "query {} already given at line {}: one line per query",
-                    quoted(&qid),
-                    prev.line
-                )));
-            }
-        }
-        let q = qrels
-            .queries
-            .entry(qid.clone())
-            .or_insert_with(|| QueryQrels {
-                line,
-                ..Default::default()
-            });
-        for (doc, rel) in docs {
-            if let Some(c) = corpus {
-                c.check(&doc).map_err(|m| lines.err(m))?;
-            }
-            match q.judged.get(&doc) {
-                Some(&old) if old != rel => {
-                    let d = quoted(&String::from_utf8_lossy(&doc));
-                    let q = quoted(&qid);
-                    return Err(lines.err(format!(
-                        "query {q} doc {d} judged again with rel {rel}, conflicting with rel {old} earlier"
-                    )));
-                }
-                _ => {
-                    q.judged.insert(doc, rel);
-                }
-            }
-        }
+    if format == Format::Json {
+        read_json(path, shown, corpus, &mut qrels)?;
+    } else {
+        read_lines(path, shown, format, corpus, &mut qrels)?;
     }
     if qrels.queries.is_empty() {
         let what = match format {
             Format::Trec => "`qid 0 docid rel` lines",
             Format::Jsonl => "JSONL lines {\"query_id\": ..., \"gold\": ...}",
+            Format::Json => "a JSON object {query: {doc: rel}} with at least one query",
+            Format::Beir => "a `query-id corpus-id score` header, then `qid docid rel` lines",
+            Format::Llamaindex | Format::Msmarco => {
+                "JSONL lines {\"query_id\": ..., \"expected_ids\": [...]}"
+            }
         };
         return Err(Error::input(
             shown,
@@ -104,6 +72,145 @@ pub fn read_qrels(
         ));
     }
     Ok(qrels)
+}
+
+/// The line formats: TREC, JSONL, LlamaIndex JSONL, BEIR TSV (its header line skipped).
+fn read_lines(
+    path: &Path,
+    shown: &str,
+    format: Format,
+    corpus: Option<&Corpus>,
+    qrels: &mut Qrels,
+) -> Result<()> {
+    let mut lines = Lines::open(path, shown)?;
+    if format == Format::Trec {
+        lines = lines.skipping_comments();
+    }
+    let one_line_per_query = matches!(format, Format::Jsonl | Format::Llamaindex);
+    let mut first = true;
+    while lines.advance()? {
+        let l = lines.current();
+        let line = lines.line;
+        if std::mem::take(&mut first) && format == Format::Beir {
+            check_beir_header(l).map_err(|m| lines.err(m))?;
+            continue;
+        }
+        let parsed = match format {
+            Format::Jsonl => parse_jsonl(l, "gold"),
+            Format::Llamaindex => parse_jsonl(l, "expected_ids"),
+            Format::Beir => parse_beir(l),
+            _ => parse_trec(l),
+        };
+        let (qid, docs) = parsed.map_err(|m| lines.err(m))?;
+        if one_line_per_query {
+            if let Some(prev) = qrels.queries.get(&qid) {
+                return Err(lines.err(format!(
+                    "query {} already given at line {}: one line per query",
+                    quoted(&qid),
+                    prev.line
+                )));
+            }
+        }
+        add(qrels, qid, line, docs, corpus).map_err(|m| lines.err(m))?;
+    }
+    Ok(())
+}
+
+/// ranx / BEIR JSON qrels `{qid: {doc_id: rel}}`.
+fn read_json(path: &Path, shown: &str, corpus: Option<&Corpus>, qrels: &mut Qrels) -> Result<()> {
+    let opened = crate::input::open(path, shown)?;
+    crate::input::json_map::for_each_entry(opened.reader, shown, &mut |(qid, docs)| {
+        let mut judged = Vec::with_capacity(docs.len());
+        for (doc, rel) in docs {
+            let r = rel
+                .as_i64()
+                .and_then(|r| i32::try_from(r).ok())
+                .ok_or_else(|| {
+                    format!(
+                        "query {} doc {}: expected an integer rel, found {rel}",
+                        quoted(&qid),
+                        quoted(&doc)
+                    )
+                })?;
+            judged.push((doc.into_bytes(), r));
+        }
+        add(qrels, qid, 0, judged, corpus)
+    })?;
+    Ok(())
+}
+
+/// Adds one query's judgements; the same (query, doc) with another rel is an error.
+fn add(
+    qrels: &mut Qrels,
+    qid: String,
+    line: usize,
+    docs: Vec<(Vec<u8>, i32)>,
+    corpus: Option<&Corpus>,
+) -> std::result::Result<(), String> {
+    let q = qrels
+        .queries
+        .entry(qid.clone())
+        .or_insert_with(|| QueryQrels {
+            line,
+            ..Default::default()
+        });
+    for (doc, rel) in docs {
+        if let Some(c) = corpus {
+            c.check(&doc)?;
+        }
+        match q.judged.get(&doc) {
+            Some(&old) if old != rel => {
+                let d = quoted(&String::from_utf8_lossy(&doc));
+                let q = quoted(&qid);
+                return Err(format!(
+                    "query {q} doc {d} judged again with rel {rel}, conflicting with rel {old} earlier"
+                ));
+            }
+            _ => {
+                q.judged.insert(doc, rel);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// BEIR's first line: `query-id corpus-id score`.
+fn check_beir_header(l: &[u8]) -> std::result::Result<(), String> {
+    let mut f = [&b""[..]; 3];
+    let n = split_fields(l, &mut f);
+    let head = String::from_utf8_lossy(l).to_ascii_lowercase();
+    if n != 3 || !(head.starts_with("query-id") || head.starts_with("query_id")) {
+        return Err(format!(
+            "expected the BEIR header `query-id corpus-id score`, found {}",
+            quoted(&String::from_utf8_lossy(l))
+        ));
+    }
+    Ok(())
+}
+
+/// A BEIR qrels line `qid docid rel` (tab-separated).
+fn parse_beir(l: &[u8]) -> Parsed {
+    let mut f = [&b""[..]; 3];
+    let n = split_fields(l, &mut f);
+    if n != 3 {
+        return Err(format!(
+            "expected 3 fields `query-id corpus-id score` (BEIR qrels), found {}",
+            if n > 3 { "more".into() } else { n.to_string() }
+        ));
+    }
+    let qid = text(f[0], "query id")?.to_string();
+    Ok((qid, vec![(f[1].to_vec(), parse_rel(f[2], 3)?)]))
+}
+
+/// An integer rel in field `n`.
+fn parse_rel(field: &[u8], n: usize) -> std::result::Result<i32, String> {
+    let rel_s = text(field, "rel")?;
+    rel_s.parse().map_err(|_| {
+        format!(
+            "expected an integer rel in field {n}, found {}",
+            quoted(rel_s)
+        )
+    })
 }
 
 type Parsed = std::result::Result<(String, Vec<(Vec<u8>, i32)>), String>;
@@ -118,23 +225,17 @@ fn parse_trec(l: &[u8]) -> Parsed {
         ));
     }
     let qid = text(f[0], "query id")?.to_string();
-    let rel_s = text(f[3], "rel")?;
-    let rel: i32 = rel_s.parse().map_err(|_| {
-        format!(
-            "expected an integer rel in field 4, found {}",
-            quoted(rel_s)
-        )
-    })?;
-    Ok((qid, vec![(f[2].to_vec(), rel)]))
+    Ok((qid, vec![(f[2].to_vec(), parse_rel(f[3], 4)?)]))
 }
 
-fn parse_jsonl(l: &[u8]) -> Parsed {
+/// A JSONL qrels line; `key` holds the judgements (`gold`, or LlamaIndex's `expected_ids`).
+fn parse_jsonl(l: &[u8], key: &str) -> Parsed {
     let v =
         crate::load::strict_json::value_from_slice(l).map_err(|e| format!("invalid JSON: {e}"))?;
     let qid = json_query_id(&v)?;
     let gold = v
-        .get("gold")
-        .ok_or("expected a \"gold\" key (object doc → rel, or list of doc ids)")?;
+        .get(key)
+        .ok_or_else(|| format!("expected a {key:?} key (object doc → rel, or list of doc ids)"))?;
     let mut docs = Vec::new();
     match gold {
         serde_json::Value::Object(m) => {
@@ -155,14 +256,14 @@ fn parse_jsonl(l: &[u8]) -> Parsed {
         serde_json::Value::Array(a) => {
             for d in a {
                 let d = d.as_str().ok_or_else(|| {
-                    format!("expected doc id strings in \"gold\", found {}", cut_json(d))
+                    format!("expected doc id strings in {key:?}, found {}", cut_json(d))
                 })?;
                 docs.push((d.as_bytes().to_vec(), 1));
             }
         }
         other => {
             return Err(format!(
-                "expected \"gold\" to be an object or a list, found {}",
+                "expected {key:?} to be an object or a list, found {}",
                 cut_json(other)
             ))
         }

@@ -12,6 +12,9 @@ pub struct Ranking<'a> {
     /// 1-based line where the query first appears in the run.
     pub line: usize,
     pub docs: Vec<&'a [u8]>,
+    /// A list kept in its given order whose scores do not fall along it (a shuffled list would
+    /// be scored as shuffled): the evaluation warns, naming the first such query.
+    pub scores_disagree: bool,
 }
 
 /// What the reader needs besides the file.

@@ -6,7 +6,8 @@
 //! the rank column and line order are ignored unless `--order rank|given` says otherwise
 //! (ordering, duplicates and chunks: `group.rs`). JSONL runs are one line per query,
 //! `{"query_id": "q1", "ranked": ["D7", "D1"]}` or `"ranked": [{"doc_id": "D7", "score": 0.9}]`,
-//! kept in list order unless `--order score`.
+//! kept in list order unless `--order score`. MS MARCO runs are `qid pid rank` lines, read like
+//! TREC lines without a score and ordered by rank. JSON map runs: `run_json.rs`.
 //!
 //! Memory: when a TREC run is grouped by query (every real run is), only one query's lines are
 //! held. If a query id comes back after another query, the file is read a second time and
@@ -36,12 +37,39 @@ pub fn for_each_query(
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<()> {
     match spec.format {
-        Format::Jsonl => super::run_jsonl::read_jsonl(path, shown, spec, f),
-        Format::Trec => match read_trec_grouped(path, shown, spec, f)? {
+        Format::Jsonl | Format::Llamaindex => super::run_jsonl::read_jsonl(path, shown, spec, f),
+        Format::Json => super::run_json::read_json(path, shown, spec, f),
+        Format::Trec | Format::Msmarco => match read_trec_grouped(path, shown, spec, f)? {
             true => Ok(()),
             false => read_trec_bucketed(path, shown, spec, f),
         },
+        Format::Beir => Format::Beir.allowed(super::Role::Run),
     }
+}
+
+/// The line parser of a line-per-entry run format.
+fn line_parser(format: Format) -> fn(&[u8]) -> std::result::Result<TrecLine<'_>, String> {
+    match format {
+        Format::Msmarco => parse_msmarco_line,
+        _ => parse_trec_line,
+    }
+}
+
+/// An MS MARCO run line `qid pid rank` (tab- or space-separated); it has no score.
+fn parse_msmarco_line(l: &[u8]) -> std::result::Result<TrecLine<'_>, String> {
+    let mut f = [&b""[..]; 3];
+    let n = split_fields(l, &mut f);
+    if n != 3 {
+        let n = if n > 3 { "more".into() } else { n.to_string() };
+        return Err(format!(
+            "expected 3 fields `qid pid rank` (MS MARCO run), found {n}"
+        ));
+    }
+    let rank = parse_int(f[2]).ok_or_else(|| {
+        let r = crate::error::quoted(&String::from_utf8_lossy(f[2]));
+        format!("expected an integer rank in field 3, found {r}")
+    })?;
+    Ok((f[0], f[1], rank, f64::NAN))
 }
 
 /// qid, docid, rank, score of one TREC run line.
@@ -98,12 +126,19 @@ fn parse_int(b: &[u8]) -> Option<i64> {
     Some(if neg { -v } else { v })
 }
 
-fn empty_run(shown: &str) -> Error {
-    Error::input(
-        shown,
-        0,
-        "empty run file: expected `qid Q0 docid rank score tag` lines",
-    )
+fn empty_run(shown: &str, format: Format) -> Error {
+    let what = match format {
+        Format::Msmarco => "`qid pid rank` lines",
+        _ => "`qid Q0 docid rank score tag` lines",
+    };
+    Error::input(shown, 0, format!("empty run file: expected {what}"))
+}
+
+/// An empty group for a query of a line-per-entry run (MS MARCO lines carry no score).
+fn new_group(qid: String, format: Format) -> Group {
+    let mut g = Group::scored(qid);
+    g.has_scores = format == Format::Trec;
+    g
 }
 
 /// Streams a run grouped by query. Returns false (having emitted a prefix) if a query comes back.
@@ -114,7 +149,8 @@ fn read_trec_grouped(
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<bool> {
     let mut lines = Lines::open(path, shown)?.skipping_comments();
-    let mut g = Group::scored(String::new());
+    let parse = line_parser(spec.format);
+    let mut g = new_group(String::new(), spec.format);
     let mut done: HashSet<String> = HashSet::new();
     let mut any = false;
     loop {
@@ -125,12 +161,12 @@ fn read_trec_grouped(
         if is_comment(l) {
             continue;
         }
-        let (qid, doc, rank, score) = parse_trec_line(l).map_err(|m| lines.err(m))?;
+        let (qid, doc, rank, score) = parse(l).map_err(|m| lines.err(m))?;
         let line = lines.line;
         any = true;
         if g.qid.as_bytes() != qid {
             if !g.spans.is_empty() {
-                g.emit(spec, &lines, f)?;
+                g.emit(spec, &lines.shown, f)?;
                 done.insert(std::mem::take(&mut g.qid));
             }
             g.clear();
@@ -151,9 +187,9 @@ fn read_trec_grouped(
         g.push(doc, score, rank, line);
     }
     if !any {
-        return Err(empty_run(shown));
+        return Err(empty_run(shown, spec.format));
     }
-    g.emit(spec, &lines, f)?;
+    g.emit(spec, &lines.shown, f)?;
     Ok(true)
 }
 
@@ -164,21 +200,22 @@ fn read_trec_bucketed(
     f: &mut dyn FnMut(Ranking) -> Result<()>,
 ) -> Result<()> {
     let mut lines = Lines::open(path, shown)?.skipping_comments();
+    let parse = line_parser(spec.format);
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     while lines.advance()? {
         let l = lines.current();
         if is_comment(l) {
             continue;
         }
-        let (qid, doc, rank, score) = parse_trec_line(l).map_err(|m| lines.err(m))?;
+        let (qid, doc, rank, score) = parse(l).map_err(|m| lines.err(m))?;
         let q = text(qid, "query id").map_err(|m| lines.err(m))?;
         let g = groups
             .entry(q.to_string())
-            .or_insert_with(|| Group::scored(q.to_string()));
+            .or_insert_with(|| new_group(q.to_string(), spec.format));
         g.push(doc, score, rank, lines.line);
     }
     for g in groups.values() {
-        g.emit(spec, &lines, f)?;
+        g.emit(spec, &lines.shown, f)?;
     }
     Ok(())
 }

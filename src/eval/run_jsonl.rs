@@ -1,5 +1,7 @@
 //! JSONL runs: one line per query, `{"query_id": "q1", "ranked": ["D7", "D1"]}` (left = rank 1)
-//! or `"ranked": [{"doc_id": "D7", "score": 0.9}, ...]`. A query on two lines is an error.
+//! or `"ranked": [{"doc_id": "D7", "score": 0.9}, ...]`. LlamaIndex-style lines give the ranking
+//! as `"retrieved_ids": ["D7", "D1"]` (their `expected_ids` are the qrels, read by `qrels.rs`).
+//! A query on two lines is an error.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -23,7 +25,7 @@ pub(super) fn read_jsonl(
         let l = lines.current();
         g.clear();
         let line = lines.line;
-        parse_jsonl_line(l, line, &mut g).map_err(|m| lines.err(m))?;
+        parse_jsonl_line(l, line, &mut g, ranked_key(spec.format)).map_err(|m| lines.err(m))?;
         if let Some(prev) = seen.insert(g.qid.clone(), line) {
             return Err(lines.err(format!(
                 "query {} already has a ranking at line {prev}",
@@ -37,30 +39,47 @@ pub(super) fn read_jsonl(
                 qid: &g.qid,
                 line,
                 docs: Vec::new(),
+                scores_disagree: false,
             };
             f(r)?;
             continue;
         }
-        g.emit(spec, &lines, f)?;
+        g.emit(spec, &lines.shown, f)?;
     }
     if seen.is_empty() {
         return Err(Error::input(
             shown,
             0,
-            "empty run file: expected JSONL lines {\"query_id\": ..., \"ranked\": [...]}",
+            format!(
+                "empty run file: expected JSONL lines {{\"query_id\": ..., {:?}: [...]}}",
+                ranked_key(spec.format)
+            ),
         ));
     }
     Ok(())
 }
 
-fn parse_jsonl_line(l: &[u8], line: usize, g: &mut Group) -> std::result::Result<(), String> {
+/// The key of the ranked list: `ranked`, or LlamaIndex's `retrieved_ids`.
+fn ranked_key(format: super::Format) -> &'static str {
+    match format {
+        super::Format::Llamaindex => "retrieved_ids",
+        _ => "ranked",
+    }
+}
+
+fn parse_jsonl_line(
+    l: &[u8],
+    line: usize,
+    g: &mut Group,
+    key: &str,
+) -> std::result::Result<(), String> {
     let v =
         crate::load::strict_json::value_from_slice(l).map_err(|e| format!("invalid JSON: {e}"))?;
     g.qid = json_query_id(&v)?;
     let ranked = v
-        .get("ranked")
+        .get(key)
         .and_then(|r| r.as_array())
-        .ok_or("expected a \"ranked\" list")?;
+        .ok_or_else(|| format!("expected a {key:?} list"))?;
     g.has_scores = !ranked.is_empty() && ranked.iter().all(|e| e.is_object());
     for (i, e) in ranked.iter().enumerate() {
         let pos = i as i64 + 1;

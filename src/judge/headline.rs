@@ -6,12 +6,22 @@ use crate::numbers::{count, percent, plain, signed};
 use crate::safe_text::shown;
 
 /// One line: the verdict and the reason that matters most. Among failures, a proven drop
-/// (max-drop) comes first, then absolute bars, then loss rates; a check that was not judged (too
-/// small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
+/// (max-drop) or change (max-change) comes first, then absolute bars, then loss rates; a check
+/// that was not judged (too small) is the reason only when nothing judged failed. Within a rule, a failure whose whole
 /// interval lies below zero (label `worse`) comes before one whose interval still reaches a gain,
 /// then the larger drop of the estimate, then the larger miss, then the larger slice: a wide
 /// interval on a few queries misses a threshold by more without being the stronger evidence.
 pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
+    headline_at(
+        results,
+        comparisons,
+        1.0 - crate::config::DEFAULT_CONFIDENCE,
+    )
+}
+
+/// [`headline`] at the significance level `alpha` (1 − confidence), which says how many units
+/// a sign-flip test needs.
+pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f64) -> String {
     if results.is_empty() {
         // `compare`: nothing was judged.
         let n = comparisons.len();
@@ -64,7 +74,7 @@ pub fn headline(results: &[GateResult], comparisons: &[Comparison]) -> String {
         .iter()
         .find(|c| c.metric == worst.metric && c.slice == worst.slice);
     let reason = match c {
-        Some(c) => reason(worst, c),
+        Some(c) => reason(worst, c, alpha, results),
         None => format!(
             "{} on {}: {}",
             shown(&worst.metric),
@@ -89,33 +99,43 @@ fn rerun_tail<'a>(mut shown: impl Iterator<Item = &'a GateResult>) -> String {
     }
 }
 
-fn reason(worst: &GateResult, c: &Comparison) -> String {
+/// An unreliable gate: today's delta and both bounds with their intervals.
+fn unreliable_reason(c: &Comparison) -> String {
+    let j = c.judged.as_ref();
+    let at = |b: Option<&crate::model::DeltaAtBound>| {
+        b.map_or(signed(c.delta), |b| {
+            format!(
+                "{} [{}, {}]",
+                signed(b.delta),
+                signed(b.ci[0]),
+                signed(b.ci[1])
+            )
+        })
+    };
+    format!(
+        "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
+        shown(&c.metric),
+        shown(&c.slice),
+        signed(c.delta),
+        at(j.and_then(|j| j.lower.as_ref())),
+        at(j.and_then(|j| j.upper.as_ref()))
+    )
+}
+
+fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]) -> String {
     let allowed = if c.higher_is_better { "drop" } else { "rise" };
     let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
-        _ if worst.decided_by.starts_with("unreliable") => {
-            let j = c.judged.as_ref();
-            format!(
-                "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} if they were relevant)",
-                shown(&c.metric),
-                shown(&c.slice),
-                signed(c.delta),
-                signed(j.map_or(c.delta, |j| j.delta_baseline_optimistic)),
-                signed(j.map_or(c.delta, |j| j.delta_candidate_optimistic))
-            )
-        }
+        _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
             "{} on {} not judged: too few judgments ({})",
             shown(&c.metric),
             shown(&c.slice),
             worst.detail
         ),
-        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("sign-flip test") => format!(
-            "{} on {} not judged: too few units for the sign-flip test, {} cannot fire",
-            shown(&c.metric),
-            shown(&c.slice),
-            worst.rule
-        ),
+        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("sign-flip test") => {
+            cannot_fire_reason(worst, c, alpha, results)
+        }
         (_, GateStatus::TooSmall) => format!(
             "{} on {} not judged: {}, too few to judge {}",
             shown(&c.metric),
@@ -124,6 +144,14 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
             worst.rule
         ),
         ("max-drop", _) => max_drop_reason(worst, c, &ci),
+        ("max-change", _) => format!(
+            "{}{} not shown equivalent within ±{} on {}: changed by {} {ci}",
+            shown(&c.metric),
+            stat_suffix(c),
+            plain(worst.threshold),
+            shown(&c.slice),
+            signed(c.estimate)
+        ),
         ("fail-if-significant-drop", _) => format!(
             "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
             shown(&c.metric),
@@ -153,6 +181,36 @@ fn reason(worst: &GateResult, c: &Comparison) -> String {
             shown(&worst.slice)
         ),
     }
+}
+
+/// A `fail-if-significant-drop` that cannot fire on a slice this small, in the headline's words:
+/// the rule, how many units it had, how many it needs, what to change, and the rules that
+/// passed on the same comparison (they are not hidden behind it).
+fn cannot_fire_reason(
+    worst: &GateResult,
+    c: &Comparison,
+    alpha: f64,
+    results: &[GateResult],
+) -> String {
+    let (had, needed) = super::sign_flip_units(c, alpha, worst.family_size);
+    let passed: Vec<&str> = results
+        .iter()
+        .filter(|r| r.gate == worst.gate && r.slice == worst.slice && r.passed)
+        .map(|r| r.rule.as_str())
+        .collect();
+    let passed = if passed.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} passed)", passed.join(", "))
+    };
+    format!(
+        "{} on {}: {} cannot fire, the sign-flip test has {} with a non-zero delta and needs at least {needed}; add {more}, or gate with max-drop instead{passed}",
+        shown(&c.metric),
+        shown(&c.slice),
+        worst.rule,
+        count(had, "unit", "units"),
+        more = if c.groups.is_some() { "groups" } else { "queries" },
+    )
 }
 
 /// A failed `max-drop`: what the estimate did, then why it failed. When the estimate itself
@@ -190,7 +248,7 @@ fn priority(r: &GateResult) -> u8 {
         return 4;
     }
     match r.rule.as_str() {
-        "max-drop" | "fail-if-significant-drop" => 0,
+        "max-drop" | "max-change" | "fail-if-significant-drop" => 0,
         "min-mean" | "max-mean" => 1,
         _ => 2,
     }

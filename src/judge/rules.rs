@@ -57,6 +57,7 @@ pub fn apply(
     let decision = match rule {
         "min-mean" | "max-mean" => absolute_bar(rule, threshold, c),
         "max-drop" => non_inferiority(threshold, c),
+        "max-change" => equivalence(threshold, c),
         "fail-if-significant-drop" => proven_harm(threshold, c, p_adjusted, alpha),
         _ => loss_rate(threshold, c),
     };
@@ -68,7 +69,7 @@ pub fn apply(
         decided_by,
     } = refuse_invalid_numbers(decision, c, p_adjusted);
     let margin = match rule {
-        "max-drop" | "fail-if-significant-drop" => threshold,
+        "max-drop" | "fail-if-significant-drop" | "max-change" => threshold,
         _ => c.margin,
     };
     GateResult {
@@ -92,6 +93,8 @@ pub fn apply(
         family_size: 0,
         mc_rerun: c.mc_rerun,
         decided_by,
+        judged: None,
+        condensed: None,
     }
 }
 
@@ -155,6 +158,52 @@ fn non_inferiority(threshold: f64, c: &Comparison) -> Decision {
             signed(c.ci[1])
         ),
         decided_by: "non-inferiority (max-drop)".to_string(),
+    }
+}
+
+/// Equivalence within ±m: the interval [lo, hi] lies strictly inside (−m, +m). With the
+/// reported two-sided interval at `confidence` this is two one-sided tests (TOST, Schuirmann
+/// 1987, J. Pharmacokinet. Biopharm. 15:657), each at level (1 − confidence) / 2: the low bound
+/// rejects "the change is ≤ −m", the high bound rejects "the change is ≥ +m".
+pub fn equivalent(ci: [f64; 2], m: f64) -> bool {
+    -m < ci[0] && ci[1] < m
+}
+
+/// `max-change`: equivalence, "prove nothing changed": the whole interval inside (−m, +m), in
+/// either direction. The value is the interval bound farthest from zero.
+fn equivalence(threshold: f64, c: &Comparison) -> Decision {
+    let [lo, hi] = oriented(c.ci, c.higher_is_better);
+    let m = plain(threshold);
+    let ci = format!("CI [{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
+    let passed = equivalent([lo, hi], threshold);
+    let open = match (lo > -threshold, hi < threshold) {
+        (true, true) => String::new(),
+        (true, false) => format!("an improvement of {m} or more"),
+        (false, true) => format!("a regression of {m} or more"),
+        (false, false) => format!("either a regression or an improvement of {m} or more"),
+    };
+    let detail = if passed {
+        format!(
+            "equivalent within ±{m}: the {ci} of the {} difference lies inside (−{m}, +{m})",
+            stat(c)
+        )
+    } else {
+        format!(
+            "not shown equivalent within ±{m}: the {ci} of the {} difference cannot rule out {open}",
+            stat(c)
+        )
+    };
+    let far = if c.ci[1].abs() >= c.ci[0].abs() {
+        c.ci[1]
+    } else {
+        c.ci[0]
+    };
+    Decision {
+        value: far,
+        bound: threshold,
+        passed,
+        detail,
+        decided_by: "equivalence (max-change)".to_string(),
     }
 }
 
@@ -298,8 +347,61 @@ mod tests {
         }
     }
 
-    const RULES_FOR_TEST: [&str; 4] = [
+    #[test]
+    fn max_change_passes_only_an_interval_inside_both_margins() {
+        let c = |ci, higher| Comparison {
+            higher_is_better: higher,
+            ..comparison(ci)
+        };
+        let r = apply(1, "max-change", 0.01, &c([-0.004, 0.006], true), 1.0, 0.05);
+        assert!(r.passed, "{}", r.detail);
+        assert!(
+            r.detail.starts_with("equivalent within ±0.0100"),
+            "{}",
+            r.detail
+        );
+        assert_eq!((r.value, r.threshold), (0.006, 0.01));
+        let r = apply(1, "max-change", 0.01, &c([0.002, 0.013], true), 1.0, 0.05);
+        assert!(!r.passed);
+        assert!(
+            r.detail
+                .ends_with("cannot rule out an improvement of 0.0100 or more"),
+            "{}",
+            r.detail
+        );
+        let r = apply(1, "max-change", 0.01, &c([-0.02, -0.001], true), 1.0, 0.05);
+        assert!(!r.passed);
+        assert!(
+            r.detail
+                .ends_with("cannot rule out a regression of 0.0100 or more"),
+            "{}",
+            r.detail
+        );
+        assert_eq!(r.value, -0.02);
+        let r = apply(1, "max-change", 0.01, &c([-0.02, 0.02], true), 1.0, 0.05);
+        assert!(
+            r.detail
+                .ends_with("either a regression or an improvement of 0.0100 or more"),
+            "{}",
+            r.detail
+        );
+        // Lower is better: a rise of the latency is the regression.
+        let r = apply(1, "max-change", 5.0, &c([1.0, 7.0], false), 1.0, 0.05);
+        assert!(
+            r.detail
+                .ends_with("cannot rule out a regression of 5.0000 or more"),
+            "{}",
+            r.detail
+        );
+        // The margins are open: a bound exactly at ±m does not rule out a change of m.
+        assert!(!equivalent([-0.01, 0.0], 0.01));
+        assert!(!equivalent([0.0, 0.01], 0.01));
+        assert!(!equivalent([0.0, 0.0], 0.0));
+    }
+
+    const RULES_FOR_TEST: [&str; 5] = [
         "max-drop",
+        "max-change",
         "fail-if-significant-drop",
         "max-loss-rate",
         "min-mean",

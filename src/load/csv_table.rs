@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::columns::ColumnMap;
 use super::jsonl::push_row;
 use super::source::{check_id, check_tag_name, parse_number};
 use super::table::{first_duplicate, Interner, Tags};
@@ -12,14 +13,27 @@ use super::{MetricTable, QueryRow};
 use crate::error::{few, quoted, Error, Result};
 use crate::metric_names::canonical;
 
-pub fn parse(text: &str, shown: &str, delimiter: u8, id_column: &str) -> Result<MetricTable> {
+pub fn parse(
+    text: &str,
+    shown: &str,
+    delimiter: u8,
+    id_column: &str,
+    map: &ColumnMap,
+) -> Result<MetricTable> {
     let mut rdr = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .has_headers(true)
         .from_reader(text.as_bytes());
     let headers = rdr.headers().map_err(|e| csv_error(shown, e))?.clone();
     let names: Vec<&str> = headers.iter().map(str::trim).collect();
-    let cols = columns(&names, shown, delimiter, id_column)?;
+    let id_column = map.id.as_deref().unwrap_or(id_column);
+    let renamed = if map.is_empty() {
+        names.iter().map(|n| Some(n.to_string())).collect()
+    } else {
+        map.header(&names, shown, id_column)?
+    };
+    let renamed: Vec<Option<&str>> = renamed.iter().map(Option::as_deref).collect();
+    let cols = columns(&renamed, shown, delimiter, id_column)?;
     let mut table = MetricTable::new(shown);
     let mut interner = Interner::default();
     let tags: Vec<(usize, Arc<str>)> = cols
@@ -44,17 +58,19 @@ struct Columns {
     metrics: Vec<(usize, String)>,
 }
 
-/// Reads the header: the id column must be there; tag names must be valid; metric columns must
-/// be named and name different metrics.
-fn columns(names: &[&str], shown: &str, delimiter: u8, id_column: &str) -> Result<Columns> {
-    let Some(id_at) = names.iter().position(|h| *h == id_column) else {
-        return Err(no_id_column(names, shown, delimiter, id_column));
+/// Reads the header (`None`: a column the mapping drops): the id column must be there; tag
+/// names must be valid; metric columns must be named and name different metrics.
+fn columns(names: &[Option<&str>], shown: &str, delimiter: u8, id_column: &str) -> Result<Columns> {
+    let Some(id_at) = names.iter().position(|h| *h == Some(id_column)) else {
+        let names: Vec<&str> = names.iter().flatten().copied().collect();
+        return Err(no_id_column(&names, shown, delimiter, id_column));
     };
-    let group_at = names.iter().position(|h| *h == "group");
+    let group_at = names.iter().position(|h| *h == Some("group"));
     let mut tags = Vec::new();
     let mut metrics = Vec::new();
     let mut seen_metric: BTreeMap<String, &str> = BTreeMap::new();
     for (i, h) in names.iter().enumerate() {
+        let Some(h) = *h else { continue };
         if i == id_at || Some(i) == group_at {
             continue;
         }
@@ -209,6 +225,7 @@ mod tests {
             "m.tsv",
             b'\t',
             "query_id",
+            &ColumnMap::default(),
         )
         .unwrap();
         assert_eq!(t.rows[0].group.as_deref(), Some("c1"));
@@ -246,7 +263,7 @@ mod tests {
             ),
         ];
         for (text, want) in cases {
-            let e = parse(text, "m.csv", b',', "query_id")
+            let e = parse(text, "m.csv", b',', "query_id", &ColumnMap::default())
                 .unwrap_err()
                 .to_string();
             assert!(e.starts_with(want), "{e} !~ {want}");

@@ -5,21 +5,27 @@
 
 use serde_json::{Map, Value};
 
+use super::columns::ColumnMap;
 use super::source::{check_id, check_tag_name, check_value, json_error, numbered_lines};
 use super::table::{first_duplicate, Interner, Tags};
 use super::{MetricTable, QueryRow};
 use crate::error::{quoted, Error, Result};
 use crate::metric_names::canonical;
 
-pub fn parse(text: &str, shown: &str) -> Result<MetricTable> {
+pub fn parse(text: &str, shown: &str, map: &ColumnMap) -> Result<MetricTable> {
     let mut table = MetricTable::new(shown);
     let mut names = Interner::default();
+    let mut seen = std::collections::BTreeSet::new();
     for (line, raw) in numbered_lines(text) {
-        let obj = super::strict_json::object_from_str(raw)
+        let mut obj = super::strict_json::object_from_str(raw)
             .map_err(|e| json_error(shown, line, &e, "one JSON object per line"))?;
+        if !map.is_empty() {
+            obj = map.object(obj, shown, line, &mut seen)?;
+        }
         let (row, metrics) = parse_row(&obj, shown, line, &mut names)?;
         push_row(&mut table, row, metrics);
     }
+    map.check_seen(&seen, shown)?;
     if let Some((id, line, first)) = first_duplicate(&table.rows) {
         return Err(Error::input(
             shown,
@@ -216,6 +222,7 @@ mod tests {
             "{\"query_id\":\"q1\",\"ndcg_cut_10\":0.5,\"text\":\"hi\",\"slices\":{\"language\":\"ko\"},\"group\":3}\n\
              \n{\"query_id\":\"q2\",\"metrics\":{\"nDCG@10\":1,\"latency_ms\":12.5}}\n",
             "b.jsonl",
+            &ColumnMap::default(),
         )
         .unwrap();
         assert_eq!(t.rows.len(), 2);
@@ -260,7 +267,9 @@ mod tests {
             ),
         ];
         for (text, want) in cases {
-            let e = parse(text, "b.jsonl").unwrap_err().to_string();
+            let e = parse(text, "b.jsonl", &ColumnMap::default())
+                .unwrap_err()
+                .to_string();
             assert!(e.starts_with(want), "{e} !~ {want}");
         }
     }

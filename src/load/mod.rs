@@ -1,6 +1,7 @@
 //! Load stage: one reader per per-query metric format, all producing a `MetricTable`.
 //! The format is chosen by an explicit `format` key, else by extension, else by sniffing.
 
+pub mod columns;
 mod csv_table;
 mod jsonl;
 mod per_query_text;
@@ -15,6 +16,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use columns::ColumnMap;
 pub use table::{MetricTable, QueryRow};
 
 use crate::error::{Error, Result};
@@ -33,19 +35,22 @@ pub enum Format {
 
 const EXPECTED: &str = "per-query metrics (JSONL, CSV/TSV, or trec_eval/ir_measures -q output)";
 
-/// Reads one per-query metric file.
+/// Reads one per-query metric file; `columns` maps a table's own column names (see
+/// `columns.rs`; empty: none).
 pub fn load_metrics(
     path: &Path,
     shown: &str,
     format: Option<Format>,
     id_column: &str,
+    columns: &ColumnMap,
 ) -> Result<MetricTable> {
     let bytes = source::read_bytes(path, shown, EXPECTED)?;
-    parse_metrics_bytes(
+    parse_mapped(
         bytes,
         shown,
         format.or_else(|| by_extension(path)),
         id_column,
+        columns,
     )
 }
 
@@ -57,6 +62,16 @@ pub fn parse_metrics_bytes(
     shown: &str,
     format: Option<Format>,
     id_column: &str,
+) -> Result<MetricTable> {
+    parse_mapped(bytes, shown, format, id_column, &ColumnMap::default())
+}
+
+fn parse_mapped(
+    bytes: Vec<u8>,
+    shown: &str,
+    format: Option<Format>,
+    id_column: &str,
+    columns: &ColumnMap,
 ) -> Result<MetricTable> {
     let text = source::decode_text(bytes, shown, EXPECTED)?;
     let format = match format {
@@ -73,10 +88,17 @@ pub fn parse_metrics_bytes(
             }
         },
     };
+    if !columns.is_empty() && matches!(format, Format::TrecEval | Format::IrMeasures) {
+        return Err(Error::input(
+            shown,
+            0,
+            "a column mapping (id, group, slices, metrics) applies to JSONL and CSV/TSV tables, not to -q output",
+        ));
+    }
     match format {
-        Format::Jsonl => jsonl::parse(&text, shown),
-        Format::Csv => csv_table::parse(&text, shown, b',', id_column),
-        Format::Tsv => csv_table::parse(&text, shown, b'\t', id_column),
+        Format::Jsonl => jsonl::parse(&text, shown, columns),
+        Format::Csv => csv_table::parse(&text, shown, b',', id_column, columns),
+        Format::Tsv => csv_table::parse(&text, shown, b'\t', id_column, columns),
         Format::TrecEval => per_query_text::parse(&text, shown, per_query_text::Layout::TrecEval),
         Format::IrMeasures => {
             per_query_text::parse(&text, shown, per_query_text::Layout::IrMeasures)
@@ -98,8 +120,9 @@ pub fn load_queries(path: &Path, shown: &str) -> Result<Vec<QueryRow>> {
     queries::parse(&text, shown)
 }
 
+/// The format by extension (`.gz` looked through: `m.jsonl.gz` is JSONL).
 fn by_extension(path: &Path) -> Option<Format> {
-    match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+    match crate::input::sniff::extension(path)?.as_str() {
         "jsonl" | "ndjson" => Some(Format::Jsonl),
         "csv" => Some(Format::Csv),
         "tsv" => Some(Format::Tsv),

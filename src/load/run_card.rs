@@ -52,7 +52,7 @@ pub fn parse(text: &str, shown: &str) -> Result<RunCard> {
     }
     let card = RunCard {
         source: shown.to_string(),
-        model: fields(&top, "model", shown)?,
+        model: model(&top, shown)?,
         conditions: fields(&top, "conditions", shown)?,
         metrics: metrics(&top, shown)?,
         qps_at_recall: curves(&top, shown)?,
@@ -117,6 +117,49 @@ fn fields(top: &Map<String, Value>, key: &str, shown: &str) -> Result<BTreeMap<S
         out.insert(k.clone(), text);
     }
     Ok(out)
+}
+
+/// The model keys whose type is known (the seeds' model_eval fields) and what each must be.
+const MODEL_KEYS: [(&str, &str); 10] = [
+    ("id", "string"),
+    ("revision", "string"),
+    ("query_prompt", "string"),
+    ("document_prompt", "string"),
+    ("pooling", "string"),
+    ("dtype", "string"),
+    ("normalize", "boolean"),
+    ("dimension", "count"),
+    ("max_tokens", "count"),
+    ("truncation_side", "side"),
+];
+
+/// `model`: free-form, but the known keys have their type (`dimension` a whole number ≥ 1, …).
+fn model(top: &Map<String, Value>, shown: &str) -> Result<BTreeMap<String, String>> {
+    for (k, v) in object(top, "model", shown)?.into_iter().flatten() {
+        let Some((_, want)) = MODEL_KEYS.iter().find(|(name, _)| name == k) else {
+            continue;
+        };
+        let ok = match *want {
+            "string" => v.is_string(),
+            "boolean" => v.is_boolean(),
+            "count" => v.as_u64().is_some_and(|n| n >= 1),
+            _ => matches!(v.as_str(), Some("left" | "right")),
+        };
+        if !ok {
+            let expected = match *want {
+                "string" => "a string",
+                "boolean" => "true or false",
+                "count" => "a whole number ≥ 1",
+                _ => "\"left\" or \"right\"",
+            };
+            return Err(Error::input(
+                shown,
+                0,
+                format!("model.{k}: expected {expected}, found {v}"),
+            ));
+        }
+    }
+    fields(top, "model", shown)
 }
 
 /// `metrics`: name → a finite number, or a non-empty list of finite numbers (replicates).
@@ -284,5 +327,9 @@ mod tests {
         );
         assert!(err(r#"{"model": {"id": "m"}}"#).contains("measures nothing"));
         assert!(err(r#"[1]"#).contains("found a list"));
+        assert_eq!(
+            err(r#"{"model": {"dimension": "1024"}, "metrics": {"a": 1}}"#),
+            "c.json: model.dimension: expected a whole number ≥ 1, found \"1024\""
+        );
     }
 }

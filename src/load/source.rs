@@ -11,27 +11,30 @@ pub fn read_text(path: &Path, shown: &str, expected: &str) -> Result<String> {
     decode_text(read_bytes(path, shown, expected)?, shown, expected)
 }
 
-/// Reads the bytes of `path`. A directory is an error. A pipe or device (`<(cmd)`, `/dev/stdin`)
-/// is read in chunks and refused at its first NUL byte, so `/dev/zero` or `/dev/urandom` given by
-/// mistake fail at once instead of filling memory.
+/// Reads the bytes of `path` (`-` is standard input; gzip is undone, see `crate::input`). A
+/// directory is an error. A pipe, device or gzip stream is read in chunks and refused at its
+/// first NUL byte, so `/dev/zero` or `/dev/urandom` given by mistake fail at once instead of
+/// filling memory.
 pub fn read_bytes(path: &Path, shown: &str, expected: &str) -> Result<Vec<u8>> {
     use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, "opening", e))?;
-    if meta.is_dir() {
-        return Err(Error::input(
-            shown,
-            0,
-            format!("is a directory; expected a file of {expected}"),
-        ));
+    if !crate::input::open::is_stdin(path) {
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, "opening", e))?;
+        if meta.is_dir() {
+            return Err(Error::input(
+                shown,
+                0,
+                format!("is a directory; expected a file of {expected}"),
+            ));
+        }
     }
-    if meta.is_file() {
+    let mut opened = crate::input::open(path, shown)?;
+    if opened.regular && !opened.gzip {
         return std::fs::read(path).map_err(|e| Error::io(shown, "reading", e));
     }
-    let mut file = std::fs::File::open(path).map_err(|e| Error::io(shown, "opening", e))?;
     let mut bytes = Vec::new();
     let mut chunk = vec![0u8; 1 << 16];
     loop {
-        let n = match file.read(&mut chunk) {
+        let n = match opened.reader.read(&mut chunk) {
             Ok(0) => return Ok(bytes),
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,

@@ -122,6 +122,12 @@ pub fn report(
                 });
             }
         }
+        if section.floors.is_empty() {
+            warnings.push(format!(
+                "[noise] file {}: it measured none of the compared metric × slices, so its noise floors apply to nothing here; run `rag-gate aa` on replicates with these metrics",
+                spec.written
+            ));
+        }
         warnings.extend(floor_warnings(cfg, &section.floors, spec, f.replicates));
         let paired_ids: HashSet<&str> = paired.ids.iter().map(String::as_str).collect();
         for (m, ids) in &f.flaky_queries {
@@ -151,7 +157,7 @@ fn floor_warnings(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for g in &cfg.gates {
-        let Some(margin) = [g.max_drop, g.fail_if_significant_drop]
+        let Some(margin) = [g.max_drop, g.fail_if_significant_drop, g.max_change]
             .into_iter()
             .flatten()
             .reduce(f64::min)

@@ -71,7 +71,19 @@ pub struct Protocol {
     /// SHA-256 of the rows file the sidecar describes (set when written next to one).
     #[serde(default)]
     pub rows_sha256: Option<String>,
+    /// Whether `check` can compute judged bounds from the file this describes, and why not
+    /// (written by `rag-gate eval`; absent from older sidecars). Not compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_bounds: Option<String>,
 }
+
+/// `judged_bounds` of an evaluation over qrels that list only relevant documents.
+pub const BOUNDS_POSITIVE_ONLY: &str = "not needed: the qrels list only relevant documents (no judgment ≤ 0), so unjudged = non-relevant is the collection's own protocol";
+/// `judged_bounds` of an evaluation on condensed lists.
+pub const BOUNDS_CONDENSED: &str =
+    "not needed: condensed lists (judged-only) hold no unjudged document";
+/// `judged_bounds` of any other evaluation written to a file.
+pub const BOUNDS_NEED_RUNS: &str = "not computable from this file: the bounds need both sides' rankings; give the runs as { run = \"…\" } inputs";
 
 /// Hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -134,6 +146,7 @@ impl Protocol {
                 .collect(),
             run_context: BTreeMap::new(),
             rows_sha256: None,
+            judged_bounds: None,
             ..self.clone()
         }
     }
@@ -281,6 +294,7 @@ mod tests {
             metrics: [("ndcg@10".to_string(), def(10))].into(),
             run_context: BTreeMap::new(),
             rows_sha256: None,
+            judged_bounds: None,
         }
     }
 

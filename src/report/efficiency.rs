@@ -32,7 +32,11 @@ pub fn changes(fields: &[CardField]) -> Vec<String> {
 }
 
 fn or_dash(v: &Option<String>) -> String {
-    v.clone().unwrap_or_else(|| "—".into())
+    match v.as_deref() {
+        None => "—".into(),
+        Some("") => "(empty)".into(),
+        Some(x) => x.to_string(),
+    }
 }
 
 fn field_rows(fields: &[CardField]) -> Vec<Vec<String>> {
@@ -107,7 +111,10 @@ fn gate_row(g: &RunGateResult) -> Vec<String> {
         interval,
         format!("{} / {}", g.measurements[0], g.measurements[1]),
         result,
-        format!("{}; {}", g.detail, g.decided_by),
+        match g.status {
+            crate::model::RunGateStatus::NotJudged => g.detail.clone(),
+            _ => format!("{}; {}", g.detail, g.decided_by),
+        },
     ]
 }
 
@@ -192,17 +199,26 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
     let Some(e) = &r.efficiency else {
         return String::new();
     };
-    let mut s = String::from("#### Efficiency\n\n");
+    let mut s = String::from("**Efficiency** (run cards)\n\n");
     for line in summary(e) {
         let _ = writeln!(s, "- {}", escape(&line));
     }
     for t in tables(e) {
-        let _ = writeln!(s, "\n**{}**\n", t.title);
+        // The cards' fields fold away in a PR comment; the metrics and gates stay in view.
+        let folded = matches!(t.title, "Model" | "Conditions");
+        if folded {
+            let _ = writeln!(s, "\n<details><summary>{}</summary>\n", t.title);
+        } else {
+            let _ = writeln!(s, "\n**{}**\n", t.title);
+        }
         let _ = writeln!(s, "| {} |", t.headers.join(" | "));
         let _ = writeln!(s, "|{}", "---|".repeat(t.headers.len()));
         for row in &t.rows {
             let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
             let _ = writeln!(s, "| {} |", cells.join(" | "));
+        }
+        if folded {
+            s.push_str("\n</details>\n");
         }
     }
     s.push('\n');

@@ -47,6 +47,10 @@ fn signed(x: f64, digits: usize) -> String {
     }
 }
 
+/// The report runs no script and loads nothing: only its own inline styles (and `data:` images)
+/// are allowed, so a name from the inputs that slipped past escaping still could not run.
+pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
 pub fn render(r: &Report) -> String {
     let mut s = String::new();
     let (class, icon, word) = match r.verdict {
@@ -56,6 +60,7 @@ pub fn render(r: &Report) -> String {
     let _ = write!(
         s,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"/>\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
          <title>rag-gate {word}: {}</title><style>{CSS}</style></head>\n<body><main>\n",
         esc(&r.gate_id)
@@ -83,8 +88,12 @@ pub fn render(r: &Report) -> String {
         (r.confidence * 1000.0).round() / 10.0,
         esc(&r.unit)
     );
+    if let Some(b) = &r.baseline {
+        let _ = writeln!(s, "<p class=\"facts\">baseline: {}</p>", esc(&b.line));
+    }
     forests(&mut s, r);
     gates(&mut s, r);
+    judged(&mut s, r);
     comparisons(&mut s, r);
     s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);
@@ -166,6 +175,32 @@ fn gates(s: &mut String, r: &Report) {
             fmt_p(g.p_adjusted),
             esc(&g.detail)
         );
+    }
+    s.push_str("</tbody></table></section>\n");
+}
+
+/// The judged table (runs evaluated by check): coverage, the two bounds with their intervals,
+/// and each gate's decision at them.
+fn judged(s: &mut String, r: &Report) {
+    let rows: Vec<[String; 8]> = r
+        .comparisons
+        .iter()
+        .filter_map(|c| super::judged_row(c, &r.gates))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    s.push_str("<section><h2>Judged coverage</h2>\n<p>One shared judgment per unjudged (query, document): the bounds are the judgments that lower / raise the delta most.</p>\n<table><thead><tr>");
+    for h in super::JUDGED_HEADS {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    s.push_str("</tr></thead><tbody>\n");
+    for row in rows {
+        s.push_str("<tr>");
+        for cell in row {
+            let _ = write!(s, "<td>{}</td>", esc(&cell));
+        }
+        s.push_str("</tr>\n");
     }
     s.push_str("</tbody></table></section>\n");
 }

@@ -100,6 +100,13 @@ pub fn state_digest(r: &Report) -> String {
         eat(&format!("{:?}", g.status));
         eat(g.label.as_str());
     }
+    // Run-level gates (issue 29); nothing is eaten without run cards, so digests stay as they were.
+    for g in r.efficiency.iter().flat_map(|e| &e.gates) {
+        eat(&format!("run-level #{}", g.gate));
+        eat(&g.metric);
+        eat(&g.rule);
+        eat(g.status.as_str());
+    }
     format!("{h:016x}")
 }
 
@@ -131,6 +138,9 @@ fn head(r: &Report, page: &Page) -> String {
     }
     facts.push(crate::report::words::paired_count(r));
     let _ = writeln!(s, "{}\n", facts.join(" · "));
+    if let Some(b) = &r.baseline {
+        let _ = writeln!(s, "baseline: {}\n", escape(&b.line));
+    }
     s
 }
 

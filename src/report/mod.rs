@@ -42,3 +42,79 @@ pub(crate) fn allowed_drop(c: &Comparison, gates: &[GateResult]) -> Option<f64> 
             }
         })
 }
+
+/// One row of the judged table, the same in every format: metric, slice, judged@k per side,
+/// unjudged documents per side, today's delta, each bound's delta with its interval, and each
+/// gate's decision at the lower and upper bound.
+pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String; 8]> {
+    let j = c.judged.as_ref()?;
+    let share = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.3}"));
+    let count = |x: Option<usize>| x.map_or("—".into(), |v| v.to_string());
+    let bound = |b: Option<&crate::model::DeltaAtBound>| match (b, &j.not_computed) {
+        (Some(b), _) => format!("{:+.4} [{:+.4}, {:+.4}]", b.delta, b.ci[0], b.ci[1]),
+        (None, Some(_)) => "not computed".into(),
+        (None, None) => "—".into(),
+    };
+    let decisions: Vec<String> = gates
+        .iter()
+        .filter(|g| g.metric == c.metric && g.slice == c.slice)
+        .filter_map(|g| {
+            let b = g.judged.as_ref()?;
+            let flag = if b.unreliable { " (unreliable)" } else { "" };
+            Some(format!(
+                "#{} {}: {} / {}{flag}",
+                g.gate, g.rule, b.lower, b.upper
+            ))
+        })
+        .chain(
+            gates
+                .iter()
+                .filter(|g| g.metric == c.metric && g.slice == c.slice)
+                .filter_map(|g| {
+                    let d = g.condensed.as_ref()?;
+                    Some(format!("#{} on condensed lists: {d}", g.gate))
+                }),
+        )
+        .collect();
+    let decisions = match (decisions.is_empty(), &j.not_computed) {
+        (false, _) => decisions.join("; "),
+        (true, Some(why)) => why.split(':').next().unwrap_or(why).to_string(),
+        (true, None) => "—".into(),
+    };
+    Some([
+        c.metric.clone(),
+        c.slice.clone(),
+        format!(
+            "{} / {}",
+            share(j.baseline_judged),
+            share(j.candidate_judged)
+        ),
+        format!(
+            "{} / {}",
+            count(j.baseline_unjudged),
+            count(j.candidate_unjudged)
+        ),
+        match &j.condensed {
+            None => format!("{:+.4}", j.delta),
+            Some(b) => format!(
+                "{:+.4} (condensed lists {:+.4} [{:+.4}, {:+.4}])",
+                j.delta, b.delta, b.ci[0], b.ci[1]
+            ),
+        },
+        bound(j.lower.as_ref()),
+        bound(j.upper.as_ref()),
+        decisions,
+    ])
+}
+
+/// The judged table's column heads (see [`judged_row`]).
+pub(crate) const JUDGED_HEADS: [&str; 8] = [
+    "metric",
+    "slice",
+    "judged@k base / cand",
+    "unjudged base / cand",
+    "Δ (unjudged = non-relevant)",
+    "lower bound Δ [interval]",
+    "upper bound Δ [interval]",
+    "decision at lower / upper",
+];

@@ -37,6 +37,9 @@ fn header_text(out: &mut String, r: &Report) {
         r.resamples,
         r.seed
     ));
+    if let Some(b) = &r.baseline {
+        out.push_str(&format!("baseline: {}\n", one_line(&b.line)));
+    }
 }
 
 /// The gates table (when there are gates) and the line saying how p was computed.
@@ -215,40 +218,18 @@ fn notices_text(out: &mut String, r: &Report) {
 
 /// The judged bounds of the gated comparisons (runs evaluated by check).
 fn judged_text(out: &mut String, r: &Report) {
-    let share = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.3}"));
     let rows: Vec<Vec<String>> = r
         .comparisons
         .iter()
-        .filter_map(|c| {
-            let j = c.judged.as_ref()?;
-            Some(vec![
-                c.metric.clone(),
-                c.slice.clone(),
-                format!("{}/{}", share(j.baseline_judged), share(j.candidate_judged)),
-                format!("{}/{}", j.baseline_unjudged, j.candidate_unjudged),
-                format!("{:+.4}", j.delta),
-                format!(
-                    "[{:+.4}, {:+.4}]",
-                    j.delta_baseline_optimistic, j.delta_candidate_optimistic
-                ),
-            ])
-        })
+        .filter_map(|c| super::judged_row(c, &r.gates).map(Vec::from))
         .collect();
     if rows.is_empty() {
         return;
     }
-    out.push_str("\nJudged coverage (unjudged = non-relevant; bounds if they were relevant)\n");
-    out.push_str(&table(
-        &[
-            "metric",
-            "slice",
-            "judged@k b/c",
-            "unjudged b/c",
-            "delta",
-            "bounds [baseline's relevant, candidate's relevant]",
-        ],
-        &rows,
-    ));
+    out.push_str(
+        "\nJudged coverage (one shared judgment per unjudged document; bounds = the assignments that lower / raise the delta most)\n",
+    );
+    out.push_str(&table(&super::JUDGED_HEADS, &rows));
 }
 
 /// The protocol section and its hash (last line).

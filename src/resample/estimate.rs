@@ -26,7 +26,7 @@ use crate::stats::small_sample::{bm_df, effective_groups, expanded_levels, se_cr
 use crate::stats::statistic::Statistic;
 use crate::stats::streams::stream_key;
 use crate::stats::studentized::{self, bootstrap_studentized_many, Draws};
-use crate::stats::{jackknife, signflip};
+use crate::stats::{jackknife, signflip, ties};
 
 /// A bound compared with a threshold: `bound` 0 is the CI low, 1 the CI high.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -168,19 +168,30 @@ fn tie_tolerance(terms: usize, scale: f64) -> f64 {
     2.0 * terms.max(4) as f64 * f64::EPSILON * scale
 }
 
+/// Each unit's mean: the delta, or the group's sum over its size.
+fn unit_means(values: &[f64], sizes: Option<&[f64]>) -> Vec<f64> {
+    match sizes {
+        Some(z) => values.iter().zip(z).map(|(s, k)| s / k).collect(),
+        None => values.to_vec(),
+    }
+}
+
 /// The interval of a mean from its draws under `method`.
 fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f64) -> Interval {
     let (values, sizes) = units.values_and_sizes();
     match x.method {
         IntervalMethod::BootstrapT => {
             // CR2 and the Bell–McCaffrey df: the CR1 studentisation for equal sizes and
-            // queries, wider where a few large groups carry the mean.
+            // queries, wider where a few large groups carry the mean; on tie-heavy units the
+            // wider of it and the t bound per side (`stats::ties`).
             let ones = vec![1.0; values.len()];
             let z = sizes.unwrap_or(&ones);
             let se = se_cr0_cr2(values, z).1;
             let stretch = t_stretch(z, x.confidence);
             let range = studentized::unit_range(values, sizes);
-            studentized::interval(d, point, se, stretch, range, x.confidence)
+            let boot = studentized::interval(d, point, se, stretch, range, x.confidence);
+            let t = ties::t_bounds(point, se, bm_df(z), x.confidence);
+            ties::guard(boot, &unit_means(values, sizes), t)
         }
         IntervalMethod::ExpandedPercentile => {
             let mut sorted = d.means.clone();

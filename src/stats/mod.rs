@@ -7,6 +7,8 @@
 //! - `interval`: percentile and BCa intervals (Efron 1987) and their Monte-Carlo error.
 //! - `studentized`: the bootstrap-t interval of a mean with a cluster-robust standard error per
 //!   resample, from the same draws (Hall 1992; Cameron, Gelbach & Miller 2008).
+//! - `ties`: the bootstrap-t's tie guard, the wider of it and the Student t bound per side when
+//!   half or more of the units are tied (Efron 1969; Hall 1988).
 //! - `small_sample`: effective number of groups, CR2 standard error and its Bell–McCaffrey
 //!   degrees of freedom, the expanded percentile levels (Hesterberg 2015), t quantiles.
 //! - `jackknife`: leave-one-unit-out values in O(n), for the BCa acceleration.
@@ -40,5 +42,6 @@ pub mod small_sample;
 pub mod statistic;
 pub mod streams;
 pub mod studentized;
+pub mod ties;
 pub mod welch;
 pub mod qps_at_recall;

@@ -102,6 +102,8 @@ fn gate(
         family_size: 3,
         mc_rerun: false,
         decided_by: format!("({rule})"),
+        judged: None,
+        condensed: None,
     }
 }
 
@@ -203,6 +205,7 @@ pub fn failing_report() -> Report {
             qrels: None,
             eval: None,
         },
+        baseline: None,
         pairing: PairingInfo {
             missing_policy: "error".to_string(),
             baseline_queries: 412,

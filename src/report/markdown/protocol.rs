@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::text::{escape, signed4};
+use super::text::escape;
 use crate::model::Report;
 use crate::protocol::verify::Status;
 
@@ -45,32 +45,21 @@ pub fn sections(s: &mut String, r: &Report) {
 }
 
 fn judged(s: &mut String, r: &Report) {
-    let rows: Vec<_> = r
+    let rows: Vec<[String; 8]> = r
         .comparisons
         .iter()
-        .filter_map(|c| c.judged.as_ref().map(|j| (c, j)))
+        .filter_map(|c| crate::report::judged_row(c, &r.gates))
         .collect();
     if rows.is_empty() {
         return;
     }
     s.push_str("<details><summary>Judged coverage: what unjudged documents could do</summary>\n\n");
-    s.push_str("| metric | slice | judged@k base / cand | unjudged base / cand | Δ (unjudged = non-relevant) | Δ if the baseline's were relevant | Δ if the candidate's were relevant |\n");
-    s.push_str("|---|---|---|---|---|---|---|\n");
-    let share = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.3}"));
-    for (c, j) in rows {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} / {} | {} / {} | {} | {} | {} |",
-            escape(&c.metric),
-            escape(&c.slice),
-            share(j.baseline_judged),
-            share(j.candidate_judged),
-            j.baseline_unjudged,
-            j.candidate_unjudged,
-            signed4(j.delta),
-            signed4(j.delta_baseline_optimistic),
-            signed4(j.delta_candidate_optimistic)
-        );
+    s.push_str("One shared judgment per unjudged (query, document): the bounds are the judgments that lower / raise the delta most, each with its interval and the gate's decision there.\n\n");
+    let _ = writeln!(s, "| {} |", crate::report::JUDGED_HEADS.join(" | "));
+    let _ = writeln!(s, "|{}", "---|".repeat(crate::report::JUDGED_HEADS.len()));
+    for row in rows {
+        let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
+        let _ = writeln!(s, "| {} |", cells.join(" | "));
     }
     s.push_str("\n</details>\n\n");
 }

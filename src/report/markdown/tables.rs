@@ -15,7 +15,12 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
     let higher = c.map_or(true, |c| c.higher_is_better);
     if g.status == GateStatus::TooSmall {
         let n = c.map_or("—".to_string(), |c| format!("n = {}", c.n));
-        return (n, "too few queries".into());
+        let why = if g.decided_by.ends_with("sign-flip test") {
+            "too few units for the sign-flip test"
+        } else {
+            "too few queries"
+        };
+        return (n, why.into());
     }
     match g.rule.as_str() {
         "min-mean" => (
@@ -33,6 +38,10 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
         "max-drop" => (
             format!("CI high {}", signed4(g.value)),
             format!("≤ {}", signed4(g.threshold)),
+        ),
+        "max-change" => (
+            format!("CI far end {}", signed4(g.value)),
+            format!("inside ±{}", plain4(g.threshold)),
         ),
         "fail-if-significant-drop" if higher => (
             format!("CI high {}", signed4(g.value)),

@@ -1,0 +1,138 @@
+//! Metric files: one route, one verdict. Files that carry `judged@k` columns (what `rag-gate
+//! eval` writes when asked for them) get the same judged figures and `min-judged` guard as runs
+//! that `check` evaluates; `min-judged` with files lacking the column is an error naming it. No
+//! bounds: they need both sides' rankings of every query, which a metric file does not hold.
+
+use std::collections::BTreeMap;
+
+use super::{gated, min_judged, Found};
+use crate::config::Config;
+use crate::error::Result;
+use crate::load::MetricTable;
+use crate::model::{Comparison, GateResult, JudgedBounds};
+use crate::{pair, slices};
+
+/// Why metric files get no bounds.
+pub const METRIC_FILES: &str =
+    "metric files: the bounds need both sides' rankings; give the runs as { run = \"…\" } inputs";
+
+/// Both metric files, as loaded, with their sidecars (`judged_bounds` says why a file has none).
+pub struct Files<'a> {
+    pub baseline: &'a MetricTable,
+    pub candidate: &'a MetricTable,
+    pub sidecars: [Option<&'a crate::protocol::Protocol>; 2],
+}
+
+/// Why no bounds: both sidecars say the qrels are positive-only (the collection's convention),
+/// else the files lack the rankings.
+fn why_none(files: &Files) -> (&'static str, bool) {
+    let positive = files.sidecars.iter().all(|p| {
+        p.and_then(|p| p.judged_bounds.as_deref()) == Some(crate::protocol::BOUNDS_POSITIVE_ONLY)
+    });
+    match positive {
+        true => (super::POSITIVE_ONLY, true),
+        false => (METRIC_FILES, false),
+    }
+}
+
+/// `min-judged` needs each gated cutoff's judged@k column in both files.
+fn require_columns(cfg: &Config, files: &Files, ks: &[usize]) -> Result<()> {
+    let Some(min) = cfg.judged.min_judged else {
+        return Ok(());
+    };
+    for k in ks {
+        let col = format!("judged@{k}");
+        for t in [files.baseline, files.candidate] {
+            if !t.metrics.contains_key(&col) {
+                return Err(cfg.error_at(
+                    &cfg.judged.min_judged_span,
+                    format!(
+                        "[judged] min-judged = {min} needs judged coverage, but {} has no {col} column: \
+                         add it (rag-gate eval --metrics …,{col} writes it), or give the runs as \
+                         {{ run = \"…\" }} inputs",
+                        t.source
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The mean of a judged@k column over a slice's members (by query id).
+fn mean_over(t: &MetricTable, col: &str, ids: &[&str]) -> Option<f64> {
+    let values = t.metrics.get(col)?;
+    let at: BTreeMap<&str, usize> = t
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.query_id.as_str(), i))
+        .collect();
+    let got: Vec<f64> = ids.iter().filter_map(|q| values[*at.get(q)?]).collect();
+    (!got.is_empty()).then(|| got.iter().sum::<f64>() / got.len() as f64)
+}
+
+/// Sets the judged figures of the gated comparisons and applies `min-judged` to the gates.
+pub fn apply(
+    cfg: &Config,
+    files: &Files,
+    (paired, sl): (&pair::Paired, &[slices::Slice]),
+    comparisons: &mut [Comparison],
+    gates: &mut [GateResult],
+) -> Result<Found> {
+    let metrics = gated(cfg);
+    let ks: Vec<usize> = metrics.values().flatten().copied().collect();
+    require_columns(cfg, files, &ks)?;
+    let (why, positive) = why_none(files);
+    for c in comparisons.iter_mut() {
+        let Some(Some(k)) = metrics.get(&c.metric) else {
+            continue;
+        };
+        let col = format!("judged@{k}");
+        let Some(members) = sl.iter().find(|s| s.name == c.slice).map(|s| &s.members) else {
+            continue;
+        };
+        let ids: Vec<&str> = members
+            .iter()
+            .map(|&i| paired.ids[i as usize].as_str())
+            .collect();
+        let (b, cj) = (
+            mean_over(files.baseline, &col, &ids),
+            mean_over(files.candidate, &col, &ids),
+        );
+        if b.is_none() && cj.is_none() {
+            continue;
+        }
+        c.judged = Some(JudgedBounds {
+            k: Some(*k),
+            baseline_judged: b,
+            candidate_judged: cj,
+            delta: c.delta,
+            lower: None,
+            upper: None,
+            exact: true,
+            not_computed: Some(why.into()),
+            condensed: None,
+            baseline_unjudged: None,
+            candidate_unjudged: None,
+        });
+    }
+    let mut found = Found::default();
+    if positive {
+        found.notes.push(
+            "the qrels list only relevant documents (both sidecars: no judgment ≤ 0): unjudged = \
+             non-relevant is this collection's own protocol, so no judged bounds are needed"
+                .into(),
+        );
+    }
+    for r in gates.iter_mut() {
+        let Some(c) = comparisons
+            .iter()
+            .find(|c| c.metric == r.metric && c.slice == r.slice)
+        else {
+            continue;
+        };
+        found.warnings.extend(min_judged(cfg, c, r));
+    }
+    Ok(found)
+}
