@@ -4,8 +4,9 @@
 # headless Chromium, and checks that no table of the comment's first screen scrolls sideways.
 #
 #   bash scripts/screenshot.sh            # writes docs/comment.png and docs/report.png
+#   RAG_GATE_BIN=target/debug/rag-gate bash scripts/screenshot.sh   # a binary already built
 #
-# Needs: chromium (Debian: apt-get install -y chromium), python3 with venv, npm, cargo.
+# Needs: chromium and an emoji font (Debian: apt-get install -y chromium fonts-noto-color-emoji), python3 with venv, npm, cargo.
 # Everything it installs goes under a temporary folder; nothing is fetched but packages.
 set -euo pipefail
 
@@ -20,8 +21,13 @@ python3 -m venv "$work/venv"
 (cd "$work" && npm install --silent --no-audit --no-fund github-markdown-css >/dev/null)
 css="$work/node_modules/github-markdown-css/github-markdown-light.css"
 
-cargo build --release --quiet
-bin="${CARGO_TARGET_DIR:-$root/target}/release/rag-gate"
+# The reports are the same bytes from any build of the current source; RAG_GATE_BIN skips the
+# release build.
+bin="${RAG_GATE_BIN:-}"
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin="${CARGO_TARGET_DIR:-$root/target}/release/rag-gate"
+fi
 set +e
 "$bin" check gates/prod.toml --export-markdown "$work/comment.md" \
   --export-html "$work/report.html" >/dev/null

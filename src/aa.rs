@@ -121,6 +121,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         protocol: crate::config::ProtocolSettings::default(),
         judged: crate::config::JudgedSettings::default(),
         policy: crate::config::Policy::default(),
+        baseline: crate::config::BaselineSettings::default(),
         efficiency: crate::config::Efficiency::default(),
         warnings: Vec::new(),
         gates: Vec::new(),

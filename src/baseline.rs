@@ -17,6 +17,12 @@ use crate::provenance::{self, Provenance};
 /// Runs the fetch. A missing baseline is exit 2, or with `--missing-ok` a warning and exit 0;
 /// either way the reason is written to the provenance file for `check`.
 pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
+    // `.github/workflows/eval.yml` (the path people copy) means the file name the API wants.
+    let mut args = args.clone();
+    if let Some(name) = args.workflow.strip_prefix(".github/workflows/") {
+        args.workflow = name.to_string();
+    }
+    let args = &args;
     check_args(args)?;
     let env = GithubEnv::from_process(&args.token_env);
     let fail = |m: String| Error::Fetch(crate::github::redact(&m, env.token.as_ref()));

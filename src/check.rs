@@ -213,6 +213,8 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
     let wanted = wanted_metrics(cfg);
     let inputs = load_inputs(cfg, &wanted)?;
+    let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);
+    let baseline = crate::provenance::assess::assess(cfg, context)?;
     let efficiency = efficiency_section(cfg)?;
     let (base, cand) = (&inputs.base.table, &inputs.cand.table);
     let shared = pair::shared_metrics(base, cand);
@@ -230,12 +232,18 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
             cfg,
             &protocol,
             &paired,
-            [judged.warnings, quarantine_warnings, noise_warnings],
+            [
+                baseline.warnings,
+                judged.warnings,
+                quarantine_warnings,
+                noise_warnings,
+            ],
         ),
         notes: gather_notes(cfg, &inputs, &metrics, &shared, judged.notes),
         ..judged
     };
     let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
+    report.baseline = Some(baseline.info);
     if let Some(e) = efficiency {
         judge::efficiency::add_to_verdict(&mut report, &e);
         report.efficiency = Some(e);
@@ -441,7 +449,7 @@ fn gather_warnings(
     cfg: &Config,
     protocol: &ProtocolReport,
     paired: &Paired,
-    later: [Vec<String>; 3],
+    later: [Vec<String>; 4],
 ) -> Vec<String> {
     let mut warnings: Vec<String> = cfg.warnings.clone();
     warnings.extend(protocol.note.iter().cloned());
@@ -516,6 +524,7 @@ fn build_report(
         method: cfg.bootstrap.method.as_str().into(),
         tie_epsilon: cfg.report.tie_epsilon,
         inputs: inputs_info(cfg)?,
+        baseline: None,
         pairing,
         comparisons: found.comparisons,
         gates: found.gates,

@@ -45,6 +45,9 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
     if let Some(q) = &cfg.noise.quarantine {
         r.add("[noise] quarantine list", &q.path);
     }
+    if let Some(p) = crate::provenance::assess::file_of(&i.baseline.path) {
+        r.add("baseline's provenance file", p);
+    }
     for (side, c) in ["baseline", "candidate"]
         .iter()
         .zip(cfg.efficiency.cards.iter().flatten())
@@ -83,8 +86,30 @@ fn outputs(o: &OutputArgs) -> Outputs {
 }
 
 /// `rag-gate check`: the gate file with the command line's overrides, `--dump-config` or the
-/// analysis, the report files, then publishing; exit 1 when the gate fails.
+/// analysis, the report files, then publishing; exit 1 when the gate fails. A run that stops
+/// with an error under `--comment` marks this gate's PR comment stale.
 pub fn check(args: &CheckArgs) -> Result<Outcome> {
+    let result = check_gate(args);
+    let off = args.publish.comment == crate::publish::CommentMode::Off;
+    match result {
+        Err(e) if !off && !matches!(e, Error::Publish(_)) => {
+            let key = config::load(&args.gate_file).map_or_else(
+                |_| config::default_comment_key(&args.gate_file),
+                |c| config::comment_key(&c, &args.gate_file),
+            );
+            let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
+            let lines = crate::publish::mark_stale(&key, &e.to_string(), &args.publish, &env);
+            if lines.is_empty() {
+                Err(e)
+            } else {
+                Err(Error::Noted(Box::new(e), lines))
+            }
+        }
+        r => r,
+    }
+}
+
+fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     let mut cfg = config::load(&args.gate_file)?;
     apply_check_flags(&mut cfg, args)?;
     // [eval] is checked even when no input is a run, so a typo there is never silent.
@@ -99,6 +124,14 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     }
     if let Some(h) = &args.holes {
         refuse_holes_without_runs(&cfg, h)?;
+    }
+    // A fetch that found no baseline: an error, or under on-missing = "warn" a warning and no check.
+    if let Some(msg) = crate::provenance::assess::missing_baseline(&cfg)? {
+        let actions = crate::publish::GithubEnv::from_process(&args.publish.token_env).actions;
+        return Ok(Outcome {
+            stderr: vec![crate::publish::actions::warning(actions, &msg)],
+            ..Default::default()
+        });
     }
     let analysis = analyze_full(&cfg)?;
     let report = analysis.report;
@@ -119,6 +152,10 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         .as_deref()
         .or(args.output.output.as_deref())
         .filter(|p| !crate::atomic::is_stdout(p));
+    let publish = crate::publish::PublishArgs {
+        comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
+        ..args.publish.clone()
+    };
     let mut stderr: Vec<String> = flags_without_effect(&args.publish)
         .iter()
         .map(|m| crate::publish::actions::warning(env.actions, m))
@@ -126,7 +163,7 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     stderr.extend(crate::publish::publish(
         &report,
         report_path,
-        &args.publish,
+        &publish,
         &env,
     )?);
     Ok(Outcome {
@@ -181,11 +218,14 @@ fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
         }
         cfg.bootstrap.resamples = r;
     }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let today = crate::noise::quarantine::today(args.today.as_deref(), now)?;
+    // The baseline's age in the report counts to this date (the only date a report holds).
+    cfg.baseline.today = Some(today);
     if cfg.noise.quarantine.is_some() {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() / 86_400) as i64;
-        cfg.noise.today = Some(crate::noise::quarantine::today(args.today.as_deref(), now)?);
+        cfg.noise.today = Some(today);
     }
     Ok(())
 }
@@ -250,6 +290,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         policy: Policy::default(),
+        baseline: BaselineSettings::default(),
         efficiency: compare_cards(args),
         warnings: Vec::new(),
         source: SourceText {

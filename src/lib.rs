@@ -23,7 +23,6 @@ pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second
 pub mod report; // renderers of the model: text, Markdown, JSON
 pub mod github; // one GitHub client (timeouts, retries, token, caps); the Actions runs and artifacts
 pub mod publish; // GitHub: sticky PR comment, job summary, outputs, annotations
-pub mod provenance; // where a baseline came from: the file `baseline fetch` writes and `check` reads
 pub mod config; // gate file → validated configuration (strict; errors with line and column)
 
 pub mod pair; // stage: baseline × candidate by query id → paired values, tags, groups
@@ -32,6 +31,7 @@ pub mod resample; // stage: metric × slice → means, win/tie/loss, worst, boot
 pub mod judge; // stage: labels; gates × slices → pass / fail / too small; verdict and headline
 pub mod noise; // the aa noise file, the quarantine list, and how a check applies them
 
+pub mod provenance; // where a baseline came from: the file `baseline fetch` writes and `check` reads
 pub mod bounds; // judged bounds: what unjudged documents could do to each gate (a second judge pass)
 pub mod check; // the check and compare analysis: load → pair → resample → judge → report
 pub mod cli; // clap definitions of check, compare, eval

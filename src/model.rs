@@ -56,6 +56,10 @@ pub struct Report {
     pub method: String,
     pub tie_epsilon: f64,
     pub inputs: InputsInfo,
+    /// Where the baseline came from (commit, run, age, distance from the merge-base), as far as
+    /// known; `line` is what every report prints after "baseline: ".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineInfo>,
     pub pairing: PairingInfo,
     /// One per metric × slice, metrics in name order, `all` first then slices in name order.
     pub comparisons: Vec<Comparison>,
@@ -117,6 +121,30 @@ pub struct Quarantined {
     pub deltas: std::collections::BTreeMap<String, f64>,
 }
 
+/// The baseline's provenance: from `baseline fetch`'s `rag-gate-baseline.json`, else
+/// `[inputs] baseline-commit`, else the baseline sidecar's ir_metadata commit, else unknown.
+#[derive(Debug, Clone, Serialize)]
+pub struct BaselineInfo {
+    /// "main@abc1234 (run 123456, 3 days old, 2 commits behind the merge-base)", or what is
+    /// known, or "unknown (...)" saying why.
+    pub line: String,
+    /// "fetch", "gate-file", "ir-metadata" or "unknown".
+    pub source: String,
+    pub commit: Option<String>,
+    pub branch: Option<String>,
+    pub workflow: Option<String>,
+    pub run_id: Option<u64>,
+    pub run_url: Option<String>,
+    /// The run's creation time (RFC 3339).
+    pub run_date: Option<String>,
+    /// Whole days from the run's date to today (`--today` / `RAG_GATE_TODAY`, else the UTC
+    /// date); None when either is unknown.
+    pub age_days: Option<i64>,
+    /// Commits between the baseline's commit and the pull request's merge-base.
+    pub commits_behind: Option<usize>,
+    pub merge_base: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct InputsInfo {
     pub baseline: String,
@@ -173,7 +201,7 @@ pub struct Comparison {
     pub n: usize,
     /// Number of distinct groups among the slice's queries (None when no groups are known).
     pub groups: Option<usize>,
-    /// Group unit: the effective number of groups (Σ n_g)² / Σ n_g², what `min-groups` reads
+    /// Group unit: the effective number of groups (1 + the Imbens–Kolesár df), what `min-groups` reads
     /// (equal to `groups` when the groups are of one size). None for the query unit.
     pub effective_groups: Option<f64>,
     pub baseline_mean: f64,

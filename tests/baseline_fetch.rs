@@ -136,6 +136,25 @@ impl World {
         self.fetch(&["--base-sha", &sha(0)])
     }
 
+    fn fetch_base_with(&self, workflow: &str) -> std::process::Output {
+        let mut cmd = rag_gate();
+        cmd.args([
+            "baseline",
+            "fetch",
+            "--artifact",
+            "baseline",
+            "--workflow",
+            workflow,
+        ])
+        .arg("--to")
+        .arg(self.to())
+        .args(["--base-sha", &sha(0)])
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", self.gh.server.uri());
+        cmd.output().unwrap()
+    }
+
     fn provenance(&self) -> Value {
         let text = std::fs::read_to_string(self.to().join("rag-gate-baseline.json")).unwrap();
         serde_json::from_str(&text).unwrap()
@@ -410,5 +429,50 @@ fn a_zip_bomb_is_refused() {
     refused(
         zip_of(&[("big.jsonl", &zeros)]),
         "refused entry \"big.jsonl\": it inflates more than 200-fold (a zip bomb?)",
+    );
+}
+
+#[test]
+fn check_names_the_fetched_baseline() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let w = World::new();
+    w.runs(vec![run(300, 3)]);
+    let rows = std::fs::read(examples.join("baseline.jsonl")).unwrap();
+    w.artifact(300, zip_of(&[("baseline.jsonl", &rows)]));
+    assert_exit(&w.fetch_base(), 0);
+    let gate = w.dir.path().join("gate.toml");
+    let text = format!(
+        "[inputs]\nbaseline = \"out/baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n\
+         [baseline]\nmax-commits-behind = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
+        examples.join("candidate.jsonl"),
+        examples.join("queries.jsonl")
+    );
+    std::fs::write(&gate, text).unwrap();
+    let out = rag_gate()
+        .arg("check")
+        .arg(&gate)
+        .args(["--resamples", "200", "--today", "2026-12-01"])
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_contains(
+        &String::from_utf8_lossy(&out.stdout),
+        "baseline: main@3333333 (run 300, 3 days old, 3 commits behind the merge-base)",
+    );
+}
+
+#[test]
+fn the_workflow_may_be_given_as_its_path_but_not_as_another_path() {
+    let w = World::new();
+    w.runs(vec![run(800, 0)]);
+    w.artifact(800, good_zip());
+    assert_exit(&w.fetch_base_with(".github/workflows/eval.yml"), 0);
+    let out = w.fetch_base_with("ci/eval.yml");
+    assert_exit(&out, 2);
+    assert_contains(
+        &stderr(&out),
+        "expected the workflow's file name under .github/workflows",
     );
 }

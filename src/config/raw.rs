@@ -30,6 +30,8 @@ pub struct RawConfig {
     pub gates: Vec<Spanned<RawGate>>,
     #[serde(default)]
     pub noise: RawNoise,
+    #[serde(default)]
+    pub baseline: super::baseline::RawBaseline,
     pub efficiency: Option<RawEfficiency>,
 }
 
@@ -59,6 +61,7 @@ pub struct RawInputs {
     pub id_column: Option<String>,
     pub missing: Option<Missing>,
     pub group_from_id: Option<Spanned<String>>,
+    pub baseline_commit: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

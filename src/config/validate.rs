@@ -28,6 +28,8 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
     let run_level = !efficiency.gates.is_empty();
     let gates = checked_gates(&src, &raw, policy.max_k, &positions, run_level)?;
     let judged = judged_settings(&src, &raw.judged)?;
+    let baseline =
+        super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
     let warnings = no_effect_warnings(&src, &raw, &inputs.baseline, &inputs.candidate);
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
@@ -47,6 +49,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         gates,
         noise,
         policy,
+        baseline,
         efficiency,
         warnings,
         source: src,
@@ -61,17 +64,22 @@ fn config_id(src: &SourceText, id: &Option<Spanned<String>>, stem: &str) -> Resu
             "id must be letters, digits, '-', '_' or '.' (it names the PR comment)",
         )),
         Some(id) => Ok(id.get_ref().clone()),
-        None => Ok(stem
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect()),
+        None => Ok(default_id(stem)),
     }
+}
+
+/// The id of a gate file without `id`: its stem, other characters than ASCII letters, digits
+/// and `-_.` made `-`.
+pub fn default_id(stem: &str) -> String {
+    stem.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 /// `[inputs]`: each side's replicates (the first is the side's input), the optional queries and

@@ -271,17 +271,55 @@ fn ap_wide(q: &Query, m: Metric, (base, cand): (Side, Side), docs: &[Doc], ex: &
         let inside = extra.saturating_sub(n - r.len());
         r[r.len() - inside..].to_vec()
     };
+    // The side's judged relevant ranks within its cutoff, ascending.
+    let judged = |rels: &[i32]| -> Vec<usize> {
+        (0..cut(m, rels.len()))
+            .filter(|&i| rels[i] >= q.rel_level)
+            .map(|i| i + 1)
+            .collect()
+    };
+    let (jb, jc) = (judged(base.rels), judged(cand.rels));
     for extra in 1..=n {
-        let at = |rels, r: Vec<usize>| value(q, rels, m, r.into_iter(), extra);
+        let at = |judged: &[usize], r: Vec<usize>| ap_of(merged(judged, &r), q.num_rel + extra);
         ex.see(Values {
-            baseline: at(base.rels, worst(&b, extra)),
-            candidate: at(cand.rels, best(&c, extra)),
+            baseline: at(&jb, worst(&b, extra)),
+            candidate: at(&jc, best(&c, extra)),
         });
         ex.see(Values {
-            baseline: at(base.rels, best(&b, extra)),
-            candidate: at(cand.rels, worst(&c, extra)),
+            baseline: at(&jb, best(&b, extra)),
+            candidate: at(&jc, worst(&c, extra)),
         });
     }
+}
+
+/// Two ascending rank lists merged into one.
+fn merged(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if j == b.len() || (i < a.len() && a[i] < b[j]) {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out
+}
+
+/// AP with these relevant ranks (1-based, ascending, within the cutoff) and R: the same sum in
+/// the same order as `Judged::value`, without walking the whole ranking.
+fn ap_of(ranks: Vec<usize>, num_rel: usize) -> f64 {
+    if num_rel == 0 {
+        return 0.0;
+    }
+    let (mut hits, mut sum) = (0usize, 0.0);
+    for r in ranks {
+        hits += 1;
+        sum += hits as f64 / r as f64;
+    }
+    sum / num_rel as f64
 }
 
 /// AP tries every assignment while 2^|pool| × the ranking depth stays within this.
@@ -485,6 +523,17 @@ mod tests {
                 let mut ex = Extremes { lower: today, upper: today };
                 ap_wide(&cs.q(), m(name), (base, cand), &docs, &mut ex);
                 prop_assert!(ex.lower.delta() <= lo + 1e-12 && ex.upper.delta() >= hi - 1e-12);
+                // The shortcut AP is bit-for-bit the metric's own on the same judgments.
+                let ranks: Vec<usize> = docs.iter().filter_map(|d| d.cand).collect();
+                let mut sorted = ranks.clone();
+                sorted.sort_unstable();
+                let judged: Vec<usize> = (0..cut(m(name), cand.rels.len()))
+                    .filter(|&i| cand.rels[i] >= 1)
+                    .map(|i| i + 1)
+                    .collect();
+                let fast = ap_of(merged(&judged, &sorted), cs.q().num_rel + docs.len());
+                let slow = value(&cs.q(), cand.rels, m(name), ranks.into_iter(), docs.len());
+                prop_assert_eq!(fast.to_bits(), slow.to_bits());
             }
         }
     }

@@ -61,6 +61,17 @@ impl Date {
         (1..=days).contains(&self.day)
     }
 
+    /// Days since 1970-01-01 (Hinnant, days_from_civil; the inverse of [`Date::from_days`]).
+    pub fn days(&self) -> i64 {
+        let y = i64::from(self.year) - i64::from(self.month <= 2);
+        let era = y.div_euclid(400);
+        let yoe = y.rem_euclid(400);
+        let m = i64::from(self.month);
+        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(self.day) - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
     /// The civil date of `days` since 1970-01-01 (Hinnant, "chrono-Compatible Low-Level Date
     /// Algorithms", civil_from_days).
     pub fn from_days(days: i64) -> Date {
@@ -173,6 +184,9 @@ mod tests {
     #[test]
     fn dates_from_days_match_known_dates() {
         assert_eq!(Date::from_days(0).to_string(), "1970-01-01");
+        for d in [-800_000, -1, 0, 59, 60, 20_788, 2_932_896] {
+            assert_eq!(Date::from_days(d).days(), d);
+        }
         // 2026-12-01 is day 20,788 (Python: date(2026,12,1) - date(1970,1,1)).
         assert_eq!(Date::from_days(20_788).to_string(), "2026-12-01");
         assert_eq!(Date::from_days(11_016).to_string(), "2000-02-29");

@@ -47,6 +47,10 @@ fn signed(x: f64, digits: usize) -> String {
     }
 }
 
+/// The report runs no script and loads nothing: only its own inline styles (and `data:` images)
+/// are allowed, so a name from the inputs that slipped past escaping still could not run.
+pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
 pub fn render(r: &Report) -> String {
     let mut s = String::new();
     let (class, icon, word) = match r.verdict {
@@ -56,6 +60,7 @@ pub fn render(r: &Report) -> String {
     let _ = write!(
         s,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"/>\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
          <title>rag-gate {word}: {}</title><style>{CSS}</style></head>\n<body><main>\n",
         esc(&r.gate_id)
@@ -83,6 +88,9 @@ pub fn render(r: &Report) -> String {
         (r.confidence * 1000.0).round() / 10.0,
         esc(&r.unit)
     );
+    if let Some(b) = &r.baseline {
+        let _ = writeln!(s, "<p class=\"facts\">baseline: {}</p>", esc(&b.line));
+    }
     forests(&mut s, r);
     gates(&mut s, r);
     judged(&mut s, r);

@@ -51,6 +51,11 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
     let share = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.3}"));
     let count = |x: Option<usize>| x.map_or("—".into(), |v| v.to_string());
     let bound = |b: Option<&crate::model::DeltaAtBound>| match (b, &j.not_computed) {
+        // AP over a large pool: a proved bound wider than the optimum (docs/protocol.md).
+        (Some(b), _) if !j.exact => format!(
+            "{:+.4} [{:+.4}, {:+.4}] (proved, wider)",
+            b.delta, b.ci[0], b.ci[1]
+        ),
         (Some(b), _) => format!("{:+.4} [{:+.4}, {:+.4}]", b.delta, b.ci[0], b.ci[1]),
         (None, Some(_)) => "not computed".into(),
         (None, None) => "—".into(),

@@ -37,6 +37,9 @@ fn header_text(out: &mut String, r: &Report) {
         r.resamples,
         r.seed
     ));
+    if let Some(b) = &r.baseline {
+        out.push_str(&format!("baseline: {}\n", one_line(&b.line)));
+    }
 }
 
 /// The gates table (when there are gates) and the line saying how p was computed.

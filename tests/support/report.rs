@@ -205,6 +205,7 @@ pub fn failing_report() -> Report {
             qrels: None,
             eval: None,
         },
+        baseline: None,
         pairing: PairingInfo {
             missing_policy: "error".to_string(),
             baseline_queries: 412,

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
+pub mod assess;
+
 /// The provenance file's name.
 pub const FILE_NAME: &str = "rag-gate-baseline.json";
 /// Its layout version.
@@ -59,18 +61,6 @@ impl Provenance {
     }
 }
 
-/// The provenance file for the baseline at `baseline`: in its folder or up to four folders
-/// above, the nearest first; `None` when there is none.
-pub fn find(baseline: &Path) -> Option<PathBuf> {
-    let start = std::fs::canonicalize(baseline).ok()?;
-    start
-        .ancestors()
-        .skip(1)
-        .take(LEVELS_UP + 1)
-        .map(|d| d.join(FILE_NAME))
-        .find(|p| p.is_file())
-}
-
 /// Reads a provenance file (strictly: unknown keys are an error naming the file).
 pub fn read(path: &Path) -> Result<Provenance> {
     let shown = path.display().to_string();
@@ -98,4 +88,32 @@ pub fn read(path: &Path) -> Result<Provenance> {
 /// `YYYY-MM-DD` of an RFC 3339 time.
 pub fn date_of(rfc3339: &str) -> Option<&str> {
     rfc3339.get(..10)
+}
+
+/// The recorded provenance for the baseline at `baseline` (which need not exist: a fetch that
+/// found nothing leaves only the record): the nearest `rag-gate-baseline.json` in the
+/// baseline's folder or up to four folders above it, and its content.
+pub fn recorded(baseline: &Path) -> Result<Option<(PathBuf, Provenance)>> {
+    let mut dir = baseline.parent();
+    while let Some(d) = dir {
+        if d.as_os_str().is_empty() || d.is_dir() {
+            break;
+        }
+        dir = d.parent();
+    }
+    let dir = dir
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Ok(dir) = std::fs::canonicalize(dir) else {
+        return Ok(None);
+    };
+    let found = dir
+        .ancestors()
+        .take(LEVELS_UP + 1)
+        .map(|d| d.join(FILE_NAME))
+        .find(|p| p.is_file());
+    match found {
+        Some(p) => Ok(Some((p.clone(), read(&p)?))),
+        None => Ok(None),
+    }
 }
