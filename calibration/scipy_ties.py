@@ -70,6 +70,25 @@ def cr2_and_bm_df(d, group_of):
     return beta, float(np.sqrt(var)), float(df)
 
 
+def ik_groups(sizes, s2e, s2u):
+    """1 + the Imbens–Kolesár df under Ω = s2e·I + s2u·(block of ones), from the matrices."""
+    group_of = np.repeat(np.arange(len(sizes)), sizes)
+    n = len(group_of)
+    x = np.ones((n, 1))
+    h = x @ np.linalg.inv(x.T @ x) @ x.T
+    m_i = np.eye(n) - h
+    same = (group_of[:, None] == group_of[None, :]).astype(float)
+    omega = s2e * np.eye(n) + s2u * same
+    cols = []
+    for g in range(len(sizes)):
+        idx = np.where(group_of == g)[0]
+        a_g = inv_sqrt(np.eye(len(idx)) - h[np.ix_(idx, idx)])
+        cols.append(m_i[:, idx] @ a_g @ x[idx] / n)
+    gm = np.hstack(cols)
+    lam = np.linalg.eigvalsh(gm.T @ omega @ gm)
+    return float(1 + lam.sum() ** 2 / (lam ** 2).sum())
+
+
 def tied_share(unit_means):
     _, counts = np.unique(np.asarray(unit_means), return_counts=True)
     return float(counts.max() / len(unit_means))
@@ -104,13 +123,23 @@ def main():
     sizes = rng.integers(1, 7, 16)
     group_of = np.repeat(np.arange(16), sizes).tolist()
     cases.append(case("groups-16-sparse", sparse(rng, len(group_of), 0.1), group_of))
+    designs = []
+    for sizes, s2e, s2u in [([1, 2, 3, 10, 30, 2, 1, 10], 0.0025, 0.0064),
+                            ([30, 1, 1, 1, 1], 1.0, 0.0), ([4] * 8, 0.01, 0.5),
+                            ([5, 5, 20, 20, 2, 2, 8, 8, 1, 30], 0.003, 0.001)]:
+        designs.append({"sizes": sizes, "sigma2_e": s2e, "sigma2_u": s2u,
+                        "kish": float(sum(sizes) ** 2 / sum(k * k for k in sizes)),
+                        "ik_groups": ik_groups(np.array(sizes), s2e, s2u)})
     out = {"generator": "calibration/scipy_ties.py", "scipy": scipy.__version__,
-           "numpy": np.__version__, "confidence": CONFIDENCE, "cases": cases}
+           "numpy": np.__version__, "confidence": CONFIDENCE, "cases": cases,
+           "designs": designs}
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "tests", "data", "stats", "scipy_ties.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")
+    for d in designs:
+        print(d["sizes"], "kish", d["kish"], "ik", d["ik_groups"])
     for c in cases:
         print(c["name"], "tied", c["tied_share"], "df", c["bm_df"], "t bounds", c["t_bounds"])
 

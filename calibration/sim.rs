@@ -375,8 +375,9 @@ pub fn unequal_groups(seed: u64, sets: usize, resamples: usize, route: Route) ->
         let (d, of) = grouped(&mut rng, &sizes);
         t.add(run_route(&d, Some((&of, 20)), route, resamples, set), MU);
         let z: Vec<f64> = sizes.iter().map(|&k| k as f64).collect();
-        t.not_judged +=
-            usize::from(rag_gate::stats::small_sample::effective_groups(&z) < MIN_GROUPS);
+        use rag_gate::stats::small_sample::{correlated_groups, variance_components};
+        let (e, u) = variance_components(&d, &of, &z).unwrap_or((1.0, 0.0));
+        t.not_judged += usize::from(correlated_groups(&z, e, u) < MIN_GROUPS);
     }
     t
 }

@@ -86,8 +86,30 @@ fn outputs(o: &OutputArgs) -> Outputs {
 }
 
 /// `rag-gate check`: the gate file with the command line's overrides, `--dump-config` or the
-/// analysis, the report files, then publishing; exit 1 when the gate fails.
+/// analysis, the report files, then publishing; exit 1 when the gate fails. A run that stops
+/// with an error under `--comment` marks this gate's PR comment stale.
 pub fn check(args: &CheckArgs) -> Result<Outcome> {
+    let result = check_gate(args);
+    let off = args.publish.comment == crate::publish::CommentMode::Off;
+    match result {
+        Err(e) if !off && !matches!(e, Error::Publish(_)) => {
+            let key = config::load(&args.gate_file).map_or_else(
+                |_| config::default_comment_key(&args.gate_file),
+                |c| config::comment_key(&c, &args.gate_file),
+            );
+            let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
+            let lines = crate::publish::mark_stale(&key, &e.to_string(), &args.publish, &env);
+            if lines.is_empty() {
+                Err(e)
+            } else {
+                Err(Error::Noted(Box::new(e), lines))
+            }
+        }
+        r => r,
+    }
+}
+
+fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     let mut cfg = config::load(&args.gate_file)?;
     apply_check_flags(&mut cfg, args)?;
     // [eval] is checked even when no input is a run, so a typo there is never silent.
@@ -130,6 +152,10 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         .as_deref()
         .or(args.output.output.as_deref())
         .filter(|p| !crate::atomic::is_stdout(p));
+    let publish = crate::publish::PublishArgs {
+        comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
+        ..args.publish.clone()
+    };
     let mut stderr: Vec<String> = flags_without_effect(&args.publish)
         .iter()
         .map(|m| crate::publish::actions::warning(env.actions, m))
@@ -137,7 +163,7 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
     stderr.extend(crate::publish::publish(
         &report,
         report_path,
-        &args.publish,
+        &publish,
         &env,
     )?);
     Ok(Outcome {

@@ -32,6 +32,18 @@ pub enum Error {
     /// Publishing to GitHub failed and `--comment=required` was given.
     #[error("publishing to GitHub failed: {0}")]
     Publish(String),
+    /// An error followed by lines about what was done after it (a PR comment marked stale).
+    #[error("{}", noted(.0, .1))]
+    Noted(Box<Error>, Vec<String>),
+}
+
+fn noted(e: &Error, lines: &[String]) -> String {
+    let mut s = e.to_string();
+    for l in lines {
+        s.push('\n');
+        s.push_str(l);
+    }
+    s
 }
 
 fn fmt_at(path: &str, line: usize, msg: &str) -> String {

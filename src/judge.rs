@@ -20,7 +20,7 @@
 //! For a lower-is-better metric (`higher-is-better = false`, e.g. latency) a drop is a rise.
 //! "Too small to judge" is never a pass: absolute bars are judged at any size; the statistical
 //! rules on a comparison with fewer than `min-queries` queries or (group unit) fewer than
-//! `min-groups` effective groups (Σ n_g)² / Σ n_g² are *not judged* (`too-small`), which fails
+//! `min-groups` effective groups (1 + the Imbens–Kolesár df of the CR2 SE, `stats::small_sample`) are *not judged* (`too-small`), which fails
 //! the build on `all` and, on a slice, warns (default) or fails (`on-small-slice = "fail"`). So
 //! is a passing `fail-if-significant-drop` that could not have fired: its sign-flip p-value
 //! cannot go below 2 / 2^G (G units with a non-zero delta), and Holm rejects nothing unless some
@@ -112,7 +112,7 @@ pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, &'static str)>
     let g = c.effective_groups.filter(|&g| g < min_groups as f64)?;
     let counted = match c.groups {
         Some(raw) if (raw as f64 - g).abs() > 1e-9 => {
-            format!("{g:.1} effective groups ({raw} groups of unequal sizes)")
+            format!("{g:.1} effective groups ({raw} groups, weighed by size and within-group correlation)")
         }
         _ => crate::numbers::count(g.round() as usize, "group", "groups"),
     };

@@ -201,7 +201,7 @@ pub struct Comparison {
     pub n: usize,
     /// Number of distinct groups among the slice's queries (None when no groups are known).
     pub groups: Option<usize>,
-    /// Group unit: the effective number of groups (Σ n_g)² / Σ n_g², what `min-groups` reads
+    /// Group unit: the effective number of groups (1 + the Imbens–Kolesár df), what `min-groups` reads
     /// (equal to `groups` when the groups are of one size). None for the query unit.
     pub effective_groups: Option<f64>,
     pub baseline_mean: f64,

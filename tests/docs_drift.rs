@@ -194,6 +194,7 @@ fn every_key_the_parser_accepts_is_in_dump_config() {
         "protocol",
         "judged",
         "policy",
+        "baseline",
         "efficiency",
     ] {
         probes.push(format!("{inputs}[{section}]\nbogus-key = 1\n{gate}"));

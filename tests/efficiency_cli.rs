@@ -312,6 +312,10 @@ fn gate_file_mistakes_are_named() {
             "`max-drop` is a per-query rule",
         ),
         (
+            "[[gate]]\nmetric = \"index-byte\"\nmax = 1\n",
+            "b.card.json has no metric \"index-byte\" (did you mean \"index-bytes\"?)",
+        ),
+        (
             "[[gate]]\nmetric = \"latency\"\nat = { \"ann-recall@10\" = 0.9 }\nmin = 1\n",
             "the gate's metric must be \"qps\"",
         ),

@@ -199,11 +199,33 @@ fn candidate_adds_group() {
 }
 
 /// Cases whose test is not in this file: (case, file that tests it, text that file must hold).
-const ELSEWHERE: &[(&str, &str, &str)] = &[(
-    "fork-status-trusted",
-    "scripts/validate-action.sh",
-    "fork part 2 sets the status `rag-gate (trusted)`",
-)];
+const ELSEWHERE: &[(&str, &str, &str)] = &[
+    (
+        "fork-status-trusted",
+        "scripts/validate-action.sh",
+        "fork part 2 sets the status `rag-gate (trusted)`",
+    ),
+    (
+        "stale-after-error",
+        "tests/hostile_round3_github.rs",
+        "fn stale_after_error()",
+    ),
+    (
+        "comment-names-commit",
+        "tests/hostile_round3_github.rs",
+        "fn comment_names_commit()",
+    ),
+    (
+        "duplicate-comments-collapsed",
+        "tests/hostile_round3_github.rs",
+        "fn duplicate_comments_collapsed()",
+    ),
+    (
+        "sticky-key-per-gate-path",
+        "tests/hostile_round3_github.rs",
+        "fn sticky_key_per_gate_path()",
+    ),
+];
 
 #[test]
 fn every_round3_case_is_documented() {

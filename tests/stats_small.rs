@@ -99,7 +99,8 @@ fn five_conversations_are_not_judged_under_the_default_min_groups() {
 #[test]
 fn very_unequal_groups_count_as_their_effective_number() {
     let dir = tempfile::tempdir().unwrap();
-    // Compliance: 10 groups, one of 30 queries and nine of 1: (39)² / (900 + 9) = 1.67 groups.
+    // Compliance: 10 groups, one of 30 queries and nine of 1: Kish (39)² / (900 + 9) = 1.67
+    // groups; counted with the (weak) within-group correlation of these deltas, 1 + IK df = 2.6.
     let mut sizes = vec![30];
     sizes.extend([1; 9]);
     sizes.extend([4; 20]);
@@ -109,13 +110,15 @@ fn very_unequal_groups_count_as_their_effective_number() {
     assert_eq!(g["status"], "too-small");
     assert!(
         g["detail"].as_str().unwrap().starts_with(
-            "not judged, 1.7 effective groups (10 groups of unequal sizes) < min-groups 8"
+            "not judged, 2.6 effective groups (10 groups, weighed by size and within-group correlation) < min-groups 8"
         ),
         "{}",
         g["detail"]
     );
     let eff = compliance(&r)["effective_groups"].as_f64().unwrap();
-    assert!((eff - 39.0 * 39.0 / 909.0).abs() < 1e-12, "{eff}");
+    // numpy, from the matrices (calibration/scipy_ties.py's ik_groups on these deltas' ANOVA
+    // components σ²_e = 0.0017931, σ²_u = 0): 2.5903083700440526.
+    assert!((eff - 2.590_308_370_044_052_6).abs() < 1e-9, "{eff}");
 }
 
 #[test]
@@ -197,7 +200,7 @@ fn the_headline_names_the_groups_or_the_sign_flip_floor_that_made_it_too_small()
     let (_, r) = check(dir.path(), "on-small-slice = \"fail\"", "max-drop = 0.01");
     let headline = r["headline"].as_str().unwrap();
     assert!(
-        headline.contains("not judged: 1.7 effective groups (10 of unequal sizes), too few"),
+        headline.contains("not judged: 2.6 effective groups (of 10), too few"),
         "{headline}"
     );
     write(dir.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.2);

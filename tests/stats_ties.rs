@@ -8,7 +8,7 @@ mod support;
 use rag_gate::resample::estimate::{estimate, Input};
 use rag_gate::stats::bootstrap::group_sums;
 use rag_gate::stats::interval::IntervalMethod;
-use rag_gate::stats::small_sample::{bm_df, se_cr0_cr2};
+use rag_gate::stats::small_sample::{bm_df, correlated_groups, se_cr0_cr2};
 use rag_gate::stats::statistic::Statistic;
 use rag_gate::stats::ties::{t_bounds, tied_share, TIE_SHARE};
 use serde_json::Value;
@@ -169,4 +169,20 @@ fn the_report_of_a_sparse_change_carries_the_t_bound() {
     // The low bound is below −0.01: max-drop 0.01 cannot prove no harm on two moved queries.
     assert!(ci[0] < -0.01, "{ci:?}");
     assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn correlated_effective_groups_match_the_matrix_reference() {
+    // 1 + the Imbens–Kolesár df under Ω = σ²_e I + σ²_u J per group, from numpy's eigenvalues.
+    let text = std::fs::read_to_string("tests/data/stats/scipy_ties.json").unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    for d in v["designs"].as_array().unwrap() {
+        let sizes = floats(&d["sizes"]);
+        let got = correlated_groups(
+            &sizes,
+            d["sigma2_e"].as_f64().unwrap(),
+            d["sigma2_u"].as_f64().unwrap(),
+        );
+        close(got, d["ik_groups"].as_f64().unwrap(), &format!("{sizes:?}"));
+    }
 }

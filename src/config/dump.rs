@@ -18,7 +18,11 @@ fn side(first: &InputSpec, more: &[InputSpec]) -> Value {
 pub fn dump(c: &Config, eval: Option<Table>) -> String {
     let mut root = Table::new();
     root.insert("id".into(), c.id.clone().into());
-    root.insert("inputs".into(), inputs_table(&c.inputs).into());
+    let mut inputs = inputs_table(&c.inputs);
+    if let Some(commit) = &c.baseline.commit {
+        inputs.insert("baseline-commit".into(), commit.clone().into());
+    }
+    root.insert("inputs".into(), inputs.into());
     root.insert("bootstrap".into(), bootstrap_table(&c.bootstrap).into());
     root.insert("slices".into(), slices_table(&c.slices).into());
     root.insert("report".into(), report_table(&c.report).into());
@@ -38,6 +42,7 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
         policy.insert("max-k".into(), (k as i64).into());
     }
     root.insert("policy".into(), policy.into());
+    root.insert("baseline".into(), baseline_table(&c.baseline).into());
 
     if let Some([b, c]) = &c.efficiency.cards {
         let mut eff = Table::new();
@@ -132,6 +137,10 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("protocol", &["require"]),
     ("judged", &["on-unreliable", "min-judged", "condensed"]),
     ("policy", &["max-k"]),
+    (
+        "baseline",
+        &["max-age-days", "max-commits-behind", "on-missing"],
+    ),
     ("efficiency", &["baseline", "candidate"]),
     (
         "gate",
@@ -201,6 +210,19 @@ fn not_set(root: &Table) -> String {
         "\n# Not set above (optional, no default; docs/gate-file.md says what each does):\n{}\n",
         lines.join("\n")
     )
+}
+
+/// `[baseline]`: `on-missing` always, the limits when set.
+fn baseline_table(b: &super::BaselineSettings) -> Table {
+    let mut t = Table::new();
+    if let Some((n, _)) = b.max_age_days {
+        t.insert("max-age-days".into(), (n as i64).into());
+    }
+    if let Some((n, _)) = b.max_commits_behind {
+        t.insert("max-commits-behind".into(), (n as i64).into());
+    }
+    t.insert("on-missing".into(), b.on_missing.as_str().into());
+    t
 }
 
 /// `[inputs]`: both sides, the optional queries and qrels paths as written, `missing`.

@@ -361,6 +361,32 @@ pub fn load(path: &Path) -> Result<Config> {
     validate::validate(raw, src, base, &stem)
 }
 
+/// The key of the gate's sticky PR comment: the gate id when the gate file sets one (two gate
+/// files that set one id share one comment, on purpose), else the id made from the file stem
+/// plus 8 hex digits of the SHA-256 of the gate file's path as given (lexically cleaned), so two
+/// gate files with the same stem (`svc-a/gates/prod.toml`, `svc-b/gates/prod.toml`, or stems
+/// that differ only in non-ASCII letters) never share, and overwrite, one comment.
+pub fn comment_key(cfg: &Config, gate_file: &Path) -> String {
+    let stem = gate_file
+        .file_stem()
+        .map_or("gate".into(), |s| s.to_string_lossy().into_owned());
+    if cfg.id != validate::default_id(&stem) {
+        return cfg.id.clone();
+    }
+    default_comment_key(gate_file)
+}
+
+/// [`comment_key`] of a gate file without `id` (also what a run that could not read its gate
+/// file uses to find its comment).
+pub fn default_comment_key(gate_file: &Path) -> String {
+    let stem = gate_file
+        .file_stem()
+        .map_or("gate".into(), |s| s.to_string_lossy().into_owned());
+    let path = resolve(Path::new(""), &gate_file.to_string_lossy());
+    let hash = crate::protocol::sha256_hex(path.to_string_lossy().as_bytes());
+    format!("{}.{}", validate::default_id(&stem), &hash[..8])
+}
+
 /// `base/rel`, with `.` and `x/..` removed lexically (no file-system access).
 pub fn resolve(base: &Path, rel: &str) -> PathBuf {
     let joined = base.join(rel);

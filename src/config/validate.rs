@@ -64,17 +64,22 @@ fn config_id(src: &SourceText, id: &Option<Spanned<String>>, stem: &str) -> Resu
             "id must be letters, digits, '-', '_' or '.' (it names the PR comment)",
         )),
         Some(id) => Ok(id.get_ref().clone()),
-        None => Ok(stem
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect()),
+        None => Ok(default_id(stem)),
     }
+}
+
+/// The id of a gate file without `id`: its stem, other characters than ASCII letters, digits
+/// and `-_.` made `-`.
+pub fn default_id(stem: &str) -> String {
+    stem.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 /// `[inputs]`: each side's replicates (the first is the side's input), the optional queries and

@@ -59,6 +59,9 @@ pub struct GithubEnv {
     pub retries: usize,
     /// Upper bound on the whole comment step.
     pub deadline: Duration,
+    /// `GITHUB_SHA`: the commit of the workflow run (on a `pull_request` event, the test merge
+    /// commit; [`GithubEnv::judged_commit`] prefers the PR's head).
+    pub sha: Option<String>,
 }
 
 impl GithubEnv {
@@ -88,7 +91,32 @@ impl GithubEnv {
             read_timeout: Duration::from_secs(30),
             retries: 2,
             deadline: Duration::from_secs(120),
+            sha: get("GITHUB_SHA"),
         }
+    }
+
+    /// The commit a report judges, for the comment to name: the event's PR head
+    /// (`pull_request.head.sha`), the head a `workflow_run` ran on (fork-safe part 2), else
+    /// `GITHUB_SHA`. Only a 40-hex-digit id is taken (it is shown, never trusted).
+    pub fn judged_commit(&self) -> Option<String> {
+        let event: Option<serde_json::Value> = self
+            .event_path
+            .as_deref()
+            .and_then(|p| read_event(p).ok())
+            .and_then(|t| serde_json::from_str(&t).ok());
+        let at = |v: &serde_json::Value, path: &[&str]| {
+            path.iter()
+                .try_fold(v, |v, k| v.get(*k))
+                .and_then(|s| s.as_str())
+                .map(str::to_string)
+        };
+        let from_event = event.as_ref().and_then(|e| {
+            at(e, &["pull_request", "head", "sha"]).or_else(|| at(e, &["workflow_run", "head_sha"]))
+        });
+        from_event
+            .or_else(|| self.sha.clone())
+            .filter(|s| s.len() == 40 && s.chars().all(|c| c.is_ascii_hexdigit()))
+            .map(|s| s.to_ascii_lowercase())
     }
 
     /// The PR number: `--pr`, else the event payload's `pull_request.number`, else

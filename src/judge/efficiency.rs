@@ -154,10 +154,12 @@ fn gate_values(cfg: &Config, g: &RunGate, cards: [&RunCard; 2]) -> Result<SideVa
         let side = |c: &RunCard| {
             c.metrics.get(&g.metric).cloned().ok_or_else(|| {
                 let have: Vec<&str> = c.metrics.keys().map(String::as_str).collect();
+                let near = crate::metric_names::did_you_mean(&g.metric, have.iter().copied())
+                    .map_or(String::new(), |n| format!(" (did you mean {n:?}?)"));
                 cfg.error_at(
                     &g.metric_span,
                     format!(
-                        "[[gate]] #{} ({}): {} has no metric {:?}; its metrics: {}",
+                        "[[gate]] #{} ({}): {} has no metric {:?}{near}; its metrics: {}",
                         g.index,
                         g.metric,
                         c.source,

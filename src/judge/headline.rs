@@ -287,7 +287,7 @@ fn too_small_size(c: &Comparison, decided_by: &str) -> String {
         c.groups,
     ) {
         (true, Some(g), Some(raw)) if (raw as f64 - g).abs() > 1e-9 => {
-            format!("{g:.1} effective groups ({raw} of unequal sizes)")
+            format!("{g:.1} effective groups (of {raw})")
         }
         (true, _, Some(raw)) => count(raw, "group", "groups"),
         _ => count(c.n, "query", "queries"),

@@ -22,10 +22,10 @@ const HIGHER: [&str; 8] = [
     "mrr",
     "hit",
 ];
-const LOWER: [&str; 27] = [
-    "latency", "time", "duration", "ms", "us", "ns", "seconds", "secs", "sec", "minutes", "hours",
-    "bytes", "size", "kb", "mb", "gb", "kib", "mib", "gib", "ram", "vram", "memory", "rss",
-    "storage", "cost", "usd", "overhead",
+const LOWER: [&str; 29] = [
+    "latency", "time", "duration", "ms", "us", "ns", "seconds", "secs", "sec", "minutes", "hour",
+    "hours", "byte", "bytes", "size", "kb", "mb", "gb", "kib", "mib", "gib", "ram", "vram",
+    "memory", "rss", "storage", "cost", "usd", "overhead",
 ];
 
 /// `Some(true)` when higher is better, `Some(false)` when lower is, `None` when the name does not

@@ -62,6 +62,10 @@ pub struct PublishArgs {
     /// Environment variable that holds the GitHub token.
     #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
     pub token_env: String,
+
+    /// The sticky comment's key (`config::comment_key`), set by `check`; None: the gate id.
+    #[arg(skip)]
+    pub comment_key: Option<String>,
 }
 
 impl Default for PublishArgs {
@@ -72,6 +76,7 @@ impl Default for PublishArgs {
             html_artifact: None,
             pr: None,
             token_env: "GITHUB_TOKEN".to_string(),
+            comment_key: None,
         }
     }
 }

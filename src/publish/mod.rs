@@ -86,12 +86,17 @@ fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Actio
         .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
     let pr = env.pr_number(args.pr)?;
     let body = markdown::render_page(report, &comment_page(args, env));
-    let marker = markdown::marker(&report.gate_id);
+    let marker = markdown::marker(args.comment_key.as_deref().unwrap_or(&report.gate_id));
     let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
     let state = markdown::state_digest(report);
+    let legacy = markdown::marker(&report.gate_id);
+    let legacy_id = markdown::parse_marker(&legacy)
+        .map(|(l, _)| l)
+        .filter(|l| *l != id);
     let want = Wanted {
         body: &body,
         id,
+        legacy_id,
         state: &state,
         failing: report.verdict == Verdict::Fail,
     };
@@ -149,7 +154,65 @@ fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
         limit: Some(GITHUB_COMMENT_LIMIT),
         full_report: Some(full),
         link: env.run_url.clone(),
+        commit: env.judged_commit(),
+        key: args.comment_key.clone(),
     }
+}
+
+/// After a run that stopped with an error (exit 2) under `--comment`: this gate's sticky
+/// comment (keyed `key`) gets a banner saying its verdict is stale, naming the commit and
+/// `error`'s first line, so an earlier ✅ never stands for a commit nothing judged. Best effort
+/// whatever the comment mode (the run fails with exit 2 anyway); returns the lines for stderr.
+pub fn mark_stale(key: &str, error: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<String> {
+    let commit = env
+        .judged_commit()
+        .map_or("the latest commit".to_string(), |c| format!("commit {c}"));
+    let first = crate::safe_text::shown(error.lines().next().unwrap_or(""));
+    let first = markdown::escape(&first);
+    let banner = format!(
+        "The run on {commit} stopped with an error before a verdict (exit 2): {first}\n> The \
+         report below is from an earlier run and does not judge {commit}."
+    );
+    let line = match stale_comment(key, &banner, args, env) {
+        Ok(Some(id)) => format!("rag-gate: marked PR comment {id} stale (this run has no verdict)"),
+        Ok(None) => return Vec::new(),
+        Err(msg) => actions::warning(
+            env.actions,
+            &format!(
+                "the PR comment could not be marked stale ({})",
+                redact(&msg, env.token.as_ref())
+            ),
+        ),
+    };
+    vec![redact(&line, env.token.as_ref())]
+}
+
+fn stale_comment(
+    key: &str,
+    banner: &str,
+    args: &PublishArgs,
+    env: &GithubEnv,
+) -> Result<Option<u64>, String> {
+    let token = env.token.as_ref().ok_or("no GitHub token")?;
+    let repo = env
+        .repository
+        .as_deref()
+        .ok_or("GITHUB_REPOSITORY is not set")?;
+    let pr = env.pr_number(args.pr)?;
+    let marker = markdown::marker(key);
+    let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("could not start the async runtime: {e}"))?;
+    rt.block_on(async {
+        let client = client::Client::new(env, token, repo)?;
+        let deadline = env.deadline;
+        let work = sticky::mark_stale(&client, pr, id, banner);
+        tokio::time::timeout(deadline, work)
+            .await
+            .map_err(|_| format!("gave up on GitHub after {} s", deadline.as_secs_f64()))?
+    })
 }
 
 /// The job summary: when trimmed (over 1 MiB), it points at the report file and the HTML
@@ -170,5 +233,7 @@ fn summary_page(report_path: Option<&Path>, args: &PublishArgs, env: &GithubEnv)
         limit: Some(SUMMARY_LIMIT),
         full_report: Some(places.join(" and ")),
         link: None,
+        commit: env.judged_commit(),
+        key: args.comment_key.clone(),
     }
 }

@@ -44,6 +44,9 @@ pub enum Plan {
 pub struct Wanted<'a> {
     pub body: &'a str,
     pub id: &'a str,
+    /// The id an older rag-gate keyed this gate's comment by (the bare gate id, before keys
+    /// carried the gate file's path): such comments are collapsed, never edited.
+    pub legacy_id: Option<&'a str>,
     pub state: &'a str,
     pub failing: bool,
 }
@@ -93,14 +96,93 @@ pub async fn upsert(
 ) -> Result<Action, String> {
     let me = client.identity().await?;
     let ours = |c: &RawComment| is_ours(c, &me, want.id);
-    let comments = client.list_comments(pr, &ours).await?;
-    match plan(&me, &comments, want, when) {
-        Plan::Skip => Ok(Action::Skipped),
-        Plan::Keep(id) => Ok(Action::Unchanged(id)),
-        Plan::KeepSameState(id) => Ok(Action::SameState(id)),
-        Plan::Update(id) => update(client, id, want.body).await,
-        Plan::Create => create_once(client, pr, want.body, &ours).await,
+    let legacy = |c: &RawComment| want.legacy_id.is_some_and(|l| is_ours(c, &me, l));
+    let comments = client.list_comments(pr, &|c| ours(c) || legacy(c)).await?;
+    let action = match plan(&me, &comments, want, when) {
+        Plan::Skip => Action::Skipped,
+        Plan::Keep(id) => Action::Unchanged(id),
+        Plan::KeepSameState(id) => Action::SameState(id),
+        Plan::Update(id) => update(client, id, want.body).await?,
+        Plan::Create => create_once(client, pr, want.body, &ours).await?,
+    };
+    if let Action::Unchanged(id)
+    | Action::SameState(id)
+    | Action::Updated(id)
+    | Action::Created(id) = action
+    {
+        collapse_duplicates(client, &comments, id).await?;
     }
+    Ok(action)
+}
+
+/// Our other comments with this marker (a create that was stored twice, an old bug, a race)
+/// are edited into a pointer to the kept one, without the marker: only one comment per gate
+/// shows a verdict, so an older or newer duplicate ✅ can never be the one a reviewer reads.
+async fn collapse_duplicates(
+    client: &Client,
+    ours: &[RawComment],
+    kept: u64,
+) -> Result<(), String> {
+    for c in ours.iter().filter(|c| c.id != kept) {
+        let body = format!(
+            "<!-- rag-gate:v1 superseded-by={kept} -->\n_This rag-gate comment was superseded by \
+             [the current one](#issuecomment-{kept}); its verdict no longer holds._\n"
+        );
+        client.update_comment(c.id, &body).await?;
+    }
+    Ok(())
+}
+
+/// The first line of a stale comment's banner, after the marker.
+pub const STALE: &str = "> [!WARNING]\n> **Stale verdict.**";
+
+/// A run that stopped with an error (exit 2) marks this gate's comment stale: its verdict was
+/// for an earlier commit and must not stand for the new one. The body keeps the old report
+/// under a banner naming the commit and the error's first line; None when there is no comment.
+pub async fn mark_stale(
+    client: &Client,
+    pr: u64,
+    id: &str,
+    banner: &str,
+) -> Result<Option<u64>, String> {
+    let me = client.identity().await?;
+    let ours = |c: &RawComment| is_ours(c, &me, id);
+    let comments = client.list_comments(pr, &ours).await?;
+    let Some(first) = comments.first() else {
+        return Ok(None);
+    };
+    let body = stale_body(first.body.as_deref().unwrap_or(""), banner);
+    if normalize(&body) != normalize(first.body.as_deref().unwrap_or("")) {
+        client.update_comment(first.id, &body).await?;
+    }
+    collapse_duplicates(client, &comments, first.id).await?;
+    Ok(Some(first.id))
+}
+
+/// `old` with its marker first, then `banner`, then the old report (an older banner dropped).
+pub fn stale_body(old: &str, banner: &str) -> String {
+    let old = old.trim_start();
+    let (marker, rest) = old.split_once('\n').unwrap_or((old, ""));
+    let rest = rest.trim_start_matches('\r');
+    let report = match rest.strip_prefix(STALE) {
+        // Drop the earlier banner: everything up to its blank line.
+        Some(after) => after.split_once("\n\n").map_or("", |(_, r)| r),
+        None => rest,
+    };
+    // The state digest becomes `stale`, so `--comment-mode on-change` edits it on the next run.
+    let marker: String = marker
+        .trim_end()
+        .split(' ')
+        .map(|t| {
+            if t.starts_with("state=") {
+                "state=stale"
+            } else {
+                t
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("{marker}\n{STALE} {banner}\n\n{report}")
 }
 
 async fn update(client: &Client, id: u64, body: &str) -> Result<Action, String> {
@@ -163,6 +245,7 @@ mod tests {
         Wanted {
             body,
             id: "prod",
+            legacy_id: None,
             state: "aaaa",
             failing: true,
         }
@@ -263,6 +346,27 @@ mod tests {
         assert_eq!(
             plan(BOT, &[fake, c(9, M)], &want("x"), always),
             Plan::Update(9)
+        );
+    }
+
+    #[test]
+    fn a_stale_banner_goes_under_the_marker_once() {
+        let old = format!("{M}\n## ✅ pass\nrows\n");
+        let m = "<!-- rag-gate:v1 id=prod state=stale -->";
+        let once = stale_body(&old, "the run on abc stopped");
+        assert_eq!(
+            once,
+            format!("{m}\n{STALE} the run on abc stopped\n\n## ✅ pass\nrows\n")
+        );
+        let twice = stale_body(&once, "the run on def stopped");
+        assert_eq!(
+            twice,
+            format!("{m}\n{STALE} the run on def stopped\n\n## ✅ pass\nrows\n")
+        );
+        // Still ours after the edit, and never "the same state": the next run replaces it.
+        assert_eq!(
+            plan(BOT, &[c(3, &twice)], &want("new"), CommentWhen::OnChange),
+            Plan::Update(3)
         );
     }
 

@@ -39,6 +39,10 @@ pub struct Page {
     pub full_report: Option<String>,
     /// A URL (already checked to be plain) for the footer's "full report" link.
     pub link: Option<String>,
+    /// The commit the report judged (40 hex digits), named in the head of a PR comment.
+    pub commit: Option<String>,
+    /// The sticky comment's key in the marker (default: the gate id).
+    pub key: Option<String>,
 }
 
 /// The whole report as Markdown.
@@ -106,13 +110,14 @@ pub fn state_digest(r: &Report) -> String {
     format!("{h:016x}")
 }
 
-fn head(r: &Report) -> String {
+fn head(r: &Report, page: &Page) -> String {
     let mut s = String::new();
     let (icon, word) = match r.verdict {
         Verdict::Pass => ("✅", "pass"),
         Verdict::Fail => ("❌", "fail"),
     };
-    let _ = writeln!(s, "{}", marker_with_state(&r.gate_id, &state_digest(r)));
+    let key = page.key.as_deref().unwrap_or(&r.gate_id);
+    let _ = writeln!(s, "{}", marker_with_state(key, &state_digest(r)));
     let _ = writeln!(s, "### {icon} rag-gate {word}: {}\n", reason(r));
     // The headline already counts what failed ("1 of 4 checks failed (2 gates)").
     let small = r
@@ -121,6 +126,10 @@ fn head(r: &Report) -> String {
         .filter(|g| g.status == GateStatus::TooSmall)
         .count();
     let mut facts = vec![format!("gate **{}**", escape(&r.gate_id))];
+    if let Some(sha) = &page.commit {
+        // A bare commit id: GitHub links it; the comment says which push it judged.
+        facts.push(format!("judged commit {sha}"));
+    }
     if small > 0 {
         facts.push(format!(
             "{} not judged (too small), never passed",
@@ -150,7 +159,7 @@ fn reason(r: &Report) -> String {
 }
 
 fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> String {
-    let mut s = head(r);
+    let mut s = head(r, page);
     if !d.is_full(r) {
         left_out_note(&mut s, r, d, page);
     }

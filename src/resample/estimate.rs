@@ -22,7 +22,9 @@ use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::interval::{at_levels, interval, Interval, IntervalMethod};
 use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
-use crate::stats::small_sample::{bm_df, effective_groups, expanded_levels, se_cr0_cr2, t_stretch};
+use crate::stats::small_sample::{
+    bm_df, correlated_groups, expanded_levels, se_cr0_cr2, t_stretch, variance_components,
+};
 use crate::stats::statistic::Statistic;
 use crate::stats::streams::stream_key;
 use crate::stats::studentized::{self, bootstrap_studentized_many, Draws};
@@ -59,7 +61,7 @@ pub struct Estimate {
     /// The smallest p-value the sign-flip test can give on these units (`signflip::p_floor`).
     pub p_floor: f64,
     pub mde: f64,
-    /// Group unit: the effective number of groups (Σ N_g)² / Σ N_g².
+    /// Group unit: the effective number of groups, 1 + the Imbens–Kolesár df (`groups_counted`).
     pub effective_groups: Option<f64>,
     /// With replicate runs: the small-sample correction behind the interval and p-value.
     pub crossed: Option<Correction>,
@@ -310,9 +312,16 @@ pub fn estimate_crossed(
             None => signflip::p_floor(part.nonzero, units.len(), x.resamples),
         },
         mde: mde(part.se, part.df, x.confidence, POWER),
-        effective_groups: x.groups.map(|_| effective_groups(&sizes)),
+        effective_groups: x.groups.map(|(of, _)| groups_counted(x.deltas, of, &sizes)),
         crossed: part.crossed,
     }
+}
+
+/// The effective number of groups `min-groups` reads: 1 + the Imbens–Kolesár df of the CR2
+/// standard error under the deltas' own within-group correlation (`small_sample`).
+fn groups_counted(deltas: &[f64], group_of: &[u32], sizes: &[f64]) -> f64 {
+    let (e, u) = variance_components(deltas, group_of, sizes).unwrap_or((1.0, 0.0));
+    correlated_groups(sizes, e, u)
 }
 
 /// The interval read from plain resample statistics (a quantile difference, or crossed sums):

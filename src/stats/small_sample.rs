@@ -15,6 +15,14 @@
 //!   bootstrap", Am. Stat. 69:371, §4.3): read the percentile interval at α'/2 = Φ(−z'), with
 //!   z' = t_{1−α/2, df} · se_CR2 / se_CR0, so that for normal data it is as wide as the t interval
 //!   with the CR2 standard error (√(G/(G − 1)) · t_{G−1} for equal sizes, Hesterberg's factor).
+//! - Correlation-aware effective groups (issue 28; `min-groups` reads it): 1 + the
+//!   Imbens–Kolesár degrees of freedom of the CR2 standard error under a random-effects model,
+//!   Ω = σ²_e I + σ²_u (block of ones per group) (Imbens & Kolesár 2016, REStat 98:701, §3: the
+//!   "IK" df, (Σλ)² / Σλ² over the eigenvalues of G'ΩG), with σ²_u and σ²_e the one-way ANOVA
+//!   (method of moments) estimates from the deltas, σ²_u truncated at 0. For the mean, G'ΩG =
+//!   D (σ²_e K + σ²_u K²) D / N² with K = diag(N_g) − N N'/N and D = diag(√w_g), a diagonal
+//!   plus rank-two matrix, so both traces take O(G). Equal sizes give G; σ²_u = 0 gives
+//!   1 + the BM df.
 //! - Student t quantiles for the minimum detectable effect (`power`).
 //!
 //! Pure, O(G).
@@ -27,6 +35,77 @@ pub fn effective_groups(sizes: &[f64]) -> f64 {
     let n2: f64 = sizes.iter().map(|k| k * k).sum();
     if n2 > 0.0 {
         n * n / n2
+    } else {
+        0.0
+    }
+}
+
+/// The one-way ANOVA estimates (σ²_e, σ²_u) of per-query `deltas` in groups `group_of` (dense,
+/// `sizes[g]` queries each); σ²_u truncated at 0; `None` without within-group degrees of
+/// freedom or with fewer than two groups.
+pub fn variance_components(deltas: &[f64], group_of: &[u32], sizes: &[f64]) -> Option<(f64, f64)> {
+    let (g, n) = (sizes.len() as f64, deltas.len() as f64);
+    if sizes.len() < 2 || n <= g {
+        return None;
+    }
+    let mut sums = vec![0.0; sizes.len()];
+    for (&d, &k) in deltas.iter().zip(group_of) {
+        sums[k as usize] += d;
+    }
+    let grand = sums.iter().sum::<f64>() / n;
+    let within: f64 = deltas
+        .iter()
+        .zip(group_of)
+        .map(|(&d, &k)| (d - sums[k as usize] / sizes[k as usize]).powi(2))
+        .sum();
+    let between: f64 = sums
+        .iter()
+        .zip(sizes)
+        .map(|(s, k)| k * (s / k - grand).powi(2))
+        .sum();
+    let (msw, msb) = (within / (n - g), between / (g - 1.0));
+    let n0 = (n - sizes.iter().map(|k| k * k).sum::<f64>() / n) / (g - 1.0);
+    Some((msw, ((msb - msw) / n0).max(0.0)))
+}
+
+/// 1 + the Imbens–Kolesár df of the CR2 standard error of the mean under Ω = σ²_e I + σ²_u J
+/// per group (see the header); 0 with fewer than two groups, 1 + the BM df without variance.
+pub fn correlated_groups(sizes: &[f64], sigma2_e: f64, sigma2_u: f64) -> f64 {
+    let n: f64 = sizes.iter().sum();
+    if sizes.len() < 2 || n <= 0.0 {
+        return 0.0;
+    }
+    if sizes.iter().all(|&k| k == sizes[0]) {
+        // K = N_g (I − J/G) is a projection up to scale: the df is G − 1 exactly, whatever Ω.
+        return sizes.len() as f64;
+    }
+    let (se, su) = if sigma2_e + sigma2_u > 0.0 {
+        (sigma2_e, sigma2_u)
+    } else {
+        (1.0, 0.0)
+    };
+    let s2: f64 = sizes.iter().map(|k| k * k).sum();
+    let (c1, c2) = (-se / n + su * s2 / (n * n), -su / n);
+    // B = diag(λ) + c1 u u' + c2 (v u' + u v'), u_g = √w_g N_g, v_g = √w_g N_g².
+    let (mut tr, mut diag2, mut cross) = (0.0, 0.0, 0.0);
+    let (mut uu, mut uv, mut vv) = (0.0, 0.0, 0.0);
+    for &k in sizes {
+        let w = 1.0 / (1.0 - k / n);
+        let (u, v) = (w.sqrt() * k, w.sqrt() * k * k);
+        let lambda = w * (se * k + su * k * k);
+        tr += lambda;
+        diag2 += lambda * lambda;
+        cross += lambda * (c1 * u * u + 2.0 * c2 * u * v);
+        (uu, uv, vv) = (uu + u * u, uv + u * v, vv + v * v);
+    }
+    tr += c1 * uu + 2.0 * c2 * uv;
+    // tr((C M)²) with C = [[c1, c2], [c2, 0]], M = [[uu, uv], [uv, vv]].
+    let (a, b) = (c1 * uu + c2 * uv, c1 * uv + c2 * vv);
+    let (c, d) = (c2 * uu, c2 * uv);
+    let low_rank = a * a + 2.0 * b * c + d * d;
+    let tr2 = diag2 + 2.0 * cross + low_rank;
+    if tr2 > 0.0 {
+        1.0 + tr * tr / tr2
     } else {
         0.0
     }
@@ -141,6 +220,24 @@ mod tests {
         let want = n * n / (a + c * c / (n * n));
         assert!((bm_df(&sizes) - want).abs() < 1e-9);
         assert!(want < 4.0 && want > 0.0, "{want}");
+    }
+
+    #[test]
+    fn correlated_groups_without_correlation_is_one_plus_the_bm_df() {
+        for sizes in [
+            vec![4.0; 8],
+            vec![30.0, 1.0, 1.0, 1.0, 1.0],
+            vec![1.0, 2.0, 3.0, 10.0, 30.0, 2.0],
+        ] {
+            let want = 1.0 + bm_df(&sizes);
+            let got = correlated_groups(&sizes, 0.7, 0.0);
+            assert!(
+                (got - want).abs() < 1e-9 * want,
+                "{sizes:?}: {got} vs {want}"
+            );
+        }
+        // Equal sizes: G whatever the correlation.
+        assert!((correlated_groups(&[4.0; 8], 0.01, 0.5) - 8.0).abs() < 1e-9);
     }
 
     #[test]
