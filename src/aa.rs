@@ -99,6 +99,7 @@ fn config(args: &AaArgs) -> Result<Config> {
             queries: args.queries.as_ref().map(spec),
             qrels: None,
             missing: Missing::Error,
+            group_from_id: None,
         },
         bootstrap: Bootstrap {
             resamples: args.resamples,

@@ -307,7 +307,11 @@ fn load_inputs(cfg: &Config, wanted: &[String]) -> Result<Inputs> {
         || load_side(cfg, &cfg.inputs.baseline, wanted).map_err(|e| at_key(cfg, e)),
         || load_side(cfg, &cfg.inputs.candidate, wanted).map_err(|e| at_key(cfg, e)),
     );
-    let (base, cand) = (base?, cand?);
+    let (mut base, cand) = (base?, cand?);
+    if let Some(re) = &cfg.inputs.group_from_id {
+        // The trusted side carries the groups; the candidate's rows pair onto them.
+        base.table.groups_from_ids(re);
+    }
     let (more, more_notes) = load_replicates(cfg, wanted)?;
     let queries = match &cfg.inputs.queries {
         Some(q) => Some(load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e))?),

@@ -257,6 +257,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             queries: args.queries.as_deref().map(spec),
             qrels: None,
             missing: args.missing.into(),
+            group_from_id: None,
         },
         bootstrap: Bootstrap {
             resamples: args.resamples,

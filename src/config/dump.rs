@@ -83,6 +83,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "format",
             "id-column",
             "missing",
+            "group-from-id",
             "baseline-commit",
         ],
     ),
@@ -241,6 +242,9 @@ fn inputs_table(i: &Inputs) -> Table {
         Missing::Intersect => "intersect",
     };
     inputs.insert("missing".into(), missing.into());
+    if let Some(re) = &i.group_from_id {
+        inputs.insert("group-from-id".into(), re.as_str().into());
+    }
     inputs
 }
 

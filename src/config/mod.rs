@@ -165,6 +165,9 @@ pub struct Inputs {
     pub queries: Option<InputSpec>,
     pub qrels: Option<InputSpec>,
     pub missing: Missing,
+    /// `group-from-id`: a regex with one capture giving a query's group from its id, for
+    /// baseline rows without a group (multi-turn ids such as `conv7<::>turn2`).
+    pub group_from_id: Option<regex::Regex>,
 }
 
 #[derive(Debug, Clone)]

@@ -60,6 +60,7 @@ pub struct RawInputs {
     pub format: Option<Format>,
     pub id_column: Option<String>,
     pub missing: Option<Missing>,
+    pub group_from_id: Option<Spanned<String>>,
     pub baseline_commit: Option<Spanned<String>>,
 }
 

@@ -115,7 +115,36 @@ fn inputs_settings(
         queries: path_input(base, &raw.queries, id_column),
         qrels,
         missing: raw.missing.unwrap_or(Missing::Error),
+        group_from_id: group_from_id(src, &raw.group_from_id)?,
     })
+}
+
+/// `group-from-id = "<regex with one capture>"`, compiled; errors at the key.
+fn group_from_id(src: &SourceText, raw: &Option<Spanned<String>>) -> Result<Option<regex::Regex>> {
+    let Some(pattern) = raw else { return Ok(None) };
+    let bad = |msg: String| {
+        src.error(
+            Some(pattern.span()),
+            format!("[inputs] group-from-id = {:?}: {msg}", pattern.get_ref()),
+        )
+    };
+    let re = regex::Regex::new(pattern.get_ref()).map_err(|e| {
+        let first = e
+            .to_string()
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        bad(format!("not a valid regex ({first})"))
+    })?;
+    if re.captures_len() != 2 {
+        return Err(bad(format!(
+            "expected exactly one capture group, the group, e.g. \"^(.*)<::>\"; found {}",
+            re.captures_len() - 1
+        )));
+    }
+    Ok(Some(re))
 }
 
 /// A plain path key (queries, qrels, the noise files), read as a metric file of unknown format.

@@ -26,6 +26,27 @@ pub struct MetricTable {
 }
 
 impl MetricTable {
+    /// Gives each row without a group the first capture of `re` on its query id
+    /// (`[inputs] group-from-id`); ids that do not match keep no group. Returns how many rows
+    /// got a group.
+    pub fn groups_from_ids(&mut self, re: &regex::Regex) -> usize {
+        let mut names: std::collections::HashMap<String, Arc<str>> = Default::default();
+        let mut n = 0;
+        for row in self.rows.iter_mut().filter(|r| r.group.is_none()) {
+            let Some(g) = re.captures(&row.query_id).and_then(|c| c.get(1)) else {
+                continue;
+            };
+            let g = g.as_str();
+            if g.is_empty() {
+                continue;
+            }
+            let name = names.entry(g.to_string()).or_insert_with(|| Arc::from(g));
+            row.group = Some(name.clone());
+            n += 1;
+        }
+        n
+    }
+
     pub fn new(source: impl Into<String>) -> Self {
         MetricTable {
             source: source.into(),
