@@ -28,8 +28,8 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     pub run: PathBuf,
     /// Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k,
-    /// judged@k (share of the top k that is judged), ann-recall@k (the last only with
-    /// --exact-run, on its own).
+    /// complete@k (1 if every relevant document is in the top k), judged@k (share of the top k
+    /// that is judged), ann-recall@k (the last only with --exact-run, on its own).
     #[arg(long, value_name = "LIST")]
     pub metrics: String,
     /// Per-query output format; `json` prints the summary only.
