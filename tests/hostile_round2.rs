@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use support::cli::{
-    assert_contains, hostile_doc_rows, missing_in_order, rag_gate, run_in, write, Out,
+    assert_contains, assert_input_error, hostile_doc_rows, rag_isolated, run_in, write, Out,
 };
 
 const N: usize = 12;
@@ -57,32 +57,7 @@ pub const CASES: &[&str] = &[
 ];
 
 fn rag() -> Command {
-    let mut c = rag_gate();
-    c.timeout(TIMEOUT);
-    // The runner's own variables must not leak into the cases.
-    for v in [
-        "GITHUB_ACTIONS",
-        "GITHUB_TOKEN",
-        "GITHUB_STEP_SUMMARY",
-        "GITHUB_OUTPUT",
-        "GITHUB_EVENT_PATH",
-        "GITHUB_API_URL",
-        "GITHUB_REPOSITORY",
-    ] {
-        c.env_remove(v);
-    }
-    c
-}
-
-/// Exit 2, one `error:` line containing every fragment in order, no report, no panic.
-fn assert_input_error(o: &Out, want: &[&str]) {
-    assert_eq!(o.code, Some(2), "stderr: {}", o.stderr);
-    assert!(o.stdout.is_empty(), "printed a report: {}", o.stdout);
-    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
-    assert!(o.stderr.len() < 2000, "a {}-byte message", o.stderr.len());
-    if let Some(w) = missing_in_order(&o.stderr, want).first() {
-        panic!("no {w:?} (in order) in {}", o.stderr);
-    }
+    rag_isolated(TIMEOUT)
 }
 
 fn ndcg(i: usize, cand: bool) -> f64 {

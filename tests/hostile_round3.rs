@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use support::cli::{hostile_doc_rows, missing_in_order, rag_gate, run_in, write, Out};
+use support::cli::{assert_input_error, hostile_doc_rows, rag_isolated, run_in, write, Out};
 
 /// The cases of this file.
 const CASES: &[&str] = &[
@@ -29,36 +29,7 @@ const COMPLIANCE: usize = 30;
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 fn rag() -> Command {
-    let mut c = rag_gate();
-    c.timeout(TIMEOUT);
-    for v in [
-        "GITHUB_ACTIONS",
-        "GITHUB_TOKEN",
-        "GITHUB_STEP_SUMMARY",
-        "GITHUB_OUTPUT",
-        "GITHUB_EVENT_PATH",
-        "GITHUB_API_URL",
-        "GITHUB_REPOSITORY",
-    ] {
-        c.env_remove(v);
-    }
-    c
-}
-
-/// Exit 2, one `error:` line containing every fragment in order, no report, no panic.
-fn assert_input_error(o: &Out, want: &[&str]) {
-    assert_eq!(
-        o.code,
-        Some(2),
-        "stdout: {}\nstderr: {}",
-        o.stdout,
-        o.stderr
-    );
-    assert!(o.stdout.is_empty(), "printed a report: {}", o.stdout);
-    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
-    if let Some(w) = missing_in_order(&o.stderr, want).first() {
-        panic!("no {w:?} (in order) in {}", o.stderr);
-    }
+    rag_isolated(TIMEOUT)
 }
 
 fn check(dir: &Path, args: &[&str]) -> Out {

@@ -189,3 +189,39 @@ pub fn hostile_doc_rows(section: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// The binary with a time limit (a hang fails the test instead of hanging CI) and none of the
+/// runner's GitHub variables, which must not leak into the cases.
+pub fn rag_isolated(timeout: std::time::Duration) -> Command {
+    let mut c = rag_gate();
+    c.timeout(timeout);
+    for v in [
+        "GITHUB_ACTIONS",
+        "GITHUB_TOKEN",
+        "GITHUB_STEP_SUMMARY",
+        "GITHUB_OUTPUT",
+        "GITHUB_EVENT_PATH",
+        "GITHUB_API_URL",
+        "GITHUB_REPOSITORY",
+    ] {
+        c.env_remove(v);
+    }
+    c
+}
+
+/// Exit 2, one short `error:` line containing every fragment in order, no report, no panic.
+pub fn assert_input_error(o: &Out, want: &[&str]) {
+    assert_eq!(
+        o.code,
+        Some(2),
+        "stdout: {}\nstderr: {}",
+        o.stdout,
+        o.stderr
+    );
+    assert!(o.stdout.is_empty(), "printed a report: {}", o.stdout);
+    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
+    assert!(o.stderr.len() < 2000, "a {}-byte message", o.stderr.len());
+    if let Some(w) = missing_in_order(&o.stderr, want).first() {
+        panic!("no {w:?} (in order) in {}", o.stderr);
+    }
+}
