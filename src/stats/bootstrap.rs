@@ -37,10 +37,17 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::columns::Columns;
-pub use indices::{bounded, Indices};
+pub use indices::{bounded, BoundedIndices, Indices};
 
 /// Resamples per generator stream.
 pub const CHUNK: usize = 256;
+
+/// The generator of chunk c under `key`: ChaCha8 with stream id c.
+pub fn chunk_rng(key: [u8; 32], c: usize) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::from_seed(key);
+    rng.set_stream(c as u64);
+    rng
+}
 
 /// What is resampled.
 #[derive(Debug, Clone, Copy)]
@@ -133,9 +140,7 @@ pub fn bootstrap_sums(table: &Columns, resamples: usize, key: [u8; 32]) -> Vec<f
     out.par_chunks_mut(CHUNK * w)
         .enumerate()
         .for_each(|(c, chunk)| {
-            let mut rng = ChaCha8Rng::from_seed(key);
-            rng.set_stream(c as u64);
-            let mut draw = Indices::new(rng, n as u32);
+            let mut draw = Indices::new(chunk_rng(key, c), n as u32);
             let mut acc = table.lanes();
             for slot in chunk.chunks_exact_mut(w) {
                 acc.fill(0.0);

@@ -38,6 +38,7 @@ pub mod order_counts;
 pub mod paired_quantile;
 pub mod power;
 pub mod quantile;
+pub mod quantile_window;
 pub mod signflip;
 pub mod small_sample;
 pub mod statistic;

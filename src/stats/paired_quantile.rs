@@ -7,17 +7,20 @@
 //! `bootstrap`: chunks of `CHUNK` resamples, chunk c on ChaCha8 stream c of the caller's key,
 //! indices by `bounded`; results do not depend on the thread count.
 //!
-//! Cost: O(B · n): each resample counts the ranks it draws over the sorted distinct values of
-//! both sides (`order_counts`) and walks the counts to its two quantiles, the numbers selection
-//! would give, without sorting or copying values; one pair of counts per chunk.
+//! Cost: O(B · n): each resample counts the ranks it draws in a window of ranks around each
+//! side's quantile (`quantile_window`, small enough for L1) and walks the window to its two
+//! quantiles, the numbers selection would give, without sorting or copying values; the indices
+//! come a batch at a time (`BoundedIndices`, the same numbers as `bounded`). A chunk with a
+//! resample whose quantile falls outside a window (rare: see `quantile_window`) is redone with
+//! full counts over every rank (`order_counts`), so the window never changes a number.
 
-use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::bootstrap::{bounded, CHUNK};
+use super::bootstrap::{bounded, chunk_rng, BoundedIndices, CHUNK};
 use super::order_counts::{Counts, Ranks};
 use super::quantile::quantile_unsorted;
+use super::quantile_window::Coded;
 
 /// Per-query values of both sides and the resampling units (each a list of query indices).
 #[derive(Debug, Clone, Copy)]
@@ -65,34 +68,156 @@ pub fn bootstrap_quantile_diffs(
         "bootstrap needs 1..=u32::MAX units, got {g}"
     );
     let ranks = Ranks::new(s.base, s.cand);
-    let d = ranks.values.len();
+    let coded = Coded::for_bootstrap(&ranks, s.units, p);
+    resample_diffs(s, &ranks, &coded, p, resamples, key)
+}
+
+/// The resamples of `bootstrap_quantile_diffs` from windowed counts in `coded`'s windows, each
+/// chunk with a quantile outside them redone with full counts.
+fn resample_diffs(
+    s: &PairedSample<'_>,
+    ranks: &Ranks,
+    coded: &Coded,
+    p: f64,
+    resamples: usize,
+    key: [u8; 32],
+) -> Vec<f64> {
     let mut out = vec![0.0; resamples];
     out.par_chunks_mut(CHUNK)
         .enumerate()
         .for_each(|(c, chunk)| {
-            let mut rng = ChaCha8Rng::from_seed(key);
-            rng.set_stream(c as u64);
-            let (mut b, mut k) = (Counts::new(d), Counts::new(d));
-            for slot in chunk.iter_mut() {
-                for _ in 0..g {
-                    for &i in &s.units[bounded(&mut rng, g as u32) as usize] {
-                        let [rb, rc] = ranks.ranks[i as usize];
-                        b.add(rb);
-                        k.add(rc);
-                    }
-                }
-                *slot = k.quantile(&ranks.values, p) - b.quantile(&ranks.values, p);
-                b.clear();
-                k.clear();
+            if !windowed_chunk(coded, p, chunk_rng(key, c), chunk) {
+                full_chunk(s, ranks, p, chunk_rng(key, c), chunk);
             }
         });
     out
+}
+
+/// One chunk's resamples from windowed counts; false (the chunk to be redone by `full_chunk`)
+/// when a quantile falls outside its window.
+fn windowed_chunk(coded: &Coded, p: f64, rng: ChaCha8Rng, chunk: &mut [f64]) -> bool {
+    let g = coded.units();
+    let mut draw = BoundedIndices::new(rng, g as u32);
+    let [wb, wc] = &coded.windows;
+    let (mut b, mut c) = (wb.counts(), wc.counts());
+    for slot in chunk.iter_mut() {
+        let (mut done, mut total) = (0, 0);
+        while done < g {
+            let run = draw.take(g - done);
+            total += coded.add_units(run, &mut b, &mut c);
+            done += run.len();
+        }
+        match (wb.quantile(&b, total, p), wc.quantile(&c, total, p)) {
+            (Some(x), Some(y)) => *slot = y - x,
+            _ => return false,
+        }
+        b.fill(0);
+        c.fill(0);
+    }
+    true
+}
+
+/// One chunk's resamples from full counts over every rank (`order_counts`), one `bounded` draw
+/// at a time: the reference the windowed counts equal.
+fn full_chunk(s: &PairedSample<'_>, ranks: &Ranks, p: f64, mut rng: ChaCha8Rng, chunk: &mut [f64]) {
+    let g = s.units.len();
+    let d = ranks.values.len();
+    let (mut b, mut k) = (Counts::new(d), Counts::new(d));
+    for slot in chunk.iter_mut() {
+        for _ in 0..g {
+            for &i in &s.units[bounded(&mut rng, g as u32) as usize] {
+                let [rb, rc] = ranks.ranks[i as usize];
+                b.add(rb);
+                k.add(rc);
+            }
+        }
+        *slot = k.quantile(&ranks.values, p) - b.quantile(&ranks.values, p);
+        b.clear();
+        k.clear();
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::stats::streams::stream_key;
+
+    /// Skewed values with ties, and two unit layouts: queries, and groups of 1 to 9.
+    fn skewed(n: usize) -> (Vec<f64>, Vec<f64>, Vec<Vec<u32>>) {
+        let base: Vec<f64> = (0..n)
+            .map(|i| ((i * 7919 % 1009) as f64 / 1009.0).powi(3))
+            .collect();
+        let cand: Vec<f64> = base
+            .iter()
+            .enumerate()
+            .map(|(i, b)| ((b + (i % 13) as f64 * 0.01) * 1e3).round() / 1e3)
+            .collect();
+        let mut group_of = Vec::new();
+        let mut g = 0;
+        while group_of.len() < n {
+            for _ in 0..(1 + g % 9).min(n - group_of.len()) {
+                group_of.push(g as u32);
+            }
+            g += 1;
+        }
+        (base, cand, members(&group_of, g))
+    }
+
+    #[test]
+    fn windowed_counts_give_the_full_counts_numbers() {
+        let (base, cand, groups) = skewed(3000);
+        let queries = singletons(3000);
+        for units in [&queries, &groups] {
+            let s = PairedSample {
+                base: &base,
+                cand: &cand,
+                units,
+            };
+            for p in [0.5, 0.95] {
+                let key = stream_key(4, &["windowed"]);
+                let fast = bootstrap_quantile_diffs(&s, p, 600, key);
+                let ranks = Ranks::new(&base, &cand);
+                let mut full = vec![0.0; 600];
+                for (c, chunk) in full.chunks_mut(CHUNK).enumerate() {
+                    full_chunk(&s, &ranks, p, chunk_rng(key, c), chunk);
+                }
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fast), bits(&full), "p = {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_quantile_outside_its_window_is_redone_with_full_counts() {
+        // Three units, one holding most values: resamples swing far beyond any window.
+        let base: Vec<f64> = (0..40).map(f64::from).collect();
+        let cand: Vec<f64> = base.iter().map(|b| b * 2.0).collect();
+        let units = vec![
+            (0..30).collect::<Vec<u32>>(),
+            (30..35).collect(),
+            (35..40).collect(),
+        ];
+        let s = PairedSample {
+            base: &base,
+            cand: &cand,
+            units: &units,
+        };
+        let key = stream_key(5, &["outside"]);
+        let ranks = Ranks::new(&base, &cand);
+        let wide = Coded::for_bootstrap(&ranks, &units, 0.5);
+        let coded = Coded::with_windows(&ranks, &units, wide.windows.map(|w| w.narrowed(1)));
+        let mut chunk = vec![0.0; CHUNK];
+        assert!(!windowed_chunk(&coded, 0.5, chunk_rng(key, 0), &mut chunk));
+        let mut full = vec![0.0; 2 * CHUNK];
+        for (c, part) in full.chunks_mut(CHUNK).enumerate() {
+            full_chunk(&s, &ranks, 0.5, chunk_rng(key, c), part);
+        }
+        assert_eq!(
+            resample_diffs(&s, &ranks, &coded, 0.5, 2 * CHUNK, key),
+            full
+        );
+        assert_eq!(bootstrap_quantile_diffs(&s, 0.5, 2 * CHUNK, key), full);
+    }
 
     #[test]
     fn constant_shift_gives_a_point_and_thread_count_does_not_matter() {

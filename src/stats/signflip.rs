@@ -23,15 +23,14 @@
 //! Cost: O(R · units) for the mean, O(R · n) for a quantile difference (2^G in place of R on the
 //! exact path).
 
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+mod quantile;
+
+use rand::RngCore;
 use rayon::prelude::*;
 
-use super::bootstrap::{Units, CHUNK};
+use super::bootstrap::{chunk_rng, Units, CHUNK};
 use super::columns::Columns;
-use super::order_counts::{Counts, Ranks};
-use super::paired_quantile::PairedSample;
-use super::quantile::quantile_unsorted;
+pub use quantile::p_value_quantile;
 
 /// Rounds of the mean test that read the data together (see the module header).
 const ROUNDS_AT_ONCE: usize = 8;
@@ -84,65 +83,6 @@ where
             || vec![0; width],
             |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
         )
-}
-
-/// Counts the rounds as extreme as `observed` over `rounds` rounds (quantile statistics);
-/// `stat(signs, scratch)` computes one round's statistic with signs drawn by `Signs::next`, on
-/// the chunk's own `scratch` from `init`.
-fn count_extreme<S, I, F>(
-    rounds: usize,
-    key: [u8; 32],
-    observed: f64,
-    scale: f64,
-    init: I,
-    stat: F,
-) -> usize
-where
-    I: Fn() -> S + Sync,
-    F: Fn(&mut Signs, &mut S) -> f64 + Sync,
-{
-    let chunks = rounds.div_ceil(CHUNK);
-    (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let mut rng = ChaCha8Rng::from_seed(key);
-            rng.set_stream(c as u64);
-            let len = CHUNK.min(rounds - c * CHUNK);
-            let mut scratch = init();
-            let mut signs = Signs {
-                rng,
-                word: 0,
-                left: 0,
-            };
-            (0..len)
-                .filter(|_| {
-                    signs.left = 0; // every round starts on a fresh word
-                    as_extreme(stat(&mut signs, &mut scratch), observed, scale)
-                })
-                .count()
-        })
-        .sum()
-}
-
-/// Random signs for the quantile statistics: 32 per generator word, low bits first.
-pub struct Signs {
-    rng: ChaCha8Rng,
-    word: u32,
-    left: u32,
-}
-
-impl Signs {
-    /// True means "swap this unit".
-    fn next(&mut self) -> bool {
-        if self.left == 0 {
-            self.word = self.rng.next_u32();
-            self.left = 32;
-        }
-        let bit = self.word & 1 == 1;
-        self.word >>= 1;
-        self.left -= 1;
-        bit
-    }
 }
 
 fn p_value(extreme: usize, rounds: usize) -> f64 {
@@ -202,8 +142,7 @@ pub fn p_values_mean_many(
     let counts = (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let mut rng = ChaCha8Rng::from_seed(key);
-            rng.set_stream(c as u64);
+            let mut rng = chunk_rng(key, c);
             let lanes = table.lanes().len();
             let mut acc = vec![0.0; ROUNDS_AT_ONCE * lanes];
             let mut sums = vec![0.0; w];
@@ -234,70 +173,4 @@ pub fn p_values_mean_many(
             |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
         );
     counts.iter().map(|&k| p_value(k, rounds)).collect()
-}
-
-/// Two-sided randomization p-value of q(candidate) − q(baseline), swapping sides per unit.
-///
-/// Panics if there are no units or `rounds` is 0.
-pub fn p_value_quantile(s: &PairedSample<'_>, p: f64, rounds: usize, key: [u8; 32]) -> f64 {
-    assert!(
-        !s.units.is_empty() && rounds > 0,
-        "sign-flip test needs units and rounds"
-    );
-    let observed = s.quantile_diff(p);
-    let scale = s
-        .base
-        .iter()
-        .chain(s.cand)
-        .fold(0.0f64, |m, v| m.max(v.abs()));
-    let units = s.units.len();
-    if is_exact(units, rounds) {
-        let k = count_patterns(units, 1, |ms, count| {
-            for m in ms {
-                let t = swapped_diff(s, p, |u| (m >> u) & 1 == 1);
-                count[0] += usize::from(as_extreme(t, observed, scale));
-            }
-        });
-        return k[0] as f64 / (1u64 << units) as f64;
-    }
-    let ranks = Ranks::new(s.base, s.cand);
-    let d = ranks.values.len();
-    let init = || (Counts::new(d), Counts::new(d));
-    let k = count_extreme(rounds, key, observed, scale, init, |signs, (b, c)| {
-        // The signs in unit order, as the exact path's bits; the sides counted by rank.
-        for members in s.units {
-            let swapped = signs.next();
-            for &i in members {
-                let [rb, rc] = ranks.ranks[i as usize];
-                let (x, y) = if swapped { (rc, rb) } else { (rb, rc) };
-                b.add(x);
-                c.add(y);
-            }
-        }
-        let t = c.quantile(&ranks.values, p) - b.quantile(&ranks.values, p);
-        b.clear();
-        c.clear();
-        t
-    });
-    p_value(k, rounds)
-}
-
-/// q(candidate) − q(baseline) with the sides of unit u swapped where `swap(u)`.
-fn swapped_diff(s: &PairedSample<'_>, p: f64, swap: impl Fn(usize) -> bool) -> f64 {
-    let mut b = Vec::with_capacity(s.base.len());
-    let mut c = Vec::with_capacity(s.cand.len());
-    for (u, members) in s.units.iter().enumerate() {
-        let swapped = swap(u);
-        for &i in members {
-            let (x, y) = (s.base[i as usize], s.cand[i as usize]);
-            if swapped {
-                b.push(y);
-                c.push(x);
-            } else {
-                b.push(x);
-                c.push(y);
-            }
-        }
-    }
-    quantile_unsorted(&mut c, p) - quantile_unsorted(&mut b, p)
 }

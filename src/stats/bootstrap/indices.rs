@@ -1,6 +1,7 @@
 //! Uniform unit indices cut from a ChaCha8 stream, k bits at a time, with Lemire's unbiased
 //! multiply-shift (layout in the `bootstrap` module header), and the one-index-at-a-time
-//! `bounded` used by the quantile engine.
+//! `bounded` used by the quantile engine, with `BoundedIndices`: the same indices from the same
+//! words, a batch at a time.
 
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
@@ -124,4 +125,106 @@ pub fn bounded(rng: &mut impl RngCore, n: u32) -> u32 {
         }
     }
     (m >> 32) as u32
+}
+
+/// 32-bit words per batch of `BoundedIndices` (sixteen ChaCha8 blocks).
+const BOUNDED_WORDS: usize = 256;
+
+/// The indices `bounded` gives on successive calls with the same generator and n, word for word
+/// the same stream, computed a batch of `BOUNDED_WORDS` words at a time: each word's product in
+/// one pass, and only a batch holding a word whose low half is below n (probability about
+/// 256·n / 2^32) goes through `bounded`'s rejection one word at a time.
+pub struct BoundedIndices {
+    rng: ChaCha8Rng,
+    n: u32,
+    bytes: [u8; BOUNDED_WORDS * 4],
+    buf: [u32; BOUNDED_WORDS],
+    /// The unread part of `buf` is `pos..len`.
+    pos: usize,
+    len: usize,
+}
+
+impl BoundedIndices {
+    pub fn new(rng: ChaCha8Rng, n: u32) -> Self {
+        assert!(n > 0);
+        BoundedIndices {
+            rng,
+            n,
+            bytes: [0; BOUNDED_WORDS * 4],
+            buf: [0; BOUNDED_WORDS],
+            pos: 0,
+            len: 0,
+        }
+    }
+
+    /// Up to `max` (≥ 1) next indices: the rest of the current batch, or of a fresh one.
+    #[inline]
+    pub fn take(&mut self, max: usize) -> &[u32] {
+        if self.pos == self.len {
+            self.refill();
+        }
+        let start = self.pos;
+        self.pos = (start + max).min(self.len);
+        &self.buf[start..self.pos]
+    }
+
+    fn refill(&mut self) {
+        self.rng.fill_bytes(&mut self.bytes);
+        let n = u64::from(self.n);
+        let mut rare = false;
+        for (w, out) in self.bytes.chunks_exact(4).zip(self.buf.iter_mut()) {
+            let m = u64::from(u32::from_le_bytes(w.try_into().expect("4 bytes"))) * n;
+            *out = (m >> 32) as u32;
+            rare |= (m as u32) < self.n;
+        }
+        self.pos = 0;
+        self.len = BOUNDED_WORDS;
+        if rare {
+            self.len = self.exact();
+        }
+    }
+
+    /// `bounded` over the batch's words in order (a rejection reads the next word, past the
+    /// batch from the generator itself); returns how many indices the batch gave.
+    fn exact(&mut self) -> usize {
+        let mut words = self
+            .bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")));
+        let mut len = 0;
+        while let Some(first) = words.next() {
+            let mut source = WordsThen {
+                words: &mut words,
+                first: Some(first),
+                rng: &mut self.rng,
+            };
+            self.buf[len] = bounded(&mut source, self.n);
+            len += 1;
+        }
+        len
+    }
+}
+
+/// A batch's remaining words, then the generator: the word source of `BoundedIndices::exact`.
+struct WordsThen<'a, I> {
+    words: &'a mut I,
+    first: Option<u32>,
+    rng: &'a mut ChaCha8Rng,
+}
+
+impl<I: Iterator<Item = u32>> RngCore for WordsThen<'_, I> {
+    fn next_u32(&mut self) -> u32 {
+        match self.first.take() {
+            Some(w) => w,
+            None => self.words.next().unwrap_or_else(|| self.rng.next_u32()),
+        }
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        unreachable!("bounded reads 32-bit words")
+    }
+
+    fn fill_bytes(&mut self, _: &mut [u8]) {
+        unreachable!("bounded reads 32-bit words")
+    }
 }

@@ -139,6 +139,25 @@ fn lemire_bounded_is_uniform() {
 }
 
 #[test]
+fn batched_bounded_indices_are_bounded_word_for_word() {
+    // n = 3·2^30 rejects a quarter of the words (every batch takes the exact path); the others
+    // almost never; n = 1 and 2 take whole words as `bounded` does.
+    for n in [1u32, 2, 7, 100_000, 3 << 30, u32::MAX] {
+        let mut rng = ChaCha8Rng::seed_from_u64(u64::from(n));
+        rng.set_stream(5);
+        let mut one = rng.clone();
+        let mut batched = BoundedIndices::new(rng, n);
+        let mut got = Vec::new();
+        while got.len() < 3000 {
+            let want = 1 + got.len() % 700;
+            got.extend_from_slice(batched.take(want));
+        }
+        let want: Vec<u32> = (0..got.len()).map(|_| bounded(&mut one, n)).collect();
+        assert_eq!(got, want, "n = {n}");
+    }
+}
+
+#[test]
 fn group_sums_by_index() {
     let (s, z) = group_sums(&[1.0, 2.0, 3.0], &[1, 0, 1], 2);
     assert_eq!((s, z), (vec![2.0, 4.0], vec![1.0, 2.0]));
