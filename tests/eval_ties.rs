@@ -80,7 +80,10 @@ fn covid_ties_equal_the_python_reference() {
 fn the_note_names_each_metric_that_depends_on_the_tie_rule() {
     let out = exit(&mut eval("run.covidex-t5.txt", &["--format", "trec"]), 0);
     let err = String::from_utf8_lossy(&out.stderr);
-    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("note: ties:")).collect();
+    let notes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("note: ties:"))
+        .collect();
     // ndcg@10, ndcg, map, ap@10, mrr, mrr@10, hit@1 depend on it; p@5, recall@100, ... do not.
     assert_eq!(notes.len(), 7, "{err}");
     assert!(notes[0].starts_with(
@@ -90,12 +93,18 @@ fn the_note_names_each_metric_that_depends_on_the_tie_rule() {
     assert!(!err.contains("ties: p@5"), "{err}");
     // The rows on stdout are trec_eval -q's, untouched.
     let rows = String::from_utf8_lossy(&out.stdout);
-    assert!(rows.contains("ndcg_cut_10\tall\t0.6249802081055077\n"), "{rows}");
+    assert!(
+        rows.contains("ndcg_cut_10\tall\t0.6249802081055077\n"),
+        "{rows}"
+    );
 }
 
 #[test]
 fn file_order_assesses_no_tie() {
-    let s = json_exit(&mut eval("run.covidex-t5.txt", &["--summary", "--order", "given"]), 0);
+    let s = json_exit(
+        &mut eval("run.covidex-t5.txt", &["--summary", "--order", "given"]),
+        0,
+    );
     assert!(s.get("ties").is_none(), "{s}");
     let out = exit(&mut eval("run.covidex-t5.txt", &["--order", "given"]), 0);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("note: ties"));
@@ -116,6 +125,9 @@ fn condensed_lists_keep_their_ties_and_ranks_tie_on_equal_rank() {
     );
     assert!(lo <= mean && mean <= hi, "{m}");
     // --order rank: the run's ranks are distinct, so no group and nothing depends on ties.
-    let s = json_exit(&mut eval("run.covidex-t5.txt", &["--summary", "--order", "rank"]), 0);
+    let s = json_exit(
+        &mut eval("run.covidex-t5.txt", &["--summary", "--order", "rank"]),
+        0,
+    );
     assert_eq!(s["ties"]["tie_groups"], 0, "{s}");
 }
