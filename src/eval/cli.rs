@@ -87,6 +87,7 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     refuse_clobbering(&named, &reads)?;
     let ev = evaluate_either(args, &ms, &opts)?;
     let mut stderr = left_out_notes(&ev.summary);
+    stderr.extend(tie_notes(&ev.summary));
     stderr.extend(super::engine::disagree_warning(
         &ev.summary.run,
         &ev.summary.scores_disagree,
@@ -165,6 +166,34 @@ fn left_out_notes(s: &EvalSummary) -> Vec<String> {
         notes.push("note: no query evaluated: every mean is null".into());
     }
     notes
+}
+
+/// One note per metric whose value depends on the order of tied scores for some query: how
+/// many queries, and the mean between the least and most favourable orders (the summary JSON's
+/// `ties` has the figures at full precision).
+pub fn tie_notes(s: &EvalSummary) -> Vec<String> {
+    let Some(t) = &s.ties else {
+        return Vec::new();
+    };
+    t.metrics
+        .iter()
+        .filter(|m| m.queries_depending > 0)
+        .filter_map(|m| {
+            let (mean, lo, hi) = (m.mean?, m.worst_mean?, m.best_mean?);
+            // 4 decimals, more when the range would not show at 4.
+            let d = (4..=8)
+                .find(|&d| format!("{lo:.d$}") != format!("{hi:.d$}"))
+                .unwrap_or(8);
+            Some(format!(
+                "note: ties: {} depends on the order of tied scores for {} of {}: mean {mean:.d$} \
+                 with trec_eval's order (docid descending), {lo:.d$} to {hi:.d$} from the least \
+                 to the most favourable order of tied documents (summary JSON: ties)",
+                m.metric,
+                m.queries_depending,
+                queries(t.evaluated)
+            ))
+        })
+        .collect()
 }
 
 /// Writes the rows (or the summary) where the flags say: `-o FILE` with its sidecar and the
