@@ -93,7 +93,7 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
         &ev.summary.scores_disagree,
     ));
     let mut out = Outcome {
-        stderr,
+        stderr: stderr.into_iter().map(Into::into).collect(),
         ..Outcome::default()
     };
     write_rows(args, &ev, &reads, &mut out)?;
@@ -202,7 +202,7 @@ fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome
     } else {
         render_rows(ev, args.format)?
     };
-    let holes = args.holes.as_ref().map(|_| holes_text(ev));
+    let holes = args.holes.as_ref().map(|_| holes_text(ev)).transpose()?;
     match args.output.as_ref().filter(|p| !is_stdout(p)) {
         Some(path) => write_with_sidecar(path, &rows, ev, args.holes.as_deref(), holes, reads)?,
         None => {
@@ -210,7 +210,7 @@ fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome
                 let holes = Output {
                     flag: "--holes",
                     path: h,
-                    bytes: text.as_bytes(),
+                    text,
                 };
                 crate::outputs::write(&[holes], reads)?;
             }
@@ -238,7 +238,7 @@ fn holes_depth(ms: &[Metric]) -> usize {
         .unwrap_or(0)
 }
 
-fn holes_text(ev: &super::Evaluation) -> String {
+fn holes_text(ev: &super::Evaluation) -> Result<String> {
     super::holes::render(&super::holes::collect(ev.rows.iter().flat_map(|r| {
         r.unjudged
             .iter()
@@ -259,18 +259,16 @@ fn write_with_sidecar(
 ) -> Result<()> {
     let sidecar = ev.summary.protocol.as_ref().map(|p| {
         let mut p = p.clone();
-        p.rows_sha256 = Some(crate::protocol::sha256_hex(rows.as_bytes()));
+        // The hash of the bytes as written (`outputs::write` guards them).
+        let written = crate::safe_text::printable(rows);
+        p.rows_sha256 = Some(crate::protocol::sha256_hex(written.as_bytes()));
         let mut s = serde_json::to_string_pretty(&p).expect("the protocol always serialises");
         s.push('\n');
         s
     });
     let sidecar_path = crate::protocol::sidecar_path(path);
     fn out<'a>(flag: &'a str, path: &'a std::path::Path, text: &'a str) -> Output<'a> {
-        Output {
-            flag,
-            path,
-            bytes: text.as_bytes(),
-        }
+        Output { flag, path, text }
     }
     let mut files = vec![out("-o", path, rows)];
     if let Some(s) = &sidecar {
