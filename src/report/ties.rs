@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use crate::model::{Report, TieGate, TieMetric};
+use crate::safe_text::shown;
 
 /// The metric table's column heads.
 const METRIC_HEADS: [&str; 5] = [
@@ -62,10 +63,12 @@ pub fn text(r: &Report, table: fn(&[&str], &[Vec<String>]) -> String) -> String 
         return String::new();
     };
     let mut s = String::from("\nTie sensitivity (the order of tied scores)\n");
-    let rows: Vec<Vec<String>> = t.metrics.iter().map(|m| metric_row(m).to_vec()).collect();
+    // Metric and slice names come from the gate file: every cell is shown safely.
+    let safe = |r: [String; 5]| r.iter().map(|c| shown(c)).collect::<Vec<String>>();
+    let rows: Vec<Vec<String>> = t.metrics.iter().map(|m| safe(metric_row(m))).collect();
     s.push_str(&table(&METRIC_HEADS, &rows));
     if !t.gates.is_empty() {
-        let rows: Vec<Vec<String>> = t.gates.iter().map(|g| gate_row(g).to_vec()).collect();
+        let rows: Vec<Vec<String>> = t.gates.iter().map(|g| safe(gate_row(g))).collect();
         s.push_str(&table(&GATE_HEADS, &rows));
     }
     let _ = writeln!(s, "  {LEGEND}");
