@@ -226,6 +226,16 @@ const ELSEWHERE: &[(&str, &str, &str)] = &[
         "tests/hostile_round3_text.rs",
         "fn issue_references_and_urls_in_ids_do_not_link()",
     ),
+    (
+        "tool-cache-checked",
+        "tests/install_script.rs",
+        "fn a_planted_tool_cache_binary_is_refused_and_downloaded_again()",
+    ),
+    (
+        "piped-run-ir-metadata",
+        "tests/hostile_round3_text.rs",
+        "fn a_piped_run_says_its_ir_metadata_is_not_read()",
+    ),
 ];
 
 #[test]

@@ -493,3 +493,41 @@ fn issue_references_and_urls_in_ids_do_not_link() {
         assert!(!o.stdout.contains(raw), "{raw:?} would link: {}", o.stdout);
     }
 }
+
+#[test]
+fn a_piped_run_says_its_ir_metadata_is_not_read() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "qrels.txt", qrels());
+    let run = trec_run(0).replace(H, "bm25").replace(&json_str(H), "bm25");
+    write(d.path(), "run.trec", &run);
+    let eval = |run_arg: &str| {
+        let mut c = rag();
+        c.args([
+            "eval",
+            "--qrels",
+            "qrels.txt",
+            "--metrics",
+            "ndcg@10",
+            "--run",
+            run_arg,
+        ]);
+        c.args(["--format", "jsonl", "-o", "rows.jsonl"]);
+        c.write_stdin(run.clone());
+        let o = run_in(&mut c, d.path());
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        let sidecar = std::fs::read_to_string(d.path().join("rows.jsonl.protocol.json")).unwrap();
+        (o.stderr, sidecar)
+    };
+    let (stderr, sidecar) = eval("-");
+    assert!(
+        stderr.contains("note: the run came on standard input, which is read once: an ir_metadata header in it (tag, method, model) is not read"),
+        "{stderr}"
+    );
+    assert!(!sidecar.contains("bm25"), "{sidecar}");
+    let (stderr, sidecar) = eval("run.trec");
+    assert!(!stderr.contains("standard input"), "{stderr}");
+    assert!(
+        sidecar.contains("bm25"),
+        "the file's run context: {sidecar}"
+    );
+}

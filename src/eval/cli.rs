@@ -88,6 +88,7 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     let ev = evaluate_either(args, &ms, &opts)?;
     let mut stderr = left_out_notes(&ev.summary);
     stderr.extend(tie_notes(&ev.summary));
+    stderr.extend(piped_run_note(args, &ev.summary));
     stderr.extend(super::engine::disagree_warning(
         &ev.summary.run,
         &ev.summary.scores_disagree,
@@ -191,6 +192,18 @@ pub fn tie_notes(s: &EvalSummary) -> Vec<String> {
             ))
         })
         .collect()
+}
+
+/// A run on standard input is read once, by the run reader, so its ir_metadata header (if it has
+/// one) is not read and the fingerprint has no run context: said, so it is not lost silently.
+fn piped_run_note(args: &EvalArgs, s: &EvalSummary) -> Option<String> {
+    let p = s.protocol.as_ref()?;
+    (crate::input::open::is_stdin(&args.run) && p.run_context.is_empty()).then(|| {
+        "note: the run came on standard input, which is read once: an ir_metadata header in it \
+         (tag, method, model) is not read, so the fingerprint has no run context; give the run \
+         as a file to keep it"
+            .to_string()
+    })
 }
 
 /// Writes the rows (or the summary) where the flags say: `-o FILE` with its sidecar and the
