@@ -383,6 +383,8 @@ struct Findings {
     gates: Vec<GateResult>,
     warnings: Vec<String>,
     notes: Vec<String>,
+    /// Tie sensitivity of the gated metrics (runs evaluated here only).
+    ties: Option<crate::model::TieReport>,
 }
 
 /// Resamples every metric on every slice, labels the deltas, judges the gates and, when both
@@ -405,12 +407,17 @@ fn compare_and_judge(
     let mut warnings = judged.warnings;
     let mut notes = judged.notes;
     let mut holes = Vec::new();
+    let mut ties = None;
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
             baseline: b,
             candidate: c,
             queries: inputs.queries(),
         };
+        if let Some((t, w)) = crate::bounds::ties::apply(cfg, &runs, &gates)? {
+            ties = Some(t);
+            warnings.extend(w);
+        }
         let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
         warnings.extend(found.warnings);
         notes.extend(found.notes);
@@ -439,6 +446,7 @@ fn compare_and_judge(
         gates,
         warnings,
         notes,
+        ties,
     };
     Ok((found, holes))
 }
@@ -533,6 +541,7 @@ fn build_report(
         noise,
         notes: found.notes,
         efficiency: None,
+        ties: found.ties,
     })
 }
 

@@ -181,10 +181,7 @@ pub fn tie_notes(s: &EvalSummary) -> Vec<String> {
         .filter(|m| m.queries_depending > 0)
         .filter_map(|m| {
             let (mean, lo, hi) = (m.mean?, m.worst_mean?, m.best_mean?);
-            // 4 decimals, more when the range would not show at 4.
-            let d = (4..=8)
-                .find(|&d| format!("{lo:.d$}") != format!("{hi:.d$}"))
-                .unwrap_or(8);
+            let d = crate::numbers::range_digits(lo, hi);
             Some(format!(
                 "note: ties: {} depends on the order of tied scores for {} of {}: mean {mean:.d$} \
                  with trec_eval's order (docid descending), {lo:.d$} to {hi:.d$} from the least \

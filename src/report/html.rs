@@ -96,6 +96,7 @@ pub fn render(r: &Report) -> String {
     forests(&mut s, r);
     gates(&mut s, r);
     judged(&mut s, r);
+    s.push_str(&crate::report::ties::html(r, esc));
     comparisons(&mut s, r);
     s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);

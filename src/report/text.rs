@@ -15,6 +15,7 @@ pub fn render(r: &Report) -> String {
     dropped_text(&mut out, r);
     judged_text(&mut out, r);
     out.push_str(&super::noise::text(r));
+    out.push_str(&super::ties::text(r, table));
     notices_text(&mut out, r);
     protocol_text(&mut out, r);
     out
