@@ -625,3 +625,55 @@ pub fn equivalence_edge(
     }
     t
 }
+
+/// The `median` / `p95` cells' margin, in the latency-like units of their values.
+pub const QUANTILE_MARGIN: f64 = 5.0;
+
+/// (q) A quantile gate: n queries of a latency-like value, query i's difficulty
+/// qᵢ = 100·exp(0.5·N(0, 1)) shared by both sides, each side adding its own N(0, 10²) noise, the
+/// candidate shifted by `delta`; so the candidate's distribution is the baseline's moved by
+/// `delta`, and the true difference of any quantile is `delta`. The interval is the report's
+/// (percentile for a quantile under the default method). Coverage of `delta`; with `delta` on
+/// the margin (−`QUANTILE_MARGIN`, a drop) `low_misses` counts the sets `max-drop` passes.
+pub fn quantile_gate(
+    seed: u64,
+    sets: usize,
+    n: usize,
+    statistic: Statistic,
+    delta: f64,
+    resamples: usize,
+) -> Tally {
+    let mut t = Tally::default();
+    for set in 0..sets {
+        let mut rng = rng_for(
+            seed,
+            &format!("quantile-{}-{n}-{delta}", statistic.as_str()),
+            set,
+        );
+        let (mut base, mut cand) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for _ in 0..n {
+            let q = 100.0 * (0.5 * normal(&mut rng)).exp();
+            base.push(q + 10.0 * normal(&mut rng));
+            cand.push(q + delta + 10.0 * normal(&mut rng));
+        }
+        let deltas: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
+        let e = estimate(
+            &Input {
+                base: &base,
+                cand: &cand,
+                deltas: &deltas,
+                groups: None,
+                statistic,
+                method: IntervalMethod::BootstrapT,
+                confidence: 0.95,
+                resamples,
+                seed: set as u64,
+                names: ["calibration", "all"],
+            },
+            &[],
+            None,
+        );
+        t.add(e.interval.bounds, delta);
+    }
+    t
+}

@@ -244,10 +244,15 @@ fn main() {
     let args: Vec<usize> = raw.iter().filter_map(|a| a.parse().ok()).collect();
     let only_small = raw.iter().any(|a| a == "small");
     let only_sparse = raw.iter().any(|a| a == "sparse");
+    let only_quantile = raw.iter().any(|a| a == "quantile");
     let sets = args.first().copied().unwrap_or(2000);
     let b = args.get(1).copied().unwrap_or(2000);
     let seed = args.get(2).map_or(sim::DATA_SEED, |&s| s as u64);
     println!("calibration: {sets} sets per scenario, {b} resamples per set, data seed {seed}, 95% intervals; ± is the Monte-Carlo standard error over the sets");
+    if only_quantile {
+        quantile(sets, b, seed);
+        return;
+    }
     if only_sparse {
         println!("sparse changes (issue 28): the changed share of queries moves, the rest is exactly 0; coverage of the true delta, the low bound above it (hides a drop), the high bound below it, and with the true delta on the max-drop margin the share of sets that max-drop passes");
         sparse(sets, b, seed);
@@ -259,6 +264,38 @@ fn main() {
     equivalence(sets, b, seed);
     println!("small samples (issue 17): coverage of the true delta, and the share of sets whose low bound lies above it (the miss that hides a drop)");
     small(sets, b, seed);
+}
+
+/// (q) `median` / `p95` gates (issue 28): coverage of the true quantile difference and, with it
+/// on the `max-drop` margin, the share of sets that pass (the low miss of the location model).
+fn quantile(sets: usize, b: usize, seed: u64) {
+    use rag_gate::stats::statistic::Statistic;
+    println!(
+        "median / p95 gates (issue 28): latency-like values, the candidate's distribution the baseline's shifted by the true delta; the report's interval (percentile for a quantile); max-drop = {} at a true drop of {}",
+        sim::QUANTILE_MARGIN,
+        sim::QUANTILE_MARGIN
+    );
+    for statistic in [Statistic::Median, Statistic::P95] {
+        let t = std::time::Instant::now();
+        for n in [30, 50, 100, 200] {
+            let at = sim::quantile_gate(seed, sets, n, statistic, 0.0, b);
+            let edge = sim::quantile_gate(seed ^ 1, sets, n, statistic, -sim::QUANTILE_MARGIN, b);
+            let ok = in_range(at.coverage(), 0.935, 0.965)
+                && at.low_miss_rate() <= 0.035
+                && at.high_miss_rate() <= 0.035
+                && edge.low_miss_rate() <= 0.035;
+            println!(
+                "  {} n = {n:3}: coverage {}, low above {}, high below {}; max-drop false pass {}  {}",
+                statistic.as_str(),
+                pct(&at, at.coverage()),
+                pct(&at, at.low_miss_rate()),
+                pct(&at, at.high_miss_rate()),
+                pct(&edge, edge.low_miss_rate()),
+                verdict(ok)
+            );
+        }
+        println!("  ({:.1} s)", t.elapsed().as_secs_f64());
+    }
 }
 
 /// (h) `max-change` (issue 27): how often a true change of exactly ±m passes (a false pass; TOST
