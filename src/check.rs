@@ -414,9 +414,12 @@ fn compare_and_judge(
             candidate: c,
             queries: inputs.queries(),
         };
-        if let Some((t, w)) = crate::bounds::ties::apply(cfg, &runs, &gates)? {
-            ties = Some(t);
-            warnings.extend(w);
+        match crate::bounds::ties::apply(cfg, &runs, &gates)? {
+            Ok((t, w)) => {
+                ties = Some(t);
+                warnings.extend(w);
+            }
+            Err(note) => notes.push(note.to_string()),
         }
         let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
         warnings.extend(found.warnings);
