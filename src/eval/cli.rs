@@ -74,6 +74,38 @@ pub struct EvalArgs {
     /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
+    /// Column names of a Parquet run or qrels (repeat): `qid=query_id`, `doc_id=passage`,
+    /// `score=similarity`, `rank=position`, `relevance=label` [default: the usual names].
+    #[arg(long = "column", value_name = "ROLE=COLUMN", value_parser = table_column)]
+    pub columns: Vec<(String, String)>,
+}
+
+/// One `--column ROLE=COLUMN` of `eval`.
+fn table_column(s: &str) -> std::result::Result<(String, String), String> {
+    const ROLES: [&str; 5] = ["qid", "doc_id", "score", "rank", "relevance"];
+    match s.split_once('=') {
+        Some((r, c)) if ROLES.contains(&r) && !c.is_empty() => Ok((r.to_string(), c.to_string())),
+        _ => Err(format!(
+            "expected ROLE=COLUMN with ROLE one of {}, e.g. qid=query_id",
+            ROLES.join(", ")
+        )),
+    }
+}
+
+/// The `--column` flags as the Parquet readers' column names (a later flag for a role wins).
+fn table_columns(flags: &[(String, String)]) -> super::ranking::TableColumns {
+    let mut c = super::ranking::TableColumns::default();
+    for (role, col) in flags {
+        let slot = match role.as_str() {
+            "qid" => &mut c.qid,
+            "doc_id" => &mut c.doc_id,
+            "score" => &mut c.score,
+            "rank" => &mut c.rank,
+            _ => &mut c.relevance,
+        };
+        *slot = Some(col.clone());
+    }
+    c
 }
 
 pub fn run(args: &EvalArgs) -> Result<Outcome> {
@@ -117,6 +149,7 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
         optimistic: false,
         judged_only: args.judged_only,
         keep_ranks: false,
+        columns: table_columns(&args.columns),
     }
 }
 

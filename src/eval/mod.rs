@@ -23,10 +23,12 @@ pub mod metrics;
 pub mod moves;
 pub mod output;
 pub mod qrels;
+mod qrels_parquet;
 pub mod ranking;
 pub mod run;
 mod run_json;
 mod run_jsonl;
+mod run_parquet;
 pub mod shared_bounds;
 
 use std::path::{Path, PathBuf};
@@ -121,6 +123,8 @@ pub struct EvalOptions {
     /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
     /// say why a query regressed; `rag-gate eval` does not need it.
     pub keep_ranks: bool,
+    /// Column names of Parquet runs and qrels (`--column ROLE=NAME`).
+    pub columns: ranking::TableColumns,
 }
 
 impl Default for EvalOptions {
@@ -138,6 +142,7 @@ impl Default for EvalOptions {
             optimistic: false,
             judged_only: false,
             keep_ranks: false,
+            columns: Default::default(),
         }
     }
 }

@@ -23,4 +23,17 @@ pub struct RunSpec<'a> {
     pub order: Order,
     pub chunks: Option<&'a ChunkMap>,
     pub corpus: Option<&'a Corpus>,
+    /// Column names of a Parquet run.
+    pub columns: TableColumns,
+}
+
+/// The column names of a Parquet run or qrels (`eval --column qid=query_id`); `None`: the
+/// first of the usual names the table has (see `run_parquet.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableColumns {
+    pub qid: Option<String>,
+    pub doc_id: Option<String>,
+    pub score: Option<String>,
+    pub rank: Option<String>,
+    pub relevance: Option<String>,
 }
