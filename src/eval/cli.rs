@@ -74,27 +74,38 @@ pub struct EvalArgs {
     /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
-    /// Column names of a Parquet run or qrels (repeat): `qid=query_id`, `doc_id=passage`,
-    /// `score=similarity`, `rank=position`, `relevance=label` [default: the usual names].
-    #[arg(long = "column", value_name = "ROLE=COLUMN", value_parser = table_column)]
+    /// Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`,
+    /// `score=similarity`, `rank=position` [default: the usual names, docs/inputs.md].
+    #[arg(long = "column", value_name = "ROLE=COLUMN", value_parser = run_column)]
     pub columns: Vec<(String, String)>,
+    /// Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`,
+    /// `relevance=label` [default: the usual names].
+    #[arg(long = "qrels-column", value_name = "ROLE=COLUMN", value_parser = qrels_column)]
+    pub qrels_columns: Vec<(String, String)>,
 }
 
-/// One `--column ROLE=COLUMN` of `eval`.
-fn table_column(s: &str) -> std::result::Result<(String, String), String> {
-    const ROLES: [&str; 5] = ["qid", "doc_id", "score", "rank", "relevance"];
+fn run_column(s: &str) -> std::result::Result<(String, String), String> {
+    role_column(s, &["qid", "doc_id", "score", "rank"])
+}
+
+fn qrels_column(s: &str) -> std::result::Result<(String, String), String> {
+    role_column(s, &["qid", "doc_id", "relevance"])
+}
+
+/// One `ROLE=COLUMN` with ROLE one of `roles`.
+fn role_column(s: &str, roles: &[&str]) -> std::result::Result<(String, String), String> {
     match s.split_once('=') {
-        Some((r, c)) if ROLES.contains(&r) && !c.is_empty() => Ok((r.to_string(), c.to_string())),
+        Some((r, c)) if roles.contains(&r) && !c.is_empty() => Ok((r.to_string(), c.to_string())),
         _ => Err(format!(
             "expected ROLE=COLUMN with ROLE one of {}, e.g. qid=query_id",
-            ROLES.join(", ")
+            roles.join(", ")
         )),
     }
 }
 
 /// The `--column` flags as the Parquet readers' column names (a later flag for a role wins).
-fn table_columns(flags: &[(String, String)]) -> super::ranking::TableColumns {
-    let mut c = super::ranking::TableColumns::default();
+fn table_columns(flags: &[(String, String)]) -> super::parquet_columns::TableColumns {
+    let mut c = super::parquet_columns::TableColumns::default();
     for (role, col) in flags {
         let slot = match role.as_str() {
             "qid" => &mut c.qid,
@@ -150,6 +161,7 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
         judged_only: args.judged_only,
         keep_ranks: false,
         columns: table_columns(&args.columns),
+        qrels_columns: table_columns(&args.qrels_columns),
     }
 }
 

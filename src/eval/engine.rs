@@ -235,7 +235,7 @@ pub fn evaluate(
         qrels_shown,
         qrels_format,
         corpus.as_ref(),
-        &opts.columns,
+        &opts.qrels_columns,
     )?;
     if opts.gain == Gain::Exponential {
         check_exponential_grades(&qrels, qrels_shown)?;
@@ -299,7 +299,9 @@ fn formats_and_order(
     let run_format = Format::resolve(run_path, run_shown, Role::Run, opts.run_format)?;
     let order = match (opts.order, run_format) {
         (Some(o), _) => o,
-        (None, Format::Parquet) => super::run_parquet::default_order(run_path, run_shown, &opts.columns)?,
+        (None, Format::Parquet) => {
+            super::run_parquet::default_order(run_path, run_shown, &opts.columns)?
+        }
         (None, f) => f.default_order(),
     };
     Ok((qrels_format, run_format, order))

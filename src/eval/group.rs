@@ -90,7 +90,10 @@ impl Group {
                 let where_ = if matches!(spec.format, Format::Trec | Format::Msmarco) {
                     format!("lines {} and {}", self.lines[first], self.lines[i])
                 } else if spec.format == Format::Parquet {
-                    format!("rows {} and {} of the table", self.lines[first], self.lines[i])
+                    format!(
+                        "rows {} and {} of the table",
+                        self.lines[first], self.lines[i]
+                    )
                 } else {
                     format!("positions {} and {}", first + 1, i + 1)
                 };

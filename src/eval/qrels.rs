@@ -57,14 +57,16 @@ pub fn read_qrels_mapped(
     shown: &str,
     format: Format,
     corpus: Option<&Corpus>,
-    columns: &super::ranking::TableColumns,
+    columns: &super::parquet_columns::TableColumns,
 ) -> Result<Qrels> {
     format.allowed(super::Role::Qrels)?;
     let mut qrels = Qrels::default();
     if format == Format::Json {
         read_json(path, shown, corpus, &mut qrels)?;
     } else if format == Format::Parquet {
-        super::qrels_parquet::read(path, shown, columns, corpus, &mut qrels)?;
+        super::qrels_parquet::read(path, shown, columns, &mut |q, line, docs| {
+            add(&mut qrels, q, line, docs, corpus)
+        })?;
     } else {
         read_lines(path, shown, format, corpus, &mut qrels)?;
     }
@@ -154,7 +156,7 @@ fn read_json(path: &Path, shown: &str, corpus: Option<&Corpus>, qrels: &mut Qrel
 }
 
 /// Adds one query's judgements; the same (query, doc) with another rel is an error.
-pub(super) fn add(
+fn add(
     qrels: &mut Qrels,
     qid: String,
     line: usize,

@@ -7,25 +7,26 @@
 
 use std::path::Path;
 
-use super::qrels::{add, Corpus, Qrels};
-use super::ranking::TableColumns;
-use super::run_parquet::{pick, required, DOC, QID};
+use super::parquet_columns::{pick, required, TableColumns, DOC, QID};
 use crate::error::{quoted, Error, Result};
 use crate::input::parquet::{self, NUMBERS};
 
 const REL: &[&str] = &["relevance", "rel", "label", "score", "grade", "judgment"];
 
-pub(super) fn read(
-    path: &Path,
-    shown: &str,
-    c: &TableColumns,
-    corpus: Option<&Corpus>,
-    qrels: &mut Qrels,
-) -> Result<()> {
+/// One judgement's query, row (1-based in the table) and (doc, rel), to the qrels (`qrels.rs`).
+pub type Add<'a> =
+    dyn FnMut(String, usize, Vec<(Vec<u8>, i32)>) -> std::result::Result<(), String> + 'a;
+
+pub(super) fn read(path: &Path, shown: &str, c: &TableColumns, add: &mut Add) -> Result<()> {
     let t = parquet::open(path, shown)?;
     let qid = required(&t, pick(&t, &c.qid, QID, "qid")?, "qid", QID)?;
     let doc = required(&t, pick(&t, &c.doc_id, DOC, "doc_id")?, "doc_id", DOC)?;
-    let rel = required(&t, pick(&t, &c.relevance, REL, "relevance")?, "relevance", REL)?;
+    let rel = required(
+        &t,
+        pick(&t, &c.relevance, REL, "relevance")?,
+        "relevance",
+        REL,
+    )?;
     t.expect_kind(&qid, "the query id", parquet::IDS)?;
     t.expect_kind(&doc, "the doc id", parquet::IDS)?;
     t.expect_kind(&rel, "the relevance", NUMBERS)?;
@@ -35,7 +36,10 @@ pub(super) fn read(
             let d = b.text(1, i, &doc, "the doc id")?;
             let bad = |m: String| Error::input(b.place(i), 0, m);
             let r = b.number(2, i).ok_or_else(|| {
-                bad(format!("column {} is null; expected a value in every row", quoted(&rel)))
+                bad(format!(
+                    "column {} is null; expected a value in every row",
+                    quoted(&rel)
+                ))
             })?;
             if r.fract() != 0.0 || r.abs() > f64::from(i32::MAX) {
                 return Err(bad(format!(
@@ -45,7 +49,7 @@ pub(super) fn read(
             }
             let line = (b.table_row + i as u64 + 1) as usize;
             let docs = vec![(d.as_bytes().to_vec(), r as i32)];
-            add(qrels, q.into_owned(), line, docs, corpus).map_err(bad)?;
+            add(q.into_owned(), line, docs).map_err(bad)?;
         }
         Ok(true)
     })?;

@@ -3,6 +3,7 @@
 //! depends on this file and none on another's, so the readers form no loop.
 
 use super::chunks::ChunkMap;
+pub use super::parquet_columns::TableColumns;
 use super::qrels::Corpus;
 use super::{Format, Order};
 
@@ -25,15 +26,4 @@ pub struct RunSpec<'a> {
     pub corpus: Option<&'a Corpus>,
     /// Column names of a Parquet run.
     pub columns: TableColumns,
-}
-
-/// The column names of a Parquet run or qrels (`eval --column qid=query_id`); `None`: the
-/// first of the usual names the table has (see `run_parquet.rs`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TableColumns {
-    pub qid: Option<String>,
-    pub doc_id: Option<String>,
-    pub score: Option<String>,
-    pub rank: Option<String>,
-    pub relevance: Option<String>,
 }

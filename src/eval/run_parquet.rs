@@ -12,47 +12,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use super::group::Group;
-use super::ranking::{Ranking, RunSpec, TableColumns};
+use super::parquet_columns::{pick, required, TableColumns, DOC, QID};
+use super::ranking::{Ranking, RunSpec};
 use super::Order;
 use crate::error::{quoted, Error, Result};
 use crate::input::parquet::{self, Batch, Table, IDS, NUMBERS};
-
-/// Query id names tried in order when not given.
-pub const QID: &[&str] = &["qid", "query_id", "query-id", "query", "topic"];
-/// Doc id names tried in order when not given.
-pub const DOC: &[&str] = &["doc_id", "docid", "docno", "pid", "corpus_id", "corpus-id", "doc"];
-
-/// The column of a role: the given name (which must exist), else the first usual name present.
-pub(super) fn pick(
-    t: &Table,
-    given: &Option<String>,
-    usual: &[&str],
-    role: &str,
-) -> Result<Option<String>> {
-    match given {
-        Some(n) if t.column(n).is_none() => Err(t.missing(&format!("--column {role}={n}"), n)),
-        Some(n) => Ok(Some(n.clone())),
-        None => Ok(usual
-            .iter()
-            .find(|n| t.column(n).is_some())
-            .map(|n| n.to_string())),
-    }
-}
-
-/// A needed column no usual name found.
-pub(super) fn required(t: &Table, found: Option<String>, role: &str, usual: &[&str]) -> Result<String> {
-    found.ok_or_else(|| {
-        Error::input(
-            &t.shown,
-            0,
-            format!(
-                "no {role} column (looked for {}; name it with --column {role}=NAME); columns: {}",
-                usual.join(", "),
-                parquet::listing(t.columns())
-            ),
-        )
-    })
-}
 
 /// The run's column names: query, doc, and score and/or rank.
 struct RunColumns {
@@ -117,14 +81,22 @@ fn entry<'b>(
     b: &'b Batch,
     i: usize,
     cols: &RunColumns,
-) -> Result<(std::borrow::Cow<'b, str>, std::borrow::Cow<'b, str>, f64, i64)> {
+) -> Result<(
+    std::borrow::Cow<'b, str>,
+    std::borrow::Cow<'b, str>,
+    f64,
+    i64,
+)> {
     let qid = b.text(0, i, &cols.qid, "the query id")?;
     let doc = b.text(1, i, &cols.doc, "the doc id")?;
     let null = |name: &str| {
         Error::input(
             b.place(i),
             0,
-            format!("column {} is null; expected a value in every row", quoted(name)),
+            format!(
+                "column {} is null; expected a value in every row",
+                quoted(name)
+            ),
         )
     };
     let score = match &cols.score {
@@ -134,7 +106,10 @@ fn entry<'b>(
                 return Err(Error::input(
                     b.place(i),
                     0,
-                    format!("column {} is NaN: runs are ordered by score, so it must be a number", quoted(s)),
+                    format!(
+                        "column {} is NaN: runs are ordered by score, so it must be a number",
+                        quoted(s)
+                    ),
                 ));
             }
             v
@@ -186,7 +161,12 @@ fn grouped(
                 }
                 g.qid.push_str(&qid);
             }
-            g.push(doc.as_bytes(), score, rank, (b.table_row + i as u64 + 1) as usize);
+            g.push(
+                doc.as_bytes(),
+                score,
+                rank,
+                (b.table_row + i as u64 + 1) as usize,
+            );
         }
         Ok(true)
     })?;
@@ -217,9 +197,16 @@ fn bucketed(
             let (qid, doc, score, rank) = entry(b, i, cols)?;
             let g = match groups.get_mut(qid.as_ref()) {
                 Some(g) => g,
-                None => groups.entry(qid.to_string()).or_insert_with(|| new_group(&qid, cols)),
+                None => groups
+                    .entry(qid.to_string())
+                    .or_insert_with(|| new_group(&qid, cols)),
             };
-            g.push(doc.as_bytes(), score, rank, (b.table_row + i as u64 + 1) as usize);
+            g.push(
+                doc.as_bytes(),
+                score,
+                rank,
+                (b.table_row + i as u64 + 1) as usize,
+            );
         }
         Ok(true)
     })?;

@@ -176,16 +176,6 @@ impl Batch<'_> {
     }
 }
 
-/// True when the first bytes of `path` are Parquet's magic `PAR1` (a regular file only).
-pub fn has_magic(path: &Path) -> bool {
-    let mut magic = [0u8; 4];
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
-        && File::open(path)
-            .and_then(|mut f| f.read_exact(&mut magic))
-            .is_ok()
-        && &magic == b"PAR1"
-}
-
 /// Opens a Parquet file or a folder of `*.parquet` part files (hidden and `_` files skipped) and
 /// checks that every part has the same columns.
 pub fn open(path: &Path, shown: &str) -> Result<Table> {
@@ -198,7 +188,11 @@ pub fn open(path: &Path, shown: &str) -> Result<Table> {
     for f in files {
         let part_shown = if path.is_dir() {
             let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
-            format!("{}/{}", shown.trim_end_matches('/'), name.unwrap_or_default())
+            format!(
+                "{}/{}",
+                shown.trim_end_matches('/'),
+                name.unwrap_or_default()
+            )
         } else {
             shown.to_string()
         };
@@ -253,9 +247,8 @@ fn read_footer(path: &Path, shown: &str) -> Result<ParquetMetaData> {
     file.seek(SeekFrom::Start(len - 8 - footer_len))
         .and_then(|_| file.read_exact(&mut footer))
         .map_err(|e| Error::io(shown, "reading", e))?;
-    super::parquet_footer::check(&footer).map_err(|m| {
-        Error::input(shown, 0, format!("damaged Parquet footer: {m}"))
-    })?;
+    super::parquet_footer::check(&footer)
+        .map_err(|m| Error::input(shown, 0, format!("damaged Parquet footer: {m}")))?;
     let reader = SerializedFileReader::new(file)
         .map_err(|e| Error::input(shown, 0, format!("not a readable Parquet file: {e}")))?;
     let meta = reader.metadata().clone();
@@ -294,7 +287,13 @@ fn check_chunks(meta: &ParquetMetaData, len: u64, shown: &str) -> Result<()> {
 /// The top-level columns of a file; a nested field is one column of kind `Other`.
 fn columns_of(meta: &ParquetMetaData) -> Vec<Column> {
     let mut out: Vec<Column> = Vec::new();
-    for (leaf, d) in meta.file_metadata().schema_descr().columns().iter().enumerate() {
+    for (leaf, d) in meta
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .enumerate()
+    {
         let parts = d.path().parts();
         let top = parts.first().cloned().unwrap_or_default();
         if parts.len() > 1 || d.max_rep_level() > 0 {
@@ -363,8 +362,10 @@ pub fn listing(columns: &[Column]) -> String {
 /// A part whose columns (names and kinds, in any order) differ from the first part's.
 fn same_columns(first: &Part, shown: &str, columns: &[Column]) -> Result<()> {
     let key = |cs: &[Column]| {
-        let mut k: Vec<(String, Kind)> =
-            cs.iter().map(|c| (c.name.clone(), c.kind.clone())).collect();
+        let mut k: Vec<(String, Kind)> = cs
+            .iter()
+            .map(|c| (c.name.clone(), c.kind.clone()))
+            .collect();
         k.sort_by(|a, b| a.0.cmp(&b.0));
         k
     };
@@ -563,7 +564,13 @@ impl Raw {
             let mut it = v.into_iter();
             valid
                 .iter()
-                .map(|&ok| if ok { it.next().unwrap_or_default() } else { T::default() })
+                .map(|&ok| {
+                    if ok {
+                        it.next().unwrap_or_default()
+                    } else {
+                        T::default()
+                    }
+                })
                 .collect()
         }
         let values = match self.values {

@@ -45,7 +45,10 @@ impl Walk<'_> {
                 return Ok(v);
             }
         }
-        Err(format!("an integer longer than 10 bytes at byte {}", self.at))
+        Err(format!(
+            "an integer longer than 10 bytes at byte {}",
+            self.at
+        ))
     }
 
     fn skip(&mut self, n: u64) -> R<()> {
@@ -93,7 +96,7 @@ impl Walk<'_> {
 
     fn value(&mut self, t: u8, depth: usize) -> R<()> {
         match t {
-            1 | 2 | 3 => self.skip(1), // a boolean element of a list, or a byte
+            1..=3 => self.skip(1), // a boolean element of a list, or a byte
             4..=6 => self.varint().map(drop),
             7 => self.skip(8),
             8 => {
@@ -134,7 +137,9 @@ mod tests {
     #[test]
     fn well_formed_structs_pass() {
         // field 1 i32 = 1 (zigzag 2), field 2 binary "ab", field 3 list<i32> [1, 2], stop.
-        let ok = [0x15, 0x02, 0x18, 0x02, b'a', b'b', 0x19, 0x25, 0x02, 0x04, 0x00];
+        let ok = [
+            0x15, 0x02, 0x18, 0x02, b'a', b'b', 0x19, 0x25, 0x02, 0x04, 0x00,
+        ];
         assert_eq!(check(&ok), Ok(()));
     }
 
@@ -142,7 +147,9 @@ mod tests {
     fn declared_sizes_beyond_the_bytes_are_refused() {
         // A list of 2^31 i64 elements in a few bytes.
         let list = [0x19, 0xF6, 0x80, 0x80, 0x80, 0x80, 0x08, 0x00];
-        assert!(check(&list).unwrap_err().contains("declares 2147483648 elements"));
+        assert!(check(&list)
+            .unwrap_err()
+            .contains("declares 2147483648 elements"));
         let string = [0x18, 0xFF, 0xFF, 0x03, b'a', 0x00];
         assert!(check(&string).unwrap_err().contains("declares 65535 bytes"));
         assert!(check(&[0x15]).unwrap_err().contains("cut short"));

@@ -6,6 +6,8 @@ shared TREC fixtures (tests/data/eval/fixtures) and the example metric files (ex
   `part-0000N-<uuid>-c000.snappy.parquet` (columns qid, doc_id: string, score: double,
   rank: int32, in the TREC file's line order, split by rows), with Spark's `_SUCCESS` and
   `.part-*.crc` bookkeeping files beside them.
+- cacm/renamed.parquet: the same run in one file with its own column names (query, passage,
+  similarity, position), for `--column`.
 - cacm/qrels.parquet: the cacm qrels (qid, doc_id: string, relevance: int32; snappy).
 - trec_eval_test/run.parquet: trec_eval's test run with a Spark-like schema: nullable
   columns, int64 query ids, dictionary-encoded doc ids, zstd, row groups of 300 rows
@@ -16,6 +18,11 @@ shared TREC fixtures (tests/data/eval/fixtures) and the example metric files (ex
 - metrics/ragas.parquet: examples/baseline.jsonl with an exporter's own column names and types
   (sample_id, conversation_id, language from examples/queries.jsonl, context_recall, mrr,
   a text column `question`), for the column mapping.
+
+- hostile/: bad inputs for tests/parquet_inputs.rs: score_string.parquet (a run whose score
+  column holds strings), null_score.parquet (a null score in the second row group),
+  null_id.parquet (a metric table with a null query_id), mixed/ (two part files whose score
+  columns differ in type), empty/ (a folder holding only Spark's `_SUCCESS`).
 
 Run from this folder: `python3 make.py` (needs `pip install pyarrow`).
 """
@@ -71,7 +78,10 @@ def spark_folder(rows, out, parts=3):
 def cacm():
     out = HERE / "cacm"
     out.mkdir(exist_ok=True)
-    spark_folder(trec_run(SRC / "cacm/run.cacm-bm25.txt"), out / "run")
+    run = trec_run(SRC / "cacm/run.cacm-bm25.txt")
+    spark_folder(run, out / "run")
+    renamed = pa.table(columns(run, ["query", "passage", "similarity", "position"]))
+    pq.write_table(renamed, out / "renamed.parquet")
     q = trec_qrels(SRC / "cacm/qrels.cacm.txt")
     schema = pa.schema([("qid", pa.string()), ("doc_id", pa.string()), ("relevance", pa.int32())])
     pq.write_table(pa.table(columns(q, schema.names), schema=schema), out / "qrels.parquet")
@@ -129,6 +139,30 @@ def metrics():
     pq.write_table(table, out / "ragas.parquet", compression="snappy")
 
 
+def hostile():
+    out = HERE / "hostile"
+    out.mkdir(exist_ok=True)
+    run = {"qid": ["1", "1", "2", "2"], "doc_id": ["a", "b", "a", "c"]}
+    pq.write_table(pa.table({**run, "score": ["0.9", "0.8", "0.7", "0.6"]}), out / "score_string.parquet")
+    pq.write_table(
+        pa.table({**run, "score": pa.array([0.9, 0.8, None, 0.6], pa.float64())}),
+        out / "null_score.parquet",
+        row_group_size=2,
+    )
+    pq.write_table(
+        pa.table({"query_id": ["q1", None, "q3"], "ndcg@10": [0.5, 0.25, 1.0]}),
+        out / "null_id.parquet",
+    )
+    mixed = out / "mixed"
+    mixed.mkdir(exist_ok=True)
+    pq.write_table(pa.table({**run, "score": [0.9, 0.8, 0.7, 0.6]}), mixed / "part-00000.parquet")
+    pq.write_table(pa.table({**run, "score": ["0.9", "0.8", "0.7", "0.6"]}), mixed / "part-00001.parquet")
+    empty = out / "empty"
+    empty.mkdir(exist_ok=True)
+    (empty / "_SUCCESS").write_bytes(b"")
+
+
 cacm()
 trec_eval_test()
 metrics()
+hostile()
