@@ -31,6 +31,7 @@ mod run_json;
 mod run_jsonl;
 mod run_parquet;
 pub mod shared_bounds;
+pub mod ties;
 
 use std::path::{Path, PathBuf};
 
