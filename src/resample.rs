@@ -7,6 +7,12 @@
 pub mod estimate;
 pub mod runs;
 
+/// The most draws a run of quantile (median, p95) gates may cost: resamples × query-slice
+/// memberships × (1 + the close-call re-run factor) × quantile-gated metrics, counted before
+/// resampling (`check` refuses more). At ~4.5×10^7 draws a second (docs/speed.md, a loaded
+/// machine) the worst case is about 4 minutes; without close calls a tenth of it.
+pub const MAX_QUANTILE_DRAWS: u64 = 10_000_000_000;
+
 use std::collections::HashMap;
 
 pub use estimate::{BoundCheck, CLOSE_CALL_SE, RERUN_FACTOR};
@@ -264,6 +270,7 @@ fn compare_one(
         wins: wtl.wins,
         ties: wtl.ties,
         losses: wtl.losses,
+        moved: moved_units(&oriented, view.groups(s.unit), s.tie_epsilon),
         statistic: statistic.as_str().into(),
         higher_is_better,
         baseline_value: statistic.of(base),
@@ -292,6 +299,22 @@ fn compare_one(
         ),
         judged: None,
         replicates: replicate_info(runs, e.crossed),
+    }
+}
+
+/// The units that moved (`Comparison::moved`): queries with |delta| > ε, or the groups holding
+/// one.
+fn moved_units(deltas: &[f64], groups: Option<(&[u32], usize)>, epsilon: f64) -> usize {
+    let moved = deltas.iter().map(|d| d.abs() > epsilon);
+    match groups {
+        None => moved.filter(|&m| m).count(),
+        Some((of, g)) => {
+            let mut any = vec![false; g];
+            for (&k, m) in of.iter().zip(moved) {
+                any[k as usize] |= m;
+            }
+            any.into_iter().filter(|&m| m).count()
+        }
     }
 }
 
