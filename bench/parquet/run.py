@@ -4,7 +4,7 @@
 1. `rag-gate eval` on a generated run (default 10,000 queries x 1,000 = 10 M rows) as TREC
    text and as Parquet (pyarrow, snappy) with three row-group sizes: 64 Ki rows, 1 Mi rows
    (pyarrow's default) and the whole run in one row group. The summaries must be identical.
-2. `rag-gate compare` (the loading and pairing of `check`, 10 resamples so the bootstrap is
+2. `rag-gate compare` (the loading and pairing of `check`, 100 resamples so the bootstrap is
    negligible) on a generated 1 M-row metric table as JSONL and as Parquet.
 
 Each command runs --reps times, alternating; the table shows the fastest wall time, the peak RSS
@@ -131,15 +131,19 @@ def main():
     cases = {"eval TREC text": eval_cmd(trec)}
     cases.update({f"eval Parquet, row group {k}": eval_cmd(p) for k, p in variants.items()})
     best = bench(cases, a.reps)
-    summaries = {json.dumps({k: v for k, v in json.loads(out).items() if k not in ("run", "protocol")},
-                            sort_keys=True) for _, _, out in best.values()}
+    def summary(out):  # everything but the run's name and format
+        s = {k: v for k, v in json.loads(out).items() if k not in ("run", "protocol")}
+        s["policies"].pop("run_format", None)
+        return json.dumps(s, sort_keys=True)
+
+    summaries = {summary(out) for _, _, out in best.values()}
     rows = a.queries * a.depth
     sizes = ", ".join(f"{p.name} {p.stat().st_size >> 20} MiB" for p in [trec, *variants.values()])
     show(f"eval, {rows:,} run rows ({sizes})", best, "eval TREC text", rows)
     print(f"  summaries identical across the four files: {len(summaries) == 1}")
 
     jsonl, parquet = make_table(a.table_rows)
-    cmp_cmd = lambda t: [binary, "compare", str(t), str(t), "--resamples", "10"]
+    cmp_cmd = lambda t: [binary, "compare", str(t), str(t), "--resamples", "100"]
     best = bench({"compare JSONL": cmp_cmd(jsonl), "compare Parquet": cmp_cmd(parquet)}, a.reps)
     show(f"compare (check's loading), {a.table_rows:,}-row metric table", best, "compare JSONL", a.table_rows)
     print(f"  reports identical: {best['compare JSONL'][2] == best['compare Parquet'][2]}")
