@@ -128,7 +128,7 @@ pub fn apply(
     for r in gates.iter_mut() {
         let Some(c) = comparisons
             .iter()
-            .find(|c| c.metric == r.metric && c.slice == r.slice)
+            .find(|c| r.is_on(c))
         else {
             continue;
         };

@@ -46,7 +46,7 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
     let find = |g: &GateResult| {
         comparisons
             .iter()
-            .find(|c| c.metric == g.metric && c.slice == g.slice)
+            .find(|c| g.is_on(c))
     };
     let Some(worst) = failed.iter().min_by(|a, b| {
         let (ca, cb) = (find(a), find(b));
@@ -72,12 +72,12 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
     };
     let c = comparisons
         .iter()
-        .find(|c| c.metric == worst.metric && c.slice == worst.slice);
+        .find(|c| worst.is_on(c));
     let reason = match c {
         Some(c) => reason(worst, c, alpha, results),
         None => format!(
             "{} on {}: {}",
-            shown(&worst.metric),
+            shown(&worst.name()),
             shown(&worst.slice),
             worst.detail
         ),
@@ -114,7 +114,7 @@ fn unreliable_reason(c: &Comparison) -> String {
     };
     format!(
         "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         signed(c.delta),
         at(j.and_then(|j| j.lower.as_ref())),
@@ -129,7 +129,7 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
             "{} on {} not judged: too few judgments ({})",
-            shown(&c.metric),
+            shown(&c.name()),
             shown(&c.slice),
             worst.detail
         ),
@@ -138,24 +138,22 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         }
         (_, GateStatus::TooSmall) => format!(
             "{} on {} not judged: {}, too few to judge {}",
-            shown(&c.metric),
+            shown(&c.name()),
             shown(&c.slice),
             too_small_size(c, &worst.decided_by),
             worst.rule
         ),
         ("max-drop", _) => max_drop_reason(worst, c, &ci),
         ("max-change", _) => format!(
-            "{}{} not shown equivalent within ±{} on {}: changed by {} {ci}",
-            shown(&c.metric),
-            stat_suffix(c),
+            "{} not shown equivalent within ±{} on {}: changed by {} {ci}",
+            shown(&c.name_with_statistic()),
             plain(worst.threshold),
             shown(&c.slice),
             signed(c.estimate)
         ),
         ("fail-if-significant-drop", _) => format!(
-            "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
-            shown(&c.metric),
-            stat_suffix(c),
+            "{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
+            shown(&c.name_with_statistic()),
             plain(c.estimate.abs()),
             shown(&c.slice),
             plain(worst.threshold.abs()),
@@ -163,14 +161,14 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         ),
         ("max-loss-rate", _) => format!(
             "{}: {} of queries worse on {} (max {})",
-            shown(&c.metric),
+            shown(&c.name()),
             percent(worst.value),
             shown(&c.slice),
             percent(worst.threshold)
         ),
         (rule, _) => format!(
             "{} {} {} {} on {}",
-            shown(&worst.metric),
+            shown(&c.metric),
             c.statistic,
             plain(worst.value),
             if rule == "max-mean" {
@@ -205,7 +203,7 @@ fn cannot_fire_reason(
     };
     format!(
         "{} on {}: {} cannot fire, the sign-flip test has {} with a non-zero delta and needs at least {needed}; add {more}, or gate with max-drop instead{passed}",
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         worst.rule,
         count(had, "unit", "units"),
@@ -225,7 +223,7 @@ fn max_drop_reason(worst: &GateResult, c: &Comparison, ci: &str) -> String {
         ("rose", "rise")
     };
     let margin = worst.threshold.abs();
-    let name = format!("{}{}", shown(&c.metric), stat_suffix(c));
+    let name = shown(&c.name_with_statistic());
     if drop_of(Some(c)) > margin {
         format!(
             "{name} {dropped} {} {ci} on {} (allowed {drop} {})",
@@ -269,14 +267,6 @@ fn miss(r: &GateResult) -> f64 {
     (r.value - r.threshold).abs()
 }
 
-/// " p95" for a non-mean statistic, nothing for the mean.
-fn stat_suffix(c: &Comparison) -> String {
-    if c.statistic == "mean" {
-        String::new()
-    } else {
-        format!(" {}", c.statistic)
-    }
-}
 
 /// What was too small: the queries, or (`min-groups`) the groups, counted as effective groups
 /// when their sizes differ.

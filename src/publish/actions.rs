@@ -47,7 +47,7 @@ pub fn gate_annotations(report: &Report) -> Vec<String> {
             format!(
                 "gate {} failed: {} on {} ({} {}): {}",
                 g.gate,
-                shown(&g.metric),
+                shown(&g.name()),
                 shown(&g.slice),
                 g.rule,
                 g.threshold,

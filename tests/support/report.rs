@@ -66,6 +66,7 @@ fn cmp(
         worst,
         judged: None,
         replicates: None,
+        statistic_in_name: false,
     }
 }
 
@@ -83,6 +84,7 @@ fn gate(
     GateResult {
         gate: i,
         metric: metric.to_string(),
+        statistic: "mean".into(),
         slice: slice.to_string(),
         rule: rule.to_string(),
         threshold,
@@ -104,6 +106,7 @@ fn gate(
         decided_by: format!("({rule})"),
         judged: None,
         condensed: None,
+        statistic_in_name: false,
     }
 }
 
