@@ -144,23 +144,40 @@ fn not_judged(r: &mut GateResult, why: &str, by: &str, on_small: OnSmallSlice) {
     r.detail = format!("not judged, {why}: {consequence}");
 }
 
-pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
+/// Each gate × slice it applies to with the index of its comparison, and the family: every
+/// (metric, statistic, slice) some gate applies to, each once, in first-use order (two gates on
+/// one comparison count once, the mean and the p95 of one metric twice), with each comparison's
+/// place in it.
+type Targets<'a> = (
+    Vec<(&'a Gate, String, usize)>,
+    Vec<usize>,
+    BTreeMap<usize, usize>,
+);
+
+fn targets<'a>(cfg: &'a Config, comparisons: &[Comparison]) -> Result<Targets<'a>> {
     // Lookups by name are maps, not scans: 100,000 critical slices stay linear.
     let known: BTreeSet<&str> = comparisons.iter().map(|c| c.slice.as_str()).collect();
     let at: BTreeMap<(&str, &str, &str), usize> = comparisons
         .iter()
         .enumerate()
-        .map(|(i, c)| ((c.metric.as_str(), c.statistic.as_str(), c.slice.as_str()), i))
+        .map(|(i, c)| {
+            (
+                (c.metric.as_str(), c.statistic.as_str(), c.slice.as_str()),
+                i,
+            )
+        })
         .collect();
-    // The family: every (metric, statistic, slice) some gate applies to, each once, in
-    // first-use order: two gates on one comparison count once, the mean and the p95 twice.
     let mut targets: Vec<(&Gate, String, usize)> = Vec::new();
     let mut family: Vec<usize> = Vec::new();
     let mut family_at: BTreeMap<usize, usize> = BTreeMap::new();
     for gate in &cfg.gates {
         for slice in gate_slices(cfg, gate, &known)? {
             let ci = *at
-                .get(&(gate.metric.as_str(), gate.statistic.as_str(), slice.as_str()))
+                .get(&(
+                    gate.metric.as_str(),
+                    gate.statistic.as_str(),
+                    slice.as_str(),
+                ))
                 .expect("every gated metric × statistic × slice was compared");
             family_at.entry(ci).or_insert_with(|| {
                 family.push(ci);
@@ -169,6 +186,11 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
             targets.push((gate, slice, ci));
         }
     }
+    Ok((targets, family, family_at))
+}
+
+pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
+    let (targets, family, family_at) = targets(cfg, comparisons)?;
     let adjusted = holm(
         &family
             .iter()

@@ -38,10 +38,7 @@ fn fixture(dir: &Path) -> PathBuf {
 
 fn check(gate: &Path, format: &str) -> String {
     let out = exit(
-        rag_gate()
-            .arg("check")
-            .arg(gate)
-            .args(["--format", format]),
+        rag_gate().arg("check").arg(gate).args(["--format", format]),
         1,
     );
     String::from_utf8(out.stdout).unwrap()
@@ -146,20 +143,27 @@ fn the_mean_can_fail_while_the_p95_passes() {
          [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-mean = 100\n\
          [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = false\nmax-mean = 1000\n",
     );
-    let (code, r) = json_verdict(rag_gate().arg("check").arg(&gate).args(["--format", "json"]));
+    let (code, r) = json_verdict(
+        rag_gate()
+            .arg("check")
+            .arg(&gate)
+            .args(["--format", "json"]),
+    );
     assert_eq!(code, 1);
     let passed: Vec<(&str, bool)> = r["gates"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|g| (g["statistic"].as_str().unwrap(), g["passed"].as_bool().unwrap()))
+        .map(|g| {
+            (
+                g["statistic"].as_str().unwrap(),
+                g["passed"].as_bool().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(passed, [("mean", false), ("p95", true)]);
     let headline = r["headline"].as_str().unwrap();
-    assert!(
-        headline.starts_with("FAIL: latency_ms mean "),
-        "{headline}"
-    );
+    assert!(headline.starts_with("FAIL: latency_ms mean "), "{headline}");
 }
 
 #[test]
@@ -172,7 +176,11 @@ fn dump_config_round_trips_two_statistics_on_one_metric() {
     };
     let first = dump(&gate);
     assert_eq!(first.matches("statistic = \"p95\"").count(), 1, "{first}");
-    assert_eq!(first.matches("statistic = \"median\"").count(), 1, "{first}");
+    assert_eq!(
+        first.matches("statistic = \"median\"").count(),
+        1,
+        "{first}"
+    );
     let again = write(dir.path(), "dumped.toml", &first);
     assert_eq!(dump(&again), first);
 }
@@ -189,7 +197,12 @@ fn two_gates_on_one_statistic_are_one_comparison() {
          [[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.1\n\
          [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-mean = 1000\n",
     );
-    let (code, r) = json_verdict(rag_gate().arg("check").arg(&gate).args(["--format", "json"]));
+    let (code, r) = json_verdict(
+        rag_gate()
+            .arg("check")
+            .arg(&gate)
+            .args(["--format", "json"]),
+    );
     assert_eq!(code, 0, "{}", r["headline"]);
     assert_eq!(r["comparisons"].as_array().unwrap().len(), 2);
     assert!(r["gates"]
@@ -198,10 +211,7 @@ fn two_gates_on_one_statistic_are_one_comparison() {
         .iter()
         .all(|g| g["family_size"] == 2 && g["statistic"] == "mean"));
     // One statistic per metric: names stay as they were, without the statistic.
-    let text = String::from_utf8(
-        exit(rag_gate().arg("check").arg(&gate), 0).stdout,
-    )
-    .unwrap();
+    let text = String::from_utf8(exit(rag_gate().arg("check").arg(&gate), 0).stdout).unwrap();
     assert!(!text.contains("ndcg@10 mean"), "{text}");
 }
 
@@ -219,5 +229,8 @@ fn two_directions_on_one_metric_are_refused() {
     let out = exit(rag_gate().arg("check").arg(&gate), 2);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_contains(&err, "g4.toml:8:1");
-    assert_contains(&err, "[[gate]] #2 (latency_ms): higher-is-better must match gate #1");
+    assert_contains(
+        &err,
+        "[[gate]] #2 (latency_ms): higher-is-better must match gate #1",
+    );
 }

@@ -248,10 +248,7 @@ pub fn apply(
         found.notes.push(convention_note(runs, comparisons));
     }
     for (i, r) in gates.iter_mut().enumerate() {
-        let Some(c) = comparisons
-            .iter()
-            .find(|c| r.is_on(c))
-        else {
+        let Some(c) = comparisons.iter().find(|c| r.is_on(c)) else {
             continue;
         };
         if let Some(w) = min_judged(cfg, c, r) {
@@ -293,11 +290,10 @@ pub fn condensed(
     for x in comparisons.iter_mut() {
         let same = comps.iter().find(|y| y.same_as(x));
         let Some(j) = x.judged.as_mut() else { continue };
-        j.condensed = same
-            .map(|y| DeltaAtBound {
-                delta: y.delta,
-                ci: y.ci,
-            });
+        j.condensed = same.map(|y| DeltaAtBound {
+            delta: y.delta,
+            ci: y.ci,
+        });
     }
     for (r, g) in gates.iter_mut().zip(&gs) {
         r.condensed = Some(decision(g));
@@ -368,12 +364,10 @@ fn attach(
         .filter(|c| metrics.contains_key(&c.metric))
     {
         let find = |v: &[Comparison]| {
-            v.iter()
-                .find(|x| x.same_as(c))
-                .map(|x| DeltaAtBound {
-                    delta: x.delta,
-                    ci: x.ci,
-                })
+            v.iter().find(|x| x.same_as(c)).map(|x| DeltaAtBound {
+                delta: x.delta,
+                ci: x.ci,
+            })
         };
         let k = metrics[&c.metric];
         let members = sl.iter().find(|s| s.name == c.slice).map(|s| &s.members);
@@ -450,7 +444,10 @@ fn unreliable(cfg: &Config, r: &mut GateResult, c: &Comparison, runs: &Runs, v: 
     }
     let at = |b: Option<&DeltaAtBound>, d: &str| {
         b.map_or(String::new(), |b| {
-            format!("{} → {d}", crate::numbers::delta_and_interval(b.delta, b.ci))
+            format!(
+                "{} → {d}",
+                crate::numbers::delta_and_interval(b.delta, b.ci)
+            )
         })
     };
     let j = c.judged.as_ref();

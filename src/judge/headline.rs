@@ -43,11 +43,7 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
         .iter()
         .filter(|r| r.status == GateStatus::TooSmall)
         .count();
-    let find = |g: &GateResult| {
-        comparisons
-            .iter()
-            .find(|c| g.is_on(c))
-    };
+    let find = |g: &GateResult| comparisons.iter().find(|c| g.is_on(c));
     let Some(worst) = failed.iter().min_by(|a, b| {
         let (ca, cb) = (find(a), find(b));
         priority(a)
@@ -70,9 +66,7 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
             rerun_tail(results.iter().filter(|r| r.passed))
         );
     };
-    let c = comparisons
-        .iter()
-        .find(|c| worst.is_on(c));
+    let c = comparisons.iter().find(|c| worst.is_on(c));
     let reason = match c {
         Some(c) => reason(worst, c, alpha, results),
         None => format!(
@@ -266,7 +260,6 @@ fn drop_of(c: Option<&Comparison>) -> f64 {
 fn miss(r: &GateResult) -> f64 {
     (r.value - r.threshold).abs()
 }
-
 
 /// What was too small: the queries, or (`min-groups`) the groups, counted as effective groups
 /// when their sizes differ.

@@ -69,7 +69,9 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
     let count = |x: Option<usize>| x.map_or("—".into(), |v| v.to_string());
     let bound = |b: Option<&crate::model::DeltaAtBound>| match (b, &j.not_computed) {
         // AP over a large pool: a proved bound wider than the optimum (docs/protocol.md).
-        (Some(b), _) if !j.exact => format!("{} (proved, wider)", delta_and_interval(b.delta, b.ci)),
+        (Some(b), _) if !j.exact => {
+            format!("{} (proved, wider)", delta_and_interval(b.delta, b.ci))
+        }
         (Some(b), _) => delta_and_interval(b.delta, b.ci),
         (None, Some(_)) => "not computed".into(),
         (None, None) => "—".into(),
@@ -85,15 +87,10 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
                 g.gate, g.rule, b.lower, b.upper
             ))
         })
-        .chain(
-            gates
-                .iter()
-                .filter(|g| g.is_on(c))
-                .filter_map(|g| {
-                    let d = g.condensed.as_ref()?;
-                    Some(format!("#{} on condensed lists: {d}", g.gate))
-                }),
-        )
+        .chain(gates.iter().filter(|g| g.is_on(c)).filter_map(|g| {
+            let d = g.condensed.as_ref()?;
+            Some(format!("#{} on condensed lists: {d}", g.gate))
+        }))
         .collect();
     let decisions = match (decisions.is_empty(), &j.not_computed) {
         (false, _) => decisions.join("; "),

@@ -27,9 +27,7 @@ enum Role {
 }
 
 fn role(c: &Comparison, gates: &[GateResult]) -> Role {
-    let mut gs = gates
-        .iter()
-        .filter(|g| g.is_on(c));
+    let mut gs = gates.iter().filter(|g| g.is_on(c));
     let mut any = false;
     for g in gs.by_ref() {
         if g.fails_build {

@@ -108,10 +108,7 @@ fn plot(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
         line[axis.col(c.estimate)] = 'o';
         line[axis.zero] = '|';
         let line: String = line.into_iter().collect();
-        let gated: Vec<&GateResult> = gates
-            .iter()
-            .filter(|g| g.is_on(c))
-            .collect();
+        let gated: Vec<&GateResult> = gates.iter().filter(|g| g.is_on(c)).collect();
         let mark = if gated.iter().any(|g| g.fails_build) {
             '!'
         } else if gated.is_empty() {
