@@ -42,7 +42,7 @@ pub fn run(args: &AaArgs) -> Result<Outcome> {
         let out = crate::outputs::Output {
             flag: "--output",
             path,
-            bytes: json.as_bytes(),
+            text: &json,
         };
         crate::outputs::write(&[out], &reads)?;
     }

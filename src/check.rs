@@ -383,6 +383,8 @@ struct Findings {
     gates: Vec<GateResult>,
     warnings: Vec<String>,
     notes: Vec<String>,
+    /// Tie sensitivity of the gated metrics (runs evaluated here only).
+    ties: Option<crate::model::TieReport>,
 }
 
 /// Resamples every metric on every slice, labels the deltas, judges the gates and, when both
@@ -405,12 +407,17 @@ fn compare_and_judge(
     let mut warnings = judged.warnings;
     let mut notes = judged.notes;
     let mut holes = Vec::new();
+    let mut ties = None;
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
             baseline: b,
             candidate: c,
             queries: inputs.queries(),
         };
+        if let Some((t, w)) = crate::bounds::ties::apply(cfg, &runs, &gates)? {
+            ties = Some(t);
+            warnings.extend(w);
+        }
         let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
         warnings.extend(found.warnings);
         notes.extend(found.notes);
@@ -439,6 +446,7 @@ fn compare_and_judge(
         gates,
         warnings,
         notes,
+        ties,
     };
     Ok((found, holes))
 }
@@ -533,6 +541,7 @@ fn build_report(
         noise,
         notes: found.notes,
         efficiency: None,
+        ties: found.ties,
     })
 }
 
@@ -590,8 +599,8 @@ fn choose_metrics(
 ) -> Result<Vec<String>> {
     let explain = |m: &str| {
         let side = match (base.metrics.contains_key(m), cand.metrics.contains_key(m)) {
-            (true, false) => format!("only {} has it", base.source),
-            (false, true) => format!("only {} has it", cand.source),
+            (true, false) => format!("only {} has it", crate::safe_text::shown(&base.source)),
+            (false, true) => format!("only {} has it", crate::safe_text::shown(&cand.source)),
             _ => "neither input has it".into(),
         };
         format!(
@@ -599,7 +608,9 @@ fn choose_metrics(
             if shared.is_empty() {
                 "none".into()
             } else {
-                shared.join(", ")
+                let names: Vec<String> =
+                    shared.iter().map(|m| crate::safe_text::shown(m)).collect();
+                names.join(", ")
             }
         )
     };
@@ -607,9 +618,14 @@ fn choose_metrics(
         Some(list) => {
             for (m, span) in list {
                 if !shared.contains(m) {
-                    return Err(
-                        cfg.error_at(span, format!("[report] metrics: {m:?}: {}", explain(m)))
-                    );
+                    return Err(cfg.error_at(
+                        span,
+                        format!(
+                            "[report] metrics: {}: {}",
+                            crate::error::quoted(m),
+                            explain(m)
+                        ),
+                    ));
                 }
             }
             let mut v: Vec<String> = list.iter().map(|(m, _)| m.clone()).collect();
@@ -624,9 +640,9 @@ fn choose_metrics(
             return Err(cfg.error_at(
                 &g.metric_span,
                 format!(
-                    "[[gate]] #{}: unknown metric {:?}: {}",
+                    "[[gate]] #{}: unknown metric {}: {}",
                     g.index,
-                    g.metric,
+                    crate::error::quoted(&g.metric),
                     explain(&g.metric)
                 ),
             ));
@@ -635,8 +651,9 @@ fn choose_metrics(
             return Err(cfg.error_at(
                 &g.metric_span,
                 format!(
-                    "[[gate]] #{}: metric {:?} is not in [report] metrics",
-                    g.index, g.metric
+                    "[[gate]] #{}: metric {} is not in [report] metrics",
+                    g.index,
+                    crate::error::quoted(&g.metric)
                 ),
             ));
         }
@@ -701,11 +718,7 @@ pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> 
         if is_stdout(path) {
             to_stdout.push((flag, text));
         } else {
-            files.push(crate::outputs::Output {
-                flag,
-                path,
-                bytes: text.as_bytes(),
-            });
+            files.push(crate::outputs::Output { flag, path, text });
         }
     }
     if to_stdout.len() > 1 {
@@ -716,11 +729,7 @@ pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> 
         )));
     }
     for (flag, path, text) in &o.extra {
-        files.push(crate::outputs::Output {
-            flag,
-            path,
-            bytes: text.as_bytes(),
-        });
+        files.push(crate::outputs::Output { flag, path, text });
     }
     crate::outputs::write(&files, reads)?;
     if let Some((flag, text)) = to_stdout.first() {

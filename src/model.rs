@@ -81,6 +81,58 @@ pub struct Report {
     /// Run cards, run-level metrics and gates (`[efficiency]`; absent without run cards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub efficiency: Option<EfficiencyReport>,
+    /// Tie sensitivity of the gated metrics, when `check` evaluated both runs itself and ordered
+    /// them by score or rank (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ties: Option<TieReport>,
+}
+
+/// How much the gated metrics and the gates' decisions depend on the order of tied scores.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TieReport {
+    /// One per gated metric and side (baseline first).
+    pub metrics: Vec<TieMetric>,
+    /// One per gate result, in the gates' order: its decision with trec_eval's order and at the
+    /// two extreme orders.
+    pub gates: Vec<TieGate>,
+}
+
+/// One side's tie sensitivity of one metric over its evaluated queries.
+#[derive(Debug, Clone, Serialize)]
+pub struct TieMetric {
+    pub metric: String,
+    /// "baseline" or "candidate".
+    pub side: String,
+    pub evaluated: usize,
+    /// Queries whose value differs between the least and the most favourable tie orders.
+    pub queries_depending: usize,
+    /// Tied-score groups over the side's evaluated queries (all metrics alike).
+    pub tie_groups: usize,
+    /// Mean with trec_eval's order (docid descending within ties), the least favourable and the
+    /// most favourable order of the tied documents; null without evaluated queries.
+    pub mean: Option<f64>,
+    pub worst_mean: Option<f64>,
+    pub best_mean: Option<f64>,
+}
+
+/// A gate re-judged with both sides at opposite extreme tie orders.
+#[derive(Debug, Clone, Serialize)]
+pub struct TieGate {
+    pub gate: usize,
+    pub metric: String,
+    pub slice: String,
+    /// The gate's value and decision ("pass", "fail", "not-judged") with trec_eval's order.
+    pub value: f64,
+    pub decision: String,
+    /// Candidate's tied documents least favourable, baseline's most favourable.
+    pub against_value: f64,
+    pub against: String,
+    /// Candidate's tied documents most favourable, baseline's least favourable.
+    pub for_value: f64,
+    #[serde(rename = "for")]
+    pub for_decision: String,
+    /// True when either extreme's decision differs from today's.
+    pub could_change: bool,
 }
 
 /// Run-to-run noise in a check: its replicates, the noise file's floors and flaky queries, and

@@ -34,6 +34,13 @@ pub fn percent(share: f64) -> String {
     format!("{:.1}%", 100.0 * share)
 }
 
+/// Decimals to show a range `lo … hi` with: 4, more (up to 8) when 4 would print both ends alike.
+pub fn range_digits(lo: f64, hi: f64) -> usize {
+    (4..=8)
+        .find(|&d| format!("{lo:.d$}") != format!("{hi:.d$}"))
+        .unwrap_or(4)
+}
+
 /// "1 query", "3 queries": a count with the right plural.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     if n == 1 {

@@ -196,6 +196,46 @@ const ELSEWHERE: &[(&str, &str, &str)] = &[
         "tests/hostile_round3_github.rs",
         "fn sticky_key_per_gate_path()",
     ),
+    (
+        "text-every-field",
+        "tests/hostile_round3_text.rs",
+        "fn check_with_hostile_metric_files_prints_nothing_unsafe()",
+    ),
+    (
+        "text-file-names",
+        "tests/hostile_round3_text.rs",
+        "fn hostile_file_names_print_nothing_unsafe()",
+    ),
+    (
+        "text-replicates-aa",
+        "tests/hostile_round3_text.rs",
+        "fn replicates_and_aa_print_nothing_unsafe()",
+    ),
+    (
+        "text-runs-ir-metadata",
+        "tests/hostile_round3_text.rs",
+        "fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe()",
+    ),
+    (
+        "holes-forged-line",
+        "tests/hostile_round3_text.rs",
+        "fn holes_refuse_ids_that_would_forge_a_qrels_line()",
+    ),
+    (
+        "comment-autolinks",
+        "tests/hostile_round3_text.rs",
+        "fn issue_references_and_urls_in_ids_do_not_link()",
+    ),
+    (
+        "tool-cache-checked",
+        "tests/install_script.rs",
+        "fn a_planted_tool_cache_binary_is_refused_and_downloaded_again()",
+    ),
+    (
+        "piped-run-ir-metadata",
+        "tests/hostile_round3_text.rs",
+        "fn a_piped_run_says_its_ir_metadata_is_not_read()",
+    ),
 ];
 
 #[test]

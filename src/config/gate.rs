@@ -222,9 +222,10 @@ fn orientation(src: &SourceText, index: usize, metric: &str, g: &RawGate) -> Res
     if let Some(near) = crate::metric_names::did_you_mean(base, IR) {
         let near = cut.map_or(near.to_string(), |k| format!("{near}@{k}"));
         return Err(at_metric(format!(
-            "[[gate]] #{index}: unknown metric {metric:?}; did you mean {near}? (a column rag-gate does not know needs higher-is-better = true | false)"
+            "[[gate]] #{index}: unknown metric {}; did you mean {near}? (a column rag-gate does not know needs higher-is-better = true | false)", crate::safe_text::quoted(metric)
         )));
     }
+    let metric = crate::safe_text::shown(metric);
     Err(at_metric(format!(
         "[[gate]] #{index} ({metric}): is a higher {metric} better or worse? rag-gate knows the direction of IR metrics only; add higher-is-better = false (lower is better: latency, cost) or higher-is-better = true"
     )))

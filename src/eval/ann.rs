@@ -44,6 +44,7 @@ pub fn evaluate_ann(
         scores_disagree: Vec::new(),
         means: means(ms, &scored.rows),
         pooled: BTreeMap::new(),
+        ties: None,
         policies: policies(exact_spec.format, &spec, opts),
         protocol: None,
     };
@@ -141,6 +142,8 @@ fn ann_row(ms: &[Metric], qid: &str, line: usize, top: &[Vec<u8>], ann: &[&[u8]]
         top_rels: Vec::new(),
         ideal_gains: Vec::new(),
         has_nonrelevant: false,
+        tie_groups: 0,
+        ties: None,
         relevant: Vec::new(),
     }
 }

@@ -87,12 +87,14 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     refuse_clobbering(&named, &reads)?;
     let ev = evaluate_either(args, &ms, &opts)?;
     let mut stderr = left_out_notes(&ev.summary);
+    stderr.extend(tie_notes(&ev.summary));
+    stderr.extend(piped_run_note(args, &ev.summary));
     stderr.extend(super::engine::disagree_warning(
         &ev.summary.run,
         &ev.summary.scores_disagree,
     ));
     let mut out = Outcome {
-        stderr,
+        stderr: stderr.into_iter().map(Into::into).collect(),
         ..Outcome::default()
     };
     write_rows(args, &ev, &reads, &mut out)?;
@@ -167,6 +169,43 @@ fn left_out_notes(s: &EvalSummary) -> Vec<String> {
     notes
 }
 
+/// One note per metric whose value depends on the order of tied scores for some query: how
+/// many queries, and the mean between the least and most favourable orders (the summary JSON's
+/// `ties` has the figures at full precision).
+pub fn tie_notes(s: &EvalSummary) -> Vec<String> {
+    let Some(t) = &s.ties else {
+        return Vec::new();
+    };
+    t.metrics
+        .iter()
+        .filter(|m| m.queries_depending > 0)
+        .filter_map(|m| {
+            let (mean, lo, hi) = (m.mean?, m.worst_mean?, m.best_mean?);
+            let d = crate::numbers::range_digits(lo, hi);
+            Some(format!(
+                "note: ties: {} depends on the order of tied scores for {} of {}: mean {mean:.d$} \
+                 with trec_eval's order (docid descending), {lo:.d$} to {hi:.d$} from the least \
+                 to the most favourable order of tied documents (summary JSON: ties)",
+                m.metric,
+                m.queries_depending,
+                queries(t.evaluated)
+            ))
+        })
+        .collect()
+}
+
+/// A run on standard input is read once, by the run reader, so its ir_metadata header (if it has
+/// one) is not read and the fingerprint has no run context: said, so it is not lost silently.
+fn piped_run_note(args: &EvalArgs, s: &EvalSummary) -> Option<String> {
+    let p = s.protocol.as_ref()?;
+    (crate::input::open::is_stdin(&args.run) && p.run_context.is_empty()).then(|| {
+        "note: the run came on standard input, which is read once: an ir_metadata header in it \
+         (tag, method, model) is not read, so the fingerprint has no run context; give the run \
+         as a file to keep it"
+            .to_string()
+    })
+}
+
 /// Writes the rows (or the summary) where the flags say: `-o FILE` with its sidecar and the
 /// holes stub, or stdout; `--summary` puts the summary on stdout instead of the rows.
 fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome) -> Result<()> {
@@ -176,7 +215,7 @@ fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome
     } else {
         render_rows(ev, args.format)?
     };
-    let holes = args.holes.as_ref().map(|_| holes_text(ev));
+    let holes = args.holes.as_ref().map(|_| holes_text(ev)).transpose()?;
     match args.output.as_ref().filter(|p| !is_stdout(p)) {
         Some(path) => write_with_sidecar(path, &rows, ev, args.holes.as_deref(), holes, reads)?,
         None => {
@@ -184,7 +223,7 @@ fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome
                 let holes = Output {
                     flag: "--holes",
                     path: h,
-                    bytes: text.as_bytes(),
+                    text,
                 };
                 crate::outputs::write(&[holes], reads)?;
             }
@@ -212,7 +251,7 @@ fn holes_depth(ms: &[Metric]) -> usize {
         .unwrap_or(0)
 }
 
-fn holes_text(ev: &super::Evaluation) -> String {
+fn holes_text(ev: &super::Evaluation) -> Result<String> {
     super::holes::render(&super::holes::collect(ev.rows.iter().flat_map(|r| {
         r.unjudged
             .iter()
@@ -233,18 +272,16 @@ fn write_with_sidecar(
 ) -> Result<()> {
     let sidecar = ev.summary.protocol.as_ref().map(|p| {
         let mut p = p.clone();
-        p.rows_sha256 = Some(crate::protocol::sha256_hex(rows.as_bytes()));
+        // The hash of the bytes as written (`outputs::write` guards them).
+        let written = crate::safe_text::printable(rows);
+        p.rows_sha256 = Some(crate::protocol::sha256_hex(written.as_bytes()));
         let mut s = serde_json::to_string_pretty(&p).expect("the protocol always serialises");
         s.push('\n');
         s
     });
     let sidecar_path = crate::protocol::sidecar_path(path);
     fn out<'a>(flag: &'a str, path: &'a std::path::Path, text: &'a str) -> Output<'a> {
-        Output {
-            flag,
-            path,
-            bytes: text.as_bytes(),
-        }
+        Output { flag, path, text }
     }
     let mut files = vec![out("-o", path, rows)];
     if let Some(s) = &sidecar {

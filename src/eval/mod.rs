@@ -28,6 +28,7 @@ pub mod run;
 mod run_json;
 mod run_jsonl;
 pub mod shared_bounds;
+pub mod ties;
 
 use std::path::{Path, PathBuf};
 

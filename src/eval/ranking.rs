@@ -15,6 +15,9 @@ pub struct Ranking<'a> {
     /// A list kept in its given order whose scores do not fall along it (a shuffled list would
     /// be scored as shuffled): the evaluation warns, naming the first such query.
     pub scores_disagree: bool,
+    /// Runs of tied scores (or tied ranks with `--order rank`) in `docs`; empty with `--order
+    /// given` and with a chunk map (see `ties.rs`).
+    pub ties: super::ties::TieGroups,
 }
 
 /// What the reader needs besides the file.

@@ -28,7 +28,9 @@ pub fn esc(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' => out.push('\u{FFFD}'),
+            // The shared name cleaning: control, bidi and invisible characters as visible
+            // escapes (`\u{1b}`), so the page stays well-formed and nothing is reordered.
+            c if crate::safe_text::needs_escape(c) => out.extend(c.escape_debug()),
             c => out.push(c),
         }
     }
@@ -94,6 +96,7 @@ pub fn render(r: &Report) -> String {
     forests(&mut s, r);
     gates(&mut s, r);
     judged(&mut s, r);
+    s.push_str(&crate::report::ties::html(r, esc));
     comparisons(&mut s, r);
     s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);

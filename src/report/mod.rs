@@ -7,6 +7,7 @@ pub mod json;
 pub mod markdown;
 pub mod noise;
 pub mod text;
+pub mod ties;
 pub mod words;
 
 use crate::model::{Comparison, GateResult, Report};

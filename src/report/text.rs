@@ -15,6 +15,7 @@ pub fn render(r: &Report) -> String {
     dropped_text(&mut out, r);
     judged_text(&mut out, r);
     out.push_str(&super::noise::text(r));
+    out.push_str(&super::ties::text(r, table));
     notices_text(&mut out, r);
     protocol_text(&mut out, r);
     out
@@ -246,7 +247,11 @@ fn protocol_text(out: &mut String, r: &Report) {
         ("candidate", &p.candidate_context),
     ] {
         for (k, v) in ctx {
-            out.push_str(&format!("  run context ({side}) {k} = {v}\n"));
+            out.push_str(&format!(
+                "  run context ({side}) {} = {}\n",
+                crate::safe_text::shown(k),
+                crate::safe_text::shown(v)
+            ));
         }
     }
     out.push_str(&format!(
@@ -275,6 +280,13 @@ pub fn fmt_pct(confidence: f64) -> String {
 
 /// Left-aligned columns separated by two spaces, indented by two.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    // Every cell one visible line (names from the inputs are in them): invisible characters
+    // escaped, nothing cut.
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| crate::safe_text::one_line(c)).collect())
+        .collect();
+    let rows = &rows;
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {

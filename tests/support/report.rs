@@ -227,6 +227,7 @@ pub fn failing_report() -> Report {
         noise: None,
         notes: vec![],
         efficiency: None,
+        ties: None,
     }
 }
 

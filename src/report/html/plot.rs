@@ -10,6 +10,7 @@ use svg::Document;
 
 use crate::model::{Comparison, GateResult};
 use crate::report::allowed_drop;
+use crate::safe_text::one_line;
 
 const WIDTH: f64 = 860.0;
 const LEFT: f64 = 190.0;
@@ -192,15 +193,15 @@ fn slice_label(c: &Comparison, role: Role, y: f64) -> TextEl {
         .set("x", LEFT - 10.0)
         .set("y", y + 4.0)
         .set("text-anchor", "end")
-        .add(Text::new(format!("{}{tag}", c.slice)))
+        .add(Text::new(format!("{}{tag}", one_line(&c.slice))))
 }
 
 /// The estimate's circle, titled with the metric, the slice and the interval.
 fn mark(c: &Comparison, y: f64, x: &dyn Fn(f64) -> f64) -> Circle {
     let words = format!(
         "{} {}: {} [{}, {}]",
-        c.name(),
-        c.slice,
+        one_line(&c.name()),
+        one_line(&c.slice),
         super::signed(c.estimate, 4),
         super::signed(c.ci[0], 4),
         super::signed(c.ci[1], 4)

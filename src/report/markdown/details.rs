@@ -167,7 +167,7 @@ pub(super) fn protocol(s: &mut String, r: &Report) {
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} |",
                 g.gate,
-                code(&g.metric),
+                super::text::name_cell(&g.metric, &g.statistic, g.statistic_in_name),
                 escape(&g.slice),
                 escape(&g.rule),
                 fmt_p(g.p_value),
