@@ -269,6 +269,11 @@ pub struct Comparison {
     pub wins: usize,
     pub ties: usize,
     pub losses: usize,
+    /// The units that moved: queries whose delta lies beyond tie-epsilon (wins + losses), or
+    /// with the group unit the groups holding such a query. What `min-moved` reads; not in the
+    /// JSON layout (the query unit's count is wins + losses there).
+    #[serde(skip)]
+    pub moved: usize,
     /// "mean", "median" or "p95": what `estimate` and `ci` are about.
     pub statistic: String,
     /// False for metrics where lower is better (latency): labels read a rise as a drop.

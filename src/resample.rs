@@ -309,6 +309,7 @@ fn compare_one(
         wins: wtl.wins,
         ties: wtl.ties,
         losses: wtl.losses,
+        moved: moved_units(&oriented, view.groups(s.unit), s.tie_epsilon),
         statistic: statistic.as_str().into(),
         higher_is_better,
         baseline_value: statistic.of(base),
@@ -338,6 +339,22 @@ fn compare_one(
         judged: None,
         replicates: replicate_info(runs, e.crossed),
         statistic_in_name: reading.named,
+    }
+}
+
+/// The units that moved (`Comparison::moved`): queries with |delta| > ε, or the groups holding
+/// one.
+fn moved_units(deltas: &[f64], groups: Option<(&[u32], usize)>, epsilon: f64) -> usize {
+    let moved = deltas.iter().map(|d| d.abs() > epsilon);
+    match groups {
+        None => moved.filter(|&m| m).count(),
+        Some((of, g)) => {
+            let mut any = vec![false; g];
+            for (&k, m) in of.iter().zip(moved) {
+                any[k as usize] |= m;
+            }
+            any.into_iter().filter(|&m| m).count()
+        }
     }
 }
 

@@ -20,6 +20,8 @@ const CASES: &[&str] = &[
     "sidecar-hash-recomputed",
     "candidate-replicates-spread",
     "candidate-replicates-no-baseline-noise",
+    "ir-metadata-deep-flow",
+    "ir-metadata-huge",
 ];
 
 /// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
@@ -468,4 +470,76 @@ fn candidate_replicates_no_baseline_noise() {
         )),
         "{w:?}"
     );
+}
+
+// ---- ir_metadata limits apply while scanning ----
+
+/// A one-query run under `header` (YAML lines, each written as a `# ` comment).
+fn run_with_header(dir: &Path, header: &[String]) -> Out {
+    let mut run = String::from("# ir_metadata.start\n");
+    for l in header {
+        run.push_str(&format!("# {l}\n"));
+    }
+    run.push_str("# ir_metadata.end\nq1 Q0 d1 1 1 t\n");
+    write(dir, "run.trec", run);
+    write(dir, "qrels.txt", "q1 0 d1 1\n");
+    let args = [
+        "eval",
+        "--qrels",
+        "qrels.txt",
+        "--run",
+        "run.trec",
+        "--metrics",
+        "ndcg@10",
+    ];
+    run_in(rag().args(args), dir)
+}
+
+#[test]
+fn ir_metadata_deep_flow() {
+    // 200 KB of nested flow sequences took ~25 s (quadratic in the YAML parser); the count of
+    // `[`/`{` is checked line by line as the block is read, before any parsing.
+    let d = tempfile::tempdir().unwrap();
+    let deep = format!("tag: {}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let o = run_with_header(d.path(), &[deep]);
+    assert_input_error(
+        &o,
+        &["run.trec:2: the ir_metadata block opens more than 1024 flow collections (`[` or `{`)"],
+    );
+    // Spread over lines, and in quotes, the count is the same.
+    let lines: Vec<String> = (0..2000).map(|i| format!("k{i}: \"{{[\"")).collect();
+    let o = run_with_header(d.path(), &lines);
+    assert_input_error(&o, &["run.trec:", "opens more than 1024 flow collections"]);
+    // Under the limit the parser's own recursion limit answers, at once.
+    let nested = format!("tag: {}{}", "[".repeat(1000), "]".repeat(1000));
+    let o = run_with_header(d.path(), &[nested]);
+    assert_input_error(
+        &o,
+        &["run.trec:1: ir_metadata block is not valid YAML: recursion limit exceeded"],
+    );
+    // A real header is read.
+    let o = run_with_header(
+        d.path(),
+        &[
+            "tag: bm25".into(),
+            "method: {retrieval: [{name: bm25}]}".into(),
+        ],
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+#[test]
+fn ir_metadata_huge() {
+    let d = tempfile::tempdir().unwrap();
+    let wide: Vec<String> = (0..40_000).map(|i| format!("method_{i}: x")).collect();
+    let o = run_with_header(d.path(), &wide);
+    assert_input_error(&o, &["run.trec:", "the ir_metadata block is over 256 KiB"]);
+    // Reading stops at the limit: the error names a line near 256 KiB, not the end of the block.
+    let line: usize = o.stderr["error: run.trec:".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(line < 25_000, "{}", o.stderr);
 }

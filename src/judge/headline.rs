@@ -55,8 +55,16 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
             .then_with(|| a.gate.cmp(&b.gate))
     }) else {
         let passed = results.iter().filter(|r| r.passed).count();
+        let few_moved = results
+            .iter()
+            .any(|r| r.decided_by.ends_with("(min-moved)"));
         let tail = if not_judged > 0 {
-            format!("; {not_judged} not judged (slices too small), not passed")
+            let why = if few_moved {
+                "too small, or too few queries moved"
+            } else {
+                "slices too small"
+            };
+            format!("; {not_judged} not judged ({why}), not passed")
         } else {
             String::new()
         };
@@ -130,6 +138,9 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         (_, GateStatus::TooSmall) if worst.decided_by.ends_with("sign-flip test") => {
             cannot_fire_reason(worst, c, alpha, results)
         }
+        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("(min-moved)") => {
+            too_few_moved_reason(worst, c, results)
+        }
         (_, GateStatus::TooSmall) => format!(
             "{} on {} not judged: {}, too few to judge {}",
             shown(&c.name()),
@@ -175,6 +186,46 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
     }
 }
 
+/// A `max-drop` / `max-change` that would pass on too few moved units, in the headline's words:
+/// the rule, how many moved, how many it needs, what to change, and the rules that passed on
+/// the same comparison.
+fn too_few_moved_reason(worst: &GateResult, c: &Comparison, results: &[GateResult]) -> String {
+    let min = worst
+        .detail
+        .split("min-moved ")
+        .nth(1)
+        .and_then(|t| t.split(|ch: char| !ch.is_ascii_digit()).next())
+        .unwrap_or("?")
+        .to_string();
+    let units = if c.effective_groups.is_some() {
+        "groups"
+    } else {
+        "queries"
+    };
+    format!(
+        "{} on {} not judged: {} would pass on only {}, and needs at least {min}; add {units} the change touches, or set [slices] min-moved lower{}",
+        shown(&c.metric),
+        shown(&c.slice),
+        worst.rule,
+        super::moved_words(c),
+        passed_beside(worst, results)
+    )
+}
+
+/// " (min-mean, max-loss-rate passed)": the rules of `worst`'s gate that passed on its slice.
+fn passed_beside(worst: &GateResult, results: &[GateResult]) -> String {
+    let passed: Vec<&str> = results
+        .iter()
+        .filter(|r| r.gate == worst.gate && r.slice == worst.slice && r.passed)
+        .map(|r| r.rule.as_str())
+        .collect();
+    if passed.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} passed)", passed.join(", "))
+    }
+}
+
 /// A `fail-if-significant-drop` that cannot fire on a slice this small, in the headline's words:
 /// the rule, how many units it had, how many it needs, what to change, and the rules that
 /// passed on the same comparison (they are not hidden behind it).
@@ -185,16 +236,7 @@ fn cannot_fire_reason(
     results: &[GateResult],
 ) -> String {
     let (had, needed) = super::sign_flip_units(c, alpha, worst.family_size);
-    let passed: Vec<&str> = results
-        .iter()
-        .filter(|r| r.gate == worst.gate && r.slice == worst.slice && r.passed)
-        .map(|r| r.rule.as_str())
-        .collect();
-    let passed = if passed.is_empty() {
-        String::new()
-    } else {
-        format!(" ({} passed)", passed.join(", "))
-    };
+    let passed = passed_beside(worst, results);
     format!(
         "{} on {}: {} cannot fire, the sign-flip test has {} with a non-zero delta and needs at least {needed}; add {more}, or gate with max-drop instead{passed}",
         shown(&c.name()),

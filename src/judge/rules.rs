@@ -311,6 +311,7 @@ mod tests {
             wins: 0,
             ties: 10,
             losses: 0,
+            moved: 0,
             statistic: "mean".into(),
             higher_is_better: true,
             baseline_value: 0.5,

@@ -41,6 +41,7 @@ fn cmp(
         wins: wtl.0,
         ties: wtl.1,
         losses: wtl.2,
+        moved: wtl.0 + wtl.2,
         // The statistics fields (schema 2), consistent with the numbers above.
         statistic: "mean".into(),
         higher_is_better: true,
