@@ -204,7 +204,7 @@ fn too_few_moved_reason(worst: &GateResult, c: &Comparison, results: &[GateResul
     };
     format!(
         "{} on {} not judged: {} would pass on only {}, and needs at least {min}; add {units} the change touches, or set [slices] min-moved lower{}",
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         worst.rule,
         super::moved_words(c),
