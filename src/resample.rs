@@ -9,6 +9,12 @@
 pub mod estimate;
 pub mod runs;
 
+/// The most draws a run of quantile (median, p95) gates may cost: resamples × query-slice
+/// memberships × (1 + the close-call re-run factor) × quantile-gated metrics, counted before
+/// resampling (`check` refuses more). At ~4.5×10^7 draws a second (docs/speed.md, a loaded
+/// machine) the worst case is about 4 minutes; without close calls a tenth of it.
+pub const MAX_QUANTILE_DRAWS: u64 = 10_000_000_000;
+
 use std::collections::HashMap;
 
 pub use estimate::{BoundCheck, CLOSE_CALL_SE, RERUN_FACTOR};
