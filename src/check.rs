@@ -145,6 +145,47 @@ fn refuse_quantiles_with_replicates(cfg: &Config) -> Result<()> {
     }
 }
 
+/// A median or p95 gate resamples every slice's queries for every resample (and a close call
+/// again with `RERUN_FACTOR` times more): its cost is bounded by
+/// `resample::MAX_QUANTILE_DRAWS`, counted at the worst case before any resampling, so no input
+/// size makes a quantile gate run for hours. Over it: exit 2 with the resamples that fit.
+fn refuse_quantiles_over_budget(cfg: &Config, slices: &[Slice]) -> Result<()> {
+    use crate::stats::statistic::Statistic;
+    let units: u64 = slices.iter().map(|s| s.members.len() as u64).sum();
+    let per_resample = units.saturating_mul(1 + resample::estimate::RERUN_FACTOR as u64);
+    let mut metrics: Vec<&str> = Vec::new();
+    for g in cfg.gates.iter().filter(|g| g.statistic != Statistic::Mean) {
+        if !metrics.contains(&g.metric.as_str()) {
+            metrics.push(&g.metric);
+        }
+    }
+    let draws = per_resample
+        .saturating_mul(metrics.len() as u64)
+        .saturating_mul(cfg.bootstrap.resamples);
+    let budget = resample::MAX_QUANTILE_DRAWS;
+    let Some(g) = cfg
+        .gates
+        .iter()
+        .find(|g| g.statistic != Statistic::Mean)
+        .filter(|_| draws > budget)
+    else {
+        return Ok(());
+    };
+    let fits = budget / per_resample.saturating_mul(metrics.len() as u64).max(1);
+    Err(cfg.error_at(
+        &g.metric_span,
+        format!(
+            "[[gate]] #{} ({}): statistic = \"{}\" on {} metric(s) × {units} query-slice memberships × {} resamples (× {} with the close-call re-run) is {draws} draws, over the budget of {budget} (about 4 minutes); set [bootstrap] resamples to at most {fits}, gate fewer slices, or gate the mean",
+            g.index,
+            crate::safe_text::shown(&g.metric),
+            g.statistic.as_str(),
+            metrics.len(),
+            cfg.bootstrap.resamples,
+            1 + resample::estimate::RERUN_FACTOR,
+        ),
+    ))
+}
+
 /// When both inputs are runs, each worst regression says how its relevant documents moved
 /// (within the metric's cutoff; the top 1000, trec_eval's usual depth, for metrics without one).
 fn explain_regressions(comparisons: &mut [Comparison], base: &Ranks, cand: &Ranks) {
@@ -222,6 +263,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     let protocol = check_protocol(cfg, &inputs.base, &inputs.cand, &metrics)?;
     let paired = pair_inputs(cfg, &inputs, &metrics)?;
     let mut slices = slices::build(cfg, &paired)?;
+    refuse_quantiles_over_budget(cfg, &slices)?;
     let (quarantined, quarantine_warnings) =
         crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
     let (judged, holes) = compare_and_judge(cfg, &inputs, &paired, &slices, &metrics)?;
@@ -414,9 +456,12 @@ fn compare_and_judge(
             candidate: c,
             queries: inputs.queries(),
         };
-        if let Some((t, w)) = crate::bounds::ties::apply(cfg, &runs, &gates)? {
-            ties = Some(t);
-            warnings.extend(w);
+        match crate::bounds::ties::apply(cfg, &runs, &gates)? {
+            Ok((t, w)) => {
+                ties = Some(t);
+                warnings.extend(w);
+            }
+            Err(note) => notes.push(note.to_string()),
         }
         let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
         warnings.extend(found.warnings);

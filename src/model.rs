@@ -61,7 +61,9 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineInfo>,
     pub pairing: PairingInfo,
-    /// One per metric × slice, metrics in name order, `all` first then slices in name order.
+    /// One per metric × statistic × slice: metrics in name order, then each statistic some gate
+    /// reads (mean, median, p95; an ungated metric is a mean), then `all` first and slices in
+    /// name order. (metric, statistic, slice) names a comparison.
     pub comparisons: Vec<Comparison>,
     /// One per gate × slice it applies to, in gate-file order.
     pub gates: Vec<GateResult>,
@@ -316,6 +318,21 @@ pub struct Comparison {
     /// With replicate runs: what the interval rests on (absent with one run per side).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicates: Option<ReplicateInfo>,
+    /// The metric is compared under more than one statistic, so every name a reader sees
+    /// carries the statistic ("latency_ms p95" beside "latency_ms mean"; see [`Comparison::name`]).
+    /// Not in the JSON: there every comparison and gate result names its `statistic`.
+    #[serde(skip)]
+    pub statistic_in_name: bool,
+}
+
+/// The name a reader sees for `metric` read as `statistic`: the metric alone, or "metric
+/// statistic" when the metric is compared under several statistics.
+pub fn reading_name(metric: &str, statistic: &str, statistic_in_name: bool) -> String {
+    if statistic_in_name {
+        format!("{metric} {statistic}")
+    } else {
+        metric.to_string()
+    }
 }
 
 /// What the missing judgments could do to a gated comparison. `delta` counts unjudged documents
@@ -408,6 +425,29 @@ impl Comparison {
     pub fn label_str(&self) -> &'static str {
         self.label.map_or("", Label::as_str)
     }
+
+    /// The comparison's name in reports: the metric, with its statistic when the metric is
+    /// compared under several ("latency_ms p95").
+    pub fn name(&self) -> String {
+        reading_name(&self.metric, &self.statistic, self.statistic_in_name)
+    }
+
+    /// The name with its statistic whenever it is not the mean ("latency_ms p95", "ndcg@10"), or
+    /// when the metric has several ("ndcg@10 mean"): for sentences about the statistic's value.
+    pub fn name_with_statistic(&self) -> String {
+        reading_name(
+            &self.metric,
+            &self.statistic,
+            self.statistic_in_name || self.statistic != "mean",
+        )
+    }
+
+    /// Whether this is the same (metric, statistic, slice) as `other`.
+    pub fn same_as(&self, other: &Comparison) -> bool {
+        self.metric == other.metric
+            && self.statistic == other.statistic
+            && self.slice == other.slice
+    }
 }
 
 impl Label {
@@ -482,6 +522,9 @@ pub struct GateResult {
     /// 1-based position of the `[[gate]]` table in the gate file.
     pub gate: usize,
     pub metric: String,
+    /// The gate's statistic ("mean", "median", "p95"): with `metric` and `slice` it names the
+    /// comparison the result was judged on.
+    pub statistic: String,
     pub slice: String,
     /// "min-mean", "max-drop", "max-loss-rate", …
     pub rule: String,
@@ -500,8 +543,8 @@ pub struct GateResult {
     pub label: Label,
     /// The comparison's sign-flip p-value.
     pub p_value: f64,
-    /// Holm–Bonferroni adjusted across the family of gated comparisons (every metric × slice
-    /// some gate applies to); it must be below 1 − confidence for a proven drop to fail.
+    /// Holm–Bonferroni adjusted across the family of gated comparisons (every metric × statistic
+    /// × slice some gate applies to); it must be below 1 − confidence for a proven drop to fail.
     pub p_adjusted: f64,
     pub family_size: usize,
     /// The interval behind this result was re-run with more resamples because a bound lay
@@ -516,6 +559,21 @@ pub struct GateResult {
     /// `[judged] condensed = true`: the decision on condensed lists (reported, decides nothing).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condensed: Option<String>,
+    /// As [`Comparison::statistic_in_name`] (not in the JSON).
+    #[serde(skip)]
+    pub statistic_in_name: bool,
+}
+
+impl GateResult {
+    /// Whether this result was judged on `c` (same metric, statistic and slice).
+    pub fn is_on(&self, c: &Comparison) -> bool {
+        self.metric == c.metric && self.statistic == c.statistic && self.slice == c.slice
+    }
+
+    /// The metric as reports name it (see [`Comparison::name`]).
+    pub fn name(&self) -> String {
+        reading_name(&self.metric, &self.statistic, self.statistic_in_name)
+    }
 }
 
 /// Whether and how the two sides' protocol fingerprints were checked.

@@ -24,6 +24,11 @@ pub fn plain(x: f64) -> String {
     signed(x).trim_start_matches('+').to_string()
 }
 
+/// "+0.0122 [−0.0041, +0.0205]": a delta and its interval, signed as everywhere in the reports.
+pub fn delta_and_interval(delta: f64, ci: [f64; 2]) -> String {
+    format!("{} [{}, {}]", signed(delta), signed(ci[0]), signed(ci[1]))
+}
+
 /// A share as a percentage with one decimal: `25.0%`.
 pub fn percent(share: f64) -> String {
     format!("{:.1}%", 100.0 * share)

@@ -160,6 +160,11 @@ fn file_order_and_metric_files_have_no_tie_section() {
     let g = gate(d.path(), "[eval]\norder = \"given\"");
     let r = json(&exit(&mut check(&g, "json"), 0).stdout);
     assert!(r.get("ties").is_none(), "{}", r["ties"]);
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("tie sensitivity not assessed: the runs are kept in file order"),
+        "{notes}"
+    );
     // Per-query metric files carry no ranking: nothing to assess.
     let mut cmd = rag_gate();
     cmd.arg("check")

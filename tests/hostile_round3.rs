@@ -22,6 +22,7 @@ const CASES: &[&str] = &[
     "candidate-replicates-no-baseline-noise",
     "ir-metadata-deep-flow",
     "ir-metadata-huge",
+    "median-time-bound",
 ];
 
 /// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
@@ -542,4 +543,52 @@ fn ir_metadata_huge() {
         .parse()
         .unwrap();
     assert!(line < 25_000, "{}", o.stderr);
+}
+
+// ---- a quantile gate's time is bounded for any input size ----
+
+#[test]
+fn median_time_bound() {
+    let d = tempfile::tempdir().unwrap();
+    let rows = |shift: f64| -> String {
+        (0..1000)
+            .map(|i| {
+                format!(
+                    "{{\"query_id\":\"q{i}\",\"ndcg@10\":{:.3},\"slices\":{{\"t\":\"v{}\"}}}}\n",
+                    0.4 + (i % 13) as f64 / 40.0 + shift,
+                    i % 2
+                )
+            })
+            .collect()
+    };
+    write(d.path(), "b.jsonl", rows(0.0));
+    write(d.path(), "c.jsonl", rows(0.01));
+    let gate = |resamples: u64, statistic: &str| {
+        write(
+            d.path(),
+            "gate.toml",
+            format!(
+                "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = {resamples}\n\n\
+                 [slices]\nby = [\"t\"]\n\n[[gate]]\nmetric = \"ndcg@10\"\nstatistic = \"{statistic}\"\nmax-drop = 0.05\n"
+            ),
+        );
+        check(d.path(), &["--format", "json"])
+    };
+    // 1,000 queries in `all` and 1,000 in the two slices, × 11 (the close-call re-run) × 10^6
+    // resamples: 2.2 × 10^10 draws, refused before any resampling.
+    for statistic in ["median", "p95"] {
+        let o = gate(1_000_000, statistic);
+        assert_input_error(
+            &o,
+            &[
+                "gate.toml:",
+                &format!("[[gate]] #1 (ndcg@10): statistic = \"{statistic}\" on 1 metric(s) × 2000 query-slice memberships × 1000000 resamples"),
+                "is 22000000000 draws, over the budget of 10000000000",
+                "set [bootstrap] resamples to at most 454545",
+            ],
+        );
+    }
+    // Within the budget it runs.
+    let o = gate(400, "median");
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
 }

@@ -67,15 +67,19 @@ fn side_metrics(side: &str, ties: &TieSummary, metrics: &[String]) -> Vec<TieMet
         .collect()
 }
 
-/// The tie section and its warnings; None when either side's ties were not assessed (file
-/// order, a chunk map). `gates` are today's results, before the judged bounds change them.
+/// Why a check on runs has no tie section.
+pub const NOT_ASSESSED: &str = "tie sensitivity not assessed: the runs are kept in file order ([eval] order = \"given\") or folded by a chunk map, so no score tie is a tie of the ranking";
+
+/// The tie section and its warnings, or the note saying why there is none (either side kept in
+/// file order or folded by a chunk map). `gates` are today's results, before the judged bounds
+/// change them.
 pub fn apply(
     cfg: &Config,
     runs: &Runs,
     gates: &[GateResult],
-) -> Result<Option<(TieReport, Vec<String>)>> {
+) -> Result<std::result::Result<(TieReport, Vec<String>), &'static str>> {
     let (Some(bt), Some(ct)) = (&runs.baseline.summary.ties, &runs.candidate.summary.ties) else {
-        return Ok(None);
+        return Ok(Err(NOT_ASSESSED));
     };
     let names: Vec<String> = gated(cfg).keys().cloned().collect();
     let mut metrics = side_metrics("baseline", bt, &names);
@@ -128,7 +132,7 @@ pub fn apply(
         }
         report.gates.push(t);
     }
-    Ok(Some((report, warnings)))
+    Ok(Ok((report, warnings)))
 }
 
 /// "gate #1 ndcg@10 on all: the order of tied scores could change its decision: ...".

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use toml::{Spanned, Value};
 
-use super::gate::{check_slice_name, gate, same_reading_per_metric};
+use super::gate::{check_slice_name, gate, same_direction_per_metric};
 use super::raw::{RawBootstrap, RawConfig, RawInputs, RawNoise, RawPolicy, RawReport, RawSlices};
 use super::*;
 
@@ -342,7 +342,7 @@ fn checked_gates(
              [[gate]] metric = \"ndcg@10\" max-drop = 0.01 (for a report without gates, use `rag-gate compare`)",
         ));
     }
-    same_reading_per_metric(src, &raw.gates, &gates)?;
+    same_direction_per_metric(src, &raw.gates, &gates)?;
     Ok(gates)
 }
 

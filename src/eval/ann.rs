@@ -62,11 +62,17 @@ type Truth = BTreeMap<String, (usize, Vec<Vec<u8>>)>;
 /// format's default (by score where there are scores).
 fn spec_for(p: &Path, shown: &str, opts: &EvalOptions) -> Result<RunSpec<'static>> {
     let format = Format::resolve(p, shown, super::Role::Run, opts.run_format)?;
+    let order = match (opts.order, format) {
+        (Some(o), _) => o,
+        (None, Format::Parquet) => super::run_parquet::default_order(p, shown, &opts.columns)?,
+        (None, f) => f.default_order(),
+    };
     Ok(RunSpec {
         format,
-        order: opts.order.unwrap_or(format.default_order()),
+        order,
         chunks: None,
         corpus: None,
+        columns: opts.columns.clone(),
     })
 }
 

@@ -74,6 +74,49 @@ pub struct EvalArgs {
     /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
+    /// Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`,
+    /// `score=similarity`, `rank=position` [default: the usual names, docs/inputs.md].
+    #[arg(long = "column", value_name = "ROLE=COLUMN", value_parser = run_column)]
+    pub columns: Vec<(String, String)>,
+    /// Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`,
+    /// `relevance=label` [default: the usual names].
+    #[arg(long = "qrels-column", value_name = "ROLE=COLUMN", value_parser = qrels_column)]
+    pub qrels_columns: Vec<(String, String)>,
+}
+
+fn run_column(s: &str) -> std::result::Result<(String, String), String> {
+    role_column(s, &["qid", "doc_id", "score", "rank"])
+}
+
+fn qrels_column(s: &str) -> std::result::Result<(String, String), String> {
+    role_column(s, &["qid", "doc_id", "relevance"])
+}
+
+/// One `ROLE=COLUMN` with ROLE one of `roles`.
+fn role_column(s: &str, roles: &[&str]) -> std::result::Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((r, c)) if roles.contains(&r) && !c.is_empty() => Ok((r.to_string(), c.to_string())),
+        _ => Err(format!(
+            "expected ROLE=COLUMN with ROLE one of {}, e.g. qid=query_id",
+            roles.join(", ")
+        )),
+    }
+}
+
+/// The `--column` flags as the Parquet readers' column names (a later flag for a role wins).
+fn table_columns(flags: &[(String, String)]) -> super::parquet_columns::TableColumns {
+    let mut c = super::parquet_columns::TableColumns::default();
+    for (role, col) in flags {
+        let slot = match role.as_str() {
+            "qid" => &mut c.qid,
+            "doc_id" => &mut c.doc_id,
+            "score" => &mut c.score,
+            "rank" => &mut c.rank,
+            _ => &mut c.relevance,
+        };
+        *slot = Some(col.clone());
+    }
+    c
 }
 
 pub fn run(args: &EvalArgs) -> Result<Outcome> {
@@ -119,6 +162,8 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
         optimistic: false,
         judged_only: args.judged_only,
         keep_ranks: false,
+        columns: table_columns(&args.columns),
+        qrels_columns: table_columns(&args.qrels_columns),
     }
 }
 

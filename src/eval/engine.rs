@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::judged::unjudged_docs;
 use super::metrics::{Judged, Kind, Metric, UNJUDGED};
-use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
+use super::qrels::{Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
 use super::ties::{summarise, tie_values, QueryTies, TieSummary, TieValues};
 use super::{EmptyGold, EvalOptions, Format, Gain, Order, Role};
@@ -247,7 +247,13 @@ pub fn evaluate(
         .transpose()?;
     let (qrels_format, run_format, order) =
         formats_and_order(opts, (qrels_path, qrels_shown), (run_path, run_shown))?;
-    let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
+    let qrels = super::qrels::read_qrels_mapped(
+        qrels_path,
+        qrels_shown,
+        qrels_format,
+        corpus.as_ref(),
+        &opts.qrels_columns,
+    )?;
     if opts.gain == Gain::Exponential {
         check_exponential_grades(&qrels, qrels_shown)?;
     }
@@ -257,6 +263,7 @@ pub fn evaluate(
         order,
         chunks: chunks.as_ref(),
         corpus: corpus.as_ref(),
+        columns: opts.columns.clone(),
     };
     let Scored {
         mut rows,
@@ -308,7 +315,13 @@ fn formats_and_order(
 ) -> Result<(Format, Format, Order)> {
     let qrels_format = Format::resolve(qrels_path, qrels_shown, Role::Qrels, opts.qrels_format)?;
     let run_format = Format::resolve(run_path, run_shown, Role::Run, opts.run_format)?;
-    let order = opts.order.unwrap_or(run_format.default_order());
+    let order = match (opts.order, run_format) {
+        (Some(o), _) => o,
+        (None, Format::Parquet) => {
+            super::run_parquet::default_order(run_path, run_shown, &opts.columns)?
+        }
+        (None, f) => f.default_order(),
+    };
     Ok((qrels_format, run_format, order))
 }
 

@@ -109,6 +109,11 @@ impl Group {
             if let Some(first) = first_at.insert(self.doc(i), i) {
                 let where_ = if matches!(spec.format, Format::Trec | Format::Msmarco) {
                     format!("lines {} and {}", self.lines[first], self.lines[i])
+                } else if spec.format == Format::Parquet {
+                    format!(
+                        "rows {} and {} of the table",
+                        self.lines[first], self.lines[i]
+                    )
                 } else {
                     format!("positions {} and {}", first + 1, i + 1)
                 };
@@ -210,6 +215,7 @@ mod tests {
             order: Order::Score,
             chunks: Some(&cm),
             corpus: None,
+            columns: Default::default(),
         };
         let mut got = Vec::new();
         for_each_query(&run, "r.txt", &spec, &mut |r| {

@@ -3,6 +3,7 @@
 //! depends on this file and none on another's, so the readers form no loop.
 
 use super::chunks::ChunkMap;
+pub use super::parquet_columns::TableColumns;
 use super::qrels::Corpus;
 use super::{Format, Order};
 
@@ -26,4 +27,6 @@ pub struct RunSpec<'a> {
     pub order: Order,
     pub chunks: Option<&'a ChunkMap>,
     pub corpus: Option<&'a Corpus>,
+    /// Column names of a Parquet run.
+    pub columns: TableColumns,
 }

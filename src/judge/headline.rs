@@ -43,11 +43,7 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
         .iter()
         .filter(|r| r.status == GateStatus::TooSmall)
         .count();
-    let find = |g: &GateResult| {
-        comparisons
-            .iter()
-            .find(|c| c.metric == g.metric && c.slice == g.slice)
-    };
+    let find = |g: &GateResult| comparisons.iter().find(|c| g.is_on(c));
     let Some(worst) = failed.iter().min_by(|a, b| {
         let (ca, cb) = (find(a), find(b));
         priority(a)
@@ -78,14 +74,12 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
             rerun_tail(results.iter().filter(|r| r.passed))
         );
     };
-    let c = comparisons
-        .iter()
-        .find(|c| c.metric == worst.metric && c.slice == worst.slice);
+    let c = comparisons.iter().find(|c| worst.is_on(c));
     let reason = match c {
         Some(c) => reason(worst, c, alpha, results),
         None => format!(
             "{} on {}: {}",
-            shown(&worst.metric),
+            shown(&worst.name()),
             shown(&worst.slice),
             worst.detail
         ),
@@ -122,7 +116,7 @@ fn unreliable_reason(c: &Comparison) -> String {
     };
     format!(
         "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         signed(c.delta),
         at(j.and_then(|j| j.lower.as_ref())),
@@ -137,7 +131,7 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
             "{} on {} not judged: too few judgments ({})",
-            shown(&c.metric),
+            shown(&c.name()),
             shown(&c.slice),
             worst.detail
         ),
@@ -149,24 +143,22 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         }
         (_, GateStatus::TooSmall) => format!(
             "{} on {} not judged: {}, too few to judge {}",
-            shown(&c.metric),
+            shown(&c.name()),
             shown(&c.slice),
             too_small_size(c, &worst.decided_by),
             worst.rule
         ),
         ("max-drop", _) => max_drop_reason(worst, c, &ci),
         ("max-change", _) => format!(
-            "{}{} not shown equivalent within ±{} on {}: changed by {} {ci}",
-            shown(&c.metric),
-            stat_suffix(c),
+            "{} not shown equivalent within ±{} on {}: changed by {} {ci}",
+            shown(&c.name_with_statistic()),
             plain(worst.threshold),
             shown(&c.slice),
             signed(c.estimate)
         ),
         ("fail-if-significant-drop", _) => format!(
-            "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
-            shown(&c.metric),
-            stat_suffix(c),
+            "{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
+            shown(&c.name_with_statistic()),
             plain(c.estimate.abs()),
             shown(&c.slice),
             plain(worst.threshold.abs()),
@@ -174,14 +166,14 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         ),
         ("max-loss-rate", _) => format!(
             "{}: {} of queries worse on {} (max {})",
-            shown(&c.metric),
+            shown(&c.name()),
             percent(worst.value),
             shown(&c.slice),
             percent(worst.threshold)
         ),
         (rule, _) => format!(
             "{} {} {} {} on {}",
-            shown(&worst.metric),
+            shown(&c.metric),
             c.statistic,
             plain(worst.value),
             if rule == "max-mean" {
@@ -212,7 +204,7 @@ fn too_few_moved_reason(worst: &GateResult, c: &Comparison, results: &[GateResul
     };
     format!(
         "{} on {} not judged: {} would pass on only {}, and needs at least {min}; add {units} the change touches, or set [slices] min-moved lower{}",
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         worst.rule,
         super::moved_words(c),
@@ -247,7 +239,7 @@ fn cannot_fire_reason(
     let passed = passed_beside(worst, results);
     format!(
         "{} on {}: {} cannot fire, the sign-flip test has {} with a non-zero delta and needs at least {needed}; add {more}, or gate with max-drop instead{passed}",
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         worst.rule,
         count(had, "unit", "units"),
@@ -267,7 +259,7 @@ fn max_drop_reason(worst: &GateResult, c: &Comparison, ci: &str) -> String {
         ("rose", "rise")
     };
     let margin = worst.threshold.abs();
-    let name = format!("{}{}", shown(&c.metric), stat_suffix(c));
+    let name = shown(&c.name_with_statistic());
     if drop_of(Some(c)) > margin {
         format!(
             "{name} {dropped} {} {ci} on {} (allowed {drop} {})",
@@ -309,15 +301,6 @@ fn drop_of(c: Option<&Comparison>) -> f64 {
 
 fn miss(r: &GateResult) -> f64 {
     (r.value - r.threshold).abs()
-}
-
-/// " p95" for a non-mean statistic, nothing for the mean.
-fn stat_suffix(c: &Comparison) -> String {
-    if c.statistic == "mean" {
-        String::new()
-    } else {
-        format!(" {}", c.statistic)
-    }
 }
 
 /// What was too small: the queries, or (`min-groups`) the groups, counted as effective groups

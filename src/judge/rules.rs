@@ -75,6 +75,7 @@ pub fn apply(
     GateResult {
         gate,
         metric: c.metric.clone(),
+        statistic: c.statistic.clone(),
         slice: c.slice.clone(),
         rule: rule.to_string(),
         threshold: bound,
@@ -95,6 +96,7 @@ pub fn apply(
         decided_by,
         judged: None,
         condensed: None,
+        statistic_in_name: c.statistic_in_name,
     }
 }
 
@@ -330,6 +332,7 @@ mod tests {
             worst: Vec::new(),
             judged: None,
             replicates: None,
+            statistic_in_name: false,
         }
     }
 

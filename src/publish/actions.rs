@@ -35,7 +35,7 @@ pub fn gate_annotations(report: &Report) -> Vec<Line> {
             format!(
                 "gate {} failed: {} on {} ({} {}): {}",
                 g.gate,
-                shown(&g.metric),
+                shown(&g.name()),
                 shown(&g.slice),
                 g.rule,
                 g.threshold,

@@ -78,7 +78,7 @@ fn gates_text(out: &mut String, r: &Report) {
 fn gate_row(g: &GateResult) -> Vec<String> {
     vec![
         format!("#{}", g.gate),
-        shown(&g.metric),
+        shown(&g.name()),
         shown(&g.slice),
         g.rule.clone(),
         plain(g.value),
@@ -135,14 +135,15 @@ fn deltas_text(out: &mut String, r: &Report) {
 /// One row of the deltas table.
 fn delta_row(c: &Comparison) -> Vec<String> {
     vec![
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         match c.groups {
             Some(g) => format!("{} ({g} groups)", c.n),
             None => c.n.to_string(),
         },
-        plain(c.baseline_mean),
-        plain(c.candidate_mean),
+        // The statistic's value on each side (the means for the mean), as Markdown and HTML.
+        plain(c.baseline_value),
+        plain(c.candidate_value),
         signed(c.delta),
         if c.statistic == "mean" {
             String::new()
@@ -168,11 +169,7 @@ fn delta_row(c: &Comparison) -> Vec<String> {
 
 /// The worst per-query regressions of each metric over all queries, one line a metric.
 fn worst_text(out: &mut String, r: &Report) {
-    let worst: Vec<_> = r
-        .comparisons
-        .iter()
-        .filter(|c| c.slice == "all" && !c.worst.is_empty())
-        .collect();
+    let worst = super::worst_per_metric(r);
     if worst.is_empty() {
         return;
     }

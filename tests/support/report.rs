@@ -67,6 +67,7 @@ fn cmp(
         worst,
         judged: None,
         replicates: None,
+        statistic_in_name: false,
     }
 }
 
@@ -84,6 +85,7 @@ fn gate(
     GateResult {
         gate: i,
         metric: metric.to_string(),
+        statistic: "mean".into(),
         slice: slice.to_string(),
         rule: rule.to_string(),
         threshold,
@@ -105,6 +107,7 @@ fn gate(
         decided_by: format!("({rule})"),
         judged: None,
         condensed: None,
+        statistic_in_name: false,
     }
 }
 

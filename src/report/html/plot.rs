@@ -28,9 +28,7 @@ enum Role {
 }
 
 fn role(c: &Comparison, gates: &[GateResult]) -> Role {
-    let mut gs = gates
-        .iter()
-        .filter(|g| g.metric == c.metric && g.slice == c.slice);
+    let mut gs = gates.iter().filter(|g| g.is_on(c));
     let mut any = false;
     for g in gs.by_ref() {
         if g.fails_build {
@@ -56,7 +54,7 @@ fn tick_step(span: f64) -> f64 {
         .unwrap_or(10.0 * mag)
 }
 
-/// The forest plot of `cs` (the comparisons of one metric).
+/// The forest plot of `cs` (the comparisons of one metric read as one statistic).
 pub(super) fn forest(cs: &[Comparison], gates: &[GateResult]) -> Document {
     let margins: Vec<Option<f64>> = cs.iter().map(|c| allowed_drop(c, gates)).collect();
     let lo = cs
@@ -202,7 +200,7 @@ fn slice_label(c: &Comparison, role: Role, y: f64) -> TextEl {
 fn mark(c: &Comparison, y: f64, x: &dyn Fn(f64) -> f64) -> Circle {
     let words = format!(
         "{} {}: {} [{}, {}]",
-        one_line(&c.metric),
+        one_line(&c.name()),
         one_line(&c.slice),
         super::signed(c.estimate, 4),
         super::signed(c.ci[0], 4),

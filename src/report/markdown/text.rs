@@ -124,6 +124,16 @@ pub fn code(s: &str) -> String {
     format!("`{}`", inner.trim())
 }
 
+/// A comparison's name in a table cell: the metric as a code span, then its statistic when the
+/// metric is compared under several ("`latency_ms` p95").
+pub fn name_cell(metric: &str, statistic: &str, statistic_in_name: bool) -> String {
+    if statistic_in_name {
+        format!("{} {}", code(metric), escape(statistic))
+    } else {
+        code(metric)
+    }
+}
+
 /// Text inside a fenced code block: no backticks (they could close the fence), no line breaks,
 /// at most `max` characters.
 pub(super) fn code_safe(s: &str, max: usize) -> String {
