@@ -42,8 +42,10 @@ pub struct Tally {
     pub high_misses: usize,
     /// Null only: p < 0.05.
     pub p_rejects: usize,
-    /// Sets the `min-groups` default would not judge (effective groups below it).
+    /// Sets the `min-groups` (or `min-moved`) default would not judge; they are not in `sets`.
     pub not_judged: usize,
+    /// Sets where no query moved (every delta exactly 0: a no-op, which passes by design).
+    pub no_move: usize,
 }
 
 impl Tally {
@@ -344,6 +346,9 @@ fn grouped(rng: &mut ChaCha8Rng, sizes: &[usize]) -> (Vec<f64>, Vec<u32>) {
     (d, of)
 }
 
+/// The default `min-moved` (`config::DEFAULT_MIN_MOVED`), which the sparse cells apply.
+pub const MIN_MOVED: usize = rag_gate::config::DEFAULT_MIN_MOVED;
+
 /// The default `min-groups`, which the guard compares with the effective number of groups.
 pub const MIN_GROUPS: f64 = 8.0;
 
@@ -471,51 +476,123 @@ pub struct SparseTallies {
     pub carried: Tally,
 }
 
+/// One simulated set: how many of its deltas are non-zero (the moved queries `min-moved`
+/// counts), its interval and the truth it should cover.
+#[derive(Debug, Clone, Copy)]
+pub struct SetOutcome {
+    pub moved: usize,
+    pub ci: [f64; 2],
+    pub truth: f64,
+}
+
+/// The false passes of `max-drop` at the margin (the truth of the false-pass cells) under
+/// `min-moved = min_moved`: a set with 1 to `min_moved − 1` moved queries whose `max-drop`
+/// would pass (low bound above the truth) is not judged, which is not a pass (`not_judged`,
+/// kept in `sets`); a set with no moved query is a no-op, passes and counts in `no_move`.
+/// `low_misses` counts the false passes.
+pub fn tally_passes(outcomes: &[SetOutcome], min_moved: usize) -> Tally {
+    let mut t = Tally::default();
+    for o in outcomes {
+        let few = o.moved > 0 && o.moved < min_moved;
+        if few && o.ci[0] > o.truth {
+            t.sets += 1;
+            t.not_judged += 1;
+            continue;
+        }
+        t.add(o.ci, o.truth);
+        t.no_move += usize::from(o.moved == 0);
+    }
+    t
+}
+
+/// Coverage over the sets the gate can pass (no moved query, or at least `min_moved`); the
+/// others are counted in `not_judged` and left out of `sets`.
+pub fn tally_covered(outcomes: &[SetOutcome], min_moved: usize) -> Tally {
+    let mut t = Tally::default();
+    for o in outcomes {
+        if o.moved > 0 && o.moved < min_moved {
+            t.not_judged += 1;
+            continue;
+        }
+        t.add(o.ci, o.truth);
+        t.no_move += usize::from(o.moved == 0);
+    }
+    t
+}
+
 impl Sparse {
     /// `sets` data sets, the moved queries shifted by `moved_shift` and then every delta by
     /// `all_shift`, through `route`.
-    fn run(
+    pub fn outcomes(
         &self,
         seed: u64,
         sets: usize,
         shifts: [f64; 2],
         resamples: usize,
         route: Route,
-    ) -> Tally {
+    ) -> Vec<SetOutcome> {
         let [moved_shift, all_shift] = shifts;
         let truth = self.changed * (self.moved.mean() + moved_shift) + all_shift;
-        let mut t = Tally::default();
         let label = format!("sparse-{:?}-{}-{}", self.moved, self.n, self.changed);
-        for set in 0..sets {
-            let mut rng = rng_for(seed, &label, set);
-            let d: Vec<f64> = (0..self.n)
-                .map(|_| {
-                    let moved = if uniform(&mut rng) < self.changed {
-                        self.moved.draw(&mut rng) + moved_shift
-                    } else {
-                        0.0
-                    };
-                    moved + all_shift
-                })
-                .collect();
-            t.add(run_route(&d, None, route, resamples, set), truth);
-        }
-        t
+        (0..sets)
+            .map(|set| {
+                let mut rng = rng_for(seed, &label, set);
+                let d: Vec<f64> = (0..self.n)
+                    .map(|_| {
+                        let moved = if uniform(&mut rng) < self.changed {
+                            self.moved.draw(&mut rng) + moved_shift
+                        } else {
+                            0.0
+                        };
+                        moved + all_shift
+                    })
+                    .collect();
+                SetOutcome {
+                    moved: d.iter().filter(|&&v| v != 0.0).count(),
+                    ci: run_route(&d, None, route, resamples, set),
+                    truth,
+                }
+            })
+            .collect()
     }
 
-    /// The cell's tallies (each on data sets of its own).
-    pub fn cell(&self, seed: u64, sets: usize, resamples: usize, route: Route) -> SparseTallies {
+    /// The cell's outcomes (each tally on data sets of its own): at the cell's mean, every
+    /// delta shifted onto the margin, the drop carried by the moved queries.
+    pub fn cell_outcomes(
+        &self,
+        seed: u64,
+        sets: usize,
+        resamples: usize,
+        route: Route,
+    ) -> [Vec<SetOutcome>; 3] {
         let mean = self.changed * self.moved.mean();
-        SparseTallies {
-            at_mean: self.run(seed, sets, [0.0, 0.0], resamples, route),
-            shifted: self.run(seed ^ 1, sets, [0.0, -MARGIN - mean], resamples, route),
-            carried: self.run(
+        [
+            self.outcomes(seed, sets, [0.0, 0.0], resamples, route),
+            self.outcomes(seed ^ 1, sets, [0.0, -MARGIN - mean], resamples, route),
+            self.outcomes(
                 seed ^ 2,
                 sets,
                 [-(MARGIN + mean) / self.changed, 0.0],
                 resamples,
                 route,
             ),
+        ]
+    }
+
+    /// The cell's tallies under `min-moved = min_moved` (1: every set judged).
+    pub fn cell(
+        &self,
+        seed: u64,
+        sets: usize,
+        resamples: usize,
+        route: Route,
+        min_moved: usize,
+    ) -> SparseTallies {
+        let [a, s, c] = self.cell_outcomes(seed, sets, resamples, route);
+        SparseTallies {
+            at_mean: tally_covered(&a, min_moved),
+            shifted: tally_passes(&s, min_moved),
+            carried: tally_passes(&c, min_moved),
         }
     }
 }
@@ -545,6 +622,58 @@ pub fn equivalence_edge(
         let ci = run_route(&d, None, route, resamples, set);
         t.sets += 1;
         t.ci_misses += usize::from(rag_gate::judge::equivalent(ci, m));
+    }
+    t
+}
+
+/// The `median` / `p95` cells' margin, in the latency-like units of their values.
+pub const QUANTILE_MARGIN: f64 = 5.0;
+
+/// (q) A quantile gate: n queries of a latency-like value, query i's difficulty
+/// qᵢ = 100·exp(0.5·N(0, 1)) shared by both sides, each side adding its own N(0, 10²) noise, the
+/// candidate shifted by `delta`; so the candidate's distribution is the baseline's moved by
+/// `delta`, and the true difference of any quantile is `delta`. The interval is the report's
+/// (percentile for a quantile under the default method). Coverage of `delta`; with `delta` on
+/// the margin (−`QUANTILE_MARGIN`, a drop) `low_misses` counts the sets `max-drop` passes.
+pub fn quantile_gate(
+    seed: u64,
+    sets: usize,
+    n: usize,
+    statistic: Statistic,
+    delta: f64,
+    resamples: usize,
+) -> Tally {
+    let mut t = Tally::default();
+    for set in 0..sets {
+        let mut rng = rng_for(
+            seed,
+            &format!("quantile-{}-{n}-{delta}", statistic.as_str()),
+            set,
+        );
+        let (mut base, mut cand) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for _ in 0..n {
+            let q = 100.0 * (0.5 * normal(&mut rng)).exp();
+            base.push(q + 10.0 * normal(&mut rng));
+            cand.push(q + delta + 10.0 * normal(&mut rng));
+        }
+        let deltas: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
+        let e = estimate(
+            &Input {
+                base: &base,
+                cand: &cand,
+                deltas: &deltas,
+                groups: None,
+                statistic,
+                method: IntervalMethod::BootstrapT,
+                confidence: 0.95,
+                resamples,
+                seed: set as u64,
+                names: ["calibration", "all"],
+            },
+            &[],
+            None,
+        );
+        t.add(e.interval.bounds, delta);
     }
     t
 }

@@ -14,7 +14,9 @@
 #
 # Trust: every archive's SHA-256 must match dist/checksums/v<version>.sha256, committed in this
 # repository next to this script, so a download that was swapped on the server (or in between)
-# is refused. Exit codes: 0 installed, 2 anything that stops the install (with a `::error`).
+# is refused. A tool-cache hit is checked the same way (the archive kept in the cache against
+# the committed SHA-256, the cached binary against the archive's) and downloaded again when it
+# does not match. Exit codes: 0 installed, 2 anything that stops the install (with a `::error`).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -95,6 +97,23 @@ unpack() {
   esac
 }
 
+# A tool-cache hit is trusted only as a download is: the cached archive's SHA-256 must be the
+# committed one, and the cached binary must be byte for byte the one in that archive (a binary
+# planted in a shared tool cache on a self-hosted runner is refused, then downloaded again).
+cache_verified() {
+  local cache="$1" archive="$2" exe="$3" want="$4"
+  [ -f "$cache.complete" ] && [ -f "$cache/$exe" ] && [ -f "$cache/$archive" ] || return 1
+  [ "$(sha256_of "$cache/$archive")" = "$want" ] || return 1
+  local check
+  check="$(mktemp -d "$(unix_path "${RUNNER_TEMP:-${TMPDIR:-/tmp}}")/rag-gate-cache.XXXXXX")"
+  if ! unpack "$cache/$archive" "$check" >/dev/null 2>&1; then rm -rf "$check"; return 1; fi
+  local inside ok=1
+  inside="$(find "$check" -type f -name "$exe" | head -n 1)"
+  if [ -n "$inside" ] && cmp -s "$inside" "$cache/$exe"; then ok=0; fi
+  rm -rf "$check"
+  return "$ok"
+}
+
 install_release() {
   local version="$1" os="${RUNNER_OS:-}" arch="${RUNNER_ARCH:-}"
   [ -n "$os" ] && [ -n "$arch" ] || fail "RUNNER_OS and RUNNER_ARCH must be set (GitHub sets them on every runner)"
@@ -103,16 +122,20 @@ install_release() {
   exe="rag-gate"; archive="rag-gate-$target.tar.gz"
   if [ "$os" = Windows ]; then exe="rag-gate.exe"; archive="rag-gate-$target.zip"; fi
 
-  local cache
+  local cache want
+  set_want "$version" "$archive"
   cache="$(unix_path "${RUNNER_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}}")/rag-gate/$version/$target"
-  if [ -f "$cache.complete" ] && [ -x "$cache/$exe" ]; then
-    echo "rag-gate $version ($target) from the tool cache"
-    add_to_path "$cache"
-    return
+  if [ -f "$cache.complete" ] || [ -e "$cache" ]; then
+    if cache_verified "$cache" "$archive" "$exe" "$want"; then
+      echo "rag-gate $version ($target) from the tool cache, sha256 $want"
+      add_to_path "$cache"
+      return
+    fi
+    echo "::warning title=rag-gate install::the tool cache's rag-gate $version ($target) does not match dist/checksums/v$version.sha256 (archive missing or altered, or its binary is not the archive's); downloading it again"
+    rm -rf "$cache" "$cache.complete"
   fi
 
-  local want base url
-  set_want "$version" "$archive"
+  local base url
   base="${RAG_GATE_DOWNLOAD_BASE:-}"
   if [ -z "$base" ]; then
     base="$(package_key repository)"
@@ -143,6 +166,8 @@ install_release() {
   mkdir -p "$cache"
   cp "$binary" "$cache/$exe"
   chmod +x "$cache/$exe"
+  # The verified archive stays beside the binary, so a later cache hit can be checked again.
+  cp "$work/$archive" "$cache/$archive"
   echo "$want  $archive" > "$cache.complete"
   echo "installed rag-gate $version ($target), sha256 $want"
   add_to_path "$cache"

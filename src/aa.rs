@@ -42,7 +42,7 @@ pub fn run(args: &AaArgs) -> Result<Outcome> {
         let out = crate::outputs::Output {
             flag: "--output",
             path,
-            bytes: json.as_bytes(),
+            text: &json,
         };
         crate::outputs::write(&[out], &reads)?;
     }
@@ -171,7 +171,11 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
         both_sides_trusted: true,
         ..resample::Settings::from_config(cfg)
     };
-    let comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    // The noise file has one entry per metric × slice: a metric the gate file reads under two
+    // statistics keeps its first (the mean when gated).
+    let mut seen = std::collections::BTreeSet::new();
+    comparisons.retain(|c| seen.insert((c.metric.clone(), c.slice.clone())));
     let adjusted =
         crate::stats::holm::holm(&comparisons.iter().map(|c| c.p_value).collect::<Vec<_>>());
     let alpha = 1.0 - cfg.bootstrap.confidence;

@@ -163,14 +163,15 @@ fn finish(args: &FetchArgs, mut record: Provenance, run: FoundRun, zip: &[u8]) -
     write_record(&args.to, &record)?;
     Ok(Outcome {
         stdout: String::new(),
-        stderr: vec![line],
+        stderr: vec![line.into()],
         exit_code: crate::outcome::EXIT_PASS,
     })
 }
 
 fn write_record(to: &Path, record: &Provenance) -> Result<()> {
     let path = to.join(provenance::FILE_NAME);
-    crate::atomic::write_atomic(&path, record.to_json().as_bytes())
+    let json = record.to_json();
+    crate::atomic::write_atomic(&path, crate::safe_text::printable(&json).as_bytes())
 }
 
 /// `--to` is a folder (or not there yet); an artifact cannot bring its own provenance file.

@@ -145,6 +145,47 @@ fn refuse_quantiles_with_replicates(cfg: &Config) -> Result<()> {
     }
 }
 
+/// A median or p95 gate resamples every slice's queries for every resample (and a close call
+/// again with `RERUN_FACTOR` times more): its cost is bounded by
+/// `resample::MAX_QUANTILE_DRAWS`, counted at the worst case before any resampling, so no input
+/// size makes a quantile gate run for hours. Over it: exit 2 with the resamples that fit.
+fn refuse_quantiles_over_budget(cfg: &Config, slices: &[Slice]) -> Result<()> {
+    use crate::stats::statistic::Statistic;
+    let units: u64 = slices.iter().map(|s| s.members.len() as u64).sum();
+    let per_resample = units.saturating_mul(1 + resample::estimate::RERUN_FACTOR as u64);
+    let mut metrics: Vec<&str> = Vec::new();
+    for g in cfg.gates.iter().filter(|g| g.statistic != Statistic::Mean) {
+        if !metrics.contains(&g.metric.as_str()) {
+            metrics.push(&g.metric);
+        }
+    }
+    let draws = per_resample
+        .saturating_mul(metrics.len() as u64)
+        .saturating_mul(cfg.bootstrap.resamples);
+    let budget = resample::MAX_QUANTILE_DRAWS;
+    let Some(g) = cfg
+        .gates
+        .iter()
+        .find(|g| g.statistic != Statistic::Mean)
+        .filter(|_| draws > budget)
+    else {
+        return Ok(());
+    };
+    let fits = budget / per_resample.saturating_mul(metrics.len() as u64).max(1);
+    Err(cfg.error_at(
+        &g.metric_span,
+        format!(
+            "[[gate]] #{} ({}): statistic = \"{}\" on {} metric(s) × {units} query-slice memberships × {} resamples (× {} with the close-call re-run) is {draws} draws, over the budget of {budget} (about 4 minutes); set [bootstrap] resamples to at most {fits}, gate fewer slices, or gate the mean",
+            g.index,
+            crate::safe_text::shown(&g.metric),
+            g.statistic.as_str(),
+            metrics.len(),
+            cfg.bootstrap.resamples,
+            1 + resample::estimate::RERUN_FACTOR,
+        ),
+    ))
+}
+
 /// When both inputs are runs, each worst regression says how its relevant documents moved
 /// (within the metric's cutoff; the top 1000, trec_eval's usual depth, for metrics without one).
 fn explain_regressions(comparisons: &mut [Comparison], base: &Ranks, cand: &Ranks) {
@@ -222,6 +263,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     let protocol = check_protocol(cfg, &inputs.base, &inputs.cand, &metrics)?;
     let paired = pair_inputs(cfg, &inputs, &metrics)?;
     let mut slices = slices::build(cfg, &paired)?;
+    refuse_quantiles_over_budget(cfg, &slices)?;
     let (quarantined, quarantine_warnings) =
         crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
     let (judged, holes) = compare_and_judge(cfg, &inputs, &paired, &slices, &metrics)?;
@@ -383,6 +425,8 @@ struct Findings {
     gates: Vec<GateResult>,
     warnings: Vec<String>,
     notes: Vec<String>,
+    /// Tie sensitivity of the gated metrics (runs evaluated here only).
+    ties: Option<crate::model::TieReport>,
 }
 
 /// Resamples every metric on every slice, labels the deltas, judges the gates and, when both
@@ -405,12 +449,20 @@ fn compare_and_judge(
     let mut warnings = judged.warnings;
     let mut notes = judged.notes;
     let mut holes = Vec::new();
+    let mut ties = None;
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         let runs = crate::bounds::Runs {
             baseline: b,
             candidate: c,
             queries: inputs.queries(),
         };
+        match crate::bounds::ties::apply(cfg, &runs, &gates)? {
+            Ok((t, w)) => {
+                ties = Some(t);
+                warnings.extend(w);
+            }
+            Err(note) => notes.push(note.to_string()),
+        }
         let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
         warnings.extend(found.warnings);
         notes.extend(found.notes);
@@ -439,6 +491,7 @@ fn compare_and_judge(
         gates,
         warnings,
         notes,
+        ties,
     };
     Ok((found, holes))
 }
@@ -533,6 +586,7 @@ fn build_report(
         noise,
         notes: found.notes,
         efficiency: None,
+        ties: found.ties,
     })
 }
 
@@ -590,8 +644,8 @@ fn choose_metrics(
 ) -> Result<Vec<String>> {
     let explain = |m: &str| {
         let side = match (base.metrics.contains_key(m), cand.metrics.contains_key(m)) {
-            (true, false) => format!("only {} has it", base.source),
-            (false, true) => format!("only {} has it", cand.source),
+            (true, false) => format!("only {} has it", crate::safe_text::shown(&base.source)),
+            (false, true) => format!("only {} has it", crate::safe_text::shown(&cand.source)),
             _ => "neither input has it".into(),
         };
         format!(
@@ -599,7 +653,9 @@ fn choose_metrics(
             if shared.is_empty() {
                 "none".into()
             } else {
-                shared.join(", ")
+                let names: Vec<String> =
+                    shared.iter().map(|m| crate::safe_text::shown(m)).collect();
+                names.join(", ")
             }
         )
     };
@@ -607,9 +663,14 @@ fn choose_metrics(
         Some(list) => {
             for (m, span) in list {
                 if !shared.contains(m) {
-                    return Err(
-                        cfg.error_at(span, format!("[report] metrics: {m:?}: {}", explain(m)))
-                    );
+                    return Err(cfg.error_at(
+                        span,
+                        format!(
+                            "[report] metrics: {}: {}",
+                            crate::error::quoted(m),
+                            explain(m)
+                        ),
+                    ));
                 }
             }
             let mut v: Vec<String> = list.iter().map(|(m, _)| m.clone()).collect();
@@ -624,9 +685,9 @@ fn choose_metrics(
             return Err(cfg.error_at(
                 &g.metric_span,
                 format!(
-                    "[[gate]] #{}: unknown metric {:?}: {}",
+                    "[[gate]] #{}: unknown metric {}: {}",
                     g.index,
-                    g.metric,
+                    crate::error::quoted(&g.metric),
                     explain(&g.metric)
                 ),
             ));
@@ -635,8 +696,9 @@ fn choose_metrics(
             return Err(cfg.error_at(
                 &g.metric_span,
                 format!(
-                    "[[gate]] #{}: metric {:?} is not in [report] metrics",
-                    g.index, g.metric
+                    "[[gate]] #{}: metric {} is not in [report] metrics",
+                    g.index,
+                    crate::error::quoted(&g.metric)
                 ),
             ));
         }
@@ -701,11 +763,7 @@ pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> 
         if is_stdout(path) {
             to_stdout.push((flag, text));
         } else {
-            files.push(crate::outputs::Output {
-                flag,
-                path,
-                bytes: text.as_bytes(),
-            });
+            files.push(crate::outputs::Output { flag, path, text });
         }
     }
     if to_stdout.len() > 1 {
@@ -716,11 +774,7 @@ pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> 
         )));
     }
     for (flag, path, text) in &o.extra {
-        files.push(crate::outputs::Output {
-            flag,
-            path,
-            bytes: text.as_bytes(),
-        });
+        files.push(crate::outputs::Output { flag, path, text });
     }
     crate::outputs::write(&files, reads)?;
     if let Some((flag, text)) = to_stdout.first() {

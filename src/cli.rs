@@ -254,6 +254,7 @@ pub enum InputFormatArg {
     Tsv,
     TrecEval,
     IrMeasures,
+    Parquet,
 }
 
 impl From<InputFormatArg> for crate::load::Format {
@@ -265,6 +266,7 @@ impl From<InputFormatArg> for crate::load::Format {
             InputFormatArg::Tsv => Format::Tsv,
             InputFormatArg::TrecEval => Format::TrecEval,
             InputFormatArg::IrMeasures => Format::IrMeasures,
+            InputFormatArg::Parquet => Format::Parquet,
         }
     }
 }

@@ -140,7 +140,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         outs.extra.push((
             "--holes",
             h.clone(),
-            crate::eval::holes::render(&analysis.holes),
+            crate::eval::holes::render(&analysis.holes)?,
         ));
     }
     let stdout = write_outputs(&report, &outs, &reads)?;
@@ -156,7 +156,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
         ..args.publish.clone()
     };
-    let mut stderr: Vec<String> = flags_without_effect(&args.publish)
+    let mut stderr: Vec<crate::safe_text::Line> = flags_without_effect(&args.publish)
         .iter()
         .map(|m| crate::publish::actions::warning(env.actions, m))
         .collect();

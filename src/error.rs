@@ -7,7 +7,7 @@ use std::fmt;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be opened, read or written.
-    #[error("{path}: {action}: {source}")]
+    #[error("{}: {action}: {source}", crate::safe_text::one_line(path))]
     Io {
         path: String,
         action: &'static str,
@@ -34,19 +34,21 @@ pub enum Error {
     Publish(String),
     /// An error followed by lines about what was done after it (a PR comment marked stale).
     #[error("{}", noted(.0, .1))]
-    Noted(Box<Error>, Vec<String>),
+    Noted(Box<Error>, Vec<crate::safe_text::Line>),
 }
 
-fn noted(e: &Error, lines: &[String]) -> String {
+fn noted(e: &Error, lines: &[crate::safe_text::Line]) -> String {
     let mut s = e.to_string();
     for l in lines {
         s.push('\n');
-        s.push_str(l);
+        s.push_str(&l.shown());
     }
     s
 }
 
+/// `path:line: msg`; the path (which an input may name) as one visible line.
 fn fmt_at(path: &str, line: usize, msg: &str) -> String {
+    let path = crate::safe_text::one_line(path);
     if line == 0 {
         format!("{path}: {msg}")
     } else {

@@ -8,8 +8,8 @@
 //!   (Berger 1982, Technometrics 24:295), so it needs no multiplicity adjustment.
 //! - `fail-if-significant-drop = m`: "flag proven harm": fail only if the CI upper bound is
 //!   < −m and the Holm-adjusted sign-flip p-value is < 1 − confidence. Holm (1979) runs over the
-//!   family of gated comparisons (every metric × slice some gate applies to), so many slices do
-//!   not multiply false alarms.
+//!   family of gated comparisons (every metric × statistic × slice some gate applies to, each
+//!   once), so many slices do not multiply false alarms.
 //! - `max-change = m`: equivalence, "prove nothing changed": the whole CI of the difference must
 //!   lie inside (−m, +m). With the reported two-sided interval at `confidence` this is two
 //!   one-sided tests (TOST, Schuirmann 1987), each at (1 − confidence) / 2 — 2.5% at the default
@@ -24,7 +24,10 @@
 //! the build on `all` and, on a slice, warns (default) or fails (`on-small-slice = "fail"`). So
 //! is a passing `fail-if-significant-drop` that could not have fired: its sign-flip p-value
 //! cannot go below 2 / 2^G (G units with a non-zero delta), and Holm rejects nothing unless some
-//! p is below α/m. See [`too_small`] and [`cannot_fire`].
+//! p is below α/m. So is a passing `max-drop` / `max-change` on a comparison where 1 to
+//! `min-moved` − 1 units moved (a drop carried by so few passes at its margin far above 2.5%,
+//! issue 28's calibration); a no-op, where nothing moved, is judged.
+//! See [`too_small`], [`cannot_fire`] and [`too_few_moved`].
 
 pub mod efficiency;
 mod headline;
@@ -144,23 +147,41 @@ fn not_judged(r: &mut GateResult, why: &str, by: &str, on_small: OnSmallSlice) {
     r.detail = format!("not judged, {why}: {consequence}");
 }
 
-pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
+/// Each gate × slice it applies to with the index of its comparison, and the family: every
+/// (metric, statistic, slice) some gate applies to, each once, in first-use order (two gates on
+/// one comparison count once, the mean and the p95 of one metric twice), with each comparison's
+/// place in it.
+type Targets<'a> = (
+    Vec<(&'a Gate, String, usize)>,
+    Vec<usize>,
+    BTreeMap<usize, usize>,
+);
+
+fn targets<'a>(cfg: &'a Config, comparisons: &[Comparison]) -> Result<Targets<'a>> {
     // Lookups by name are maps, not scans: 100,000 critical slices stay linear.
     let known: BTreeSet<&str> = comparisons.iter().map(|c| c.slice.as_str()).collect();
-    let at: BTreeMap<(&str, &str), usize> = comparisons
+    let at: BTreeMap<(&str, &str, &str), usize> = comparisons
         .iter()
         .enumerate()
-        .map(|(i, c)| ((c.metric.as_str(), c.slice.as_str()), i))
+        .map(|(i, c)| {
+            (
+                (c.metric.as_str(), c.statistic.as_str(), c.slice.as_str()),
+                i,
+            )
+        })
         .collect();
-    // The family: every comparison some gate applies to, each once, in first-use order.
     let mut targets: Vec<(&Gate, String, usize)> = Vec::new();
     let mut family: Vec<usize> = Vec::new();
     let mut family_at: BTreeMap<usize, usize> = BTreeMap::new();
     for gate in &cfg.gates {
         for slice in gate_slices(cfg, gate, &known)? {
             let ci = *at
-                .get(&(gate.metric.as_str(), slice.as_str()))
-                .expect("every gated metric × slice was compared");
+                .get(&(
+                    gate.metric.as_str(),
+                    gate.statistic.as_str(),
+                    slice.as_str(),
+                ))
+                .expect("every gated metric × statistic × slice was compared");
             family_at.entry(ci).or_insert_with(|| {
                 family.push(ci);
                 family.len() - 1
@@ -168,6 +189,11 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
             targets.push((gate, slice, ci));
         }
     }
+    Ok((targets, family, family_at))
+}
+
+pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
+    let (targets, family, family_at) = targets(cfg, comparisons)?;
     let adjusted = holm(
         &family
             .iter()
@@ -193,13 +219,14 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
             let small = is_statistical(rule)
                 .then(|| too_small(cfg, c))
                 .flatten()
-                .or_else(|| cannot_fire(rule, &r, c, alpha, family.len()));
+                .or_else(|| cannot_fire(rule, &r, c, alpha, family.len()))
+                .or_else(|| too_few_moved(cfg, &r, c));
             if let Some((why, by)) = small {
                 not_judged(&mut r, &why, by, cfg.slices.on_small_slice);
                 out.warnings.push(format!(
                     "gate #{} {} on {}, {rule}: {}",
                     gate.index,
-                    shown(&gate.metric),
+                    shown(&c.name()),
                     shown(slice),
                     r.detail
                 ));
@@ -214,7 +241,7 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
         if c.mc_rerun {
             out.notes.push(format!(
                 "{} on {}: an interval bound lay within 3 Monte-Carlo standard errors of its threshold; re-ran with {} resamples (derived stream) before deciding",
-                shown(&c.metric),
+                shown(&c.name()),
                 shown(&c.slice),
                 c.resamples_used
             ));
@@ -243,6 +270,42 @@ fn cannot_fire(
             )
         },
     )
+}
+
+/// The rules whose pass claims the change is small, and so rests on the units that moved.
+const PASS_NEEDS_MOVES: [&str; 2] = ["max-drop", "max-change"];
+
+/// Why a passing `max-drop` / `max-change` on `c` is not judged, if so: some units moved but
+/// fewer than `min-moved`. With so few, a drop carried by them alone passes `max-drop` at its
+/// margin far more often than the interval's 2.5% (12–36% at 1–3 moved queries,
+/// calibration/results.txt); a change that moved nothing (every delta within tie-epsilon) is a
+/// no-op and is judged.
+fn too_few_moved(cfg: &Config, r: &GateResult, c: &Comparison) -> Option<(String, &'static str)> {
+    let min = cfg.slices.min_moved;
+    let few = c.moved > 0 && c.moved < min;
+    (few && r.passed && PASS_NEEDS_MOVES.contains(&r.rule.as_str())).then(|| {
+        (
+            format!(
+                "{} < min-moved {min}: a pass would rest on these alone",
+                moved_words(c)
+            ),
+            "too few moved (min-moved)",
+        )
+    })
+}
+
+/// "3 queries moved (delta beyond tie-epsilon)", or "3 groups held a moved query".
+pub fn moved_words(c: &Comparison) -> String {
+    match c.groups.filter(|_| c.effective_groups.is_some()) {
+        Some(_) => format!(
+            "{} a moved query (delta beyond tie-epsilon)",
+            crate::numbers::count(c.moved, "group held", "groups held")
+        ),
+        None => format!(
+            "{} moved (delta beyond tie-epsilon)",
+            crate::numbers::count(c.moved, "query", "queries")
+        ),
+    }
 }
 
 /// "the sign-flip p-value cannot go below 0.0625 (5 units with a non-zero delta) and Holm over
@@ -301,7 +364,7 @@ fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Opt
     Some(format!(
         "gate #{} {} on {}, {rule}: {size} can only detect {} ≥ {} (80% power) and the margin is {}: {what}",
         gate.index,
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         if c.higher_is_better { "drops" } else { "rises" },
         crate::numbers::plain(c.mde),

@@ -61,7 +61,9 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineInfo>,
     pub pairing: PairingInfo,
-    /// One per metric × slice, metrics in name order, `all` first then slices in name order.
+    /// One per metric × statistic × slice: metrics in name order, then each statistic some gate
+    /// reads (mean, median, p95; an ungated metric is a mean), then `all` first and slices in
+    /// name order. (metric, statistic, slice) names a comparison.
     pub comparisons: Vec<Comparison>,
     /// One per gate × slice it applies to, in gate-file order.
     pub gates: Vec<GateResult>,
@@ -79,6 +81,58 @@ pub struct Report {
     /// Run cards, run-level metrics and gates (`[efficiency]`; absent without run cards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub efficiency: Option<EfficiencyReport>,
+    /// Tie sensitivity of the gated metrics, when `check` evaluated both runs itself and ordered
+    /// them by score or rank (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ties: Option<TieReport>,
+}
+
+/// How much the gated metrics and the gates' decisions depend on the order of tied scores.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TieReport {
+    /// One per gated metric and side (baseline first).
+    pub metrics: Vec<TieMetric>,
+    /// One per gate result, in the gates' order: its decision with trec_eval's order and at the
+    /// two extreme orders.
+    pub gates: Vec<TieGate>,
+}
+
+/// One side's tie sensitivity of one metric over its evaluated queries.
+#[derive(Debug, Clone, Serialize)]
+pub struct TieMetric {
+    pub metric: String,
+    /// "baseline" or "candidate".
+    pub side: String,
+    pub evaluated: usize,
+    /// Queries whose value differs between the least and the most favourable tie orders.
+    pub queries_depending: usize,
+    /// Tied-score groups over the side's evaluated queries (all metrics alike).
+    pub tie_groups: usize,
+    /// Mean with trec_eval's order (docid descending within ties), the least favourable and the
+    /// most favourable order of the tied documents; null without evaluated queries.
+    pub mean: Option<f64>,
+    pub worst_mean: Option<f64>,
+    pub best_mean: Option<f64>,
+}
+
+/// A gate re-judged with both sides at opposite extreme tie orders.
+#[derive(Debug, Clone, Serialize)]
+pub struct TieGate {
+    pub gate: usize,
+    pub metric: String,
+    pub slice: String,
+    /// The gate's value and decision ("pass", "fail", "not-judged") with trec_eval's order.
+    pub value: f64,
+    pub decision: String,
+    /// Candidate's tied documents least favourable, baseline's most favourable.
+    pub against_value: f64,
+    pub against: String,
+    /// Candidate's tied documents most favourable, baseline's least favourable.
+    pub for_value: f64,
+    #[serde(rename = "for")]
+    pub for_decision: String,
+    /// True when either extreme's decision differs from today's.
+    pub could_change: bool,
 }
 
 /// Run-to-run noise in a check: its replicates, the noise file's floors and flaky queries, and
@@ -215,6 +269,11 @@ pub struct Comparison {
     pub wins: usize,
     pub ties: usize,
     pub losses: usize,
+    /// The units that moved: queries whose delta lies beyond tie-epsilon (wins + losses), or
+    /// with the group unit the groups holding such a query. What `min-moved` reads; not in the
+    /// JSON layout (the query unit's count is wins + losses there).
+    #[serde(skip)]
+    pub moved: usize,
     /// "mean", "median" or "p95": what `estimate` and `ci` are about.
     pub statistic: String,
     /// False for metrics where lower is better (latency): labels read a rise as a drop.
@@ -259,6 +318,21 @@ pub struct Comparison {
     /// With replicate runs: what the interval rests on (absent with one run per side).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicates: Option<ReplicateInfo>,
+    /// The metric is compared under more than one statistic, so every name a reader sees
+    /// carries the statistic ("latency_ms p95" beside "latency_ms mean"; see [`Comparison::name`]).
+    /// Not in the JSON: there every comparison and gate result names its `statistic`.
+    #[serde(skip)]
+    pub statistic_in_name: bool,
+}
+
+/// The name a reader sees for `metric` read as `statistic`: the metric alone, or "metric
+/// statistic" when the metric is compared under several statistics.
+pub fn reading_name(metric: &str, statistic: &str, statistic_in_name: bool) -> String {
+    if statistic_in_name {
+        format!("{metric} {statistic}")
+    } else {
+        metric.to_string()
+    }
 }
 
 /// What the missing judgments could do to a gated comparison. `delta` counts unjudged documents
@@ -351,6 +425,29 @@ impl Comparison {
     pub fn label_str(&self) -> &'static str {
         self.label.map_or("", Label::as_str)
     }
+
+    /// The comparison's name in reports: the metric, with its statistic when the metric is
+    /// compared under several ("latency_ms p95").
+    pub fn name(&self) -> String {
+        reading_name(&self.metric, &self.statistic, self.statistic_in_name)
+    }
+
+    /// The name with its statistic whenever it is not the mean ("latency_ms p95", "ndcg@10"), or
+    /// when the metric has several ("ndcg@10 mean"): for sentences about the statistic's value.
+    pub fn name_with_statistic(&self) -> String {
+        reading_name(
+            &self.metric,
+            &self.statistic,
+            self.statistic_in_name || self.statistic != "mean",
+        )
+    }
+
+    /// Whether this is the same (metric, statistic, slice) as `other`.
+    pub fn same_as(&self, other: &Comparison) -> bool {
+        self.metric == other.metric
+            && self.statistic == other.statistic
+            && self.slice == other.slice
+    }
 }
 
 impl Label {
@@ -425,6 +522,9 @@ pub struct GateResult {
     /// 1-based position of the `[[gate]]` table in the gate file.
     pub gate: usize,
     pub metric: String,
+    /// The gate's statistic ("mean", "median", "p95"): with `metric` and `slice` it names the
+    /// comparison the result was judged on.
+    pub statistic: String,
     pub slice: String,
     /// "min-mean", "max-drop", "max-loss-rate", …
     pub rule: String,
@@ -443,8 +543,8 @@ pub struct GateResult {
     pub label: Label,
     /// The comparison's sign-flip p-value.
     pub p_value: f64,
-    /// Holm–Bonferroni adjusted across the family of gated comparisons (every metric × slice
-    /// some gate applies to); it must be below 1 − confidence for a proven drop to fail.
+    /// Holm–Bonferroni adjusted across the family of gated comparisons (every metric × statistic
+    /// × slice some gate applies to); it must be below 1 − confidence for a proven drop to fail.
     pub p_adjusted: f64,
     pub family_size: usize,
     /// The interval behind this result was re-run with more resamples because a bound lay
@@ -459,6 +559,21 @@ pub struct GateResult {
     /// `[judged] condensed = true`: the decision on condensed lists (reported, decides nothing).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condensed: Option<String>,
+    /// As [`Comparison::statistic_in_name`] (not in the JSON).
+    #[serde(skip)]
+    pub statistic_in_name: bool,
+}
+
+impl GateResult {
+    /// Whether this result was judged on `c` (same metric, statistic and slice).
+    pub fn is_on(&self, c: &Comparison) -> bool {
+        self.metric == c.metric && self.statistic == c.statistic && self.slice == c.slice
+    }
+
+    /// The metric as reports name it (see [`Comparison::name`]).
+    pub fn name(&self) -> String {
+        reading_name(&self.metric, &self.statistic, self.statistic_in_name)
+    }
 }
 
 /// Whether and how the two sides' protocol fingerprints were checked.

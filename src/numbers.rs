@@ -24,9 +24,21 @@ pub fn plain(x: f64) -> String {
     signed(x).trim_start_matches('+').to_string()
 }
 
+/// "+0.0122 [−0.0041, +0.0205]": a delta and its interval, signed as everywhere in the reports.
+pub fn delta_and_interval(delta: f64, ci: [f64; 2]) -> String {
+    format!("{} [{}, {}]", signed(delta), signed(ci[0]), signed(ci[1]))
+}
+
 /// A share as a percentage with one decimal: `25.0%`.
 pub fn percent(share: f64) -> String {
     format!("{:.1}%", 100.0 * share)
+}
+
+/// Decimals to show a range `lo … hi` with: 4, more (up to 8) when 4 would print both ends alike.
+pub fn range_digits(lo: f64, hi: f64) -> usize {
+    (4..=8)
+        .find(|&d| format!("{lo:.d$}") != format!("{hi:.d$}"))
+        .unwrap_or(4)
 }
 
 /// "1 query", "3 queries": a count with the right plural.

@@ -7,10 +7,11 @@ pub const EXIT_ERROR: i32 = 2;
 
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Outcome {
-    /// Printed on stdout as is.
+    /// Printed on stdout through the final guard (`safe_text::printable`).
     pub stdout: String,
-    /// Printed on stderr, one per line (warnings; GitHub `::warning::`/`::error::` lines).
-    pub stderr: Vec<String>,
+    /// Printed on stderr, one per line (warnings, guarded; rag-gate's own GitHub
+    /// `::warning`/`::error` commands).
+    pub stderr: Vec<crate::safe_text::Line>,
     /// 0 pass, 1 gate failed.
     pub exit_code: i32,
 }

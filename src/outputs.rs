@@ -52,15 +52,25 @@ impl Reads {
 pub struct Output<'a> {
     pub flag: &'a str,
     pub path: &'a Path,
-    pub bytes: &'a [u8],
+    pub text: &'a str,
 }
 
 /// Checks every output against every read and every other output, then writes them all
-/// atomically (nothing is written when the check or any write fails).
+/// atomically (nothing is written when the check or any write fails). Every file's text passes
+/// the final guard (`safe_text::printable`: lossless on JSON, a no-op on clean text), so no
+/// written line can start a workflow command when a workflow prints it.
 pub fn write(outputs: &[Output], reads: &Reads) -> Result<()> {
     let named: Vec<(&str, &Path)> = outputs.iter().map(|o| (o.flag, o.path)).collect();
     refuse_clobbering(&named, reads)?;
-    let files: Vec<(&Path, &[u8])> = outputs.iter().map(|o| (o.path, o.bytes)).collect();
+    let guarded: Vec<_> = outputs
+        .iter()
+        .map(|o| crate::safe_text::printable(o.text))
+        .collect();
+    let files: Vec<(&Path, &[u8])> = outputs
+        .iter()
+        .zip(&guarded)
+        .map(|(o, t)| (o.path, t.as_bytes()))
+        .collect();
     crate::atomic::write_all_atomic(&files)
 }
 

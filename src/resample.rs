@@ -1,11 +1,19 @@
-//! Resample stage: for every metric × slice, the paired summary (means, win/tie/loss at the float
-//! and the practical tie, worst regressions) and the estimate of the chosen statistic: interval,
-//! p-value, MDE and label (see `estimate`). Each (metric, slice) draws from its own streams
-//! derived from the seed and its names (see `stats::streams`), so adding a slice never changes
-//! another's numbers.
+//! Resample stage: for every metric × statistic × slice, the paired summary (means,
+//! win/tie/loss at the float and the practical tie, worst regressions) and the estimate of the
+//! statistic: interval, p-value, MDE and label (see `estimate`). A metric gated under several
+//! statistics (mean and p95 of latency) gets one comparison per statistic. Each (metric, slice)
+//! draws from its own streams derived from the seed and its names (see `stats::streams`), so
+//! adding a slice never changes another's numbers; a metric's median and p95 read the same
+//! draws, and its mean the slice's shared draws.
 
 pub mod estimate;
 pub mod runs;
+
+/// The most draws a run of quantile (median, p95) gates may cost: resamples × query-slice
+/// memberships × (1 + the close-call re-run factor) × quantile-gated metrics, counted before
+/// resampling (`check` refuses more). At ~4.5×10^7 draws a second (docs/speed.md, a loaded
+/// machine) the worst case is about 4 minutes; without close calls a tenth of it.
+pub const MAX_QUANTILE_DRAWS: u64 = 10_000_000_000;
 
 use std::collections::HashMap;
 
@@ -56,27 +64,47 @@ impl Settings {
         }
     }
 
-    /// The metric's statistic and orientation (validation makes every gate on it agree);
-    /// an ungated metric is a mean, higher-is-better unless listed in `lower_is_better`.
-    fn reading(&self, metric: &str) -> (Statistic, bool) {
-        let ungated = !self.lower_is_better.iter().any(|m| m == metric);
+    /// The statistics the gates read on `metric`, each once, in order (mean, median, p95): each
+    /// is its own comparison. An ungated metric is read as its mean.
+    fn statistics(&self, metric: &str) -> Vec<Statistic> {
+        let mut read: Vec<Statistic> = self
+            .gates
+            .iter()
+            .filter(|g| g.metric == metric)
+            .map(|g| g.statistic)
+            .collect();
+        read.sort_unstable();
+        read.dedup();
+        if read.is_empty() {
+            read.push(Statistic::Mean);
+        }
+        read
+    }
+
+    /// The metric's orientation (validation makes every gate on it agree); an ungated metric is
+    /// higher-is-better unless listed in `lower_is_better`.
+    fn higher_is_better(&self, metric: &str) -> bool {
         self.gates
             .iter()
             .find(|g| g.metric == metric)
-            .map_or((Statistic::Mean, ungated), |g| {
-                (g.statistic, g.higher_is_better)
+            .map_or(!self.lower_is_better.iter().any(|m| m == metric), |g| {
+                g.higher_is_better
             })
     }
 
-    /// The interval bounds gates will compare with thresholds, and the smallest delta margin.
-    fn checks(&self, metric: &str, slice: &str) -> (Vec<BoundCheck>, Option<f64>) {
+    /// The interval bounds the gates on (metric, statistic, slice) will compare with thresholds,
+    /// and their smallest delta margin.
+    fn checks(
+        &self,
+        metric: &str,
+        statistic: Statistic,
+        slice: &str,
+    ) -> (Vec<BoundCheck>, Option<f64>) {
         let mut checks = Vec::new();
         let mut margin: Option<f64> = None;
-        for g in self
-            .gates
-            .iter()
-            .filter(|g| g.metric == metric && g.applies_to(slice, &self.critical))
-        {
+        for g in self.gates.iter().filter(|g| {
+            g.metric == metric && g.statistic == statistic && g.applies_to(slice, &self.critical)
+        }) {
             // In raw coordinates: for lower-is-better the oriented low bound is −high.
             let (low, high, sign) = if g.higher_is_better {
                 (0, 1, -1.0)
@@ -116,7 +144,8 @@ impl Settings {
     }
 }
 
-/// One comparison per metric (name order) × slice (given order).
+/// One comparison per metric (given order) × statistic it is read as (`Settings::statistics`)
+/// × slice (given order).
 pub fn compare_all(
     paired: &Paired,
     slices: &[Slice],
@@ -127,10 +156,11 @@ pub fn compare_all(
         .iter()
         .map(|slice| compare_slice(paired, slice, metrics, s).into_iter())
         .collect();
-    let mut out = Vec::with_capacity(metrics.len() * slices.len());
-    for _ in metrics {
-        for per_metric in &mut by_slice {
-            out.extend(per_metric.next());
+    let readings: usize = metrics.iter().map(|m| s.statistics(m).len()).sum();
+    let mut out = Vec::with_capacity(readings * slices.len());
+    for _ in 0..readings {
+        for per_reading in &mut by_slice {
+            out.extend(per_reading.next());
         }
     }
     out
@@ -163,8 +193,9 @@ struct Sides {
     deltas: Vec<f64>,
 }
 
-/// Every metric's comparison on one slice (metrics in the given order); the mean metrics share
-/// the slice's draws (`estimate::mean_draws`).
+/// Every (metric, statistic) comparison on one slice, metrics in the given order and each
+/// metric's statistics in order; the mean readings share the slice's draws
+/// (`estimate::mean_draws`), and a metric's median and p95 draw from the same streams.
 fn compare_slice(
     paired: &Paired,
     slice: &Slice,
@@ -200,12 +231,15 @@ fn compare_slice(
         idx,
         local_groups,
     };
-    let is_mean = |m: &String| s.reading(m).0 == Statistic::Mean;
-    let mean_deltas: Vec<&[f64]> = metrics
+    let readings: Vec<(&String, &Sides, Vec<Statistic>)> = metrics
         .iter()
         .zip(&sides)
-        .filter(|(m, _)| is_mean(m))
-        .map(|(_, v)| v.deltas.as_slice())
+        .map(|(m, v)| (m, v, s.statistics(m)))
+        .collect();
+    let mean_deltas: Vec<&[f64]> = readings
+        .iter()
+        .filter(|(_, _, stats)| stats.contains(&Statistic::Mean))
+        .map(|(_, v, _)| v.deltas.as_slice())
         .collect();
     let mut shared = estimate::mean_draws(
         &mean_deltas,
@@ -216,35 +250,52 @@ fn compare_slice(
         s.method.interval(),
     )
     .into_iter();
-    metrics
-        .iter()
-        .zip(&sides)
-        .map(|(metric, v)| {
-            let draws = if is_mean(metric) { shared.next() } else { None };
+    let mut out = Vec::new();
+    for (metric, v, stats) in &readings {
+        for &statistic in stats {
+            let draws = match statistic {
+                Statistic::Mean => shared.next(),
+                _ => None,
+            };
             let runs = draws
                 .as_ref()
                 .and_then(|_| runs::slice_runs(paired, metric, &view.idx, s.both_sides_trusted));
-            compare_one(&view, metric, v, draws, runs.as_ref(), s)
-        })
-        .collect()
+            let reading = Reading {
+                metric,
+                statistic,
+                named: stats.len() > 1,
+            };
+            out.push(compare_one(&view, &reading, v, draws, runs.as_ref(), s));
+        }
+    }
+    out
+}
+
+/// What one comparison reads: a metric as one statistic, and whether the metric has several
+/// (then reports name the statistic with it).
+struct Reading<'a> {
+    metric: &'a str,
+    statistic: Statistic,
+    named: bool,
 }
 
 /// One metric on one slice: win/tie/loss at the float and the practical tie, the estimate of
 /// its statistic against the gates that apply here, and the worst regressions.
 fn compare_one(
     view: &SliceView<'_>,
-    metric: &str,
+    reading: &Reading<'_>,
     v: &Sides,
     draws: Option<estimate::MeanDraws>,
     runs: Option<&crate::stats::crossed::RunPart>,
     s: &Settings,
 ) -> Comparison {
     let (base, cand, deltas) = (&v.base, &v.cand, &v.deltas);
-    let (statistic, higher_is_better) = s.reading(metric);
+    let (metric, statistic) = (reading.metric, reading.statistic);
+    let higher_is_better = s.higher_is_better(metric);
     let oriented = oriented(deltas, higher_is_better);
     let wtl = win_tie_loss(&oriented, s.tie_epsilon);
     let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
-    let (checks, gate_margin) = s.checks(metric, &view.slice.name);
+    let (checks, gate_margin) = s.checks(metric, statistic, &view.slice.name);
     let input = estimate_input(view, metric, v, statistic, s);
     let e = estimate::estimate_crossed(&input, &checks, draws, runs);
     Comparison {
@@ -264,6 +315,7 @@ fn compare_one(
         wins: wtl.wins,
         ties: wtl.ties,
         losses: wtl.losses,
+        moved: moved_units(&oriented, view.groups(s.unit), s.tie_epsilon),
         statistic: statistic.as_str().into(),
         higher_is_better,
         baseline_value: statistic.of(base),
@@ -292,6 +344,23 @@ fn compare_one(
         ),
         judged: None,
         replicates: replicate_info(runs, e.crossed),
+        statistic_in_name: reading.named,
+    }
+}
+
+/// The units that moved (`Comparison::moved`): queries with |delta| > ε, or the groups holding
+/// one.
+fn moved_units(deltas: &[f64], groups: Option<(&[u32], usize)>, epsilon: f64) -> usize {
+    let moved = deltas.iter().map(|d| d.abs() > epsilon);
+    match groups {
+        None => moved.filter(|&m| m).count(),
+        Some((of, g)) => {
+            let mut any = vec![false; g];
+            for (&k, m) in of.iter().zip(moved) {
+                any[k as usize] |= m;
+            }
+            any.into_iter().filter(|&m| m).count()
+        }
     }
 }
 

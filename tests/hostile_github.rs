@@ -22,6 +22,9 @@ fn best_effort(gh: &Gh) -> Vec<String> {
         &gh.env(&[]),
     )
     .unwrap()
+    .iter()
+    .map(|l| l.shown().into_owned())
+    .collect()
 }
 
 fn count(gh: &Gh, verb: &str) -> usize {

@@ -20,6 +20,9 @@ const CASES: &[&str] = &[
     "sidecar-hash-recomputed",
     "candidate-replicates-spread",
     "candidate-replicates-no-baseline-noise",
+    "ir-metadata-deep-flow",
+    "ir-metadata-huge",
+    "median-time-bound",
 ];
 
 /// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
@@ -195,6 +198,46 @@ const ELSEWHERE: &[(&str, &str, &str)] = &[
         "sticky-key-per-gate-path",
         "tests/hostile_round3_github.rs",
         "fn sticky_key_per_gate_path()",
+    ),
+    (
+        "text-every-field",
+        "tests/hostile_round3_text.rs",
+        "fn check_with_hostile_metric_files_prints_nothing_unsafe()",
+    ),
+    (
+        "text-file-names",
+        "tests/hostile_round3_text.rs",
+        "fn hostile_file_names_print_nothing_unsafe()",
+    ),
+    (
+        "text-replicates-aa",
+        "tests/hostile_round3_text.rs",
+        "fn replicates_and_aa_print_nothing_unsafe()",
+    ),
+    (
+        "text-runs-ir-metadata",
+        "tests/hostile_round3_text.rs",
+        "fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe()",
+    ),
+    (
+        "holes-forged-line",
+        "tests/hostile_round3_text.rs",
+        "fn holes_refuse_ids_that_would_forge_a_qrels_line()",
+    ),
+    (
+        "comment-autolinks",
+        "tests/hostile_round3_text.rs",
+        "fn issue_references_and_urls_in_ids_do_not_link()",
+    ),
+    (
+        "tool-cache-checked",
+        "tests/install_script.rs",
+        "fn a_planted_tool_cache_binary_is_refused_and_downloaded_again()",
+    ),
+    (
+        "piped-run-ir-metadata",
+        "tests/hostile_round3_text.rs",
+        "fn a_piped_run_says_its_ir_metadata_is_not_read()",
     ),
 ];
 
@@ -428,4 +471,124 @@ fn candidate_replicates_no_baseline_noise() {
         )),
         "{w:?}"
     );
+}
+
+// ---- ir_metadata limits apply while scanning ----
+
+/// A one-query run under `header` (YAML lines, each written as a `# ` comment).
+fn run_with_header(dir: &Path, header: &[String]) -> Out {
+    let mut run = String::from("# ir_metadata.start\n");
+    for l in header {
+        run.push_str(&format!("# {l}\n"));
+    }
+    run.push_str("# ir_metadata.end\nq1 Q0 d1 1 1 t\n");
+    write(dir, "run.trec", run);
+    write(dir, "qrels.txt", "q1 0 d1 1\n");
+    let args = [
+        "eval",
+        "--qrels",
+        "qrels.txt",
+        "--run",
+        "run.trec",
+        "--metrics",
+        "ndcg@10",
+    ];
+    run_in(rag().args(args), dir)
+}
+
+#[test]
+fn ir_metadata_deep_flow() {
+    // 200 KB of nested flow sequences took ~25 s (quadratic in the YAML parser); the count of
+    // `[`/`{` is checked line by line as the block is read, before any parsing.
+    let d = tempfile::tempdir().unwrap();
+    let deep = format!("tag: {}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let o = run_with_header(d.path(), &[deep]);
+    assert_input_error(
+        &o,
+        &["run.trec:2: the ir_metadata block opens more than 1024 flow collections (`[` or `{`)"],
+    );
+    // Spread over lines, and in quotes, the count is the same.
+    let lines: Vec<String> = (0..2000).map(|i| format!("k{i}: \"{{[\"")).collect();
+    let o = run_with_header(d.path(), &lines);
+    assert_input_error(&o, &["run.trec:", "opens more than 1024 flow collections"]);
+    // Under the limit the parser's own recursion limit answers, at once.
+    let nested = format!("tag: {}{}", "[".repeat(1000), "]".repeat(1000));
+    let o = run_with_header(d.path(), &[nested]);
+    assert_input_error(
+        &o,
+        &["run.trec:1: ir_metadata block is not valid YAML: recursion limit exceeded"],
+    );
+    // A real header is read.
+    let o = run_with_header(
+        d.path(),
+        &[
+            "tag: bm25".into(),
+            "method: {retrieval: [{name: bm25}]}".into(),
+        ],
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+#[test]
+fn ir_metadata_huge() {
+    let d = tempfile::tempdir().unwrap();
+    let wide: Vec<String> = (0..40_000).map(|i| format!("method_{i}: x")).collect();
+    let o = run_with_header(d.path(), &wide);
+    assert_input_error(&o, &["run.trec:", "the ir_metadata block is over 256 KiB"]);
+    // Reading stops at the limit: the error names a line near 256 KiB, not the end of the block.
+    let line: usize = o.stderr["error: run.trec:".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(line < 25_000, "{}", o.stderr);
+}
+
+// ---- a quantile gate's time is bounded for any input size ----
+
+#[test]
+fn median_time_bound() {
+    let d = tempfile::tempdir().unwrap();
+    let rows = |shift: f64| -> String {
+        (0..1000)
+            .map(|i| {
+                format!(
+                    "{{\"query_id\":\"q{i}\",\"ndcg@10\":{:.3},\"slices\":{{\"t\":\"v{}\"}}}}\n",
+                    0.4 + (i % 13) as f64 / 40.0 + shift,
+                    i % 2
+                )
+            })
+            .collect()
+    };
+    write(d.path(), "b.jsonl", rows(0.0));
+    write(d.path(), "c.jsonl", rows(0.01));
+    let gate = |resamples: u64, statistic: &str| {
+        write(
+            d.path(),
+            "gate.toml",
+            format!(
+                "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = {resamples}\n\n\
+                 [slices]\nby = [\"t\"]\n\n[[gate]]\nmetric = \"ndcg@10\"\nstatistic = \"{statistic}\"\nmax-drop = 0.05\n"
+            ),
+        );
+        check(d.path(), &["--format", "json"])
+    };
+    // 1,000 queries in `all` and 1,000 in the two slices, × 11 (the close-call re-run) × 10^6
+    // resamples: 2.2 × 10^10 draws, refused before any resampling.
+    for statistic in ["median", "p95"] {
+        let o = gate(1_000_000, statistic);
+        assert_input_error(
+            &o,
+            &[
+                "gate.toml:",
+                &format!("[[gate]] #1 (ndcg@10): statistic = \"{statistic}\" on 1 metric(s) × 2000 query-slice memberships × 1000000 resamples"),
+                "is 22000000000 draws, over the budget of 10000000000",
+                "set [bootstrap] resamples to at most 454545",
+            ],
+        );
+    }
+    // Within the budget it runs.
+    let o = gate(400, "median");
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
 }

@@ -327,6 +327,47 @@ fn the_second_run_is_served_from_the_tool_cache() {
     );
 }
 
+/// Issue 24 (`tool-cache-checked`): a binary planted in the tool cache (or a cached archive
+/// altered) is never put on PATH: the hit is checked against the committed SHA-256 like a
+/// download, and a mismatch is downloaded again.
+#[test]
+fn a_planted_tool_cache_binary_is_refused_and_downloaded_again() {
+    let fx = Fixture::new();
+    let target = "aarch64-unknown-linux-musl";
+    let first = fx.install("Linux", "ARM64", "");
+    assert!(first.status.success(), "{}", stdout(&first));
+    let bin = fx.cached(target).join("rag-gate");
+    let good = std::fs::read(&bin).unwrap();
+    for (n, plant) in [
+        (2, fx.cached(target).join("rag-gate")),
+        (3, fx.cached(target).join(archive_name(target))),
+    ] {
+        std::fs::write(&plant, "#!/bin/sh\necho planted\n").unwrap();
+        let again = fx.install("Linux", "ARM64", "");
+        assert!(again.status.success(), "{}", stdout(&again));
+        let out = stdout(&again);
+        assert!(
+            out.contains("::warning title=rag-gate install::the tool cache's rag-gate")
+                && out.contains("downloading it again")
+                && !out.contains("from the tool cache"),
+            "{out}"
+        );
+        assert_eq!(fx.server.requests().len(), n, "no fresh download");
+        assert_eq!(
+            std::fs::read(&bin).unwrap(),
+            good,
+            "the planted file stayed"
+        );
+    }
+    let hit = fx.install("Linux", "ARM64", "");
+    assert!(
+        stdout(&hit).contains("from the tool cache, sha256"),
+        "{}",
+        stdout(&hit)
+    );
+    assert_eq!(fx.server.requests().len(), 3);
+}
+
 #[test]
 fn an_unreleased_platform_or_a_malformed_version_is_refused() {
     let fx = Fixture::new();

@@ -28,6 +28,7 @@ fn summary_outputs_and_annotations_are_written_as_promised() {
         &env,
     )
     .unwrap();
+    let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
     assert_eq!(std::fs::read_to_string(&summary).unwrap(), render(&report));
     assert_eq!(
         std::fs::read_to_string(&output).unwrap(),
@@ -48,6 +49,7 @@ fn annotations_are_capped_at_ten() {
         (k == "GITHUB_ACTIONS").then(|| "true".into())
     });
     let lines = publish(&report, None, &PublishArgs::default(), &env).unwrap();
+    let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
     assert_eq!(lines.len(), 10);
     assert!(
         lines[9].ends_with("and 16 more failed gates: see the job summary or the report"),

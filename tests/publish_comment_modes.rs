@@ -40,7 +40,8 @@ fn patch(id: u64, body: &str) -> Mock {
 
 /// Publishes `report` to PR 7 of `gh` with `--comment-mode when`; the lines it would print.
 fn publish_when(gh: &Gh, report: &Report, when: CommentWhen) -> Vec<String> {
-    publish(report, None, &mode(when), &gh.env(&[])).unwrap()
+    let lines = publish(report, None, &mode(when), &gh.env(&[])).unwrap();
+    lines.iter().map(ToString::to_string).collect()
 }
 
 #[test]

@@ -106,8 +106,9 @@ fn a_change_that_moves_few_queries_is_covered_by_the_default_interval() {
         300,
         B,
         Route::Report(IntervalMethod::BootstrapT),
+        1,
     );
-    let plain = cell.cell(sim::DATA_SEED, 300, B, Route::PlainBootstrapT);
+    let plain = cell.cell(sim::DATA_SEED, 300, B, Route::PlainBootstrapT, 1);
     let t = &guarded.at_mean;
     assert!(t.coverage() >= 0.925, "default: {}", t.coverage());
     assert!(

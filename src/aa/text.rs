@@ -36,7 +36,8 @@ pub fn render(r: &AaReport) -> String {
             continue;
         }
         out.push_str(&format!(
-            "\nFlaky queries ({m}): {}\n",
+            "\nFlaky queries ({}): {}\n",
+            crate::safe_text::shown(m),
             crate::error::few(ids, 20)
         ));
     }

@@ -126,10 +126,7 @@ pub fn apply(
         );
     }
     for r in gates.iter_mut() {
-        let Some(c) = comparisons
-            .iter()
-            .find(|c| c.metric == r.metric && c.slice == r.slice)
-        else {
+        let Some(c) = comparisons.iter().find(|c| r.is_on(c)) else {
             continue;
         };
         found.warnings.extend(min_judged(cfg, c, r));

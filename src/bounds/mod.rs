@@ -8,6 +8,7 @@
 //! top-k document is unjudged, both bounds are today's figures and the passes are skipped.
 
 pub mod files;
+pub mod ties;
 
 use std::collections::BTreeMap;
 
@@ -248,10 +249,7 @@ pub fn apply(
         found.notes.push(convention_note(runs, comparisons));
     }
     for (i, r) in gates.iter_mut().enumerate() {
-        let Some(c) = comparisons
-            .iter()
-            .find(|c| c.metric == r.metric && c.slice == r.slice)
-        else {
+        let Some(c) = comparisons.iter().find(|c| r.is_on(c)) else {
             continue;
         };
         if let Some(w) = min_judged(cfg, c, r) {
@@ -291,14 +289,12 @@ pub fn condensed(
     let names: Vec<String> = gated(cfg).keys().cloned().collect();
     let (comps, gs) = pass(cfg, runs, b, c, &names)?;
     for x in comparisons.iter_mut() {
+        let same = comps.iter().find(|y| y.same_as(x));
         let Some(j) = x.judged.as_mut() else { continue };
-        j.condensed = comps
-            .iter()
-            .find(|y| y.metric == x.metric && y.slice == x.slice)
-            .map(|y| DeltaAtBound {
-                delta: y.delta,
-                ci: y.ci,
-            });
+        j.condensed = same.map(|y| DeltaAtBound {
+            delta: y.delta,
+            ci: y.ci,
+        });
     }
     for (r, g) in gates.iter_mut().zip(&gs) {
         r.condensed = Some(decision(g));
@@ -369,12 +365,10 @@ fn attach(
         .filter(|c| metrics.contains_key(&c.metric))
     {
         let find = |v: &[Comparison]| {
-            v.iter()
-                .find(|x| x.metric == c.metric && x.slice == c.slice)
-                .map(|x| DeltaAtBound {
-                    delta: x.delta,
-                    ci: x.ci,
-                })
+            v.iter().find(|x| x.same_as(c)).map(|x| DeltaAtBound {
+                delta: x.delta,
+                ci: x.ci,
+            })
         };
         let k = metrics[&c.metric];
         let members = sl.iter().find(|s| s.name == c.slice).map(|s| &s.members);
@@ -435,7 +429,10 @@ fn min_judged(cfg: &Config, c: &Comparison, r: &mut GateResult) -> Option<String
     );
     Some(format!(
         "gate #{} {} on {}: {}",
-        r.gate, r.metric, r.slice, r.detail
+        r.gate,
+        r.name(),
+        r.slice,
+        r.detail
     ))
 }
 
@@ -448,7 +445,10 @@ fn unreliable(cfg: &Config, r: &mut GateResult, c: &Comparison, runs: &Runs, v: 
     }
     let at = |b: Option<&DeltaAtBound>, d: &str| {
         b.map_or(String::new(), |b| {
-            format!("{:+.4} [{:+.4}, {:+.4}] → {d}", b.delta, b.ci[0], b.ci[1])
+            format!(
+                "{} → {d}",
+                crate::numbers::delta_and_interval(b.delta, b.ci)
+            )
         })
     };
     let j = c.judged.as_ref();
@@ -468,7 +468,7 @@ fn unreliable(cfg: &Config, r: &mut GateResult, c: &Comparison, runs: &Runs, v: 
     format!(
         "gate #{} {} on {}: {why} ({}): {bounds}; judge these first: {}",
         r.gate,
-        r.metric,
+        r.name(),
         r.slice,
         match cfg.judged.on_unreliable {
             OnUnreliable::Fail => "fails, [judged] on-unreliable = \"fail\"",

@@ -112,6 +112,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "critical",
             "min-queries",
             "min-groups",
+            "min-moved",
             "on-small-slice",
         ],
     ),
@@ -269,6 +270,7 @@ fn slices_table(s: &Slices) -> Table {
     );
     slices.insert("min-queries".into(), (s.min_queries as i64).into());
     slices.insert("min-groups".into(), (s.min_groups as i64).into());
+    slices.insert("min-moved".into(), (s.min_moved as i64).into());
     let small = match s.on_small_slice {
         OnSmallSlice::Warn => "warn",
         OnSmallSlice::Fail => "fail",

@@ -1,5 +1,5 @@
 //! Semantic checks of the `[[gate]]` tables: rules in range, at least one rule per gate,
-//! well-formed slice names, and one reading (statistic, orientation) per metric.
+//! well-formed slice names, and one direction per metric (statistics may differ).
 
 use toml::{Spanned, Value};
 
@@ -222,9 +222,10 @@ fn orientation(src: &SourceText, index: usize, metric: &str, g: &RawGate) -> Res
     if let Some(near) = crate::metric_names::did_you_mean(base, IR) {
         let near = cut.map_or(near.to_string(), |k| format!("{near}@{k}"));
         return Err(at_metric(format!(
-            "[[gate]] #{index}: unknown metric {metric:?}; did you mean {near}? (a column rag-gate does not know needs higher-is-better = true | false)"
+            "[[gate]] #{index}: unknown metric {}; did you mean {near}? (a column rag-gate does not know needs higher-is-better = true | false)", crate::safe_text::quoted(metric)
         )));
     }
+    let metric = crate::safe_text::shown(metric);
     Err(at_metric(format!(
         "[[gate]] #{index} ({metric}): is a higher {metric} better or worse? rag-gate knows the direction of IR metrics only; add higher-is-better = false (lower is better: latency, cost) or higher-is-better = true"
     )))
@@ -290,20 +291,22 @@ fn gate_slices(src: &SourceText, index: usize, s: &Spanned<Value>) -> Result<Gat
     }
 }
 
-/// A metric is compared once per slice, so every gate on it must read it the same way.
-pub(super) fn same_reading_per_metric(
+/// Every gate on one metric must agree on its direction: a metric is better higher or lower,
+/// whatever statistic reads it. Gates on one metric may read different statistics (mean and p95
+/// of latency): each (metric, statistic) is its own comparison.
+pub(super) fn same_direction_per_metric(
     src: &SourceText,
     raw: &[Spanned<RawGate>],
     gates: &[Gate],
 ) -> Result<()> {
     for (i, g) in gates.iter().enumerate() {
         if let Some(first) = gates[..i].iter().find(|f| f.metric == g.metric) {
-            if (first.statistic, first.higher_is_better) != (g.statistic, g.higher_is_better) {
+            if first.higher_is_better != g.higher_is_better {
                 return Err(src.error(
                     Some(raw[i].span()),
                     format!(
-                        "[[gate]] #{} ({}): statistic and higher-is-better must match gate #{} on the same metric ({}, higher-is-better = {})",
-                        g.index, g.metric, first.index, first.statistic.as_str(), first.higher_is_better
+                        "[[gate]] #{} ({}): higher-is-better must match gate #{} on the same metric (higher-is-better = {}): a metric is better one way, whatever its statistic",
+                        g.index, g.metric, first.index, first.higher_is_better
                     ),
                 ));
             }

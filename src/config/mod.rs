@@ -233,6 +233,9 @@ pub struct Slices {
     pub min_queries: usize,
     /// Group unit: the fewest groups, counted as the effective number (Σ n_g)² / Σ n_g².
     pub min_groups: usize,
+    /// The fewest moved units (queries, or groups holding a moved query) a passing `max-drop` or
+    /// `max-change` needs, unless none moved (a no-op).
+    pub min_moved: usize,
     pub on_small_slice: OnSmallSlice,
 }
 
@@ -245,6 +248,7 @@ impl Slices {
             critical: Vec::new(),
             min_queries: 1,
             min_groups: 1,
+            min_moved: 1,
             on_small_slice: OnSmallSlice::Warn,
         }
     }
@@ -336,6 +340,11 @@ pub const DEFAULT_MIN_QUERIES: usize = 30;
 /// Group unit: comparisons with fewer (effective) groups are not judged; chosen from the
 /// calibration (calibration/results.txt: the default interval holds 95% from 8 equal groups).
 pub const DEFAULT_MIN_GROUPS: usize = 8;
+/// A passing `max-drop` / `max-change` on a comparison where at least one but fewer than this
+/// many units moved (delta beyond tie-epsilon) is not judged: below 8 moved queries a drop
+/// carried by the few that moved passes `max-drop` at the margin in 5–36% of sets
+/// (calibration/results.txt, issue 28); a no-op (none moved) is judged.
+pub const DEFAULT_MIN_MOVED: usize = 8;
 pub const DEFAULT_METHOD: Method = Method::BootstrapT;
 pub const DEFAULT_WORST: usize = 5;
 pub const DEFAULT_TIE_EPSILON: f64 = 1e-9;

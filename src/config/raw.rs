@@ -83,6 +83,7 @@ pub struct RawSlices {
     pub critical: Vec<Spanned<String>>,
     pub min_queries: Option<Spanned<i64>>,
     pub min_groups: Option<Spanned<i64>>,
+    pub min_moved: Option<Spanned<i64>>,
     pub on_small_slice: Option<OnSmallSlice>,
 }
 

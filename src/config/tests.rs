@@ -111,13 +111,24 @@ fn statistics_keys_parse_and_round_trip() {
 }
 
 #[test]
+fn one_metric_may_be_gated_by_two_statistics() {
+    let text = format!(
+        "{MIN}[[gate]]\nmetric = \"m\"\nmin-mean = 1.0\nhigher-is-better = false\n\
+         [[gate]]\nmetric = \"m\"\nstatistic = \"p95\"\nmax-mean = 2.0\nhigher-is-better = false\n"
+    );
+    let c = parse(&text).unwrap();
+    let read: Vec<_> = c.gates.iter().map(|g| g.statistic).collect();
+    assert_eq!(read, [Statistic::Mean, Statistic::P95]);
+}
+
+#[test]
 fn statistics_keys_are_checked() {
     let cases = [
         (format!("{MIN}[bootstrap]\nmethod = \"bc\"\n"), "prod.toml:5:10: unknown variant `bc`"),
         (format!("{MIN}[report]\npractical-tie = -1.0\n"), "prod.toml:5:17: [report] practical-tie: expected a finite number ≥ 0"),
         (format!("{MIN}[[gate]]\nmetric = \"m\"\nfail-if-significant-drop = -0.1\nhigher-is-better = true\n"), "prod.toml:6:28: [[gate]] #1 (m): fail-if-significant-drop must be a finite number ≥ 0"),
         (format!("{MIN}[[gate]]\nmetric = \"m\"\nstatistic = \"p99\"\nmin-mean = 1.0\nhigher-is-better = true\n"), "prod.toml:6:13: unknown variant `p99`"),
-        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmin-mean = 1.0\nhigher-is-better = true\n[[gate]]\nmetric = \"m\"\nstatistic = \"median\"\nmax-mean = 2.0\nhigher-is-better = true\n"), "prod.toml:8:1: [[gate]] #2 (m): statistic and higher-is-better must match gate #1"),
+        (format!("{MIN}[[gate]]\nmetric = \"m\"\nmin-mean = 1.0\nhigher-is-better = true\n[[gate]]\nmetric = \"m\"\nstatistic = \"median\"\nmax-mean = 2.0\nhigher-is-better = false\n"), "prod.toml:8:1: [[gate]] #2 (m): higher-is-better must match gate #1 on the same metric (higher-is-better = true)"),
     ];
     for (text, want) in cases {
         let e = parse(&text).unwrap_err().to_string();

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use toml::{Spanned, Value};
 
-use super::gate::{check_slice_name, gate, same_reading_per_metric};
+use super::gate::{check_slice_name, gate, same_direction_per_metric};
 use super::raw::{RawBootstrap, RawConfig, RawInputs, RawNoise, RawPolicy, RawReport, RawSlices};
 use super::*;
 
@@ -240,6 +240,8 @@ fn slices_settings(src: &SourceText, s: &RawSlices) -> Result<Slices> {
             .unwrap_or(DEFAULT_MIN_QUERIES),
         min_groups: at_least_one(src, &s.min_groups, "[slices] min-groups must be ≥ 1")?
             .unwrap_or(DEFAULT_MIN_GROUPS),
+        min_moved: at_least_one(src, &s.min_moved, "[slices] min-moved must be ≥ 1")?
+            .unwrap_or(DEFAULT_MIN_MOVED),
         on_small_slice: s.on_small_slice.unwrap_or(OnSmallSlice::Warn),
     })
 }
@@ -340,7 +342,7 @@ fn checked_gates(
              [[gate]] metric = \"ndcg@10\" max-drop = 0.01 (for a report without gates, use `rag-gate compare`)",
         ));
     }
-    same_reading_per_metric(src, &raw.gates, &gates)?;
+    same_direction_per_metric(src, &raw.gates, &gates)?;
     Ok(gates)
 }
 

@@ -44,6 +44,7 @@ pub fn evaluate_ann(
         scores_disagree: Vec::new(),
         means: means(ms, &scored.rows),
         pooled: BTreeMap::new(),
+        ties: None,
         policies: policies(exact_spec.format, &spec, opts),
         protocol: None,
     };
@@ -61,11 +62,17 @@ type Truth = BTreeMap<String, (usize, Vec<Vec<u8>>)>;
 /// format's default (by score where there are scores).
 fn spec_for(p: &Path, shown: &str, opts: &EvalOptions) -> Result<RunSpec<'static>> {
     let format = Format::resolve(p, shown, super::Role::Run, opts.run_format)?;
+    let order = match (opts.order, format) {
+        (Some(o), _) => o,
+        (None, Format::Parquet) => super::run_parquet::default_order(p, shown, &opts.columns)?,
+        (None, f) => f.default_order(),
+    };
     Ok(RunSpec {
         format,
-        order: opts.order.unwrap_or(format.default_order()),
+        order,
         chunks: None,
         corpus: None,
+        columns: opts.columns.clone(),
     })
 }
 
@@ -141,6 +148,8 @@ fn ann_row(ms: &[Metric], qid: &str, line: usize, top: &[Vec<u8>], ann: &[&[u8]]
         top_rels: Vec::new(),
         ideal_gains: Vec::new(),
         has_nonrelevant: false,
+        tie_groups: 0,
+        ties: None,
         relevant: Vec::new(),
     }
 }

@@ -74,6 +74,49 @@ pub struct EvalArgs {
     /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
+    /// Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`,
+    /// `score=similarity`, `rank=position` [default: the usual names, docs/inputs.md].
+    #[arg(long = "column", value_name = "ROLE=COLUMN", value_parser = run_column)]
+    pub columns: Vec<(String, String)>,
+    /// Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`,
+    /// `relevance=label` [default: the usual names].
+    #[arg(long = "qrels-column", value_name = "ROLE=COLUMN", value_parser = qrels_column)]
+    pub qrels_columns: Vec<(String, String)>,
+}
+
+fn run_column(s: &str) -> std::result::Result<(String, String), String> {
+    role_column(s, &["qid", "doc_id", "score", "rank"])
+}
+
+fn qrels_column(s: &str) -> std::result::Result<(String, String), String> {
+    role_column(s, &["qid", "doc_id", "relevance"])
+}
+
+/// One `ROLE=COLUMN` with ROLE one of `roles`.
+fn role_column(s: &str, roles: &[&str]) -> std::result::Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((r, c)) if roles.contains(&r) && !c.is_empty() => Ok((r.to_string(), c.to_string())),
+        _ => Err(format!(
+            "expected ROLE=COLUMN with ROLE one of {}, e.g. qid=query_id",
+            roles.join(", ")
+        )),
+    }
+}
+
+/// The `--column` flags as the Parquet readers' column names (a later flag for a role wins).
+fn table_columns(flags: &[(String, String)]) -> super::parquet_columns::TableColumns {
+    let mut c = super::parquet_columns::TableColumns::default();
+    for (role, col) in flags {
+        let slot = match role.as_str() {
+            "qid" => &mut c.qid,
+            "doc_id" => &mut c.doc_id,
+            "score" => &mut c.score,
+            "rank" => &mut c.rank,
+            _ => &mut c.relevance,
+        };
+        *slot = Some(col.clone());
+    }
+    c
 }
 
 pub fn run(args: &EvalArgs) -> Result<Outcome> {
@@ -87,12 +130,14 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     refuse_clobbering(&named, &reads)?;
     let ev = evaluate_either(args, &ms, &opts)?;
     let mut stderr = left_out_notes(&ev.summary);
+    stderr.extend(tie_notes(&ev.summary));
+    stderr.extend(piped_run_note(args, &ev.summary));
     stderr.extend(super::engine::disagree_warning(
         &ev.summary.run,
         &ev.summary.scores_disagree,
     ));
     let mut out = Outcome {
-        stderr,
+        stderr: stderr.into_iter().map(Into::into).collect(),
         ..Outcome::default()
     };
     write_rows(args, &ev, &reads, &mut out)?;
@@ -117,6 +162,8 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
         optimistic: false,
         judged_only: args.judged_only,
         keep_ranks: false,
+        columns: table_columns(&args.columns),
+        qrels_columns: table_columns(&args.qrels_columns),
     }
 }
 
@@ -167,6 +214,43 @@ fn left_out_notes(s: &EvalSummary) -> Vec<String> {
     notes
 }
 
+/// One note per metric whose value depends on the order of tied scores for some query: how
+/// many queries, and the mean between the least and most favourable orders (the summary JSON's
+/// `ties` has the figures at full precision).
+pub fn tie_notes(s: &EvalSummary) -> Vec<String> {
+    let Some(t) = &s.ties else {
+        return Vec::new();
+    };
+    t.metrics
+        .iter()
+        .filter(|m| m.queries_depending > 0)
+        .filter_map(|m| {
+            let (mean, lo, hi) = (m.mean?, m.worst_mean?, m.best_mean?);
+            let d = crate::numbers::range_digits(lo, hi);
+            Some(format!(
+                "note: ties: {} depends on the order of tied scores for {} of {}: mean {mean:.d$} \
+                 with trec_eval's order (docid descending), {lo:.d$} to {hi:.d$} from the least \
+                 to the most favourable order of tied documents (summary JSON: ties)",
+                m.metric,
+                m.queries_depending,
+                queries(t.evaluated)
+            ))
+        })
+        .collect()
+}
+
+/// A run on standard input is read once, by the run reader, so its ir_metadata header (if it has
+/// one) is not read and the fingerprint has no run context: said, so it is not lost silently.
+fn piped_run_note(args: &EvalArgs, s: &EvalSummary) -> Option<String> {
+    let p = s.protocol.as_ref()?;
+    (crate::input::open::is_stdin(&args.run) && p.run_context.is_empty()).then(|| {
+        "note: the run came on standard input, which is read once: an ir_metadata header in it \
+         (tag, method, model) is not read, so the fingerprint has no run context; give the run \
+         as a file to keep it"
+            .to_string()
+    })
+}
+
 /// Writes the rows (or the summary) where the flags say: `-o FILE` with its sidecar and the
 /// holes stub, or stdout; `--summary` puts the summary on stdout instead of the rows.
 fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome) -> Result<()> {
@@ -176,7 +260,7 @@ fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome
     } else {
         render_rows(ev, args.format)?
     };
-    let holes = args.holes.as_ref().map(|_| holes_text(ev));
+    let holes = args.holes.as_ref().map(|_| holes_text(ev)).transpose()?;
     match args.output.as_ref().filter(|p| !is_stdout(p)) {
         Some(path) => write_with_sidecar(path, &rows, ev, args.holes.as_deref(), holes, reads)?,
         None => {
@@ -184,7 +268,7 @@ fn write_rows(args: &EvalArgs, ev: &Evaluation, reads: &Reads, out: &mut Outcome
                 let holes = Output {
                     flag: "--holes",
                     path: h,
-                    bytes: text.as_bytes(),
+                    text,
                 };
                 crate::outputs::write(&[holes], reads)?;
             }
@@ -212,7 +296,7 @@ fn holes_depth(ms: &[Metric]) -> usize {
         .unwrap_or(0)
 }
 
-fn holes_text(ev: &super::Evaluation) -> String {
+fn holes_text(ev: &super::Evaluation) -> Result<String> {
     super::holes::render(&super::holes::collect(ev.rows.iter().flat_map(|r| {
         r.unjudged
             .iter()
@@ -233,18 +317,16 @@ fn write_with_sidecar(
 ) -> Result<()> {
     let sidecar = ev.summary.protocol.as_ref().map(|p| {
         let mut p = p.clone();
-        p.rows_sha256 = Some(crate::protocol::sha256_hex(rows.as_bytes()));
+        // The hash of the bytes as written (`outputs::write` guards them).
+        let written = crate::safe_text::printable(rows);
+        p.rows_sha256 = Some(crate::protocol::sha256_hex(written.as_bytes()));
         let mut s = serde_json::to_string_pretty(&p).expect("the protocol always serialises");
         s.push('\n');
         s
     });
     let sidecar_path = crate::protocol::sidecar_path(path);
     fn out<'a>(flag: &'a str, path: &'a std::path::Path, text: &'a str) -> Output<'a> {
-        Output {
-            flag,
-            path,
-            bytes: text.as_bytes(),
-        }
+        Output { flag, path, text }
     }
     let mut files = vec![out("-o", path, rows)];
     if let Some(s) = &sidecar {

@@ -11,8 +11,9 @@ use serde::Serialize;
 
 use super::judged::unjudged_docs;
 use super::metrics::{Judged, Kind, Metric, UNJUDGED};
-use super::qrels::{read_qrels, Corpus, Qrels, QueryQrels};
+use super::qrels::{Corpus, Qrels, QueryQrels};
 use super::run::{for_each_query, ChunkMap, RunSpec};
+use super::ties::{summarise, tie_values, QueryTies, TieSummary, TieValues};
 use super::{EmptyGold, EvalOptions, Format, Gain, Order, Role};
 use crate::error::{Error, Result};
 use crate::model::RelevantRank;
@@ -46,6 +47,13 @@ pub struct QueryResult {
     /// id), so a report can say why a query regressed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub relevant: Vec<RelevantRank>,
+    /// Tied-score groups in the query's ranking (`ties.rs`).
+    #[serde(skip)]
+    pub tie_groups: usize,
+    /// The values under the least and most favourable order of the tied documents; None when
+    /// no tied group mixes grades (every order gives `values`).
+    #[serde(skip)]
+    pub ties: Option<TieValues>,
 }
 
 /// The rank of each of the query's relevant docs (rel ≥ `level`) in `docs`, sorted by doc id.
@@ -104,6 +112,10 @@ pub struct EvalSummary {
     /// Σ hits@k / Σ R over evaluated queries, for each recall@k.
     pub pooled: BTreeMap<String, Option<f64>>,
     pub policies: Policies,
+    /// Tie sensitivity per metric (`ties.rs`); absent with `--order given` and with a chunk
+    /// map, where no tie is assessed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ties: Option<TieSummary>,
     /// The protocol fingerprint (not for ann-recall, which has no qrels).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<Protocol>,
@@ -118,7 +130,7 @@ pub struct Evaluation {
 
 fn score(
     q: &QueryQrels,
-    rels: &[i32],
+    (rels, groups): (&[i32], &[(u32, u32)]),
     docs: &[&[u8]],
     ms: &[Metric],
     opts: &EvalOptions,
@@ -160,6 +172,11 @@ fn score(
         },
         has_nonrelevant: q.judged.values().any(|&g| g <= 0),
         relevant: Vec::new(),
+        tie_groups: groups.len(),
+        ties: match groups.is_empty() {
+            true => None,
+            false => tie_values(&j, groups, ms),
+        },
     }
 }
 
@@ -230,7 +247,13 @@ pub fn evaluate(
         .transpose()?;
     let (qrels_format, run_format, order) =
         formats_and_order(opts, (qrels_path, qrels_shown), (run_path, run_shown))?;
-    let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref())?;
+    let qrels = super::qrels::read_qrels_mapped(
+        qrels_path,
+        qrels_shown,
+        qrels_format,
+        corpus.as_ref(),
+        &opts.qrels_columns,
+    )?;
     if opts.gain == Gain::Exponential {
         check_exponential_grades(&qrels, qrels_shown)?;
     }
@@ -240,6 +263,7 @@ pub fn evaluate(
         order,
         chunks: chunks.as_ref(),
         corpus: corpus.as_ref(),
+        columns: opts.columns.clone(),
     };
     let Scored {
         mut rows,
@@ -271,6 +295,7 @@ pub fn evaluate(
         scores_disagree: disagree,
         means,
         pooled,
+        ties: ties_assessed(order, opts).then(|| tie_summary(ms, &rows)),
         policies: policies(opts, qrels_format, run_format, order),
         protocol: Some(protocol),
     };
@@ -290,7 +315,13 @@ fn formats_and_order(
 ) -> Result<(Format, Format, Order)> {
     let qrels_format = Format::resolve(qrels_path, qrels_shown, Role::Qrels, opts.qrels_format)?;
     let run_format = Format::resolve(run_path, run_shown, Role::Run, opts.run_format)?;
-    let order = opts.order.unwrap_or(run_format.default_order());
+    let order = match (opts.order, run_format) {
+        (Some(o), _) => o,
+        (None, Format::Parquet) => {
+            super::run_parquet::default_order(run_path, run_shown, &opts.columns)?
+        }
+        (None, f) => f.default_order(),
+    };
     Ok((qrels_format, run_format, order))
 }
 
@@ -307,7 +338,7 @@ fn score_missing(
     for (qid, q) in &qrels.queries {
         if !excluded.contains(qid) && !rows.contains_key(qid) {
             missing.push(qid.clone());
-            let mut row = score(q, &[], &[], ms, opts, qid);
+            let mut row = score(q, (&[], &[]), &[], ms, opts, qid);
             if opts.keep_ranks {
                 row.relevant = relevant_ranks(q, &[], opts.rel_level);
             }
@@ -384,6 +415,7 @@ fn score_run(
                 .map(|d| q.judged.get(*d).map_or(UNJUDGED, |&g| g.max(UNJUDGED + 1))),
         );
         let condensed: Vec<&[u8]>;
+        let mut groups = r.ties;
         let docs: &[&[u8]] = match opts.judged_only {
             false => &r.docs,
             true => {
@@ -397,11 +429,13 @@ fn score_run(
                     .filter(|(_, &g)| kept(g))
                     .map(|(d, _)| *d)
                     .collect();
+                let keep: Vec<bool> = rels.iter().map(|&g| kept(g)).collect();
+                groups = super::ties::condense(&groups, &keep);
                 rels.retain(|&g| kept(g));
                 &condensed
             }
         };
-        let mut row = score(q, &rels, docs, ms, opts, r.qid);
+        let mut row = score(q, (&rels, &groups), docs, ms, opts, r.qid);
         if opts.keep_ranks {
             row.relevant = relevant_ranks(q, docs, opts.rel_level);
         }
@@ -477,6 +511,24 @@ fn fingerprint(
         ),
         ..protocol
     })
+}
+
+/// Ties are assessed where the ranking sorts by score or rank and no chunk map folds chunks.
+fn ties_assessed(order: Order, opts: &EvalOptions) -> bool {
+    order != Order::Given && opts.chunk_map.is_none()
+}
+
+/// The tie sensitivity of every metric over the evaluated rows.
+fn tie_summary(ms: &[Metric], rows: &[QueryResult]) -> TieSummary {
+    let qs: Vec<QueryTies> = rows
+        .iter()
+        .map(|r| QueryTies {
+            values: &r.values,
+            ties: r.ties.as_ref(),
+            groups: r.tie_groups,
+        })
+        .collect();
+    summarise(ms, &qs)
 }
 
 type Means = BTreeMap<String, Option<f64>>;

@@ -29,6 +29,9 @@ pub enum Format {
     /// LlamaIndex-style JSONL: {"query_id", "expected_ids", "retrieved_ids"}; one file is both
     /// the qrels (expected_ids, rel 1) and the run (retrieved_ids in rank order).
     Llamaindex,
+    /// Parquet, a file or a folder of part files: runs `qid, doc_id, score and/or rank`, qrels
+    /// `qid, doc_id, relevance` (names mappable with `--column`).
+    Parquet,
 }
 
 /// What a file is read as.
@@ -54,6 +57,7 @@ impl Format {
         match sniff::extension(p).as_deref() {
             Some("jsonl" | "ndjson") => Format::Jsonl,
             Some("json") => Format::Json,
+            Some("parquet") => Format::Parquet,
             _ => Format::Trec,
         }
     }
@@ -63,6 +67,9 @@ impl Format {
     pub fn resolve(path: &Path, shown: &str, role: Role, forced: Option<Format>) -> Result<Format> {
         if let Some(f) = forced {
             return f.allowed(role).map(|()| f);
+        }
+        if sniff::is_parquet(path) || Format::from_path(path) == Format::Parquet {
+            return Ok(Format::Parquet);
         }
         let head = sniff::head(path, shown)?;
         let by_name = Format::from_path(path);
@@ -108,8 +115,8 @@ impl Format {
         if bad {
             let name = self.name();
             return Err(Error::Usage(format!(
-                "{} {name}: {name} is a {} format; runs are trec, jsonl, json, msmarco or \
-                 llamaindex, qrels trec, jsonl, json, beir or llamaindex",
+                "{} {name}: {name} is a {} format; runs are trec, jsonl, json, msmarco, \
+                 llamaindex or parquet, qrels trec, jsonl, json, beir, llamaindex or parquet",
                 role.flag(),
                 if role == Role::Run { "qrels" } else { "run" },
             )));
@@ -122,7 +129,7 @@ impl Format {
     /// for MS MARCO, as listed for JSONL lists.
     pub fn default_order(self) -> Order {
         match self {
-            Format::Trec | Format::Json => Order::Score,
+            Format::Trec | Format::Json | Format::Parquet => Order::Score,
             Format::Msmarco => Order::Rank,
             Format::Jsonl | Format::Llamaindex | Format::Beir => Order::Given,
         }

@@ -3,7 +3,7 @@
 //!
 //! `[eval]` keys (all optional): `metrics` (computed besides the gated ones), `rel-level`,
 //! `gain` ("linear" | "exponential"), `order` ("score" | "rank" | "given"), `empty-gold`
-//! ("exclude" | "zero" | "error"), `qrels-format` and `run-format` ("trec" | "jsonl" | "json" | "beir" | "msmarco" | "llamaindex"),
+//! ("exclude" | "zero" | "error"), `qrels-format` and `run-format` ("trec" | "jsonl" | "json" | "beir" | "msmarco" | "llamaindex" | "parquet"),
 //! `corpus` and `chunk-map` (paths relative to the gate file), `judged-only` (condensed lists,
 //! trec_eval -J).
 

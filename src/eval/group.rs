@@ -65,6 +65,7 @@ impl Group {
         self.refuse_duplicates(spec, shown)?;
         let idx = self.order(spec, shown)?;
         let docs = self.final_docs(&idx, spec, shown)?;
+        let ties = self.ties(&idx, spec);
         f(Ranking {
             qid: &self.qid,
             line: self.lines.first().copied().unwrap_or(0),
@@ -72,7 +73,26 @@ impl Group {
             scores_disagree: spec.order == Order::Given
                 && self.has_scores
                 && self.scores.windows(2).any(|w| w[1] > w[0]),
+            ties,
         })
+    }
+
+    /// The runs of tied entries in ranking order `idx`: equal scores (`--order score`) or equal
+    /// ranks (`--order rank`); none in file order, and none with a chunk map (chunks fold into
+    /// documents after ordering, so a tie of chunks is not a tie of ranked documents).
+    fn ties(&self, idx: &[usize], spec: &RunSpec) -> super::ties::TieGroups {
+        let n = idx.len();
+        match (spec.order, spec.chunks) {
+            (_, Some(_)) | (Order::Given, _) => Vec::new(),
+            (Order::Score, None) => {
+                let s = &self.scores;
+                super::ties::find_groups(n, |i| s[idx[i]] == s[idx[i + 1]])
+            }
+            (Order::Rank, None) => {
+                let r = &self.ranks;
+                super::ties::find_groups(n, |i| r[idx[i]] == r[idx[i + 1]])
+            }
+        }
     }
 
     /// An input error at entry `i`'s line (or line 0 when there is no such entry).
@@ -89,6 +109,11 @@ impl Group {
             if let Some(first) = first_at.insert(self.doc(i), i) {
                 let where_ = if matches!(spec.format, Format::Trec | Format::Msmarco) {
                     format!("lines {} and {}", self.lines[first], self.lines[i])
+                } else if spec.format == Format::Parquet {
+                    format!(
+                        "rows {} and {} of the table",
+                        self.lines[first], self.lines[i]
+                    )
                 } else {
                     format!("positions {} and {}", first + 1, i + 1)
                 };
@@ -190,6 +215,7 @@ mod tests {
             order: Order::Score,
             chunks: Some(&cm),
             corpus: None,
+            columns: Default::default(),
         };
         let mut got = Vec::new();
         for_each_query(&run, "r.txt", &spec, &mut |r| {

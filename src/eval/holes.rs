@@ -45,8 +45,36 @@ pub fn collect(sightings: impl IntoIterator<Item = (String, String, String, usiz
     out
 }
 
-/// The stub's text.
-pub fn render(holes: &[Hole]) -> String {
+/// Whether `id` can be a field of a qrels line as written: no white space (it splits fields,
+/// and a line break would start another, graded, line), no control or invisible character, not
+/// empty, and nothing the final output guard would have to change.
+fn fits_a_qrels_line(id: &str) -> bool {
+    !id.is_empty()
+        && !id
+            .chars()
+            .any(|c| c.is_whitespace() || crate::safe_text::needs_escape(c))
+        && !crate::safe_text::starts_command(id)
+}
+
+/// The stub's text; an id that cannot be written as a qrels field is refused (nothing is
+/// written), so no id can forge a line of graded qrels.
+pub fn render(holes: &[Hole]) -> crate::Result<String> {
+    if let Some(h) = holes
+        .iter()
+        .find(|h| !fits_a_qrels_line(&h.query_id) || !fits_a_qrels_line(&h.doc_id))
+    {
+        return Err(crate::Error::Usage(format!(
+            "--holes: query {} doc {} cannot be written as a qrels line (white space, a line \
+             break, a control or invisible character, or a workflow command in an id would \
+             split or forge lines); nothing was written. Fix the ids in the run",
+            crate::safe_text::quoted(&h.query_id),
+            crate::safe_text::quoted(&h.doc_id)
+        )));
+    }
+    Ok(render_lines(holes))
+}
+
+fn render_lines(holes: &[Hole]) -> String {
     let mut out = String::from(
         "# rag-gate holes: unjudged documents in the gated top k (qid iter docid rel).\n\
          # Replace ? with a grade, cut the line at ` #`, and append it to the qrels.\n",
@@ -81,7 +109,7 @@ mod tests {
             s("q1", "D7", "baseline", 9),
         ]);
         assert_eq!(
-            render(&holes).lines().skip(2).collect::<Vec<_>>(),
+            render(&holes).unwrap().lines().skip(2).collect::<Vec<_>>(),
             [
                 "q1 0 D7 ? # baseline rank 9, candidate rank 2",
                 "q1 0 D5 ? # candidate rank 4",

@@ -16,22 +16,61 @@ use crate::error::{Error, Result};
 
 const START: &str = "ir_metadata.start";
 const END: &str = "ir_metadata.end";
+/// The largest ir_metadata block read (real headers are a few KiB).
+pub const MAX_HEADER_BYTES: usize = 256 << 10;
+/// The most flow-collection openings (`[`, `{`, quoted or not) in one block: the YAML parser's
+/// cost grows with the square of flow nesting, and no real header nests more than a few deep.
+pub const MAX_FLOW_OPENS: usize = 1024;
+
+/// Both limits, checked line by line as the block is read, so any header costs linear time
+/// before the YAML parser sees it (at most [`MAX_HEADER_BYTES`] and [`MAX_FLOW_OPENS`]).
+#[derive(Default)]
+struct Budget {
+    bytes: usize,
+    opens: usize,
+}
+
+impl Budget {
+    fn take(&mut self, body: &str, shown: &str, line: usize) -> Result<()> {
+        self.bytes += body.len() + 1;
+        self.opens += body.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+        let over = if self.bytes > MAX_HEADER_BYTES {
+            format!(
+                "the ir_metadata block is over {} KiB",
+                MAX_HEADER_BYTES >> 10
+            )
+        } else if self.opens > MAX_FLOW_OPENS {
+            format!(
+                "the ir_metadata block opens more than {MAX_FLOW_OPENS} flow collections (`[` or `{{`); nested flow collections cost the YAML parser quadratic time"
+            )
+        } else {
+            return Ok(());
+        };
+        Err(Error::input(
+            shown,
+            line,
+            format!("{over}; a run's header describes the run in a few KiB (tag, method, implementation): shorten it, or drop the block"),
+        ))
+    }
+}
 
 /// The run context of a TREC run: empty when its head has no ir_metadata block.
 pub fn read_run_context(path: &Path, shown: &str) -> Result<BTreeMap<String, String>> {
     let mut lines = Lines::open(path, shown)?;
     let mut yaml = String::new();
     let mut start = None;
+    let mut budget = Budget::default();
     while let Some(l) = lines.next_line()? {
         let Some(comment) = l.strip_prefix(b"#") else {
             break;
         };
-        let text = String::from_utf8_lossy(comment);
+        let text = String::from_utf8_lossy(comment).into_owned();
         let body = text.strip_prefix(' ').unwrap_or(&text);
         match (start, body.trim()) {
             (None, START) => start = Some(lines.line),
             (Some(_), END) => return parse(&yaml, shown, start.unwrap_or(0)),
             (Some(_), _) => {
+                budget.take(body, shown, lines.line)?;
                 yaml.push_str(body);
                 yaml.push('\n');
             }

@@ -95,7 +95,10 @@ impl Metric {
                         None => format!("did you mean {b}? "),
                     })
                     .unwrap_or_default();
-                return Err(format!("unknown metric {s:?}; {hint}known: {NAMES_HELP}"));
+                return Err(format!(
+                    "unknown metric {}; {hint}known: {NAMES_HELP}",
+                    crate::safe_text::quoted(s)
+                ));
             }
         };
         let needs_k = matches!(

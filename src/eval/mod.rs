@@ -23,11 +23,15 @@ pub mod metrics;
 pub mod moves;
 pub mod output;
 pub mod qrels;
+mod parquet_columns;
+mod qrels_parquet;
 pub mod ranking;
 pub mod run;
 mod run_json;
 mod run_jsonl;
+mod run_parquet;
 pub mod shared_bounds;
+pub mod ties;
 
 use std::path::{Path, PathBuf};
 
@@ -121,6 +125,10 @@ pub struct EvalOptions {
     /// Keep where the run ranked each relevant doc (`QueryResult::relevant`): `check` uses it to
     /// say why a query regressed; `rag-gate eval` does not need it.
     pub keep_ranks: bool,
+    /// Column names of a Parquet run (`--column ROLE=NAME`).
+    pub columns: parquet_columns::TableColumns,
+    /// Column names of Parquet qrels (`--qrels-column ROLE=NAME`).
+    pub qrels_columns: parquet_columns::TableColumns,
 }
 
 impl Default for EvalOptions {
@@ -138,6 +146,8 @@ impl Default for EvalOptions {
             optimistic: false,
             judged_only: false,
             keep_ranks: false,
+            columns: Default::default(),
+            qrels_columns: Default::default(),
         }
     }
 }

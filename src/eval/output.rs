@@ -45,12 +45,19 @@ pub fn render_rows(ev: &Evaluation, format: RowFormat) -> Result<String> {
 /// `all` is trec_eval's summary row and white space splits fields; csv: cells are trimmed; an
 /// empty id reads back in neither).
 fn check_round_trip(ev: &Evaluation, format: &str, bad: impl Fn(&str) -> bool) -> Result<()> {
-    match ev.rows.iter().find(|r| bad(&r.qid)) {
+    // Text formats are written through the final output guard, which would change an id with
+    // control or bidi characters or a workflow command in it (JSON escapes them losslessly).
+    let guarded = |id: &str| {
+        format != "jsonl"
+            && (crate::safe_text::printable(id) != id || crate::safe_text::starts_command(id))
+    };
+    match ev.rows.iter().find(|r| bad(&r.qid) || guarded(&r.qid)) {
         None => Ok(()),
         Some(r) => Err(Error::Usage(format!(
             "query id {} cannot be written with --format {format}: it would not read back as \
              written (trec: `all` is the summary row and white space splits fields; csv: cells \
-             are trimmed; an id must not be empty); use --format jsonl",
+             are trimmed; an id must not be empty; in text formats, no control or bidi character \
+             and no workflow command); use --format jsonl",
             crate::error::quoted(&r.qid)
         ))),
     }

@@ -48,10 +48,25 @@ pub fn read_qrels(
     format: Format,
     corpus: Option<&Corpus>,
 ) -> Result<Qrels> {
+    read_qrels_mapped(path, shown, format, corpus, &Default::default())
+}
+
+/// [`read_qrels`] with the column names of a Parquet table (`--column`).
+pub fn read_qrels_mapped(
+    path: &Path,
+    shown: &str,
+    format: Format,
+    corpus: Option<&Corpus>,
+    columns: &super::parquet_columns::TableColumns,
+) -> Result<Qrels> {
     format.allowed(super::Role::Qrels)?;
     let mut qrels = Qrels::default();
     if format == Format::Json {
         read_json(path, shown, corpus, &mut qrels)?;
+    } else if format == Format::Parquet {
+        super::qrels_parquet::read(path, shown, columns, &mut |q, line, docs| {
+            add(&mut qrels, q, line, docs, corpus)
+        })?;
     } else {
         read_lines(path, shown, format, corpus, &mut qrels)?;
     }
@@ -61,6 +76,7 @@ pub fn read_qrels(
             Format::Jsonl => "JSONL lines {\"query_id\": ..., \"gold\": ...}",
             Format::Json => "a JSON object {query: {doc: rel}} with at least one query",
             Format::Beir => "a `query-id corpus-id score` header, then `qid docid rel` lines",
+            Format::Parquet => "a table with qid, doc_id and relevance columns",
             Format::Llamaindex | Format::Msmarco => {
                 "JSONL lines {\"query_id\": ..., \"expected_ids\": [...]}"
             }

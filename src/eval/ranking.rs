@@ -3,6 +3,7 @@
 //! depends on this file and none on another's, so the readers form no loop.
 
 use super::chunks::ChunkMap;
+pub use super::parquet_columns::TableColumns;
 use super::qrels::Corpus;
 use super::{Format, Order};
 
@@ -15,6 +16,9 @@ pub struct Ranking<'a> {
     /// A list kept in its given order whose scores do not fall along it (a shuffled list would
     /// be scored as shuffled): the evaluation warns, naming the first such query.
     pub scores_disagree: bool,
+    /// Runs of tied scores (or tied ranks with `--order rank`) in `docs`; empty with `--order
+    /// given` and with a chunk map (see `ties.rs`).
+    pub ties: super::ties::TieGroups,
 }
 
 /// What the reader needs besides the file.
@@ -23,4 +27,6 @@ pub struct RunSpec<'a> {
     pub order: Order,
     pub chunks: Option<&'a ChunkMap>,
     pub corpus: Option<&'a Corpus>,
+    /// Column names of a Parquet run.
+    pub columns: TableColumns,
 }

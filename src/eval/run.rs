@@ -39,6 +39,7 @@ pub fn for_each_query(
     match spec.format {
         Format::Jsonl | Format::Llamaindex => super::run_jsonl::read_jsonl(path, shown, spec, f),
         Format::Json => super::run_json::read_json(path, shown, spec, f),
+        Format::Parquet => super::run_parquet::read_parquet(path, shown, spec, f),
         Format::Trec | Format::Msmarco => match read_trec_grouped(path, shown, spec, f)? {
             true => Ok(()),
             false => read_trec_bucketed(path, shown, spec, f),
@@ -235,6 +236,7 @@ mod tests {
             order,
             chunks: None,
             corpus: None,
+            columns: Default::default(),
         };
         let mut out = Vec::new();
         for_each_query(&p, "r.txt", &spec, &mut |r| {

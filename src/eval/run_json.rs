@@ -38,6 +38,7 @@ pub(super) fn read_json(
                 line: 0,
                 docs: Vec::new(),
                 scores_disagree: false,
+                ties: Vec::new(),
             })
         } else {
             g.emit(spec, shown, f)

@@ -40,6 +40,7 @@ pub(super) fn read_jsonl(
                 line,
                 docs: Vec::new(),
                 scores_disagree: false,
+                ties: Vec::new(),
             };
             f(r)?;
             continue;

@@ -5,11 +5,15 @@
 //!
 //! Limits on untrusted input live here, once: gzip may expand at most [`MAX_GZIP_RATIO`]-fold
 //! past its first [`GZIP_FREE_BYTES`] (a decompression bomb is refused, not unpacked), the sniffed
-//! head is [`HEAD_BYTES`], JSON nesting is serde_json's 128 levels.
+//! head is [`HEAD_BYTES`], JSON nesting is serde_json's 128 levels, Parquet is read
+//! [`parquet::BATCH_ROWS`] rows at a time after its footer's declared sizes are checked against
+//! the file (`parquet.rs`, `parquet_footer.rs`).
 
 pub mod gzip;
 pub mod json_map;
 pub mod open;
+pub mod parquet;
+mod parquet_footer;
 pub mod parts;
 pub mod sniff;
 

@@ -55,10 +55,12 @@ pub fn first_json_object(head: &[u8]) -> Option<serde_json::Map<String, serde_js
     }
 }
 
-/// True when `path` is a Parquet file (magic `PAR1`) or a folder of `*.parquet` parts.
+/// True when `path` is a Parquet file (magic `PAR1`) or a folder of Parquet output: named
+/// `*.parquet`, or holding `*.parquet` parts or Spark's `_SUCCESS` (a job that wrote no rows).
 pub fn is_parquet(path: &Path) -> bool {
     if path.is_dir() {
         return extension(path).as_deref() == Some("parquet")
+            || path.join("_SUCCESS").is_file()
             || std::fs::read_dir(path).is_ok_and(|mut d| {
                 d.any(|e| e.is_ok_and(|e| extension(&e.path()).as_deref() == Some("parquet")))
             });

@@ -43,11 +43,7 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
         .iter()
         .filter(|r| r.status == GateStatus::TooSmall)
         .count();
-    let find = |g: &GateResult| {
-        comparisons
-            .iter()
-            .find(|c| c.metric == g.metric && c.slice == g.slice)
-    };
+    let find = |g: &GateResult| comparisons.iter().find(|c| g.is_on(c));
     let Some(worst) = failed.iter().min_by(|a, b| {
         let (ca, cb) = (find(a), find(b));
         priority(a)
@@ -59,8 +55,16 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
             .then_with(|| a.gate.cmp(&b.gate))
     }) else {
         let passed = results.iter().filter(|r| r.passed).count();
+        let few_moved = results
+            .iter()
+            .any(|r| r.decided_by.ends_with("(min-moved)"));
         let tail = if not_judged > 0 {
-            format!("; {not_judged} not judged (slices too small), not passed")
+            let why = if few_moved {
+                "too small, or too few queries moved"
+            } else {
+                "slices too small"
+            };
+            format!("; {not_judged} not judged ({why}), not passed")
         } else {
             String::new()
         };
@@ -70,14 +74,12 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
             rerun_tail(results.iter().filter(|r| r.passed))
         );
     };
-    let c = comparisons
-        .iter()
-        .find(|c| c.metric == worst.metric && c.slice == worst.slice);
+    let c = comparisons.iter().find(|c| worst.is_on(c));
     let reason = match c {
         Some(c) => reason(worst, c, alpha, results),
         None => format!(
             "{} on {}: {}",
-            shown(&worst.metric),
+            shown(&worst.name()),
             shown(&worst.slice),
             worst.detail
         ),
@@ -114,7 +116,7 @@ fn unreliable_reason(c: &Comparison) -> String {
     };
     format!(
         "{} on {}: unreliable, unjudged documents could flip it (delta {}; {} to {} over their judgments)",
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         signed(c.delta),
         at(j.and_then(|j| j.lower.as_ref())),
@@ -129,33 +131,34 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
         (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
             "{} on {} not judged: too few judgments ({})",
-            shown(&c.metric),
+            shown(&c.name()),
             shown(&c.slice),
             worst.detail
         ),
         (_, GateStatus::TooSmall) if worst.decided_by.ends_with("sign-flip test") => {
             cannot_fire_reason(worst, c, alpha, results)
         }
+        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("(min-moved)") => {
+            too_few_moved_reason(worst, c, results)
+        }
         (_, GateStatus::TooSmall) => format!(
             "{} on {} not judged: {}, too few to judge {}",
-            shown(&c.metric),
+            shown(&c.name()),
             shown(&c.slice),
             too_small_size(c, &worst.decided_by),
             worst.rule
         ),
         ("max-drop", _) => max_drop_reason(worst, c, &ci),
         ("max-change", _) => format!(
-            "{}{} not shown equivalent within ±{} on {}: changed by {} {ci}",
-            shown(&c.metric),
-            stat_suffix(c),
+            "{} not shown equivalent within ±{} on {}: changed by {} {ci}",
+            shown(&c.name_with_statistic()),
             plain(worst.threshold),
             shown(&c.slice),
             signed(c.estimate)
         ),
         ("fail-if-significant-drop", _) => format!(
-            "{}{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
-            shown(&c.metric),
-            stat_suffix(c),
+            "{} proven {allowed} {} {ci} on {} (margin {}, Holm p {:.4})",
+            shown(&c.name_with_statistic()),
             plain(c.estimate.abs()),
             shown(&c.slice),
             plain(worst.threshold.abs()),
@@ -163,14 +166,14 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
         ),
         ("max-loss-rate", _) => format!(
             "{}: {} of queries worse on {} (max {})",
-            shown(&c.metric),
+            shown(&c.name()),
             percent(worst.value),
             shown(&c.slice),
             percent(worst.threshold)
         ),
         (rule, _) => format!(
             "{} {} {} {} on {}",
-            shown(&worst.metric),
+            shown(&c.metric),
             c.statistic,
             plain(worst.value),
             if rule == "max-mean" {
@@ -180,6 +183,46 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
             },
             shown(&worst.slice)
         ),
+    }
+}
+
+/// A `max-drop` / `max-change` that would pass on too few moved units, in the headline's words:
+/// the rule, how many moved, how many it needs, what to change, and the rules that passed on
+/// the same comparison.
+fn too_few_moved_reason(worst: &GateResult, c: &Comparison, results: &[GateResult]) -> String {
+    let min = worst
+        .detail
+        .split("min-moved ")
+        .nth(1)
+        .and_then(|t| t.split(|ch: char| !ch.is_ascii_digit()).next())
+        .unwrap_or("?")
+        .to_string();
+    let units = if c.effective_groups.is_some() {
+        "groups"
+    } else {
+        "queries"
+    };
+    format!(
+        "{} on {} not judged: {} would pass on only {}, and needs at least {min}; add {units} the change touches, or set [slices] min-moved lower{}",
+        shown(&c.name()),
+        shown(&c.slice),
+        worst.rule,
+        super::moved_words(c),
+        passed_beside(worst, results)
+    )
+}
+
+/// " (min-mean, max-loss-rate passed)": the rules of `worst`'s gate that passed on its slice.
+fn passed_beside(worst: &GateResult, results: &[GateResult]) -> String {
+    let passed: Vec<&str> = results
+        .iter()
+        .filter(|r| r.gate == worst.gate && r.slice == worst.slice && r.passed)
+        .map(|r| r.rule.as_str())
+        .collect();
+    if passed.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} passed)", passed.join(", "))
     }
 }
 
@@ -193,19 +236,10 @@ fn cannot_fire_reason(
     results: &[GateResult],
 ) -> String {
     let (had, needed) = super::sign_flip_units(c, alpha, worst.family_size);
-    let passed: Vec<&str> = results
-        .iter()
-        .filter(|r| r.gate == worst.gate && r.slice == worst.slice && r.passed)
-        .map(|r| r.rule.as_str())
-        .collect();
-    let passed = if passed.is_empty() {
-        String::new()
-    } else {
-        format!(" ({} passed)", passed.join(", "))
-    };
+    let passed = passed_beside(worst, results);
     format!(
         "{} on {}: {} cannot fire, the sign-flip test has {} with a non-zero delta and needs at least {needed}; add {more}, or gate with max-drop instead{passed}",
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         worst.rule,
         count(had, "unit", "units"),
@@ -225,7 +259,7 @@ fn max_drop_reason(worst: &GateResult, c: &Comparison, ci: &str) -> String {
         ("rose", "rise")
     };
     let margin = worst.threshold.abs();
-    let name = format!("{}{}", shown(&c.metric), stat_suffix(c));
+    let name = shown(&c.name_with_statistic());
     if drop_of(Some(c)) > margin {
         format!(
             "{name} {dropped} {} {ci} on {} (allowed {drop} {})",
@@ -267,15 +301,6 @@ fn drop_of(c: Option<&Comparison>) -> f64 {
 
 fn miss(r: &GateResult) -> f64 {
     (r.value - r.threshold).abs()
-}
-
-/// " p95" for a non-mean statistic, nothing for the mean.
-fn stat_suffix(c: &Comparison) -> String {
-    if c.statistic == "mean" {
-        String::new()
-    } else {
-        format!(" {}", c.statistic)
-    }
 }
 
 /// What was too small: the queries, or (`min-groups`) the groups, counted as effective groups

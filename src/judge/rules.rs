@@ -75,6 +75,7 @@ pub fn apply(
     GateResult {
         gate,
         metric: c.metric.clone(),
+        statistic: c.statistic.clone(),
         slice: c.slice.clone(),
         rule: rule.to_string(),
         threshold: bound,
@@ -95,6 +96,7 @@ pub fn apply(
         decided_by,
         judged: None,
         condensed: None,
+        statistic_in_name: c.statistic_in_name,
     }
 }
 
@@ -309,6 +311,7 @@ mod tests {
             wins: 0,
             ties: 10,
             losses: 0,
+            moved: 0,
             statistic: "mean".into(),
             higher_is_better: true,
             baseline_value: 0.5,
@@ -329,6 +332,7 @@ mod tests {
             worst: Vec::new(),
             judged: None,
             replicates: None,
+            statistic_in_name: false,
         }
     }
 

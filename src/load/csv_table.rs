@@ -51,16 +51,22 @@ pub fn parse(
 
 /// Where the header puts the id, the group, the `slice:<tag>` columns and the metrics (by
 /// canonical name).
-struct Columns {
-    id_at: usize,
-    group_at: Option<usize>,
-    tags: Vec<(usize, String)>,
-    metrics: Vec<(usize, String)>,
+pub(super) struct Columns {
+    pub(super) id_at: usize,
+    pub(super) group_at: Option<usize>,
+    pub(super) tags: Vec<(usize, String)>,
+    pub(super) metrics: Vec<(usize, String)>,
 }
 
 /// Reads the header (`None`: a column the mapping drops): the id column must be there; tag
 /// names must be valid; metric columns must be named and name different metrics.
-fn columns(names: &[Option<&str>], shown: &str, delimiter: u8, id_column: &str) -> Result<Columns> {
+/// `delimiter` 0: not a text table (Parquet), no delimiter hint.
+pub(super) fn columns(
+    names: &[Option<&str>],
+    shown: &str,
+    delimiter: u8,
+    id_column: &str,
+) -> Result<Columns> {
     let Some(id_at) = names.iter().position(|h| *h == Some(id_column)) else {
         let names: Vec<&str> = names.iter().flatten().copied().collect();
         return Err(no_id_column(&names, shown, delimiter, id_column));
@@ -110,7 +116,7 @@ fn columns(names: &[Option<&str>], shown: &str, delimiter: u8, id_column: &str) 
 
 /// The header lacks the id column; a one-column header most likely means the wrong delimiter.
 fn no_id_column(names: &[&str], shown: &str, delimiter: u8, id_column: &str) -> Error {
-    let hint = if names.len() == 1 {
+    let hint = if names.len() == 1 && delimiter != 0 {
         let want = if delimiter == b'\t' { "tabs" } else { "commas" };
         format!("; the header is one column: expected fields separated by {want} (set format = \"csv\" or \"tsv\")")
     } else {
@@ -168,7 +174,7 @@ fn read_row(
 
 /// Refuses duplicate ids and an empty table, then gives every metric column one cell a row
 /// (`None` where the cell was empty).
-fn finish(
+pub(super) fn finish(
     mut table: MetricTable,
     shown: &str,
     metrics: Vec<(usize, String)>,

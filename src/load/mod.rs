@@ -4,6 +4,7 @@
 pub mod columns;
 mod csv_table;
 mod jsonl;
+mod parquet_table;
 mod per_query_text;
 pub mod protocol;
 pub mod queries;
@@ -31,9 +32,12 @@ pub enum Format {
     TrecEval,
     /// `ir_measures -q` output: `qid measure value`.
     IrMeasures,
+    /// A Parquet file or a folder of `*.parquet` part files (recognised by its magic bytes).
+    Parquet,
 }
 
-const EXPECTED: &str = "per-query metrics (JSONL, CSV/TSV, or trec_eval/ir_measures -q output)";
+const EXPECTED: &str =
+    "per-query metrics (JSONL, CSV/TSV, Parquet, or trec_eval/ir_measures -q output)";
 
 /// Reads one per-query metric file; `columns` maps a table's own column names (see
 /// `columns.rs`; empty: none).
@@ -44,14 +48,16 @@ pub fn load_metrics(
     id_column: &str,
     columns: &ColumnMap,
 ) -> Result<MetricTable> {
+    let format = format.or_else(|| by_extension(path));
+    let parquet = match format {
+        Some(f) => f == Format::Parquet,
+        None => crate::input::sniff::is_parquet(path),
+    };
+    if parquet {
+        return parquet_table::load(path, shown, id_column, columns);
+    }
     let bytes = source::read_bytes(path, shown, EXPECTED)?;
-    parse_mapped(
-        bytes,
-        shown,
-        format.or_else(|| by_extension(path)),
-        id_column,
-        columns,
-    )
+    parse_mapped(bytes, shown, format, id_column, columns)
 }
 
 /// Parses the bytes of a per-query metric file (as `load_metrics` does after reading it).
@@ -73,6 +79,9 @@ fn parse_mapped(
     id_column: &str,
     columns: &ColumnMap,
 ) -> Result<MetricTable> {
+    if format == Some(Format::Parquet) {
+        return Err(parquet_bytes(shown));
+    }
     let text = source::decode_text(bytes, shown, EXPECTED)?;
     let format = match format {
         Some(f) => f,
@@ -83,7 +92,7 @@ fn parse_mapped(
                 return Err(Error::input(
                     shown,
                     0,
-                    "cannot tell the format from the extension or the first line; set format = \"jsonl\" | \"csv\" | \"tsv\" | \"trec-eval\" | \"ir-measures\"",
+                    "cannot tell the format from the extension or the first line; set format = \"jsonl\" | \"csv\" | \"tsv\" | \"parquet\" | \"trec-eval\" | \"ir-measures\"",
                 ))
             }
         },
@@ -103,7 +112,16 @@ fn parse_mapped(
         Format::IrMeasures => {
             per_query_text::parse(&text, shown, per_query_text::Layout::IrMeasures)
         }
+        Format::Parquet => Err(parquet_bytes(shown)),
     }
+}
+
+fn parquet_bytes(shown: &str) -> Error {
+    Error::input(
+        shown,
+        0,
+        "Parquet is read from a file or a folder of part files, not from standard input",
+    )
 }
 
 /// Parses the bytes of a queries file (as `load_queries` does after reading it).
@@ -126,6 +144,7 @@ fn by_extension(path: &Path) -> Option<Format> {
         "jsonl" | "ndjson" => Some(Format::Jsonl),
         "csv" => Some(Format::Csv),
         "tsv" => Some(Format::Tsv),
+        "parquet" => Some(Format::Parquet),
         _ => None,
     }
 }

@@ -112,7 +112,12 @@ pub fn report(
     if let Some((spec, f)) = file {
         let [rb, rc] = replicates.unwrap_or([1, 1]);
         let scale = ((1.0 / rb as f64 + 1.0 / rc as f64) / 2.0).sqrt();
+        // A metric read under two statistics has one floor per slice (the noise file's A/A).
+        let mut seen = HashSet::new();
         for c in comparisons {
+            if !seen.insert((c.metric.as_str(), c.slice.as_str())) {
+                continue;
+            }
             if let Some(e) = f.entry(&c.metric, &c.slice) {
                 section.floors.push(NoiseFloor {
                     metric: c.metric.clone(),

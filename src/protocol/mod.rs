@@ -257,9 +257,10 @@ pub fn context_differences(base: &Protocol, cand: &Protocol) -> Vec<String> {
         .filter(|k| base.run_context.get(*k) != cand.run_context.get(*k))
         .map(|k| {
             format!(
-                "{k}: {} → {}",
-                base.run_context.get(k).unwrap_or(&dash),
-                cand.run_context.get(k).unwrap_or(&dash)
+                "{}: {} → {}",
+                crate::safe_text::shown(k),
+                crate::safe_text::shown(base.run_context.get(k).unwrap_or(&dash)),
+                crate::safe_text::shown(cand.run_context.get(k).unwrap_or(&dash))
             )
         })
         .collect()

@@ -7,6 +7,7 @@
 use super::{context_differences, differences, Protocol};
 use crate::error::{Error, Result};
 pub use crate::model::{ProtocolField as Field, ProtocolReport, ProtocolStatus as Status};
+use crate::safe_text::shown;
 
 /// One side as the check sees it.
 pub struct Side<'a> {
@@ -37,14 +38,16 @@ pub fn verify(
             .map(|d| {
                 format!(
                     "  {}: baseline {} | candidate {}",
-                    d.field, d.baseline, d.candidate
+                    shown(&d.field),
+                    shown(&d.baseline),
+                    shown(&d.candidate)
                 )
             })
             .collect();
         return Err(Error::Usage(format!(
             "protocol mismatch: {} and {} were not measured the same way, so their metrics are not comparable ({} field(s) differ):\n{}",
-            base.written,
-            cand.written,
+            shown(base.written),
+            shown(cand.written),
             diffs.len(),
             lines.join("\n")
         )));
@@ -76,7 +79,7 @@ fn unchecked(require: bool, base: &Side, cand: &Side) -> Result<ProtocolReport> 
         .collect();
     let names: Vec<String> = lacking
         .iter()
-        .map(|s| format!("{} ({})", s.written, s.name))
+        .map(|s| format!("{} ({})", shown(s.written), s.name))
         .collect();
     if require {
         return Err(Error::Usage(format!(

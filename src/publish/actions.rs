@@ -8,37 +8,25 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::model::{Report, Verdict};
-use crate::safe_text::{one_line, shown};
+use crate::safe_text::{one_line, shown, Command, Line};
+
+pub use crate::safe_text::{escape_data, escape_property};
 
 /// GitHub shows at most 10 error annotations per step.
 pub const MAX_ANNOTATIONS: usize = 10;
 
-pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-pub fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
-}
-
 /// `::warning title=rag-gate::msg` under Actions, else `warning: msg`.
-pub fn warning(actions: bool, msg: &str) -> String {
+pub fn warning(actions: bool, msg: &str) -> Line {
     if actions {
-        format!(
-            "::warning title={}::{}",
-            escape_property("rag-gate"),
-            escape_data(msg)
-        )
+        Command::new("warning", "rag-gate", msg).into()
     } else {
-        format!("warning: {}", one_line(msg))
+        Line::Text(format!("warning: {}", one_line(msg)))
     }
 }
 
 /// One `::error` line per check that fails the build, at most [`MAX_ANNOTATIONS`]: past that, the last line
 /// sums up the rest.
-pub fn gate_annotations(report: &Report) -> Vec<String> {
+pub fn gate_annotations(report: &Report) -> Vec<Line> {
     let failed: Vec<String> = report
         .gates
         .iter()
@@ -47,7 +35,7 @@ pub fn gate_annotations(report: &Report) -> Vec<String> {
             format!(
                 "gate {} failed: {} on {} ({} {}): {}",
                 g.gate,
-                shown(&g.metric),
+                shown(&g.name()),
                 shown(&g.slice),
                 g.rule,
                 g.threshold,
@@ -64,7 +52,7 @@ pub fn gate_annotations(report: &Report) -> Vec<String> {
         ));
     }
     msgs.iter()
-        .map(|m| format!("::error title=rag-gate::{}", escape_data(m)))
+        .map(|m| Command::new("error", "rag-gate", m).into())
         .collect()
 }
 
@@ -92,6 +80,7 @@ pub fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
 /// Appends the Markdown report to the job summary file.
 pub fn append_summary(path: &Path, markdown: &str) -> std::io::Result<()> {
     let mut f = open_append(path)?;
+    let markdown = crate::safe_text::printable(markdown);
     f.write_all(markdown.as_bytes())?;
     if !markdown.ends_with('\n') {
         f.write_all(b"\n")?;
@@ -130,8 +119,11 @@ mod tests {
     fn escaping_follows_the_toolkit() {
         assert_eq!(escape_data("50% done\r\nnext"), "50%25 done%0D%0Anext");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
-        assert_eq!(warning(true, "x\ny"), "::warning title=rag-gate::x%0Ay");
-        assert_eq!(warning(false, "x"), "warning: x");
+        assert_eq!(
+            warning(true, "x\ny").shown(),
+            "::warning title=rag-gate::x%0Ay"
+        );
+        assert_eq!(warning(false, "x").shown(), "warning: x");
     }
 
     #[test]

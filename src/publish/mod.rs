@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::github::redact;
 use crate::model::{Report, Verdict};
 use crate::report::markdown::{self, Page, GITHUB_COMMENT_LIMIT};
+use crate::safe_text::Line;
 use sticky::{Action, Wanted};
 
 /// GitHub accepts up to 1 MiB of job summary per step; keep a little room.
@@ -38,8 +39,8 @@ pub fn publish(
     report_path: Option<&Path>,
     args: &PublishArgs,
     env: &GithubEnv,
-) -> Result<Vec<String>> {
-    let mut lines = Vec::new();
+) -> Result<Vec<Line>> {
+    let mut lines: Vec<Line> = Vec::new();
     if env.actions {
         lines.extend(actions::gate_annotations(report));
     }
@@ -58,7 +59,7 @@ pub fn publish(
     }
     if args.comment != CommentMode::Off {
         match comment(report, args, env) {
-            Ok(action) => lines.push(done(action)),
+            Ok(action) => lines.push(done(action).into()),
             Err(msg) => {
                 let msg = redact(&msg, env.token.as_ref());
                 if args.comment == CommentMode::Required {
@@ -70,8 +71,8 @@ pub fn publish(
         }
     }
     Ok(lines
-        .iter()
-        .map(|l| redact(l, env.token.as_ref()))
+        .into_iter()
+        .map(|l| l.map(|t| redact(t, env.token.as_ref())))
         .collect())
 }
 
@@ -85,7 +86,8 @@ fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Actio
         .as_deref()
         .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
     let pr = env.pr_number(args.pr)?;
-    let body = markdown::render_page(report, &comment_page(args, env));
+    let page = markdown::render_page(report, &comment_page(args, env));
+    let body = crate::safe_text::printable(&page);
     let marker = markdown::marker(args.comment_key.as_deref().unwrap_or(&report.gate_id));
     let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
     let state = markdown::state_digest(report);
@@ -163,7 +165,7 @@ fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
 /// comment (keyed `key`) gets a banner saying its verdict is stale, naming the commit and
 /// `error`'s first line, so an earlier ✅ never stands for a commit nothing judged. Best effort
 /// whatever the comment mode (the run fails with exit 2 anyway); returns the lines for stderr.
-pub fn mark_stale(key: &str, error: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<String> {
+pub fn mark_stale(key: &str, error: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<Line> {
     let commit = env
         .judged_commit()
         .map_or("the latest commit".to_string(), |c| format!("commit {c}"));
@@ -174,7 +176,9 @@ pub fn mark_stale(key: &str, error: &str, args: &PublishArgs, env: &GithubEnv) -
          report below is from an earlier run and does not judge {commit}."
     );
     let line = match stale_comment(key, &banner, args, env) {
-        Ok(Some(id)) => format!("rag-gate: marked PR comment {id} stale (this run has no verdict)"),
+        Ok(Some(id)) => {
+            format!("rag-gate: marked PR comment {id} stale (this run has no verdict)").into()
+        }
         Ok(None) => return Vec::new(),
         Err(msg) => actions::warning(
             env.actions,
@@ -184,7 +188,7 @@ pub fn mark_stale(key: &str, error: &str, args: &PublishArgs, env: &GithubEnv) -
             ),
         ),
     };
-    vec![redact(&line, env.token.as_ref())]
+    vec![line.map(|t| redact(t, env.token.as_ref()))]
 }
 
 fn stale_comment(

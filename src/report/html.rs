@@ -28,7 +28,9 @@ pub fn esc(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' => out.push('\u{FFFD}'),
+            // The shared name cleaning: control, bidi and invisible characters as visible
+            // escapes (`\u{1b}`), so the page stays well-formed and nothing is reordered.
+            c if crate::safe_text::needs_escape(c) => out.extend(c.escape_debug()),
             c => out.push(c),
         }
     }
@@ -94,6 +96,7 @@ pub fn render(r: &Report) -> String {
     forests(&mut s, r);
     gates(&mut s, r);
     judged(&mut s, r);
+    s.push_str(&crate::report::ties::html(r, esc));
     comparisons(&mut s, r);
     s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);
@@ -109,13 +112,17 @@ fn forests(s: &mut String, r: &Report) {
     s.push_str("<section><h2>Forest plots</h2>\n<p class=\"legend\">Each row: the slice's Δ (candidate − baseline) and its interval. Solid line: zero. Dashed tick: a max-drop gate's allowed drop. <span class=\"k-gated\">●</span> gated, <span class=\"k-failing\">●</span> a gate fails.</p>\n");
     let mut start = 0;
     while start < r.comparisons.len() {
-        let metric = &r.comparisons[start].metric;
+        let first = &r.comparisons[start];
         let len = r.comparisons[start..]
             .iter()
-            .take_while(|c| &c.metric == metric)
+            .take_while(|c| c.metric == first.metric && c.statistic == first.statistic)
             .count();
         let cs = &r.comparisons[start..start + len];
-        let _ = writeln!(s, "<h3><code>{}</code></h3>", esc(metric));
+        let _ = writeln!(
+            s,
+            "<h3>{}</h3>",
+            name_html(&first.metric, &first.statistic, first.statistic_in_name)
+        );
         let _ = writeln!(s, "{}", plot::forest(cs, &r.gates));
         start += len;
     }
@@ -123,9 +130,17 @@ fn forests(s: &mut String, r: &Report) {
 }
 
 fn find<'a>(r: &'a Report, g: &GateResult) -> Option<&'a Comparison> {
-    r.comparisons
-        .iter()
-        .find(|c| c.metric == g.metric && c.slice == g.slice)
+    r.comparisons.iter().find(|c| g.is_on(c))
+}
+
+/// A comparison's name: the metric as code, then its statistic when the metric is compared
+/// under several ("<code>latency_ms</code> p95").
+fn name_html(metric: &str, statistic: &str, statistic_in_name: bool) -> String {
+    if statistic_in_name {
+        format!("<code>{}</code> {}", esc(metric), esc(statistic))
+    } else {
+        format!("<code>{}</code>", esc(metric))
+    }
 }
 
 fn gates(s: &mut String, r: &Report) {
@@ -166,9 +181,9 @@ fn gates(s: &mut String, r: &Report) {
         };
         let _ = writeln!(
             s,
-            "<tr{class}><td>{}</td><td><code>{}</code></td><td>{}</td><td class=\"nowrap\">{}</td><td class=\"num\">{value}</td><td class=\"num\">{threshold}</td><td>{result}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            "<tr{class}><td>{}</td><td>{}</td><td>{}</td><td class=\"nowrap\">{}</td><td class=\"num\">{value}</td><td class=\"num\">{threshold}</td><td>{result}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
             g.gate,
-            esc(&g.metric),
+            name_html(&g.metric, &g.statistic, g.statistic_in_name),
             esc(&g.slice),
             esc(&g.rule),
             g.label.as_str(),
@@ -213,8 +228,8 @@ fn comparisons(s: &mut String, r: &Report) {
     for c in &r.comparisons {
         let _ = writeln!(
             s,
-            "<tr><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"l-{}\">{}</td><td class=\"num\">{} / {} / {}</td></tr>",
-            esc(&c.metric),
+            "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"l-{}\">{}</td><td class=\"num\">{} / {} / {}</td></tr>",
+            name_html(&c.metric, &c.statistic, c.statistic_in_name),
             esc(&c.slice),
             c.n,
             c.baseline_value,
@@ -240,10 +255,13 @@ fn worst(s: &mut String, r: &Report) {
             .iter()
             .any(|g| g.fails_build && g.metric == c.metric && g.slice == c.slice)
     };
+    // A metric read under two statistics has one list of regressions per slice.
+    let mut seen = std::collections::BTreeSet::new();
     let with: Vec<&Comparison> = r
         .comparisons
         .iter()
         .filter(|c| (c.slice == "all" || failing(c)) && !c.worst.is_empty())
+        .filter(|c| seen.insert((c.metric.as_str(), c.slice.as_str())))
         .collect();
     if with.is_empty() {
         return;

@@ -7,9 +7,11 @@ pub mod json;
 pub mod markdown;
 pub mod noise;
 pub mod text;
+pub mod ties;
 pub mod words;
 
 use crate::model::{Comparison, GateResult, Report};
+use crate::numbers::{delta_and_interval, signed};
 
 /// Output format of `check` and `compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -27,13 +29,29 @@ pub fn render(r: &Report, format: Format) -> String {
     }
 }
 
+/// The comparisons on `all` with worst regressions, one per metric: a metric read as its mean and
+/// its p95 has the same per-query deltas, so its regressions are listed once.
+pub(crate) fn worst_per_metric(r: &Report) -> Vec<&Comparison> {
+    let mut out: Vec<&Comparison> = Vec::new();
+    for c in r
+        .comparisons
+        .iter()
+        .filter(|c| c.slice == "all" && !c.worst.is_empty())
+    {
+        if out.last().map_or(true, |l| l.metric != c.metric) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The allowed drop (as a delta on the metric's own scale) of a `max-drop` gate on this metric
 /// and slice: negative for a higher-is-better metric, positive for a lower-is-better one. The
 /// forest plots of the Markdown and the HTML mark it.
 pub(crate) fn allowed_drop(c: &Comparison, gates: &[GateResult]) -> Option<f64> {
     gates
         .iter()
-        .find(|g| g.rule == "max-drop" && g.metric == c.metric && g.slice == c.slice)
+        .find(|g| g.rule == "max-drop" && g.is_on(c))
         .map(|g| {
             if c.higher_is_better {
                 -g.threshold.abs()
@@ -52,17 +70,16 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
     let count = |x: Option<usize>| x.map_or("—".into(), |v| v.to_string());
     let bound = |b: Option<&crate::model::DeltaAtBound>| match (b, &j.not_computed) {
         // AP over a large pool: a proved bound wider than the optimum (docs/protocol.md).
-        (Some(b), _) if !j.exact => format!(
-            "{:+.4} [{:+.4}, {:+.4}] (proved, wider)",
-            b.delta, b.ci[0], b.ci[1]
-        ),
-        (Some(b), _) => format!("{:+.4} [{:+.4}, {:+.4}]", b.delta, b.ci[0], b.ci[1]),
+        (Some(b), _) if !j.exact => {
+            format!("{} (proved, wider)", delta_and_interval(b.delta, b.ci))
+        }
+        (Some(b), _) => delta_and_interval(b.delta, b.ci),
         (None, Some(_)) => "not computed".into(),
         (None, None) => "—".into(),
     };
     let decisions: Vec<String> = gates
         .iter()
-        .filter(|g| g.metric == c.metric && g.slice == c.slice)
+        .filter(|g| g.is_on(c))
         .filter_map(|g| {
             let b = g.judged.as_ref()?;
             let flag = if b.unreliable { " (unreliable)" } else { "" };
@@ -71,15 +88,10 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
                 g.gate, g.rule, b.lower, b.upper
             ))
         })
-        .chain(
-            gates
-                .iter()
-                .filter(|g| g.metric == c.metric && g.slice == c.slice)
-                .filter_map(|g| {
-                    let d = g.condensed.as_ref()?;
-                    Some(format!("#{} on condensed lists: {d}", g.gate))
-                }),
-        )
+        .chain(gates.iter().filter(|g| g.is_on(c)).filter_map(|g| {
+            let d = g.condensed.as_ref()?;
+            Some(format!("#{} on condensed lists: {d}", g.gate))
+        }))
         .collect();
     let decisions = match (decisions.is_empty(), &j.not_computed) {
         (false, _) => decisions.join("; "),
@@ -87,7 +99,7 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
         (true, None) => "—".into(),
     };
     Some([
-        c.metric.clone(),
+        c.name(),
         c.slice.clone(),
         format!(
             "{} / {}",
@@ -100,10 +112,11 @@ pub(crate) fn judged_row(c: &Comparison, gates: &[GateResult]) -> Option<[String
             count(j.candidate_unjudged)
         ),
         match &j.condensed {
-            None => format!("{:+.4}", j.delta),
+            None => signed(j.delta),
             Some(b) => format!(
-                "{:+.4} (condensed lists {:+.4} [{:+.4}, {:+.4}])",
-                j.delta, b.delta, b.ci[0], b.ci[1]
+                "{} (condensed lists {})",
+                signed(j.delta),
+                delta_and_interval(b.delta, b.ci)
             ),
         },
         bound(j.lower.as_ref()),

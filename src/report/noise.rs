@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use crate::model::{Comparison, NoiseReport, Quarantined, Report};
+use crate::safe_text::shown;
 
 /// Flaky ids shown per metric before "and N more" (the JSON report has them all).
 const SHOWN: usize = 10;
@@ -24,7 +25,7 @@ pub fn text(r: &Report) -> String {
             let _ = writeln!(
                 s,
                 "  {} on {}: {} baseline × {} candidate runs; whole-run SE {:.4}, t on {} df (interval ×{:.3}); p: t test",
-                c.metric, c.slice, x.baseline_runs, x.candidate_runs, x.run_se, df(x.df), x.t_stretch
+                shown(&c.metric), shown(&c.slice), x.baseline_runs, x.candidate_runs, x.run_se, df(x.df), x.t_stretch
             );
         }
     }
@@ -39,12 +40,15 @@ pub fn text(r: &Report) -> String {
             let _ = writeln!(
                 s,
                 "  {} on {}: {:.4} (one run per side), {:.4} at this check's replicates",
-                f.metric, f.slice, f.noise_floor, f.floor_here
+                shown(&f.metric),
+                shown(&f.slice),
+                f.noise_floor,
+                f.floor_here
             );
         }
         let mut flaky = String::new();
         flaky_lines(&mut flaky, n, |m, ids, more| {
-            format!("  {m}: {ids}{more}\n")
+            format!("  {}: {ids}{more}\n", shown(m))
         });
         if !flaky.is_empty() {
             let _ = write!(
@@ -143,7 +147,7 @@ fn flaky_lines(s: &mut String, n: &NoiseReport, line: impl Fn(&str, String, Stri
         let shown = ids
             .iter()
             .take(SHOWN)
-            .cloned()
+            .map(|id| shown(id))
             .collect::<Vec<_>>()
             .join(", ");
         let more = if ids.len() > SHOWN {

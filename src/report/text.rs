@@ -15,6 +15,7 @@ pub fn render(r: &Report) -> String {
     dropped_text(&mut out, r);
     judged_text(&mut out, r);
     out.push_str(&super::noise::text(r));
+    out.push_str(&super::ties::text(r, table));
     notices_text(&mut out, r);
     protocol_text(&mut out, r);
     out
@@ -77,7 +78,7 @@ fn gates_text(out: &mut String, r: &Report) {
 fn gate_row(g: &GateResult) -> Vec<String> {
     vec![
         format!("#{}", g.gate),
-        shown(&g.metric),
+        shown(&g.name()),
         shown(&g.slice),
         g.rule.clone(),
         plain(g.value),
@@ -134,14 +135,15 @@ fn deltas_text(out: &mut String, r: &Report) {
 /// One row of the deltas table.
 fn delta_row(c: &Comparison) -> Vec<String> {
     vec![
-        shown(&c.metric),
+        shown(&c.name()),
         shown(&c.slice),
         match c.groups {
             Some(g) => format!("{} ({g} groups)", c.n),
             None => c.n.to_string(),
         },
-        plain(c.baseline_mean),
-        plain(c.candidate_mean),
+        // The statistic's value on each side (the means for the mean), as Markdown and HTML.
+        plain(c.baseline_value),
+        plain(c.candidate_value),
         signed(c.delta),
         if c.statistic == "mean" {
             String::new()
@@ -167,11 +169,7 @@ fn delta_row(c: &Comparison) -> Vec<String> {
 
 /// The worst per-query regressions of each metric over all queries, one line a metric.
 fn worst_text(out: &mut String, r: &Report) {
-    let worst: Vec<_> = r
-        .comparisons
-        .iter()
-        .filter(|c| c.slice == "all" && !c.worst.is_empty())
-        .collect();
+    let worst = super::worst_per_metric(r);
     if worst.is_empty() {
         return;
     }
@@ -249,7 +247,11 @@ fn protocol_text(out: &mut String, r: &Report) {
         ("candidate", &p.candidate_context),
     ] {
         for (k, v) in ctx {
-            out.push_str(&format!("  run context ({side}) {k} = {v}\n"));
+            out.push_str(&format!(
+                "  run context ({side}) {} = {}\n",
+                crate::safe_text::shown(k),
+                crate::safe_text::shown(v)
+            ));
         }
     }
     out.push_str(&format!(
@@ -278,6 +280,13 @@ pub fn fmt_pct(confidence: f64) -> String {
 
 /// Left-aligned columns separated by two spaces, indented by two.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    // Every cell one visible line (names from the inputs are in them): invisible characters
+    // escaped, nothing cut.
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| crate::safe_text::one_line(c)).collect())
+        .collect();
+    let rows = &rows;
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {

@@ -16,6 +16,16 @@ pub fn paired_count(r: &Report) -> String {
     )
 }
 
+/// What one comparison is: "metric × slice", or "metric × statistic × slice" when a metric is
+/// compared under several statistics.
+pub fn comparison_unit(r: &Report) -> &'static str {
+    if r.comparisons.iter().any(|c| c.statistic_in_name) {
+        "metric × statistic × slice"
+    } else {
+        "metric × slice"
+    }
+}
+
 /// The test behind the p-values next to it: the paired sign-flip (randomization) test, or with
 /// replicate runs the t test on the replicate-aware standard error (`stats::crossed`); both
 /// named when the report has both.

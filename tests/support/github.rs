@@ -75,7 +75,12 @@ impl Gh {
 
 /// Publishes `report` to PR 7 in `mode` through `env`, expecting no error; the lines printed.
 pub fn publish_to(report: &Report, mode: CommentMode, env: &GithubEnv) -> Vec<String> {
-    publish(report, None, &args(mode), env).unwrap()
+    // The lines as printed.
+    publish(report, None, &args(mode), env)
+        .unwrap()
+        .iter()
+        .map(|l| l.shown().into_owned())
+        .collect()
 }
 
 pub fn args(mode: CommentMode) -> PublishArgs {

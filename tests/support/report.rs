@@ -41,6 +41,7 @@ fn cmp(
         wins: wtl.0,
         ties: wtl.1,
         losses: wtl.2,
+        moved: wtl.0 + wtl.2,
         // The statistics fields (schema 2), consistent with the numbers above.
         statistic: "mean".into(),
         higher_is_better: true,
@@ -66,6 +67,7 @@ fn cmp(
         worst,
         judged: None,
         replicates: None,
+        statistic_in_name: false,
     }
 }
 
@@ -83,6 +85,7 @@ fn gate(
     GateResult {
         gate: i,
         metric: metric.to_string(),
+        statistic: "mean".into(),
         slice: slice.to_string(),
         rule: rule.to_string(),
         threshold,
@@ -104,6 +107,7 @@ fn gate(
         decided_by: format!("({rule})"),
         judged: None,
         condensed: None,
+        statistic_in_name: false,
     }
 }
 
@@ -224,6 +228,7 @@ pub fn failing_report() -> Report {
         noise: None,
         notes: vec![],
         efficiency: None,
+        ties: None,
     }
 }
 

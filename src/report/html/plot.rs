@@ -10,6 +10,7 @@ use svg::Document;
 
 use crate::model::{Comparison, GateResult};
 use crate::report::allowed_drop;
+use crate::safe_text::one_line;
 
 const WIDTH: f64 = 860.0;
 const LEFT: f64 = 190.0;
@@ -27,9 +28,7 @@ enum Role {
 }
 
 fn role(c: &Comparison, gates: &[GateResult]) -> Role {
-    let mut gs = gates
-        .iter()
-        .filter(|g| g.metric == c.metric && g.slice == c.slice);
+    let mut gs = gates.iter().filter(|g| g.is_on(c));
     let mut any = false;
     for g in gs.by_ref() {
         if g.fails_build {
@@ -55,7 +54,7 @@ fn tick_step(span: f64) -> f64 {
         .unwrap_or(10.0 * mag)
 }
 
-/// The forest plot of `cs` (the comparisons of one metric).
+/// The forest plot of `cs` (the comparisons of one metric read as one statistic).
 pub(super) fn forest(cs: &[Comparison], gates: &[GateResult]) -> Document {
     let margins: Vec<Option<f64>> = cs.iter().map(|c| allowed_drop(c, gates)).collect();
     let lo = cs
@@ -194,15 +193,15 @@ fn slice_label(c: &Comparison, role: Role, y: f64) -> TextEl {
         .set("x", LEFT - 10.0)
         .set("y", y + 4.0)
         .set("text-anchor", "end")
-        .add(Text::new(format!("{}{tag}", c.slice)))
+        .add(Text::new(format!("{}{tag}", one_line(&c.slice))))
 }
 
 /// The estimate's circle, titled with the metric, the slice and the interval.
 fn mark(c: &Comparison, y: f64, x: &dyn Fn(f64) -> f64) -> Circle {
     let words = format!(
         "{} {}: {} [{}, {}]",
-        c.metric,
-        c.slice,
+        one_line(&c.name()),
+        one_line(&c.slice),
         super::signed(c.estimate, 4),
         super::signed(c.ci[0], 4),
         super::signed(c.ci[1], 4)

@@ -29,15 +29,18 @@ fn worst_by_metric(cs: &[Comparison]) -> BTreeMap<&str, Vec<Worst<'_>>> {
         let sign = if c.higher_is_better { 1.0 } else { -1.0 };
         let queries = by.entry(c.metric.as_str()).or_default();
         for q in &c.worst {
-            queries
+            let slices = &mut queries
                 .entry(q.query_id.as_str())
                 .or_insert_with(|| Worst {
                     q,
                     slices: Vec::new(),
                     oriented: sign * q.delta,
                 })
-                .slices
-                .push(c.slice.as_str());
+                .slices;
+            // A metric read under two statistics lists the same slice twice.
+            if !slices.contains(&c.slice.as_str()) {
+                slices.push(c.slice.as_str());
+            }
         }
     }
     by.into_iter()
@@ -164,7 +167,7 @@ pub(super) fn protocol(s: &mut String, r: &Report) {
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} |",
                 g.gate,
-                code(&g.metric),
+                super::text::name_cell(&g.metric, &g.statistic, g.statistic_in_name),
                 escape(&g.slice),
                 escape(&g.rule),
                 fmt_p(g.p_value),

@@ -58,11 +58,11 @@ pub(super) fn forest(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
     s.push_str("allowed drop :, gated *, failing !</summary>\n\n```text\n");
     let mut start = 0;
     while start < cs.len() {
-        let metric = &cs[start].metric;
+        let first = &cs[start];
         let end = start
             + cs[start..]
                 .iter()
-                .take_while(|c| &c.metric == metric)
+                .take_while(|c| c.metric == first.metric && c.statistic == first.statistic)
                 .count();
         plot(s, &cs[start..end], gates);
         start = end;
@@ -88,7 +88,7 @@ fn plot(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
     let _ = writeln!(
         s,
         "{:LABEL$}  {}",
-        code_safe(&cs[0].metric, LABEL),
+        code_safe(&cs[0].name(), LABEL),
         ticks(&axis)
     );
     for (c, m) in rows {
@@ -108,10 +108,7 @@ fn plot(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
         line[axis.col(c.estimate)] = 'o';
         line[axis.zero] = '|';
         let line: String = line.into_iter().collect();
-        let gated: Vec<&GateResult> = gates
-            .iter()
-            .filter(|g| g.metric == c.metric && g.slice == c.slice)
-            .collect();
+        let gated: Vec<&GateResult> = gates.iter().filter(|g| g.is_on(c)).collect();
         let mark = if gated.iter().any(|g| g.fails_build) {
             '!'
         } else if gated.is_empty() {

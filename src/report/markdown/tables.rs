@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::text::{code, escape, fmt_pct, plain4, signed4};
+use super::text::{escape, fmt_pct, name_cell, plain4, signed4};
 use crate::model::{Comparison, GateResult, GateStatus, Label, Report};
 use crate::report::text::fmt_p;
 
@@ -71,10 +71,9 @@ pub(super) fn result_cell(g: &GateResult) -> &'static str {
     }
 }
 
-pub(super) fn find<'a>(r: &'a Report, metric: &str, slice: &str) -> Option<&'a Comparison> {
-    r.comparisons
-        .iter()
-        .find(|c| c.metric == metric && c.slice == slice)
+/// The comparison a gate result was judged on.
+pub(super) fn find<'a>(r: &'a Report, g: &GateResult) -> Option<&'a Comparison> {
+    r.comparisons.iter().find(|c| g.is_on(c))
 }
 
 /// The gated rows: metric, slice, rule, value (saying what it is), threshold, result, label.
@@ -87,11 +86,11 @@ pub(super) fn gates(s: &mut String, r: &Report, shown: &[usize]) {
     s.push_str("|---|---|---|--:|--:|---|---|\n");
     for &i in shown {
         let g = &r.gates[i];
-        let (value, threshold) = value_and_threshold(g, find(r, &g.metric, &g.slice));
+        let (value, threshold) = value_and_threshold(g, find(r, g));
         let _ = writeln!(
             s,
             "| {} | {} | {} | {value} | {threshold} | {} | {} |",
-            code(&g.metric),
+            name_cell(&g.metric, &g.statistic, g.statistic_in_name),
             escape(&g.slice),
             escape(&g.rule),
             result_cell(g),
@@ -150,7 +149,7 @@ pub(super) fn changed(s: &mut String, r: &Report, shown: &[usize], total: usize)
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | ±{} | {} |",
-            code(&c.metric),
+            name_cell(&c.metric, &c.statistic, c.statistic_in_name),
             escape(&c.slice),
             c.n,
             delta_ci(c),
@@ -169,8 +168,9 @@ pub(super) fn all(s: &mut String, r: &Report, shown: &[usize]) {
     }
     let _ = writeln!(
         s,
-        "<details><summary>All {} comparisons (metric × slice)</summary>\n",
-        r.comparisons.len()
+        "<details><summary>All {} comparisons ({})</summary>\n",
+        r.comparisons.len(),
+        crate::report::words::comparison_unit(r)
     );
     let _ = writeln!(
         s,
@@ -187,7 +187,7 @@ pub(super) fn all(s: &mut String, r: &Report, shown: &[usize]) {
         let _ = writeln!(
             s,
             "| {} | {} | {n} | {:.4} → {:.4} | {} | {} | {:.4} | {} | {} / {} / {} |",
-            code(&c.metric),
+            name_cell(&c.metric, &c.statistic, c.statistic_in_name),
             escape(&c.slice),
             c.baseline_value,
             c.candidate_value,

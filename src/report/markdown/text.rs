@@ -64,11 +64,16 @@ fn marker_id(gate_id: &str) -> String {
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     let mut prev: Option<char> = None;
+    let mut seen: [Option<char>; 3] = [None; 3];
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         let cutoff = c == '@'
             && prev.is_some_and(char::is_alphanumeric)
             && chars.peek().is_some_and(char::is_ascii_digit);
+        if breaks_autolink(seen, c, chars.clone()) {
+            out.push_str(WORD_JOINER);
+        }
+        seen = [seen[1], seen[2], Some(c)];
         prev = Some(c);
         match c {
             '@' if cutoff => out.push('@'),
@@ -93,6 +98,21 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// Whether a word joiner goes before `c` so GitHub neither links nor cross-references what it
+/// would start: `GH-123` (joiner before `-`), a URL (`https:` + joiner + `//…`, so an issue URL
+/// creates no backlink) and `www.` (joiner before the dot). `#123` and `@name` are handled by
+/// their own rule.
+fn breaks_autolink(seen: [Option<char>; 3], c: char, mut rest: impl Iterator<Item = char>) -> bool {
+    let low = |i: usize| seen[i].map(|x| x.to_ascii_lowercase());
+    let word_start = !seen[0].is_some_and(char::is_alphanumeric);
+    match c {
+        '-' => low(1) == Some('g') && low(2) == Some('h') && word_start,
+        '/' => seen[2] == Some(':') && rest.next() == Some('/'),
+        '.' => (0..3).all(|i| low(i) == Some('w')),
+        _ => false,
+    }
+}
+
 /// U+2060 as an HTML entity: zero width, and it forbids a line break where it stands.
 pub const WORD_JOINER: &str = "&#8288;";
 
@@ -102,6 +122,16 @@ pub const WORD_JOINER: &str = "&#8288;";
 pub fn code(s: &str) -> String {
     let inner: String = code_safe(s, 60).replace('|', "\\|");
     format!("`{}`", inner.trim())
+}
+
+/// A comparison's name in a table cell: the metric as a code span, then its statistic when the
+/// metric is compared under several ("`latency_ms` p95").
+pub fn name_cell(metric: &str, statistic: &str, statistic_in_name: bool) -> String {
+    if statistic_in_name {
+        format!("{} {}", code(metric), escape(statistic))
+    } else {
+        code(metric)
+    }
 }
 
 /// Text inside a fenced code block: no backticks (they could close the fence), no line breaks,
@@ -191,5 +221,18 @@ mod tests {
     #[test]
     fn code_fence_text_has_no_backticks_or_breaks() {
         assert_eq!(code_safe("a```b\nc", 5), "a'''b");
+    }
+
+    #[test]
+    fn issue_references_and_urls_do_not_link() {
+        let j = WORD_JOINER;
+        assert_eq!(escape("GH-123 gh-9"), format!("GH{j}-123 gh{j}-9"));
+        assert_eq!(
+            escape("https://github.com/o/r/issues/1"),
+            format!("https:{j}//github.com/o/r/issues/1")
+        );
+        assert_eq!(escape("www.x.io"), format!("www{j}.x.io"));
+        assert_eq!(escape("#12"), format!("#{j}12"));
+        assert_eq!(escape("recall@5 high-k a/b"), "recall@5 high-k a/b");
     }
 }

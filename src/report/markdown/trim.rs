@@ -67,14 +67,18 @@ pub(super) struct Ranks(Vec<u8>);
 
 impl Ranks {
     pub fn new(r: &Report) -> Ranks {
-        let mut gated: BTreeMap<(&str, &str), bool> = BTreeMap::new();
+        let mut gated: BTreeMap<(&str, &str, &str), bool> = BTreeMap::new();
         for g in &r.gates {
             let failed = gated
-                .entry((g.metric.as_str(), g.slice.as_str()))
+                .entry((g.metric.as_str(), g.statistic.as_str(), g.slice.as_str()))
                 .or_default();
             *failed |= g.fails_build;
         }
-        let rank = |c: &Comparison| match gated.get(&(c.metric.as_str(), c.slice.as_str())) {
+        let rank = |c: &Comparison| match gated.get(&(
+            c.metric.as_str(),
+            c.statistic.as_str(),
+            c.slice.as_str(),
+        )) {
             Some(true) => 0,
             Some(false) => 1,
             None if changed(c.label) => 2,

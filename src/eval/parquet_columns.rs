@@ -1,0 +1,61 @@
+//! Which columns of a Parquet run or qrels hold what: the names given (`eval --column`,
+//! `--qrels-column`) or the first of the usual names the table has.
+
+use crate::error::{Error, Result};
+use crate::input::parquet::{self, Table};
+
+/// The column names of a Parquet run or qrels (`eval --column qid=query_id`); `None`: the
+/// first of the usual names the table has (see `run_parquet.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableColumns {
+    pub qid: Option<String>,
+    pub doc_id: Option<String>,
+    pub score: Option<String>,
+    pub rank: Option<String>,
+    pub relevance: Option<String>,
+}
+
+/// Query id names tried in order when not given.
+pub const QID: &[&str] = &["qid", "query_id", "query-id", "query", "topic"];
+/// Doc id names tried in order when not given.
+pub const DOC: &[&str] = &[
+    "doc_id",
+    "docid",
+    "docno",
+    "pid",
+    "corpus_id",
+    "corpus-id",
+    "doc",
+];
+
+/// The column of a role: the given name (which must exist), else the first usual name present.
+pub fn pick(
+    t: &Table,
+    given: &Option<String>,
+    usual: &[&str],
+    role: &str,
+) -> Result<Option<String>> {
+    match given {
+        Some(n) if t.column(n).is_none() => Err(t.missing(&format!("mapped by {role}={n}"), n)),
+        Some(n) => Ok(Some(n.clone())),
+        None => Ok(usual
+            .iter()
+            .find(|n| t.column(n).is_some())
+            .map(|n| n.to_string())),
+    }
+}
+
+/// A needed column no usual name found.
+pub fn required(t: &Table, found: Option<String>, role: &str, usual: &[&str]) -> Result<String> {
+    found.ok_or_else(|| {
+        Error::input(
+            &t.shown,
+            0,
+            format!(
+                "no {role} column (looked for {}; name it with --column {role}=NAME, --qrels-column for qrels); columns: {}",
+                usual.join(", "),
+                parquet::listing(t.columns())
+            ),
+        )
+    })
+}

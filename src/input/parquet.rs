@@ -1,0 +1,621 @@
+//! Parquet tables: one file, or a folder of part files (Spark, Polars, DuckDB, pyarrow) read as
+//! one table in name order. Streamed by row group, [`BATCH_ROWS`] rows at a time, through the
+//! parquet crate's typed column readers: memory is one batch of the wanted columns, whatever
+//! the file or row group declares. Only flat columns of strings, integers and floats are read;
+//! `load/` and `eval/` say which columns mean what.
+//!
+//! Checked before any data page is read: the magic bytes at both ends (a `.parquet` that is not
+//! one, or is cut short, is named as such), the footer's thrift structure (`footer.rs`: no list
+//! longer than the bytes left, bounded nesting), and every column chunk lying inside its file.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use parquet::basic::{ConvertedType, LogicalType, Type as Physical};
+use parquet::column::reader::ColumnReader;
+use parquet::data_type::ByteArray;
+use parquet::file::metadata::ParquetMetaData;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+
+use crate::error::{quoted, Error, Result};
+
+/// Rows decoded at a time per column (the memory bound, with the longest string cells).
+pub const BATCH_ROWS: usize = 1 << 16;
+
+/// What a column holds, as far as rag-gate reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// UTF-8 strings (BYTE_ARRAY).
+    Text,
+    /// Signed integers (INT32, INT64).
+    Int,
+    /// Unsigned 64-bit integers (INT64 annotated unsigned).
+    UInt,
+    /// FLOAT or DOUBLE.
+    Float,
+    /// Anything else (booleans, dates, decimals, nested lists and structs), by its description.
+    Other(String),
+}
+
+/// The kinds an id column may have (ids are read as text; integers in decimal).
+pub const IDS: &[Kind] = &[Kind::Text, Kind::Int, Kind::UInt];
+/// The kinds a number column may have.
+pub const NUMBERS: &[Kind] = &[Kind::Float, Kind::Int, Kind::UInt];
+
+impl Kind {
+    pub fn describe(&self) -> String {
+        match self {
+            Kind::Text => "string".into(),
+            Kind::Int | Kind::UInt => "integer".into(),
+            Kind::Float => "float".into(),
+            Kind::Other(s) => s.clone(),
+        }
+    }
+}
+
+/// A top-level column: its name, kind and leaf index in its file (None for nested fields).
+#[derive(Debug, Clone)]
+pub struct Column {
+    pub name: String,
+    pub kind: Kind,
+    leaf: Option<usize>,
+    /// The definition level of a non-null cell (0: the column is required).
+    max_def: i16,
+}
+
+/// One part file's place and columns.
+struct Part {
+    path: PathBuf,
+    shown: String,
+    columns: Vec<Column>,
+}
+
+/// An opened table: its part files (one for a plain file), their columns already checked to agree.
+pub struct Table {
+    pub shown: String,
+    parts: Vec<Part>,
+}
+
+/// One value of a cell.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    Text(&'a [u8]),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+}
+
+/// Decoded values of one column for the rows of a batch; `valid` is empty when no cell is null.
+enum Values {
+    Text(Vec<ByteArray>),
+    Int(Vec<i64>),
+    UInt(Vec<i64>),
+    Float(Vec<f64>),
+}
+
+struct Decoded {
+    values: Values,
+    valid: Vec<bool>,
+}
+
+/// A batch of rows of the wanted columns (in the order asked for).
+pub struct Batch<'t> {
+    /// The part file, as shown.
+    pub file: &'t str,
+    /// 0-based row group in that file.
+    pub row_group: usize,
+    /// 0-based row within the row group of the batch's first row.
+    pub first_row: usize,
+    /// 0-based row within the whole table of the batch's first row.
+    pub table_row: u64,
+    pub len: usize,
+    columns: Vec<Decoded>,
+}
+
+impl Batch<'_> {
+    /// The cell of wanted column `c` at batch row `i`; None when it is null.
+    pub fn cell(&self, c: usize, i: usize) -> Option<Cell<'_>> {
+        let d = &self.columns[c];
+        if !d.valid.is_empty() && !d.valid[i] {
+            return None;
+        }
+        Some(match &d.values {
+            Values::Text(v) => Cell::Text(v[i].data()),
+            Values::Int(v) => Cell::Int(v[i]),
+            Values::UInt(v) => Cell::UInt(v[i] as u64),
+            Values::Float(v) => Cell::Float(v[i]),
+        })
+    }
+
+    /// The text of the cell of wanted column `c` (named `name`, holding `what`) at row `i`: a
+    /// string as it is, an integer in decimal. A null, a float or bytes that are not UTF-8 are
+    /// errors naming the place.
+    pub fn text(&self, c: usize, i: usize, name: &str, what: &str) -> Result<Cow<'_, str>> {
+        let bad = |m: &str| {
+            Error::input(
+                self.place(i),
+                0,
+                format!("column {} ({what}) {m}", quoted(name)),
+            )
+        };
+        match self.cell(c, i) {
+            None => Err(bad("is null; expected a value in every row")),
+            Some(Cell::Text(b)) => std::str::from_utf8(b)
+                .map(Cow::Borrowed)
+                .map_err(|_| bad("is not UTF-8 text")),
+            Some(Cell::Int(v)) => Ok(Cow::Owned(v.to_string())),
+            Some(Cell::UInt(v)) => Ok(Cow::Owned(v.to_string())),
+            Some(Cell::Float(v)) => Err(bad(&format!(
+                "is the float {v}; expected a string or an integer"
+            ))),
+        }
+    }
+
+    /// The number in the cell of wanted column `c` at row `i` (a float, or an integer as f64);
+    /// None for a null.
+    pub fn number(&self, c: usize, i: usize) -> Option<f64> {
+        match self.cell(c, i)? {
+            Cell::Float(v) => Some(v),
+            Cell::Int(v) => Some(v as f64),
+            Cell::UInt(v) => Some(v as f64),
+            Cell::Text(_) => None,
+        }
+    }
+
+    /// Where row `i` of the batch is, for messages:
+    /// `run/part-1.parquet (row group 2, row 17)`.
+    pub fn place(&self, i: usize) -> String {
+        format!(
+            "{} (row group {}, row {})",
+            self.file,
+            self.row_group + 1,
+            self.first_row + i + 1
+        )
+    }
+}
+
+/// Opens a Parquet file or a folder of `*.parquet` part files (hidden and `_` files skipped) and
+/// checks that every part has the same columns.
+pub fn open(path: &Path, shown: &str) -> Result<Table> {
+    let files = if path.is_dir() {
+        super::parts::parts(path, shown, "parquet")?
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let mut parts: Vec<Part> = Vec::with_capacity(files.len());
+    for f in files {
+        let part_shown = if path.is_dir() {
+            let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
+            format!(
+                "{}/{}",
+                shown.trim_end_matches('/'),
+                name.unwrap_or_default()
+            )
+        } else {
+            shown.to_string()
+        };
+        let meta = read_footer(&f, &part_shown)?;
+        let columns = columns_of(&meta);
+        if let Some(first) = parts.first() {
+            same_columns(first, &part_shown, &columns)?;
+        }
+        parts.push(Part {
+            path: f,
+            shown: part_shown,
+            columns,
+        });
+    }
+    Ok(Table {
+        shown: shown.to_string(),
+        parts,
+    })
+}
+
+/// The file's metadata after the checks of the module header.
+fn read_footer(path: &Path, shown: &str) -> Result<ParquetMetaData> {
+    let mut file = File::open(path).map_err(|e| Error::io(shown, "opening", e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| Error::io(shown, "opening", e))?
+        .len();
+    let mut head = [0u8; 4];
+    let starts = file.read_exact(&mut head).is_ok() && &head == b"PAR1";
+    if !starts {
+        return Err(Error::input(
+            shown,
+            0,
+            "not a Parquet file: it does not start with the magic bytes PAR1",
+        ));
+    }
+    let mut tail = [0u8; 8];
+    file.seek(SeekFrom::End(-8))
+        .and_then(|_| file.read_exact(&mut tail))
+        .ok();
+    let footer_len = u64::from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]));
+    if len < 12 || &tail[4..] != b"PAR1" || footer_len + 12 > len {
+        return Err(Error::input(
+            shown,
+            0,
+            format!(
+                "truncated or damaged Parquet file ({len} bytes): no valid footer ending in PAR1 at its end"
+            ),
+        ));
+    }
+    let mut footer = vec![0u8; footer_len as usize];
+    file.seek(SeekFrom::Start(len - 8 - footer_len))
+        .and_then(|_| file.read_exact(&mut footer))
+        .map_err(|e| Error::io(shown, "reading", e))?;
+    super::parquet_footer::check(&footer)
+        .map_err(|m| Error::input(shown, 0, format!("damaged Parquet footer: {m}")))?;
+    let reader = SerializedFileReader::new(file)
+        .map_err(|e| Error::input(shown, 0, format!("not a readable Parquet file: {e}")))?;
+    let meta = reader.metadata().clone();
+    check_chunks(&meta, len, shown)?;
+    Ok(meta)
+}
+
+/// Every column chunk must lie inside the file: a declared size is never trusted.
+fn check_chunks(meta: &ParquetMetaData, len: u64, shown: &str) -> Result<()> {
+    for (g, rg) in meta.row_groups().iter().enumerate() {
+        if rg.num_rows() < 0 {
+            return Err(Error::input(
+                shown,
+                0,
+                format!("row group {} declares {} rows", g + 1, rg.num_rows()),
+            ));
+        }
+        for c in rg.columns() {
+            let (start, size) = c.byte_range();
+            if start.checked_add(size).map_or(true, |end| end > len) {
+                return Err(Error::input(
+                    shown,
+                    0,
+                    format!(
+                        "row group {} column {} declares {size} bytes at byte {start}, past the end of the file ({len} bytes): truncated or damaged",
+                        g + 1,
+                        quoted(&c.column_path().string())
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The top-level columns of a file; a nested field is one column of kind `Other`.
+fn columns_of(meta: &ParquetMetaData) -> Vec<Column> {
+    let mut out: Vec<Column> = Vec::new();
+    for (leaf, d) in meta
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .enumerate()
+    {
+        let parts = d.path().parts();
+        let top = parts.first().cloned().unwrap_or_default();
+        if parts.len() > 1 || d.max_rep_level() > 0 {
+            if out.last().map_or(true, |c| c.name != top) {
+                out.push(Column {
+                    name: top,
+                    kind: Kind::Other("a nested list or struct".into()),
+                    leaf: None,
+                    max_def: 0,
+                });
+            }
+            continue;
+        }
+        let kind = kind_of(d.physical_type(), d.logical_type(), d.converted_type());
+        out.push(Column {
+            name: top,
+            kind,
+            leaf: Some(leaf),
+            max_def: d.max_def_level(),
+        });
+    }
+    out
+}
+
+fn kind_of(p: Physical, logical: Option<LogicalType>, converted: ConvertedType) -> Kind {
+    let other = |what: &str| Kind::Other(what.to_string());
+    match logical {
+        Some(LogicalType::Decimal { .. }) => return other("decimal"),
+        Some(LogicalType::Date) => return other("date"),
+        Some(LogicalType::Time { .. }) => return other("time"),
+        Some(LogicalType::Timestamp { .. }) => return other("timestamp"),
+        Some(LogicalType::Integer {
+            is_signed: false,
+            bit_width: 64,
+        }) => return Kind::UInt,
+        _ => {}
+    }
+    match converted {
+        ConvertedType::DECIMAL => return other("decimal"),
+        ConvertedType::UINT_64 => return Kind::UInt,
+        _ => {}
+    }
+    match p {
+        Physical::BYTE_ARRAY => Kind::Text,
+        Physical::INT32 | Physical::INT64 => Kind::Int,
+        Physical::FLOAT | Physical::DOUBLE => Kind::Float,
+        Physical::BOOLEAN => other("boolean"),
+        Physical::INT96 => other("int96 timestamp"),
+        Physical::FIXED_LEN_BYTE_ARRAY => other("fixed-length bytes"),
+    }
+}
+
+/// `"name" (kind)` of each column (the first 12), for messages.
+pub fn listing(columns: &[Column]) -> String {
+    let mut s: Vec<String> = columns
+        .iter()
+        .take(12)
+        .map(|c| format!("{} ({})", quoted(&c.name), c.kind.describe()))
+        .collect();
+    if columns.len() > 12 {
+        s.push(format!("and {} more", columns.len() - 12));
+    }
+    s.join(", ")
+}
+
+/// A part whose columns (names and kinds, in any order) differ from the first part's.
+fn same_columns(first: &Part, shown: &str, columns: &[Column]) -> Result<()> {
+    let key = |cs: &[Column]| {
+        let mut k: Vec<(String, Kind)> = cs
+            .iter()
+            .map(|c| (c.name.clone(), c.kind.clone()))
+            .collect();
+        k.sort_by(|a, b| a.0.cmp(&b.0));
+        k
+    };
+    if key(&first.columns) != key(columns) {
+        return Err(Error::input(
+            shown,
+            0,
+            format!(
+                "its columns ({}) differ from those of {} ({}): the part files of a folder must share one schema",
+                listing(columns),
+                first.shown,
+                listing(&first.columns)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Table {
+    /// The columns of the first part (every part has the same).
+    pub fn columns(&self) -> &[Column] {
+        &self.parts[0].columns
+    }
+
+    /// The column named `name`, if there is one.
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.columns().iter().find(|c| c.name == name)
+    }
+
+    /// An error for a column the table lacks, listing those it has.
+    pub fn missing(&self, what: &str, name: &str) -> Error {
+        Error::input(
+            &self.shown,
+            0,
+            format!(
+                "no column {} ({what}); columns: {}",
+                quoted(name),
+                listing(self.columns())
+            ),
+        )
+    }
+
+    /// Refuses column `name` unless its kind is one of `accepted`.
+    pub fn expect_kind(&self, name: &str, what: &str, accepted: &[Kind]) -> Result<()> {
+        let Some(c) = self.column(name) else {
+            return Err(self.missing(what, name));
+        };
+        if accepted.contains(&c.kind) {
+            return Ok(());
+        }
+        let want: Vec<String> = accepted.iter().map(Kind::describe).collect();
+        let mut want = want;
+        want.dedup();
+        Err(Error::input(
+            &self.parts[0].shown,
+            0,
+            format!(
+                "column {} ({what}) holds {} values; expected {}",
+                quoted(name),
+                c.kind.describe(),
+                want.join(" or ")
+            ),
+        ))
+    }
+
+    /// Calls `f` with each batch of the named columns (which must exist with readable kinds), in
+    /// file, row-group and row order, while `f` returns true. Returns false when `f` stopped it.
+    pub fn for_each_batch(
+        &self,
+        names: &[&str],
+        f: &mut dyn FnMut(&Batch) -> Result<bool>,
+    ) -> Result<bool> {
+        let mut table_row = 0u64;
+        for part in &self.parts {
+            let leaves = names
+                .iter()
+                .map(|n| {
+                    part.columns
+                        .iter()
+                        .find(|c| c.name == *n)
+                        .and_then(|c| c.leaf.map(|l| (l, c.kind.clone(), c.max_def)))
+                        .ok_or_else(|| self.missing("asked for", n))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            match read_part(part, &leaves, table_row, f)? {
+                Some(next) => table_row = next,
+                None => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Streams one part file; returns the table row after its last row (None: `f` stopped it).
+fn read_part(
+    part: &Part,
+    leaves: &[(usize, Kind, i16)],
+    mut table_row: u64,
+    f: &mut dyn FnMut(&Batch) -> Result<bool>,
+) -> Result<Option<u64>> {
+    let pq_err = |g: usize, e: parquet::errors::ParquetError| {
+        Error::input(
+            &part.shown,
+            0,
+            format!("row group {}: damaged Parquet data: {e}", g + 1),
+        )
+    };
+    let file = File::open(&part.path).map_err(|e| Error::io(&part.shown, "opening", e))?;
+    let reader = SerializedFileReader::new(file).map_err(|e| pq_err(0, e))?;
+    for g in 0..reader.num_row_groups() {
+        let rg = reader.get_row_group(g).map_err(|e| pq_err(g, e))?;
+        let mut readers = leaves
+            .iter()
+            .map(|(l, _, _)| rg.get_column_reader(*l))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|e| pq_err(g, e))?;
+        let mut first_row = 0usize;
+        loop {
+            let mut columns = Vec::with_capacity(readers.len());
+            let mut len = None;
+            for (r, (_, kind, max_def)) in readers.iter_mut().zip(leaves) {
+                let d = decode(r, kind, *max_def).map_err(|e| pq_err(g, e))?;
+                let n = d.len();
+                if *len.get_or_insert(n) != n {
+                    return Err(Error::input(
+                        &part.shown,
+                        0,
+                        format!("row group {}: columns of unequal length", g + 1),
+                    ));
+                }
+                columns.push(d.into_decoded());
+            }
+            let len = len.unwrap_or(0);
+            if len == 0 {
+                if !leaves.is_empty() {
+                    check_rows(&part.shown, g, rg.metadata().num_rows(), first_row)?;
+                }
+                break;
+            }
+            let batch = Batch {
+                file: &part.shown,
+                row_group: g,
+                first_row,
+                table_row,
+                len,
+                columns,
+            };
+            if !f(&batch)? {
+                return Ok(None);
+            }
+            first_row += len;
+            table_row += len as u64;
+        }
+    }
+    Ok(Some(table_row))
+}
+
+/// A row group must hold the rows its metadata declares (more or fewer: damaged or hostile).
+fn check_rows(shown: &str, g: usize, declared: i64, read: usize) -> Result<()> {
+    if declared == read as i64 {
+        return Ok(());
+    }
+    Err(Error::input(
+        shown,
+        0,
+        format!(
+            "row group {} declares {declared} rows but its columns hold {read}: damaged file",
+            g + 1
+        ),
+    ))
+}
+
+/// One column's next batch as read: values of the non-null cells and the definition levels.
+struct Raw {
+    values: Values,
+    defs: Vec<i16>,
+    max_def: i16,
+    records: usize,
+}
+
+impl Raw {
+    fn len(&self) -> usize {
+        self.records
+    }
+
+    /// Spreads the non-null values over the rows (a default where a cell is null).
+    fn into_decoded(self) -> Decoded {
+        if self.max_def == 0 || self.defs.iter().all(|&d| d == self.max_def) {
+            return Decoded {
+                values: self.values,
+                valid: Vec::new(),
+            };
+        }
+        let valid: Vec<bool> = self.defs.iter().map(|&d| d == self.max_def).collect();
+        fn spread<T: Clone + Default>(v: Vec<T>, valid: &[bool]) -> Vec<T> {
+            let mut it = v.into_iter();
+            valid
+                .iter()
+                .map(|&ok| {
+                    if ok {
+                        it.next().unwrap_or_default()
+                    } else {
+                        T::default()
+                    }
+                })
+                .collect()
+        }
+        let values = match self.values {
+            Values::Text(v) => Values::Text(spread(v, &valid)),
+            Values::Int(v) => Values::Int(spread(v, &valid)),
+            Values::UInt(v) => Values::UInt(spread(v, &valid)),
+            Values::Float(v) => Values::Float(spread(v, &valid)),
+        };
+        Decoded { values, valid }
+    }
+}
+
+/// Reads up to [`BATCH_ROWS`] rows of one column.
+fn decode(r: &mut ColumnReader, kind: &Kind, max_def: i16) -> parquet::errors::Result<Raw> {
+    let mut defs = Vec::new();
+    macro_rules! read {
+        ($reader:expr, $wrap:expr) => {{
+            let mut vals = Vec::new();
+            let (records, _, _) =
+                $reader.read_records(BATCH_ROWS, Some(&mut defs), None, &mut vals)?;
+            (records, $wrap(vals))
+        }};
+    }
+    let unsigned = *kind == Kind::UInt;
+    let (records, values) = match r {
+        ColumnReader::ByteArrayColumnReader(r) => read!(r, Values::Text),
+        ColumnReader::Int32ColumnReader(r) => read!(r, |v: Vec<i32>| Values::Int(
+            v.into_iter().map(i64::from).collect()
+        )),
+        ColumnReader::Int64ColumnReader(r) if unsigned => read!(r, Values::UInt),
+        ColumnReader::Int64ColumnReader(r) => read!(r, Values::Int),
+        ColumnReader::FloatColumnReader(r) => read!(r, |v: Vec<f32>| Values::Float(
+            v.into_iter().map(f64::from).collect()
+        )),
+        ColumnReader::DoubleColumnReader(r) => read!(r, Values::Float),
+        _ => {
+            return Err(parquet::errors::ParquetError::General(
+                "a column of an unsupported type".into(),
+            ))
+        }
+    };
+    Ok(Raw {
+        values,
+        defs,
+        max_def,
+        records,
+    })
+}

@@ -1,0 +1,139 @@
+//! Parquet per-query metric tables (a file or a folder of part files): the columns of a CSV/TSV
+//! table — an id column (`query_id` unless configured), optional `group` and `slice:<tag>`
+//! columns, one column per metric — or the gate file's column mapping (`columns.rs`). Ids,
+//! groups and tags may be strings or integers (read in decimal); metrics floats or integers.
+//! A null metric cell is "no value", like an empty CSV cell; a null id is an error naming the
+//! part file, row group and row. A row's `line` is its 1-based row in the whole table.
+
+use std::path::Path;
+
+use super::columns::ColumnMap;
+use super::csv_table::{columns, finish};
+use super::jsonl::push_row;
+use super::source::{check_id, check_value};
+use super::table::{first_duplicate, Interner, Tags};
+use super::{MetricTable, QueryRow};
+use crate::error::{quoted, Error, Result};
+use crate::input::parquet::{self, Batch, IDS, NUMBERS};
+
+pub fn load(path: &Path, shown: &str, id_column: &str, map: &ColumnMap) -> Result<MetricTable> {
+    let table = parquet::open(path, shown)?;
+    let names: Vec<&str> = table.columns().iter().map(|c| c.name.as_str()).collect();
+    let id_column = map.id.as_deref().unwrap_or(id_column);
+    let renamed: Vec<Option<String>> = if map.is_empty() {
+        names.iter().map(|n| Some(n.to_string())).collect()
+    } else {
+        map.header(&names, shown, id_column).map_err(whole_file)?
+    };
+    let renamed: Vec<Option<&str>> = renamed.iter().map(Option::as_deref).collect();
+    let cols = columns(&renamed, shown, 0, id_column).map_err(whole_file)?;
+    table.expect_kind(names[cols.id_at], "the query id", IDS)?;
+    let mut wanted = vec![names[cols.id_at]];
+    if let Some(g) = cols.group_at {
+        table.expect_kind(names[g], "the group", IDS)?;
+        wanted.push(names[g]);
+    }
+    for (i, tag) in &cols.tags {
+        table.expect_kind(names[*i], &format!("slice {tag}"), IDS)?;
+        wanted.push(names[*i]);
+    }
+    for (i, m) in &cols.metrics {
+        let hint = match map.metrics.is_empty() {
+            true => "; map the metrics to leave other columns out",
+            false => "",
+        };
+        let what = format!("metric {}{hint}", quoted(m));
+        table.expect_kind(names[*i], &what, NUMBERS)?;
+        wanted.push(names[*i]);
+    }
+    let mut out = MetricTable::new(shown);
+    let mut interner = Interner::default();
+    let reader = Rows {
+        id_column: names[cols.id_at].to_string(),
+        group: cols.group_at.map(|g| names[g].to_string()),
+        tags: cols.tags.iter().map(|(_, t)| interner.get(t)).collect(),
+        metrics: cols.metrics.iter().map(|(_, m)| m.clone()).collect(),
+    };
+    table.for_each_batch(&wanted, &mut |b| {
+        reader.batch(b, &mut out, &mut interner).map(|()| true)
+    })?;
+    if let Some((id, row, first)) = first_duplicate(&out.rows) {
+        return Err(Error::input(
+            shown,
+            0,
+            format!(
+                "row {row}: duplicate query id {} (first at row {first})",
+                quoted(id)
+            ),
+        ));
+    }
+    if out.rows.is_empty() {
+        return Err(Error::input(
+            shown,
+            0,
+            "the table has no rows; expected one row per query",
+        ));
+    }
+    finish(out, shown, cols.metrics)
+}
+
+/// A header error is about the file, not its first line (a Parquet file has no lines).
+fn whole_file(e: Error) -> Error {
+    match e {
+        Error::Input { path, msg, .. } => Error::input(path, 0, msg),
+        e => e,
+    }
+}
+
+/// What each wanted column of a batch is: the id first, then the group, the tags, the metrics.
+struct Rows {
+    id_column: String,
+    group: Option<String>,
+    tags: Vec<std::sync::Arc<str>>,
+    metrics: Vec<String>,
+}
+
+impl Rows {
+    fn batch(&self, b: &Batch, out: &mut MetricTable, interner: &mut Interner) -> Result<()> {
+        let tag_at = 1 + usize::from(self.group.is_some());
+        let metric_at = tag_at + self.tags.len();
+        for i in 0..b.len {
+            let line = (b.table_row + i as u64 + 1) as usize;
+            let query_id = b.text(0, i, &self.id_column, "the query id")?;
+            let query_id = query_id.trim().to_string();
+            check_id(&b.place(i), 0, &self.id_column, &query_id)?;
+            let group = match &self.group {
+                Some(g) if b.cell(1, i).is_some() => Some(b.text(1, i, g, "the group")?),
+                _ => None,
+            };
+            let group = group
+                .as_deref()
+                .map(str::trim)
+                .filter(|g| !g.is_empty())
+                .map(|g| interner.get(g));
+            let mut tags = Vec::with_capacity(self.tags.len());
+            for (k, tag) in self.tags.iter().enumerate() {
+                if b.cell(tag_at + k, i).is_some() {
+                    let v = b.text(tag_at + k, i, tag, "a slice tag")?;
+                    if !v.trim().is_empty() {
+                        tags.push((tag.clone(), interner.get(v.trim())));
+                    }
+                }
+            }
+            let mut values = Vec::with_capacity(self.metrics.len());
+            for (k, m) in self.metrics.iter().enumerate() {
+                if let Some(v) = b.number(metric_at + k, i) {
+                    values.push((m.clone(), check_value(&b.place(i), 0, m, v)?));
+                }
+            }
+            let row = QueryRow {
+                query_id,
+                line,
+                group,
+                slices: Tags::from_pairs(tags),
+            };
+            push_row(out, row, values);
+        }
+        Ok(())
+    }
+}
