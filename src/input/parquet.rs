@@ -111,11 +111,36 @@ pub struct Batch<'t> {
     /// 0-based row within the whole table of the batch's first row.
     pub table_row: u64,
     pub len: usize,
-    columns: Vec<Decoded>,
+    columns: &'t [Decoded],
+}
+
+/// A column of a batch without nulls, as decoded: a slice per kind, for loops that read every
+/// row (the per-cell accessors below stay the way to read a column with nulls, and for errors).
+#[derive(Clone, Copy)]
+pub enum Dense<'a> {
+    Text(&'a [ByteArray]),
+    Int(&'a [i64]),
+    UInt(&'a [i64]),
+    Float(&'a [f64]),
 }
 
 impl Batch<'_> {
+    /// Wanted column `c` as a slice of `len` values, when none of its cells is null.
+    pub fn dense(&self, c: usize) -> Option<Dense<'_>> {
+        let d = &self.columns[c];
+        if !d.valid.is_empty() {
+            return None;
+        }
+        Some(match &d.values {
+            Values::Text(v) => Dense::Text(&v[..self.len]),
+            Values::Int(v) => Dense::Int(&v[..self.len]),
+            Values::UInt(v) => Dense::UInt(&v[..self.len]),
+            Values::Float(v) => Dense::Float(&v[..self.len]),
+        })
+    }
+
     /// The cell of wanted column `c` at batch row `i`; None when it is null.
+    #[inline]
     pub fn cell(&self, c: usize, i: usize) -> Option<Cell<'_>> {
         let d = &self.columns[c];
         if !d.valid.is_empty() && !d.valid[i] {
@@ -460,6 +485,8 @@ impl Table {
 }
 
 /// Streams one part file; returns the table row after its last row (None: `f` stopped it).
+/// The decoded columns and the scratch buffers are reused from batch to batch: memory stays one
+/// batch of the wanted columns and nothing is allocated (or faulted in) per batch.
 fn read_part(
     part: &Part,
     leaves: &[(usize, Kind, i16)],
@@ -475,6 +502,8 @@ fn read_part(
     };
     let file = File::open(&part.path).map_err(|e| Error::io(&part.shown, "opening", e))?;
     let reader = SerializedFileReader::new(file).map_err(|e| pq_err(0, e))?;
+    let mut columns: Vec<Decoded> = leaves.iter().map(|_| Decoded::default()).collect();
+    let mut scratch: Vec<Scratch> = leaves.iter().map(|_| Scratch::default()).collect();
     for g in 0..reader.num_row_groups() {
         let rg = reader.get_row_group(g).map_err(|e| pq_err(g, e))?;
         let mut readers = leaves
@@ -484,11 +513,10 @@ fn read_part(
             .map_err(|e| pq_err(g, e))?;
         let mut first_row = 0usize;
         loop {
-            let mut columns = Vec::with_capacity(readers.len());
             let mut len = None;
-            for (r, (_, kind, max_def)) in readers.iter_mut().zip(leaves) {
-                let d = decode(r, kind, *max_def).map_err(|e| pq_err(g, e))?;
-                let n = d.len();
+            let each = readers.iter_mut().zip(leaves).zip(&mut columns);
+            for (((r, (_, kind, max_def)), out), s) in each.zip(&mut scratch) {
+                let n = decode(r, kind, *max_def, out, s).map_err(|e| pq_err(g, e))?;
                 if *len.get_or_insert(n) != n {
                     return Err(Error::input(
                         &part.shown,
@@ -496,7 +524,6 @@ fn read_part(
                         format!("row group {}: columns of unequal length", g + 1),
                     ));
                 }
-                columns.push(d.into_decoded());
             }
             let len = len.unwrap_or(0);
             if len == 0 {
@@ -511,7 +538,7 @@ fn read_part(
                 first_row,
                 table_row,
                 len,
-                columns,
+                columns: &columns,
             };
             if !f(&batch)? {
                 return Ok(None);
@@ -538,84 +565,106 @@ fn check_rows(shown: &str, g: usize, declared: i64, read: usize) -> Result<()> {
     ))
 }
 
-/// One column's next batch as read: values of the non-null cells and the definition levels.
-struct Raw {
-    values: Values,
+impl Default for Decoded {
+    fn default() -> Self {
+        Decoded {
+            values: Values::Text(Vec::new()),
+            valid: Vec::new(),
+        }
+    }
+}
+
+/// One column's reused buffers besides its decoded values: the definition levels, and the
+/// 32-bit values read before widening.
+#[derive(Default)]
+struct Scratch {
     defs: Vec<i16>,
+    i32s: Vec<i32>,
+    f32s: Vec<f32>,
+}
+
+/// The emptied buffer of `values` as variant `$variant`, replacing the variant if it is another.
+macro_rules! emptied {
+    ($values:expr, $variant:ident) => {{
+        if !matches!($values, Values::$variant(_)) {
+            *$values = Values::$variant(Vec::new());
+        }
+        match $values {
+            Values::$variant(v) => {
+                v.clear();
+                v
+            }
+            _ => unreachable!("the variant was set just above"),
+        }
+    }};
+}
+
+/// Reads up to [`BATCH_ROWS`] rows of one column into `out` (the values spread over the rows,
+/// a default where a cell is null, `valid` empty when none is); returns the rows read.
+fn decode(
+    r: &mut ColumnReader,
+    kind: &Kind,
     max_def: i16,
-    records: usize,
-}
-
-impl Raw {
-    fn len(&self) -> usize {
-        self.records
-    }
-
-    /// Spreads the non-null values over the rows (a default where a cell is null).
-    fn into_decoded(self) -> Decoded {
-        if self.max_def == 0 || self.defs.iter().all(|&d| d == self.max_def) {
-            return Decoded {
-                values: self.values,
-                valid: Vec::new(),
-            };
-        }
-        let valid: Vec<bool> = self.defs.iter().map(|&d| d == self.max_def).collect();
-        fn spread<T: Clone + Default>(v: Vec<T>, valid: &[bool]) -> Vec<T> {
-            let mut it = v.into_iter();
-            valid
-                .iter()
-                .map(|&ok| {
-                    if ok {
-                        it.next().unwrap_or_default()
-                    } else {
-                        T::default()
-                    }
-                })
-                .collect()
-        }
-        let values = match self.values {
-            Values::Text(v) => Values::Text(spread(v, &valid)),
-            Values::Int(v) => Values::Int(spread(v, &valid)),
-            Values::UInt(v) => Values::UInt(spread(v, &valid)),
-            Values::Float(v) => Values::Float(spread(v, &valid)),
-        };
-        Decoded { values, valid }
-    }
-}
-
-/// Reads up to [`BATCH_ROWS`] rows of one column.
-fn decode(r: &mut ColumnReader, kind: &Kind, max_def: i16) -> parquet::errors::Result<Raw> {
-    let mut defs = Vec::new();
-    macro_rules! read {
-        ($reader:expr, $wrap:expr) => {{
-            let mut vals = Vec::new();
-            let (records, _, _) =
-                $reader.read_records(BATCH_ROWS, Some(&mut defs), None, &mut vals)?;
-            (records, $wrap(vals))
-        }};
-    }
+    out: &mut Decoded,
+    s: &mut Scratch,
+) -> parquet::errors::Result<usize> {
+    s.defs.clear();
+    out.valid.clear();
+    let defs = Some(&mut s.defs);
     let unsigned = *kind == Kind::UInt;
-    let (records, values) = match r {
-        ColumnReader::ByteArrayColumnReader(r) => read!(r, Values::Text),
-        ColumnReader::Int32ColumnReader(r) => read!(r, |v: Vec<i32>| Values::Int(
-            v.into_iter().map(i64::from).collect()
-        )),
-        ColumnReader::Int64ColumnReader(r) if unsigned => read!(r, Values::UInt),
-        ColumnReader::Int64ColumnReader(r) => read!(r, Values::Int),
-        ColumnReader::FloatColumnReader(r) => read!(r, |v: Vec<f32>| Values::Float(
-            v.into_iter().map(f64::from).collect()
-        )),
-        ColumnReader::DoubleColumnReader(r) => read!(r, Values::Float),
+    let values = &mut out.values;
+    let (records, _, _) = match r {
+        ColumnReader::ByteArrayColumnReader(r) => {
+            r.read_records(BATCH_ROWS, defs, None, emptied!(values, Text))?
+        }
+        ColumnReader::Int32ColumnReader(r) => {
+            s.i32s.clear();
+            let n = r.read_records(BATCH_ROWS, defs, None, &mut s.i32s)?;
+            emptied!(values, Int).extend(s.i32s.iter().map(|&v| i64::from(v)));
+            n
+        }
+        ColumnReader::Int64ColumnReader(r) if unsigned => {
+            r.read_records(BATCH_ROWS, defs, None, emptied!(values, UInt))?
+        }
+        ColumnReader::Int64ColumnReader(r) => {
+            r.read_records(BATCH_ROWS, defs, None, emptied!(values, Int))?
+        }
+        ColumnReader::FloatColumnReader(r) => {
+            s.f32s.clear();
+            let n = r.read_records(BATCH_ROWS, defs, None, &mut s.f32s)?;
+            emptied!(values, Float).extend(s.f32s.iter().map(|&v| f64::from(v)));
+            n
+        }
+        ColumnReader::DoubleColumnReader(r) => {
+            r.read_records(BATCH_ROWS, defs, None, emptied!(values, Float))?
+        }
         _ => {
             return Err(parquet::errors::ParquetError::General(
                 "a column of an unsupported type".into(),
             ))
         }
     };
-    Ok(Raw {
-        values,
-        defs,
-        max_def,
-        records,
-    })
+    if max_def == 0 || s.defs.iter().all(|&d| d == max_def) {
+        return Ok(records);
+    }
+    out.valid.extend(s.defs.iter().map(|&d| d == max_def));
+    match values {
+        Values::Text(v) => spread(v, &out.valid),
+        Values::Int(v) | Values::UInt(v) => spread(v, &out.valid),
+        Values::Float(v) => spread(v, &out.valid),
+    }
+    Ok(records)
+}
+
+/// Spreads the non-null values at the front of `v` over the rows of `valid`, in place, from the
+/// back: row i gets the next value when valid, a default otherwise (never read: `cell` is None).
+fn spread<T: Default>(v: &mut Vec<T>, valid: &[bool]) {
+    let mut next = v.len().min(valid.len());
+    v.resize_with(valid.len(), T::default);
+    for (i, &ok) in valid.iter().enumerate().rev() {
+        if ok && next > 0 {
+            next -= 1;
+            v.swap(i, next);
+        }
+    }
 }
