@@ -174,15 +174,13 @@ fn fast<'b>(b: &'b Batch, cols: &RunColumns) -> Option<Fast<'b>> {
     })
 }
 
+/// Query id bytes, doc id, score (NaN without a score column), rank (0 without one).
+type Row<'b> = (Cow<'b, [u8]>, Cow<'b, [u8]>, f64, i64);
+
 /// Row `i` as (query id bytes, doc id, score, rank): from the slices when the batch has them
 /// and the row is good (a UTF-8 doc id, a score that is not NaN), else through [`entry`]. The
 /// query id is not checked for UTF-8 here: the caller checks it when it changes.
-fn row<'b>(
-    b: &'b Batch,
-    fast: &Option<Fast<'b>>,
-    i: usize,
-    cols: &RunColumns,
-) -> Result<(Cow<'b, [u8]>, Cow<'b, [u8]>, f64, i64)> {
+fn row<'b>(b: &'b Batch, fast: &Option<Fast<'b>>, i: usize, cols: &RunColumns) -> Result<Row<'b>> {
     if let Some(x) = fast {
         let doc = x.doc[i].data();
         let score = x.score.map_or(f64::NAN, |s| s[i]);

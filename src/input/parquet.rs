@@ -1,8 +1,9 @@
 //! Parquet tables: one file, or a folder of part files (Spark, Polars, DuckDB, pyarrow) read as
 //! one table in name order. Streamed by row group, [`BATCH_ROWS`] rows at a time, through the
-//! parquet crate's typed column readers: memory is one batch of the wanted columns, whatever
-//! the file or row group declares. Only flat columns of strings, integers and floats are read;
-//! `load/` and `eval/` say which columns mean what.
+//! parquet crate's typed column readers, on a second thread one batch ahead of the consumer:
+//! memory is a few batches of the wanted columns (their buffers reused), whatever the file or
+//! row group declares. Only flat columns of strings, integers and floats are read; `load/` and
+//! `eval/` say which columns mean what.
 //!
 //! Checked before any data page is read: the magic bytes at both ends (a `.parquet` that is not
 //! one, or is cut short, is named as such), the footer's thrift structure (`footer.rs`: no list
@@ -12,6 +13,7 @@ use std::borrow::Cow;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use parquet::basic::{ConvertedType, LogicalType, Type as Physical};
 use parquet::column::reader::ColumnReader;
@@ -458,13 +460,55 @@ impl Table {
 
     /// Calls `f` with each batch of the named columns (which must exist with readable kinds), in
     /// file, row-group and row order, while `f` returns true. Returns false when `f` stopped it.
+    ///
+    /// The batches are decoded on a second thread, one batch ahead of `f` (a channel of one):
+    /// decompressing and decoding the next batch overlaps with `f`'s work on this one. Memory
+    /// stays a few batches (the one decoded, the one waiting, the one `f` holds), their buffers
+    /// handed back for reuse; the order of batches and of errors is the order of the file.
     pub fn for_each_batch(
         &self,
         names: &[&str],
         f: &mut dyn FnMut(&Batch) -> Result<bool>,
     ) -> Result<bool> {
+        let (tx, rx) = mpsc::sync_channel::<Result<Decoded1>>(1);
+        let (back, spare) = mpsc::channel::<Vec<Decoded>>();
+        std::thread::scope(|s| {
+            s.spawn(move || self.decode_all(names, &tx, &spare));
+            let out = (|| {
+                for sent in rx.iter() {
+                    let sent = sent?;
+                    let batch = Batch {
+                        file: &self.parts[sent.part].shown,
+                        row_group: sent.row_group,
+                        first_row: sent.first_row,
+                        table_row: sent.table_row,
+                        len: sent.len,
+                        columns: &sent.columns,
+                    };
+                    if !f(&batch)? {
+                        return Ok(false);
+                    }
+                    // The decoder may be gone (it sent its last batch): then the buffers drop.
+                    let _ = back.send(sent.columns);
+                }
+                Ok(true)
+            })();
+            // Hang up first: a decoder waiting to send sees it and stops, so the scope can join.
+            drop(rx);
+            out
+        })
+    }
+
+    /// The decoding thread of [`Table::for_each_batch`]: every part in order, each batch or the
+    /// first error sent down `tx`; it stops when the receiver hangs up.
+    fn decode_all(
+        &self,
+        names: &[&str],
+        tx: &mpsc::SyncSender<Result<Decoded1>>,
+        spare: &mpsc::Receiver<Vec<Decoded>>,
+    ) {
         let mut table_row = 0u64;
-        for part in &self.parts {
+        for (k, part) in self.parts.iter().enumerate() {
             let leaves = names
                 .iter()
                 .map(|n| {
@@ -474,24 +518,44 @@ impl Table {
                         .and_then(|c| c.leaf.map(|l| (l, c.kind.clone(), c.max_def)))
                         .ok_or_else(|| self.missing("asked for", n))
                 })
-                .collect::<Result<Vec<_>>>()?;
-            match read_part(part, &leaves, table_row, f)? {
-                Some(next) => table_row = next,
-                None => return Ok(false),
+                .collect::<Result<Vec<_>>>();
+            let read = leaves.and_then(|leaves| {
+                let mut emit = |b: Decoded1| tx.send(Ok(b)).is_ok();
+                let mut reuse = || spare.try_recv().ok();
+                read_part(k, part, &leaves, table_row, &mut emit, &mut reuse)
+            });
+            match read {
+                Ok(Some(next)) => table_row = next,
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
             }
         }
-        Ok(true)
     }
 }
 
-/// Streams one part file; returns the table row after its last row (None: `f` stopped it).
-/// The decoded columns and the scratch buffers are reused from batch to batch: memory stays one
-/// batch of the wanted columns and nothing is allocated (or faulted in) per batch.
+/// A decoded batch on its way from the decoding thread: [`Batch`] with owned columns.
+struct Decoded1 {
+    part: usize,
+    row_group: usize,
+    first_row: usize,
+    table_row: u64,
+    len: usize,
+    columns: Vec<Decoded>,
+}
+
+/// Streams part `k`; returns the table row after its last row (None: the receiver hung up).
+/// Each batch goes to `emit` (false: nobody listens any more) in column buffers from `reuse`
+/// when one came back, new ones otherwise; the scratch buffers are reused from batch to batch.
 fn read_part(
+    k: usize,
     part: &Part,
     leaves: &[(usize, Kind, i16)],
     mut table_row: u64,
-    f: &mut dyn FnMut(&Batch) -> Result<bool>,
+    emit: &mut dyn FnMut(Decoded1) -> bool,
+    reuse: &mut dyn FnMut() -> Option<Vec<Decoded>>,
 ) -> Result<Option<u64>> {
     let pq_err = |g: usize, e: parquet::errors::ParquetError| {
         Error::input(
@@ -502,7 +566,6 @@ fn read_part(
     };
     let file = File::open(&part.path).map_err(|e| Error::io(&part.shown, "opening", e))?;
     let reader = SerializedFileReader::new(file).map_err(|e| pq_err(0, e))?;
-    let mut columns: Vec<Decoded> = leaves.iter().map(|_| Decoded::default()).collect();
     let mut scratch: Vec<Scratch> = leaves.iter().map(|_| Scratch::default()).collect();
     for g in 0..reader.num_row_groups() {
         let rg = reader.get_row_group(g).map_err(|e| pq_err(g, e))?;
@@ -513,6 +576,9 @@ fn read_part(
             .map_err(|e| pq_err(g, e))?;
         let mut first_row = 0usize;
         loop {
+            let mut columns = reuse()
+                .filter(|c| c.len() == leaves.len())
+                .unwrap_or_else(|| leaves.iter().map(|_| Decoded::default()).collect());
             let mut len = None;
             let each = readers.iter_mut().zip(leaves).zip(&mut columns);
             for (((r, (_, kind, max_def)), out), s) in each.zip(&mut scratch) {
@@ -532,15 +598,15 @@ fn read_part(
                 }
                 break;
             }
-            let batch = Batch {
-                file: &part.shown,
+            let batch = Decoded1 {
+                part: k,
                 row_group: g,
                 first_row,
                 table_row,
                 len,
-                columns: &columns,
+                columns,
             };
-            if !f(&batch)? {
+            if !emit(batch) {
                 return Ok(None);
             }
             first_row += len;
