@@ -444,8 +444,8 @@ const COMPARE_WORDS: [(&str, &str); 7] = [
         "(pass --input-format csv or --input-format tsv)",
     ),
     (
-        "set format = \"jsonl\" | \"csv\" | \"tsv\" | \"trec-eval\" | \"ir-measures\"",
-        "pass --input-format jsonl|csv|tsv|trec-eval|ir-measures",
+        "set format = \"jsonl\" | \"csv\" | \"tsv\" | \"parquet\" | \"trec-eval\" | \"ir-measures\"",
+        "pass --input-format jsonl|csv|tsv|parquet|trec-eval|ir-measures",
     ),
     (
         "or set missing = \"intersect\" in [inputs]",
