@@ -171,7 +171,7 @@ fn a_sign_flip_rule_too_small_to_fire_says_why_and_the_rules_that_passed_show_as
     write(dir.path(), "c.jsonl", c);
     let out = check(
         dir.path(),
-        "[slices]\nmin-queries = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.3\nmax-drop = 0.2\nfail-if-significant-drop = 0.01\n",
+        "[slices]\nmin-queries = 5\nmin-moved = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.3\nmax-drop = 0.2\nfail-if-significant-drop = 0.01\n",
         &["--format", "json"],
     );
     assert_eq!(out.code, Some(1), "{}", out.stderr);
