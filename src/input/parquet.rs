@@ -734,3 +734,34 @@ fn spread<T: Default>(v: &mut Vec<T>, valid: &[bool]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn spread_puts_each_value_at_its_valid_row_in_order() {
+        let valid = [false, true, true, false, false, true, false];
+        let mut v = vec![10, 20, 30];
+        spread(&mut v, &valid);
+        let got: Vec<Option<i32>> = v
+            .iter()
+            .zip(valid)
+            .map(|(&x, ok)| ok.then_some(x))
+            .collect();
+        assert_eq!(got, [None, Some(10), Some(20), None, None, Some(30), None]);
+    }
+
+    #[test]
+    fn spread_keeps_values_when_every_row_is_valid_and_fills_an_all_null_batch() {
+        let mut v = vec![1.5, 2.5];
+        spread(&mut v, &[true, true]);
+        assert_eq!(v, [1.5, 2.5]);
+        let mut none: Vec<f64> = Vec::new();
+        spread(&mut none, &[false, false, false]);
+        assert_eq!(none.len(), 3);
+        let mut text = vec![String::from("a"), String::from("b")];
+        spread(&mut text, &[true, false, true]);
+        assert_eq!((text[0].as_str(), text[2].as_str()), ("a", "b"));
+    }
+}
