@@ -1,6 +1,6 @@
 //! The replicate-aware calibration: on simulated replicate runs with per-query jitter and
 //! whole-run shifts (`calibration/replicates.rs`), the false-alarm rate and coverage of the plain
-//! query bootstrap on one run per side and of the crossed interval on 3 and 5 runs per side.
+//! query bootstrap on one run per side and of the crossed interval on 3, 5 and 7 runs per side.
 //!
 //!     nice -n 10 cargo run --release --example calibration_replicates [-- SETS RESAMPLES DATA_SEED]
 //!
@@ -32,7 +32,7 @@ fn main() {
     let sets = args.first().copied().unwrap_or(2000);
     let b = args.get(1).copied().unwrap_or(1000);
     let seed = args.get(2).map_or(2026, |&s| s as u64);
-    let modes = [1, 3, 5];
+    let modes = [1, 3, 5, 7];
     println!(
         "replicate calibration: {sets} sets, {QUERIES} queries, {b} resamples per set, data seed {seed}, 95% percentile intervals"
     );
@@ -46,7 +46,7 @@ fn main() {
         };
         let (fa, cov) = (n.miss_rate(), 1.0 - s.miss_rate());
         let verdict = match m {
-            5 => format!(
+            3 | 5 | 7 => format!(
                 "  false alarms {} coverage {}",
                 in_range(fa, 0.035, 0.065),
                 in_range(cov, 0.935, 0.965)

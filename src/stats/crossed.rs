@@ -21,11 +21,17 @@
 //!   McCulloch 1992, *Variance Components*, §4.2). The run draws are rescaled (Rao & Wu 1988,
 //!   "Resampling inference with complex survey data", JASA 83:231: factor √(P/(P − 1)) for P
 //!   resampled units) and shrunk to σ̂²ᵣ, so their variance is σ̂²ᵣ/Rₛ.
-//! - Degrees of freedom. σ̂²ᵣ rests on at most R − 1 degrees of freedom (Satterthwaite 1946,
-//!   Biometrics Bull. 2:110, for the difference of mean squares; clamped to [1, R − 1]); the total
-//!   variance
-//!   V = V_rows + Σ σ̂²ᵣ/Rₛ gets the Welch–Satterthwaite ν, and the interval's distances from the
-//!   estimate are stretched by t_{ν,1−α/2} / z_{1−α/2}. The p-value is the matching t test,
+//! - Degrees of freedom. The total variance V = V_rows + Σ σ̂²ᵣ/Rₛ is a linear combination of
+//!   mean squares, V = V_rows + Σₚ kₚ(s²ₘ,ₚ − MSₑ,ₚ/n) (kₚ = Σ 1/Rₛ over the sides drawing from
+//!   pool p), and gets Satterthwaite's ν for such a combination (Satterthwaite 1946, Biometrics
+//!   Bull. 2:110, eq. 1: ν = V² / Σ (aⱼ·MSⱼ)²/dfⱼ over the mean squares, each at its own df):
+//!   ν = V² / (V_rows²/df_rows + Σₚ [(kₚ s²ₘ,ₚ)²/(Rₚ − 1) + (kₚ MSₑ,ₚ/n)²/((n − 1)(Rₚ − 1))]).
+//!   The run-mean mean square s²ₘ enters at its own R − 1 degrees of freedom whether or not
+//!   σ̂²ᵣ truncated to 0: a truncated σ̂²ᵣ is still a guess from s²ₘ on R − 1 df, so ν does not
+//!   jump to the rows' n − 1 when s²ₘ happens to fall below MSₑ/n (with 3 runs that was 17.6% of
+//!   the calibration's sets and made its false alarms 10–11%; docs/statistics.md). ν is clamped
+//!   to at least 1 (t on less than 1 df is unbounded in practice). The interval's distances from
+//!   the estimate are stretched by t_{ν,1−α/2} / z_{1−α/2}; the p-value is the matching t test,
 //!   2(1 − F_ν(|θ̂|/√V)).
 //!
 //! Trusted noise only (docs/hostile.md). The candidate's runs are written by the pull request, so
@@ -59,8 +65,6 @@ pub struct SideNoise {
     pub jitter_var: f64,
     /// Whole-run shift variance σ̂²ᵣ = max(0, `mean_var` − `jitter_var`/n).
     pub shift_var: f64,
-    /// Satterthwaite degrees of freedom of `shift_var` (infinite when it is 0: it weighs nothing).
-    pub shift_df: f64,
 }
 
 /// Decomposes `runs[r][i]` (query i's value in replicate r; every run the same length ≥ 1).
@@ -91,7 +95,6 @@ pub fn side_noise(runs: &[&[f64]]) -> SideNoise {
             mean_var: 0.0,
             jitter_var: 0.0,
             shift_var: 0.0,
-            shift_df: f64::INFINITY,
         };
     }
     let mut ss_err = 0.0;
@@ -111,21 +114,6 @@ pub fn side_noise(runs: &[&[f64]]) -> SideNoise {
         0.0
     };
     let shift_var = (mean_var - jitter_var / nf).max(0.0);
-    let shift_df = if shift_var > 0.0 {
-        // (MS_col − MS_err)/n with MS_col = n·s²ₘ on R − 1 df and MS_err on (n − 1)(R − 1).
-        let ms_col = nf * mean_var;
-        let den = ms_col * ms_col / (rf - 1.0)
-            + if n > 1 {
-                jitter_var * jitter_var / ((nf - 1.0) * (rf - 1.0))
-            } else {
-                0.0
-            };
-        // Clamped to [1, R − 1]: below 1 the Satterthwaite value is an artefact of a small
-        // difference of mean squares, and t on less than 1 df is unbounded in practice.
-        ((ms_col - jitter_var).powi(2) / den).clamp(1.0, rf - 1.0)
-    } else {
-        f64::INFINITY
-    };
     SideNoise {
         replicates: r,
         queries: n,
@@ -133,7 +121,24 @@ pub fn side_noise(runs: &[&[f64]]) -> SideNoise {
         mean_var,
         jitter_var,
         shift_var,
-        shift_df,
+    }
+}
+
+impl SideNoise {
+    /// This side's terms of Satterthwaite's denominator when σ̂²ᵣ enters the variance with
+    /// coefficient `k`: (k·s²ₘ)²/(R − 1) + (k·MSₑ/n)²/((n − 1)(R − 1)), each mean square at its
+    /// own degrees of freedom (0 with one replicate).
+    fn satterthwaite_terms(&self, k: f64) -> f64 {
+        if self.replicates < 2 {
+            return 0.0;
+        }
+        let df_m = (self.replicates - 1) as f64;
+        let mut den = (k * self.mean_var).powi(2) / df_m;
+        if self.queries > 1 {
+            let df_e = (self.queries - 1) as f64 * df_m;
+            den += (k * self.jitter_var / self.queries as f64).powi(2) / df_e;
+        }
+        den
     }
 }
 
@@ -151,8 +156,9 @@ pub struct RunPart {
     sides: [SideDraw; 2],
     /// Variance of the run part, Σ σ̂²ᵣ/Rₛ over the sides.
     pub var: f64,
-    /// Its Satterthwaite degrees of freedom (infinite when `var` is 0).
-    pub df: f64,
+    /// Its terms of Satterthwaite's denominator, Σₚ [(kₚ s²ₘ,ₚ)²/(Rₚ − 1) + (kₚ MSₑ,ₚ/n)²/dfₑ,ₚ]
+    /// over the pools (positive whenever a pool's run means spread, even if `var` is 0).
+    pub satterthwaite_den: f64,
     /// Replicates of each side (baseline, candidate).
     pub replicates: [usize; 2],
 }
@@ -202,29 +208,31 @@ impl RunPart {
                 scale,
             }
         });
-        // Variance per pool (a borrowed pool adds to its owner's, on the owner's df).
-        let mut by_pool = [(0.0, f64::INFINITY); 2];
+        // Coefficient kₚ = Σ 1/Rₛ of each pool's σ̂²ᵣ (a borrowed pool adds to its owner's).
+        let mut k = [0.0; 2];
         for side in [0, 1] {
-            let p = pool_of(side);
-            by_pool[p].0 += noise[p].shift_var / noise[side].replicates as f64;
-            by_pool[p].1 = noise[p].shift_df;
+            k[pool_of(side)] += 1.0 / noise[side].replicates as f64;
         }
-        let var: f64 = by_pool.iter().map(|(v, _)| v).sum();
-        let den: f64 = by_pool
-            .iter()
-            .filter(|(v, _)| *v > 0.0)
-            .map(|(v, df)| v * v / df)
+        let var: f64 = (0..2).map(|p| k[p] * noise[p].shift_var).sum();
+        let satterthwaite_den: f64 = (0..2)
+            .filter(|&p| k[p] > 0.0)
+            .map(|p| noise[p].satterthwaite_terms(k[p]))
             .sum();
-        let df = if var > 0.0 && den > 0.0 {
-            var * var / den
-        } else {
-            f64::INFINITY
-        };
         RunPart {
             sides,
             var,
-            df,
+            satterthwaite_den,
             replicates: [base.replicates, cand.replicates],
+        }
+    }
+
+    /// Satterthwaite degrees of freedom of the run part alone, var² / `satterthwaite_den`
+    /// (infinite when nothing spreads).
+    pub fn df(&self) -> f64 {
+        if self.satterthwaite_den > 0.0 {
+            self.var * self.var / self.satterthwaite_den
+        } else {
+            f64::INFINITY
         }
     }
 
@@ -285,15 +293,12 @@ fn t_quantile(df: f64, p: f64) -> f64 {
 /// the run part, at `confidence`.
 pub fn correction(rows_var: f64, rows_df: f64, runs: &RunPart, confidence: f64) -> Correction {
     let var = rows_var + runs.var;
-    let mut den = 0.0;
+    let mut den = runs.satterthwaite_den;
     if rows_var > 0.0 && rows_df > 0.0 {
         den += rows_var * rows_var / rows_df;
     }
-    if runs.var > 0.0 {
-        den += runs.var * runs.var / runs.df;
-    }
     let df = if var > 0.0 && den > 0.0 {
-        var * var / den
+        (var * var / den).max(1.0)
     } else {
         f64::INFINITY
     };
@@ -380,8 +385,13 @@ mod tests {
         assert!((s.mean_var - 2.0).abs() < 1e-12);
         assert!((s.jitter_var - 1.5).abs() < 1e-12);
         assert!((s.shift_var - 1.5).abs() < 1e-12);
-        // df = (6 − 1.5)² / (36/1 + 2.25/2) = 20.25 / 37.125 < 1, clamped to 1.
-        assert_eq!(s.shift_df, 1.0);
+        // Satterthwaite's terms with coefficient k = 1/2 + 1/2 = 1: (1·2)²/1 + (1·1.5/3)²/(2·1)
+        // = 4.125; the run part alone is on 1.5²/4.125 ≈ 0.545 df.
+        let part = RunPart::new(&s, &s).expect("two runs");
+        assert!((part.satterthwaite_den - 4.125).abs() < 1e-12);
+        assert!((part.df() - 2.25 / 4.125).abs() < 1e-12);
+        // With rows variance 0.5 on 2 df: ν = 2² / (4.125 + 0.125) < 1, clamped to 1.
+        assert_eq!(correction(0.5, 2.0, &part, 0.95).df, 1.0);
     }
 
     #[test]
@@ -423,13 +433,13 @@ mod tests {
         part.add_draws(&mut stats, [3; 32]);
         let sd = crate::stats::describe::sd(&stats);
         assert!((sd * sd / want - 1.0).abs() < 0.02, "{} vs {want}", sd * sd);
-        assert!((part.df - 3.0).abs() < 1e-9, "{}", part.df);
+        assert!((part.df() - 3.0).abs() < 1e-9, "{}", part.df());
         // Both sides trusted (an A/A test): each side's own σ̂²ᵣ, Welch–Satterthwaite on 3 and 2 df.
         let part = RunPart::symmetric(&b, &c).expect("replicated");
         let (vb, vc) = (b.shift_var / 4.0, c.shift_var / 3.0);
         assert!((part.var - (vb + vc)).abs() < 1e-15);
         let df = (vb + vc).powi(2) / (vb * vb / 3.0 + vc * vc / 2.0);
-        assert!((part.df - df).abs() < 1e-9);
+        assert!((part.df() - df).abs() < 1e-9);
     }
 
     /// A candidate whose runs are shifted far apart neither widens the run part nor goes
@@ -455,7 +465,7 @@ mod tests {
         let part = RunPart::new(&base, &cand).expect("baseline replicated");
         // σ̂²ᵣ(1/3 + 1/1), on the baseline's 2 df.
         assert!((part.var - base.shift_var * (1.0 / 3.0 + 1.0)).abs() < 1e-15);
-        assert!((part.df - 2.0).abs() < 1e-9, "{}", part.df);
+        assert!((part.df() - 2.0).abs() < 1e-9, "{}", part.df());
         let mut stats = vec![0.0; 100_000];
         part.add_draws(&mut stats, [9; 32]);
         let v = crate::stats::describe::sd(&stats).powi(2);
@@ -479,7 +489,8 @@ mod tests {
                 },
             ],
             var: 1.0,
-            df: 4.0,
+            // 1²/4: a run part on 4 df.
+            satterthwaite_den: 0.25,
             replicates: [5, 5],
         };
         let c = correction(0.0, 99.0, &part, 0.95);
