@@ -472,6 +472,95 @@ mod tests {
         assert!((v / part.var - 1.0).abs() < 0.03, "{v} vs {}", part.var);
     }
 
+    /// Known answers from calibration/scipy_crossed_df.py (numpy ANOVA, scipy t): V, ν, the t
+    /// stretch and the p-value of a 3-run baseline against a 2-run candidate, once with a
+    /// positive shift variance and once with one truncated to 0, where s²ₘ still enters ν at its
+    /// 2 df (the rows alone would say 5).
+    #[test]
+    fn satterthwaite_matches_scipy() {
+        let cand: [&[f64]; 2] = [
+            &[0.55, 0.65, 0.35, 0.83, 0.47, 0.74],
+            &[0.52, 0.66, 0.30, 0.85, 0.50, 0.73],
+        ];
+        let shifted: [&[f64]; 3] = [
+            &[0.50, 0.62, 0.31, 0.80, 0.44, 0.70],
+            &[0.53, 0.66, 0.33, 0.84, 0.49, 0.71],
+            &[0.49, 0.60, 0.27, 0.79, 0.45, 0.66],
+        ];
+        let truncated_cand: [&[f64]; 2] = [
+            &[0.58, 0.60, 0.39, 0.78, 0.49, 0.70],
+            &[0.52, 0.68, 0.30, 0.86, 0.42, 0.76],
+        ];
+        let truncated: [&[f64]; 3] = [
+            &[0.50, 0.62, 0.31, 0.80, 0.44, 0.70],
+            &[0.51, 0.61, 0.32, 0.79, 0.45, 0.69],
+            &[0.49, 0.63, 0.30, 0.81, 0.44, 0.71],
+        ];
+        // (s²ₘ, MSₑ, σ̂²ᵣ, V_rows, V, ν, stretch, p) as printed by the script.
+        let cases: [(&[&[f64]], &[&[f64]], [f64; 8]); 2] = [
+            (
+                &shifted,
+                &cand,
+                [
+                    0.000_639_814_814_815,
+                    0.000_112_222_222_222,
+                    0.000_621_111_111_111,
+                    1.081_790_123_46e-5,
+                    0.000_528_410_493_827,
+                    1.963_726_750_64,
+                    2.234_591_850_88,
+                    0.327_253_022_819,
+                ],
+            ),
+            (
+                &truncated,
+                &truncated_cand,
+                [
+                    9.259_259_259_26e-7,
+                    0.000_105_555_555_556,
+                    0.0,
+                    3.104_938_271_6e-5,
+                    3.104_938_271_6e-5,
+                    4.492_303_430_99,
+                    1.357_406_959_6,
+                    0.005_566_424_758_72,
+                ],
+            ),
+        ];
+        let close = |got: f64, want: f64| (got - want).abs() <= 1e-9 * want.abs().max(1e-12);
+        for (base, cand, [ms, mse, shift, rows_var, v, nu, stretch, p]) in cases {
+            let (b, c) = (side_noise(base), side_noise(cand));
+            assert!(close(b.mean_var, ms), "{} vs {ms}", b.mean_var);
+            assert!(close(b.jitter_var, mse), "{} vs {mse}", b.jitter_var);
+            assert!(close(b.shift_var, shift), "{} vs {shift}", b.shift_var);
+            let deltas: Vec<f64> = (0..6)
+                .map(|i| {
+                    let m = |runs: &[&[f64]]| {
+                        runs.iter().map(|r| r[i]).sum::<f64>() / runs.len() as f64
+                    };
+                    m(cand) - m(base)
+                })
+                .collect();
+            let rv = crate::stats::describe::sd(&deltas).powi(2) / 6.0;
+            assert!(close(rv, rows_var), "{rv} vs {rows_var}");
+            let part = RunPart::new(&b, &c).expect("baseline replicated");
+            let fix = correction(rv, 5.0, &part, 0.95);
+            assert!(close(fix.se * fix.se, v), "{} vs {v}", fix.se * fix.se);
+            assert!(close(fix.df, nu), "{} vs {nu}", fix.df);
+            assert!(
+                (fix.stretch - stretch).abs() < 1e-7,
+                "{} vs {stretch}",
+                fix.stretch
+            );
+            let theta = crate::stats::describe::mean(&deltas);
+            assert!(
+                (fix.p_value(theta) - p).abs() < 1e-7,
+                "{} vs {p}",
+                fix.p_value(theta)
+            );
+        }
+    }
+
     #[test]
     fn correction_matches_t_tables() {
         // Only a run part on 4 df: t_{4, 0.975} = 2.776445 (tables), z = 1.959964.
