@@ -395,7 +395,8 @@ pub struct GateBounds {
 pub struct ReplicateInfo {
     pub baseline_runs: usize,
     pub candidate_runs: usize,
-    /// Welch–Satterthwaite degrees of freedom of the interval (capped at 1e9 for "unbounded").
+    /// Satterthwaite degrees of freedom of the interval, over its mean squares (`stats::crossed`;
+    /// capped at 1e9 for "unbounded").
     pub df: f64,
     /// t_{df} / z: the factor the interval's distances from the estimate were stretched by.
     pub t_stretch: f64,

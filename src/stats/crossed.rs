@@ -273,7 +273,7 @@ pub fn candidate_noisier(base: &SideNoise, cand: &SideNoise) -> bool {
 /// The small-sample correction of a crossed interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Correction {
-    /// Welch–Satterthwaite degrees of freedom of the total variance.
+    /// Satterthwaite degrees of freedom of the total variance, over its mean squares (≥ 1).
     pub df: f64,
     /// t_{ν,1−α/2} / z_{1−α/2}: how much the interval's distances from the estimate grow.
     pub stretch: f64,
@@ -497,7 +497,8 @@ mod tests {
             &[0.49, 0.63, 0.30, 0.81, 0.44, 0.71],
         ];
         // (s²ₘ, MSₑ, σ̂²ᵣ, V_rows, V, ν, stretch, p) as printed by the script.
-        let cases: [(&[&[f64]], &[&[f64]], [f64; 8]); 2] = [
+        type Runs<'a> = &'a [&'a [f64]];
+        let cases: [(Runs, Runs, [f64; 8]); 2] = [
             (
                 &shifted,
                 &cand,
