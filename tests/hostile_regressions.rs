@@ -85,7 +85,7 @@ fn regression_dev_zero_was_read_until_memory_ran_out() {
     )
     .unwrap_err()
     .to_string();
-    assert_eq!(e, "/dev/zero:1: a NUL byte (byte 0): binary data, not text; expected per-query metrics (JSONL, CSV/TSV, or trec_eval/ir_measures -q output)");
+    assert_eq!(e, "/dev/zero:1: a NUL byte (byte 0): binary data, not text; expected per-query metrics (JSONL, CSV/TSV, Parquet, or trec_eval/ir_measures -q output)");
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 }
 

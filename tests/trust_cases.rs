@@ -630,7 +630,7 @@ fn cases() -> Vec<Case> {
         Case { id: "eval-metric-did-you-mean", gate: "", args: &["--metrics", "ndgc@10"], want: &["--metrics: unknown metric \"ndgc@10\"; did you mean ndcg@10?"] },
         Case { id: "compare-id-column", gate: "", args: &["b.csv", "c.csv"], want: &["the header has no \"query_id\" column", "pass --id-column NAME"] },
         Case { id: "compare-missing-queries", gate: "", args: &["b.jsonl", "short.jsonl"], want: &["short.jsonl: lacks 1 query that b.jsonl has", "or pass --missing intersect"] },
-        Case { id: "compare-unknown-format", gate: "", args: &["b.txt", "b.txt"], want: &["b.txt: cannot tell the format", "pass --input-format jsonl|csv|tsv|trec-eval|ir-measures"] },
+        Case { id: "compare-unknown-format", gate: "", args: &["b.txt", "b.txt"], want: &["b.txt: cannot tell the format", "pass --input-format jsonl|csv|tsv|parquet|trec-eval|ir-measures"] },
     ]
 }
 
