@@ -398,7 +398,7 @@ fn compare_cards(args: &CompareArgs) -> Efficiency {
 
 /// The shared stages word their hints for the gate file; `compare` has flags instead. Each
 /// hint a stage gives and the flag that does the same in `compare`.
-const COMPARE_WORDS: [(&str, &str); 7] = [
+const COMPARE_WORDS: [(&str, &str); 8] = [
     (
         "; set id-column in the gate file",
         "; pass --id-column NAME",
@@ -414,6 +414,10 @@ const COMPARE_WORDS: [(&str, &str); 7] = [
     (
         "or set missing = \"intersect\" in [inputs]",
         "or pass --missing intersect",
+    ),
+    (
+        "give it as { run = \"...\" } with qrels in [inputs], or evaluate",
+        "evaluate",
     ),
     ("[slices] by: ", "--by: "),
     ("[bootstrap] unit = \"group\"", "--unit group"),

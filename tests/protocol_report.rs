@@ -90,7 +90,8 @@ fn text_ends_with_the_protocol_hash_and_json_carries_it() {
         r.comparisons[0].delta - 0.01,
         r.comparisons[0].ci[0] - 0.01,
         r.comparisons[0].ci[1] - 0.01
-    );
+    )
+    .replace('-', "\u{2212}"); // the reports' minus sign, as everywhere else
     let md = rag_gate::report::markdown::render(&r);
     let html = rag_gate::report::html::render(&r);
     // Markdown escapes brackets and `#` (no issue links).
