@@ -310,6 +310,9 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         *w = compare_words(std::mem::take(w));
     }
     report.warnings.extend(not_judged_by_check(&cfg, &report));
+    report
+        .warnings
+        .extend(too_few_moved_for_check(&cfg, &report));
     let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
     Ok(Outcome {
         stdout,
@@ -343,6 +346,39 @@ fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<St
         crate::numbers::count(small.len(), "comparison is", "comparisons are"),
         crate::config::DEFAULT_MIN_QUERIES,
         crate::config::DEFAULT_MIN_GROUPS,
+    ))
+}
+
+/// The comparisons on which `check`, with its default `min-moved`, would not judge a passing
+/// `max-drop` or `max-change` (some but fewer than that many units moved), in one warning,
+/// in check's words; a comparison already too small by size is named in that warning only.
+fn too_few_moved_for_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
+    let mut strict = cfg.clone();
+    strict.slices.min_queries = crate::config::DEFAULT_MIN_QUERIES;
+    strict.slices.min_groups = crate::config::DEFAULT_MIN_GROUPS;
+    let min = crate::config::DEFAULT_MIN_MOVED;
+    let few: Vec<String> = report
+        .comparisons
+        .iter()
+        .filter(|c| crate::judge::too_small(&strict, c).is_none())
+        .filter_map(|c| {
+            let why = crate::judge::few_moved(c, min)?;
+            Some(format!(
+                "{} on {} ({why})",
+                crate::safe_text::shown(&c.name()),
+                crate::safe_text::shown(&c.slice)
+            ))
+        })
+        .collect();
+    let shown = few.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
+    let more = match few.len() {
+        0 => return None,
+        n if n > 3 => format!("; and {} more", n - 3),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{} moved too few units for check to judge a max-drop or max-change pass (its default: min-moved {min}), so a label of no harm would rest on these alone: {shown}{more}",
+        crate::numbers::count(few.len(), "comparison", "comparisons"),
     ))
 }
 

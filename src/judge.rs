@@ -48,7 +48,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
 use crate::error::Result;
-use crate::model::{Comparison, GateResult, GateStatus, Verdict};
+use crate::model::{Comparison, GateResult, GateStatus, NotJudged, Verdict};
 use crate::safe_text::shown;
 use crate::stats::holm::holm;
 
@@ -102,14 +102,11 @@ pub struct Judged {
 /// Why a comparison is too small for a statistical rule to judge it, if it is, and the size rule
 /// that says so: fewer queries than `min-queries`, or (group unit) fewer effective groups than
 /// `min-groups`. The one place that decides "too small".
-pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, &'static str)> {
+pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, NotJudged)> {
     let min = cfg.slices.min_queries;
     if c.n < min {
         let n = crate::numbers::count(c.n, "query", "queries");
-        return Some((
-            format!("{n} < min-queries {min}"),
-            "too small (min-queries)",
-        ));
+        return Some((format!("{n} < min-queries {min}"), NotJudged::MinQueries));
     }
     let min_groups = cfg.slices.min_groups;
     let g = c.effective_groups.filter(|&g| g < min_groups as f64)?;
@@ -121,7 +118,7 @@ pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, &'static str)>
     };
     Some((
         format!("{counted} < min-groups {min_groups}"),
-        "too small (min-groups)",
+        NotJudged::MinGroups,
     ))
 }
 
@@ -133,12 +130,13 @@ fn is_statistical(rule: &str) -> bool {
 
 /// Marks `r` as not judged: never a pass. On `all` it fails the build (a set too small to
 /// judge cannot show the candidate is safe); on a slice `on-small-slice` decides.
-fn not_judged(r: &mut GateResult, why: &str, by: &str, on_small: OnSmallSlice) {
+fn not_judged(r: &mut GateResult, why: &str, reason: NotJudged, on_small: OnSmallSlice) {
     let fails = r.slice == "all" || on_small == OnSmallSlice::Fail;
     r.status = GateStatus::TooSmall;
     r.passed = false;
     r.fails_build = fails;
-    r.decided_by = format!("not judged: {by}");
+    r.not_judged = Some(reason);
+    r.decided_by = format!("not judged: {}", reason.decided_by());
     let consequence = match (r.slice == "all", on_small) {
         (true, _) => "the whole set must be large enough to judge, so this fails",
         (false, OnSmallSlice::Fail) => "fails (on-small-slice = \"fail\")",
@@ -221,8 +219,8 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                 .flatten()
                 .or_else(|| cannot_fire(rule, &r, c, alpha, family.len()))
                 .or_else(|| too_few_moved(cfg, &r, c));
-            if let Some((why, by)) = small {
-                not_judged(&mut r, &why, by, cfg.slices.on_small_slice);
+            if let Some((why, reason)) = small {
+                not_judged(&mut r, &why, reason, cfg.slices.on_small_slice);
                 out.warnings.push(format!(
                     "gate #{} {} on {}, {rule}: {}",
                     gate.index,
@@ -258,7 +256,7 @@ fn cannot_fire(
     c: &Comparison,
     alpha: f64,
     family: usize,
-) -> Option<(String, &'static str)> {
+) -> Option<(String, NotJudged)> {
     (rule == "fail-if-significant-drop" && r.passed && c.p_floor >= alpha / family as f64).then(
         || {
             (
@@ -266,7 +264,7 @@ fn cannot_fire(
                     "{}; fail-if-significant-drop has 0 power: this rule cannot fire here",
                     p_floor_words(c, alpha, family)
                 ),
-                "too few units for the sign-flip test",
+                NotJudged::CannotFire,
             )
         },
     )
@@ -280,18 +278,27 @@ const PASS_NEEDS_MOVES: [&str; 2] = ["max-drop", "max-change"];
 /// margin far more often than the interval's 2.5% (12–36% at 1–3 moved queries,
 /// calibration/results.txt); a change that moved nothing (every delta within tie-epsilon) is a
 /// no-op and is judged.
-fn too_few_moved(cfg: &Config, r: &GateResult, c: &Comparison) -> Option<(String, &'static str)> {
+fn too_few_moved(cfg: &Config, r: &GateResult, c: &Comparison) -> Option<(String, NotJudged)> {
     let min = cfg.slices.min_moved;
-    let few = c.moved > 0 && c.moved < min;
-    (few && r.passed && PASS_NEEDS_MOVES.contains(&r.rule.as_str())).then(|| {
-        (
-            format!(
-                "{} < min-moved {min}: a pass would rest on these alone",
-                moved_words(c)
-            ),
-            "too few moved (min-moved)",
-        )
-    })
+    (r.passed && PASS_NEEDS_MOVES.contains(&r.rule.as_str()))
+        .then(|| few_moved(c, min))
+        .flatten()
+        .map(|why| {
+            (
+                format!("{why}: a pass would rest on these alone"),
+                NotJudged::TooFewMoved {
+                    moved: c.moved,
+                    min,
+                },
+            )
+        })
+}
+
+/// "3 queries moved (delta beyond tie-epsilon) < min-moved 8" when some but fewer than `min`
+/// units of `c` moved: where a passing `max-drop` / `max-change` is not judged. `compare` warns
+/// with it at check's default.
+pub fn few_moved(c: &Comparison, min: usize) -> Option<String> {
+    (c.moved > 0 && c.moved < min).then(|| format!("{} < min-moved {min}", moved_words(c)))
 }
 
 /// "3 queries moved (delta beyond tie-epsilon)", or "3 groups held a moved query".

@@ -517,6 +517,36 @@ pub enum GateStatus {
     TooSmall,
 }
 
+/// Why a check was not judged (`status` = too-small): what the headline and the tables read.
+/// Not in the JSON, whose `decided_by` and `detail` say the same in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotJudged {
+    /// Fewer queries than `min-queries`.
+    MinQueries,
+    /// Group unit: fewer effective groups than `min-groups`.
+    MinGroups,
+    /// A passing `fail-if-significant-drop` whose sign-flip p-value cannot go below Holm's α/m.
+    CannotFire,
+    /// A passing `max-drop` / `max-change` on which `moved` units moved, some but fewer than
+    /// `min` (`min-moved`).
+    TooFewMoved { moved: usize, min: usize },
+    /// The slice's mean judged@k is below `min-judged`.
+    TooFewJudgments,
+}
+
+impl NotJudged {
+    /// The words of `decided_by` after "not judged: ".
+    pub fn decided_by(self) -> &'static str {
+        match self {
+            NotJudged::MinQueries => "too small (min-queries)",
+            NotJudged::MinGroups => "too small (min-groups)",
+            NotJudged::CannotFire => "too few units for the sign-flip test",
+            NotJudged::TooFewMoved { .. } => "too few moved (min-moved)",
+            NotJudged::TooFewJudgments => "too few judgments (min-judged)",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct GateResult {
     /// 1-based position of the `[[gate]]` table in the gate file.
@@ -562,6 +592,9 @@ pub struct GateResult {
     /// As [`Comparison::statistic_in_name`] (not in the JSON).
     #[serde(skip)]
     pub statistic_in_name: bool,
+    /// Why it was not judged, when `status` is too-small (not in the JSON).
+    #[serde(skip)]
+    pub not_judged: Option<NotJudged>,
 }
 
 impl GateResult {

@@ -66,6 +66,13 @@ fn a_small_drop_carried_by_three_moved_queries_is_not_judged() {
     );
     // The absolute bar of the same gate on the same slice is still a pass.
     assert_eq!(gate(&r, "min-mean")["status"], "pass");
+    // A min-moved of the gate file's own is the one the headline names.
+    let o = check(dir.path(), "min-moved = 5", &[]);
+    assert_eq!(o.code, Some(1), "{}", o.stdout);
+    assert_contains(
+        json(o.stdout.as_bytes())["headline"].as_str().unwrap(),
+        "max-drop would pass on only 3 queries moved (delta beyond tie-epsilon), and needs at least 5;",
+    );
     // Lowered on purpose, the same change is judged (and passes).
     let o = check(dir.path(), "min-moved = 3", &[]);
     assert_eq!(o.code, Some(0), "{}", o.stdout);
@@ -138,4 +145,87 @@ fn min_moved_is_dumped_and_a_bad_value_names_the_key() {
     assert_eq!(o.code, Some(2));
     assert_contains(&o.stderr, "gate.toml:7:13");
     assert_contains(&o.stderr, "[slices] min-moved must be ≥ 1");
+}
+
+/// `rag-gate compare` on the same data, its JSON report.
+fn compare(dir: &Path, extra: &[&str]) -> serde_json::Value {
+    let o = run_in(
+        rag_gate()
+            .args(["compare", "b.jsonl", "c.jsonl", "--format", "json"])
+            .args(extra),
+        dir,
+    );
+    assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
+    json(o.stdout.as_bytes())
+}
+
+fn warnings(r: &serde_json::Value) -> Vec<String> {
+    r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn compare_warns_where_check_would_not_judge_too_few_moved() {
+    // 3 of 40 queries moved: check's default min-moved 8 would not judge a passing max-drop.
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path(), 3, -0.005);
+    let w = warnings(&compare(dir.path(), &[]));
+    let few: Vec<&String> = w.iter().filter(|w| w.contains("min-moved")).collect();
+    assert_eq!(few.len(), 1, "{w:?}");
+    assert_eq!(
+        few[0],
+        "1 comparison moved too few units for check to judge a max-drop or max-change pass (its default: min-moved 8), so a label of no harm would rest on these alone: ndcg@10 on all (3 queries moved (delta beyond tie-epsilon) < min-moved 8)"
+    );
+    // The text report carries the same warning.
+    let o = run_in(
+        rag_gate().args(["compare", "b.jsonl", "c.jsonl"]),
+        dir.path(),
+    );
+    assert_eq!(o.code, Some(0));
+    assert_contains(
+        &o.stdout,
+        "(3 queries moved (delta beyond tie-epsilon) < min-moved 8)",
+    );
+    // 7 moved: still too few; the count is check's.
+    data(dir.path(), 7, 0.01);
+    let w = warnings(&compare(dir.path(), &[]));
+    assert!(
+        w.iter().any(|w| w.ends_with(
+            "ndcg@10 on all (7 queries moved (delta beyond tie-epsilon) < min-moved 8)"
+        )),
+        "{w:?}"
+    );
+    // 8 moved (check judges), and a no-op (nothing moved, check judges): no word.
+    for moved in [8, 0] {
+        data(dir.path(), moved, -0.005);
+        let w = warnings(&compare(dir.path(), &[]));
+        assert!(!w.iter().any(|w| w.contains("min-moved")), "{moved}: {w:?}");
+    }
+}
+
+#[test]
+fn compare_names_a_comparison_too_small_by_size_once() {
+    // 20 queries, 3 moved: below min-queries 30, which check decides first; the size warning
+    // names it and the min-moved warning does not.
+    let dir = tempfile::tempdir().unwrap();
+    let (mut b, mut c) = (String::new(), String::new());
+    for i in 0..20 {
+        let x = 0.4 + 0.01 * (i % 7) as f64;
+        let y = if i < 3 { x - 0.005 } else { x };
+        b.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {x}}}\n"));
+        c.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {y}}}\n"));
+    }
+    write(dir.path(), "b.jsonl", b);
+    write(dir.path(), "c.jsonl", c);
+    let w = warnings(&compare(dir.path(), &[]));
+    assert!(
+        w.iter().any(|w| w.contains("smaller than check judges")
+            && w.contains("ndcg@10 on all (20 queries < min-queries 30)")),
+        "{w:?}"
+    );
+    assert!(!w.iter().any(|w| w.contains("min-moved 8)")), "{w:?}");
 }

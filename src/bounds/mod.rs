@@ -18,7 +18,9 @@ use crate::eval::holes::{collect, Hole};
 use crate::eval::shared_bounds::{delta_bounds, Bounds, Query, Side};
 use crate::eval::{Evaluation, Metric, QueryResult};
 use crate::load::{MetricTable, QueryRow};
-use crate::model::{Comparison, DeltaAtBound, GateBounds, GateResult, GateStatus, JudgedBounds};
+use crate::model::{
+    Comparison, DeltaAtBound, GateBounds, GateResult, GateStatus, JudgedBounds, NotJudged,
+};
 use crate::{judge, pair, resample, slices};
 
 /// Both sides' evaluations and the queries file (for slices).
@@ -420,7 +422,8 @@ fn min_judged(cfg: &Config, c: &Comparison, r: &mut GateResult) -> Option<String
     r.status = GateStatus::TooSmall;
     r.passed = false;
     r.fails_build = r.slice == "all" || cfg.slices.on_small_slice == OnSmallSlice::Fail;
-    r.decided_by = "too few judgments (min-judged)".into();
+    r.not_judged = Some(NotJudged::TooFewJudgments);
+    r.decided_by = NotJudged::TooFewJudgments.decided_by().into();
     r.detail = format!(
         "mean judged@{} {:.3} < min-judged {min}: too few judgments to judge ({})",
         j.k.unwrap_or(0),

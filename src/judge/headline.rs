@@ -1,7 +1,7 @@
 //! The headline: one line with the verdict, the reason that matters most, and what the counts
 //! count ("2 of 6 checks failed (3 gates)": a check is one rule of one gate on one slice).
 
-use crate::model::{Comparison, GateResult, GateStatus, Label};
+use crate::model::{Comparison, GateResult, GateStatus, Label, NotJudged};
 use crate::numbers::{count, percent, plain, signed};
 use crate::safe_text::shown;
 
@@ -57,7 +57,7 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
         let passed = results.iter().filter(|r| r.passed).count();
         let few_moved = results
             .iter()
-            .any(|r| r.decided_by.ends_with("(min-moved)"));
+            .any(|r| matches!(r.not_judged, Some(NotJudged::TooFewMoved { .. })));
         let tail = if not_judged > 0 {
             let why = if few_moved {
                 "too small, or too few queries moved"
@@ -129,25 +129,25 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
     let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
         _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
-        (_, GateStatus::TooSmall) if worst.decided_by.starts_with("too few judgments") => format!(
-            "{} on {} not judged: too few judgments ({})",
-            shown(&c.name()),
-            shown(&c.slice),
-            worst.detail
-        ),
-        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("sign-flip test") => {
-            cannot_fire_reason(worst, c, alpha, results)
-        }
-        (_, GateStatus::TooSmall) if worst.decided_by.ends_with("(min-moved)") => {
-            too_few_moved_reason(worst, c, results)
-        }
-        (_, GateStatus::TooSmall) => format!(
-            "{} on {} not judged: {}, too few to judge {}",
-            shown(&c.name()),
-            shown(&c.slice),
-            too_small_size(c, &worst.decided_by),
-            worst.rule
-        ),
+        (_, GateStatus::TooSmall) => match worst.not_judged {
+            Some(NotJudged::TooFewJudgments) => format!(
+                "{} on {} not judged: too few judgments ({})",
+                shown(&c.name()),
+                shown(&c.slice),
+                worst.detail
+            ),
+            Some(NotJudged::CannotFire) => cannot_fire_reason(worst, c, alpha, results),
+            Some(NotJudged::TooFewMoved { min, .. }) => {
+                too_few_moved_reason(worst, c, min, results)
+            }
+            reason => format!(
+                "{} on {} not judged: {}, too few to judge {}",
+                shown(&c.name()),
+                shown(&c.slice),
+                too_small_size(c, reason),
+                worst.rule
+            ),
+        },
         ("max-drop", _) => max_drop_reason(worst, c, &ci),
         ("max-change", _) => format!(
             "{} not shown equivalent within ±{} on {}: changed by {} {ci}",
@@ -189,14 +189,12 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
 /// A `max-drop` / `max-change` that would pass on too few moved units, in the headline's words:
 /// the rule, how many moved, how many it needs, what to change, and the rules that passed on
 /// the same comparison.
-fn too_few_moved_reason(worst: &GateResult, c: &Comparison, results: &[GateResult]) -> String {
-    let min = worst
-        .detail
-        .split("min-moved ")
-        .nth(1)
-        .and_then(|t| t.split(|ch: char| !ch.is_ascii_digit()).next())
-        .unwrap_or("?")
-        .to_string();
+fn too_few_moved_reason(
+    worst: &GateResult,
+    c: &Comparison,
+    min: usize,
+    results: &[GateResult],
+) -> String {
     let units = if c.effective_groups.is_some() {
         "groups"
     } else {
@@ -305,9 +303,9 @@ fn miss(r: &GateResult) -> f64 {
 
 /// What was too small: the queries, or (`min-groups`) the groups, counted as effective groups
 /// when their sizes differ.
-fn too_small_size(c: &Comparison, decided_by: &str) -> String {
+fn too_small_size(c: &Comparison, reason: Option<NotJudged>) -> String {
     match (
-        decided_by.ends_with("(min-groups)"),
+        reason == Some(NotJudged::MinGroups),
         c.effective_groups,
         c.groups,
     ) {

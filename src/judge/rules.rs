@@ -97,6 +97,7 @@ pub fn apply(
         judged: None,
         condensed: None,
         statistic_in_name: c.statistic_in_name,
+        not_judged: None,
     }
 }
 

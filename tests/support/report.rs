@@ -108,6 +108,7 @@ fn gate(
         judged: None,
         condensed: None,
         statistic_in_name: false,
+        not_judged: None,
     }
 }
 

@@ -15,7 +15,7 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
     let higher = c.map_or(true, |c| c.higher_is_better);
     if g.status == GateStatus::TooSmall {
         let n = c.map_or("—".to_string(), |c| format!("n = {}", c.n));
-        let why = if g.decided_by.ends_with("sign-flip test") {
+        let why = if g.not_judged == Some(crate::model::NotJudged::CannotFire) {
             "too few units for the sign-flip test"
         } else {
             "too few queries"
