@@ -8,6 +8,7 @@
 //! Memory: like a TREC run, a run grouped by query holds one query's rows (and one batch); a
 //! query that comes back after another makes a second pass bucketed by query.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
@@ -16,7 +17,8 @@ use super::parquet_columns::{pick, required, TableColumns, DOC, QID};
 use super::ranking::{Ranking, RunSpec};
 use super::Order;
 use crate::error::{quoted, Error, Result};
-use crate::input::parquet::{self, Batch, Table, IDS, NUMBERS};
+use crate::input::parquet::{self, Batch, Dense, Table, IDS, NUMBERS};
+use ::parquet::data_type::ByteArray;
 
 /// The run's column names: query, doc, and score and/or rank.
 struct RunColumns {
@@ -135,6 +137,72 @@ fn new_group(qid: &str, cols: &RunColumns) -> Group {
     g
 }
 
+/// The columns of a batch as slices, when none has a null and each has the kind the fast loop
+/// reads (string ids, float scores): the rows then need no per-cell dispatch. Any other batch,
+/// and any row that is wrong, goes through [`entry`], which names the error.
+struct Fast<'b> {
+    qid: &'b [ByteArray],
+    doc: &'b [ByteArray],
+    score: Option<&'b [f64]>,
+    rank: Option<&'b [i64]>,
+}
+
+fn fast<'b>(b: &'b Batch, cols: &RunColumns) -> Option<Fast<'b>> {
+    let text = |c| match b.dense(c)? {
+        Dense::Text(v) => Some(v),
+        _ => None,
+    };
+    let score = match cols.score {
+        Some(_) => match b.dense(2)? {
+            Dense::Float(v) => Some(v),
+            _ => return None,
+        },
+        None => None,
+    };
+    let rank = match cols.rank {
+        Some(_) => match b.dense(2 + usize::from(cols.score.is_some()))? {
+            Dense::Int(v) => Some(v),
+            _ => return None,
+        },
+        None => None,
+    };
+    Some(Fast {
+        qid: text(0)?,
+        doc: text(1)?,
+        score,
+        rank,
+    })
+}
+
+/// Query id bytes, doc id, score (NaN without a score column), rank (0 without one).
+type Row<'b> = (Cow<'b, [u8]>, Cow<'b, [u8]>, f64, i64);
+
+/// Row `i` as (query id bytes, doc id, score, rank): from the slices when the batch has them
+/// and the row is good (a UTF-8 doc id, a score that is not NaN), else through [`entry`]. The
+/// query id is not checked for UTF-8 here: the caller checks it when it changes.
+fn row<'b>(b: &'b Batch, fast: &Option<Fast<'b>>, i: usize, cols: &RunColumns) -> Result<Row<'b>> {
+    if let Some(x) = fast {
+        let doc = x.doc[i].data();
+        let score = x.score.map_or(f64::NAN, |s| s[i]);
+        let good = std::str::from_utf8(doc).is_ok() && !(x.score.is_some() && score.is_nan());
+        if good {
+            let rank = x.rank.map_or(0, |r| r[i]);
+            return Ok((
+                Cow::Borrowed(x.qid[i].data()),
+                Cow::Borrowed(doc),
+                score,
+                rank,
+            ));
+        }
+    }
+    let (qid, doc, score, rank) = entry(b, i, cols)?;
+    let bytes = |c: Cow<'b, str>| match c {
+        Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+        Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+    };
+    Ok((bytes(qid), bytes(doc), score, rank))
+}
+
 /// Streams a run grouped by query. Returns false (having emitted a prefix) if a query comes back.
 fn grouped(
     t: &Table,
@@ -147,10 +215,16 @@ fn grouped(
     let mut done: HashSet<String> = HashSet::new();
     let mut any = false;
     let complete = t.for_each_batch(names, &mut |b| {
+        let fast = fast(b, cols);
         for i in 0..b.len {
-            let (qid, doc, score, rank) = entry(b, i, cols)?;
+            let (qid, doc, score, rank) = row(b, &fast, i, cols)?;
             any = true;
-            if g.qid != qid {
+            if g.qid.as_bytes() != qid.as_ref() {
+                // A new query: its id is checked (UTF-8) and named in errors by `text`.
+                let qid = match std::str::from_utf8(&qid) {
+                    Ok(q) => Cow::Borrowed(q),
+                    Err(_) => b.text(0, i, &cols.qid, "the query id")?,
+                };
                 if !g.spans.is_empty() {
                     g.emit(spec, &t.shown, f)?;
                     done.insert(std::mem::take(&mut g.qid));
@@ -161,12 +235,7 @@ fn grouped(
                 }
                 g.qid.push_str(&qid);
             }
-            g.push(
-                doc.as_bytes(),
-                score,
-                rank,
-                (b.table_row + i as u64 + 1) as usize,
-            );
+            g.push(&doc, score, rank, (b.table_row + i as u64 + 1) as usize);
         }
         Ok(true)
     })?;

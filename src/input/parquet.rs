@@ -1,8 +1,9 @@
 //! Parquet tables: one file, or a folder of part files (Spark, Polars, DuckDB, pyarrow) read as
 //! one table in name order. Streamed by row group, [`BATCH_ROWS`] rows at a time, through the
-//! parquet crate's typed column readers: memory is one batch of the wanted columns, whatever
-//! the file or row group declares. Only flat columns of strings, integers and floats are read;
-//! `load/` and `eval/` say which columns mean what.
+//! parquet crate's typed column readers, on a second thread one batch ahead of the consumer:
+//! memory is a few batches of the wanted columns (their buffers reused), whatever the file or
+//! row group declares. Only flat columns of strings, integers and floats are read; `load/` and
+//! `eval/` say which columns mean what.
 //!
 //! Checked before any data page is read: the magic bytes at both ends (a `.parquet` that is not
 //! one, or is cut short, is named as such), the footer's thrift structure (`footer.rs`: no list
@@ -12,6 +13,7 @@ use std::borrow::Cow;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use parquet::basic::{ConvertedType, LogicalType, Type as Physical};
 use parquet::column::reader::ColumnReader;
@@ -111,11 +113,36 @@ pub struct Batch<'t> {
     /// 0-based row within the whole table of the batch's first row.
     pub table_row: u64,
     pub len: usize,
-    columns: Vec<Decoded>,
+    columns: &'t [Decoded],
+}
+
+/// A column of a batch without nulls, as decoded: a slice per kind, for loops that read every
+/// row (the per-cell accessors below stay the way to read a column with nulls, and for errors).
+#[derive(Clone, Copy)]
+pub enum Dense<'a> {
+    Text(&'a [ByteArray]),
+    Int(&'a [i64]),
+    UInt(&'a [i64]),
+    Float(&'a [f64]),
 }
 
 impl Batch<'_> {
+    /// Wanted column `c` as a slice of `len` values, when none of its cells is null.
+    pub fn dense(&self, c: usize) -> Option<Dense<'_>> {
+        let d = &self.columns[c];
+        if !d.valid.is_empty() {
+            return None;
+        }
+        Some(match &d.values {
+            Values::Text(v) => Dense::Text(&v[..self.len]),
+            Values::Int(v) => Dense::Int(&v[..self.len]),
+            Values::UInt(v) => Dense::UInt(&v[..self.len]),
+            Values::Float(v) => Dense::Float(&v[..self.len]),
+        })
+    }
+
     /// The cell of wanted column `c` at batch row `i`; None when it is null.
+    #[inline]
     pub fn cell(&self, c: usize, i: usize) -> Option<Cell<'_>> {
         let d = &self.columns[c];
         if !d.valid.is_empty() && !d.valid[i] {
@@ -433,13 +460,55 @@ impl Table {
 
     /// Calls `f` with each batch of the named columns (which must exist with readable kinds), in
     /// file, row-group and row order, while `f` returns true. Returns false when `f` stopped it.
+    ///
+    /// The batches are decoded on a second thread, one batch ahead of `f` (a channel of one):
+    /// decompressing and decoding the next batch overlaps with `f`'s work on this one. Memory
+    /// stays a few batches (the one decoded, the one waiting, the one `f` holds), their buffers
+    /// handed back for reuse; the order of batches and of errors is the order of the file.
     pub fn for_each_batch(
         &self,
         names: &[&str],
         f: &mut dyn FnMut(&Batch) -> Result<bool>,
     ) -> Result<bool> {
+        let (tx, rx) = mpsc::sync_channel::<Result<Decoded1>>(1);
+        let (back, spare) = mpsc::channel::<Vec<Decoded>>();
+        std::thread::scope(|s| {
+            s.spawn(move || self.decode_all(names, &tx, &spare));
+            let out = (|| {
+                for sent in rx.iter() {
+                    let sent = sent?;
+                    let batch = Batch {
+                        file: &self.parts[sent.part].shown,
+                        row_group: sent.row_group,
+                        first_row: sent.first_row,
+                        table_row: sent.table_row,
+                        len: sent.len,
+                        columns: &sent.columns,
+                    };
+                    if !f(&batch)? {
+                        return Ok(false);
+                    }
+                    // The decoder may be gone (it sent its last batch): then the buffers drop.
+                    let _ = back.send(sent.columns);
+                }
+                Ok(true)
+            })();
+            // Hang up first: a decoder waiting to send sees it and stops, so the scope can join.
+            drop(rx);
+            out
+        })
+    }
+
+    /// The decoding thread of [`Table::for_each_batch`]: every part in order, each batch or the
+    /// first error sent down `tx`; it stops when the receiver hangs up.
+    fn decode_all(
+        &self,
+        names: &[&str],
+        tx: &mpsc::SyncSender<Result<Decoded1>>,
+        spare: &mpsc::Receiver<Vec<Decoded>>,
+    ) {
         let mut table_row = 0u64;
-        for part in &self.parts {
+        for (k, part) in self.parts.iter().enumerate() {
             let leaves = names
                 .iter()
                 .map(|n| {
@@ -449,22 +518,44 @@ impl Table {
                         .and_then(|c| c.leaf.map(|l| (l, c.kind.clone(), c.max_def)))
                         .ok_or_else(|| self.missing("asked for", n))
                 })
-                .collect::<Result<Vec<_>>>()?;
-            match read_part(part, &leaves, table_row, f)? {
-                Some(next) => table_row = next,
-                None => return Ok(false),
+                .collect::<Result<Vec<_>>>();
+            let read = leaves.and_then(|leaves| {
+                let mut emit = |b: Decoded1| tx.send(Ok(b)).is_ok();
+                let mut reuse = || spare.try_recv().ok();
+                read_part(k, part, &leaves, table_row, &mut emit, &mut reuse)
+            });
+            match read {
+                Ok(Some(next)) => table_row = next,
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
             }
         }
-        Ok(true)
     }
 }
 
-/// Streams one part file; returns the table row after its last row (None: `f` stopped it).
+/// A decoded batch on its way from the decoding thread: [`Batch`] with owned columns.
+struct Decoded1 {
+    part: usize,
+    row_group: usize,
+    first_row: usize,
+    table_row: u64,
+    len: usize,
+    columns: Vec<Decoded>,
+}
+
+/// Streams part `k`; returns the table row after its last row (None: the receiver hung up).
+/// Each batch goes to `emit` (false: nobody listens any more) in column buffers from `reuse`
+/// when one came back, new ones otherwise; the scratch buffers are reused from batch to batch.
 fn read_part(
+    k: usize,
     part: &Part,
     leaves: &[(usize, Kind, i16)],
     mut table_row: u64,
-    f: &mut dyn FnMut(&Batch) -> Result<bool>,
+    emit: &mut dyn FnMut(Decoded1) -> bool,
+    reuse: &mut dyn FnMut() -> Option<Vec<Decoded>>,
 ) -> Result<Option<u64>> {
     let pq_err = |g: usize, e: parquet::errors::ParquetError| {
         Error::input(
@@ -475,6 +566,7 @@ fn read_part(
     };
     let file = File::open(&part.path).map_err(|e| Error::io(&part.shown, "opening", e))?;
     let reader = SerializedFileReader::new(file).map_err(|e| pq_err(0, e))?;
+    let mut scratch: Vec<Scratch> = leaves.iter().map(|_| Scratch::default()).collect();
     for g in 0..reader.num_row_groups() {
         let rg = reader.get_row_group(g).map_err(|e| pq_err(g, e))?;
         let mut readers = leaves
@@ -484,11 +576,13 @@ fn read_part(
             .map_err(|e| pq_err(g, e))?;
         let mut first_row = 0usize;
         loop {
-            let mut columns = Vec::with_capacity(readers.len());
+            let mut columns = reuse()
+                .filter(|c| c.len() == leaves.len())
+                .unwrap_or_else(|| leaves.iter().map(|_| Decoded::default()).collect());
             let mut len = None;
-            for (r, (_, kind, max_def)) in readers.iter_mut().zip(leaves) {
-                let d = decode(r, kind, *max_def).map_err(|e| pq_err(g, e))?;
-                let n = d.len();
+            let each = readers.iter_mut().zip(leaves).zip(&mut columns);
+            for (((r, (_, kind, max_def)), out), s) in each.zip(&mut scratch) {
+                let n = decode(r, kind, *max_def, out, s).map_err(|e| pq_err(g, e))?;
                 if *len.get_or_insert(n) != n {
                     return Err(Error::input(
                         &part.shown,
@@ -496,7 +590,6 @@ fn read_part(
                         format!("row group {}: columns of unequal length", g + 1),
                     ));
                 }
-                columns.push(d.into_decoded());
             }
             let len = len.unwrap_or(0);
             if len == 0 {
@@ -505,15 +598,15 @@ fn read_part(
                 }
                 break;
             }
-            let batch = Batch {
-                file: &part.shown,
+            let batch = Decoded1 {
+                part: k,
                 row_group: g,
                 first_row,
                 table_row,
                 len,
                 columns,
             };
-            if !f(&batch)? {
+            if !emit(batch) {
                 return Ok(None);
             }
             first_row += len;
@@ -538,84 +631,137 @@ fn check_rows(shown: &str, g: usize, declared: i64, read: usize) -> Result<()> {
     ))
 }
 
-/// One column's next batch as read: values of the non-null cells and the definition levels.
-struct Raw {
-    values: Values,
+impl Default for Decoded {
+    fn default() -> Self {
+        Decoded {
+            values: Values::Text(Vec::new()),
+            valid: Vec::new(),
+        }
+    }
+}
+
+/// One column's reused buffers besides its decoded values: the definition levels, and the
+/// 32-bit values read before widening.
+#[derive(Default)]
+struct Scratch {
     defs: Vec<i16>,
+    i32s: Vec<i32>,
+    f32s: Vec<f32>,
+}
+
+/// The emptied buffer of `values` as variant `$variant`, replacing the variant if it is another.
+macro_rules! emptied {
+    ($values:expr, $variant:ident) => {{
+        if !matches!($values, Values::$variant(_)) {
+            *$values = Values::$variant(Vec::new());
+        }
+        match $values {
+            Values::$variant(v) => {
+                v.clear();
+                v
+            }
+            _ => unreachable!("the variant was set just above"),
+        }
+    }};
+}
+
+/// Reads up to [`BATCH_ROWS`] rows of one column into `out` (the values spread over the rows,
+/// a default where a cell is null, `valid` empty when none is); returns the rows read.
+fn decode(
+    r: &mut ColumnReader,
+    kind: &Kind,
     max_def: i16,
-    records: usize,
-}
-
-impl Raw {
-    fn len(&self) -> usize {
-        self.records
-    }
-
-    /// Spreads the non-null values over the rows (a default where a cell is null).
-    fn into_decoded(self) -> Decoded {
-        if self.max_def == 0 || self.defs.iter().all(|&d| d == self.max_def) {
-            return Decoded {
-                values: self.values,
-                valid: Vec::new(),
-            };
-        }
-        let valid: Vec<bool> = self.defs.iter().map(|&d| d == self.max_def).collect();
-        fn spread<T: Clone + Default>(v: Vec<T>, valid: &[bool]) -> Vec<T> {
-            let mut it = v.into_iter();
-            valid
-                .iter()
-                .map(|&ok| {
-                    if ok {
-                        it.next().unwrap_or_default()
-                    } else {
-                        T::default()
-                    }
-                })
-                .collect()
-        }
-        let values = match self.values {
-            Values::Text(v) => Values::Text(spread(v, &valid)),
-            Values::Int(v) => Values::Int(spread(v, &valid)),
-            Values::UInt(v) => Values::UInt(spread(v, &valid)),
-            Values::Float(v) => Values::Float(spread(v, &valid)),
-        };
-        Decoded { values, valid }
-    }
-}
-
-/// Reads up to [`BATCH_ROWS`] rows of one column.
-fn decode(r: &mut ColumnReader, kind: &Kind, max_def: i16) -> parquet::errors::Result<Raw> {
-    let mut defs = Vec::new();
-    macro_rules! read {
-        ($reader:expr, $wrap:expr) => {{
-            let mut vals = Vec::new();
-            let (records, _, _) =
-                $reader.read_records(BATCH_ROWS, Some(&mut defs), None, &mut vals)?;
-            (records, $wrap(vals))
-        }};
-    }
+    out: &mut Decoded,
+    s: &mut Scratch,
+) -> parquet::errors::Result<usize> {
+    s.defs.clear();
+    out.valid.clear();
+    let defs = Some(&mut s.defs);
     let unsigned = *kind == Kind::UInt;
-    let (records, values) = match r {
-        ColumnReader::ByteArrayColumnReader(r) => read!(r, Values::Text),
-        ColumnReader::Int32ColumnReader(r) => read!(r, |v: Vec<i32>| Values::Int(
-            v.into_iter().map(i64::from).collect()
-        )),
-        ColumnReader::Int64ColumnReader(r) if unsigned => read!(r, Values::UInt),
-        ColumnReader::Int64ColumnReader(r) => read!(r, Values::Int),
-        ColumnReader::FloatColumnReader(r) => read!(r, |v: Vec<f32>| Values::Float(
-            v.into_iter().map(f64::from).collect()
-        )),
-        ColumnReader::DoubleColumnReader(r) => read!(r, Values::Float),
+    let values = &mut out.values;
+    let (records, _, _) = match r {
+        ColumnReader::ByteArrayColumnReader(r) => {
+            r.read_records(BATCH_ROWS, defs, None, emptied!(values, Text))?
+        }
+        ColumnReader::Int32ColumnReader(r) => {
+            s.i32s.clear();
+            let n = r.read_records(BATCH_ROWS, defs, None, &mut s.i32s)?;
+            emptied!(values, Int).extend(s.i32s.iter().map(|&v| i64::from(v)));
+            n
+        }
+        ColumnReader::Int64ColumnReader(r) if unsigned => {
+            r.read_records(BATCH_ROWS, defs, None, emptied!(values, UInt))?
+        }
+        ColumnReader::Int64ColumnReader(r) => {
+            r.read_records(BATCH_ROWS, defs, None, emptied!(values, Int))?
+        }
+        ColumnReader::FloatColumnReader(r) => {
+            s.f32s.clear();
+            let n = r.read_records(BATCH_ROWS, defs, None, &mut s.f32s)?;
+            emptied!(values, Float).extend(s.f32s.iter().map(|&v| f64::from(v)));
+            n
+        }
+        ColumnReader::DoubleColumnReader(r) => {
+            r.read_records(BATCH_ROWS, defs, None, emptied!(values, Float))?
+        }
         _ => {
             return Err(parquet::errors::ParquetError::General(
                 "a column of an unsupported type".into(),
             ))
         }
     };
-    Ok(Raw {
-        values,
-        defs,
-        max_def,
-        records,
-    })
+    if max_def == 0 || s.defs.iter().all(|&d| d == max_def) {
+        return Ok(records);
+    }
+    out.valid.extend(s.defs.iter().map(|&d| d == max_def));
+    match values {
+        Values::Text(v) => spread(v, &out.valid),
+        Values::Int(v) | Values::UInt(v) => spread(v, &out.valid),
+        Values::Float(v) => spread(v, &out.valid),
+    }
+    Ok(records)
+}
+
+/// Spreads the non-null values at the front of `v` over the rows of `valid`, in place, from the
+/// back: row i gets the next value when valid, a default otherwise (never read: `cell` is None).
+fn spread<T: Default>(v: &mut Vec<T>, valid: &[bool]) {
+    let mut next = v.len().min(valid.len());
+    v.resize_with(valid.len(), T::default);
+    for (i, &ok) in valid.iter().enumerate().rev() {
+        if ok && next > 0 {
+            next -= 1;
+            v.swap(i, next);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn spread_puts_each_value_at_its_valid_row_in_order() {
+        let valid = [false, true, true, false, false, true, false];
+        let mut v = vec![10, 20, 30];
+        spread(&mut v, &valid);
+        let got: Vec<Option<i32>> = v
+            .iter()
+            .zip(valid)
+            .map(|(&x, ok)| ok.then_some(x))
+            .collect();
+        assert_eq!(got, [None, Some(10), Some(20), None, None, Some(30), None]);
+    }
+
+    #[test]
+    fn spread_keeps_values_when_every_row_is_valid_and_fills_an_all_null_batch() {
+        let mut v = vec![1.5, 2.5];
+        spread(&mut v, &[true, true]);
+        assert_eq!(v, [1.5, 2.5]);
+        let mut none: Vec<f64> = Vec::new();
+        spread(&mut none, &[false, false, false]);
+        assert_eq!(none.len(), 3);
+        let mut text = vec![String::from("a"), String::from("b")];
+        spread(&mut text, &[true, false, true]);
+        assert_eq!((text[0].as_str(), text[2].as_str()), ("a", "b"));
+    }
 }

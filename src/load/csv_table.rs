@@ -175,7 +175,7 @@ fn read_row(
 /// Refuses duplicate ids and an empty table, then gives every metric column one cell a row
 /// (`None` where the cell was empty).
 pub(super) fn finish(
-    mut table: MetricTable,
+    table: MetricTable,
     shown: &str,
     metrics: Vec<(usize, String)>,
 ) -> Result<MetricTable> {
@@ -194,6 +194,11 @@ pub(super) fn finish(
             "no rows after the header; expected one row per query",
         ));
     }
+    Ok(full_columns(table, metrics))
+}
+
+/// Every metric column as long as the rows (a column with no value at all included).
+pub(super) fn full_columns(mut table: MetricTable, metrics: Vec<(usize, String)>) -> MetricTable {
     for col in table.metrics.values_mut() {
         col.resize(table.rows.len(), None);
     }
@@ -203,7 +208,7 @@ pub(super) fn finish(
             .entry(name)
             .or_insert_with(|| vec![None; table.rows.len()]);
     }
-    Ok(table)
+    table
 }
 
 fn csv_error(shown: &str, e: csv::Error) -> Error {

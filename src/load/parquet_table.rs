@@ -8,8 +8,7 @@
 use std::path::Path;
 
 use super::columns::ColumnMap;
-use super::csv_table::{columns, finish};
-use super::jsonl::push_row;
+use super::csv_table::{columns, full_columns};
 use super::source::{check_id, check_value};
 use super::table::{first_duplicate, Interner, Tags};
 use super::{MetricTable, QueryRow};
@@ -74,7 +73,8 @@ pub fn load(path: &Path, shown: &str, id_column: &str, map: &ColumnMap) -> Resul
             "the table has no rows; expected one row per query",
         ));
     }
-    finish(out, shown, cols.metrics)
+    // Duplicates and emptiness were checked above, in the terms of a table (rows, not lines).
+    Ok(full_columns(out, cols.metrics))
 }
 
 /// A header error is about the file, not its first line (a Parquet file has no lines).
@@ -97,11 +97,14 @@ impl Rows {
     fn batch(&self, b: &Batch, out: &mut MetricTable, interner: &mut Interner) -> Result<()> {
         let tag_at = 1 + usize::from(self.group.is_some());
         let metric_at = tag_at + self.tags.len();
+        let mut values: Vec<(usize, f64)> = Vec::with_capacity(self.metrics.len());
         for i in 0..b.len {
             let line = (b.table_row + i as u64 + 1) as usize;
             let query_id = b.text(0, i, &self.id_column, "the query id")?;
             let query_id = query_id.trim().to_string();
-            check_id(&b.place(i), 0, &self.id_column, &query_id)?;
+            if query_id.is_empty() {
+                check_id(&b.place(i), 0, &self.id_column, &query_id)?;
+            }
             let group = match &self.group {
                 Some(g) if b.cell(1, i).is_some() => Some(b.text(1, i, g, "the group")?),
                 _ => None,
@@ -120,19 +123,34 @@ impl Rows {
                     }
                 }
             }
-            let mut values = Vec::with_capacity(self.metrics.len());
+            values.clear();
             for (k, m) in self.metrics.iter().enumerate() {
                 if let Some(v) = b.number(metric_at + k, i) {
-                    values.push((m.clone(), check_value(&b.place(i), 0, m, v)?));
+                    // The place is formatted only for the message of a value that is refused.
+                    let v = match check_value("", 0, m, v) {
+                        Ok(v) => v,
+                        Err(_) => check_value(&b.place(i), 0, m, v)?,
+                    };
+                    values.push((k, v));
                 }
             }
-            let row = QueryRow {
+            let idx = out.rows.len();
+            out.rows.push(QueryRow {
                 query_id,
                 line,
                 group,
                 slices: Tags::from_pairs(tags),
-            };
-            push_row(out, row, values);
+            });
+            for &(k, v) in &values {
+                // Looked up by reference: no new String per metric per row.
+                let name = &self.metrics[k];
+                let col = match out.metrics.get_mut(name) {
+                    Some(col) => col,
+                    None => out.metrics.entry(name.clone()).or_default(),
+                };
+                col.resize(idx, None);
+                col.push(Some(v));
+            }
         }
         Ok(())
     }
