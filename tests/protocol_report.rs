@@ -85,14 +85,13 @@ fn text_ends_with_the_protocol_hash_and_json_carries_it() {
     );
     assert!(text.contains("Judged coverage (one shared judgment per unjudged document"));
     // Each bound with its interval and the gate's decision there, in every format.
-    // Reports write a negative number with the minus sign U+2212.
     let lower = format!(
         "{:+.4} [{:+.4}, {:+.4}]",
         r.comparisons[0].delta - 0.01,
         r.comparisons[0].ci[0] - 0.01,
         r.comparisons[0].ci[1] - 0.01
     )
-    .replace('-', "\u{2212}");
+    .replace('-', "\u{2212}"); // the reports' minus sign, as everywhere else
     let md = rag_gate::report::markdown::render(&r);
     let html = rag_gate::report::html::render(&r);
     // Markdown escapes brackets and `#` (no issue links).

@@ -631,6 +631,8 @@ fn cases() -> Vec<Case> {
         Case { id: "compare-id-column", gate: "", args: &["b.csv", "c.csv"], want: &["the header has no \"query_id\" column", "pass --id-column NAME"] },
         Case { id: "compare-missing-queries", gate: "", args: &["b.jsonl", "short.jsonl"], want: &["short.jsonl: lacks 1 query that b.jsonl has", "or pass --missing intersect"] },
         Case { id: "compare-unknown-format", gate: "", args: &["b.txt", "b.txt"], want: &["b.txt: cannot tell the format", "pass --input-format jsonl|csv|tsv|parquet|trec-eval|ir-measures"] },
+        Case { id: "compare-run-as-metrics", gate: "", args: &["run.txt", "run.txt"], want: &["run.txt:1: this is a TREC run (qid Q0 docid rank score tag), not per-query metrics", "evaluate it first with rag-gate eval --run FILE --qrels FILE"] },
+        Case { id: "gate-run-as-metrics", gate: "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n", args: &[], want: &["run.txt:1: this is a TREC run", "give it as { run = \"...\" } with qrels in [inputs]"] },
     ]
 }
 
@@ -664,6 +666,8 @@ fn run_case(dir: &Path, c: &Case) -> Out {
         let text = format!("{INPUTS}{}", c.gate);
         let text = if c.id == "gate-input-path-missing" {
             text.replace("candidate = \"c.jsonl\"", "candidate = \"nope.jsonl\"")
+        } else if c.id == "gate-run-as-metrics" {
+            text.replace("baseline = \"b.jsonl\"", "baseline = \"run.txt\"")
         } else {
             text
         };

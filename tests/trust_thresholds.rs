@@ -169,11 +169,27 @@ fn a_sign_flip_rule_too_small_to_fire_says_why_and_the_rules_that_passed_show_as
     }
     write(dir.path(), "b.jsonl", b);
     write(dir.path(), "c.jsonl", c);
-    let out = check(
-        dir.path(),
-        "[slices]\nmin-queries = 5\nmin-moved = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.3\nmax-drop = 0.2\nfail-if-significant-drop = 0.01\n",
-        &["--format", "json"],
+    let gate = |min_moved: &str| {
+        format!("[slices]\nmin-queries = 5\n{min_moved}[[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.3\nmax-drop = 0.2\nfail-if-significant-drop = 0.01\n")
+    };
+    // By default (min-moved = 8) the max-drop on 5 moved queries is not judged either, and the
+    // headline names that first; the sign-flip rule's floor is still its own status.
+    let out = check(dir.path(), &gate(""), &["--format", "json"]);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_contains(
+        r["headline"].as_str().unwrap(),
+        "max-drop would pass on only 5 queries moved",
     );
+    let too_small = r["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["rule"] == "fail-if-significant-drop")
+        .unwrap();
+    assert_eq!(too_small["status"], "too-small", "{too_small}");
+    // With the moved-units floor lowered, the sign-flip floor alone fails the gate, and says why.
+    let out = check(dir.path(), &gate("min-moved = 1\n"), &["--format", "json"]);
     assert_eq!(out.code, Some(1), "{}", out.stderr);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(

@@ -5,7 +5,7 @@
 //! descending, ties by docid descending, or by rank when there is no score column. A null in a
 //! used column is an error naming the part file, row group and row.
 //!
-//! Memory: like a TREC run, a run grouped by query holds one query's rows (and one batch); a
+//! Memory: like a TREC run, a run grouped by query holds one query's rows (and a few batches); a
 //! query that comes back after another makes a second pass bucketed by query.
 
 use std::borrow::Cow;

@@ -88,6 +88,13 @@ fn parse_mapped(
         None => match per_query_text::sniff(&text) {
             Some(per_query_text::Layout::TrecEval) => Format::TrecEval,
             Some(per_query_text::Layout::IrMeasures) => Format::IrMeasures,
+            None if looks_like_trec_run(&text) => {
+                return Err(Error::input(
+                    shown,
+                    1,
+                    "this is a TREC run (qid Q0 docid rank score tag), not per-query metrics: give it as { run = \"...\" } with qrels in [inputs], or evaluate it first with rag-gate eval --run FILE --qrels FILE --metrics LIST",
+                ))
+            }
             None => {
                 return Err(Error::input(
                     shown,
@@ -114,6 +121,15 @@ fn parse_mapped(
         }
         Format::Parquet => Err(parquet_bytes(shown)),
     }
+}
+
+/// The first non-empty line has a TREC run's six fields: `qid Q0 docid rank score tag`.
+fn looks_like_trec_run(text: &str) -> bool {
+    let Some(line) = text.lines().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let f: Vec<&str> = line.split_whitespace().collect();
+    f.len() == 6 && f[3].parse::<u64>().is_ok() && f[4].parse::<f64>().is_ok()
 }
 
 fn parquet_bytes(shown: &str) -> Error {
