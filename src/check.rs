@@ -175,7 +175,7 @@ fn refuse_quantiles_over_budget(cfg: &Config, slices: &[Slice]) -> Result<()> {
     Err(cfg.error_at(
         &g.metric_span,
         format!(
-            "[[gate]] #{} ({}): statistic = \"{}\" on {} metric(s) × {units} query-slice memberships × {} resamples (× {} with the close-call re-run) is {draws} draws, over the budget of {budget} (about 4 minutes); set [bootstrap] resamples to at most {fits}, gate fewer slices, or gate the mean",
+            "[[gate]] #{} ({}): statistic = \"{}\" on {} metric(s) × {units} query-slice memberships × {} resamples (× {} with the close-call re-run) is {draws} draws, over the budget of {budget} (about 3 minutes on 2 cores); set [bootstrap] resamples to at most {fits}, gate fewer slices, or gate the mean",
             g.index,
             crate::safe_text::shown(&g.metric),
             g.statistic.as_str(),

@@ -574,17 +574,17 @@ fn median_time_bound() {
         );
         check(d.path(), &["--format", "json"])
     };
-    // 1,000 queries in `all` and 1,000 in the two slices, × 11 (the close-call re-run) × 10^6
-    // resamples: 2.2 × 10^10 draws, refused before any resampling.
+    // 1,000 queries in `all` and 1,000 in the two slices, × 11 (the close-call re-run) × 10^7
+    // resamples (the most `resamples` takes): 2.2 × 10^11 draws, refused before any resampling.
     for statistic in ["median", "p95"] {
-        let o = gate(1_000_000, statistic);
+        let o = gate(10_000_000, statistic);
         assert_input_error(
             &o,
             &[
                 "gate.toml:",
-                &format!("[[gate]] #1 (ndcg@10): statistic = \"{statistic}\" on 1 metric(s) × 2000 query-slice memberships × 1000000 resamples"),
-                "is 22000000000 draws, over the budget of 10000000000",
-                "set [bootstrap] resamples to at most 454545",
+                &format!("[[gate]] #1 (ndcg@10): statistic = \"{statistic}\" on 1 metric(s) × 2000 query-slice memberships × 10000000 resamples"),
+                "is 220000000000 draws, over the budget of 200000000000",
+                "set [bootstrap] resamples to at most 9090909",
             ],
         );
     }
