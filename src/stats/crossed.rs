@@ -528,38 +528,44 @@ mod tests {
                 ],
             ),
         ];
-        let close = |got: f64, want: f64| (got - want).abs() <= 1e-9 * want.abs().max(1e-12);
-        for (base, cand, [ms, mse, shift, rows_var, v, nu, stretch, p]) in cases {
-            let (b, c) = (side_noise(base), side_noise(cand));
-            assert!(close(b.mean_var, ms), "{} vs {ms}", b.mean_var);
-            assert!(close(b.jitter_var, mse), "{} vs {mse}", b.jitter_var);
-            assert!(close(b.shift_var, shift), "{} vs {shift}", b.shift_var);
-            let deltas: Vec<f64> = (0..6)
-                .map(|i| {
-                    let m = |runs: &[&[f64]]| {
-                        runs.iter().map(|r| r[i]).sum::<f64>() / runs.len() as f64
-                    };
-                    m(cand) - m(base)
-                })
-                .collect();
-            let rv = crate::stats::describe::sd(&deltas).powi(2) / 6.0;
-            assert!(close(rv, rows_var), "{rv} vs {rows_var}");
-            let part = RunPart::new(&b, &c).expect("baseline replicated");
-            let fix = correction(rv, 5.0, &part, 0.95);
-            assert!(close(fix.se * fix.se, v), "{} vs {v}", fix.se * fix.se);
-            assert!(close(fix.df, nu), "{} vs {nu}", fix.df);
-            assert!(
-                (fix.stretch - stretch).abs() < 1e-7,
-                "{} vs {stretch}",
-                fix.stretch
-            );
-            let theta = crate::stats::describe::mean(&deltas);
-            assert!(
-                (fix.p_value(theta) - p).abs() < 1e-7,
-                "{} vs {p}",
-                fix.p_value(theta)
-            );
+        for (base, cand, want) in cases {
+            assert_matches_scipy(base, cand, want);
         }
+    }
+
+    /// One case of `satterthwaite_matches_scipy`: `want` = (s²ₘ, MSₑ, σ̂²ᵣ, V_rows, V, ν,
+    /// stretch, p).
+    fn assert_matches_scipy(base: &[&[f64]], cand: &[&[f64]], want: [f64; 8]) {
+        let [ms, mse, shift, rows_var, v, nu, stretch, p] = want;
+        let close = |got: f64, want: f64| (got - want).abs() <= 1e-9 * want.abs().max(1e-12);
+        let (b, c) = (side_noise(base), side_noise(cand));
+        assert!(close(b.mean_var, ms), "{} vs {ms}", b.mean_var);
+        assert!(close(b.jitter_var, mse), "{} vs {mse}", b.jitter_var);
+        assert!(close(b.shift_var, shift), "{} vs {shift}", b.shift_var);
+        let deltas: Vec<f64> = (0..6)
+            .map(|i| {
+                let m =
+                    |runs: &[&[f64]]| runs.iter().map(|r| r[i]).sum::<f64>() / runs.len() as f64;
+                m(cand) - m(base)
+            })
+            .collect();
+        let rv = crate::stats::describe::sd(&deltas).powi(2) / 6.0;
+        assert!(close(rv, rows_var), "{rv} vs {rows_var}");
+        let part = RunPart::new(&b, &c).expect("baseline replicated");
+        let fix = correction(rv, 5.0, &part, 0.95);
+        assert!(close(fix.se * fix.se, v), "{} vs {v}", fix.se * fix.se);
+        assert!(close(fix.df, nu), "{} vs {nu}", fix.df);
+        assert!(
+            (fix.stretch - stretch).abs() < 1e-7,
+            "{} vs {stretch}",
+            fix.stretch
+        );
+        let theta = crate::stats::describe::mean(&deltas);
+        assert!(
+            (fix.p_value(theta) - p).abs() < 1e-7,
+            "{} vs {p}",
+            fix.p_value(theta)
+        );
     }
 
     #[test]
