@@ -324,9 +324,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
 /// The comparisons `check` would not judge with its default sizes (`min-queries`, `min-groups`),
 /// in one warning: compare labels every comparison, and a label on 5 groups must say so.
 fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
-    let mut strict = cfg.clone();
-    strict.slices.min_queries = crate::config::DEFAULT_MIN_QUERIES;
-    strict.slices.min_groups = crate::config::DEFAULT_MIN_GROUPS;
+    let strict = check_sizes(cfg);
     let small: Vec<String> = report
         .comparisons
         .iter()
@@ -335,14 +333,9 @@ fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<St
             Some(format!("{} on {} ({why})", c.metric, c.slice))
         })
         .collect();
-    let shown = small.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
-    let more = match small.len() {
-        0 => return None,
-        n if n > 3 => format!("; and {} more", n - 3),
-        _ => String::new(),
-    };
+    let listed = first_three(&small)?;
     Some(format!(
-        "{} smaller than check judges (its defaults: min-queries {}, min-groups {}), so their labels rest on too few units: {shown}{more}",
+        "{} smaller than check judges (its defaults: min-queries {}, min-groups {}), so their labels rest on too few units: {listed}",
         crate::numbers::count(small.len(), "comparison is", "comparisons are"),
         crate::config::DEFAULT_MIN_QUERIES,
         crate::config::DEFAULT_MIN_GROUPS,
@@ -353,9 +346,7 @@ fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<St
 /// `max-drop` or `max-change` (some but fewer than that many units moved), in one warning,
 /// in check's words; a comparison already too small by size is named in that warning only.
 fn too_few_moved_for_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
-    let mut strict = cfg.clone();
-    strict.slices.min_queries = crate::config::DEFAULT_MIN_QUERIES;
-    strict.slices.min_groups = crate::config::DEFAULT_MIN_GROUPS;
+    let strict = check_sizes(cfg);
     let min = crate::config::DEFAULT_MIN_MOVED;
     let few: Vec<String> = report
         .comparisons
@@ -370,16 +361,29 @@ fn too_few_moved_for_check(cfg: &Config, report: &crate::model::Report) -> Optio
             ))
         })
         .collect();
-    let shown = few.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
-    let more = match few.len() {
-        0 => return None,
-        n if n > 3 => format!("; and {} more", n - 3),
-        _ => String::new(),
-    };
+    let listed = first_three(&few)?;
     Some(format!(
-        "{} moved too few units for check to judge a max-drop or max-change pass (its default: min-moved {min}), so a label of no harm would rest on these alone: {shown}{more}",
+        "{} moved too few units for check to judge a max-drop or max-change pass (its default: min-moved {min}), so a label of no harm would rest on these alone: {listed}",
         crate::numbers::count(few.len(), "comparison", "comparisons"),
     ))
+}
+
+/// `cfg` with check's default `min-queries` and `min-groups`: what `check` would judge.
+fn check_sizes(cfg: &Config) -> Config {
+    let mut strict = cfg.clone();
+    strict.slices.min_queries = crate::config::DEFAULT_MIN_QUERIES;
+    strict.slices.min_groups = crate::config::DEFAULT_MIN_GROUPS;
+    strict
+}
+
+/// "a; b; c; and 2 more" (None when there is nothing to list).
+fn first_three(items: &[String]) -> Option<String> {
+    let shown = items.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
+    match items.len() {
+        0 => None,
+        n if n > 3 => Some(format!("{shown}; and {} more", n - 3)),
+        _ => Some(shown),
+    }
 }
 
 /// A compared column whose direction rag-gate does not know (not an IR metric) and that neither
