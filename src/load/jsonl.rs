@@ -42,14 +42,18 @@ pub fn parse(text: &str, shown: &str, map: &ColumnMap) -> Result<MetricTable> {
 }
 
 /// Appends a row and its metrics, keeping every metric column aligned with the rows.
-pub fn push_row(table: &mut MetricTable, row: QueryRow, metrics: Vec<(String, f64)>) {
+pub fn push_row<N: AsRef<str> + Into<String>>(
+    table: &mut MetricTable,
+    row: QueryRow,
+    metrics: impl IntoIterator<Item = (N, f64)>,
+) {
     let idx = table.rows.len();
     table.rows.push(row);
     for (name, v) in metrics {
         // Look up by reference first: no new String per metric per row.
-        let col = match table.metrics.get_mut(&name) {
+        let col = match table.metrics.get_mut(name.as_ref()) {
             Some(col) => col,
-            None => table.metrics.entry(name).or_default(),
+            None => table.metrics.entry(name.into()).or_default(),
         };
         col.resize(idx, None);
         col.push(Some(v));

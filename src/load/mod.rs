@@ -123,11 +123,12 @@ fn parse_mapped(
     }
 }
 
-/// The first non-empty line has a TREC run's six fields: `qid Q0 docid rank score tag`.
+/// The first non-blank line has a TREC run's six fields: `qid Q0 docid rank score tag`.
 fn looks_like_trec_run(text: &str) -> bool {
-    let Some(line) = text.lines().find(|l| !l.trim().is_empty()) else {
+    let Some(line) = crate::input::sniff::first_line(text.as_bytes(), false) else {
         return false;
     };
+    let line = String::from_utf8_lossy(line);
     let f: Vec<&str> = line.split_whitespace().collect();
     f.len() == 6 && f[3].parse::<u64>().is_ok() && f[4].parse::<f64>().is_ok()
 }

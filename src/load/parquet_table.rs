@@ -9,6 +9,7 @@ use std::path::Path;
 
 use super::columns::ColumnMap;
 use super::csv_table::{columns, full_columns};
+use super::jsonl::push_row;
 use super::source::{check_id, check_value};
 use super::table::{first_duplicate, Interner, Tags};
 use super::{MetricTable, QueryRow};
@@ -134,23 +135,13 @@ impl Rows {
                     values.push((k, v));
                 }
             }
-            let idx = out.rows.len();
-            out.rows.push(QueryRow {
+            let row = QueryRow {
                 query_id,
                 line,
                 group,
                 slices: Tags::from_pairs(tags),
-            });
-            for &(k, v) in &values {
-                // Looked up by reference: no new String per metric per row.
-                let name = &self.metrics[k];
-                let col = match out.metrics.get_mut(name) {
-                    Some(col) => col,
-                    None => out.metrics.entry(name.clone()).or_default(),
-                };
-                col.resize(idx, None);
-                col.push(Some(v));
-            }
+            };
+            push_row(out, row, values.iter().map(|&(k, v)| (&self.metrics[k], v)));
         }
         Ok(())
     }
