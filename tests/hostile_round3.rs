@@ -422,12 +422,7 @@ fn replicate_setup(dir: &Path, base: &[f64], cand: &[f64]) {
 
 fn warnings(o: &Out) -> Vec<String> {
     let v: serde_json::Value = serde_json::from_str(&o.stdout).expect(&o.stderr);
-    v["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w.as_str().unwrap().to_string())
-        .collect()
+    support::cli::warnings(&v)
 }
 
 #[test]

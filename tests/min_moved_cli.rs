@@ -9,7 +9,7 @@ mod support;
 
 use std::path::Path;
 
-use support::cli::{assert_contains, json, rag_gate, run_in, write, Out};
+use support::cli::{assert_contains, json, rag_gate, run_in, warnings, write, Out};
 
 /// 40 queries; the candidate moves the first `moved` of them by `by` (the rest exactly equal).
 fn data(dir: &Path, moved: usize, by: f64) {
@@ -157,15 +157,6 @@ fn compare(dir: &Path, extra: &[&str]) -> serde_json::Value {
     );
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
     json(o.stdout.as_bytes())
-}
-
-fn warnings(r: &serde_json::Value) -> Vec<String> {
-    r["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w.as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

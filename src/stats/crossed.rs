@@ -227,7 +227,9 @@ impl RunPart {
     }
 
     /// Satterthwaite degrees of freedom of the run part alone, var² / `satterthwaite_den`
-    /// (infinite when nothing spreads).
+    /// (infinite when nothing spreads). Only the tests read it: the interval's ν is the total's
+    /// (`correction`).
+    #[cfg(test)]
     pub fn df(&self) -> f64 {
         if self.satterthwaite_den > 0.0 {
             self.var * self.var / self.satterthwaite_den

@@ -81,6 +81,16 @@ pub fn json(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes).unwrap()
 }
 
+/// The warnings of a JSON report, as text.
+pub fn warnings(report: &Value) -> Vec<String> {
+    report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect()
+}
+
 /// The comparisons of a JSON report.
 pub fn comparisons(report: &Value) -> &Vec<Value> {
     report["comparisons"].as_array().unwrap()
