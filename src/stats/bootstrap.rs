@@ -36,7 +36,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::columns::Columns;
+use super::columns::{Columns, Rows};
 pub use indices::{bounded, BoundedIndices, Indices};
 
 /// Resamples per generator stream.
@@ -118,7 +118,7 @@ pub fn bootstrap_means_many(
 }
 
 /// Column sums of each resample (`resamples` rows of `table.width()`, in resample order).
-pub fn bootstrap_sums(table: &Columns, resamples: usize, key: [u8; 32]) -> Vec<f64> {
+pub fn bootstrap_sums<T: Rows + ?Sized>(table: &T, resamples: usize, key: [u8; 32]) -> Vec<f64> {
     let n = table.units();
     assert!(
         n > 0 && n <= u32::MAX as usize,

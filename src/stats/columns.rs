@@ -8,6 +8,40 @@
 //! and a column's total is (lane0 + lane1) + (lane2 + lane3). A column's sums therefore do not
 //! depend on which other columns share the table.
 
+/// What the bootstrap draws from: per-unit rows whose columns are summed over drawn runs of
+/// indices in four lanes (`Columns`, or `spread_columns::SpreadColumns`).
+pub trait Rows: Sync {
+    /// Number of units (rows).
+    fn units(&self) -> usize;
+    /// Number of summed columns.
+    fn width(&self) -> usize;
+    /// Lane accumulators, all zero.
+    fn lanes(&self) -> Vec<f64>;
+    /// Adds the rows `idx` (a run; position j goes to lane j mod 4) into `acc`.
+    fn add_rows(&self, idx: &[u32], acc: &mut [f64]);
+    /// Each column's total from the lanes: (lane0 + lane1) + (lane2 + lane3).
+    fn totals(&self, acc: &[f64], out: &mut [f64]);
+}
+
+impl Rows for Columns {
+    fn units(&self) -> usize {
+        Columns::units(self)
+    }
+    fn width(&self) -> usize {
+        Columns::width(self)
+    }
+    fn lanes(&self) -> Vec<f64> {
+        Columns::lanes(self)
+    }
+    #[inline]
+    fn add_rows(&self, idx: &[u32], acc: &mut [f64]) {
+        Columns::add_rows(self, idx, acc)
+    }
+    fn totals(&self, acc: &[f64], out: &mut [f64]) {
+        Columns::totals(self, acc, out)
+    }
+}
+
 /// Rows of one block: `L` columns per unit.
 #[derive(Debug, Clone)]
 enum Block {

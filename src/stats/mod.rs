@@ -7,6 +7,8 @@
 //! - `interval`: percentile and BCa intervals (Efron 1987) and their Monte-Carlo error.
 //! - `studentized`: the bootstrap-t interval of a mean with a cluster-robust standard error per
 //!   resample, from the same draws (Hall 1992; Cameron, Gelbach & Miller 2008).
+//! - `spread_columns`: the bootstrap-t's spread columns computed per draw (the same sums as
+//!   stored columns, bit for bit, with half the memory traffic or less).
 //! - `ties`: the bootstrap-t's tie guard, the wider of it and the Student t bound per side when
 //!   half or more of the units are tied (Efron 1969; Hall 1988).
 //! - `small_sample`: effective number of groups, CR2 standard error and its Bell–McCaffrey
@@ -41,6 +43,7 @@ pub mod quantile;
 pub mod quantile_window;
 pub mod signflip;
 pub mod small_sample;
+pub mod spread_columns;
 pub mod statistic;
 pub mod streams;
 pub mod studentized;

@@ -26,11 +26,14 @@
 //! any resample mean can reach.
 //!
 //! Cost: as the percentile interval's draws (the same indices), with one extra column per metric
-//! for queries and two per metric plus two for groups; one sort of B values per metric.
+//! for queries and two per metric plus two for groups, computed per draw from the stored values
+//! for up to three metrics (`spread_columns`: the same sums, bit for bit) and stored beyond;
+//! one sort of B values per metric.
 
 use super::bootstrap::bootstrap_sums;
 use super::columns::Columns;
 use super::interval::{mc_half_width, Interval};
+use super::spread_columns::SpreadColumns;
 
 /// Per resample of one metric: its mean and its standard error, in resample order.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,27 +64,15 @@ pub fn bootstrap_studentized_many(
         .map(|x| x.iter().sum::<f64>() / total)
         .collect();
     // Columns: the values, then per metric the spread columns, then (groups) N and N².
-    let mut extra: Vec<Vec<f64>> = Vec::new();
-    for (x, &c) in values.iter().zip(&centre) {
-        match sizes {
-            None => extra.push(x.iter().map(|v| (v - c) * (v - c)).collect()),
-            Some(z) => {
-                let r: Vec<f64> = x.iter().zip(z).map(|(s, k)| s - c * k).collect();
-                extra.push(r.iter().map(|r| r * r).collect());
-                extra.push(r.iter().zip(z).map(|(r, k)| r * k).collect());
-            }
-        }
-    }
-    let squares: Vec<f64> = sizes.map_or(Vec::new(), |z| z.iter().map(|k| k * k).collect());
-    let mut cols: Vec<&[f64]> = values.to_vec();
-    cols.extend(extra.iter().map(Vec::as_slice));
-    cols.extend(sizes);
-    if sizes.is_some() {
-        cols.push(&squares);
-    }
-    let table = Columns::new(&cols);
-    let sums = bootstrap_sums(&table, resamples, key);
-    let w = table.width();
+    let sums = match SpreadColumns::new(values, &centre, sizes) {
+        Some(table) => bootstrap_sums(&table, resamples, key),
+        None => stored_sums(values, &centre, sizes, resamples, key),
+    };
+    let w = if sizes.is_some() {
+        3 * values.len() + 2
+    } else {
+        2 * values.len()
+    };
     let m = values.len();
     let g = units as f64;
     (0..m)
@@ -111,6 +102,36 @@ pub fn bootstrap_studentized_many(
             Draws { means, ses }
         })
         .collect()
+}
+
+/// The resamples' column sums from stored spread columns (more metrics than
+/// `SpreadColumns` takes): the same numbers, more memory per draw.
+fn stored_sums(
+    values: &[&[f64]],
+    centre: &[f64],
+    sizes: Option<&[f64]>,
+    resamples: usize,
+    key: [u8; 32],
+) -> Vec<f64> {
+    let mut extra: Vec<Vec<f64>> = Vec::new();
+    for (x, &c) in values.iter().zip(centre) {
+        match sizes {
+            None => extra.push(x.iter().map(|v| (v - c) * (v - c)).collect()),
+            Some(z) => {
+                let r: Vec<f64> = x.iter().zip(z).map(|(s, k)| s - c * k).collect();
+                extra.push(r.iter().map(|r| r * r).collect());
+                extra.push(r.iter().zip(z).map(|(r, k)| r * k).collect());
+            }
+        }
+    }
+    let squares: Vec<f64> = sizes.map_or(Vec::new(), |z| z.iter().map(|k| k * k).collect());
+    let mut cols: Vec<&[f64]> = values.to_vec();
+    cols.extend(extra.iter().map(Vec::as_slice));
+    cols.extend(sizes);
+    if sizes.is_some() {
+        cols.push(&squares);
+    }
+    bootstrap_sums(&Columns::new(&cols), resamples, key)
 }
 
 /// `sum − minus`, the resample's sum of squared deviations: 0 when it is below 1e-10 of `sum`
