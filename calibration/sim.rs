@@ -438,6 +438,11 @@ pub enum Moved {
     Symmetric,
     /// 0.05·(1 + Exp(1)): up only, now and then a lot (the zero-inflated skewed cell).
     Skewed,
+    /// U(−0.2, 0.3): both ways, more up than down (a change that helps a little on average).
+    Shifted,
+    /// 0.05·(1 + Exp(1)) up with probability 0.8, the same amount down otherwise: mostly up,
+    /// skewed both ways.
+    Mixed,
 }
 
 impl Moved {
@@ -445,6 +450,16 @@ impl Moved {
         match self {
             Moved::Symmetric => uniform(rng) - 0.5,
             Moved::Skewed => 0.05 * (1.0 - uniform(rng).ln()),
+            Moved::Shifted => 0.5 * uniform(rng) - 0.2,
+            Moved::Mixed => {
+                let up = uniform(rng) < 0.8;
+                let size = 0.05 * (1.0 - uniform(rng).ln());
+                if up {
+                    size
+                } else {
+                    -size
+                }
+            }
         }
     }
     /// The mean of one changed query's delta.
@@ -452,6 +467,8 @@ impl Moved {
         match self {
             Moved::Symmetric => 0.0,
             Moved::Skewed => 0.1,
+            Moved::Shifted => 0.05,
+            Moved::Mixed => 0.06,
         }
     }
 }
