@@ -542,7 +542,10 @@ fn the_shipped_example_fails_on_compliance_with_counts_that_say_what_they_count(
     assert_eq!(o.code, Some(1));
     let head = o.stdout.lines().next().unwrap();
     assert!(head.contains("on risk=compliance"), "{head}");
-    assert!(head.ends_with("; 2 of 6 checks failed (3 gates)"), "{head}");
+    assert!(
+        head.ends_with("; 2 of 6 checks failed (3 gates); 3 of 3 run-level checks passed"),
+        "{head}"
+    );
     let md = run(root, &["check", "gates/prod.toml", "--format", "markdown"]).stdout;
     assert!(md.contains("`ndcg@10`"), "metric names as code spans");
     assert!(
