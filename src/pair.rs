@@ -5,7 +5,9 @@
 
 pub mod replicates;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::eval::fasthash::SeededMap;
 
 use crate::config::Missing;
 use crate::error::{few_at, quoted, Error, Result};
@@ -118,7 +120,7 @@ pub fn pair(
 }
 
 /// Row index of every query id of `t`.
-fn index_by_id(t: &MetricTable) -> HashMap<&str, usize> {
+fn index_by_id(t: &MetricTable) -> SeededMap<&str, usize> {
     t.rows
         .iter()
         .enumerate()
@@ -155,7 +157,7 @@ fn refuse_one_sided(
 /// looked up once here, not once per metric and stage.
 fn shared_rows<'a>(
     base: &'a MetricTable,
-    c_at: &HashMap<&str, usize>,
+    c_at: &SeededMap<&str, usize>,
 ) -> Vec<(&'a str, usize, usize)> {
     let mut shared: Vec<(&str, usize, usize)> = base
         .rows
@@ -185,7 +187,7 @@ fn merge_labels(
     queries: Option<(&[QueryRow], &str)>,
     shared: &[(&str, usize, usize)],
 ) -> Result<Labels> {
-    let q_at: HashMap<&str, &QueryRow> = queries
+    let q_at: SeededMap<&str, &QueryRow> = queries
         .map(|(rows, _)| rows.iter().map(|r| (r.query_id.as_str(), r)).collect())
         .unwrap_or_default();
     let q_src = queries.map_or("", |(_, s)| s);
@@ -222,7 +224,7 @@ fn merge_labels(
     }
     // Dense group indices in name order, so they do not depend on file order.
     let group_names: Vec<String> = group_set.iter().map(|g| g.to_string()).collect();
-    let rank: HashMap<&str, u32> = group_set
+    let rank: SeededMap<&str, u32> = group_set
         .iter()
         .enumerate()
         .map(|(i, g)| (*g, i as u32))
@@ -369,7 +371,7 @@ fn pairing_info(
 }
 
 /// Queries of `t` whose id is not in `other`, with their lines, in id order.
-fn one_sided(t: &MetricTable, other: &HashMap<&str, usize>) -> Vec<(String, usize)> {
+fn one_sided(t: &MetricTable, other: &SeededMap<&str, usize>) -> Vec<(String, usize)> {
     let mut v: Vec<(String, usize)> = t
         .rows
         .iter()
@@ -451,8 +453,8 @@ fn refuse_unmatched_queries(
     base: &MetricTable,
     cand: &MetricTable,
     queries: Option<(&[QueryRow], &str)>,
-    b_at: &HashMap<&str, usize>,
-    c_at: &HashMap<&str, usize>,
+    b_at: &SeededMap<&str, usize>,
+    c_at: &SeededMap<&str, usize>,
     missing: Missing,
 ) -> Result<()> {
     let unmatched = unmatched_queries(queries, b_at, c_at);
@@ -478,8 +480,8 @@ fn refuse_unmatched_queries(
 /// Rows of the queries file whose id is in neither table, with their lines.
 fn unmatched_queries(
     queries: Option<(&[QueryRow], &str)>,
-    b_at: &HashMap<&str, usize>,
-    c_at: &HashMap<&str, usize>,
+    b_at: &SeededMap<&str, usize>,
+    c_at: &SeededMap<&str, usize>,
 ) -> Vec<(String, usize)> {
     let Some((rows, _)) = queries else {
         return Vec::new();

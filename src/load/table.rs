@@ -1,6 +1,8 @@
 //! The in-memory form of one per-query metric file, whatever format it came in.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use crate::eval::fasthash::{SeededMap, SeededSet};
 use std::sync::Arc;
 
 /// One query's row: its id, where it was read, and its optional group and slice tags.
@@ -30,7 +32,7 @@ impl MetricTable {
     /// (`[inputs] group-from-id`); ids that do not match keep no group. Returns how many rows
     /// got a group.
     pub fn groups_from_ids(&mut self, re: &regex::Regex) -> usize {
-        let mut names: std::collections::HashMap<String, Arc<str>> = Default::default();
+        let mut names: SeededMap<String, Arc<str>> = Default::default();
         let mut n = 0;
         for row in self.rows.iter_mut().filter(|r| r.group.is_none()) {
             let Some(g) = re.captures(&row.query_id).and_then(|c| c.get(1)) else {
@@ -116,7 +118,7 @@ impl From<BTreeMap<String, String>> for Tags {
 
 /// Shares one copy of each distinct string (group names, tag names and values) within a file.
 #[derive(Debug, Default)]
-pub struct Interner(HashSet<Arc<str>>);
+pub struct Interner(SeededSet<Arc<str>>);
 
 impl Interner {
     pub fn get(&mut self, s: &str) -> Arc<str> {
@@ -132,7 +134,8 @@ impl Interner {
 /// The first repeated query id of `rows` in file order: (id, its line, the first line).
 /// Run once after parsing, borrowing the ids instead of keeping a second copy of each.
 pub fn first_duplicate(rows: &[QueryRow]) -> Option<(&str, usize, usize)> {
-    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+    let mut seen: SeededMap<&str, usize> =
+        SeededMap::with_capacity_and_hasher(rows.len(), Default::default());
     for r in rows {
         if let Some(&first) = seen.get(r.query_id.as_str()) {
             return Some((&r.query_id, r.line, first));
