@@ -7,10 +7,9 @@ pub mod replicates;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::eval::fasthash::SeededMap;
-
 use crate::config::Missing;
 use crate::error::{few_at, quoted, Error, Result};
+use crate::input::fasthash::SeededMap;
 use crate::load::{MetricTable, QueryRow};
 use crate::model::PairingInfo;
 

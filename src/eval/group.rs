@@ -4,10 +4,10 @@
 //! lines), and the chunk map (chunk → doc after ordering, a doc's first occurrence kept, then
 //! cutoffs apply downstream).
 
-use super::fasthash::{SeededMap, SeededSet};
 use super::ranking::{Ranking, RunSpec};
 use super::{Format, Order};
 use crate::error::{quoted, Error, Result};
+use crate::input::fasthash::{SeededMap, SeededSet};
 use std::cmp::Ordering;
 
 /// One query's entries as read, in line order.

@@ -10,7 +10,6 @@ pub mod chunks;
 pub mod cli;
 pub mod corpus;
 pub mod engine;
-pub(crate) mod fasthash;
 pub mod fingerprint;
 pub mod format;
 pub mod gate_input;

@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use super::corpus::Corpus;
-use super::fasthash::SeededMap;
 use super::lines::{split_fields, text, Lines};
 use super::Format;
 use crate::error::{quoted, Error, Result};
+use crate::input::fasthash::SeededMap;
 
 /// docid → rel, hashed with a seeded hash (the ids may come from the pull request).
 pub type DocMap = SeededMap<Vec<u8>, i32>;

@@ -1,9 +1,9 @@
 //! The in-memory form of one per-query metric file, whatever format it came in.
 
 use std::collections::BTreeMap;
-
-use crate::eval::fasthash::{SeededMap, SeededSet};
 use std::sync::Arc;
+
+use crate::input::fasthash::{SeededMap, SeededSet};
 
 /// One query's row: its id, where it was read, and its optional group and slice tags.
 #[derive(Debug, Clone, PartialEq)]

@@ -71,7 +71,7 @@ impl SpreadColumns {
 
 /// Output columns: queries, M values then M spreads; groups, M values, then r² and r·N per
 /// metric, then N and N².
-const fn width(m: usize, groups: bool) -> usize {
+pub const fn width(m: usize, groups: bool) -> usize {
     if groups {
         3 * m + 2
     } else {

@@ -33,7 +33,7 @@
 use super::bootstrap::bootstrap_sums;
 use super::columns::Columns;
 use super::interval::{mc_half_width, Interval};
-use super::spread_columns::SpreadColumns;
+use super::spread_columns::{self, SpreadColumns};
 
 /// Per resample of one metric: its mean and its standard error, in resample order.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,11 +68,7 @@ pub fn bootstrap_studentized_many(
         Some(table) => bootstrap_sums(&table, resamples, key),
         None => stored_sums(values, &centre, sizes, resamples, key),
     };
-    let w = if sizes.is_some() {
-        3 * values.len() + 2
-    } else {
-        2 * values.len()
-    };
+    let w = spread_columns::width(values.len(), sizes.is_some());
     let m = values.len();
     let g = units as f64;
     (0..m)

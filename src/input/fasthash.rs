@@ -1,5 +1,6 @@
-//! The hasher for doc-id lookups on the hot path. Doc ids come from the pull request (the
-//! candidate's run), so the hash must not be one an attacker can aim at: with an unseeded hash,
+//! The hasher for id lookups on the hot path: doc ids in `eval`, query ids, groups and tag
+//! values in `load` and `pair`. Ids come from the pull request (the candidate's run or table), so
+//! the hash must not be one an attacker can aim at: with an unseeded hash,
 //! 80,000 ids crafted to share their low hash bits made `eval` quadratic (20 s instead of
 //! 0.02 s). foldhash with a random seed per map is about as fast as the FxHash it replaces and
 //! gives no fixed set of inputs that collide in every map (foldhash's README, "HashDoS
