@@ -266,6 +266,7 @@ fn main() {
     let only_small = raw.iter().any(|a| a == "small");
     let only_sparse = raw.iter().any(|a| a == "sparse");
     let only_quantile = raw.iter().any(|a| a == "quantile");
+    let only_asymmetric = raw.iter().any(|a| a == "asymmetric");
     let sets = args.first().copied().unwrap_or(2000);
     let b = args.get(1).copied().unwrap_or(2000);
     let seed = args.get(2).map_or(sim::DATA_SEED, |&s| s as u64);
@@ -274,7 +275,7 @@ fn main() {
         quantile(sets, b, seed);
         return;
     }
-    if raw.iter().any(|a| a == "asymmetric") {
+    if only_asymmetric {
         println!("asymmetric sparse changes (issue 28): as `sparse`, the moved queries mostly up");
         asymmetric(sets, b, seed);
         return;
