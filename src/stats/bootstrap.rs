@@ -137,23 +137,48 @@ pub fn bootstrap_sums<T: Rows + ?Sized>(table: &T, resamples: usize, key: [u8; 3
         }
         return out;
     }
+    let avx2 = super::simd::available();
     out.par_chunks_mut(CHUNK * w)
         .enumerate()
         .for_each(|(c, chunk)| {
-            let mut draw = Indices::new(chunk_rng(key, c), n as u32);
-            let mut acc = table.lanes();
-            for slot in chunk.chunks_exact_mut(w) {
-                acc.fill(0.0);
-                let mut done = 0;
-                while done < n {
-                    let run = draw.take(n - done);
-                    table.add_rows(run, &mut acc);
-                    done += run.len();
-                }
-                table.totals(&acc, slot);
+            let draw = Indices::new(chunk_rng(key, c), n as u32);
+            #[cfg(target_arch = "x86_64")]
+            if avx2 {
+                // SAFETY: `simd::available` says the CPU has AVX2.
+                return unsafe { chunk_sums_avx2(table, draw, chunk) };
             }
+            chunk_sums(table, draw, chunk)
         });
     out
+}
+
+/// The column sums of one chunk's resamples (`chunk`: a row of `table.width()` each), drawing
+/// every resample's units from `draw`.
+#[inline(always)]
+fn chunk_sums<T: Rows + ?Sized>(table: &T, mut draw: Indices, chunk: &mut [f64]) {
+    let (n, w) = (table.units(), table.width());
+    let mut acc = table.lanes();
+    for slot in chunk.chunks_exact_mut(w) {
+        acc.fill(0.0);
+        let mut done = 0;
+        while done < n {
+            let run = draw.take(n - done);
+            table.add_rows(run, &mut acc);
+            done += run.len();
+        }
+        table.totals(&acc, slot);
+    }
+}
+
+/// `chunk_sums` compiled for AVX2: the same operations in the same order (the compiler may
+/// only vectorise what keeps every result), so the same sums.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn chunk_sums_avx2<T: Rows + ?Sized>(table: &T, draw: Indices, chunk: &mut [f64]) {
+    chunk_sums(table, draw, chunk)
 }
 
 /// Per-group sums and sizes of `deltas`, where `group_of[i]` is the dense group index of query i

@@ -33,7 +33,7 @@ impl Rows for Columns {
     fn lanes(&self) -> Vec<f64> {
         Columns::lanes(self)
     }
-    #[inline]
+    #[inline(always)]
     fn add_rows(&self, idx: &[u32], acc: &mut [f64]) {
         Columns::add_rows(self, idx, acc)
     }
@@ -153,7 +153,7 @@ impl Columns {
     }
 
     /// Adds the rows `idx` (a run; position j goes to lane j mod 4) into `acc`.
-    #[inline]
+    #[inline(always)]
     pub fn add_rows(&self, idx: &[u32], acc: &mut [f64]) {
         let mut at = 0;
         for b in &self.blocks {
@@ -169,7 +169,7 @@ impl Columns {
 
     /// Adds rows `start..start + len` (start a multiple of 64, len ≤ 64), row start + j with its
     /// sign flipped when bit j of `signs` is set, into `acc` (lane j mod 4).
-    #[inline]
+    #[inline(always)]
     pub fn add_signed_rows(&self, start: usize, len: usize, signs: u64, acc: &mut [f64]) {
         let mut at = 0;
         for b in &self.blocks {
@@ -200,7 +200,7 @@ impl Columns {
 }
 
 /// Lane-major accumulators of one block: `acc[lane * L + c]`. Returns the slots used (4·L).
-#[inline]
+#[inline(always)]
 fn add_rows<const L: usize, R: Row<L>>(rows: &[R], idx: &[u32], acc: &mut [f64]) -> usize {
     let mut a = [[0.0f64; L]; 4];
     for (lane, v) in a.iter_mut().enumerate() {
@@ -277,7 +277,7 @@ static SIGN_MASKS: [[u64; 8]; 256] = {
 
 /// As `add_rows` over consecutive rows, flipping the sign bit of row j when bit j of `signs` is
 /// set (no branch).
-#[inline]
+#[inline(always)]
 fn add_signed<const L: usize, R: Row<L>>(rows: &[R], signs: u64, acc: &mut [f64]) -> usize {
     let mut a = [[0.0f64; L]; 4];
     for (lane, v) in a.iter_mut().enumerate() {

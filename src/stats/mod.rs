@@ -15,6 +15,8 @@
 //!   degrees of freedom, the expanded percentile levels (Hesterberg 2015), t quantiles.
 //! - `jackknife`: leave-one-unit-out values in O(n), for the BCa acceleration.
 //! - `signflip`: the paired randomization test (Fisher 1935; Smucker, Allan & Carterette 2007).
+//! - `simd`: AVX2 forms of the engine's inner loops (run-time detected; the same numbers bit for
+//!   bit as the portable loops).
 //! - `holm`: Holm–Bonferroni adjusted p-values (Holm 1979).
 //! - `power`: minimum detectable effect at 80% power (t quantiles).
 //! - `quantile`: sample quantiles with linear interpolation (Hyndman & Fan 1996, type 7; numpy's
@@ -42,6 +44,7 @@ pub mod power;
 pub mod quantile;
 pub mod quantile_window;
 pub mod signflip;
+pub mod simd;
 pub mod small_sample;
 pub mod spread_columns;
 pub mod statistic;

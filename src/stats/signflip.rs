@@ -26,6 +26,7 @@
 mod quantile;
 
 use rand::RngCore;
+use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::bootstrap::{chunk_rng, Units, CHUNK};
@@ -139,38 +140,81 @@ pub fn p_values_mean_many(
         return counts.iter().map(|&k| k as f64 / all).collect();
     }
     let chunks = rounds.div_ceil(CHUNK);
+    let avx2 = super::simd::available();
     let counts = (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let mut rng = chunk_rng(key, c);
-            let lanes = table.lanes().len();
-            let mut acc = vec![0.0; ROUNDS_AT_ONCE * lanes];
-            let mut sums = vec![0.0; w];
-            let mut count = vec![0usize; w];
-            let len = CHUNK.min(rounds - c * CHUNK);
-            for first in (0..len).step_by(ROUNDS_AT_ONCE) {
-                let group = ROUNDS_AT_ONCE.min(len - first);
-                acc.fill(0.0);
-                // Block by block, one word per round of the group in turn (the block stays in
-                // L1 for all of them); bit j of a round's word flips unit 64·block + j.
-                for start in (0..n).step_by(64) {
-                    let rows = 64.min(n - start);
-                    for lanes_of_round in acc.chunks_exact_mut(lanes).take(group) {
-                        table.add_signed_rows(start, rows, rng.next_u64(), lanes_of_round);
-                    }
-                }
-                for lanes_of_round in acc.chunks_exact(lanes).take(group) {
-                    table.totals(lanes_of_round, &mut sums);
-                    for m in 0..w {
-                        count[m] += usize::from(as_extreme(sums[m] / total, observed[m], scale[m]));
-                    }
-                }
+            let chunk = Chunk {
+                table: &table,
+                rounds: CHUNK.min(rounds - c * CHUNK),
+                total,
+                observed: &observed,
+                scale: &scale,
+            };
+            let rng = chunk_rng(key, c);
+            #[cfg(target_arch = "x86_64")]
+            if avx2 {
+                // SAFETY: `simd::available` says the CPU has AVX2.
+                return unsafe { chunk.count_avx2(rng) };
             }
-            count
+            chunk.count(rng)
         })
         .reduce(
             || vec![0; w],
             |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
         );
     counts.iter().map(|&k| p_value(k, rounds)).collect()
+}
+
+/// One chunk of the random path: its rounds and what they compare with.
+struct Chunk<'a> {
+    table: &'a Columns,
+    rounds: usize,
+    total: f64,
+    observed: &'a [f64],
+    scale: &'a [f64],
+}
+
+impl Chunk<'_> {
+    /// Per column, the chunk's rounds as extreme as observed, reading signs from `rng`.
+    #[inline(always)]
+    fn count(&self, mut rng: ChaCha8Rng) -> Vec<usize> {
+        let (table, w) = (self.table, self.observed.len());
+        let lanes = table.lanes().len();
+        let mut acc = vec![0.0; ROUNDS_AT_ONCE * lanes];
+        let mut sums = vec![0.0; w];
+        let mut count = vec![0usize; w];
+        let n = table.units();
+        for first in (0..self.rounds).step_by(ROUNDS_AT_ONCE) {
+            let group = ROUNDS_AT_ONCE.min(self.rounds - first);
+            acc.fill(0.0);
+            // Block by block, one word per round of the group in turn (the block stays in
+            // L1 for all of them); bit j of a round's word flips unit 64·block + j.
+            for start in (0..n).step_by(64) {
+                let rows = 64.min(n - start);
+                for lanes_of_round in acc.chunks_exact_mut(lanes).take(group) {
+                    table.add_signed_rows(start, rows, rng.next_u64(), lanes_of_round);
+                }
+            }
+            for lanes_of_round in acc.chunks_exact(lanes).take(group) {
+                table.totals(lanes_of_round, &mut sums);
+                for m in 0..w {
+                    let t = sums[m] / self.total;
+                    count[m] += usize::from(as_extreme(t, self.observed[m], self.scale[m]));
+                }
+            }
+        }
+        count
+    }
+
+    /// `count` compiled for AVX2: the same operations in the same order (the compiler may
+    /// only vectorise what keeps every result), so the same counts.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn count_avx2(&self, rng: ChaCha8Rng) -> Vec<usize> {
+        self.count(rng)
+    }
 }

@@ -79,35 +79,29 @@ pub const fn width(m: usize, groups: bool) -> usize {
     }
 }
 
-/// The output columns of one unit's row (see `width`), made as `studentized` makes its columns.
+/// The output columns of one group's row (see `width`), made as `studentized` makes its columns.
 #[inline(always)]
-fn outputs<const M: usize, const G: bool>(r: &[f64], c: &[f64; MAX_METRICS], out: &mut [f64; 11]) {
-    if G {
-        let k = r[M];
-        for j in 0..M {
-            out[j] = r[j];
-            let res = r[j] - c[j] * k;
-            out[M + 2 * j] = res * res;
-            out[M + 2 * j + 1] = res * k;
-        }
-        out[3 * M] = k;
-        out[3 * M + 1] = k * k;
-    } else {
-        for j in 0..M {
-            out[j] = r[j];
-            out[M + j] = (r[j] - c[j]) * (r[j] - c[j]);
-        }
+fn outputs<const M: usize>(r: &[f64], c: &[f64; MAX_METRICS], out: &mut [f64; 11]) {
+    let k = r[M];
+    for j in 0..M {
+        out[j] = r[j];
+        let res = r[j] - c[j] * k;
+        out[M + 2 * j] = res * res;
+        out[M + 2 * j + 1] = res * k;
     }
+    out[3 * M] = k;
+    out[3 * M + 1] = k * k;
 }
 
-#[inline]
-fn add<const M: usize, const G: bool, const L: usize>(
+/// Groups: each lane's accumulators are the `width` output columns.
+#[inline(always)]
+fn add_groups<const M: usize, const L: usize>(
     rows: &[[f64; L]],
     centre: &[f64; MAX_METRICS],
     idx: &[u32],
     acc: &mut [f64],
 ) {
-    let w = width(M, G);
+    let w = width(M, true);
     let mut a = [[0.0f64; 11]; 4];
     for (lane, v) in a.iter_mut().enumerate() {
         v[..w].copy_from_slice(&acc[lane * w..(lane + 1) * w]);
@@ -116,20 +110,70 @@ fn add<const M: usize, const G: bool, const L: usize>(
     let mut quads = idx.chunks_exact(4);
     for q in &mut quads {
         for lane in 0..4 {
-            outputs::<M, G>(&rows[q[lane] as usize], centre, &mut o);
+            outputs::<M>(&rows[q[lane] as usize], centre, &mut o);
             for c in 0..w {
                 a[lane][c] += o[c];
             }
         }
     }
     for (lane, &i) in quads.remainder().iter().enumerate() {
-        outputs::<M, G>(&rows[i as usize], centre, &mut o);
+        outputs::<M>(&rows[i as usize], centre, &mut o);
         for c in 0..w {
             a[lane][c] += o[c];
         }
     }
     for (lane, v) in a.iter().enumerate() {
         acc[lane * w..(lane + 1) * w].copy_from_slice(&v[..w]);
+    }
+}
+
+/// Queries: the same sums with each lane's accumulators as two rows of `L`, the values' sums and
+/// the spreads' sums (a padding column sums zeros), so a drawn row is added with whole-row
+/// operations. Lane-major: `acc[(2·lane + k)·L + j]`, k = 0 values, 1 spreads.
+#[inline(always)]
+fn add_queries<const L: usize>(
+    rows: &[[f64; L]],
+    centre: &[f64; MAX_METRICS],
+    idx: &[u32],
+    acc: &mut [f64],
+) {
+    let c: [f64; L] = std::array::from_fn(|j| centre.get(j).copied().unwrap_or(0.0));
+    let mut a = [[[0.0f64; L]; 2]; 4];
+    for (lane, sums) in a.iter_mut().enumerate() {
+        for (k, s) in sums.iter_mut().enumerate() {
+            s.copy_from_slice(&acc[(2 * lane + k) * L..(2 * lane + k + 1) * L]);
+        }
+    }
+    let add = |sums: &mut [[f64; L]; 2], r: &[f64; L]| {
+        for j in 0..L {
+            sums[0][j] += r[j];
+            sums[1][j] += (r[j] - c[j]) * (r[j] - c[j]);
+        }
+    };
+    let mut quads = idx.chunks_exact(4);
+    for q in &mut quads {
+        for (sums, &i) in a.iter_mut().zip(q) {
+            add(sums, &rows[i as usize]);
+        }
+    }
+    for (sums, &i) in a.iter_mut().zip(quads.remainder()) {
+        add(sums, &rows[i as usize]);
+    }
+    for (lane, sums) in a.iter().enumerate() {
+        for (k, s) in sums.iter().enumerate() {
+            acc[(2 * lane + k) * L..(2 * lane + k + 1) * L].copy_from_slice(s);
+        }
+    }
+}
+
+impl SpreadColumns {
+    /// Numbers per stored row (1, 2 or 4).
+    fn row_width(&self) -> usize {
+        match self.data {
+            Store::One(_) => 1,
+            Store::Two(_) => 2,
+            Store::Four(_) => 4,
+        }
     }
 }
 
@@ -143,26 +187,36 @@ impl Rows for SpreadColumns {
     }
 
     fn lanes(&self) -> Vec<f64> {
-        vec![0.0; 4 * self.width()]
+        match self.groups {
+            false => vec![0.0; 4 * 2 * self.row_width()],
+            true => vec![0.0; 4 * self.width()],
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add_rows(&self, idx: &[u32], acc: &mut [f64]) {
         let c = &self.centre;
         match (&self.data, self.metrics, self.groups) {
-            (Store::One(r), _, _) => add::<1, false, 1>(r, c, idx, acc),
-            (Store::Two(r), 2, false) => add::<2, false, 2>(r, c, idx, acc),
-            (Store::Two(r), _, _) => add::<1, true, 2>(r, c, idx, acc),
-            (Store::Four(r), 3, false) => add::<3, false, 4>(r, c, idx, acc),
-            (Store::Four(r), 2, _) => add::<2, true, 4>(r, c, idx, acc),
-            (Store::Four(r), _, _) => add::<3, true, 4>(r, c, idx, acc),
+            (Store::One(r), _, _) => add_queries(r, c, idx, acc),
+            (Store::Two(r), _, false) => add_queries(r, c, idx, acc),
+            (Store::Two(r), _, _) => add_groups::<1, 2>(r, c, idx, acc),
+            (Store::Four(r), _, false) => add_queries(r, c, idx, acc),
+            (Store::Four(r), 2, _) => add_groups::<2, 4>(r, c, idx, acc),
+            (Store::Four(r), _, _) => add_groups::<3, 4>(r, c, idx, acc),
         }
     }
 
     fn totals(&self, acc: &[f64], out: &mut [f64]) {
-        let w = self.width();
-        for (c, o) in out.iter_mut().enumerate().take(w) {
-            *o = (acc[c] + acc[w + c]) + (acc[2 * w + c] + acc[3 * w + c]);
+        // Column c's lane l sits at acc[l·stride + at(c)].
+        let (stride, m, l) = (acc.len() / 4, self.metrics, self.row_width());
+        let at = |c: usize| match self.groups {
+            false if c < m => c,
+            false => l + c - m,
+            true => c,
+        };
+        for (c, o) in out.iter_mut().enumerate().take(self.width()) {
+            let a = |lane: usize| acc[lane * stride + at(c)];
+            *o = (a(0) + a(1)) + (a(2) + a(3));
         }
     }
 }

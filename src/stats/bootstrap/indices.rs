@@ -7,7 +7,7 @@ use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 
 /// 64-bit words per batch (four ChaCha8 blocks).
-const BATCH_WORDS: usize = 32;
+pub(crate) const BATCH_WORDS: usize = 32;
 /// Piece widths (fixed widths let the compiler cut words with constant shifts); `width` picks one.
 const WIDTHS: [u32; 6] = [8, 10, 12, 16, 21, 32];
 
@@ -36,6 +36,8 @@ pub struct Indices {
     k: u32,
     n: u64,
     threshold: u64,
+    /// Whether batches are cut with AVX2 (`simd::cut`: the same indices).
+    avx2: bool,
     bytes: [u8; BATCH_WORDS * 8],
     buf: [u32; BATCH_WORDS * 8],
     /// The unread part of `buf` is `pos..len`.
@@ -52,6 +54,7 @@ impl Indices {
             k,
             n: u64::from(n),
             threshold: (1u64 << k) % u64::from(n),
+            avx2: crate::stats::simd::available(),
             bytes: [0; BATCH_WORDS * 8],
             buf: [0; BATCH_WORDS * 8],
             pos: 0,
@@ -79,13 +82,29 @@ impl Indices {
     pub fn batch(&mut self) -> &[u32] {
         self.rng.fill_bytes(&mut self.bytes);
         let (bytes, buf, n, t) = (&self.bytes, &mut self.buf, self.n, self.threshold);
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            use crate::stats::simd::cut::cut;
+            // SAFETY: `avx2` is set only when the CPU reports AVX2.
+            let len = unsafe {
+                match self.k {
+                    8 => cut::<8>(bytes, buf, n, t),
+                    10 => cut::<10>(bytes, buf, n, t),
+                    12 => cut::<12>(bytes, buf, n, t),
+                    16 => cut::<16>(bytes, buf, n, t),
+                    21 => cut::<21>(bytes, buf, n, t),
+                    _ => cut::<32>(bytes, buf, n, t),
+                }
+            };
+            return &self.buf[..len];
+        }
         let len = match self.k {
-            8 => cut::<8>(bytes, buf, n, t),
-            10 => cut::<10>(bytes, buf, n, t),
-            12 => cut::<12>(bytes, buf, n, t),
-            16 => cut::<16>(bytes, buf, n, t),
-            21 => cut::<21>(bytes, buf, n, t),
-            _ => cut::<32>(bytes, buf, n, t),
+            8 => cut_scalar::<8>(bytes, buf, n, t),
+            10 => cut_scalar::<10>(bytes, buf, n, t),
+            12 => cut_scalar::<12>(bytes, buf, n, t),
+            16 => cut_scalar::<16>(bytes, buf, n, t),
+            21 => cut_scalar::<21>(bytes, buf, n, t),
+            _ => cut_scalar::<32>(bytes, buf, n, t),
         };
         &self.buf[..len]
     }
@@ -93,7 +112,7 @@ impl Indices {
 
 /// Cuts each word into K-bit pieces and keeps the accepted ones (Lemire's test), in order.
 #[inline]
-fn cut<const K: u32>(
+pub(crate) fn cut_scalar<const K: u32>(
     bytes: &[u8; BATCH_WORDS * 8],
     buf: &mut [u32; BATCH_WORDS * 8],
     n: u64,

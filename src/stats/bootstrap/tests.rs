@@ -316,3 +316,86 @@ fn the_stream_layout_is_pinned() {
     // (1 + k) / 1000 with k rounds as extreme.
     assert_eq!(p, [0.99, 0.001, 0.154]);
 }
+
+#[cfg(target_arch = "x86_64")]
+fn both<const K: u32>(bytes: &[u8; indices::BATCH_WORDS * 8], n: u64) {
+    let t = (1u64 << K) % n;
+    let (mut a, mut b) = (
+        [0u32; indices::BATCH_WORDS * 8],
+        [0u32; indices::BATCH_WORDS * 8],
+    );
+    let la = indices::cut_scalar::<K>(bytes, &mut a, n, t);
+    // SAFETY: the test runs only where `available` says AVX2 is there.
+    let lb = unsafe { crate::stats::simd::cut::cut::<K>(bytes, &mut b, n, t) };
+    assert_eq!(la, lb, "K = {K}, n = {n}: kept count");
+    assert_eq!(a[..la], b[..lb], "K = {K}, n = {n}: indices");
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_avx2_cut_keeps_the_scalar_cuts_indices_in_order() {
+    if !crate::stats::simd::available() {
+        eprintln!("no AVX2 on this CPU: the scalar cut is the only one used");
+        return;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(27);
+    let mut bytes = [0u8; indices::BATCH_WORDS * 8];
+    // Every width, with n at its edges (threshold 0 at a power of two, the most rejection
+    // just above one) and in between, and the widths `width` picks besides.
+    let ns = [
+        2u64,
+        3,
+        200,
+        255,
+        256,
+        257,
+        500,
+        1000,
+        1023,
+        1024,
+        1025,
+        4095,
+        4097,
+        10_000,
+        40_000,
+        65_535,
+        65_536,
+        65_537,
+        100_000,
+        1_000_000,
+        2_097_151,
+        2_097_152,
+        3_000_000,
+        1 << 31,
+        (1 << 31) + 1,
+        u32::MAX as u64,
+    ];
+    for _ in 0..20 {
+        rng.fill_bytes(&mut bytes);
+        for &n in &ns {
+            if n <= 1 << 8 {
+                both::<8>(&bytes, n);
+            }
+            if n <= 1 << 10 {
+                both::<10>(&bytes, n);
+            }
+            if n <= 1 << 12 {
+                both::<12>(&bytes, n);
+            }
+            if n <= 1 << 16 {
+                both::<16>(&bytes, n);
+            }
+            if n <= 1 << 21 {
+                both::<21>(&bytes, n);
+            }
+            both::<32>(&bytes, n);
+        }
+    }
+    // All-ones and all-zero words: every piece rejected or kept at once.
+    for fill in [0u8, 0xff] {
+        let bytes = [fill; indices::BATCH_WORDS * 8];
+        both::<21>(&bytes, 100_000);
+        both::<8>(&bytes, 255);
+        both::<32>(&bytes, 3);
+    }
+}
