@@ -8,6 +8,8 @@
 //! and a column's total is (lane0 + lane1) + (lane2 + lane3). A column's sums therefore do not
 //! depend on which other columns share the table.
 
+use super::page_rows::PageRows;
+
 /// What the bootstrap draws from: per-unit rows whose columns are summed over drawn runs of
 /// indices in four lanes (`Columns`, or `spread_columns::SpreadColumns`).
 pub trait Rows: Sync {
@@ -45,14 +47,14 @@ impl Rows for Columns {
 /// Rows of one block: `L` columns per unit.
 #[derive(Debug, Clone)]
 enum Block {
-    One(Vec<[f64; 1]>),
-    Two(Vec<[f64; 2]>),
+    One(PageRows<[f64; 1]>),
+    Two(PageRows<[f64; 2]>),
     /// Three columns stored as four (a zero fourth), so rows are 32 bytes and never straddle a
     /// cache line.
-    Three(Vec<[f64; 4]>),
-    Four(Vec<[f64; 4]>),
+    Three(PageRows<[f64; 4]>),
+    Four(PageRows<[f64; 4]>),
     /// Five to eight columns in one cache-line row (zeros after the `usize` real ones).
-    Eight(Vec<Line>, usize),
+    Eight(PageRows<Line>, usize),
 }
 
 /// Eight values in one 64-byte row, aligned so a row is one cache line.
@@ -119,15 +121,15 @@ impl Columns {
         let blocks = cols
             .chunks(8)
             .map(|b| match b.len() {
-                1 => Block::One(rows(b, units)),
-                2 => Block::Two(rows(b, units)),
-                3 => Block::Three(rows(&[b[0], b[1], b[2], &zero], units)),
-                4 => Block::Four(rows(b, units)),
+                1 => Block::One(PageRows::new(rows(b, units))),
+                2 => Block::Two(PageRows::new(rows(b, units))),
+                3 => Block::Three(PageRows::new(rows(&[b[0], b[1], b[2], &zero], units))),
+                4 => Block::Four(PageRows::new(rows(b, units))),
                 used => {
                     let mut padded = b.to_vec();
                     padded.resize(8, &zero);
                     let lines = rows::<8>(&padded, units).into_iter().map(Line).collect();
-                    Block::Eight(lines, used)
+                    Block::Eight(PageRows::new(lines), used)
                 }
             })
             .collect();

@@ -10,6 +10,7 @@
 //! number, bit for bit, as the stored columns give: only memory traffic changes.
 
 use super::columns::Rows;
+use super::page_rows::PageRows;
 
 /// Metrics a spread table takes (more go through stored `Columns`).
 pub const MAX_METRICS: usize = 3;
@@ -29,9 +30,9 @@ pub struct SpreadColumns {
 /// Rows of 1, 2 or 4 numbers.
 #[derive(Debug, Clone)]
 enum Store {
-    One(Vec<[f64; 1]>),
-    Two(Vec<[f64; 2]>),
-    Four(Vec<[f64; 4]>),
+    One(PageRows<[f64; 1]>),
+    Two(PageRows<[f64; 2]>),
+    Four(PageRows<[f64; 4]>),
 }
 
 /// Row i of `cols` (the values, then the sizes), zero-padded to `L`.
@@ -53,9 +54,9 @@ impl SpreadColumns {
         let mut cols = values.to_vec();
         cols.extend(sizes);
         let data = match cols.len() {
-            1 => Store::One(rows(&cols, units)),
-            2 => Store::Two(rows(&cols, units)),
-            _ => Store::Four(rows(&cols, units)),
+            1 => Store::One(PageRows::new(rows(&cols, units))),
+            2 => Store::Two(PageRows::new(rows(&cols, units))),
+            _ => Store::Four(PageRows::new(rows(&cols, units))),
         };
         let mut c = [0.0; MAX_METRICS];
         c[..m].copy_from_slice(centre);
