@@ -53,17 +53,21 @@ pub fn pair(
     missing: Missing,
     metrics: &[String],
 ) -> Result<Paired> {
-    let b_at = index_by_id(base);
-    let c_at = index_by_id(cand);
-    let only_b = one_sided(base, &c_at);
-    let only_c = one_sided(cand, &b_at);
-    if missing == Missing::Error {
-        refuse_one_sided(base, cand, &only_b, &only_c)?;
-    }
-    refuse_unmatched_queries(base, cand, queries, &b_at, &c_at, missing)?;
-    let shared = shared_rows(base, &c_at);
-    let ids: Vec<&str> = shared.iter().map(|s| s.0).collect();
-    if ids.is_empty() {
+    // The id maps are dropped before the columns and labels are built (at 10M queries they
+    // are 400 MB each).
+    let (shared, only_b, only_c, unmatched) = {
+        let b_at = index_by_id(base);
+        let c_at = index_by_id(cand);
+        let only_b = one_sided(base, &c_at);
+        let only_c = one_sided(cand, &b_at);
+        if missing == Missing::Error {
+            refuse_one_sided(base, cand, &only_b, &only_c)?;
+        }
+        let unmatched = unmatched_queries(queries, &b_at, &c_at);
+        refuse_unmatched_queries(base, cand, queries, &unmatched, missing)?;
+        (shared_rows(base, &c_at), only_b, only_c, unmatched)
+    };
+    if shared.is_empty() {
         return Err(Error::input(
             &cand.source,
             0,
@@ -73,8 +77,8 @@ pub fn pair(
 
     let mut out_metrics = BTreeMap::new();
     for m in metrics {
-        let b = column(base, m, &ids, shared.iter().map(|s| s.1))?;
-        let c = column(cand, m, &ids, shared.iter().map(|s| s.2))?;
+        let b = column(base, m, shared.iter().map(|s| (s.0, s.1)))?;
+        let c = column(cand, m, shared.iter().map(|s| (s.0, s.2)))?;
         out_metrics.insert(
             m.clone(),
             MetricPair {
@@ -97,7 +101,6 @@ pub fn pair(
             only_c.len()
         ));
     }
-    let unmatched = unmatched_queries(queries, &b_at, &c_at);
     if !unmatched.is_empty() {
         warnings.push(format!(
             "missing = \"intersect\": {} rows of the queries file match no query (first: {})",
@@ -105,9 +108,9 @@ pub fn pair(
             few_at(&unmatched, 3)
         ));
     }
-    let info = pairing_info(base, cand, missing, ids.len(), &only_b, &only_c);
+    let info = pairing_info(base, cand, missing, shared.len(), &only_b, &only_c);
     Ok(Paired {
-        ids: ids.iter().map(|s| s.to_string()).collect(),
+        ids: shared.iter().map(|s| s.0.to_string()).collect(),
         group_of,
         group_names,
         tags,
@@ -381,12 +384,11 @@ fn one_sided(t: &MetricTable, other: &SeededMap<&str, usize>) -> Vec<(String, us
     v
 }
 
-/// `metric`'s values of `t` at `rows` (one per id of `ids`); every one must be present.
-fn column(
+/// `metric`'s values of `t` at the `rows` of the paired ids; every one must be present.
+fn column<'a>(
     t: &MetricTable,
     metric: &str,
-    ids: &[&str],
-    rows: impl Iterator<Item = usize>,
+    rows: impl ExactSizeIterator<Item = (&'a str, usize)>,
 ) -> Result<Vec<f64>> {
     let Some(col) = t.metrics.get(metric) else {
         let have: BTreeSet<&String> = t.metrics.keys().collect();
@@ -396,9 +398,9 @@ fn column(
             format!("has no metric {} (it has: {})", quoted(metric), join(have)),
         ));
     };
-    let mut out = Vec::with_capacity(ids.len());
+    let mut out = Vec::with_capacity(rows.len());
     let mut lacking = Vec::new();
-    for (id, row) in ids.iter().zip(rows) {
+    for (id, row) in rows {
         match col[row] {
             Some(v) => out.push(v),
             None => lacking.push((id.to_string(), t.rows[row].line)),
@@ -452,11 +454,9 @@ fn refuse_unmatched_queries(
     base: &MetricTable,
     cand: &MetricTable,
     queries: Option<(&[QueryRow], &str)>,
-    b_at: &SeededMap<&str, usize>,
-    c_at: &SeededMap<&str, usize>,
+    unmatched: &[(String, usize)],
     missing: Missing,
 ) -> Result<()> {
-    let unmatched = unmatched_queries(queries, b_at, c_at);
     if let (Some((_, q_src)), Some(&(_, line)), Missing::Error) =
         (queries, unmatched.first(), missing)
     {
@@ -469,7 +469,7 @@ fn refuse_unmatched_queries(
                 plural(unmatched.len(), "row", "rows"),
                 base.source,
                 cand.source,
-                few_at(&unmatched, 5)
+                few_at(unmatched, 5)
             ),
         ));
     }

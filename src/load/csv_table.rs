@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::columns::ColumnMap;
 use super::jsonl::push_row;
 use super::source::{check_id, check_tag_name, parse_number};
-use super::table::{first_duplicate, Interner, Tags};
+use super::table::{first_duplicate, Interner};
 use super::{MetricTable, QueryRow};
 use crate::error::{few, quoted, Error, Result};
 use crate::metric_names::canonical;
@@ -150,12 +150,12 @@ fn read_row(
         .map(|g| rec[g].trim())
         .filter(|g| !g.is_empty())
         .map(|g| interner.get(g));
-    let slices = Tags::from_pairs(
-        tags.iter()
-            .filter(|(i, _)| !rec[*i].trim().is_empty())
-            .map(|(i, t)| (t.clone(), interner.get(rec[*i].trim())))
-            .collect(),
-    );
+    let pairs = tags
+        .iter()
+        .filter(|(i, _)| !rec[*i].trim().is_empty())
+        .map(|(i, t)| (t.clone(), interner.get(rec[*i].trim())))
+        .collect();
+    let slices = interner.tags(pairs);
     let mut values = Vec::with_capacity(cols.metrics.len());
     for (i, name) in &cols.metrics {
         let cell = rec[*i].trim();

@@ -3,20 +3,24 @@
 //! Metrics may also sit under `"metrics": {...}`. Top-level strings that are not numbers
 //! (`"text": "..."`) are ignored; a number in quotes is an error, so is a `null` metric.
 
+use std::io::BufRead;
+
 use serde_json::{Map, Value};
 
 use super::columns::ColumnMap;
-use super::source::{check_id, check_tag_name, check_value, json_error, numbered_lines};
-use super::table::{first_duplicate, Interner, Tags};
+use super::source::{check_id, check_tag_name, check_value, json_error, TextLines};
+use super::table::{first_duplicate, Interner};
 use super::{MetricTable, QueryRow};
 use crate::error::{quoted, Error, Result};
 use crate::metric_names::canonical;
 
-pub fn parse(text: &str, shown: &str, map: &ColumnMap) -> Result<MetricTable> {
+/// Reads the table line by line: the file's text is never held whole.
+pub fn parse<R: BufRead>(lines: TextLines<'_, R>, map: &ColumnMap) -> Result<MetricTable> {
+    let shown = lines.shown();
     let mut table = MetricTable::new(shown);
     let mut names = Interner::default();
     let mut seen = std::collections::BTreeSet::new();
-    for (line, raw) in numbered_lines(text) {
+    lines.for_each(|line, raw| {
         let mut obj = super::strict_json::object_from_str(raw)
             .map_err(|e| json_error(shown, line, &e, "one JSON object per line"))?;
         if !map.is_empty() {
@@ -24,7 +28,8 @@ pub fn parse(text: &str, shown: &str, map: &ColumnMap) -> Result<MetricTable> {
         }
         let (row, metrics) = parse_row(&obj, shown, line, &mut names)?;
         push_row(&mut table, row, metrics);
-    }
+        Ok(())
+    })?;
     map.check_seen(&seen, shown)?;
     if let Some((id, line, first)) = first_duplicate(&table.rows) {
         return Err(Error::input(
@@ -122,7 +127,7 @@ pub fn parse_tags(
         query_id,
         line,
         group,
-        slices: Tags::from_pairs(slices),
+        slices: names.tags(slices),
     })
 }
 
@@ -219,6 +224,10 @@ fn id_text(v: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(text: &str, shown: &str, map: &ColumnMap) -> Result<MetricTable> {
+        super::parse(TextLines::from_bytes(text.as_bytes(), shown, "x"), map)
+    }
 
     #[test]
     fn reads_top_level_and_nested_metrics_with_tags() {

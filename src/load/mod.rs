@@ -56,6 +56,9 @@ pub fn load_metrics(
     if parquet {
         return parquet_table::load(path, shown, id_column, columns);
     }
+    if format == Some(Format::Jsonl) {
+        return jsonl::parse(source::TextLines::open(path, shown, EXPECTED)?, columns);
+    }
     let bytes = source::read_bytes(path, shown, EXPECTED)?;
     parse_mapped(bytes, shown, format, id_column, columns)
 }
@@ -81,6 +84,12 @@ fn parse_mapped(
 ) -> Result<MetricTable> {
     if format == Some(Format::Parquet) {
         return Err(parquet_bytes(shown));
+    }
+    if format == Some(Format::Jsonl) {
+        return jsonl::parse(
+            source::TextLines::from_bytes(&bytes, shown, EXPECTED),
+            columns,
+        );
     }
     let text = source::decode_text(bytes, shown, EXPECTED)?;
     let format = match format {
@@ -112,7 +121,10 @@ fn parse_mapped(
         ));
     }
     match format {
-        Format::Jsonl => jsonl::parse(&text, shown, columns),
+        Format::Jsonl => jsonl::parse(
+            source::TextLines::from_bytes(text.as_bytes(), shown, EXPECTED),
+            columns,
+        ),
         Format::Csv => csv_table::parse(&text, shown, b',', id_column, columns),
         Format::Tsv => csv_table::parse(&text, shown, b'\t', id_column, columns),
         Format::TrecEval => per_query_text::parse(&text, shown, per_query_text::Layout::TrecEval),
@@ -143,16 +155,18 @@ fn parquet_bytes(shown: &str) -> Error {
 
 /// Parses the bytes of a queries file (as `load_queries` does after reading it).
 pub fn parse_queries_bytes(bytes: Vec<u8>, shown: &str) -> Result<Vec<QueryRow>> {
-    let text = source::decode_text(bytes, shown, QUERIES_EXPECTED)?;
-    queries::parse(&text, shown)
+    queries::parse(source::TextLines::from_bytes(
+        &bytes,
+        shown,
+        QUERIES_EXPECTED,
+    ))
 }
 
 const QUERIES_EXPECTED: &str = "queries as JSONL {\"query_id\", \"group\", \"slices\"}";
 
 /// Reads the optional queries file (group and slice tags).
 pub fn load_queries(path: &Path, shown: &str) -> Result<Vec<QueryRow>> {
-    let text = source::read_text(path, shown, QUERIES_EXPECTED)?;
-    queries::parse(&text, shown)
+    queries::parse(source::TextLines::open(path, shown, QUERIES_EXPECTED)?)
 }
 
 /// The format by extension (`.gz` looked through: `m.jsonl.gz` is JSONL).

@@ -11,7 +11,7 @@ use super::columns::ColumnMap;
 use super::csv_table::{columns, full_columns};
 use super::jsonl::push_row;
 use super::source::{check_id, check_value};
-use super::table::{first_duplicate, Interner, Tags};
+use super::table::{first_duplicate, Interner};
 use super::{MetricTable, QueryRow};
 use crate::error::{quoted, Error, Result};
 use crate::input::parquet::{self, Batch, IDS, NUMBERS};
@@ -139,7 +139,7 @@ impl Rows {
                 query_id,
                 line,
                 group,
-                slices: Tags::from_pairs(tags),
+                slices: interner.tags(tags),
             };
             push_row(out, row, values.iter().map(|&(k, v)| (&self.metrics[k], v)));
         }

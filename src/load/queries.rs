@@ -1,16 +1,20 @@
 //! The optional queries file: JSONL `{"query_id": "q1", "group": "conv-7", "slices": {...}}`,
 //! giving group and slice tags when the metric files carry none.
 
+use std::io::BufRead;
+
 use super::jsonl::parse_tags;
-use super::source::{json_error, numbered_lines};
+use super::source::{json_error, TextLines};
 use super::table::{first_duplicate, Interner};
 use super::QueryRow;
 use crate::error::{quoted, Error, Result};
 
-pub fn parse(text: &str, shown: &str) -> Result<Vec<QueryRow>> {
+/// Reads the rows line by line: the file's text is never held whole.
+pub fn parse<R: BufRead>(lines: TextLines<'_, R>) -> Result<Vec<QueryRow>> {
+    let shown = lines.shown();
     let mut rows = Vec::new();
     let mut names = Interner::default();
-    for (line, raw) in numbered_lines(text) {
+    lines.for_each(|line, raw| {
         let obj = super::strict_json::object_from_str(raw).map_err(|e| {
             json_error(
                 shown,
@@ -20,7 +24,8 @@ pub fn parse(text: &str, shown: &str) -> Result<Vec<QueryRow>> {
             )
         })?;
         rows.push(parse_tags(&obj, shown, line, &mut names)?);
-    }
+        Ok(())
+    })?;
     if let Some((id, line, first)) = first_duplicate(&rows) {
         return Err(Error::input(
             shown,
@@ -33,16 +38,19 @@ pub fn parse(text: &str, shown: &str) -> Result<Vec<QueryRow>> {
 
 #[cfg(test)]
 mod tests {
+    fn parse(text: &str, shown: &str) -> crate::Result<Vec<super::QueryRow>> {
+        super::parse(super::TextLines::from_bytes(text.as_bytes(), shown, "x"))
+    }
+
     #[test]
     fn reads_tags_and_rejects_duplicates() {
-        let rows = super::parse(
+        let rows = parse(
             "{\"query_id\":\"q1\",\"group\":\"g\",\"slices\":{\"risk\":\"high\"}}\n",
             "q.jsonl",
         )
         .unwrap();
         assert_eq!(rows[0].slices.get("risk"), Some("high"));
-        let e =
-            super::parse("{\"query_id\":\"q1\"}\n{\"query_id\":\"q1\"}\n", "q.jsonl").unwrap_err();
+        let e = parse("{\"query_id\":\"q1\"}\n{\"query_id\":\"q1\"}\n", "q.jsonl").unwrap_err();
         assert!(
             e.to_string().starts_with("q.jsonl:2: duplicate query_id"),
             "{e}"

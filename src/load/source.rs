@@ -17,16 +17,7 @@ pub fn read_text(path: &Path, shown: &str, expected: &str) -> Result<String> {
 /// filling memory.
 pub fn read_bytes(path: &Path, shown: &str, expected: &str) -> Result<Vec<u8>> {
     use std::io::Read;
-    if !crate::input::open::is_stdin(path) {
-        let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, "opening", e))?;
-        if meta.is_dir() {
-            return Err(Error::input(
-                shown,
-                0,
-                format!("is a directory; expected a file of {expected}"),
-            ));
-        }
-    }
+    refuse_directory(path, shown, expected)?;
     let mut opened = crate::input::open(path, shown)?;
     if opened.regular && !opened.gzip {
         return std::fs::read(path).map_err(|e| Error::io(shown, "reading", e));
@@ -48,16 +39,198 @@ pub fn read_bytes(path: &Path, shown: &str, expected: &str) -> Result<Vec<u8>> {
     }
 }
 
+fn refuse_directory(path: &Path, shown: &str, expected: &str) -> Result<()> {
+    if crate::input::open::is_stdin(path) {
+        return Ok(());
+    }
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, "opening", e))?;
+    if meta.is_dir() {
+        return Err(Error::input(
+            shown,
+            0,
+            format!("is a directory; expected a file of {expected}"),
+        ));
+    }
+    Ok(())
+}
+
 fn nul_error(shown: &str, before: &[u8], expected: &str) -> Error {
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    nul_error_at(shown, line, before.len(), expected)
+}
+
+/// An input read line by line, for the readers that need one line at a time (JSONL): the same
+/// checks and errors as [`read_text`], without holding the whole file. A regular file is
+/// checked for UTF-8 first and NUL bytes second, anywhere in it; a pipe, device or gzip stream
+/// stops at its first NUL byte (as [`read_bytes`] does). A reader's own error on some line is
+/// reported only when the rest of the file has neither problem, so the message does not change.
+pub struct TextLines<'a, R> {
+    reader: R,
+    shown: &'a str,
+    expected: &'a str,
+    /// Stop at the first NUL byte: a pipe, device or gzip stream (see [`read_bytes`]).
+    nul_stops: bool,
+}
+
+impl<'a> TextLines<'a, Box<dyn std::io::BufRead + Send>> {
+    /// Opens `path` (`-` is standard input; gzip is undone) to be read line by line.
+    pub fn open(path: &Path, shown: &'a str, expected: &'a str) -> Result<Self> {
+        use std::io::BufReader;
+        refuse_directory(path, shown, expected)?;
+        let opened = crate::input::open(path, shown)?;
+        let nul_stops = !opened.regular || opened.gzip;
+        let reader: Box<dyn std::io::BufRead + Send> = if nul_stops {
+            Box::new(BufReader::with_capacity(1 << 16, opened.reader))
+        } else {
+            let file = std::fs::File::open(path).map_err(|e| Error::io(shown, "opening", e))?;
+            Box::new(BufReader::with_capacity(1 << 18, file))
+        };
+        Ok(TextLines {
+            reader,
+            shown,
+            expected,
+            nul_stops,
+        })
+    }
+}
+
+impl<'a, 'b> TextLines<'a, &'b [u8]> {
+    /// Bytes already in memory, checked as a regular file's are.
+    pub fn from_bytes(bytes: &'b [u8], shown: &'a str, expected: &'a str) -> Self {
+        TextLines {
+            reader: bytes,
+            shown,
+            expected,
+            nul_stops: false,
+        }
+    }
+}
+
+impl<'a, R: std::io::BufRead> TextLines<'a, R> {
+    /// The input as the messages name it.
+    pub fn shown(&self) -> &'a str {
+        self.shown
+    }
+
+    /// Calls `each` with every non-blank line and its 1-based number (BOM and the CR of CRLF
+    /// removed, as [`numbered_lines`] gives them). Errors, first to last: the file's UTF-8 or
+    /// NUL problem, `each`'s first error, an empty file.
+    pub fn for_each(mut self, mut each: impl FnMut(usize, &str) -> Result<()>) -> Result<()> {
+        let mut buf = Vec::new();
+        let mut head = Vec::with_capacity(2);
+        let (mut offset, mut line, mut content) = (0usize, 0usize, false);
+        let (mut not_utf8, mut nul, mut failed) = (None, None, None);
+        loop {
+            buf.clear();
+            let n = self
+                .read_line(&mut buf)
+                .map_err(|e| Error::io(self.shown, "reading", e))?;
+            if n == 0 {
+                break;
+            }
+            line += 1;
+            if head.len() < 2 {
+                head.extend(buf.iter().take(2 - head.len()));
+            }
+            if nul.is_none() && buf.contains(&0) {
+                let at = offset + buf.iter().position(|&b| b == 0).unwrap_or(0);
+                nul = Some(nul_error_at(self.shown, line, at, self.expected));
+                if self.nul_stops {
+                    break;
+                }
+            }
+            match std::str::from_utf8(&buf) {
+                Err(e) if not_utf8.is_none() => {
+                    not_utf8 = Some((line, offset + e.valid_up_to()));
+                    if !self.nul_stops {
+                        break;
+                    }
+                }
+                Ok(text) if not_utf8.is_none() && nul.is_none() && failed.is_none() => {
+                    let text = strip_line_end(text);
+                    let text = match line {
+                        1 => text.strip_prefix('\u{feff}').unwrap_or(text),
+                        _ => text,
+                    };
+                    if !text.trim().is_empty() {
+                        content = true;
+                        failed = each(line, text).err();
+                    }
+                }
+                _ => {}
+            }
+            offset += n;
+        }
+        if let Some((line, at)) = not_utf8.filter(|_| !(self.nul_stops && nul.is_some())) {
+            return Err(utf8_error(self.shown, line, at, &head, self.expected));
+        }
+        if let Some(e) = nul.or(failed) {
+            return Err(e);
+        }
+        if !content {
+            return Err(empty_error(self.shown, self.expected));
+        }
+        Ok(())
+    }
+}
+
+impl<R: std::io::BufRead> TextLines<'_, R> {
+    /// One line into `buf` with its `\n`, as `read_until` reads it; from a pipe or device it
+    /// also ends at a NUL byte (`/dev/zero` has no line end to wait for).
+    fn read_line(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        if !self.nul_stops {
+            return self.reader.read_until(b'\n', buf);
+        }
+        let mut n = 0;
+        loop {
+            let chunk = match self.reader.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let end = chunk.iter().position(|&b| b == b'\n' || b == 0);
+            let take = end.map_or(chunk.len(), |i| i + 1);
+            buf.extend_from_slice(&chunk[..take]);
+            self.reader.consume(take);
+            n += take;
+            if end.is_some() || take == 0 {
+                return Ok(n);
+            }
+        }
+    }
+}
+
+/// A line without its `\n` and then its `\r` (as `str::lines` cuts them).
+fn strip_line_end(line: &str) -> &str {
+    match line.strip_suffix('\n') {
+        Some(l) => l.strip_suffix('\r').unwrap_or(l),
+        None => line,
+    }
+}
+
+fn nul_error_at(shown: &str, line: usize, at: usize, expected: &str) -> Error {
     Error::input(
         shown,
         line,
-        format!(
-            "a NUL byte (byte {}): binary data, not text; expected {expected}",
-            before.len()
-        ),
+        format!("a NUL byte (byte {at}): binary data, not text; expected {expected}"),
     )
+}
+
+fn utf8_error(shown: &str, line: usize, at: usize, head: &[u8], expected: &str) -> Error {
+    let hint = match head.get(..2) {
+        Some([0xFF, 0xFE] | [0xFE, 0xFF]) => "; it is UTF-16: convert it to UTF-8",
+        Some([0x1F, 0x8B]) => "; it is gzip-compressed: decompress it first",
+        _ => "",
+    };
+    Error::input(
+        shown,
+        line,
+        format!("not UTF-8 text (byte {at}){hint}; expected {expected}"),
+    )
+}
+
+fn empty_error(shown: &str, expected: &str) -> Error {
+    Error::input(shown, 0, format!("the file is empty; expected {expected}"))
 }
 
 /// Checks that `bytes` are UTF-8 text with something in it and no NUL byte, and drops a leading
@@ -69,16 +242,7 @@ pub fn decode_text(bytes: Vec<u8>, shown: &str, expected: &str) -> Result<String
             let at = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();
             let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
-            let hint = match bytes.get(..2) {
-                Some([0xFF, 0xFE] | [0xFE, 0xFF]) => "; it is UTF-16: convert it to UTF-8",
-                Some([0x1F, 0x8B]) => "; it is gzip-compressed: decompress it first",
-                _ => "",
-            };
-            return Err(Error::input(
-                shown,
-                line,
-                format!("not UTF-8 text (byte {at}){hint}; expected {expected}"),
-            ));
+            return Err(utf8_error(shown, line, at, &bytes, expected));
         }
     };
     if let Some(at) = text.find('\0') {
@@ -88,11 +252,7 @@ pub fn decode_text(bytes: Vec<u8>, shown: &str, expected: &str) -> Result<String
         text.drain(..'\u{feff}'.len_utf8());
     }
     if text.trim().is_empty() {
-        return Err(Error::input(
-            shown,
-            0,
-            format!("the file is empty; expected {expected}"),
-        ));
+        return Err(empty_error(shown, expected));
     }
     Ok(text)
 }

@@ -58,37 +58,46 @@ impl MetricTable {
 }
 
 /// A query's slice tags (tag → value), sorted by tag. Tag names and values are interned per
-/// file, so a million rows with a handful of tags cost 32 bytes per tag, not two heap strings
-/// and a B-tree node each.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Tags(Box<[(Arc<str>, Arc<str>)]>);
+/// file, and so is each distinct set of tags ([`Interner::tags`]): a million rows tagged with
+/// a few dozen combinations cost one pointer each, not a heap block and a B-tree node each.
+/// No tags: no allocation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Tags(Option<Arc<[Tag]>>);
+
+/// One slice tag: (tag, value).
+type Tag = (Arc<str>, Arc<str>);
 
 impl Tags {
     /// Builds the tags from (tag, value) pairs; a repeated tag keeps its last value.
-    pub fn from_pairs(mut pairs: Vec<(Arc<str>, Arc<str>)>) -> Self {
+    pub fn from_pairs(mut pairs: Vec<Tag>) -> Self {
         pairs.reverse();
         pairs.sort_by(|a, b| a.0.cmp(&b.0));
         pairs.dedup_by(|a, b| a.0 == b.0);
-        Tags(pairs.into_boxed_slice())
+        Tags((!pairs.is_empty()).then(|| pairs.into()))
+    }
+
+    fn pairs(&self) -> &[Tag] {
+        self.0.as_deref().unwrap_or(&[])
     }
 
     pub fn get(&self, tag: &str) -> Option<&str> {
-        self.0
+        let pairs = self.pairs();
+        pairs
             .binary_search_by(|(t, _)| (**t).cmp(tag))
             .ok()
-            .map(|i| &*self.0[i].1)
+            .map(|i| &*pairs[i].1)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(t, v)| (&**t, &**v))
+        self.pairs().iter().map(|(t, v)| (&**t, &**v))
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.pairs().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.is_none()
     }
 }
 
@@ -116,18 +125,35 @@ impl From<BTreeMap<String, String>> for Tags {
     }
 }
 
-/// Shares one copy of each distinct string (group names, tag names and values) within a file.
+/// Shares one copy of each distinct string (group names, tag names and values) and of each
+/// distinct set of slice tags within a file.
 #[derive(Debug, Default)]
-pub struct Interner(SeededSet<Arc<str>>);
+pub struct Interner {
+    names: SeededSet<Arc<str>>,
+    tag_sets: SeededSet<Tags>,
+}
 
 impl Interner {
     pub fn get(&mut self, s: &str) -> Arc<str> {
-        if let Some(a) = self.0.get(s) {
+        if let Some(a) = self.names.get(s) {
             return a.clone();
         }
         let a: Arc<str> = Arc::from(s);
-        self.0.insert(a.clone());
+        self.names.insert(a.clone());
         a
+    }
+
+    /// [`Tags::from_pairs`], shared with every earlier row of the same tags.
+    pub fn tags(&mut self, pairs: Vec<Tag>) -> Tags {
+        let tags = Tags::from_pairs(pairs);
+        if tags.is_empty() {
+            return tags;
+        }
+        if let Some(t) = self.tag_sets.get(&tags) {
+            return t.clone();
+        }
+        self.tag_sets.insert(tags.clone());
+        tags
     }
 }
 
@@ -164,6 +190,12 @@ mod tests {
         assert_eq!(t.get("lang"), Some("ko"));
         assert_eq!(t.get("nope"), None);
         assert!(Arc::ptr_eq(&names.get("ko"), &names.get("ko")));
+        let (lang, ko) = (names.get("lang"), names.get("ko"));
+        let a = names.tags(vec![(lang.clone(), ko.clone())]);
+        let b = names.tags(vec![(lang, ko)]);
+        assert!(Arc::ptr_eq(a.0.as_ref().unwrap(), b.0.as_ref().unwrap()));
+        assert_eq!(a.get("lang"), Some("ko"));
+        assert!(names.tags(Vec::new()).is_empty());
         let from_map: Tags = BTreeMap::from([("lang".to_string(), "ko".to_string())]).into();
         assert_eq!(from_map.get("lang"), Some("ko"));
     }

@@ -45,7 +45,7 @@ pub fn attach(
         for t in tables {
             let rows = rows_for(t, &ids, first[side], missing)?;
             for (m, runs) in metrics.iter_mut() {
-                runs[side].push(column(t, m, &ids, rows.iter().copied())?);
+                runs[side].push(column(t, m, ids.iter().copied().zip(rows.iter().copied()))?);
             }
         }
     }
