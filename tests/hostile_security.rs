@@ -167,6 +167,15 @@ fn the_core_reads_only_through_load_source_and_runs_nothing() {
             let text = std::fs::read_to_string(&p).unwrap();
             // Unit tests at the bottom of a file may write fixtures.
             let code = text.split("#[cfg(test)]").next().unwrap();
+            // page_rows.rs asks for huge pages on its own allocation: that one libc call (a
+            // memory hint, no file, no program) and nothing else from libc.
+            let code = match rel.as_str() {
+                "stats/page_rows.rs" => code.replace(
+                    "libc::madvise(ptr as *mut libc::c_void, len, libc::MADV_HUGEPAGE)",
+                    "",
+                ),
+                _ => code.to_string(),
+            };
             for needle in [
                 "process::Command",
                 "Command::new",
