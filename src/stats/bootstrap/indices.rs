@@ -82,32 +82,36 @@ impl Indices {
     pub fn batch(&mut self) -> &[u32] {
         self.rng.fill_bytes(&mut self.bytes);
         let (bytes, buf, n, t) = (&self.bytes, &mut self.buf, self.n, self.threshold);
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            use crate::stats::simd::cut::cut;
-            // SAFETY: `avx2` is set only when the CPU reports AVX2.
-            let len = unsafe {
-                match self.k {
-                    8 => cut::<8>(bytes, buf, n, t),
-                    10 => cut::<10>(bytes, buf, n, t),
-                    12 => cut::<12>(bytes, buf, n, t),
-                    16 => cut::<16>(bytes, buf, n, t),
-                    21 => cut::<21>(bytes, buf, n, t),
-                    _ => cut::<32>(bytes, buf, n, t),
-                }
-            };
-            return &self.buf[..len];
-        }
+        let avx2 = self.avx2;
         let len = match self.k {
-            8 => cut_scalar::<8>(bytes, buf, n, t),
-            10 => cut_scalar::<10>(bytes, buf, n, t),
-            12 => cut_scalar::<12>(bytes, buf, n, t),
-            16 => cut_scalar::<16>(bytes, buf, n, t),
-            21 => cut_scalar::<21>(bytes, buf, n, t),
-            _ => cut_scalar::<32>(bytes, buf, n, t),
+            8 => cut::<8>(avx2, bytes, buf, n, t),
+            10 => cut::<10>(avx2, bytes, buf, n, t),
+            12 => cut::<12>(avx2, bytes, buf, n, t),
+            16 => cut::<16>(avx2, bytes, buf, n, t),
+            21 => cut::<21>(avx2, bytes, buf, n, t),
+            _ => cut::<32>(avx2, bytes, buf, n, t),
         };
         &self.buf[..len]
     }
+}
+
+/// `cut_scalar::<K>`, or its AVX2 form (`simd::cut`: the same indices) when `avx2`.
+#[inline(always)]
+fn cut<const K: u32>(
+    avx2: bool,
+    bytes: &[u8; BATCH_WORDS * 8],
+    buf: &mut [u32; BATCH_WORDS * 8],
+    n: u64,
+    threshold: u64,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is set only when the CPU reports AVX2 (`Indices::new`).
+        return unsafe { crate::stats::simd::cut::cut::<K>(bytes, buf, n, threshold) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = avx2;
+    cut_scalar::<K>(bytes, buf, n, threshold)
 }
 
 /// Cuts each word into K-bit pieces and keeps the accepted ones (Lemire's test), in order.
