@@ -7,8 +7,10 @@
 //! the difference of the unit's two sides below it (the sign flip). So each value is coded once:
 //! its rank inside a window of ranks reaching `REACH_SD`·σ + `REACH_SLACK` values either side of
 //! the quantile's position, or one of `SPILL` slots below or above the window (spread by the
-//! query's index, so the increments of the many values outside do not wait on each other). The
-//! counts of a resample fit in L1, and the quantile is read by walking the window.
+//! query's index, so the increments of the many values outside do not wait on each other); a
+//! unit of several queries adds its values below a window in one step and its values above not
+//! at all (`coded`). The counts of a resample fit in L1, and the quantile is read by walking the
+//! window.
 //!
 //! The result is the number `Counts::quantile` gives, bit for bit: the same two order
 //! statistics and the same interpolation. When an order statistic falls outside the window (for
@@ -16,7 +18,9 @@
 //! `Window::quantile` returns None and the caller recomputes with full counts, so the window
 //! changes the cost, never the result.
 
-use super::order_counts::Ranks;
+mod coded;
+
+pub use coded::Coded;
 
 /// Spill slots below and above the window.
 pub const SPILL: usize = 8;
@@ -157,182 +161,6 @@ pub fn spread(d: impl Iterator<Item = f64> + Clone, centred: bool) -> f64 {
         0.0
     };
     d.map(|v| (v - mean) * (v - mean)).sum::<f64>().sqrt()
-}
-
-/// Both sides' values coded for windowed counts, in unit order: the window of the baseline's
-/// counts and of the candidate's, and per query its two values' codes.
-#[derive(Debug, Clone)]
-pub struct Coded {
-    pub windows: [Window; 2],
-    /// Per query in unit order: its baseline value's code and its candidate value's code (in
-    /// `windows[0]` and `windows[1]` for the bootstrap; both in the one window of the sign flip).
-    codes: Vec<[u32; 2]>,
-    /// Where each unit's queries start in `codes` (and one past the last); None for the query
-    /// unit, whose unit u is query u.
-    starts: Option<Vec<u32>>,
-}
-
-/// Every unit's queries in unit order, and where each unit starts (None when unit u is query u).
-fn unit_order(units: &[Vec<u32>]) -> (Vec<u32>, Option<Vec<u32>>) {
-    let singletons = units
-        .iter()
-        .enumerate()
-        .all(|(u, m)| m.len() == 1 && m[0] as usize == u);
-    let order: Vec<u32> = units.iter().flatten().copied().collect();
-    if singletons {
-        return (order, None);
-    }
-    let mut starts = Vec::with_capacity(units.len() + 1);
-    let mut at = 0u32;
-    starts.push(0);
-    for m in units {
-        at += m.len() as u32;
-        starts.push(at);
-    }
-    (order, Some(starts))
-}
-
-/// How many values of side `side` (0 baseline, 1 candidate) have each rank.
-fn per_rank(ranks: &Ranks, side: usize) -> Vec<u32> {
-    let mut c = vec![0u32; ranks.values.len()];
-    for r in &ranks.ranks {
-        c[r[side] as usize] += 1;
-    }
-    c
-}
-
-/// Per unit, f summed over its queries.
-fn per_unit<'a>(
-    units: &'a [Vec<u32>],
-    f: impl Fn(usize) -> f64 + Clone + 'a,
-) -> impl Iterator<Item = f64> + Clone + 'a {
-    units
-        .iter()
-        .map(move |m| m.iter().map(|&i| f(i as usize)).sum())
-}
-
-impl Coded {
-    /// The paired bootstrap's coding: each side's window around its own p-quantile, reaching
-    /// by the spread of Σ (values below it − p) over drawn units.
-    pub fn for_bootstrap(ranks: &Ranks, units: &[Vec<u32>], p: f64) -> Coded {
-        let n = ranks.ranks.len();
-        let center = ((n - 1) as f64 * p.clamp(0.0, 1.0)).floor() as usize;
-        let windows = [0, 1].map(|side| {
-            let counts = per_rank(ranks, side);
-            let q = rank_at(&counts, center) as u32;
-            let below = |i: usize| f64::from(u8::from(ranks.ranks[i][side] <= q)) - p;
-            let sd = spread(per_unit(units, below), true);
-            Window::around(&ranks.values, &counts, center, reach(sd))
-        });
-        Coded::with_windows(ranks, units, windows)
-    }
-
-    /// The sign flip's coding: one window for both sides' counts, around the pooled p-quantile
-    /// (each side then holds about half of every pooled count), reaching twice the spread of
-    /// Σ ± (baseline below − candidate below) / 2 over units.
-    pub fn for_signflip(ranks: &Ranks, units: &[Vec<u32>], p: f64) -> Coded {
-        let n = ranks.ranks.len();
-        let center = 2 * ((n - 1) as f64 * p.clamp(0.0, 1.0)).floor() as usize;
-        let mut counts = per_rank(ranks, 0);
-        for (c, k) in counts.iter_mut().zip(per_rank(ranks, 1)) {
-            *c += k;
-        }
-        let q = rank_at(&counts, center) as u32;
-        let half = |i: usize| {
-            let [b, c] = ranks.ranks[i];
-            (f64::from(u8::from(b <= q)) - f64::from(u8::from(c <= q))) / 2.0
-        };
-        let sd = spread(per_unit(units, half), false);
-        let w = Window::around(&ranks.values, &counts, center, 2 * reach(sd));
-        Coded::with_windows(ranks, units, [w.clone(), w])
-    }
-
-    /// Both sides coded in the given windows (baseline, candidate).
-    pub fn with_windows(ranks: &Ranks, units: &[Vec<u32>], windows: [Window; 2]) -> Coded {
-        let (order, starts) = unit_order(units);
-        let codes = order
-            .iter()
-            .map(|&i| {
-                let [b, c] = ranks.ranks[i as usize];
-                let i = i as usize;
-                [windows[0].code(b, i), windows[1].code(c, i)]
-            })
-            .collect();
-        Coded {
-            windows,
-            codes,
-            starts,
-        }
-    }
-
-    /// Queries over all units.
-    pub fn queries(&self) -> usize {
-        self.codes.len()
-    }
-
-    /// Resampling units.
-    pub fn units(&self) -> usize {
-        self.starts
-            .as_ref()
-            .map_or(self.codes.len(), |s| s.len() - 1)
-    }
-
-    /// Counts the values of the units in `run` (baseline in `b`, candidate in `c`); returns how
-    /// many queries they hold.
-    #[inline]
-    pub fn add_units(&self, run: &[u32], b: &mut [u32], c: &mut [u32]) -> usize {
-        match &self.starts {
-            None => {
-                for &u in run {
-                    let [x, y] = self.codes[u as usize];
-                    b[x as usize] += 1;
-                    c[y as usize] += 1;
-                }
-                run.len()
-            }
-            Some(starts) => {
-                let mut total = 0;
-                for &u in run {
-                    let (from, to) = (starts[u as usize], starts[u as usize + 1]);
-                    for &[x, y] in &self.codes[from as usize..to as usize] {
-                        b[x as usize] += 1;
-                        c[y as usize] += 1;
-                    }
-                    total += (to - from) as usize;
-                }
-                total
-            }
-        }
-    }
-
-    /// The queries of unit u, in `codes`.
-    #[inline]
-    fn unit(&self, u: usize) -> &[[u32; 2]] {
-        match &self.starts {
-            None => std::slice::from_ref(&self.codes[u]),
-            Some(starts) => &self.codes[starts[u] as usize..starts[u + 1] as usize],
-        }
-    }
-
-    /// Counts every baseline value in `b` and every candidate value in `c`.
-    pub fn add_all(&self, b: &mut [u32], c: &mut [u32]) {
-        for &[x, y] in &self.codes {
-            b[x as usize] += 1;
-            c[y as usize] += 1;
-        }
-    }
-
-    /// Moves unit u from the baseline's side to the candidate's in the counts `b` of the
-    /// baseline side (its candidate values counted, its baseline values no longer): the sign
-    /// flip counts one side from the unswapped counts and the other as the pooled counts minus
-    /// it. Wrapping: a slot may dip below zero until the slot's own values come.
-    #[inline]
-    pub fn swap_unit(&self, u: usize, b: &mut [u32]) {
-        for &[x, y] in self.unit(u) {
-            b[y as usize] = b[y as usize].wrapping_add(1);
-            b[x as usize] = b[x as usize].wrapping_sub(1);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -105,10 +105,7 @@ fn windowed_rounds(coded: &Coded, o: Observed, mut rng: ChaCha8Rng, len: usize) 
             if g - start < 32 {
                 word &= (1u32 << (g - start)) - 1;
             }
-            while word != 0 {
-                coded.swap_unit(start + word.trailing_zeros() as usize, &mut b);
-                word &= word - 1;
-            }
+            coded.swap_units(start, word, &mut b);
         }
         for ((c, &all), &b) in c.iter_mut().zip(&pooled).zip(&b) {
             *c = all.wrapping_sub(b);
