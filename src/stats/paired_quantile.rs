@@ -99,20 +99,20 @@ fn windowed_chunk(coded: &Coded, p: f64, rng: ChaCha8Rng, chunk: &mut [f64]) -> 
     let g = coded.units();
     let mut draw = BoundedIndices::new(rng, g as u32);
     let [wb, wc] = &coded.windows;
-    let (mut b, mut c) = (wb.counts(), wc.counts());
+    let mut counts = coded.counts();
     for slot in chunk.iter_mut() {
         let (mut done, mut total) = (0, 0);
         while done < g {
             let run = draw.take(g - done);
-            total += coded.add_units(run, &mut b, &mut c);
+            total += coded.add_units(run, &mut counts);
             done += run.len();
         }
-        match (wb.quantile(&b, total, p), wc.quantile(&c, total, p)) {
+        let (b, c) = counts.split_at(coded.split());
+        match (wb.quantile(b, total, p), wc.quantile(c, total, p)) {
             (Some(x), Some(y)) => *slot = y - x,
             _ => return false,
         }
-        b.fill(0);
-        c.fill(0);
+        counts.fill(0);
     }
     true
 }

@@ -91,15 +91,14 @@ fn windowed_rounds(coded: &Coded, o: Observed, mut rng: ChaCha8Rng, len: usize) 
     let g = coded.units();
     let n = coded.queries();
     let w = &coded.windows[0];
-    let (mut unswapped, mut pooled) = (w.counts(), w.counts());
-    coded.add_all(&mut unswapped, &mut pooled);
-    for (p, &b) in pooled.iter_mut().zip(&unswapped) {
-        *p += b;
-    }
-    let (mut b, mut c) = (unswapped.clone(), w.counts());
+    let mut both = coded.counts();
+    coded.add_all(&mut both);
+    let (unswapped, cand) = both.split_at(coded.split());
+    let pooled: Vec<u32> = unswapped.iter().zip(cand).map(|(&b, &c)| b + c).collect();
+    let (mut b, mut c) = (unswapped.to_vec(), w.counts());
     let mut extreme = 0;
     for _ in 0..len {
-        b.copy_from_slice(&unswapped);
+        b.copy_from_slice(unswapped);
         for start in (0..g).step_by(32) {
             let mut word = rng.next_u32();
             if g - start < 32 {
