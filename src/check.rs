@@ -343,11 +343,22 @@ impl Inputs {
 
 /// Reads both sides, the replicates and the queries file; an unopenable file names its key.
 fn load_inputs(cfg: &Config, wanted: &[String]) -> Result<Inputs> {
-    // The two sides are read in parallel; the baseline's error wins when both fail, so the
-    // message does not depend on timing.
-    let (base, cand) = rayon::join(
-        || load_side(cfg, &cfg.inputs.baseline, wanted).map_err(|e| at_key(cfg, e)),
-        || load_side(cfg, &cfg.inputs.candidate, wanted).map_err(|e| at_key(cfg, e)),
+    // The two sides and the queries file are read in parallel; their errors are taken in a
+    // fixed order (baseline, candidate, replicates, queries file), as when they were read one
+    // after the other, so the message does not depend on timing.
+    let ((base, cand), queries) = rayon::join(
+        || {
+            rayon::join(
+                || load_side(cfg, &cfg.inputs.baseline, wanted).map_err(|e| at_key(cfg, e)),
+                || load_side(cfg, &cfg.inputs.candidate, wanted).map_err(|e| at_key(cfg, e)),
+            )
+        },
+        || {
+            cfg.inputs
+                .queries
+                .as_ref()
+                .map(|q| load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e)))
+        },
     );
     let (mut base, cand) = (base?, cand?);
     if let Some(re) = &cfg.inputs.group_from_id {
@@ -355,10 +366,7 @@ fn load_inputs(cfg: &Config, wanted: &[String]) -> Result<Inputs> {
         base.table.groups_from_ids(re);
     }
     let (more, more_notes) = load_replicates(cfg, wanted)?;
-    let queries = match &cfg.inputs.queries {
-        Some(q) => Some(load::load_queries(&q.path, &q.shown()).map_err(|e| at_key(cfg, e))?),
-        None => None,
-    };
+    let queries = queries.transpose()?;
     let queries_shown = cfg
         .inputs
         .queries
