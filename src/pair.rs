@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::Missing;
 use crate::error::{few_at, quoted, Error, Result};
-use crate::input::fasthash::SeededMap;
+use crate::input::fasthash::{SeededMap, SeededSet};
 use crate::load::{MetricTable, QueryRow};
 use crate::model::PairingInfo;
 
@@ -194,9 +194,10 @@ fn merge_labels(
         .unwrap_or_default();
     let q_src = queries.map_or("", |(_, s)| s);
     let mut tags: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
-    let mut group_set: BTreeSet<&str> = BTreeSet::new();
+    let mut group_set: SeededSet<&str> = SeededSet::default();
     let mut group_raw: Vec<Option<&str>> = Vec::with_capacity(shared.len());
     let mut merged: Vec<(&str, Place)> = Vec::new();
+    let sources = trusted_sources(&base.source, queries.map(|(_, s)| s));
     for (i, &(id, bi, ci)) in shared.iter().enumerate() {
         let trusted = [
             Some((base.source.as_str(), &base.rows[bi])),
@@ -204,7 +205,6 @@ fn merge_labels(
         ];
         merged.clear();
         let group = merge_places(id, trusted, &mut merged)?;
-        let sources = trusted_sources(&base.source, queries.map(|(_, s)| s));
         refuse_candidate_labels(id, (&cand.source, &cand.rows[ci]), &merged, group, &sources)?;
         for &(tag, (val, _, _)) in &merged {
             let values = match tags.get_mut(tag) {
@@ -225,6 +225,8 @@ fn merge_labels(
         group_raw.push(g);
     }
     // Dense group indices in name order, so they do not depend on file order.
+    let mut group_set: Vec<&str> = group_set.into_iter().collect();
+    group_set.sort_unstable();
     let group_names: Vec<String> = group_set.iter().map(|g| g.to_string()).collect();
     let rank: SeededMap<&str, u32> = group_set
         .iter()
