@@ -12,6 +12,7 @@ use super::source::{check_id, check_tag_name, check_value, json_error, TextLines
 use super::table::{first_duplicate, Interner};
 use super::{MetricTable, QueryRow};
 use crate::error::{quoted, Error, Result};
+use crate::input::fasthash::SeededMap;
 use crate::metric_names::canonical;
 
 /// Reads the table line by line: the file's text is never held whole.
@@ -19,6 +20,7 @@ pub fn parse<R: BufRead>(lines: TextLines<'_, R>, map: &ColumnMap) -> Result<Met
     let shown = lines.shown();
     let mut table = MetricTable::new(shown);
     let mut names = Interner::default();
+    let mut canonical = Canonical::default();
     let mut seen = std::collections::BTreeSet::new();
     lines.for_each(|line, raw| {
         let mut obj = super::strict_json::object_from_str(raw)
@@ -26,7 +28,7 @@ pub fn parse<R: BufRead>(lines: TextLines<'_, R>, map: &ColumnMap) -> Result<Met
         if !map.is_empty() {
             obj = map.object(obj, shown, line, &mut seen)?;
         }
-        let (row, metrics) = parse_row(&obj, shown, line, &mut names)?;
+        let (row, metrics) = parse_row(&obj, shown, line, &mut names, &mut canonical)?;
         push_row(&mut table, row, metrics);
         Ok(())
     })?;
@@ -131,11 +133,26 @@ pub fn parse_tags(
     })
 }
 
+/// Canonical metric names (`metric_names::canonical`) by the key a file spells them with,
+/// worked out once per key: every line of a file repeats the same few keys.
+#[derive(Default)]
+struct Canonical(SeededMap<String, String>);
+
+impl Canonical {
+    fn get(&mut self, key: &str) -> &str {
+        if !self.0.contains_key(key) {
+            self.0.insert(key.to_string(), canonical(key));
+        }
+        &self.0[key]
+    }
+}
+
 fn parse_row(
     obj: &Map<String, Value>,
     shown: &str,
     line: usize,
     names: &mut Interner,
+    canonical: &mut Canonical,
 ) -> Result<(QueryRow, Vec<(String, f64)>)> {
     let row = parse_tags(obj, shown, line, names)?;
     let mut metrics = Vec::new();
@@ -151,11 +168,11 @@ fn parse_row(
                     ));
                 };
                 for (name, v) in m {
-                    metrics.push(metric(shown, line, name, v, true)?);
+                    metrics.push(metric(shown, line, name, v, true, canonical)?);
                 }
             }
             _ => {
-                if let Some(m) = metric_opt(shown, line, key, v)? {
+                if let Some(m) = metric_opt(shown, line, key, v, canonical)? {
                     metrics.push(m);
                 }
             }
@@ -176,7 +193,13 @@ fn parse_row(
 }
 
 /// A top-level field: numbers are metrics, other strings are ignored, quoted numbers rejected.
-fn metric_opt(shown: &str, line: usize, key: &str, v: &Value) -> Result<Option<(String, f64)>> {
+fn metric_opt(
+    shown: &str,
+    line: usize,
+    key: &str,
+    v: &Value,
+    canonical: &mut Canonical,
+) -> Result<Option<(String, f64)>> {
     match v {
         Value::String(s) if s.trim().parse::<f64>().is_ok() => Err(Error::input(
             shown,
@@ -188,12 +211,19 @@ fn metric_opt(shown: &str, line: usize, key: &str, v: &Value) -> Result<Option<(
             ),
         )),
         Value::String(_) | Value::Bool(_) | Value::Array(_) | Value::Object(_) => Ok(None),
-        _ => metric(shown, line, key, v, false).map(Some),
+        _ => metric(shown, line, key, v, false, canonical).map(Some),
     }
 }
 
-fn metric(shown: &str, line: usize, key: &str, v: &Value, strict: bool) -> Result<(String, f64)> {
-    let name = canonical(key);
+fn metric(
+    shown: &str,
+    line: usize,
+    key: &str,
+    v: &Value,
+    strict: bool,
+    canonical: &mut Canonical,
+) -> Result<(String, f64)> {
+    let name = canonical.get(key).to_string();
     let x = match v {
         Value::Number(n) => n.as_f64(),
         _ => None,
