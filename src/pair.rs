@@ -3,6 +3,7 @@
 //! and the first few ids (then a count); `missing = "intersect"` keeps only the shared queries
 //! and says how many were dropped.
 
+mod ids;
 pub mod replicates;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,6 +13,7 @@ use crate::error::{few_at, quoted, Error, Result};
 use crate::input::fasthash::{SeededMap, SeededSet};
 use crate::load::{MetricTable, QueryRow};
 use crate::model::PairingInfo;
+use ids::Ids;
 
 /// One metric's paired values, aligned with `Paired::ids`.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,11 +55,11 @@ pub fn pair(
     missing: Missing,
     metrics: &[String],
 ) -> Result<Paired> {
-    // The id maps are dropped before the columns and labels are built (at 10M queries they
-    // are 400 MB each).
+    // The id maps (if a miss built them) are dropped before the columns and labels are built
+    // (at 10M queries they are 400 MB each).
     let (shared, only_b, only_c, unmatched) = {
-        let b_at = index_by_id(base);
-        let c_at = index_by_id(cand);
+        let b_at = Ids::new(&base.rows);
+        let c_at = Ids::new(&cand.rows);
         let only_b = one_sided(base, &c_at);
         let only_c = one_sided(cand, &b_at);
         if missing == Missing::Error {
@@ -121,15 +123,6 @@ pub fn pair(
     })
 }
 
-/// Row index of every query id of `t`.
-fn index_by_id(t: &MetricTable) -> SeededMap<&str, usize> {
-    t.rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.query_id.as_str(), i))
-        .collect()
-}
-
 /// With `missing = "error"`: a query in one file only is an error naming the file and ids.
 fn refuse_one_sided(
     base: &MetricTable,
@@ -157,17 +150,14 @@ fn refuse_one_sided(
 
 /// (id, baseline row, candidate row) of every shared query, in id byte order: each id is
 /// looked up once here, not once per metric and stage.
-fn shared_rows<'a>(
-    base: &'a MetricTable,
-    c_at: &SeededMap<&str, usize>,
-) -> Vec<(&'a str, usize, usize)> {
+fn shared_rows<'a>(base: &'a MetricTable, c_at: &Ids) -> Vec<(&'a str, usize, usize)> {
     let mut shared: Vec<(&str, usize, usize)> = base
         .rows
         .iter()
         .enumerate()
         .filter_map(|(i, r)| {
             let id = r.query_id.as_str();
-            c_at.get(id).map(|&j| (id, i, j))
+            c_at.find(id, i).map(|j| (id, i, j))
         })
         .collect();
     shared.sort_unstable_by(|a, b| a.0.cmp(b.0));
@@ -189,9 +179,7 @@ fn merge_labels(
     queries: Option<(&[QueryRow], &str)>,
     shared: &[(&str, usize, usize)],
 ) -> Result<Labels> {
-    let q_at: SeededMap<&str, &QueryRow> = queries
-        .map(|(rows, _)| rows.iter().map(|r| (r.query_id.as_str(), r)).collect())
-        .unwrap_or_default();
+    let q_at = Ids::new(queries.map_or(&[][..], |(rows, _)| rows));
     let q_src = queries.map_or("", |(_, s)| s);
     let mut tags: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
     let mut group_set: SeededSet<&str> = SeededSet::default();
@@ -201,7 +189,7 @@ fn merge_labels(
     for (i, &(id, bi, ci)) in shared.iter().enumerate() {
         let trusted = [
             Some((base.source.as_str(), &base.rows[bi])),
-            q_at.get(id).map(|r| (q_src, *r)),
+            q_at.row(id, bi).map(|r| (q_src, r)),
         ];
         merged.clear();
         let group = merge_places(id, trusted, &mut merged)?;
@@ -375,12 +363,13 @@ fn pairing_info(
 }
 
 /// Queries of `t` whose id is not in `other`, with their lines, in id order.
-fn one_sided(t: &MetricTable, other: &SeededMap<&str, usize>) -> Vec<(String, usize)> {
+fn one_sided(t: &MetricTable, other: &Ids) -> Vec<(String, usize)> {
     let mut v: Vec<(String, usize)> = t
         .rows
         .iter()
-        .filter(|r| !other.contains_key(r.query_id.as_str()))
-        .map(|r| (r.query_id.clone(), r.line))
+        .enumerate()
+        .filter(|(i, r)| other.find(&r.query_id, *i).is_none())
+        .map(|(_, r)| (r.query_id.clone(), r.line))
         .collect();
     v.sort();
     v
@@ -481,18 +470,19 @@ fn refuse_unmatched_queries(
 /// Rows of the queries file whose id is in neither table, with their lines.
 fn unmatched_queries(
     queries: Option<(&[QueryRow], &str)>,
-    b_at: &SeededMap<&str, usize>,
-    c_at: &SeededMap<&str, usize>,
+    b_at: &Ids,
+    c_at: &Ids,
 ) -> Vec<(String, usize)> {
     let Some((rows, _)) = queries else {
         return Vec::new();
     };
     rows.iter()
-        .filter(|r| {
+        .enumerate()
+        .filter(|&(k, r)| {
             let id = r.query_id.as_str();
-            !b_at.contains_key(id) && !c_at.contains_key(id)
+            b_at.find(id, k).is_none() && c_at.find(id, k).is_none()
         })
-        .map(|r| (r.query_id.clone(), r.line))
+        .map(|(_, r)| (r.query_id.clone(), r.line))
         .collect()
 }
 
