@@ -158,8 +158,12 @@ impl Interner {
 }
 
 /// The first repeated query id of `rows` in file order: (id, its line, the first line).
-/// Run once after parsing, borrowing the ids instead of keeping a second copy of each.
+/// Run once after parsing, borrowing the ids instead of keeping a second copy of each; ids in
+/// strictly ascending order (a file sorted by id) repeat none, and need no hash map.
 pub fn first_duplicate(rows: &[QueryRow]) -> Option<(&str, usize, usize)> {
+    if rows.windows(2).all(|w| w[0].query_id < w[1].query_id) {
+        return None;
+    }
     let mut seen: SeededMap<&str, usize> =
         SeededMap::with_capacity_and_hasher(rows.len(), Default::default());
     for r in rows {
@@ -211,5 +215,9 @@ mod tests {
         let rows = [row("b", 1), row("a", 2), row("a", 5), row("b", 7)];
         assert_eq!(first_duplicate(&rows), Some(("a", 5, 2)));
         assert_eq!(first_duplicate(&rows[..2]), None);
+        // Ascending ids but for one repeat; ascending ids.
+        let rows = [row("a", 1), row("b", 2), row("b", 3), row("c", 4)];
+        assert_eq!(first_duplicate(&rows), Some(("b", 3, 2)));
+        assert_eq!(first_duplicate(&[row("a", 1), row("b", 2)]), None);
     }
 }
