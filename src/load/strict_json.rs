@@ -7,6 +7,7 @@
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 /// The start of the message of a repeated key (`json_error` words it for the user).
@@ -52,14 +53,19 @@ impl<'de> Visitor<'de> for ObjectVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
-                return Err(de::Error::custom(format!(
-                    "{DUPLICATE}{}",
-                    crate::error::quoted(&key)
-                )));
+            // One search of the keys per key: the slot a new key goes to, or the repeat.
+            match out.entry(key) {
+                Entry::Occupied(e) => {
+                    return Err(de::Error::custom(format!(
+                        "{DUPLICATE}{}",
+                        crate::error::quoted(e.key())
+                    )))
+                }
+                Entry::Vacant(e) => {
+                    let StrictValue(v) = map.next_value()?;
+                    e.insert(v);
+                }
             }
-            let StrictValue(v) = map.next_value()?;
-            out.insert(key, v);
         }
         Ok(out)
     }
