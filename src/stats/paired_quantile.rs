@@ -138,12 +138,12 @@ fn full_chunk(s: &PairedSample<'_>, ranks: &Ranks, p: f64, mut rng: ChaCha8Rng, 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::stats::streams::stream_key;
 
     /// Skewed values with ties, and two unit layouts: queries, and groups of 1 to 9.
-    fn skewed(n: usize) -> (Vec<f64>, Vec<f64>, Vec<Vec<u32>>) {
+    pub(crate) fn skewed(n: usize) -> (Vec<f64>, Vec<f64>, Vec<Vec<u32>>) {
         let base: Vec<f64> = (0..n)
             .map(|i| ((i * 7919 % 1009) as f64 / 1009.0).powi(3))
             .collect();

@@ -409,23 +409,11 @@ fn swap_slot(b: &mut [u32], s: u32, split: usize) {
 mod tests {
     use super::*;
 
-    /// Skewed values with ties, and two unit layouts: queries, and groups of 1 to 9.
+    /// `paired_quantile`'s skewed values with ties, ranked, and its two unit layouts: queries,
+    /// and groups of 1 to 9.
     fn sample(n: usize) -> (Ranks, [Vec<Vec<u32>>; 2]) {
-        let base: Vec<f64> = (0..n)
-            .map(|i| ((i * 7919 % 1009) as f64 / 1009.0).powi(3))
-            .collect();
-        let cand: Vec<f64> = base
-            .iter()
-            .enumerate()
-            .map(|(i, b)| ((b + (i % 13) as f64 * 0.01) * 1e3).round() / 1e3)
-            .collect();
-        let queries = (0..n as u32).map(|i| vec![i]).collect();
-        let (mut groups, mut at) = (Vec::new(), 0u32);
-        while (at as usize) < n {
-            let size = (1 + groups.len() as u32 % 9).min(n as u32 - at);
-            groups.push((at..at + size).collect());
-            at += size;
-        }
+        let (base, cand, groups) = crate::stats::paired_quantile::tests::skewed(n);
+        let queries = crate::stats::paired_quantile::singletons(n);
         (Ranks::new(&base, &cand), [queries, groups])
     }
 
