@@ -211,6 +211,43 @@ fn per_unit<'a>(
         .map(move |m| m.iter().map(|&i| f(i as usize)).sum())
 }
 
+/// Units coded for weighted counts: per unit, how many of its values each side has below its
+/// window and which fall inside it. A unit of weight w adds w times its below count to one spill
+/// slot below the window (u mod `SPILL`) and w to each inside slot; values above a window are
+/// never read by `Window::quantile`, so they are only in the total. The counts a quantile reads
+/// are the same integers as counting every value (`Coded::add_weighted`), so the same quantile.
+#[derive(Debug, Clone)]
+pub struct Weighted {
+    below: Vec<[u32; 2]>,
+    sizes: Vec<u32>,
+    /// (side, slot) of the values inside a window, unit by unit.
+    inside: Vec<(u32, u32)>,
+    starts: Vec<u32>,
+}
+
+impl Weighted {
+    /// Counts every unit `weights[u]` times (baseline in `b`, candidate in `c`, as
+    /// `Coded::add_weighted` but for the slots above the windows); returns the values counted per
+    /// side.
+    pub fn add(&self, weights: &[u8], b: &mut [u32], c: &mut [u32]) -> usize {
+        let mut total = 0usize;
+        for (u, &w) in weights.iter().enumerate().take(self.sizes.len()) {
+            let w = u32::from(w);
+            let spill = u % SPILL;
+            let [lo_b, lo_c] = self.below[u];
+            b[spill] += w * lo_b;
+            c[spill] += w * lo_c;
+            total += (w * self.sizes[u]) as usize;
+            let (from, to) = (self.starts[u] as usize, self.starts[u + 1] as usize);
+            for &(side, slot) in &self.inside[from..to] {
+                let counts = if side == 0 { &mut *b } else { &mut *c };
+                counts[slot as usize] += w;
+            }
+        }
+        total
+    }
+}
+
 impl Coded {
     /// The paired bootstrap's coding: each side's window around its own p-quantile, reaching
     /// by the spread of Σ (values below it − p) over drawn units.
@@ -303,6 +340,50 @@ impl Coded {
                 total
             }
         }
+    }
+
+    /// Counts the values of every unit `weights[u]` times (the Poisson bootstrap); returns how
+    /// many values each side counted.
+    pub fn add_weighted(&self, weights: &[u8], b: &mut [u32], c: &mut [u32]) -> usize {
+        // Branch-free: a weight of zero (a third of them) adds nothing.
+        let mut total = 0u32;
+        for (&[x, y], &w) in self.codes.iter().zip(weights) {
+            let w = u32::from(w);
+            b[x as usize] += w;
+            c[y as usize] += w;
+            total += w;
+        }
+        total as usize
+    }
+
+    /// The per-unit form of the codes for weighted counts of units with several queries
+    /// (`Weighted`).
+    pub fn weighted(&self) -> Weighted {
+        let widths = self.windows.each_ref().map(Window::width);
+        let mut w = Weighted {
+            below: Vec::with_capacity(self.units()),
+            sizes: Vec::with_capacity(self.units()),
+            inside: Vec::new(),
+            starts: vec![0],
+        };
+        for u in 0..self.units() {
+            let unit = self.unit(u);
+            let mut below = [0u32; 2];
+            for codes in unit {
+                for side in 0..2 {
+                    let code = codes[side] as usize;
+                    if code < SPILL {
+                        below[side] += 1;
+                    } else if code < SPILL + widths[side] {
+                        w.inside.push((side as u32, codes[side]));
+                    }
+                }
+            }
+            w.below.push(below);
+            w.sizes.push(unit.len() as u32);
+            w.starts.push(w.inside.len() as u32);
+        }
+        w
     }
 
     /// The queries of unit u, in `codes`.
