@@ -360,6 +360,7 @@ fn equivalence(sets: usize, b: usize, seed: u64) {
 /// percentile bounds from Poisson weights and from drawn indices (the multinomial engine) side by
 /// side: their mean difference over the half-width, against each bound's Monte-Carlo error.
 fn poisson(sets: usize, b: usize, seed: u64) {
+    use rag_gate::stats::statistic::Statistic;
     println!("many units (issue 27): the Poisson bootstrap from 10,000 units (9,999: drawn indices, the control); shift model (b) with queries, clustered model (c) with groups");
     for (n, groups) in [
         (9_999, false),
@@ -385,6 +386,20 @@ fn poisson(sets: usize, b: usize, seed: u64) {
                 pct(&c, c.low_miss_rate()),
                 pct(&c, c.high_miss_rate()),
                 verdict(ok),
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    for statistic in [Statistic::Median, Statistic::P95] {
+        for n in [9_999, 10_000] {
+            let t = std::time::Instant::now();
+            let c = sim::quantile_gate(seed, sets / 4, n, statistic, 0.0, b);
+            println!(
+                "  {} {n} queries (percentile): coverage {}, low above {}, high below {} ({:.1} s)",
+                statistic.as_str(),
+                pct(&c, c.coverage()),
+                pct(&c, c.low_miss_rate()),
+                pct(&c, c.high_miss_rate()),
                 t.elapsed().as_secs_f64()
             );
         }
