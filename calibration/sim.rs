@@ -694,3 +694,53 @@ pub fn quantile_gate(
     }
     t
 }
+
+/// (p) Many units (issue 27's Poisson bootstrap, from `stats::poisson::POISSON_FROM` units): the
+/// shift model of (b) at n queries (query unit), or the clustered model of (c) at `groups`
+/// groups of 2–10 queries (group unit). Coverage of μ with both one-sided misses.
+pub fn many_units(
+    seed: u64,
+    sets: usize,
+    n: usize,
+    groups: bool,
+    resamples: usize,
+    method: IntervalMethod,
+) -> Tally {
+    let mut t = Tally::default();
+    for set in 0..sets {
+        let mut rng = rng_for(seed, if groups { "many-groups" } else { "many" }, set);
+        let (base, cand, group_of) = many_units_data(&mut rng, n, groups);
+        let unit = groups.then_some((group_of.as_slice(), n));
+        let (bounds, _) = run(&base, &cand, unit, method, resamples, set);
+        t.add(bounds, MU);
+    }
+    t
+}
+
+/// One data set of `many_units`: baseline, candidate and (groups) each query's group.
+pub fn many_units_data(
+    rng: &mut ChaCha8Rng,
+    n: usize,
+    groups: bool,
+) -> (Vec<f64>, Vec<f64>, Vec<u32>) {
+    let (mut base, mut cand, mut group_of) = (Vec::new(), Vec::new(), Vec::new());
+    if groups {
+        for k in 0..n {
+            let size = 2 + (rng.next_u32() % 9) as usize;
+            let u = 0.08 * normal(rng);
+            for _ in 0..size {
+                let b = uniform(rng);
+                base.push(b);
+                cand.push(b + grouped_delta(rng, u));
+                group_of.push(k as u32);
+            }
+        }
+    } else {
+        for _ in 0..n {
+            let b = uniform(rng);
+            base.push(b);
+            cand.push(b + MU + 0.1 * (-uniform(rng).ln() - 1.0));
+        }
+    }
+    (base, cand, group_of)
+}

@@ -32,22 +32,13 @@
 
 pub mod indices;
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::columns::{Columns, Rows};
+use super::poisson;
 pub use indices::{bounded, BoundedIndices, Indices};
 
-/// Resamples per generator stream.
-pub const CHUNK: usize = 256;
-
-/// The generator of chunk c under `key`: ChaCha8 with stream id c.
-pub fn chunk_rng(key: [u8; 32], c: usize) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::from_seed(key);
-    rng.set_stream(c as u64);
-    rng
-}
+pub use super::streams::{chunk_rng, CHUNK};
 
 /// What is resampled.
 #[derive(Debug, Clone, Copy)]
@@ -101,6 +92,9 @@ pub fn bootstrap_means_many(
 ) -> Vec<Vec<f64>> {
     let mut cols = values.to_vec();
     cols.extend(sizes);
+    if poisson::applies(cols[0].len()) {
+        return poisson_means(values, sizes, resamples, key);
+    }
     let table = Columns::new(&cols);
     let sums = bootstrap_sums(&table, resamples, key);
     let w = table.width();
@@ -111,6 +105,37 @@ pub fn bootstrap_means_many(
                 .map(|row| match sizes {
                     None => row[m] / n,
                     Some(_) => row[m] / row[w - 1],
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `bootstrap_means_many` from `poisson::POISSON_FROM` units: each resample's weighted mean,
+/// Σw·x / Σw for queries, Σw·S / Σw·N for groups (the observed mean in the resample of weight
+/// zero, which has no units).
+fn poisson_means(
+    values: &[&[f64]],
+    sizes: Option<&[f64]>,
+    resamples: usize,
+    key: [u8; 32],
+) -> Vec<Vec<f64>> {
+    let mut cols = values.to_vec();
+    cols.extend(sizes);
+    let sums = poisson::poisson_sums(&cols, resamples, key);
+    let w = cols.len() + 1;
+    (0..values.len())
+        .map(|m| {
+            let observed = values[m].iter().sum::<f64>()
+                / sizes.map_or(values[m].len() as f64, |z| z.iter().sum());
+            sums.chunks_exact(w)
+                .map(|row| {
+                    let total = row[w - 2 + usize::from(sizes.is_none())];
+                    if total > 0.0 {
+                        row[m] / total
+                    } else {
+                        observed
+                    }
                 })
                 .collect()
         })

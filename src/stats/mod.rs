@@ -7,6 +7,8 @@
 //! - `interval`: percentile and BCa intervals (Efron 1987) and their Monte-Carlo error.
 //! - `studentized`: the bootstrap-t interval of a mean with a cluster-robust standard error per
 //!   resample, from the same draws (Hall 1992; Cameron, Gelbach & Miller 2008).
+//! - `poisson`: from 10,000 units, the Poisson bootstrap of means (Hanley & MacGibbon 2006;
+//!   Chamandy et al. 2012): one integer weight per unit and resample, read in storage order.
 //! - `spread_columns`: the bootstrap-t's spread columns computed per draw (the same sums as
 //!   stored columns, bit for bit, with half the memory traffic or less).
 //! - `ties`: the bootstrap-t's tie guard, the wider of it and the Student t bound per side when
@@ -43,6 +45,7 @@ pub mod jackknife;
 pub mod order_counts;
 pub mod page_rows;
 pub mod paired_quantile;
+pub mod poisson;
 pub mod power;
 pub mod quantile;
 pub mod quantile_window;

@@ -69,9 +69,19 @@ impl Counts {
 
     #[inline]
     pub fn add(&mut self, rank: u32) {
-        self.fine[rank as usize] += 1;
-        self.coarse[rank as usize / BLOCK] += 1;
-        self.total += 1;
+        self.add_times(rank, 1);
+    }
+
+    /// Counts a value of `rank` `times` times (a Poisson weight).
+    pub fn add_times(&mut self, rank: u32, times: u32) {
+        self.fine[rank as usize] += times;
+        self.coarse[rank as usize / BLOCK] += times;
+        self.total += times as usize;
+    }
+
+    /// Whether nothing is counted.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
     }
 
     /// Forgets every count.

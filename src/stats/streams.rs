@@ -8,6 +8,19 @@
 //! followed by a 0xFF byte; the 32-byte key is four successive SplitMix64 outputs (Steele, Lea &
 //! Flood 2014) from the state seed ⊕ rotl(h, 29) ⊕ h·φ.
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Resamples per generator stream.
+pub const CHUNK: usize = 256;
+
+/// The generator of chunk c under `key`: ChaCha8 with stream id c.
+pub fn chunk_rng(key: [u8; 32], c: usize) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::from_seed(key);
+    rng.set_stream(c as u64);
+    rng
+}
+
 /// The ChaCha key for `labels` under `seed`.
 pub fn stream_key(seed: u64, labels: &[&str]) -> [u8; 32] {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

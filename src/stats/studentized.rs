@@ -28,11 +28,13 @@
 //! Cost: as the percentile interval's draws (the same indices), with one extra column per metric
 //! for queries and two per metric plus two for groups, computed per draw from the stored values
 //! for up to three metrics (`spread_columns`: the same sums, bit for bit) and stored beyond;
-//! one sort of B values per metric.
+//! one sort of B values per metric. From 10,000 units the same columns are summed with Poisson
+//! weights (`poisson`) and the units drawn, n or G above, are each resample's Σw.
 
 use super::bootstrap::bootstrap_sums;
 use super::columns::Columns;
 use super::interval::{mc_half_width, Interval};
+use super::poisson;
 use super::spread_columns::{self, SpreadColumns};
 
 /// Per resample of one metric: its mean and its standard error, in resample order.
@@ -63,20 +65,29 @@ pub fn bootstrap_studentized_many(
         .iter()
         .map(|x| x.iter().sum::<f64>() / total)
         .collect();
-    // Columns: the values, then per metric the spread columns, then (groups) N and N².
+    // Columns: the values, then per metric the spread columns, then (groups) N and N²; with
+    // Poisson weights (`poisson`, from 10,000 units) one more, Σw: the units drawn.
+    let poisson = poisson::applies(units);
     let sums = match SpreadColumns::new(values, &centre, sizes) {
+        _ if poisson => {
+            let owned = stored_columns(values, &centre, sizes);
+            poisson::poisson_sums(&as_slices(values, &owned), resamples, key)
+        }
         Some(table) => bootstrap_sums(&table, resamples, key),
         None => stored_sums(values, &centre, sizes, resamples, key),
     };
     let w = spread_columns::width(values.len(), sizes.is_some());
     let m = values.len();
-    let g = units as f64;
+    let stride = w + usize::from(poisson);
     (0..m)
         .map(|k| {
             let (mut means, mut ses) =
                 (Vec::with_capacity(resamples), Vec::with_capacity(resamples));
-            for row in sums.chunks_exact(w) {
+            for row in sums.chunks_exact(stride) {
+                // The units drawn: n (or G), or Σw under Poisson weights.
+                let g = if poisson { row[w] } else { units as f64 };
                 let (mean, se) = match sizes {
+                    _ if g == 0.0 => (centre[k], 0.0),
                     None => {
                         let mean = row[k] / g;
                         let d = mean - centre[k];
@@ -93,22 +104,16 @@ pub fn bootstrap_studentized_many(
                     }
                 };
                 means.push(mean);
-                ses.push(if units > 1 { se } else { 0.0 });
+                ses.push(if units > 1 && g > 1.0 { se } else { 0.0 });
             }
             Draws { means, ses }
         })
         .collect()
 }
 
-/// The resamples' column sums from stored spread columns (more metrics than
-/// `SpreadColumns` takes): the same numbers, more memory per draw.
-fn stored_sums(
-    values: &[&[f64]],
-    centre: &[f64],
-    sizes: Option<&[f64]>,
-    resamples: usize,
-    key: [u8; 32],
-) -> Vec<f64> {
+/// The columns of `stored_sums` after the values: per metric the spread columns, then (groups)
+/// N and N².
+fn stored_columns(values: &[&[f64]], centre: &[f64], sizes: Option<&[f64]>) -> Vec<Vec<f64>> {
     let mut extra: Vec<Vec<f64>> = Vec::new();
     for (x, &c) in values.iter().zip(centre) {
         match sizes {
@@ -120,14 +125,31 @@ fn stored_sums(
             }
         }
     }
-    let squares: Vec<f64> = sizes.map_or(Vec::new(), |z| z.iter().map(|k| k * k).collect());
-    let mut cols: Vec<&[f64]> = values.to_vec();
-    cols.extend(extra.iter().map(Vec::as_slice));
-    cols.extend(sizes);
-    if sizes.is_some() {
-        cols.push(&squares);
+    if let Some(z) = sizes {
+        extra.push(z.to_vec());
+        extra.push(z.iter().map(|k| k * k).collect());
     }
-    bootstrap_sums(&Columns::new(&cols), resamples, key)
+    extra
+}
+
+/// The values, then the stored columns, as the table's column list.
+fn as_slices<'a>(values: &[&'a [f64]], extra: &'a [Vec<f64>]) -> Vec<&'a [f64]> {
+    let mut cols = values.to_vec();
+    cols.extend(extra.iter().map(Vec::as_slice));
+    cols
+}
+
+/// The resamples' column sums from stored spread columns (more metrics than
+/// `SpreadColumns` takes): the same numbers, more memory per draw.
+fn stored_sums(
+    values: &[&[f64]],
+    centre: &[f64],
+    sizes: Option<&[f64]>,
+    resamples: usize,
+    key: [u8; 32],
+) -> Vec<f64> {
+    let extra = stored_columns(values, centre, sizes);
+    bootstrap_sums(&Columns::new(&as_slices(values, &extra)), resamples, key)
 }
 
 /// `sum − minus`, the resample's sum of squared deviations: 0 when it is below 1e-10 of `sum`

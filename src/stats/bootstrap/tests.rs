@@ -4,7 +4,8 @@ use super::*;
 use crate::stats::describe::{mean, sd};
 use crate::stats::quantile::percentile_interval;
 use crate::stats::streams::stream_key;
-use rand::RngCore;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// A fixed pseudo-random sample (not from the engine's own streams).
