@@ -264,7 +264,7 @@ unsafe fn add_column_avx2(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::stats::streams::stream_key;
     use rand::SeedableRng;
@@ -342,6 +342,45 @@ mod tests {
         let key = stream_key(5, &["poisson"]);
         let got = poisson_sums(&[&x, &y], 2 * CHUNK + 6, key);
         assert_eq!(got, by_the_layout(&[&x, &y], 2 * CHUNK + 6, key));
+    }
+
+    #[test]
+    fn same_key_same_bytes_whatever_the_thread_count() {
+        let x = data(POISSON_FROM + 1, 6);
+        let key = stream_key(17, &["bootstrap", "all"]);
+        let pool = |n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        };
+        let one = pool(1).install(|| poisson_sums(&[&x], 3 * CHUNK + 1, key));
+        let three = pool(3).install(|| poisson_sums(&[&x], 3 * CHUNK + 1, key));
+        assert_eq!(one, three);
+    }
+
+    /// Each resample's weights, unit by unit, read from the stream as the header says.
+    pub(crate) fn layout_weights(n: usize, resamples: usize, key: [u8; 32]) -> Vec<Vec<u8>> {
+        let mut out = vec![vec![0u8; n]; resamples];
+        for c in 0..resamples.div_ceil(CHUNK) {
+            let mut rng = chunk_rng(key, c);
+            let in_chunk = CHUNK.min(resamples - c * CHUNK);
+            for start in (0..n).step_by(BLOCK) {
+                let len = BLOCK.min(n - start);
+                for g in 0..in_chunk.div_ceil(4) {
+                    let mut bytes = vec![0u8; 4 * len];
+                    rng.fill_bytes(&mut bytes);
+                    for i in 0..len {
+                        for j in 0..4 {
+                            if 4 * g + j < in_chunk {
+                                out[c * CHUNK + 4 * g + j][start + i] = weight(bytes[4 * i + j]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
     }
 
     #[test]
