@@ -409,29 +409,41 @@ fn worst_regressions(
     tie_epsilon: f64,
 ) -> Vec<Regression> {
     let pair = &view.paired.metrics[metric];
-    let mut worst: Vec<Regression> = view
+    let ids = &view.paired.ids;
+    // (query index, delta) of every loss; a slice's queries are distinct, so (delta, id) orders
+    // them without ties, and the `keep` first after a selection and a sort of those are the
+    // `keep` first of a full sort, with no query id copied but theirs.
+    let mut worst: Vec<(usize, f64)> = view
         .idx
         .iter()
         .zip(deltas)
         .zip(oriented)
         .filter(|(_, &o)| o < -tie_epsilon)
-        .map(|(pair, _)| pair)
-        .map(|(&i, &d)| Regression {
-            query_id: view.paired.ids[i].clone(),
+        .map(|((&i, &d), _)| (i, d))
+        .collect();
+    let sign = if higher_is_better { 1.0 } else { -1.0 };
+    let order = |a: &(usize, f64), b: &(usize, f64)| {
+        (sign * a.1)
+            .total_cmp(&(sign * b.1))
+            .then_with(|| ids[a.0].cmp(&ids[b.0]))
+    };
+    if keep < worst.len() {
+        if keep > 0 {
+            worst.select_nth_unstable_by(keep - 1, order);
+        }
+        worst.truncate(keep);
+    }
+    worst.sort_unstable_by(order);
+    worst
+        .into_iter()
+        .map(|(i, d)| Regression {
+            query_id: ids[i].clone(),
             baseline: pair.baseline[i],
             candidate: pair.candidate[i],
             delta: d,
             moves: Vec::new(),
         })
-        .collect();
-    let sign = if higher_is_better { 1.0 } else { -1.0 };
-    worst.sort_by(|a, b| {
-        (sign * a.delta)
-            .total_cmp(&(sign * b.delta))
-            .then_with(|| a.query_id.cmp(&b.query_id))
-    });
-    worst.truncate(keep);
-    worst
+        .collect()
 }
 
 /// With replicate runs: each side's run count and the crossed interval's correction.
