@@ -13,10 +13,14 @@ over the sets `min-moved = 8` judges (8 or more moved deltas).
 
     python3 calibration/numpy_sparse_rules.py [sets] [seed]   # ~6 min at 1500 sets on 2 cores
 """
+import os
 import sys
 
 import numpy as np
 from scipy import stats
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sparse_models  # noqa: E402
 
 SETS = int(sys.argv[1]) if len(sys.argv) > 1 else 1500
 rng = np.random.default_rng(int(sys.argv[2]) if len(sys.argv) > 2 else 7)
@@ -26,26 +30,10 @@ ROUTES = ("bootstrap-t", "tie guard", "one-signed", "sign 1%", "guard + symmetri
 
 
 def draw(kind, n, share):
-    moved = rng.random(n) < share
-    if kind == "symmetric":
-        v, mu = rng.uniform(0, 0.5, n) * np.where(rng.random(n) < 0.5, -1, 1), 0.0
-    elif kind == "skewed":
-        v, mu = 0.05 * (1 + rng.exponential(1, n)), share * 0.1
-    elif kind == "shifted":
-        v, mu = rng.uniform(-0.2, 0.3, n), share * 0.05
-    else:  # mixed
-        size = 0.05 * (1 + rng.exponential(1, n))
-        v, mu = np.where(rng.random(n) < 0.8, size, -size), share * 0.06
-    return np.where(moved, v, 0.0), mu
+    return sparse_models.draw(kind, n, share, rng)
 
 
-def t_quantile(t, p):
-    h = (len(t) - 1) * p
-    lo = int(np.floor(h))
-    a, b = t[lo], t[min(lo + 1, len(t) - 1)]
-    if np.isinf(a) or np.isinf(b):
-        return a if np.isinf(a) else b
-    return a + (h - lo) * (b - a)
+t_quantile = sparse_models.t_quantile
 
 
 def routes(d):

@@ -93,7 +93,7 @@ pub fn bootstrap_means_many(
     let mut cols = values.to_vec();
     cols.extend(sizes);
     if poisson::applies(cols[0].len()) {
-        return poisson_means(values, sizes, resamples, key);
+        return poisson_means(values, sizes, &cols, resamples, key);
     }
     let table = Columns::new(&cols);
     let sums = bootstrap_sums(&table, resamples, key);
@@ -114,15 +114,15 @@ pub fn bootstrap_means_many(
 /// `bootstrap_means_many` from `poisson::POISSON_FROM` units: each resample's weighted mean,
 /// Σw·x / Σw for queries, Σw·S / Σw·N for groups (the observed mean in the resample of weight
 /// zero, which has no units).
+/// (`cols`: the values, then the sizes).
 fn poisson_means(
     values: &[&[f64]],
     sizes: Option<&[f64]>,
+    cols: &[&[f64]],
     resamples: usize,
     key: [u8; 32],
 ) -> Vec<Vec<f64>> {
-    let mut cols = values.to_vec();
-    cols.extend(sizes);
-    let sums = poisson::poisson_sums(&cols, resamples, key);
+    let sums = poisson::poisson_sums(cols, resamples, key);
     let w = cols.len() + 1;
     (0..values.len())
         .map(|m| {

@@ -93,12 +93,28 @@ fn poisson_diffs(
     key: [u8; 32],
 ) -> Vec<f64> {
     let observed = s.quantile_diff(p);
+    by_chunks(
+        resamples,
+        key,
+        |rng, chunk| poisson_windowed(coded, p, rng, chunk, observed),
+        |rng, chunk| poisson_full(s, ranks, p, rng, chunk, observed),
+    )
+}
+
+/// `resamples` resamples, chunk c from ChaCha8 stream c of `key`: by `windowed`, or where it
+/// gives up (a quantile outside its window) by `full` from the start of the chunk's stream.
+fn by_chunks(
+    resamples: usize,
+    key: [u8; 32],
+    windowed: impl Fn(ChaCha8Rng, &mut [f64]) -> bool + Sync,
+    full: impl Fn(ChaCha8Rng, &mut [f64]) + Sync,
+) -> Vec<f64> {
     let mut out = vec![0.0; resamples];
     out.par_chunks_mut(CHUNK)
         .enumerate()
         .for_each(|(c, chunk)| {
-            if !poisson_windowed(coded, p, chunk_rng(key, c), chunk, observed) {
-                poisson_full(s, ranks, p, chunk_rng(key, c), chunk, observed);
+            if !windowed(chunk_rng(key, c), chunk) {
+                full(chunk_rng(key, c), chunk);
             }
         });
     out
@@ -118,7 +134,6 @@ fn poisson_windowed(
     let mut w = vec![0u8; g.next_multiple_of(4)];
     // Every unit repeated by its weight (at most 5), with room for branch-free writes.
     let mut run = vec![0u32; 5 * g + 5];
-    let [wb, wc] = &coded.windows;
     let mut counts = coded.counts();
     for slot in chunk.iter_mut() {
         poisson::fill_weights(&mut rng, &mut w);
@@ -132,14 +147,21 @@ fn poisson_windowed(
             *slot = observed;
             continue;
         }
-        let (b, c) = counts.split_at(coded.split());
-        match (wb.quantile(b, total, p), wc.quantile(c, total, p)) {
-            (Some(x), Some(y)) => *slot = y - x,
-            _ => return false,
+        match read_diff(coded, &counts, total, p) {
+            Some(d) => *slot = d,
+            None => return false,
         }
         counts.fill(0);
     }
     true
+}
+
+/// q(candidate) − q(baseline) of `total` values counted in `counts` (`Coded::counts`), or None
+/// when a quantile lies outside its window.
+fn read_diff(coded: &Coded, counts: &[u32], total: usize, p: f64) -> Option<f64> {
+    let [wb, wc] = &coded.windows;
+    let (b, c) = counts.split_at(coded.split());
+    Some(wc.quantile(c, total, p)? - wb.quantile(b, total, p)?)
 }
 
 /// One chunk's Poisson resamples from full counts over every rank: the reference the windowed
@@ -184,15 +206,12 @@ fn resample_diffs(
     resamples: usize,
     key: [u8; 32],
 ) -> Vec<f64> {
-    let mut out = vec![0.0; resamples];
-    out.par_chunks_mut(CHUNK)
-        .enumerate()
-        .for_each(|(c, chunk)| {
-            if !windowed_chunk(coded, p, chunk_rng(key, c), chunk) {
-                full_chunk(s, ranks, p, chunk_rng(key, c), chunk);
-            }
-        });
-    out
+    by_chunks(
+        resamples,
+        key,
+        |rng, chunk| windowed_chunk(coded, p, rng, chunk),
+        |rng, chunk| full_chunk(s, ranks, p, rng, chunk),
+    )
 }
 
 /// One chunk's resamples from windowed counts; false (the chunk to be redone by `full_chunk`)
@@ -200,7 +219,6 @@ fn resample_diffs(
 fn windowed_chunk(coded: &Coded, p: f64, rng: ChaCha8Rng, chunk: &mut [f64]) -> bool {
     let g = coded.units();
     let mut draw = BoundedIndices::new(rng, g as u32);
-    let [wb, wc] = &coded.windows;
     let mut counts = coded.counts();
     for slot in chunk.iter_mut() {
         let (mut done, mut total) = (0, 0);
@@ -209,10 +227,9 @@ fn windowed_chunk(coded: &Coded, p: f64, rng: ChaCha8Rng, chunk: &mut [f64]) -> 
             total += coded.add_units(run, &mut counts);
             done += run.len();
         }
-        let (b, c) = counts.split_at(coded.split());
-        match (wb.quantile(b, total, p), wc.quantile(c, total, p)) {
-            (Some(x), Some(y)) => *slot = y - x,
-            _ => return false,
+        match read_diff(coded, &counts, total, p) {
+            Some(d) => *slot = d,
+            None => return false,
         }
         counts.fill(0);
     }
