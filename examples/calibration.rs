@@ -404,6 +404,23 @@ fn poisson(sets: usize, b: usize, seed: u64) {
             );
         }
     }
+    // Sparse changes at many units: 2% of the queries moved (the tie guard applies).
+    for moved in [sim::Moved::Symmetric, sim::Moved::Skewed] {
+        for n in [9_999, 10_000] {
+            let cell = sim::Sparse {
+                n,
+                changed: 0.02,
+                moved,
+            };
+            sparse_line(
+                &cell,
+                sets,
+                b,
+                seed,
+                Route::Report(IntervalMethod::BootstrapT),
+            );
+        }
+    }
     side_by_side(seed, b);
 }
 
