@@ -130,6 +130,7 @@ fn poisson_means(
                 / sizes.map_or(values[m].len() as f64, |z| z.iter().sum());
             sums.chunks_exact(w)
                 .map(|row| {
+                    // The drawn size: Σw·N (the sizes' column, second last) or Σw (last).
                     let total = row[w - 2 + usize::from(sizes.is_none())];
                     if total > 0.0 {
                         row[m] / total

@@ -77,27 +77,15 @@ pub fn bootstrap_quantile_diffs(
     );
     let ranks = Ranks::new(s.base, s.cand);
     let coded = Coded::for_bootstrap(&ranks, s.units, p);
-    if poisson::applies(g) {
-        return poisson_diffs(s, &ranks, &coded, p, resamples, key);
+    if !poisson::applies(g) {
+        return resample_diffs(s, &ranks, &coded, p, resamples, key);
     }
-    resample_diffs(s, &ranks, &coded, p, resamples, key)
-}
-
-/// `resample_diffs` with Poisson weights.
-fn poisson_diffs(
-    s: &PairedSample<'_>,
-    ranks: &Ranks,
-    coded: &Coded,
-    p: f64,
-    resamples: usize,
-    key: [u8; 32],
-) -> Vec<f64> {
     let observed = s.quantile_diff(p);
     by_chunks(
         resamples,
         key,
-        |rng, chunk| poisson_windowed(coded, p, rng, chunk, observed),
-        |rng, chunk| poisson_full(s, ranks, p, rng, chunk, observed),
+        |rng, chunk| poisson_windowed(&coded, p, rng, chunk, observed),
+        |rng, chunk| poisson_full(s, &ranks, p, rng, chunk, observed),
     )
 }
 

@@ -93,8 +93,7 @@ fn chunk(cols: &[&[f64]], mut rng: ChaCha8Rng, rows: &mut [f64], avx2: bool) {
         let len = BLOCK.min(n - start);
         let w = &mut bytes[..LANES * len];
         for g in 0..groups {
-            rng.fill_bytes(w);
-            to_weights(w, avx2);
+            fill_weights(&mut rng, w);
             for (j, col) in cols.iter().enumerate() {
                 let x = &col[start..start + len];
                 let count = (j == 0).then_some(&mut counts[g]);

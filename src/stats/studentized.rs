@@ -68,13 +68,14 @@ pub fn bootstrap_studentized_many(
     // Columns: the values, then per metric the spread columns, then (groups) N and N²; with
     // Poisson weights (`poisson`, from 10,000 units) one more, Σw: the units drawn.
     let poisson = poisson::applies(units);
-    let sums = match SpreadColumns::new(values, &centre, sizes) {
-        _ if poisson => {
-            let owned = stored_columns(values, &centre, sizes);
-            poisson::poisson_sums(&as_slices(values, &owned), resamples, key)
+    let sums = if poisson {
+        let owned = stored_columns(values, &centre, sizes);
+        poisson::poisson_sums(&as_slices(values, &owned), resamples, key)
+    } else {
+        match SpreadColumns::new(values, &centre, sizes) {
+            Some(table) => bootstrap_sums(&table, resamples, key),
+            None => stored_sums(values, &centre, sizes, resamples, key),
         }
-        Some(table) => bootstrap_sums(&table, resamples, key),
-        None => stored_sums(values, &centre, sizes, resamples, key),
     };
     let w = spread_columns::width(values.len(), sizes.is_some());
     let m = values.len();
