@@ -2,8 +2,10 @@
 for the sparse cells (most query deltas exactly 0, a share moved), query unit, 95%.
 
 Routes per set (B resamples): the bootstrap-t (t* = (mean* - mean)/se*, se = s/sqrt(n); an
-infinite t* reads the smallest / largest delta), the tie guard (per side the wider of it and the
-Student t bound, `src/stats/ties.rs`), and three rules tried and not taken: no guard when every
+infinite t* reads the smallest / largest delta), the tie guard until wave 3 session 8 (per side
+the wider of it and the Student t bound), the tie guard since ("t|tilt guard": per side the wider
+of the Student t bound and the tilted score bound, `src/stats/ties.rs`, `src/stats/tilt.rs`;
+every cell here is tie-heavy), and three rules tried and not taken: no guard when every
 moved delta has one sign ("one-signed"), no guard when a two-sided sign test on the moved deltas
 rejects at 1% ("sign 1%"), and the guard widened by the symmetric bootstrap-t bound
 (|t*| quantile, "guard + symmetric"). Moves: symmetric +-U(0, 0.5); skewed 0.05(1 + Exp(1));
@@ -26,7 +28,7 @@ SETS = int(sys.argv[1]) if len(sys.argv) > 1 else 1500
 rng = np.random.default_rng(int(sys.argv[2]) if len(sys.argv) > 2 else 7)
 B = 1000
 MIN_MOVED = 8
-ROUTES = ("bootstrap-t", "tie guard", "one-signed", "sign 1%", "guard + symmetric")
+ROUTES = ("bootstrap-t", "tie guard", "t|tilt guard", "one-signed", "sign 1%", "guard + symmetric")
 
 
 def draw(kind, n, share):
@@ -34,6 +36,12 @@ def draw(kind, n, share):
 
 
 t_quantile = sparse_models.t_quantile
+
+
+def t_tilt(d, m, half):
+    """The default since wave 3 session 8: per side the wider of the t and the tilted bound."""
+    low, high = sparse_models.tilt_bounds(d, len(d) - 1)
+    return (min(low, m - half), max(high, m + half))
 
 
 def routes(d):
@@ -58,6 +66,7 @@ def routes(d):
     out = {
         "bootstrap-t": (lo, hi),
         "tie guard": guard,
+        "t|tilt guard": t_tilt(d, m, half),
         "one-signed": (lo, hi) if one_signed else guard,
         "sign 1%": (lo, hi) if sign_p < 0.01 else guard,
         "guard + symmetric": (min(guard[0], sym[0]), max(guard[1], sym[1])),
@@ -88,6 +97,7 @@ def cell(kind, n, share):
 
 
 for kind, share, ns in [
+    ("skewed", 0.15, (20,)),
     ("symmetric", 0.15, (30, 50, 100, 200)),
     ("symmetric", 0.30, (30, 100)),
     ("skewed", 0.15, (30, 50, 100, 200)),

@@ -6,7 +6,9 @@ the share of tied unit means, the mean, the CR2 standard error and its Bell–Mc
 freedom computed from the general matrix formulas (hat matrix of the regression on a constant,
 A_g = (I − H_gg)^{-1/2} by eigendecomposition; the df as (Σλ)² / Σλ² over the eigenvalues of
 G'G, Imbens & Kolesár 2016, eq. 11, with Ω = I), not the closed forms rag-gate uses, and
-scipy.stats.t.ppf for the quantile: the bounds mean ∓ t_{0.975, df} · se.
+scipy.stats.t.ppf for the quantile: the bounds mean ∓ t_{0.975, df} · se; and the tilted score
+bounds of `stats::tilt` (the exponential tilt solved by scipy's brentq on the raw units, each
+bound the root of t · se(μ) = |mean − μ|), which tests/stats_ties.rs also reads.
 
 Run:  python3 calibration/scipy_ties.py
 (creates a venv with scipy and numpy under /tmp/scipy-venv if they are not importable)
@@ -34,6 +36,7 @@ def ensure_scipy():
 ensure_scipy()
 import numpy as np  # noqa: E402
 import scipy  # noqa: E402
+from scipy.optimize import brentq  # noqa: E402
 from scipy.stats import t as student_t  # noqa: E402
 
 CONFIDENCE = 0.95
@@ -89,6 +92,47 @@ def ik_groups(sizes, s2e, s2u):
     return float(1 + lam.sum() ** 2 / (lam ** 2).sum())
 
 
+def tilted_se(sums, sizes, mu):
+    """se(mu) under the exponential tilt of the units with mean mu: w ~ exp(lam c), c = sum -
+    mu size, sum w c = 0 (brentq on lam), se^2 = sum w c^2 / ((G - 1) (sum w size)^2)."""
+    c = sums - mu * sizes
+
+    def weights(lam):
+        a = lam * c
+        w = np.exp(a - a.max())
+        return w / w.sum()
+
+    def f(lam):
+        return weights(lam) @ c
+
+    lo, hi = -1.0, 1.0
+    while f(lo) > 0:
+        lo *= 2
+    while f(hi) < 0:
+        hi *= 2
+    w = weights(brentq(f, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=1000))
+    return np.sqrt((w @ (c * c)) / ((len(c) - 1) * (w @ sizes) ** 2))
+
+
+def tilt_bounds(d, groups, df):
+    """The tilted score interval: the roots of t * se(mu) = |mean - mu| on either side of the
+    mean, inside the range of the unit means (stats::tilt, written again from its formula)."""
+    ids = sorted(set(groups))
+    sums = np.array([d[[i for i in range(len(d)) if groups[i] == g]].sum() for g in ids])
+    sizes = np.array([float(sum(1 for i in range(len(d)) if groups[i] == g)) for g in ids])
+    mean = sums.sum() / sizes.sum()
+    q = student_t.ppf(1 - (1 - CONFIDENCE) / 2, df)
+    lo_m, hi_m = (sums / sizes).min(), (sums / sizes).max()
+
+    def g(mu):
+        return q * tilted_se(sums, sizes, mu) - abs(mean - mu)
+
+    span = hi_m - lo_m
+    low = brentq(g, lo_m + 1e-12 * span, mean, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+    high = brentq(g, mean, hi_m - 1e-12 * span, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+    return [float(low), float(high)]
+
+
 def tied_share(unit_means):
     _, counts = np.unique(np.asarray(unit_means), return_counts=True)
     return float(counts.max() / len(unit_means))
@@ -103,7 +147,8 @@ def case(name, d, group_of):
     means = [d[[i for i in range(len(d)) if groups[i] == g]].mean() for g in ids]
     return {"name": name, "deltas": d.tolist(), "group_of": group_of,
             "tied_share": tied_share(means), "mean": mean, "se_cr2": se, "bm_df": df,
-            "t_quantile": q, "t_bounds": [mean - q * se, mean + q * se]}
+            "t_quantile": q, "t_bounds": [mean - q * se, mean + q * se],
+            "tilt_bounds": tilt_bounds(d, groups, df)}
 
 
 def sparse(rng, n, changed):
@@ -119,10 +164,15 @@ def main():
         case("sparse-15pct-n100", sparse(rng, 100, 0.15), None),
         case("sparse-30pct-n50", sparse(rng, 50, 0.30), None),
     ]
+
     # 16 groups of 1-6 queries, most groups untouched.
     sizes = rng.integers(1, 7, 16)
     group_of = np.repeat(np.arange(16), sizes).tolist()
     cases.append(case("groups-16-sparse", sparse(rng, len(group_of), 0.1), group_of))
+    # Moves mostly one way (issue 28's asymmetric cells): the tilted bound decides a side.
+    rng2 = np.random.default_rng(20261203)
+    up = np.where(rng2.random(60) < 0.2, np.round(rng2.uniform(-0.2, 0.3, 60) * 1024) / 1024, 0.0)
+    cases.append(case("sparse-shifted-n60", up, None))
     designs = []
     for sizes, s2e, s2u in [([1, 2, 3, 10, 30, 2, 1, 10], 0.0025, 0.0064),
                             ([30, 1, 1, 1, 1], 1.0, 0.0), ([4] * 8, 0.01, 0.5),
@@ -141,7 +191,8 @@ def main():
     for d in designs:
         print(d["sizes"], "kish", d["kish"], "ik", d["ik_groups"])
     for c in cases:
-        print(c["name"], "tied", c["tied_share"], "df", c["bm_df"], "t bounds", c["t_bounds"])
+        print(c["name"], "tied", c["tied_share"], "df", c["bm_df"], "t bounds", c["t_bounds"],
+              "tilt bounds", c["tilt_bounds"])
 
 
 if __name__ == "__main__":

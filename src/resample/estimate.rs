@@ -28,7 +28,7 @@ use crate::stats::small_sample::{
 use crate::stats::statistic::Statistic;
 use crate::stats::streams::stream_key;
 use crate::stats::studentized::{self, bootstrap_studentized_many, Draws};
-use crate::stats::{jackknife, signflip, ties};
+use crate::stats::{jackknife, signflip, ties, tilt};
 
 /// A bound compared with a threshold: `bound` 0 is the CI low, 1 the CI high.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -185,15 +185,20 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
         IntervalMethod::BootstrapT => {
             // CR2 and the Bell–McCaffrey df: the CR1 studentisation for equal sizes and
             // queries, wider where a few large groups carry the mean; on tie-heavy units the
-            // wider of it and the t bound per side (`stats::ties`).
+            // wider of the t bound and the tilted score bound per side (`stats::ties`,
+            // `stats::tilt`).
             let ones = vec![1.0; values.len()];
             let z = sizes.unwrap_or(&ones);
             let se = se_cr0_cr2(values, z).1;
             let stretch = t_stretch(z, x.confidence);
             let range = studentized::unit_range(values, sizes);
             let boot = studentized::interval(d, point, se, stretch, range, x.confidence);
-            let t = ties::t_bounds(point, se, bm_df(z), x.confidence);
-            ties::guard(boot, &unit_means(values, sizes), t)
+            if !ties::applies(&unit_means(values, sizes)) {
+                return boot;
+            }
+            let df = bm_df(z);
+            let t = ties::t_bounds(point, se, df, x.confidence);
+            ties::guard(boot, t, tilt::bounds(values, sizes, df, x.confidence))
         }
         IntervalMethod::ExpandedPercentile => {
             let mut sorted = d.means.clone();

@@ -11,8 +11,10 @@
 //!   Chamandy et al. 2012): one integer weight per unit and resample, read in storage order.
 //! - `spread_columns`: the bootstrap-t's spread columns computed per draw (the same sums as
 //!   stored columns, bit for bit, with half the memory traffic or less).
-//! - `ties`: the bootstrap-t's tie guard, the wider of it and the Student t bound per side when
-//!   half or more of the units are tied (Efron 1969; Hall 1988).
+//! - `ties`: the bootstrap-t's tie guard: when half or more of the units are tied, per side the
+//!   wider of the Student t bound (Efron 1969) and the tilted score bound.
+//! - `tilt`: the exponentially tilted score interval of a mean (Efron 1981; DiCiccio & Romano
+//!   1990; Wilson 1927 for 0/1 deltas).
 //! - `small_sample`: effective number of groups, CR2 standard error and its Bell–McCaffrey
 //!   degrees of freedom, the expanded percentile levels (Hesterberg 2015), t quantiles.
 //! - `jackknife`: leave-one-unit-out values in O(n), for the BCa acceleration.
@@ -57,5 +59,6 @@ pub mod statistic;
 pub mod streams;
 pub mod studentized;
 pub mod ties;
+pub mod tilt;
 pub mod welch;
 pub mod qps_at_recall;

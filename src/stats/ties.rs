@@ -48,25 +48,22 @@ pub fn t_bounds(estimate: f64, se: f64, df: f64, confidence: f64) -> Option<[f64
     Some([estimate - half, estimate + half])
 }
 
-/// The bootstrap-t interval `boot` with each bound replaced by the t bound where that is wider
-/// (a t bound has no Monte-Carlo error), when at least `TIE_SHARE` of the units are tied;
-/// `boot` unchanged otherwise.
-pub fn guard(boot: Interval, unit_means: &[f64], t: Option<[f64; 2]>) -> Interval {
+/// Whether the guard applies: at least `TIE_SHARE` of the units are tied.
+pub fn applies(unit_means: &[f64]) -> bool {
+    tied_share(unit_means) >= TIE_SHARE
+}
+
+/// The guarded interval on tie-heavy units: per side the wider of the Student t bound `t` and
+/// the tilted score bound `tilted` (`stats::tilt`), neither with Monte-Carlo error; the
+/// bootstrap-t interval `boot` where there is no t bound.
+pub fn guard(boot: Interval, t: Option<[f64; 2]>, tilted: Option<[f64; 2]>) -> Interval {
     let Some([t_low, t_high]) = t else {
         return boot;
     };
-    if tied_share(unit_means) < TIE_SHARE {
-        return boot;
-    }
+    let [low, high] = tilted.unwrap_or([t_low, t_high]);
     let mut out = boot;
-    if t_low < boot.bounds[0] {
-        out.bounds[0] = t_low;
-        out.mc_se[0] = 0.0;
-    }
-    if t_high > boot.bounds[1] {
-        out.bounds[1] = t_high;
-        out.mc_se[1] = 0.0;
-    }
+    out.bounds = [t_low.min(low), t_high.max(high)];
+    out.mc_se = [0.0, 0.0];
     out
 }
 
@@ -93,15 +90,18 @@ mod tests {
     }
 
     #[test]
-    fn the_wider_bound_per_side_only_when_half_are_tied() {
+    fn the_wider_of_t_and_tilt_per_side_only_when_half_are_tied() {
         let t = Some([-0.5, 0.5]);
-        let tied = [0.0, 0.0, 0.0, 0.4, -0.3, 0.2];
-        let g = guard(boot([-0.3, 0.7]), &tied, t);
-        assert_eq!(g.bounds, [-0.5, 0.7]);
-        assert_eq!(g.mc_se, [0.0, 0.02]);
-        let untied = [0.1, 0.0, 0.0, 0.4, -0.3, 0.2];
-        assert_eq!(guard(boot([-0.3, 0.7]), &untied, t).bounds, [-0.3, 0.7]);
-        assert_eq!(guard(boot([-0.3, 0.7]), &tied, None).bounds, [-0.3, 0.7]);
+        assert!(applies(&[0.0, 0.0, 0.0, 0.4, -0.3, 0.2]));
+        assert!(!applies(&[0.1, 0.0, 0.0, 0.4, -0.3, 0.2]));
+        let g = guard(boot([-0.3, 0.7]), t, Some([-0.4, 0.6]));
+        assert_eq!(g.bounds, [-0.5, 0.6]);
+        assert_eq!(g.mc_se, [0.0, 0.0]);
+        assert_eq!(guard(boot([-0.3, 0.7]), t, None).bounds, [-0.5, 0.5]);
+        assert_eq!(
+            guard(boot([-0.3, 0.7]), None, Some([-0.4, 0.6])).bounds,
+            [-0.3, 0.7]
+        );
         assert_eq!(t_bounds(1.0, 0.0, 5.0, 0.95), None);
         assert_eq!(t_bounds(1.0, 0.1, 0.0, 0.95), None);
     }
