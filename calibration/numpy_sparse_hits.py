@@ -77,6 +77,11 @@ def routes(d):
     ties = np.unique(d, return_counts=True)[1].max() / n >= 0.5
     guard = (min(lo, m - half), max(hi, m + half)) if ties else (lo, hi)
     out = {"bootstrap-t": (lo, hi), "guard": guard, "t": (m - half, m + half)}
+    if ties:
+        tl = sparse_models.tilt_bounds(d, n - 1)
+        out["t|tilt"] = (min(tl[0], m - half), max(tl[1], m + half))
+    else:
+        out["t|tilt"] = (lo, hi)
     g3 = np.mean((d - m) ** 3) / np.mean((d - m) ** 2) ** 1.5 if s > 0 else 0.0
     out["hall"] = hall(m, se, g3, n, tc)
     c = stats.chi2.ppf(0.95, 1); cf = stats.f.ppf(0.95, 1, n - 1)

@@ -150,7 +150,7 @@ fn on_tie_heavy_units_the_default_interval_is_the_wider_of_t_and_tilt() {
 }
 
 #[test]
-fn the_report_of_a_sparse_change_carries_the_t_bound() {
+fn the_report_of_a_sparse_change_carries_the_guarded_bounds() {
     // 30 queries, 2 moved: through `check`, the JSON interval is the references' wider of the t
     // and the tilted bound per side.
     let c = cases()

@@ -197,7 +197,9 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
                 return boot;
             }
             let df = bm_df(z);
-            let t = ties::t_bounds(point, se, df, x.confidence);
+            let Some(t) = ties::t_bounds(point, se, df, x.confidence) else {
+                return boot;
+            };
             ties::guard(boot, t, tilt::bounds(values, sizes, df, x.confidence))
         }
         IntervalMethod::ExpandedPercentile => {

@@ -54,13 +54,11 @@ pub fn applies(unit_means: &[f64]) -> bool {
 }
 
 /// The guarded interval on tie-heavy units: per side the wider of the Student t bound `t` and
-/// the tilted score bound `tilted` (`stats::tilt`), neither with Monte-Carlo error; the
-/// bootstrap-t interval `boot` where there is no t bound.
-pub fn guard(boot: Interval, t: Option<[f64; 2]>, tilted: Option<[f64; 2]>) -> Interval {
-    let Some([t_low, t_high]) = t else {
-        return boot;
-    };
-    let [low, high] = tilted.unwrap_or([t_low, t_high]);
+/// the tilted score bound `tilted` (`stats::tilt`), neither with Monte-Carlo error (`boot`
+/// gives the levels).
+pub fn guard(boot: Interval, t: [f64; 2], tilted: Option<[f64; 2]>) -> Interval {
+    let [t_low, t_high] = t;
+    let [low, high] = tilted.unwrap_or(t);
     let mut out = boot;
     out.bounds = [t_low.min(low), t_high.max(high)];
     out.mc_se = [0.0, 0.0];
@@ -91,17 +89,14 @@ mod tests {
 
     #[test]
     fn the_wider_of_t_and_tilt_per_side_only_when_half_are_tied() {
-        let t = Some([-0.5, 0.5]);
+        let t = [-0.5, 0.5];
         assert!(applies(&[0.0, 0.0, 0.0, 0.4, -0.3, 0.2]));
         assert!(!applies(&[0.1, 0.0, 0.0, 0.4, -0.3, 0.2]));
         let g = guard(boot([-0.3, 0.7]), t, Some([-0.4, 0.6]));
         assert_eq!(g.bounds, [-0.5, 0.6]);
         assert_eq!(g.mc_se, [0.0, 0.0]);
+        assert_eq!(g.levels, [0.975, 0.025]);
         assert_eq!(guard(boot([-0.3, 0.7]), t, None).bounds, [-0.5, 0.5]);
-        assert_eq!(
-            guard(boot([-0.3, 0.7]), None, Some([-0.4, 0.6])).bounds,
-            [-0.3, 0.7]
-        );
         assert_eq!(t_bounds(1.0, 0.0, 5.0, 0.95), None);
         assert_eq!(t_bounds(1.0, 0.1, 0.0, 0.95), None);
     }
