@@ -165,4 +165,5 @@ def main():
         print(f"{model:8s} p={p} n={n:4d}: " + "; ".join(parts) + f"  [{time.time()-t0:.0f}s]", flush=True)
 
 
-main()
+if __name__ == "__main__":
+    main()

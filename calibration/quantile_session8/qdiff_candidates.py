@@ -15,31 +15,15 @@ Replays the data sets and bootstrap indices of calibration/numpy_quantile_method
   pm4,pm2: percentile interval shrunk about the bootstrap median by sqrt(V4/S_n), sqrt(V2/S_n)
 usage: python3 qdiff_candidates.py SETS B MODEL:P:N...
 """
+import os
 import sys, time
 import numpy as np
 from scipy.stats import norm, beta
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from numpy_quantile_methods import draw, t7  # noqa: E402  (the same models and type-7 rule)
+
 Z = norm.ppf(0.975)
-
-def draw(model, n, rng):
-    if model in ("paired10", "paired40"):
-        s = 10.0 if model == "paired10" else 40.0
-        q = 100 * np.exp(0.5 * rng.standard_normal(n))
-        return q + s * rng.standard_normal(n), q + s * rng.standard_normal(n)
-    if model == "unpaired":
-        b = 100 * np.exp(0.5 * rng.standard_normal(n)) + 10 * rng.standard_normal(n)
-        c = 100 * np.exp(0.5 * rng.standard_normal(n)) + 10 * rng.standard_normal(n)
-        return b, c
-    if model == "lognorm":
-        q = np.exp(np.log(100) + rng.standard_normal(n))
-        return q * np.exp(0.25 * rng.standard_normal(n)), q * np.exp(0.25 * rng.standard_normal(n))
-    raise ValueError(model)
-
-def t7(sorted_x, p):
-    n = sorted_x.shape[-1]
-    h = (n - 1) * p
-    lo = int(np.floor(h)); hi = min(lo + 1, n - 1); f = h - lo
-    return sorted_x[..., lo] + f * (sorted_x[..., hi] - sorted_x[..., lo])
 
 def psi_rows(X, S, p):
     """Influence values (p - 1{x<=q})/f per row; X (R,n) raw, S sorted. KDE density at q, same rule
