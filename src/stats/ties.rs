@@ -1,22 +1,26 @@
 //! The tie guard of the bootstrap-t interval of a mean (issue 28): when half or more of the
 //! units are exact ties (a change that leaves most queries' metric exactly unchanged), each
-//! bound is the wider of the bootstrap-t bound and the Student t bound on the same CR2 standard
-//! error and Bell–McCaffrey degrees of freedom, θ̂ ∓ t_{1−α/2, df} · ŝe.
+//! bound is the wider of the Student t bound on the same CR2 standard error and Bell–McCaffrey
+//! degrees of freedom, θ̂ ∓ t_{1−α/2, df} · ŝe, and the tilted score bound (`stats::tilt`) on the
+//! same df; the bootstrap-t bound is not used there.
 //!
 //! Why: with few units that differ from the rest, the sample skewness the bootstrap-t corrects
 //! for is noise correlated with the estimate's error, and the studentised interval leans the
 //! wrong way (coverage 86–92% at n = 20–100 with 85% zero deltas and symmetric moves). The t
 //! interval is conservative for symmetric data (Efron 1969, "Student's t-test under symmetry
-//! conditions", JASA 64:1278), and the bootstrap-t keeps its second-order skew correction
-//! where the data are truly skewed (Hall 1988, "Theoretical comparison of bootstrap confidence
-//! intervals", Ann. Statist. 16:927): taking the wider bound per side keeps both. The measured
-//! effect is in `calibration/results.txt` and docs/statistics.md.
+//! conditions", JASA 64:1278). Where the moved units lie mostly on one side, the moved share is
+//! itself uncertain and the t bound on the far side falls short; the tilted score bound takes
+//! the variance at the hypothesised mean (a Wilson-type interval) and reaches there, without
+//! reading a skewness from the few moved values. Until wave 3 session 8 the t bound's partner
+//! was the bootstrap-t bound (Hall 1988, Ann. Statist. 16:927): it over-covered skewed sparse
+//! data (99.2–99.6%) and missed the far side of asymmetric moves (5.5% at 15% of n = 100). The
+//! measured effect is in `calibration/results.txt` and docs/statistics.md.
 //!
 //! Ties are counted among the unit means (a query's delta, or a group's sum over its size):
 //! the share of units equal to the most common value, so a shift of every delta by the same
 //! amount (a true delta on a `max-drop` margin) keeps the guard's decision.
 //!
-//! Pure: numbers in, numbers out; O(G log G).
+//! Pure: numbers in, numbers out; O(G log G) (the tilt: O(distinct units) a bisection step).
 
 use super::interval::Interval;
 use super::small_sample::t_quantile;
