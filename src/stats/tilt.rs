@@ -73,10 +73,8 @@ impl Units {
         }
         let u: Vec<f64> = c.iter().map(|v| v / scale).collect();
         let lambda = self.solve(&u, guess);
-        let top = u.iter().fold(f64::NEG_INFINITY, |a, v| a.max(lambda * v));
         let (mut w_sum, mut c2, mut size) = (0.0, 0.0, 0.0);
-        for ((r, ui), ci) in self.rows.iter().zip(&u).zip(&c) {
-            let w = r.2 * (lambda * ui - top).exp();
+        for ((w, r), ci) in self.weights(&u, lambda).zip(&self.rows).zip(&c) {
             w_sum += w;
             c2 += w * ci * ci;
             size += w * r.1;
@@ -85,14 +83,22 @@ impl Units {
         ((var / ((self.count - 1.0) * size * size)).sqrt(), lambda)
     }
 
+    /// Each row's tilt weight m·exp(λu − max λu), unnormalised (the largest exponent is 0, so
+    /// nothing overflows).
+    fn weights<'a>(&'a self, u: &'a [f64], lambda: f64) -> impl Iterator<Item = f64> + 'a {
+        let top = u.iter().fold(f64::NEG_INFINITY, |a, v| a.max(lambda * v));
+        self.rows
+            .iter()
+            .zip(u)
+            .map(move |(r, ui)| r.2 * (lambda * ui - top).exp())
+    }
+
     /// The λ with Σ m·u·exp(λu) = 0 (the function rises with λ), by Newton kept inside a
     /// bracket that bisection shrinks when a step would leave it.
     fn solve(&self, u: &[f64], guess: f64) -> f64 {
         let f = |lambda: f64| {
-            let top = u.iter().fold(f64::NEG_INFINITY, |a, v| a.max(lambda * v));
             let (mut w_sum, mut f, mut d) = (0.0, 0.0, 0.0);
-            for (r, ui) in self.rows.iter().zip(u) {
-                let w = r.2 * (lambda * ui - top).exp();
+            for (w, ui) in self.weights(u, lambda).zip(u) {
                 w_sum += w;
                 f += w * ui;
                 d += w * ui * ui;
