@@ -7,8 +7,9 @@ freedom computed from the general matrix formulas (hat matrix of the regression 
 A_g = (I − H_gg)^{-1/2} by eigendecomposition; the df as (Σλ)² / Σλ² over the eigenvalues of
 G'G, Imbens & Kolesár 2016, eq. 11, with Ω = I), not the closed forms rag-gate uses, and
 scipy.stats.t.ppf for the quantile: the bounds mean ∓ t_{0.975, df} · se; and the tilted score
-bounds of `stats::tilt` (the exponential tilt solved by scipy's brentq on the raw units, each
-bound the root of t · se(μ) = |mean − μ|), which tests/stats_ties.rs also reads.
+bounds of `stats::tilt` (`sparse_models.tilt_interval`: the exponential tilt solved by scipy's
+brentq on the raw units, each bound the root of t · se(μ) = |mean − μ|), which
+tests/stats_ties.rs also reads.
 
 Run:  python3 calibration/scipy_ties.py
 (creates a venv with scipy and numpy under /tmp/scipy-venv if they are not importable)
@@ -36,8 +37,10 @@ def ensure_scipy():
 ensure_scipy()
 import numpy as np  # noqa: E402
 import scipy  # noqa: E402
-from scipy.optimize import brentq  # noqa: E402
 from scipy.stats import t as student_t  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sparse_models  # noqa: E402
 
 CONFIDENCE = 0.95
 
@@ -92,45 +95,13 @@ def ik_groups(sizes, s2e, s2u):
     return float(1 + lam.sum() ** 2 / (lam ** 2).sum())
 
 
-def tilted_se(sums, sizes, mu):
-    """se(mu) under the exponential tilt of the units with mean mu: w ~ exp(lam c), c = sum -
-    mu size, sum w c = 0 (brentq on lam), se^2 = sum w c^2 / ((G - 1) (sum w size)^2)."""
-    c = sums - mu * sizes
-
-    def weights(lam):
-        a = lam * c
-        w = np.exp(a - a.max())
-        return w / w.sum()
-
-    def f(lam):
-        return weights(lam) @ c
-
-    lo, hi = -1.0, 1.0
-    while f(lo) > 0:
-        lo *= 2
-    while f(hi) < 0:
-        hi *= 2
-    w = weights(brentq(f, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=1000))
-    return np.sqrt((w @ (c * c)) / ((len(c) - 1) * (w @ sizes) ** 2))
-
-
 def tilt_bounds(d, groups, df):
-    """The tilted score interval: the roots of t * se(mu) = |mean - mu| on either side of the
-    mean, inside the range of the unit means (stats::tilt, written again from its formula)."""
+    """The tilted score bounds of the units' sums and sizes (`sparse_models.tilt_interval`, the
+    brentq replay of stats::tilt that the numpy replays share)."""
     ids = sorted(set(groups))
     sums = np.array([d[[i for i in range(len(d)) if groups[i] == g]].sum() for g in ids])
     sizes = np.array([float(sum(1 for i in range(len(d)) if groups[i] == g)) for g in ids])
-    mean = sums.sum() / sizes.sum()
-    q = student_t.ppf(1 - (1 - CONFIDENCE) / 2, df)
-    lo_m, hi_m = (sums / sizes).min(), (sums / sizes).max()
-
-    def g(mu):
-        return q * tilted_se(sums, sizes, mu) - abs(mean - mu)
-
-    span = hi_m - lo_m
-    low = brentq(g, lo_m + 1e-12 * span, mean, xtol=1e-15, rtol=4 * np.finfo(float).eps)
-    high = brentq(g, mean, hi_m - 1e-12 * span, xtol=1e-15, rtol=4 * np.finfo(float).eps)
-    return [float(low), float(high)]
+    return list(sparse_models.tilt_interval(sums, sizes, df, CONFIDENCE))
 
 
 def tied_share(unit_means):

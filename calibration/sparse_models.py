@@ -50,38 +50,49 @@ def t_quantile(t, p):
     return a + (h - lo) * (b - a)
 
 
-def tilt_bounds(d, df, confidence=0.95):
-    """The tilted score interval of the mean (src/stats/tilt.rs, written again from its formula):
-    the mu where t(df) * se(mu) = |mean - mu|, se(mu)^2 = sum w (d - mu)^2 / (n - 1) under the
-    exponential tilt w ~ exp(lam (d - mu)) of the data with mean mu (brentq on lam)."""
-    n, m = len(d), d.mean()
-    lo_d, hi_d = d.min(), d.max()
-    if lo_d == hi_d:
-        return m, m
+def tilt_interval(sums, sizes, df, confidence=0.95):
+    """The tilted score interval of the mean sum(sums) / sum(sizes) (src/stats/tilt.rs, written
+    again from its formula): the mu on either side of the mean where t(df) * se(mu) =
+    |mean - mu|, se(mu)^2 = sum w c^2 / ((G - 1) (sum w size)^2) under the exponential tilt
+    w ~ exp(lam c), c = sum - mu size, with sum w c = 0 (brentq on lam); a query is (delta, 1).
+    Also the independent reference of scipy_ties.py (tests/data/stats/scipy_ties.json)."""
+    sums, sizes = np.asarray(sums, dtype=float), np.asarray(sizes, dtype=float)
+    mean = sums.sum() / sizes.sum()
+    lo_m, hi_m = (sums / sizes).min(), (sums / sizes).max()
+    if lo_m == hi_m:
+        return mean, mean
     q = stats.t.ppf(1 - (1 - confidence) / 2, df)
+    tight = dict(rtol=4 * np.finfo(float).eps)
 
     def se(mu):
-        c = d - mu
+        c = sums - mu * sizes
 
-        def f(lam):
+        def weights(lam):
             a = lam * c
             w = np.exp(a - a.max())
-            return (w @ c) / w.sum()
+            return w / w.sum()
+
+        def f(lam):
+            return weights(lam) @ c
 
         lo, hi = -1.0, 1.0
         while f(lo) > 0:
             lo *= 2
         while f(hi) < 0:
             hi *= 2
-        a = optimize.brentq(f, lo, hi, xtol=1e-14) * c
-        w = np.exp(a - a.max())
-        return np.sqrt((w @ (c * c)) / w.sum() / (n - 1))
+        w = weights(optimize.brentq(f, lo, hi, xtol=1e-300, maxiter=1000, **tight))
+        return np.sqrt((w @ (c * c)) / ((len(c) - 1) * (w @ sizes) ** 2))
 
     def g(mu):
-        return q * se(mu) - abs(m - mu)
+        return q * se(mu) - abs(mean - mu)
 
-    eps = 1e-9 * (hi_d - lo_d)
-    a, b = lo_d + eps, hi_d - eps
-    low = a if g(a) > 0 else optimize.brentq(g, a, m, xtol=1e-12)
-    high = b if g(b) > 0 else optimize.brentq(g, m, b, xtol=1e-12)
-    return low, high
+    span = hi_m - lo_m
+    a, b = lo_m + 1e-12 * span, hi_m - 1e-12 * span
+    low = a if g(a) > 0 else optimize.brentq(g, a, mean, xtol=1e-15, **tight)
+    high = b if g(b) > 0 else optimize.brentq(g, mean, b, xtol=1e-15, **tight)
+    return float(low), float(high)
+
+
+def tilt_bounds(d, df, confidence=0.95):
+    """`tilt_interval` of query deltas d."""
+    return tilt_interval(d, np.ones(len(d)), df, confidence)
