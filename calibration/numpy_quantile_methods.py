@@ -41,6 +41,21 @@ Z = norm.ppf(0.975)
 SMOOTH_SPACING = float(os.environ["SMOOTH_SPACING"]) if "SMOOTH_SPACING" in os.environ else None
 
 
+MODELS = ["paired10", "paired40", "unpaired", "lognorm"]
+
+
+def cell_seed(model, p, n):
+    """Each cell's own data seed, from (model, p, n); the replays of these models share it."""
+    return MODELS.index(model) * 100000 + int(p * 100) * 10000 + n
+
+
+def coverage_text(name, low_misses, high_misses, sets):
+    """'name coverage±s.e. (low above / high below)', in % of `sets`."""
+    cov = 1 - (low_misses + high_misses) / sets
+    se = np.sqrt(cov * (1 - cov) / sets)
+    return f"{name} {100*cov:5.1f}±{100*se:3.1f} ({100*low_misses/sets:.1f}/{100*high_misses/sets:.1f})"
+
+
 def draw(model, n, rng):
     if model in ("paired10", "paired40"):
         s = 10.0 if model == "paired10" else 40.0
@@ -156,12 +171,8 @@ def main():
         model, p, n = spec.split(":")
         p, n = float(p), int(n)
         t0 = time.time()
-        names, lo, hi = cell(model, p, n, sets, B, seed=["paired10", "paired40", "unpaired", "lognorm"].index(model) * 100000 + int(p * 100) * 10000 + n)
-        parts = []
-        for k in names:
-            cov = 1 - (lo[k] + hi[k]) / sets
-            se = np.sqrt(cov * (1 - cov) / sets)
-            parts.append(f"{k} {100*cov:5.1f}±{100*se:3.1f} ({100*lo[k]/sets:.1f}/{100*hi[k]/sets:.1f})")
+        names, lo, hi = cell(model, p, n, sets, B, seed=cell_seed(model, p, n))
+        parts = [coverage_text(k, lo[k], hi[k], sets) for k in names]
         print(f"{model:8s} p={p} n={n:4d}: " + "; ".join(parts) + f"  [{time.time()-t0:.0f}s]", flush=True)
 
 

@@ -9,7 +9,7 @@ import os
 import sys
 import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from numpy_quantile_methods import draw, t7
+from numpy_quantile_methods import cell_seed, draw, t7
 def cell(model, p, n, sets, B, seed):
     rng = np.random.default_rng(seed)
     r = {"perc": [0, 0], "basic": [0, 0], "mid": [0, 0]}
@@ -30,8 +30,7 @@ for m in ["paired10", "paired40", "unpaired", "lognorm"]:
     for p in [0.5, 0.95]:
         row = []
         for n in [30, 50, 100, 200]:
-            seed = ["paired10", "paired40", "unpaired", "lognorm"].index(m) * 100000 + int(p * 100) * 10000 + n
-            r = cell(m, p, n, sets, B, seed)
+            r = cell(m, p, n, sets, B, cell_seed(m, p, n))
             parts = []
             for k, (a, b) in r.items():
                 cov = 100 - 100 * (a + b) / sets

@@ -7,9 +7,9 @@ interval = [quantile(d*, a_lo), quantile(d*, a_hi)].
 dblh (ad hoc): levels Phi((Phi^-1(a_cal) + Phi^-1(a_nominal))/2), i.e. half the calibration in z.  Cost: B + B1*B2 resamples instead of B."""
 import sys, time, numpy as np
 from scipy.stats import norm
-from qdiff_candidates import draw, t7
+from qdiff_candidates import cell_seed, coverage_text, draw, t7
 def cell(model, p, n, sets, B, B1, B2):
-    seed = ["paired10", "paired40", "unpaired", "lognorm"].index(model) * 100000 + int(p * 100) * 10000 + n
+    seed = cell_seed(model, p, n)
     rng = np.random.default_rng(seed)
     names = ["perc", "dbl", "dblh"]; lo = dict.fromkeys(names, 0); hi = dict.fromkeys(names, 0); al = []
     for _ in range(sets):
@@ -27,10 +27,7 @@ def cell(model, p, n, sets, B, B1, B2):
         for k, (l, h) in ivs.items():
             lo[k] += l > 0; hi[k] += h < 0
     al = np.array(al)
-    out = []
-    for k in names:
-        cov = 1 - (lo[k] + hi[k]) / sets; se = np.sqrt(cov * (1 - cov) / sets)
-        out.append(f"{k} {100*cov:5.1f}±{100*se:.1f} ({100*lo[k]/sets:.1f}/{100*hi[k]/sets:.1f})")
+    out = [coverage_text(k, lo[k], hi[k], sets) for k in names]
     print(f"{model:8s} p={p} n={n:4d}: " + "; ".join(out) + f"; median levels {np.median(al[:,0]):.3f}/{np.median(al[:,1]):.3f}", flush=True)
 if __name__ == "__main__":
     sets, B, B1, B2 = map(int, sys.argv[1:5])

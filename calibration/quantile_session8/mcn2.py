@@ -7,7 +7,7 @@ S(u) = u - n p = sum_i D_i, D_i = W_i(u; c) - W_i(np; b); accept u if |S| <= z s
 mcn2_sym: average of the endpoints with the mirrored interval (anchor c, level on b, negated)."""
 import sys, numpy as np
 from scipy.stats import norm
-from qdiff_candidates import draw
+from qdiff_candidates import cell_seed, coverage_text, draw
 Z = norm.ppf(0.975)
 def W(rank, u):  # rank (n,) 1-based ; u (G,) -> (G,n)
     fu = np.floor(u)[:, None]
@@ -34,17 +34,14 @@ def interval(b, c, p):
     l1, h1 = one(b, c, p); l2, h2 = one(c, b, p)
     return (l1, h1), ((l1 - h2) / 2, (h1 - l2) / 2)
 def run(model, p, n, sets):
-    seed = ["paired10", "paired40", "unpaired", "lognorm"].index(model) * 100000 + int(p * 100) * 10000 + n
+    seed = cell_seed(model, p, n)
     rng = np.random.default_rng(seed)
     lo = np.zeros(2); hi = np.zeros(2)
     for _ in range(sets):
         b, c = draw(model, n, rng)
         for i, (l, h) in enumerate(interval(b, c, p)):
             lo[i] += l > 0; hi[i] += h < 0
-    out = []
-    for i, nm in enumerate(["mcn2_b", "mcn2_sym"]):
-        cov = 1 - (lo[i] + hi[i]) / sets; se = np.sqrt(cov * (1 - cov) / sets)
-        out.append(f"{nm} {100*cov:5.1f}±{100*se:.1f} ({100*lo[i]/sets:.1f}/{100*hi[i]/sets:.1f})")
+    out = [coverage_text(nm, lo[i], hi[i], sets) for i, nm in enumerate(["mcn2_b", "mcn2_sym"])]
     print(f"{model:8s} p={p} n={n:4d}: " + "; ".join(out), flush=True)
 if __name__ == "__main__":
     sets = int(sys.argv[1])

@@ -21,7 +21,7 @@ import numpy as np
 from scipy.stats import norm, beta
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from numpy_quantile_methods import draw, t7  # noqa: E402  (the same models and type-7 rule)
+from numpy_quantile_methods import cell_seed, coverage_text, draw, t7  # noqa: E402  (the same models, seeds, type-7 rule)
 
 Z = norm.ppf(0.975)
 
@@ -136,12 +136,8 @@ def main():
     for spec in sys.argv[3:]:
         model, p, n = spec.split(":"); p, n = float(p), int(n)
         t0 = time.time()
-        seed = ["paired10", "paired40", "unpaired", "lognorm"].index(model) * 100000 + int(p * 100) * 10000 + n
-        lo, hi, w, nbad = cell(model, p, n, sets, B, seed)
-        parts = []
-        for k in NAMES:
-            cov = 1 - (lo[k] + hi[k]) / sets; se = np.sqrt(cov * (1 - cov) / sets)
-            parts.append(f"{k} {100*cov:5.1f}±{100*se:3.1f} ({100*lo[k]/sets:.1f}/{100*hi[k]/sets:.1f}) w{w[k]/w['perc']:.2f}")
+        lo, hi, w, nbad = cell(model, p, n, sets, B, cell_seed(model, p, n))
+        parts = [f"{coverage_text(k, lo[k], hi[k], sets)} w{w[k]/w['perc']:.2f}" for k in NAMES]
         print(f"{model:8s} p={p} n={n:4d} [bad V {nbad}]: " + "; ".join(parts) + f"  [{time.time()-t0:.0f}s]", flush=True)
 
 if __name__ == "__main__":
