@@ -650,7 +650,8 @@ pub const QUANTILE_MARGIN: f64 = 5.0;
 /// qᵢ = 100·exp(0.5·N(0, 1)) shared by both sides, each side adding its own N(0, 10²) noise, the
 /// candidate shifted by `delta`; so the candidate's distribution is the baseline's moved by
 /// `delta`, and the true difference of any quantile is `delta`. The interval is the report's
-/// (percentile for a quantile under the default method). Coverage of `delta`; with `delta` on
+/// under `method` (under the default the jackknife t interval of the Harrell–Davis difference;
+/// under `Percentile` the bootstrap, with Poisson weights from 10,000 queries). Coverage of `delta`; with `delta` on
 /// the margin (−`QUANTILE_MARGIN`, a drop) `low_misses` counts the sets `max-drop` passes.
 pub fn quantile_gate(
     seed: u64,
@@ -659,6 +660,7 @@ pub fn quantile_gate(
     statistic: Statistic,
     delta: f64,
     resamples: usize,
+    method: IntervalMethod,
 ) -> Tally {
     let mut t = Tally::default();
     for set in 0..sets {
@@ -681,7 +683,7 @@ pub fn quantile_gate(
                 deltas: &deltas,
                 groups: None,
                 statistic,
-                method: IntervalMethod::BootstrapT,
+                method,
                 confidence: 0.95,
                 resamples,
                 seed: set as u64,

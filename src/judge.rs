@@ -46,7 +46,7 @@ pub fn label_comparisons(comparisons: &mut [Comparison]) {
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::config::{Config, Gate, GateSlices, OnSmallSlice};
+use crate::config::{Config, Gate, GateSlices, OnSmallSlice, Statistic};
 use crate::error::Result;
 use crate::model::{Comparison, GateResult, GateStatus, NotJudged, Verdict};
 use crate::safe_text::shown;
@@ -100,13 +100,24 @@ pub struct Judged {
 }
 
 /// Why a comparison is too small for a statistical rule to judge it, if it is, and the size rule
-/// that says so: fewer queries than `min-queries`, or (group unit) fewer effective groups than
-/// `min-groups`. The one place that decides "too small".
+/// that says so: fewer queries than `min-queries`, a median or p95 with fewer than `TAIL_VALUES`
+/// beyond its quantile, or (group unit) fewer effective groups than `min-groups`. The one place
+/// that decides "too small".
 pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, NotJudged)> {
     let min = cfg.slices.min_queries;
     if c.n < min {
         let n = crate::numbers::count(c.n, "query", "queries");
         return Some((format!("{n} < min-queries {min}"), NotJudged::MinQueries));
+    }
+    if let Some(fewest) = quantile_fewest(&c.statistic).filter(|&f| c.n < f) {
+        let n = crate::numbers::count(c.n, "query", "queries");
+        return Some((
+            format!(
+                "{n} < {fewest}, the fewest a {} is judged on ({TAIL_VALUES} beyond its quantile)",
+                c.statistic
+            ),
+            NotJudged::ThinTail,
+        ));
     }
     let min_groups = cfg.slices.min_groups;
     let g = c.effective_groups.filter(|&g| g < min_groups as f64)?;
@@ -120,6 +131,22 @@ pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, NotJudged)> {
         format!("{counted} < min-groups {min_groups}"),
         NotJudged::MinGroups,
     ))
+}
+
+/// The fewest values a median or p95 comparison must have beyond its quantile (on the far side
+/// from the bulk) to be judged: with fewer, the p95's interval rests on its top 1–4 values and
+/// misses 4–5% per side at 30–50 queries, where it holds from 100 (calibration/results.txt,
+/// `quantile` cells).
+pub const TAIL_VALUES: usize = 5;
+
+/// The fewest queries a comparison of `statistic` is judged on, for a quantile: `TAIL_VALUES`
+/// beyond it (100 for a p95, 10 for a median); None for the mean.
+pub fn quantile_fewest(statistic: &str) -> Option<usize> {
+    let p = [Statistic::Median, Statistic::P95]
+        .into_iter()
+        .find(|s| s.as_str() == statistic)?
+        .level()?;
+    Some((TAIL_VALUES as f64 / p.min(1.0 - p)).round() as usize)
 }
 
 /// Absolute bars are facts about the candidate's statistic and are judged at any size; the

@@ -526,6 +526,9 @@ pub enum NotJudged {
     MinQueries,
     /// Group unit: fewer effective groups than `min-groups`.
     MinGroups,
+    /// A median or p95 on so few queries that fewer than `judge::TAIL_VALUES` lie beyond its
+    /// quantile (a p95 on fewer than 100).
+    ThinTail,
     /// A passing `fail-if-significant-drop` whose sign-flip p-value cannot go below Holm's α/m.
     CannotFire,
     /// A passing `max-drop` / `max-change` on which `moved` units moved, some but fewer than
@@ -541,6 +544,7 @@ impl NotJudged {
         match self {
             NotJudged::MinQueries => "too small (min-queries)",
             NotJudged::MinGroups => "too small (min-groups)",
+            NotJudged::ThinTail => "too small for its quantile",
             NotJudged::CannotFire => "too few units for the sign-flip test",
             NotJudged::TooFewMoved { .. } => "too few moved (min-moved)",
             NotJudged::TooFewJudgments => "too few judgments (min-judged)",

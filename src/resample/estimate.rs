@@ -25,10 +25,10 @@ use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
 use crate::stats::small_sample::{
     bm_df, correlated_groups, expanded_levels, se_cr0_cr2, t_stretch, variance_components,
 };
-use crate::stats::statistic::Statistic;
+use crate::stats::statistic::{QuantileEstimator, Statistic};
 use crate::stats::streams::stream_key;
 use crate::stats::studentized::{self, bootstrap_studentized_many, Draws};
-use crate::stats::{jackknife, signflip, ties, tilt};
+use crate::stats::{harrell_davis, jackknife, signflip, ties, tilt};
 
 /// A bound compared with a threshold: `bound` 0 is the CI low, 1 the CI high.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -442,8 +442,9 @@ fn crossed_part(c: &Common<'_>, shared: Option<MeanDraws>, runs: &RunPart) -> Pa
     }
 }
 
-/// A median or p95: the percentile (or BCa) interval of the paired quantile difference, the
-/// sign-flip p-value over whole units.
+/// A median or p95: the jackknife t interval of the Harrell–Davis difference (`harrell_davis`),
+/// or under `percentile` / `bca` the bootstrap interval of the type 7 difference; the sign-flip
+/// p-value over whole units (of the type 7 difference) either way.
 fn quantile_part(c: &Common<'_>, p: f64) -> Part {
     let x = c.x;
     let [metric, slice] = x.names;
@@ -460,6 +461,28 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
         .iter()
         .filter(|m| m.iter().any(|&i| x.deltas[i as usize] != 0.0))
         .count();
+    let p_value = || {
+        let key = stream_key(x.seed, &["signflip", metric, slice]);
+        signflip::p_value_quantile(&sample, p, x.resamples, key)
+    };
+    if QuantileEstimator::for_method(x.method) == QuantileEstimator::HarrellDavis {
+        let j = harrell_davis::paired_difference(x.base, x.cand, &members, p);
+        let level = (1.0 - x.confidence) / 2.0;
+        return Part {
+            point: j.estimate,
+            iv: Interval {
+                bounds: j.interval(x.confidence),
+                levels: [level, 1.0 - level],
+                mc_se: [0.0; 2],
+            },
+            rerun: false,
+            p_value: p_value(),
+            se: j.se,
+            df: j.df.max(1.0),
+            nonzero,
+            crossed: None,
+        };
+    }
     let point = sample.quantile_diff(p);
     let scale = x
         .base
@@ -480,12 +503,11 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
         stats = bootstrap_quantile_diffs(&sample, p, c.rerun_b, c.rerun_key);
         iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
     }
-    let key = stream_key(x.seed, &["signflip", metric, slice]);
     Part {
         point,
         iv,
         rerun,
-        p_value: signflip::p_value_quantile(&sample, p, x.resamples, key),
+        p_value: p_value(),
         se: se_bootstrap(&stats),
         df: c.units.len() as f64 - 1.0,
         nonzero,

@@ -32,11 +32,11 @@ use super::quantile::quantile_sorted;
 pub enum IntervalMethod {
     Percentile,
     Bca,
-    /// The studentised interval of a mean (`studentized`); a median or p95 gets the percentile
-    /// interval.
+    /// The studentised interval of a mean (`studentized`); a median or p95 gets the jackknife t
+    /// interval of its Harrell–Davis difference (`harrell_davis`).
     BootstrapT,
     /// The percentile interval read at levels widened for small samples (`small_sample`); a
-    /// median or p95 gets the plain percentile interval.
+    /// median or p95 gets the jackknife t interval of its Harrell–Davis difference.
     ExpandedPercentile,
 }
 

@@ -4,6 +4,8 @@
 //!   the Bootstrap*, 1993, ch. 6 and 13), resampling queries or whole groups (the cluster
 //!   bootstrap: Davison & Hinkley, *Bootstrap Methods and their Application*, 1997, §3.8).
 //! - `paired_quantile`: the same for a difference of medians or 95th percentiles.
+//! - `harrell_davis`: the Harrell–Davis quantile (Harrell & Davis 1982) and the jackknife t
+//!   interval of a paired difference of quantiles, the default for median / p95 gates.
 //! - `interval`: percentile and BCa intervals (Efron 1987) and their Monte-Carlo error.
 //! - `studentized`: the bootstrap-t interval of a mean with a cluster-robust standard error per
 //!   resample, from the same draws (Hall 1992; Cameron, Gelbach & Miller 2008).
@@ -41,6 +43,7 @@ pub mod bootstrap;
 pub mod columns;
 pub mod crossed;
 pub mod describe;
+pub mod harrell_davis;
 pub mod holm;
 pub mod interval;
 pub mod jackknife;

@@ -3,8 +3,36 @@
 //! statistic between the two sides, q(candidate) − q(baseline) — not the quantile of the deltas —
 //! so `statistic = "p95"` on `latency_ms` compares tail latency (Efron & Tibshirani 1993, ch. 6:
 //! any plug-in statistic can be bootstrapped).
+//!
+//! A quantile is estimated as its interval route reads it (`QuantileEstimator`): the
+//! Harrell–Davis quantile under the default route (its jackknife t interval, `harrell_davis`),
+//! type 7 (numpy's default) under `percentile` and `bca` (the bootstrap of the type 7 difference).
 
 use serde::{Deserialize, Serialize};
+
+use super::interval::IntervalMethod;
+
+/// How a quantile statistic is estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuantileEstimator {
+    /// Harrell & Davis (1982): every order statistic, weighted (`harrell_davis`).
+    HarrellDavis,
+    /// Linear interpolation between two order statistics (Hyndman & Fan 1996, type 7).
+    Type7,
+}
+
+impl QuantileEstimator {
+    /// The estimator the interval `method` reads: type 7 for the bootstrap intervals of a
+    /// quantile (percentile, BCa), Harrell–Davis for the others (its jackknife t interval).
+    pub fn for_method(method: IntervalMethod) -> QuantileEstimator {
+        match method {
+            IntervalMethod::Percentile | IntervalMethod::Bca => QuantileEstimator::Type7,
+            IntervalMethod::BootstrapT | IntervalMethod::ExpandedPercentile => {
+                QuantileEstimator::HarrellDavis
+            }
+        }
+    }
+}
 
 /// Ordered mean, median, p95: the order a metric's comparisons appear in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
@@ -34,13 +62,16 @@ impl Statistic {
         }
     }
 
-    /// The statistic of one side's values (type-7 quantiles, as `stats::quantile`).
+    /// The statistic of one side's values, a quantile by `estimator`.
     ///
     /// Panics if `x` is empty.
-    pub fn of(self, x: &[f64]) -> f64 {
-        match self.level() {
-            None => super::describe::mean(x),
-            Some(p) => super::quantile::quantile_unsorted(&mut x.to_vec(), p),
+    pub fn of(self, x: &[f64], estimator: QuantileEstimator) -> f64 {
+        match (self.level(), estimator) {
+            (None, _) => super::describe::mean(x),
+            (Some(p), QuantileEstimator::Type7) => {
+                super::quantile::quantile_unsorted(&mut x.to_vec(), p)
+            }
+            (Some(p), QuantileEstimator::HarrellDavis) => super::harrell_davis::quantile(x, p),
         }
     }
 }
