@@ -278,7 +278,8 @@ pub struct Comparison {
     pub statistic: String,
     /// False for metrics where lower is better (latency): labels read a rise as a drop.
     pub higher_is_better: bool,
-    /// The statistic of each side (the means when `statistic` is "mean").
+    /// The statistic of each side (the means when `statistic` is "mean"; a median or p95 is the
+    /// Harrell–Davis quantile, or type 7 under `method = "percentile"` / `"bca"`).
     pub baseline_value: f64,
     pub candidate_value: f64,
     /// statistic(candidate) − statistic(baseline), paired (= `delta` for the mean).

@@ -137,6 +137,16 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
                 worst.detail
             ),
             Some(NotJudged::CannotFire) => cannot_fire_reason(worst, c, alpha, results),
+            Some(NotJudged::ThinTail) => format!(
+                "{} on {} not judged: {}, fewer than the {} a {} needs ({} beyond its quantile) to judge {}",
+                shown(&c.name_with_statistic()),
+                shown(&c.slice),
+                count(c.n, "query", "queries"),
+                super::quantile_fewest(&c.statistic).unwrap_or(0),
+                c.statistic,
+                super::TAIL_VALUES,
+                worst.rule
+            ),
             Some(NotJudged::TooFewMoved { min, .. }) => {
                 too_few_moved_reason(worst, c, min, results)
             }
