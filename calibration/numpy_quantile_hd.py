@@ -11,6 +11,10 @@ Models (truth in brackets):
              15% drawn again for the candidate                                 [0]
   ties     : an 11-level metric (0, 0.1, .., 1), 30% of queries move one level [type 7 quantile
              difference of 2,000,000 draws]
+  pareto   : heavy-tailed latencies 50 (1 + Pareto(2.5)) shared, each side times
+             exp(0.2 N(0,1)), the candidate 10% slower                          [by 2,000,000 draws]
+  bimodal  : cache hits N(20, 3^2) for 70% of queries, misses N(200, 30^2) otherwise
+             (shared per query), each side + N(0, 5^2), the candidate + 2       [by 2,000,000 draws]
   groupsK  : K conversations of 1-8 turns sharing a conversation effect of SD 40
              (n = 0 in the spec: the size follows from K), group unit            [0]
 Interval: est -+ t(G - 1) * se, est = HD(candidate) - HD(baseline), se the jackknife one (query
@@ -33,7 +37,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from numpy_quantile_methods import MODELS, cell_seed, coverage_text, draw, t7  # noqa: E402
 
 PERC = int(os.environ.get("PERC", "0"))
-EXTRA = ["shift10", "scale_ln", "sparse", "ties"]
+EXTRA = ["shift10", "scale_ln", "sparse", "ties", "pareto", "bimodal"]
+BY_DRAWS = ("ties", "pareto", "bimodal")
 
 
 def hd_weights(n, p):
@@ -91,6 +96,13 @@ def draw_any(model, n, p, rng):
         level = rng.integers(0, 11, n)
         step = (rng.random(n) < 0.3) * rng.choice([-1, 1], n)
         return level / 10, np.clip(level + step, 0, 10) / 10, np.arange(n), None
+    if model == "pareto":
+        q = 50 * (1 + rng.pareto(2.5, n))
+        b = q * np.exp(0.2 * rng.standard_normal(n))
+        return b, 1.1 * q * np.exp(0.2 * rng.standard_normal(n)), np.arange(n), None
+    if model == "bimodal":
+        q = np.where(rng.random(n) < 0.7, 20 + 3 * rng.standard_normal(n), 200 + 30 * rng.standard_normal(n))
+        return q + 5 * rng.standard_normal(n), q + 2 + 5 * rng.standard_normal(n), np.arange(n), None
     if model.startswith("groups"):
         k = int(model[len("groups"):])
         sizes = rng.integers(1, 9, k)
@@ -116,8 +128,8 @@ def main():
         p, n = float(p), int(n)
         rng = np.random.default_rng(seed_of(model, p, n))
         truth = None
-        if model == "ties":
-            b, c, _, _ = draw_any("ties", 2_000_000, p, np.random.default_rng(1))
+        if model in BY_DRAWS:
+            b, c, _, _ = draw_any(model, 2_000_000, p, np.random.default_rng(1))
             truth = np.quantile(c, p) - np.quantile(b, p)
         miss = {"hd": [0, 0], "perc": [0, 0]}
         sizes = []
