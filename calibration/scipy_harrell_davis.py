@@ -11,8 +11,8 @@ their centred sum of squares over n^2), and scipy.stats.t.ppf(0.975, G - 1) for 
 est -+ t * se. One case has a constant baseline, where the standard error is the candidate's
 own jackknife one and scipy.stats.mstats.hdquantiles_sd gives it directly.
 
-Run:  python3 calibration/scipy_harrell_davis.py     (about 30 s: the n = 1,500 case's brute
-force calls hdquantiles 1,500 times)
+Run:  python3 calibration/scipy_harrell_davis.py     (a few seconds; the n = 1,500 case's brute
+force calls hdquantiles 3,000 times)
 (creates a venv with scipy and numpy under /tmp/scipy-venv if they are not importable)
 """
 import json

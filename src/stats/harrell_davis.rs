@@ -12,7 +12,8 @@
 //!   place, so each leave-one-out estimate is a prefix sum plus a suffix sum). Group unit: the
 //!   linearised jackknife, each group's value the sum of its queries' pseudo-value deviations
 //!   dᵢ = (n − 1)(θ̂ − θ̂₍ᵢ₎), se² = G/(G − 1) · Σ_g (Σ_{i∈g} dᵢ − n_g·d̄)² / n² (a CR1 sandwich
-//!   on the empirical influence values; with single queries it is the jackknife's own).
+//!   on the empirical influence values; with single queries it is the jackknife's own),
+//!   computed with the group sums scaled by the largest, so no square overflows.
 //! - Interval: θ̂ ± t_{1−α/2, G−1} · se.
 //!
 //! Why: the percentile interval of the paired type 7 difference over-covers (98–100% at 95%,
@@ -167,21 +168,30 @@ pub fn paired_difference(base: &[f64], cand: &[f64], units: &[Vec<u32>], p: f64)
     let (ec, lc) = leave_one_out(cand, p);
     let estimate = ec - eb;
     let nf = n as f64;
-    // Pseudo-value deviations dᵢ = (n − 1)(θ̂ − θ̂₍ᵢ₎), centred.
-    let d: Vec<f64> = lc
+    // eᵢ = θ̂ − θ̂₍ᵢ₎ (the pseudo-value deviation over n − 1), centred and summed per unit; the
+    // sums are scaled by the largest before squaring, so values near the inputs' 1e300 bound
+    // do not overflow.
+    let e: Vec<f64> = lc
         .iter()
         .zip(&lb)
-        .map(|(c, b)| (nf - 1.0) * (estimate - (c - b)))
+        .map(|(c, b)| estimate - (c - b))
         .collect();
-    let mean = d.iter().sum::<f64>() / nf;
-    let g = units.len() as f64;
-    let ss: f64 = units
+    let mean = e.iter().sum::<f64>() / nf;
+    let sums: Vec<f64> = units
         .iter()
-        .map(|m| m.iter().map(|&i| d[i as usize] - mean).sum::<f64>().powi(2))
-        .sum();
+        .map(|m| m.iter().map(|&i| e[i as usize] - mean).sum::<f64>())
+        .collect();
+    let scale = sums.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let g = units.len() as f64;
+    let se = if scale > 0.0 {
+        let ss: f64 = sums.iter().map(|v| (v / scale).powi(2)).sum();
+        (nf - 1.0) / nf * scale * (g / (g - 1.0) * ss).sqrt()
+    } else {
+        0.0
+    };
     Jackknifed {
         estimate,
-        se: (g / (g - 1.0) * ss).sqrt() / nf,
+        se,
         df: g - 1.0,
     }
 }
@@ -249,6 +259,31 @@ mod tests {
                 rest.remove(i);
                 assert!((value - quantile(&rest, p)).abs() < 1e-12, "p {p} i {i}");
             }
+        }
+    }
+
+    #[test]
+    fn values_near_the_input_bound_do_not_overflow() {
+        let base: Vec<f64> = (0..150)
+            .map(|i| (((i * 61) % 150) as f64 / 75.0 - 1.0) * 9e299)
+            .collect();
+        let cand: Vec<f64> = base.iter().map(|b| b * 1.01).collect();
+        for p in [0.5, 0.95] {
+            let j = paired_difference(&base, &cand, &singletons(150), p);
+            let [lo, hi] = j.interval(0.95);
+            assert!(
+                j.se.is_finite() && j.se > 0.0 && lo.is_finite() && hi.is_finite(),
+                "{j:?}"
+            );
+            // The same data scaled down give the same interval, scaled.
+            let small = |x: &[f64]| x.iter().map(|v| v * 1e-290).collect::<Vec<f64>>();
+            let k = paired_difference(&small(&base), &small(&cand), &singletons(150), p);
+            assert!(
+                (k.se * 1e290 - j.se).abs() <= 1e-9 * j.se,
+                "{} vs {}",
+                k.se * 1e290,
+                j.se
+            );
         }
     }
 
