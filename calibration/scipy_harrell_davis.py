@@ -17,23 +17,10 @@ force calls hdquantiles 3,000 times)
 """
 import json
 import os
-import subprocess
 import sys
 
-VENV = "/tmp/scipy-venv"
-
-
-def ensure_scipy():
-    try:
-        import numpy  # noqa: F401
-        import scipy  # noqa: F401
-    except ImportError:
-        py = os.path.join(VENV, "bin", "python")
-        if not os.path.exists(py):
-            subprocess.check_call([sys.executable, "-m", "venv", VENV])
-            subprocess.check_call([py, "-m", "pip", "install", "-q", "scipy", "numpy"])
-        os.execv(py, [py] + sys.argv)
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scipy_env import ensure_scipy  # noqa: E402
 
 ensure_scipy()
 import numpy as np  # noqa: E402
