@@ -11,6 +11,7 @@ use rag_gate::stats::harrell_davis;
 use rag_gate::stats::interval::IntervalMethod;
 use rag_gate::stats::paired_quantile::{members, singletons};
 use rag_gate::stats::statistic::Statistic;
+use support::cli::{check_json, json_exit, json_verdict};
 
 fn refs() -> support::scipy::Reference {
     support::scipy::reference(include_str!("data/stats/scipy_harrell_davis.json"))
@@ -156,19 +157,7 @@ fn the_report_carries_the_same_interval() {
          [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = false\nmax-drop = 40\n",
     )
     .unwrap();
-    let out = assert_cmd::Command::cargo_bin("rag-gate")
-        .unwrap()
-        .args(["check", "gate.toml", "--format", "json"])
-        .current_dir(d.path())
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = json_exit(check_json("gate.toml").current_dir(d.path()), 0);
     let c = report["comparisons"]
         .as_array()
         .unwrap()
@@ -225,17 +214,10 @@ fn a_p95_on_too_few_queries_is_not_judged() {
             ),
         )
         .unwrap();
-        let out = assert_cmd::Command::cargo_bin("rag-gate")
-            .unwrap()
-            .args(["check", "gate.toml", "--format", "json"])
-            .current_dir(d.path())
-            .output()
-            .unwrap();
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        (out.status.code(), report)
+        json_verdict(check_json("gate.toml").current_dir(d.path()))
     };
     let (code, report) = run("p95");
-    assert_eq!(code, Some(1));
+    assert_eq!(code, 1);
     let g = &report["gates"][0];
     assert_eq!(g["status"], "too-small", "{g}");
     assert_eq!(g["decided_by"], "not judged: too small for its quantile");
@@ -247,6 +229,6 @@ fn a_p95_on_too_few_queries_is_not_judged() {
     let headline = report["headline"].as_str().unwrap();
     assert!(headline.contains("not judged"), "{headline}");
     let (code, report) = run("median");
-    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(code, 0, "{report}");
     assert_eq!(report["gates"][0]["status"], "pass");
 }
