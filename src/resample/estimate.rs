@@ -466,22 +466,7 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
         signflip::p_value_quantile(&sample, p, x.resamples, key)
     };
     if QuantileEstimator::for_method(x.method) == QuantileEstimator::HarrellDavis {
-        let j = harrell_davis::paired_difference(x.base, x.cand, &members, p);
-        let level = (1.0 - x.confidence) / 2.0;
-        return Part {
-            point: j.estimate,
-            iv: Interval {
-                bounds: j.interval(x.confidence),
-                levels: [level, 1.0 - level],
-                mc_se: [0.0; 2],
-            },
-            rerun: false,
-            p_value: p_value(),
-            se: j.se,
-            df: j.df.max(1.0),
-            nonzero,
-            crossed: None,
-        };
+        return harrell_davis_part(x, &members, p, p_value(), nonzero);
     }
     let point = sample.quantile_diff(p);
     let scale = x
@@ -510,6 +495,34 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
         p_value: p_value(),
         se: se_bootstrap(&stats),
         df: c.units.len() as f64 - 1.0,
+        nonzero,
+        crossed: None,
+    }
+}
+
+/// The default route of a median or p95: the jackknife t interval of the Harrell–Davis
+/// difference, no resampling (no Monte-Carlo error, no re-run), with the caller's sign-flip
+/// p-value and count of units that moved.
+fn harrell_davis_part(
+    x: &Input<'_>,
+    members: &[Vec<u32>],
+    p: f64,
+    p_value: f64,
+    nonzero: usize,
+) -> Part {
+    let j = harrell_davis::paired_difference(x.base, x.cand, members, p);
+    let level = (1.0 - x.confidence) / 2.0;
+    Part {
+        point: j.estimate,
+        iv: Interval {
+            bounds: j.interval(x.confidence),
+            levels: [level, 1.0 - level],
+            mc_se: [0.0; 2],
+        },
+        rerun: false,
+        p_value,
+        se: j.se,
+        df: j.df.max(1.0),
         nonzero,
         crossed: None,
     }
