@@ -63,8 +63,9 @@ const GL5: [(f64, f64); 5] = [
     (0.906_179_845_938_664, 0.236_926_885_056_189_08),
 ];
 
-/// The weights of many values (a, b > 1, so the density has an interior mode): the beta density relative to its mode, integrated per
-/// step within 40 standard deviations of the mode, then normalised.
+/// The weights of many values (a, b > 1, so the density has an interior mode): the beta
+/// density relative to its mode, integrated per step within 40 standard deviations of the mode,
+/// then normalised.
 fn integrated(n: usize, a: f64, b: f64) -> Vec<f64> {
     let nf = n as f64;
     let mode = (a - 1.0) / (a + b - 2.0);
