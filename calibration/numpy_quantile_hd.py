@@ -17,6 +17,7 @@ Models (truth in brackets):
              (shared per query), each side + N(0, 5^2), the candidate + 2       [by 2,000,000 draws]
   groupsK  : K conversations of 1-8 turns sharing a conversation effect of SD 40
              (n = 0 in the spec: the size follows from K), group unit            [0]
+  ugroupsK : the same with sizes drawn from {1, 2, 3, 10, 30} (unequal groups)   [0]
 Interval: est -+ t(G - 1) * se, est = HD(candidate) - HD(baseline), se the jackknife one (query
 left out of both sides; groups: pseudo-value deviations summed per group, CR1). With `perc` in
 the environment (PERC=400) the percentile interval of the type 7 difference (that many
@@ -103,9 +104,9 @@ def draw_any(model, n, p, rng):
     if model == "bimodal":
         q = np.where(rng.random(n) < 0.7, 20 + 3 * rng.standard_normal(n), 200 + 30 * rng.standard_normal(n))
         return q + 5 * rng.standard_normal(n), q + 2 + 5 * rng.standard_normal(n), np.arange(n), None
-    if model.startswith("groups"):
-        k = int(model[len("groups"):])
-        sizes = rng.integers(1, 9, k)
+    if model.startswith(("groups", "ugroups")):
+        k = int(model.split("groups")[1])
+        sizes = rng.choice([1, 2, 3, 10, 30], k) if model[0] == "u" else rng.integers(1, 9, k)
         groups = np.repeat(np.arange(k), sizes)
         m = len(groups)
         q = 100 * np.exp(0.4 * rng.standard_normal(m)) + 40 * rng.standard_normal(k)[groups]
@@ -118,7 +119,7 @@ def seed_of(model, p, n):
         return cell_seed(model, p, n)
     if model in EXTRA:
         return 900000 + EXTRA.index(model) * 20000 + int(p * 100) * 100 + n
-    return 800000 + int(model[len("groups"):]) * 100 + int(p * 100)
+    return 800000 + (50000 if model[0] == "u" else 0) + int(model.split("groups")[1]) * 100 + int(p * 100)
 
 
 def main():
