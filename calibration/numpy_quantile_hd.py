@@ -21,7 +21,8 @@ Models (truth in brackets):
 Interval: est -+ t(G - 1) * se, est = HD(candidate) - HD(baseline), se the jackknife one (query
 left out of both sides; groups: pseudo-value deviations summed per group, CR1). With `perc` in
 the environment (PERC=400) the percentile interval of the type 7 difference (that many
-resamples) is printed beside it. Cells a check would not judge (n < 5 / (1 - p)) are marked.
+resamples) is printed beside it; with DF=bm the t quantile is on the Bell-McCaffrey df of the
+group sizes instead of G - 1. Cells a check would not judge (n < 5 / (1 - p)) are marked.
 
 usage: python3 calibration/numpy_quantile_hd.py SETS MODEL:P:N...
   e.g. python3 calibration/numpy_quantile_hd.py 2000 paired10:0.5:50 groups20:0.95:0
@@ -38,6 +39,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from numpy_quantile_methods import MODELS, cell_seed, coverage_text, draw, t7  # noqa: E402
 
 PERC = int(os.environ.get("PERC", "0"))
+# DF=bm: t on the Bell-McCaffrey df of the group sizes instead of G - 1 (tried, not taken)
+DF_BM = os.environ.get("DF") == "bm"
 EXTRA = ["shift10", "scale_ln", "sparse", "ties", "pareto", "bimodal"]
 BY_DRAWS = ("ties", "pareto", "bimodal")
 
@@ -70,8 +73,18 @@ def hd_interval(b, c, groups, p, conf=0.95):
     g = groups.max() + 1
     sums = np.bincount(groups, weights=d - d.mean(), minlength=g)
     se = np.sqrt(g / (g - 1) * np.sum(sums ** 2)) / n
-    h = student_t.ppf(0.5 + conf / 2, g - 1) * se
+    df = bm_df(np.bincount(groups).astype(float)) if DF_BM else g - 1
+    h = student_t.ppf(0.5 + conf / 2, df) * se
     return est - h, est + h
+
+
+def bm_df(sizes):
+    """Bell-McCaffrey df of the CR2 standard error of a mean over groups of these sizes."""
+    n = sizes.sum()
+    w = 1 / (1 - sizes / n)
+    a = np.sum(w * w * sizes * sizes * (1 - 2 * sizes / n))
+    c = np.sum(w * sizes * sizes)
+    return n * n / (a + c * c / (n * n))
 
 
 def draw_any(model, n, p, rng):
