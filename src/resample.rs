@@ -25,7 +25,6 @@ use crate::model::{Comparison, Regression};
 use crate::pair::Paired;
 use crate::slices::Slice;
 use crate::stats::describe::{mean, win_tie_loss};
-use crate::stats::statistic::QuantileEstimator;
 
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -300,7 +299,6 @@ fn compare_one(
     let (checks, gate_margin) = s.checks(metric, statistic, &view.slice.name);
     let input = estimate_input(view, metric, v, statistic, s);
     let e = estimate::estimate_crossed(&input, &checks, draws, runs);
-    let quantile_estimator = QuantileEstimator::for_method(s.method.interval());
     Comparison {
         metric: metric.to_string(),
         slice: view.slice.name.clone(),
@@ -321,8 +319,8 @@ fn compare_one(
         moved: moved_units(&oriented, view.groups(s.unit), s.tie_epsilon),
         statistic: statistic.as_str().into(),
         higher_is_better,
-        baseline_value: statistic.of(base, quantile_estimator),
-        candidate_value: statistic.of(cand, quantile_estimator),
+        baseline_value: e.sides[0],
+        candidate_value: e.sides[1],
         estimate: e.estimate,
         ci_mc_se: e.interval.mc_se,
         resamples_used: e.resamples_used as u64,

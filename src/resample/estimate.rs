@@ -22,6 +22,7 @@ use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::interval::{at_levels, interval, Interval, IntervalMethod};
 use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
+use crate::stats::quantile::quantile_unsorted;
 use crate::stats::small_sample::{
     bm_df, correlated_groups, expanded_levels, se_cr0_cr2, t_stretch, variance_components,
 };
@@ -54,6 +55,9 @@ pub struct Input<'a> {
 
 pub struct Estimate {
     pub estimate: f64,
+    /// The statistic of each side, [baseline, candidate], as the interval's route estimates it
+    /// (means; a median or p95 by `QuantileEstimator::for_method`).
+    pub sides: [f64; 2],
     pub interval: Interval,
     pub resamples_used: usize,
     pub rerun: bool,
@@ -236,6 +240,7 @@ pub fn estimate(x: &Input<'_>, checks: &[BoundCheck], shared: Option<MeanDraws>)
 /// One estimate's figures before they become an `Estimate`.
 struct Part {
     point: f64,
+    sides: [f64; 2],
     iv: Interval,
     rerun: bool,
     p_value: f64,
@@ -309,6 +314,7 @@ pub fn estimate_crossed(
     };
     Estimate {
         estimate: part.point,
+        sides: part.sides,
         interval: part.iv,
         resamples_used: if part.rerun { c.rerun_b } else { x.resamples },
         rerun: part.rerun,
@@ -362,6 +368,11 @@ fn own_draws(x: &Input<'_>, shared: Option<MeanDraws>) -> MeanDraws {
     })
 }
 
+/// Each side's mean, [baseline, candidate].
+fn side_means(x: &Input<'_>) -> [f64; 2] {
+    [x.base, x.cand].map(crate::stats::describe::mean)
+}
+
 /// A mean without replicate runs: the chosen interval, the sign-flip p-value.
 fn mean_part(c: &Common<'_>, shared: Option<MeanDraws>) -> Part {
     let x = c.x;
@@ -383,6 +394,7 @@ fn mean_part(c: &Common<'_>, shared: Option<MeanDraws>) -> Part {
     };
     Part {
         point,
+        sides: side_means(x),
         iv,
         rerun,
         p_value: d.p_value,
@@ -432,6 +444,7 @@ fn crossed_part(c: &Common<'_>, shared: Option<MeanDraws>, runs: &RunPart) -> Pa
     }
     Part {
         point,
+        sides: side_means(x),
         iv,
         rerun,
         p_value: fix.p_value(point),
@@ -468,7 +481,8 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
     if QuantileEstimator::for_method(x.method) == QuantileEstimator::HarrellDavis {
         return harrell_davis_part(x, &members, p, p_value(), nonzero);
     }
-    let point = sample.quantile_diff(p);
+    let sides = [x.base, x.cand].map(|side| quantile_unsorted(&mut side.to_vec(), p));
+    let point = sides[1] - sides[0];
     let scale = x
         .base
         .iter()
@@ -490,6 +504,7 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
     }
     Part {
         point,
+        sides,
         iv,
         rerun,
         p_value: p_value(),
@@ -513,7 +528,8 @@ fn harrell_davis_part(
     let j = harrell_davis::paired_difference(x.base, x.cand, members, p);
     let level = (1.0 - x.confidence) / 2.0;
     Part {
-        point: j.estimate,
+        point: j.estimate(),
+        sides: j.sides,
         iv: Interval {
             bounds: j.interval(x.confidence),
             levels: [level, 1.0 - level],

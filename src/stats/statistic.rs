@@ -61,17 +61,4 @@ impl Statistic {
             Statistic::P95 => Some(0.95),
         }
     }
-
-    /// The statistic of one side's values, a quantile by `estimator`.
-    ///
-    /// Panics if `x` is empty.
-    pub fn of(self, x: &[f64], estimator: QuantileEstimator) -> f64 {
-        match (self.level(), estimator) {
-            (None, _) => super::describe::mean(x),
-            (Some(p), QuantileEstimator::Type7) => {
-                super::quantile::quantile_unsorted(&mut x.to_vec(), p)
-            }
-            (Some(p), QuantileEstimator::HarrellDavis) => super::harrell_davis::quantile(x, p),
-        }
-    }
 }
