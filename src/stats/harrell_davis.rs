@@ -34,6 +34,7 @@
 
 use statrs::function::beta::beta_reg;
 
+use super::quantile::Ranked;
 use super::small_sample::t_quantile;
 
 /// Above this many values the weights are integrated rather than read from the continued
@@ -109,9 +110,7 @@ pub fn quantile(x: &[f64], p: f64) -> f64 {
 /// One side: its Harrell–Davis quantile and each query's leave-one-out value (n ≥ 2).
 fn leave_one_out(x: &[f64], p: f64) -> (f64, Vec<f64>) {
     let n = x.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&i, &j| x[i].total_cmp(&x[j]).then(i.cmp(&j)));
-    let s: Vec<f64> = order.iter().map(|&i| x[i]).collect();
+    let Ranked { sorted: s, rank } = Ranked::new(x);
     let estimate = weighted(&s, &weights(n, p));
     let w = weights(n - 1, p);
     // Without sorted position r: positions j < r keep s[j], positions j ≥ r read s[j + 1].
@@ -124,10 +123,7 @@ fn leave_one_out(x: &[f64], p: f64) -> (f64, Vec<f64>) {
     for r in (0..n - 1).rev() {
         suffix[r] = suffix[r + 1] + w[r] * s[r + 1];
     }
-    let mut loo = vec![0.0; n];
-    for (r, &i) in order.iter().enumerate() {
-        loo[i] = prefix[r] + suffix[r];
-    }
+    let loo = rank.iter().map(|&r| prefix[r] + suffix[r]).collect();
     (estimate, loo)
 }
 

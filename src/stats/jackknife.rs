@@ -10,6 +10,7 @@
 
 use super::bootstrap::Units;
 use super::paired_quantile::PairedSample;
+use super::quantile::Ranked;
 
 /// Jackknife values of the mean delta; None with fewer than two units (no acceleration).
 pub fn mean(units: Units<'_>) -> Option<Vec<f64>> {
@@ -30,48 +31,6 @@ pub fn mean(units: Units<'_>) -> Option<Vec<f64>> {
             )
         }
         _ => None,
-    }
-}
-
-/// One side sorted, with each query's rank.
-struct Ranked {
-    sorted: Vec<f64>,
-    rank: Vec<usize>,
-}
-
-impl Ranked {
-    fn new(x: &[f64]) -> Ranked {
-        let mut order: Vec<usize> = (0..x.len()).collect();
-        order.sort_by(|&a, &b| x[a].total_cmp(&x[b]).then(a.cmp(&b)));
-        let mut rank = vec![0; x.len()];
-        for (r, &i) in order.iter().enumerate() {
-            rank[i] = r;
-        }
-        let sorted = order.iter().map(|&i| x[i]).collect();
-        Ranked { sorted, rank }
-    }
-
-    /// The type-7 p-quantile of the values left after removing the ascending `removed` ranks.
-    fn quantile_without(&self, removed: &[usize], p: f64) -> f64 {
-        let m = self.sorted.len() - removed.len();
-        let h = (m - 1) as f64 * p;
-        let lo = h.floor() as usize;
-        let frac = h - lo as f64;
-        let kth = |k: usize| {
-            let mut idx = k;
-            for &r in removed {
-                if r <= idx {
-                    idx += 1;
-                }
-            }
-            self.sorted[idx]
-        };
-        let x = kth(lo);
-        if frac == 0.0 || lo + 1 >= m {
-            x
-        } else {
-            x + frac * (kth(lo + 1) - x)
-        }
     }
 }
 

@@ -1,4 +1,5 @@
-//! Sample quantiles and the percentile interval.
+//! Sample quantiles and the percentile interval, and one side sorted with each query's rank
+//! (`Ranked`) for the leave-one-out quantiles.
 //!
 //! Quantile: linear interpolation between order statistics, h = (N − 1)·p (Hyndman & Fan 1996,
 //! definition 7; numpy.percentile's default and what scipy.stats.bootstrap uses for its
@@ -50,6 +51,49 @@ pub fn percentile_interval(stats: &mut [f64], confidence: f64) -> [f64; 2] {
         quantile_sorted(stats, alpha / 2.0),
         quantile_sorted(stats, 1.0 - alpha / 2.0),
     ]
+}
+
+/// One side sorted (ties in query order), with each query's rank: the leave-one-out values of
+/// type 7 (`jackknife`) and of Harrell–Davis (`harrell_davis`) both read it.
+pub(crate) struct Ranked {
+    pub(crate) sorted: Vec<f64>,
+    pub(crate) rank: Vec<usize>,
+}
+
+impl Ranked {
+    pub(crate) fn new(x: &[f64]) -> Ranked {
+        let mut order: Vec<usize> = (0..x.len()).collect();
+        order.sort_by(|&a, &b| x[a].total_cmp(&x[b]).then(a.cmp(&b)));
+        let mut rank = vec![0; x.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r;
+        }
+        let sorted = order.iter().map(|&i| x[i]).collect();
+        Ranked { sorted, rank }
+    }
+
+    /// The type-7 p-quantile of the values left after removing the ascending `removed` ranks.
+    pub(crate) fn quantile_without(&self, removed: &[usize], p: f64) -> f64 {
+        let m = self.sorted.len() - removed.len();
+        let h = (m - 1) as f64 * p;
+        let lo = h.floor() as usize;
+        let frac = h - lo as f64;
+        let kth = |k: usize| {
+            let mut idx = k;
+            for &r in removed {
+                if r <= idx {
+                    idx += 1;
+                }
+            }
+            self.sorted[idx]
+        };
+        let x = kth(lo);
+        if frac == 0.0 || lo + 1 >= m {
+            x
+        } else {
+            x + frac * (kth(lo + 1) - x)
+        }
+    }
 }
 
 #[cfg(test)]
