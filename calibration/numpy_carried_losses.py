@@ -3,7 +3,7 @@ from. Mixed moves (0.05(1 + Exp(1)) up with probability 0.8, down otherwise) on 
 queries, the moved queries lowered so that the true mean delta is the max-drop margin -0.01: the
 drop is carried by the ~3 large losses (the down moves, expected n * 0.15 * 0.2 = 3). Each set's
 interval is the default route's (the tie guard: per side the wider of the Student t bound and
-the tilted score bound, sparse_models.tilt_bounds); a set with 1-7 moved queries is left out
+the tilted score bound, sparse_models.guard_bounds); a set with 1-7 moved queries is left out
 (min-moved: its pass is not judged). The false passes (low bound above -0.01) are split by the
 number of large losses the set happens to hold.
 
@@ -34,9 +34,8 @@ def main():
         k = int(moved.sum())
         if 0 < k < MIN_MOVED:
             continue
-        m = d.mean()
         half = stats.t.ppf(0.975, N - 1) * d.std(ddof=1) / np.sqrt(N)
-        low = min(sparse_models.tilt_bounds(d, N - 1)[0], m - half)
+        low = sparse_models.guard_bounds(d, half)[0]
         tally = by.setdefault(min(int((moved & down).sum()), 4), [0, 0])
         tally[0] += 1
         tally[1] += low > -MARGIN

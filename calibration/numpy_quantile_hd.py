@@ -32,22 +32,17 @@ import sys
 import time
 
 import numpy as np
-from scipy.stats import beta, norm
+from scipy.stats import norm
 from scipy.stats import t as student_t
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from numpy_quantile_methods import MODELS, cell_seed, coverage_text, draw, t7  # noqa: E402
+from numpy_quantile_methods import MODELS, cell_seed, coverage_text, draw, hd_weights, t7  # noqa: E402
 
 PERC = int(os.environ.get("PERC", "0"))
 # DF=bm: t on the Bell-McCaffrey df of the group sizes instead of G - 1 (tried, not taken)
 DF_BM = os.environ.get("DF") == "bm"
 EXTRA = ["shift10", "scale_ln", "sparse", "ties", "pareto", "bimodal"]
 BY_DRAWS = ("ties", "pareto", "bimodal")
-
-
-def hd_weights(n, p):
-    c = beta.cdf(np.arange(n + 1) / n, p * (n + 1), (1 - p) * (n + 1))
-    return np.diff(c)
 
 
 def hd_loo(x, p):

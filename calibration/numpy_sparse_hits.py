@@ -78,8 +78,7 @@ def routes(d):
     guard = (min(lo, m - half), max(hi, m + half)) if ties else (lo, hi)
     out = {"bootstrap-t": (lo, hi), "guard": guard, "t": (m - half, m + half)}
     if ties:
-        tl = sparse_models.tilt_bounds(d, n - 1)
-        out["t|tilt"] = (min(tl[0], m - half), max(tl[1], m + half))
+        out["t|tilt"] = sparse_models.guard_bounds(d, half)
     else:
         out["t|tilt"] = (lo, hi)
     g3 = np.mean((d - m) ** 3) / np.mean((d - m) ** 2) ** 1.5 if s > 0 else 0.0

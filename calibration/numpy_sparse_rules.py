@@ -38,12 +38,6 @@ def draw(kind, n, share):
 t_quantile = sparse_models.t_quantile
 
 
-def t_tilt(d, m, half):
-    """The default since wave 3 session 8: per side the wider of the t and the tilted bound."""
-    low, high = sparse_models.tilt_bounds(d, len(d) - 1)
-    return (min(low, m - half), max(high, m + half))
-
-
 def routes(d):
     n, m = len(d), d.mean()
     se = d.std(ddof=1) / np.sqrt(n)
@@ -66,7 +60,7 @@ def routes(d):
     out = {
         "bootstrap-t": (lo, hi),
         "tie guard": guard,
-        "t|tilt guard": t_tilt(d, m, half),
+        "t|tilt guard": sparse_models.guard_bounds(d, half),
         "one-signed": (lo, hi) if one_signed else guard,
         "sign 1%": (lo, hi) if sign_p < 0.01 else guard,
         "guard + symmetric": (min(guard[0], sym[0]), max(guard[1], sym[1])),

@@ -96,3 +96,11 @@ def tilt_interval(sums, sizes, df, confidence=0.95):
 def tilt_bounds(d, df, confidence=0.95):
     """`tilt_interval` of query deltas d."""
     return tilt_interval(d, np.ones(len(d)), df, confidence)
+
+
+def guard_bounds(d, half):
+    """The default's tie guard on query deltas d (src/stats/ties.rs): per side the wider of the
+    Student t bound mean -+ half and the tilted score bound on n - 1 df."""
+    m = d.mean()
+    low, high = tilt_bounds(d, len(d) - 1)
+    return (min(low, m - half), max(high, m + half))
