@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """BCa on tie-heavy data: scipy.stats.bootstrap(method="BCa", paired=True) as the reference.
 
-Writes tests/data/stats/scipy_bca_ties.json, read by tests/stats_bca_ties.rs. The values are
+Writes tests/data/stats/scipy_bca_ties.json, read by tests/it/stats_bca_ties.rs. The values are
 multiples of 1/16, so every sum of them is exact in floating point whatever the summation order:
 a resample mean equals the observed mean bit for bit in numpy and in rag-gate alike, and the
 comparison tests the bias correction itself, scipy's mid-rank

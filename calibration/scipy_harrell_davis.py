@@ -2,7 +2,7 @@
 """The jackknife t interval of a paired Harrell-Davis difference (issue 28), computed
 independently of rag-gate's O(n) leave-one-out sums.
 
-Writes tests/data/stats/scipy_harrell_davis.json, read by tests/stats_harrell_davis.rs. For each
+Writes tests/data/stats/scipy_harrell_davis.json, read by tests/it/stats_harrell_davis.rs. For each
 case: the paired data (and group index), the Harrell-Davis quantile of each side by
 scipy.stats.mstats.hdquantiles, the jackknife standard error of the difference by brute force
 (each query removed from both sides and hdquantiles called again on the n - 1 pairs; for the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference intervals for rag-gate's bootstrap: scipy.stats.bootstrap, paired.
 
-Writes tests/data/stats/scipy_reference.json, read by tests/stats_reference.rs. Each case holds
+Writes tests/data/stats/scipy_reference.json, read by tests/it/stats_reference.rs. Each case holds
 the data, the statistic, the unit, and scipy's percentile and BCa intervals from many resamples
 (so scipy's own Monte-Carlo error is small next to the Rust side's).
 

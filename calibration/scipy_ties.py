@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Student t bound of the bootstrap-t's tie guard (issue 28), computed independently.
 
-Writes tests/data/stats/scipy_ties.json, read by tests/stats_ties.rs. For each case: the data,
+Writes tests/data/stats/scipy_ties.json, read by tests/it/stats_ties.rs. For each case: the data,
 the share of tied unit means, the mean, the CR2 standard error and its Bell–McCaffrey degrees of
 freedom computed from the general matrix formulas (hat matrix of the regression on a constant,
 A_g = (I − H_gg)^{-1/2} by eigendecomposition; the df as (Σλ)² / Σλ² over the eigenvalues of
@@ -9,7 +9,7 @@ G'G, Imbens & Kolesár 2016, eq. 11, with Ω = I), not the closed forms rag-gate
 scipy.stats.t.ppf for the quantile: the bounds mean ∓ t_{0.975, df} · se; and the tilted score
 bounds of `stats::tilt` (`sparse_models.tilt_interval`: the exponential tilt solved by scipy's
 brentq on the raw units, each bound the root of t · se(μ) = |mean − μ|), which
-tests/stats_ties.rs also reads.
+tests/it/stats_ties.rs also reads.
 
 Run:  python3 calibration/scipy_ties.py
 (creates a venv with scipy and numpy under /tmp/scipy-venv if they are not importable)

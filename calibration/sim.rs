@@ -1,5 +1,5 @@
 //! Simulated paired data sets for the calibration run (`cargo run --release --example
-//! calibration`) and its fast version in the test suite (`tests/stats_calibration.rs`).
+//! calibration`) and its fast version in the test suite (`tests/it/stats_calibration.rs`).
 //! Every set goes through `resample::estimate::estimate`, the code path of the report.
 //!
 //! Scenarios:

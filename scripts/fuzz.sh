@@ -7,7 +7,7 @@
 # nightly toolchain (`rustup toolchain install nightly`). Crashes land in fuzz/artifacts/<target>/
 # and the script exits non-zero; the corpus grows in fuzz/corpus/<target>/ (seeded from
 # examples/ and a few hand-written hostile lines on first run).
-# Without nightly, the stable fallback is `cargo test --test prop_parsers_no_panic`.
+# Without nightly, the stable fallback is `cargo test --test it prop_parsers_no_panic::`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 secs="${1:-60}"
@@ -16,7 +16,7 @@ cd "$root/fuzz"
 
 if ! rustup toolchain list | grep -q '^nightly'; then
     echo "fuzz.sh: no nightly toolchain (rustup toolchain install nightly);" >&2
-    echo "         the stable fallback is: cargo test --test prop_parsers_no_panic" >&2
+    echo "         the stable fallback is: cargo test --test it prop_parsers_no_panic::" >&2
     exit 2
 fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs rag-gate for the Action (action.yml calls it; tests/install_script.rs runs it against a
+# Installs rag-gate for the Action (action.yml calls it; tests/it/install_script.rs runs it against a
 # fake release on 127.0.0.1).
 #
 # Environment (all optional):

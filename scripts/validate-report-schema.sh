@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Validates real JSON reports (made by tests/report_schema.rs) against docs/report.schema.json,
+# Validates real JSON reports (made by tests/it/report_schema.rs) against docs/report.schema.json,
 # and the shipped run cards against docs/run-card.schema.json,
 # with check-jsonschema, a full JSON Schema 2020-12 validator (the test's own checker covers
 # only the keywords the schema uses). check-jsonschema comes from the same cached venv as
@@ -17,7 +17,7 @@ fi
 
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-(cd "$root" && RAG_GATE_REPORTS_DIR="$out" cargo test --locked --quiet --test report_schema real_reports_fit_the_published_schema)
+(cd "$root" && RAG_GATE_REPORTS_DIR="$out" cargo test --locked --quiet --test it report_schema::real_reports_fit_the_published_schema)
 "$venv/bin/check-jsonschema" --schemafile "$root/docs/report.schema.json" "$out"/*.json
 # The shipped run cards against their published layout (docs/efficiency.md).
 "$venv/bin/check-jsonschema" --schemafile "$root/docs/run-card.schema.json" \

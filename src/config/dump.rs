@@ -69,7 +69,7 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
 }
 
 /// Every key a gate file may set, by section ("" is the top level, "gate" each `[[gate]]`,
-/// "inputs.baseline" an input's table). `tests/docs_drift.rs` checks this against the keys the
+/// "inputs.baseline" an input's table). `tests/it/docs_drift.rs` checks this against the keys the
 /// parser accepts and against docs/gate-file.md.
 pub const KEYS: &[(&str, &[&str])] = &[
     ("", &["id"]),

@@ -17,7 +17,7 @@
 //! unjudged one. The normalisers (R, k, the ideal DCG) do not depend on the order. Every order of
 //! a group is reached from the grade-descending order by such swaps run backwards, so no order
 //! beats it (and none is worse than grade-ascending); this holds for a group that straddles the
-//! cutoff too. `tests/eval_ties_props.rs` checks it against every permutation on small pools.
+//! cutoff too. `tests/it/eval_ties_props.rs` checks it against every permutation on small pools.
 //! A query "depends on the tie rule" for a metric when its best and worst values differ.
 
 use serde::Serialize;

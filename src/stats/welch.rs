@@ -8,7 +8,7 @@
 //! On log-measurements it is the interval of the log-ratio of geometric means, exponentiated
 //! into a ratio interval (the usual analysis of timings and sizes, which vary multiplicatively;
 //! e.g. Kalibera & Jones 2013, "Rigorous benchmarking in reasonable time", ISMM). Equal to scipy's
-//! `ttest_ind(c, b, equal_var=False).confidence_interval()` (tests/stats_welch.rs, against tests/data/stats/scipy_welch.json).
+//! `ttest_ind(c, b, equal_var=False).confidence_interval()` (tests/it/stats_welch.rs, against tests/data/stats/scipy_welch.json).
 //!
 //! Pure, O(n).
 

@@ -19,7 +19,7 @@ shared TREC fixtures (tests/data/eval/fixtures) and the example metric files (ex
   (sample_id, conversation_id, language from examples/queries.jsonl, context_recall, mrr,
   a text column `question`), for the column mapping.
 
-- hostile/: bad inputs for tests/parquet_inputs.rs: score_string.parquet (a run whose score
+- hostile/: bad inputs for tests/it/parquet_inputs.rs: score_string.parquet (a run whose score
   column holds strings), null_score.parquet (a null score in the second row group),
   null_id.parquet (a metric table with a null query_id), mixed/ (two part files whose score
   columns differ in type), empty/ (a folder holding only Spark's `_SUCCESS`).

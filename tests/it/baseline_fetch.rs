@@ -1,0 +1,478 @@
+//! `rag-gate baseline fetch` through the binary against a local mock of the Actions API
+//! (wiremock): the merge-base's run, a fallback to an older ancestor, paginated run lists, an
+//! expired artifact, no run at all, the zip's redirect to another host (no token sent there),
+//! hostile zips refused with nothing written outside `--to`, a missing permission, the rate limit.
+
+use crate::support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use support::cli::{assert_contains, assert_exit, rag_gate};
+use support::github::{Gh, TOKEN};
+use wiremock::matchers::{method, path, query_param};
+use wiremock::{Mock, ResponseTemplate};
+
+const RUNS: &str = "/repos/octo/repo/actions/workflows/eval.yml/runs";
+
+/// Commit ids c0 (the merge-base) .. c9, each 40 hex digits.
+fn sha(i: usize) -> String {
+    format!("{i:x}").repeat(40)
+}
+
+fn run(id: u64, commit: usize) -> Value {
+    json!({
+        "id": id, "head_sha": sha(commit), "head_branch": "main", "event": "push",
+        "conclusion": "success", "created_at": "2026-11-28T10:00:00Z",
+        "html_url": format!("https://github.com/octo/repo/actions/runs/{id}"),
+        "head_repository": {"full_name": "octo/repo"}
+    })
+}
+
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, bytes) in entries {
+        w.start_file(*name, opts).unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+fn good_zip() -> Vec<u8> {
+    zip_of(&[
+        ("run.jsonl", b"{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n"),
+        ("run.protocol.json", b"{}\n"),
+    ])
+}
+
+/// The Actions API (`gh`) and the artifact storage on another host (`blob`).
+struct World {
+    gh: Gh,
+    blob: Gh,
+    dir: tempfile::TempDir,
+}
+
+impl World {
+    fn new() -> World {
+        let w = World {
+            gh: Gh::start(),
+            blob: Gh::start(),
+            dir: tempfile::tempdir().unwrap(),
+        };
+        let commits: Vec<Value> = (0..10).map(|i| json!({"sha": sha(i)})).collect();
+        w.gh.mount(
+            Mock::given(method("GET"))
+                .and(path("/repos/octo/repo/commits"))
+                .and(query_param("sha", sha(0)))
+                .respond_with(ResponseTemplate::new(200).set_body_json(commits)),
+        );
+        w
+    }
+
+    fn runs(&self, runs: Vec<Value>) {
+        self.gh
+            .mount(Mock::given(method("GET")).and(path(RUNS)).respond_with(
+                ResponseTemplate::new(200).set_body_json(json!({
+                    "total_count": runs.len(), "workflow_runs": runs
+                })),
+            ));
+    }
+
+    /// Run `id` has the artifact `baseline` (id 77), whose zip redirects to the blob host.
+    fn artifact(&self, id: u64, zip: Vec<u8>) {
+        self.gh.mount(
+            Mock::given(method("GET"))
+                .and(path(format!(
+                    "/repos/octo/repo/actions/runs/{id}/artifacts"
+                )))
+                .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                    "total_count": 1,
+                    "artifacts": [{"id": 77, "name": "baseline", "expired": false}]
+                }))),
+        );
+        let to = format!("{}/blob/77.zip?sig=SIGNATURE", self.blob.server.uri());
+        self.gh.mount(
+            Mock::given(method("GET"))
+                .and(path("/repos/octo/repo/actions/artifacts/77/zip"))
+                .respond_with(ResponseTemplate::new(302).insert_header("location", to.as_str())),
+        );
+        self.blob.mount(
+            Mock::given(method("GET"))
+                .and(path("/blob/77.zip"))
+                .respond_with(ResponseTemplate::new(200).set_body_bytes(zip)),
+        );
+    }
+
+    fn to(&self) -> PathBuf {
+        self.dir.path().join("out").join("baseline")
+    }
+
+    fn fetch(&self, extra: &[&str]) -> std::process::Output {
+        rag_gate()
+            .args([
+                "baseline",
+                "fetch",
+                "--artifact",
+                "baseline",
+                "--workflow",
+                "eval.yml",
+            ])
+            .arg("--to")
+            .arg(self.to())
+            .args(extra)
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", self.gh.server.uri())
+            .env_remove("GITHUB_EVENT_PATH")
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .unwrap()
+    }
+
+    fn fetch_base(&self) -> std::process::Output {
+        self.fetch(&["--base-sha", &sha(0)])
+    }
+
+    fn fetch_base_with(&self, workflow: &str) -> std::process::Output {
+        let mut cmd = rag_gate();
+        cmd.args([
+            "baseline",
+            "fetch",
+            "--artifact",
+            "baseline",
+            "--workflow",
+            workflow,
+        ])
+        .arg("--to")
+        .arg(self.to())
+        .args(["--base-sha", &sha(0)])
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", self.gh.server.uri());
+        cmd.output().unwrap()
+    }
+
+    fn provenance(&self) -> Value {
+        let text = std::fs::read_to_string(self.to().join("rag-gate-baseline.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Every path under `root`, relative, sorted.
+fn tree(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            out.push(p.strip_prefix(root).unwrap().display().to_string());
+            if p.is_dir() && !p.is_symlink() {
+                stack.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_merge_base_run_from_the_event_and_the_zip_without_the_token() {
+    let w = World::new();
+    let event = w.dir.path().join("event.json");
+    let pr = json!({"pull_request": {"number": 7,
+        "base": {"sha": sha(0xb)}, "head": {"sha": sha(0xc)}}});
+    std::fs::write(&event, pr.to_string()).unwrap();
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path(format!(
+                "/repos/octo/repo/compare/{}...{}",
+                sha(0xb),
+                sha(0xc)
+            )))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_body_json(json!({"merge_base_commit": {"sha": sha(0)}})),
+            ),
+    );
+    // A newer run of an ancestor comes first in the list; the merge-base's own run wins.
+    w.runs(vec![run(200, 1), run(123456, 0)]);
+    w.artifact(123456, good_zip());
+    let out = rag_gate()
+        .args([
+            "baseline",
+            "fetch",
+            "--artifact",
+            "baseline",
+            "--workflow",
+            "eval.yml",
+        ])
+        .arg("--to")
+        .arg(w.to())
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", w.gh.server.uri())
+        .env("GITHUB_EVENT_PATH", &event)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_contains(&stderr(&out), "from run 123456 of eval.yml on main@0000000");
+    assert_contains(&stderr(&out), "(the merge-base itself)");
+    assert!(w.to().join("run.jsonl").is_file());
+    assert!(w.to().join("run.protocol.json").is_file());
+    let p = w.provenance();
+    assert_eq!(p["merge-base"], sha(0));
+    assert_eq!(p["found"]["commit"], sha(0));
+    assert_eq!(p["found"]["commits-behind"], 0);
+    assert_eq!(p["found"]["run-id"], 123456);
+    assert_eq!(p["found"]["run-date"], "2026-11-28T10:00:00Z");
+    assert_eq!(
+        p["found"]["files"],
+        json!(["run.jsonl", "run.protocol.json"])
+    );
+    // The API got the token; the storage host never did.
+    assert!(w
+        .gh
+        .requests()
+        .iter()
+        .all(|r| r.headers.get("authorization").is_some()));
+    let blob = w.blob.requests();
+    assert_eq!(blob.len(), 1);
+    assert!(blob[0].headers.get("authorization").is_none());
+    assert!(!format!("{:?}", blob[0].headers).contains(TOKEN));
+}
+
+#[test]
+fn falls_back_three_commits_and_ignores_pull_request_runs() {
+    let w = World::new();
+    let mut fork = run(999, 0);
+    fork["event"] = json!("pull_request");
+    fork["head_repository"] = json!({"full_name": "mallory/repo"});
+    let mut failed = run(998, 1);
+    failed["conclusion"] = json!("failure");
+    w.runs(vec![fork, failed, run(300, 3), run(301, 5)]);
+    w.artifact(300, good_zip());
+    let out = w.fetch_base();
+    assert_exit(&out, 0);
+    assert_contains(&stderr(&out), "3 commits behind the merge-base 0000000");
+    let p = w.provenance();
+    assert_eq!(p["found"]["commit"], sha(3));
+    assert_eq!(p["found"]["commits-behind"], 3);
+    assert_eq!(p["found"]["run-id"], 300);
+}
+
+#[test]
+fn follows_the_pages_of_the_run_list() {
+    let w = World::new();
+    let page2 = format!("{}{RUNS}?page=2", w.gh.server.uri());
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path(RUNS))
+            .and(query_param("page", "2"))
+            .respond_with(
+                ResponseTemplate::new(200).set_body_json(json!({"workflow_runs": [run(401, 1)]})),
+            ),
+    );
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path(RUNS))
+            .and(query_param("status", "success"))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .insert_header("link", format!("<{page2}>; rel=\"next\"").as_str())
+                    .set_body_json(json!({"workflow_runs": [run(400, 5)]})),
+            ),
+    );
+    w.artifact(401, good_zip());
+    let out = w.fetch_base();
+    assert_exit(&out, 0);
+    let p = w.provenance();
+    assert_eq!(p["found"]["run-id"], 401);
+    assert_eq!(p["found"]["commits-behind"], 1);
+}
+
+#[test]
+fn an_expired_artifact_is_exit_2_saying_so() {
+    let w = World::new();
+    w.runs(vec![run(500, 0)]);
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path("/repos/octo/repo/actions/runs/500/artifacts"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "artifacts": [{"id": 77, "name": "baseline", "expired": false}]
+            }))),
+    );
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path("/repos/octo/repo/actions/artifacts/77/zip"))
+            .respond_with(ResponseTemplate::new(410)),
+    );
+    let out = w.fetch_base();
+    assert_exit(&out, 2);
+    assert_contains(&stderr(&out), "of run 500 has expired");
+    assert_contains(&stderr(&out), "retention-days");
+    assert!(!stderr(&out).contains(TOKEN));
+    // The reason is kept for check's [baseline] on-missing; --missing-ok makes it a warning.
+    assert_contains(w.provenance()["missing"].as_str().unwrap(), "has expired");
+    let out = w.fetch(&["--base-sha", &sha(0), "--missing-ok"]);
+    assert_exit(&out, 0);
+    assert_contains(&stderr(&out), "no baseline fetched");
+}
+
+#[test]
+fn no_run_at_all_says_how_far_it_looked() {
+    let w = World::new();
+    w.runs(vec![run(600, 42)]);
+    let out = w.fetch_base();
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert_contains(
+        &err,
+        "no successful run of eval.yml on main for 0000000 or any of its 9 older ancestors",
+    );
+    assert_contains(&err, "looked through 1 runs on 1 page");
+    assert!(w.to().join("rag-gate-baseline.json").is_file());
+}
+
+#[test]
+fn without_actions_read_the_403_says_which_permission() {
+    let w = World::new();
+    w.gh.mount(
+        Mock::given(method("GET")).and(path(RUNS)).respond_with(
+            ResponseTemplate::new(403)
+                .set_body_json(json!({"message": "Resource not accessible by integration"})),
+        ),
+    );
+    let out = w.fetch_base();
+    assert_exit(&out, 2);
+    assert_contains(&stderr(&out), "Resource not accessible by integration");
+    assert_contains(&stderr(&out), "actions: read");
+}
+
+#[test]
+fn a_used_up_rate_limit_is_named_and_not_retried() {
+    let w = World::new();
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path(RUNS))
+            .respond_with(
+                ResponseTemplate::new(403)
+                    .insert_header("x-ratelimit-remaining", "0")
+                    .insert_header("x-ratelimit-reset", "1764590400")
+                    .set_body_json(json!({"message": "API rate limit exceeded"})),
+            )
+            .expect(1),
+    );
+    let out = w.fetch_base();
+    assert_exit(&out, 2);
+    assert_contains(
+        &stderr(&out),
+        "rate limit for this token is used up (it resets at 12:00 UTC)",
+    );
+    w.gh.verify();
+}
+
+/// A zip with `entries` is refused with `why`, and nothing is left anywhere under the temp
+/// folder but the (empty) destination.
+fn refused(zip: Vec<u8>, why: &str) {
+    let w = World::new();
+    w.runs(vec![run(700, 0)]);
+    w.artifact(700, zip);
+    let out = w.fetch_base();
+    assert_exit(&out, 2);
+    assert_contains(&stderr(&out), why);
+    assert_eq!(
+        tree(w.dir.path()),
+        ["out", "out/baseline"],
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_zip_with_dot_dot_is_refused() {
+    refused(
+        zip_of(&[("ok.jsonl", b"{}\n"), ("../evil.jsonl", b"{}\n")]),
+        "refused entry \"../evil.jsonl\": a `..` part in the path",
+    );
+    refused(zip_of(&[("a/../../evil", b"x")]), "a `..` part in the path");
+}
+
+#[test]
+fn a_zip_with_an_absolute_path_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("abs-evil");
+    let name = target.display().to_string();
+    refused(zip_of(&[(name.as_str(), b"x")]), "an absolute path");
+    assert!(!target.exists());
+}
+
+#[test]
+fn a_zip_with_a_symlink_is_refused() {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    w.add_symlink("link", "/etc/passwd", opts).unwrap();
+    w.start_file("link/../x", opts).unwrap();
+    let zip = w.finish().unwrap().into_inner();
+    refused(zip, "refused entry \"link\": it is a symbolic link");
+}
+
+#[test]
+fn a_zip_bomb_is_refused() {
+    let zeros = vec![0u8; 64 << 20];
+    refused(
+        zip_of(&[("big.jsonl", &zeros)]),
+        "refused entry \"big.jsonl\": it inflates more than 200-fold (a zip bomb?)",
+    );
+}
+
+#[test]
+fn check_names_the_fetched_baseline() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let w = World::new();
+    w.runs(vec![run(300, 3)]);
+    let rows = std::fs::read(examples.join("baseline.jsonl")).unwrap();
+    w.artifact(300, zip_of(&[("baseline.jsonl", &rows)]));
+    assert_exit(&w.fetch_base(), 0);
+    let gate = w.dir.path().join("gate.toml");
+    let text = format!(
+        "[inputs]\nbaseline = \"out/baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n\
+         [baseline]\nmax-commits-behind = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
+        examples.join("candidate.jsonl"),
+        examples.join("queries.jsonl")
+    );
+    std::fs::write(&gate, text).unwrap();
+    let out = rag_gate()
+        .arg("check")
+        .arg(&gate)
+        .args(["--resamples", "200", "--today", "2026-12-01"])
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_contains(
+        &String::from_utf8_lossy(&out.stdout),
+        "baseline: main@3333333 (run 300, 3 days old, 3 commits behind the merge-base)",
+    );
+}
+
+#[test]
+fn the_workflow_may_be_given_as_its_path_but_not_as_another_path() {
+    let w = World::new();
+    w.runs(vec![run(800, 0)]);
+    w.artifact(800, good_zip());
+    assert_exit(&w.fetch_base_with(".github/workflows/eval.yml"), 0);
+    let out = w.fetch_base_with("ci/eval.yml");
+    assert_exit(&out, 2);
+    assert_contains(
+        &stderr(&out),
+        "expected the workflow's file name under .github/workflows",
+    );
+}

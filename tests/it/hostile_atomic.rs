@@ -1,0 +1,189 @@
+//! Report files are written atomically: an error, or a kill, mid-way leaves the previous report
+//! files byte for byte as they were and no temporary file behind (a SIGKILL between writing the
+//! temporary and renaming it can leave a hidden `.rag-gate-*.tmp`, never a partial report).
+
+use crate::support;
+
+use std::path::Path;
+use std::time::Duration;
+
+use support::cli::{assert_exit, rag_gate, write};
+
+fn dataset(dir: &Path, n: usize, shift: f64) {
+    let mut b = String::new();
+    let mut c = String::new();
+    for i in 0..n {
+        let v = ((i * 37) % 100) as f64 / 200.0 + 0.2;
+        let lang = ["en", "ko", "fr"][i % 3];
+        b.push_str(&format!(
+            "{{\"query_id\":\"q{i}\",\"ndcg@10\":{v},\"slices\":{{\"lang\":\"{lang}\"}}}}\n"
+        ));
+        c.push_str(&format!(
+            "{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n",
+            v + shift
+        ));
+    }
+    write(dir, "b.jsonl", b);
+    write(dir, "c.jsonl", c);
+}
+
+const GATE: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 500\n\
+                    [slices]\nby = [\"lang\"]\nmin-queries = 1\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n";
+
+fn check(dir: &Path, extra: &[&str]) -> std::process::Output {
+    rag_gate()
+        .current_dir(dir)
+        .args(["check", "gate.toml"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+const OUTPUTS: [&str; 6] = [
+    "-o",
+    "report.txt",
+    "--export-json",
+    "report.json",
+    "--export-markdown",
+    "report.md",
+];
+
+/// The report files' contents, and the names of any other files that appeared.
+fn snapshot(dir: &Path) -> (Vec<Vec<u8>>, Vec<String>) {
+    let contents = ["report.txt", "report.json", "report.md"]
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).unwrap())
+        .collect();
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    (contents, names)
+}
+
+fn setup() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    dataset(dir.path(), 90, 0.01);
+    write(dir.path(), "gate.toml", GATE);
+    assert_exit(&check(dir.path(), &OUTPUTS), 0);
+    dir
+}
+
+#[test]
+fn bad_input_after_a_report_leaves_it_intact() {
+    let dir = setup();
+    let before = snapshot(dir.path());
+    std::fs::write(
+        dir.path().join("c.jsonl"),
+        "{\"query_id\":\"q0\",\"ndcg@10\":0.5}\n{\"query_id\":",
+    )
+    .unwrap();
+    let out = check(dir.path(), &OUTPUTS);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: c.jsonl:2: not valid JSON"));
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+/// Before: --export-json was renamed into place before --export-markdown was tried, so a
+/// failing Markdown export left a new JSON report beside the old text report.
+#[test]
+fn regression_a_failing_export_replaced_the_exports_written_before_it() {
+    let dir = setup();
+    let before = snapshot(dir.path());
+    dataset(dir.path(), 90, -0.2); // a different report (and a failing gate) if it were written
+    let out = check(
+        dir.path(),
+        &[
+            "-o",
+            "report.txt",
+            "--export-json",
+            "report.json",
+            "--export-markdown",
+            "no/such/folder/report.md",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(
+            "error: no/such/folder/report.md: the folder no/such/folder does not exist"
+        ),
+        "{err}"
+    );
+    let (contents, names) = snapshot(dir.path());
+    assert_eq!(contents, before.0, "a report file changed");
+    assert_eq!(names, before.1, "a file appeared or vanished");
+}
+
+#[test]
+fn output_path_that_is_a_directory_is_an_error_and_leaves_nothing() {
+    let dir = setup();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let before = snapshot(dir.path());
+    let out = check(dir.path(), &["--export-json", "report.json", "-o", "out"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: out: writing: is a directory; expected a file name"),
+        "{err}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("out")).unwrap().count(),
+        0
+    );
+}
+
+#[test]
+fn a_killed_run_leaves_the_old_report_or_the_new_one_never_a_partial_one() {
+    let dir = tempfile::tempdir().unwrap();
+    dataset(dir.path(), 3000, 0.01);
+    std::fs::write(
+        dir.path().join("gate.toml"),
+        GATE.replace("resamples = 500", "resamples = 4000"),
+    )
+    .unwrap();
+    let old = "{\"old\": true}\n";
+    let bin = assert_cmd::cargo::cargo_bin("rag-gate");
+    let mut outcomes = Vec::new();
+    for delay_ms in [5u64, 40, 120, 300, 900] {
+        std::fs::write(dir.path().join("report.json"), old).unwrap();
+        let mut child = std::process::Command::new(&bin)
+            .current_dir(dir.path())
+            .args([
+                "check",
+                "gate.toml",
+                "--format",
+                "json",
+                "-o",
+                "report.json",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let text = std::fs::read_to_string(dir.path().join("report.json")).unwrap();
+        if text == old {
+            outcomes.push("old");
+        } else {
+            let v: serde_json::Value = serde_json::from_str(&text).expect("a complete JSON report");
+            assert_eq!(v["pairing"]["paired"], 3000);
+            outcomes.push("new");
+        }
+        for e in std::fs::read_dir(dir.path()).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(
+                name.starts_with(".rag-gate-") || !name.ends_with(".tmp"),
+                "{name}"
+            );
+        }
+    }
+    assert!(
+        outcomes.contains(&"old"),
+        "no kill landed before the rename: {outcomes:?}"
+    );
+}

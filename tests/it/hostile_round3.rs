@@ -1,0 +1,589 @@
+//! Hostile input, round 3 (issue 24), through the binary: a fork must not choose its own slices,
+//! protocol, noise or verdict, and nothing untrusted reaches a log line or a file unescaped.
+//! Every case id is a row of docs/hostile.md ("Round 3"); `every_round3_case_is_documented`
+//! keeps the two in step both ways. Cases tested elsewhere name their test in `ELSEWHERE`.
+
+use crate::support;
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use support::cli::{assert_input_error, hostile_doc_rows, rag_isolated, run_in, write, Out};
+
+/// The cases of this file.
+const CASES: &[&str] = &[
+    "candidate-adds-slice-tag",
+    "candidate-changes-slice-tag",
+    "candidate-adds-group",
+    "sidecar-hash-dropped",
+    "sidecar-hash-recomputed",
+    "candidate-replicates-spread",
+    "candidate-replicates-no-baseline-noise",
+    "ir-metadata-deep-flow",
+    "ir-metadata-huge",
+    "median-time-bound",
+];
+
+/// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
+const N: usize = 200;
+const COMPLIANCE: usize = 30;
+/// A hang fails the test instead of hanging CI.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn rag() -> Command {
+    rag_isolated(TIMEOUT)
+}
+
+fn check(dir: &Path, args: &[&str]) -> Out {
+    run_in(rag().arg("check").arg("gate.toml").args(args), dir)
+}
+
+/// One metric row per query; `label(i)` adds `"slices"`/`"group"` members (or nothing).
+fn rows(value: impl Fn(usize) -> f64, label: impl Fn(usize) -> String) -> String {
+    (0..N)
+        .map(|i| {
+            format!(
+                "{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{}{}}}\n",
+                value(i),
+                label(i)
+            )
+        })
+        .collect()
+}
+
+fn base_value(i: usize) -> f64 {
+    0.3 + ((i * 37) % 11) as f64 / 20.0
+}
+
+/// The candidate: the compliance queries regress by 0.3, the others are unchanged.
+fn cand_value(i: usize) -> f64 {
+    base_value(i) - if i < COMPLIANCE { 0.3 } else { 0.0 }
+}
+
+fn compliance_tag(i: usize) -> String {
+    if i < COMPLIANCE {
+        ",\"slices\":{\"risk\":\"compliance\"}".into()
+    } else {
+        String::new()
+    }
+}
+
+/// Baseline tagged (the trusted side), a gate on the critical slice `risk=compliance`.
+fn slice_setup(dir: &Path, cand_label: impl Fn(usize) -> String) {
+    write(dir, "b.jsonl", rows(base_value, compliance_tag));
+    write(dir, "c.jsonl", rows(cand_value, cand_label));
+    write(
+        dir,
+        "gate.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = 500\n\n\
+         [slices]\ncritical = [\"risk=compliance\"]\n\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nslices = \"critical\"\n",
+    );
+}
+
+// ---- slices and groups come from the trusted side ----
+
+#[test]
+fn candidate_adds_slice_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    // The honest candidate (same tags, or none at all): the 30 regressed queries fail the gate.
+    slice_setup(dir.path(), compliance_tag);
+    let o = check(dir.path(), &[]);
+    assert_eq!(o.code, Some(1), "{}\n{}", o.stdout, o.stderr);
+    slice_setup(dir.path(), |_| String::new());
+    assert_eq!(check(dir.path(), &[]).code, Some(1));
+    // The same numbers with every query tagged risk=compliance would dilute the slice: refused.
+    slice_setup(dir.path(), |_| {
+        ",\"slices\":{\"risk\":\"compliance\"}".into()
+    });
+    let o = check(dir.path(), &[]);
+    assert_input_error(
+        &o,
+        &[
+            "c.jsonl:31: query \"q030\": slice tag \"risk\" is \"compliance\" here but b.jsonl leaves it untagged",
+            "never the candidate",
+        ],
+    );
+}
+
+#[test]
+fn candidate_changes_slice_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    slice_setup(dir.path(), |i| {
+        if i < COMPLIANCE {
+            ",\"slices\":{\"risk\":\"low\"}".into()
+        } else {
+            String::new()
+        }
+    });
+    let o = check(dir.path(), &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl:1: query \"q000\": slice tag \"risk\" is \"low\" here but \"compliance\" in b.jsonl:1"],
+    );
+    // With a queries file, it is trusted too: a candidate tag it does not give is refused.
+    write(
+        dir.path(),
+        "q.jsonl",
+        (0..N)
+            .map(|i| format!("{{\"query_id\":\"q{i:03}\"}}\n"))
+            .collect::<String>(),
+    );
+    let gate = std::fs::read_to_string(dir.path().join("gate.toml")).unwrap();
+    write(
+        dir.path(),
+        "gate.toml",
+        gate.replace(
+            "candidate = \"c.jsonl\"\n",
+            "candidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n",
+        ),
+    );
+    write(dir.path(), "b.jsonl", rows(base_value, |_| String::new()));
+    write(
+        dir.path(),
+        "c.jsonl",
+        rows(cand_value, |i| {
+            if i == 7 {
+                ",\"slices\":{\"lang\":\"ko\"}".into()
+            } else {
+                String::new()
+            }
+        }),
+    );
+    let o = check(dir.path(), &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl:8: query \"q007\": slice tag \"lang\" is \"ko\" here but b.jsonl or q.jsonl leaves it untagged"],
+    );
+}
+
+#[test]
+fn candidate_adds_group() {
+    let dir = tempfile::tempdir().unwrap();
+    // Groups decide the resampling unit: the candidate cannot regroup the queries either.
+    slice_setup(dir.path(), |i| {
+        format!("{},\"group\":\"g{}\"", compliance_tag(i), i % 4)
+    });
+    let o = check(dir.path(), &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl:1: query \"q000\": group is \"g0\" here but b.jsonl gives it no group"],
+    );
+}
+
+/// Cases whose test is not in this file: (case, file that tests it, text that file must hold).
+const ELSEWHERE: &[(&str, &str, &str)] = &[
+    (
+        "fork-status-trusted",
+        "scripts/validate-action.sh",
+        "fork part 2 sets the status `rag-gate (trusted)`",
+    ),
+    (
+        "stale-after-error",
+        "tests/it/hostile_round3_github.rs",
+        "fn stale_after_error()",
+    ),
+    (
+        "comment-names-commit",
+        "tests/it/hostile_round3_github.rs",
+        "fn comment_names_commit()",
+    ),
+    (
+        "duplicate-comments-collapsed",
+        "tests/it/hostile_round3_github.rs",
+        "fn duplicate_comments_collapsed()",
+    ),
+    (
+        "sticky-key-per-gate-path",
+        "tests/it/hostile_round3_github.rs",
+        "fn sticky_key_per_gate_path()",
+    ),
+    (
+        "text-every-field",
+        "tests/it/hostile_round3_text.rs",
+        "fn check_with_hostile_metric_files_prints_nothing_unsafe()",
+    ),
+    (
+        "text-file-names",
+        "tests/it/hostile_round3_text.rs",
+        "fn hostile_file_names_print_nothing_unsafe()",
+    ),
+    (
+        "text-replicates-aa",
+        "tests/it/hostile_round3_text.rs",
+        "fn replicates_and_aa_print_nothing_unsafe()",
+    ),
+    (
+        "text-runs-ir-metadata",
+        "tests/it/hostile_round3_text.rs",
+        "fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe()",
+    ),
+    (
+        "holes-forged-line",
+        "tests/it/hostile_round3_text.rs",
+        "fn holes_refuse_ids_that_would_forge_a_qrels_line()",
+    ),
+    (
+        "comment-autolinks",
+        "tests/it/hostile_round3_text.rs",
+        "fn issue_references_and_urls_in_ids_do_not_link()",
+    ),
+    (
+        "tool-cache-checked",
+        "tests/it/install_script.rs",
+        "fn a_planted_tool_cache_binary_is_refused_and_downloaded_again()",
+    ),
+    (
+        "piped-run-ir-metadata",
+        "tests/it/hostile_round3_text.rs",
+        "fn a_piped_run_says_its_ir_metadata_is_not_read()",
+    ),
+];
+
+#[test]
+fn every_round3_case_is_documented() {
+    let rows = hostile_doc_rows("Round 3");
+    let known: Vec<&str> = CASES
+        .iter()
+        .copied()
+        .chain(ELSEWHERE.iter().map(|e| e.0))
+        .collect();
+    let missing: Vec<&&str> = known
+        .iter()
+        .filter(|id| !rows.iter().any(|r| r == *id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/hostile.md, Round 3: {missing:?}"
+    );
+    for id in &rows {
+        assert!(
+            known.contains(&id.as_str()),
+            "docs/hostile.md row {id:?} has no test"
+        );
+    }
+    for (id, file, text) in ELSEWHERE {
+        let body = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+            .unwrap_or_default();
+        assert!(
+            body.contains(text),
+            "{id}: {file} no longer tests it ({text:?})"
+        );
+    }
+}
+
+// ---- a protocol sidecar is bound to its file ----
+
+const COVID: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/eval/fixtures/trec-covid-r2"
+);
+
+fn covid(name: &str) -> std::path::PathBuf {
+    Path::new(COVID).join(name)
+}
+
+/// `rag-gate eval` of `run` against `qrels` into `dir/out` (with its sidecar).
+fn eval_to(dir: &Path, qrels: &Path, run: &Path, out: &str) {
+    let o = run_in(
+        rag()
+            .args(["eval", "--metrics", "ndcg@10", "--qrels"])
+            .arg(qrels)
+            .arg("--run")
+            .arg(run)
+            .arg("-o")
+            .arg(out),
+        dir,
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+fn protocol_gate(dir: &Path) {
+    write(
+        dir,
+        "gate.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[protocol]\nrequire = true\n\n\
+         [bootstrap]\nresamples = 200\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\n",
+    );
+}
+
+/// The baseline's sidecar as JSON, to copy onto the candidate.
+fn baseline_sidecar(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("b.jsonl.protocol.json")).unwrap())
+        .unwrap()
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn sidecar_hash_dropped() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let qrels = covid("qrels.covid-round2.txt");
+    eval_to(dir, &qrels, &covid("run.covidex-sim.txt"), "b.jsonl");
+    eval_to(dir, &qrels, &covid("run.covidex-t5.txt"), "c.jsonl");
+    protocol_gate(dir);
+    let o = check(dir, &["--format", "json"]);
+    assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
+    assert!(o.stdout.contains("\"status\": \"checked\""), "{}", o.stdout);
+    // The baseline's sidecar copied next to the candidate with its rows hash dropped.
+    let mut side = baseline_sidecar(dir);
+    side.as_object_mut().unwrap().remove("rows-sha256");
+    write(dir, "c.jsonl.protocol.json", side.to_string());
+    let o = check(dir, &[]);
+    assert_input_error(
+        &o,
+        &["c.jsonl.protocol.json: has no rows-sha256, so nothing binds it to c.jsonl"],
+    );
+}
+
+#[test]
+fn sidecar_hash_recomputed() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    eval_to(
+        dir,
+        &covid("qrels.covid-round2.txt"),
+        &covid("run.covidex-sim.txt"),
+        "b.jsonl",
+    );
+    // The candidate measured on other qrels (one topic's judgements dropped: fewer queries).
+    let qrels = std::fs::read_to_string(covid("qrels.covid-round2.txt")).unwrap();
+    let first = qrels.split_whitespace().next().unwrap().to_string();
+    let other: String = qrels
+        .lines()
+        .filter(|l| l.split_whitespace().next() != Some(&first))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    write(dir, "other-qrels.txt", other);
+    eval_to(
+        dir,
+        &dir.join("other-qrels.txt"),
+        &covid("run.covidex-t5.txt"),
+        "c.jsonl",
+    );
+    protocol_gate(dir);
+    // The baseline's sidecar, its rows hash recomputed for the candidate's file.
+    let mut side = baseline_sidecar(dir);
+    side["rows-sha256"] = sha256(&std::fs::read(dir.join("c.jsonl")).unwrap()).into();
+    write(dir, "c.jsonl.protocol.json", side.to_string());
+    let o = check(dir, &[]);
+    assert_input_error(
+        &o,
+        &[
+            "c.jsonl.protocol.json: its query set (",
+            "is not the ",
+            "queries of c.jsonl",
+        ],
+    );
+}
+
+// ---- noise comes from the trusted side ----
+
+/// 60 queries; `shift` moves the whole run, `drop` is the candidate's true regression.
+fn replicate(shift: f64, drop: f64) -> String {
+    (0..60)
+        .map(|i| {
+            let v = 0.5 + ((i * 7) % 11) as f64 / 100.0 - drop + shift;
+            format!("{{\"query_id\":\"q{i:02}\",\"ndcg@10\":{v:.4}}}\n")
+        })
+        .collect()
+}
+
+/// Baseline runs shifted by `base`, candidate runs by `cand` (0.1 worse throughout), and a
+/// proven-harm gate that a drop of 0.1 fails.
+fn replicate_setup(dir: &Path, base: &[f64], cand: &[f64]) {
+    let mut names = [Vec::new(), Vec::new()];
+    for (side, (shifts, drop)) in [(base, 0.0), (cand, 0.1)].into_iter().enumerate() {
+        for (r, shift) in shifts.iter().enumerate() {
+            let name = format!("{}-{r}.jsonl", ["b", "c"][side]);
+            write(dir, &name, replicate(*shift, drop));
+            names[side].push(format!("\"{name}\""));
+        }
+    }
+    write(
+        dir,
+        "gate.toml",
+        format!(
+            "[inputs]\nbaseline = [{}]\ncandidate = [{}]\n\n[bootstrap]\nresamples = 500\n\n\
+             [[gate]]\nmetric = \"ndcg@10\"\nfail-if-significant-drop = 0.02\n",
+            names[0].join(", "),
+            names[1].join(", ")
+        ),
+    );
+}
+
+fn warnings(o: &Out) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).expect(&o.stderr);
+    support::cli::warnings(&v)
+}
+
+#[test]
+fn candidate_replicates_spread() {
+    let d = tempfile::tempdir().unwrap();
+    let steady = [0.0, 0.004, -0.003];
+    // Honest candidate runs: the drop of 0.1 is proven and fails.
+    replicate_setup(d.path(), &steady, &[0.002, -0.002, 0.001]);
+    let o = check(d.path(), &["--format", "json"]);
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
+    assert!(!warnings(&o).iter().any(|w| w.contains("spread far more")));
+    // The same drop, the candidate's runs shifted ±0.35 apart: still fails, and is flagged.
+    replicate_setup(d.path(), &steady, &[0.35, 0.0, -0.35]);
+    let o = check(d.path(), &["--format", "json"]);
+    assert_eq!(
+        o.code,
+        Some(1),
+        "the candidate's spread widened the interval: {}",
+        o.stdout
+    );
+    let w = warnings(&o);
+    assert!(
+        w.iter().any(|w| w.starts_with(
+            "ndcg@10: the candidate's replicate runs spread far more than the baseline's"
+        )),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn candidate_replicates_no_baseline_noise() {
+    let d = tempfile::tempdir().unwrap();
+    // One baseline run: the candidate's replicates only average, they never widen.
+    replicate_setup(d.path(), &[0.0], &[0.35, 0.0, -0.35]);
+    let o = check(d.path(), &["--format", "json"]);
+    assert_eq!(o.code, Some(1), "{}", o.stdout);
+    let w = warnings(&o);
+    assert!(
+        w.iter().any(|w| w.starts_with(
+            "the candidate's 3 replicate runs are averaged per query but do not widen any interval"
+        )),
+        "{w:?}"
+    );
+}
+
+// ---- ir_metadata limits apply while scanning ----
+
+/// A one-query run under `header` (YAML lines, each written as a `# ` comment).
+fn run_with_header(dir: &Path, header: &[String]) -> Out {
+    let mut run = String::from("# ir_metadata.start\n");
+    for l in header {
+        run.push_str(&format!("# {l}\n"));
+    }
+    run.push_str("# ir_metadata.end\nq1 Q0 d1 1 1 t\n");
+    write(dir, "run.trec", run);
+    write(dir, "qrels.txt", "q1 0 d1 1\n");
+    let args = [
+        "eval",
+        "--qrels",
+        "qrels.txt",
+        "--run",
+        "run.trec",
+        "--metrics",
+        "ndcg@10",
+    ];
+    run_in(rag().args(args), dir)
+}
+
+#[test]
+fn ir_metadata_deep_flow() {
+    // 200 KB of nested flow sequences took ~25 s (quadratic in the YAML parser); the count of
+    // `[`/`{` is checked line by line as the block is read, before any parsing.
+    let d = tempfile::tempdir().unwrap();
+    let deep = format!("tag: {}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let o = run_with_header(d.path(), &[deep]);
+    assert_input_error(
+        &o,
+        &["run.trec:2: the ir_metadata block opens more than 1024 flow collections (`[` or `{`)"],
+    );
+    // Spread over lines, and in quotes, the count is the same.
+    let lines: Vec<String> = (0..2000).map(|i| format!("k{i}: \"{{[\"")).collect();
+    let o = run_with_header(d.path(), &lines);
+    assert_input_error(&o, &["run.trec:", "opens more than 1024 flow collections"]);
+    // Under the limit the parser's own recursion limit answers, at once.
+    let nested = format!("tag: {}{}", "[".repeat(1000), "]".repeat(1000));
+    let o = run_with_header(d.path(), &[nested]);
+    assert_input_error(
+        &o,
+        &["run.trec:1: ir_metadata block is not valid YAML: recursion limit exceeded"],
+    );
+    // A real header is read.
+    let o = run_with_header(
+        d.path(),
+        &[
+            "tag: bm25".into(),
+            "method: {retrieval: [{name: bm25}]}".into(),
+        ],
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+#[test]
+fn ir_metadata_huge() {
+    let d = tempfile::tempdir().unwrap();
+    let wide: Vec<String> = (0..40_000).map(|i| format!("method_{i}: x")).collect();
+    let o = run_with_header(d.path(), &wide);
+    assert_input_error(&o, &["run.trec:", "the ir_metadata block is over 256 KiB"]);
+    // Reading stops at the limit: the error names a line near 256 KiB, not the end of the block.
+    let line: usize = o.stderr["error: run.trec:".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(line < 25_000, "{}", o.stderr);
+}
+
+// ---- a quantile gate's time is bounded for any input size ----
+
+#[test]
+fn median_time_bound() {
+    let d = tempfile::tempdir().unwrap();
+    let rows = |shift: f64| -> String {
+        (0..1000)
+            .map(|i| {
+                format!(
+                    "{{\"query_id\":\"q{i}\",\"ndcg@10\":{:.3},\"slices\":{{\"t\":\"v{}\"}}}}\n",
+                    0.4 + (i % 13) as f64 / 40.0 + shift,
+                    i % 2
+                )
+            })
+            .collect()
+    };
+    write(d.path(), "b.jsonl", rows(0.0));
+    write(d.path(), "c.jsonl", rows(0.01));
+    let gate = |resamples: u64, statistic: &str| {
+        write(
+            d.path(),
+            "gate.toml",
+            format!(
+                "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = {resamples}\n\n\
+                 [slices]\nby = [\"t\"]\n\n[[gate]]\nmetric = \"ndcg@10\"\nstatistic = \"{statistic}\"\nmax-drop = 0.05\n"
+            ),
+        );
+        check(d.path(), &["--format", "json"])
+    };
+    // 1,000 queries in `all` and 1,000 in the two slices, × 11 (the close-call re-run) × 10^7
+    // resamples (the most `resamples` takes): 2.2 × 10^11 draws, refused before any resampling.
+    for statistic in ["median", "p95"] {
+        let o = gate(10_000_000, statistic);
+        assert_input_error(
+            &o,
+            &[
+                "gate.toml:",
+                &format!("[[gate]] #1 (ndcg@10): statistic = \"{statistic}\" on 1 metric(s) × 2000 query-slice memberships × 10000000 resamples"),
+                "is 220000000000 draws, over the budget of 200000000000",
+                "set [bootstrap] resamples to at most 9090909",
+            ],
+        );
+    }
+    // Within the budget it runs.
+    let o = gate(400, "median");
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}

@@ -1,0 +1,213 @@
+//! Hostile input, round 3 (issue 24), against a mock GitHub through the binary: stale verdicts.
+//! A run that stops with exit 2 marks the previous comment stale, the comment names the commit it
+//! judged, duplicate own-marker comments are collapsed, and the default key is unique per gate
+//! file path. The case ids are rows of docs/hostile.md ("Round 3"), listed in
+//! `hostile_round3.rs`.
+
+use crate::support;
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+use support::cli::{rag_gate, run_in, write, Out};
+use support::github::*;
+use wiremock::matchers::body_string_contains;
+
+const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+
+fn rows(drop: f64) -> String {
+    (0..30)
+        .map(|i| {
+            let v = 0.5 + ((i * 7) % 11) as f64 / 50.0 - drop;
+            format!("{{\"query_id\":\"q{i:02}\",\"ndcg@10\":{v:.4}}}\n")
+        })
+        .collect()
+}
+
+/// `dir/sub/NAME`: a gate file on b.jsonl and c.jsonl next to it (a passing gate).
+fn gate_at(dir: &Path, sub: &str, name: &str) {
+    std::fs::create_dir_all(dir.join(sub)).unwrap();
+    write(&dir.join(sub), "b.jsonl", rows(0.0));
+    write(&dir.join(sub), "c.jsonl", rows(0.0));
+    write(
+        &dir.join(sub),
+        name,
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = 200\n\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+    );
+}
+
+/// `rag-gate check GATE --comment` in `dir` against the mock, on PR 7 at commit [`SHA`].
+fn check(gh: &Gh, dir: &Path, gate: &str) -> Out {
+    let event = json!({ "pull_request": { "number": 7, "head": { "sha": SHA } } });
+    write(dir, "event.json", event.to_string());
+    let mut cmd = rag_gate();
+    for v in [
+        "GITHUB_ACTIONS",
+        "GITHUB_STEP_SUMMARY",
+        "GITHUB_OUTPUT",
+        "GITHUB_SHA",
+    ] {
+        cmd.env_remove(v);
+    }
+    cmd.env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", gh.server.uri())
+        .env("GITHUB_EVENT_PATH", dir.join("event.json"))
+        .args(["check", gate, "--comment"]);
+    run_in(&mut cmd, dir)
+}
+
+/// The key rag-gate gives a gate file without `id` at `path` (as given on the command line).
+fn key(stem_id: &str, path: &str) -> String {
+    use sha2::Digest;
+    let h: String = sha2::Sha256::digest(path.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{stem_id}.{}", &h[..8])
+}
+
+fn bodies(gh: &Gh, verb: &str) -> Vec<String> {
+    gh.requests()
+        .iter()
+        .filter(|r| r.method.as_str() == verb)
+        .map(|r| {
+            let v: Value = serde_json::from_slice(&r.body).unwrap();
+            v["body"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn stale_after_error() {
+    let d = tempfile::tempdir().unwrap();
+    gate_at(d.path(), "svc", "prod.toml");
+    let k = key("prod", "svc/prod.toml");
+    let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
+    let gh = Gh::start();
+    gh.mount(list(vec![comment(5, &old)]));
+    gh.mount(
+        update(5)
+            .and(body_string_contains("Stale verdict"))
+            .respond_with(updated(5))
+            .expect(1),
+    );
+    gh.mount(never("POST"));
+    // The candidate file breaks: exit 2, and the ✅ of the earlier run is marked stale.
+    write(&d.path().join("svc"), "c.jsonl", "{\"query_id\": \n");
+    let o = check(&gh, d.path(), "svc/prod.toml");
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("rag-gate: marked PR comment 5 stale"),
+        "{}",
+        o.stderr
+    );
+    let body = &bodies(&gh, "PATCH")[0];
+    assert!(
+        body.starts_with(&format!("<!-- rag-gate:v1 id={k} state=stale -->\n")),
+        "{body}"
+    );
+    assert!(
+        body.contains(&format!("The run on commit {SHA} stopped with an error")),
+        "{body}"
+    );
+    assert!(
+        body.contains("### ✅ rag-gate pass: all good"),
+        "the old report stays below: {body}"
+    );
+    gh.verify();
+}
+
+#[test]
+fn comment_names_commit() {
+    let d = tempfile::tempdir().unwrap();
+    gate_at(d.path(), "svc", "prod.toml");
+    let gh = Gh::start();
+    gh.mount(list(vec![]));
+    gh.mount(create().respond_with(created(9)).expect(1));
+    let o = check(&gh, d.path(), "svc/prod.toml");
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let body = &bodies(&gh, "POST")[0];
+    assert!(body.contains(&format!("judged commit {SHA}")), "{body}");
+}
+
+#[test]
+fn duplicate_comments_collapsed() {
+    let d = tempfile::tempdir().unwrap();
+    gate_at(d.path(), "svc", "prod.toml");
+    let k = key("prod", "svc/prod.toml");
+    let m = |v: &str| format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### {v}\n");
+    let gh = Gh::start();
+    // Two of our comments with the key (the newer a ✅), and one with the old bare-id marker.
+    gh.mount(list(vec![
+        comment(3, &m("❌ rag-gate fail")),
+        comment(4, &m("✅ rag-gate pass")),
+        comment(
+            6,
+            "<!-- rag-gate:v1 id=prod state=bbbb -->\n### ✅ rag-gate pass\n",
+        ),
+    ]));
+    gh.mount(update(3).respond_with(updated(3)).expect(1));
+    for id in [4, 6] {
+        gh.mount(
+            update(id)
+                .and(body_string_contains("superseded"))
+                .respond_with(updated(id))
+                .expect(1),
+        );
+    }
+    gh.mount(never("POST"));
+    let o = check(&gh, d.path(), "svc/prod.toml");
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    for b in bodies(&gh, "PATCH")
+        .iter()
+        .filter(|b| b.contains("superseded"))
+    {
+        assert!(!b.contains("rag-gate pass") && !b.contains("id="), "{b}");
+    }
+    gh.verify();
+}
+
+#[test]
+fn sticky_key_per_gate_path() {
+    let d = tempfile::tempdir().unwrap();
+    // Same stem in two folders, and two non-ASCII stems that clean to the same id.
+    let gates = [
+        "svc-a/prod.toml",
+        "svc-b/prod.toml",
+        "x/données.toml",
+        "x/donnëes.toml",
+    ];
+    let mut markers = Vec::new();
+    for g in gates {
+        let (sub, name) = g.split_once('/').unwrap();
+        gate_at(d.path(), sub, name);
+        let gh = Gh::start();
+        gh.mount(list(vec![]));
+        gh.mount(create().respond_with(created(9)).expect(1));
+        let o = check(&gh, d.path(), g);
+        assert_eq!(o.code, Some(0), "{g}: {}", o.stderr);
+        let body = bodies(&gh, "POST").remove(0);
+        markers.push(
+            body.lines()
+                .next()
+                .unwrap()
+                .split(" state=")
+                .next()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    assert_eq!(
+        markers[0],
+        format!("<!-- rag-gate:v1 id={}", key("prod", "svc-a/prod.toml"))
+    );
+    assert_eq!(
+        markers[2],
+        format!("<!-- rag-gate:v1 id={}", key("donn-es", "x/données.toml"))
+    );
+    let distinct: std::collections::BTreeSet<&String> = markers.iter().collect();
+    assert_eq!(distinct.len(), 4, "{markers:?}");
+}

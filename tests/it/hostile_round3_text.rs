@@ -1,0 +1,527 @@
+//! Hostile input, round 3 (issue 24), one safe-text path: hostile strings planted in every
+//! input field (query ids, doc ids, metric names, slice tags and values, file names, ir_metadata
+//! fields, replicates, the `aa` noise file) and every command and section run on them, in every
+//! format, under Actions too. No line of stdout, stderr or any written file may start a GitHub
+//! workflow command (other than rag-gate's own `::error title=rag-gate::` /
+//! `::warning title=rag-gate::`), contain the legacy `##[`, a raw control character (but tab),
+//! a bidi control or a Unicode line separator, or start with text a line break in an input put
+//! there (`FORGED`, or the final guard's `\::`, which means a renderer let a line break through).
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use support::cli::{rag_isolated, run_in, write, Out};
+
+/// A name with a line break into a workflow command, a CR, `::add-mask::`, the legacy form,
+/// an ANSI escape, a bidi override, a line separator and NEL.
+const H: &str = "h\n::error::FORGED\r::add-mask::M ##[add-mask]N\u{1b}[31m\u{202e}\u{2028}\u{85}x";
+/// The same without white space, for fields split on it (TREC runs and qrels).
+const H_WORD: &str = "::add-mask::W##[add-mask]W\u{1b}[2J\u{202e}\u{2066}w";
+
+fn rag() -> assert_cmd::Command {
+    rag_isolated(Duration::from_secs(120))
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+/// TOML basic string with escapes (TOML allows no raw control characters).
+fn toml_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                o.push('\\');
+                o.push(c)
+            }
+            c if c.is_control() || (c as u32) > 0x7e => o.push_str(&format!("\\U{:08X}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn is_own_command(line: &str) -> bool {
+    line.starts_with("::error title=rag-gate::") || line.starts_with("::warning title=rag-gate::")
+}
+
+fn bad_char(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+}
+
+/// Every line of `text` (from `what`) is safe to print on a runner.
+fn assert_safe(what: &str, text: &str) {
+    for (i, line) in text.split('\n').enumerate() {
+        let t = line.trim_start();
+        let at = format!("{what}, line {}: {line:?}", i + 1);
+        assert!(
+            !line.chars().any(bad_char),
+            "raw control/bidi character in {at}"
+        );
+        if !is_own_command(line) {
+            assert!(!t.starts_with("::"), "workflow command in {at}");
+        }
+        assert!(!line.contains("##["), "legacy workflow command in {at}");
+        assert!(
+            !t.starts_with("FORGED") && !t.starts_with("\\::"),
+            "a line break from an input reached {at}"
+        );
+    }
+}
+
+/// Runs `args` in `dir` (optionally as on an Actions runner) and checks stdout, stderr and every
+/// file in `dir` not in `inputs`. Returns the output for further checks.
+fn sweep(dir: &Path, args: &[&str], actions: bool, inputs: &[PathBuf]) -> Out {
+    let mut cmd = rag();
+    cmd.args(args);
+    if actions {
+        cmd.env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_STEP_SUMMARY", dir.join("summary.md"))
+            .env("GITHUB_OUTPUT", dir.join("gh-output.txt"));
+    }
+    let o = run_in(&mut cmd, dir);
+    let what = format!("rag-gate {}", args.join(" "));
+    eprintln!(
+        "SWEEP {:?} {what} {}",
+        o.code,
+        o.stderr.lines().next().unwrap_or("")
+    );
+    assert!(
+        o.code.is_some_and(|c| c <= 2),
+        "{what}: {:?} {}",
+        o.code,
+        o.stderr
+    );
+    assert!(!o.stderr.contains("panicked"), "{what}: {}", o.stderr);
+    assert_safe(&format!("{what}: stdout"), &o.stdout);
+    assert_safe(&format!("{what}: stderr"), &o.stderr);
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if inputs.contains(&p) || !p.is_file() {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+        assert_safe(&format!("{what}: file {}", p.display()), &text);
+        std::fs::remove_file(&p).unwrap();
+    }
+    o
+}
+
+fn inputs_of(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect()
+}
+
+/// 40 queries, one with the hostile id; ndcg@10 and a hostile metric column; a hostile slice tag.
+fn metric_rows(drop: f64, shift: f64) -> String {
+    (0..40)
+        .map(|i| {
+            let id = if i == 7 {
+                format!("q07{H}")
+            } else {
+                format!("q{i:02}")
+            };
+            let v = 0.3 + ((i * 37) % 11) as f64 / 20.0 + shift - if i < 20 { drop } else { 0.0 };
+            let tag = if i % 2 == 0 { H } else { "plain" };
+            format!(
+                "{{\"query_id\":{},\"ndcg@10\":{v:.4},{}:{:.4},\"slices\":{{{}:{}}}}}\n",
+                json_str(&id),
+                json_str(H),
+                v / 2.0,
+                json_str(H),
+                json_str(tag)
+            )
+        })
+        .collect()
+}
+
+fn gate(dir: &Path, inputs: &str, extra: &str) {
+    write(
+        dir,
+        "gate.toml",
+        format!(
+            "[inputs]\n{inputs}\n\n[bootstrap]\nresamples = 200\n\n[slices]\nby = [{}]\nmin-queries = 5\n\n\
+             [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n{extra}",
+            toml_str(H)
+        ),
+    );
+}
+
+fn every_format(dir: &Path) {
+    let inputs = inputs_of(dir);
+    for f in ["text", "markdown", "json"] {
+        sweep(dir, &["check", "gate.toml", "--format", f], false, &inputs);
+    }
+    sweep(
+        dir,
+        &[
+            "check",
+            "gate.toml",
+            "--format",
+            "json",
+            "-o",
+            "r.json",
+            "--export-html",
+            "r.html",
+            "--export-markdown",
+            "r.md",
+        ],
+        false,
+        &inputs,
+    );
+    sweep(dir, &["check", "gate.toml"], true, &inputs);
+}
+
+#[test]
+fn check_with_hostile_metric_files_prints_nothing_unsafe() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "b.jsonl", metric_rows(0.0, 0.0));
+    write(d.path(), "c.jsonl", metric_rows(0.2, 0.0));
+    gate(
+        d.path(),
+        "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
+        "",
+    );
+    every_format(d.path());
+    // A gate on the hostile metric itself, and [report] metrics naming it.
+    let extra = format!("\n[[gate]]\nmetric = {}\nmax-drop = 0.01\n", toml_str(H));
+    gate(
+        d.path(),
+        "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
+        &extra,
+    );
+    every_format(d.path());
+    let extra = format!(
+        "\n[[gate]]\nmetric = {}\nmax-drop = 0.01\n",
+        toml_str(&format!("{H}@10"))
+    );
+    gate(
+        d.path(),
+        "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
+        &extra,
+    );
+    every_format(d.path());
+}
+
+#[test]
+fn hostile_file_names_print_nothing_unsafe() {
+    let d = tempfile::tempdir().unwrap();
+    let name = format!("c{H}.jsonl");
+    write(d.path(), "b.jsonl", metric_rows(0.0, 0.0));
+    write(d.path(), &name, metric_rows(0.2, 0.0));
+    gate(
+        d.path(),
+        &format!("baseline = \"b.jsonl\"\ncandidate = {}", toml_str(&name)),
+        "",
+    );
+    every_format(d.path());
+    // A missing file named like that.
+    gate(
+        d.path(),
+        &format!(
+            "baseline = \"b.jsonl\"\ncandidate = {}",
+            toml_str(&format!("x{H}"))
+        ),
+        "",
+    );
+    every_format(d.path());
+}
+
+const AA_TO_NOISE_FILE: [&str; 7] = [
+    "aa",
+    "b0.jsonl",
+    "b1.jsonl",
+    "c0.jsonl",
+    "c1.jsonl",
+    "--output",
+    "noise.json",
+];
+
+#[test]
+fn replicates_and_aa_print_nothing_unsafe() {
+    let d = tempfile::tempdir().unwrap();
+    for (n, drop, shift) in [
+        ("b0", 0.0, 0.0),
+        ("b1", 0.0, 0.01),
+        ("c0", 0.2, 0.0),
+        ("c1", 0.2, -0.01),
+    ] {
+        write(d.path(), &format!("{n}.jsonl"), metric_rows(drop, shift));
+    }
+    gate(
+        d.path(),
+        "baseline = [\"b0.jsonl\", \"b1.jsonl\"]\ncandidate = [\"c0.jsonl\", \"c1.jsonl\"]",
+        "",
+    );
+    every_format(d.path());
+    let inputs = inputs_of(d.path());
+    for f in ["text", "json"] {
+        let args = [
+            "aa", "b0.jsonl", "b1.jsonl", "c0.jsonl", "c1.jsonl", "--format", f,
+        ];
+        sweep(d.path(), &args, false, &inputs);
+    }
+    let args = AA_TO_NOISE_FILE;
+    let o = sweep(d.path(), &args, false, &inputs);
+    assert!(o.code.is_some_and(|c| c < 2), "{}", o.stderr);
+    // The sweep removed what it checked; write the noise file again for `[noise] file`.
+    run_in(rag().args(args), d.path());
+    gate(
+        d.path(),
+        "baseline = \"b0.jsonl\"\ncandidate = \"c0.jsonl\"",
+        "\n[noise]\nfile = \"noise.json\"\n",
+    );
+    every_format(d.path());
+    let inputs = inputs_of(d.path());
+    sweep(
+        d.path(),
+        &["compare", "b0.jsonl", "c0.jsonl"],
+        false,
+        &inputs,
+    );
+    let hb = ["compare", "b0.jsonl", "c0.jsonl", "--higher-is-better", H];
+    sweep(d.path(), &hb, false, &inputs);
+}
+
+/// A TREC run with a hostile ir_metadata header, query and doc ids.
+fn trec_run(shift: usize) -> String {
+    let yaml_h = json_str(H); // JSON strings are YAML double-quoted strings
+    let mut s = format!(
+        "# ir_metadata.start\n# tag: {yaml_h}\n# method:\n#   retrieval:\n#     - name: {yaml_h}\n#       model: {yaml_h}\n# ir_metadata.end\n"
+    );
+    for q in 0..30 {
+        let qid = if q == 3 {
+            format!("q3{H_WORD}")
+        } else {
+            format!("q{q}")
+        };
+        for r in 0..10 {
+            let doc = if r == (q + shift) % 10 {
+                format!("D{H_WORD}{r}")
+            } else {
+                format!("d{q}-{r}")
+            };
+            s.push_str(&format!("{qid} Q0 {doc} {} {} t\n", r + 1, 10 - r));
+        }
+    }
+    s
+}
+
+fn qrels() -> String {
+    let mut s = String::new();
+    for q in 0..30 {
+        let qid = if q == 3 {
+            format!("q3{H_WORD}")
+        } else {
+            format!("q{q}")
+        };
+        s.push_str(&format!("{qid} 0 d{q}-0 1\n{qid} 0 d{q}-5 0\n"));
+    }
+    s
+}
+
+#[test]
+fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "b.trec", trec_run(0));
+    write(d.path(), "c.trec", trec_run(3));
+    write(d.path(), "qrels.txt", qrels());
+    write(
+        d.path(),
+        "gate.toml",
+        "[inputs]\nbaseline = { run = \"b.trec\" }\ncandidate = { run = \"c.trec\" }\nqrels = \"qrels.txt\"\n\n\
+         [bootstrap]\nresamples = 200\n\n[slices]\nmin-queries = 5\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
+    every_format(d.path());
+    let inputs = inputs_of(d.path());
+    sweep(
+        d.path(),
+        &["check", "gate.toml", "--holes", "holes.txt"],
+        false,
+        &inputs,
+    );
+    for f in ["trec", "csv", "jsonl", "json"] {
+        let args = [
+            "eval",
+            "--qrels",
+            "qrels.txt",
+            "--run",
+            "c.trec",
+            "--metrics",
+            "ndcg@10",
+            "--format",
+            f,
+        ];
+        let o = sweep(d.path(), &args, false, &inputs);
+        // Text formats refuse an id the output guard would change; JSON carries it exactly.
+        let want = if matches!(f, "trec" | "csv") { 2 } else { 0 };
+        assert_eq!(o.code, Some(want), "{f}: {}", o.stderr);
+        let mut with_files = args.to_vec();
+        with_files.extend(["-o", "rows.out", "--holes", "h.txt"]);
+        sweep(d.path(), &with_files, false, &inputs);
+    }
+    let unknown = [
+        "eval",
+        "--qrels",
+        "qrels.txt",
+        "--run",
+        "c.trec",
+        "--metrics",
+        H,
+    ];
+    sweep(d.path(), &unknown, false, &inputs);
+    // Protocol mismatch: the sides evaluated on different qrels, under hostile file names.
+    write(d.path(), "qrels2.txt", qrels().replace(" 0 d", " 0 e"));
+    let (bn, cn) = (format!("b{H_WORD}.jsonl"), format!("c{H_WORD}.jsonl"));
+    for (q, r, n) in [("qrels.txt", "b.trec", &bn), ("qrels2.txt", "c.trec", &cn)] {
+        run_in(
+            rag().args([
+                "eval",
+                "--qrels",
+                q,
+                "--run",
+                r,
+                "--metrics",
+                "ndcg@10",
+                "-o",
+                n,
+            ]),
+            d.path(),
+        );
+    }
+    write(
+        d.path(),
+        "gate.toml",
+        format!(
+            "[inputs]\nbaseline = {}\ncandidate = {}\n\n[bootstrap]\nresamples = 200\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+            toml_str(&bn),
+            toml_str(&cn)
+        ),
+    );
+    let o = sweep(
+        d.path(),
+        &["check", "gate.toml"],
+        false,
+        &inputs_of(d.path()),
+    );
+    assert!(o.stderr.contains("protocol mismatch"), "{}", o.stderr);
+}
+
+#[test]
+fn holes_refuse_ids_that_would_forge_a_qrels_line() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "qrels.json", "{\"q1\": {\"d0\": 1}}\n");
+    for bad in ["d1\nq1 0 FORGED 2", "d1 0 x", "d1\tx", "d1\r"] {
+        let run = format!("{{\"q1\": {{\"d0\": 2.0, {}: 1.0}}}}\n", json_str(bad));
+        write(d.path(), "run.json", run);
+        let inputs = inputs_of(d.path());
+        let args = [
+            "eval",
+            "--qrels",
+            "qrels.json",
+            "--run",
+            "run.json",
+            "--metrics",
+            "ndcg@10",
+            "--holes",
+            "h.txt",
+        ];
+        let o = sweep(d.path(), &args, false, &inputs);
+        assert_eq!(o.code, Some(2), "{bad:?}: {}", o.stderr);
+        assert!(o.stderr.contains("--holes"), "{}", o.stderr);
+        assert!(!d.path().join("h.txt").exists());
+    }
+}
+
+#[test]
+fn issue_references_and_urls_in_ids_do_not_link() {
+    let d = tempfile::tempdir().unwrap();
+    let id = "GH-123 https://github.com/o/r/issues/1 www.x.io #7 @bob";
+    let rows = |drop: f64| -> String {
+        (0..40)
+            .map(|i| {
+                let q = if i == 0 {
+                    id.to_string()
+                } else {
+                    format!("q{i:02}")
+                };
+                let v = 0.5 + (i % 7) as f64 / 20.0 - if i == 0 { drop } else { drop / 10.0 };
+                format!("{{\"query_id\":{},\"ndcg@10\":{v:.4}}}\n", json_str(&q))
+            })
+            .collect()
+    };
+    write(d.path(), "b.jsonl", rows(0.0));
+    write(d.path(), "c.jsonl", rows(0.4));
+    write(
+        d.path(),
+        "gate.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = 200\n\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    );
+    let o = sweep(
+        d.path(),
+        &["check", "gate.toml", "--format", "markdown"],
+        false,
+        &inputs_of(d.path()),
+    );
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
+    let j = "&#8288;";
+    for want in [
+        format!("GH{j}-123"),
+        format!("https:{j}//github.com/o/r/issues/1"),
+        format!("www{j}.x.io"),
+        format!("#{j}7"),
+        format!("@{j}bob"),
+    ] {
+        assert!(o.stdout.contains(&want), "no {want:?} in {}", o.stdout);
+    }
+    for raw in ["GH-123", "https://github.com/o", "www.x", "#7", "@bob"] {
+        assert!(!o.stdout.contains(raw), "{raw:?} would link: {}", o.stdout);
+    }
+}
+
+#[test]
+fn a_piped_run_says_its_ir_metadata_is_not_read() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "qrels.txt", qrels());
+    let run = trec_run(0).replace(H, "bm25").replace(&json_str(H), "bm25");
+    write(d.path(), "run.trec", &run);
+    let eval = |run_arg: &str| {
+        let mut c = rag();
+        c.args([
+            "eval",
+            "--qrels",
+            "qrels.txt",
+            "--metrics",
+            "ndcg@10",
+            "--run",
+            run_arg,
+        ]);
+        c.args(["--format", "jsonl", "-o", "rows.jsonl"]);
+        c.write_stdin(run.clone());
+        let o = run_in(&mut c, d.path());
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        let sidecar = std::fs::read_to_string(d.path().join("rows.jsonl.protocol.json")).unwrap();
+        (o.stderr, sidecar)
+    };
+    let (stderr, sidecar) = eval("-");
+    assert!(
+        stderr.contains("note: the run came on standard input, which is read once: an ir_metadata header in it (tag, method, model) is not read"),
+        "{stderr}"
+    );
+    assert!(!sidecar.contains("bm25"), "{sidecar}");
+    let (stderr, sidecar) = eval("run.trec");
+    assert!(!stderr.contains("standard input"), "{stderr}");
+    assert!(
+        sidecar.contains("bm25"),
+        "the file's run context: {sidecar}"
+    );
+}

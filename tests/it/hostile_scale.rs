@@ -1,0 +1,131 @@
+//! Adversarial numbers of slices and groups, at sizes a test can afford (bench/scale/ runs the big
+//! ones): the results are the documented ones, nothing crashes, nothing takes long.
+//! - one query per group: the cluster bootstrap is the query bootstrap, number for number;
+//! - one group holding every query: nothing to resample, the interval is the mean delta (zero
+//!   width), so a `max-drop` gate judges the point estimate;
+//! - thousands of slices of one query each: each slice's interval is its own delta (zero width); gated
+//!   slices under `min-queries` are "too small", never silently passed.
+
+use crate::support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::cli::{check_json, comparison, comparisons, json_verdict, write};
+
+/// `n` queries; `group(i)` names query i's group; `tag(i)` its `s` slice value.
+fn write_data(
+    dir: &Path,
+    n: usize,
+    group: impl Fn(usize) -> String,
+    tag: impl Fn(usize) -> String,
+) {
+    let (mut b, mut c, mut q) = (String::new(), String::new(), String::new());
+    for i in 0..n {
+        let v = ((i * 7919) % 1000) as f64 / 2000.0 + 0.25;
+        let d = (((i * 31) % 11) as f64 - 5.0) / 100.0;
+        b.push_str(&format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{v}}}\n"));
+        c.push_str(&format!(
+            "{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n",
+            v + d
+        ));
+        q.push_str(&format!(
+            "{{\"query_id\":\"q{i}\",\"group\":\"{}\",\"slices\":{{\"s\":\"{}\"}}}}\n",
+            group(i),
+            tag(i)
+        ));
+    }
+    write(dir, "b.jsonl", b);
+    write(dir, "c.jsonl", c);
+    write(dir, "q.jsonl", q);
+}
+
+fn gate(unit: &str, by: &str, extra: &str) -> String {
+    format!(
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n\
+         [bootstrap]\nresamples = 1000\nunit = \"{unit}\"\n[slices]\nby = [{by}]\nmin-queries = 30\n{extra}\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nslices = \"critical\"\n"
+    )
+}
+
+/// Runs check with the JSON report; (exit code, report, wall time).
+fn run(dir: &Path, gate_text: &str) -> (i32, Value, Duration) {
+    write(dir, "gate.toml", gate_text);
+    let t = Instant::now();
+    let (code, report) = json_verdict(check_json("gate.toml").current_dir(dir));
+    (code, report, t.elapsed())
+}
+
+#[test]
+fn one_query_per_group_is_the_query_bootstrap() {
+    let dir = tempfile::tempdir().unwrap();
+    write_data(
+        dir.path(),
+        3000,
+        |i| format!("g{i}"),
+        |i| format!("v{}", i % 4),
+    );
+    let (_, by_group, _) = run(dir.path(), &gate("group", "\"s\"", ""));
+    let (_, by_query, _) = run(dir.path(), &gate("query", "\"s\"", ""));
+    let (cg, cq) = (comparisons(&by_group), comparisons(&by_query));
+    assert_eq!(cg.len(), 5);
+    for (g, q) in cg.iter().zip(cq) {
+        assert_eq!(g["groups"], g["n"], "every query is its own group");
+        assert_eq!(g["ci"], q["ci"], "slice {}", g["slice"]);
+        assert_eq!(g["delta"], q["delta"]);
+    }
+}
+
+#[test]
+fn one_group_of_all_queries_gives_a_zero_width_interval_at_the_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    write_data(
+        dir.path(),
+        3000,
+        |_| "everything".into(),
+        |i| format!("v{}", i % 4),
+    );
+    let (_, r, _) = run(dir.path(), &gate("group", "\"s\"", ""));
+    for c in comparisons(&r) {
+        assert_eq!(c["groups"], 1);
+        assert_eq!(c["ci"][0], c["ci"][1], "{c}");
+        let (lo, d) = (c["ci"][0].as_f64().unwrap(), c["delta"].as_f64().unwrap());
+        assert!((lo - d).abs() <= 1e-12 * (1.0 + d.abs()), "{lo} vs {d}");
+    }
+}
+
+#[test]
+fn thousands_of_slices_of_one_query_each() {
+    let dir = tempfile::tempdir().unwrap();
+    // 10,000 in bench/scale/run.sh; 500 here keeps the debug-build test short (the bootstrap
+    // engine is unoptimised in a debug build: about 7 ms per one-query slice).
+    let n = 500;
+    write_data(
+        dir.path(),
+        n,
+        |i| format!("g{}", i / 10),
+        |i| format!("only-q{i}"),
+    );
+    // Every slice critical: n + 1 gated slices, each but `all` too small to judge.
+    let critical: Vec<String> = (0..n).map(|i| format!("\"s=only-q{i}\"")).collect();
+    let extra = format!("critical = [{}]", critical.join(", "));
+    let (code, r, took) = run(dir.path(), &gate("query", "\"s\"", &extra));
+    let comps = comparisons(&r);
+    assert_eq!(comps.len(), n + 1);
+    for c in comps.iter().filter(|c| c["slice"] != "all") {
+        assert_eq!(c["n"], 1);
+        assert_eq!(c["ci"][0], c["delta"]);
+        assert_eq!(c["ci"][1], c["delta"]);
+    }
+    let gates = r["gates"].as_array().unwrap();
+    assert_eq!(gates.len(), n + 1);
+    let too_small = gates.iter().filter(|g| g["status"] == "too-small").count();
+    assert_eq!(too_small, n, "every one-query slice is too small to judge");
+    let all = gates.iter().find(|g| g["slice"] == "all").unwrap();
+    assert_ne!(all["status"], "too-small");
+    assert_eq!(code, if all["passed"] == true { 0 } else { 1 });
+    assert!(comparison(&r, "ndcg@10", "all")["n"] == n);
+    // Debug build, shared CI machine: generous, but an accidental O(n²) per slice would blow it.
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+}

@@ -1,0 +1,665 @@
+//! Judged coverage: `judged@k` against ir_measures' Judged@k on the shared fixtures (reference
+//! made by tests/data/eval/judged/judged_ir_measures.py), and the judged bounds of `check` over
+//! one shared judgment per document: removing the candidate-only documents' judgments flags the
+//! gate (a warning by default, a failure with `on-unreliable = "fail"`), adding them back clears
+//! it; a pull request that changes nothing has bounds equal to its delta; positive-only qrels are
+//! the collection's convention. `min-judged` and `--holes` too.
+
+use crate::support;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use support::cli::{assert_exit, check_json, json_verdict, rag_gate};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval");
+
+#[test]
+fn judged_at_k_equals_ir_measures_judged_on_the_shared_fixtures() {
+    let reference =
+        std::fs::read_to_string(format!("{DATA}/judged/judged.ir_measures.tsv")).unwrap();
+    let mut want: BTreeMap<(String, String, String), f64> = BTreeMap::new();
+    for l in reference.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = l.split('\t').collect();
+        let measure = f[2].replace("Judged@", "judged@");
+        want.insert((f[0].into(), f[1].into(), measure), f[3].parse().unwrap());
+    }
+    let runs: Vec<&str> = {
+        let mut r: Vec<&str> = want.keys().map(|k| k.0.as_str()).collect();
+        r.dedup();
+        r
+    };
+    let mut compared = 0;
+    for run in runs {
+        let folder = run.split('/').next().unwrap();
+        let qrels = match folder {
+            "cacm" => "cacm/qrels.cacm.txt",
+            "trec-covid-r2" => "trec-covid-r2/qrels.covid-round2.txt",
+            _ => "trec_eval_test/qrels.rel_level",
+        };
+        let out = rag_gate()
+            .args([
+                "eval",
+                "--metrics",
+                "judged@5,judged@10,judged@100",
+                "--empty-gold",
+                "zero",
+            ])
+            .arg("--qrels")
+            .arg(format!("{DATA}/fixtures/{qrels}"))
+            .arg("--run")
+            .arg(format!("{DATA}/fixtures/{run}"))
+            .output()
+            .unwrap();
+        assert_exit(&out, 0);
+        for line in String::from_utf8(out.stdout).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let qid = v["query_id"].as_str().unwrap().to_string();
+            for m in ["judged@5", "judged@10", "judged@100"] {
+                // ir_measures leaves out queries the run lacks; rag-gate scores them 0 (-c).
+                let Some(w) = want.get(&(run.to_string(), qid.clone(), m.to_string())) else {
+                    continue;
+                };
+                let got = v[m].as_f64().unwrap();
+                assert!(
+                    (got - w).abs() < 1e-12,
+                    "{run} {qid} {m}: {got} vs ir_measures {w}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, want.len(), "every reference value was compared");
+}
+
+/// 40 queries. Each has three relevant docs: `a`, `c` and `z` (never retrieved), and nine judged
+/// non-relevant ones. The baseline ranks `a` first; the candidate brings in `c` first and ranks
+/// `a` second: a clear gain. `unjudge` queries have no judgment for `c`, which only the
+/// candidate ranks (a full pool minus the candidate-only documents' judgments).
+fn write_case(dir: &Path, unjudge: usize) {
+    let (mut qrels, mut base, mut cand) = (String::new(), String::new(), String::new());
+    for q in 0..40 {
+        let qid = format!("q{q:02}");
+        qrels.push_str(&format!("{qid} 0 a 1\n"));
+        if q >= unjudge {
+            qrels.push_str(&format!("{qid} 0 c 1\n"));
+        }
+        qrels.push_str(&format!("{qid} 0 z 1\n"));
+        for n in 1..=9 {
+            qrels.push_str(&format!("{qid} 0 n{n} 0\n"));
+        }
+        let put = |out: &mut String, docs: &[String]| {
+            for (i, d) in docs.iter().enumerate() {
+                out.push_str(&format!("{qid} Q0 {d} {} {} run\n", i + 1, 100 - i));
+            }
+        };
+        let ns: Vec<String> = (1..=9).map(|n| format!("n{n}")).collect();
+        let mut b = vec!["a".to_string()];
+        b.extend(ns.iter().cloned());
+        let mut c = vec!["c".to_string(), "a".to_string()];
+        c.extend(ns[..8].iter().cloned());
+        put(&mut cand, &c);
+        put(&mut base, &b);
+    }
+    std::fs::write(dir.join("qrels.txt"), qrels).unwrap();
+    std::fs::write(dir.join("base.txt"), base).unwrap();
+    std::fs::write(dir.join("cand.txt"), cand).unwrap();
+}
+
+fn gate(dir: &Path, extra: &str) -> std::path::PathBuf {
+    let p = dir.join("gate.toml");
+    std::fs::write(
+        &p,
+        format!(
+            "[inputs]\nqrels = \"qrels.txt\"\nbaseline = {{ run = \"base.txt\" }}\ncandidate = {{ run = \"cand.txt\" }}\n\
+             [bootstrap]\nresamples = 1000\n[slices]\nmin-queries = 10\n{extra}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
+        ),
+    )
+    .unwrap();
+    p
+}
+
+fn check(gate: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
+    json_verdict(check_json(gate).args(extra))
+}
+
+#[test]
+fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_clears_it() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let g = gate(dir, "");
+    // Full pool: passes, and both bounds are today's delta with today's interval.
+    write_case(dir, 0);
+    let (code, v) = check(&g, &[]);
+    assert_eq!(code, 0, "{}", v["headline"]);
+    let c = &v["comparisons"][0];
+    let j = &c["judged"];
+    assert_eq!(j["delta"], c["delta"]);
+    for b in ["lower", "upper"] {
+        assert_eq!(j[b]["delta"], c["delta"], "{b}");
+        assert_eq!(j[b]["ci"], c["ci"], "{b}");
+    }
+    assert_eq!(
+        (
+            j["baseline_unjudged"].as_u64(),
+            j["candidate_unjudged"].as_u64()
+        ),
+        (Some(0), Some(0))
+    );
+    assert_eq!(j["candidate_judged"], 1.0);
+    let r = &v["gates"][0]["judged"];
+    assert_eq!(
+        (&r["lower"], &r["upper"], &r["unreliable"]),
+        (&"pass".into(), &"pass".into(), &false.into())
+    );
+    // The judgments of the candidate-only `c` removed: today the candidate loses (c counts
+    // non-relevant, `a` fell to rank 2) and fails; had `c` been relevant it would pass.
+    // Unreliable: a warning by default, naming the documents to judge first.
+    write_case(dir, 40);
+    let (code, v) = check(&g, &["--holes", dir.join("holes.txt").to_str().unwrap()]);
+    assert_eq!(code, 1, "today's figures fail");
+    let r = &v["gates"][0];
+    assert_eq!(r["status"], "fail");
+    assert_eq!(r["judged"]["lower"], "fail");
+    assert_eq!(r["judged"]["upper"], "pass");
+    assert_eq!(r["judged"]["unreliable"], true);
+    let j = &v["comparisons"][0]["judged"];
+    let (delta, lo, hi) = (
+        j["delta"].as_f64().unwrap(),
+        j["lower"]["delta"].as_f64().unwrap(),
+        j["upper"]["delta"].as_f64().unwrap(),
+    );
+    // Only the candidate ranks `c`: judged non-relevant is the lower bound, today's delta.
+    assert_eq!(lo, delta);
+    assert!(delta < -0.02 && hi > 0.0, "{lo} {delta} {hi}");
+    assert_eq!(
+        (
+            j["baseline_unjudged"].as_u64(),
+            j["candidate_unjudged"].as_u64()
+        ),
+        (Some(0), Some(40))
+    );
+    let named = v["warnings"].as_array().unwrap().iter().any(|w| {
+        let w = w.as_str().unwrap();
+        w.contains("unreliable: unjudged documents could flip it (a warning")
+            && w.contains("upper bound ")
+            && w.contains("→ pass")
+            && w.contains("judge these first: q00 (candidate c@1)")
+    });
+    assert!(named, "{}", v["warnings"]);
+    let holes = std::fs::read_to_string(dir.join("holes.txt")).unwrap();
+    let lines: Vec<&str> = holes.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 40);
+    assert!(lines[0].starts_with("q00 0 c ?"), "{}", lines[0]);
+    // on-unreliable = "fail": the gate fails as unreliable, and the headline says so with
+    // both bounds' intervals.
+    let (code, v) = check(&gate(dir, "[judged]\non-unreliable = \"fail\""), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        v["gates"][0]["decided_by"],
+        "unreliable: unjudged documents could flip it (judged bounds)"
+    );
+    let h = v["headline"].as_str().unwrap();
+    assert!(
+        h.contains("unreliable, unjudged documents could flip it") && h.contains(" to +"),
+        "{h}"
+    );
+    // The judgments back: passes, no warning.
+    write_case(dir, 0);
+    let (code, v) = check(&g, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(v["gates"][0]["judged"]["unreliable"], false);
+}
+
+#[test]
+fn a_pull_request_that_changes_nothing_has_bounds_equal_to_its_delta() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    write_case(dir, 20);
+    std::fs::copy(dir.join("cand.txt"), dir.join("base.txt")).unwrap();
+    let (code, v) = check(&gate(dir, ""), &[]);
+    assert_eq!(code, 0, "{}", v["headline"]);
+    let j = &v["comparisons"][0]["judged"];
+    assert_eq!(j["candidate_unjudged"], 20);
+    for b in ["lower", "upper"] {
+        assert_eq!(j[b]["delta"], 0.0, "{b}");
+    }
+    assert!(
+        v["warnings"].as_array().unwrap().is_empty(),
+        "{}",
+        v["warnings"]
+    );
+}
+
+/// The qrels of `write_case` without their judged non-relevant documents (MS MARCO style).
+fn positive_only(dir: &Path) {
+    let q = std::fs::read_to_string(dir.join("qrels.txt")).unwrap();
+    let kept: String = q
+        .lines()
+        .filter(|l| !l.ends_with(" 0"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.join("qrels.txt"), kept).unwrap();
+}
+
+#[test]
+fn positive_only_qrels_are_the_collections_convention_never_unreliable() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    write_case(dir, 40);
+    positive_only(dir);
+    for extra in ["", "[judged]\non-unreliable = \"fail\""] {
+        let (_, v) = check(&gate(dir, extra), &[]);
+        let text = v.to_string();
+        assert!(!text.contains("unreliable: "), "{text}");
+        let j = &v["comparisons"][0]["judged"];
+        assert!(j.get("lower").is_none() && j.get("upper").is_none(), "{j}");
+        assert!(j["not_computed"]
+            .as_str()
+            .unwrap()
+            .starts_with("positive-only qrels"));
+        // The judged figures are still there: 8 of the candidate's 10 are unjudged n1..n8 and c.
+        assert!(
+            (j["candidate_judged"].as_f64().unwrap() - 0.1).abs() < 1e-12,
+            "{j}"
+        );
+        let notes: Vec<&str> = v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        let said: Vec<&&str> = notes
+            .iter()
+            .filter(|n| n.contains("list only relevant documents"))
+            .collect();
+        assert_eq!(said.len(), 1, "{notes:?}");
+        assert!(
+            said[0].contains("judged@10 baseline 0.100, candidate 0.100"),
+            "{}",
+            said[0]
+        );
+    }
+}
+
+#[test]
+fn a_slice_below_min_judged_is_not_judged() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    write_case(dir, 20);
+    // Mean judged@10: the 20 queries without `a` judged have 9 of 10, so 0.95 on each side.
+    // The gate is on `all`: not judged there is never a pass, so the build fails (issue 11).
+    let (code, v) = check(&gate(dir, "[judged]\nmin-judged = 0.97"), &[]);
+    assert_eq!(code, 1);
+    let r = &v["gates"][0];
+    assert_eq!(r["status"], "too-small");
+    assert_eq!(r["decided_by"], "too few judgments (min-judged)");
+    assert!(r["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("mean judged@10 0.950 < min-judged 0.97"));
+    let (code, _) = check(
+        &gate(
+            dir,
+            "on-small-slice = \"fail\"\n[judged]\nmin-judged = 0.97",
+        ),
+        &[],
+    );
+    assert_eq!(code, 1);
+    let e = rag_gate()
+        .arg("check")
+        .arg(gate(dir, "[judged]\nmin-judged = 1.5"))
+        .output()
+        .unwrap();
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr)
+        .contains("[judged] min-judged = 1.5: expected a share between 0 and 1"));
+}
+
+const COVID: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/eval/fixtures/trec-covid-r2"
+);
+
+/// A gate file over the TREC-COVID fixture runs, one `max-drop` gate per metric.
+fn covid_gate(dir: &Path, base: &str, cand: &str, metrics: &[&str]) -> std::path::PathBuf {
+    let mut s = format!(
+        "[inputs]\nqrels = \"{COVID}/qrels.covid-round2.txt\"\nbaseline = {{ run = \"{COVID}/{base}\" }}\n\
+         candidate = {{ run = \"{COVID}/{cand}\" }}\n[bootstrap]\nresamples = 500\n"
+    );
+    for m in metrics {
+        s.push_str(&format!("[[gate]]\nmetric = \"{m}\"\nmax-drop = 0.02\n"));
+    }
+    let p = dir.join("covid.toml");
+    std::fs::write(&p, s).unwrap();
+    p
+}
+
+#[test]
+fn a_no_op_on_trec_covid_has_bounds_equal_to_its_delta_for_every_metric() {
+    let d = tempfile::tempdir().unwrap();
+    let metrics = [
+        "p@5",
+        "p@10",
+        "recall@10",
+        "recall@100",
+        "hit@5",
+        "ndcg@10",
+        "ndcg",
+        "mrr@10",
+        "mrr",
+        "ap@10",
+        "map",
+        "rprec",
+    ];
+    for run in ["run.covidex-sim.txt", "run.covidex-t5.txt"] {
+        let (code, v) = check(&covid_gate(d.path(), run, run, &metrics), &[]);
+        assert_eq!(code, 0, "{run}: {}", v["headline"]);
+        let comps = v["comparisons"].as_array().unwrap();
+        assert_eq!(comps.len(), metrics.len());
+        for c in comps {
+            let j = &c["judged"];
+            for b in ["lower", "upper"] {
+                assert_eq!(j[b]["delta"], c["delta"], "{run} {} {b}", c["metric"]);
+                assert_eq!(j[b]["ci"], c["ci"], "{run} {} {b}", c["metric"]);
+            }
+            assert_eq!(j["exact"], true);
+        }
+        assert!(!v.to_string().contains("unreliable: "), "{run}");
+    }
+}
+
+#[test]
+fn sim_to_t5_on_trec_covid_passes_max_drop_by_default_with_the_judged_figures() {
+    let d = tempfile::tempdir().unwrap();
+    let g = covid_gate(
+        d.path(),
+        "run.covidex-sim.txt",
+        "run.covidex-t5.txt",
+        &["ndcg@10"],
+    );
+    let (code, v) = check(&g, &[]);
+    assert_eq!(code, 0, "{}", v["headline"]);
+    let j = &v["comparisons"][0]["judged"];
+    // judged@10: sim 0.497, t5 0.937 (ir_measures Judged@10 on these runs).
+    assert!(
+        (j["baseline_judged"].as_f64().unwrap() - 0.497).abs() < 5e-4,
+        "{j}"
+    );
+    assert!(
+        (j["candidate_judged"].as_f64().unwrap() - 0.937).abs() < 5e-4,
+        "{j}"
+    );
+    let (lo, hi) = (&j["lower"], &j["upper"]);
+    assert!(
+        lo["delta"].as_f64() <= j["delta"].as_f64() && j["delta"].as_f64() <= hi["delta"].as_f64()
+    );
+    let r = &v["gates"][0];
+    assert_eq!(r["status"], "pass");
+    // Where the bounds could flip it: a warning naming the documents to judge first.
+    if r["judged"]["unreliable"] == true {
+        let w = v["warnings"].as_array().unwrap();
+        assert!(
+            w.iter()
+                .any(|w| w.as_str().unwrap().contains("judge these first: ")),
+            "{w:?}"
+        );
+    }
+    // The text report shows the judged table with both bounds and the decisions.
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("decision at lower / upper"), "{text}");
+    assert!(text.contains("#1 max-drop: "), "{text}");
+    // map over 1000-deep rankings: AP's pools are too large to try every assignment, so the
+    // bound is the proved, wider one, and the report says so.
+    let g = covid_gate(
+        d.path(),
+        "run.covidex-sim.txt",
+        "run.covidex-t5.txt",
+        &["map"],
+    );
+    let (_, v) = check(&g, &[]);
+    assert_eq!(v["comparisons"][0]["judged"]["exact"], false);
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(proved, wider)"));
+}
+
+#[test]
+fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() {
+    let d = tempfile::tempdir().unwrap();
+    let want = std::fs::read_to_string(format!("{COVID}/run.covidex-sim.te.J.txt")).unwrap();
+    let want: BTreeMap<String, f64> = want
+        .lines()
+        .filter(|l| l.starts_with("ndcg_cut_10 "))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[1].to_string(), f[2].parse().unwrap())
+        })
+        .collect();
+    let out_path = d.path().join("sim.J.jsonl");
+    let out = rag_gate()
+        .args([
+            "eval",
+            "--metrics",
+            "ndcg@10",
+            "--empty-gold",
+            "zero",
+            "--judged-only",
+        ])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/run.covidex-sim.txt"))
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let rows = std::fs::read_to_string(&out_path).unwrap();
+    let mut n = 0;
+    for line in rows.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let q = v["query_id"].as_str().unwrap();
+        let got = v["ndcg@10"].as_f64().unwrap();
+        assert!(
+            (got - want[q]).abs() <= 5e-5 * (1.0 + 1e-9),
+            "{q}: {got} vs {}",
+            want[q]
+        );
+        n += 1;
+    }
+    assert_eq!(n, 35);
+    assert!((want["all"] - 0.5958).abs() < 1e-9);
+    // The fingerprint says how unjudged documents counted: a condensed side is refused against
+    // a plain one, naming the field.
+    let proto = std::fs::read_to_string(d.path().join("sim.J.jsonl.protocol.json")).unwrap();
+    assert!(
+        proto.contains("removed before scoring (condensed list, trec_eval -J)"),
+        "{proto}"
+    );
+    let plain = rag_gate()
+        .args(["eval", "--metrics", "ndcg@10", "--empty-gold", "zero"])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/run.covidex-t5.txt"))
+        .arg("-o")
+        .arg(d.path().join("t5.jsonl"))
+        .output()
+        .unwrap();
+    assert_exit(&plain, 0);
+    let g = d.path().join("mix.toml");
+    std::fs::write(&g, "[inputs]\nbaseline = \"sim.J.jsonl\"\ncandidate = \"t5.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ndcg@10.unjudged: baseline removed before scoring"),
+        "{err}"
+    );
+}
+
+/// `rag-gate eval` of one TREC-COVID run into `dir/NAME.jsonl` with these metrics.
+fn eval_to(dir: &Path, run: &str, name: &str, metrics: &str) {
+    let out = rag_gate()
+        .args(["eval", "--metrics", metrics])
+        .arg("--qrels")
+        .arg(format!("{COVID}/qrels.covid-round2.txt"))
+        .arg("--run")
+        .arg(format!("{COVID}/{run}"))
+        .arg("-o")
+        .arg(dir.join(format!("{name}.jsonl")))
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+}
+
+/// The judged figures of the ndcg@10 comparison on `all`.
+fn ndcg(v: &serde_json::Value) -> serde_json::Value {
+    v["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["metric"] == "ndcg@10" && c["slice"] == "all")
+        .unwrap()["judged"]
+        .clone()
+}
+
+#[test]
+fn metric_files_and_runs_get_one_verdict_on_min_judged() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    eval_to(dir, "run.covidex-sim.txt", "sim", "ndcg@10,judged@10");
+    eval_to(dir, "run.covidex-t5.txt", "t5", "ndcg@10,judged@10");
+    eval_to(dir, "run.covidex-sim.txt", "sim-bare", "ndcg@10");
+    eval_to(dir, "run.covidex-t5.txt", "t5-bare", "ndcg@10");
+    let tail = "[judged]\nmin-judged = 0.9\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n";
+    let files = dir.join("files.toml");
+    std::fs::write(
+        &files,
+        format!("[inputs]\nbaseline = \"sim.jsonl\"\ncandidate = \"t5.jsonl\"\n{tail}"),
+    )
+    .unwrap();
+    let runs = covid_gate(dir, "run.covidex-sim.txt", "run.covidex-t5.txt", &[]);
+    let runs_text = std::fs::read_to_string(&runs).unwrap();
+    std::fs::write(&runs, format!("{runs_text}{tail}")).unwrap();
+    // Both routes: sim's mean judged@10 is 0.497, below 0.9: not judged, which fails on `all`.
+    for g in [&files, &runs] {
+        let (code, v) = check(g, &[]);
+        assert_eq!(code, 1, "{}: {}", g.display(), v["headline"]);
+        let r = &v["gates"][0];
+        assert_eq!(r["decided_by"], "too few judgments (min-judged)");
+        assert!(r["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("mean judged@10 0.497 < min-judged 0.9"));
+        let j = ndcg(&v);
+        assert!(
+            (j["candidate_judged"].as_f64().unwrap() - 0.937).abs() < 5e-4,
+            "{j}"
+        );
+    }
+    let (_, v) = check(&files, &[]);
+    assert!(ndcg(&v)["not_computed"]
+        .as_str()
+        .unwrap()
+        .starts_with("metric files: the bounds need both sides' rankings"));
+    // Files without the judged@10 column: min-judged cannot be applied, an error naming it.
+    std::fs::write(
+        &files,
+        format!("[inputs]\nbaseline = \"sim-bare.jsonl\"\ncandidate = \"t5-bare.jsonl\"\n{tail}"),
+    )
+    .unwrap();
+    let out = rag_gate().arg("check").arg(&files).output().unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("files.toml") && err.contains("has no judged@10 column: add it"),
+        "{err}"
+    );
+}
+
+#[test]
+fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
+    let d = tempfile::tempdir().unwrap();
+    let g = covid_gate(
+        d.path(),
+        "run.covidex-sim.txt",
+        "run.covidex-t5.txt",
+        &["ndcg@10"],
+    );
+    let text = std::fs::read_to_string(&g).unwrap();
+    std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
+    let (code, v) = check(&g, &[]);
+    // Reported beside today's, deciding nothing: the verdict is today's (a pass).
+    assert_eq!(code, 0, "{}", v["headline"]);
+    let j = ndcg(&v);
+    // trec_eval -J: sim 0.5958, t5 0.6499 (4 decimals each).
+    let condensed = j["condensed"]["delta"].as_f64().unwrap();
+    assert!((condensed - (0.6499 - 0.5958)).abs() < 1e-4, "{condensed}");
+    assert!(j["condensed"]["ci"][0].as_f64() < j["condensed"]["ci"][1].as_f64());
+    let r = &v["gates"][0];
+    assert!(
+        ["pass", "fail"].contains(&r["condensed"].as_str().unwrap()),
+        "{r}"
+    );
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("(condensed lists {condensed:+.4} [")),
+        "{text}"
+    );
+    assert!(text.contains("#1 on condensed lists: "), "{text}");
+}
+
+#[test]
+fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    write_case(dir, 40);
+    let eval = |qrels: &str, run: &str, out: &str| {
+        let o = rag_gate()
+            .args(["eval", "--metrics", "ndcg@10,judged@10", "--qrels"])
+            .arg(dir.join(qrels))
+            .arg("--run")
+            .arg(dir.join(run))
+            .arg("-o")
+            .arg(dir.join(out))
+            .output()
+            .unwrap();
+        assert_exit(&o, 0);
+        let p = std::fs::read_to_string(dir.join(format!("{out}.protocol.json"))).unwrap();
+        serde_json::from_str::<serde_json::Value>(&p).unwrap()["judged-bounds"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(eval("qrels.txt", "base.txt", "b.jsonl").starts_with("not computable from this file"));
+    positive_only(dir);
+    let why = eval("qrels.txt", "base.txt", "b.jsonl");
+    assert!(
+        why.starts_with("not needed: the qrels list only relevant documents"),
+        "{why}"
+    );
+    eval("qrels.txt", "cand.txt", "c.jsonl");
+    let g = dir.join("files.toml");
+    std::fs::write(&g, "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
+    let (_, v) = check(&g, &[]);
+    assert!(ndcg(&v)["not_computed"]
+        .as_str()
+        .unwrap()
+        .starts_with("positive-only qrels"));
+    // Keys that need runs say so instead of doing nothing.
+    let text = std::fs::read_to_string(&g).unwrap();
+    std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
+    let (_, v) = check(&g, &[]);
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .contains("[judged] condensed has no effect: judged bounds and condensed lists need both inputs to be runs")));
+    assert!(v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("list only relevant documents")));
+}

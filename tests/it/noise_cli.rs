@@ -1,0 +1,448 @@
+//! Replicates, `aa` and `[noise]` through the binary: exit codes, messages, the noise file, and
+//! that single-run reports carry nothing new. Fixtures: tests/data/noise (make_replicates.py).
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+use support::cli::{assert_exit, json, rag_gate};
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/noise")
+        .join(rel)
+}
+
+fn ann(name: &str) -> PathBuf {
+    data(&format!("ann/{name}"))
+}
+
+/// The ann fixture copied into a temp folder with a gate file (`extra` appended).
+fn gate_dir(baseline: &str, candidate: &str, extra: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for f in std::fs::read_dir(data("ann")).unwrap() {
+        let p = f.unwrap().path();
+        std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
+    }
+    let gate = format!(
+        "[inputs]\nbaseline = {baseline}\ncandidate = {candidate}\nqueries = \"queries.jsonl\"\n[bootstrap]\nresamples = 2000\n[slices]\nby = [\"lang\"]\n{extra}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"
+    );
+    std::fs::write(dir.path().join("gate.toml"), gate).unwrap();
+    dir
+}
+
+const MAIN: &str = "[\"main-1.jsonl\", \"main-2.jsonl\", \"main-3.jsonl\"]";
+const PR: &str = "[\"pr-1.jsonl\", \"pr-2.jsonl\", \"pr-3.jsonl\"]";
+
+#[test]
+fn aa_on_two_identical_files_reports_zero_noise() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("noise.json");
+    rag_gate()
+        .arg("aa")
+        .arg(ann("main-1.jsonl"))
+        .arg(ann("main-1.jsonl"))
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("no significant difference"));
+    let f: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(f["noise_version"], 1);
+    assert_eq!(f["replicates"], 2);
+    for e in f["entries"].as_array().unwrap() {
+        for key in [
+            "run_sd",
+            "shift_sd",
+            "jitter_sd",
+            "noise_floor",
+            "flaky_share",
+            "aa_delta",
+        ] {
+            assert_eq!(e[key], 0.0, "{key} in {e}");
+        }
+        assert_eq!(e["run_sd_ci"], serde_json::json!([0.0, 0.0]));
+        assert_eq!(e["aa_p"], 1.0);
+    }
+    assert!(f["flaky_queries"]["ndcg@10"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn aa_recovers_the_injected_spread_within_its_interval() {
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data("recover/truth.json")).unwrap())
+            .unwrap();
+    let files: Vec<PathBuf> = (1..=8)
+        .map(|r| data(&format!("recover/rec-{r}.jsonl")))
+        .collect();
+    let out = rag_gate()
+        .arg("aa")
+        .args(&files)
+        .args(["--resamples", "2000", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let f = json(&out.stdout);
+    let e = &f["entries"][0];
+    for (est, ci, want) in [
+        ("run_sd", "run_sd_ci", "run_sd"),
+        ("jitter_sd", "jitter_sd_ci", "jitter_sd"),
+    ] {
+        let [lo, hi] = [e[ci][0].as_f64().unwrap(), e[ci][1].as_f64().unwrap()];
+        let t = truth[want].as_f64().unwrap();
+        assert!(
+            lo <= t && t <= hi,
+            "{want} {t} outside [{lo}, {hi}] (estimate {})",
+            e[est]
+        );
+        assert!(lo <= e[est].as_f64().unwrap() && e[est].as_f64().unwrap() <= hi);
+    }
+    // Every query jitters in this data set.
+    assert_eq!(e["flaky_share"], 1.0);
+}
+
+#[test]
+fn aa_on_a_broken_instrument_exits_1() {
+    // Arm B is the healthy PR replicates (their own, independent per-query jitter) lowered by
+    // 0.05 on every query: the same instrument, shifted. (Issue 28r: arm B used to be a copy of
+    // arm A's files minus 0.05; a copy shares A's jitter, so its run-shift variance estimate has
+    // under 1 df under Satterthwaite's rule and could not show a break of 0.05. Independent
+    // jitter is what replicates have.)
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = vec![
+        ann("main-1.jsonl"),
+        ann("main-2.jsonl"),
+        ann("main-3.jsonl"),
+    ];
+    for r in [1, 2, 3] {
+        let text = std::fs::read_to_string(ann(&format!("pr-{r}.jsonl"))).unwrap();
+        let shifted: String = text
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                for m in ["ndcg@10", "recall@10"] {
+                    v[m] = (v[m].as_f64().unwrap() - 0.05).max(0.0).into();
+                }
+                format!("{v}\n")
+            })
+            .collect();
+        let p = dir.path().join(format!("broken-{r}.jsonl"));
+        std::fs::write(&p, shifted).unwrap();
+        files.push(p);
+    }
+    rag_gate()
+        .arg("aa")
+        .args(&files)
+        .args(["--resamples", "2000"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("the instrument is broken"));
+}
+
+#[test]
+fn aa_healthy_replicates_pass_and_list_flaky_queries() {
+    let files: Vec<PathBuf> = ["main-1", "main-2", "main-3", "pr-1", "pr-2", "pr-3"]
+        .iter()
+        .map(|f| ann(&format!("{f}.jsonl")))
+        .collect();
+    let out = rag_gate()
+        .arg("aa")
+        .args(&files)
+        .arg("--queries")
+        .arg(ann("queries.jsonl"))
+        .args(["--by", "lang", "--resamples", "2000", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let f = json(&out.stdout);
+    let slices: Vec<&str> = f["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["slice"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        slices,
+        ["all", "lang=de", "lang=en", "all", "lang=de", "lang=en"]
+    );
+    let flaky = f["flaky_queries"]["ndcg@10"].as_array().unwrap().len();
+    assert_eq!(f["entries"][0]["flaky"], flaky);
+    assert!(
+        flaky > 20 && flaky < 120,
+        "about 30% of 200 are unstable: {flaky}"
+    );
+}
+
+#[test]
+fn aa_refuses_one_file_and_a_replicate_that_lacks_queries() {
+    rag_gate()
+        .arg("aa")
+        .arg(ann("main-1.jsonl"))
+        .assert()
+        .code(2);
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(ann("main-2.jsonl")).unwrap();
+    let short = dir.path().join("short.jsonl");
+    std::fs::write(
+        &short,
+        text.lines().skip(1).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .unwrap();
+    rag_gate()
+        .arg("aa")
+        .arg(ann("main-1.jsonl"))
+        .arg(&short)
+        .arg(ann("main-3.jsonl"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("short.jsonl: a replicate of").and(predicate::str::contains(
+            "lacks 1 paired query: \"q000\"; replicates of one commit must cover the same queries",
+        )));
+}
+
+#[test]
+fn check_with_replicates_reports_counts_and_degrees_of_freedom() {
+    let dir = gate_dir(MAIN, PR, "");
+    let out = rag_gate()
+        .current_dir(dir.path())
+        .args(["check", "gate.toml", "--format", "json"])
+        .output()
+        .unwrap();
+    let r = json(&out.stdout);
+    assert_eq!(r["noise"]["replicates"], serde_json::json!([3, 3]));
+    let c = &r["comparisons"][0];
+    assert_eq!(c["replicates"]["baseline_runs"], 3);
+    assert!(c["replicates"]["df"].as_f64().unwrap() >= 1.0);
+    assert!(c["replicates"]["t_stretch"].as_f64().unwrap() > 1.0);
+    // The paired values are the per-query means over the replicates.
+    let mean = |side: &str| -> f64 {
+        (1..=3)
+            .map(|k| {
+                let t =
+                    std::fs::read_to_string(dir.path().join(format!("{side}-{k}.jsonl"))).unwrap();
+                t.lines()
+                    .map(|l| {
+                        serde_json::from_str::<serde_json::Value>(l).unwrap()["ndcg@10"]
+                            .as_f64()
+                            .unwrap()
+                    })
+                    .sum::<f64>()
+                    / 200.0
+            })
+            .sum::<f64>()
+            / 3.0
+    };
+    assert!((c["baseline_mean"].as_f64().unwrap() - mean("main")).abs() < 1e-9);
+    assert!((c["candidate_mean"].as_f64().unwrap() - mean("pr")).abs() < 1e-9);
+    let text = rag_gate()
+        .current_dir(dir.path())
+        .args(["check", "gate.toml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("ndcg@10 on all: 3 baseline × 3 candidate runs;"),
+        "{text}"
+    );
+    let md = rag_gate()
+        .current_dir(dir.path())
+        .args(["check", "gate.toml", "--format", "markdown"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(md.stdout)
+        .unwrap()
+        .contains("**Replicates:** 3 baseline × 3 candidate runs"));
+}
+
+#[test]
+fn single_run_reports_carry_nothing_new() {
+    let dir = gate_dir("\"main-1.jsonl\"", "\"pr-1.jsonl\"", "");
+    for format in ["json", "text", "markdown"] {
+        let out = rag_gate()
+            .current_dir(dir.path())
+            .args(["check", "gate.toml", "--format", format])
+            .output()
+            .unwrap();
+        let s = String::from_utf8(out.stdout).unwrap();
+        for word in [
+            "replicates",
+            "Replicates",
+            "noise",
+            "Noise",
+            "Flaky",
+            "Quarantined",
+        ] {
+            assert!(!s.contains(word), "{format}: {word} in\n{s}");
+        }
+    }
+}
+
+#[test]
+fn replicates_must_cover_the_paired_queries() {
+    let dir = gate_dir(MAIN, "[\"pr-1.jsonl\", \"short.jsonl\"]", "");
+    let text = std::fs::read_to_string(dir.path().join("pr-2.jsonl")).unwrap();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.contains("\"q007\"")).collect();
+    std::fs::write(dir.path().join("short.jsonl"), kept.join("\n") + "\n").unwrap();
+    rag_gate()
+        .current_dir(dir.path())
+        .args(["check", "gate.toml"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("short.jsonl: a replicate of")
+                .and(predicate::str::contains("\"q007\"")),
+        );
+}
+
+#[test]
+fn quantile_gates_refuse_replicates() {
+    let dir = gate_dir(
+        MAIN,
+        PR,
+        "[[gate]]\nmetric = \"recall@10\"\nstatistic = \"median\"\nmax-drop = 0.1\n",
+    );
+    rag_gate()
+        .current_dir(dir.path())
+        .args(["check", "gate.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "statistic = \"median\" with replicate runs",
+        ));
+}
+
+fn noise_file(dir: &Path) {
+    let files: Vec<PathBuf> = ["main-1", "main-2", "main-3"]
+        .iter()
+        .map(|f| dir.join(format!("{f}.jsonl")))
+        .collect();
+    rag_gate()
+        .current_dir(dir)
+        .arg("aa")
+        .args(&files)
+        .args([
+            "--queries",
+            "queries.jsonl",
+            "--by",
+            "lang",
+            "--resamples",
+            "2000",
+            "-o",
+            "noise.json",
+        ])
+        .assert()
+        .code(0);
+}
+
+const QUARANTINE: &str = "[[query]]\nid = \"q000\"\nreason = \"HNSW tie at rank 10\"\nowner = \"alice\"\nexpires = 2026-12-31\n";
+
+#[test]
+fn noise_floor_warns_and_quarantine_keeps_queries_out() {
+    let dir = gate_dir(
+        MAIN,
+        PR,
+        "[noise]\nfile = \"noise.json\"\nquarantine = \"flaky.toml\"\n",
+    );
+    noise_file(dir.path());
+    std::fs::write(dir.path().join("flaky.toml"), QUARANTINE).unwrap();
+    let out = rag_gate()
+        .current_dir(dir.path())
+        .args([
+            "check",
+            "gate.toml",
+            "--format",
+            "json",
+            "--today",
+            "2026-12-01",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code() != Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = json(&out.stdout);
+    assert_eq!(
+        r["comparisons"][0]["n"], 199,
+        "q000 is out of the comparison"
+    );
+    let q = &r["noise"]["quarantined"][0];
+    assert_eq!(
+        (q["query_id"].as_str(), q["owner"].as_str()),
+        (Some("q000"), Some("alice"))
+    );
+    assert!(q["deltas"]["ndcg@10"].is_number());
+    let floor = r["noise"]["floors"][0]["floor_here"].as_f64().unwrap();
+    let w = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect::<Vec<_>>();
+    let want = format!("gate #1 ndcg@10 on all: margin 0.01 is below the noise floor {floor:.4} measured by noise.json (3 replicates)");
+    assert!(w.iter().any(|w| w.starts_with(&want)), "{want}\n{w:#?}");
+    assert!(!r["noise"]["flaky"]["ndcg@10"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn an_expired_quarantine_entry_fails_loudly() {
+    let dir = gate_dir(MAIN, PR, "[noise]\nquarantine = \"flaky.toml\"\n");
+    std::fs::write(dir.path().join("flaky.toml"), QUARANTINE).unwrap();
+    rag_gate()
+        .current_dir(dir.path())
+        .args(["check", "gate.toml"])
+        .env("RAG_GATE_TODAY", "2027-01-01")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "flaky.toml:1:1: quarantine entry \"q000\" (owner alice, \"HNSW tie at rank 10\") expired on 2026-12-31 (today is 2027-01-01)",
+        ));
+    rag_gate()
+        .current_dir(dir.path())
+        .args(["check", "gate.toml", "--today", "31/12/2026"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected a date like 2026-12-01"));
+}
+
+#[test]
+fn compare_takes_replicate_flags() {
+    let out = rag_gate()
+        .arg("compare")
+        .arg(ann("main-1.jsonl"))
+        .arg(ann("pr-1.jsonl"))
+        .arg("--baseline-replicate")
+        .arg(ann("main-2.jsonl"))
+        .arg("--candidate-replicate")
+        .arg(ann("pr-2.jsonl"))
+        .arg("--candidate-replicate")
+        .arg(ann("pr-3.jsonl"))
+        .args(["--resamples", "2000", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_eq!(
+        json(&out.stdout)["noise"]["replicates"],
+        serde_json::json!([2, 3])
+    );
+}
+
+#[test]
+fn replicate_reports_are_deterministic() {
+    let dir = gate_dir(MAIN, PR, "");
+    let run = || {
+        rag_gate()
+            .current_dir(dir.path())
+            .args(["check", "gate.toml", "--format", "json"])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    assert_eq!(run(), run());
+}

@@ -1,0 +1,247 @@
+//! The JSON report against its published layout, `docs/report.schema.json`, on real reports
+//! made by the binary (the shipped example, `compare`, a gate on evaluated runs, a set too small
+//! to judge). The checker below covers the JSON Schema keywords the file uses (type, const,
+//! enum, properties, required, additionalProperties, items, minItems, maxItems, minimum,
+//! exclusiveMinimum, exclusiveMaximum, anyOf, $ref); CI also validates the same reports with
+//! check-jsonschema (scripts/validate-report-schema.sh).
+
+use crate::support;
+
+use std::path::Path;
+
+use serde_json::Value;
+use support::cli::rag_gate;
+
+fn schema() -> Value {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json"),
+    )
+    .unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Every way `v` breaks `s` (empty when it fits), each with its JSON path.
+fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
+    if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+        let name = r.strip_prefix("#/$defs/").expect("local $ref");
+        return check(root, &root["$defs"][name], v, at, errs);
+    }
+    if let Some(any) = s.get("anyOf").and_then(Value::as_array) {
+        let fits = any.iter().any(|alt| {
+            let mut e = Vec::new();
+            check(root, alt, v, at, &mut e);
+            e.is_empty()
+        });
+        if !fits {
+            errs.push(format!("{at}: fits no alternative of anyOf"));
+        }
+        return;
+    }
+    if let Some(c) = s.get("const") {
+        if c != v {
+            errs.push(format!("{at}: {v} is not {c}"));
+        }
+    }
+    if let Some(e) = s.get("enum").and_then(Value::as_array) {
+        if !e.contains(v) {
+            errs.push(format!("{at}: {v} is not one of {e:?}"));
+        }
+    }
+    if let Some(t) = s.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(x) => vec![x.as_str()],
+            Value::Array(xs) => xs.iter().filter_map(Value::as_str).collect(),
+            _ => panic!("bad type in schema at {at}"),
+        };
+        let ok = types.iter().any(|t| match *t {
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "boolean" => v.is_boolean(),
+            "null" => v.is_null(),
+            "number" => v.is_number(),
+            "integer" => v.is_u64() || v.is_i64(),
+            other => panic!("type {other} not handled"),
+        });
+        if !ok {
+            errs.push(format!("{at}: {v} is not of type {types:?}"));
+            return;
+        }
+    }
+    if let Some(x) = v.as_f64() {
+        let below = |k: &str, f: fn(f64, f64) -> bool| {
+            s.get(k).and_then(Value::as_f64).is_some_and(|m| f(x, m))
+        };
+        if below("minimum", |x, m| x < m)
+            || below("exclusiveMinimum", |x, m| x <= m)
+            || below("exclusiveMaximum", |x, m| x >= m)
+        {
+            errs.push(format!("{at}: {x} is out of range"));
+        }
+    }
+    if let Some(items) = v.as_array() {
+        let n = items.len() as u64;
+        if s.get("minItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| n < m)
+            || s.get("maxItems")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| n > m)
+        {
+            errs.push(format!("{at}: {n} items"));
+        }
+        if let Some(item) = s.get("items") {
+            for (i, x) in items.iter().enumerate() {
+                check(root, item, x, &format!("{at}[{i}]"), errs);
+            }
+        }
+    }
+    if let Some(o) = v.as_object() {
+        let props = s.get("properties").and_then(Value::as_object);
+        for r in s
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if !o.contains_key(r.as_str().unwrap()) {
+                errs.push(format!("{at}: no {r}"));
+            }
+        }
+        for (k, x) in o {
+            match props.and_then(|p| p.get(k)) {
+                Some(ps) => check(root, ps, x, &format!("{at}.{k}"), errs),
+                None if s.get("additionalProperties") == Some(&Value::Bool(false)) => {
+                    errs.push(format!("{at}: {k} is not in the schema"))
+                }
+                None => {}
+            }
+        }
+    }
+}
+
+fn violations(report: &Value) -> Vec<String> {
+    let s = schema();
+    let mut errs = Vec::new();
+    check(&s, &s, report, "$", &mut errs);
+    errs
+}
+
+fn json_of(dir: &Path, args: &[&str]) -> Value {
+    let out = rag_gate()
+        .current_dir(dir)
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Real reports of every kind, written to `dir` as `*.json` (for check-jsonschema too).
+fn real_reports(dir: &Path) -> Vec<(String, Value)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixtures = root.join("tests/data/eval/fixtures/trec-covid-r2");
+    let small: String = (0..12)
+        .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":0.{}}}\n", 2 + i % 7))
+        .collect();
+    std::fs::write(dir.join("b.jsonl"), &small).unwrap();
+    std::fs::write(dir.join("c.jsonl"), small.replace("0.", "0.0")).unwrap();
+    std::fs::write(
+        dir.join("small.toml"),
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nmin-mean = 0.1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("runs.toml"),
+        format!(
+            "[inputs]\nqrels = \"{q}\"\nbaseline = {{ run = \"{b}\" }}\ncandidate = {{ run = \"{c}\" }}\n\
+             [bootstrap]\nresamples = 500\n[eval]\nmetrics = [\"map\"]\n[judged]\ncondensed = true\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+            q = fixtures.join("qrels.covid-round2.txt").display(),
+            b = fixtures.join("run.covidex-t5.txt").display(),
+            c = fixtures.join("run.covidex-sim.txt").display(),
+        ),
+    )
+    .unwrap();
+    let prod = root.join("gates/prod.toml");
+    let base = root.join("examples/baseline.jsonl");
+    let cand = root.join("examples/candidate.jsonl");
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        ("prod", vec!["check".into(), prod.display().to_string()]),
+        (
+            "compare",
+            vec![
+                "compare".into(),
+                base.display().to_string(),
+                cand.display().to_string(),
+                "--resamples".into(),
+                "500".into(),
+            ],
+        ),
+        ("small", vec!["check".into(), "small.toml".into()]),
+        ("runs", vec!["check".into(), "runs.toml".into()]),
+    ];
+    cases
+        .into_iter()
+        .map(|(name, args)| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let v = json_of(dir, &args);
+            std::fs::write(dir.join(format!("{name}.json")), v.to_string()).unwrap();
+            (name.to_string(), v)
+        })
+        .collect()
+}
+
+#[test]
+fn real_reports_fit_the_published_schema() {
+    // RAG_GATE_REPORTS_DIR keeps the reports for check-jsonschema (scripts/validate-report-schema.sh).
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("RAG_GATE_REPORTS_DIR").map_or(tmp.path().to_path_buf(), Into::into);
+    std::fs::create_dir_all(&dir).unwrap();
+    let reports = real_reports(&dir);
+    for (name, r) in &reports {
+        let errs = violations(r);
+        assert!(errs.is_empty(), "{name}: {errs:#?}");
+    }
+    // The reports cover what the schema describes: evaluated runs, a too-small set, compare.
+    let by = |n: &str| &reports.iter().find(|(k, _)| k == n).unwrap().1;
+    assert_eq!(by("runs")["inputs"]["eval"]["metrics"][0], "map");
+    let statuses: Vec<&Value> = by("small")["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["status"])
+        .collect();
+    assert!(
+        statuses.contains(&&Value::from("too-small")),
+        "{statuses:?}"
+    );
+    assert_eq!(by("compare")["gates"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        by("prod")["schema_version"],
+        schema()["properties"]["schema_version"]["const"]
+    );
+}
+
+#[test]
+fn the_checker_rejects_what_the_schema_forbids() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = real_reports(dir.path()).remove(0).1;
+    r["comparisons"][0]["label"] = "inconclusive".into();
+    r["gates"][0]["extra"] = 1.into();
+    r.as_object_mut().unwrap().remove("notes");
+    r["schema_version"] = 2.into();
+    let errs = violations(&r);
+    for want in [
+        "label",
+        "extra is not in the schema",
+        "no \"notes\"",
+        "schema_version",
+    ] {
+        assert!(errs.iter().any(|e| e.contains(want)), "{want}: {errs:#?}");
+    }
+}
