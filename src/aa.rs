@@ -123,6 +123,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         policy: crate::config::Policy::default(),
         baseline: crate::config::BaselineSettings::default(),
         efficiency: crate::config::Efficiency::default(),
+        anchor: None,
         warnings: Vec::new(),
         gates: Vec::new(),
         noise: NoiseSettings::default(),

@@ -20,6 +20,8 @@ use crate::report;
 use crate::slices::Slice;
 use crate::{judge, pair, resample, slices};
 
+pub mod anchor;
+
 /// One side as loaded: its table, a note for the warnings, its protocol fingerprint (a metric
 /// file's sidecar, or the evaluation's own) and, for a run, the evaluation.
 struct Loaded {
@@ -286,6 +288,7 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     };
     let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
     report.baseline = Some(baseline.info);
+    anchor::judge_anchor(cfg, &mut report)?;
     if let Some(e) = efficiency {
         judge::efficiency::add_to_verdict(&mut report, &e);
         report.efficiency = Some(e);
@@ -595,6 +598,7 @@ fn build_report(
         notes: found.notes,
         efficiency: None,
         ties: found.ties,
+        anchor: None,
     })
 }
 

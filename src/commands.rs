@@ -292,6 +292,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         policy: Policy::default(),
         baseline: BaselineSettings::default(),
         efficiency: compare_cards(args),
+        anchor: None,
         warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),

@@ -29,6 +29,7 @@
 //! issue 28's calibration); a no-op, where nothing moved, is judged.
 //! See [`too_small`], [`cannot_fire`] and [`too_few_moved`].
 
+pub mod drift;
 pub mod efficiency;
 mod headline;
 mod rules;

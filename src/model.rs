@@ -7,6 +7,8 @@
 
 use serde::Serialize;
 
+pub mod history;
+
 /// Version of the JSON report layout; bump when a field changes meaning or disappears.
 ///
 /// 2: `ci` brackets `estimate` (the chosen statistic's difference; the mean delta by default);
@@ -85,6 +87,10 @@ pub struct Report {
     /// them by score or rank (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ties: Option<TieReport>,
+    /// `[anchor]`: the drift of every `max-drift` gate against the approved anchor, and main's
+    /// ledger (absent without an anchor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<history::AnchorReport>,
 }
 
 /// How much the gated metrics and the gates' decisions depend on the order of tied scores.
@@ -605,8 +611,12 @@ pub struct GateResult {
 
 impl GateResult {
     /// Whether this result was judged on `c` (same metric, statistic and slice).
+    /// A `max-drift` result is judged against the anchor, never on a comparison of the two sides.
     pub fn is_on(&self, c: &Comparison) -> bool {
-        self.metric == c.metric && self.statistic == c.statistic && self.slice == c.slice
+        self.rule != "max-drift"
+            && self.metric == c.metric
+            && self.statistic == c.statistic
+            && self.slice == c.slice
     }
 
     /// The metric as reports name it (see [`Comparison::name`]).

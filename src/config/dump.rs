@@ -50,6 +50,17 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
         eff.insert("candidate".into(), c.written.clone().into());
         root.insert("efficiency".into(), eff.into());
     }
+    if let Some(a) = &c.anchor {
+        let mut t = Table::new();
+        t.insert("file".into(), a.file.written.clone().into());
+        if let Some(n) = &a.name {
+            t.insert("name".into(), n.clone().into());
+        }
+        if let Some(l) = &a.ledger {
+            t.insert("ledger".into(), l.written.clone().into());
+        }
+        root.insert("anchor".into(), t.into());
+    }
     // Per-query and run-level gates, in gate-file order.
     let mut gates: Vec<(usize, Value)> = c.gates.iter().map(|g| (g.index, gate(g))).collect();
     gates.extend(
@@ -144,6 +155,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
         &["max-age-days", "max-commits-behind", "on-missing"],
     ),
     ("efficiency", &["baseline", "candidate"]),
+    ("anchor", &["file", "name", "ledger"]),
     (
         "gate",
         &[
@@ -154,6 +166,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "max-change",
             "fail-if-significant-drop",
             "max-loss-rate",
+            "max-drift",
             "statistic",
             "higher-is-better",
             "slices",
@@ -369,6 +382,7 @@ fn gate(g: &Gate) -> Value {
         ("max-change", g.max_change),
         ("fail-if-significant-drop", g.fail_if_significant_drop),
         ("max-loss-rate", g.max_loss_rate),
+        ("max-drift", g.max_drift),
     ] {
         if let Some(v) = v {
             t.insert(k.into(), v.into());

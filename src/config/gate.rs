@@ -53,6 +53,7 @@ pub(super) fn gate(
         max_change: g.max_change.as_ref().map(|v| *v.get_ref()),
         fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
         max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
+        max_drift: g.max_drift.as_ref().map(|v| *v.get_ref()),
         statistic: g.statistic.unwrap_or_default(),
         higher_is_better,
         slices,
@@ -86,6 +87,7 @@ fn check_rule_values(src: &SourceText, index: usize, metric: &str, g: &RawGate) 
     for (rule, v) in [
         ("max-drop", &g.max_drop),
         ("fail-if-significant-drop", &g.fail_if_significant_drop),
+        ("max-drift", &g.max_drift),
     ] {
         if let Some(v) = v {
             if !(v.get_ref().is_finite() && *v.get_ref() >= 0.0) {
@@ -137,6 +139,7 @@ fn bounded_rule_values<'a>(
         ("max-drop", &g.max_drop),
         ("max-change", &g.max_change),
         ("fail-if-significant-drop", &g.fail_if_significant_drop),
+        ("max-drift", &g.max_drift),
     ] {
         let Some(v) = v else { continue };
         let m = *v.get_ref();
@@ -185,10 +188,11 @@ fn require_a_rule(
         && g.max_change.is_none()
         && g.fail_if_significant_drop.is_none()
         && g.max_loss_rate.is_none()
+        && g.max_drift.is_none()
     {
         return Err(src.error(
             Some(span),
-            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, max-change, fail-if-significant-drop or max-loss-rate"),
+            format!("[[gate]] #{index} ({metric}) has no rule; add min-mean, max-mean, max-drop, max-change, fail-if-significant-drop, max-loss-rate or max-drift"),
         ));
     }
     Ok(())

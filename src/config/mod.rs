@@ -2,6 +2,7 @@
 //! line and column; `validate` checks meaning (ranges, a rule per gate) and names the key.
 //! Paths in the gate file are relative to the gate file's folder.
 
+pub mod anchor;
 mod baseline;
 mod dump;
 mod gate;
@@ -15,6 +16,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub use anchor::AnchorSettings;
 pub use baseline::{is_commit, BaselineSettings, OnMissing};
 pub use dump::dump;
 pub use run_gate::{Efficiency, RunGate, RunRule, RunRuleKind};
@@ -282,6 +284,9 @@ pub struct Gate {
     /// p-value is below 1 − confidence).
     pub fail_if_significant_drop: Option<f64>,
     pub max_loss_rate: Option<f64>,
+    /// Drift budget: the candidate against `[anchor]`, judged like `max-drop` (the CI's worse
+    /// bound must stay within the budget), with the inherited-drift rule (`judge::drift`).
+    pub max_drift: Option<f64>,
     /// What is compared: the mean (default), the median or the 95th percentile.
     pub statistic: Statistic,
     /// False for metrics where lower is better (latency): a "drop" is then a rise.
@@ -316,6 +321,8 @@ pub struct Config {
     pub baseline: BaselineSettings,
     /// `[efficiency]`: the run cards and the run-level gates.
     pub efficiency: Efficiency,
+    /// `[anchor]`: the approved state `max-drift` is measured against, and main's ledger.
+    pub anchor: Option<AnchorSettings>,
     /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric
     /// files), for the report's warnings.
     pub warnings: Vec<String>,

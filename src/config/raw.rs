@@ -33,6 +33,7 @@ pub struct RawConfig {
     #[serde(default)]
     pub baseline: super::baseline::RawBaseline,
     pub efficiency: Option<RawEfficiency>,
+    pub anchor: Option<Spanned<super::anchor::RawAnchor>>,
 }
 
 /// `[efficiency]`: each side's run card (`load::run_card`).
@@ -119,6 +120,7 @@ pub struct RawGate {
     pub max_change: Option<Spanned<f64>>,
     pub fail_if_significant_drop: Option<Spanned<f64>>,
     pub max_loss_rate: Option<Spanned<f64>>,
+    pub max_drift: Option<Spanned<f64>>,
     pub statistic: Option<Statistic>,
     pub higher_is_better: Option<bool>,
     pub slices: Option<Spanned<toml::Value>>,

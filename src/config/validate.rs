@@ -30,6 +30,8 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
     let judged = judged_settings(&src, &raw.judged)?;
     let baseline =
         super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
+    let anchor =
+        super::anchor::anchor_settings(&src, base, raw.anchor.as_ref(), &gates, &id_column)?;
     let warnings = no_effect_warnings(&src, &raw, &inputs.baseline, &inputs.candidate);
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
@@ -51,6 +53,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         policy,
         baseline,
         efficiency,
+        anchor,
         warnings,
         source: src,
     })

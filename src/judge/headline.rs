@@ -290,7 +290,7 @@ fn priority(r: &GateResult) -> u8 {
         return 4;
     }
     match r.rule.as_str() {
-        "max-drop" | "max-change" | "fail-if-significant-drop" => 0,
+        "max-drop" | "max-change" | "fail-if-significant-drop" | "max-drift" => 0,
         "min-mean" | "max-mean" => 1,
         _ => 2,
     }

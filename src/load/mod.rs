@@ -2,6 +2,7 @@
 //! The format is chosen by an explicit `format` key, else by extension, else by sniffing.
 
 pub mod columns;
+pub mod history;
 mod csv_table;
 mod jsonl;
 mod parquet_table;

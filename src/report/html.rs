@@ -98,6 +98,7 @@ pub fn render(r: &Report) -> String {
     judged(&mut s, r);
     s.push_str(&crate::report::ties::html(r, esc));
     comparisons(&mut s, r);
+    s.push_str(&super::anchor::html(r, esc));
     s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);
     protocol(&mut s, r);
@@ -173,6 +174,10 @@ fn gates(s: &mut String, r: &Report) {
             "max-loss-rate" => (
                 format!("loss share {:.1}%", 100.0 * g.value),
                 format!("≤ {:.1}%", 100.0 * g.threshold),
+            ),
+            "max-drift" => (
+                format!("vs anchor: CI bound {}", signed(g.value, 4)),
+                signed(g.threshold, 4),
             ),
             _ => (
                 format!("CI bound {}", signed(g.value, 4)),

@@ -164,6 +164,7 @@ fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> Strin
         left_out_note(&mut s, r, d, page);
     }
     tables::gates(&mut s, r, &trim::gated_rows(r, d.other_gated));
+    s.push_str(&super::anchor::markdown(r, escape));
     let (changed, total) = trim::changed_rows(r, ranks, d.changed_rows);
     tables::changed(&mut s, r, &changed, total);
     tables::all(&mut s, r, &trim::all_rows(ranks, d.all_rows));

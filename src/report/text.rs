@@ -9,6 +9,7 @@ pub fn render(r: &Report) -> String {
     let mut out = String::new();
     header_text(&mut out, r);
     gates_text(&mut out, r);
+    out.push_str(&super::anchor::text(r, table));
     deltas_text(&mut out, r);
     out.push_str(&super::efficiency::text(r, table));
     worst_text(&mut out, r);

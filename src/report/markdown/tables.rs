@@ -39,6 +39,10 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
             format!("CI high {}", signed4(g.value)),
             format!("≤ {}", signed4(g.threshold)),
         ),
+        "max-drift" => (
+            format!("vs anchor: CI bound {}", signed4(g.value)),
+            format!("budget {}", signed4(g.threshold)),
+        ),
         "max-change" => (
             format!("CI far end {}", signed4(g.value)),
             format!("inside ±{}", plain4(g.threshold)),

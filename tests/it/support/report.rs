@@ -230,6 +230,7 @@ pub fn failing_report() -> Report {
         notes: vec![],
         efficiency: None,
         ties: None,
+        anchor: None,
     }
 }
 

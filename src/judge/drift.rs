@@ -1,0 +1,184 @@
+//! `max-drift = b`: the candidate against the approved anchor, and the inherited-drift rule.
+//!
+//! The drift test is `max-drop`'s non-inferiority test on the pair (anchor, candidate): the
+//! interval's worse bound of candidate − anchor must stay within −b (an intersection–union test
+//! over the gated slices, Berger 1982, so no multiplicity adjustment; its false pass at the
+//! budget's edge is `max-drop`'s, calibrated in calibration/results.txt).
+//!
+//! Never permanently red: when main itself has spent the budget (the same test on baseline −
+//! anchor fails), a change that fails the drift test is judged on its own paired delta against
+//! the baseline instead. It *adds to the drift*, and fails, when the interval of candidate −
+//! baseline lies wholly below zero (its upper bound < 0: a one-sided test at (1 − confidence)/2,
+//! 2.5% at the default); otherwise it passes with a warning naming the merges that spent the
+//! budget. A change with no true effect is failed at most 2.5% of the time (the interval's
+//! upper-side coverage); a real drop d fails with the power of that test at d (docs/statistics.md,
+//! "Drift against an anchor", has the simulated rates and their command). Point estimates never
+//! decide.
+
+use crate::model::history::{DriftRow, DriftStatus, Interval, Spend};
+use crate::model::{Comparison, GateResult, GateStatus};
+use crate::numbers::{percent, plain, signed};
+use crate::safe_text::shown;
+
+/// The three pairs one drift row reads: candidate − anchor, baseline − anchor, candidate −
+/// baseline, each with its judged `max-drop`-style result where there is one.
+pub struct Pairs<'a> {
+    /// The drift test on candidate − anchor (a `max-drop` result of the anchor analysis).
+    pub result: &'a GateResult,
+    pub candidate: &'a Comparison,
+    /// The same test on baseline − anchor: did main spend the budget?
+    pub main_result: Option<&'a GateResult>,
+    pub main: &'a Comparison,
+    /// This change's own comparison against the baseline.
+    pub change: &'a Comparison,
+}
+
+fn interval(c: &Comparison) -> Interval {
+    Interval {
+        estimate: c.estimate,
+        ci: c.ci,
+    }
+}
+
+/// An interval oriented so that negative is worse.
+fn worse_is_negative(i: Interval, higher_is_better: bool) -> Interval {
+    if higher_is_better {
+        i
+    } else {
+        Interval {
+            estimate: -i.estimate,
+            ci: [-i.ci[1], -i.ci[0]],
+        }
+    }
+}
+
+/// "#812 −0.0040, #820 −0.0030 (+2 more)", or "no merge recorded".
+pub fn spent_words(spent: &[Spend]) -> String {
+    if spent.is_empty() {
+        return "no recorded merge".into();
+    }
+    let one = |s: &Spend| match s.pr {
+        Some(pr) => format!("#{pr} {}", signed(s.delta)),
+        None => format!(
+            "{} {}",
+            shown(s.commit.get(..7).unwrap_or(&s.commit)),
+            signed(s.delta)
+        ),
+    };
+    let mut words: Vec<String> = spent.iter().take(8).map(one).collect();
+    if spent.len() > 8 {
+        words.push(format!("+{} more", spent.len() - 8));
+    }
+    words.join(", ")
+}
+
+/// Judges one gate × slice against the anchor: the gate result (rule `max-drift`), its drift
+/// row, and the warning an inherited pass carries.
+pub fn judge(
+    p: &Pairs,
+    budget: f64,
+    anchor: &str,
+    spent_by: Vec<Spend>,
+) -> (GateResult, DriftRow, Option<String>) {
+    let c = p.candidate;
+    let hib = c.higher_is_better;
+    let main = worse_is_negative(interval(p.main), hib);
+    let change = worse_is_negative(interval(p.change), hib);
+    let drift = worse_is_negative(interval(c), hib);
+    let main_spent = p.main_result.is_some_and(|m| m.status == GateStatus::Fail);
+    let used = (-main.estimate).max(0.0) / budget.max(f64::MIN_POSITIVE);
+    let mut r = p.result.clone();
+    r.rule = "max-drift".into();
+    r.decided_by = "drift budget (max-drift)".into();
+    let spent = spent_words(&spent_by);
+    let head = format!(
+        "candidate − anchor {anchor}: {} [{}, {}], budget {}",
+        signed(drift.estimate),
+        signed(drift.ci[0]),
+        signed(drift.ci[1]),
+        plain(budget)
+    );
+    let main_words = format!(
+        "main − anchor {} [{}, {}] ({} of the budget used; by {spent})",
+        signed(main.estimate),
+        signed(main.ci[0]),
+        signed(main.ci[1]),
+        percent(used)
+    );
+    let change_words = format!(
+        "this change's own delta {} [{}, {}]",
+        signed(change.estimate),
+        signed(change.ci[0]),
+        signed(change.ci[1])
+    );
+    let mut warning = None;
+    let status = match r.status {
+        GateStatus::TooSmall => {
+            r.detail = format!("{head}: {}", r.detail);
+            DriftStatus::NotJudged
+        }
+        GateStatus::Pass => {
+            r.detail = format!("{head}: the worse bound is within the budget; {main_words}");
+            DriftStatus::Within
+        }
+        GateStatus::Fail if main_spent && change.ci[1] < 0.0 => {
+            r.detail = format!("{head}: main had spent the budget and this change adds to the drift: {change_words} lies below zero; {main_words}");
+            DriftStatus::Added
+        }
+        GateStatus::Fail if main_spent => {
+            r.status = GateStatus::Pass;
+            r.passed = true;
+            r.fails_build = false;
+            r.detail = format!("{head}: inherited — main had spent the budget and this change does not add to it ({change_words} is not below zero); {main_words}");
+            warning = Some(format!(
+                "{} on {}: main has spent the {} drift budget since anchor {anchor} ({}); this change passes because it does not add to the drift ({change_words}); review and re-anchor (`rag-gate anchor write`) or repair main",
+                shown(&c.name()),
+                shown(&c.slice),
+                plain(budget),
+                main_words
+            ));
+            DriftStatus::Inherited
+        }
+        GateStatus::Fail => {
+            r.detail =
+                format!("{head}: this change crosses the budget ({change_words}); {main_words}");
+            DriftStatus::Crossed
+        }
+    };
+    let row = DriftRow {
+        gate: r.gate,
+        metric: c.metric.clone(),
+        statistic: c.statistic.clone(),
+        slice: c.slice.clone(),
+        higher_is_better: hib,
+        budget,
+        candidate: interval(c),
+        main: interval(p.main),
+        change: interval(p.change),
+        used,
+        status,
+        spent_by,
+    };
+    (r, row, warning)
+}
+
+/// "ndcg@10 on all: 62% of the 0.02 budget since anchor v1.4 — #812 −0.0040, #820 −0.0030":
+/// the line every report shows per drift row.
+pub fn budget_line(row: &DriftRow, anchor: &str) -> String {
+    let name = if row.statistic == "mean" {
+        row.metric.clone()
+    } else {
+        format!("{} {}", row.metric, row.statistic)
+    };
+    format!(
+        "{} on {}: {} of the {} budget since anchor {} — {}; this change {} ({})",
+        shown(&name),
+        shown(&row.slice),
+        percent(row.used),
+        plain(row.budget),
+        shown(anchor),
+        spent_words(&row.spent_by),
+        signed(worse_is_negative(row.change, row.higher_is_better).estimate),
+        row.status.as_str()
+    )
+}

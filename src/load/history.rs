@@ -1,0 +1,170 @@
+//! Reads the files of the gate across time: an anchor's record (`ANCHOR.anchor.json`, written by
+//! `rag-gate anchor write`) and main's ledger (`RESULTS.ledger.json`), checked before it is
+//! trusted. A ledger that fails its check (an entry edited, the chain broken, another anchor,
+//! results it does not describe) is not an error: it is ignored with a warning saying why, and
+//! the check runs without attribution.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::model::history::{AnchorRecord, Ledger, LedgerEntry, ANCHOR_FORMAT, LEDGER_FORMAT};
+use crate::protocol::sha256_hex;
+
+/// `FILE` + `suffix` (`.ledger.json`, `.anchor.json`).
+pub fn beside(file: &Path, suffix: &str) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(suffix);
+    s.into()
+}
+
+/// SHA-256 of a file's bytes as stored (a folder of part files: of each file's name and bytes,
+/// in name order).
+pub fn file_sha256(path: &Path, shown: &str) -> Result<String> {
+    if path.is_dir() {
+        let mut names: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| Error::io(shown, "listing", e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        names.sort();
+        let mut all = Vec::new();
+        for p in names {
+            all.extend(p.file_name().unwrap_or_default().as_encoded_bytes());
+            all.push(0);
+            all.extend(std::fs::read(&p).map_err(|e| Error::io(shown, "reading", e))?);
+        }
+        return Ok(sha256_hex(&all));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(shown, "reading", e))?;
+    Ok(sha256_hex(&bytes))
+}
+
+/// The hash an entry carries: SHA-256 of its JSON with `hash` empty.
+pub fn entry_hash(e: &LedgerEntry) -> String {
+    let mut blank = e.clone();
+    blank.hash = String::new();
+    sha256_hex(serde_json::to_string(&blank).unwrap_or_default().as_bytes())
+}
+
+/// The anchor's record beside it, when there is one; a record that is not one is an error
+/// naming it (the anchor is reviewed, committed input, like the gate file).
+pub fn anchor_record(anchor: &Path, shown: &str) -> Result<Option<AnchorRecord>> {
+    let path = beside(anchor, ".anchor.json");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let shown = format!("{shown}.anchor.json");
+    let text = super::source::read_text(&path, &shown, "a rag-gate anchor record")?;
+    let rec: AnchorRecord = serde_json::from_str(&text).map_err(|e| {
+        Error::input(
+            &shown,
+            e.line(),
+            format!("not a rag-gate anchor record: {e}"),
+        )
+    })?;
+    if rec.anchor_format != ANCHOR_FORMAT {
+        return Err(Error::input(
+            &shown,
+            0,
+            format!(
+                "anchor_format {} is not {ANCHOR_FORMAT}, the one this rag-gate reads",
+                rec.anchor_format
+            ),
+        ));
+    }
+    Ok(Some(rec))
+}
+
+/// A ledger read and checked, or why it is not trusted.
+pub enum LedgerRead {
+    Verified(Ledger),
+    Absent,
+    Ignored(String),
+}
+
+/// Reads the ledger at `path` and checks it: its format, every entry's hash and link to the one
+/// before, the anchor it measured against (`anchor_sha256`) and, when given, that its last entry
+/// describes `results_sha256` (the baseline it travelled with).
+pub fn read_ledger(
+    path: &Path,
+    shown: &str,
+    anchor_sha256: &str,
+    results_sha256: Option<&str>,
+) -> LedgerRead {
+    if !path.is_file() {
+        return LedgerRead::Absent;
+    }
+    let ledger = match std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str::<Ledger>(&t).map_err(|e| e.to_string()))
+    {
+        Ok(l) => l,
+        Err(e) => return LedgerRead::Ignored(format!("not a rag-gate ledger: {e}")),
+    };
+    match check_ledger(&ledger, anchor_sha256, results_sha256) {
+        Ok(()) => LedgerRead::Verified(ledger),
+        Err(why) => LedgerRead::Ignored(why),
+    }
+    .named(shown)
+}
+
+impl LedgerRead {
+    fn named(self, shown: &str) -> LedgerRead {
+        match self {
+            LedgerRead::Ignored(why) => LedgerRead::Ignored(format!(
+                "ledger {} ignored: {why}; the drift budget is judged without attribution",
+                crate::safe_text::shown(shown)
+            )),
+            other => other,
+        }
+    }
+}
+
+/// The ledger's own check: format, chain, anchor, and its tie to the results it travels with.
+pub fn check_ledger(
+    ledger: &Ledger,
+    anchor_sha256: &str,
+    results_sha256: Option<&str>,
+) -> std::result::Result<(), String> {
+    if ledger.ledger_format != LEDGER_FORMAT {
+        return Err(format!(
+            "ledger_format {} is not {LEDGER_FORMAT}",
+            ledger.ledger_format
+        ));
+    }
+    if ledger.anchor.sha256 != anchor_sha256 {
+        return Err(format!(
+            "it measured against another anchor ({}, SHA-256 {}…)",
+            crate::safe_text::shown(&ledger.anchor.name),
+            ledger
+                .anchor
+                .sha256
+                .get(..12)
+                .unwrap_or(&ledger.anchor.sha256)
+        ));
+    }
+    let mut prev = String::new();
+    for (i, e) in ledger.entries.iter().enumerate() {
+        if e.prev != prev {
+            return Err(format!(
+                "entry {} does not follow the entry before it",
+                i + 1
+            ));
+        }
+        if entry_hash(e) != e.hash {
+            return Err(format!(
+                "entry {} ({}) does not match its hash: it was edited",
+                i + 1,
+                crate::safe_text::shown(&e.commit)
+            ));
+        }
+        prev = e.hash.clone();
+    }
+    match (ledger.entries.last(), results_sha256) {
+        (Some(last), Some(r)) if last.results_sha256 != r => Err(format!(
+            "its last entry ({}) describes other results than the baseline beside it",
+            crate::safe_text::shown(&last.commit)
+        )),
+        _ => Ok(()),
+    }
+}
