@@ -46,6 +46,62 @@ pub enum Command {
     /// request's merge-base from GitHub Actions, with a provenance file `check` reports.
     #[command(subcommand)]
     Baseline(BaselineCommand),
+    /// main's ledger: `ledger record` appends this main run (its delta against its parent and
+    /// against the anchor) to the ledger carried forward from the parent's stored results.
+    #[command(subcommand)]
+    Ledger(LedgerCommand),
+    /// The approved anchor: `anchor write` makes a new anchor file from main's stored results
+    /// (reviewed re-anchoring: the new file is committed like any change).
+    #[command(subcommand)]
+    Anchor(AnchorCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LedgerCommand {
+    /// Write RESULTS.ledger.json: the parent's ledger (beside --parent, checked) carried forward
+    /// plus this run, per max-drift gate and slice (exit 2 on bad input).
+    Record(LedgerRecordArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct LedgerRecordArgs {
+    /// The gate file (its [anchor] and max-drift gates say what is recorded).
+    pub gate_file: PathBuf,
+    /// This main run's per-query results (with its .protocol.json).
+    #[arg(long, value_name = "FILE")]
+    pub results: PathBuf,
+    /// The parent commit's stored results (from `baseline fetch`), with its ledger beside it.
+    #[arg(long, value_name = "FILE")]
+    pub parent: Option<PathBuf>,
+    /// This run's commit (default: GITHUB_SHA).
+    #[arg(long, value_name = "SHA")]
+    pub commit: Option<String>,
+    /// The pull request this commit merged (default: from the push event's head commit message).
+    #[arg(long, value_name = "N")]
+    pub pr: Option<u64>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AnchorCommand {
+    /// Copy main's stored results (FILE, its .protocol.json) to a new anchor with a record
+    /// (ANCHOR.anchor.json: hash, commit, the ledger's final state); never replaces silently.
+    Write(AnchorWriteArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AnchorWriteArgs {
+    /// main's stored results (e.g. from `baseline fetch`), with .protocol.json beside them.
+    #[arg(long, value_name = "FILE")]
+    pub from: PathBuf,
+    /// The new anchor file (e.g. anchors/v1.5.jsonl).
+    #[arg(long, value_name = "FILE")]
+    pub to: PathBuf,
+    /// The anchor's name in reports (default: the file stem).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Replace an existing anchor file (otherwise an existing one is an error).
+    #[arg(long)]
+    pub replace: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -38,6 +38,7 @@ pub mod cli; // clap definitions of check, compare, eval
 pub mod commands; // check and compare: flags → config → analysis → Outcome
 pub mod aa; // the aa command: replicates of one commit → noise, flaky queries, noise floor
 pub mod baseline; // the baseline fetch command: merge-base → run → artifact → folder + provenance
+pub mod history; // ledger record and anchor write: main's chained ledger, reviewed re-anchoring
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
@@ -50,5 +51,7 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Eval(args) => eval::cli::run(&args),
         cli::Command::Aa(args) => aa::run(&args),
         cli::Command::Baseline(cli::BaselineCommand::Fetch(args)) => baseline::fetch(&args),
+        cli::Command::Ledger(cli::LedgerCommand::Record(args)) => history::ledger_record(&args),
+        cli::Command::Anchor(cli::AnchorCommand::Write(args)) => history::anchor_write(&args),
     }
 }

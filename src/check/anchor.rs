@@ -114,6 +114,7 @@ fn ledger(
     ) {
         LedgerRead::Verified(l) => (Some(l), LedgerStatus::Verified, None),
         LedgerRead::Absent => (None, LedgerStatus::Absent, None),
+        LedgerRead::Stale(_) => (None, LedgerStatus::Absent, None),
         LedgerRead::Ignored(w) => (None, LedgerStatus::Ignored, Some(w)),
     }
 }
@@ -142,6 +143,53 @@ fn find<'a>(comparisons: &'a [Comparison], r: &GateResult) -> Option<&'a Compari
     comparisons.iter().find(|c| r.is_on(c))
 }
 
+/// Each drift gate × slice judged from the anchor analyses of the candidate and of main (`two`),
+/// its result and warning added to `report`; the drift rows.
+fn drift_rows(
+    cfg: &Config,
+    report: &mut Report,
+    two: [&Report; 2],
+    ledger: Option<&Ledger>,
+    name: &str,
+) -> Vec<crate::model::history::DriftRow> {
+    let [cand, main] = two;
+    let mut drift = Vec::new();
+    for r in &cand.gates {
+        let main_result = main
+            .gates
+            .iter()
+            .find(|m| m.gate == r.gate && m.slice == r.slice && m.rule == r.rule);
+        let (Some(c), Some(main_result)) = (find(&cand.comparisons, r), main_result) else {
+            continue;
+        };
+        let (Some(m), Some(change)) = (
+            find(&main.comparisons, main_result),
+            find(&report.comparisons, r),
+        ) else {
+            continue;
+        };
+        let budget = cfg
+            .gates
+            .iter()
+            .find(|g| g.index == r.gate)
+            .and_then(|g| g.max_drift)
+            .unwrap_or(0.0);
+        let pairs = crate::judge::drift::Pairs {
+            result: r,
+            candidate: c,
+            main_result: Some(main_result),
+            main: m,
+            change,
+        };
+        let (result, row, warning) =
+            crate::judge::drift::judge(&pairs, budget, name, spent_by(ledger, c));
+        report.gates.push(result);
+        report.warnings.extend(warning);
+        drift.push(row);
+    }
+    drift
+}
+
 /// Judges the `max-drift` gates of `cfg` and adds them, the anchor section and their warnings
 /// to `report` (whose comparisons are the candidate against the baseline).
 pub fn judge_anchor(cfg: &Config, report: &mut Report) -> Result<()> {
@@ -167,41 +215,7 @@ pub fn judge_anchor(cfg: &Config, report: &mut Report) -> Result<()> {
     let main = against_anchor(cfg, a, &i.baseline, &i.baseline_more)?;
     let (ledger, status, ledger_warning) = ledger(cfg, a, &anchor_sha);
     report.warnings.extend(ledger_warning);
-    let mut drift = Vec::new();
-    for r in &cand.gates {
-        let (Some(c), Some(main_result)) = (
-            find(&cand.comparisons, r),
-            main.gates
-                .iter()
-                .find(|m| m.gate == r.gate && m.slice == r.slice && m.rule == r.rule),
-        ) else {
-            continue;
-        };
-        let (Some(m), Some(change)) = (
-            find(&main.comparisons, main_result),
-            find(&report.comparisons, r),
-        ) else {
-            continue;
-        };
-        let budget = cfg
-            .gates
-            .iter()
-            .find(|g| g.index == r.gate)
-            .and_then(|g| g.max_drift)
-            .unwrap_or(0.0);
-        let pairs = crate::judge::drift::Pairs {
-            result: r,
-            candidate: c,
-            main_result: Some(main_result),
-            main: m,
-            change,
-        };
-        let (result, row, warning) =
-            crate::judge::drift::judge(&pairs, budget, &name, spent_by(ledger.as_ref(), c));
-        report.gates.push(result);
-        report.warnings.extend(warning);
-        drift.push(row);
-    }
+    let drift = drift_rows(cfg, report, [&cand, &main], ledger.as_ref(), &name);
     for w in cand.warnings.iter().filter(|w| w.starts_with("gate #")) {
         report.warnings.push(format!(
             "against anchor {}: {w}",

@@ -119,6 +119,17 @@ impl GithubEnv {
             .map(|s| s.to_ascii_lowercase())
     }
 
+    /// A `push` event's head commit message (`head_commit.message`), where a merge names the
+    /// pull request it merged ("Merge pull request #812 …", "Title (#812)").
+    pub fn push_message(&self) -> Option<String> {
+        let text = read_event(self.event_path.as_deref()?).ok()?;
+        let e: serde_json::Value = serde_json::from_str(&text).ok()?;
+        e.get("head_commit")?
+            .get("message")?
+            .as_str()
+            .map(str::to_string)
+    }
+
     /// The PR number: `--pr`, else the event payload's `pull_request.number`, else
     /// `issue.number` when the issue is a pull request (an `issue_comment` on a PR).
     pub fn pr_number(&self, flag: Option<u64>) -> Result<u64, String> {

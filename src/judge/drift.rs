@@ -72,6 +72,50 @@ pub fn spent_words(spent: &[Spend]) -> String {
     words.join(", ")
 }
 
+/// The words of a drift decision: the drift against the anchor, main's, and this change's.
+struct Words {
+    head: String,
+    main: String,
+    change: String,
+}
+
+fn words(p: &Pairs, budget: f64, anchor: &str, spent: &str, used: f64) -> Words {
+    let hib = p.candidate.higher_is_better;
+    let [drift, main, change] =
+        [p.candidate, p.main, p.change].map(|c| worse_is_negative(interval(c), hib));
+    let ci = |i: Interval| {
+        format!(
+            "{} [{}, {}]",
+            signed(i.estimate),
+            signed(i.ci[0]),
+            signed(i.ci[1])
+        )
+    };
+    Words {
+        head: format!(
+            "candidate − anchor {anchor}: {}, budget {}",
+            ci(drift),
+            plain(budget)
+        ),
+        main: format!(
+            "main − anchor {} ({} of the budget used; by {spent})",
+            ci(main),
+            percent(used)
+        ),
+        change: format!("this change's own delta {}", ci(change)),
+    }
+}
+
+/// The share of the budget main has used (0 when main is not worse than the anchor).
+fn used_share(main: &Comparison, budget: f64) -> f64 {
+    let drop = -worse_is_negative(interval(main), main.higher_is_better).estimate;
+    if drop > 0.0 && budget > 0.0 {
+        drop / budget
+    } else {
+        0.0
+    }
+}
+
 /// Judges one gate × slice against the anchor: the gate result (rule `max-drift`), its drift
 /// row, and the warning an inherited pass carries.
 pub fn judge(
@@ -81,76 +125,59 @@ pub fn judge(
     spent_by: Vec<Spend>,
 ) -> (GateResult, DriftRow, Option<String>) {
     let c = p.candidate;
-    let hib = c.higher_is_better;
-    let main = worse_is_negative(interval(p.main), hib);
-    let change = worse_is_negative(interval(p.change), hib);
-    let drift = worse_is_negative(interval(c), hib);
+    let change_hi = worse_is_negative(interval(p.change), c.higher_is_better).ci[1];
     let main_spent = p.main_result.is_some_and(|m| m.status == GateStatus::Fail);
-    let used = (-main.estimate).max(0.0) / budget.max(f64::MIN_POSITIVE);
+    let used = used_share(p.main, budget);
+    let w = words(p, budget, anchor, &spent_words(&spent_by), used);
     let mut r = p.result.clone();
     r.rule = "max-drift".into();
     r.decided_by = "drift budget (max-drift)".into();
-    let spent = spent_words(&spent_by);
-    let head = format!(
-        "candidate − anchor {anchor}: {} [{}, {}], budget {}",
-        signed(drift.estimate),
-        signed(drift.ci[0]),
-        signed(drift.ci[1]),
-        plain(budget)
-    );
-    let main_words = format!(
-        "main − anchor {} [{}, {}] ({} of the budget used; by {spent})",
-        signed(main.estimate),
-        signed(main.ci[0]),
-        signed(main.ci[1]),
-        percent(used)
-    );
-    let change_words = format!(
-        "this change's own delta {} [{}, {}]",
-        signed(change.estimate),
-        signed(change.ci[0]),
-        signed(change.ci[1])
-    );
     let mut warning = None;
-    let status = match r.status {
-        GateStatus::TooSmall => {
-            r.detail = format!("{head}: {}", r.detail);
-            DriftStatus::NotJudged
-        }
-        GateStatus::Pass => {
-            r.detail = format!("{head}: the worse bound is within the budget; {main_words}");
-            DriftStatus::Within
-        }
-        GateStatus::Fail if main_spent && change.ci[1] < 0.0 => {
-            r.detail = format!("{head}: main had spent the budget and this change adds to the drift: {change_words} lies below zero; {main_words}");
-            DriftStatus::Added
-        }
+    let (status, detail) = match r.status {
+        GateStatus::TooSmall => (DriftStatus::NotJudged, format!("{}: {}", w.head, r.detail)),
+        GateStatus::Pass => (
+            DriftStatus::Within,
+            format!("{}: the worse bound is within the budget; {}", w.head, w.main),
+        ),
+        GateStatus::Fail if main_spent && change_hi < 0.0 => (
+            DriftStatus::Added,
+            format!(
+                "{}: main had spent the budget and this change adds to the drift: {} lies below zero; {}",
+                w.head, w.change, w.main
+            ),
+        ),
         GateStatus::Fail if main_spent => {
             r.status = GateStatus::Pass;
             r.passed = true;
             r.fails_build = false;
-            r.detail = format!("{head}: inherited — main had spent the budget and this change does not add to it ({change_words} is not below zero); {main_words}");
             warning = Some(format!(
-                "{} on {}: main has spent the {} drift budget since anchor {anchor} ({}); this change passes because it does not add to the drift ({change_words}); review and re-anchor (`rag-gate anchor write`) or repair main",
+                "{} on {}: main has spent the {} drift budget since anchor {anchor}: {}; this change passes because it does not add to the drift ({}); review and re-anchor (`rag-gate anchor write`) or repair main",
                 shown(&c.name()),
                 shown(&c.slice),
                 plain(budget),
-                main_words
+                w.main,
+                w.change
             ));
-            DriftStatus::Inherited
+            (
+                DriftStatus::Inherited,
+                format!(
+                    "{}: inherited — main had spent the budget and this change does not add to it ({} is not below zero); {}",
+                    w.head, w.change, w.main
+                ),
+            )
         }
-        GateStatus::Fail => {
-            r.detail =
-                format!("{head}: this change crosses the budget ({change_words}); {main_words}");
-            DriftStatus::Crossed
-        }
+        GateStatus::Fail => (
+            DriftStatus::Crossed,
+            format!("{}: this change crosses the budget ({}); {}", w.head, w.change, w.main),
+        ),
     };
+    r.detail = detail;
     let row = DriftRow {
         gate: r.gate,
         metric: c.metric.clone(),
         statistic: c.statistic.clone(),
         slice: c.slice.clone(),
-        higher_is_better: hib,
+        higher_is_better: c.higher_is_better,
         budget,
         candidate: interval(c),
         main: interval(p.main),

@@ -39,9 +39,35 @@ pub fn file_sha256(path: &Path, shown: &str) -> Result<String> {
     Ok(sha256_hex(&bytes))
 }
 
-/// The hash an entry carries: SHA-256 of its JSON with `hash` empty.
+/// `x` to 12 significant digits: a decimal that JSON writes and reads back exactly (a longer
+/// one may come back one unit in the last place off), so an entry's hash survives its file.
+pub fn short(x: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    format!("{x:.11e}").parse().unwrap_or(x)
+}
+
+/// `e` with every number at 12 significant digits (what the ledger stores).
+pub fn shortened(e: &LedgerEntry) -> LedgerEntry {
+    let mut e = e.clone();
+    let cut = |i: &mut crate::model::history::Interval| {
+        i.estimate = short(i.estimate);
+        i.ci = [short(i.ci[0]), short(i.ci[1])];
+    };
+    for d in &mut e.deltas {
+        cut(&mut d.vs_anchor);
+        if let Some(p) = &mut d.vs_parent {
+            cut(p);
+        }
+    }
+    e
+}
+
+/// The hash an entry carries: SHA-256 of its JSON with `hash` empty and its numbers at 12
+/// significant digits.
 pub fn entry_hash(e: &LedgerEntry) -> String {
-    let mut blank = e.clone();
+    let mut blank = shortened(e);
     blank.hash = String::new();
     sha256_hex(serde_json::to_string(&blank).unwrap_or_default().as_bytes())
 }
@@ -79,6 +105,9 @@ pub fn anchor_record(anchor: &Path, shown: &str) -> Result<Option<AnchorRecord>>
 pub enum LedgerRead {
     Verified(Ledger),
     Absent,
+    /// It measured against another anchor (main has not run since the anchor moved): not an
+    /// error, the next main run starts a new ledger.
+    Stale(String),
     Ignored(String),
 }
 
@@ -101,6 +130,9 @@ pub fn read_ledger(
         Ok(l) => l,
         Err(e) => return LedgerRead::Ignored(format!("not a rag-gate ledger: {e}")),
     };
+    if ledger.ledger_format == LEDGER_FORMAT && ledger.anchor.sha256 != anchor_sha256 {
+        return LedgerRead::Stale(ledger.anchor.name);
+    }
     match check_ledger(&ledger, anchor_sha256, results_sha256) {
         Ok(()) => LedgerRead::Verified(ledger),
         Err(why) => LedgerRead::Ignored(why),
