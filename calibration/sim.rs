@@ -22,6 +22,7 @@
 //! Webb's six-point weights ±√(1/2), ±1, ±√(3/2); Cameron, Gelbach & Miller 2008; Webb 2023,
 //! Canadian J. Econ. 56:1005): a reference measured here only, not an engine method.
 
+use rag_gate::model::history::DriftStatus;
 use rag_gate::resample::estimate::{estimate, Input};
 use rag_gate::stats::interval::IntervalMethod;
 use rag_gate::stats::statistic::Statistic;
@@ -745,4 +746,40 @@ pub fn many_units_data(
         }
     }
     (base, cand, group_of)
+}
+
+/// The `max-drift` budget of the drift cells.
+pub const DRIFT_BUDGET: f64 = 0.02;
+
+/// (i) The drift budget: n queries, anchor values aᵢ ~ U(0.2, 0.9); main mᵢ = aᵢ + `main_drift`
+/// + 0.1·(Exp(1) − 1) (right-skewed); the candidate cᵢ = mᵢ + `change` + 0.05·N(0, 1). The
+/// three intervals of the report (candidate − anchor, main − anchor, candidate − main) decide
+/// as `check` does; the tally counts each decision per set.
+pub fn drift_sets(
+    seed: u64,
+    sets: usize,
+    n: usize,
+    resamples: usize,
+    main_drift: f64,
+    change: f64,
+    route: Route,
+) -> Vec<DriftStatus> {
+    let mut out = Vec::with_capacity(sets);
+    for set in 0..sets {
+        let mut rng = rng_for(seed, &format!("drift-{main_drift}-{change}"), set);
+        let (mut d_main, mut d_change) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for _ in 0..n {
+            d_main.push(main_drift + 0.1 * (-uniform(&mut rng).ln() - 1.0));
+            d_change.push(change + 0.05 * normal(&mut rng));
+        }
+        let d_cand: Vec<f64> = d_main.iter().zip(&d_change).map(|(m, c)| m + c).collect();
+        let ci = |d: &[f64]| run_route(d, None, route, resamples, set);
+        let (drift, main, own) = (ci(&d_cand), ci(&d_main), ci(&d_change));
+        out.push(rag_gate::judge::drift::decide(
+            drift[0] >= -DRIFT_BUDGET,
+            main[0] < -DRIFT_BUDGET,
+            own[0] >= 0.0,
+        ));
+    }
+    out
 }

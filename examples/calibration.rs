@@ -268,6 +268,7 @@ fn main() {
     let only_quantile = raw.iter().any(|a| a == "quantile");
     let only_asymmetric = raw.iter().any(|a| a == "asymmetric");
     let only_poisson = raw.iter().any(|a| a == "poisson");
+    let only_drift = raw.iter().any(|a| a == "drift");
     let sets = args.first().copied().unwrap_or(2000);
     let b = args.get(1).copied().unwrap_or(2000);
     let seed = args.get(2).map_or(sim::DATA_SEED, |&s| s as u64);
@@ -278,6 +279,10 @@ fn main() {
     }
     if only_poisson {
         poisson(sets, b, seed);
+        return;
+    }
+    if only_drift {
+        drift(sets, b, seed);
         return;
     }
     if only_asymmetric {
@@ -334,6 +339,71 @@ fn quantile(sets: usize, b: usize, seed: u64) {
             );
         }
         println!("  ({:.1} s)", t.elapsed().as_secs_f64());
+    }
+}
+
+/// (i) `max-drift` against an anchor, n = 200: the share of sets per decision of `judge::drift`.
+/// At the budget's edge (the candidate truly −b from the anchor, main within budget) a pass is
+/// false: at most 2.5% (+ 2 s.e.). On a spent main (truly −b − 0.01) the inherited-drift test
+/// decides: a change that truly adds a drift of 0.002 and passes is a false pass (at most 2.5%);
+/// a change with no effect passes as often as its noise lets its interval stay above zero; a
+/// change that truly improves by 0.01 passes with the test's power.
+fn drift(sets: usize, b: usize, seed: u64) {
+    use rag_gate::model::history::DriftStatus as S;
+    let m = sim::DRIFT_BUDGET;
+    println!("max-drift = {m} against an anchor, n = 200 queries: main − anchor with right-skewed noise 0.1·(Exp(1) − 1), this change with 0.05·N(0, 1); share of sets that pass (within the budget, or inherited)");
+    let cells = [
+        (
+            "edge: main −b/2, this change −b/2 (false pass)",
+            -m / 2.0,
+            -m / 2.0,
+            true,
+        ),
+        ("edge: main 0, this change −b (false pass)", 0.0, -m, true),
+        (
+            "spent main −b−0.01, this change −0.002 (false pass)",
+            -m - 0.01,
+            -0.002,
+            true,
+        ),
+        (
+            "spent main −b−0.01, no-op with noise (pass)",
+            -m - 0.01,
+            0.0,
+            false,
+        ),
+        (
+            "spent main −b−0.01, this change +0.01 (pass, power)",
+            -m - 0.01,
+            0.01,
+            false,
+        ),
+    ];
+    // The default interval only: the rule adds no interval of its own.
+    for (method, name) in &METHODS[..1] {
+        let route = Route::Report(*method);
+        let mut line = format!("  [{name}]");
+        let mut ok = true;
+        for (i, (what, main, change, bounded)) in cells.into_iter().enumerate() {
+            let d = sim::drift_sets(seed ^ (i as u64), sets, 200, b, main, change, route);
+            let t = Tally {
+                sets: d.len(),
+                ..Tally::default()
+            };
+            let passed = d
+                .iter()
+                .filter(|s| matches!(s, S::Within | S::Inherited))
+                .count();
+            let rate = passed as f64 / d.len().max(1) as f64;
+            if bounded {
+                ok &= rate <= 0.025 + 2.0 * t.mc_se(0.025);
+            }
+            line.push_str(&format!("\n    {what}: {}", pct(&t, rate)));
+        }
+        println!(
+            "{line}\n    (false passes want ≤ 2.5 + 2 s.e.) {}",
+            verdict(ok)
+        );
     }
 }
 

@@ -64,8 +64,9 @@ fn against_anchor(
 ) -> Result<Report> {
     super::analyze(&drift_config(cfg, a, side, more)).map_err(|e| match e {
         Error::Usage(m) => Error::Usage(format!(
-            "[anchor] file = {}: {m}",
-            crate::safe_text::quoted(&a.file.written)
+            "[anchor] file = {}: {}",
+            crate::safe_text::quoted(&a.file.written),
+            m.replace(": baseline ", ": anchor ")
         )),
         other => other,
     })
@@ -181,8 +182,13 @@ fn drift_rows(
             main: m,
             change,
         };
-        let (result, row, warning) =
-            crate::judge::drift::judge(&pairs, budget, name, spent_by(ledger, c));
+        let (result, row, warning) = crate::judge::drift::judge(
+            &pairs,
+            cfg.slices.min_moved,
+            budget,
+            name,
+            spent_by(ledger, c),
+        );
         report.gates.push(result);
         report.warnings.extend(warning);
         drift.push(row);

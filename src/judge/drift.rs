@@ -5,15 +5,17 @@
 //! over the gated slices, Berger 1982, so no multiplicity adjustment; its false pass at the
 //! budget's edge is `max-drop`'s, calibrated in calibration/results.txt).
 //!
-//! Never permanently red: when main itself has spent the budget (the same test on baseline −
-//! anchor fails), a change that fails the drift test is judged on its own paired delta against
-//! the baseline instead. It *adds to the drift*, and fails, when the interval of candidate −
-//! baseline lies wholly below zero (its upper bound < 0: a one-sided test at (1 − confidence)/2,
-//! 2.5% at the default); otherwise it passes with a warning naming the merges that spent the
-//! budget. A change with no true effect is failed at most 2.5% of the time (the interval's
-//! upper-side coverage); a real drop d fails with the power of that test at d (docs/statistics.md,
-//! "Drift against an anchor", has the simulated rates and their command). Point estimates never
-//! decide.
+//! Never permanently red: a change that fails the drift test passes anyway when it is shown
+//! not to add to the drift, that is when the interval of its own paired delta against the
+//! baseline (candidate − baseline) has its worse bound at or above zero: `max-drop`'s
+//! non-inferiority test with margin 0 (one-sided, (1 − confidence)/2 = 2.5% at the default), with
+//! `max-drop`'s min-moved guard. The drift is then main's (inherited): it passes with a warning
+//! naming the merges that spent the budget. A no-op (identical results) passes; a change that
+//! truly adds any drift passes at most 2.5% of the time; a change with no effect but per-query
+//! noise must show it (it passes as often as its interval's low bound lands at or above zero).
+//! Otherwise it fails: `crossed` when main itself was within the budget, `added` when main had
+//! spent it. docs/statistics.md ("Drift against an anchor") has the simulated rates and their
+//! command. Point estimates never decide.
 
 use crate::model::history::{DriftRow, DriftStatus, Interval, Spend};
 use crate::model::{Comparison, GateResult, GateStatus};
@@ -116,16 +118,32 @@ fn used_share(main: &Comparison, budget: f64) -> f64 {
     }
 }
 
+/// The drift rule on its three tests: whether candidate − anchor passed the budget test,
+/// whether main − anchor failed it (main has spent the budget: only the words depend on it),
+/// and whether this change is proven not to add to the drift (the oriented lower bound of
+/// candidate − baseline ≥ 0, `max-drop` at margin 0). Judged rows only (not too small).
+pub fn decide(drift_passed: bool, main_spent: bool, not_adding: bool) -> DriftStatus {
+    match (drift_passed, not_adding, main_spent) {
+        (true, _, _) => DriftStatus::Within,
+        (false, true, _) => DriftStatus::Inherited,
+        (false, false, true) => DriftStatus::Added,
+        (false, false, false) => DriftStatus::Crossed,
+    }
+}
+
 /// Judges one gate × slice against the anchor: the gate result (rule `max-drift`), its drift
 /// row, and the warning an inherited pass carries.
 pub fn judge(
     p: &Pairs,
+    min_moved: usize,
     budget: f64,
     anchor: &str,
     spent_by: Vec<Spend>,
 ) -> (GateResult, DriftRow, Option<String>) {
     let c = p.candidate;
-    let change_hi = worse_is_negative(interval(p.change), c.higher_is_better).ci[1];
+    let change_lo = worse_is_negative(interval(p.change), c.higher_is_better).ci[0];
+    // As for `max-drop`: a pass carried by 1 to min-moved − 1 moved units is not a proof.
+    let not_adding = change_lo >= 0.0 && crate::judge::few_moved(p.change, min_moved).is_none();
     let main_spent = p.main_result.is_some_and(|m| m.status == GateStatus::Fail);
     let used = used_share(p.main, budget);
     let w = words(p, budget, anchor, &spent_words(&spent_by), used);
@@ -133,43 +151,37 @@ pub fn judge(
     r.rule = "max-drift".into();
     r.decided_by = "drift budget (max-drift)".into();
     let mut warning = None;
-    let (status, detail) = match r.status {
-        GateStatus::TooSmall => (DriftStatus::NotJudged, format!("{}: {}", w.head, r.detail)),
-        GateStatus::Pass => (
-            DriftStatus::Within,
-            format!("{}: the worse bound is within the budget; {}", w.head, w.main),
+    let status = match r.status {
+        GateStatus::TooSmall => DriftStatus::NotJudged,
+        st => decide(st == GateStatus::Pass, main_spent, not_adding),
+    };
+    let detail = match status {
+        DriftStatus::NotJudged => format!("{}: {}", w.head, r.detail),
+        DriftStatus::Within => format!("{}: the worse bound is within the budget; {}", w.head, w.main),
+        DriftStatus::Added => format!(
+            "{}: main had spent the budget and this change may add to the drift ({} reaches below zero); {}",
+            w.head, w.change, w.main
         ),
-        GateStatus::Fail if main_spent && change_hi < 0.0 => (
-            DriftStatus::Added,
-            format!(
-                "{}: main had spent the budget and this change adds to the drift: {} lies below zero; {}",
-                w.head, w.change, w.main
-            ),
-        ),
-        GateStatus::Fail if main_spent => {
+        DriftStatus::Inherited => {
             r.status = GateStatus::Pass;
             r.passed = true;
             r.fails_build = false;
             warning = Some(format!(
-                "{} on {}: main has spent the {} drift budget since anchor {anchor}: {}; this change passes because it does not add to the drift ({}); review and re-anchor (`rag-gate anchor write`) or repair main",
+                "{} on {}: main has spent the {} drift budget since anchor {anchor}: {}; this change passes because it is shown not to add to the drift ({}); review and re-anchor (`rag-gate anchor write`) or repair main",
                 shown(&c.name()),
                 shown(&c.slice),
                 plain(budget),
                 w.main,
                 w.change
             ));
-            (
-                DriftStatus::Inherited,
-                format!(
-                    "{}: inherited — main had spent the budget and this change does not add to it ({} is not below zero); {}",
-                    w.head, w.change, w.main
-                ),
+            format!(
+                "{}: inherited — the drift is main's and this change is shown not to add to it ({} does not reach below zero); {}",
+                w.head, w.change, w.main
             )
         }
-        GateStatus::Fail => (
-            DriftStatus::Crossed,
-            format!("{}: this change crosses the budget ({}); {}", w.head, w.change, w.main),
-        ),
+        DriftStatus::Crossed => {
+            format!("{}: this change crosses the budget ({}); {}", w.head, w.change, w.main)
+        }
     };
     r.detail = detail;
     let row = DriftRow {

@@ -45,6 +45,8 @@ fn every_flag_of_every_subcommand_is_in_its_flag_table() {
         ("eval", vec!["docs/eval.md"]),
         ("aa", vec!["docs/noise.md"]),
         ("baseline fetch", vec!["docs/github.md"]),
+        ("ledger record", vec!["docs/github.md"]),
+        ("anchor write", vec!["docs/github.md"]),
     ];
     let cli = rag_gate::cli::Cli::command();
     let mut missing = Vec::new();

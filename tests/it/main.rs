@@ -3,6 +3,7 @@
 
 mod support;
 
+mod anchor;
 mod baseline_check;
 mod baseline_fetch;
 mod check_runs;

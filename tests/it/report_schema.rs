@@ -120,7 +120,7 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
     }
 }
 
-fn violations(report: &Value) -> Vec<String> {
+pub fn violations(report: &Value) -> Vec<String> {
     let s = schema();
     let mut errs = Vec::new();
     check(&s, &s, report, "$", &mut errs);

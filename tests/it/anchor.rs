@@ -1,0 +1,492 @@
+//! The gate across time through the binary, against a stand-in for the Actions API (wiremock):
+//! a repository whose main branch merges twelve changes, each losing a little ndcg@10 on the
+//! CACM BM25 run (every fifth query −0.02, a different fifth each time). Each main run fetches
+//! its parent's stored results (`baseline fetch`), records its ledger (`ledger record`, the PR
+//! read from the push event's merge message) and uploads results, fingerprint and ledger as the
+//! artifact the next fetch brings. With `max-drop` alone every PR passes; with an anchor and a
+//! budget the merge that crosses it fails naming the merges that spent it, a no-op PR on the
+//! spent main passes with that warning, a PR adding a real drop fails, re-anchoring writes a
+//! file the next check accepts, an anchor of another protocol is exit 2 and an edited ledger is
+//! ignored with a warning.
+
+use crate::support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::{json, Value};
+use support::cli::{assert_contains, assert_exit, rag_gate, warnings};
+use support::github::{Gh, TOKEN};
+use wiremock::matchers::{method, path, query_param};
+use wiremock::{Mock, ResponseTemplate};
+
+const CACM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures/cacm");
+const MERGES: usize = 12;
+
+fn sha(i: usize) -> String {
+    format!("{:040x}", 0xc0ffee000 + i)
+}
+
+fn zip_of(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, bytes) in files {
+        w.start_file(*name, opts).unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// CACM BM25 evaluated by `rag-gate eval` into `out` (with its fingerprint).
+fn eval_cacm(out: &Path, extra: &[&str]) {
+    let o = rag_gate()
+        .args(["eval", "--metrics", "ndcg@10,recall@100", "--qrels"])
+        .arg(Path::new(CACM).join("qrels.cacm.txt"))
+        .arg("--run")
+        .arg(Path::new(CACM).join("run.cacm-bm25.txt"))
+        .args(extra)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_exit(&o, 0);
+}
+
+/// `rows` written to `out` as JSONL, with `sidecar`'s fingerprint re-tied to the new rows (the
+/// same evaluation protocol and query set; the retriever changed).
+fn write_results(out: &Path, rows: &[Value], sidecar: &Value) {
+    let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(out, &text).unwrap();
+    let mut s = sidecar.clone();
+    s["rows-sha256"] = rag_gate::protocol::sha256_hex(text.as_bytes()).into();
+    std::fs::write(format!("{}.protocol.json", out.display()), s.to_string()).unwrap();
+}
+
+/// main after `k` merges: every fifth query (a different fifth per merge) loses 0.02 ndcg@10.
+fn drifted(rows: &[Value], k: usize) -> Vec<Value> {
+    let mut rows = rows.to_vec();
+    for step in 1..=k {
+        for (i, r) in rows.iter_mut().enumerate() {
+            if (i + step) % 5 == 0 {
+                let v = r["ndcg@10"].as_f64().unwrap();
+                r["ndcg@10"] = (v - 0.02).max(0.0).into();
+            }
+        }
+    }
+    rows
+}
+
+fn gate_file(dir: &Path, name: &str, base: &Path, cand: &Path, anchor: Option<&Path>) -> PathBuf {
+    let anchor = anchor.map_or(String::new(), |a| {
+        format!("[anchor]\nfile = {:?}\n", a.display().to_string())
+    });
+    let drift = if anchor.is_empty() {
+        ""
+    } else {
+        "max-drift = 0.02\n"
+    };
+    let text = format!(
+        "[inputs]\nbaseline = {:?}\ncandidate = {:?}\n[bootstrap]\nresamples = 2000\n{anchor}[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n{drift}",
+        base.display().to_string(),
+        cand.display().to_string()
+    );
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// The simulated repository: the Actions API (`gh`), the artifact storage (`blob`), the folder.
+struct History {
+    gh: Gh,
+    blob: Gh,
+    dir: tempfile::TempDir,
+    rows: Vec<Value>,
+    sidecar: Value,
+}
+
+impl History {
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn anchor(&self) -> PathBuf {
+        self.root().join("anchors/v1.jsonl")
+    }
+
+    /// Main run `k`'s stored results as its job wrote them.
+    fn results(&self, k: usize) -> PathBuf {
+        self.root().join(format!("main{k}/baseline.jsonl"))
+    }
+
+    /// `baseline fetch` of main's stored results for commit `k` into `to`.
+    fn fetch(&self, k: usize, to: &Path) -> PathBuf {
+        let out = rag_gate()
+            .args(["baseline", "fetch", "--artifact", "rag-gate-baseline"])
+            .args(["--workflow", "eval.yml", "--base-sha", &sha(k)])
+            .arg("--to")
+            .arg(to)
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", self.gh.server.uri())
+            .env_remove("GITHUB_EVENT_PATH")
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .unwrap();
+        assert_exit(&out, 0);
+        to.join("baseline.jsonl")
+    }
+
+    /// Uploads main run `k`'s results, fingerprint and ledger (when there is one) as its artifact.
+    fn upload(&self, k: usize) {
+        let r = self.results(k);
+        let mut files = vec![
+            ("baseline.jsonl", std::fs::read(&r).unwrap()),
+            (
+                "baseline.jsonl.protocol.json",
+                std::fs::read(format!("{}.protocol.json", r.display())).unwrap(),
+            ),
+        ];
+        if let Ok(l) = std::fs::read(format!("{}.ledger.json", r.display())) {
+            files.push(("baseline.jsonl.ledger.json", l));
+        }
+        let (run, art) = (1000 + k, 500 + k);
+        self.gh.mount(
+            Mock::given(method("GET"))
+                .and(path(format!(
+                    "/repos/octo/repo/actions/runs/{run}/artifacts"
+                )))
+                .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                    "total_count": 1,
+                    "artifacts": [{"id": art, "name": "rag-gate-baseline", "expired": false}]
+                }))),
+        );
+        let to = format!("{}/blob/{art}.zip", self.blob.server.uri());
+        self.gh.mount(
+            Mock::given(method("GET"))
+                .and(path(format!(
+                    "/repos/octo/repo/actions/artifacts/{art}/zip"
+                )))
+                .respond_with(ResponseTemplate::new(302).insert_header("location", to.as_str())),
+        );
+        self.blob.mount(
+            Mock::given(method("GET"))
+                .and(path(format!("/blob/{art}.zip")))
+                .respond_with(ResponseTemplate::new(200).set_body_bytes(zip_of(&files))),
+        );
+    }
+
+    /// Main's job for merge `k` (PR #80k): fetch the parent's results, record the ledger with
+    /// the PR read from the push event's message, upload.
+    fn main_run(&self, k: usize) {
+        let results = self.results(k);
+        std::fs::create_dir_all(results.parent().unwrap()).unwrap();
+        write_results(&results, &drifted(&self.rows, k), &self.sidecar);
+        let parent = self.fetch(k - 1, &self.root().join(format!("main{k}/parent")));
+        let event = self.root().join(format!("main{k}/event.json"));
+        let msg = format!("Tune the retriever (#{})\n\nlonger text", 800 + k);
+        std::fs::write(&event, json!({"head_commit": {"message": msg}}).to_string()).unwrap();
+        let gate = gate_file(
+            self.root(),
+            "main.toml",
+            &parent,
+            &results,
+            Some(&self.anchor()),
+        );
+        let out = rag_gate()
+            .args(["ledger", "record"])
+            .arg(&gate)
+            .arg("--results")
+            .arg(&results)
+            .arg("--parent")
+            .arg(&parent)
+            .args(["--commit", &sha(k)])
+            .env("GITHUB_EVENT_PATH", &event)
+            .output()
+            .unwrap();
+        assert_exit(&out, 0);
+        self.upload(k);
+    }
+
+    fn build() -> History {
+        let dir = tempfile::tempdir().unwrap();
+        let m0 = dir.path().join("main0/baseline.jsonl");
+        std::fs::create_dir_all(m0.parent().unwrap()).unwrap();
+        eval_cacm(&m0, &[]);
+        let rows: Vec<Value> = std::fs::read_to_string(&m0)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let sidecar: Value = serde_json::from_str(
+            &std::fs::read_to_string(format!("{}.protocol.json", m0.display())).unwrap(),
+        )
+        .unwrap();
+        let h = History {
+            gh: Gh::start(),
+            blob: Gh::start(),
+            dir,
+            rows,
+            sidecar,
+        };
+        for k in 0..=MERGES {
+            let window: Vec<Value> = (0..=k).rev().map(|i| json!({"sha": sha(i)})).collect();
+            h.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path("/repos/octo/repo/commits"))
+                    .and(query_param("sha", sha(k)))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(window)),
+            );
+        }
+        let runs: Vec<Value> = (0..=MERGES)
+            .rev()
+            .map(|k| {
+                json!({"id": 1000 + k, "head_sha": sha(k), "head_branch": "main", "event": "push",
+                    "conclusion": "success", "created_at": "2026-11-28T10:00:00Z",
+                    "html_url": format!("https://github.com/octo/repo/actions/runs/{}", 1000 + k),
+                    "head_repository": {"full_name": "octo/repo"}})
+            })
+            .collect();
+        h.gh.mount(
+            Mock::given(method("GET"))
+                .and(path("/repos/octo/repo/actions/workflows/eval.yml/runs"))
+                .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                    "total_count": runs.len(), "workflow_runs": runs
+                }))),
+        );
+        // The approved anchor: main's first stored results, written by `anchor write`.
+        let o = rag_gate()
+            .args(["anchor", "write", "--name", "v1", "--from"])
+            .arg(&m0)
+            .arg("--to")
+            .arg(h.anchor())
+            .output()
+            .unwrap();
+        assert_exit(&o, 0);
+        h.upload(0);
+        for k in 1..=MERGES {
+            h.main_run(k);
+        }
+        h
+    }
+
+    /// `check --format json` of `cand` against `base`; exit code and report.
+    fn check(&self, name: &str, base: &Path, cand: &Path, anchor: Option<&Path>) -> (i32, Value) {
+        let gate = gate_file(self.root(), name, base, cand, anchor);
+        let out = rag_gate()
+            .arg("check")
+            .arg(&gate)
+            .args(["--format", "json"])
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_EVENT_PATH")
+            .output()
+            .unwrap();
+        let code = out.status.code().unwrap();
+        assert!(
+            code < 2,
+            "exit {code}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (code, serde_json::from_slice(&out.stdout).unwrap())
+    }
+}
+
+fn history() -> &'static History {
+    static H: OnceLock<History> = OnceLock::new();
+    H.get_or_init(History::build)
+}
+
+fn drift_row(report: &Value) -> &Value {
+    &report["anchor"]["drift"][0]
+}
+
+#[test]
+fn twelve_small_merges_pass_max_drop_but_the_crossing_merge_fails_naming_the_spenders() {
+    let h = history();
+    let mut crossed = None;
+    for k in 1..=MERGES {
+        let base = h.root().join(format!("main{k}/parent/baseline.jsonl"));
+        let cand = h.results(k);
+        let (code, _) = h.check(&format!("drop{k}.toml"), &base, &cand, None);
+        assert_eq!(code, 0, "PR {k}: max-drop alone passes every small loss");
+        let (code, r) = h.check(&format!("drift{k}.toml"), &base, &cand, Some(&h.anchor()));
+        let errs = crate::report_schema::violations(&r);
+        assert!(errs.is_empty(), "PR {k}: {errs:#?}");
+        let row = drift_row(&r);
+        let status = row["status"].as_str().unwrap();
+        match crossed {
+            None if code == 0 => assert_eq!(status, "within", "PR {k}: {row}"),
+            None => {
+                assert_eq!(status, "crossed", "PR {k}: {row}");
+                crossed = Some(k);
+                let headline = r["headline"].as_str().unwrap();
+                assert_contains(headline, "FAIL: ndcg@10 on all: candidate − anchor v1");
+                assert_contains(headline, "this change crosses the budget");
+                // The merges before it that spent the budget, by pull request.
+                for spender in 1..k {
+                    assert_contains(headline, &format!("#{}", 800 + spender));
+                }
+                assert_eq!(r["anchor"]["ledger"], "verified");
+                assert_eq!(r["anchor"]["ledger_entries"], k - 1);
+            }
+            // After the crossing main is spent; each further loss adds to the drift.
+            Some(_) => {
+                assert_eq!(code, 1, "PR {k}");
+                assert_eq!(status, "added", "PR {k}: {row}");
+            }
+        }
+    }
+    let k = crossed.expect("the budget is crossed within twelve merges");
+    assert!((3..=7).contains(&k), "crossed at merge {k}");
+}
+
+#[test]
+fn a_no_op_pr_on_a_spent_main_passes_with_a_warning_naming_the_merges() {
+    let h = history();
+    let main = h.fetch(MERGES, &h.root().join("noop/baseline"));
+    let (code, r) = h.check("noop.toml", &main, &main, Some(&h.anchor()));
+    assert_eq!(code, 0, "{r}");
+    let row = drift_row(&r);
+    assert_eq!(row["status"], "inherited");
+    assert!(row["used"].as_f64().unwrap() > 1.0, "{row}");
+    assert_eq!(row["spent_by"].as_array().unwrap().len(), MERGES);
+    let w = warnings(&r).join("\n");
+    assert_contains(&w, "main has spent the 0.0200 drift budget since anchor v1");
+    assert_contains(&w, "#801 ");
+    assert_contains(
+        &w,
+        "this change passes because it is shown not to add to the drift",
+    );
+}
+
+#[test]
+fn a_pr_adding_a_real_drop_on_a_spent_main_fails() {
+    let h = history();
+    let main = h.fetch(MERGES, &h.root().join("drop/baseline"));
+    let mut rows = drifted(&h.rows, MERGES);
+    for (i, r) in rows.iter_mut().enumerate() {
+        if i % 3 == 0 {
+            let v = r["ndcg@10"].as_f64().unwrap();
+            r["ndcg@10"] = (v - 0.05).max(0.0).into();
+        }
+    }
+    let cand = h.root().join("drop/candidate.jsonl");
+    write_results(&cand, &rows, &h.sidecar);
+    let (code, r) = h.check("drop.toml", &main, &cand, Some(&h.anchor()));
+    assert_eq!(code, 1);
+    assert_eq!(drift_row(&r)["status"], "added");
+    let drift = r["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["rule"] == "max-drift")
+        .unwrap();
+    assert_eq!(drift["fails_build"], true);
+    assert_contains(drift["detail"].as_str().unwrap(), "may add to the drift");
+}
+
+#[test]
+fn re_anchoring_writes_a_file_the_next_check_accepts_and_never_replaces_one() {
+    let h = history();
+    let main = h.fetch(MERGES, &h.root().join("reanchor/baseline"));
+    let v2 = h.root().join("reanchor/anchors/v2.jsonl");
+    let write = || {
+        rag_gate()
+            .args(["anchor", "write", "--name", "v2", "--from"])
+            .arg(&main)
+            .arg("--to")
+            .arg(&v2)
+            .output()
+            .unwrap()
+    };
+    assert_exit(&write(), 0);
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{}.anchor.json", v2.display())).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(record["commit"], sha(MERGES));
+    assert_eq!(record["name"], "v2");
+    let spent = record["ledger_final"]["entries"].as_array().unwrap();
+    assert_eq!(spent.len(), MERGES);
+    assert_eq!(spent[0]["pr"], 801);
+    let before = std::fs::read(&v2).unwrap();
+    let again = write();
+    assert_exit(&again, 2);
+    assert_contains(
+        &String::from_utf8_lossy(&again.stderr),
+        "never replaced silently",
+    );
+    assert_eq!(std::fs::read(&v2).unwrap(), before);
+    // The next check against the new anchor: main is the anchor, a no-op is within budget.
+    let (code, r) = h.check("reanchor.toml", &main, &main, Some(&v2));
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(drift_row(&r)["status"], "within");
+    assert_eq!(r["anchor"]["name"], "v2");
+    assert_eq!(r["anchor"]["commit"], sha(MERGES));
+    // main's ledger measured against v1: not trusted for v2, and not a tampering warning.
+    assert_eq!(r["anchor"]["ledger"], "absent");
+    assert!(!warnings(&r).iter().any(|w| w.contains("ledger")), "{r}");
+}
+
+#[test]
+fn an_anchor_measured_with_another_protocol_is_exit_2() {
+    let h = history();
+    let other = h.root().join("other/v1.jsonl");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    eval_cacm(&other, &["--judged-only"]);
+    let gate = gate_file(
+        h.root(),
+        "other.toml",
+        &h.results(1),
+        &h.results(2),
+        Some(&other),
+    );
+    let out = rag_gate().arg("check").arg(&gate).output().unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_contains(&err, "[anchor] file = ");
+    assert_contains(&err, "protocol mismatch");
+    assert_contains(&err, "ndcg@10.unjudged: anchor");
+}
+
+#[test]
+fn an_anchor_without_its_fingerprint_is_exit_2() {
+    let h = history();
+    let bare = h.root().join("bare/v1.jsonl");
+    std::fs::create_dir_all(bare.parent().unwrap()).unwrap();
+    std::fs::copy(h.anchor(), &bare).unwrap();
+    let gate = gate_file(
+        h.root(),
+        "bare.toml",
+        &h.results(1),
+        &h.results(2),
+        Some(&bare),
+    );
+    let out = rag_gate().arg("check").arg(&gate).output().unwrap();
+    assert_exit(&out, 2);
+    assert_contains(
+        &String::from_utf8_lossy(&out.stderr),
+        "has no protocol fingerprint",
+    );
+}
+
+#[test]
+fn an_edited_ledger_is_ignored_with_a_warning() {
+    let h = history();
+    let main = h.fetch(MERGES, &h.root().join("edited/baseline"));
+    let ledger = PathBuf::from(format!("{}.ledger.json", main.display()));
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    // A hostile edit: the first merge's PR number changed to blame another PR.
+    let edited = text.replacen("\"pr\": 801", "\"pr\": 999", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&ledger, edited).unwrap();
+    let (code, r) = h.check("edited.toml", &main, &main, Some(&h.anchor()));
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["anchor"]["ledger"], "ignored");
+    assert_eq!(drift_row(&r)["spent_by"], json!([]));
+    assert!(crate::report_schema::violations(&r).is_empty());
+    let w = warnings(&r).join("\n");
+    assert_contains(&w, "ignored: entry 1");
+    assert_contains(&w, "it was edited");
+    assert!(!w.contains("#999"), "{w}");
+}
