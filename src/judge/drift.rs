@@ -95,16 +95,16 @@ fn words(p: &Pairs, budget: f64, anchor: &str, spent: &str, used: f64) -> Words 
     };
     Words {
         head: format!(
-            "candidate − anchor {anchor}: {}, budget {}",
+            "drifted {} from anchor {anchor} (budget {})",
             ci(drift),
             plain(budget)
         ),
         main: format!(
-            "main − anchor {} ({} of the budget used; by {spent})",
+            "spent by {spent}: main − anchor {} ({} of the budget)",
             ci(main),
             percent(used)
         ),
-        change: format!("this change's own delta {}", ci(change)),
+        change: format!("its own delta {}", ci(change)),
     }
 }
 

@@ -116,6 +116,7 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
         let cells: Vec<String> = row(d).iter().map(|c| escape(c)).collect();
         let _ = writeln!(s, "| {} |", cells.join(" | "));
     }
+    s.push('\n');
     s
 }
 

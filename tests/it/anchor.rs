@@ -320,7 +320,8 @@ fn twelve_small_merges_pass_max_drop_but_the_crossing_merge_fails_naming_the_spe
                 assert_eq!(status, "crossed", "PR {k}: {row}");
                 crossed = Some(k);
                 let headline = r["headline"].as_str().unwrap();
-                assert_contains(headline, "FAIL: ndcg@10 on all: candidate − anchor v1");
+                assert_contains(headline, "FAIL: ndcg@10 on all: drifted −0.0");
+                assert_contains(headline, "from anchor v1 (budget 0.0200)");
                 assert_contains(headline, "this change crosses the budget");
                 // The merges before it that spent the budget, by pull request.
                 for spender in 1..k {
@@ -489,4 +490,29 @@ fn an_edited_ledger_is_ignored_with_a_warning() {
     assert_contains(&w, "ignored: entry 1");
     assert_contains(&w, "it was edited");
     assert!(!w.contains("#999"), "{w}");
+}
+
+#[test]
+fn ledger_record_without_an_anchor_writes_nothing_and_says_so() {
+    let h = history();
+    let dir = h.root().join("no-anchor");
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("r.jsonl");
+    std::fs::copy(h.results(3), &results).unwrap();
+    let gate = gate_file(&dir, "plain.toml", &h.results(2), &results, None);
+    let out = rag_gate()
+        .args(["ledger", "record"])
+        .arg(&gate)
+        .arg("--results")
+        .arg(&results)
+        .args(["--commit", &sha(3)])
+        .env_remove("GITHUB_EVENT_PATH")
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_contains(
+        &String::from_utf8_lossy(&out.stderr),
+        "no [anchor], so there is no drift to record",
+    );
+    assert!(!dir.join("r.jsonl.ledger.json").exists());
 }
