@@ -37,7 +37,7 @@ echo "ok -- $(wc -l < "$work/crate-files") files in the crate"
 
 echo "-- maturin sdist"
 "$venv/bin/maturin" sdist --out "$work/dist" 2>&1 | tail -n 1
-sdist="$(ls "$work"/dist/rag_gate-*.tar.gz)"
+sdist="$(ls "$work"/dist/rag_gate_cli-*.tar.gz)"
 if tar -tzf "$sdist" | grep -E '^[^/]+/(tests|bench|benches|fuzz|calibration)/'; then
   echo "the sdist holds files it should not (above)"
   exit 1
@@ -47,12 +47,15 @@ echo "ok -- sdist $(basename "$sdist"), $(du -k "$sdist" | cut -f1) KiB"
 echo "-- maturin build (wheel, dev profile, shared target dir)"
 start=$SECONDS
 "$venv/bin/maturin" build --locked --profile dev --out "$work/dist" 2>&1 | tail -n 2
-wheel="$(ls "$work"/dist/rag_gate-*.whl)"
+wheel="$(ls "$work"/dist/rag_gate_cli-*.whl)"
 echo "ok -- $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB, built in $((SECONDS - start)) s"
 
 echo "-- the wheel in a fresh venv runs the README's main command"
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
+# The wheel is the rag-gate-cli distribution (the name on PyPI) and installs the rag-gate command.
+"$work/venv/bin/pip" show rag-gate-cli | grep -qx 'Name: rag-gate-cli' \
+  || { echo "the wheel is not the rag-gate-cli distribution"; exit 1; }
 "$work/venv/bin/rag-gate" --version
 set +e
 "$work/venv/bin/rag-gate" check gates/prod.toml > "$work/out" 2>&1

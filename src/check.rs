@@ -735,6 +735,7 @@ pub struct Outputs {
     /// Further files written in the same atomic batch, with their flag (`check --holes`).
     pub extra: Vec<(&'static str, PathBuf, String)>,
     pub export_html: Option<PathBuf>,
+    pub export_junit: Option<PathBuf>,
 }
 
 /// Renders the report, writes the requested files atomically, and returns what goes to stdout.
@@ -750,11 +751,13 @@ pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> 
         .as_ref()
         .map(|_| report::markdown::render(r));
     let html = o.export_html.as_ref().map(|_| report::html::render(r));
+    let junit = o.export_junit.as_ref().map(|_| report::junit::render(r));
     // Without --output the report goes to stdout, as with `--output -`.
     let stdout_path = PathBuf::from("-");
     let wanted = [
         ("--export-json", o.export_json.as_ref(), json.as_deref()),
         ("--export-html", o.export_html.as_ref(), html.as_deref()),
+        ("--export-junit", o.export_junit.as_ref(), junit.as_deref()),
         (
             "--export-markdown",
             o.export_markdown.as_ref(),

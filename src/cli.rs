@@ -203,6 +203,9 @@ pub struct OutputArgs {
     /// Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file.
     #[arg(long, value_name = "FILE")]
     pub export_html: Option<PathBuf>,
+    /// Also write the JUnit XML report (a test case per gate × slice × rule) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub export_junit: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

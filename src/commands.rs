@@ -67,6 +67,7 @@ fn planned<'a>(
         ("--export-json", o.export_json.as_deref()),
         ("--export-markdown", o.export_markdown.as_deref()),
         ("--export-html", o.export_html.as_deref()),
+        ("--export-junit", o.export_junit.as_deref()),
         ("--holes", holes),
     ]
     .into_iter()
@@ -82,6 +83,7 @@ fn outputs(o: &OutputArgs) -> Outputs {
         export_markdown: o.export_markdown.clone(),
         extra: Vec::new(),
         export_html: o.export_html.clone(),
+        export_junit: o.export_junit.clone(),
     }
 }
 

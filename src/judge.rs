@@ -35,7 +35,7 @@ mod headline;
 mod rules;
 mod run_rules;
 
-pub use headline::{headline, headline_at};
+pub use headline::{check_line, headline, headline_at};
 pub use rules::{equivalent, label, oriented};
 
 /// Labels every comparison against its margin (what the interval says: better, worse, …).

@@ -92,6 +92,29 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
     )
 }
 
+/// One failed or not-judged check in the headline's words: the reason the headline gives when
+/// this check is the one that matters most (the JUnit report's failure and skip messages).
+pub fn check_line(
+    check: &GateResult,
+    results: &[GateResult],
+    comparisons: &[Comparison],
+    alpha: f64,
+) -> String {
+    match comparisons.iter().find(|c| check.is_on(c)) {
+        Some(c) => format!(
+            "{}{}",
+            reason(check, c, alpha, results),
+            rerun_tail(std::iter::once(check))
+        ),
+        None => format!(
+            "{} on {}: {}",
+            shown(&check.name()),
+            shown(&check.slice),
+            check.detail
+        ),
+    }
+}
+
 /// " (decided after a Monte-Carlo re-run)" when a result shown depends on the re-run.
 fn rerun_tail<'a>(mut shown: impl Iterator<Item = &'a GateResult>) -> String {
     if shown.any(|r| r.mc_rerun && r.status != GateStatus::TooSmall) {

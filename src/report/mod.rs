@@ -1,10 +1,11 @@
 //! Report stage: renderers of the analysis model (`crate::model::Report`) as text, Markdown,
-//! JSON and a self-contained HTML page, each returning a String; the caller decides where it goes.
+//! JSON, JUnit XML and a self-contained HTML page, each returning a String; the caller decides where it goes.
 
 pub mod anchor;
 pub mod efficiency;
 pub mod html;
 pub mod json;
+pub mod junit;
 pub mod markdown;
 pub mod noise;
 pub mod text;
@@ -20,6 +21,8 @@ pub enum Format {
     Text,
     Markdown,
     Json,
+    /// JUnit XML: a test case per gate × slice × rule (CI test-report widgets).
+    Junit,
 }
 
 pub fn render(r: &Report, format: Format) -> String {
@@ -27,6 +30,7 @@ pub fn render(r: &Report, format: Format) -> String {
         Format::Text => text::render(r),
         Format::Markdown => markdown::render(r),
         Format::Json => json::render(r),
+        Format::Junit => junit::render(r),
     }
 }
 

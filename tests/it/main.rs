@@ -32,6 +32,7 @@ mod hostile_round3_github;
 mod hostile_round3_text;
 mod hostile_scale;
 mod hostile_security;
+mod install_lines;
 #[cfg(unix)]
 mod install_script;
 mod judged_bounds;
@@ -52,6 +53,7 @@ mod publish_markdown;
 mod report_browser;
 mod report_comment;
 mod report_html;
+mod report_junit;
 mod report_schema;
 mod report_why;
 mod stats_bca_ties;
