@@ -10,7 +10,8 @@
 #                           An archive is fetched from $RAG_GATE_DOWNLOAD_BASE/v<version>/<archive>.
 #   RUNNER_OS, RUNNER_ARCH  pick the archive (Linux/macOS/Windows, X64/ARM64), set by GitHub.
 #   RUNNER_TOOL_CACHE       cache root; the binary lands in <it>/rag-gate/<version>/<target>/.
-#   GITHUB_PATH             the bin folder is appended to it (and printed either way).
+#   GITHUB_PATH             a fresh folder holding only a copy of the verified binary is appended
+#                           to it (and printed either way); never the tool cache's folder.
 #
 # Trust: every archive's SHA-256 must match dist/checksums/v<version>.sha256, committed in this
 # repository next to this script, so a download that was swapped on the server (or in between)
@@ -61,14 +62,23 @@ unix_path() {
   if command -v cygpath >/dev/null; then cygpath -u "$1"; else echo "$1"; fi
 }
 
+# Puts the verified binary BINARY on PATH through a fresh folder that holds only a copy of it:
+# never the tool cache's folder (nor cargo's), where a `gh`, `git` or `bash` planted beside the
+# binary on a shared runner would shadow the system's in every later step of the job.
 add_to_path() {
-  local dir="$1"
+  local binary="$1" dir
+  dir="$(mktemp -d "$(unix_path "${RUNNER_TEMP:-${TMPDIR:-/tmp}}")/rag-gate-bin.XXXXXX")"
+  cp "$binary" "$dir/" || fail "could not copy $binary to $dir"
+  chmod 755 "$dir/$(basename "$binary")"
+  local only
+  only="$(ls -A "$dir")"
+  [ "$only" = "$(basename "$binary")" ] || fail "$dir holds more than $(basename "$binary"); refusing to put it on PATH"
+  echo "rag-gate is in $dir (a copy of $binary, alone in its folder)"
   # The runner reads GITHUB_PATH itself, so on Windows it gets the native form.
   if command -v cygpath >/dev/null; then dir="$(cygpath -w "$dir")"; fi
   if [ -n "${GITHUB_PATH:-}" ]; then
     echo "$dir" >> "$GITHUB_PATH"
   fi
-  echo "rag-gate is in $dir"
 }
 
 build_from_source() {
@@ -77,7 +87,9 @@ build_from_source() {
   fi
   local dest="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/rag-gate"
   cargo install --locked --path "$root" --root "$dest"
-  add_to_path "$dest/bin"
+  local exe=rag-gate
+  [ -f "$dest/bin/rag-gate.exe" ] && exe=rag-gate.exe
+  add_to_path "$dest/bin/$exe"
 }
 
 # Sets `want`: the SHA-256 of ARCHIVE for VERSION, from the committed checksums file.
@@ -128,7 +140,7 @@ install_release() {
   if [ -f "$cache.complete" ] || [ -e "$cache" ]; then
     if cache_verified "$cache" "$archive" "$exe" "$want"; then
       echo "rag-gate $version ($target) from the tool cache, sha256 $want"
-      add_to_path "$cache"
+      add_to_path "$cache/$exe"
       return
     fi
     echo "::warning title=rag-gate install::the tool cache's rag-gate $version ($target) does not match dist/checksums/v$version.sha256 (archive missing or altered, or its binary is not the archive's); downloading it again"
@@ -170,7 +182,7 @@ install_release() {
   cp "$work/$archive" "$cache/$archive"
   echo "$want  $archive" > "$cache.complete"
   echo "installed rag-gate $version ($target), sha256 $want"
-  add_to_path "$cache"
+  add_to_path "$cache/$exe"
 }
 
 main() {

@@ -65,16 +65,17 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
         branch: args.branch.clone(),
         artifact: args.artifact.clone(),
         merge_base: String::new(),
+        merge_base_behind: None,
         found: None,
         missing: None,
     };
     match fetched {
-        Ok((merge_base, run, zip)) => {
-            record.merge_base = merge_base;
+        Ok((base, run, zip)) => {
+            (record.merge_base, record.merge_base_behind) = base;
             finish(args, record, run, &zip)
         }
-        Err((merge_base, Problem::Missing(why))) => {
-            record.merge_base = merge_base.unwrap_or_default();
+        Err((base, Problem::Missing(why))) => {
+            (record.merge_base, record.merge_base_behind) = base.unwrap_or_default();
             let why = crate::github::redact(&why, env.token.as_ref());
             record.missing = Some(why.clone());
             write_record(&args.to, &record)?;
@@ -93,7 +94,9 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
     }
 }
 
-type Fetched = (String, FoundRun, bytes::Bytes);
+/// The merge-base and how many commits the base branch has past it (when GitHub said).
+type MergeBase = (String, Option<u64>);
+type Fetched = (MergeBase, FoundRun, bytes::Bytes);
 
 /// Merge-base, run, zip; a failure carries the merge-base when it was known.
 async fn fetch_with(
@@ -102,9 +105,20 @@ async fn fetch_with(
     args: &FetchArgs,
     repository: &str,
     want: &Wanted<'_>,
-) -> std::result::Result<Fetched, (Option<String>, Problem)> {
+) -> std::result::Result<Fetched, (Option<MergeBase>, Problem)> {
+    // Commit ids are compared as GitHub writes them (lower case): an upper-case `--base-sha`
+    // is the same commit, never "1 commit behind" itself.
     let merge_base = match &args.base_sha {
-        Some(sha) => sha.clone(),
+        // How far the branch moved on past a given commit: the compare of BRANCH...SHA, whose
+        // merge-base is SHA itself when SHA is on the branch (unknown when GitHub does not say).
+        Some(sha) => {
+            let sha = sha.to_ascii_lowercase();
+            let behind = match artifacts::merge_base(client, &args.branch, &sha).await {
+                Ok((base, behind)) if base.starts_with(&sha) => behind,
+                _ => None,
+            };
+            (sha, behind)
+        }
         None => {
             let (base, head) = event_range(env, &args.branch).map_err(|m| (None, m.into()))?;
             artifacts::merge_base(client, &base, &head)
@@ -113,7 +127,7 @@ async fn fetch_with(
         }
     };
     let known = |p: Problem| (Some(merge_base.clone()), p);
-    let run = artifacts::find_run(client, repository, want, &merge_base)
+    let run = artifacts::find_run(client, repository, want, &merge_base.0)
         .await
         .map_err(known)?;
     let zip = artifacts::download(client, run.run_id, want.artifact)
@@ -133,8 +147,19 @@ fn finish(args: &FetchArgs, mut record: Provenance, run: FoundRun, zip: &[u8]) -
         crate::unzip::unpack(zip, &shown, &args.to, &crate::unzip::LIMITS).map_err(Error::Fetch)?;
     let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let behind = run.behind;
+    let moved_on = match record.merge_base_behind {
+        Some(n) => format!(
+            "; {} is {} past the merge-base",
+            args.branch,
+            crate::numbers::count(n as usize, "commit", "commits")
+        ),
+        None => format!(
+            "; how far {} is past the merge-base is unknown (GitHub's compare did not say)",
+            args.branch
+        ),
+    };
     let line = format!(
-        "rag-gate: fetched {} ({} file{}) from run {} of {} on {}@{} into {}{}",
+        "rag-gate: fetched {} ({} file{}) from run {} of {} on {}@{} into {}{}{moved_on}",
         crate::safe_text::quoted(&args.artifact),
         files.len(),
         if files.len() == 1 { "" } else { "s" },

@@ -128,10 +128,18 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         refuse_holes_without_runs(&cfg, h)?;
     }
     // A fetch that found no baseline: an error, or under on-missing = "warn" a warning and no check.
+    // The summary, the step output and the sticky comment say "not checked", so an earlier ✅
+    // never stands for this commit.
     if let Some(msg) = crate::provenance::assess::missing_baseline(&cfg)? {
-        let actions = crate::publish::GithubEnv::from_process(&args.publish.token_env).actions;
+        let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
+        let publish = crate::publish::PublishArgs {
+            comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
+            ..args.publish.clone()
+        };
+        let mut stderr = vec![crate::publish::actions::warning(env.actions, &msg)];
+        stderr.extend(crate::publish::not_checked(&msg, &publish, &env));
         return Ok(Outcome {
-            stderr: vec![crate::publish::actions::warning(actions, &msg)],
+            stderr,
             ..Default::default()
         });
     }

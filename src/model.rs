@@ -203,6 +203,9 @@ pub struct BaselineInfo {
     /// Commits between the baseline's commit and the pull request's merge-base.
     pub commits_behind: Option<usize>,
     pub merge_base: Option<String>,
+    /// How many commits the base branch has past the merge-base (fetched baselines only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge_base_behind: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize)]

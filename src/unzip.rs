@@ -8,15 +8,42 @@
 //!   refused, so nothing can point outside the destination;
 //! - at most [`Limits::entries`] entries and [`Limits::total_bytes`] unpacked bytes, counted as
 //!   the bytes actually inflated (the sizes in the headers can lie), and no entry above
-//!   [`Limits::ratio`] : 1 once it is past 1 MiB (a zip bomb);
+//!   [`Limits::ratio`] : 1 once it is past 1 MiB (a zip bomb), the ratio of the bytes actually
+//!   inflated to the bytes actually read from the zip for it (a declared compressed size can
+//!   lie too: 300 KB declared as 300 MB would pass a ratio of declared sizes);
 //! - encrypted entries are refused.
 //!
 //! A refusal deletes the staging folder: nothing is written outside the destination, and nothing
 //! new stays inside it. Folders on the way to a file are created in the destination only after
-//! the whole zip unpacked, and a symlink among them is refused.
+//! the whole zip unpacked and every place was checked (a symlink among them is refused), and the
+//! move is all or nothing: a failure partway puts every replaced file back.
 
-use std::io::{Read, Write};
+use std::cell::Cell;
+use std::io::{Cursor, Read, Seek, SeekFrom, Write};
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
+
+/// The zip's bytes, counting every byte read from them (shared with the caller through `read`).
+struct Counted<'a> {
+    inner: Cursor<&'a [u8]>,
+    read: Rc<Cell<u64>>,
+}
+
+impl Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+impl Seek for Counted<'_> {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(to)
+    }
+}
+
+type Archive<'a> = zip::ZipArchive<Counted<'a>>;
 
 /// What one zip may unpack to.
 #[derive(Debug, Clone, Copy)]
@@ -49,8 +76,13 @@ struct Entry {
 /// files written, relative to `to`, in the zip's order. `Err` is a sentence saying what was
 /// refused; nothing was written then.
 pub fn unpack(zip: &[u8], shown: &str, to: &Path, limits: &Limits) -> Result<Vec<PathBuf>, String> {
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip))
-        .map_err(|e| format!("{shown} is not a readable zip: {e}"))?;
+    let read = Rc::new(Cell::new(0u64));
+    let counted = Counted {
+        inner: Cursor::new(zip),
+        read: Rc::clone(&read),
+    };
+    let mut archive =
+        zip::ZipArchive::new(counted).map_err(|e| format!("{shown} is not a readable zip: {e}"))?;
     if archive.len() > limits.entries {
         return Err(format!(
             "{shown} has {} entries; at most {} are unpacked",
@@ -74,22 +106,20 @@ pub fn unpack(zip: &[u8], shown: &str, to: &Path, limits: &Limits) -> Result<Vec
         if let Some(parent) = dest.parent() {
             std::fs::create_dir_all(parent).map_err(|err| io(parent, err))?;
         }
+        let start = read.get();
         let mut file = archive
             .by_index(e.index)
             .map_err(|err| format!("{shown}: reading {}: {err}", e.rel.display()))?;
-        let packed = file.compressed_size();
         let name = e.rel.display().to_string();
-        total += inflate(&mut file, &dest, packed, total, limits, shown, &name)?;
+        let packed = || read.get() - start;
+        total += inflate(&mut file, &dest, &packed, total, limits, shown, &name)?;
     }
     let files = move_into_place(staging.path(), to, &entries)?;
     Ok(files)
 }
 
 /// Every entry's name and type, before anything is written.
-fn check_entries(
-    archive: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>,
-    shown: &str,
-) -> Result<Vec<Entry>, String> {
+fn check_entries(archive: &mut Archive<'_>, shown: &str) -> Result<Vec<Entry>, String> {
     let mut seen = std::collections::BTreeSet::new();
     let mut entries = Vec::with_capacity(archive.len());
     for index in 0..archive.len() {
@@ -161,11 +191,12 @@ fn safe_relative(name: &str) -> Result<PathBuf, &'static str> {
     }
 }
 
-/// Inflates one entry into `dest`, counting the real bytes; returns them.
+/// Inflates one entry into `dest`, counting the real bytes; returns them. `packed` says how many
+/// bytes of the zip were read for the entry so far (never its declared compressed size).
 fn inflate(
     file: &mut impl Read,
     dest: &Path,
-    packed: u64,
+    packed: &dyn Fn() -> u64,
     before: u64,
     limits: &Limits,
     shown: &str,
@@ -188,7 +219,7 @@ fn inflate(
                 limits.total_bytes >> 20
             ));
         }
-        if written > RATIO_FLOOR && written > packed.max(1).saturating_mul(limits.ratio) {
+        if written > RATIO_FLOOR && written > packed().max(1).saturating_mul(limits.ratio) {
             return Err(format!(
                 "{shown}: refused entry {}: it inflates more than {}-fold (a zip bomb?)",
                 crate::safe_text::quoted(name),
@@ -199,41 +230,93 @@ fn inflate(
     }
 }
 
-/// Moves the unpacked files from `staging` to `to`, creating folders on the way; a symlink on
-/// the way (planted in `to` beforehand) is refused rather than followed.
+/// Moves the unpacked files from `staging` to `to`, all or nothing: every place is checked
+/// before anything moves (a symlink or a file on the way to a folder, planted in `to`
+/// beforehand, is refused rather than followed; a folder where a file goes is refused), and a
+/// file the move replaces is kept aside until every file is in place, so a failure
+/// partway puts each one back. `to` then holds its old files, never a mix of old and new.
 fn move_into_place(staging: &Path, to: &Path, entries: &[Entry]) -> Result<Vec<PathBuf>, String> {
+    let mut folders: Vec<PathBuf> = Vec::new();
     for e in entries {
-        let mut here = to.to_path_buf();
         let parts: Vec<_> = e.rel.components().collect();
-        let folders = if e.dir { parts.len() } else { parts.len() - 1 };
-        for part in &parts[..folders] {
+        let depth = if e.dir { parts.len() } else { parts.len() - 1 };
+        let mut here = to.to_path_buf();
+        for part in &parts[..depth] {
             here.push(part);
             match std::fs::symlink_metadata(&here) {
                 Ok(m) if m.file_type().is_dir() => {}
                 Ok(_) => {
                     return Err(format!(
                         "{} is in the way (not a plain folder); remove it or fetch into an \
-                         empty folder",
-                        here.display()
+                         empty folder (nothing was changed in {})",
+                        here.display(),
+                        to.display()
                     ))
                 }
-                Err(_) => std::fs::create_dir(&here).map_err(|err| io(&here, err))?,
+                Err(_) => folders.push(here.clone()),
             }
         }
-    }
-    let mut files = Vec::new();
-    for e in entries.iter().filter(|e| !e.dir) {
         let dest = to.join(&e.rel);
-        if std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_dir()) {
+        if !e.dir && std::fs::symlink_metadata(&dest).is_ok_and(|m| m.is_dir()) {
             return Err(format!(
-                "{} is a folder; the artifact has a file of that name",
-                dest.display()
+                "{} is a folder; the artifact has a file of that name (nothing was changed in {})",
+                dest.display(),
+                to.display()
             ));
         }
-        std::fs::rename(staging.join(&e.rel), &dest).map_err(|err| io(&dest, err))?;
-        files.push(e.rel.clone());
     }
-    Ok(files)
+    let backup = tempfile::Builder::new()
+        .prefix(".rag-gate-replaced-")
+        .tempdir_in(to)
+        .map_err(|e| {
+            format!(
+                "creating a folder for the replaced files in {}: {e}",
+                to.display()
+            )
+        })?;
+    let backup = backup.path();
+    let mut made: Vec<PathBuf> = Vec::new();
+    let mut moved: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let result: Result<(), String> = (|| {
+        for f in &folders {
+            if !f.is_dir() {
+                std::fs::create_dir(f).map_err(|err| io(f, err))?;
+                made.push(f.clone());
+            }
+        }
+        for (k, e) in entries.iter().filter(|e| !e.dir).enumerate() {
+            let dest = to.join(&e.rel);
+            let kept = match std::fs::symlink_metadata(&dest) {
+                Ok(_) => {
+                    let keep = backup.join(k.to_string());
+                    std::fs::rename(&dest, &keep).map_err(|err| io(&dest, err))?;
+                    Some(keep)
+                }
+                Err(_) => None,
+            };
+            moved.push((dest.clone(), kept));
+            std::fs::rename(staging.join(&e.rel), &dest).map_err(|err| io(&dest, err))?;
+        }
+        Ok(())
+    })();
+    if let Err(why) = result {
+        // Put back what was there, newest first; a folder made here goes if it is empty again.
+        for (dest, kept) in moved.iter().rev() {
+            let _ = std::fs::remove_file(dest);
+            if let Some(k) = kept {
+                let _ = std::fs::rename(k, dest);
+            }
+        }
+        for f in made.iter().rev() {
+            let _ = std::fs::remove_dir(f);
+        }
+        return Err(format!("{why} (every file was put back as it was)"));
+    }
+    Ok(entries
+        .iter()
+        .filter(|e| !e.dir)
+        .map(|e| e.rel.clone())
+        .collect())
 }
 
 fn io(path: &Path, e: std::io::Error) -> String {

@@ -2,7 +2,7 @@
 # Time `rag-gate eval` on a run whose ir_metadata header nests flow sequences DEPTH deep
 # (`tag: [[[…]]]`, 2 × DEPTH bytes) for each binary given, side by side with hyperfine:
 #   bench/hostile/ir_metadata.sh DEPTH BINARY...
-# Issue 24: the YAML parser's cost grows with the square of flow nesting (100,000 deep, 200 KB:
+# The YAML parser's cost grows with the square of flow nesting (100,000 deep, 200 KB:
 # ~25 s in a release build); the header is now counted as it is read and refused past 1024
 # openings, before any parsing.
 set -euo pipefail

@@ -2,7 +2,7 @@
 # Time `rag-gate check` on N critical slices (one query each, 40 resamples) for each binary
 # given, in one run, so before/after figures share the machine:
 #   bench/hostile/slices.sh N BINARY...
-# Issue 18: lookups of critical slices were scans (quadratic); they are sets and maps now.
+# Lookups of critical slices are sets and maps (a scan per slice was quadratic).
 set -euo pipefail
 n="$1"; shift
 dir="$(mktemp -d)"

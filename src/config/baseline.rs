@@ -37,6 +37,7 @@ impl OnMissing {
 pub struct RawBaseline {
     pub max_age_days: Option<Spanned<i64>>,
     pub max_commits_behind: Option<Spanned<i64>>,
+    pub max_behind: Option<Spanned<i64>>,
     pub on_missing: Option<OnMissing>,
 }
 
@@ -47,6 +48,9 @@ pub type Limit = (u64, Option<Range<usize>>);
 pub struct BaselineSettings {
     pub max_age_days: Option<Limit>,
     pub max_commits_behind: Option<Limit>,
+    /// How many commits the merge-base may lie behind the base branch (the compare API's
+    /// `behind_by`): a fork that branched from an old commit is judged against an old baseline.
+    pub max_behind: Option<Limit>,
     pub on_missing: OnMissing,
     /// `[inputs] baseline-commit`: the commit the baseline measured, when not fetched.
     pub commit: Option<String>,
@@ -83,6 +87,7 @@ pub fn baseline_settings(
     Ok(BaselineSettings {
         max_age_days: limit(&raw.max_age_days, "max-age-days")?,
         max_commits_behind: limit(&raw.max_commits_behind, "max-commits-behind")?,
+        max_behind: limit(&raw.max_behind, "max-behind")?,
         on_missing: raw.on_missing.unwrap_or_default(),
         commit,
         today: None,

@@ -152,7 +152,12 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("policy", &["max-k"]),
     (
         "baseline",
-        &["max-age-days", "max-commits-behind", "on-missing"],
+        &[
+            "max-age-days",
+            "max-commits-behind",
+            "max-behind",
+            "on-missing",
+        ],
     ),
     ("efficiency", &["baseline", "candidate"]),
     ("anchor", &["file", "name", "ledger"]),
@@ -235,6 +240,9 @@ fn baseline_table(b: &super::BaselineSettings) -> Table {
     }
     if let Some((n, _)) = b.max_commits_behind {
         t.insert("max-commits-behind".into(), (n as i64).into());
+    }
+    if let Some((n, _)) = b.max_behind {
+        t.insert("max-behind".into(), (n as i64).into());
     }
     t.insert("on-missing".into(), b.on_missing.as_str().into());
     t

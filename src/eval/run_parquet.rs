@@ -42,7 +42,7 @@ fn run_columns(t: &Table, c: &TableColumns) -> Result<RunColumns> {
         t.expect_kind(s, "the score", NUMBERS)?;
     }
     if let Some(r) = &rank {
-        t.expect_kind(r, "the rank", &[parquet::Kind::Int])?;
+        t.expect_kind(r, "the rank", parquet::RANKS)?;
     }
     Ok(RunColumns {
         qid,

@@ -112,8 +112,13 @@ fn ok(reply: &Reply) -> bool {
     (200..300).contains(&reply.status)
 }
 
-/// The merge-base of `base...head` (GitHub's compare).
-pub async fn merge_base(client: &Client, base: &str, head: &str) -> Result<String, String> {
+/// The merge-base of `base...head` (GitHub's compare), lower case, and how many commits `base`
+/// has past it (`behind_by`: how far the base branch moved on since the pull request branched).
+pub async fn merge_base(
+    client: &Client,
+    base: &str,
+    head: &str,
+) -> Result<(String, Option<u64>), String> {
     #[derive(Deserialize)]
     struct Commit {
         sha: String,
@@ -121,6 +126,8 @@ pub async fn merge_base(client: &Client, base: &str, head: &str) -> Result<Strin
     #[derive(Deserialize)]
     struct Compare {
         merge_base_commit: Commit,
+        #[serde(default)]
+        behind_by: Option<u64>,
     }
     let what = format!("finding the merge-base of {base}...{}", short(head));
     let route = format!(
@@ -133,7 +140,11 @@ pub async fn merge_base(client: &Client, base: &str, head: &str) -> Result<Strin
     if !ok(&reply) {
         return Err(client.refusal(&reply, &what, CONTENTS_READ));
     }
-    Ok(parse::<Compare>(&reply, &what)?.merge_base_commit.sha)
+    let compare = parse::<Compare>(&reply, &what)?;
+    Ok((
+        compare.merge_base_commit.sha.to_ascii_lowercase(),
+        compare.behind_by,
+    ))
 }
 
 /// The merge-base and up to [`MAX_BEHIND`] − 1 of its ancestors, newest first.
@@ -159,6 +170,8 @@ async fn ancestors(client: &Client, sha: &str) -> Result<Vec<String>, String> {
     }
     let list: Vec<Commit> = parse(&reply, &what)?;
     let mut shas: Vec<String> = list.into_iter().map(|c| c.sha).take(MAX_BEHIND).collect();
+    let sha = sha.to_ascii_lowercase();
+    let sha = sha.as_str();
     if shas.first().map(String::as_str) != Some(sha) && !shas.iter().any(|s| s.starts_with(sha)) {
         shas.insert(0, sha.to_string());
     }
@@ -206,7 +219,10 @@ pub async fn find_run(
             if !counts(&run, repository, want.branch) {
                 continue;
             }
-            let Some(at) = window.iter().position(|c| *c == run.head_sha) else {
+            let Some(at) = window
+                .iter()
+                .position(|c| c.eq_ignore_ascii_case(&run.head_sha))
+            else {
                 continue;
             };
             if best.as_ref().map_or(true, |(b, _)| at < *b) {

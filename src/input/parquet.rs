@@ -35,6 +35,10 @@ pub enum Kind {
     Int,
     /// Unsigned 64-bit integers (INT64 annotated unsigned).
     UInt,
+    /// Unsigned integers of up to 32 bits (INT32 annotated uint8, uint16 or uint32): each
+    /// value's 32 bits are read as unsigned (4,000,000,000 stays 4,000,000,000, never
+    /// −294,967,296) and widened, so they decode as [`Kind::Int`] values.
+    UInt32,
     /// FLOAT or DOUBLE.
     Float,
     /// Anything else (booleans, dates, decimals, nested lists and structs), by its description.
@@ -42,15 +46,18 @@ pub enum Kind {
 }
 
 /// The kinds an id column may have (ids are read as text; integers in decimal).
-pub const IDS: &[Kind] = &[Kind::Text, Kind::Int, Kind::UInt];
+pub const IDS: &[Kind] = &[Kind::Text, Kind::Int, Kind::UInt32, Kind::UInt];
 /// The kinds a number column may have.
-pub const NUMBERS: &[Kind] = &[Kind::Float, Kind::Int, Kind::UInt];
+pub const NUMBERS: &[Kind] = &[Kind::Float, Kind::Int, Kind::UInt32, Kind::UInt];
+/// The kinds a rank column may have (integers that fit an i64).
+pub const RANKS: &[Kind] = &[Kind::Int, Kind::UInt32];
 
 impl Kind {
     pub fn describe(&self) -> String {
         match self {
             Kind::Text => "string".into(),
-            Kind::Int | Kind::UInt => "integer".into(),
+            Kind::Int | Kind::UInt32 => "integer".into(),
+            Kind::UInt => "unsigned 64-bit integer".into(),
             Kind::Float => "float".into(),
             Kind::Other(s) => s.clone(),
         }
@@ -345,24 +352,63 @@ fn columns_of(meta: &ParquetMetaData) -> Vec<Column> {
     out
 }
 
+/// What a leaf column means: its logical type first, else its (legacy) converted type, else its
+/// physical type. Every annotation a number or an id can carry is read by its meaning (unsigned
+/// integers as unsigned); one that is not a plain number or string (a date, a time, a
+/// timestamp, a decimal, an interval, a float16, a UUID, BSON, null) is a kind named in the
+/// refusal, never read as the integers or bytes it is stored in.
 fn kind_of(p: Physical, logical: Option<LogicalType>, converted: ConvertedType) -> Kind {
     let other = |what: &str| Kind::Other(what.to_string());
-    match logical {
-        Some(LogicalType::Decimal { .. }) => return other("decimal"),
-        Some(LogicalType::Date) => return other("date"),
-        Some(LogicalType::Time { .. }) => return other("time"),
-        Some(LogicalType::Timestamp { .. }) => return other("timestamp"),
-        Some(LogicalType::Integer {
-            is_signed: false,
-            bit_width: 64,
-        }) => return Kind::UInt,
-        _ => {}
+    if let Some(l) = logical {
+        return match l {
+            LogicalType::Decimal { .. } => other("decimal"),
+            LogicalType::Date => other("date"),
+            LogicalType::Time { .. } => other("time"),
+            LogicalType::Timestamp { .. } => other("timestamp"),
+            LogicalType::Integer {
+                is_signed: false,
+                bit_width,
+            } => match (p, bit_width) {
+                (Physical::INT64, _) => Kind::UInt,
+                (Physical::INT32, 8 | 16 | 32) => Kind::UInt32,
+                _ => other("an unsigned integer of an unknown width"),
+            },
+            LogicalType::Integer { .. } => physical(p),
+            LogicalType::Unknown => other("null"),
+            LogicalType::Bson => other("BSON"),
+            LogicalType::Uuid => other("UUID"),
+            LogicalType::Float16 => other("float16"),
+            LogicalType::Map | LogicalType::List => other("a nested list or struct"),
+            LogicalType::String | LogicalType::Enum | LogicalType::Json => physical(p),
+        };
     }
     match converted {
-        ConvertedType::DECIMAL => return other("decimal"),
-        ConvertedType::UINT_64 => return Kind::UInt,
-        _ => {}
+        ConvertedType::DECIMAL => other("decimal"),
+        ConvertedType::UINT_64 if p == Physical::INT64 => Kind::UInt,
+        ConvertedType::UINT_8 | ConvertedType::UINT_16 | ConvertedType::UINT_32
+            if p == Physical::INT32 =>
+        {
+            Kind::UInt32
+        }
+        ConvertedType::UINT_8
+        | ConvertedType::UINT_16
+        | ConvertedType::UINT_32
+        | ConvertedType::UINT_64 => other("an unsigned integer of an unknown width"),
+        ConvertedType::DATE => other("date"),
+        ConvertedType::TIME_MILLIS | ConvertedType::TIME_MICROS => other("time"),
+        ConvertedType::TIMESTAMP_MILLIS | ConvertedType::TIMESTAMP_MICROS => other("timestamp"),
+        ConvertedType::INTERVAL => other("interval"),
+        ConvertedType::BSON => other("BSON"),
+        ConvertedType::MAP | ConvertedType::MAP_KEY_VALUE | ConvertedType::LIST => {
+            other("a nested list or struct")
+        }
+        _ => physical(p),
     }
+}
+
+/// A column's kind from its physical type alone.
+fn physical(p: Physical) -> Kind {
+    let other = |what: &str| Kind::Other(what.to_string());
     match p {
         Physical::BYTE_ARRAY => Kind::Text,
         Physical::INT32 | Physical::INT64 => Kind::Int,
@@ -686,7 +732,13 @@ fn decode(
         ColumnReader::Int32ColumnReader(r) => {
             s.i32s.clear();
             let n = r.read_records(BATCH_ROWS, defs, None, &mut s.i32s)?;
-            emptied!(values, Int).extend(s.i32s.iter().map(|&v| i64::from(v)));
+            let ints = emptied!(values, Int);
+            if *kind == Kind::UInt32 {
+                // The 32 bits of an unsigned column are its value: reinterpret, then widen.
+                ints.extend(s.i32s.iter().map(|&v| i64::from(v as u32)));
+            } else {
+                ints.extend(s.i32s.iter().map(|&v| i64::from(v)));
+            }
             n
         }
         ColumnReader::Int64ColumnReader(r) if unsigned => {

@@ -86,7 +86,7 @@ fn metrics(cfg: &Config, cards: [&RunCard; 2]) -> Vec<RunMetric> {
                 change: mb.zip(mc).map(|(b, c)| c - b),
                 relative_change: mb
                     .zip(mc)
-                    .filter(|(b, _)| *b != 0.0)
+                    .filter(|(b, _)| *b > 0.0)
                     .map(|(b, c)| c / b - 1.0),
                 higher_is_better: gate
                     .map(|g| g.higher_is_better)

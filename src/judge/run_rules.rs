@@ -8,8 +8,8 @@
 //! - `min = x` / `max = x`: an absolute bar on the candidate's value (the mean of its
 //!   measurements, or its QPS at the target recall).
 //!
-//! A QPS read at a recall the curve does not reach, or a fraction of a zero baseline, is not
-//! judged: never a pass, it fails the build, with the reason.
+//! A QPS read at a recall the curve does not reach, or a fraction of a baseline ≤ 0 (zero,
+//! negative or NaN), is not judged: never a pass, it fails the build, with the reason.
 
 use crate::config::{RunGate, RunRule, RunRuleKind};
 use crate::model::{CurveTarget, RunGateResult, RunGateStatus};
@@ -178,12 +178,19 @@ fn change(
     confidence: f64,
 ) -> RunGateResult {
     let (mb, mc) = (mean(b), mean(c));
-    if rule.relative && mb == 0.0 {
-        return not_judged(
-            r,
-            "the baseline is 0, so a change as a fraction of it is undefined; use { absolute = x }"
-                .into(),
-        );
+    // A fraction of a baseline ≤ 0 has no meaning: of 0 it is undefined, and of a negative
+    // value its sign flips (−5 → 100 would be "−2100%", a fall), so it is never judged.
+    if rule.relative && (mb.is_nan() || mb <= 0.0) {
+        let why = if mb == 0.0 {
+            "the baseline is 0, so a change as a fraction of it is undefined".to_string()
+        } else {
+            format!(
+                "the baseline is {} (not positive), so a change as a fraction of it has no \
+                 meaning (its sign would flip)",
+                value(mb)
+            )
+        };
+        return not_judged(r, format!("{why}; use {{ absolute = x }}"));
     }
     let replicated = r.at.is_none() && b.len() >= MIN_REPLICATES && c.len() >= MIN_REPLICATES;
     let point = if rule.relative {
@@ -194,7 +201,8 @@ fn change(
     let (estimate, low, high) = if replicated {
         match interval(&mut r, rule, b, c, confidence) {
             Some(w) => (w.estimate, w.low, w.high),
-            None => return not_judged(r, "a measurement ≤ 0: the log-ratio interval needs positive measurements; use { absolute = x }".into()),
+            None if rule.relative && b.iter().chain(c).any(|&v| v <= 0.0) => return not_judged(r, "a measurement ≤ 0: the log-ratio interval needs positive measurements; use { absolute = x }".into()),
+            None => return not_judged(r, "the measurements are too large for a finite interval (their spread overflows an f64)".into()),
         }
     } else {
         if r.decided_by.is_empty() {

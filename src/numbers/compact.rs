@@ -5,6 +5,9 @@
 pub fn value(x: f64) -> String {
     let t = if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{:.0}", x.abs())
+    } else if x.abs() >= 1e15 {
+        // Past 15 digits, scientific: a value near 1e160 is one short cell, not 161 digits.
+        format!("{:.4e}", x.abs())
     } else if x.abs() >= 100.0 {
         trim(format!("{:.1}", x.abs()))
     } else {

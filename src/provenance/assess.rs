@@ -81,13 +81,27 @@ fn fetched(rec: &Provenance, today: Option<Date>) -> BaselineInfo {
             super::date_of(&f.run_date).unwrap_or("an unknown date")
         ),
     };
-    let behind = match f.commits_behind {
+    let mut behind = match f.commits_behind {
         0 => "at the merge-base".to_string(),
         n => format!(
             "{} behind the merge-base",
             crate::numbers::count(n, "commit", "commits")
         ),
     };
+    match rec.merge_base_behind {
+        Some(0) => behind.push_str(&format!(
+            "; the merge-base is {}'s head",
+            crate::safe_text::shown(&rec.branch)
+        )),
+        Some(n) => behind.push_str(&format!(
+            "; {} is {} past the merge-base",
+            crate::safe_text::shown(&rec.branch),
+            crate::numbers::count(n as usize, "commit", "commits")
+        )),
+        // Unknown (a record of an older fetch, or GitHub did not say): the fetch said so, and
+        // `[baseline] max-behind` refuses it; the line stays as it was.
+        None => {}
+    }
     BaselineInfo {
         line: format!(
             "{}@{} (run {}, {age_words}, {behind})",
@@ -105,6 +119,7 @@ fn fetched(rec: &Provenance, today: Option<Date>) -> BaselineInfo {
         age_days: age,
         commits_behind: Some(f.commits_behind),
         merge_base: Some(rec.merge_base.clone()),
+        merge_base_behind: rec.merge_base_behind,
     }
 }
 
@@ -154,6 +169,7 @@ fn not_fetched(cfg: &Config, context: Option<&BTreeMap<String, String>>) -> Base
         age_days: None,
         commits_behind: None,
         merge_base: None,
+        merge_base_behind: None,
     }
 }
 
@@ -201,6 +217,24 @@ fn limit_problems(cfg: &Config, info: &BaselineInfo) -> Vec<Problem> {
             None => Some(unknown("distance from the merge-base")),
         };
         out.extend(msg.map(|m| (format!("[baseline] max-commits-behind: {m}"), span.clone())));
+    }
+    if let Some((max, span)) = &b.max_behind {
+        let msg =
+            match (info.merge_base_behind, &info.merge_base) {
+                (Some(n), Some(base)) if n > *max => Some(format!(
+                "the pull request's merge-base {} is {n} commits behind {} (baseline: {}), more \
+                 than max-behind = {max}: the pull request branched from an old commit and would \
+                 be judged against that commit's baseline; merge or rebase it onto {} (or raise \
+                 max-behind)",
+                short(base),
+                info.branch.as_deref().map_or("the base branch".into(), crate::safe_text::shown),
+                info.line,
+                info.branch.as_deref().map_or("the base branch".into(), crate::safe_text::shown),
+            )),
+                (Some(_), Some(_)) => None,
+                _ => Some(unknown("merge-base's distance behind the base branch")),
+            };
+        out.extend(msg.map(|m| (format!("[baseline] max-behind: {m}"), span.clone())));
     }
     out
 }

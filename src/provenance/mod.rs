@@ -31,6 +31,10 @@ pub struct Provenance {
     pub artifact: String,
     /// The pull request's merge-base the baseline was fetched for.
     pub merge_base: String,
+    /// How many commits the base branch has past the merge-base (the compare API's
+    /// `behind_by`); absent when GitHub did not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merge_base_behind: Option<u64>,
     /// Set when a baseline was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub found: Option<Found>,

@@ -98,6 +98,11 @@ pub fn write_outputs(path: &Path, verdict: Verdict, report: Option<&Path>) -> st
     f.write_all(text.as_bytes())
 }
 
+/// Appends `verdict=VALUE` alone (a run with no report, e.g. `not-checked`).
+pub fn write_verdict(path: &Path, value: &str) -> std::io::Result<()> {
+    open_append(path)?.write_all(output_line("verdict", value).as_bytes())
+}
+
 /// `name=value`, or GitHub's `name<<DELIM` form when the value has a line break (so a path
 /// cannot smuggle in another output).
 fn output_line(name: &str, value: &str) -> String {

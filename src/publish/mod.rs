@@ -166,16 +166,68 @@ fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
 /// `error`'s first line, so an earlier ✅ never stands for a commit nothing judged. Best effort
 /// whatever the comment mode (the run fails with exit 2 anyway); returns the lines for stderr.
 pub fn mark_stale(key: &str, error: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<Line> {
-    let commit = env
-        .judged_commit()
-        .map_or("the latest commit".to_string(), |c| format!("commit {c}"));
+    let commit = judged(env);
     let first = crate::safe_text::shown(error.lines().next().unwrap_or(""));
     let first = markdown::escape(&first);
     let banner = format!(
         "The run on {commit} stopped with an error before a verdict (exit 2): {first}\n> The \
          report below is from an earlier run and does not judge {commit}."
     );
-    let line = match stale_comment(key, &banner, args, env) {
+    stale_lines(key, &banner, args, env)
+}
+
+fn judged(env: &GithubEnv) -> String {
+    env.judged_commit()
+        .map_or("the latest commit".to_string(), |c| format!("commit {c}"))
+}
+
+/// No baseline under `[baseline] on-missing = "warn"`: nothing was checked, so nothing may look
+/// checked. The job summary says so, the step output `verdict` is `not-checked`, and under
+/// `--comment` this gate's sticky comment (an earlier ✅ among them) gets the stale banner saying
+/// the commit was not checked. `message` is the warning printed; returns the lines for stderr.
+pub fn not_checked(message: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let commit = judged(env);
+    // The reason, whole and on one line (the warning's "rag-gate ID: not checked: " left out).
+    let reason = message
+        .split_once("not checked: ")
+        .map_or(message, |(_, r)| r);
+    let said = markdown::escape(&crate::safe_text::one_line(reason));
+    if let Some(p) = &env.step_summary {
+        let key = args.comment_key.as_deref().unwrap_or("rag-gate");
+        let md = format!(
+            "### ⚠️ rag-gate not checked ({})\n\n{said}\n\nNo verdict for {commit}: nothing \
+             was compared.\n",
+            markdown::escape(&crate::safe_text::shown(key))
+        );
+        if let Err(e) = actions::append_summary(p, &md) {
+            let msg = format!("could not append the job summary to {}: {e}", p.display());
+            lines.push(actions::warning(env.actions, &msg));
+        }
+    }
+    if let Some(p) = &env.output {
+        if let Err(e) = actions::write_verdict(p, "not-checked") {
+            let msg = format!("could not write the step outputs to {}: {e}", p.display());
+            lines.push(actions::warning(env.actions, &msg));
+        }
+    }
+    if args.comment != CommentMode::Off {
+        let key = args.comment_key.clone().unwrap_or_default();
+        let banner = format!(
+            "The run on {commit} was not checked: {said}\n> The report below is from an earlier run and \
+             does not judge {commit}."
+        );
+        lines.extend(stale_lines(&key, &banner, args, env));
+    }
+    lines
+        .into_iter()
+        .map(|l| l.map(|t| redact(t, env.token.as_ref())))
+        .collect()
+}
+
+/// Puts `banner` on this gate's sticky comment (best effort); the line saying what happened.
+fn stale_lines(key: &str, banner: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<Line> {
+    let line = match stale_comment(key, banner, args, env) {
         Ok(Some(id)) => {
             format!("rag-gate: marked PR comment {id} stale (this run has no verdict)").into()
         }

@@ -10,7 +10,8 @@
 //! e.g. Kalibera & Jones 2013, "Rigorous benchmarking in reasonable time", ISMM). Equal to scipy's
 //! `ttest_ind(c, b, equal_var=False).confidence_interval()` (tests/it/stats_welch.rs, against tests/data/stats/scipy_welch.json).
 //!
-//! Pure, O(n).
+//! Values are scaled by an exact power of two before squaring, so replicates near 1e160 (or up
+//! to f64's largest) never overflow the variance. Pure, O(n).
 
 use super::small_sample::t_quantile;
 
@@ -30,17 +31,40 @@ fn mean_var(x: &[f64]) -> (f64, f64) {
     (m, v)
 }
 
-/// Welch's interval of mean(candidate) − mean(baseline). None with fewer than two values a side.
-/// With no spread on either side the interval is the point (df reported as infinite).
+/// Welch's interval of mean(candidate) − mean(baseline). None with fewer than two values a side,
+/// a value that is not finite, or an interval too wide for an f64 (values near ±1e308 of both
+/// signs). With no spread on either side the interval is the point (df reported as infinite).
+///
+/// The values are first divided by a power of two at least their largest magnitude (exact, so
+/// the numbers are unchanged), so the squares in the variance cannot overflow (values near
+/// 1e160 gave an infinite variance, a NaN df and a panic); df is computed from the two shares
+/// of se², which lie in [0, 1].
 pub fn difference(baseline: &[f64], candidate: &[f64], confidence: f64) -> Option<WelchInterval> {
     if baseline.len() < 2 || candidate.len() < 2 {
         return None;
     }
-    let (mb, vb) = mean_var(baseline);
-    let (mc, vc) = mean_var(candidate);
-    let (ab, ac) = (vb / baseline.len() as f64, vc / candidate.len() as f64);
+    let largest = baseline
+        .iter()
+        .chain(candidate)
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    if !largest.is_finite() {
+        return None;
+    }
+    let scale = if largest > 1.0 {
+        2f64.powi(largest.log2().ceil() as i32)
+    } else {
+        1.0
+    };
+    let scaled = |x: &[f64]| x.iter().map(|v| v / scale).collect::<Vec<f64>>();
+    let (nb, nc) = (baseline.len() as f64, candidate.len() as f64);
+    let (mb, vb) = mean_var(&scaled(baseline));
+    let (mc, vc) = mean_var(&scaled(candidate));
+    let (ab, ac) = (vb / nb, vc / nc);
     let se2 = ab + ac;
-    let d = mc - mb;
+    let d = (mc - mb) * scale;
+    if !d.is_finite() {
+        return None;
+    }
     if se2 <= 0.0 {
         return Some(WelchInterval {
             estimate: d,
@@ -49,13 +73,17 @@ pub fn difference(baseline: &[f64], candidate: &[f64], confidence: f64) -> Optio
             df: f64::INFINITY,
         });
     }
-    let df = se2 * se2
-        / (ab * ab / (baseline.len() as f64 - 1.0) + ac * ac / (candidate.len() as f64 - 1.0));
-    let half = t_quantile(1.0 - (1.0 - confidence) / 2.0, df) * se2.sqrt();
+    let (sb, sc) = (ab / se2, ac / se2);
+    let df = 1.0 / (sb * sb / (nb - 1.0) + sc * sc / (nc - 1.0));
+    let half = t_quantile(1.0 - (1.0 - confidence) / 2.0, df) * se2.sqrt() * scale;
+    let (low, high) = (d - half, d + half);
+    if !(low.is_finite() && high.is_finite()) {
+        return None;
+    }
     Some(WelchInterval {
         estimate: d,
-        low: d - half,
-        high: d + half,
+        low,
+        high,
         df,
     })
 }
@@ -84,6 +112,20 @@ mod tests {
     fn too_few_values_or_a_non_positive_one_give_none() {
         assert!(difference(&[1.0], &[1.0, 2.0], 0.95).is_none());
         assert!(log_ratio(&[1.0, 0.0], &[1.0, 2.0], 0.95).is_none());
+    }
+
+    #[test]
+    fn values_near_1e160_give_a_finite_interval_and_beyond_f64_none() {
+        let b = [1e160, 2e160, 3e160];
+        let c = [1.5e160, 2.5e160, 3.5e160];
+        let w = difference(&b, &c, 0.95).expect("finite");
+        assert!((w.estimate / 0.5e160 - 1.0).abs() < 1e-12);
+        assert!(w.low < w.estimate && w.estimate < w.high && w.df > 0.0);
+        let small = difference(&[1.0, 2.0, 3.0], &[1.5, 2.5, 3.5], 0.95).unwrap();
+        assert!((w.low / 1e160 - small.low).abs() < 1e-12);
+        assert!((w.df - small.df).abs() < 1e-9);
+        assert!(difference(&[-1.7e308, 1.7e308], &[1.7e308, -1.7e308, 1.7e308], 0.95).is_none());
+        assert!(difference(&[f64::INFINITY, 1.0], &[1.0, 2.0], 0.95).is_none());
     }
 
     #[test]

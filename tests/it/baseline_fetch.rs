@@ -432,6 +432,65 @@ fn a_zip_bomb_is_refused() {
     );
 }
 
+/// `zip-declares-a-false-size`: the zip bomb with its compressed size declared as 1 GiB in
+/// both headers, so that a ratio of declared sizes passes. The ratio counts the bytes actually
+/// read from the zip for the entry: refused all the same, nothing written.
+#[test]
+fn a_zip_that_lies_about_its_compressed_size_is_refused() {
+    let zeros = vec![0u8; 64 << 20];
+    let mut zip = zip_of(&[("big.jsonl", &zeros)]);
+    let lie = (1u32 << 30).to_le_bytes();
+    let local = 0;
+    assert_eq!(&zip[local..local + 4], b"PK\x03\x04");
+    zip[local + 18..local + 22].copy_from_slice(&lie);
+    let central = zip
+        .windows(4)
+        .position(|w| w == b"PK\x01\x02")
+        .expect("a central directory");
+    zip[central + 20..central + 24].copy_from_slice(&lie);
+    assert!(zip.len() < 1 << 20, "{} bytes", zip.len());
+    refused(
+        zip,
+        "refused entry \"big.jsonl\": it inflates more than 200-fold (a zip bomb?)",
+    );
+}
+
+/// `fetch-all-or-nothing`: `--to` holds an earlier fetch (its baseline, its sidecar, its
+/// provenance) and a folder where the new artifact has a file. The refusal comes before
+/// anything moves: every old file is byte for byte as it was, the provenance still describes
+/// them, and no staging or backup folder stays behind.
+#[test]
+fn a_refusal_partway_leaves_the_earlier_fetch_whole() {
+    let w = World::new();
+    let to = w.to();
+    std::fs::create_dir_all(to.join("z.protocol.json")).unwrap();
+    std::fs::write(to.join("a.jsonl"), "old baseline\n").unwrap();
+    std::fs::write(to.join("a.protocol.json"), "old sidecar\n").unwrap();
+    std::fs::write(to.join("rag-gate-baseline.json"), "old provenance\n").unwrap();
+    let before = tree(&to);
+    w.runs(vec![run(900, 0)]);
+    w.artifact(
+        900,
+        zip_of(&[
+            ("a.jsonl", b"new baseline\n"),
+            ("a.protocol.json", b"new sidecar\n"),
+            ("z.protocol.json", b"{}\n"),
+        ]),
+    );
+    let out = w.fetch_base();
+    assert_exit(&out, 2);
+    assert_contains(
+        &stderr(&out),
+        "is a folder; the artifact has a file of that name",
+    );
+    assert_contains(&stderr(&out), "nothing was changed in");
+    assert_eq!(tree(&to), before, "{}", stderr(&out));
+    let read = |n: &str| std::fs::read_to_string(to.join(n)).unwrap();
+    assert_eq!(read("a.jsonl"), "old baseline\n");
+    assert_eq!(read("a.protocol.json"), "old sidecar\n");
+    assert_eq!(read("rag-gate-baseline.json"), "old provenance\n");
+}
+
 #[test]
 fn check_names_the_fetched_baseline() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
@@ -474,5 +533,129 @@ fn the_workflow_may_be_given_as_its_path_but_not_as_another_path() {
     assert_contains(
         &stderr(&out),
         "expected the workflow's file name under .github/workflows",
+    );
+}
+
+/// `base-sha-upper-case`: an upper-case `--base-sha` names the same commit as GitHub's lower-case
+/// id: its own run is "the merge-base itself", never "1 commit behind" (which would trip
+/// `max-commits-behind = 0`), and the record holds the id in lower case.
+#[test]
+fn an_upper_case_base_sha_is_the_merge_base_itself() {
+    let w = World::new();
+    let commits: Vec<Value> = [0xa, 1, 2]
+        .iter()
+        .map(|&i| json!({"sha": sha(i)}))
+        .collect();
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path("/repos/octo/repo/commits"))
+            .and(query_param("sha", sha(0xa)))
+            .respond_with(ResponseTemplate::new(200).set_body_json(commits)),
+    );
+    w.runs(vec![run(500, 1), run(501, 0xa)]);
+    w.artifact(501, good_zip());
+    let out = w.fetch(&["--base-sha", &sha(0xa).to_uppercase()]);
+    assert_exit(&out, 0);
+    assert_contains(&stderr(&out), "(the merge-base itself)");
+    let p = w.provenance();
+    assert_eq!(p["merge-base"], sha(0xa));
+    assert_eq!(p["found"]["commits-behind"], 0);
+    assert_eq!(p["found"]["run-id"], 501);
+}
+
+/// `merge-base-behind-main`: a fork branched from an old commit. How far main moved on past the
+/// merge-base (the compare API's `behind_by`) is printed by the fetch, recorded, shown on the
+/// report's baseline line, and bounded by `[baseline] max-behind` (exit 2 at the key; a
+/// warning under `on-missing = "warn"`; unknown is refused too).
+#[test]
+fn how_far_main_moved_past_the_merge_base_is_reported_and_bounded() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let w = World::new();
+    let event = w.dir.path().join("event.json");
+    let pr = json!({"pull_request": {"number": 7,
+        "base": {"sha": sha(0xb)}, "head": {"sha": sha(0xc)}}});
+    std::fs::write(&event, pr.to_string()).unwrap();
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path(format!(
+                "/repos/octo/repo/compare/{}...{}",
+                sha(0xb),
+                sha(0xc)
+            )))
+            .respond_with(ResponseTemplate::new(200).set_body_json(
+                json!({"merge_base_commit": {"sha": sha(0)}, "behind_by": 400, "ahead_by": 2}),
+            )),
+    );
+    w.runs(vec![run(600, 0)]);
+    let rows = std::fs::read(examples.join("baseline.jsonl")).unwrap();
+    w.artifact(600, zip_of(&[("baseline.jsonl", &rows)]));
+    let out = rag_gate()
+        .args(["baseline", "fetch", "--artifact", "baseline"])
+        .args(["--workflow", "eval.yml", "--to"])
+        .arg(w.to())
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", w.gh.server.uri())
+        .env("GITHUB_EVENT_PATH", &event)
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_contains(&stderr(&out), "; main is 400 commits past the merge-base");
+    assert_eq!(w.provenance()["merge-base-behind"], 400);
+
+    let check = |baseline_table: &str| {
+        let gate = w.dir.path().join("gate.toml");
+        let text = format!(
+            "[inputs]\nbaseline = \"out/baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n\
+             [baseline]\n{baseline_table}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
+            examples.join("candidate.jsonl"),
+            examples.join("queries.jsonl")
+        );
+        std::fs::write(&gate, text).unwrap();
+        rag_gate()
+            .arg("check")
+            .arg(&gate)
+            .args(["--resamples", "200", "--today", "2026-12-01"])
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .output()
+            .unwrap()
+    };
+    let ok = check("max-behind = 500");
+    assert_exit(&ok, 0);
+    assert_contains(
+        &String::from_utf8_lossy(&ok.stdout),
+        "at the merge-base; main is 400 commits past the merge-base)",
+    );
+    let over = check("max-behind = 50");
+    assert_exit(&over, 2);
+    assert_contains(
+        &stderr(&over),
+        "[baseline] max-behind: the pull request's merge-base 0000000 is 400 commits behind main",
+    );
+    assert_contains(&stderr(&over), "more than max-behind = 50");
+    let warned = check("max-behind = 50\non-missing = \"warn\"");
+    assert_exit(&warned, 0);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&warned.stdout),
+        stderr(&warned)
+    );
+    assert_contains(
+        &said,
+        "[baseline] max-behind: the pull request's merge-base 0000000",
+    );
+
+    // A fetch that could not learn the distance (no compare answer for --base-sha) records
+    // none, and max-behind refuses the unknown.
+    std::fs::remove_dir_all(w.to()).unwrap();
+    assert_exit(&w.fetch_base(), 0);
+    assert!(w.provenance().get("merge-base-behind").is_none());
+    let unknown = check("max-behind = 500");
+    assert_exit(&unknown, 2);
+    assert_contains(
+        &stderr(&unknown),
+        "the baseline's merge-base's distance behind the base branch is unknown",
     );
 }

@@ -1,7 +1,6 @@
-//! A hostile or broken GitHub (issue 18), against a local mock server: capped bodies and pages,
-//! no blind retry of a create, only our own identity's comment is sticky, and GitHub's text is
-//! redacted before it is cut. Each test is a row of docs/hostile.md (the ids are listed in
-//! `hostile_round2.rs`).
+//! A hostile or broken GitHub, against a local mock server: capped bodies and pages, no blind
+//! retry of a create, only our own identity's comment is sticky, and GitHub's text is redacted
+//! before it is cut. Each test is a row of docs/hostile.md, listed in `hostile_cases.rs`.
 
 use crate::support;
 

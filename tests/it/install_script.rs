@@ -207,6 +207,26 @@ impl Fixture {
         fs::read_to_string(self.path("github_path")).unwrap_or_default()
     }
 
+    /// The folders the install step put on PATH, in order; each must hold only the binary.
+    fn path_folders(&self) -> Vec<PathBuf> {
+        let folders: Vec<PathBuf> = self.github_path().lines().map(PathBuf::from).collect();
+        for dir in &folders {
+            assert!(
+                dir.starts_with(self.path("temp")),
+                "{dir:?} is not a fresh folder of RUNNER_TEMP"
+            );
+            let names: Vec<String> = fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert!(
+                names == ["rag-gate"] || names == ["rag-gate.exe"],
+                "{dir:?} holds more than the binary: {names:?}"
+            );
+        }
+        folders
+    }
+
     fn cached(&self, target: &str) -> PathBuf {
         self.path(&format!("cache/rag-gate/{VERSION}/{target}"))
     }
@@ -238,17 +258,17 @@ fn installs_the_archive_of_each_runner_os_and_arch() {
     for (os, arch, target) in TARGETS {
         let out = fx.install(os, arch, "");
         assert!(out.status.success(), "{os}/{arch}: {}", stdout(&out));
-        let bin = fx.cached(target);
-        assert_eq!(
-            fx.github_path().lines().last(),
-            Some(bin.to_str().unwrap()),
-            "{os}/{arch}"
-        );
         let exe = if os == "Windows" {
             "rag-gate.exe"
         } else {
             "rag-gate"
         };
+        let bin = fx.path_folders().pop().unwrap();
+        assert_eq!(
+            fs::read(bin.join(exe)).unwrap(),
+            fs::read(fx.cached(target).join(exe)).unwrap(),
+            "{os}/{arch}"
+        );
         let body = fs::read_to_string(bin.join(exe)).unwrap();
         assert!(
             body.contains(&format!("fake rag-gate for {target}")),
@@ -319,14 +339,63 @@ fn the_second_run_is_served_from_the_tool_cache() {
         1,
         "the second run downloaded again"
     );
-    let dir = fx.cached("aarch64-unknown-linux-musl");
-    assert_eq!(
-        fx.github_path().lines().collect::<Vec<_>>(),
-        [dir.to_str().unwrap(); 2]
-    );
+    let cached = fs::read(fx.cached("aarch64-unknown-linux-musl").join("rag-gate")).unwrap();
+    let folders = fx.path_folders();
+    assert_eq!(folders.len(), 2);
+    assert_ne!(folders[0], folders[1], "a folder was reused");
+    for dir in folders {
+        assert_eq!(fs::read(dir.join("rag-gate")).unwrap(), cached);
+    }
 }
 
-/// Issue 24 (`tool-cache-checked`): a binary planted in the tool cache (or a cached archive
+/// `path-only-the-binary`: a `gh`, `git` or `bash` planted beside the verified binary in a
+/// shared tool cache (or in the cache's root) never reaches PATH: the step appends a fresh folder
+/// of RUNNER_TEMP holding only a copy of the verified binary, so later steps (the fork-safe
+/// workflow's status call among them) still run the system's tools.
+#[test]
+fn tools_planted_beside_the_cached_binary_never_reach_path() {
+    let fx = Fixture::new();
+    let target = "x86_64-unknown-linux-musl";
+    let first = fx.install("Linux", "X64", "");
+    assert!(first.status.success(), "{}", stdout(&first));
+    for dir in [fx.cached(target), fx.path("cache/rag-gate/9.9.9")] {
+        for tool in ["gh", "git", "bash"] {
+            fs::write(dir.join(tool), "#!/bin/sh\necho planted\n").unwrap();
+            let mut mode = fs::metadata(dir.join(tool)).unwrap().permissions();
+            std::os::unix::fs::PermissionsExt::set_mode(&mut mode, 0o755);
+            fs::set_permissions(dir.join(tool), mode).unwrap();
+        }
+    }
+    let hit = fx.install("Linux", "X64", "");
+    assert!(
+        stdout(&hit).contains("from the tool cache, sha256"),
+        "{}",
+        stdout(&hit)
+    );
+    let folders = fx.path_folders();
+    assert_eq!(folders.len(), 2);
+    for dir in folders {
+        let path = format!("{}:/usr/bin:/bin", dir.display());
+        let found = Command::new("/bin/sh")
+            .arg("-c")
+            .arg("command -v git bash gh; rag-gate")
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        let text = stdout(&found);
+        assert!(!text.contains("planted"), "{text}");
+        assert!(
+            !text.contains(&fx.path("cache").display().to_string()),
+            "{text}"
+        );
+        assert!(
+            text.contains("fake rag-gate for x86_64-unknown-linux-musl"),
+            "{text}"
+        );
+    }
+}
+
+/// `tool-cache-checked`: a binary planted in the tool cache (or a cached archive
 /// altered) is never put on PATH: the hit is checked against the committed SHA-256 like a
 /// download, and a mismatch is downloaded again.
 #[test]

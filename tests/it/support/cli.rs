@@ -178,28 +178,6 @@ pub fn append_to(path: &str, text: &str) {
         .unwrap();
 }
 
-/// The case ids of the table under the `## {section}` heading of docs/hostile.md (up to the
-/// next `## ` heading): every row starts with "| `id` |".
-pub fn hostile_doc_rows(section: &str) -> Vec<String> {
-    let docs =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/hostile.md"))
-            .unwrap();
-    let heading = format!("## {section}");
-    docs.lines()
-        .skip_while(|l| !l.starts_with(&heading))
-        .skip(1)
-        .take_while(|l| !l.starts_with("## "))
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| {
-            l.trim_start_matches("| `")
-                .split('`')
-                .next()
-                .unwrap()
-                .to_string()
-        })
-        .collect()
-}
-
 /// The binary with a time limit (a hang fails the test instead of hanging CI) and none of the
 /// runner's GitHub variables, which must not leak into the cases.
 pub fn rag_isolated(timeout: std::time::Duration) -> Command {

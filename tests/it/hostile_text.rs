@@ -1,4 +1,4 @@
-//! Hostile input, round 3 (issue 24), one safe-text path: hostile strings planted in every
+//! Hostile text, one safe-text path: hostile strings planted in every
 //! input field (query ids, doc ids, metric names, slice tags and values, file names, ir_metadata
 //! fields, replicates, the `aa` noise file) and every command and section run on them, in every
 //! format, under Actions too. No line of stdout, stderr or any written file may start a GitHub

@@ -1,8 +1,8 @@
-//! Hostile input, round 3 (issue 24), against a mock GitHub through the binary: stale verdicts.
-//! A run that stops with exit 2 marks the previous comment stale, the comment names the commit it
+//! The sticky PR comment against a mock GitHub, through the binary: no verdict ever stands for a
+//! commit nothing judged. A run that stops with exit 2, or has no baseline under
+//! `on-missing = "warn"`, marks the previous comment stale; the comment names the commit it
 //! judged, duplicate own-marker comments are collapsed, and the default key is unique per gate
-//! file path. The case ids are rows of docs/hostile.md ("Round 3"), listed in
-//! `hostile_round3.rs`.
+//! file. Each test is a row of docs/hostile.md, listed in `hostile_cases.rs`.
 
 use crate::support;
 
@@ -210,4 +210,89 @@ fn sticky_key_per_gate_path() {
     );
     let distinct: std::collections::BTreeSet<&String> = markers.iter().collect();
     assert_eq!(distinct.len(), 4, "{markers:?}");
+}
+
+/// `no-baseline-not-checked`: a fork branched from an old commit, so the fetch found no baseline
+/// and `[baseline] on-missing = "warn"` lets the run through with exit 0. The sticky comment's
+/// earlier ✅ must not stand for this commit: it gets the stale banner saying the commit was not
+/// checked and why, the job summary says "not checked", and the step output `verdict` is
+/// `not-checked` (never `pass`).
+#[test]
+fn no_baseline_marks_the_comment_not_checked() {
+    let d = tempfile::tempdir().unwrap();
+    gate_at(d.path(), "svc", "prod.toml");
+    let gate = d.path().join("svc/prod.toml");
+    let text = std::fs::read_to_string(&gate).unwrap();
+    std::fs::write(
+        &gate,
+        format!("{text}\n[baseline]\non-missing = \"warn\"\n"),
+    )
+    .unwrap();
+    let record = json!({
+        "provenance-format": 1, "repository": "octo/repo", "workflow": "eval.yml",
+        "branch": "main", "artifact": "baseline", "merge-base": "a".repeat(40),
+        "missing": "no successful run of eval.yml on main for aaaaaaa or any of its 49 older ancestors"
+    });
+    write(
+        &d.path().join("svc"),
+        "rag-gate-baseline.json",
+        record.to_string(),
+    );
+    let k = key("prod", "svc/prod.toml");
+    let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
+    let gh = Gh::start();
+    gh.mount(list(vec![comment(5, &old)]));
+    gh.mount(
+        update(5)
+            .and(body_string_contains("was not checked"))
+            .respond_with(updated(5))
+            .expect(1),
+    );
+    gh.mount(never("POST"));
+    let event = json!({ "pull_request": { "number": 7, "head": { "sha": SHA } } });
+    write(d.path(), "event.json", event.to_string());
+    let (summary, output) = (d.path().join("summary.md"), d.path().join("output.txt"));
+    std::fs::write(&summary, "").unwrap();
+    std::fs::write(&output, "").unwrap();
+    let mut cmd = rag_gate();
+    cmd.env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_SHA")
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_OUTPUT", &output)
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", gh.server.uri())
+        .env("GITHUB_EVENT_PATH", d.path().join("event.json"))
+        .args(["check", "svc/prod.toml", "--comment"]);
+    let o = run_in(&mut cmd, d.path());
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("not checked: no baseline"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr.contains("rag-gate: marked PR comment 5 stale"),
+        "{}",
+        o.stderr
+    );
+    let body = &bodies(&gh, "PATCH")[0];
+    assert!(
+        body.starts_with(&format!("<!-- rag-gate:v1 id={k} state=stale -->\n")),
+        "{body}"
+    );
+    assert!(
+        body.contains(&format!("The run on commit {SHA} was not checked:")),
+        "{body}"
+    );
+    assert!(body.contains("no successful run of eval.yml"), "{body}");
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    assert!(summary.contains("rag-gate not checked"), "{summary}");
+    assert!(
+        summary.contains("no successful run of eval.yml"),
+        "{summary}"
+    );
+    let output = std::fs::read_to_string(&output).unwrap();
+    assert_eq!(output, "verdict=not-checked\n");
+    gh.verify();
 }

@@ -1,0 +1,116 @@
+//! Parquet columns through the binary, read by their meaning: unsigned integers as unsigned
+//! (ids past 2^31 and 2^63, scores past 2^31), and every type that is not a plain number or
+//! string refused by name (fixtures: tests/data/eval/parquet/types, written by pyarrow with
+//! `make.py` there). Each test is a row of docs/hostile.md, listed in `hostile_cases.rs`.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use support::cli::{assert_input_error, rag_isolated, run_in, Out};
+
+fn types() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/eval/parquet/types")
+}
+
+fn eval(run: &str, metrics: &str) -> Out {
+    run_in(
+        rag_isolated(Duration::from_secs(60)).args([
+            "eval",
+            "--qrels",
+            "qrels.trec",
+            "--run",
+            run,
+            "--metrics",
+            metrics,
+        ]),
+        &types(),
+    )
+}
+
+/// `parquet-unsigned`: uint32 query ids 4,000,000,000 and up, uint64 doc ids from 2^63, a uint32
+/// score of 4,000,000,000 on the relevant document and uint16 ranks give exactly the numbers of
+/// the same run as a TREC file (read as signed, the score would be −294,967,296 and the
+/// relevant document last; the ids would turn negative and match no qrels).
+#[test]
+fn parquet_unsigned_columns_are_read_as_unsigned() {
+    let metrics = "p@1,ndcg@10,map,mrr";
+    let parquet = eval("unsigned.parquet", metrics);
+    let trec = eval("unsigned.trec", metrics);
+    assert_eq!(parquet.code, Some(0), "{}", parquet.stderr);
+    assert_eq!(trec.code, Some(0), "{}", trec.stderr);
+    assert_eq!(parquet.stdout, trec.stdout);
+    assert!(
+        parquet
+            .stdout
+            .contains("{\"query_id\":\"4000000000\",\"p@1\":1.0,"),
+        "{}",
+        parquet.stdout
+    );
+    assert!(!parquet.stdout.contains('-'), "{}", parquet.stdout);
+    // Ordered by rank (uint16) instead of score: the same numbers.
+    let by_rank = run_in(
+        rag_isolated(Duration::from_secs(60)).args([
+            "eval",
+            "--qrels",
+            "qrels.trec",
+            "--run",
+            "unsigned.parquet",
+            "--metrics",
+            metrics,
+            "--order",
+            "rank",
+        ]),
+        &types(),
+    );
+    assert_eq!(by_rank.code, Some(0), "{}", by_rank.stderr);
+    assert_eq!(by_rank.stdout, trec.stdout);
+}
+
+/// `parquet-types-by-meaning`: a score stored as a date, a decimal, a timestamp, a float16, a
+/// time or a boolean, and a rank stored as uint64, are refused naming the type: never read as
+/// the integers or bytes they are stored in.
+#[test]
+fn parquet_types_that_are_not_numbers_are_refused_by_name() {
+    for (file, kind) in [
+        ("score_date.parquet", "date"),
+        ("score_decimal.parquet", "decimal"),
+        ("score_timestamp.parquet", "timestamp"),
+        ("score_float16.parquet", "float16"),
+        ("score_time.parquet", "time"),
+        ("score_boolean.parquet", "boolean"),
+    ] {
+        let o = eval(file, "p@1");
+        assert_input_error(
+            &o,
+            &[
+                &format!("{file}: column \"score\" (the score) holds {kind} values"),
+                "expected float or integer",
+            ],
+        );
+    }
+    let o = eval("rank_uint64.parquet", "p@1");
+    assert_input_error(
+        &o,
+        &["column \"rank\" (the rank) holds unsigned 64-bit integer values; expected integer"],
+    );
+    let o = run_in(
+        rag_isolated(Duration::from_secs(60)).args([
+            "eval",
+            "--qrels",
+            "qrels.trec",
+            "--run",
+            "rank_uint64.parquet",
+            "--metrics",
+            "p@1",
+            "--order",
+            "rank",
+        ]),
+        &types(),
+    );
+    assert_input_error(
+        &o,
+        &["column \"rank\" (the rank) holds unsigned 64-bit integer values; expected integer"],
+    );
+}
