@@ -1,4 +1,4 @@
-"""Issue 28, wave 3 session 9: where the carried max-drop false passes of the `mixed` cell come
+"""Where the carried max-drop false passes of the `mixed` cell come
 from. Mixed moves (0.05(1 + Exp(1)) up with probability 0.8, down otherwise) on 15% of n = 100
 queries, the moved queries lowered so that the true mean delta is the max-drop margin -0.01: the
 drop is carried by the ~3 large losses (the down moves, expected n * 0.15 * 0.2 = 3). Each set's

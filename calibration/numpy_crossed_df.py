@@ -1,4 +1,4 @@
-"""Issue 28r: false alarms of the crossed interval's t correction over a range of whole-run shift
+"""False alarms of the crossed interval's t correction over a range of whole-run shift
 sizes, old degrees of freedom against new, replayed in numpy on the model of
 `calibration/replicates.rs` (500 queries, 30% of them jitter N(0, 0.1^2), a whole-run shift
 N(0, SHIFT^2) per run, both sides the same system: every rejection is a false alarm). The

@@ -1,4 +1,4 @@
-"""How often a side's whole-run shift variance truncates to 0 (issue 28's re-run of the replicate
+"""How often a side's whole-run shift variance truncates to 0 (the re-run of the replicate
 cells): the two-way ANOVA decomposition of `stats::crossed::side_noise`,
 sigma_r^2 = max(0, s_m^2 - MS_e / n), replayed in numpy on the model of
 `calibration/replicates.rs` (500 queries, 30% of them jitter N(0, 0.1^2), a whole-run shift

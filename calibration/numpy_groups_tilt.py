@@ -1,4 +1,4 @@
-"""Issue 28, wave 3 session 8: tie-heavy groups of unequal sizes ({1, 2, 3, 10, 30}, group unit),
+"""Tie-heavy groups of unequal sizes ({1, 2, 3, 10, 30}, group unit),
 15% or 10% of queries moved (symmetric +-U(0, 0.5) or shifted U(-0.2, 0.3)), moves independent or
 correlated within a group (icc: the group's propensity share * (1 + icc N(0,1)), clipped).
 Coverage (low above / high below) of the report's tie-guarded interval, per side the wider of the

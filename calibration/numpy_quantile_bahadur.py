@@ -1,4 +1,4 @@
-"""Issue 28, wave 3 session 7: a Bahadur (asymptotic) standard error for median / p95 gates,
+"""A Bahadur (asymptotic) standard error for median / p95 gates,
 tried and not taken. The difference of two sample quantiles of paired sides has asymptotic
 variance V_C + V_B - 2 rho sqrt(V_C V_B), rho the correlation of the indicators 1{C <= q_C} and
 1{B <= q_B} (Babu & Rao 1988, J. Multivariate Anal. 27:15); "rho" takes each side's V from the

@@ -1,4 +1,4 @@
-"""Issue 28, wave 3 session 9: the jackknife t interval of the paired Harrell-Davis difference
+"""The jackknife t interval of the paired Harrell-Davis difference
 (rag-gate's default for median / p95 gates since then), replayed in numpy independently of the
 Rust code, on the four models of numpy_quantile_methods.py and on models the Rust calibration
 does not have.

@@ -1,4 +1,4 @@
-"""Issue 28: interval methods for q(candidate) - q(baseline) (type-7 quantiles) under the paired
+"""Interval methods for q(candidate) - q(baseline) (type-7 quantiles) under the paired
 query bootstrap, compared on several models. Independent numpy replay (not rag-gate code).
 
 Models (the candidate has the baseline's distribution, so the true difference is 0):

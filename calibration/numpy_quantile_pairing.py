@@ -1,4 +1,4 @@
-"""Why the median / p95 gates over-cover (issue 28): an independent numpy replay of the paired
+"""Why the median / p95 gates over-cover: an independent numpy replay of the paired
 percentile bootstrap of q(candidate) - q(baseline) on the model of `sim::quantile_gate`
 (difficulty 100*exp(0.5 N(0,1)) shared by both sides, each side adding its own N(0, noise^2)),
 at the calibration's noise (10) and at a weaker pairing (40). Prints, per cell, the standard

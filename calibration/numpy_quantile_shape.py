@@ -1,4 +1,4 @@
-"""Issue 28: the sampling distribution of the type-7 difference q(candidate) - q(baseline) itself
+"""The sampling distribution of the type-7 difference q(candidate) - q(baseline) itself
 (no bootstrap) on the model of `sim::quantile_gate` (difficulty 100*exp(0.5 N(0,1)) shared, each
 side + N(0, 10^2)): its SD, the 95% quantile of |estimate| in SDs (1.96 for a normal) and the
 excess kurtosis, over 20000 sets a cell. Shows whether over-coverage could come from the

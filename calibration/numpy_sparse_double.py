@@ -1,4 +1,4 @@
-"""Issue 28, wave 3 session 7: the iterated (double) bootstrap on the sparse cells, tried and not
+"""The iterated (double) bootstrap on the sparse cells, tried and not
 taken. Beran's prepivoting (Beran 1987, Biometrika 74:457; Hall & Martin 1988): for each of B1
 outer resamples, C inner resamples of it give u_b, the share of inner t** below the outer t*_b;
 the bootstrap-t bounds are then read at the levels of u's 2.5% and 97.5% quantiles ("cal"), and

@@ -1,4 +1,4 @@
-"""Issue 28, wave 3 session 7: the sparse routes on hit-like metrics (Recall@k, hit rate: a moved
+"""The sparse routes on hit-like metrics (Recall@k, hit rate: a moved
 query's delta is +1 or -1) and other unseen sparse regimes, numpy only: the bootstrap-t, the tie
 guard (the report's interval), Student t, Hall's (1992, JRSS B 54:221) skewness-removing
 transformation of t, empirical likelihood with F(1, n-1) calibration (Owen 1988), and the guard

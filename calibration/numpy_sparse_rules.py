@@ -1,8 +1,8 @@
-"""Issue 28: an independent numpy replay of the bootstrap-t, its tie guard and rules considered
+"""An independent numpy replay of the bootstrap-t, its tie guard and rules considered
 for the sparse cells (most query deltas exactly 0, a share moved), query unit, 95%.
 
 Routes per set (B resamples): the bootstrap-t (t* = (mean* - mean)/se*, se = s/sqrt(n); an
-infinite t* reads the smallest / largest delta), the tie guard until wave 3 session 8 (per side
+infinite t* reads the smallest / largest delta), the tie guard with the bootstrap-t bound as partner (per side
 the wider of it and the Student t bound), the tie guard since ("t|tilt guard": per side the wider
 of the Student t bound and the tilted score bound, `src/stats/ties.rs`, `src/stats/tilt.rs`;
 every cell here is tie-heavy), and three rules tried and not taken: no guard when every

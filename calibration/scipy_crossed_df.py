@@ -1,4 +1,4 @@
-"""Independent reference for `stats::crossed`'s degrees of freedom (issue 28r): the two-way ANOVA
+"""Independent reference for `stats::crossed`'s degrees of freedom: the two-way ANOVA
 mean squares of the baseline's replicates, the variance V = V_rows + k * max(0, s_m^2 - MS_e/n)
 and Satterthwaite's nu for the linear combination of mean squares, each at its own df
 (Satterthwaite 1946, eq. 1), clamped to >= 1; the t stretch t_{nu,0.975}/z_{0.975} and the

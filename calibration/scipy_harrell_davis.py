@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The jackknife t interval of a paired Harrell-Davis difference (issue 28), computed
+"""The jackknife t interval of a paired Harrell-Davis difference, computed
 independently of rag-gate's O(n) leave-one-out sums.
 
 Writes tests/data/stats/scipy_harrell_davis.json, read by tests/it/stats_harrell_davis.rs. For each

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Student t bound of the bootstrap-t's tie guard (issue 28), computed independently.
+"""The Student t bound of the bootstrap-t's tie guard, computed independently.
 
 Writes tests/data/stats/scipy_ties.json, read by tests/it/stats_ties.rs. For each case: the data,
 the share of tied unit means, the mean, the CR2 standard error and its Bell–McCaffrey degrees of
@@ -126,7 +126,7 @@ def main():
     sizes = rng.integers(1, 7, 16)
     group_of = np.repeat(np.arange(16), sizes).tolist()
     cases.append(case("groups-16-sparse", sparse(rng, len(group_of), 0.1), group_of))
-    # Moves mostly one way (issue 28's asymmetric cells): the tilted bound decides a side.
+    # Moves mostly one way (the asymmetric cells): the tilted bound decides a side.
     rng2 = np.random.default_rng(20261203)
     up = np.where(rng2.random(60) < 0.2, np.round(rng2.uniform(-0.2, 0.3, 60) * 1024) / 1024, 0.0)
     cases.append(case("sparse-shifted-n60", up, None))

@@ -45,8 +45,10 @@ pub struct Tally {
     pub p_rejects: usize,
     /// Sets the `min-groups` (or `min-moved`) default would not judge; they are not in `sets`.
     pub not_judged: usize,
-    /// Sets where no query moved (every delta exactly 0: a no-op, which passes by design).
+    /// Sets where no query moved (every delta exactly 0) and that were judged.
     pub no_move: usize,
+    /// The sum of the intervals' widths (hi − lo) over `sets`.
+    pub widths: f64,
 }
 
 impl Tally {
@@ -56,6 +58,11 @@ impl Tally {
         self.ci_misses += usize::from(lo > mu || hi < mu);
         self.low_misses += usize::from(lo > mu);
         self.high_misses += usize::from(hi < mu);
+        self.widths += hi - lo;
+    }
+    /// The mean width of the intervals counted by `add`.
+    pub fn mean_width(&self) -> f64 {
+        self.widths / self.sets.max(1) as f64
     }
     pub fn low_miss_rate(&self) -> f64 {
         self.low_misses as f64 / self.sets as f64
@@ -106,11 +113,14 @@ fn rng_for(seed: u64, scenario: &str, set: usize) -> ChaCha8Rng {
 pub enum Route {
     Report(IntervalMethod),
     Wild,
-    /// The bootstrap-t of issue 17 alone: the report's studentised draws and interval without
+    /// The bootstrap-t alone: the report's studentised draws and interval without
     /// the tie guard (`stats::tie_guard`), for the before/after comparison.
     PlainBootstrapT,
     /// The Student t interval on the same CR2 standard error and Bell–McCaffrey df.
     StudentT,
+    /// The report's bootstrap-t interval with each bound at least as wide as the Student t
+    /// bound (per side the wider of the two): the remedy measured for heavy tails.
+    WiderOfTAndBootstrapT,
 }
 
 impl Route {
@@ -121,8 +131,9 @@ impl Route {
             Route::Report(IntervalMethod::BootstrapT) => "bootstrap-t",
             Route::Report(IntervalMethod::ExpandedPercentile) => "expanded-percentile",
             Route::Wild => "wild (Webb)",
-            Route::PlainBootstrapT => "bootstrap-t without the tie guard (issue 17)",
+            Route::PlainBootstrapT => "bootstrap-t without the tie guard",
             Route::StudentT => "student-t (CR2, BM df)",
+            Route::WiderOfTAndBootstrapT => "per side the wider of bootstrap-t and student-t",
         }
     }
 }
@@ -141,6 +152,17 @@ fn run_route(
         }
         Route::Wild => wild(deltas, groups, resamples, set),
         Route::PlainBootstrapT | Route::StudentT => t_routes(deltas, groups, route, resamples, set),
+        Route::WiderOfTAndBootstrapT => {
+            let boot = run_route(
+                deltas,
+                groups,
+                Route::Report(IntervalMethod::BootstrapT),
+                resamples,
+                set,
+            );
+            let t = t_routes(deltas, groups, Route::StudentT, resamples, set);
+            [boot[0].min(t[0]), boot[1].max(t[1])]
+        }
     }
 }
 
@@ -444,6 +466,9 @@ pub enum Moved {
     /// 0.05·(1 + Exp(1)) up with probability 0.8, the same amount down otherwise: mostly up,
     /// skewed both ways.
     Mixed,
+    /// −0.05·(1 + Exp(1)): down only, now and then a lot (the mirror of `Skewed`: a drop carried
+    /// by the few queries that moved, on the side that hides it).
+    Losses,
 }
 
 impl Moved {
@@ -451,6 +476,7 @@ impl Moved {
         match self {
             Moved::Symmetric => uniform(rng) - 0.5,
             Moved::Skewed => 0.05 * (1.0 - uniform(rng).ln()),
+            Moved::Losses => -0.05 * (1.0 - uniform(rng).ln()),
             Moved::Shifted => 0.5 * uniform(rng) - 0.2,
             Moved::Mixed => {
                 let up = uniform(rng) < 0.8;
@@ -468,6 +494,7 @@ impl Moved {
         match self {
             Moved::Symmetric => 0.0,
             Moved::Skewed => 0.1,
+            Moved::Losses => -0.1,
             Moved::Shifted => 0.05,
             Moved::Mixed => 0.06,
         }
@@ -498,21 +525,33 @@ pub struct SparseTallies {
 /// counts), its interval and the truth it should cover.
 #[derive(Debug, Clone, Copy)]
 pub struct SetOutcome {
+    pub n: usize,
     pub moved: usize,
     pub ci: [f64; 2],
     pub truth: f64,
 }
 
+/// Whether `check` with `min-moved = min_moved` leaves a passing `max-drop` on this set not
+/// judged: 1 to `min_moved − 1` moved, or (with `min_moved` above 1: check's rules) none moved
+/// where zero moves among n queries of a [0, 1] metric do not bound an unseen drop within the
+/// margin (`judge::no_op`).
+pub fn not_judged_pass(o: &SetOutcome, min_moved: usize) -> bool {
+    use rag_gate::judge::no_op::{proven, unseen};
+    let few = o.moved > 0 && o.moved < min_moved;
+    let unproven_no_op =
+        min_moved > 1 && o.moved == 0 && !proven(&unseen(o.n, 1.0, MARGIN, 0.05), MARGIN);
+    few || unproven_no_op
+}
+
 /// The false passes of `max-drop` at the margin (the truth of the false-pass cells) under
-/// `min-moved = min_moved`: a set with 1 to `min_moved − 1` moved queries whose `max-drop`
-/// would pass (low bound above the truth) is not judged, which is not a pass (`not_judged`,
-/// kept in `sets`); a set with no moved query is a no-op, passes and counts in `no_move`.
+/// `min-moved = min_moved`: a set `check` would not judge (`not_judged_pass`) whose `max-drop`
+/// would pass (low bound above the truth) is not a pass (`not_judged`, kept in `sets`); a set
+/// with no moved query that is judged counts in `no_move` (with `min_moved` 1, every such set).
 /// `low_misses` counts the false passes.
 pub fn tally_passes(outcomes: &[SetOutcome], min_moved: usize) -> Tally {
     let mut t = Tally::default();
     for o in outcomes {
-        let few = o.moved > 0 && o.moved < min_moved;
-        if few && o.ci[0] > o.truth {
+        if not_judged_pass(o, min_moved) && o.ci[0] > o.truth {
             t.sets += 1;
             t.not_judged += 1;
             continue;
@@ -523,12 +562,12 @@ pub fn tally_passes(outcomes: &[SetOutcome], min_moved: usize) -> Tally {
     t
 }
 
-/// Coverage over the sets the gate can pass (no moved query, or at least `min_moved`); the
-/// others are counted in `not_judged` and left out of `sets`.
+/// Coverage over the sets the gate can pass (`not_judged_pass` is false); the others are
+/// counted in `not_judged` and left out of `sets`.
 pub fn tally_covered(outcomes: &[SetOutcome], min_moved: usize) -> Tally {
     let mut t = Tally::default();
     for o in outcomes {
-        if o.moved > 0 && o.moved < min_moved {
+        if not_judged_pass(o, min_moved) {
             t.not_judged += 1;
             continue;
         }
@@ -566,6 +605,7 @@ impl Sparse {
                     })
                     .collect();
                 SetOutcome {
+                    n: self.n,
                     moved: d.iter().filter(|&&v| v != 0.0).count(),
                     ci: run_route(&d, None, route, resamples, set),
                     truth,
@@ -698,7 +738,7 @@ pub fn quantile_gate(
     t
 }
 
-/// (p) Many units (issue 27's Poisson bootstrap, from `stats::poisson::POISSON_FROM` units): the
+/// (p) Many units (the Poisson bootstrap, from `stats::poisson::POISSON_FROM` units): the
 /// shift model of (b) at n queries (query unit), or the clustered model of (c) at `groups`
 /// groups of 2–10 queries (group unit). Coverage of μ with both one-sided misses.
 pub fn many_units(
@@ -746,6 +786,82 @@ pub fn many_units_data(
         }
     }
     (base, cand, group_of)
+}
+
+/// Student t with 3 degrees of freedom: N(0, 1) / √(χ²₃ / 3) (variance 3, kurtosis infinite).
+fn t3(rng: &mut ChaCha8Rng) -> f64 {
+    let chi2: f64 = (0..3).map(|_| normal(rng).powi(2)).sum();
+    normal(rng) / (chi2 / 3.0).sqrt()
+}
+
+/// The scale of the heavy-tailed deltas: μ + `T3_SCALE`·t₃.
+pub const T3_SCALE: f64 = 0.1;
+
+/// (t) n heavy-tailed query deltas with no ties, μ + 0.1·t₃ (the per-query delta of a judge
+/// score or a cost mean), query unit: coverage of μ with both one-sided misses. The intervals
+/// are translation-equivariant here (no ties), so the low-side miss is also the share of sets
+/// `max-drop` passes with the true delta on its margin.
+pub fn heavy_tails(seed: u64, sets: usize, n: usize, resamples: usize, route: Route) -> Tally {
+    let mut t = Tally::default();
+    for set in 0..sets {
+        let mut rng = rng_for(seed, &format!("t3-{n}"), set);
+        let d: Vec<f64> = (0..n).map(|_| MU + T3_SCALE * t3(&mut rng)).collect();
+        t.add(run_route(&d, None, route, resamples, set), MU);
+    }
+    t
+}
+
+/// The true rise of the latency cell, in ms.
+pub const LATENCY_RISE: f64 = 2.0;
+
+/// (l) A latency mean (lower is better): query i's baseline latency 50·exp(0.8·Z) ms, its
+/// candidate latency the baseline + 2 ms + 0.2·baseline·Z′ (a change whose noise grows with the
+/// query's latency: heavy-tailed deltas, no ties), query unit. Coverage of the true rise of
+/// 2 ms; the high bound below it is the miss that hides a rise (`max-drop` on a lower-is-better
+/// metric reads the high bound).
+pub fn latency_mean(seed: u64, sets: usize, n: usize, resamples: usize, route: Route) -> Tally {
+    let mut t = Tally::default();
+    for set in 0..sets {
+        let mut rng = rng_for(seed, &format!("latency-{n}"), set);
+        let d: Vec<f64> = (0..n)
+            .map(|_| {
+                let base = 50.0 * (0.8 * normal(&mut rng)).exp();
+                LATENCY_RISE + 0.2 * base * normal(&mut rng)
+            })
+            .collect();
+        t.add(run_route(&d, None, route, resamples, set), LATENCY_RISE);
+    }
+    t
+}
+
+/// (h) A 0/1 metric (hit@1) whose drop on the `max-drop` margin is carried by 8% of n queries:
+/// a moved query's delta is −1 with chance 0.5625 and +1 otherwise (0.08·(1 − 2·0.5625) =
+/// −0.01), the rest exactly 0. The outcomes for `tally_passes` (through `check`'s rules).
+pub fn hit_drop(
+    seed: u64,
+    sets: usize,
+    n: usize,
+    resamples: usize,
+    route: Route,
+) -> Vec<SetOutcome> {
+    (0..sets)
+        .map(|set| {
+            let mut rng = rng_for(seed, &format!("hit-drop-{n}"), set);
+            let d: Vec<f64> = (0..n)
+                .map(|_| match uniform(&mut rng) {
+                    u if u < 0.08 * 0.5625 => -1.0,
+                    u if u < 0.08 => 1.0,
+                    _ => 0.0,
+                })
+                .collect();
+            SetOutcome {
+                n,
+                moved: d.iter().filter(|&&v| v != 0.0).count(),
+                ci: run_route(&d, None, route, resamples, set),
+                truth: -MARGIN,
+            }
+        })
+        .collect()
 }
 
 /// The `max-drift` budget of the drift cells.

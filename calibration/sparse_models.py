@@ -1,4 +1,4 @@
-"""The sparse cells' models (issue 28), shared by the numpy replays: n query deltas, a `share` of
+"""The sparse cells' models, shared by the numpy replays: n query deltas, a `share` of
 them moved, the rest exactly 0; returns the deltas and the true mean.
 
 Kinds: symmetric +-U(0, 0.5); skewed 0.05(1 + Exp(1)); shifted U(-0.2, 0.3); mixed

@@ -1,11 +1,14 @@
 //! The calibration run: on simulated paired data sets, the error rates and coverage of the
 //! intervals and the sign-flip p-value (scenarios in `calibration/sim.rs`).
 //!
-//!     cargo run --release --example calibration [-- SETS RESAMPLES DATA_SEED [small]]
+//!     cargo run --release --example calibration [-- SETS RESAMPLES DATA_SEED [CELLS]]
+//!
+//! CELLS: `small`, `sparse`, `asymmetric`, `quantile`, `poisson` or `heavy` (heavy tails with
+//! no ties, a latency mean, loss-carried sparse changes and a 0/1 drop carried by 8%).
 //!
 //! Defaults: 2000 sets per scenario, 2000 resamples per set (and 2000 sign-flip rounds). The
 //! first part runs the large-sample scenarios (a)–(c) for the default method and the named
-//! ones; `small` runs only the second part, the small-sample regimes (d)–(g) of issue 17, for
+//! ones; `small` runs only the second part, the small-sample regimes (d)–(g), for
 //! every route. Every rate has its binomial Monte-Carlo standard error beside it; the targets
 //! apply to the default interval (bootstrap-t).
 
@@ -199,7 +202,7 @@ fn outcomes_tally(sets: usize) -> Tally {
     }
 }
 
-/// Issue 28's regimes: a change that moves few queries (the rest exactly 0).
+/// A change that moves few queries (the rest exactly 0).
 fn sparse(sets: usize, b: usize, seed: u64) {
     use sim::{Moved, Sparse};
     let mut cells = Vec::new();
@@ -226,7 +229,7 @@ fn sparse(sets: usize, b: usize, seed: u64) {
     sparse_routes(&cells, sets, b, seed);
 }
 
-/// Sparse cells whose moves are not symmetric but not one-signed either (issue 28, found after
+/// Sparse cells whose moves are not symmetric but not one-signed either (found after
 /// the table in docs/statistics.md): mostly up, a few down.
 fn asymmetric(sets: usize, b: usize, seed: u64) {
     use sim::{Moved, Sparse};
@@ -260,6 +263,74 @@ fn sparse_routes(cells: &[sim::Sparse], sets: usize, b: usize, seed: u64) {
     }
 }
 
+/// The routes the heavy-tail cells compare: today's default, the remedy, and Student t.
+const HEAVY_ROUTES: [Route; 3] = [
+    Route::Report(IntervalMethod::BootstrapT),
+    Route::WiderOfTAndBootstrapT,
+    Route::StudentT,
+];
+
+/// One heavy-tail line: coverage, both misses, the mean width and the verdict against the
+/// target (93.5–96.5% with at most 3.5% a side).
+fn heavy_line(label: &str, t: &Tally) {
+    let ok = in_range(t.coverage(), 0.935, 0.965)
+        && t.low_miss_rate() <= 0.035
+        && t.high_miss_rate() <= 0.035;
+    println!(
+        "  {label}: coverage {}, low above {}, high below {}; mean width {:.5}  {}",
+        pct(t, t.coverage()),
+        pct(t, t.low_miss_rate()),
+        pct(t, t.high_miss_rate()),
+        t.mean_width(),
+        verdict(ok)
+    );
+}
+
+/// Heavy tails with no ties (t₃ deltas, a latency mean), drops carried by few queries on the
+/// side that hides them (interval and check), and a 0/1 drop carried by 8% (check).
+fn heavy(sets: usize, b: usize, seed: u64) {
+    use sim::{Moved, Sparse};
+    for route in HEAVY_ROUTES {
+        let t = std::time::Instant::now();
+        println!("[{}]", route.name());
+        for n in [30, 100, 1000] {
+            let tally = sim::heavy_tails(seed, sets, n, b, route);
+            heavy_line(&format!("(t) t3 deltas 0.02 + 0.1·t3, n = {n:4}"), &tally);
+        }
+        for n in [100, 1000] {
+            let tally = sim::latency_mean(seed, sets, n, b, route);
+            heavy_line(&format!("(l) latency mean, rise 2 ms, n = {n:4}"), &tally);
+        }
+        for n in [20, 30, 50] {
+            let cell = Sparse {
+                n,
+                changed: 0.15,
+                moved: Moved::Losses,
+            };
+            sparse_line(&cell, sets, b, seed, route);
+        }
+        for n in [30, 50] {
+            let outcomes = sim::hit_drop(seed, sets, n, b, route);
+            for min in [1, sim::MIN_MOVED] {
+                let p = sim::tally_passes(&outcomes, min);
+                let words = if min == 1 {
+                    "compare (every set judged)"
+                } else {
+                    "check (min-moved 8, no-op rule)"
+                };
+                println!(
+                    "  (h) hit@1 drop 0.01 carried by 8%, n = {n}, {words}: max-drop false pass {}, of them no query moved {}; not judged {}  {}",
+                    pct(&p, p.low_miss_rate()),
+                    pct(&p, p.no_move.min(p.low_misses) as f64 / p.sets as f64),
+                    pct(&p, p.not_judged_rate()),
+                    if min == 1 { "" } else { verdict(p.low_miss_rate() <= 0.035) }
+                );
+            }
+        }
+        println!("  ({:.1} s)", t.elapsed().as_secs_f64());
+    }
+}
+
 fn main() {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<usize> = raw.iter().filter_map(|a| a.parse().ok()).collect();
@@ -269,6 +340,7 @@ fn main() {
     let only_asymmetric = raw.iter().any(|a| a == "asymmetric");
     let only_poisson = raw.iter().any(|a| a == "poisson");
     let only_drift = raw.iter().any(|a| a == "drift");
+    let only_heavy = raw.iter().any(|a| a == "heavy");
     let sets = args.first().copied().unwrap_or(2000);
     let b = args.get(1).copied().unwrap_or(2000);
     let seed = args.get(2).map_or(sim::DATA_SEED, |&s| s as u64);
@@ -285,13 +357,18 @@ fn main() {
         drift(sets, b, seed);
         return;
     }
+    if only_heavy {
+        println!("heavy tails with no ties, drops carried by few queries (losses), a 0/1 drop carried by 8%: coverage of the true delta, the low bound above it (hides a drop), the high bound below it (hides a gain, or a latency rise), the mean width; sparse and hit@1 lines as in `sparse`");
+        heavy(sets, b, seed);
+        return;
+    }
     if only_asymmetric {
-        println!("asymmetric sparse changes (issue 28): as `sparse`, the moved queries mostly up");
+        println!("asymmetric sparse changes: as `sparse`, the moved queries mostly up");
         asymmetric(sets, b, seed);
         return;
     }
     if only_sparse {
-        println!("sparse changes (issue 28): the changed share of queries moves, the rest is exactly 0; coverage of the true delta, the low bound above it (hides a drop), the high bound below it, and with the true delta on the max-drop margin the share of sets that max-drop passes");
+        println!("sparse changes: the changed share of queries moves, the rest is exactly 0; coverage of the true delta, the low bound above it (hides a drop), the high bound below it, and with the true delta on the max-drop margin the share of sets that max-drop passes");
         sparse(sets, b, seed);
         return;
     }
@@ -299,16 +376,16 @@ fn main() {
         large(sets, b, seed);
     }
     equivalence(sets, b, seed);
-    println!("small samples (issue 17): coverage of the true delta, and the share of sets whose low bound lies above it (the miss that hides a drop)");
+    println!("small samples: coverage of the true delta, and the share of sets whose low bound lies above it (the miss that hides a drop)");
     small(sets, b, seed);
 }
 
-/// (q) `median` / `p95` gates (issue 28): coverage of the true quantile difference and, with it
+/// (q) `median` / `p95` gates: coverage of the true quantile difference and, with it
 /// on the `max-drop` margin, the share of sets that pass (the low miss of the location model).
 fn quantile(sets: usize, b: usize, seed: u64) {
     use rag_gate::stats::statistic::Statistic;
     println!(
-        "median / p95 gates (issue 28): latency-like values, the candidate's distribution the baseline's shifted by the true delta; the report's interval (the jackknife t interval of the Harrell–Davis difference); max-drop = {} at a true drop of {}",
+        "median / p95 gates: latency-like values, the candidate's distribution the baseline's shifted by the true delta; the report's interval (the jackknife t interval of the Harrell–Davis difference); max-drop = {} at a true drop of {}",
         sim::QUANTILE_MARGIN,
         sim::QUANTILE_MARGIN
     );
@@ -407,7 +484,7 @@ fn drift(sets: usize, b: usize, seed: u64) {
     }
 }
 
-/// (h) `max-change` (issue 27): how often a true change of exactly ±m passes (a false pass; TOST
+/// (h) `max-change`: how often a true change of exactly ±m passes (a false pass; TOST
 /// with the 95% interval should allow at most 2.5% per side), and how often no change passes.
 fn equivalence(sets: usize, b: usize, seed: u64) {
     println!(
@@ -432,13 +509,13 @@ fn equivalence(sets: usize, b: usize, seed: u64) {
     }
 }
 
-/// (p) Issue 27's Poisson bootstrap, from 10,000 units: coverage and both one-sided misses of
+/// (p) The Poisson bootstrap, from 10,000 units: coverage and both one-sided misses of
 /// the bootstrap-t and percentile intervals (queries, and groups of 2–10), and the same data's
 /// percentile bounds from Poisson weights and from drawn indices (the multinomial engine) side by
 /// side: their mean difference over the half-width, against each bound's Monte-Carlo error.
 fn poisson(sets: usize, b: usize, seed: u64) {
     use rag_gate::stats::statistic::Statistic;
-    println!("many units (issue 27): the Poisson bootstrap from 10,000 units (9,999: drawn indices, the control); shift model (b) with queries, clustered model (c) with groups");
+    println!("many units: the Poisson bootstrap from 10,000 units (9,999: drawn indices, the control); shift model (b) with queries, clustered model (c) with groups");
     for (n, groups) in [
         (9_999, false),
         (10_000, false),

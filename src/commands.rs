@@ -354,7 +354,8 @@ fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<St
 }
 
 /// The comparisons on which `check`, with its default `min-moved`, would not judge a passing
-/// `max-drop` or `max-change` (some but fewer than that many units moved), in one warning,
+/// `max-drop` or `max-change` (some but fewer than that many units moved, or none moved and
+/// too few units to prove a no-op at the comparison's margin), in one warning,
 /// in check's words; a comparison already too small by size is named in that warning only.
 fn too_few_moved_for_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
     let strict = check_sizes(cfg);
@@ -364,7 +365,9 @@ fn too_few_moved_for_check(cfg: &Config, report: &crate::model::Report) -> Optio
         .iter()
         .filter(|c| crate::judge::too_small(&strict, c).is_none())
         .filter_map(|c| {
-            let why = crate::judge::few_moved(c, min)?;
+            let alpha = 1.0 - cfg.bootstrap.confidence;
+            let why = crate::judge::few_moved(c, min)
+                .or_else(|| crate::judge::unproven_no_op_words(c, c.margin, alpha))?;
             Some(format!(
                 "{} on {} ({why})",
                 crate::safe_text::shown(&c.name()),

@@ -26,17 +26,19 @@
 //! cannot go below 2 / 2^G (G units with a non-zero delta), and Holm rejects nothing unless some
 //! p is below α/m. So is a passing `max-drop` / `max-change` on a comparison where 1 to
 //! `min-moved` − 1 units moved (a drop carried by so few passes at its margin far above 2.5%,
-//! issue 28's calibration); a no-op, where nothing moved, is judged.
-//! See [`too_small`], [`cannot_fire`] and [`too_few_moved`].
+//! calibration/results.txt); so is one where nothing moved unless zero moves among its units
+//! bound an unseen drop within the margin (`no_op`), and one on a median or p95 sitting on an
+//! atom. See [`too_small`], [`cannot_fire`], [`too_few_moved`] and [`no_op`].
 
 pub mod drift;
 pub mod efficiency;
 mod headline;
+pub mod no_op;
 mod rules;
 mod run_rules;
 
 pub use headline::{check_line, headline, headline_at};
-pub use rules::{equivalent, label, oriented};
+pub use rules::{difference, equivalent, label, oriented};
 
 /// Labels every comparison against its margin (what the interval says: better, worse, …).
 pub fn label_comparisons(comparisons: &mut [Comparison]) {
@@ -230,7 +232,9 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
 
     let mut out = Judged {
         results: Vec::new(),
-        warnings: Vec::new(),
+        warnings: no_op::unlikely_pass(&targets, comparisons, cfg.bootstrap.confidence)
+            .into_iter()
+            .collect(),
         notes: Vec::new(),
     };
     for (gate, slice, ci) in &targets {
@@ -246,7 +250,10 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                 .then(|| too_small(cfg, c))
                 .flatten()
                 .or_else(|| cannot_fire(rule, &r, c, alpha, family.len()))
-                .or_else(|| too_few_moved(cfg, &r, c));
+                .map(|(why, reason)| resample_floor(cfg, c, alpha, family.len(), why, reason))
+                .or_else(|| too_few_moved(cfg, &r, c))
+                .or_else(|| unproven_no_op(&r, c, alpha))
+                .or_else(|| pass_on_atom(&r, c));
             if let Some((why, reason)) = small {
                 not_judged(&mut r, &why, reason, cfg.slices.on_small_slice);
                 out.warnings.push(format!(
@@ -258,6 +265,16 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                 ));
             } else if let Some(w) = power_warning(gate, rule, &r, c) {
                 out.warnings.push(w);
+            }
+            if r.not_judged.is_none() && is_statistical(rule) {
+                if let Some(words) = atom_words(c) {
+                    out.warnings.push(format!(
+                        "gate #{} {} on {}, {rule}: {words}",
+                        gate.index,
+                        shown(&c.name_with_statistic()),
+                        shown(slice)
+                    ));
+                }
             }
             out.results.push(r);
         }
@@ -298,6 +315,47 @@ fn cannot_fire(
     )
 }
 
+/// A `fail-if-significant-drop` that cannot fire because of the resamples, not the data: its
+/// p floor is the random sign-flip test's 1 / (resamples + 1), not 2 / 2^units. Then the words
+/// (and the reason) name the resample floor and the resamples that would lift it below Holm's
+/// α/m: R ≥ ⌊m/α⌋ gives 1 / (R + 1) < α/m. Any other reason passes through.
+fn resample_floor(
+    cfg: &Config,
+    c: &Comparison,
+    alpha: f64,
+    family: usize,
+    why: String,
+    reason: NotJudged,
+) -> (String, NotJudged) {
+    let resamples = cfg.bootstrap.resamples;
+    let floor = 1.0 / (resamples as f64 + 1.0);
+    if reason != NotJudged::CannotFire || c.p_floor > floor * (1.0 + 1e-12) {
+        return (why, reason);
+    }
+    let needed = resamples_lifting_floor(alpha, family);
+    (
+        format!(
+            "the sign-flip p-value cannot go below 1/(resamples + 1) = {:.6} with {resamples} resamples (the resample floor, not the data: {}) and Holm over {family} comparisons needs p < {:.6}; [bootstrap] resamples = {needed} or more would lift it: fail-if-significant-drop has 0 power at these resamples",
+            floor,
+            moved_words(c),
+            alpha / family.max(1) as f64
+        ),
+        NotJudged::ResampleFloor { resamples, needed },
+    )
+}
+
+/// The fewest resamples R whose sign-flip floor 1 / (R + 1) lies below α/m.
+pub fn resamples_lifting_floor(alpha: f64, family: usize) -> u64 {
+    // 1/(R + 1) < α/m ⇔ R + 1 > m/α; m/α is often a whole number but for the rounding of α
+    // (1 − 0.95 is 0.05000000000000004): take it whole then.
+    let x = family.max(1) as f64 / alpha;
+    if (x - x.round()).abs() < 1e-6 {
+        x.round() as u64
+    } else {
+        x.floor() as u64
+    }
+}
+
 /// The rules whose pass claims the change is small, and so rests on the units that moved.
 const PASS_NEEDS_MOVES: [&str; 2] = ["max-drop", "max-change"];
 
@@ -320,6 +378,127 @@ fn too_few_moved(cfg: &Config, r: &GateResult, c: &Comparison) -> Option<(String
                 },
             )
         })
+}
+
+/// Why a passing `max-drop` / `max-change` on `c`, where no unit moved, is not judged, if so:
+/// zero moves among its units bound the share a change could have moved unseen (`no_op`), and
+/// that share × the metric's range exceeds the margin.
+fn unproven_no_op(r: &GateResult, c: &Comparison, alpha: f64) -> Option<(String, NotJudged)> {
+    if !(r.passed && c.moved == 0 && PASS_NEEDS_MOVES.contains(&r.rule.as_str())) {
+        return None;
+    }
+    let margin = r.threshold.abs();
+    let u = no_op::unseen(moving_units(c), c.value_range, margin, alpha);
+    (!no_op::proven(&u, margin)).then(|| {
+        (
+            format!(
+                "{}: a pass would not prove a no-op",
+                unseen_words(c, &u, margin, alpha)
+            ),
+            NotJudged::NothingMoved { needed: u.needed },
+        )
+    })
+}
+
+/// What zero moves on `c` bound against `margin`, in the words of [`unseen_words`].
+pub fn nothing_moved_words(c: &Comparison, margin: f64, alpha: f64) -> String {
+    let u = no_op::unseen(moving_units(c), c.value_range, margin, alpha);
+    unseen_words(c, &u, margin, alpha)
+}
+
+/// The units `moved` counts on `c`: its groups with the group unit, else its queries.
+pub(crate) fn moving_units(c: &Comparison) -> usize {
+    match c.groups.filter(|_| c.effective_groups.is_some()) {
+        Some(g) => g,
+        None => c.n,
+    }
+}
+
+/// "no query moved (delta beyond tie-epsilon) among 40 queries, which leaves up to 8.8% of
+/// them movable unseen (one-sided 97.5% bound) and so a drop of up to 0.0880 on the metric's
+/// range 1, over the margin 0.0100; 368 queries would prove a no-op".
+fn unseen_words(c: &Comparison, u: &no_op::Unseen, margin: f64, alpha: f64) -> String {
+    let (one, many) = if moving_units(c) == c.n {
+        ("query", "queries")
+    } else {
+        ("group", "groups")
+    };
+    let range = if crate::metric_names::is_bounded(&crate::metric_names::canonical(&c.metric)) {
+        "the metric's range [0, 1]".to_string()
+    } else {
+        format!(
+            "the values' observed range {}",
+            crate::numbers::plain(c.value_range)
+        )
+    };
+    let needed = match u.needed {
+        Some(k) => format!(
+            "{} would prove a no-op",
+            crate::numbers::count(k, one, many)
+        ),
+        None => "no number would prove a no-op within a zero margin".to_string(),
+    };
+    format!(
+        "no {one} moved (delta beyond tie-epsilon) among {}, which leaves up to {} of them movable unseen (one-sided {} bound) and so a {} of up to {} on {range}, over the margin {}; {needed}",
+        crate::numbers::count(moving_units(c), one, many),
+        crate::numbers::percent(u.share),
+        crate::numbers::percent(1.0 - alpha / 2.0),
+        if c.higher_is_better { "drop" } else { "rise" },
+        crate::numbers::plain(u.drop),
+        crate::numbers::plain(margin),
+    )
+}
+
+/// The share of each side's values that must equal its quantile for a median or p95 to sit on
+/// an atom (nDCG's ceiling of 1.0 under a p95): there its interval over-covers (99.4–100% in an
+/// outside audit) and cannot see a change in the tail beyond the atom.
+pub const ATOM_SHARE: f64 = 0.05;
+
+/// "the p95 sits on an atom: 12.0% of the baseline's and 13.0% of the candidate's values equal
+/// it (1.0000 and 1.0000), …" when `c` is a quantile comparison on an atom.
+pub fn atom_words(c: &Comparison) -> Option<String> {
+    let a = c
+        .atom
+        .filter(|a| a.shares.iter().all(|&s| s >= ATOM_SHARE))?;
+    Some(format!(
+        "the {q} sits on an atom: {} of the baseline's and {} of the candidate's values equal their {q} ({} and {}; {} or more on both sides is an atom), so the difference {q} of candidate − {q} of baseline cannot see a change in the tail beyond it",
+        crate::numbers::percent(a.shares[0]),
+        crate::numbers::percent(a.shares[1]),
+        crate::numbers::plain(a.values[0]),
+        crate::numbers::plain(a.values[1]),
+        crate::numbers::percent(ATOM_SHARE),
+        q = c.statistic,
+    ))
+}
+
+/// Why a passing `max-drop` / `max-change` on a quantile that sits on an atom is not judged, if
+/// so: its pass would claim no harm in a tail it cannot see.
+fn pass_on_atom(r: &GateResult, c: &Comparison) -> Option<(String, NotJudged)> {
+    if !(r.passed && PASS_NEEDS_MOVES.contains(&r.rule.as_str())) {
+        return None;
+    }
+    atom_words(c).map(|w| {
+        (
+            format!("{w}: a pass would not show the tail unharmed; gate the mean, or a quantile off the atom"),
+            NotJudged::OnAtom,
+        )
+    })
+}
+
+/// "no query moved among 40 queries, so an unseen drop up to 0.0881 is not ruled out (margin
+/// 0.0100)" when no unit of `c` moved and that bound exceeds `margin`: where check would not
+/// judge a passing `max-drop` / `max-change`. `compare` warns with it.
+pub fn unproven_no_op_words(c: &Comparison, margin: f64, alpha: f64) -> Option<String> {
+    let u = no_op::unseen(moving_units(c), c.value_range, margin, alpha);
+    (c.moved == 0 && !no_op::proven(&u, margin)).then(|| {
+        format!(
+            "no unit moved among {}, so an unseen {} up to {} is not ruled out (margin {})",
+            moving_units(c),
+            if c.higher_is_better { "drop" } else { "rise" },
+            crate::numbers::plain(u.drop),
+            crate::numbers::plain(margin)
+        )
+    })
 }
 
 /// "3 queries moved (delta beyond tie-epsilon) < min-moved 8" when some but fewer than `min`

@@ -256,6 +256,14 @@ pub struct PairingInfo {
     pub dropped_examples: Vec<String>,
 }
 
+/// The values at a quantile: each side's (baseline, candidate) type 7 quantile and the share of
+/// its values equal to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Atom {
+    pub values: [f64; 2],
+    pub shares: [f64; 2],
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
     pub metric: String,
@@ -283,6 +291,21 @@ pub struct Comparison {
     /// JSON layout (the query unit's count is wins + losses there).
     #[serde(skip)]
     pub moved: usize,
+    /// The largest change one query's value can make: 1 for a metric bounded to [0, 1], else
+    /// the values' observed range on both sides (what bounds an unseen drop when none moved).
+    #[serde(skip)]
+    pub value_range: f64,
+    /// For a median or p95: each side's type 7 quantile and the share of that side's values
+    /// equal to it (within tie-epsilon), which says whether the quantile sits on an atom
+    /// (`judge::atom_words`). None for the mean.
+    #[serde(skip)]
+    pub atom: Option<Atom>,
+    /// The standard error of `estimate` and its degrees of freedom, behind `mde` (what the
+    /// chance of a no-op passing the gates is read from).
+    #[serde(skip)]
+    pub se: f64,
+    #[serde(skip)]
+    pub df: f64,
     /// "mean", "median" or "p95": what `estimate` and `ci` are about.
     pub statistic: String,
     /// False for metrics where lower is better (latency): labels read a rise as a drop.
@@ -541,9 +564,19 @@ pub enum NotJudged {
     ThinTail,
     /// A passing `fail-if-significant-drop` whose sign-flip p-value cannot go below Holm's α/m.
     CannotFire,
+    /// As `CannotFire`, but the floor is the random sign-flip test's 1 / (resamples + 1), not
+    /// the data's: `needed` resamples would lift it below Holm's α/m.
+    ResampleFloor { resamples: u64, needed: u64 },
     /// A passing `max-drop` / `max-change` on which `moved` units moved, some but fewer than
     /// `min` (`min-moved`).
     TooFewMoved { moved: usize, min: usize },
+    /// A passing `max-drop` / `max-change` on which no unit moved, where zero moves among this
+    /// many units cannot rule out an unseen drop beyond the margin (`judge::no_op`); `needed`
+    /// units would (None for a zero margin).
+    NothingMoved { needed: Option<usize> },
+    /// A passing `max-drop` / `max-change` on a median or p95 that sits on an atom
+    /// (`judge::ATOM_SHARE` or more of each side's values equal its quantile).
+    OnAtom,
     /// The slice's mean judged@k is below `min-judged`.
     TooFewJudgments,
 }
@@ -556,7 +589,10 @@ impl NotJudged {
             NotJudged::MinGroups => "too small (min-groups)",
             NotJudged::ThinTail => "too small for its quantile",
             NotJudged::CannotFire => "too few units for the sign-flip test",
+            NotJudged::ResampleFloor { .. } => "too few resamples for the sign-flip test",
             NotJudged::TooFewMoved { .. } => "too few moved (min-moved)",
+            NotJudged::NothingMoved { .. } => "nothing moved, too few to prove a no-op",
+            NotJudged::OnAtom => "the quantile sits on an atom",
             NotJudged::TooFewJudgments => "too few judgments (min-judged)",
         }
     }
@@ -702,6 +738,10 @@ pub struct EfficiencyReport {
     pub metrics: Vec<RunMetric>,
     /// One per run-level gate rule, in gate-file order.
     pub gates: Vec<RunGateResult>,
+    /// Run-level gates with too few measurements for their margin (`judge::run_rules`), added
+    /// to the report's warnings with the verdict.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

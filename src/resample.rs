@@ -11,7 +11,7 @@ pub mod runs;
 
 /// The most draws a run of quantile (median, p95) gates may cost: resamples × query-slice
 /// memberships × (1 + the close-call re-run factor) × quantile-gated metrics, counted before
-/// resampling (`check` refuses more). Since the windowed counts (issue 27) a quantile draw costs
+/// resampling (`check` refuses more). With windowed counts a quantile draw costs
 /// ~0.8 ns on 2 cores (10^10 draws, 100,000 queries × 10^5 resamples: 7.7 s over the mean gate's
 /// run, docs/speed.md), so the worst case is about 3 minutes there; without close calls a tenth.
 pub const MAX_QUANTILE_DRAWS: u64 = 200_000_000_000;
@@ -317,6 +317,10 @@ fn compare_one(
         ties: wtl.ties,
         losses: wtl.losses,
         moved: moved_units(&oriented, view.groups(s.unit), s.tie_epsilon),
+        value_range: value_range(metric, base, cand),
+        atom: statistic
+            .level()
+            .map(|p| atom_at([base, cand], p, s.tie_epsilon)),
         statistic: statistic.as_str().into(),
         higher_is_better,
         baseline_value: e.sides[0],
@@ -328,6 +332,8 @@ fn compare_one(
         p_value: e.p_value,
         p_floor: e.p_floor,
         mde: e.mde,
+        se: e.se,
+        df: e.df,
         margin: gate_margin.unwrap_or(s.practical_tie),
         label: None,
         practical_tie: s.practical_tie,
@@ -347,6 +353,37 @@ fn compare_one(
         replicates: replicate_info(runs, e.crossed),
         statistic_in_name: reading.named,
     }
+}
+
+/// Each side's type 7 `p`-quantile and the share of its values within `epsilon` of it.
+fn atom_at(sides: [&[f64]; 2], p: f64, epsilon: f64) -> crate::model::Atom {
+    let at = |x: &[f64]| {
+        let mut sorted = x.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let q = crate::stats::quantile::quantile_sorted(&sorted, p);
+        let equal = sorted.iter().filter(|&&v| (v - q).abs() <= epsilon).count();
+        (q, equal as f64 / sorted.len().max(1) as f64)
+    };
+    let (b, c) = (at(sides[0]), at(sides[1]));
+    crate::model::Atom {
+        values: [b.0, c.0],
+        shares: [b.1, c.1],
+    }
+}
+
+/// The largest change one query's value can make (`Comparison::value_range`): 1 for a metric
+/// bounded to [0, 1], else the observed range of both sides' values.
+fn value_range(metric: &str, base: &[f64], cand: &[f64]) -> f64 {
+    if crate::metric_names::is_bounded(&crate::metric_names::canonical(metric)) {
+        return 1.0;
+    }
+    let (lo, hi) = base
+        .iter()
+        .chain(cand)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    (hi - lo).max(0.0)
 }
 
 /// The units that moved (`Comparison::moved`): queries with |delta| > ε, or the groups holding

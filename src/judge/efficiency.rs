@@ -10,12 +10,13 @@ use crate::error::{Error, Result};
 use crate::model::{CardField, EfficiencyReport, RunCard, RunGateResult, RunMetric};
 use crate::stats::qps_at_recall::{qps_at, Reading};
 
-use super::run_rules::{judge_rule, SideValues};
+use super::run_rules::{judge_rule, too_few_measurements, SideValues};
 
 /// The section for these two cards (`written`: as the gate file or command line named them).
 pub fn section(cfg: &Config, written: [&str; 2], cards: [&RunCard; 2]) -> Result<EfficiencyReport> {
     let conditions = side_by_side(&cards[0].conditions, &cards[1].conditions);
     let mut gates = Vec::new();
+    let mut warnings = Vec::new();
     for g in &cfg.efficiency.gates {
         like_with_like(cfg, g, &conditions, cards)?;
         let values = gate_values(cfg, g, cards)?;
@@ -25,6 +26,12 @@ pub fn section(cfg: &Config, written: [&str; 2], cards: [&RunCard; 2]) -> Result
             .map(|c| c.key.clone())
             .collect();
         for rule in &g.rules {
+            warnings.extend(too_few_measurements(
+                g,
+                rule,
+                &values,
+                cfg.bootstrap.confidence,
+            ));
             let mut r = judge_rule(g, rule, &values, cfg.bootstrap.confidence);
             r.allowed_changes = allowed.clone();
             gates.push(r);
@@ -37,6 +44,7 @@ pub fn section(cfg: &Config, written: [&str; 2], cards: [&RunCard; 2]) -> Result
         conditions,
         metrics: metrics(cfg, cards),
         gates,
+        warnings,
     })
 }
 
@@ -212,6 +220,7 @@ pub fn fails(results: &[RunGateResult]) -> bool {
 /// headline names the first one when the per-query gates passed, and counts them otherwise.
 pub fn add_to_verdict(report: &mut crate::model::Report, e: &EfficiencyReport) {
     use crate::model::Verdict;
+    report.warnings.extend(e.warnings.iter().cloned());
     if e.gates.is_empty() {
         return;
     }

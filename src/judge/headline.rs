@@ -55,16 +55,11 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
             .then_with(|| a.gate.cmp(&b.gate))
     }) else {
         let passed = results.iter().filter(|r| r.passed).count();
-        let few_moved = results
-            .iter()
-            .any(|r| matches!(r.not_judged, Some(NotJudged::TooFewMoved { .. })));
         let tail = if not_judged > 0 {
-            let why = if few_moved {
-                "too small, or too few queries moved"
-            } else {
-                "slices too small"
-            };
-            format!("; {not_judged} not judged ({why}), not passed")
+            format!(
+                "; {not_judged} not judged ({}), not passed",
+                not_judged_why(results)
+            )
         } else {
             String::new()
         };
@@ -90,6 +85,25 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
         failed.len(),
         count(checks, "check", "checks")
     )
+}
+
+/// Why checks were not judged, in a few words: "slices too small", "too small, or too few
+/// queries moved", "too few resamples for the sign-flip test".
+fn not_judged_why(results: &[GateResult]) -> &'static str {
+    let any =
+        |f: fn(&NotJudged) -> bool| results.iter().any(|r| r.not_judged.as_ref().is_some_and(f));
+    if any(|n| matches!(n, NotJudged::ResampleFloor { .. })) {
+        "too small, or too few resamples for the sign-flip test"
+    } else if any(|n| {
+        matches!(
+            n,
+            NotJudged::TooFewMoved { .. } | NotJudged::NothingMoved { .. }
+        )
+    }) {
+        "too small, or too few queries moved"
+    } else {
+        "slices too small"
+    }
 }
 
 /// One failed or not-judged check in the headline's words: the reason the headline gives when
@@ -160,19 +174,22 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
                 worst.detail
             ),
             Some(NotJudged::CannotFire) => cannot_fire_reason(worst, c, alpha, results),
-            Some(NotJudged::ThinTail) => format!(
-                "{} on {} not judged: {}, fewer than the {} a {} needs ({} beyond its quantile) to judge {}",
-                shown(&c.name_with_statistic()),
-                shown(&c.slice),
-                count(c.n, "query", "queries"),
-                super::quantile_fewest(&c.statistic).unwrap_or(0),
-                c.statistic,
-                super::TAIL_VALUES,
-                worst.rule
-            ),
+            Some(NotJudged::ResampleFloor { resamples, needed }) => {
+                resample_floor_reason(worst, c, alpha, [resamples, needed], results)
+            }
+            Some(NotJudged::ThinTail) => thin_tail_reason(worst, c),
             Some(NotJudged::TooFewMoved { min, .. }) => {
                 too_few_moved_reason(worst, c, min, results)
             }
+            Some(NotJudged::OnAtom) => {
+                would_pass_but(worst, c, &super::atom_words(c).unwrap_or_default(), results)
+            }
+            Some(NotJudged::NothingMoved { .. }) => would_pass_but(
+                worst,
+                c,
+                &super::nothing_moved_words(c, worst.threshold.abs(), alpha),
+                results,
+            ),
             reason => format!(
                 "{} on {} not judged: {}, too few to judge {}",
                 shown(&c.name()),
@@ -217,6 +234,52 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
             shown(&worst.slice)
         ),
     }
+}
+
+/// A median or p95 on too few queries for its quantile, in the headline's words.
+fn thin_tail_reason(worst: &GateResult, c: &Comparison) -> String {
+    format!(
+        "{} on {} not judged: {}, fewer than the {} a {} needs ({} beyond its quantile) to judge {}",
+        shown(&c.name_with_statistic()),
+        shown(&c.slice),
+        count(c.n, "query", "queries"),
+        super::quantile_fewest(&c.statistic).unwrap_or(0),
+        c.statistic,
+        super::TAIL_VALUES,
+        worst.rule
+    )
+}
+
+/// "ndcg@10 on all not judged: max-drop would pass, but {why} (min-mean passed)".
+fn would_pass_but(worst: &GateResult, c: &Comparison, why: &str, results: &[GateResult]) -> String {
+    format!(
+        "{} on {} not judged: {} would pass, but {why}{}",
+        shown(&c.name_with_statistic()),
+        shown(&c.slice),
+        worst.rule,
+        passed_beside(worst, results)
+    )
+}
+
+/// A `fail-if-significant-drop` held back by the resample floor, in the headline's words: the
+/// floor, Holm's bar, the units that moved, and the resamples that would lift it.
+fn resample_floor_reason(
+    worst: &GateResult,
+    c: &Comparison,
+    alpha: f64,
+    [resamples, needed]: [u64; 2],
+    results: &[GateResult],
+) -> String {
+    format!(
+        "{} on {}: {} cannot fire at {resamples} resamples, the sign-flip test's resample floor 1/({resamples} + 1) is above Holm's p < {:.6} over {} ({}); set [bootstrap] resamples to {needed} or more{}",
+        shown(&c.name()),
+        shown(&c.slice),
+        worst.rule,
+        alpha / worst.family_size.max(1) as f64,
+        count(worst.family_size, "comparison", "comparisons"),
+        super::moved_words(c),
+        passed_beside(worst, results)
+    )
 }
 
 /// A `max-drop` / `max-change` that would pass on too few moved units, in the headline's words:

@@ -44,6 +44,16 @@ fn stat(c: &Comparison) -> &str {
     &c.statistic
 }
 
+/// What the interval is of, in words: "mean difference", or for a quantile the difference of
+/// the two sides' quantiles, "difference p95 of candidate − p95 of baseline" (not the p95 of
+/// the per-query changes).
+pub fn difference(c: &Comparison) -> String {
+    match stat(c) {
+        "mean" => "mean difference".to_string(),
+        q => format!("difference {q} of candidate − {q} of baseline"),
+    }
+}
+
 /// Applies `rule` with `threshold` to `c`. `p_adjusted` is the Holm-adjusted p-value of `c` and
 /// `alpha` = 1 − confidence.
 pub fn apply(
@@ -145,13 +155,13 @@ fn non_inferiority(threshold: f64, c: &Comparison) -> Decision {
         },
         passed: lo >= -threshold,
         detail: format!(
-            "non-inferiority: the {} of the {} difference must be {} (CI [{}, {}])",
+            "non-inferiority: the {} of the {} must be {} (CI [{}, {}])",
             if c.higher_is_better {
                 "CI lower bound"
             } else {
                 "CI upper bound"
             },
-            stat(c),
+            difference(c),
             if c.higher_is_better {
                 format!("≥ {}", signed(-threshold))
             } else {
@@ -187,13 +197,13 @@ fn equivalence(threshold: f64, c: &Comparison) -> Decision {
     };
     let detail = if passed {
         format!(
-            "equivalent within ±{m}: the {ci} of the {} difference lies inside (−{m}, +{m})",
-            stat(c)
+            "equivalent within ±{m}: the {ci} of the {} lies inside (−{m}, +{m})",
+            difference(c)
         )
     } else {
         format!(
-            "not shown equivalent within ±{m}: the {ci} of the {} difference cannot rule out {open}",
-            stat(c)
+            "not shown equivalent within ±{m}: the {ci} of the {} cannot rule out {open}",
+            difference(c)
         )
     };
     let far = if c.ci[1].abs() >= c.ci[0].abs() {
@@ -313,6 +323,10 @@ mod tests {
             ties: 10,
             losses: 0,
             moved: 0,
+            value_range: 1.0,
+            atom: None,
+            se: 0.0,
+            df: 0.0,
             statistic: "mean".into(),
             higher_is_better: true,
             baseline_value: 0.5,

@@ -236,13 +236,120 @@ fn change(
     } else {
         String::new()
     };
-    let detail = format!(
-        "{} → {}: {}{shown_bound}; may {word} by at most {allowed}",
-        value(mb),
-        value(mc),
-        show(estimate)
+    let detail = change_detail(
+        [b, c],
+        replicated && rule.relative,
+        format!("{}{shown_bound}", show(estimate)),
+        point,
+        format!("may {word} by at most {allowed}"),
     );
     decide(r, pass, detail)
+}
+
+/// "100 → 106: +6.0% (upper bound +9.1%); may rise by at most 10.0%". When the interval is
+/// of the ratio of geometric means (`geometric`) while the metrics table shows the arithmetic
+/// means, both, labelled, so the two are never read as one quantity.
+fn change_detail(
+    [b, c]: [&[f64]; 2],
+    geometric: bool,
+    read: String,
+    arithmetic_change: f64,
+    allowed: String,
+) -> String {
+    if geometric {
+        format!(
+            "geometric means {} → {}: {read}, what the gate reads; arithmetic means {} → {}: {}, as in the metrics table; {allowed}",
+            value(geometric_mean(b)),
+            value(geometric_mean(c)),
+            value(mean(b)),
+            value(mean(c)),
+            change_percent(arithmetic_change)
+        )
+    } else {
+        format!("{} → {}: {read}; {allowed}", value(mean(b)), value(mean(c)))
+    }
+}
+
+fn geometric_mean(x: &[f64]) -> f64 {
+    (x.iter().map(|v| v.ln()).sum::<f64>() / x.len() as f64).exp()
+}
+
+/// The chance a candidate that changes nothing passes `max-increase` / `max-decrease` of `g`,
+/// read from the measurements' spread before judging (`stats::power::no_op_pass` on Welch's
+/// standard error and df, on the log scale for a fraction), and the measurements a side that
+/// would let it pass `AIM_MEASURED` of the time: a warning when the chance is below 1/2.
+pub fn too_few_measurements(
+    g: &RunGate,
+    rule: &RunRule,
+    v: &SideValues,
+    confidence: f64,
+) -> Option<String> {
+    use crate::stats::power::{no_op_pass, NoOpRule};
+    let SideValues::Measured([b, c]) = v else {
+        return None;
+    };
+    let changes = matches!(
+        rule.kind,
+        RunRuleKind::MaxIncrease | RunRuleKind::MaxDecrease
+    );
+    if !changes || b.len() < MIN_REPLICATES || c.len() < MIN_REPLICATES {
+        return None;
+    }
+    let scale = |x: &[f64]| -> Option<Vec<f64>> {
+        if !rule.relative {
+            return Some(x.to_vec());
+        }
+        x.iter()
+            .all(|&v| v > 0.0)
+            .then(|| x.iter().map(|v| v.ln()).collect())
+    };
+    let (lb, lc) = (scale(b)?, scale(c)?);
+    let margin = match (rule.relative, rule.kind) {
+        (false, _) => rule.amount,
+        (true, RunRuleKind::MaxIncrease) => rule.amount.ln_1p(),
+        (true, _) if rule.amount < 1.0 => -(-rule.amount).ln_1p(),
+        (true, _) => return None,
+    };
+    let (vb, vc) = (variance(&lb), variance(&lc));
+    let at = |nb: f64, nc: f64| {
+        let (ab, ac) = (vb / nb, vc / nc);
+        let df = (ab + ac).powi(2) / (ab * ab / (nb - 1.0) + ac * ac / (nc - 1.0));
+        no_op_pass(NoOpRule::Drop, margin, (ab + ac).sqrt(), df, confidence)
+    };
+    let chance = at(b.len() as f64, c.len() as f64);
+    if chance.is_nan() || chance >= 0.5 {
+        return None;
+    }
+    let needed = (MIN_REPLICATES..=100_000).find(|&n| at(n as f64, n as f64) >= AIM_MEASURED);
+    let spread = if rule.relative {
+        format!(
+            "a spread of {:.1}% and {:.1}% of the mean (the log-measurements' SD)",
+            100.0 * vb.sqrt(),
+            100.0 * vc.sqrt()
+        )
+    } else {
+        format!("SDs {} and {}", value(vb.sqrt()), value(vc.sqrt()))
+    };
+    Some(format!(
+        "run-level gate #{} {} {} {}: with {} and {} measurements ({spread}) a candidate that changes nothing passes about {:.0}% of the time, read from their spread before judging; {} would let it pass {:.0}% of the time",
+        g.index,
+        crate::safe_text::shown(&g.metric),
+        rule.kind.as_str(),
+        if rule.relative { format!("{:.1}%", rule.amount * 100.0) } else { value(rule.amount) },
+        b.len(),
+        c.len(),
+        100.0 * chance,
+        needed.map_or("no number of measurements up to 100,000".to_string(), |n| format!("about {n} measurements a side")),
+        100.0 * AIM_MEASURED
+    ))
+}
+
+/// The chance of a no-op passing that the warning's measurement count aims for.
+pub const AIM_MEASURED: f64 = 0.8;
+
+fn variance(x: &[f64]) -> f64 {
+    let m = mean(x);
+    x.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (x.len() as f64 - 1.0)
 }
 
 /// Welch's interval of the change (on the log-ratio for a fraction), recorded in `r`; None when

@@ -65,6 +65,9 @@ pub struct Estimate {
     /// The smallest p-value the sign-flip test can give on these units (`signflip::p_floor`).
     pub p_floor: f64,
     pub mde: f64,
+    /// The standard error and degrees of freedom behind the MDE (no resampling for a mean).
+    pub se: f64,
+    pub df: f64,
     /// Group unit: the effective number of groups, 1 + the Imbens–Kolesár df (`groups_counted`).
     pub effective_groups: Option<f64>,
     /// With replicate runs: the small-sample correction behind the interval and p-value.
@@ -325,6 +328,8 @@ pub fn estimate_crossed(
             None => signflip::p_floor(part.nonzero, units.len(), x.resamples),
         },
         mde: mde(part.se, part.df, x.confidence, POWER),
+        se: part.se,
+        df: part.df,
         effective_groups: x.groups.map(|(of, _)| groups_counted(x.deltas, of, &sizes)),
         crossed: part.crossed,
     }

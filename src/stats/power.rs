@@ -13,6 +13,15 @@
 //!   which equals s/√n when every group holds one query.
 //!
 //! For a quantile statistic the SE is the standard deviation of its bootstrap distribution.
+//!
+//! The chance that a no-op (true delta 0) passes a rule read from the interval, before any
+//! resampling, from the comparison's standard error alone (normal theory, θ̂/ŝe ~ t_df):
+//! `max-drop = m` passes when the low bound θ̂ − t·ŝe ≥ −m, chance F_t(m/ŝe − t);
+//! `max-change = m` when |θ̂| < m − t·ŝe, chance 2·F_t(m/ŝe − t) − 1 (at least 0). A set of
+//! such rules that must all pass (an intersection–union test, Berger 1982) passes a no-op with
+//! the product of the chances if the comparisons are independent (overlapping slices are
+//! positively correlated, so the product is a lower bound). The margin that passes with chance
+//! p is ŝe·(t + F_t⁻¹(p)) (max-drop) or ŝe·(t + F_t⁻¹((1 + p)/2)) (max-change).
 
 use super::bootstrap::Units;
 use super::small_sample::t_quantile;
@@ -27,6 +36,50 @@ pub fn mde(se: f64, df: f64, confidence: f64, power: f64) -> f64 {
         return 0.0;
     }
     (t_quantile(1.0 - (1.0 - confidence) / 2.0, df) + t_quantile(power, df)) * se
+}
+
+/// Which rule a no-op must pass: `max-drop` (one-sided) or `max-change` (two-sided).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoOpRule {
+    Drop,
+    Change,
+}
+
+/// Student t's cdf (the normal's for df = ∞).
+fn t_cdf(x: f64, df: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+    if df.is_infinite() {
+        Normal::new(0.0, 1.0).expect("standard normal").cdf(x)
+    } else {
+        StudentsT::new(0.0, 1.0, df).expect("df > 0").cdf(x)
+    }
+}
+
+/// The chance a no-op passes `rule` at `margin` on a comparison with standard error `se` on
+/// `df` degrees of freedom, its interval at `confidence`. 1 when se is 0 (nothing varies).
+pub fn no_op_pass(rule: NoOpRule, margin: f64, se: f64, df: f64, confidence: f64) -> f64 {
+    if se <= 0.0 || df <= 0.0 {
+        return 1.0;
+    }
+    let t = t_quantile(1.0 - (1.0 - confidence) / 2.0, df);
+    let one = t_cdf(margin / se - t, df);
+    match rule {
+        NoOpRule::Drop => one,
+        NoOpRule::Change => (2.0 * one - 1.0).max(0.0),
+    }
+}
+
+/// The margin at which a no-op passes `rule` with chance `p` (0 < p < 1).
+pub fn no_op_margin(rule: NoOpRule, p: f64, se: f64, df: f64, confidence: f64) -> f64 {
+    if se <= 0.0 || df <= 0.0 {
+        return 0.0;
+    }
+    let t = t_quantile(1.0 - (1.0 - confidence) / 2.0, df);
+    let q = match rule {
+        NoOpRule::Drop => p,
+        NoOpRule::Change => (1.0 + p) / 2.0,
+    };
+    se * (t + t_quantile(q, df))
 }
 
 /// Standard error of the mean delta at the unit; 0 with fewer than two units.
@@ -58,6 +111,29 @@ pub fn se_bootstrap(stats: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_no_op_passes_with_the_normal_theory_chance() {
+        // m = 3 se, z = 1.959964: Φ(3 − 1.959964) = 0.850838 (scipy.stats.norm).
+        let p = no_op_pass(NoOpRule::Drop, 3.0, 1.0, f64::INFINITY, 0.95);
+        assert!((p - 0.850_838).abs() < 1e-6, "{p}");
+        // 63 comparisons at 3 se: 0.850838^63 ≈ 3.8e-5, the regime where a no-op always fails.
+        assert!(p.powi(63) < 1e-4);
+        let p = no_op_pass(NoOpRule::Change, 3.0, 1.0, f64::INFINITY, 0.95);
+        assert!((p - 0.701_677).abs() < 1e-6, "{p}");
+        // The margin that gives a chance back, 0.8^(1/63) per comparison: 1.959964 + Φ⁻¹(0.99646)
+        // = 4.653427 (scipy): about 4.7 standard errors per slice, as measured.
+        let each = 0.8f64.powf(1.0 / 63.0);
+        let m = no_op_margin(NoOpRule::Drop, each, 1.0, f64::INFINITY, 0.95);
+        let back = no_op_pass(NoOpRule::Drop, m, 1.0, f64::INFINITY, 0.95);
+        assert!(
+            (back - each).abs() < 1e-9 && (m - 4.653_427).abs() < 1e-5,
+            "{m}"
+        );
+        let m = no_op_margin(NoOpRule::Change, 0.9, 0.5, 29.0, 0.95);
+        assert!((no_op_pass(NoOpRule::Change, m, 0.5, 29.0, 0.95) - 0.9).abs() < 1e-9);
+        assert_eq!(no_op_pass(NoOpRule::Drop, 0.01, 0.0, 29.0, 0.95), 1.0);
+    }
 
     #[test]
     fn mde_matches_the_t_and_normal_theory_formulas() {

@@ -3,7 +3,9 @@
 //! moved, how many it needs, what to change), which fails the build on `all`; a no-op (every
 //! delta exactly 0) passes; a clear drop on 10 moved queries fails; a clear improvement passes;
 //! the absolute bar of the same gate stays shown as passed; the key is in --dump-config and a
-//! bad value is exit 2 naming it.
+//! bad value is exit 2 naming it. A sample where no query moved passes as a no-op only when
+//! zero moves among its queries bound an unseen drop within the margin; otherwise it is not
+//! judged, with the bound and the queries that would prove the no-op.
 
 use crate::support;
 
@@ -13,8 +15,13 @@ use support::cli::{assert_contains, json, rag_gate, run_in, warnings, write, Out
 
 /// 40 queries; the candidate moves the first `moved` of them by `by` (the rest exactly equal).
 fn data(dir: &Path, moved: usize, by: f64) {
+    data_of(dir, 40, moved, by);
+}
+
+/// As [`data`], with `n` queries.
+fn data_of(dir: &Path, n: usize, moved: usize, by: f64) {
     let (mut b, mut c) = (String::new(), String::new());
-    for i in 0..40 {
+    for i in 0..n {
         let x = 0.4 + 0.01 * (i % 7) as f64;
         let y = if i < moved { x + by } else { x };
         b.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {x}}}\n"));
@@ -83,9 +90,48 @@ fn a_small_drop_carried_by_three_moved_queries_is_not_judged() {
 }
 
 #[test]
-fn a_no_op_passes_with_the_default_settings() {
+fn a_no_op_on_too_few_queries_is_not_judged_and_says_how_many_would_prove_it() {
+    // No query of 40 moved: that bounds the share a change could have moved unseen to
+    // 1 − 0.025^(1/40) = 8.8%, a drop of up to 0.0881 on ndcg's range 1, over the margin 0.01.
     let dir = tempfile::tempdir().unwrap();
     data(dir.path(), 0, 0.0);
+    let o = check(dir.path(), "", &[]);
+    assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
+    let r = json(o.stdout.as_bytes());
+    let drop = gate(&r, "max-drop");
+    assert_eq!(drop["status"], "too-small", "{drop}");
+    assert_eq!(
+        drop["decided_by"],
+        "not judged: nothing moved, too few to prove a no-op"
+    );
+    assert_contains(
+        r["headline"].as_str().unwrap(),
+        "FAIL: ndcg@10 on all not judged: max-drop would pass, but no query moved (delta beyond tie-epsilon) among 40 queries, which leaves up to 8.8% of them movable unseen (one-sided 97.5% bound) and so a drop of up to 0.0881 on the metric's range [0, 1], over the margin 0.0100; 368 queries would prove a no-op (min-mean passed)",
+    );
+    assert_eq!(gate(&r, "min-mean")["status"], "pass");
+    // A margin the bound fits in (0.0881 ≤ 0.1): the same no-op passes.
+    let text = std::fs::read_to_string(dir.path().join("gate.toml")).unwrap();
+    write(
+        dir.path(),
+        "gate.toml",
+        text.replace("max-drop = 0.01", "max-drop = 0.1"),
+    );
+    let o = run_in(
+        rag_gate().args(["check", "gate.toml", "--format", "json"]),
+        dir.path(),
+    );
+    assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
+    assert_eq!(
+        gate(&json(o.stdout.as_bytes()), "max-drop")["status"],
+        "pass"
+    );
+}
+
+#[test]
+fn a_no_op_on_enough_queries_passes_with_the_default_settings() {
+    // 368 queries with no move bound an unseen drop to 0.00998 ≤ 0.01: a proven no-op.
+    let dir = tempfile::tempdir().unwrap();
+    data_of(dir.path(), 368, 0, 0.0);
     let o = check(dir.path(), "", &[]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
     let r = json(o.stdout.as_bytes());
@@ -93,6 +139,14 @@ fn a_no_op_passes_with_the_default_settings() {
     assert_contains(
         r["headline"].as_str().unwrap(),
         "PASS: 2 of 2 checks passed",
+    );
+    // One query fewer does not.
+    data_of(dir.path(), 367, 0, 0.0);
+    let o = check(dir.path(), "", &[]);
+    assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
+    assert_contains(
+        json(o.stdout.as_bytes())["headline"].as_str().unwrap(),
+        "among 367 queries",
     );
 }
 
@@ -190,12 +244,23 @@ fn compare_warns_where_check_would_not_judge_too_few_moved() {
         )),
         "{w:?}"
     );
-    // 8 moved (check judges), and a no-op (nothing moved, check judges): no word.
-    for moved in [8, 0] {
-        data(dir.path(), moved, -0.005);
-        let w = warnings(&compare(dir.path(), &[]));
-        assert!(!w.iter().any(|w| w.contains("min-moved")), "{moved}: {w:?}");
-    }
+    // 8 moved (check judges): no word.
+    data(dir.path(), 8, -0.005);
+    let w = warnings(&compare(dir.path(), &[]));
+    assert!(!w.iter().any(|w| w.contains("min-moved")), "{w:?}");
+    // Nothing moved among 40: check would not judge a pass as a no-op, and compare says so.
+    data(dir.path(), 0, 0.0);
+    let w = warnings(&compare(dir.path(), &[]));
+    assert!(
+        w.iter().any(|w| w.ends_with(
+            "ndcg@10 on all (no unit moved among 40, so an unseen drop up to 0.0881 is not ruled out (margin 0.0100))"
+        )),
+        "{w:?}"
+    );
+    // Among 368 the no-op is proven: no word.
+    data_of(dir.path(), 368, 0, 0.0);
+    let w = warnings(&compare(dir.path(), &[]));
+    assert!(!w.iter().any(|w| w.contains("min-moved")), "{w:?}");
 }
 
 #[test]

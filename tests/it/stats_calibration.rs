@@ -53,7 +53,7 @@ fn clustered_data_need_the_group_unit() {
 
 #[test]
 fn the_default_interval_holds_where_the_percentile_one_is_too_narrow() {
-    // Issue 17's regimes, fast: 150 sets, 400 resamples (binomial error ±1.8 points at 95%).
+    // The small-sample regimes, fast: 150 sets, 400 resamples (binomial error ±1.8 points at 95%).
     let t = Route::Report(IntervalMethod::BootstrapT);
     let p = Route::Report(IntervalMethod::Percentile);
     let few = sim::few_groups(sim::DATA_SEED, SETS, 8, B, t);
@@ -93,7 +93,7 @@ fn the_default_interval_holds_where_the_percentile_one_is_too_narrow() {
 
 #[test]
 fn a_change_that_moves_few_queries_is_covered_by_the_default_interval() {
-    // Issue 28's audit cell, fast: 15% of 50 queries moved by ±U(0, 0.5), the rest exactly 0.
+    // The sparse audit cell, fast: 15% of 50 queries moved by ±U(0, 0.5), the rest exactly 0.
     // 300 sets, 400 resamples: binomial error ±1.3 points at 95%. The full run (2000 sets)
     // measured 96.35% for the default and 88.20% for the bootstrap-t without the tie guard.
     let cell = sim::Sparse {
@@ -117,7 +117,7 @@ fn a_change_that_moves_few_queries_is_covered_by_the_default_interval() {
 
 #[test]
 fn a_change_that_moves_few_queries_mostly_up_is_covered_on_its_high_side() {
-    // Issue 28's asymmetric cell, fast: 15% of 100 queries moved by U(−0.2, 0.3), the rest
+    // The asymmetric sparse cell, fast: 15% of 100 queries moved by U(−0.2, 0.3), the rest
     // exactly 0. 300 sets, 400 resamples: binomial error ±1.0 point on a 2.5% side. The full run
     // (2000 sets) measured the high bound below the truth in 5.54% of sets with the t bound as
     // the guard's partner, and in band with the tilted bound (docs/statistics.md).
@@ -179,7 +179,7 @@ fn max_change_passes_a_true_change_of_exactly_the_margin_at_most_alpha() {
     }
 }
 
-/// Median and p95 gates (issue 28): on the calibration's paired latency model the default
+/// Median and p95 gates: on the calibration's paired latency model the default
 /// interval (the jackknife t interval of the Harrell–Davis difference) covers near 95% on both
 /// sides, where the percentile interval of the type 7 difference covered 99–100%.
 #[test]
@@ -218,4 +218,48 @@ fn median_and_p95_gates_are_covered_near_95_percent_on_paired_sides() {
         IntervalMethod::Percentile,
     );
     assert!(t.coverage() >= 0.97, "percentile coverage {}", t.coverage());
+}
+
+#[test]
+fn a_hit_drop_carried_by_eight_percent_is_not_passed_by_check() {
+    // A 0/1 metric whose drop on the margin is carried by 8% of 30 queries: 8% of sets have
+    // no moved query and would pass as a no-op (interval [0, 0]) without the no-op rule, the
+    // rest mostly moved fewer than 8 (min-moved). Through check's rules no set passes max-drop
+    // where it compares all of them (compare) and passes the no-move ones.
+    let route = Route::Report(IntervalMethod::BootstrapT);
+    let outcomes = sim::hit_drop(sim::DATA_SEED, 300, 30, B, route);
+    let compare = sim::tally_passes(&outcomes, 1);
+    let check = sim::tally_passes(&outcomes, sim::MIN_MOVED);
+    assert!(
+        compare.no_move >= 10,
+        "about 8% of 300 sets have no move: {}",
+        compare.no_move
+    );
+    assert!(
+        check.low_miss_rate() <= 0.035 && check.no_move == 0,
+        "check: false pass {}, no-move passes {}",
+        check.low_miss_rate(),
+        check.no_move
+    );
+}
+
+#[test]
+fn heavy_tailed_deltas_are_covered_on_both_sides() {
+    // t₃ deltas, n = 100, 300 sets, 400 resamples: each side's miss at most 4.5% (the band's
+    // 3.5% plus about one binomial error) and coverage at least 92.5%; the full run is in
+    // docs/statistics.md ("Heavy tails").
+    let t = sim::heavy_tails(
+        sim::DATA_SEED,
+        300,
+        100,
+        B,
+        Route::Report(IntervalMethod::BootstrapT),
+    );
+    assert!(t.coverage() >= 0.925, "coverage {}", t.coverage());
+    assert!(
+        t.low_miss_rate() <= 0.045 && t.high_miss_rate() <= 0.045,
+        "misses {} / {}",
+        t.low_miss_rate(),
+        t.high_miss_rate()
+    );
 }

@@ -15,10 +15,13 @@ pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (St
     let higher = c.map_or(true, |c| c.higher_is_better);
     if g.status == GateStatus::TooSmall {
         let n = c.map_or("—".to_string(), |c| format!("n = {}", c.n));
-        let why = if g.not_judged == Some(crate::model::NotJudged::CannotFire) {
-            "too few units for the sign-flip test"
-        } else {
-            "too few queries"
+        let why = match g.not_judged {
+            Some(crate::model::NotJudged::CannotFire) => "too few units for the sign-flip test",
+            Some(crate::model::NotJudged::ResampleFloor { .. }) => {
+                "too few resamples for the sign-flip test"
+            }
+            Some(crate::model::NotJudged::NothingMoved { .. }) => "nothing moved: no-op not proven",
+            _ => "too few queries",
         };
         return (n, why.into());
     }

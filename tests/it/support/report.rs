@@ -42,6 +42,10 @@ fn cmp(
         ties: wtl.1,
         losses: wtl.2,
         moved: wtl.0 + wtl.2,
+        value_range: 1.0,
+        atom: None,
+        se: 0.0,
+        df: 0.0,
         // The statistics fields (schema 2), consistent with the numbers above.
         statistic: "mean".into(),
         higher_is_better: true,

@@ -1,8 +1,8 @@
-"""Issue 28, wave 3 session 8: the bootstrap variance of the paired type-7 quantile difference at
+"""A median / p95 diagnosis: the bootstrap variance of the paired type-7 quantile difference at
 resample size m (scaled by m/n) over the true variance, m = n/16 ... 4n (it grows with m when the
 sides are paired, so no extrapolation in m can remove the excess).
 
-    cd calibration/quantile_session8 && python3 diag.py
+    cd calibration/quantile_candidates && python3 diag.py
 """
 import sys, numpy as np
 from qdiff_candidates import draw, t7

@@ -1,9 +1,9 @@
-"""Issue 28, wave 3 session 8: the basic bootstrap interval [2T - Q.975, 2T - Q.025] (Davison &
+"""A median / p95 candidate not taken: the basic bootstrap interval [2T - Q.975, 2T - Q.025] (Davison &
 Hinkley 1997, 5.2) and the percentile interval's half-widths around the type-7 estimate T ("mid")
 for median / p95 gates, beside the percentile interval, on numpy_quantile_methods.py's models and
 seeds; * marks a cell in band (93.5-96.5%, each side <= 3.5%).
 
-    python3 calibration/quantile_session8/basic.py 600 400   # ~5 min
+    python3 calibration/quantile_candidates/basic.py 600 400   # ~5 min
 """
 import os
 import sys

@@ -1,4 +1,4 @@
-"""New interval candidates for the paired type-7 quantile difference q(c)-q(b) (issue 28 follow-up).
+"""New interval candidates for the paired type-7 quantile difference q(c)-q(b) (tried and not taken).
 Replays the data sets and bootstrap indices of calibration/numpy_quantile_methods.py
 (same seeds, same rng consumption), then adds:
   perc   : percentile of d7 (rag-gate today)
