@@ -137,6 +137,12 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
                 worst.detail
             ),
             Some(NotJudged::CannotFire) => cannot_fire_reason(worst, c, alpha, results),
+            Some(NotJudged::UntrustedJudge) => format!(
+                "{} on {} not judged: {}",
+                shown(&c.name()),
+                shown(&c.slice),
+                worst.detail
+            ),
             Some(NotJudged::ThinTail) => format!(
                 "{} on {} not judged: {}, fewer than the {} a {} needs ({} beyond its quantile) to judge {}",
                 shown(&c.name_with_statistic()),

@@ -3,6 +3,7 @@
 
 pub mod efficiency;
 pub mod html;
+pub mod judge;
 pub mod json;
 pub mod markdown;
 pub mod noise;

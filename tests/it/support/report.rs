@@ -229,6 +229,7 @@ pub fn failing_report() -> Report {
         noise: None,
         notes: vec![],
         efficiency: None,
+        judge: None,
         ties: None,
     }
 }
