@@ -120,6 +120,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         eval: None,
         protocol: crate::config::ProtocolSettings::default(),
         judged: crate::config::JudgedSettings::default(),
+        judge: None,
         policy: crate::config::Policy::default(),
         baseline: crate::config::BaselineSettings::default(),
         efficiency: crate::config::Efficiency::default(),

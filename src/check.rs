@@ -438,6 +438,8 @@ struct Findings {
     notes: Vec<String>,
     /// Tie sensitivity of the gated metrics (runs evaluated here only).
     ties: Option<crate::model::TieReport>,
+    /// `[judge]`: the judge's section of the report.
+    judge: Option<crate::model::JudgeReport>,
 }
 
 /// Resamples every metric on every slice, labels the deltas, judges the gates and, when both
@@ -451,6 +453,7 @@ fn compare_and_judge(
 ) -> Result<(Findings, Vec<Hole>)> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(paired, slices, metrics, &settings);
+    let labels = judge_labels(cfg, inputs, (paired, slices), metrics, &mut comparisons)?;
     judge::label_comparisons(&mut comparisons);
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         explain_regressions(&mut comparisons, &ranks(b), &ranks(c));
@@ -461,7 +464,20 @@ fn compare_and_judge(
     let mut notes = judged.notes;
     let mut holes = Vec::new();
     let mut ties = None;
-    if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
+    let mut judge_report = None;
+    if let Some(applied) = labels {
+        warnings.extend(applied.warnings);
+        if applied.gated.is_some() {
+            warnings.extend(crate::judge_labels::mark_gates(
+                &mut gates,
+                &applied.untrusted,
+            ));
+            notes.push("the gated comparisons carry the judge-corrected (prediction-powered) delta and interval ([judge] gate-on = \"corrected\"); the judged bounds are not computed for them".into());
+        }
+        judge_report = Some(applied.report);
+    }
+    let corrected = cfg.judge.as_ref().is_some_and(|j| j.gate_on_corrected);
+    if let (Some(b), Some(c), false) = (&inputs.base.eval, &inputs.cand.eval, corrected) {
         let runs = crate::bounds::Runs {
             baseline: b,
             candidate: c,
@@ -497,14 +513,48 @@ fn compare_and_judge(
         warnings.extend(found.warnings);
         notes.extend(found.notes);
     }
+    if let (Some(b), Some(c), true) = (&inputs.base.eval, &inputs.cand.eval, corrected) {
+        let runs = crate::bounds::Runs {
+            baseline: b,
+            candidate: c,
+            queries: inputs.queries(),
+        };
+        holes = crate::bounds::holes(cfg, &runs);
+    }
     let found = Findings {
         comparisons,
         gates,
         warnings,
         notes,
         ties,
+        judge: judge_report,
     };
     Ok((found, holes))
+}
+
+/// `[judge]`: both runs evaluated against the judge's qrels, the agreement and the three deltas;
+/// with `gate-on = "corrected"` the gated comparisons take the corrected delta (None without a
+/// judge).
+fn judge_labels(
+    cfg: &Config,
+    inputs: &Inputs,
+    (paired, slices): (&Paired, &[Slice]),
+    metrics: &[String],
+    comparisons: &mut Vec<Comparison>,
+) -> Result<Option<crate::judge_labels::Applied>> {
+    let (Some(j), Some(b), Some(c)) = (&cfg.judge, &inputs.base.eval, &inputs.cand.eval) else {
+        return Ok(None);
+    };
+    let wanted = wanted_metrics(cfg);
+    let evals = crate::judge_labels::evaluate(cfg, j, &wanted, metrics, inputs.queries())
+        .map_err(|e| at_key(cfg, e))?;
+    let mut applied =
+        crate::judge_labels::apply(cfg, j, (b, c, paired, slices), &evals, comparisons)?;
+    if let Some(gated) = applied.gated.take() {
+        *comparisons = gated;
+        applied.gated = Some(Vec::new());
+    }
+    Ok(Some(applied))
 }
 
 /// The report's warnings, in order: the gate file's, the protocol's, the pairing's, then
@@ -599,6 +649,7 @@ fn build_report(
         efficiency: None,
         ties: found.ties,
         anchor: None,
+        judge: found.judge,
     })
 }
 

@@ -221,7 +221,8 @@ pub struct CheckArgs {
     /// Override [bootstrap] resamples.
     #[arg(long)]
     pub resamples: Option<u64>,
-    /// Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE.
+    /// Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE, or as
+    /// JSON lines (query_id, doc_id, each side's rank) for a judging step when FILE ends in .jsonl.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
     /// Today's date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date.

@@ -150,7 +150,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         outs.extra.push((
             "--holes",
             h.clone(),
-            crate::eval::holes::render(&analysis.holes)?,
+            crate::eval::holes::render_for(h, &analysis.holes)?,
         ));
     }
     let stdout = write_outputs(&report, &outs, &reads)?;
@@ -297,6 +297,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         eval: None,
         protocol: ProtocolSettings::default(),
         judged: JudgedSettings::default(),
+        judge: None,
         gates: Vec::new(),
         noise: NoiseSettings::default(),
         policy: Policy::default(),

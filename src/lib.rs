@@ -28,6 +28,7 @@ pub mod config; // gate file → validated configuration (strict; errors with li
 pub mod pair; // stage: baseline × candidate by query id → paired values, tags, groups
 pub mod slices; // stage: named subsets of queries: all, tag=value, critical
 pub mod resample; // stage: metric × slice → means, win/tie/loss, worst, bootstrap CI (numbers)
+pub mod judge_labels; // stage: a model's relevance labels corrected by the human ones (PPI)
 pub mod judge; // stage: labels; gates × slices → pass / fail / too small; verdict and headline
 pub mod noise; // the aa noise file, the quarantine list, and how a check applies them
 

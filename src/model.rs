@@ -91,6 +91,103 @@ pub struct Report {
     /// ledger (absent without an anchor).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<history::AnchorReport>,
+    /// `[judge]`: the judge, its agreement with the human labels, and per gated metric × slice
+    /// the human-only, judge-only and prediction-powered (corrected) deltas (absent without a
+    /// judge).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeReport>,
+}
+
+/// A relevance judge (a model) as its sidecar names it, what it agrees with, and the deltas.
+#[derive(Debug, Clone, Serialize)]
+pub struct JudgeReport {
+    /// The judge's qrels as the gate file wrote them, and their fingerprint (the SHA-256 of the
+    /// protocol fingerprint's `qrels_sha256`: both sides are evaluated against these labels).
+    pub qrels: String,
+    pub qrels_sha256: String,
+    pub model: String,
+    pub prompt_hash: String,
+    pub date: String,
+    /// The sidecar's `settings` (temperature, …), as written.
+    pub settings: std::collections::BTreeMap<String, serde_json::Value>,
+    /// What the rules read: "human" (the human-only interval) or "corrected".
+    pub gate_on: String,
+    pub min_labelled: usize,
+    pub min_kappa: f64,
+    pub agreement: Agreement,
+    /// One per gated mean metric × slice, in the comparisons' order.
+    pub deltas: Vec<JudgedDelta>,
+}
+
+/// The judge against the humans on the (query, document) pairs both judged.
+#[derive(Debug, Clone, Serialize)]
+pub struct Agreement {
+    /// Pairs judged by both.
+    pub pairs: usize,
+    /// The grades seen on either side, ascending: the rows (human) and columns (judge) of
+    /// `confusion`.
+    pub grades: Vec<i32>,
+    /// `confusion[h][j]`: pairs the humans graded `grades[h]` and the judge `grades[j]`.
+    pub confusion: Vec<Vec<usize>>,
+    /// Cohen's κ on the grades (None with no pair, or when chance agreement is 1).
+    pub kappa: Option<f64>,
+    /// Per side ("baseline", "candidate"): how the judge errs on the documents that side put in
+    /// its top k.
+    pub sides: Vec<SideAgreement>,
+}
+
+/// How the judge errs on one side's top-k documents that both humans and the judge graded.
+#[derive(Debug, Clone, Serialize)]
+pub struct SideAgreement {
+    pub side: String,
+    /// Top-k slots (k: the gates' largest cutoff) on the queries both graded: k × queries.
+    pub slots: usize,
+    /// Relevant to the judge, not to the humans (at the relevance level).
+    pub judge_only_relevant: usize,
+    /// Relevant to the humans, not to the judge.
+    pub human_only_relevant: usize,
+    /// (judge_only_relevant − human_only_relevant) / slots: the judge's net generosity.
+    pub net_generosity: Option<f64>,
+}
+
+/// One gated metric × slice under each source of labels.
+#[derive(Debug, Clone, Serialize)]
+pub struct JudgedDelta {
+    pub metric: String,
+    pub slice: String,
+    /// The mean delta on the human-labelled queries, with its normal-theory interval.
+    pub human: Option<DeltaInterval>,
+    /// The mean delta under the judge's labels on every query, with its normal-theory interval.
+    pub judge_only: Option<DeltaInterval>,
+    /// The prediction-powered estimate and interval; None when not judged.
+    pub corrected: Option<CorrectedDelta>,
+    /// On the labelled units, the judge's delta minus the humans' (mean and interval): an
+    /// interval away from 0 is a judge that favours one side on this metric.
+    pub judge_minus_human: Option<DeltaInterval>,
+    /// Why the corrected delta was not judged (too few labelled units, κ below the floor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_judged: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct DeltaInterval {
+    /// Queries (query unit) or groups (group unit).
+    pub units: usize,
+    pub delta: f64,
+    pub ci: [f64; 2],
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct CorrectedDelta {
+    pub delta: f64,
+    pub ci: [f64; 2],
+    /// Its standard error (the interval is delta ± z · se).
+    pub se: f64,
+    /// The PPI++ power-tuning weight (0: human only, 1: plain PPI).
+    pub lambda: f64,
+    /// Units with human labels, and units with only the judge's.
+    pub labelled: usize,
+    pub unlabelled: usize,
 }
 
 /// How much the gated metrics and the gates' decisions depend on the order of tied scores.
@@ -579,6 +676,9 @@ pub enum NotJudged {
     OnAtom,
     /// The slice's mean judged@k is below `min-judged`.
     TooFewJudgments,
+    /// `[judge] gate-on = "corrected"`: the corrected delta could not be trusted (too few
+    /// human-labelled units, or the judge's agreement below `min-kappa`).
+    UntrustedJudge,
 }
 
 impl NotJudged {
@@ -594,6 +694,7 @@ impl NotJudged {
             NotJudged::NothingMoved { .. } => "nothing moved, too few to prove a no-op",
             NotJudged::OnAtom => "the quantile sits on an atom",
             NotJudged::TooFewJudgments => "too few judgments (min-judged)",
+            NotJudged::UntrustedJudge => "judge not trusted ([judge])",
         }
     }
 }

@@ -125,6 +125,27 @@ impl Default for JudgedSettings {
     }
 }
 
+/// `[judge]`: a judge's qrels with its sidecar, what the rules read, and when it is trusted.
+#[derive(Debug, Clone)]
+pub struct JudgeSettings {
+    /// The judge's qrels (same formats as `[inputs] qrels`).
+    pub qrels: InputSpec,
+    /// The sidecar naming the judge (default: the qrels path + `.judge.json`).
+    pub sidecar: InputSpec,
+    /// The rules read the corrected interval (true) or the human-only one (false, default).
+    pub gate_on_corrected: bool,
+    /// Fewer human-labelled units (queries, or groups with the group unit) than this on a
+    /// gated comparison: the corrected delta is not judged.
+    pub min_labelled: usize,
+    /// Cohen's κ of the judge against the humans below this: the corrected delta is not judged.
+    pub min_kappa: f64,
+    /// Where `[judge]` was written.
+    pub span: Option<Range<usize>>,
+}
+
+pub const DEFAULT_JUDGE_MIN_LABELLED: usize = 10;
+pub const DEFAULT_JUDGE_MIN_KAPPA: f64 = 0.2;
+
 /// Where one side's per-query metrics come from.
 #[derive(Debug, Clone)]
 pub enum InputKind {
@@ -314,6 +335,8 @@ pub struct Config {
     pub eval: Option<(toml::Table, Option<Range<usize>>)>,
     pub protocol: ProtocolSettings,
     pub judged: JudgedSettings,
+    /// `[judge]`: a model's relevance labels corrected by the human ones (None without it).
+    pub judge: Option<JudgeSettings>,
     pub gates: Vec<Gate>,
     pub noise: NoiseSettings,
     pub policy: Policy,

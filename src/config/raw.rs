@@ -34,6 +34,18 @@ pub struct RawConfig {
     pub baseline: super::baseline::RawBaseline,
     pub efficiency: Option<RawEfficiency>,
     pub anchor: Option<Spanned<super::anchor::RawAnchor>>,
+    pub judge: Option<Spanned<RawJudge>>,
+}
+
+/// `[judge]`: a judge's qrels (a model's relevance labels) beside the human `qrels`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawJudge {
+    pub qrels: Spanned<String>,
+    pub sidecar: Option<Spanned<String>>,
+    pub gate_on: Option<Spanned<String>>,
+    pub min_labelled: Option<Spanned<i64>>,
+    pub min_kappa: Option<Spanned<f64>>,
 }
 
 /// `[efficiency]`: each side's run card (`load::run_card`).

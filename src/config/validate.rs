@@ -28,6 +28,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
     let run_level = !efficiency.gates.is_empty();
     let gates = checked_gates(&src, &raw, policy.max_k, &positions, run_level)?;
     let judged = judged_settings(&src, &raw.judged)?;
+    let judge = judge_settings(&src, base, &raw, &id_column)?;
     let baseline =
         super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
     let anchor =
@@ -48,6 +49,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
             require: raw.protocol.require.unwrap_or(false),
         },
         judged,
+        judge,
         gates,
         noise,
         policy,
@@ -347,6 +349,80 @@ fn checked_gates(
     }
     same_direction_per_metric(src, &raw.gates, &gates)?;
     Ok(gates)
+}
+
+/// `[judge]`: both inputs must be runs (the judge's qrels are evaluated here); the sidecar
+/// defaults to the qrels path + `.judge.json`.
+fn judge_settings(
+    src: &SourceText,
+    base: &Path,
+    raw: &RawConfig,
+    id_column: &str,
+) -> Result<Option<super::JudgeSettings>> {
+    let Some(j) = &raw.judge else { return Ok(None) };
+    let span = Some(j.span());
+    let j = j.get_ref();
+    let runs = [&raw.inputs.baseline, &raw.inputs.candidate]
+        .iter()
+        .all(|v| v.get_ref().get("run").is_some());
+    if !runs {
+        return Err(src.error(
+            span,
+            "[judge] needs both inputs to be runs ({ run = \"…\" }): the judge's qrels are evaluated against them",
+        ));
+    }
+    let qrels = path_input(base, &Some(j.qrels.clone()), id_column).expect("given");
+    let sidecar_written = j.sidecar.clone().unwrap_or_else(|| {
+        toml::Spanned::new(j.qrels.span(), format!("{}.judge.json", j.qrels.get_ref()))
+    });
+    let sidecar = path_input(base, &Some(sidecar_written), id_column).expect("given");
+    let gate_on_corrected = match &j.gate_on {
+        None => false,
+        Some(g) => match g.get_ref().as_str() {
+            "human" => false,
+            "corrected" => true,
+            other => {
+                return Err(src.error(
+                    Some(g.span()),
+                    format!("[judge] gate-on = {other:?}: expected \"human\" or \"corrected\""),
+                ))
+            }
+        },
+    };
+    let min_labelled = match &j.min_labelled {
+        None => super::DEFAULT_JUDGE_MIN_LABELLED,
+        Some(m) if *m.get_ref() >= 2 => *m.get_ref() as usize,
+        Some(m) => {
+            return Err(src.error(
+                Some(m.span()),
+                format!(
+                    "[judge] min-labelled = {}: expected an integer ≥ 2",
+                    m.get_ref()
+                ),
+            ))
+        }
+    };
+    let min_kappa = match &j.min_kappa {
+        None => super::DEFAULT_JUDGE_MIN_KAPPA,
+        Some(k) if (-1.0..=1.0).contains(k.get_ref()) => *k.get_ref(),
+        Some(k) => {
+            return Err(src.error(
+                Some(k.span()),
+                format!(
+                    "[judge] min-kappa = {}: expected a κ between -1 and 1, e.g. 0.4",
+                    k.get_ref()
+                ),
+            ))
+        }
+    };
+    Ok(Some(super::JudgeSettings {
+        qrels,
+        sidecar,
+        gate_on_corrected,
+        min_labelled,
+        min_kappa,
+        span,
+    }))
 }
 
 fn judged_settings(src: &SourceText, j: &super::raw::RawJudged) -> Result<JudgedSettings> {

@@ -201,7 +201,22 @@ pub fn evaluate_run(
     spec: &InputSpec,
     wanted: &[String],
 ) -> Result<(MetricTable, String, super::Evaluation)> {
-    evaluate_run_with(cfg, spec, wanted, false)
+    let qrels = cfg
+        .inputs
+        .qrels
+        .as_ref()
+        .expect("validated: run inputs come with qrels");
+    evaluate_run_with(cfg, spec, wanted, false, qrels)
+}
+
+/// [`evaluate_run`] against other qrels (a judge's, `[judge] qrels`), with the same policies.
+pub fn evaluate_run_against(
+    cfg: &Config,
+    spec: &InputSpec,
+    wanted: &[String],
+    qrels: &InputSpec,
+) -> Result<(MetricTable, String, super::Evaluation)> {
+    evaluate_run_with(cfg, spec, wanted, false, qrels)
 }
 
 /// The run's table on condensed lists (unjudged docs removed first, trec_eval -J), for
@@ -211,7 +226,12 @@ pub fn evaluate_condensed(
     spec: &InputSpec,
     wanted: &[String],
 ) -> Result<MetricTable> {
-    Ok(evaluate_run_with(cfg, spec, wanted, true)?.0)
+    let qrels = cfg
+        .inputs
+        .qrels
+        .as_ref()
+        .expect("validated: run inputs come with qrels");
+    Ok(evaluate_run_with(cfg, spec, wanted, true, qrels)?.0)
 }
 
 fn evaluate_run_with(
@@ -219,6 +239,7 @@ fn evaluate_run_with(
     spec: &InputSpec,
     wanted: &[String],
     condensed: bool,
+    qrels: &InputSpec,
 ) -> Result<(MetricTable, String, super::Evaluation)> {
     let (mut opts, extra) = eval_options(cfg)?;
     opts.keep_ranks = true;
@@ -246,11 +267,6 @@ fn evaluate_run_with(
         opts.optimistic = false;
         opts.unjudged_depth = 0;
     }
-    let qrels = cfg
-        .inputs
-        .qrels
-        .as_ref()
-        .expect("validated: run inputs come with qrels");
     let to_cfg_error = |e| match e {
         crate::Error::Usage(m) => cfg.error_at(&spec.span, m),
         other => other,

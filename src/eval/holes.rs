@@ -74,6 +74,32 @@ pub fn render(holes: &[Hole]) -> crate::Result<String> {
     Ok(render_lines(holes))
 }
 
+/// The holes for `path`: JSON lines when it ends in `.jsonl` (what a judging step reads: one
+/// `{"query_id", "doc_id", "baseline_rank", "candidate_rank"}` per document, ranks 1-based or
+/// null; JSON escapes every id, so any id can be written), else the qrels stub of [`render`].
+pub fn render_for(path: &std::path::Path, holes: &[Hole]) -> crate::Result<String> {
+    if path.extension().is_some_and(|e| e == "jsonl") {
+        return Ok(render_jsonl(holes));
+    }
+    render(holes)
+}
+
+fn render_jsonl(holes: &[Hole]) -> String {
+    let mut out = String::new();
+    for h in holes {
+        let rank = |side: &str| h.ranks.iter().find(|(s, _)| s == side).map(|r| r.1);
+        let line = serde_json::json!({
+            "query_id": h.query_id,
+            "doc_id": h.doc_id,
+            "baseline_rank": rank("baseline"),
+            "candidate_rank": rank("candidate"),
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
+}
+
 fn render_lines(holes: &[Hole]) -> String {
     let mut out = String::from(
         "# rag-gate holes: unjudged documents in the gated top k (qid iter docid rel).\n\
@@ -98,6 +124,23 @@ fn render_lines(holes: &[Hole]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn jsonl_export_names_each_sides_rank() {
+        let holes = collect([
+            ("q 1".into(), "D7".into(), "candidate".into(), 2),
+            ("q 1".into(), "D7".into(), "baseline".into(), 9),
+            ("q2".into(), "D9".into(), "candidate".into(), 1),
+        ]);
+        let out = render_for(std::path::Path::new("holes.jsonl"), &holes).unwrap();
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            [
+                r#"{"baseline_rank":9,"candidate_rank":2,"doc_id":"D7","query_id":"q 1"}"#,
+                r#"{"baseline_rank":null,"candidate_rank":1,"doc_id":"D9","query_id":"q2"}"#,
+            ]
+        );
+    }
 
     #[test]
     fn merges_sides_and_sorts_by_query_then_rank() {

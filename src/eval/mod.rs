@@ -6,6 +6,7 @@
 //! command is `cli.rs`; `check` calls [`evaluate_to_table`] when a gate file names runs.
 
 pub mod ann;
+pub mod agreement;
 pub mod chunks;
 pub mod cli;
 pub mod corpus;

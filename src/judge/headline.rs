@@ -178,6 +178,12 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
                 resample_floor_reason(worst, c, alpha, [resamples, needed], results)
             }
             Some(NotJudged::ThinTail) => thin_tail_reason(worst, c),
+            Some(NotJudged::UntrustedJudge) => format!(
+                "{} on {} not judged: {}",
+                shown(&c.name()),
+                shown(&c.slice),
+                worst.detail
+            ),
             Some(NotJudged::TooFewMoved { min, .. }) => {
                 too_few_moved_reason(worst, c, min, results)
             }

@@ -97,6 +97,7 @@ pub fn render(r: &Report) -> String {
     gates(&mut s, r);
     judged(&mut s, r);
     s.push_str(&crate::report::ties::html(r, esc));
+    s.push_str(&crate::report::judge::html(r, esc));
     comparisons(&mut s, r);
     s.push_str(&super::anchor::html(r, esc));
     s.push_str(&super::efficiency::html(r, esc));

@@ -178,6 +178,7 @@ fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> Strin
     details::protocol(&mut s, r);
     s.push_str(&super::noise::markdown(r, escape));
     s.push_str(&super::ties::markdown(r, escape));
+    s.push_str(&super::judge::markdown(r, escape));
     protocol::sections(&mut s, r);
     details::warnings(&mut s, r, d.warnings);
     details::notes(&mut s, r);

@@ -4,6 +4,7 @@
 pub mod anchor;
 pub mod efficiency;
 pub mod html;
+pub mod judge;
 pub mod json;
 pub mod junit;
 pub mod markdown;

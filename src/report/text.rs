@@ -17,6 +17,7 @@ pub fn render(r: &Report) -> String {
     judged_text(&mut out, r);
     out.push_str(&super::noise::text(r));
     out.push_str(&super::ties::text(r, table));
+    out.push_str(&super::judge::text(r, table));
     notices_text(&mut out, r);
     protocol_text(&mut out, r);
     out

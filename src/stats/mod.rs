@@ -26,6 +26,8 @@
 //! - `page_rows`: the engine's row tables on 2 MiB pages where the system offers them (fewer
 //!   page translations per random draw; the same bytes).
 //! - `holm`: Holm–Bonferroni adjusted p-values (Holm 1979).
+//! - `ppi`: prediction-powered inference of a mean (delta) from judge labels corrected by a few
+//!   human labels, PPI++ weighting and the analytic interval (Angelopoulos et al. 2023).
 //! - `power`: minimum detectable effect at 80% power (t quantiles).
 //! - `quantile`: sample quantiles with linear interpolation (Hyndman & Fan 1996, type 7; numpy's
 //!   default) and the percentile interval built from them.
@@ -52,6 +54,7 @@ pub mod page_rows;
 pub mod paired_quantile;
 pub mod poisson;
 pub mod power;
+pub mod ppi;
 pub mod quantile;
 pub mod quantile_window;
 pub mod signflip;

@@ -233,6 +233,7 @@ pub fn failing_report() -> Report {
         noise: None,
         notes: vec![],
         efficiency: None,
+        judge: None,
         ties: None,
         anchor: None,
     }

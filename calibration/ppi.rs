@@ -1,0 +1,156 @@
+//! Simulated judged data sets for the prediction-powered interval (`stats::ppi`): a paired
+//! per-query delta whose true mean is known, a judge whose deltas are compressed, noisy and
+//! biased towards the candidate (it over-rates the candidate's documents), and a random share of
+//! queries (or of whole groups) with human labels. Used by `examples/calibration_ppi.rs`.
+
+use rag_gate::stats::ppi::{mean_interval, Lambda, Units};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The true human mean delta (a small regression).
+pub const TRUE_DELTA: f64 = -0.02;
+/// The judge's side bias: its delta is this much more favourable to the candidate.
+pub const JUDGE_BIAS: f64 = 0.03;
+
+/// One cell: how many queries, in groups of `group_size` (1 = query unit), and the labelled
+/// share of units.
+#[derive(Debug, Clone, Copy)]
+pub struct Cell {
+    pub queries: usize,
+    pub group_size: usize,
+    pub labelled_share: f64,
+}
+
+/// Coverage counts of the three intervals over the sets of a cell.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Coverage {
+    pub sets: usize,
+    pub corrected: usize,
+    pub judge_only: usize,
+    pub human_only: usize,
+    /// Sum of the corrected and human-only interval widths (for the mean widths).
+    pub corrected_width: f64,
+    pub human_width: f64,
+    pub lambda: f64,
+}
+
+impl Coverage {
+    pub fn rate(&self, hits: usize) -> f64 {
+        hits as f64 / self.sets as f64
+    }
+    /// Binomial Monte-Carlo standard error of a rate.
+    pub fn mc_se(&self, rate: f64) -> f64 {
+        (rate * (1.0 - rate) / self.sets as f64).sqrt()
+    }
+}
+
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    let u1: f64 = 1.0 - rng.random::<f64>();
+    let u2: f64 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// One data set: human and judge delta per query, and each query's group.
+fn draw(cell: Cell, rng: &mut ChaCha8Rng) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
+    let mut human = Vec::with_capacity(cell.queries);
+    let mut judge = Vec::with_capacity(cell.queries);
+    let mut groups = Vec::with_capacity(cell.queries);
+    let mut effect = 0.0;
+    for i in 0..cell.queries {
+        let g = i / cell.group_size;
+        if i % cell.group_size == 0 {
+            // A conversation shares an effect (zero mean) when queries come in groups.
+            effect = if cell.group_size > 1 {
+                0.1 * normal(rng)
+            } else {
+                0.0
+            };
+        }
+        // A skewed, tie-heavy delta: most queries unchanged, some move a lot.
+        let moved = rng.random::<f64>() < 0.4;
+        let d = TRUE_DELTA + effect + if moved { 0.25 * normal(rng) } else { 0.0 };
+        // The judge: compressed, noisy, and generous to the candidate.
+        let j = 0.7 * d + JUDGE_BIAS + 0.08 * normal(rng);
+        human.push(d);
+        judge.push(j);
+        groups.push(g);
+    }
+    (human, judge, groups)
+}
+
+fn z(confidence: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    Normal::new(0.0, 1.0)
+        .unwrap()
+        .inverse_cdf(1.0 - (1.0 - confidence) / 2.0)
+}
+
+/// The classical interval of a mean, cluster-robust over `groups` (λ = 0 of the PPI interval
+/// with the values as the labelled set and no unlabelled part would need N ≥ 2, so it is written
+/// out here: mean ± z·√(Σ_g (Σ_{i∈g} (x_i − x̄))² / n²)).
+fn classical(x: &[f64], groups: &[usize], confidence: f64) -> [f64; 2] {
+    let n = x.len() as f64;
+    let m = x.iter().sum::<f64>() / n;
+    let mut sums = std::collections::BTreeMap::<usize, f64>::new();
+    for (v, g) in x.iter().zip(groups) {
+        *sums.entry(*g).or_default() += v - m;
+    }
+    let se = (sums.values().map(|s| s * s).sum::<f64>() / (n * n)).sqrt();
+    [m - z(confidence) * se, m + z(confidence) * se]
+}
+
+/// Runs `sets` data sets of a cell and counts how often each interval covers the true delta.
+pub fn run(cell: Cell, sets: usize, seed: u64) -> Coverage {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut cov = Coverage {
+        sets,
+        ..Default::default()
+    };
+    let units = cell.queries / cell.group_size;
+    let labelled_units = ((units as f64) * cell.labelled_share).round() as usize;
+    for _ in 0..sets {
+        let (human, judge, groups) = draw(cell, &mut rng);
+        // A random set of units gets human labels (a partial Fisher–Yates shuffle).
+        let mut order: Vec<usize> = (0..units).collect();
+        for i in 0..labelled_units {
+            let j = rng.random_range(i..units);
+            order.swap(i, j);
+        }
+        let mut is_labelled = vec![false; units];
+        for &u in &order[..labelled_units] {
+            is_labelled[u] = true;
+        }
+        let (mut y, mut yh, mut gl, mut u, mut gu) = (vec![], vec![], vec![], vec![], vec![]);
+        for i in 0..cell.queries {
+            if is_labelled[groups[i]] {
+                y.push(human[i]);
+                yh.push(judge[i]);
+                gl.push(groups[i]);
+            } else {
+                u.push(judge[i]);
+                gu.push(groups[i]);
+            }
+        }
+        let e = mean_interval(
+            &Units {
+                human: &y,
+                judge_labelled: &yh,
+                judge_unlabelled: &u,
+                groups: (cell.group_size > 1).then_some((gl.as_slice(), gu.as_slice())),
+            },
+            Lambda::Tuned,
+            0.95,
+        )
+        .expect("enough units");
+        let covers = |lo: f64, hi: f64| (lo..=hi).contains(&TRUE_DELTA);
+        cov.corrected += usize::from(covers(e.low, e.high));
+        cov.corrected_width += e.high - e.low;
+        cov.lambda += e.lambda;
+        let j = classical(&judge, &groups, 0.95);
+        cov.judge_only += usize::from(covers(j[0], j[1]));
+        let h = classical(&y, &gl, 0.95);
+        cov.human_only += usize::from(covers(h[0], h[1]));
+        cov.human_width += h[1] - h[0];
+    }
+    cov
+}

@@ -1,0 +1,477 @@
+//! `[judge]`: a model's relevance labels, kept honest by the human ones. Both runs are evaluated
+//! against the judge's qrels with the same engine and policies; per gated mean metric × slice the
+//! human-only delta (the labelled queries), the judge-only delta (every query) and the
+//! prediction-powered delta (`stats::ppi`, PPI++) are computed; with `gate-on = "corrected"` the
+//! gated comparisons carry the corrected delta and interval, and a comparison the judge cannot be
+//! trusted on (too few labelled units, κ below `min-kappa`) is not judged, never a pass.
+//!
+//! Which queries are labelled: those the human evaluation scored (the human `qrels` hold a
+//! relevant document for them). With the group unit a group is labelled when every one of its
+//! queries is; the human values of a partly labelled group are left out (its queries count as
+//! unlabelled), so labelled and unlabelled units stay apart. PPI assumes the labelled units are
+//! a random sample of all: docs/judges.md says how to choose them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::config::{Config, JudgeSettings, Unit};
+use crate::error::{Error, Result};
+use crate::eval::agreement::{self, Grades};
+use crate::eval::Evaluation;
+use crate::model::{
+    Comparison, CorrectedDelta, DeltaInterval, GateResult, GateStatus, JudgeReport, JudgedDelta,
+    NotJudged,
+};
+use crate::pair::Paired;
+use crate::slices::Slice;
+use crate::stats::ppi;
+
+/// The sidecar naming the judge (`<judge qrels>.judge.json` by default).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Sidecar {
+    model: String,
+    prompt_hash: String,
+    date: String,
+    #[serde(default)]
+    settings: BTreeMap<String, serde_json::Value>,
+}
+
+fn read_sidecar(j: &JudgeSettings) -> Result<Sidecar> {
+    let shown = j.sidecar.shown();
+    let text = std::fs::read_to_string(&j.sidecar.path).map_err(|source| Error::Io {
+        path: shown.clone(),
+        action:
+            "cannot read the judge's sidecar (model, prompt_hash, date, settings; docs/judges.md)",
+        source,
+    })?;
+    let s: Sidecar = serde_json::from_str(&text).map_err(|e| {
+        Error::input(
+            &shown,
+            e.line(),
+            format!("not a judge sidecar (expected {{\"model\": …, \"prompt_hash\": …, \"date\": …, \"settings\": {{…}}}}): {e}"),
+        )
+    })?;
+    for (key, v) in [
+        ("model", &s.model),
+        ("prompt_hash", &s.prompt_hash),
+        ("date", &s.date),
+    ] {
+        if v.trim().is_empty() {
+            return Err(Error::input(
+                &shown,
+                0,
+                format!("{key} is empty: name the judge"),
+            ));
+        }
+    }
+    Ok(s)
+}
+
+/// Both runs as the judge's labels score them, and the grades of both qrels.
+pub struct JudgeEvals {
+    pub baseline: Evaluation,
+    pub candidate: Evaluation,
+    pub paired: Paired,
+    pub slices: Vec<Slice>,
+}
+
+/// What the judge stage hands back: the report section, the gated comparisons to judge (the
+/// corrected ones with `gate-on = "corrected"`), and why some were not judged.
+pub struct Applied {
+    pub report: JudgeReport,
+    pub gated: Option<Vec<Comparison>>,
+    pub untrusted: BTreeMap<(String, String), String>,
+    pub warnings: Vec<String>,
+}
+
+/// Evaluates both runs against the judge's qrels and pairs them like the human tables.
+pub fn evaluate(
+    cfg: &Config,
+    j: &JudgeSettings,
+    wanted: &[String],
+    metrics: &[String],
+    queries: Option<(&[crate::load::QueryRow], &str)>,
+) -> Result<JudgeEvals> {
+    let eval = |spec| crate::eval::gate_input::evaluate_run_against(cfg, spec, wanted, &j.qrels);
+    let (mut tb, _, baseline) = eval(&cfg.inputs.baseline)?;
+    let (tc, _, candidate) = eval(&cfg.inputs.candidate)?;
+    if let Some(re) = &cfg.inputs.group_from_id {
+        tb.groups_from_ids(re);
+    }
+    let paired = crate::pair::pair(&tb, &tc, queries, cfg.inputs.missing, metrics)?;
+    let slices = crate::slices::build(cfg, &paired)?;
+    Ok(JudgeEvals {
+        baseline,
+        candidate,
+        paired,
+        slices,
+    })
+}
+
+fn grades(path: &std::path::Path, shown: &str, cfg: &Config) -> Result<Grades> {
+    let (opts, _) = crate::eval::gate_input::eval_options(cfg)?;
+    let format =
+        crate::eval::Format::resolve(path, shown, crate::eval::Role::Qrels, opts.qrels_format)?;
+    let q = crate::eval::qrels::read_qrels(path, shown, format, None)?;
+    Ok(q.queries
+        .into_iter()
+        .map(|(qid, qq)| {
+            let docs = qq
+                .judged
+                .iter()
+                .map(|(d, &r)| (String::from_utf8_lossy(d).into_owned(), r))
+                .collect();
+            (qid, docs)
+        })
+        .collect())
+}
+
+/// The (query, document) pairs of an evaluation's top k relevant under its qrels.
+fn relevant_in_top(ev: &Evaluation, k: usize, queries: &BTreeSet<&str>) -> Vec<(String, String)> {
+    ev.rows
+        .iter()
+        .filter(|r| queries.contains(r.qid.as_str()))
+        .flat_map(|r| {
+            r.relevant
+                .iter()
+                .filter(|x| x.rank.is_some_and(|rank| rank <= k))
+                .map(|x| (r.qid.clone(), x.doc.clone()))
+        })
+        .collect()
+}
+
+/// The largest cutoff of the gated metrics (10 when none has one).
+fn top_k(cfg: &Config) -> usize {
+    cfg.gates
+        .iter()
+        .filter_map(|g| crate::eval::Metric::parse(&g.metric).ok()?.k)
+        .max()
+        .unwrap_or(10)
+}
+
+/// The judge's report section and, with `gate-on = "corrected"`, the comparisons to gate on.
+pub fn apply(
+    cfg: &Config,
+    j: &JudgeSettings,
+    human: (&Evaluation, &Evaluation, &Paired, &[Slice]),
+    judged: &JudgeEvals,
+    comparisons: &[Comparison],
+) -> Result<Applied> {
+    let sidecar = read_sidecar(j)?;
+    let (hb, hc, hpaired, hslices) = human;
+    let main_qrels = cfg
+        .inputs
+        .qrels
+        .as_ref()
+        .expect("validated: runs come with qrels");
+    let hg = grades(&main_qrels.path, &main_qrels.shown(), cfg)?;
+    let jg = grades(&j.qrels.path, &j.qrels.shown(), cfg)?;
+    let mut agree = agreement::agreement(&hg, &jg);
+    let (opts, _) = crate::eval::gate_input::eval_options(cfg)?;
+    let k = top_k(cfg);
+    let both: BTreeSet<&str> = hg
+        .keys()
+        .filter(|q| jg.contains_key(*q))
+        .map(String::as_str)
+        .collect();
+    for (name, h, jd) in [
+        ("baseline", hb, &judged.baseline),
+        ("candidate", hc, &judged.candidate),
+    ] {
+        let slots = k * h
+            .rows
+            .iter()
+            .filter(|r| both.contains(r.qid.as_str()))
+            .count();
+        agree.sides.push(agreement::side(
+            name,
+            (&hg, &jg),
+            &relevant_in_top(jd, k, &both),
+            &relevant_in_top(h, k, &both),
+            opts.rel_level,
+            slots,
+        ));
+    }
+    let mut warnings: Vec<String> = agreement::favour_warning(&agree.sides, k)
+        .into_iter()
+        .collect();
+    let trust = trust(j, agree.kappa);
+    let mut deltas = Vec::new();
+    let mut untrusted = BTreeMap::new();
+    let mut gated = comparisons.to_vec();
+    for (c, g) in comparisons.iter().zip(gated.iter_mut()) {
+        if c.statistic != "mean" || !cfg.gates.iter().any(|gt| gt.metric == c.metric) {
+            continue;
+        }
+        let d = delta(cfg, j, (hpaired, hslices), judged, c, trust.as_deref());
+        warnings.extend(favour_on_delta(&d, &c.metric, &c.slice));
+        if let Some(why) = &d.not_judged {
+            untrusted.insert((c.metric.clone(), c.slice.clone()), why.clone());
+        }
+        if let (Some(corr), Some(jo)) = (&d.corrected, &d.judge_only) {
+            carry_corrected(g, corr, jo, judged, c, cfg.report.tie_epsilon);
+        }
+        deltas.push(d);
+    }
+    if let Some(w) = &trust {
+        warnings.push(format!("judge {}: {w}", sidecar.model));
+    }
+    let qrels_sha256 = judged
+        .baseline
+        .summary
+        .protocol
+        .as_ref()
+        .map(|p| p.qrels_sha256.clone())
+        .unwrap_or_default();
+    let report = JudgeReport {
+        qrels: j.qrels.written.clone(),
+        qrels_sha256,
+        model: sidecar.model,
+        prompt_hash: sidecar.prompt_hash,
+        date: sidecar.date,
+        settings: sidecar.settings,
+        gate_on: if j.gate_on_corrected {
+            "corrected"
+        } else {
+            "human"
+        }
+        .into(),
+        min_labelled: j.min_labelled,
+        min_kappa: j.min_kappa,
+        agreement: agree,
+        deltas,
+    };
+    Ok(Applied {
+        report,
+        gated: j.gate_on_corrected.then_some(gated),
+        untrusted,
+        warnings,
+    })
+}
+
+/// A warning when, on the labelled units, the judge's delta differs from the humans' by an
+/// interval that excludes 0: the judge favours one side on this metric.
+fn favour_on_delta(d: &JudgedDelta, metric: &str, slice: &str) -> Option<String> {
+    let g = d.judge_minus_human?;
+    if g.ci[0] <= 0.0 && g.ci[1] >= 0.0 {
+        return None;
+    }
+    let side = if g.delta > 0.0 {
+        "candidate"
+    } else {
+        "baseline"
+    };
+    Some(format!(
+        "the judge favours the {side} on {metric} ({slice}): on the {} human-labelled units its delta is {} [{}, {}] away from the humans'; the judge-only delta cannot be trusted, the corrected one accounts for it",
+        g.units,
+        crate::numbers::signed(g.delta),
+        crate::numbers::signed(g.ci[0]),
+        crate::numbers::signed(g.ci[1])
+    ))
+}
+
+/// Why the judge cannot be trusted at all (κ below the floor, or no pair graded by both).
+fn trust(j: &JudgeSettings, kappa: Option<f64>) -> Option<String> {
+    match kappa {
+        None => Some("no (query, document) pair graded by both humans and judge, so its agreement is unknown".into()),
+        Some(k) if k < j.min_kappa => Some(format!(
+            "Cohen's κ {k:.3} with the humans is below min-kappa {}",
+            j.min_kappa
+        )),
+        Some(_) => None,
+    }
+}
+
+/// A gated comparison as the corrected interval sees it: the PPI estimate and interval, the
+/// units it rests on, and its normal p-value (what `fail-if-significant-drop` reads).
+fn carry_corrected(
+    g: &mut Comparison,
+    corr: &CorrectedDelta,
+    judge_only: &DeltaInterval,
+    judged: &JudgeEvals,
+    c: &Comparison,
+    tie_epsilon: f64,
+) {
+    g.delta = corr.delta;
+    g.estimate = corr.delta;
+    g.ci = corr.ci;
+    g.ci_mc_se = [0.0, 0.0];
+    g.n = corr.labelled + corr.unlabelled;
+    if g.effective_groups.is_some() {
+        g.groups = Some(judge_only.units);
+        g.effective_groups = Some(judge_only.units as f64);
+    }
+    g.p_value = ppi::p_value(corr.delta, corr.se);
+    g.p_floor = 0.0;
+    if let Some(m) = judged.paired.metrics.get(&c.metric) {
+        g.moved = m
+            .baseline
+            .iter()
+            .zip(&m.candidate)
+            .filter(|(b, c)| (*c - *b).abs() > tie_epsilon)
+            .count();
+    }
+}
+
+/// Per-query deltas of `metric` on a slice, with each query's group (its index without groups).
+fn deltas_by_id(
+    p: &Paired,
+    slices: &[Slice],
+    slice: &str,
+    metric: &str,
+) -> BTreeMap<String, (f64, usize)> {
+    let Some(s) = slices.iter().find(|s| s.name == slice) else {
+        return BTreeMap::new();
+    };
+    let Some(m) = p.metrics.get(metric) else {
+        return BTreeMap::new();
+    };
+    s.members
+        .iter()
+        .map(|&i| {
+            let i = i as usize;
+            let g = p.group_of[i].map_or(i, |g| g as usize);
+            (p.ids[i].clone(), (m.candidate[i] - m.baseline[i], g))
+        })
+        .collect()
+}
+
+fn interval(x: (f64, f64, f64, usize)) -> DeltaInterval {
+    DeltaInterval {
+        units: x.3,
+        delta: x.0,
+        ci: [x.1, x.2],
+    }
+}
+
+/// The three deltas of one gated comparison.
+fn delta(
+    cfg: &Config,
+    j: &JudgeSettings,
+    (hpaired, hslices): (&Paired, &[Slice]),
+    judged: &JudgeEvals,
+    c: &Comparison,
+    distrust: Option<&str>,
+) -> JudgedDelta {
+    let conf = cfg.bootstrap.confidence;
+    let grouped = cfg.bootstrap.unit == Unit::Group;
+    let human = deltas_by_id(hpaired, hslices, &c.slice, &c.metric);
+    let judge = deltas_by_id(&judged.paired, &judged.slices, &c.slice, &c.metric);
+    // Group names of the judge's pairing decide the units; a group is labelled when each of
+    // its queries has a human value.
+    let mut group_complete: BTreeMap<usize, bool> = BTreeMap::new();
+    for (id, (_, g)) in &judge {
+        let e = group_complete.entry(*g).or_insert(true);
+        *e &= human.contains_key(id);
+    }
+    let (mut y, mut yh, mut gl, mut u, mut gu) = (vec![], vec![], vec![], vec![], vec![]);
+    for (id, &(jd, g)) in &judge {
+        let labelled = if grouped {
+            group_complete[&g]
+        } else {
+            human.contains_key(id)
+        };
+        if labelled {
+            y.push(human[id].0);
+            yh.push(jd);
+            gl.push(g);
+        } else {
+            u.push(jd);
+            gu.push(g);
+        }
+    }
+    let all: Vec<f64> = judge.values().map(|v| v.0).collect();
+    let all_groups: Vec<usize> = judge.values().map(|v| v.1).collect();
+    let human_values: Vec<f64> = human.values().map(|v| v.0).collect();
+    let human_groups: Vec<usize> = human.values().map(|v| v.1).collect();
+    let by = |v: &[usize]| -> Option<Vec<usize>> { grouped.then(|| v.to_vec()) };
+    let human_interval =
+        ppi::classical(&human_values, by(&human_groups).as_deref(), conf).map(interval);
+    let judge_only = ppi::classical(&all, by(&all_groups).as_deref(), conf).map(interval);
+    let units = ppi::Units {
+        human: &y,
+        judge_labelled: &yh,
+        judge_unlabelled: &u,
+        groups: grouped.then_some((gl.as_slice(), gu.as_slice())),
+    };
+    let labelled_units = gl.iter().collect::<BTreeSet<_>>().len();
+    let (unit_word, one) = if grouped {
+        ("groups", "group")
+    } else {
+        ("queries", "query")
+    };
+    let not_judged = if let Some(w) = distrust {
+        Some(w.to_string())
+    } else if labelled_units < j.min_labelled {
+        Some(format!(
+            "{labelled_units} human-labelled {unit_word} < min-labelled {}",
+            j.min_labelled
+        ))
+    } else if u.is_empty() {
+        Some(format!(
+            "every {one} is human-labelled: nothing for the judge to add"
+        ))
+    } else {
+        None
+    };
+    let corrected = match not_judged {
+        Some(_) => None,
+        None => ppi::mean_interval(&units, ppi::Lambda::Tuned, conf).map(|e| CorrectedDelta {
+            delta: e.estimate,
+            ci: [e.low, e.high],
+            se: e.se,
+            lambda: e.lambda,
+            labelled: e.labelled,
+            unlabelled: e.unlabelled,
+        }),
+    };
+    let gap: Vec<f64> = yh.iter().zip(&y).map(|(j, h)| j - h).collect();
+    let judge_minus_human = ppi::classical(&gap, by(&gl).as_deref(), conf).map(interval);
+    JudgedDelta {
+        metric: c.metric.clone(),
+        slice: c.slice.clone(),
+        human: human_interval,
+        judge_only,
+        judge_minus_human,
+        not_judged: if corrected.is_none() && not_judged.is_none() {
+            Some("too few units for an interval".into())
+        } else {
+            not_judged
+        },
+        corrected,
+    }
+}
+
+/// `gate-on = "corrected"`: a gate on a comparison the judge could not be trusted on is not
+/// judged (it fails the build: a judge that cannot be checked never passes a change), and the
+/// others say that they read the corrected delta.
+pub fn mark_gates(
+    gates: &mut [GateResult],
+    untrusted: &BTreeMap<(String, String), String>,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for r in gates.iter_mut() {
+        match untrusted.get(&(r.metric.clone(), r.slice.clone())) {
+            Some(why) if r.statistic == "mean" => {
+                r.status = GateStatus::TooSmall;
+                r.passed = false;
+                r.fails_build = true;
+                r.not_judged = Some(NotJudged::UntrustedJudge);
+                r.decided_by = NotJudged::UntrustedJudge.decided_by().into();
+                r.detail = format!("the judge-corrected delta is not judged: {why}");
+                warnings.push(format!(
+                    "gate #{} {} on {}: {}",
+                    r.gate,
+                    r.name(),
+                    r.slice,
+                    r.detail
+                ));
+            }
+            _ if r.statistic == "mean" => {
+                r.detail = format!("judge-corrected (prediction-powered) delta: {}", r.detail);
+            }
+            _ => {}
+        }
+    }
+    warnings
+}

@@ -1,0 +1,204 @@
+//! The judge section of a check's report (text, Markdown, HTML): who the judge is, its agreement
+//! with the humans (the confusion table of grades, Cohen's κ, its errors on each side's top-k
+//! documents), and per gated metric × slice the human-only, judge-only and corrected deltas side
+//! by side. Every renderer returns "" when the report has no judge.
+
+use std::fmt::Write;
+
+use crate::model::{DeltaInterval, JudgeReport, JudgedDelta, Report};
+use crate::numbers::signed;
+use crate::safe_text::shown;
+
+const DELTA_HEADS: [&str; 6] = [
+    "metric on slice",
+    "human only",
+    "judge only",
+    "corrected (PPI++)",
+    "λ · labelled / unlabelled",
+    "judge − human (labelled)",
+];
+
+const SIDE_HEADS: [&str; 4] = [
+    "side",
+    "judge alone calls relevant",
+    "humans alone call relevant",
+    "net generosity",
+];
+
+fn interval(d: &Option<DeltaInterval>) -> String {
+    d.map_or("—".into(), |d| {
+        format!(
+            "{} [{}, {}] (n={})",
+            signed(d.delta),
+            signed(d.ci[0]),
+            signed(d.ci[1]),
+            d.units
+        )
+    })
+}
+
+fn delta_row(d: &JudgedDelta) -> Vec<String> {
+    let (corrected, weight) = match (&d.corrected, &d.not_judged) {
+        (Some(c), _) => (
+            format!(
+                "{} [{}, {}]",
+                signed(c.delta),
+                signed(c.ci[0]),
+                signed(c.ci[1])
+            ),
+            format!("{:.2} · {} / {}", c.lambda, c.labelled, c.unlabelled),
+        ),
+        (None, Some(why)) => (format!("not judged: {why}"), "—".into()),
+        (None, None) => ("—".into(), "—".into()),
+    };
+    vec![
+        format!("{} on {}", d.metric, d.slice),
+        interval(&d.human),
+        interval(&d.judge_only),
+        corrected,
+        weight,
+        interval(&d.judge_minus_human),
+    ]
+}
+
+fn side_rows(j: &JudgeReport) -> Vec<Vec<String>> {
+    j.agreement
+        .sides
+        .iter()
+        .map(|s| {
+            vec![
+                s.side.clone(),
+                format!("{} of {} top-k slots", s.judge_only_relevant, s.slots),
+                format!("{} of {}", s.human_only_relevant, s.slots),
+                s.net_generosity.map_or("—".into(), signed),
+            ]
+        })
+        .collect()
+}
+
+/// The confusion table: one row per human grade, one column per judge grade.
+fn confusion_rows(j: &JudgeReport) -> (Vec<String>, Vec<Vec<String>>) {
+    let a = &j.agreement;
+    let mut heads = vec!["human \\ judge".to_string()];
+    heads.extend(a.grades.iter().map(|g| g.to_string()));
+    let rows = a
+        .grades
+        .iter()
+        .zip(&a.confusion)
+        .map(|(g, row)| {
+            let mut r = vec![g.to_string()];
+            r.extend(row.iter().map(|n| n.to_string()));
+            r
+        })
+        .collect();
+    (heads, rows)
+}
+
+fn who(j: &JudgeReport) -> String {
+    let settings: Vec<String> = j.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!(
+        "judge {} (prompt {}, {}{}), labels {}; rules read the {} delta; κ with the humans {} on {} pairs (min-kappa {}), min-labelled {}",
+        shown(&j.model),
+        shown(&j.prompt_hash),
+        shown(&j.date),
+        if settings.is_empty() { String::new() } else { format!(", {}", settings.join(", ")) },
+        shown(&j.qrels),
+        j.gate_on,
+        j.agreement.kappa.map_or("unknown".into(), |k| format!("{k:.3}")),
+        j.agreement.pairs,
+        j.min_kappa,
+        j.min_labelled
+    )
+}
+
+/// Lines for the terminal report, or "".
+pub fn text(r: &Report, table: fn(&[&str], &[Vec<String>]) -> String) -> String {
+    let Some(j) = &r.judge else {
+        return String::new();
+    };
+    let safe = |rows: Vec<Vec<String>>| -> Vec<Vec<String>> {
+        rows.into_iter()
+            .map(|r| r.iter().map(|c| shown(c)).collect())
+            .collect()
+    };
+    let mut s = format!("\nJudge: {}\n", crate::safe_text::one_line(&who(j)));
+    let rows = safe(j.deltas.iter().map(delta_row).collect());
+    s.push_str(&table(&DELTA_HEADS, &rows));
+    let (heads, rows) = confusion_rows(j);
+    let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
+    s.push_str(&table(&heads, &rows));
+    s.push_str(&table(&SIDE_HEADS, &safe(side_rows(j))));
+    s
+}
+
+fn md_table(s: &mut String, heads: &[&str], rows: &[Vec<String>], escape: &dyn Fn(&str) -> String) {
+    let _ = writeln!(
+        s,
+        "| {} |",
+        heads
+            .iter()
+            .map(|h| escape(h))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(s, "|{}", "---|".repeat(heads.len()));
+    for r in rows {
+        let cells: Vec<String> = r.iter().map(|c| escape(c)).collect();
+        let _ = writeln!(s, "| {} |", cells.join(" | "));
+    }
+    s.push('\n');
+}
+
+/// A Markdown block (ending in a blank line), or "".
+pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
+    let Some(j) = &r.judge else {
+        return String::new();
+    };
+    let mut s = format!(
+        "<details><summary>Judge: human-only, judge-only and corrected deltas</summary>\n\n{}\n\n",
+        escape(&who(j))
+    );
+    let rows: Vec<Vec<String>> = j.deltas.iter().map(delta_row).collect();
+    md_table(&mut s, &DELTA_HEADS, &rows, &escape);
+    let (heads, rows) = confusion_rows(j);
+    let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
+    md_table(&mut s, &heads, &rows, &escape);
+    md_table(&mut s, &SIDE_HEADS, &side_rows(j), &escape);
+    s.push_str("</details>\n\n");
+    s
+}
+
+fn html_table(s: &mut String, heads: &[&str], rows: &[Vec<String>], esc: fn(&str) -> String) {
+    s.push_str("<table><thead><tr>");
+    for h in heads {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    s.push_str("</tr></thead><tbody>\n");
+    for r in rows {
+        s.push_str("<tr>");
+        for c in r {
+            let _ = write!(s, "<td>{}</td>", esc(c));
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</tbody></table>\n");
+}
+
+/// An HTML `<section>`, or "".
+pub fn html(r: &Report, esc: fn(&str) -> String) -> String {
+    let Some(j) = &r.judge else {
+        return String::new();
+    };
+    let mut s = format!(
+        "<section><h2>Judge</h2>\n<p class=\"facts\">{}</p>\n",
+        esc(&who(j))
+    );
+    let rows: Vec<Vec<String>> = j.deltas.iter().map(delta_row).collect();
+    html_table(&mut s, &DELTA_HEADS, &rows, esc);
+    let (heads, rows) = confusion_rows(j);
+    let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
+    html_table(&mut s, &heads, &rows, esc);
+    html_table(&mut s, &SIDE_HEADS, &side_rows(j), esc);
+    s.push_str("</section>\n");
+    s
+}

@@ -1,0 +1,279 @@
+//! Prediction-powered inference (PPI) of a mean from many model labels and a few human labels:
+//! Angelopoulos, Bates, Fannjiang, Jordan & Zrnic, "Prediction-powered inference", *Science*
+//! 382:669 (2023), with the power-tuning weight λ of PPI++ (Angelopoulos, Duchi & Zrnic,
+//! "PPI++: Efficient prediction-powered inference", arXiv:2311.01453, 2023).
+//!
+//! Y are the human values on the n labelled units, Ŷ the judge's values on the same units, Ũ the
+//! judge's values on the N other units. For a paired delta, each value is a unit's
+//! candidate − baseline difference of a metric (the PPI estimate of a mean of differences):
+//!
+//!   θ̂_λ = λ · mean(Ũ) + mean(Y − λŶ),
+//!   se² = var(λŨ)/N + var(Y − λŶ)/n           (population variances, divisor N and n),
+//!   θ̂_λ ± Φ⁻¹(1 − α/2) · se                   (the analytic, normal-theory interval).
+//!
+//! λ = 1 is PPI, λ = 0 the human-only mean; PPI++ picks
+//! λ̂ = cov(Y, Ŷ) / ((1 + n/N) · var(Ŷ ∪ Ũ)), clipped to [0, 1], with cov over the labelled units
+//! (divisor n) and var over all judge values (divisor n + N − 1), exactly as `ppi-python`'s
+//! `ppi_mean_ci` / `ppi_mean_pointestimate` with `lam=None` (tests/it/stats_ppi.rs, against
+//! tests/data/stats/ppi_reference.json made by calibration/ppi_reference.py). A judge whose values
+//! do not vary gets λ = 0.
+//!
+//! The group unit (conversations as units, every query of a labelled group labelled): every sum
+//! of squares above becomes a sum over groups of the squared within-group sums of centred values
+//! (the cluster-robust, CR0 variance of a mean; Liang & Zeger 1986), so that groups of one query
+//! give the query-unit numbers exactly. Pure, O(n + N).
+
+use statrs::distribution::{ContinuousCDF, Normal};
+use std::collections::BTreeMap;
+
+/// How λ is chosen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Lambda {
+    /// PPI++: the variance-minimising weight estimated from the data, clipped to [0, 1].
+    Tuned,
+    /// A fixed weight (1 = plain PPI, 0 = the human-only mean).
+    Fixed(f64),
+}
+
+/// One side of the inference: values and, for the group unit, each value's group.
+#[derive(Debug, Clone, Copy)]
+pub struct Units<'a> {
+    /// Human values on the labelled units (Y).
+    pub human: &'a [f64],
+    /// The judge's values on the same labelled units (Ŷ), in the same order.
+    pub judge_labelled: &'a [f64],
+    /// The judge's values on the units without human labels (Ũ).
+    pub judge_unlabelled: &'a [f64],
+    /// Group of each labelled unit, and of each unlabelled unit; `None` = every unit its own
+    /// group. A group must not appear on both sides.
+    pub groups: Option<(&'a [usize], &'a [usize])>,
+}
+
+/// The PPI estimate of a mean and its analytic interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PpiEstimate {
+    pub estimate: f64,
+    pub lambda: f64,
+    pub se: f64,
+    pub low: f64,
+    pub high: f64,
+    /// Labelled and unlabelled units (groups for the group unit).
+    pub labelled: usize,
+    pub unlabelled: usize,
+}
+
+fn mean(x: &[f64]) -> f64 {
+    x.iter().sum::<f64>() / x.len() as f64
+}
+
+/// Σ over groups of (Σ_{i∈g} (x_i − x̄)) · (Σ_{i∈g} (y_i − ȳ)); with no groups, Σ (x_i − x̄)(y_i − ȳ).
+fn cross(x: &[f64], y: &[f64], groups: Option<&[usize]>) -> f64 {
+    let (mx, my) = (mean(x), mean(y));
+    match groups {
+        None => x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum(),
+        Some(g) => {
+            let mut sums: BTreeMap<usize, (f64, f64)> = BTreeMap::new();
+            for ((a, b), &k) in x.iter().zip(y).zip(g) {
+                let s = sums.entry(k).or_insert((0.0, 0.0));
+                s.0 += a - mx;
+                s.1 += b - my;
+            }
+            sums.values().map(|(a, b)| a * b).sum()
+        }
+    }
+}
+
+fn group_count(groups: Option<&[usize]>, len: usize) -> usize {
+    match groups {
+        None => len,
+        Some(g) => g.iter().collect::<std::collections::BTreeSet<_>>().len(),
+    }
+}
+
+/// The PPI++ weight λ̂ (see the module header), clipped to [0, 1]; 0 when the judge's values do
+/// not vary.
+pub fn tuned_lambda(u: &Units<'_>) -> f64 {
+    let (gl, _) = split(u);
+    let n = u.human.len() as f64;
+    let n_all = u.judge_unlabelled.len() as f64;
+    let cov = cross(u.human, u.judge_labelled, gl) / n;
+    let pooled: Vec<f64> = u
+        .judge_labelled
+        .iter()
+        .chain(u.judge_unlabelled)
+        .copied()
+        .collect();
+    let pooled_groups: Option<Vec<usize>> =
+        u.groups.map(|(a, b)| a.iter().chain(b).copied().collect());
+    let var = cross(&pooled, &pooled, pooled_groups.as_deref()) / (n + n_all - 1.0);
+    if var <= 0.0 || !var.is_finite() {
+        return 0.0;
+    }
+    (cov / ((1.0 + n / n_all) * var)).clamp(0.0, 1.0)
+}
+
+fn split<'a>(u: &Units<'a>) -> (Option<&'a [usize]>, Option<&'a [usize]>) {
+    match u.groups {
+        None => (None, None),
+        Some((a, b)) => (Some(a), Some(b)),
+    }
+}
+
+/// The PPI estimate of the mean of Y and its two-sided interval at `confidence`. None with fewer
+/// than two labelled or two unlabelled units (groups), or mismatched lengths.
+pub fn mean_interval(u: &Units<'_>, lambda: Lambda, confidence: f64) -> Option<PpiEstimate> {
+    if u.human.len() != u.judge_labelled.len() {
+        return None;
+    }
+    let (gl, gu) = split(u);
+    if let Some((a, b)) = u.groups {
+        if a.len() != u.human.len() || b.len() != u.judge_unlabelled.len() {
+            return None;
+        }
+    }
+    let labelled = group_count(gl, u.human.len());
+    let unlabelled = group_count(gu, u.judge_unlabelled.len());
+    if labelled < 2 || unlabelled < 2 {
+        return None;
+    }
+    let lambda = match lambda {
+        Lambda::Tuned => tuned_lambda(u),
+        Lambda::Fixed(l) => l,
+    };
+    let (n, n_all) = (u.human.len() as f64, u.judge_unlabelled.len() as f64);
+    let imputed: Vec<f64> = u.judge_unlabelled.iter().map(|v| lambda * v).collect();
+    let rectifier: Vec<f64> = u
+        .human
+        .iter()
+        .zip(u.judge_labelled)
+        .map(|(y, yh)| y - lambda * yh)
+        .collect();
+    let estimate = mean(&imputed) + mean(&rectifier);
+    let var = cross(&imputed, &imputed, gu) / (n_all * n_all)
+        + cross(&rectifier, &rectifier, gl) / (n * n);
+    let se = var.max(0.0).sqrt();
+    let z = z_of(confidence);
+    Some(PpiEstimate {
+        estimate,
+        lambda,
+        se,
+        low: estimate - z * se,
+        high: estimate + z * se,
+        labelled,
+        unlabelled,
+    })
+}
+
+/// The classical (normal-theory) interval of a mean: mean ± Φ⁻¹(1 − α/2) · se with
+/// se² = Σ_g (Σ_{i∈g} (x_i − x̄))² / n² (population variance over n without groups): what the
+/// PPI interval is with λ = 0 and what a human-only or judge-only mean gets beside it. Returns
+/// (mean, low, high, units); None with fewer than two units.
+pub fn classical(
+    x: &[f64],
+    groups: Option<&[usize]>,
+    confidence: f64,
+) -> Option<(f64, f64, f64, usize)> {
+    let units = group_count(groups, x.len());
+    if units < 2 {
+        return None;
+    }
+    let n = x.len() as f64;
+    let m = mean(x);
+    let se = (cross(x, x, groups) / (n * n)).max(0.0).sqrt();
+    let z = z_of(confidence);
+    Some((m, m - z * se, m + z * se, units))
+}
+
+fn z_of(confidence: f64) -> f64 {
+    Normal::new(0.0, 1.0)
+        .expect("the standard normal exists")
+        .inverse_cdf(1.0 - (1.0 - confidence) / 2.0)
+}
+
+/// Two-sided normal p-value of an estimate against 0: 2 (1 − Φ(|θ| / se)); 1 when se is 0 and
+/// θ is 0, 0 when se is 0 and θ is not.
+pub fn p_value(estimate: f64, se: f64) -> f64 {
+    if se <= 0.0 {
+        return if estimate == 0.0 { 1.0 } else { 0.0 };
+    }
+    2.0 * (1.0
+        - Normal::new(0.0, 1.0)
+            .expect("exists")
+            .cdf((estimate / se).abs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units<'a>(y: &'a [f64], yh: &'a [f64], u: &'a [f64]) -> Units<'a> {
+        Units {
+            human: y,
+            judge_labelled: yh,
+            judge_unlabelled: u,
+            groups: None,
+        }
+    }
+
+    #[test]
+    fn lambda_zero_is_the_human_mean_with_its_normal_interval() {
+        let y = [0.1, 0.4, -0.2, 0.3];
+        let e = mean_interval(
+            &units(&y, &[9.0, 1.0, 3.0, 2.0], &[5.0, 7.0]),
+            Lambda::Fixed(0.0),
+            0.95,
+        )
+        .unwrap();
+        let m = 0.15;
+        let var = y.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / 4.0 / 4.0;
+        assert!((e.estimate - m).abs() < 1e-15);
+        assert!((e.se - var.sqrt()).abs() < 1e-15);
+        assert!((e.high - e.estimate - 1.959963984540054 * e.se).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_perfect_judge_gets_lambda_near_one_and_a_narrower_interval() {
+        let y: Vec<f64> = (0..20)
+            .map(|i| ((i * 7) % 11) as f64 / 10.0 - 0.5)
+            .collect();
+        let u: Vec<f64> = (0..200)
+            .map(|i| ((i * 5) % 13) as f64 / 12.0 - 0.5)
+            .collect();
+        let tuned = mean_interval(&units(&y, &y, &u), Lambda::Tuned, 0.95).unwrap();
+        let human = mean_interval(&units(&y, &y, &u), Lambda::Fixed(0.0), 0.95).unwrap();
+        assert!(tuned.lambda > 0.8, "{}", tuned.lambda);
+        assert!(tuned.se < human.se);
+    }
+
+    #[test]
+    fn groups_of_one_give_the_query_numbers_and_a_constant_judge_gets_lambda_zero() {
+        let y = [0.1, 0.4, -0.2, 0.3, 0.0];
+        let yh = [0.2, 0.3, -0.1, 0.5, 0.1];
+        let u = [0.3, -0.4, 0.2, 0.6];
+        let plain = mean_interval(&units(&y, &yh, &u), Lambda::Tuned, 0.9).unwrap();
+        let one = Units {
+            groups: Some((&[4, 0, 2, 8, 6], &[1, 3, 5, 7])),
+            ..units(&y, &yh, &u)
+        };
+        let grouped = mean_interval(&one, Lambda::Tuned, 0.9).unwrap();
+        assert!(
+            (plain.low - grouped.low).abs() < 1e-14 && (plain.high - grouped.high).abs() < 1e-14
+        );
+        assert_eq!(tuned_lambda(&units(&y, &[1.0; 5], &[1.0; 4])), 0.0);
+    }
+
+    #[test]
+    fn a_group_sharing_one_effect_widens_the_interval() {
+        let y = [0.5, 0.5, -0.5, -0.5, 0.4, 0.4, -0.4, -0.4];
+        let u = [0.3, 0.3, -0.3, -0.3];
+        let flat = units(&y, &y, &u);
+        let grouped = Units {
+            groups: Some((&[0, 0, 1, 1, 2, 2, 3, 3], &[4, 4, 5, 5])),
+            ..flat
+        };
+        let a = mean_interval(&flat, Lambda::Fixed(0.0), 0.95).unwrap();
+        let b = mean_interval(&grouped, Lambda::Fixed(0.0), 0.95).unwrap();
+        assert!(b.se > a.se * 1.3, "{} vs {}", b.se, a.se);
+        assert!(mean_interval(&units(&y[..1], &y[..1], &u), Lambda::Tuned, 0.95).is_none());
+    }
+}
