@@ -64,11 +64,11 @@ pub fn applies(unit_means: &[f64]) -> bool {
 /// (per side the wider of the two); a side the t bound decides has no Monte-Carlo error.
 ///
 /// Why: on heavy-tailed deltas with no ties (t₃, a latency or cost mean) the bootstrap-t alone
-/// covered 91.5–93.1% at n = 30–100, missing up to 4.5% a side (its studentised quantiles,
+/// covered 91.9–93.4% at n = 30–100, missing up to 4.2% a side (its studentised quantiles,
 /// read from resamples of a heavy-tailed sample, come out too short; Hall 1992 §3.5 on the
 /// bootstrap-t's sensitivity to the variance estimate), and per side the wider of it and the t
-/// bound covers 95.2–95.9% there at 2.5–6% more width; where the deltas are skewed the
-/// bootstrap-t's longer side is kept (calibration/results.txt, `heavy`).
+/// bound covers 94.7–96.0% there (two data seeds) at 2.4–5.8% more width; where the deltas are
+/// skewed the bootstrap-t's longer side is kept (calibration/results.txt, `heavy`).
 pub fn at_least_t(boot: Interval, t: [f64; 2]) -> Interval {
     let mut out = boot;
     if t[0] < boot.bounds[0] {
