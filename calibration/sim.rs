@@ -113,14 +113,11 @@ fn rng_for(seed: u64, scenario: &str, set: usize) -> ChaCha8Rng {
 pub enum Route {
     Report(IntervalMethod),
     Wild,
-    /// The bootstrap-t alone: the report's studentised draws and interval without
-    /// the tie guard (`stats::tie_guard`), for the before/after comparison.
+    /// The bootstrap-t alone: the report's studentised draws and interval without the tie
+    /// guard and without the Student t floor (`stats::ties`), for the before/after comparison.
     PlainBootstrapT,
     /// The Student t interval on the same CR2 standard error and Bell–McCaffrey df.
     StudentT,
-    /// The report's bootstrap-t interval with each bound at least as wide as the Student t
-    /// bound (per side the wider of the two): the remedy measured for heavy tails.
-    WiderOfTAndBootstrapT,
 }
 
 impl Route {
@@ -131,9 +128,8 @@ impl Route {
             Route::Report(IntervalMethod::BootstrapT) => "bootstrap-t",
             Route::Report(IntervalMethod::ExpandedPercentile) => "expanded-percentile",
             Route::Wild => "wild (Webb)",
-            Route::PlainBootstrapT => "bootstrap-t without the tie guard",
+            Route::PlainBootstrapT => "bootstrap-t alone (no tie guard, no t floor)",
             Route::StudentT => "student-t (CR2, BM df)",
-            Route::WiderOfTAndBootstrapT => "per side the wider of bootstrap-t and student-t",
         }
     }
 }
@@ -152,17 +148,6 @@ fn run_route(
         }
         Route::Wild => wild(deltas, groups, resamples, set),
         Route::PlainBootstrapT | Route::StudentT => t_routes(deltas, groups, route, resamples, set),
-        Route::WiderOfTAndBootstrapT => {
-            let boot = run_route(
-                deltas,
-                groups,
-                Route::Report(IntervalMethod::BootstrapT),
-                resamples,
-                set,
-            );
-            let t = t_routes(deltas, groups, Route::StudentT, resamples, set);
-            [boot[0].min(t[0]), boot[1].max(t[1])]
-        }
     }
 }
 

@@ -191,22 +191,24 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
     match x.method {
         IntervalMethod::BootstrapT => {
             // CR2 and the Bell–McCaffrey df: the CR1 studentisation for equal sizes and
-            // queries, wider where a few large groups carry the mean; on tie-heavy units the
-            // wider of the t bound and the tilted score bound per side (`stats::ties`,
-            // `stats::tilt`).
+            // queries, wider where a few large groups carry the mean; each bound at least the
+            // Student t bound on the same se and df (heavy tails, `stats::ties::at_least_t`);
+            // on tie-heavy units the wider of the t bound and the tilted score bound per side
+            // (`stats::ties`, `stats::tilt`).
             let ones = vec![1.0; values.len()];
             let z = sizes.unwrap_or(&ones);
             let se = se_cr0_cr2(values, z).1;
             let stretch = t_stretch(z, x.confidence);
             let range = studentized::unit_range(values, sizes);
             let boot = studentized::interval(d, point, se, stretch, range, x.confidence);
-            if !ties::applies(&unit_means(values, sizes)) {
-                return boot;
-            }
             let df = bm_df(z);
             let Some(t) = ties::t_bounds(point, se, df, x.confidence) else {
                 return boot;
             };
+            if !ties::applies(&unit_means(values, sizes)) {
+                // Heavy tails with no ties: per side at least the Student t bound.
+                return ties::at_least_t(boot, t);
+            }
             ties::guard(boot, t, tilt::bounds(values, sizes, df, x.confidence))
         }
         IntervalMethod::ExpandedPercentile => {

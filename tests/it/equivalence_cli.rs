@@ -150,7 +150,7 @@ fn max_change_works_for_a_median_gate_beside_a_holm_rule() {
     let g = result(&r, "max-change", "risk=compliance");
     assert_contains(
         detail(g),
-        "of the median difference lies inside (−0.0100, +0.0100)",
+        "of the difference median of candidate − median of baseline lies inside (−0.0100, +0.0100)",
     );
     let holm = result(&r, "fail-if-significant-drop", "risk=compliance");
     assert_eq!(holm["family_size"], 2);
