@@ -228,9 +228,11 @@ fn results_commit(from: &Path, ledger: Option<&Ledger>) -> Option<String> {
 /// is a reviewed step and must not launder an edited ledger.
 fn final_ledger(from: &Path, bytes: &[u8]) -> Result<Option<Ledger>> {
     let path = files::beside(from, ".ledger.json");
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    if !path.is_file() {
         return Ok(None);
-    };
+    }
+    let text =
+        crate::load::source::read_text(&path, &path.display().to_string(), "a rag-gate ledger")?;
     let l = serde_json::from_str::<Ledger>(&text).map_err(|e| {
         Error::input(
             path.display(),
@@ -280,9 +282,13 @@ pub fn anchor_write(args: &AnchorWriteArgs) -> Result<Outcome> {
             )));
         }
     }
-    let bytes = std::fs::read(&from.path).map_err(|e| Error::io(&shown, "reading", e))?;
-    let side_bytes = std::fs::read(&sidecar)
-        .map_err(|e| Error::io(format!("{shown}.protocol.json"), "reading", e))?;
+    let read = crate::load::source::read_stored;
+    let bytes = read(&from.path, &shown, "per-query results")?;
+    let side_bytes = read(
+        &sidecar,
+        &format!("{shown}.protocol.json"),
+        "a rag-gate protocol fingerprint",
+    )?;
     let ledger = final_ledger(&from.path, &bytes)?;
     let results_sha = crate::protocol::sha256_hex(&bytes);
     let name = args.name.clone().unwrap_or_else(|| {

@@ -120,7 +120,7 @@ fn ledger(
     }
 }
 
-/// The merges that made main worse on `c`'s metric, statistic and slice (oriented deltas).
+/// The merges that made main worse on `c`'s metric, statistic and slice (deltas as measured).
 fn spent_by(ledger: Option<&Ledger>, c: &Comparison) -> Vec<Spend> {
     let Some(l) = ledger else { return Vec::new() };
     let sign = if c.higher_is_better { 1.0 } else { -1.0 };
@@ -130,8 +130,8 @@ fn spent_by(ledger: Option<&Ledger>, c: &Comparison) -> Vec<Spend> {
             let d = e.deltas.iter().find(|d| {
                 d.metric == c.metric && d.statistic == c.statistic && d.slice == c.slice
             })?;
-            let delta = sign * d.vs_parent?.estimate;
-            (delta < 0.0).then(|| Spend {
+            let delta = d.vs_parent?.estimate;
+            (sign * delta < 0.0).then(|| Spend {
                 commit: e.commit.clone(),
                 pr: e.pr,
                 delta,

@@ -82,9 +82,9 @@ struct Words {
 }
 
 fn words(p: &Pairs, budget: f64, anchor: &str, spent: &str, used: f64) -> Words {
-    let hib = p.candidate.higher_is_better;
-    let [drift, main, change] =
-        [p.candidate, p.main, p.change].map(|c| worse_is_negative(interval(c), hib));
+    // Shown as measured (a rise of a lower-is-better metric is a positive delta), as every
+    // other interval in the report.
+    let [drift, main, change] = [p.candidate, p.main, p.change].map(interval);
     let ci = |i: Interval| {
         format!(
             "{} [{}, {}]",
@@ -217,7 +217,7 @@ pub fn budget_line(row: &DriftRow, anchor: &str) -> String {
         plain(row.budget),
         shown(anchor),
         spent_words(&row.spent_by),
-        signed(worse_is_negative(row.change, row.higher_is_better).estimate),
+        signed(row.change.estimate),
         row.status.as_str()
     )
 }

@@ -17,25 +17,10 @@ pub fn beside(file: &Path, suffix: &str) -> PathBuf {
     s.into()
 }
 
-/// SHA-256 of a file's bytes as stored (a folder of part files: of each file's name and bytes,
-/// in name order).
+/// SHA-256 of a file's bytes as stored (a folder is refused: anchors and the results a ledger
+/// describes are single files).
 pub fn file_sha256(path: &Path, shown: &str) -> Result<String> {
-    if path.is_dir() {
-        let mut names: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| Error::io(shown, "listing", e))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file())
-            .collect();
-        names.sort();
-        let mut all = Vec::new();
-        for p in names {
-            all.extend(p.file_name().unwrap_or_default().as_encoded_bytes());
-            all.push(0);
-            all.extend(std::fs::read(&p).map_err(|e| Error::io(shown, "reading", e))?);
-        }
-        return Ok(sha256_hex(&all));
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(shown, "reading", e))?;
+    let bytes = super::source::read_stored(path, shown, "per-query results")?;
     Ok(sha256_hex(&bytes))
 }
 
@@ -123,7 +108,7 @@ pub fn read_ledger(
     if !path.is_file() {
         return LedgerRead::Absent;
     }
-    let ledger = match std::fs::read_to_string(path)
+    let ledger = match super::source::read_text(path, shown, "a rag-gate ledger")
         .map_err(|e| e.to_string())
         .and_then(|t| serde_json::from_str::<Ledger>(&t).map_err(|e| e.to_string()))
     {

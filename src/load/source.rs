@@ -39,6 +39,21 @@ pub fn read_bytes(path: &Path, shown: &str, expected: &str) -> Result<Vec<u8>> {
     }
 }
 
+/// The bytes of a regular file exactly as stored (gzip is not undone): what a hash of the file
+/// or a verbatim copy of it needs (an anchor, main's stored results). A folder, a pipe or a
+/// device is refused.
+pub fn read_stored(path: &Path, shown: &str, expected: &str) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(shown, "opening", e))?;
+    if !meta.is_file() {
+        return Err(Error::input(
+            shown,
+            0,
+            format!("is not a regular file; expected a file of {expected}"),
+        ));
+    }
+    std::fs::read(path).map_err(|e| Error::io(shown, "reading", e))
+}
+
 fn refuse_directory(path: &Path, shown: &str, expected: &str) -> Result<()> {
     if crate::input::open::is_stdin(path) {
         return Ok(());

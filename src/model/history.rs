@@ -42,7 +42,8 @@ impl DriftStatus {
 }
 
 /// One merge's share of the drift, from the ledger: its commit, the pull request it merged when
-/// known, and its delta against its parent's results (negative: worse, oriented).
+/// known, and its delta against its parent's results (as measured: for a lower-is-better
+/// metric a rise).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Spend {
     pub commit: String,

@@ -220,6 +220,35 @@ fn median_and_p95_gates_are_covered_near_95_percent_on_paired_sides() {
     assert!(t.coverage() >= 0.97, "percentile coverage {}", t.coverage());
 }
 
+/// `max-drift` (the gate across time): with the candidate truly at the budget's edge from the
+/// anchor (main within it, this change taking it there), at most α/2 = 2.5% of the sets may pass
+/// (within the budget, or as inherited drift); on a spent main a change that truly adds a small
+/// drift passes at most 2.5%, a no-op without noise always passes (asserted through the binary
+/// in `anchor`), and a change that truly improves passes most of the time. 150 sets a cell
+/// (binomial error ±1.3 points at 2.5%).
+#[test]
+fn max_drift_passes_a_candidate_at_the_budgets_edge_at_most_alpha() {
+    use rag_gate::model::history::DriftStatus as S;
+    let m = sim::DRIFT_BUDGET;
+    let route = Route::Report(IntervalMethod::BootstrapT);
+    let passes = |main: f64, change: f64, sets: usize| {
+        let d = sim::drift_sets(sim::DATA_SEED, sets, 200, B, main, change, route);
+        let k = d
+            .iter()
+            .filter(|s| matches!(s, S::Within | S::Inherited))
+            .count();
+        k as f64 / sets as f64
+    };
+    for (main, change) in [(-m / 2.0, -m / 2.0), (0.0, -m), (-m - 0.01, -0.002)] {
+        let p = passes(main, change, SETS);
+        eprintln!("main {main}, change {change}: false pass {p}");
+        assert!(p <= 0.05, "main {main}, change {change}: false pass {p}");
+    }
+    // Not vacuous: an improving change on a spent main passes (power well above one half).
+    let p = passes(-m - 0.01, 0.02, SETS / 3);
+    assert!(p >= 0.5, "an improving change passes {p}");
+}
+
 #[test]
 fn a_hit_drop_carried_by_eight_percent_is_not_passed_by_check() {
     // A 0/1 metric whose drop on the margin is carried by 8% of 30 queries: 8% of sets have
