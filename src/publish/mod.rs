@@ -40,25 +40,93 @@ pub fn publish(
     args: &PublishArgs,
     env: &GithubEnv,
 ) -> Result<Vec<Line>> {
-    let mut lines: Vec<Line> = Vec::new();
-    if env.actions {
-        lines.extend(actions::gate_annotations(report));
-    }
+    let annotations = match env.actions {
+        true => actions::gate_annotations(report),
+        false => Vec::new(),
+    };
+    let the = Rendered {
+        verdict: report.verdict,
+        annotations,
+        markdown: &|page| markdown::render_page(report, page),
+        key: args.comment_key.clone().unwrap_or(report.gate_id.clone()),
+        legacy_key: Some(report.gate_id.clone()),
+        state: markdown::state_digest(report),
+    };
+    publish_rendered(&the, report_path, args, env)
+}
+
+/// [`publish`] for several gate files checked in one run: the annotations of every file, one
+/// job summary and one sticky comment (keyed by the set of files) with a combined headline and a
+/// section per file.
+pub fn publish_combined(
+    c: &crate::model::CombinedReport,
+    report_path: Option<&Path>,
+    args: &PublishArgs,
+    env: &GithubEnv,
+) -> Result<Vec<Line>> {
+    use crate::report::combined;
+    let annotations = match env.actions {
+        true => c
+            .gate_files
+            .iter()
+            .flat_map(|f| actions::gate_annotations(&f.report))
+            .collect(),
+        false => Vec::new(),
+    };
+    let key = combined::key(c);
+    let the = Rendered {
+        verdict: c.verdict,
+        annotations,
+        markdown: &|page| {
+            combined::markdown(
+                c,
+                &Page {
+                    key: Some(key.clone()),
+                    ..page.clone()
+                },
+            )
+        },
+        key: key.clone(),
+        legacy_key: None,
+        state: combined::state_digest(c),
+    };
+    publish_rendered(&the, report_path, args, env)
+}
+
+/// What publishing needs of a report: its verdict, its annotations, its Markdown for a page, and
+/// the sticky comment's key and state.
+struct Rendered<'a> {
+    verdict: Verdict,
+    annotations: Vec<Line>,
+    markdown: &'a dyn Fn(&Page) -> String,
+    key: String,
+    /// A comment found under this key (a gate's id, before keys could differ) is ours too.
+    legacy_key: Option<String>,
+    state: String,
+}
+
+fn publish_rendered(
+    the: &Rendered,
+    report_path: Option<&Path>,
+    args: &PublishArgs,
+    env: &GithubEnv,
+) -> Result<Vec<Line>> {
+    let mut lines: Vec<Line> = the.annotations.clone();
     if let Some(p) = &env.step_summary {
-        let md = markdown::render_page(report, &summary_page(report_path, args, env));
+        let md = (the.markdown)(&summary_page(report_path, args, env));
         if let Err(e) = actions::append_summary(p, &md) {
             let msg = format!("could not append the job summary to {}: {e}", p.display());
             lines.push(actions::warning(env.actions, &msg));
         }
     }
     if let Some(p) = &env.output {
-        if let Err(e) = actions::write_outputs(p, report.verdict, report_path) {
+        if let Err(e) = actions::write_outputs(p, the.verdict, report_path) {
             let msg = format!("could not write the step outputs to {}: {e}", p.display());
             lines.push(actions::warning(env.actions, &msg));
         }
     }
     if args.comment != CommentMode::Off {
-        match comment(report, args, env) {
+        match comment(the, args, env) {
             Ok(action) => lines.push(done(action).into()),
             Err(msg) => {
                 let msg = redact(&msg, env.token.as_ref());
@@ -76,7 +144,7 @@ pub fn publish(
         .collect())
 }
 
-fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
+fn comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
     let token = env
         .token
         .as_ref()
@@ -86,21 +154,22 @@ fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Actio
         .as_deref()
         .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
     let pr = env.pr_number(args.pr)?;
-    let page = markdown::render_page(report, &comment_page(args, env));
+    let page = (the.markdown)(&comment_page(args, env));
     let body = crate::safe_text::printable(&page);
-    let marker = markdown::marker(args.comment_key.as_deref().unwrap_or(&report.gate_id));
+    let marker = markdown::marker(&the.key);
     let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
-    let state = markdown::state_digest(report);
-    let legacy = markdown::marker(&report.gate_id);
-    let legacy_id = markdown::parse_marker(&legacy)
+    let legacy = the.legacy_key.as_deref().map(markdown::marker);
+    let legacy_id = legacy
+        .as_deref()
+        .and_then(markdown::parse_marker)
         .map(|(l, _)| l)
         .filter(|l| *l != id);
     let want = Wanted {
         body: &body,
         id,
         legacy_id,
-        state: &state,
-        failing: report.verdict == Verdict::Fail,
+        state: &the.state,
+        failing: the.verdict == Verdict::Fail,
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -1,6 +1,7 @@
 //! Report stage: renderers of the analysis model (`crate::model::Report`) as text, Markdown,
 //! JSON, JUnit XML and a self-contained HTML page, each returning a String; the caller decides where it goes.
 
+pub mod combined;
 pub mod efficiency;
 pub mod html;
 pub mod json;
