@@ -49,6 +49,7 @@ mod publish_comment_modes;
 mod publish_e2e;
 mod publish_failures;
 mod publish_github;
+mod publish_gitlab;
 mod publish_markdown;
 mod report_browser;
 mod report_comment;
