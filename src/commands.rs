@@ -136,22 +136,7 @@ fn gate_files(args: &CheckArgs) -> Result<Vec<std::path::PathBuf>> {
             out.push(p.clone());
             continue;
         }
-        let listing = std::fs::read_dir(p).map_err(|source| Error::Io {
-            path: p.display().to_string(),
-            action: "listing the gate files",
-            source,
-        })?;
-        let mut found: Vec<std::path::PathBuf> = listing
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        found.sort();
-        if found.is_empty() {
-            return Err(Error::Usage(format!(
-                "{}: a folder with no gate file (*.toml) in it",
-                p.display()
-            )));
-        }
+        let found = crate::input::folder::toml_files(p)?;
         out.extend(found);
     }
     let mut seen = std::collections::BTreeSet::new();

@@ -206,10 +206,91 @@ impl Client {
         self.retries
     }
 
-    async fn retried(&self, verb: &Verb<'_>, route: &str, what: &str) -> Result<Reply, String> {
+    /// `/api/v4/projects/<id>`, the prefix of every project route.
+    pub fn project_route(&self) -> &str {
+        &self.prefix
+    }
+
+    /// A GET of `route` (retried like every read), its body read up to `limit` bytes; the
+    /// caller reads the status ([`Client::refusal`] words a failure).
+    pub async fn get(&self, route: &str, what: &str, limit: usize) -> Result<Reply, String> {
+        self.retried_capped(&Verb::Get, route, what, limit).await
+    }
+
+    /// A failed answer in words.
+    pub fn refusal(&self, reply: &Reply, what: &str) -> String {
+        self.status_error(reply, what)
+    }
+
+    /// Downloads a redirect target (object storage) with a client that has no token: the
+    /// token never reaches a host other than `CI_API_V4_URL`'s. At most `limit` bytes.
+    pub async fn download(
+        &self,
+        location: &str,
+        what: &str,
+        limit: usize,
+    ) -> Result<bytes::Bytes, String> {
+        let shown = crate::github::client::url_without_credentials(location);
+        let uri: http::Uri = location
+            .parse()
+            .map_err(|_| format!("{what}: GitLab redirected to an unusable URL ({shown})"))?;
+        let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
+            return Err(format!(
+                "{what}: GitLab redirected to a relative URL ({shown})"
+            ));
+        };
+        if scheme != "https" && !(scheme == "http" && self.base.starts_with("http://")) {
+            return Err(format!(
+                "{what}: GitLab redirected to a non-https URL ({shown})"
+            ));
+        }
+        let crab = Octocrab::builder()
+            .base_uri(format!("{scheme}://{authority}"))
+            .map_err(|_| format!("{what}: GitLab redirected to an unusable URL ({shown})"))?
+            .set_connect_timeout(Some(std::time::Duration::from_secs(10)))
+            .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .add_retry_config(RetryConfig::None)
+            .build()
+            .map_err(|e| format!("could not set up the download client: {e}"))?;
+        let route = uri
+            .path_and_query()
+            .map_or("/", |pq| pq.as_str())
+            .to_string();
         let mut left = self.retries;
         loop {
-            let reply = self.send(verb, route, what).await;
+            let reply = match crab._get(route.as_str()).await {
+                Ok(resp) => read_capped(resp, limit, what).await,
+                Err(e) => Err(format!("{what}: could not download {shown}: {e}")),
+            };
+            match reply {
+                Ok(r) if (200..300).contains(&r.status) => return Ok(r.body),
+                Ok(r) if r.status < 500 || left == 0 => {
+                    return Err(format!(
+                        "{what}: the download from {shown} answered {}",
+                        r.status
+                    ))
+                }
+                Err(e) if left == 0 => return Err(self.clean(&e)),
+                _ => left -= 1,
+            }
+        }
+    }
+
+    async fn retried(&self, verb: &Verb<'_>, route: &str, what: &str) -> Result<Reply, String> {
+        self.retried_capped(verb, route, what, MAX_BODY).await
+    }
+
+    /// Sends up to `retries + 1` times while the answer is a 5xx, a 429 or a transport error.
+    async fn retried_capped(
+        &self,
+        verb: &Verb<'_>,
+        route: &str,
+        what: &str,
+        limit: usize,
+    ) -> Result<Reply, String> {
+        let mut left = self.retries;
+        loop {
+            let reply = self.send_capped(verb, route, what, limit).await;
             let again = match &reply {
                 Ok(r) => r.status >= 500 || r.status == 429,
                 Err(_) => true,
@@ -222,6 +303,16 @@ impl Client {
     }
 
     async fn send(&self, verb: &Verb<'_>, route: &str, what: &str) -> Result<Reply, String> {
+        self.send_capped(verb, route, what, MAX_BODY).await
+    }
+
+    async fn send_capped(
+        &self,
+        verb: &Verb<'_>,
+        route: &str,
+        what: &str,
+        limit: usize,
+    ) -> Result<Reply, String> {
         let sent = match verb {
             Verb::Get => self.crab._get(route).await,
             Verb::Post(b) => self.crab._post(route, Some(*b)).await,
@@ -233,7 +324,7 @@ impl Client {
                 self.base
             ))
         })?;
-        read_capped(resp, MAX_BODY, what)
+        read_capped(resp, limit, what)
             .await
             .map_err(|e| self.clean(&e.replace("GitHub", "GitLab")))
     }

@@ -22,6 +22,8 @@ pub struct GitlabEnv {
     pub sha: Option<String>,
     /// `CI_JOB_URL`: the job's page (its log and artifacts).
     pub job_url: Option<String>,
+    /// `CI_MERGE_REQUEST_DIFF_BASE_SHA`: the merge request's merge-base.
+    pub diff_base_sha: Option<String>,
 }
 
 impl GitlabEnv {
@@ -50,6 +52,7 @@ impl GitlabEnv {
             token: token.map(|t| Token::new(t.trim())),
             sha: get("CI_COMMIT_SHA"),
             job_url: get("CI_JOB_URL"),
+            diff_base_sha: get("CI_MERGE_REQUEST_DIFF_BASE_SHA"),
         })
     }
 

@@ -6,6 +6,7 @@
 //! The token is a project or group access token (scope `api`, role Reporter or above) in a masked
 //! CI/CD variable: `CI_JOB_TOKEN` cannot write notes, and is refused with a sentence saying so.
 
+pub mod artifacts;
 pub mod client;
 pub mod env;
 

@@ -5,6 +5,7 @@ mod support;
 
 mod baseline_check;
 mod baseline_fetch;
+mod baseline_gitlab;
 mod check_many;
 mod check_runs;
 mod check_ties;
