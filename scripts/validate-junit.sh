@@ -7,7 +7,8 @@
 #   2. the consumer: junitparser (PyPI) reads each report back; its suite, test, failure and skip
 #      counts must equal the ones rag-gate's JSON report gives for the same run.
 # The cases: the shipped example (fails), tests/data/junit/pass.toml (passes) and
-# tests/data/junit/not-judged.toml (checks not judged: skipped, and a failure on `all`).
+# tests/data/junit/not-judged.toml (checks not judged: skipped), each alone and the three in one
+# run (one document, a suite per gate file).
 # Tools come from PyPI into cached venvs like scripts/validate-action.sh.
 set -euo pipefail
 
@@ -82,3 +83,22 @@ for key in ("seed", "resamples", "verdict", "headline"):
 print(f"ok -- {sys.argv[1].rsplit('/', 1)[-1]}: {got} (exit {code})")
 EOF
 done
+
+# Three gate files in one run: one document, a suite per file, the same schema.
+set +e
+"$bin" check gates/prod.toml tests/data/junit/pass.toml tests/data/junit/not-judged.toml \
+  --resamples 2000 --format junit --output "$work/three.xml" >/dev/null
+code=$?
+set -e
+[ "$code" -eq 1 ] || { echo "rag-gate check on three gate files exited $code, expected 1"; exit 1; }
+xmllint --noout --schema "$xsd" "$work/three.xml"
+"$venv/bin/python" - "$work/three.xml" <<'EOF2'
+import sys
+from junitparser import JUnitXml
+
+xml = JUnitXml.fromfile(sys.argv[1])
+names = [s.name for s in xml]
+assert names == ["prod", "example-pass", "example-not-judged"], names
+assert (xml.tests, xml.failures) == (15, 2), (xml.tests, xml.failures)
+print(f"ok -- three.xml: suites {names}, {xml.tests} tests, {xml.failures} failures")
+EOF2

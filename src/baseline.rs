@@ -25,6 +25,11 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
     let args = &args;
     check_args(args)?;
     let env = GithubEnv::from_process(&args.token_env);
+    if let Some(gl) =
+        crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
+    {
+        return fetch_gitlab(args, &gl, &env);
+    }
     let fail = |m: String| Error::Fetch(crate::github::redact(&m, env.token.as_ref()));
     let token = env.token.clone().ok_or_else(|| {
         fail(format!(
@@ -58,7 +63,7 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
                 (None, Problem::Failed(m))
             })?
     });
-    let mut record = Provenance {
+    let record = Provenance {
         provenance_format: provenance::FORMAT,
         repository,
         workflow: args.workflow.clone(),
@@ -69,6 +74,18 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
         found: None,
         missing: None,
     };
+    conclude(args, record, fetched, env.actions, env.token.as_ref())
+}
+
+/// The fetch's end, the same on every forge: the zip unpacked and the provenance written, or
+/// the reason there is none written for `check` (exit 2, or a warning with `--missing-ok`).
+fn conclude(
+    args: &FetchArgs,
+    mut record: Provenance,
+    fetched: std::result::Result<Fetched, (Option<MergeBase>, Problem)>,
+    actions: bool,
+    token: Option<&crate::github::Token>,
+) -> Result<Outcome> {
     match fetched {
         Ok((base, run, zip)) => {
             (record.merge_base, record.merge_base_behind) = base;
@@ -76,7 +93,7 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
         }
         Err((base, Problem::Missing(why))) => {
             (record.merge_base, record.merge_base_behind) = base.unwrap_or_default();
-            let why = crate::github::redact(&why, env.token.as_ref());
+            let why = crate::github::redact(&why, token);
             record.missing = Some(why.clone());
             write_record(&args.to, &record)?;
             if !args.missing_ok {
@@ -84,14 +101,88 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
             }
             Ok(Outcome {
                 stderr: vec![crate::publish::actions::warning(
-                    env.actions,
+                    actions,
                     &format!("no baseline fetched: {why} (--missing-ok: [baseline] on-missing decides in check)"),
                 )],
                 ..Default::default()
             })
         }
-        Err((_, Problem::Failed(m))) => Err(fail(m)),
+        Err((_, Problem::Failed(m))) => Err(Error::Fetch(crate::github::redact(&m, token))),
     }
+}
+
+/// `baseline fetch` in a GitLab merge-request pipeline: `--artifact` names the job of the
+/// target branch's pipeline that keeps the results as artifacts; the merge-base is `--base-sha`
+/// or `CI_MERGE_REQUEST_DIFF_BASE_SHA`.
+fn fetch_gitlab(
+    args: &FetchArgs,
+    gl: &crate::gitlab::GitlabEnv,
+    env: &GithubEnv,
+) -> Result<Outcome> {
+    use crate::gitlab::artifacts;
+    let token = gl.token.clone();
+    let fail = |m: String| Error::Fetch(crate::github::redact(&m, token.as_ref()));
+    if gl.token_var == "CI_JOB_TOKEN" {
+        return Err(fail(
+            "CI_JOB_TOKEN cannot list the target branch's pipelines; use a project or group \
+             access token with the read_api scope (a masked CI/CD variable GITLAB_TOKEN)"
+                .into(),
+        ));
+    }
+    let token = token.clone().ok_or_else(|| {
+        fail(format!(
+            "no GitLab token: {} is not set (a project or group access token with the read_api \
+             scope, as a masked CI/CD variable)",
+            gl.token_var
+        ))
+    })?;
+    let merge_base = args
+        .base_sha
+        .clone()
+        .or_else(|| gl.diff_base_sha.clone())
+        .ok_or_else(|| {
+            fail(
+                "no merge-base: CI_MERGE_REQUEST_DIFF_BASE_SHA is not set (run in a \
+                 merge-request pipeline, or pass --base-sha SHA)"
+                    .into(),
+            )
+        })?;
+    prepare_destination(&args.to)?;
+    let fetched = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| fail(format!("could not start the async runtime: {e}")))?
+        .block_on(async {
+            let known = |p: Problem| (Some((merge_base.clone(), None)), p);
+            let client = crate::gitlab::Client::new(gl, &token, env.retries, 0)
+                .map_err(|m| known(Problem::Failed(m)))?;
+            let work = async {
+                let (run, job) =
+                    artifacts::find(&client, &args.branch, &args.artifact, &merge_base).await?;
+                let zip = artifacts::download(&client, run.run_id, job, &args.artifact).await?;
+                Ok::<_, Problem>((run, zip))
+            };
+            match tokio::time::timeout(env.deadline * 3, work).await {
+                Ok(Ok((run, zip))) => Ok(((merge_base.clone(), None), run, zip)),
+                Ok(Err(p)) => Err(known(p)),
+                Err(_) => Err(known(Problem::Failed(format!(
+                    "gave up on GitLab after {} s",
+                    (env.deadline * 3).as_secs()
+                )))),
+            }
+        });
+    let record = Provenance {
+        provenance_format: provenance::FORMAT,
+        repository: gl.project.clone(),
+        workflow: args.workflow.clone(),
+        branch: args.branch.clone(),
+        artifact: args.artifact.clone(),
+        merge_base: String::new(),
+        merge_base_behind: None,
+        found: None,
+        missing: None,
+    };
+    conclude(args, record, fetched, false, Some(&token))
 }
 
 /// The merge-base and how many commits the base branch has past it (when GitHub said).

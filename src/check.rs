@@ -794,15 +794,52 @@ pub struct Outputs {
 /// failing export (e.g. a missing folder) leaves the previous report files as they were. An
 /// output named `-` goes to stdout (at most one may).
 pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> Result<String> {
+    let renders = Renders {
+        format: &|f| report::render(r, f),
+        html: &|| report::html::render(r),
+        written: format!("rag-gate {}: {}", r.gate_id, r.headline),
+    };
+    write_rendered(&renders, o, reads)
+}
+
+/// [`write_outputs`] for several gate files' combined report.
+pub fn write_combined_outputs(
+    c: &crate::model::CombinedReport,
+    o: &Outputs,
+    reads: &crate::outputs::Reads,
+) -> Result<String> {
+    let renders = Renders {
+        format: &|f| report::combined::render(c, f),
+        html: &|| report::combined::html(c),
+        written: format!("rag-gate: {}", c.headline),
+    };
+    write_rendered(&renders, o, reads)
+}
+
+/// How a report (one file's, or a combined one) is rendered in each format.
+struct Renders<'a> {
+    format: &'a dyn Fn(report::Format) -> String,
+    html: &'a dyn Fn() -> String,
+    /// The line printed when the report went to a file: "rag-gate prod: FAIL: …".
+    written: String,
+}
+
+fn write_rendered(r: &Renders, o: &Outputs, reads: &crate::outputs::Reads) -> Result<String> {
     use crate::atomic::is_stdout;
-    let main = report::render(r, o.format);
-    let json = o.export_json.as_ref().map(|_| report::json::render(r));
+    let main = (r.format)(o.format);
+    let json = o
+        .export_json
+        .as_ref()
+        .map(|_| (r.format)(report::Format::Json));
     let markdown = o
         .export_markdown
         .as_ref()
-        .map(|_| report::markdown::render(r));
-    let html = o.export_html.as_ref().map(|_| report::html::render(r));
-    let junit = o.export_junit.as_ref().map(|_| report::junit::render(r));
+        .map(|_| (r.format)(report::Format::Markdown));
+    let html = o.export_html.as_ref().map(|_| (r.html)());
+    let junit = o
+        .export_junit
+        .as_ref()
+        .map(|_| (r.format)(report::Format::Junit));
     // Without --output the report goes to stdout, as with `--output -`.
     let stdout_path = PathBuf::from("-");
     let wanted = [
@@ -850,9 +887,8 @@ pub fn write_outputs(r: &Report, o: &Outputs, reads: &crate::outputs::Reads) -> 
     }
     match o.output.as_ref().filter(|p| !is_stdout(p)) {
         Some(path) => Ok(format!(
-            "rag-gate {}: {}\nreport written to {}\n",
-            r.gate_id,
-            r.headline,
+            "{}\nreport written to {}\n",
+            r.written,
             path.display()
         )),
         None => Ok(main),

@@ -210,8 +210,13 @@ pub struct OutputArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
-    /// The gate file (TOML); its paths are relative to its own folder.
+    /// The gate file (TOML); its paths are relative to its own folder. A folder stands for
+    /// its `*.toml` files.
     pub gate_file: PathBuf,
+    /// Further gate files or folders: one analysis per file, one verdict (the worst), one
+    /// report, comment and job summary with a section per file.
+    #[arg(value_name = "MORE")]
+    pub more_gate_files: Vec<PathBuf>,
     /// Print the effective configuration, defaults filled in, and exit.
     #[arg(long)]
     pub dump_config: bool,

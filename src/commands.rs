@@ -88,17 +88,33 @@ fn outputs(o: &OutputArgs) -> Outputs {
 }
 
 /// `rag-gate check`: the gate file with the command line's overrides, `--dump-config` or the
-/// analysis, the report files, then publishing; exit 1 when the gate fails. A run that stops
-/// with an error under `--comment` marks this gate's PR comment stale.
+/// analysis, the report files, then publishing; exit 1 when the gate fails. Several gate files
+/// (or a folder) are checked together ([`check_many`]). A run that stops with an error under
+/// `--comment` marks the sticky PR comment of its gate files stale.
 pub fn check(args: &CheckArgs) -> Result<Outcome> {
-    let result = check_gate(args);
+    let files = gate_files(args)?;
+    let result = match files.as_slice() {
+        [one] => check_gate(&CheckArgs {
+            gate_file: one.clone(),
+            more_gate_files: Vec::new(),
+            ..args.clone()
+        }),
+        many => check_many(args, many),
+    };
     let off = args.publish.comment == crate::publish::CommentMode::Off;
     match result {
         Err(e) if !off && !matches!(e, Error::Publish(_)) => {
-            let key = config::load(&args.gate_file).map_or_else(
-                |_| config::default_comment_key(&args.gate_file),
-                |c| config::comment_key(&c, &args.gate_file),
-            );
+            let mut keys: Vec<String> = files
+                .iter()
+                .map(|f| {
+                    config::load(f).map_or_else(
+                        |_| config::default_comment_key(f),
+                        |c| config::comment_key(&c, f),
+                    )
+                })
+                .collect();
+            keys.sort();
+            let key = keys.join("+");
             let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
             let lines = crate::publish::mark_stale(&key, &e.to_string(), &args.publish, &env);
             if lines.is_empty() {
@@ -109,6 +125,141 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
         }
         r => r,
     }
+}
+
+/// The gate files `check` was given: each path as it is, a folder standing for its `*.toml`
+/// files in name order. A folder without one, or a file named twice, is a usage error.
+fn gate_files(args: &CheckArgs) -> Result<Vec<std::path::PathBuf>> {
+    let mut out: Vec<std::path::PathBuf> = Vec::new();
+    for p in std::iter::once(&args.gate_file).chain(&args.more_gate_files) {
+        if !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let found = crate::input::folder::toml_files(p)?;
+        out.extend(found);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(twice) = out.iter().find(|p| {
+        !seen.insert(config::resolve(
+            std::path::Path::new(""),
+            &p.to_string_lossy(),
+        ))
+    }) {
+        return Err(Error::Usage(format!(
+            "{}: the same gate file is given twice",
+            twice.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// One gate file of several, analysed: its report (or, when its baseline is missing under
+/// `on-missing = "warn"`, the warning), its comment key and the files it reads.
+struct FileAnalysis {
+    report: std::result::Result<crate::model::Report, String>,
+    key: String,
+    reads: Reads,
+}
+
+fn analyze_file(args: &CheckArgs, file: &std::path::Path) -> Result<FileAnalysis> {
+    let mut cfg = config::load(file)?;
+    apply_check_flags(&mut cfg, args)?;
+    crate::eval::gate_input::eval_settings(&cfg)?;
+    let reads = reads(&cfg, Some(file))?;
+    let key = config::comment_key(&cfg, file);
+    let report = match crate::provenance::assess::missing_baseline(&cfg)? {
+        Some(msg) => Err(msg),
+        None => Ok(analyze(&cfg)?),
+    };
+    Ok(FileAnalysis { report, key, reads })
+}
+
+/// An error of one gate file among several, naming that file when the message does not.
+fn in_gate_file(file: &std::path::Path, e: Error) -> Error {
+    let name = file.display().to_string();
+    if e.to_string().contains(&name) {
+        return e;
+    }
+    Error::Config(format!("{name}: {e}"))
+}
+
+/// `check a.toml b.toml …`: every file analysed first (a bad one is exit 2 naming it, before
+/// anything is written or posted), then one combined report in every output, one job summary
+/// and one sticky comment, and the worst verdict's exit code. Each file's id keys its section
+/// and its part of the comment's state; two files with the same id are refused.
+fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome> {
+    if args.dump_config || args.holes.is_some() {
+        let flag = if args.dump_config {
+            "--dump-config"
+        } else {
+            "--holes"
+        };
+        return Err(Error::Usage(format!(
+            "{flag} takes one gate file; {} were given",
+            files.len()
+        )));
+    }
+    let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
+    let mut stderr: Vec<crate::safe_text::Line> = flags_without_effect(&args.publish)
+        .iter()
+        .map(|m| crate::publish::actions::warning(env.actions, m))
+        .collect();
+    let mut all_reads = Reads::default();
+    let mut keys: std::collections::BTreeMap<String, &std::path::Path> = Default::default();
+    let mut done = Vec::new();
+    for file in files {
+        let one = analyze_file(args, file).map_err(|e| in_gate_file(file, e))?;
+        if let Some(other) = keys.insert(one.key.clone(), file) {
+            return Err(Error::Usage(format!(
+                "{} and {}: both have the id {}; each gate file needs its own id (it keys its section and its comment state)",
+                other.display(),
+                file.display(),
+                crate::safe_text::shown(&one.key)
+            )));
+        }
+        for (what, path) in one.reads.files() {
+            all_reads.add(format!("{what} of {}", file.display()), path);
+        }
+        match one.report {
+            Ok(report) => done.push(crate::model::GateFileReport {
+                file: file.display().to_string(),
+                key: one.key,
+                report,
+            }),
+            Err(msg) => stderr.push(crate::publish::actions::warning(
+                env.actions,
+                &format!("{}: {msg}", file.display()),
+            )),
+        }
+    }
+    refuse_clobbering(&planned(&args.output, None), &all_reads)?;
+    if done.is_empty() {
+        return Ok(Outcome {
+            stderr,
+            ..Default::default()
+        });
+    }
+    let combined = crate::report::combined::combine(done);
+    let stdout =
+        crate::check::write_combined_outputs(&combined, &outputs(&args.output), &all_reads)?;
+    let report_path = args
+        .output
+        .export_json
+        .as_deref()
+        .or(args.output.output.as_deref())
+        .filter(|p| !crate::atomic::is_stdout(p));
+    stderr.extend(crate::publish::publish_combined(
+        &combined,
+        report_path,
+        &args.publish,
+        &env,
+    )?);
+    Ok(Outcome {
+        stdout,
+        stderr,
+        exit_code: exit_code(combined.verdict),
+    })
 }
 
 fn check_gate(args: &CheckArgs) -> Result<Outcome> {

@@ -190,6 +190,28 @@ pub struct CorrectedDelta {
     pub unlabelled: usize,
 }
 
+/// Several gate files checked in one run (`check a.toml b.toml`, or a folder): each file's own
+/// report, and one verdict over them (the worst) with one headline.
+#[derive(Debug, Clone, Serialize)]
+pub struct CombinedReport {
+    pub schema_version: u32,
+    pub verdict: Verdict,
+    /// "FAIL: 1 of 3 gate files failed; prod: …", or "PASS: 3 of 3 gate files passed".
+    pub headline: String,
+    /// In the order given on the command line (a folder's files in name order).
+    pub gate_files: Vec<GateFileReport>,
+}
+
+/// One gate file's report within a [`CombinedReport`].
+#[derive(Debug, Clone, Serialize)]
+pub struct GateFileReport {
+    /// The gate file as given.
+    pub file: String,
+    /// The key of its sticky-comment state (its `id`, else derived from its path).
+    pub key: String,
+    pub report: Report,
+}
+
 /// How much the gated metrics and the gates' decisions depend on the order of tied scores.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct TieReport {

@@ -440,7 +440,7 @@ fn reset_words(reset: &str) -> String {
 
 /// Status, the headers we read, and the body up to `limit` bytes (a larger declared or sent
 /// body is an error, never read whole).
-async fn read_capped(
+pub(crate) async fn read_capped(
     resp: http::Response<http_body_util::combinators::BoxBody<bytes::Bytes, octocrab::Error>>,
     limit: usize,
     what: &str,

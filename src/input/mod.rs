@@ -11,6 +11,7 @@
 //! (`fasthash.rs`), so no crafted id list collides in every map.
 
 pub mod fasthash;
+pub mod folder;
 pub mod gzip;
 pub mod json_map;
 pub mod open;

@@ -14,7 +14,7 @@
 //! so a PR that failed and now passes says so.
 
 use super::args::CommentWhen;
-use super::client::{Client, RawComment};
+use crate::forge::{Notes, RawComment};
 use crate::report::markdown::parse_marker;
 
 /// What the comment step did.
@@ -89,7 +89,7 @@ fn normalize(s: &str) -> String {
 }
 
 pub async fn upsert(
-    client: &Client,
+    client: &impl Notes,
     pr: u64,
     want: &Wanted<'_>,
     when: CommentWhen,
@@ -119,7 +119,7 @@ pub async fn upsert(
 /// are edited into a pointer to the kept one, without the marker: only one comment per gate
 /// shows a verdict, so an older or newer duplicate ✅ can never be the one a reviewer reads.
 async fn collapse_duplicates(
-    client: &Client,
+    client: &impl Notes,
     ours: &[RawComment],
     kept: u64,
 ) -> Result<(), String> {
@@ -140,7 +140,7 @@ pub const STALE: &str = "> [!WARNING]\n> **Stale verdict.**";
 /// for an earlier commit and must not stand for the new one. The body keeps the old report
 /// under a banner naming the commit and the error's first line; None when there is no comment.
 pub async fn mark_stale(
-    client: &Client,
+    client: &impl Notes,
     pr: u64,
     id: &str,
     banner: &str,
@@ -185,7 +185,7 @@ pub fn stale_body(old: &str, banner: &str) -> String {
     format!("{marker}\n{STALE} {banner}\n\n{report}")
 }
 
-async fn update(client: &Client, id: u64, body: &str) -> Result<Action, String> {
+async fn update(client: &impl Notes, id: u64, body: &str) -> Result<Action, String> {
     client
         .update_comment(id, body)
         .await
@@ -195,7 +195,7 @@ async fn update(client: &Client, id: u64, body: &str) -> Result<Action, String> 
 /// Creates the comment; after a failure with an unknown outcome, lists again and posts again
 /// only when GitHub did not store the first one.
 async fn create_once(
-    client: &Client,
+    client: &impl Notes,
     pr: u64,
     body: &str,
     ours: &dyn Fn(&RawComment) -> bool,
@@ -229,7 +229,7 @@ mod tests {
         RawComment {
             id,
             body: Some(body.to_string()),
-            user: Some(super::super::client::Author {
+            user: Some(crate::forge::Author {
                 login: login.to_string(),
             }),
         }

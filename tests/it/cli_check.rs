@@ -325,10 +325,22 @@ fn group_unit_without_groups_and_missing_gate_file_are_errors() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("does/not/exist.toml"));
+    // A folder stands for its gate files: this one's gate.toml, with the same error.
     rag_gate()
         .arg("check")
         .arg(dir.path())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is a directory"));
+        .stderr(predicate::str::contains(
+            "unit = \"group\", but 60 queries have no group",
+        ));
+    let empty = tempfile::tempdir().unwrap();
+    rag_gate()
+        .arg("check")
+        .arg(empty.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a folder with no gate file (*.toml)",
+        ));
 }

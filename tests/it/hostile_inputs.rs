@@ -542,7 +542,7 @@ fn cases() -> Vec<Case> {
         with_gate("gate-group-unit-without-groups", gate("b.jsonl", "c.jsonl", "").replace("queries = \"q.jsonl\"\n", "").replace("by = [\"lang\"]\n", "").replace(", \"lang=ko\"", "").replace("resamples = 200", "resamples = 200\nunit = \"group\""), &["gate.toml:7:8: [bootstrap] unit = \"group\", but 12 queries have no group: \"q01\""]),
         with_gate("gate-input-not-a-path", default_gate().replace("baseline = \"b.jsonl\"", "baseline = 3"), &["gate.toml:2:12: [inputs] baseline: expected a path string or a table"]),
         Case { id: "cli-seed-overflow", files: vec![], args: &["--seed", "18446744073709551616"], want: &["invalid value '18446744073709551616' for '--seed <SEED>'", "number too large"] },
-        Case { id: "cli-unknown-format", files: vec![], args: &["--format", "xml"], want: &["invalid value 'xml' for '--format <FORMAT>'", "[possible values: text, markdown, json]"] },
+        Case { id: "cli-unknown-format", files: vec![], args: &["--format", "xml"], want: &["invalid value 'xml' for '--format <FORMAT>'", "[possible values: text, markdown, json, junit]"] },
         Case { id: "cli-resamples-zero", files: vec![], args: &["--resamples", "0"], want: &["--resamples 0: expected 1 to 10000000"] },
         Case { id: "cli-resamples-1e12", files: vec![], args: &["--resamples", "1000000000000"], want: &["--resamples 1000000000000: expected 1 to 10000000"] },
     ];

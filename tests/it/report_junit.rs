@@ -120,7 +120,7 @@ fn a_passing_run_has_no_failure() {
 }
 
 #[test]
-fn checks_not_judged_are_skipped_or_fail_the_build() {
+fn checks_not_judged_that_warn_are_skipped_with_their_reason() {
     let xml = junit("tests/data/junit/not-judged.toml", 0);
     let (tests, failures, skipped) = shape(&xml);
     assert_eq!(tests, 4, "{xml}");
@@ -133,6 +133,31 @@ fn checks_not_judged_are_skipped_or_fail_the_build() {
         "{xml}"
     );
     insta::assert_snapshot!("example_not_judged", xml);
+}
+
+#[test]
+fn checks_not_judged_that_fail_the_build_are_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join("tests/data/junit/not-judged.toml")).unwrap();
+    let examples = root().join("examples").display().to_string();
+    let gate = dir.path().join("small-fails.toml");
+    let text = text
+        .replace("../../../examples", &examples)
+        .replace("on-small-slice = \"warn\"", "on-small-slice = \"fail\"");
+    std::fs::write(&gate, text).unwrap();
+    let out = exit(
+        rag_gate()
+            .arg("check")
+            .arg(&gate)
+            .args(["--format", "junit"]),
+        1,
+    );
+    let xml = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(shape(&xml), (4, 2, 0), "{xml}");
+    assert!(
+        xml.contains("<failure message=\"ndcg@10 on language=de not judged"),
+        "{xml}"
+    );
 }
 
 #[test]

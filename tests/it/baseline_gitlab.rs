@@ -1,0 +1,309 @@
+//! `rag-gate baseline fetch` in a GitLab merge-request pipeline, against a local stand-in of
+//! GitLab's REST API v4 and of its object storage (two wiremock servers): the target branch's
+//! pipeline for `CI_MERGE_REQUEST_DIFF_BASE_SHA` or its nearest ancestor, the job named by
+//! `--artifact`, its artifacts archive unpacked safely with the provenance file; expired
+//! artifacts are a missing baseline; a hostile zip is refused with nothing written outside; the
+//! token goes to GitLab's host only, never to the redirect's.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use wiremock::matchers::{header, method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::support::cli::{assert_contains, assert_exit, rag_gate};
+
+const TOKEN: &str = "glpat-TOPSECRET-abcdef987654";
+const PROJECT: &str = "/api/v4/projects/42";
+
+fn sha(i: usize) -> String {
+    format!("{i:040x}").replace('0', "a")
+}
+
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, bytes) in entries {
+        w.start_file(*name, opts).unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+fn good_zip() -> Vec<u8> {
+    zip_of(&[
+        (
+            "eval/baseline.jsonl",
+            b"{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n",
+        ),
+        ("eval/baseline.jsonl.protocol.json", b"{}\n"),
+    ])
+}
+
+struct World {
+    rt: tokio::runtime::Runtime,
+    lab: MockServer,
+    blob: MockServer,
+    dir: tempfile::TempDir,
+}
+
+impl World {
+    /// The merge-base sha(0) and its ancestors sha(1..10), newest first.
+    fn new() -> World {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let lab = rt.block_on(MockServer::start());
+        let blob = rt.block_on(MockServer::start());
+        let w = World {
+            rt,
+            lab,
+            blob,
+            dir: tempfile::tempdir().unwrap(),
+        };
+        let commits: Vec<Value> = (0..10).map(|i| json!({ "id": sha(i) })).collect();
+        w.mount(
+            Mock::given(method("GET"))
+                .and(path(format!("{PROJECT}/repository/commits")))
+                .and(query_param("ref_name", sha(0)))
+                .and(header("private-token", TOKEN))
+                .respond_with(ResponseTemplate::new(200).set_body_json(commits)),
+        );
+        // No pipeline for any commit unless a test says so.
+        w.mount(
+            Mock::given(method("GET"))
+                .and(path(format!("{PROJECT}/pipelines")))
+                .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+                .with_priority(10),
+        );
+        w
+    }
+
+    fn mount(&self, m: Mock) {
+        self.rt.block_on(m.mount(&self.lab));
+    }
+
+    /// Commit `i` has the successful main pipeline `id`, whose job `eval-main` (job `id + 1`)
+    /// keeps artifacts (`expired`: no longer).
+    fn pipeline(&self, i: usize, id: u64, expired: bool) {
+        self.mount(
+            Mock::given(method("GET"))
+                .and(path(format!("{PROJECT}/pipelines")))
+                .and(query_param("sha", sha(i)))
+                .and(query_param("ref", "main"))
+                .and(query_param("status", "success"))
+                .respond_with(ResponseTemplate::new(200).set_body_json(json!([{
+                    "id": id, "sha": sha(i), "ref": "main", "status": "success",
+                    "created_at": "2026-11-28T10:00:00.000Z",
+                    "web_url": format!("https://gitlab.example/g/p/-/pipelines/{id}")
+                }])))
+                .with_priority(1),
+        );
+        let mut job = json!({ "id": id + 1, "name": "eval-main", "status": "success" });
+        if !expired {
+            job["artifacts_file"] = json!({ "filename": "artifacts.zip", "size": 1000 });
+        }
+        self.mount(
+            Mock::given(method("GET"))
+                .and(path(format!("{PROJECT}/pipelines/{id}/jobs")))
+                .respond_with(
+                    ResponseTemplate::new(200)
+                        .set_body_json(json!([{ "id": 5, "name": "lint" }, job])),
+                ),
+        );
+    }
+
+    /// Job `job`'s archive redirects to the storage host, which serves `zip`.
+    fn archive(&self, job: u64, zip: Vec<u8>) {
+        let to = format!("{}/store/{job}.zip?X-Amz-Signature=SIG", self.blob.uri());
+        self.mount(
+            Mock::given(method("GET"))
+                .and(path(format!("{PROJECT}/jobs/{job}/artifacts")))
+                .respond_with(ResponseTemplate::new(302).insert_header("location", to.as_str())),
+        );
+        self.rt.block_on(
+            Mock::given(method("GET"))
+                .and(path(format!("/store/{job}.zip")))
+                .respond_with(ResponseTemplate::new(200).set_body_bytes(zip))
+                .mount(&self.blob),
+        );
+    }
+
+    fn to(&self) -> PathBuf {
+        self.dir.path().join("out")
+    }
+
+    fn fetch(&self, extra: &[&str]) -> std::process::Output {
+        let out = rag_gate()
+            .args([
+                "baseline",
+                "fetch",
+                "--artifact",
+                "eval-main",
+                "--workflow",
+                ".gitlab-ci.yml",
+            ])
+            .arg("--to")
+            .arg(self.to())
+            .args(extra)
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_TOKEN")
+            .env("GITLAB_CI", "true")
+            .env("CI_API_V4_URL", format!("{}/api/v4", self.lab.uri()))
+            .env("CI_PROJECT_ID", "42")
+            .env("CI_MERGE_REQUEST_IID", "7")
+            .env("CI_MERGE_REQUEST_DIFF_BASE_SHA", sha(0))
+            .env("GITLAB_TOKEN", TOKEN)
+            .output()
+            .unwrap();
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!printed.contains(TOKEN), "the token was printed: {printed}");
+        out
+    }
+
+    fn provenance(&self) -> Value {
+        let text = std::fs::read_to_string(self.to().join("rag-gate-baseline.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn tree(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            out.push(p.strip_prefix(root).unwrap().display().to_string());
+            if p.is_dir() {
+                stack.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_nearest_ancestor_with_a_pipeline_gives_the_baseline_without_the_token_on_the_storage_host() {
+    let w = World::new();
+    // The merge-base itself has no pipeline; its parent has one.
+    w.pipeline(1, 900, false);
+    w.archive(901, good_zip());
+    let out = w.fetch(&[]);
+    assert_exit(&out, 0);
+    assert_contains(&stderr(&out), "1 commit behind the merge-base");
+    let p = w.provenance();
+    assert_eq!(p["merge-base"], sha(0));
+    assert_eq!(p["found"]["commit"], sha(1));
+    assert_eq!(p["found"]["commits-behind"], 1);
+    assert_eq!(p["found"]["run-id"], 900);
+    assert_eq!(
+        p["found"]["run-url"],
+        "https://gitlab.example/g/p/-/pipelines/900"
+    );
+    assert!(w.to().join("eval/baseline.jsonl").exists());
+    let stored = w.rt.block_on(w.blob.received_requests()).unwrap();
+    assert_eq!(stored.len(), 1);
+    assert!(
+        stored[0].headers.get("private-token").is_none()
+            && stored[0].headers.get("authorization").is_none(),
+        "the token went to the storage host"
+    );
+}
+
+#[test]
+fn the_merge_base_pipeline_comes_first() {
+    let w = World::new();
+    w.pipeline(0, 800, false);
+    w.pipeline(1, 700, false);
+    w.archive(801, good_zip());
+    assert_exit(&w.fetch(&[]), 0);
+    assert_eq!(w.provenance()["found"]["commits-behind"], 0);
+    assert_eq!(w.provenance()["found"]["run-id"], 800);
+}
+
+#[test]
+fn expired_artifacts_are_a_missing_baseline() {
+    let w = World::new();
+    w.pipeline(0, 800, true);
+    let out = w.fetch(&[]);
+    assert_exit(&out, 2);
+    assert_contains(&stderr(&out), "have expired");
+    let out = w.fetch(&["--missing-ok"]);
+    assert_exit(&out, 0);
+    assert_contains(
+        w.provenance()["missing"].as_str().unwrap(),
+        "artifacts of job \"eval-main\"",
+    );
+}
+
+#[test]
+fn no_pipeline_within_reach_is_a_missing_baseline() {
+    let w = World::new();
+    let out = w.fetch(&[]);
+    assert_exit(&out, 2);
+    assert_contains(
+        &stderr(&out),
+        "no successful pipeline of \"main\" with a job \"eval-main\"",
+    );
+}
+
+#[test]
+fn a_hostile_zip_is_refused_and_nothing_lands_outside() {
+    let w = World::new();
+    w.pipeline(0, 800, false);
+    w.archive(
+        801,
+        zip_of(&[("ok.jsonl", b"{}\n"), ("../evil.jsonl", b"{}\n")]),
+    );
+    let out = w.fetch(&[]);
+    assert_exit(&out, 2);
+    assert_contains(&stderr(&out), "a `..` part in the path");
+    assert_eq!(tree(w.dir.path()), ["out"], "{}", stderr(&out));
+}
+
+#[test]
+fn a_refused_token_is_exit_2_and_not_printed() {
+    let w = World::new();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let lab = rt.block_on(MockServer::start());
+    rt.block_on(
+        Mock::given(method("GET"))
+            .respond_with(
+                ResponseTemplate::new(401)
+                    .set_body_json(json!({ "message": format!("401 Unauthorized {TOKEN}") })),
+            )
+            .mount(&lab),
+    );
+    let out = rag_gate()
+        .args([
+            "baseline",
+            "fetch",
+            "--artifact",
+            "eval-main",
+            "--workflow",
+            ".gitlab-ci.yml",
+        ])
+        .arg("--to")
+        .arg(w.to())
+        .env_remove("GITHUB_ACTIONS")
+        .env("GITLAB_CI", "true")
+        .env("CI_API_V4_URL", format!("{}/api/v4", lab.uri()))
+        .env("CI_PROJECT_ID", "42")
+        .env("CI_MERGE_REQUEST_DIFF_BASE_SHA", sha(0))
+        .env("GITLAB_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert_contains(&err, "GitLab rejected the token (401");
+    assert!(!err.contains(TOKEN), "{err}");
+}
