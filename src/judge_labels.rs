@@ -416,13 +416,15 @@ fn delta(
     };
     let corrected = match not_judged {
         Some(_) => None,
-        None => ppi::mean_interval(&units, ppi::Lambda::Tuned, conf).map(|e| CorrectedDelta {
-            delta: e.estimate,
-            ci: [e.low, e.high],
-            se: e.se,
-            lambda: e.lambda,
-            labelled: e.labelled,
-            unlabelled: e.unlabelled,
+        None => ppi::mean_interval_small_sample(&units, ppi::Lambda::Tuned, conf).map(|e| {
+            CorrectedDelta {
+                delta: e.estimate,
+                ci: [e.low, e.high],
+                se: e.se,
+                lambda: e.lambda,
+                labelled: e.labelled,
+                unlabelled: e.unlabelled,
+            }
         }),
     };
     let gap: Vec<f64> = yh.iter().zip(&y).map(|(j, h)| j - h).collect();

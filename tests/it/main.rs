@@ -34,6 +34,7 @@ mod hostile_security;
 #[cfg(unix)]
 mod install_script;
 mod judged_bounds;
+mod judges_cli;
 mod min_moved_cli;
 mod noise_cli;
 mod outputs_no_clobber;
