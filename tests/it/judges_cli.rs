@@ -64,16 +64,24 @@ fn judge_only_passes_what_humans_and_the_corrected_gate_fail() {
 
 #[test]
 fn the_three_deltas_are_in_every_report_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
     for (format, want) in [
         ("text", "corrected (PPI++)"),
         (
             "markdown",
             "Judge: human-only, judge-only and corrected deltas",
         ),
-        ("html", "<h2>Judge</h2>"),
     ] {
         let out = rag_gate()
-            .args(["check", &gate("corrected.toml"), "--format", format])
+            .args([
+                "check",
+                &gate("corrected.toml"),
+                "--format",
+                format,
+                "--export-html",
+            ])
+            .arg(&html)
             .output()
             .unwrap();
         assert_eq!(
@@ -85,6 +93,9 @@ fn the_three_deltas_are_in_every_report_format() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains(want), "{format}: no {want:?} in\n{text}");
         assert!(text.contains("simulated-judge-v1"), "{format}");
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("<h2>Judge</h2>") && page.contains("corrected (PPI++)"));
+        std::fs::remove_file(&html).unwrap();
     }
 }
 
