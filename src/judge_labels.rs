@@ -38,12 +38,19 @@ struct Sidecar {
 
 fn read_sidecar(j: &JudgeSettings) -> Result<Sidecar> {
     let shown = j.sidecar.shown();
-    let text = std::fs::read_to_string(&j.sidecar.path).map_err(|source| Error::Io {
-        path: shown.clone(),
-        action:
-            "cannot read the judge's sidecar (model, prompt_hash, date, settings; docs/judges.md)",
-        source,
-    })?;
+    if !j.sidecar.path.is_file() {
+        return Err(Error::input(
+            &shown,
+            0,
+            "no judge sidecar here: [judge] needs one naming the judge, {\"model\": …, \"prompt_hash\": …, \"date\": …, \"settings\": {…}} (or set [judge] sidecar; docs/judges.md)",
+        ));
+    }
+    let text = crate::load::source::read_text(
+        &j.sidecar.path,
+        &shown,
+        "the judge's sidecar (model, prompt_hash, date, settings; docs/judges.md)",
+    )?;
+
     let s: Sidecar = serde_json::from_str(&text).map_err(|e| {
         Error::input(
             &shown,
