@@ -649,7 +649,7 @@ impl NotJudged {
             NotJudged::CannotFire => "too few units for the sign-flip test",
             NotJudged::TooFewMoved { .. } => "too few moved (min-moved)",
             NotJudged::TooFewJudgments => "too few judgments (min-judged)",
-            NotJudged::UntrustedJudge => "judge not trusted ([judge])",
+            NotJudged::UntrustedJudge => "judge unchecked ([judge] min-labelled, min-kappa)",
         }
     }
 }

@@ -63,6 +63,21 @@ fn judge_only_passes_what_humans_and_the_corrected_gate_fail() {
 }
 
 #[test]
+fn conversations_as_units_when_humans_label_whole_conversations() {
+    let r = json_exit(&mut check_json(gate("corrected-group.toml")), 1);
+    assert_eq!(r["unit"], "group");
+    let d = &r["judge"]["deltas"][0];
+    let c = &d["corrected"];
+    assert_eq!(
+        (c["labelled"].as_u64(), c["unlabelled"].as_u64()),
+        (Some(4), Some(8))
+    );
+    assert!(c["ci"][1].as_f64().unwrap() < -0.05, "{d}");
+    assert_eq!(d["judge_only"]["units"], 12);
+    assert_eq!(r["gates"][0]["status"], "fail");
+}
+
+#[test]
 fn the_three_deltas_are_in_every_report_format() {
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("report.html");
