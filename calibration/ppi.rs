@@ -3,7 +3,7 @@
 //! biased towards the candidate (it over-rates the candidate's documents), and a random share of
 //! queries (or of whole groups) with human labels. Used by `examples/calibration_ppi.rs`.
 
-use rag_gate::stats::ppi::{mean_interval, Lambda, Units};
+use rag_gate::stats::ppi::{classical, mean_interval, mean_interval_small_sample, Lambda, Units};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -25,7 +25,9 @@ pub struct Cell {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Coverage {
     pub sets: usize,
+    /// The gates' interval (small-sample corrected) and the analytic (ppi-python) one.
     pub corrected: usize,
+    pub analytic: usize,
     pub judge_only: usize,
     pub human_only: usize,
     /// Sum of the corrected and human-only interval widths (for the mean widths).
@@ -78,27 +80,6 @@ fn draw(cell: Cell, rng: &mut ChaCha8Rng) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
     (human, judge, groups)
 }
 
-fn z(confidence: f64) -> f64 {
-    use statrs::distribution::{ContinuousCDF, Normal};
-    Normal::new(0.0, 1.0)
-        .unwrap()
-        .inverse_cdf(1.0 - (1.0 - confidence) / 2.0)
-}
-
-/// The classical interval of a mean, cluster-robust over `groups` (λ = 0 of the PPI interval
-/// with the values as the labelled set and no unlabelled part would need N ≥ 2, so it is written
-/// out here: mean ± z·√(Σ_g (Σ_{i∈g} (x_i − x̄))² / n²)).
-fn classical(x: &[f64], groups: &[usize], confidence: f64) -> [f64; 2] {
-    let n = x.len() as f64;
-    let m = x.iter().sum::<f64>() / n;
-    let mut sums = std::collections::BTreeMap::<usize, f64>::new();
-    for (v, g) in x.iter().zip(groups) {
-        *sums.entry(*g).or_default() += v - m;
-    }
-    let se = (sums.values().map(|s| s * s).sum::<f64>() / (n * n)).sqrt();
-    [m - z(confidence) * se, m + z(confidence) * se]
-}
-
 /// Runs `sets` data sets of a cell and counts how often each interval covers the true delta.
 pub fn run(cell: Cell, sets: usize, seed: u64) -> Coverage {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -131,26 +112,26 @@ pub fn run(cell: Cell, sets: usize, seed: u64) -> Coverage {
                 gu.push(groups[i]);
             }
         }
-        let e = mean_interval(
-            &Units {
-                human: &y,
-                judge_labelled: &yh,
-                judge_unlabelled: &u,
-                groups: (cell.group_size > 1).then_some((gl.as_slice(), gu.as_slice())),
-            },
-            Lambda::Tuned,
-            0.95,
-        )
-        .expect("enough units");
+        let units = Units {
+            human: &y,
+            judge_labelled: &yh,
+            judge_unlabelled: &u,
+            groups: (cell.group_size > 1).then_some((gl.as_slice(), gu.as_slice())),
+        };
+        let e = mean_interval_small_sample(&units, Lambda::Tuned, 0.95).expect("enough units");
+        let a = mean_interval(&units, Lambda::Tuned, 0.95).expect("enough units");
         let covers = |lo: f64, hi: f64| (lo..=hi).contains(&TRUE_DELTA);
         cov.corrected += usize::from(covers(e.low, e.high));
         cov.corrected_width += e.high - e.low;
+        cov.analytic += usize::from(covers(a.low, a.high));
         cov.lambda += e.lambda;
-        let j = classical(&judge, &groups, 0.95);
-        cov.judge_only += usize::from(covers(j[0], j[1]));
-        let h = classical(&y, &gl, 0.95);
-        cov.human_only += usize::from(covers(h[0], h[1]));
-        cov.human_width += h[1] - h[0];
+        let grouped = cell.group_size > 1;
+        let (_, jl, jh, _) =
+            classical(&judge, grouped.then_some(&groups[..]), 0.95).expect("enough units");
+        cov.judge_only += usize::from(covers(jl, jh));
+        let (_, hl, hh, _) = classical(&y, grouped.then_some(&gl[..]), 0.95).expect("enough units");
+        cov.human_only += usize::from(covers(hl, hh));
+        cov.human_width += hh - hl;
     }
     cov
 }

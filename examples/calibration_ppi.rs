@@ -2,7 +2,8 @@
 //! over-rates the candidate's documents, 5–20% of the units labelled by humans, query and group
 //! (conversation) units. The corrected interval should cover the true human delta in 93.5–96.5%
 //! of sets; the judge-only interval's coverage is printed beside it (it does not cover: the
-//! judge's bias moves it), and the human-only interval's for the width it pays.
+//! judge's bias moves it), and the human-only interval's for the width it pays. "corrected" is
+//! the interval the gates read (small-sample corrected); "analytic" is ppi-python's.
 //!
 //!     nice -n 10 cargo run --release --example calibration_ppi [-- SETS SEED]
 //!
@@ -27,7 +28,7 @@ fn main() {
         ppi::TRUE_DELTA,
         ppi::JUDGE_BIAS
     );
-    println!("unit   queries  labelled  corrected (want 93.5–96.5)  judge-only         human-only         mean λ  width corrected/human");
+    println!("unit   queries  labelled  corrected (want 93.5–96.5)  analytic (ppi-python)  judge-only         human-only         mean λ  width corrected/human");
     let mut all_ok = true;
     for (unit, queries, group_size) in [("query", 1000, 1), ("group", 1200, 3)] {
         for share in [0.05, 0.10, 0.20] {
@@ -40,10 +41,11 @@ fn main() {
             let ok = (0.935..=0.965).contains(&c.rate(c.corrected));
             all_ok &= ok;
             println!(
-                "{unit:6} {queries:7}  {:7.0}%  {} {:9}  {}  {}  {:.2}    {:.3} / {:.3}",
+                "{unit:6} {queries:7}  {:7.0}%  {} {:12}  {}        {}  {}  {:.2}    {:.3} / {:.3}",
                 100.0 * share,
                 pct(&c, c.corrected),
                 if ok { "ok" } else { "OUT OF RANGE" },
+                pct(&c, c.analytic),
                 pct(&c, c.judge_only),
                 pct(&c, c.human_only),
                 c.lambda / sets as f64,

@@ -464,18 +464,7 @@ fn compare_and_judge(
     let mut notes = judged.notes;
     let mut holes = Vec::new();
     let mut ties = None;
-    let mut judge_report = None;
-    if let Some(applied) = labels {
-        warnings.extend(applied.warnings);
-        if applied.gated.is_some() {
-            warnings.extend(crate::judge_labels::mark_gates(
-                &mut gates,
-                &applied.untrusted,
-            ));
-            notes.push("the gated comparisons carry the judge-corrected (prediction-powered) delta and interval ([judge] gate-on = \"corrected\"); the judged bounds are not computed for them".into());
-        }
-        judge_report = Some(applied.report);
-    }
+    let judge_report = labels.map(|a| judge_findings(a, &mut gates, &mut warnings, &mut notes));
     let corrected = cfg.judge.as_ref().is_some_and(|j| j.gate_on_corrected);
     if let (Some(b), Some(c), false) = (&inputs.base.eval, &inputs.cand.eval, corrected) {
         let runs = crate::bounds::Runs {
@@ -514,12 +503,14 @@ fn compare_and_judge(
         notes.extend(found.notes);
     }
     if let (Some(b), Some(c), true) = (&inputs.base.eval, &inputs.cand.eval, corrected) {
-        let runs = crate::bounds::Runs {
-            baseline: b,
-            candidate: c,
-            queries: inputs.queries(),
-        };
-        holes = crate::bounds::holes(cfg, &runs);
+        holes = crate::bounds::holes(
+            cfg,
+            &crate::bounds::Runs {
+                baseline: b,
+                candidate: c,
+                queries: inputs.queries(),
+            },
+        );
     }
     let found = Findings {
         comparisons,
@@ -530,6 +521,22 @@ fn compare_and_judge(
         judge: judge_report,
     };
     Ok((found, holes))
+}
+
+/// The judge's warnings and, with `gate-on = "corrected"`, the gates it could not be trusted on
+/// marked not judged; returns the report section.
+fn judge_findings(
+    applied: crate::judge_labels::Applied,
+    gates: &mut [GateResult],
+    warnings: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> crate::model::JudgeReport {
+    warnings.extend(applied.warnings);
+    if applied.gated.is_some() {
+        warnings.extend(crate::judge_labels::mark_gates(gates, &applied.untrusted));
+        notes.push("the gated comparisons carry the judge-corrected (prediction-powered) delta and interval ([judge] gate-on = \"corrected\"); the judged bounds are not computed for them".into());
+    }
+    applied.report
 }
 
 /// `[judge]`: both runs evaluated against the judge's qrels, the agreement and the three deltas;

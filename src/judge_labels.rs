@@ -38,12 +38,19 @@ struct Sidecar {
 
 fn read_sidecar(j: &JudgeSettings) -> Result<Sidecar> {
     let shown = j.sidecar.shown();
-    let text = std::fs::read_to_string(&j.sidecar.path).map_err(|source| Error::Io {
-        path: shown.clone(),
-        action:
-            "cannot read the judge's sidecar (model, prompt_hash, date, settings; docs/judges.md)",
-        source,
-    })?;
+    if !j.sidecar.path.is_file() {
+        return Err(Error::input(
+            &shown,
+            0,
+            "no judge sidecar here: [judge] needs one naming the judge, {\"model\": …, \"prompt_hash\": …, \"date\": …, \"settings\": {…}} (or set [judge] sidecar; docs/judges.md)",
+        ));
+    }
+    let text = crate::load::source::read_text(
+        &j.sidecar.path,
+        &shown,
+        "the judge's sidecar (model, prompt_hash, date, settings; docs/judges.md)",
+    )?;
+
     let s: Sidecar = serde_json::from_str(&text).map_err(|e| {
         Error::input(
             &shown,
@@ -149,16 +156,15 @@ fn top_k(cfg: &Config) -> usize {
         .unwrap_or(10)
 }
 
-/// The judge's report section and, with `gate-on = "corrected"`, the comparisons to gate on.
-pub fn apply(
+/// The judge's agreement with the humans: the confusion table and κ on the pairs both graded,
+/// and each side's top-k errors on the queries both graded.
+fn agreement_of(
     cfg: &Config,
     j: &JudgeSettings,
-    human: (&Evaluation, &Evaluation, &Paired, &[Slice]),
+    (hb, hc): (&Evaluation, &Evaluation),
     judged: &JudgeEvals,
-    comparisons: &[Comparison],
-) -> Result<Applied> {
-    let sidecar = read_sidecar(j)?;
-    let (hb, hc, hpaired, hslices) = human;
+    k: usize,
+) -> Result<crate::model::Agreement> {
     let main_qrels = cfg
         .inputs
         .qrels
@@ -168,7 +174,6 @@ pub fn apply(
     let jg = grades(&j.qrels.path, &j.qrels.shown(), cfg)?;
     let mut agree = agreement::agreement(&hg, &jg);
     let (opts, _) = crate::eval::gate_input::eval_options(cfg)?;
-    let k = top_k(cfg);
     let both: BTreeSet<&str> = hg
         .keys()
         .filter(|q| jg.contains_key(*q))
@@ -192,6 +197,21 @@ pub fn apply(
             slots,
         ));
     }
+    Ok(agree)
+}
+
+/// The judge's report section and, with `gate-on = "corrected"`, the comparisons to gate on.
+pub fn apply(
+    cfg: &Config,
+    j: &JudgeSettings,
+    human: (&Evaluation, &Evaluation, &Paired, &[Slice]),
+    judged: &JudgeEvals,
+    comparisons: &[Comparison],
+) -> Result<Applied> {
+    let sidecar = read_sidecar(j)?;
+    let (hb, hc, hpaired, hslices) = human;
+    let k = top_k(cfg);
+    let agree = agreement_of(cfg, j, (hb, hc), judged, k)?;
     let mut warnings: Vec<String> = agreement::favour_warning(&agree.sides, k)
         .into_iter()
         .collect();
@@ -344,6 +364,83 @@ fn interval(x: (f64, f64, f64, usize)) -> DeltaInterval {
     }
 }
 
+/// The labelled units' human and judge values and the unlabelled units' judge values, with
+/// their groups.
+struct Split {
+    y: Vec<f64>,
+    yh: Vec<f64>,
+    gl: Vec<usize>,
+    u: Vec<f64>,
+    gu: Vec<usize>,
+}
+
+type ById = BTreeMap<String, (f64, usize)>;
+
+/// Splits the judge's queries into labelled and unlabelled units. Group names of the judge's
+/// pairing decide the units; a group is labelled when each of its queries has a human value.
+fn split(human: &ById, judge: &ById, grouped: bool) -> Split {
+    let mut group_complete: BTreeMap<usize, bool> = BTreeMap::new();
+    for (id, (_, g)) in judge {
+        let e = group_complete.entry(*g).or_insert(true);
+        *e &= human.contains_key(id);
+    }
+    let mut out = Split {
+        y: vec![],
+        yh: vec![],
+        gl: vec![],
+        u: vec![],
+        gu: vec![],
+    };
+    for (id, &(jd, g)) in judge {
+        let labelled = if grouped {
+            group_complete[&g]
+        } else {
+            human.contains_key(id)
+        };
+        match human.get(id) {
+            Some(&(h, _)) if labelled => {
+                out.y.push(h);
+                out.yh.push(jd);
+                out.gl.push(g);
+            }
+            _ => {
+                out.u.push(jd);
+                out.gu.push(g);
+            }
+        }
+    }
+    out
+}
+
+/// Why a corrected delta is not judged: a judge not trusted at all, too few labelled units, or
+/// none left unlabelled.
+fn why_not(
+    distrust: Option<&str>,
+    labelled: usize,
+    min_labelled: usize,
+    nothing_unlabelled: bool,
+    grouped: bool,
+) -> Option<String> {
+    let (units, one) = if grouped {
+        ("groups", "group")
+    } else {
+        ("queries", "query")
+    };
+    if let Some(w) = distrust {
+        Some(w.to_string())
+    } else if labelled < min_labelled {
+        Some(format!(
+            "{labelled} human-labelled {units} < min-labelled {min_labelled}"
+        ))
+    } else if nothing_unlabelled {
+        Some(format!(
+            "every {one} is human-labelled: nothing for the judge to add"
+        ))
+    } else {
+        None
+    }
+}
+
 /// The three deltas of one gated comparison.
 fn delta(
     cfg: &Config,
@@ -357,29 +454,7 @@ fn delta(
     let grouped = cfg.bootstrap.unit == Unit::Group;
     let human = deltas_by_id(hpaired, hslices, &c.slice, &c.metric);
     let judge = deltas_by_id(&judged.paired, &judged.slices, &c.slice, &c.metric);
-    // Group names of the judge's pairing decide the units; a group is labelled when each of
-    // its queries has a human value.
-    let mut group_complete: BTreeMap<usize, bool> = BTreeMap::new();
-    for (id, (_, g)) in &judge {
-        let e = group_complete.entry(*g).or_insert(true);
-        *e &= human.contains_key(id);
-    }
-    let (mut y, mut yh, mut gl, mut u, mut gu) = (vec![], vec![], vec![], vec![], vec![]);
-    for (id, &(jd, g)) in &judge {
-        let labelled = if grouped {
-            group_complete[&g]
-        } else {
-            human.contains_key(id)
-        };
-        if labelled {
-            y.push(human[id].0);
-            yh.push(jd);
-            gl.push(g);
-        } else {
-            u.push(jd);
-            gu.push(g);
-        }
-    }
+    let Split { y, yh, gl, u, gu } = split(&human, &judge, grouped);
     let all: Vec<f64> = judge.values().map(|v| v.0).collect();
     let all_groups: Vec<usize> = judge.values().map(|v| v.1).collect();
     let human_values: Vec<f64> = human.values().map(|v| v.0).collect();
@@ -395,34 +470,24 @@ fn delta(
         groups: grouped.then_some((gl.as_slice(), gu.as_slice())),
     };
     let labelled_units = gl.iter().collect::<BTreeSet<_>>().len();
-    let (unit_word, one) = if grouped {
-        ("groups", "group")
-    } else {
-        ("queries", "query")
-    };
-    let not_judged = if let Some(w) = distrust {
-        Some(w.to_string())
-    } else if labelled_units < j.min_labelled {
-        Some(format!(
-            "{labelled_units} human-labelled {unit_word} < min-labelled {}",
-            j.min_labelled
-        ))
-    } else if u.is_empty() {
-        Some(format!(
-            "every {one} is human-labelled: nothing for the judge to add"
-        ))
-    } else {
-        None
-    };
+    let not_judged = why_not(
+        distrust,
+        labelled_units,
+        j.min_labelled,
+        u.is_empty(),
+        grouped,
+    );
     let corrected = match not_judged {
         Some(_) => None,
-        None => ppi::mean_interval(&units, ppi::Lambda::Tuned, conf).map(|e| CorrectedDelta {
-            delta: e.estimate,
-            ci: [e.low, e.high],
-            se: e.se,
-            lambda: e.lambda,
-            labelled: e.labelled,
-            unlabelled: e.unlabelled,
+        None => ppi::mean_interval_small_sample(&units, ppi::Lambda::Tuned, conf).map(|e| {
+            CorrectedDelta {
+                delta: e.estimate,
+                ci: [e.low, e.high],
+                se: e.se,
+                lambda: e.lambda,
+                labelled: e.labelled,
+                unlabelled: e.unlabelled,
+            }
         }),
     };
     let gap: Vec<f64> = yh.iter().zip(&y).map(|(j, h)| j - h).collect();

@@ -716,7 +716,7 @@ impl NotJudged {
             NotJudged::NothingMoved { .. } => "nothing moved, too few to prove a no-op",
             NotJudged::OnAtom => "the quantile sits on an atom",
             NotJudged::TooFewJudgments => "too few judgments (min-judged)",
-            NotJudged::UntrustedJudge => "judge not trusted ([judge])",
+            NotJudged::UntrustedJudge => "judge unchecked ([judge] min-labelled, min-kappa)",
         }
     }
 }

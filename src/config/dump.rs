@@ -37,6 +37,9 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
     protocol.insert("require".into(), c.protocol.require.into());
     root.insert("protocol".into(), protocol.into());
     root.insert("judged".into(), judged_table(&c.judged).into());
+    if let Some(j) = &c.judge {
+        root.insert("judge".into(), judge_table(j).into());
+    }
     let mut policy = Table::new();
     if let Some(k) = c.policy.max_k {
         policy.insert("max-k".into(), (k as i64).into());
@@ -149,6 +152,10 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ),
     ("protocol", &["require"]),
     ("judged", &["on-unreliable", "min-judged", "condensed"]),
+    (
+        "judge",
+        &["qrels", "sidecar", "gate-on", "min-labelled", "min-kappa"],
+    ),
     ("policy", &["max-k"]),
     (
         "baseline",
@@ -336,6 +343,22 @@ fn judged_table(j: &JudgedSettings) -> Table {
     }
     judged.insert("condensed".into(), j.condensed.into());
     judged
+}
+
+/// `[judge]`, defaults filled in.
+fn judge_table(j: &super::JudgeSettings) -> Table {
+    let mut t = Table::new();
+    t.insert("qrels".into(), j.qrels.written.clone().into());
+    t.insert("sidecar".into(), j.sidecar.written.clone().into());
+    let on = if j.gate_on_corrected {
+        "corrected"
+    } else {
+        "human"
+    };
+    t.insert("gate-on".into(), on.into());
+    t.insert("min-labelled".into(), (j.min_labelled as i64).into());
+    t.insert("min-kappa".into(), j.min_kappa.into());
+    t
 }
 
 fn input(i: &InputSpec) -> Value {

@@ -42,6 +42,7 @@ mod install_lines;
 #[cfg(unix)]
 mod install_script;
 mod judged_bounds;
+mod judges_cli;
 mod min_moved_cli;
 mod noise_cli;
 mod outputs_no_clobber;

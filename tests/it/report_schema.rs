@@ -184,6 +184,15 @@ fn real_reports(dir: &Path) -> Vec<(String, Value)> {
         ),
         ("small", vec!["check".into(), "small.toml".into()]),
         ("runs", vec!["check".into(), "runs.toml".into()]),
+        (
+            "judge",
+            vec![
+                "check".into(),
+                root.join("tests/data/judges/corrected.toml")
+                    .display()
+                    .to_string(),
+            ],
+        ),
     ];
     cases
         .into_iter()

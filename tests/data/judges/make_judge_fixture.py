@@ -9,6 +9,8 @@ share and a simulated LLM judge with a known bias, for tests/it/judges_cli.rs an
   (it over-rates the candidate's documents); the baseline's unjudged top-10 documents it grades
   like the pool's (0 with probability 0.8, else 1).
 - judge.qrels.judge.json: the sidecar naming the judge.
+- queries.jsonl: conversations of 3 topics for the group unit, the 12 human topics in 4 whole
+  conversations (humans label whole conversations).
 
 Deterministic (seed 47). Run: python3 tests/data/judges/make_judge_fixture.py
 """
@@ -77,7 +79,14 @@ def main():
     with open(os.path.join(HERE, "judge.qrels.judge.json"), "w") as f:
         json.dump(sidecar, f, indent=1)
         f.write("\n")
-    print("human topics:", sorted(humans, key=int))
+    human_sorted = sorted(humans, key=int)
+    others = [q for q in sorted(topics, key=int) if q not in humans]
+    with open(os.path.join(HERE, "queries.jsonl"), "w") as f:
+        for i, q in enumerate(human_sorted):
+            f.write(json.dumps({"query_id": q, "group": "conv-h%d" % (i // 3)}) + "\n")
+        for i, q in enumerate(others):
+            f.write(json.dumps({"query_id": q, "group": "conv-u%d" % (i // 3)}) + "\n")
+    print("human topics:", human_sorted)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,241 @@
+//! `[judge]` through the binary on real qrels: TREC-COVID round 2 (covidex-t5 → covidex-sim)
+//! split into a human-labelled sample of 12 of 35 topics and a simulated judge that over-rates
+//! the candidate's documents (tests/data/judges/make_judge_fixture.py). Taken as truth the
+//! judge passes the change; the humans fail it; the judge corrected by the humans fails it.
+
+use crate::support::cli::{check_json, json_exit, rag_gate, warnings, write};
+use serde_json::Value;
+
+fn gate(name: &str) -> String {
+    format!("{}/tests/data/judges/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn max_drop_value(report: &Value) -> f64 {
+    report["gates"][0]["value"].as_f64().unwrap()
+}
+
+#[test]
+fn judge_only_passes_what_humans_and_the_corrected_gate_fail() {
+    let judge_only = json_exit(&mut check_json(gate("judge-only.toml")), 0);
+    assert_eq!(judge_only["verdict"], "pass");
+    let human = json_exit(&mut check_json(gate("human.toml")), 1);
+    assert_eq!(human["gates"][0]["status"], "fail");
+    let corrected = json_exit(&mut check_json(gate("corrected.toml")), 1);
+    assert_eq!(corrected["gates"][0]["status"], "fail");
+    assert!(
+        max_drop_value(&corrected) < -0.05,
+        "{}",
+        corrected["gates"][0]
+    );
+
+    let j = &corrected["judge"];
+    assert_eq!(j["model"], "simulated-judge-v1");
+    assert_eq!(j["gate_on"], "corrected");
+    let d = &j["deltas"][0];
+    assert_eq!(
+        (d["metric"].as_str(), d["slice"].as_str()),
+        (Some("ndcg@10"), Some("all"))
+    );
+    // The three deltas side by side: the judge's lean towards the candidate, the humans' drop,
+    // and the corrected delta with the humans (and narrower than theirs).
+    let (human_d, judge_d) = (
+        d["human"]["delta"].as_f64().unwrap(),
+        d["judge_only"]["delta"].as_f64().unwrap(),
+    );
+    let c = &d["corrected"];
+    assert!(judge_d > 0.0 && human_d < -0.2, "{d}");
+    assert!(c["ci"][1].as_f64().unwrap() < -0.05, "{d}");
+    assert_eq!(
+        (c["labelled"].as_u64(), c["unlabelled"].as_u64()),
+        (Some(12), Some(23))
+    );
+    let width = |v: &Value| v["ci"][1].as_f64().unwrap() - v["ci"][0].as_f64().unwrap();
+    assert!(width(c) < width(&d["human"]), "{d}");
+    // The judge's agreement, and the evidence that it favours the candidate.
+    let a = &j["agreement"];
+    assert!(a["kappa"].as_f64().unwrap() > 0.5, "{a}");
+    assert_eq!(a["grades"], serde_json::json!([0, 1, 2]));
+    assert!(warnings(&corrected)
+        .iter()
+        .any(|w| w.starts_with("the judge favours the candidate on ndcg@10 (all)")));
+    // The report's comparison and the gate read the corrected interval.
+    assert_eq!(corrected["comparisons"][0]["ci"], c["ci"]);
+}
+
+#[test]
+fn conversations_as_units_when_humans_label_whole_conversations() {
+    let r = json_exit(&mut check_json(gate("corrected-group.toml")), 1);
+    assert_eq!(r["unit"], "group");
+    let d = &r["judge"]["deltas"][0];
+    let c = &d["corrected"];
+    assert_eq!(
+        (c["labelled"].as_u64(), c["unlabelled"].as_u64()),
+        (Some(4), Some(8))
+    );
+    assert!(c["ci"][1].as_f64().unwrap() < -0.05, "{d}");
+    assert_eq!(d["judge_only"]["units"], 12);
+    assert_eq!(r["gates"][0]["status"], "fail");
+}
+
+#[test]
+fn the_three_deltas_are_in_every_report_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
+    for (format, want) in [
+        ("text", "corrected (PPI++)"),
+        (
+            "markdown",
+            "Judge: human-only, judge-only and corrected deltas",
+        ),
+    ] {
+        let out = rag_gate()
+            .args([
+                "check",
+                &gate("corrected.toml"),
+                "--format",
+                format,
+                "--export-html",
+            ])
+            .arg(&html)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(want), "{format}: no {want:?} in\n{text}");
+        assert!(text.contains("simulated-judge-v1"), "{format}");
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("<h2>Judge</h2>") && page.contains("corrected (PPI++)"));
+        std::fs::remove_file(&html).unwrap();
+    }
+}
+
+/// A gate file beside the fixture's data, with `[judge]` as given.
+fn judge_gate(dir: &std::path::Path, judge: &str) -> std::path::PathBuf {
+    let data = gate("");
+    let runs = format!(
+        "{}/tests/data/eval/fixtures/trec-covid-r2",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    write(
+        dir,
+        "gate.toml",
+        format!(
+            "[inputs]\nbaseline = {{ run = \"{runs}/run.covidex-t5.txt\" }}\ncandidate = {{ run = \"{runs}/run.covidex-sim.txt\" }}\nqrels = \"{data}human.qrels\"\n\n[slices]\nmin-queries = 10\n\n[judge]\n{judge}\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n"
+        ),
+    )
+}
+
+#[test]
+fn too_few_human_labels_is_not_judged_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = judge_gate(
+        dir.path(),
+        &format!(
+            "qrels = \"{}\"\ngate-on = \"corrected\"\nmin-labelled = 13",
+            gate("judge.qrels")
+        ),
+    );
+    let r = json_exit(&mut check_json(&g), 1);
+    let gr = &r["gates"][0];
+    assert_eq!(gr["status"], "too-small");
+    assert_eq!(gr["fails_build"], true);
+    assert!(
+        gr["detail"]
+            .as_str()
+            .unwrap()
+            .contains("12 human-labelled queries < min-labelled 13"),
+        "{gr}"
+    );
+    assert!(r["judge"]["deltas"][0]["corrected"].is_null());
+}
+
+#[test]
+fn a_judge_below_the_kappa_floor_is_not_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = judge_gate(
+        dir.path(),
+        &format!(
+            "qrels = \"{}\"\ngate-on = \"corrected\"\nmin-kappa = 0.99",
+            gate("judge.qrels")
+        ),
+    );
+    let r = json_exit(&mut check_json(&g), 1);
+    assert_eq!(r["gates"][0]["status"], "too-small");
+    let why = r["judge"]["deltas"][0]["not_judged"].as_str().unwrap();
+    assert!(why.contains("below min-kappa 0.99"), "{why}");
+}
+
+#[test]
+fn a_missing_or_broken_sidecar_and_a_wrong_key_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let qrels = write(
+        dir.path(),
+        "j.qrels",
+        std::fs::read(gate("judge.qrels")).unwrap(),
+    );
+    let g = judge_gate(dir.path(), &format!("qrels = \"{}\"", qrels.display()));
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("j.qrels.judge.json") && err.contains("sidecar"),
+        "{err}"
+    );
+
+    write(
+        dir.path(),
+        "j.qrels.judge.json",
+        "{\"model\": \"m\", \"date\": \"2026-01-01\"}",
+    );
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("j.qrels.judge.json") && err.contains("prompt_hash"),
+        "{err}"
+    );
+
+    let g = judge_gate(
+        dir.path(),
+        &format!("qrels = \"{}\"\ngate-on = \"judge\"", qrels.display()),
+    );
+    let out = rag_gate().arg("check").arg(&g).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("gate-on = \"judge\"") && err.contains("\"corrected\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn holes_export_as_json_lines_for_a_judging_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let holes = dir.path().join("holes.jsonl");
+    let out = rag_gate()
+        .args(["check", &gate("human.toml"), "--holes"])
+        .arg(&holes)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&holes).unwrap();
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert!(
+        first["query_id"].is_string() && first["doc_id"].is_string(),
+        "{first}"
+    );
+    assert!(
+        first["candidate_rank"].is_u64() || first["baseline_rank"].is_u64(),
+        "{first}"
+    );
+}
