@@ -401,16 +401,13 @@ pub fn default_comment_key(gate_file: &Path) -> String {
 
 /// The gate file's path as the sticky key hashes it, the same however it was named on the
 /// command line (relative, absolute, through `..` or a symlink): its real path relative to the
-/// repository (`GITHUB_WORKSPACE`, else the nearest folder above it holding `.git`), else to
-/// the current folder when it lies below it, else absolute. A file that cannot be resolved
-/// keeps its path as given, cleaned lexically.
+/// repository (the nearest folder above it holding `.git`), else to the current folder when it
+/// lies below it, else absolute. A file that cannot be resolved keeps its path as given,
+/// cleaned lexically.
 fn key_path(gate_file: &Path) -> PathBuf {
     let Ok(real) = std::fs::canonicalize(gate_file) else {
         return resolve(Path::new(""), &gate_file.to_string_lossy());
     };
-    let workspace = std::env::var_os("GITHUB_WORKSPACE")
-        .and_then(|w| std::fs::canonicalize(w).ok())
-        .filter(|w| real.starts_with(w));
     let repo = || {
         real.ancestors()
             .skip(1)
@@ -423,8 +420,10 @@ fn key_path(gate_file: &Path) -> PathBuf {
             .and_then(|d| std::fs::canonicalize(d).ok())
             .filter(|d| real.starts_with(d))
     };
-    match workspace.or_else(repo).or_else(cwd) {
-        Some(root) => real.strip_prefix(&root).map_or(real.clone(), Path::to_path_buf),
+    match repo().or_else(cwd) {
+        Some(root) => real
+            .strip_prefix(&root)
+            .map_or(real.clone(), Path::to_path_buf),
         None => real,
     }
 }

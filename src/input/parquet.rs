@@ -698,6 +698,12 @@ fn within_cap(part: &Part, g: usize, decoded: u64, cap: u64) -> Result<()> {
 /// The bytes a decoded column batch holds: 8 a number, a string's length plus 8.
 fn decoded_bytes(d: &Decoded) -> u64 {
     match &d.values {
+        // A null cell holds no bytes (and must not be asked its length).
+        Values::Text(v) if !d.valid.is_empty() => v
+            .iter()
+            .zip(&d.valid)
+            .map(|(b, &ok)| if ok { b.len() as u64 + 8 } else { 8 })
+            .sum(),
         Values::Text(v) => v.iter().map(|b| b.len() as u64 + 8).sum(),
         Values::Int(v) | Values::UInt(v) => 8 * v.len() as u64,
         Values::Float(v) => 8 * v.len() as u64,

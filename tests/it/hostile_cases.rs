@@ -322,11 +322,31 @@ const CASES: &[(&str, &str, &str)] = &[
         "tests/it/hostile_run_cards.rs",
         "fn replicates_near_1e160_give_an_interval_not_a_panic()",
     ),
-    ("parquet-bomb", "tests/it/hostile_parquet.rs", "fn a_parquet_decompression_bomb_is_refused_while_it_is_read()"),
-    ("zip-declares-a-false-size", "tests/it/baseline_fetch.rs", "fn a_zip_that_lies_about_its_compressed_size_is_refused()"),
-    ("fetch-all-or-nothing", "tests/it/baseline_fetch.rs", "fn a_refusal_partway_leaves_the_earlier_fetch_whole()"),
-    ("html-well-formed", "tests/it/hostile_text.rs", "fn the_html_report_with_tiny_p_values_is_well_formed()"),
-    ("sticky-key-same-file", "tests/it/hostile_comment.rs", "fn one_gate_file_named_three_ways_keys_one_comment()"),
+    (
+        "parquet-bomb",
+        "tests/it/hostile_parquet.rs",
+        "fn a_parquet_decompression_bomb_is_refused_while_it_is_read()",
+    ),
+    (
+        "zip-declares-a-false-size",
+        "tests/it/baseline_fetch.rs",
+        "fn a_zip_that_lies_about_its_compressed_size_is_refused()",
+    ),
+    (
+        "fetch-all-or-nothing",
+        "tests/it/baseline_fetch.rs",
+        "fn a_refusal_partway_leaves_the_earlier_fetch_whole()",
+    ),
+    (
+        "html-well-formed",
+        "tests/it/hostile_text.rs",
+        "fn the_html_report_with_tiny_p_values_is_well_formed()",
+    ),
+    (
+        "sticky-key-same-file",
+        "tests/it/hostile_comment.rs",
+        "fn one_gate_file_named_three_ways_keys_one_comment()",
+    ),
 ];
 
 /// Cases whose test lives in a file another branch adds (same layout as [`CASES`]).

@@ -298,8 +298,8 @@ fn no_baseline_marks_the_comment_not_checked() {
 }
 
 /// `sticky-key-same-file`: one gate file named relatively, absolutely and through `..` on one
-/// PR keys one comment (its real path relative to the working folder, the repository or
-/// `GITHUB_WORKSPACE`): each run edits comment 5, none posts a second.
+/// PR keys one comment (its real path relative to the repository or the working folder): each
+/// run edits comment 5, none posts a second.
 #[test]
 fn one_gate_file_named_three_ways_keys_one_comment() {
     let d = tempfile::tempdir().unwrap();

@@ -551,7 +551,7 @@ fn the_html_report_with_tiny_p_values_is_well_formed() {
     write(
         d.path(),
         "g.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 200\n\
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 20000\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
     );
     let o = run_in(
