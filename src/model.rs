@@ -781,9 +781,50 @@ impl GateResult {
             && self.slice == c.slice
     }
 
+    fn key(&self) -> (&str, &str, &str) {
+        (&self.metric, &self.statistic, &self.slice)
+    }
+
     /// The metric as reports name it (see [`Comparison::name`]).
     pub fn name(&self) -> String {
         reading_name(&self.metric, &self.statistic, self.statistic_in_name)
+    }
+}
+
+/// The comparisons by what names them (metric, statistic, slice), and the gate results judged
+/// on each: one lookup where a scan per gate (or per comparison) made reports quadratic in the
+/// number of critical slices. The first comparison of a name wins, as a scan would find it.
+pub struct OnIndex<'a> {
+    comparison: std::collections::HashMap<(&'a str, &'a str, &'a str), usize>,
+    gates: std::collections::HashMap<(&'a str, &'a str, &'a str), Vec<usize>>,
+}
+
+impl<'a> OnIndex<'a> {
+    pub fn new(comparisons: &'a [Comparison], gates: &'a [GateResult]) -> OnIndex<'a> {
+        let mut comparison = std::collections::HashMap::with_capacity(comparisons.len());
+        for (i, c) in comparisons.iter().enumerate() {
+            let key = (c.metric.as_str(), c.statistic.as_str(), c.slice.as_str());
+            comparison.entry(key).or_insert(i);
+        }
+        let mut by: std::collections::HashMap<_, Vec<usize>> = std::collections::HashMap::new();
+        for (i, g) in gates.iter().enumerate() {
+            by.entry(g.key()).or_default().push(i);
+        }
+        OnIndex {
+            comparison,
+            gates: by,
+        }
+    }
+
+    /// The index of the comparison gate result `g` was judged on.
+    pub fn comparison_of(&self, g: &'a GateResult) -> Option<usize> {
+        self.comparison.get(&g.key()).copied()
+    }
+
+    /// The indices of the gate results judged on `c`, in their order.
+    pub fn gates_on(&self, c: &'a Comparison) -> &[usize] {
+        let key = (c.metric.as_str(), c.statistic.as_str(), c.slice.as_str());
+        self.gates.get(&key).map_or(&[], Vec::as_slice)
     }
 }
 

@@ -230,12 +230,8 @@ fn inflate(
     }
 }
 
-/// Moves the unpacked files from `staging` to `to`, all or nothing: every place is checked
-/// before anything moves (a symlink or a file on the way to a folder, planted in `to`
-/// beforehand, is refused rather than followed; a folder where a file goes is refused), and a
-/// file the move replaces is kept aside until every file is in place, so a failure
-/// partway puts each one back. `to` then holds its old files, never a mix of old and new.
-fn move_into_place(staging: &Path, to: &Path, entries: &[Entry]) -> Result<Vec<PathBuf>, String> {
+/// Checks every place in `to` before anything moves; returns the folders to create.
+fn places(to: &Path, entries: &[Entry]) -> Result<Vec<PathBuf>, String> {
     let mut folders: Vec<PathBuf> = Vec::new();
     for e in entries {
         let parts: Vec<_> = e.rel.components().collect();
@@ -265,6 +261,16 @@ fn move_into_place(staging: &Path, to: &Path, entries: &[Entry]) -> Result<Vec<P
             ));
         }
     }
+    Ok(folders)
+}
+
+/// Moves the unpacked files from `staging` to `to`, all or nothing: every place is checked
+/// before anything moves (a symlink or a file on the way to a folder, planted in `to`
+/// beforehand, is refused rather than followed; a folder where a file goes is refused), and a
+/// file the move replaces is kept aside until every file is in place, so a failure
+/// partway puts each one back. `to` then holds its old files, never a mix of old and new.
+fn move_into_place(staging: &Path, to: &Path, entries: &[Entry]) -> Result<Vec<PathBuf>, String> {
+    let folders = places(to, entries)?;
     let backup = tempfile::Builder::new()
         .prefix(".rag-gate-replaced-")
         .tempdir_in(to)

@@ -59,15 +59,18 @@ fn require_columns(cfg: &Config, files: &Files, ks: &[usize]) -> Result<()> {
     Ok(())
 }
 
-/// The mean of a judged@k column over a slice's members (by query id).
-fn mean_over(t: &MetricTable, col: &str, ids: &[&str]) -> Option<f64> {
-    let values = t.metrics.get(col)?;
-    let at: BTreeMap<&str, usize> = t
-        .rows
+/// Each query id's row in `t`.
+fn rows_of(t: &MetricTable) -> BTreeMap<&str, usize> {
+    t.rows
         .iter()
         .enumerate()
         .map(|(i, r)| (r.query_id.as_str(), i))
-        .collect();
+        .collect()
+}
+
+/// The mean of a judged@k column over a slice's members (by query id; `at` is [`rows_of`]).
+fn mean_over(t: &MetricTable, at: &BTreeMap<&str, usize>, col: &str, ids: &[&str]) -> Option<f64> {
+    let values = t.metrics.get(col)?;
     let got: Vec<f64> = ids.iter().filter_map(|q| values[*at.get(q)?]).collect();
     (!got.is_empty()).then(|| got.iter().sum::<f64>() / got.len() as f64)
 }
@@ -84,12 +87,16 @@ pub fn apply(
     let ks: Vec<usize> = metrics.values().flatten().copied().collect();
     require_columns(cfg, files, &ks)?;
     let (why, positive) = why_none(files);
+    // Built once: a lookup per comparison (a scan per comparison was quadratic in slices).
+    let by_name: std::collections::HashMap<&str, &slices::Slice> =
+        sl.iter().rev().map(|s| (s.name.as_str(), s)).collect();
+    let (at_b, at_c) = (rows_of(files.baseline), rows_of(files.candidate));
     for c in comparisons.iter_mut() {
         let Some(Some(k)) = metrics.get(&c.metric) else {
             continue;
         };
         let col = format!("judged@{k}");
-        let Some(members) = sl.iter().find(|s| s.name == c.slice).map(|s| &s.members) else {
+        let Some(members) = by_name.get(c.slice.as_str()).map(|s| &s.members) else {
             continue;
         };
         let ids: Vec<&str> = members
@@ -97,8 +104,8 @@ pub fn apply(
             .map(|&i| paired.ids[i as usize].as_str())
             .collect();
         let (b, cj) = (
-            mean_over(files.baseline, &col, &ids),
-            mean_over(files.candidate, &col, &ids),
+            mean_over(files.baseline, &at_b, &col, &ids),
+            mean_over(files.candidate, &at_c, &col, &ids),
         );
         if b.is_none() && cj.is_none() {
             continue;
@@ -125,8 +132,12 @@ pub fn apply(
                 .into(),
         );
     }
-    for r in gates.iter_mut() {
-        let Some(c) = comparisons.iter().find(|c| r.is_on(c)) else {
+    let on: Vec<Option<usize>> = {
+        let index = crate::model::OnIndex::new(comparisons, gates);
+        gates.iter().map(|r| index.comparison_of(r)).collect()
+    };
+    for (r, at) in gates.iter_mut().zip(on) {
+        let Some(c) = at.map(|i| &comparisons[i]) else {
             continue;
         };
         found.warnings.extend(min_judged(cfg, c, r));

@@ -250,8 +250,12 @@ pub fn apply(
     if positive {
         found.notes.push(convention_note(runs, comparisons));
     }
-    for (i, r) in gates.iter_mut().enumerate() {
-        let Some(c) = comparisons.iter().find(|c| r.is_on(c)) else {
+    let on: Vec<Option<usize>> = {
+        let index = crate::model::OnIndex::new(comparisons, gates);
+        gates.iter().map(|r| index.comparison_of(r)).collect()
+    };
+    for (i, (r, at)) in gates.iter_mut().zip(on).enumerate() {
+        let Some(c) = at.map(|k| &comparisons[k]) else {
             continue;
         };
         if let Some(w) = min_judged(cfg, c, r) {

@@ -424,9 +424,38 @@ pub fn default_comment_key(gate_file: &Path) -> String {
     let stem = gate_file
         .file_stem()
         .map_or("gate".into(), |s| s.to_string_lossy().into_owned());
-    let path = resolve(Path::new(""), &gate_file.to_string_lossy());
+    let path = key_path(gate_file);
     let hash = crate::protocol::sha256_hex(path.to_string_lossy().as_bytes());
     format!("{}.{}", validate::default_id(&stem), &hash[..8])
+}
+
+/// The gate file's path as the sticky key hashes it, the same however it was named on the
+/// command line (relative, absolute, through `..` or a symlink): its real path relative to the
+/// repository (the nearest folder above it holding `.git`), else to the current folder when it
+/// lies below it, else absolute. A file that cannot be resolved keeps its path as given,
+/// cleaned lexically.
+fn key_path(gate_file: &Path) -> PathBuf {
+    let Ok(real) = std::fs::canonicalize(gate_file) else {
+        return resolve(Path::new(""), &gate_file.to_string_lossy());
+    };
+    let repo = || {
+        real.ancestors()
+            .skip(1)
+            .find(|d| d.join(".git").exists())
+            .map(Path::to_path_buf)
+    };
+    let cwd = || {
+        std::env::current_dir()
+            .ok()
+            .and_then(|d| std::fs::canonicalize(d).ok())
+            .filter(|d| real.starts_with(d))
+    };
+    match repo().or_else(cwd) {
+        Some(root) => real
+            .strip_prefix(&root)
+            .map_or(real.clone(), Path::to_path_buf),
+        None => real,
+    }
 }
 
 /// `base/rel`, with `.` and `x/..` removed lexically (no file-system access).

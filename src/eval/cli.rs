@@ -241,14 +241,28 @@ pub fn tie_notes(s: &EvalSummary) -> Vec<String> {
 
 /// A run on standard input is read once, by the run reader, so its ir_metadata header (if it has
 /// one) is not read and the fingerprint has no run context: said, so it is not lost silently.
+/// The same for a pipe by another name (`/dev/stdin`, `/dev/fd/0`, a FIFO): any run that is not
+/// a regular file.
 fn piped_run_note(args: &EvalArgs, s: &EvalSummary) -> Option<String> {
     let p = s.protocol.as_ref()?;
-    (crate::input::open::is_stdin(&args.run) && p.run_context.is_empty()).then(|| {
-        "note: the run came on standard input, which is read once: an ir_metadata header in it \
-         (tag, method, model) is not read, so the fingerprint has no run context; give the run \
-         as a file to keep it"
-            .to_string()
-    })
+    if !p.run_context.is_empty() {
+        return None;
+    }
+    let came = if crate::input::open::is_stdin(&args.run) {
+        "on standard input".to_string()
+    } else if std::fs::metadata(&args.run).is_ok_and(|m| !m.is_file()) {
+        format!(
+            "through a pipe or device ({})",
+            crate::safe_text::one_line(&args.run.display().to_string())
+        )
+    } else {
+        return None;
+    };
+    Some(format!(
+        "note: the run came {came}, which is read once: an ir_metadata header in it (tag, \
+         method, model) is not read, so the fingerprint has no run context; give the run as a \
+         file to keep it"
+    ))
 }
 
 /// Writes the rows (or the summary) where the flags say: `-o FILE` with its sidecar and the

@@ -79,6 +79,9 @@ struct Part {
     path: PathBuf,
     shown: String,
     columns: Vec<Column>,
+    /// The file's size in bytes: the decoded data may be at most [`super::MAX_GZIP_RATIO`]
+    /// times it (or [`super::GZIP_FREE_BYTES`]), as for gzip.
+    len: u64,
 }
 
 /// An opened table: its part files (one for a plain file), their columns already checked to agree.
@@ -231,6 +234,7 @@ pub fn open(path: &Path, shown: &str) -> Result<Table> {
             shown.to_string()
         };
         let meta = read_footer(&f, &part_shown)?;
+        let len = std::fs::metadata(&f).map_or(0, |m| m.len());
         let columns = columns_of(&meta);
         if let Some(first) = parts.first() {
             same_columns(first, &part_shown, &columns)?;
@@ -239,6 +243,7 @@ pub fn open(path: &Path, shown: &str) -> Result<Table> {
             path: f,
             shown: part_shown,
             columns,
+            len,
         });
     }
     Ok(Table {
@@ -613,6 +618,13 @@ fn read_part(
     let file = File::open(&part.path).map_err(|e| Error::io(&part.shown, "opening", e))?;
     let reader = SerializedFileReader::new(file).map_err(|e| pq_err(0, e))?;
     let mut scratch: Vec<Scratch> = leaves.iter().map(|_| Scratch::default()).collect();
+    // Decompression bomb: the bytes decoded so far, against the same bound as gzip's. A few KB
+    // of run-length-encoded pages can declare millions of rows; decoding stops at the bound.
+    let cap = part
+        .len
+        .saturating_mul(super::MAX_GZIP_RATIO)
+        .max(super::GZIP_FREE_BYTES);
+    let mut decoded = 0u64;
     for g in 0..reader.num_row_groups() {
         let rg = reader.get_row_group(g).map_err(|e| pq_err(g, e))?;
         let mut readers = leaves
@@ -629,6 +641,8 @@ fn read_part(
             let each = readers.iter_mut().zip(leaves).zip(&mut columns);
             for (((r, (_, kind, max_def)), out), s) in each.zip(&mut scratch) {
                 let n = decode(r, kind, *max_def, out, s).map_err(|e| pq_err(g, e))?;
+                decoded += decoded_bytes(out);
+                within_cap(part, g, decoded, cap)?;
                 if *len.get_or_insert(n) != n {
                     return Err(Error::input(
                         &part.shown,
@@ -660,6 +674,40 @@ fn read_part(
         }
     }
     Ok(Some(table_row))
+}
+
+/// Refuses a part whose `decoded` bytes passed `cap` (a decompression bomb).
+fn within_cap(part: &Part, g: usize, decoded: u64, cap: u64) -> Result<()> {
+    if decoded <= cap {
+        return Ok(());
+    }
+    Err(Error::input(
+        &part.shown,
+        0,
+        format!(
+            "row group {}: the Parquet data expands more than {}-fold (over {} MiB from {} \
+             bytes): refused as a decompression bomb",
+            g + 1,
+            super::MAX_GZIP_RATIO,
+            decoded >> 20,
+            part.len
+        ),
+    ))
+}
+
+/// The bytes a decoded column batch holds: 8 a number, a string's length plus 8.
+fn decoded_bytes(d: &Decoded) -> u64 {
+    match &d.values {
+        // A null cell holds no bytes (and must not be asked its length).
+        Values::Text(v) if !d.valid.is_empty() => v
+            .iter()
+            .zip(&d.valid)
+            .map(|(b, &ok)| if ok { b.len() as u64 + 8 } else { 8 })
+            .sum(),
+        Values::Text(v) => v.iter().map(|b| b.len() as u64 + 8).sum(),
+        Values::Int(v) | Values::UInt(v) => 8 * v.len() as u64,
+        Values::Float(v) => 8 * v.len() as u64,
+    }
 }
 
 /// A row group must hold the rows its metadata declares (more or fewer: damaged or hostile).

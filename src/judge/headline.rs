@@ -43,7 +43,8 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
         .iter()
         .filter(|r| r.status == GateStatus::TooSmall)
         .count();
-    let find = |g: &GateResult| comparisons.iter().find(|c| g.is_on(c));
+    let index = crate::model::OnIndex::new(comparisons, results);
+    let find = |g: &GateResult| index.comparison_of(g).map(|i| &comparisons[i]);
     let Some(worst) = failed.iter().min_by(|a, b| {
         let (ca, cb) = (find(a), find(b));
         priority(a)

@@ -12,7 +12,7 @@ mod style;
 
 use std::fmt::Write;
 
-use crate::model::{Comparison, GateResult, GateStatus, Report, Verdict};
+use crate::model::{Comparison, GateStatus, Report, Verdict};
 use crate::report::text::fmt_p;
 use crate::report::words::rank_move;
 
@@ -131,10 +131,6 @@ fn forests(s: &mut String, r: &Report) {
     s.push_str("</section>\n");
 }
 
-fn find<'a>(r: &'a Report, g: &GateResult) -> Option<&'a Comparison> {
-    r.comparisons.iter().find(|c| g.is_on(c))
-}
-
 /// A comparison's name: the metric as code, then its statistic when the metric is compared
 /// under several ("<code>latency_ms</code> p95").
 fn name_html(metric: &str, statistic: &str, statistic_in_name: bool) -> String {
@@ -150,6 +146,7 @@ fn gates(s: &mut String, r: &Report) {
         return;
     }
     s.push_str("<section><h2>Gates</h2>\n<table><thead><tr><th>#</th><th>metric</th><th>slice</th><th>rule</th><th>value</th><th>threshold</th><th>result</th><th>label</th><th>p (Holm)</th><th>why</th></tr></thead><tbody>\n");
+    let on = crate::model::OnIndex::new(&r.comparisons, &r.gates);
     for g in &r.gates {
         let result = match (g.status, g.fails_build) {
             (GateStatus::Pass, _) => "pass",
@@ -162,7 +159,9 @@ fn gates(s: &mut String, r: &Report) {
         } else {
             ""
         };
-        let stat = find(r, g).map_or("mean", |c| c.statistic.as_str());
+        let stat = on
+            .comparison_of(g)
+            .map_or("mean", |k| r.comparisons[k].statistic.as_str());
         let (value, threshold) = match g.rule.as_str() {
             "min-mean" => (
                 format!("{} {:.4}", esc(stat), g.value),
@@ -193,7 +192,7 @@ fn gates(s: &mut String, r: &Report) {
             esc(&g.slice),
             esc(&g.rule),
             g.label.as_str(),
-            fmt_p(g.p_adjusted),
+            esc(&fmt_p(g.p_adjusted)),
             esc(&g.detail)
         );
     }
@@ -243,7 +242,7 @@ fn comparisons(s: &mut String, r: &Report) {
             signed(c.estimate, 4),
             signed(c.ci[0], 4),
             signed(c.ci[1], 4),
-            fmt_p(c.p_value),
+            esc(&fmt_p(c.p_value)),
             c.mde,
             c.label_str(),
             c.label_str(),
@@ -256,11 +255,15 @@ fn comparisons(s: &mut String, r: &Report) {
 }
 
 fn worst(s: &mut String, r: &Report) {
-    let failing = |c: &Comparison| {
-        r.gates
-            .iter()
-            .any(|g| g.fails_build && g.metric == c.metric && g.slice == c.slice)
-    };
+    // (metric, slice) of every failing gate, once: a scan of the gates per comparison was
+    // quadratic in slices.
+    let failing_on: std::collections::HashSet<(&str, &str)> = r
+        .gates
+        .iter()
+        .filter(|g| g.fails_build)
+        .map(|g| (g.metric.as_str(), g.slice.as_str()))
+        .collect();
+    let failing = |c: &Comparison| failing_on.contains(&(c.metric.as_str(), c.slice.as_str()));
     // A metric read under two statistics has one list of regressions per slice.
     let mut seen = std::collections::BTreeSet::new();
     let with: Vec<&Comparison> = r

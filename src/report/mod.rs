@@ -55,9 +55,13 @@ pub(crate) fn worst_per_metric(r: &Report) -> Vec<&Comparison> {
 /// The allowed drop (as a delta on the metric's own scale) of a `max-drop` gate on this metric
 /// and slice: negative for a higher-is-better metric, positive for a lower-is-better one. The
 /// forest plots of the Markdown and the HTML mark it.
-pub(crate) fn allowed_drop(c: &Comparison, gates: &[GateResult]) -> Option<f64> {
+/// `gates` are the results judged on `c` (or any superset: each is checked).
+pub(crate) fn allowed_drop<'g>(
+    c: &Comparison,
+    gates: impl IntoIterator<Item = &'g GateResult>,
+) -> Option<f64> {
     gates
-        .iter()
+        .into_iter()
         .find(|g| g.rule == "max-drop" && g.is_on(c))
         .map(|g| {
             if c.higher_is_better {

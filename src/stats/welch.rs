@@ -37,8 +37,8 @@ fn mean_var(x: &[f64]) -> (f64, f64) {
 ///
 /// The values are first divided by a power of two at least their largest magnitude (exact, so
 /// the numbers are unchanged), so the squares in the variance cannot overflow (values near
-/// 1e160 gave an infinite variance, a NaN df and a panic); df is computed from the two shares
-/// of se², which lie in [0, 1].
+/// 1e160 gave an infinite variance, a NaN df and a panic); where the squares of tiny variances
+/// underflow, df is computed from the two shares of se², which lie in [0, 1].
 pub fn difference(baseline: &[f64], candidate: &[f64], confidence: f64) -> Option<WelchInterval> {
     if baseline.len() < 2 || candidate.len() < 2 {
         return None;
@@ -73,8 +73,15 @@ pub fn difference(baseline: &[f64], candidate: &[f64], confidence: f64) -> Optio
             df: f64::INFINITY,
         });
     }
-    let (sb, sc) = (ab / se2, ac / se2);
-    let df = 1.0 / (sb * sb / (nb - 1.0) + sc * sc / (nc - 1.0));
+    let df = se2 * se2 / (ab * ab / (nb - 1.0) + ac * ac / (nc - 1.0));
+    // Squares of tiny variances can underflow to 0/0: then the same df from the two shares of
+    // se², which lie in [0, 1].
+    let df = if df.is_finite() && df > 0.0 {
+        df
+    } else {
+        let (sb, sc) = (ab / se2, ac / se2);
+        1.0 / (sb * sb / (nb - 1.0) + sc * sc / (nc - 1.0))
+    };
     let half = t_quantile(1.0 - (1.0 - confidence) / 2.0, df) * se2.sqrt() * scale;
     let (low, high) = (d - half, d + half);
     if !(low.is_finite() && high.is_finite()) {

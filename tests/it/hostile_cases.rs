@@ -322,6 +322,31 @@ const CASES: &[(&str, &str, &str)] = &[
         "tests/it/hostile_run_cards.rs",
         "fn replicates_near_1e160_give_an_interval_not_a_panic()",
     ),
+    (
+        "parquet-bomb",
+        "tests/it/hostile_parquet.rs",
+        "fn a_parquet_decompression_bomb_is_refused_while_it_is_read()",
+    ),
+    (
+        "zip-declares-a-false-size",
+        "tests/it/baseline_fetch.rs",
+        "fn a_zip_that_lies_about_its_compressed_size_is_refused()",
+    ),
+    (
+        "fetch-all-or-nothing",
+        "tests/it/baseline_fetch.rs",
+        "fn a_refusal_partway_leaves_the_earlier_fetch_whole()",
+    ),
+    (
+        "html-well-formed",
+        "tests/it/hostile_text.rs",
+        "fn the_html_report_with_tiny_p_values_is_well_formed()",
+    ),
+    (
+        "sticky-key-same-file",
+        "tests/it/hostile_comment.rs",
+        "fn one_gate_file_named_three_ways_keys_one_comment()",
+    ),
 ];
 
 /// Cases whose test lives in a file another branch adds (same layout as [`CASES`]).
@@ -392,21 +417,22 @@ fn hostile_files_name_no_round_or_issue() {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = e.unwrap().path();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            let hostile = name.starts_with("hostile_") && name != "hostile_cases.rs";
+            let hostile = name.starts_with("hostile_");
             if (dir == "bench/hostile" || hostile) && p.is_file() {
                 files.push(p);
             }
         }
     }
+    // The words are built, not written, so this file does not trip its own check.
+    let words: Vec<String> = [("rou", "nd"), ("iss", "ue")]
+        .iter()
+        .flat_map(|(a, b)| (1..=4).flat_map(move |n| [format!("{a}{b} {n}"), format!("{a}{b}{n}")]))
+        .chain(["wa".to_string() + "ve ", "ses".to_string() + "sion"])
+        .collect();
     let label = |l: &str| {
         // The TREC-COVID fixture is named for the track's round; that is data, not a label.
         let l = l.to_lowercase().replace("covid-round2", "");
-        [
-            "round 1", "round 2", "round 3", "round1", "round2", "round3", "issue 1", "issue 2",
-            "issue 3", "issue 4", "wave ", "session",
-        ]
-        .iter()
-        .any(|w| l.contains(w))
+        words.iter().any(|w| l.contains(w.as_str()))
     };
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap_or_default();

@@ -298,3 +298,24 @@ fn no_baseline_marks_the_comment_not_checked() {
     assert_eq!(output, "verdict=not-checked\n");
     gh.verify();
 }
+
+/// `sticky-key-same-file`: one gate file named relatively, absolutely and through `..` on one
+/// PR keys one comment (its real path relative to the repository or the working folder): each
+/// run edits comment 5, none posts a second.
+#[test]
+fn one_gate_file_named_three_ways_keys_one_comment() {
+    let d = tempfile::tempdir().unwrap();
+    gate_at(d.path(), "svc", "prod.toml");
+    let k = key("prod", "svc/prod.toml");
+    let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
+    let gh = Gh::start();
+    gh.mount(list(vec![comment(5, &old)]));
+    gh.mount(update(5).respond_with(updated(5)).expect(3));
+    gh.mount(never("POST"));
+    let absolute = d.path().join("svc/prod.toml").display().to_string();
+    for gate in ["svc/prod.toml", absolute.as_str(), "svc/../svc/prod.toml"] {
+        let o = check(&gh, d.path(), gate);
+        assert_eq!(o.code, Some(0), "{gate}: {}", o.stderr);
+    }
+    gh.verify();
+}

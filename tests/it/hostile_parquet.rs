@@ -114,3 +114,19 @@ fn parquet_types_that_are_not_numbers_are_refused_by_name() {
         &["column \"rank\" (the rank) holds unsigned 64-bit integer values; expected integer"],
     );
 }
+
+/// `parquet-bomb`: 5,000,000 rows run-length encoded into 50 KB. The decoded bytes are bounded
+/// like gzip's (200-fold the file, at least 64 MiB) as the batches are read: refused at the
+/// bound with exit 2, never decoded whole (bench/hostile/parquet_bomb.sh measures a
+/// 20,000,000-row file's peak memory and time).
+#[test]
+fn a_parquet_decompression_bomb_is_refused_while_it_is_read() {
+    let o = eval("bomb.parquet", "p@1");
+    assert_input_error(
+        &o,
+        &[
+            "bomb.parquet: row group 1: the Parquet data expands more than 200-fold",
+            "refused as a decompression bomb",
+        ],
+    );
+}

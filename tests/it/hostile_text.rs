@@ -518,10 +518,54 @@ fn a_piped_run_says_its_ir_metadata_is_not_read() {
         "{stderr}"
     );
     assert!(!sidecar.contains("bm25"), "{sidecar}");
+    // A pipe by another name says so too.
+    let (stderr, sidecar) = eval("/dev/stdin");
+    assert!(
+        stderr.contains("note: the run came through a pipe or device (/dev/stdin), which is read once: an ir_metadata header in it"),
+        "{stderr}"
+    );
+    assert!(!sidecar.contains("bm25"), "{sidecar}");
     let (stderr, sidecar) = eval("run.trec");
     assert!(!stderr.contains("standard input"), "{stderr}");
     assert!(
         sidecar.contains("bm25"),
         "the file's run context: {sidecar}"
     );
+}
+
+/// `html-well-formed`: a report whose p-values are below 0.0001 (shown `<0.0001`) and whose
+/// names hold `<`, `&` and quotes: the HTML report is well-formed XML (every cell escaped).
+#[test]
+fn the_html_report_with_tiny_p_values_is_well_formed() {
+    let d = tempfile::tempdir().unwrap();
+    let rows = |drop: f64| -> String {
+        (0..300)
+            .map(|i| {
+                let v = 0.5 + ((i * 7) % 11) as f64 / 50.0 - drop;
+                format!("{{\"query_id\":\"q<{i}&\\\"\",\"ndcg@10\":{v:.4},\"slices\":{{\"lang\":\"<b>&\"}}}}\n")
+            })
+            .collect()
+    };
+    write(d.path(), "b.jsonl", rows(0.0));
+    write(d.path(), "c.jsonl", rows(0.2));
+    write(
+        d.path(),
+        "g.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 20000\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+    );
+    let o = run_in(
+        rag().args(["check", "g.toml", "--export-html", "r.html"]),
+        d.path(),
+    );
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
+    let html = std::fs::read_to_string(d.path().join("r.html")).unwrap();
+    assert!(html.contains("&lt;0.0001"), "no escaped tiny p-value");
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    if let Err(e) = roxmltree::Document::parse_with_options(&html, opts) {
+        panic!("the HTML report is not well-formed: {e}");
+    }
 }

@@ -27,8 +27,9 @@ enum Role {
     Plain,
 }
 
-fn role(c: &Comparison, gates: &[GateResult]) -> Role {
-    let mut gs = gates.iter().filter(|g| g.is_on(c));
+/// `gates` are the results judged on `c` (or any superset: each is checked).
+fn role<'g>(c: &Comparison, gates: impl IntoIterator<Item = &'g GateResult>) -> Role {
+    let mut gs = gates.into_iter().filter(|g| g.is_on(c));
     let mut any = false;
     for g in gs.by_ref() {
         if g.fails_build {
@@ -56,7 +57,10 @@ fn tick_step(span: f64) -> f64 {
 
 /// The forest plot of `cs` (the comparisons of one metric read as one statistic).
 pub(super) fn forest(cs: &[Comparison], gates: &[GateResult]) -> Document {
-    let margins: Vec<Option<f64>> = cs.iter().map(|c| allowed_drop(c, gates)).collect();
+    // Each row's gates by one lookup: a scan of every gate per row was quadratic in slices.
+    let on = crate::model::OnIndex::new(cs, gates);
+    let gated = |c| on.gates_on(c).iter().map(|&i| &gates[i]);
+    let margins: Vec<Option<f64>> = cs.iter().map(|c| allowed_drop(c, gated(c))).collect();
     let lo = cs
         .iter()
         .zip(&margins)
@@ -90,7 +94,7 @@ pub(super) fn forest(cs: &[Comparison], gates: &[GateResult]) -> Document {
     );
     for (i, (c, m)) in cs.iter().zip(&margins).enumerate() {
         let y = TOP + ROW * (i as f64 + 0.5);
-        doc = doc.add(row(c, *m, role(c, gates), y, &x, i));
+        doc = doc.add(row(c, *m, role(c, gated(c)), y, &x, i));
     }
     doc
 }

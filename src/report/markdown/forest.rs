@@ -74,8 +74,11 @@ pub(super) fn forest(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
 }
 
 fn plot(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
+    // Each row's gates by one lookup: a scan of every gate per row was quadratic in slices.
+    let on = crate::model::OnIndex::new(cs, gates);
+    let gated = |c| on.gates_on(c).iter().map(|&i| &gates[i]);
     let rows: Vec<(&Comparison, Option<f64>)> =
-        cs.iter().map(|c| (c, allowed_drop(c, gates))).collect();
+        cs.iter().map(|c| (c, allowed_drop(c, gated(c)))).collect();
     let lo = rows
         .iter()
         .map(|(c, m)| c.ci[0].min(c.estimate).min(m.unwrap_or(0.0)))
@@ -108,7 +111,7 @@ fn plot(s: &mut String, cs: &[Comparison], gates: &[GateResult]) {
         line[axis.col(c.estimate)] = 'o';
         line[axis.zero] = '|';
         let line: String = line.into_iter().collect();
-        let gated: Vec<&GateResult> = gates.iter().filter(|g| g.is_on(c)).collect();
+        let gated: Vec<&GateResult> = gated(c).collect();
         let mark = if gated.iter().any(|g| g.fails_build) {
             '!'
         } else if gated.is_empty() {

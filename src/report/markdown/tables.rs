@@ -78,11 +78,6 @@ pub(super) fn result_cell(g: &GateResult) -> &'static str {
     }
 }
 
-/// The comparison a gate result was judged on.
-pub(super) fn find<'a>(r: &'a Report, g: &GateResult) -> Option<&'a Comparison> {
-    r.comparisons.iter().find(|c| g.is_on(c))
-}
-
 /// The gated rows: metric, slice, rule, value (saying what it is), threshold, result, label.
 /// `shown` are indices into `r.gates`, in gate-file order.
 pub(super) fn gates(s: &mut String, r: &Report, shown: &[usize]) {
@@ -91,9 +86,11 @@ pub(super) fn gates(s: &mut String, r: &Report, shown: &[usize]) {
     }
     s.push_str("| metric | slice | rule | value | threshold | result | label |\n");
     s.push_str("|---|---|---|--:|--:|---|---|\n");
+    let on = crate::model::OnIndex::new(&r.comparisons, &r.gates);
     for &i in shown {
         let g = &r.gates[i];
-        let (value, threshold) = value_and_threshold(g, find(r, g));
+        let c = on.comparison_of(g).map(|k| &r.comparisons[k]);
+        let (value, threshold) = value_and_threshold(g, c);
         let _ = writeln!(
             s,
             "| {} | {} | {} | {value} | {threshold} | {} | {} |",

@@ -12,6 +12,7 @@ or refused by name.
   timestamp[ms], float16, time32[s], bool, a dictionary of strings: each must be refused naming
   the type (never read as the integers or bytes it is stored in).
 - rank_uint64.parquet: ranks as uint64 (not a rank: refused by name).
+- bomb.parquet: 5,000,000 rows in a few KB (see below).
 
 Run from this folder: `python3 make.py` (needs `pip install pyarrow`).
 """
@@ -59,3 +60,20 @@ others = {
 for name, scores in others.items():
     pq.write_table(table(scores=scores), f"score_{name}.parquet")
 pq.write_table(table(rank_type=pa.uint64()), "rank_uint64.parquet")
+
+# bomb.parquet: 5,000,000 rows of one query, one doc id and one score, run-length encoded into a
+# few KB (about 140 MB decoded): refused as a decompression bomb while it is read, before the
+# rows pile up (bench/hostile/parquet_bomb.sh measures a 20,000,000-row one).
+BOMB = 5_000_000
+pq.write_table(
+    pa.table(
+        {
+            "qid": pa.array(["q1"] * BOMB, pa.string()).dictionary_encode(),
+            "doc_id": pa.array(["d1"] * BOMB, pa.string()).dictionary_encode(),
+            "score": pa.array(np.ones(BOMB), pa.float64()),
+        }
+    ),
+    "bomb.parquet",
+    compression="zstd",
+    row_group_size=BOMB,
+)
