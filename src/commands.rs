@@ -1,7 +1,7 @@
 //! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome.
 
 use crate::check::{analyze, analyze_full, exit_code, write_outputs, Outputs};
-use crate::cli::{CheckArgs, CompareArgs, OutputArgs};
+use crate::cli::{CheckArgs, CompareArgs, InputFormatArg, OutputArgs};
 use crate::config::{self, *};
 use crate::error::{Error, Result};
 use crate::outcome::Outcome;
@@ -247,14 +247,24 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
     let spec = compare_input(args)?;
+    let b_fmt = args.baseline_format.or(args.input_format);
+    let c_fmt = args.candidate_format.or(args.input_format);
     let cfg = Config {
         id: "compare".into(),
         inputs: Inputs {
-            baseline: spec(&args.baseline),
-            candidate: spec(&args.candidate),
-            baseline_more: args.baseline_replicates.iter().map(|p| spec(p)).collect(),
-            candidate_more: args.candidate_replicates.iter().map(|p| spec(p)).collect(),
-            queries: args.queries.as_deref().map(spec),
+            baseline: spec(&args.baseline, b_fmt),
+            candidate: spec(&args.candidate, c_fmt),
+            baseline_more: args
+                .baseline_replicates
+                .iter()
+                .map(|p| spec(p, b_fmt))
+                .collect(),
+            candidate_more: args
+                .candidate_replicates
+                .iter()
+                .map(|p| spec(p, c_fmt))
+                .collect(),
+            queries: args.queries.as_deref().map(|p| spec(p, args.input_format)),
             qrels: None,
             missing: args.missing.into(),
             group_from_id: None,
@@ -302,13 +312,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     refuse_clobbering(&planned(&args.output, None), &reads)?;
     let mut report = analyze(&cfg).map_err(in_compare_words)?;
     refuse_unknown_directions(args, &report)?;
-    // Every unknown direction is now given (--higher-is-better): no note says it was assumed.
-    let assumed = |w: &String| !w.contains(": direction unknown, its label reads a rise as better");
-    report.warnings.retain(assumed);
-    report.notes.retain(assumed);
-    for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
-        *w = compare_words(std::mem::take(w));
-    }
+    in_compare_notes(&mut report);
     report.warnings.extend(not_judged_by_check(&cfg, &report));
     report
         .warnings
@@ -319,6 +323,17 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// The report's warnings and notes in `compare`'s words; every unknown direction is given by now
+/// (--higher-is-better), so no note says it was assumed.
+fn in_compare_notes(report: &mut crate::model::Report) {
+    let assumed = |w: &String| !w.contains(": direction unknown, its label reads a rise as better");
+    report.warnings.retain(assumed);
+    report.notes.retain(assumed);
+    for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
+        *w = compare_words(std::mem::take(w));
+    }
 }
 
 /// The comparisons `check` would not judge with its default sizes (`min-queries`, `min-groups`),
@@ -490,19 +505,24 @@ fn in_compare_words(e: Error) -> Error {
     }
 }
 
-/// How compare reads each of its files: `--input-format`, `--id-column`, `--column`.
-fn compare_input(args: &CompareArgs) -> Result<impl Fn(&std::path::Path) -> InputSpec + '_> {
+/// How compare reads each of its files: the side's format flag (`--baseline-format`,
+/// `--candidate-format`, else `--input-format`), `--id-column`, `--column`.
+fn compare_input(
+    args: &CompareArgs,
+) -> Result<impl Fn(&std::path::Path, Option<InputFormatArg>) -> InputSpec + '_> {
     let columns = column_flags(&args.columns)?;
-    Ok(move |p: &std::path::Path| InputSpec {
-        path: resolve(std::path::Path::new(""), &p.display().to_string()),
-        written: p.display().to_string(),
-        kind: InputKind::Metrics {
-            format: args.input_format.map(Into::into),
-            id_column: args.id_column.clone(),
-            columns: columns.clone(),
+    Ok(
+        move |p: &std::path::Path, format: Option<InputFormatArg>| InputSpec {
+            path: resolve(std::path::Path::new(""), &p.display().to_string()),
+            written: p.display().to_string(),
+            kind: InputKind::Metrics {
+                format: format.map(Into::into),
+                id_column: args.id_column.clone(),
+                columns: columns.clone(),
+            },
+            span: None,
         },
-        span: None,
-    })
+    )
 }
 
 /// `--column ROLE=COLUMN` flags as a column mapping: `id`, `group`, `slice:TAG`, else a metric.
