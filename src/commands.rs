@@ -311,7 +311,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     let reads = reads(&cfg, None)?;
     refuse_clobbering(&planned(&args.output, None), &reads)?;
     let mut report = analyze(&cfg).map_err(in_compare_words)?;
-    refuse_unknown_directions(args, &report)?;
+    refuse_unknown_directions(args, &mut report)?;
     in_compare_notes(&mut report);
     report.warnings.extend(not_judged_by_check(&cfg, &report));
     report
@@ -403,7 +403,7 @@ fn first_three(items: &[String]) -> Option<String> {
 
 /// A compared column whose direction rag-gate does not know (not an IR metric) and that neither
 /// `--lower-is-better` nor `--higher-is-better` names: a 9× latency rise must not read "better".
-fn refuse_unknown_directions(args: &CompareArgs, report: &crate::model::Report) -> Result<()> {
+fn refuse_unknown_directions(args: &CompareArgs, report: &mut crate::model::Report) -> Result<()> {
     let canon = |v: &[String]| -> Vec<String> {
         v.iter()
             .map(|m| crate::metric_names::canonical(m))
@@ -415,19 +415,42 @@ fn refuse_unknown_directions(args: &CompareArgs, report: &crate::model::Report) 
             "--lower-is-better {m} and --higher-is-better {m}: a metric has one direction"
         )));
     }
-    let unknown = report.comparisons.iter().map(|c| &c.metric).find(|m| {
-        !crate::metric_names::direction_known(m) && !lower.contains(m) && !higher.contains(m)
-    });
-    match unknown {
-        Some(m) => Err(Error::Usage(format!(
-            "{}: is a higher {} better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better {} (latency, cost) or --higher-is-better {}, or leave it out with --metric",
-            crate::safe_text::shown(m),
-            crate::safe_text::shown(m),
-            crate::safe_text::shown(m),
-            crate::safe_text::shown(m)
-        ))),
-        None => Ok(()),
+    let unknown = |m: &str| {
+        !crate::metric_names::direction_known(m)
+            && !lower.iter().any(|l| l == m)
+            && !higher.iter().any(|h| h == m)
+    };
+    let mut left_out: Vec<String> = Vec::new();
+    for c in report.comparisons.iter().filter(|c| unknown(&c.metric)) {
+        if !left_out.contains(&c.metric) {
+            left_out.push(c.metric.clone());
+        }
     }
+    let Some(m) = left_out.first().map(|m| crate::safe_text::shown(m)) else {
+        return Ok(());
+    };
+    let question = format!(
+        "{m}: is a higher {m} better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better {m} (latency, cost) or --higher-is-better {m}"
+    );
+    if left_out.len()
+        == report
+            .comparisons
+            .iter()
+            .map(|c| &c.metric)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    {
+        return Err(Error::Usage(format!(
+            "{question}, or leave it out with --metric"
+        )));
+    }
+    // The metrics of known direction are compared; the others are left out, named, never labelled.
+    report.comparisons.retain(|c| !unknown(&c.metric));
+    report.warnings.push(format!(
+        "not compared, direction unknown: {}; {question}",
+        crate::error::few(&left_out, 8)
+    ));
+    Ok(())
 }
 
 /// `compare --baseline-card --candidate-card`: the Efficiency section without gates.
