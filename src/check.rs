@@ -1,6 +1,7 @@
 //! The `check` and `compare` commands: load → pair → resample → judge → report (→ publish).
 //! Plain functions from one stage to the next; nothing here prints.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::config::{Config, InputKind, InputSpec, Unit};
@@ -283,7 +284,13 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
                 noise_warnings,
             ],
         ),
-        notes: gather_notes(cfg, &inputs, &metrics, &shared, judged.notes),
+        notes: gather_notes(
+            cfg,
+            &inputs,
+            &metrics,
+            &shared,
+            (&paired.notes, judged.notes),
+        ),
         ..judged
     };
     let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
@@ -390,7 +397,14 @@ fn load_inputs(cfg: &Config, wanted: &[String]) -> Result<Inputs> {
 /// unit and statistics cannot handle.
 fn pair_inputs(cfg: &Config, inputs: &Inputs, metrics: &[String]) -> Result<Paired> {
     let (base, cand) = (&inputs.base.table, &inputs.cand.table);
-    let mut paired = pair::pair(base, cand, inputs.queries(), cfg.inputs.missing, metrics)?;
+    let evals = [&inputs.base.eval, &inputs.cand.eval];
+    let unjudged = match evals {
+        [Some(b), Some(c)] => crate::eval::gate_input::unjudged_ids([b, c]),
+        _ => Default::default(),
+    };
+    let queries = inputs.queries();
+    let mut paired = pair::pair_with(base, cand, queries, cfg.inputs.missing, metrics, &unjudged)?;
+    unranked(cfg, inputs, &mut paired);
     pair::replicates::attach(
         &mut paired,
         [&inputs.more[0], &inputs.more[1]],
@@ -406,6 +420,24 @@ fn pair_inputs(cfg: &Config, inputs: &Inputs, metrics: &[String]) -> Result<Pair
         refuse_queries_without_group(cfg, &paired)?;
     }
     Ok(paired)
+}
+
+/// Judged queries a side's run has no ranking for: named in a warning and counted in the header.
+fn unranked(cfg: &Config, inputs: &Inputs, paired: &mut Paired) {
+    let sides = [
+        ("baseline", &cfg.inputs.baseline, &inputs.base.eval),
+        ("candidate", &cfg.inputs.candidate, &inputs.cand.eval),
+    ];
+    for (side, spec, ev) in sides {
+        let Some(ev) = ev else { continue };
+        let lacking = ev.summary.missing_from_run.len();
+        match side {
+            "baseline" => paired.info.baseline_unranked = lacking,
+            _ => paired.info.candidate_unranked = lacking,
+        }
+        let w = crate::eval::gate_input::unranked_warning(side, &spec.written, ev);
+        paired.warnings.extend(w);
+    }
 }
 
 /// With `unit = "group"`, every paired query must have a group.
@@ -512,6 +544,17 @@ fn compare_and_judge(
             },
         );
     }
+    let paired_n: BTreeMap<String, usize> = paired
+        .tags
+        .iter()
+        .flat_map(|(t, vs)| vs.iter().map(move |(v, m)| (format!("{t}={v}"), m.len())))
+        .collect();
+    warnings.extend(judge::shrunk_slices(
+        cfg,
+        &mut gates,
+        &paired.trusted_sizes,
+        &paired_n,
+    ));
     let found = Findings {
         comparisons,
         gates,
@@ -592,7 +635,7 @@ fn gather_notes(
     inputs: &Inputs,
     metrics: &[String],
     shared: &[String],
-    judged: Vec<String>,
+    (paired_notes, judged): (&[String], Vec<String>),
 ) -> Vec<String> {
     let (base, cand) = (&inputs.base, &inputs.cand);
     let mut notes: Vec<String> = base
@@ -602,6 +645,7 @@ fn gather_notes(
         .chain(cand.note.clone())
         .collect();
     notes.extend(inputs.more_notes.iter().cloned());
+    notes.extend(paired_notes.iter().cloned());
     notes.extend(direction_notes(cfg, metrics));
     notes.extend(judged);
     let only_one: Vec<&String> = base

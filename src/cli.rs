@@ -291,9 +291,16 @@ pub struct CompareArgs {
     /// mapped, other columns are ignored; same as the gate file's long form.
     #[arg(long = "column", value_name = "ROLE=COLUMN")]
     pub columns: Vec<String>,
-    /// Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q].
+    /// Format of both inputs [default: by extension, else recognised from the content: JSONL,
+    /// CSV/TSV with a header, trec_eval / ir_measures -q; needed only for Parquet on a pipe].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub input_format: Option<InputFormatArg>,
+    /// Format of the baseline (and its replicates) only; overrides --input-format.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub baseline_format: Option<InputFormatArg>,
+    /// Format of the candidate (and its replicates) only; overrides --input-format.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub candidate_format: Option<InputFormatArg>,
     /// A metric where lower is better (latency, cost), so a rise reads as worse (repeat).
     #[arg(long = "lower-is-better", value_name = "METRIC")]
     pub lower_is_better: Vec<String>,

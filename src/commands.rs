@@ -1,7 +1,7 @@
 //! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome.
 
 use crate::check::{analyze, analyze_full, exit_code, write_outputs, Outputs};
-use crate::cli::{CheckArgs, CompareArgs, OutputArgs};
+use crate::cli::{CheckArgs, CompareArgs, InputFormatArg, OutputArgs};
 use crate::config::{self, *};
 use crate::error::{Error, Result};
 use crate::outcome::Outcome;
@@ -408,14 +408,24 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
     let spec = compare_input(args)?;
+    let b_fmt = args.baseline_format.or(args.input_format);
+    let c_fmt = args.candidate_format.or(args.input_format);
     let cfg = Config {
         id: "compare".into(),
         inputs: Inputs {
-            baseline: spec(&args.baseline),
-            candidate: spec(&args.candidate),
-            baseline_more: args.baseline_replicates.iter().map(|p| spec(p)).collect(),
-            candidate_more: args.candidate_replicates.iter().map(|p| spec(p)).collect(),
-            queries: args.queries.as_deref().map(spec),
+            baseline: spec(&args.baseline, b_fmt),
+            candidate: spec(&args.candidate, c_fmt),
+            baseline_more: args
+                .baseline_replicates
+                .iter()
+                .map(|p| spec(p, b_fmt))
+                .collect(),
+            candidate_more: args
+                .candidate_replicates
+                .iter()
+                .map(|p| spec(p, c_fmt))
+                .collect(),
+            queries: args.queries.as_deref().map(|p| spec(p, args.input_format)),
             qrels: None,
             missing: args.missing.into(),
             group_from_id: None,
@@ -464,14 +474,8 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     let reads = reads(&cfg, None)?;
     refuse_clobbering(&planned(&args.output, None), &reads)?;
     let mut report = analyze(&cfg).map_err(in_compare_words)?;
-    refuse_unknown_directions(args, &report)?;
-    // Every unknown direction is now given (--higher-is-better): no note says it was assumed.
-    let assumed = |w: &String| !w.contains(": direction unknown, its label reads a rise as better");
-    report.warnings.retain(assumed);
-    report.notes.retain(assumed);
-    for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
-        *w = compare_words(std::mem::take(w));
-    }
+    refuse_unknown_directions(args, &mut report)?;
+    in_compare_notes(&mut report);
     report.warnings.extend(not_judged_by_check(&cfg, &report));
     report
         .warnings
@@ -482,6 +486,17 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
         stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
+}
+
+/// The report's warnings and notes in `compare`'s words; every unknown direction is given by now
+/// (--higher-is-better), so no note says it was assumed.
+fn in_compare_notes(report: &mut crate::model::Report) {
+    let assumed = |w: &String| !w.contains(": direction unknown, its label reads a rise as better");
+    report.warnings.retain(assumed);
+    report.notes.retain(assumed);
+    for w in report.warnings.iter_mut().chain(report.notes.iter_mut()) {
+        *w = compare_words(std::mem::take(w));
+    }
 }
 
 /// The comparisons `check` would not judge with its default sizes (`min-queries`, `min-groups`),
@@ -554,7 +569,7 @@ fn first_three(items: &[String]) -> Option<String> {
 
 /// A compared column whose direction rag-gate does not know (not an IR metric) and that neither
 /// `--lower-is-better` nor `--higher-is-better` names: a 9× latency rise must not read "better".
-fn refuse_unknown_directions(args: &CompareArgs, report: &crate::model::Report) -> Result<()> {
+fn refuse_unknown_directions(args: &CompareArgs, report: &mut crate::model::Report) -> Result<()> {
     let canon = |v: &[String]| -> Vec<String> {
         v.iter()
             .map(|m| crate::metric_names::canonical(m))
@@ -566,19 +581,42 @@ fn refuse_unknown_directions(args: &CompareArgs, report: &crate::model::Report) 
             "--lower-is-better {m} and --higher-is-better {m}: a metric has one direction"
         )));
     }
-    let unknown = report.comparisons.iter().map(|c| &c.metric).find(|m| {
-        !crate::metric_names::direction_known(m) && !lower.contains(m) && !higher.contains(m)
-    });
-    match unknown {
-        Some(m) => Err(Error::Usage(format!(
-            "{}: is a higher {} better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better {} (latency, cost) or --higher-is-better {}, or leave it out with --metric",
-            crate::safe_text::shown(m),
-            crate::safe_text::shown(m),
-            crate::safe_text::shown(m),
-            crate::safe_text::shown(m)
-        ))),
-        None => Ok(()),
+    let unknown = |m: &str| {
+        !crate::metric_names::direction_known(m)
+            && !lower.iter().any(|l| l == m)
+            && !higher.iter().any(|h| h == m)
+    };
+    let mut left_out: Vec<String> = Vec::new();
+    for c in report.comparisons.iter().filter(|c| unknown(&c.metric)) {
+        if !left_out.contains(&c.metric) {
+            left_out.push(c.metric.clone());
+        }
     }
+    let Some(m) = left_out.first().map(|m| crate::safe_text::shown(m)) else {
+        return Ok(());
+    };
+    let question = format!(
+        "{m}: is a higher {m} better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better {m} (latency, cost) or --higher-is-better {m}"
+    );
+    if left_out.len()
+        == report
+            .comparisons
+            .iter()
+            .map(|c| &c.metric)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    {
+        return Err(Error::Usage(format!(
+            "{question}, or leave it out with --metric"
+        )));
+    }
+    // The metrics of known direction are compared; the others are left out, named, never labelled.
+    report.comparisons.retain(|c| !unknown(&c.metric));
+    report.warnings.push(format!(
+        "not compared, direction unknown: {}; {question}",
+        crate::error::few(&left_out, 8)
+    ));
+    Ok(())
 }
 
 /// `compare --baseline-card --candidate-card`: the Efficiency section without gates.
@@ -656,19 +694,24 @@ fn in_compare_words(e: Error) -> Error {
     }
 }
 
-/// How compare reads each of its files: `--input-format`, `--id-column`, `--column`.
-fn compare_input(args: &CompareArgs) -> Result<impl Fn(&std::path::Path) -> InputSpec + '_> {
+/// How compare reads each of its files: the side's format flag (`--baseline-format`,
+/// `--candidate-format`, else `--input-format`), `--id-column`, `--column`.
+fn compare_input(
+    args: &CompareArgs,
+) -> Result<impl Fn(&std::path::Path, Option<InputFormatArg>) -> InputSpec + '_> {
     let columns = column_flags(&args.columns)?;
-    Ok(move |p: &std::path::Path| InputSpec {
-        path: resolve(std::path::Path::new(""), &p.display().to_string()),
-        written: p.display().to_string(),
-        kind: InputKind::Metrics {
-            format: args.input_format.map(Into::into),
-            id_column: args.id_column.clone(),
-            columns: columns.clone(),
+    Ok(
+        move |p: &std::path::Path, format: Option<InputFormatArg>| InputSpec {
+            path: resolve(std::path::Path::new(""), &p.display().to_string()),
+            written: p.display().to_string(),
+            kind: InputKind::Metrics {
+                format: format.map(Into::into),
+                id_column: args.id_column.clone(),
+                columns: columns.clone(),
+            },
+            span: None,
         },
-        span: None,
-    })
+    )
 }
 
 /// `--column ROLE=COLUMN` flags as a column mapping: `id`, `group`, `slice:TAG`, else a metric.

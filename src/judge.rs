@@ -169,7 +169,11 @@ fn not_judged(r: &mut GateResult, why: &str, reason: NotJudged, on_small: OnSmal
     r.decided_by = format!("not judged: {}", reason.decided_by());
     let consequence = match (r.slice == "all", on_small) {
         (true, _) => "the whole set must be large enough to judge, so this fails",
-        (false, OnSmallSlice::Fail) => "fails (on-small-slice = \"fail\")",
+        (false, OnSmallSlice::Fail) => {
+            "a slice a gate names must be judged, so this fails (on-small-slice = \"fail\", the \
+             default): give the slice enough queries, or set on-small-slice = \"warn\" to let it \
+             warn instead"
+        }
         (false, OnSmallSlice::Warn) => "a warning (on-small-slice = \"warn\"), not a pass",
     };
     r.detail = format!("not judged, {why}: {consequence}");
@@ -589,6 +593,50 @@ fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Opt
 /// The whole interval beyond +m or below −m: a change larger than m is shown, not just possible.
 fn shown_change(ci: [f64; 2], m: f64) -> bool {
     ci[0] > m || ci[1] < -m
+}
+
+/// A slice the trusted side (the baseline and the queries file) makes large enough to judge,
+/// left too small by the pairing (the candidate lacks some of its queries under `missing =
+/// "intersect"`), fails the build whatever `on-small-slice` says: leaving queries out of the
+/// candidate must not turn a judged slice into a warning. Returns a warning per such check.
+pub fn shrunk_slices(
+    cfg: &Config,
+    results: &mut [GateResult],
+    trusted: &BTreeMap<String, usize>,
+    paired_n: &BTreeMap<String, usize>,
+) -> Vec<String> {
+    let min = cfg.slices.min_queries;
+    let mut warnings = Vec::new();
+    for r in results
+        .iter_mut()
+        .filter(|r| r.status == GateStatus::TooSmall)
+    {
+        let (Some(&size), Some(&n)) = (trusted.get(&r.slice), paired_n.get(&r.slice)) else {
+            continue;
+        };
+        let by_size = matches!(
+            r.not_judged,
+            Some(NotJudged::MinQueries | NotJudged::MinGroups | NotJudged::ThinTail)
+        );
+        if !by_size || size < min || n >= size {
+            continue;
+        }
+        r.fails_build = true;
+        r.detail = format!(
+            "{}; the baseline and queries file give the slice {size} queries (≥ min-queries {min}) \
+             but the candidate lacks {} of them: a slice shrunk by the pairing fails",
+            r.detail,
+            size - n
+        );
+        warnings.push(format!(
+            "gate #{} {} on {}: {}",
+            r.gate,
+            r.name(),
+            shown(&r.slice),
+            r.detail
+        ));
+    }
+    warnings
 }
 
 /// Pass only when no check fails the build (a slice not judged under `on-small-slice = "warn"`

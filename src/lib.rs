@@ -11,6 +11,7 @@ pub mod model; // the analysis model: the data the stages hand each other, and t
 pub mod stats; // pure maths: bootstrap engine, intervals, sign-flip test, power, streams
 pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics are bounded
 pub mod numbers; // how numbers read in reports: one precision, one minus sign, plurals
+pub mod id_spelling; // ids that are one query spelled two ways (0001 and 1): found, named
 pub mod safe_text; // untrusted names made one visible, short line for every output
 pub mod atomic; // write-to-temp-then-rename for every file we write
 pub mod input; // opening inputs: a path or `-`, gzip undone (bomb-limited), formats sniffed, JSON maps

@@ -373,6 +373,16 @@ pub struct PairingInfo {
     pub dropped_candidate_only: usize,
     /// A few of the dropped ids (sorted), for the reader.
     pub dropped_examples: Vec<String>,
+    /// Judged queries the baseline's run has no ranking for (scored 0; runs only).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub baseline_unranked: usize,
+    /// Judged queries the candidate's run has no ranking for (scored 0; runs only).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub candidate_unranked: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The values at a quantile: each side's (baseline, candidate) type 7 quantile and the share of

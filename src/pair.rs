@@ -34,6 +34,12 @@ pub struct Paired {
     pub metrics: BTreeMap<String, MetricPair>,
     pub info: PairingInfo,
     pub warnings: Vec<String>,
+    /// For the report's notes (rows of the queries file naming unjudged queries).
+    pub notes: Vec<String>,
+    /// `tag=value` → queries of the trusted side (the baseline, tagged by it or the queries
+    /// file) in that slice, before intersecting; empty under `missing = "error"`, where every
+    /// baseline query is paired.
+    pub trusted_sizes: BTreeMap<String, usize>,
     /// Every replicate run when a side has several (`replicates::attach`); None: one run each.
     pub replicates: Option<replicates::Replicates>,
 }
@@ -55,6 +61,19 @@ pub fn pair(
     missing: Missing,
     metrics: &[String],
 ) -> Result<Paired> {
+    pair_with(base, cand, queries, missing, metrics, &BTreeSet::new())
+}
+
+/// [`pair`], where `unjudged` are ids a run ranked that its qrels do not judge: rows of the
+/// queries file naming them are counted in a note, not refused as unknown.
+pub fn pair_with(
+    base: &MetricTable,
+    cand: &MetricTable,
+    queries: Option<(&[QueryRow], &str)>,
+    missing: Missing,
+    metrics: &[String],
+    unjudged: &BTreeSet<&str>,
+) -> Result<Paired> {
     // The id maps (if a miss built them) are dropped before the columns and labels are built
     // (at 10M queries they are 400 MB each).
     let (shared, only_b, only_c, unmatched) = {
@@ -62,13 +81,23 @@ pub fn pair(
         let c_at = Ids::new(&cand.rows);
         let only_b = one_sided(base, &c_at);
         let only_c = one_sided(cand, &b_at);
+        refuse_respelled(base, cand, &only_b, &only_c)?;
+        if only_b.len() == base.rows.len() && !base.rows.is_empty() {
+            return Err(no_overlap(base, cand, &only_b, &only_c));
+        }
         if missing == Missing::Error {
             refuse_one_sided(base, cand, &only_b, &only_c)?;
         }
-        let unmatched = unmatched_queries(queries, &b_at, &c_at);
+        let (unmatched, unjudged) = unmatched_queries(queries, &b_at, &c_at, unjudged);
         refuse_unmatched_queries(base, cand, queries, &unmatched, missing)?;
-        (shared_rows(base, &c_at), only_b, only_c, unmatched)
+        (
+            shared_rows(base, &c_at),
+            only_b,
+            only_c,
+            (unmatched, unjudged),
+        )
     };
+    let (unmatched, unjudged) = unmatched;
     if shared.is_empty() {
         return Err(Error::input(
             &cand.source,
@@ -95,6 +124,33 @@ pub fn pair(
         group_of,
     } = merge_labels(base, cand, queries, &shared)?;
 
+    let warnings = dropped_warnings(&only_b, &only_c, &unmatched);
+    let notes = unjudged_note(queries, &unjudged);
+    let info = pairing_info(base, cand, missing, shared.len(), &only_b, &only_c);
+    let trusted_sizes = match missing {
+        Missing::Error => BTreeMap::new(),
+        Missing::Intersect => trusted_sizes(base, queries),
+    };
+    Ok(Paired {
+        notes,
+        trusted_sizes,
+        ids: shared.iter().map(|s| s.0.to_string()).collect(),
+        group_of,
+        group_names,
+        tags,
+        metrics: out_metrics,
+        info,
+        warnings,
+        replicates: None,
+    })
+}
+
+/// The warnings of `missing = "intersect"`: queries dropped, rows of the queries file unmatched.
+fn dropped_warnings(
+    only_b: &[(String, usize)],
+    only_c: &[(String, usize)],
+    unmatched: &AtLines,
+) -> Vec<String> {
     let mut warnings = Vec::new();
     if !only_b.is_empty() || !only_c.is_empty() {
         warnings.push(format!(
@@ -107,20 +163,54 @@ pub fn pair(
         warnings.push(format!(
             "missing = \"intersect\": {} rows of the queries file match no query (first: {})",
             unmatched.len(),
-            few_at(&unmatched, 3)
+            few_at(unmatched, 3)
         ));
     }
-    let info = pairing_info(base, cand, missing, shared.len(), &only_b, &only_c);
-    Ok(Paired {
-        ids: shared.iter().map(|s| s.0.to_string()).collect(),
-        group_of,
-        group_names,
-        tags,
-        metrics: out_metrics,
-        info,
-        warnings,
-        replicates: None,
-    })
+    warnings
+}
+
+/// The note on rows of the queries file that name unjudged queries (ignored and counted).
+fn unjudged_note(queries: Option<(&[QueryRow], &str)>, unjudged: &AtLines) -> Vec<String> {
+    match (queries, unjudged.is_empty()) {
+        (Some((_, q_src)), false) => vec![format!(
+            "{}: {} of queries in the run but not in the qrels (unjudged) ignored: {}",
+            q_src,
+            crate::numbers::count(unjudged.len(), "row", "rows"),
+            few_at(unjudged, 3)
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// Queries per `tag=value` on the trusted side: every baseline query, tagged by the baseline or
+/// the queries file.
+fn trusted_sizes(
+    base: &MetricTable,
+    queries: Option<(&[QueryRow], &str)>,
+) -> BTreeMap<String, usize> {
+    let q_at = Ids::new(queries.map_or(&[][..], |(rows, _)| rows));
+    let mut sizes: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    let mut tags: Vec<(&str, &str)> = Vec::new();
+    for (i, r) in base.rows.iter().enumerate() {
+        tags.clear();
+        let q = q_at.row(&r.query_id, i);
+        for (t, v) in r
+            .slices
+            .iter()
+            .chain(q.into_iter().flat_map(|q| q.slices.iter()))
+        {
+            if !tags.iter().any(|(seen, _)| *seen == t) {
+                tags.push((t, v));
+            }
+        }
+        for &tv in &tags {
+            *sizes.entry(tv).or_default() += 1;
+        }
+    }
+    sizes
+        .into_iter()
+        .map(|((t, v), n)| (format!("{t}={v}"), n))
+        .collect()
 }
 
 /// With `missing = "error"`: a query in one file only is an error naming the file and ids.
@@ -359,6 +449,8 @@ fn pairing_info(
         dropped_baseline_only: only_b.len(),
         dropped_candidate_only: only_c.len(),
         dropped_examples: dropped,
+        baseline_unranked: 0,
+        candidate_unranked: 0,
     }
 }
 
@@ -440,7 +532,8 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 }
 
 /// Rows of the queries file that match no query are an input error (an id with a stray space
-/// would silently leave its slice), unless `missing = "intersect"` (then a warning).
+/// would silently leave its slice), unless `missing = "intersect"` (then a warning); rows whose
+/// ids are the baseline's spelled another way (`0001` for `1`) are an error in either mode.
 fn refuse_unmatched_queries(
     base: &MetricTable,
     cand: &MetricTable,
@@ -448,14 +541,24 @@ fn refuse_unmatched_queries(
     unmatched: &[(String, usize)],
     missing: Missing,
 ) -> Result<()> {
-    if let (Some((_, q_src)), Some(&(_, line)), Missing::Error) =
-        (queries, unmatched.first(), missing)
-    {
+    let (Some((_, q_src)), Some(&(_, line))) = (queries, unmatched.first()) else {
+        return Ok(());
+    };
+    let ids: Vec<&str> = unmatched.iter().map(|(q, _)| q.as_str()).collect();
+    let base_ids: Vec<&str> = base.rows.iter().map(|r| r.query_id.as_str()).collect();
+    let pairs = crate::id_spelling::respelled(&ids, &base_ids);
+    let hint = match pairs.is_empty() {
+        true => {
+            "fix the ids (a stray space?), or set missing = \"intersect\" in [inputs]".to_string()
+        }
+        false => crate::id_spelling::respelled_sentence(&pairs, q_src, &base.source),
+    };
+    if missing == Missing::Error || !pairs.is_empty() {
         return Err(Error::input(
             q_src,
             line,
             format!(
-                "{} {} match no query of {} or {}: {}; fix the ids (a stray space?), or set missing = \"intersect\" in [inputs]",
+                "{} {} match no query of {} or {}: {}; {hint}",
                 unmatched.len(),
                 plural(unmatched.len(), "row", "rows"),
                 base.source,
@@ -467,23 +570,75 @@ fn refuse_unmatched_queries(
     Ok(())
 }
 
-/// Rows of the queries file whose id is in neither table, with their lines.
+type AtLines = Vec<(String, usize)>;
+
+/// Rows of the queries file whose id is in neither table, with their lines: those naming an
+/// `unjudged` query (ranked by a run, not in its qrels), then the others.
 fn unmatched_queries(
     queries: Option<(&[QueryRow], &str)>,
     b_at: &Ids,
     c_at: &Ids,
-) -> Vec<(String, usize)> {
+    unjudged: &BTreeSet<&str>,
+) -> (AtLines, AtLines) {
     let Some((rows, _)) = queries else {
-        return Vec::new();
+        return Default::default();
     };
-    rows.iter()
+    let (unjudged, unknown): (AtLines, AtLines) = rows
+        .iter()
         .enumerate()
         .filter(|&(k, r)| {
             let id = r.query_id.as_str();
             b_at.find(id, k).is_none() && c_at.find(id, k).is_none()
         })
         .map(|(_, r)| (r.query_id.clone(), r.line))
-        .collect()
+        .partition(|(id, _)| unjudged.contains(id.as_str()));
+    (unknown, unjudged)
+}
+
+/// Ids only in one table that the other has spelled another way (`0001` and `1`): an error in
+/// either `missing` mode (intersecting would silently drop the same queries from both sides).
+fn refuse_respelled(
+    base: &MetricTable,
+    cand: &MetricTable,
+    only_b: &[(String, usize)],
+    only_c: &[(String, usize)],
+) -> Result<()> {
+    let b: Vec<&str> = only_b.iter().map(|(q, _)| q.as_str()).collect();
+    let c: Vec<&str> = only_c.iter().map(|(q, _)| q.as_str()).collect();
+    let pairs = crate::id_spelling::respelled(&b, &c);
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let line = only_c
+        .iter()
+        .find(|(q, _)| q == pairs[0].1)
+        .map_or(0, |x| x.1);
+    Err(Error::input(
+        &cand.source,
+        line,
+        crate::id_spelling::respelled_sentence(&pairs, &base.source, &cand.source),
+    ))
+}
+
+/// Not one baseline query in the candidate: an error naming ids of each.
+fn no_overlap(
+    base: &MetricTable,
+    cand: &MetricTable,
+    only_b: &[(String, usize)],
+    only_c: &[(String, usize)],
+) -> Error {
+    Error::input(
+        &cand.source,
+        0,
+        format!(
+            "no query id in common with {}: nothing to compare ({} here, e.g. {}; {} there, e.g. {})",
+            base.source,
+            only_c.len(),
+            few_at(only_c, 3),
+            only_b.len(),
+            few_at(only_b, 3)
+        ),
+    )
 }
 
 fn join<'a>(it: impl IntoIterator<Item = &'a String>) -> String {

@@ -130,7 +130,8 @@ fn paired_slices(
     c: &MetricTable,
 ) -> Result<(pair::Paired, Vec<slices::Slice>)> {
     let all: Vec<String> = b.metrics.keys().cloned().collect();
-    let paired = pair::pair(b, c, runs.queries, cfg.inputs.missing, &all)?;
+    let unjudged = crate::eval::gate_input::unjudged_ids([runs.baseline, runs.candidate]);
+    let paired = pair::pair_with(b, c, runs.queries, cfg.inputs.missing, &all, &unjudged)?;
     let sl = slices::build(cfg, &paired)?;
     Ok((paired, sl))
 }

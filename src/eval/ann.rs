@@ -41,6 +41,7 @@ pub fn evaluate_ann(
         excluded: Vec::new(),
         missing_from_run: scored.missing,
         run_only_ignored: scored.ann_only,
+        run_only: Vec::new(),
         scores_disagree: Vec::new(),
         means: means(ms, &scored.rows),
         pooled: BTreeMap::new(),

@@ -103,6 +103,9 @@ pub struct EvalSummary {
     pub missing_from_run: Vec<String>,
     /// Queries in the run but not in the qrels: ignored.
     pub run_only_ignored: usize,
+    /// Their ids (for `check`: a queries file may list them; they are unjudged, not unknown).
+    #[serde(skip)]
+    pub run_only: Vec<String>,
     /// Queries whose list has scores that disagree with its order, kept in list order
     /// (`--order given`, JSONL's default), in run order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -235,16 +238,7 @@ pub fn evaluate(
     opts: &EvalOptions,
 ) -> Result<Evaluation> {
     check_request(ms, opts)?;
-    let corpus = opts
-        .corpus
-        .as_deref()
-        .map(|p| Corpus::read(p, &p.display().to_string()))
-        .transpose()?;
-    let chunks = opts
-        .chunk_map
-        .as_deref()
-        .map(|p| ChunkMap::read(p, &p.display().to_string()))
-        .transpose()?;
+    let (corpus, chunks) = corpus_and_chunks(opts)?;
     let (qrels_format, run_format, order) =
         formats_and_order(opts, (qrels_path, qrels_shown), (run_path, run_shown))?;
     let qrels = super::qrels::read_qrels_mapped(
@@ -268,9 +262,16 @@ pub fn evaluate(
     let Scored {
         mut rows,
         run_only,
+        met,
         disagree,
     } = score_run(&qrels, &excluded, run_path, run_shown, &spec, ms, opts)?;
     let missing = score_missing(&qrels, &excluded, &mut rows, ms, opts);
+    super::overlap::refuse_ids_that_never_meet(
+        &super::overlap::Sides::of(&qrels, qrels_shown, run_shown, met),
+        &missing,
+        &run_only,
+        &qrels,
+    )?;
     let rows: Vec<QueryResult> = rows.into_values().collect();
     check_finite(&rows, ms, qrels_shown)?;
     let (means, pooled) = means_and_pooled(ms, &rows);
@@ -292,6 +293,7 @@ pub fn evaluate(
         excluded: excluded.into_iter().collect(),
         missing_from_run: missing,
         run_only_ignored: run_only.len(),
+        run_only: run_only.into_iter().collect(),
         scores_disagree: disagree,
         means,
         pooled,
@@ -304,6 +306,21 @@ pub fn evaluate(
         rows,
         summary,
     })
+}
+
+/// The corpus and the chunk map the options name (each read once, when given).
+fn corpus_and_chunks(opts: &EvalOptions) -> Result<(Option<Corpus>, Option<ChunkMap>)> {
+    let corpus = opts
+        .corpus
+        .as_deref()
+        .map(|p| Corpus::read(p, &p.display().to_string()))
+        .transpose()?;
+    let chunks = opts
+        .chunk_map
+        .as_deref()
+        .map(|p| ChunkMap::read(p, &p.display().to_string()))
+        .transpose()?;
+    Ok((corpus, chunks))
 }
 
 /// The qrels and run formats (the flags, else recognised from content and name) and the
@@ -394,6 +411,7 @@ fn score_run(
 ) -> Result<Scored> {
     let mut rows: BTreeMap<String, QueryResult> = BTreeMap::new();
     let mut run_only: BTreeSet<String> = BTreeSet::new();
+    let mut met = 0usize;
     let mut disagree: Vec<String> = Vec::new();
     let mut rels: Vec<i32> = Vec::new();
     for_each_query(run_path, run_shown, spec, &mut |r| {
@@ -404,6 +422,7 @@ fn score_run(
             run_only.insert(r.qid.to_string());
             return Ok(());
         };
+        met += 1;
         if excluded.contains(r.qid) {
             return Ok(());
         }
@@ -445,6 +464,7 @@ fn score_run(
     Ok(Scored {
         rows,
         run_only,
+        met,
         disagree,
     })
 }
@@ -453,6 +473,8 @@ fn score_run(
 struct Scored {
     rows: BTreeMap<String, QueryResult>,
     run_only: BTreeSet<String>,
+    /// Queries of the run that the qrels have (judged, excluded or not).
+    met: usize,
     disagree: Vec<String>,
 }
 

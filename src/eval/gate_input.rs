@@ -301,3 +301,23 @@ fn evaluate_run_with(
     }
     Ok((table, note, ev))
 }
+
+/// The queries either run ranked that the qrels do not judge (unjudged: ignored and counted).
+pub fn unjudged_ids(evs: [&super::Evaluation; 2]) -> std::collections::BTreeSet<&str> {
+    evs.iter()
+        .flat_map(|e| e.summary.run_only.iter().map(String::as_str))
+        .collect()
+}
+
+/// The warning for judged queries a side's run has no ranking for (scored 0): the ids, so a
+/// crashed or truncated retriever is named, not only counted.
+pub fn unranked_warning(side: &str, run: &str, ev: &super::Evaluation) -> Option<String> {
+    let lacking = &ev.summary.missing_from_run;
+    (!lacking.is_empty()).then(|| {
+        format!(
+            "the {side} run {run} has no ranking for {} of the qrels (each scored 0): {}",
+            crate::numbers::count(lacking.len(), "judged query", "judged queries"),
+            crate::error::few(lacking, 5)
+        )
+    })
+}

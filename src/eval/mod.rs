@@ -22,6 +22,7 @@ pub mod lines;
 pub mod metrics;
 pub mod moves;
 pub mod output;
+mod overlap;
 pub mod qrels;
 mod parquet_columns;
 mod qrels_parquet;

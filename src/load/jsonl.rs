@@ -15,6 +15,33 @@ use crate::error::{quoted, Error, Result};
 use crate::input::fasthash::SeededMap;
 use crate::metric_names::canonical;
 
+/// A line that is not JSON: Python's `json.dumps` writes `NaN` and `Infinity` for non-finite
+/// floats, which JSON has no words for; said so, the rest worded by `json_error`.
+fn not_json(shown: &str, line: usize, raw: &str, e: &serde_json::Error) -> Error {
+    // A bare word where a value goes: after `:`, `,` or `[` (white space aside).
+    let bare = |w: &str| {
+        raw.match_indices(w).any(|(i, _)| {
+            let before = raw[..i].trim_end();
+            before.ends_with([':', ',', '['])
+        })
+    };
+    match ["-Infinity", "Infinity", "NaN"]
+        .into_iter()
+        .find(|w| bare(w))
+    {
+        Some(w) => Error::input(
+            shown,
+            line,
+            format!(
+                "{w} is not a JSON number (Python's json.dumps writes it for a non-finite float); \
+                 a metric must be a finite number: fix the exporter (json.dumps(..., \
+                 allow_nan=False) stops where it happens) or drop the row"
+            ),
+        ),
+        None => json_error(shown, line, e, "one JSON object per line"),
+    }
+}
+
 /// Reads the table line by line: the file's text is never held whole.
 pub fn parse<R: BufRead>(lines: TextLines<'_, R>, map: &ColumnMap) -> Result<MetricTable> {
     let shown = lines.shown();
@@ -23,8 +50,8 @@ pub fn parse<R: BufRead>(lines: TextLines<'_, R>, map: &ColumnMap) -> Result<Met
     let mut canonical = Canonical::default();
     let mut seen = std::collections::BTreeSet::new();
     lines.for_each(|line, raw| {
-        let mut obj = super::strict_json::object_from_str(raw)
-            .map_err(|e| json_error(shown, line, &e, "one JSON object per line"))?;
+        let mut obj =
+            super::strict_json::object_from_str(raw).map_err(|e| not_json(shown, line, raw, &e))?;
         if !map.is_empty() {
             obj = map.object(obj, shown, line, &mut seen)?;
         }

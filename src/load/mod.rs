@@ -64,6 +64,21 @@ pub fn load_metrics(
     parse_mapped(bytes, shown, format, id_column, columns)
 }
 
+/// A per-query table recognised from its first non-blank line, for a pipe or a name without a
+/// known extension: a JSON object is JSONL; a header with a tab is TSV, with a comma CSV.
+fn sniff_table(text: &str) -> Option<Format> {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    if first.starts_with('{') {
+        return Some(Format::Jsonl);
+    }
+    let header = text.lines().find(|l| !l.trim().is_empty())?;
+    match (header.contains('\t'), header.contains(',')) {
+        (true, _) => Some(Format::Tsv),
+        (false, true) => Some(Format::Csv),
+        _ => None,
+    }
+}
+
 /// Parses the bytes of a per-query metric file (as `load_metrics` does after reading it).
 /// `format = None` sniffs trec_eval / ir_measures `-q` output from the first line. Used by the
 /// fuzz targets and property tests; never panics on any input.
@@ -105,6 +120,7 @@ fn parse_mapped(
                     "this is a TREC run (qid Q0 docid rank score tag), not per-query metrics: give it as { run = \"...\" } with qrels in [inputs], or evaluate it first with rag-gate eval --run FILE --qrels FILE --metrics LIST",
                 ))
             }
+            None if sniff_table(&text).is_some() => sniff_table(&text).expect("just seen"),
             None => {
                 return Err(Error::input(
                     shown,

@@ -112,7 +112,9 @@ pub fn state_digest(r: &Report) -> String {
 
 fn head(r: &Report, page: &Page) -> String {
     let mut s = String::new();
+    // A report without gates (`compare`) judged nothing: no pass mark.
     let (icon, word) = match r.verdict {
+        _ if r.gates.is_empty() && r.efficiency.is_none() => ("📊", "comparison"),
         Verdict::Pass => ("✅", "pass"),
         Verdict::Fail => ("❌", "fail"),
     };

@@ -7,11 +7,20 @@ use crate::model::{RankMove, Report};
 pub fn paired_count(r: &Report) -> String {
     let paired = crate::numbers::count(r.pairing.paired, "query", "queries");
     let out = r.noise.as_ref().map_or(0, |n| n.quarantined.len());
+    let mut unranked = String::new();
+    for (side, n) in [
+        ("baseline", r.pairing.baseline_unranked),
+        ("candidate", r.pairing.candidate_unranked),
+    ] {
+        if n > 0 {
+            unranked.push_str(&format!(" ({n} without a {side} ranking, scored 0)"));
+        }
+    }
     if out == 0 {
-        return format!("{paired} paired");
+        return format!("{paired} paired{unranked}");
     }
     format!(
-        "{paired} paired, {out} quarantined: {} in the comparisons",
+        "{paired} paired{unranked}, {out} quarantined: {} in the comparisons",
         r.pairing.paired.saturating_sub(out)
     )
 }

@@ -204,7 +204,8 @@ fn queries_row_matches_nothing() {
         &o,
         &[
             "q.jsonl:3: 1 row match no query of b.jsonl or c.jsonl: \"q03 \" (line 3)",
-            "missing = \"intersect\"",
+            "1 id is written two ways",
+            "\"q03 \" in q.jsonl is \"q03\" in b.jsonl",
         ],
     );
 }

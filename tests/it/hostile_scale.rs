@@ -109,7 +109,11 @@ fn thousands_of_slices_of_one_query_each() {
     );
     // Every slice critical: n + 1 gated slices, each but `all` too small to judge.
     let critical: Vec<String> = (0..n).map(|i| format!("\"s=only-q{i}\"")).collect();
-    let extra = format!("critical = [{}]", critical.join(", "));
+    // `on-small-slice = "warn"`: the verdict then rests on `all` alone (the default fails).
+    let extra = format!(
+        "critical = [{}]\non-small-slice = \"warn\"",
+        critical.join(", ")
+    );
     let (code, r, took) = run(dir.path(), &gate("query", "\"s\"", &extra));
     let comps = comparisons(&r);
     assert_eq!(comps.len(), n + 1);

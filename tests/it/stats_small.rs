@@ -82,7 +82,9 @@ fn five_conversations_are_not_judged_under_the_default_min_groups() {
         g["detail"]
     );
     assert_eq!(compliance(&r)["effective_groups"], 5.0);
-    // A warning by default (the slice rule of on-small-slice); a failure with "fail".
+    // A failure by default (on-small-slice = "fail"); a warning with "warn".
+    assert_eq!(code, Some(1));
+    let (code, _) = check(dir.path(), "on-small-slice = \"warn\"", "max-drop = 0.01");
     assert_eq!(code, Some(0));
     let (code, r) = check(dir.path(), "on-small-slice = \"fail\"", "max-drop = 0.01");
     assert_eq!(code, Some(1));

@@ -100,7 +100,7 @@ fn a_margin_or_bar_a_bounded_metric_cannot_reach_is_refused_with_a_hint() {
 }
 
 #[test]
-fn compare_refuses_a_column_whose_direction_it_does_not_know() {
+fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
     let dir = tempfile::tempdir().unwrap();
     data(dir.path());
     let compare = [
@@ -112,13 +112,33 @@ fn compare_refuses_a_column_whose_direction_it_does_not_know() {
         "--format",
         "json",
     ];
+    // Not guessed: latency_ms is left out with a warning; ndcg@10 and recall@5 are compared.
     let out = run_in(rag_gate().args(compare), dir.path());
-    assert_eq!(out.code, Some(2), "{}", out.stdout);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let metrics: Vec<&str> = r["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["metric"].as_str().unwrap())
+        .collect();
+    assert_eq!(metrics, ["ndcg@10", "recall@5"]);
     assert_contains(
-        &out.stderr,
+        &r["warnings"].to_string(),
         "latency_ms: is a higher latency_ms better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better latency_ms (latency, cost) or --higher-is-better latency_ms",
     );
-    assert!(out.stdout.is_empty());
+    // A file whose only metric has no known direction is still refused: nothing to compare.
+    let only: String = (0..40)
+        .map(|i| format!("{{\"query_id\": \"q{i}\", \"latency_ms\": {i}}}\n"))
+        .collect();
+    write(dir.path(), "lb.jsonl", &only);
+    write(dir.path(), "lc.jsonl", &only);
+    let out = run_in(
+        rag_gate().args(["compare", "lb.jsonl", "lc.jsonl"]),
+        dir.path(),
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stdout);
+    assert_contains(&out.stderr, "or leave it out with --metric");
     // Told, the 9× rise is worse.
     let out = run_in(
         rag_gate()
@@ -278,4 +298,18 @@ fn the_max_k_error_suggests_a_metric_that_exists() {
         assert_eq!(out.code, Some(2), "{}", out.stderr);
         assert_contains(&out.stderr, want);
     }
+}
+
+#[test]
+fn a_compare_report_in_markdown_claims_no_pass() {
+    // compare judges nothing: its Markdown head says "comparison", never a ✅ pass.
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path());
+    let args = [
+        "compare", "b.jsonl", "c.jsonl", "--metric", "ndcg@10", "--format", "markdown",
+    ];
+    let out = run_in(rag_gate().args(args), dir.path());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stdout.contains("✅"), "{}", out.stdout);
+    assert_contains(&out.stdout, "### 📊 rag-gate comparison:");
 }

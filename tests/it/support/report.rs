@@ -223,6 +223,8 @@ pub fn failing_report() -> Report {
             dropped_baseline_only: 0,
             dropped_candidate_only: 0,
             dropped_examples: vec![],
+            baseline_unranked: 0,
+            candidate_unranked: 0,
         },
         comparisons,
         gates,

@@ -1,0 +1,155 @@
+//! Per-query metric files are recognised from their content on pipes and under any name: JSONL,
+//! CSV/TSV with a header, trec_eval -q. `rag-gate eval … | rag-gate compare - cand.jsonl` works,
+//! and each side of `compare` can take its own format flag.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::support;
+use support::cli::{rag_gate, write};
+
+const DATA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/eval/fixtures/trec-covid-r2"
+);
+
+fn bin() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("rag-gate")
+}
+
+/// `rag-gate eval` of one run on the round-2 qrels, as JSONL rows.
+fn eval_rows(run: &str, format: &str) -> Vec<u8> {
+    let out = rag_gate()
+        .args(["eval", "--qrels", &format!("{DATA}/qrels.covid-round2.txt")])
+        .args(["--run", &format!("{DATA}/{run}")])
+        .args(["--metrics", "ndcg@10,recall@100", "--format", format])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// `compare BASELINE CANDIDATE --format json` with `stdin` piped in: the report.
+fn compare(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = Command::new(bin())
+        .current_dir(dir)
+        .arg("compare")
+        .args(args)
+        .args(["--format", "json", "--resamples", "300"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn comparisons(report: &str) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(report).unwrap();
+    v["comparisons"].clone()
+}
+
+#[test]
+fn eval_piped_into_compare_gives_the_report_of_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "b.jsonl",
+        eval_rows("run.covidex-sim.txt", "jsonl"),
+    );
+    write(
+        dir.path(),
+        "c.jsonl",
+        eval_rows("run.covidex-t5.txt", "jsonl"),
+    );
+    let (code, files, err) = compare(dir.path(), &["b.jsonl", "c.jsonl"], b"");
+    assert_eq!(code, Some(0), "{err}");
+    let piped = eval_rows("run.covidex-sim.txt", "jsonl");
+    let (code, from_pipe, err) = compare(dir.path(), &["-", "c.jsonl"], &piped);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(comparisons(&from_pipe), comparisons(&files));
+    let (code, dev_stdin, err) = compare(dir.path(), &["/dev/stdin", "c.jsonl"], &piped);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(comparisons(&dev_stdin), comparisons(&files));
+}
+
+#[test]
+fn any_name_is_read_by_its_content() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "b.jsonl",
+        eval_rows("run.covidex-sim.txt", "jsonl"),
+    );
+    write(
+        dir.path(),
+        "c.jsonl",
+        eval_rows("run.covidex-t5.txt", "jsonl"),
+    );
+    let (_, want, err) = compare(dir.path(), &["b.jsonl", "c.jsonl"], b"");
+    assert!(!want.is_empty(), "{err}");
+    // JSONL, CSV and trec_eval -q rows under names that say nothing.
+    write(
+        dir.path(),
+        "base.txt",
+        eval_rows("run.covidex-sim.txt", "jsonl"),
+    );
+    write(
+        dir.path(),
+        "cand.out",
+        eval_rows("run.covidex-t5.txt", "csv"),
+    );
+    write(
+        dir.path(),
+        "cand.data",
+        eval_rows("run.covidex-t5.txt", "trec"),
+    );
+    for (b, c) in [("base.txt", "cand.out"), ("base.txt", "cand.data")] {
+        let (code, got, err) = compare(dir.path(), &[b, c], b"");
+        assert_eq!(code, Some(0), "{b} {c}: {err}");
+        assert_eq!(comparisons(&got), comparisons(&want), "{b} {c}");
+    }
+}
+
+#[test]
+fn each_side_of_compare_takes_its_own_format_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "b.rows",
+        eval_rows("run.covidex-sim.txt", "jsonl"),
+    );
+    write(dir.path(), "c.rows", eval_rows("run.covidex-t5.txt", "csv"));
+    let (code, _, err) = compare(
+        dir.path(),
+        &[
+            "b.rows",
+            "c.rows",
+            "--baseline-format",
+            "jsonl",
+            "--candidate-format",
+            "csv",
+        ],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // One flag for both forces the wrong reader on one of them: an error naming that file.
+    let (code, _, err) = compare(
+        dir.path(),
+        &["b.rows", "c.rows", "--input-format", "jsonl"],
+        b"",
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("c.rows"), "{err}");
+}
