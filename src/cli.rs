@@ -46,6 +46,20 @@ pub enum Command {
     /// request's merge-base from GitHub Actions, with a provenance file `check` reports.
     #[command(subcommand)]
     Baseline(BaselineCommand),
+    /// Print the completion script for SHELL (bash, zsh, fish, powershell, elvish).
+    #[command(hide = true)]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...).
+    #[command(hide = true)]
+    Man {
+        /// List the pages instead: each page's name, then its command's words.
+        #[arg(long)]
+        list: bool,
+        command: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

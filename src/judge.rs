@@ -26,7 +26,7 @@
 //! cannot go below 2 / 2^G (G units with a non-zero delta), and Holm rejects nothing unless some
 //! p is below α/m. So is a passing `max-drop` / `max-change` on a comparison where 1 to
 //! `min-moved` − 1 units moved (a drop carried by so few passes at its margin far above 2.5%,
-//! issue 28's calibration); a no-op, where nothing moved, is judged.
+//! calibration/results.txt); a no-op, where nothing moved, is judged.
 //! See [`too_small`], [`cannot_fire`] and [`too_few_moved`].
 
 pub mod efficiency;

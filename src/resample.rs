@@ -11,7 +11,7 @@ pub mod runs;
 
 /// The most draws a run of quantile (median, p95) gates may cost: resamples × query-slice
 /// memberships × (1 + the close-call re-run factor) × quantile-gated metrics, counted before
-/// resampling (`check` refuses more). Since the windowed counts (issue 27) a quantile draw costs
+/// resampling (`check` refuses more). Since the windowed counts a quantile draw costs
 /// ~0.8 ns on 2 cores (10^10 draws, 100,000 queries × 10^5 resamples: 7.7 s over the mean gate's
 /// run, docs/speed.md), so the worst case is about 3 minutes there; without close calls a tenth.
 pub const MAX_QUANTILE_DRAWS: u64 = 200_000_000_000;

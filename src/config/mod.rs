@@ -343,7 +343,7 @@ pub const DEFAULT_MIN_GROUPS: usize = 8;
 /// A passing `max-drop` / `max-change` on a comparison where at least one but fewer than this
 /// many units moved (delta beyond tie-epsilon) is not judged: below 8 moved queries a drop
 /// carried by the few that moved passes `max-drop` at the margin in 5–36% of sets
-/// (calibration/results.txt, issue 28); a no-op (none moved) is judged.
+/// (calibration/results.txt); a no-op (none moved) is judged.
 pub const DEFAULT_MIN_MOVED: usize = 8;
 pub const DEFAULT_METHOD: Method = Method::BootstrapT;
 pub const DEFAULT_WORST: usize = 5;

@@ -7,10 +7,13 @@
 
 pub mod actions;
 pub mod args;
+#[cfg(feature = "github")]
 pub mod sticky;
 
 // The GitHub client and environment are shared with `baseline fetch` (src/github/).
-pub use crate::github::{client, env};
+#[cfg(feature = "github")]
+pub use crate::github::client;
+pub use crate::github::env;
 
 use std::path::Path;
 
@@ -19,9 +22,10 @@ pub use args::{CommentMode, CommentWhen, PublishArgs};
 
 use crate::error::{Error, Result};
 use crate::github::redact;
-use crate::model::{Report, Verdict};
-use crate::report::markdown::{self, Page, GITHUB_COMMENT_LIMIT};
+use crate::model::Report;
+use crate::report::markdown::{self, Page};
 use crate::safe_text::Line;
+#[cfg(feature = "github")]
 use sticky::{Action, Wanted};
 
 /// GitHub accepts up to 1 MiB of job summary per step; keep a little room.
@@ -59,7 +63,7 @@ pub fn publish(
     }
     if args.comment != CommentMode::Off {
         match comment(report, args, env) {
-            Ok(action) => lines.push(done(action).into()),
+            Ok(line) => lines.push(line.into()),
             Err(msg) => {
                 let msg = redact(&msg, env.token.as_ref());
                 if args.comment == CommentMode::Required {
@@ -76,7 +80,25 @@ pub fn publish(
         .collect())
 }
 
-fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
+/// Without the GitHub client (no `github` feature) a comment is never posted: the warning, or
+/// with `--comment=required` the error, says why.
+#[cfg(not(feature = "github"))]
+fn comment(_: &Report, _: &PublishArgs, _: &GithubEnv) -> Result<String, String> {
+    Err(NOT_BUILT.to_string())
+}
+
+#[cfg(not(feature = "github"))]
+fn stale_comment(_: &str, _: &str, _: &PublishArgs, _: &GithubEnv) -> Result<Option<u64>, String> {
+    Err(NOT_BUILT.to_string())
+}
+
+#[cfg(not(feature = "github"))]
+const NOT_BUILT: &str =
+    "this rag-gate was built without the GitHub client (cargo feature `github`)";
+
+/// Creates or updates the sticky comment; returns the line saying what it did.
+#[cfg(feature = "github")]
+fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<String, String> {
     let token = env
         .token
         .as_ref()
@@ -100,7 +122,7 @@ fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Actio
         id,
         legacy_id,
         state: &state,
-        failing: report.verdict == Verdict::Fail,
+        failing: report.verdict == crate::model::Verdict::Fail,
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -114,8 +136,10 @@ fn comment(report: &Report, args: &PublishArgs, env: &GithubEnv) -> Result<Actio
             .await
             .map_err(|_| format!("gave up on GitHub after {} s", deadline.as_secs_f64()))?
     })
+    .map(done)
 }
 
+#[cfg(feature = "github")]
 fn done(action: Action) -> String {
     match action {
         Action::Created(id) => format!("rag-gate: posted the report as PR comment {id}"),
@@ -142,6 +166,7 @@ fn artifact_words(args: &PublishArgs, env: &GithubEnv) -> Option<String> {
     })
 }
 
+#[cfg(feature = "github")]
 /// The comment: when trimmed, it points at the job summary and the HTML artifact.
 fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
     let summary = match &env.run_url {
@@ -153,7 +178,7 @@ fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
         None => summary,
     };
     Page {
-        limit: Some(GITHUB_COMMENT_LIMIT),
+        limit: Some(markdown::GITHUB_COMMENT_LIMIT),
         full_report: Some(full),
         link: env.run_url.clone(),
         commit: env.judged_commit(),
@@ -191,6 +216,7 @@ pub fn mark_stale(key: &str, error: &str, args: &PublishArgs, env: &GithubEnv) -
     vec![line.map(|t| redact(t, env.token.as_ref()))]
 }
 
+#[cfg(feature = "github")]
 fn stale_comment(
     key: &str,
     banner: &str,

@@ -1,5 +1,5 @@
 //! The Harrell–Davis quantile and the jackknife t interval of a paired difference of quantiles,
-//! q(candidate) − q(baseline), for `median` / `p95` gates (issue 28).
+//! q(candidate) − q(baseline), for `median` / `p95` gates.
 //!
 //! - Estimate: the Harrell–Davis quantile Σⱼ wⱼ·x₍ⱼ₎, wⱼ = I_{j/n}(a, b) − I_{(j−1)/n}(a, b)
 //!   with a = p(n + 1), b = (1 − p)(n + 1) and I the regularized incomplete beta function

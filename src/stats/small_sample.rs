@@ -15,7 +15,7 @@
 //!   bootstrap", Am. Stat. 69:371, §4.3): read the percentile interval at α'/2 = Φ(−z'), with
 //!   z' = t_{1−α/2, df} · se_CR2 / se_CR0, so that for normal data it is as wide as the t interval
 //!   with the CR2 standard error (√(G/(G − 1)) · t_{G−1} for equal sizes, Hesterberg's factor).
-//! - Correlation-aware effective groups (issue 28; `min-groups` reads it): 1 + the
+//! - Correlation-aware effective groups (`min-groups` reads it): 1 + the
 //!   Imbens–Kolesár degrees of freedom of the CR2 standard error under a random-effects model,
 //!   Ω = σ²_e I + σ²_u (block of ones per group) (Imbens & Kolesár 2016, REStat 98:701, §3: the
 //!   "IK" df, (Σλ)² / Σλ² over the eigenvalues of G'ΩG), with σ²_u and σ²_e the one-way ANOVA

@@ -1,4 +1,4 @@
-//! The tie guard of the bootstrap-t interval of a mean (issue 28): when half or more of the
+//! The tie guard of the bootstrap-t interval of a mean: when half or more of the
 //! units are exact ties (a change that leaves most queries' metric exactly unchanged), each
 //! bound is the wider of the Student t bound on the same CR2 standard error and Bell–McCaffrey
 //! degrees of freedom, θ̂ ∓ t_{1−α/2, df} · ŝe, and the tilted score bound (`stats::tilt`) on the
@@ -11,8 +11,8 @@
 //! conditions", JASA 64:1278). Where the moved units lie mostly on one side, the moved share is
 //! itself uncertain and the t bound on the far side falls short; the tilted score bound takes
 //! the variance at the hypothesised mean (a Wilson-type interval) and reaches there, without
-//! reading a skewness from the few moved values. Until wave 3 session 8 the t bound's partner
-//! was the bootstrap-t bound (Hall 1988, Ann. Statist. 16:927): it over-covered skewed sparse
+//! reading a skewness from the few moved values. The t bound's earlier partner, the
+//! bootstrap-t bound (Hall 1988, Ann. Statist. 16:927): it over-covered skewed sparse
 //! data (99.2–99.6%) and missed the far side of asymmetric moves (5.5% at 15% of n = 100). The
 //! measured effect is in `calibration/results.txt` and docs/statistics.md.
 //!

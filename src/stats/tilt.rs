@@ -1,4 +1,4 @@
-//! The exponentially tilted score interval of a mean (issue 28), the tie guard's skew-aware
+//! The exponentially tilted score interval of a mean, the tie guard's skew-aware
 //! bound: the set of μ₀ for which |θ̂ − μ₀| ≤ t_{1−α/2, df} · se(μ₀), where se(μ₀) is the
 //! standard error under the least-favourable exponential tilt of the units' empirical
 //! distribution whose mean is μ₀ (Efron 1981, "Nonparametric standard errors and confidence

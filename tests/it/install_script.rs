@@ -326,7 +326,7 @@ fn the_second_run_is_served_from_the_tool_cache() {
     );
 }
 
-/// Issue 24 (`tool-cache-checked`): a binary planted in the tool cache (or a cached archive
+/// `tool-cache-checked`: a binary planted in the tool cache (or a cached archive
 /// altered) is never put on PATH: the hit is checked against the committed SHA-256 like a
 /// download, and a mismatch is downloaded again.
 #[test]

@@ -1,9 +1,12 @@
 //! The integration tests, one binary (one link for all): a module per surface or property of
 //! rag-gate, run through the built binary or the library; `support` is their shared scaffolding.
+//! Modules that need a default feature (`github`: the PR comment and `baseline fetch`; `parquet`)
+//! are compiled only with it, so `cargo test --no-default-features` tests the core.
 
 mod support;
 
 mod baseline_check;
+#[cfg(feature = "github")]
 mod baseline_fetch;
 mod check_runs;
 mod check_ties;
@@ -22,11 +25,14 @@ mod eval_worked;
 mod example_reports;
 mod group_from_id;
 mod hostile_atomic;
+#[cfg(feature = "github")]
 mod hostile_github;
 mod hostile_inputs;
 mod hostile_regressions;
+#[cfg(feature = "github")]
 mod hostile_round2;
 mod hostile_round3;
+#[cfg(feature = "github")]
 mod hostile_round3_github;
 mod hostile_round3_text;
 mod hostile_scale;
@@ -34,18 +40,24 @@ mod hostile_security;
 #[cfg(unix)]
 mod install_script;
 mod judged_bounds;
+mod manuals;
 mod min_moved_cli;
 mod noise_cli;
 mod outputs_no_clobber;
+#[cfg(feature = "parquet")]
 mod parquet_inputs;
 mod prop_parsers_no_panic;
 mod prop_stats;
 mod protocol_cli;
 mod protocol_report;
 mod publish_actions;
+#[cfg(feature = "github")]
 mod publish_comment_modes;
+#[cfg(feature = "github")]
 mod publish_e2e;
+#[cfg(feature = "github")]
 mod publish_failures;
+#[cfg(feature = "github")]
 mod publish_github;
 mod publish_markdown;
 mod report_browser;
@@ -53,6 +65,7 @@ mod report_comment;
 mod report_html;
 mod report_schema;
 mod report_why;
+mod repository_shape;
 mod stats_bca_ties;
 mod stats_calibration;
 mod stats_harrell_davis;

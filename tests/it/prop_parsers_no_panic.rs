@@ -86,7 +86,7 @@ const FRAGMENTS: &[&str] = &[
     "[eval]",
     "=",
     "#",
-    // Round 2 (issue 18): keys twice, runs and qrels, names that are commands or escapes.
+    // Hostile shapes: keys twice, runs and qrels, names that are commands or escapes.
     "{\"query_id\":\"q1\",\"query_id\":\"q2\"}",
     "\"ndcg@10\":0.1,\"ndcg@10\":0.9",
     "{\"lang\":\"ko\",\"lang\":\"en\"}",

@@ -53,7 +53,7 @@ fn clustered_data_need_the_group_unit() {
 
 #[test]
 fn the_default_interval_holds_where_the_percentile_one_is_too_narrow() {
-    // Issue 17's regimes, fast: 150 sets, 400 resamples (binomial error ±1.8 points at 95%).
+    // The small-sample regimes, fast: 150 sets, 400 resamples (binomial error ±1.8 points at 95%).
     let t = Route::Report(IntervalMethod::BootstrapT);
     let p = Route::Report(IntervalMethod::Percentile);
     let few = sim::few_groups(sim::DATA_SEED, SETS, 8, B, t);
@@ -93,7 +93,7 @@ fn the_default_interval_holds_where_the_percentile_one_is_too_narrow() {
 
 #[test]
 fn a_change_that_moves_few_queries_is_covered_by_the_default_interval() {
-    // Issue 28's audit cell, fast: 15% of 50 queries moved by ±U(0, 0.5), the rest exactly 0.
+    // The sparse audit cell, fast: 15% of 50 queries moved by ±U(0, 0.5), the rest exactly 0.
     // 300 sets, 400 resamples: binomial error ±1.3 points at 95%. The full run (2000 sets)
     // measured 96.35% for the default and 88.20% for the bootstrap-t without the tie guard.
     let cell = sim::Sparse {
@@ -117,7 +117,7 @@ fn a_change_that_moves_few_queries_is_covered_by_the_default_interval() {
 
 #[test]
 fn a_change_that_moves_few_queries_mostly_up_is_covered_on_its_high_side() {
-    // Issue 28's asymmetric cell, fast: 15% of 100 queries moved by U(−0.2, 0.3), the rest
+    // The sparse asymmetric cell, fast: 15% of 100 queries moved by U(−0.2, 0.3), the rest
     // exactly 0. 300 sets, 400 resamples: binomial error ±1.0 point on a 2.5% side. The full run
     // (2000 sets) measured the high bound below the truth in 5.54% of sets with the t bound as
     // the guard's partner, and in band with the tilted bound (docs/statistics.md).
@@ -179,7 +179,7 @@ fn max_change_passes_a_true_change_of_exactly_the_margin_at_most_alpha() {
     }
 }
 
-/// Median and p95 gates (issue 28): on the calibration's paired latency model the default
+/// Median and p95 gates: on the calibration's paired latency model the default
 /// interval (the jackknife t interval of the Harrell–Davis difference) covers near 95% on both
 /// sides, where the percentile interval of the type 7 difference covered 99–100%.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 11, "a verdict nobody can fool by accident", through the binary: no silent passes, no
+//! "A verdict nobody can fool by accident", through the binary: no silent passes, no
 //! destroyed files, every message true. Each exit-2 case id is a row of the bad-input table
 //! (README.md section "Bad input", or docs/bad-input.md); `every_case_is_documented` keeps the
 //! two in step. `TRUST_DUMP=FILE cargo test --test it trust_cases::` writes each case's row to FILE.
@@ -158,7 +158,7 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
         .unwrap();
     assert_eq!(lat["label"], "worse");
     assert_eq!(lat["higher_is_better"], false);
-    // Without the flag, compare refuses to guess (issue 23: a 9x rise once read "better").
+    // Without the flag, compare refuses to guess (a 9x rise must never read "better").
     let o = run(dir.path(), &["compare", "b.jsonl", "c.jsonl"]);
     assert_eq!(o.code, Some(2), "{}", o.stdout);
     assert_contains(&o.stderr, "latency_ms: is a higher latency_ms better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better latency_ms (latency, cost) or --higher-is-better latency_ms");
