@@ -75,7 +75,8 @@ fn tracked() -> Vec<String> {
     String::from_utf8(out.stdout)
         .unwrap()
         .split('\0')
-        .filter(|p| !p.is_empty() && *p != "CHANGELOG.md")
+        // CHANGELOG.md is where history belongs; this file spells out the labels it looks for.
+        .filter(|p| !p.is_empty() && *p != "CHANGELOG.md" && *p != "tests/it/repository_shape.rs")
         .map(str::to_string)
         .collect()
 }
