@@ -112,7 +112,7 @@ def main():
         "rag-gate 3 metrics x 21 slices, query unit": gate(
             a.folder, "full", "query", ["domain", "language"], ["ndcg@10", "recall@5", "mrr@10"], a.resamples
         ),
-        # The same full check with the percentile interval (the default before issue 17).
+        # The same full check with the percentile interval (the default of earlier versions).
         "rag-gate 3 metrics x 21 slices, query unit, percentile": gate(
             a.folder, "full_percentile", "query", ["domain", "language"], ["ndcg@10", "recall@5", "mrr@10"],
             a.resamples, method="percentile"

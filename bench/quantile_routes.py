@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Median gates by route (wave 3 session 9, issue 28): the default (the jackknife t interval of the
+"""Median gates by route: the default (the jackknife t interval of the
 Harrell-Davis difference: no bootstrap, the sign-flip p-value only) against `method =
 "percentile"` (the paired bootstrap of the type 7 difference, the default before) and the mean
 gate, one metric x `all`, B = 10,000, at 100,000 and 1,000,000 queries.

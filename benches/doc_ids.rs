@@ -1,4 +1,4 @@
-//! Doc-id hashing, before and after the seeded hash (issue 18), in one run: 80,000 ids into a
+//! Doc-id hashing: std's SipHash against the seeded hash, in one run: 80,000 ids into a
 //! map as `eval`'s duplicate check does, for random ids and for ids crafted against the old
 //! unseeded FxHash (same length, same first 4 bytes: the product's low bits, which pick the
 //! bucket, are then equal for every id). `cargo bench --bench doc_ids [-- N]`.

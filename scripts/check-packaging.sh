@@ -2,9 +2,10 @@
 # Packaging checks, run by .ci/run after the tests:
 #   1. crates.io: `cargo package --locked --list` holds the code, the lock file and what the
 #      README's first command reads, and no test data, benches, fuzzing or calibration;
-#   2. PyPI: maturin (from PyPI) builds the wheel and the sdist; the wheel is installed into a fresh
-#      venv and the README's main command runs through the installed `rag-gate` (exit 1: the
-#      shipped example fails one gate).
+#   2. PyPI: maturin (from PyPI) builds the wheel and the sdist; the wheel ships the man pages and
+#      shell completions; it is installed into a fresh venv and the README's main command runs
+#      through the installed `rag-gate` (exit 1: the shipped example fails one gate), and the man
+#      page lands in the venv's share/man/man1.
 # The wheel is built with the dev profile into the same CARGO_TARGET_DIR as `cargo test`, so the
 # dependencies it shares with the test build are not compiled again (the release workflow builds
 # the published wheels with --release). Tools come from PyPI into a cached venv like
@@ -49,6 +50,12 @@ start=$SECONDS
 "$venv/bin/maturin" build --locked --profile dev --out "$work/dist" 2>&1 | tail -n 2
 wheel="$(ls "$work"/dist/rag_gate_cli-*.whl)"
 echo "ok -- $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB, built in $((SECONDS - start)) s"
+for shipped in man/man1/rag-gate.1 man/man1/rag-gate-check.1 bash-completion/completions/rag-gate \
+  zsh/site-functions/_rag-gate fish/vendor_completions.d/rag-gate.fish powershell/rag-gate.ps1; do
+  python3 -m zipfile -l "$wheel" | grep -q "\.data/data/share/$shipped " \
+    || { echo "the wheel misses share/$shipped"; exit 1; }
+done
+echo "ok -- the wheel ships the man pages and the shell completions"
 
 echo "-- the wheel in a fresh venv runs the README's main command"
 python3 -m venv "$work/venv"
@@ -68,3 +75,5 @@ if [ "$code" -ne 1 ]; then
 fi
 head -n 1 "$work/out"
 echo "ok -- exit 1 as the README says"
+test -s "$work/venv/share/man/man1/rag-gate.1" || { echo "pip did not install share/man/man1/rag-gate.1"; exit 1; }
+echo "ok -- pip installed the man page into the venv's share/man/man1"

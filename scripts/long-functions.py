@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists the functions in src/ longer than a limit (default 80 lines), longest first.
 
-Issue 12's target: no function over ~80 lines without a reason written above it. A function
+The rule: no function over ~80 lines without a reason written above it. A function
 counts from its `fn` line to the closing brace at the same indent; `// long: <reason>` on the
 line above it marks a reasoned exception. Exits 1 when an unmarked long function is left.
 """

@@ -85,7 +85,7 @@ code, got, _, files = run("true", "$(touch pwned) ;touch pwned2", config="$(touc
 assert got[1] == "$(touch pwned3)" and got[-4:] == ["$(touch", "pwned)", ";touch", "pwned2"] and not [f for f in files if f.startswith("pwned")], (got, files)
 print("ok -- the check step builds the expected command and passes on its exit code")
 
-# Fork-safe part 2 sets the commit status from trusted code (issue 24): it may write statuses,
+# Fork-safe part 2 sets the commit status from trusted code: it may write statuses,
 # the last step runs always and maps main's verdict to the state; anything else is an error.
 fork2 = YAML(typ="safe").load(open(os.path.join(os.path.dirname(sys.argv[1]),
                                                 "examples/workflows/rag-gate-fork-2.yml")))

@@ -54,6 +54,20 @@ pub enum Command {
     /// (reviewed re-anchoring: the new file is committed like any change).
     #[command(subcommand)]
     Anchor(AnchorCommand),
+    /// Print the completion script for SHELL (bash, zsh, fish, powershell, elvish).
+    #[command(hide = true)]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...).
+    #[command(hide = true)]
+    Man {
+        /// List the pages instead: each page's name, then its command's words.
+        #[arg(long)]
+        list: bool,
+        command: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

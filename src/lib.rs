@@ -16,6 +16,7 @@ pub mod safe_text; // untrusted names made one visible, short line for every out
 pub mod atomic; // write-to-temp-then-rename for every file we write
 pub mod input; // opening inputs: a path or `-`, gzip undone (bomb-limited), formats sniffed, JSON maps
 pub mod protocol; // the protocol fingerprint: qrels, query set, corpus, metric definitions (data, hashing)
+#[cfg(feature = "github")]
 pub mod unzip; // an untrusted zip (the baseline artifact) unpacked with limits, nothing outside the folder
 pub mod outputs; // the one check every command's outputs pass: no output is an input or another output
 
@@ -39,8 +40,10 @@ pub mod provenance; // where a baseline came from: the file `baseline fetch` wri
 pub mod bounds; // judged bounds: what unjudged documents could do to each gate (a second judge pass)
 pub mod check; // the check and compare analysis: load → pair → resample → judge → report
 pub mod cli; // clap definitions of check, compare, eval
+pub mod manual; // shell completions and man pages generated from the clap definitions
 pub mod commands; // check and compare: flags → config → analysis → Outcome
 pub mod aa; // the aa command: replicates of one commit → noise, flaky queries, noise floor
+#[cfg(feature = "github")]
 pub mod baseline; // the baseline fetch command: merge-base → run → artifact → folder + provenance
 pub mod history; // ledger record and anchor write: main's chained ledger, reviewed re-anchoring
 
@@ -50,12 +53,30 @@ pub use outcome::Outcome;
 /// Runs one parsed command line. Only `main` prints and exits.
 pub fn run(cli: cli::Cli) -> Result<Outcome> {
     match cli.command {
+        cli::Command::Completions { shell } => Ok(printed(manual::completions(shell))),
+        cli::Command::Man { list: true, .. } => Ok(printed(manual::man_list())),
+        cli::Command::Man { command, .. } => Ok(printed(manual::man_page(&command)?)),
         cli::Command::Check(args) => commands::check(&args),
         cli::Command::Compare(args) => commands::compare(&args),
         cli::Command::Eval(args) => eval::cli::run(&args),
         cli::Command::Aa(args) => aa::run(&args),
+        #[cfg(feature = "github")]
         cli::Command::Baseline(cli::BaselineCommand::Fetch(args)) => baseline::fetch(&args),
         cli::Command::Ledger(cli::LedgerCommand::Record(args)) => history::ledger_record(&args),
         cli::Command::Anchor(cli::AnchorCommand::Write(args)) => history::anchor_write(&args),
+        #[cfg(not(feature = "github"))]
+        cli::Command::Baseline(cli::BaselineCommand::Fetch(_)) => Err(Error::Fetch(
+            "this rag-gate was built without the GitHub client (cargo feature `github`); use a \
+             release build"
+                .into(),
+        )),
+    }
+}
+
+/// Text for stdout and exit 0.
+fn printed(stdout: String) -> Outcome {
+    Outcome {
+        stdout,
+        ..Outcome::default()
     }
 }

@@ -25,12 +25,53 @@ pub mod output;
 mod overlap;
 pub mod qrels;
 mod parquet_columns;
+#[cfg(feature = "parquet")]
 mod qrels_parquet;
+#[cfg(not(feature = "parquet"))]
+mod qrels_parquet {
+    use super::parquet_columns::TableColumns;
+    use crate::error::Result;
+    use std::path::Path;
+
+    pub type Add<'a> =
+        dyn FnMut(String, usize, Vec<(Vec<u8>, i32)>) -> std::result::Result<(), String> + 'a;
+
+    pub(in crate::eval) fn read(
+        _: &Path,
+        shown: &str,
+        _: &TableColumns,
+        _: &mut Add,
+    ) -> Result<()> {
+        Err(crate::input::parquet_not_built(shown))
+    }
+}
 pub mod ranking;
 pub mod run;
 mod run_json;
 mod run_jsonl;
+#[cfg(feature = "parquet")]
 mod run_parquet;
+#[cfg(not(feature = "parquet"))]
+mod run_parquet {
+    use super::parquet_columns::TableColumns;
+    use super::ranking::{Ranking, RunSpec};
+    use super::Order;
+    use crate::error::Result;
+    use std::path::Path;
+
+    pub(in crate::eval) fn default_order(_: &Path, shown: &str, _: &TableColumns) -> Result<Order> {
+        Err(crate::input::parquet_not_built(shown))
+    }
+
+    pub(in crate::eval) fn read_parquet(
+        _: &Path,
+        shown: &str,
+        _: &RunSpec,
+        _: &mut dyn FnMut(Ranking) -> Result<()>,
+    ) -> Result<()> {
+        Err(crate::input::parquet_not_built(shown))
+    }
+}
 pub mod shared_bounds;
 pub mod ties;
 

@@ -1,7 +1,9 @@
 //! Which columns of a Parquet run or qrels hold what: the names given (`eval --column`,
 //! `--qrels-column`) or the first of the usual names the table has.
 
+#[cfg(feature = "parquet")]
 use crate::error::{Error, Result};
+#[cfg(feature = "parquet")]
 use crate::input::parquet::{self, Table};
 
 /// The column names of a Parquet run or qrels (`eval --column qid=query_id`); `None`: the
@@ -16,8 +18,10 @@ pub struct TableColumns {
 }
 
 /// Query id names tried in order when not given.
+#[cfg(feature = "parquet")]
 pub const QID: &[&str] = &["qid", "query_id", "query-id", "query", "topic"];
 /// Doc id names tried in order when not given.
+#[cfg(feature = "parquet")]
 pub const DOC: &[&str] = &[
     "doc_id",
     "docid",
@@ -29,6 +33,7 @@ pub const DOC: &[&str] = &[
 ];
 
 /// The column of a role: the given name (which must exist), else the first usual name present.
+#[cfg(feature = "parquet")]
 pub fn pick(
     t: &Table,
     given: &Option<String>,
@@ -46,6 +51,7 @@ pub fn pick(
 }
 
 /// A needed column no usual name found.
+#[cfg(feature = "parquet")]
 pub fn required(t: &Table, found: Option<String>, role: &str, usual: &[&str]) -> Result<String> {
     found.ok_or_else(|| {
         Error::input(

@@ -15,12 +15,26 @@ pub mod folder;
 pub mod gzip;
 pub mod json_map;
 pub mod open;
+#[cfg(feature = "parquet")]
 pub mod parquet;
+#[cfg(feature = "parquet")]
 mod parquet_footer;
 pub mod parts;
 pub mod sniff;
 
 pub use open::{open, Opened};
+
+/// A Parquet input in a build without the `parquet` feature: a clear error (exit 2) naming the
+/// file, never a guess at its contents.
+#[cfg(not(feature = "parquet"))]
+pub fn parquet_not_built(shown: &str) -> crate::error::Error {
+    crate::error::Error::input(
+        shown,
+        0,
+        "this is Parquet, and this rag-gate was built without Parquet support (cargo feature \
+         `parquet`); use a release build, or give the table as JSONL, CSV or TSV",
+    )
+}
 
 /// Decoded bytes a gzip stream may produce before the ratio check applies.
 pub const GZIP_FREE_BYTES: u64 = 64 << 20;

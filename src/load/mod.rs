@@ -5,7 +5,16 @@ pub mod columns;
 pub mod history;
 mod csv_table;
 mod jsonl;
+#[cfg(feature = "parquet")]
 mod parquet_table;
+#[cfg(not(feature = "parquet"))]
+mod parquet_table {
+    use super::{ColumnMap, MetricTable, Path, Result};
+
+    pub fn load(_: &Path, shown: &str, _: &str, _: &ColumnMap) -> Result<MetricTable> {
+        Err(crate::input::parquet_not_built(shown))
+    }
+}
 mod per_query_text;
 pub mod protocol;
 pub mod queries;

@@ -7,10 +7,13 @@
 
 pub mod actions;
 pub mod args;
+#[cfg(feature = "github")]
 pub mod sticky;
 
 // The GitHub client and environment are shared with `baseline fetch` (src/github/).
-pub use crate::github::{client, env};
+#[cfg(feature = "github")]
+pub use crate::github::client;
+pub use crate::github::env;
 
 use std::path::Path;
 
@@ -19,9 +22,10 @@ pub use args::{CommentMode, CommentWhen, PublishArgs};
 
 use crate::error::{Error, Result};
 use crate::github::redact;
-use crate::model::{Report, Verdict};
-use crate::report::markdown::{self, Page, GITHUB_COMMENT_LIMIT};
+use crate::model::Report;
+use crate::report::markdown::{self, Page};
 use crate::safe_text::Line;
+#[cfg(feature = "github")]
 use sticky::{Action, Wanted};
 
 /// GitHub accepts up to 1 MiB of job summary per step; keep a little room.
@@ -271,6 +275,7 @@ fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result
         let client = client::Client::new(env, token, repo)?;
         sticky::upsert(&client, pr, &want, args.comment_mode).await
     })
+    .map(done)
 }
 
 /// A GitLab merge-request pipeline (outside GitHub Actions): the sticky comment is a note there.
@@ -309,6 +314,7 @@ fn artifact_words(args: &PublishArgs, env: &GithubEnv) -> Option<String> {
     })
 }
 
+#[cfg(feature = "github")]
 /// The comment: when trimmed, it points at the job summary and the HTML artifact.
 fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
     let summary = match &env.run_url {
@@ -320,7 +326,7 @@ fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
         None => summary,
     };
     Page {
-        limit: Some(GITHUB_COMMENT_LIMIT),
+        limit: Some(markdown::GITHUB_COMMENT_LIMIT),
         full_report: Some(full),
         link: env.run_url.clone(),
         commit: env.judged_commit(),
@@ -420,6 +426,7 @@ fn stale_lines(key: &str, banner: &str, args: &PublishArgs, env: &GithubEnv) -> 
     vec![line.map(|t| redact(t, env.token.as_ref()))]
 }
 
+#[cfg(feature = "github")]
 fn stale_comment(
     key: &str,
     banner: &str,

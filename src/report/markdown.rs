@@ -100,7 +100,7 @@ pub fn state_digest(r: &Report) -> String {
         eat(&format!("{:?}", g.status));
         eat(g.label.as_str());
     }
-    // Run-level gates (issue 29); nothing is eaten without run cards, so digests stay as they were.
+    // Run-level gates; nothing is eaten without run cards, so digests stay as they were.
     for g in r.efficiency.iter().flat_map(|e| &e.gates) {
         eat(&format!("run-level #{}", g.gate));
         eat(&g.metric);

@@ -1,4 +1,4 @@
-//! Issue 29 through the binary: run cards per side (`[efficiency]`, `compare --baseline-card`),
+//! Efficiency gates through the binary: run cards per side (`[efficiency]`, `compare --baseline-card`),
 //! run-level gates (fractions and amounts, one measurement or replicates with a Welch interval),
 //! QPS at a target recall (log-linear, never extrapolated), like with like (conditions), and the
 //! Efficiency section in every format.

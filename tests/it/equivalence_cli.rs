@@ -1,4 +1,4 @@
-//! Issue 27 through the binary: `max-change = m` passes a change that changes nothing, fails a
+//! Equivalence gates through the binary: `max-change = m` passes a change that changes nothing, fails a
 //! real change in either direction and an interval too wide to prove equivalence, per slice,
 //! beside other rules (Holm), for a median gate and with replicate runs; bad values are refused.
 

@@ -1,4 +1,4 @@
-//! The worked example of issue 3, with its exact numbers, through the library API that `check`
+//! The worked example (tests/data/eval/worked), with its exact numbers, through the library API that `check`
 //! calls (`evaluate_to_table`) and through the `rag-gate eval` binary.
 
 use crate::support;

@@ -1,6 +1,6 @@
 //! The shipped example's reports, byte for byte: `check gates/prod.toml` in every format must
-//! print exactly the committed files (made before the structure change of issue 12 by the
-//! binary of that time, so a refactor that changes a byte fails here). A change of rule or
+//! print exactly the committed files (made by an earlier binary, before the code was split into
+//! stages, so a refactor that changes a byte fails here). A change of rule or
 //! wording that is meant to change them updates these files in the same commit, and says why.
 
 use crate::support;

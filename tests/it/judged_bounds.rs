@@ -303,7 +303,7 @@ fn a_slice_below_min_judged_is_not_judged() {
     let dir = d.path();
     write_case(dir, 20);
     // Mean judged@10: the 20 queries without `a` judged have 9 of 10, so 0.95 on each side.
-    // The gate is on `all`: not judged there is never a pass, so the build fails (issue 11).
+    // The gate is on `all`: not judged there is never a pass, so the build fails.
     let (code, v) = check(&gate(dir, "[judged]\nmin-judged = 0.97"), &[]);
     assert_eq!(code, 1);
     let r = &v["gates"][0];

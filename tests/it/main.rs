@@ -1,6 +1,18 @@
 //! The integration tests, one binary (one link for all): a module per surface or property of
 //! rag-gate, run through the built binary or the library; `support` is their shared scaffolding.
+//! Modules that need a default feature (`github`: the PR comment and `baseline fetch`; `parquet`)
+//! are compiled only with it, so `cargo test --no-default-features` tests the core.
 
+
+#[cfg(feature = "github")]
+#[cfg(feature = "github")]
+#[cfg(feature = "github")]
+#[cfg(feature = "github")]
+#[cfg(feature = "parquet")]
+#[cfg(feature = "github")]
+#[cfg(feature = "github")]
+#[cfg(feature = "github")]
+#[cfg(feature = "github")]
 mod support;
 
 mod anchor;
@@ -36,6 +48,10 @@ mod hostile_inputs;
 mod hostile_odd_input;
 mod hostile_parquet;
 mod hostile_regressions;
+mod hostile_round2;
+mod hostile_round3;
+mod hostile_round3_github;
+mod hostile_round3_text;
 mod hostile_run_cards;
 mod hostile_scale;
 mod hostile_security;
@@ -46,6 +62,7 @@ mod install_lines;
 mod install_script;
 mod judged_bounds;
 mod judges_cli;
+mod manuals;
 mod min_moved_cli;
 mod missing_rankings;
 mod noise_cli;
@@ -70,6 +87,7 @@ mod report_html;
 mod report_junit;
 mod report_schema;
 mod report_why;
+mod repository_shape;
 mod stats_bca_ties;
 mod stats_calibration;
 mod stats_harrell_davis;

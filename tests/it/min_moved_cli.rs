@@ -1,4 +1,4 @@
-//! `[slices] min-moved` (issue 28) through the binary: a `max-drop` that would pass on a change
+//! `[slices] min-moved` through the binary: a `max-drop` that would pass on a change
 //! carried by 1–3 moved queries is "not judged" in the headline's words (the rule, how many
 //! moved, how many it needs, what to change), which fails the build on `all`; a no-op (every
 //! delta exactly 0) passes; a clear drop on 10 moved queries fails; a clear improvement passes;

@@ -106,7 +106,7 @@ fn aa_recovers_the_injected_spread_within_its_interval() {
 #[test]
 fn aa_on_a_broken_instrument_exits_1() {
     // Arm B is the healthy PR replicates (their own, independent per-query jitter) lowered by
-    // 0.05 on every query: the same instrument, shifted. (Issue 28r: arm B used to be a copy of
+    // 0.05 on every query: the same instrument, shifted. (Arm B is not a copy of
     // arm A's files minus 0.05; a copy shares A's jitter, so its run-shift variance estimate has
     // under 1 df under Satterthwaite's rule and could not show a break of 0.05. Independent
     // jitter is what replicates have.)

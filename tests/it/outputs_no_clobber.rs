@@ -1,4 +1,4 @@
-//! No output of any command may be a file the command reads, nor another output (issue 23):
+//! No output of any command may be a file the command reads, nor another output:
 //! every output flag of check, compare, eval and aa aimed at every kind of input (run, qrels,
 //! corpus, chunk map, gate file, queries, replicates, noise file, quarantine, protocol sidecars),
 //! directly, through a symlink and through a hard link, is exit 2 naming both paths, and the

@@ -80,7 +80,7 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
 
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
-        // The key: the gate id and 8 hex digits of the gate file's path (issue 24).
+        // The key: the gate id and 8 hex digits of the gate file's path.
         r.summary.starts_with("<!-- rag-gate:v1 id=prod.")
             && r.summary
                 .contains(" -->\n### ❌ rag-gate fail: ndcg@10 dropped"),

@@ -1,4 +1,4 @@
-//! The HTML report opened in a real browser (Debian's headless `chromium`, issue 23): it renders
+//! The HTML report opened in a real browser (Debian's headless `chromium`): it renders
 //! with no console message, its forest plots have one row per comparison, hostile names from
 //! the inputs stay text, and its Content-Security-Policy stops a script that got into the page
 //! (a copy without the policy shows the harness would see the script run).

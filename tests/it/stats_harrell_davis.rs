@@ -1,4 +1,4 @@
-//! The default interval of a median / p95 gate (issue 28) against an independent computation:
+//! The default interval of a median / p95 gate against an independent computation:
 //! scipy's Harrell–Davis quantiles and a brute-force jackknife (`calibration/scipy_harrell_davis.py`,
 //! output committed in `tests/data/stats/scipy_harrell_davis.json`). The library's estimate,
 //! standard error and bounds, and the report's (`check --format json`), must match to 1e-9 of the

@@ -13,8 +13,8 @@ use replicates::{scenario, DELTA};
 fn one_run_per_side_alarms_far_too_often_and_three_or_five_replicates_do_not() {
     let t = scenario(2026, 200, 0.0, &[1, 5, 3], 300);
     assert!(t[0].miss_rate() > 0.2, "single run: {}", t[0].miss_rate());
-    // Issue 28r: 3 baseline runs alarmed 10-11% at 4000 sets before the run-mean mean square
-    // kept its own df when the shift variance truncates.
+    // 3 baseline runs alarm at most 10%: the run-mean mean square keeps its own df when the
+    // shift variance truncates (without that, 10-11% at 4000 sets).
     assert!(
         t[2].miss_rate() <= 0.1,
         "three replicates: {}",

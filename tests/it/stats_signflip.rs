@@ -149,7 +149,7 @@ fn metrics_tested_together_get_the_p_values_they_get_alone() {
     assert!(together.iter().any(|&p| p < 0.01) && together.iter().any(|&p| p > 0.05));
 }
 
-// Issue 17: with 2^G ≤ rounds every sign vector is enumerated, so the p-value IS the exact one.
+// With 2^G ≤ rounds every sign vector is enumerated, so the p-value IS the exact one.
 
 #[test]
 fn few_units_are_enumerated_exactly() {

@@ -1,4 +1,4 @@
-//! Issue 17 through the binary: too few groups is *not judged* (min-groups, counted as the
+//! Small samples through the binary: too few groups is *not judged* (min-groups, counted as the
 //! effective number of groups), a `fail-if-significant-drop` whose sign-flip p cannot reach its
 //! level says so, and the report carries the p floor and the effective groups.
 

@@ -1,4 +1,4 @@
-//! Issue 28: the bootstrap-t's tie guard against an independent reference
+//! The bootstrap-t's tie guard against an independent reference
 //! (`calibration/scipy_ties.py` → `tests/data/stats/scipy_ties.json`: the CR2 standard error and
 //! Bell–McCaffrey df from the general matrix formulas, scipy's t quantile, and the tilted score
 //! bounds solved by scipy's brentq on the raw units), in the library and through the binary.

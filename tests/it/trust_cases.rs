@@ -1,4 +1,4 @@
-//! Issue 11, "a verdict nobody can fool by accident", through the binary: no silent passes, no
+//! "A verdict nobody can fool by accident", through the binary: no silent passes, no
 //! destroyed files, every message true. Each exit-2 case id is a row of the bad-input table
 //! (README.md section "Bad input", or docs/bad-input.md); `every_case_is_documented` keeps the
 //! two in step. `TRUST_DUMP=FILE cargo test --test it trust_cases::` writes each case's row to FILE.

@@ -1,4 +1,4 @@
-//! The headline and the labels say what the numbers say (issue 23): a `max-drop` failure whose
+//! The headline and the labels say what the numbers say: a `max-drop` failure whose
 //! estimate rose says what failed instead of "dropped"; a metric name copied from the comment
 //! is the metric (no invisible characters); the header's count says what it counts when a
 //! quarantine keeps queries out; the p-value footnote names the test that made it.

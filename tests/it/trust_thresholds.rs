@@ -1,4 +1,4 @@
-//! Thresholds that can fail and directions that are right (issue 23): a margin written as a
+//! Thresholds that can fail and directions that are right: a margin written as a
 //! percentage on a [0, 1] metric, a loss rate over 1 and an absolute bar outside the metric's
 //! range are exit 2 with "did you mean"; `compare` refuses a column whose direction it does not
 //! know; a `fail-if-significant-drop` too small for its test says so in the headline's words;

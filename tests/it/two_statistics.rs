@@ -1,4 +1,4 @@
-//! One metric gated by two statistics (issue 23): each `[[gate]]` is its own (metric, statistic)
+//! One metric gated by two statistics: each `[[gate]]` is its own (metric, statistic)
 //! comparison in every report. Latency gated on its mean and its p95 (lower is better), nDCG on
 //! its mean and its median; the p95 fails while the mean passes, and every format says which.
 

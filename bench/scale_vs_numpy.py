@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Issue 27's speed figures side by side in one run (run through bench/issue27.sh).
+"""`rag-gate check` against numpy's vectorised bootstrap at 100k, 1M and 10M queries, and the
+quantile gates against the mean gate, side by side in one run (run through bench/scale_vs_numpy.sh).
 
 Data: bench/check_bench.py's generator (3 metrics, groups of 10, tags domain and language: 20
 slices plus `all`) at 100,000 queries; the 1M and 10M inputs are that file repeated 10 and 100
 times under new ids (`r<k>-` before every query id and group), so generating them takes seconds.
 Cases, each the median of --repeat runs, the runs of all cases alternating:
 
-  one      1 metric x all, query unit, 100k          vs numpy's vectorised bootstrap of it (target >= 8x)
-  full     3 metrics x 21 slices, 100k               vs numpy's one-metric time (target <= 0.5x)
+  one      1 metric x all, query unit, 100k          vs numpy's vectorised bootstrap of it (budget >= 8x)
+  full     3 metrics x 21 slices, 100k               vs numpy's one-metric time (budget <= 0.5x)
   mean     = one (the mean gate)
-  median   statistic = "median", 1 metric x all      vs the mean gate (target <= 3x); p95 and group unit too
-  1M       1 metric x all, 1,000,000 queries         vs numpy's 100k time (target <= 1x); peak RSS / input (<= 4x)
+  median   statistic = "median", 1 metric x all      vs the mean gate (budget <= 3x); p95 and group unit too
+  1M       1 metric x all, 1,000,000 queries         vs numpy's 100k time (budget <= 1x); peak RSS / input (<= 4x)
   10M      1 metric x all, 10,000,000 queries        time and peak RSS, once (at --resamples-10m)
 
 Prints one Markdown table to paste into docs/speed.md. Wall clock; peak RSS from wait4().
@@ -85,7 +86,7 @@ def run(binary, gate_path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
-    ap.add_argument("--folder", default="/tmp/rag-gate-issue27")
+    ap.add_argument("--folder", default="/tmp/rag-gate-scale-vs-numpy")
     ap.add_argument("--resamples", type=int, default=10_000)
     ap.add_argument("--resamples-10m", type=int, default=1_000)
     ap.add_argument("--repeat", type=int, default=3)

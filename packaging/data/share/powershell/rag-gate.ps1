@@ -1,0 +1,215 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'rag-gate'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'rag-gate' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Judge a candidate against a baseline with the gates of a TOML gate file')
+            [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)')
+            [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
+            [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
+            [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for SHELL (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rag-gate;check' {
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Override [bootstrap] seed')
+            [CompletionResult]::new('--resamples', '--resamples', [CompletionResultType]::ParameterName, 'Override [bootstrap] resamples')
+            [CompletionResult]::new('--holes', '--holes', [CompletionResultType]::ParameterName, 'Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE')
+            [CompletionResult]::new('--today', '--today', [CompletionResultType]::ParameterName, 'Today''s date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout (or in --output)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report to this file (atomically) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the report to this file (atomically) instead of stdout')
+            [CompletionResult]::new('--export-json', '--export-json', [CompletionResultType]::ParameterName, 'Also write the JSON report to this file')
+            [CompletionResult]::new('--export-markdown', '--export-markdown', [CompletionResultType]::ParameterName, 'Also write the Markdown report to this file')
+            [CompletionResult]::new('--export-html', '--export-html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file')
+            [CompletionResult]::new('--comment', '--comment', [CompletionResultType]::ParameterName, 'Post the report as one sticky PR comment, updated in place on later runs. `--comment` is best effort (a failure is a warning); `--comment=required` makes a failure exit 2')
+            [CompletionResult]::new('--comment-mode', '--comment-mode', [CompletionResultType]::ParameterName, 'When to post or edit the comment: always (whenever the report changed), on-change (only when the verdict or a gated row changed) or on-failure (only when failing; an existing comment is still edited). The job summary is written every time')
+            [CompletionResult]::new('--html-artifact', '--html-artifact', [CompletionResultType]::ParameterName, 'Name of the workflow artifact the HTML report (`--export-html`) is uploaded as; the comment and the job summary then say where to find it. The Action sets it')
+            [CompletionResult]::new('--pr', '--pr', [CompletionResultType]::ParameterName, 'Pull request number (default: from the event at GITHUB_EVENT_PATH)')
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Environment variable that holds the GitHub token')
+            [CompletionResult]::new('--dump-config', '--dump-config', [CompletionResultType]::ParameterName, 'Print the effective configuration, defaults filled in, and exit')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'rag-gate;compare' {
+            [CompletionResult]::new('--queries', '--queries', [CompletionResultType]::ParameterName, 'Queries file (JSONL with query_id, group, slices)')
+            [CompletionResult]::new('--baseline-replicate', '--baseline-replicate', [CompletionResultType]::ParameterName, 'A further replicate run of the baseline''s commit (repeat): the interval then carries the run-to-run noise')
+            [CompletionResult]::new('--candidate-replicate', '--candidate-replicate', [CompletionResultType]::ParameterName, 'A further replicate run of the candidate''s commit (repeat)')
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'Metric to compare (repeat); default: every metric both files have')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Report every value of this slice tag (repeat)')
+            [CompletionResult]::new('--unit', '--unit', [CompletionResultType]::ParameterName, 'Resampling unit')
+            [CompletionResult]::new('--method', '--method', [CompletionResultType]::ParameterName, 'Interval method: bootstrap-t (studentised, the calibrated default), percentile, BCa (bias-corrected and accelerated) or expanded-percentile')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'seed')
+            [CompletionResult]::new('--resamples', '--resamples', [CompletionResultType]::ParameterName, 'resamples')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'confidence')
+            [CompletionResult]::new('--missing', '--missing', [CompletionResultType]::ParameterName, 'What to do with queries in one file only')
+            [CompletionResult]::new('--worst', '--worst', [CompletionResultType]::ParameterName, 'Number of worst regressions listed per comparison')
+            [CompletionResult]::new('--tie-epsilon', '--tie-epsilon', [CompletionResultType]::ParameterName, '|delta| at or below this is a tie')
+            [CompletionResult]::new('--id-column', '--id-column', [CompletionResultType]::ParameterName, 'Column with the query id in CSV/TSV files')
+            [CompletionResult]::new('--column', '--column', [CompletionResultType]::ParameterName, 'Column mapping for table inputs (repeat): `id=sample_id`, `group=conversation_id`, `slice:lang=language`, `recall@5=id_based_context_recall` (a metric). When metrics are mapped, other columns are ignored; same as the gate file''s long form')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q]')
+            [CompletionResult]::new('--lower-is-better', '--lower-is-better', [CompletionResultType]::ParameterName, 'A metric where lower is better (latency, cost), so a rise reads as worse (repeat)')
+            [CompletionResult]::new('--higher-is-better', '--higher-is-better', [CompletionResultType]::ParameterName, 'A metric rag-gate does not know where higher is better (repeat); a column whose direction is neither known nor given is refused')
+            [CompletionResult]::new('--baseline-card', '--baseline-card', [CompletionResultType]::ParameterName, 'The baseline''s run card (JSON: model, conditions, run-level metrics, curves), for the Efficiency section; needs --candidate-card')
+            [CompletionResult]::new('--candidate-card', '--candidate-card', [CompletionResultType]::ParameterName, 'The candidate''s run card; needs --baseline-card')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout (or in --output)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report to this file (atomically) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the report to this file (atomically) instead of stdout')
+            [CompletionResult]::new('--export-json', '--export-json', [CompletionResultType]::ParameterName, 'Also write the JSON report to this file')
+            [CompletionResult]::new('--export-markdown', '--export-markdown', [CompletionResultType]::ParameterName, 'Also write the Markdown report to this file')
+            [CompletionResult]::new('--export-html', '--export-html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;eval' {
+            [CompletionResult]::new('--qrels', '--qrels', [CompletionResultType]::ParameterName, 'Qrels: TREC, JSONL {"query_id", "gold"}, ranx/BEIR JSON, BEIR TSV or LlamaIndex JSONL (recognised from content; gzip undone; `-` is stdin)')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'Run: TREC, JSONL {"query_id", "ranked"}, ranx/BEIR JSON, MS MARCO TSV or LlamaIndex JSONL (recognised from content; gzip undone; `-` is stdin)')
+            [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, complete@k (1 if every relevant document is in the top k), judged@k (share of the top k that is judged), ann-recall@k (the last only with --exact-run, on its own)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Per-query output format; `json` prints the summary only')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the per-query rows to FILE (atomically) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the per-query rows to FILE (atomically) instead of stdout')
+            [CompletionResult]::new('--rel-level', '--rel-level', [CompletionResultType]::ParameterName, 'Relevant means rel >= N for every binary metric (trec_eval -l); nDCG uses raw grades')
+            [CompletionResult]::new('--gain', '--gain', [CompletionResultType]::ParameterName, 'nDCG gain: linear (rel, trec_eval) or exponential (2^rel - 1)')
+            [CompletionResult]::new('--order', '--order', [CompletionResultType]::ParameterName, 'Ranking order [default: score for TREC runs (trec_eval''s rule), given for JSONL]')
+            [CompletionResult]::new('--empty-gold', '--empty-gold', [CompletionResultType]::ParameterName, 'Queries with no relevant doc: exclude (listed, not averaged), zero (kept, trec_eval), error')
+            [CompletionResult]::new('--qrels-format', '--qrels-format', [CompletionResultType]::ParameterName, 'Qrels format, instead of recognising it from content and name')
+            [CompletionResult]::new('--run-format', '--run-format', [CompletionResultType]::ParameterName, 'Run format (also of --exact-run), instead of recognising it from content and name')
+            [CompletionResult]::new('--corpus', '--corpus', [CompletionResultType]::ParameterName, 'Corpus doc ids, one per line: any other gold or ranked id is an error')
+            [CompletionResult]::new('--chunk-map', '--chunk-map', [CompletionResultType]::ParameterName, '`chunk_id<TAB>doc_id`: map a chunk run to documents (first occurrence kept, then cutoffs)')
+            [CompletionResult]::new('--exact-run', '--exact-run', [CompletionResultType]::ParameterName, 'Exact-search run for ann-recall@k (--run is then the approximate run)')
+            [CompletionResult]::new('--holes', '--holes', [CompletionResultType]::ParameterName, 'Write the unjudged docs within the metrics'' largest cutoff as a qrels stub to FILE')
+            [CompletionResult]::new('--column', '--column', [CompletionResultType]::ParameterName, 'Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`, `score=similarity`, `rank=position` [default: the usual names, docs/inputs.md]')
+            [CompletionResult]::new('--qrels-column', '--qrels-column', [CompletionResultType]::ParameterName, 'Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`, `relevance=label` [default: the usual names]')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Print the summary JSON on stdout (rows then go only to -o FILE, if given)')
+            [CompletionResult]::new('--judged-only', '--judged-only', [CompletionResultType]::ParameterName, 'Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'rag-gate;aa' {
+            [CompletionResult]::new('--queries', '--queries', [CompletionResultType]::ParameterName, 'Queries file (JSONL with query_id, group, slices)')
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'Metric to measure (repeat); default: every metric the files share')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Report every value of this slice tag (repeat)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'seed')
+            [CompletionResult]::new('--resamples', '--resamples', [CompletionResultType]::ParameterName, 'resamples')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'confidence')
+            [CompletionResult]::new('--tie-epsilon', '--tie-epsilon', [CompletionResultType]::ParameterName, 'A query whose values differ by more than this between replicates is flaky')
+            [CompletionResult]::new('--id-column', '--id-column', [CompletionResultType]::ParameterName, 'Column with the query id in CSV/TSV files')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout (json: the noise file)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the noise file (JSON, for `[noise] file`) here')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the noise file (JSON, for `[noise] file`) here')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;baseline' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rag-gate;baseline;fetch' {
+            [CompletionResult]::new('--artifact', '--artifact', [CompletionResultType]::ParameterName, 'Name of the artifact the base branch''s workflow uploads (its `name:`)')
+            [CompletionResult]::new('--workflow', '--workflow', [CompletionResultType]::ParameterName, 'The workflow that uploads it: its file name under .github/workflows (e.g. eval.yml)')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'The base branch whose runs count')
+            [CompletionResult]::new('--base-sha', '--base-sha', [CompletionResultType]::ParameterName, 'The merge-base commit (default: from the event at GITHUB_EVENT_PATH)')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Folder to unpack into (created when missing)')
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Environment variable that holds the GitHub token')
+            [CompletionResult]::new('--missing-ok', '--missing-ok', [CompletionResultType]::ParameterName, 'When there is no baseline to fetch (no run, no artifact, expired), write the reason to DIR/rag-gate-baseline.json, warn and exit 0, leaving it to `check`''s `[baseline] on-missing`. Permission, network and zip problems still exit 2')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;baseline;help' {
+            [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rag-gate;baseline;help;fetch' {
+            break
+        }
+        'rag-gate;baseline;help;help' {
+            break
+        }
+        'rag-gate;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;man' {
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the pages instead: each page''s name, then its command''s words')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;help' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Judge a candidate against a baseline with the gates of a TOML gate file')
+            [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)')
+            [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
+            [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
+            [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for SHELL (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rag-gate;help;check' {
+            break
+        }
+        'rag-gate;help;compare' {
+            break
+        }
+        'rag-gate;help;eval' {
+            break
+        }
+        'rag-gate;help;aa' {
+            break
+        }
+        'rag-gate;help;baseline' {
+            [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it')
+            break
+        }
+        'rag-gate;help;baseline;fetch' {
+            break
+        }
+        'rag-gate;help;completions' {
+            break
+        }
+        'rag-gate;help;man' {
+            break
+        }
+        'rag-gate;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}
