@@ -7,13 +7,10 @@
 
 pub mod actions;
 pub mod args;
-#[cfg(feature = "github")]
 pub mod sticky;
 
 // The GitHub client and environment are shared with `baseline fetch` (src/github/).
-#[cfg(feature = "github")]
-pub use crate::github::client;
-pub use crate::github::env;
+pub use crate::github::{client, env};
 
 use std::path::Path;
 
@@ -22,10 +19,9 @@ pub use args::{CommentMode, CommentWhen, PublishArgs};
 
 use crate::error::{Error, Result};
 use crate::github::redact;
-use crate::model::Report;
-use crate::report::markdown::{self, Page};
+use crate::model::{Report, Verdict};
+use crate::report::markdown::{self, Page, GITHUB_COMMENT_LIMIT};
 use crate::safe_text::Line;
-#[cfg(feature = "github")]
 use sticky::{Action, Wanted};
 
 /// GitHub accepts up to 1 MiB of job summary per step; keep a little room.
@@ -275,7 +271,6 @@ fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result
         let client = client::Client::new(env, token, repo)?;
         sticky::upsert(&client, pr, &want, args.comment_mode).await
     })
-    .map(done)
 }
 
 /// A GitLab merge-request pipeline (outside GitHub Actions): the sticky comment is a note there.
@@ -314,7 +309,6 @@ fn artifact_words(args: &PublishArgs, env: &GithubEnv) -> Option<String> {
     })
 }
 
-#[cfg(feature = "github")]
 /// The comment: when trimmed, it points at the job summary and the HTML artifact.
 fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
     let summary = match &env.run_url {
@@ -326,7 +320,7 @@ fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
         None => summary,
     };
     Page {
-        limit: Some(markdown::GITHUB_COMMENT_LIMIT),
+        limit: Some(GITHUB_COMMENT_LIMIT),
         full_report: Some(full),
         link: env.run_url.clone(),
         commit: env.judged_commit(),
@@ -426,7 +420,6 @@ fn stale_lines(key: &str, banner: &str, args: &PublishArgs, env: &GithubEnv) -> 
     vec![line.map(|t| redact(t, env.token.as_ref()))]
 }
 
-#[cfg(feature = "github")]
 fn stale_comment(
     key: &str,
     banner: &str,
