@@ -50,9 +50,10 @@ start=$SECONDS
 "$venv/bin/maturin" build --locked --profile dev --out "$work/dist" 2>&1 | tail -n 2
 wheel="$(ls "$work"/dist/rag_gate_cli-*.whl)"
 echo "ok -- $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB, built in $((SECONDS - start)) s"
+python3 -m zipfile -l "$wheel" > "$work/wheel-files"
 for shipped in man/man1/rag-gate.1 man/man1/rag-gate-check.1 bash-completion/completions/rag-gate \
   zsh/site-functions/_rag-gate fish/vendor_completions.d/rag-gate.fish powershell/rag-gate.ps1; do
-  python3 -m zipfile -l "$wheel" | grep -q "\.data/data/share/$shipped " \
+  grep -q "\.data/data/share/$shipped " "$work/wheel-files" \
     || { echo "the wheel misses share/$shipped"; exit 1; }
 done
 echo "ok -- the wheel ships the man pages and the shell completions"
