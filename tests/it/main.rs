@@ -3,22 +3,16 @@
 //! Modules that need a default feature (`github`: the PR comment and `baseline fetch`; `parquet`)
 //! are compiled only with it, so `cargo test --no-default-features` tests the core.
 
-
-#[cfg(feature = "github")]
-#[cfg(feature = "github")]
-#[cfg(feature = "github")]
-#[cfg(feature = "github")]
-#[cfg(feature = "parquet")]
-#[cfg(feature = "github")]
-#[cfg(feature = "github")]
-#[cfg(feature = "github")]
-#[cfg(feature = "github")]
 mod support;
 
+#[cfg(feature = "github")]
 mod anchor;
 mod baseline_check;
+#[cfg(feature = "github")]
 mod baseline_fetch;
+#[cfg(feature = "github")]
 mod baseline_gitlab;
+#[cfg(feature = "github")]
 mod check_many;
 mod check_runs;
 mod check_ties;
@@ -41,11 +35,15 @@ mod gate_power_cli;
 mod group_from_id;
 mod hostile_atomic;
 mod hostile_cases;
+#[cfg(feature = "github")]
 mod hostile_comment;
 mod hostile_fork;
+#[cfg(feature = "github")]
 mod hostile_github;
 mod hostile_inputs;
+#[cfg(feature = "github")]
 mod hostile_odd_input;
+#[cfg(feature = "parquet")]
 mod hostile_parquet;
 mod hostile_regressions;
 mod hostile_run_cards;
@@ -62,18 +60,25 @@ mod manuals;
 mod min_moved_cli;
 mod missing_rankings;
 mod noise_cli;
+#[cfg(feature = "parquet")]
 mod number_parsing;
 mod outputs_no_clobber;
+#[cfg(feature = "parquet")]
 mod parquet_inputs;
 mod prop_parsers_no_panic;
 mod prop_stats;
 mod protocol_cli;
 mod protocol_report;
 mod publish_actions;
+#[cfg(feature = "github")]
 mod publish_comment_modes;
+#[cfg(feature = "github")]
 mod publish_e2e;
+#[cfg(feature = "github")]
 mod publish_failures;
+#[cfg(feature = "github")]
 mod publish_github;
+#[cfg(feature = "github")]
 mod publish_gitlab;
 mod publish_markdown;
 mod quantile_words_cli;
