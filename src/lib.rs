@@ -25,6 +25,7 @@ pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second
 pub mod report; // renderers of the model: text, Markdown, JSON
 pub mod github; // one GitHub client (timeouts, retries, token, caps); the Actions runs and artifacts
 pub mod gitlab; // GitLab REST v4: merge-request notes, on the GitHub client's transport
+#[cfg(feature = "github")]
 pub mod forge; // the notes of a pull or merge request, one trait for GitHub and GitLab
 pub mod publish; // GitHub: sticky PR comment, job summary, outputs, annotations
 pub mod config; // gate file → validated configuration (strict; errors with line and column)

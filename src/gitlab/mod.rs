@@ -6,9 +6,12 @@
 //! The token is a project or group access token (scope `api`, role Reporter or above) in a masked
 //! CI/CD variable: `CI_JOB_TOKEN` cannot write notes, and is refused with a sentence saying so.
 
+#[cfg(feature = "github")]
 pub mod artifacts;
+#[cfg(feature = "github")]
 pub mod client;
 pub mod env;
 
+#[cfg(feature = "github")]
 pub use client::Client;
 pub use env::GitlabEnv;

@@ -7,10 +7,15 @@
 
 pub mod actions;
 pub mod args;
+#[cfg(feature = "github")]
 pub mod sticky;
+#[cfg(feature = "github")]
+mod post;
 
 // The GitHub client and environment are shared with `baseline fetch` (src/github/).
-pub use crate::github::{client, env};
+#[cfg(feature = "github")]
+pub use crate::github::client;
+pub use crate::github::env;
 
 use std::path::Path;
 
@@ -20,9 +25,8 @@ pub use args::{CommentMode, CommentWhen, PublishArgs};
 use crate::error::{Error, Result};
 use crate::github::redact;
 use crate::model::{Report, Verdict};
-use crate::report::markdown::{self, Page, GITHUB_COMMENT_LIMIT};
+use crate::report::markdown::{self, Page};
 use crate::safe_text::Line;
-use sticky::{Action, Wanted};
 
 /// GitHub accepts up to 1 MiB of job summary per step; keep a little room.
 pub const SUMMARY_LIMIT: usize = 1024 * 1024 - 4096;
@@ -95,6 +99,7 @@ pub fn publish_combined(
 
 /// What publishing needs of a report: its verdict, its annotations, its Markdown for a page, and
 /// the sticky comment's key and state.
+#[cfg_attr(not(feature = "github"), allow(dead_code))] // read when posting the comment
 struct Rendered<'a> {
     verdict: Verdict,
     annotations: Vec<Line>,
@@ -126,8 +131,8 @@ fn publish_rendered(
         }
     }
     if args.comment != CommentMode::Off {
-        match comment(the, args, env) {
-            Ok(action) => lines.push(done(action, on_gitlab(args, env)).into()),
+        match post::comment_line(the, args, env) {
+            Ok(line) => lines.push(line.into()),
             Err(msg) => {
                 let msg = redact(&msg, env.token.as_ref());
                 if args.comment == CommentMode::Required {
@@ -149,153 +154,9 @@ fn publish_rendered(
         .collect())
 }
 
-/// The sticky comment on the forge the run is on: a GitLab merge-request note in a GitLab
-/// pipeline (outside GitHub Actions), else a GitHub PR comment.
-fn comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
-    match crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions) {
-        Some(gl) => gitlab_note(the, args, &gl, env),
-        None => github_comment(the, args, env),
-    }
-}
-
-/// The marker's id of this report's comment, and the legacy id also taken as ours.
-fn marker_ids(the: &Rendered) -> (String, Option<String>) {
-    let marker = markdown::marker(&the.key);
-    let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
-    let legacy = the
-        .legacy_key
-        .as_deref()
-        .map(markdown::marker)
-        .and_then(|l| markdown::parse_marker(&l).map(|(l, _)| l.to_string()))
-        .filter(|l| l != id);
-    (id.to_string(), legacy)
-}
-
-/// Runs `work` on a current-thread runtime within the step's deadline.
-fn on_runtime<T>(
-    deadline: std::time::Duration,
-    host: &str,
-    work: impl std::future::Future<Output = Result<T, String>>,
-) -> Result<T, String> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("could not start the async runtime: {e}"))?;
-    rt.block_on(async {
-        tokio::time::timeout(deadline, work)
-            .await
-            .map_err(|_| format!("gave up on {host} after {} s", deadline.as_secs_f64()))?
-    })
-}
-
-/// The merge request's iid (`--pr`, else `CI_MERGE_REQUEST_IID`) and the GitLab token.
-fn gitlab_target<'a>(
-    args: &PublishArgs,
-    gl: &'a crate::gitlab::GitlabEnv,
-) -> Result<(u64, &'a Token), String> {
-    if let Some(problem) = gl.job_token_problem() {
-        return Err(problem);
-    }
-    let token = gl.token.as_ref().ok_or_else(|| {
-        format!(
-            "no GitLab token: {} is not set (a project or group access token with the api scope, \
-             as a masked CI/CD variable)",
-            gl.token_var
-        )
-    })?;
-    let mr = args.pr.or(gl.mr_iid).ok_or(
-        "no merge request: CI_MERGE_REQUEST_IID is not set (run the job in merge-request \
-         pipelines, `rules: - if: $CI_PIPELINE_SOURCE == \"merge_request_event\"`, or pass --pr IID)",
-    )?;
-    Ok((mr, token))
-}
-
-fn gitlab_note(
-    the: &Rendered,
-    args: &PublishArgs,
-    gl: &crate::gitlab::GitlabEnv,
-    env: &GithubEnv,
-) -> Result<Action, String> {
-    let (mr, token) = gitlab_target(args, gl)?;
-    let page = Page {
-        limit: Some(GITLAB_NOTE_LIMIT),
-        full_report: Some(match &gl.job_url {
-            Some(url) => format!("the report files of [this job]({url})"),
-            None => "the report files of this job".to_string(),
-        }),
-        link: gl.job_url.clone(),
-        commit: gl.judged_commit(),
-        key: args.comment_key.clone(),
-    };
-    let body = (the.markdown)(&page);
-    let body = crate::safe_text::printable(&body);
-    let (id, legacy) = marker_ids(the);
-    let want = Wanted {
-        body: &body,
-        id: &id,
-        legacy_id: legacy.as_deref(),
-        state: &the.state,
-        failing: the.verdict == Verdict::Fail,
-    };
-    let result = on_runtime(env.deadline, "GitLab", async {
-        let client = crate::gitlab::Client::new(gl, token, env.retries, mr)?;
-        sticky::upsert(&client, mr, &want, args.comment_mode).await
-    });
-    result.map_err(|e| redact(&e, Some(token)))
-}
-
-/// GitLab keeps notes up to 1,000,000 characters; keep a little room.
-pub const GITLAB_NOTE_LIMIT: usize = 1_000_000 - 4096;
-
-fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
-    let token = env
-        .token
-        .as_ref()
-        .ok_or_else(|| format!("no GitHub token: {} is not set", env.token_var))?;
-    let repo = env
-        .repository
-        .as_deref()
-        .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
-    let pr = env.pr_number(args.pr)?;
-    let page = (the.markdown)(&comment_page(args, env));
-    let body = crate::safe_text::printable(&page);
-    let (id, legacy) = marker_ids(the);
-    let want = Wanted {
-        body: &body,
-        id: &id,
-        legacy_id: legacy.as_deref(),
-        state: &the.state,
-        failing: the.verdict == Verdict::Fail,
-    };
-    on_runtime(env.deadline, "GitHub", async {
-        let client = client::Client::new(env, token, repo)?;
-        sticky::upsert(&client, pr, &want, args.comment_mode).await
-    })
-}
-
 /// A GitLab merge-request pipeline (outside GitHub Actions): the sticky comment is a note there.
 fn on_gitlab(args: &PublishArgs, env: &GithubEnv) -> bool {
     !env.actions && crate::gitlab::GitlabEnv::from_process(&args.token_env).is_some()
-}
-
-fn done(action: Action, gitlab: bool) -> String {
-    let noun = if gitlab {
-        "merge-request note"
-    } else {
-        "PR comment"
-    };
-    match action {
-        Action::Created(id) => format!("rag-gate: posted the report as {noun} {id}"),
-        Action::Updated(id) => format!("rag-gate: updated {noun} {id}"),
-        Action::Unchanged(id) => format!("rag-gate: {noun} {id} already shows this report"),
-        Action::SameState(id) => format!(
-            "rag-gate: {noun} {id} left as it is: the verdict and the gated rows did not \
-             change (--comment-mode on-change)"
-        ),
-        Action::Skipped => {
-            format!("rag-gate: no {noun}: the gate passed (--comment-mode on-failure)")
-        }
-    }
 }
 
 /// Where the artifact with the HTML report is, in words ("the `NAME` artifact of [this
@@ -307,25 +168,6 @@ fn artifact_words(args: &PublishArgs, env: &GithubEnv) -> Option<String> {
         Some(url) => format!("the HTML report in the {name} artifact of [this run]({url})"),
         None => format!("the HTML report in the {name} artifact of this run"),
     })
-}
-
-/// The comment: when trimmed, it points at the job summary and the HTML artifact.
-fn comment_page(args: &PublishArgs, env: &GithubEnv) -> Page {
-    let summary = match &env.run_url {
-        Some(url) => format!("the job summary of [this run]({url})"),
-        None => "the job summary of this run".to_string(),
-    };
-    let full = match artifact_words(args, env) {
-        Some(a) => format!("{summary} and {a}"),
-        None => summary,
-    };
-    Page {
-        limit: Some(GITHUB_COMMENT_LIMIT),
-        full_report: Some(full),
-        link: env.run_url.clone(),
-        commit: env.judged_commit(),
-        key: args.comment_key.clone(),
-    }
 }
 
 /// After a run that stopped with an error (exit 2) under `--comment`: this gate's sticky
@@ -399,7 +241,7 @@ pub fn not_checked(message: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<Li
 
 /// Puts `banner` on this gate's sticky comment (best effort); the line saying what happened.
 fn stale_lines(key: &str, banner: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<Line> {
-    let line = match stale_comment(key, banner, args, env) {
+    let line = match post::stale_comment(key, banner, args, env) {
         Ok(Some(id)) => {
             let noun = if on_gitlab(args, env) {
                 "merge-request note"
@@ -418,38 +260,6 @@ fn stale_lines(key: &str, banner: &str, args: &PublishArgs, env: &GithubEnv) -> 
         ),
     };
     vec![line.map(|t| redact(t, env.token.as_ref()))]
-}
-
-fn stale_comment(
-    key: &str,
-    banner: &str,
-    args: &PublishArgs,
-    env: &GithubEnv,
-) -> Result<Option<u64>, String> {
-    if let Some(gl) =
-        crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
-    {
-        let (mr, token) = gitlab_target(args, &gl)?;
-        let marker = markdown::marker(key);
-        let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
-        let result = on_runtime(env.deadline, "GitLab", async {
-            let client = crate::gitlab::Client::new(&gl, token, env.retries, mr)?;
-            sticky::mark_stale(&client, mr, id, banner).await
-        });
-        return result.map_err(|e| redact(&e, Some(token)));
-    }
-    let token = env.token.as_ref().ok_or("no GitHub token")?;
-    let repo = env
-        .repository
-        .as_deref()
-        .ok_or("GITHUB_REPOSITORY is not set")?;
-    let pr = env.pr_number(args.pr)?;
-    let marker = markdown::marker(key);
-    let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
-    on_runtime(env.deadline, "GitHub", async {
-        let client = client::Client::new(env, token, repo)?;
-        sticky::mark_stale(&client, pr, id, banner).await
-    })
 }
 
 /// The job summary: when trimmed (over 1 MiB), it points at the report file and the HTML
@@ -472,5 +282,32 @@ fn summary_page(report_path: Option<&Path>, args: &PublishArgs, env: &GithubEnv)
         link: None,
         commit: env.judged_commit(),
         key: args.comment_key.clone(),
+    }
+}
+
+/// Without the forge clients (no `github` feature) a comment is never posted: the warning, or
+/// with `--comment=required` the error, says why.
+#[cfg(not(feature = "github"))]
+mod post {
+    use super::{GithubEnv, PublishArgs, Rendered};
+
+    const NOT_BUILT: &str =
+        "this rag-gate was built without the forge clients (cargo feature `github`)";
+
+    pub(super) fn comment_line(
+        _: &Rendered,
+        _: &PublishArgs,
+        _: &GithubEnv,
+    ) -> Result<String, String> {
+        Err(NOT_BUILT.to_string())
+    }
+
+    pub(super) fn stale_comment(
+        _: &str,
+        _: &str,
+        _: &PublishArgs,
+        _: &GithubEnv,
+    ) -> Result<Option<u64>, String> {
+        Err(NOT_BUILT.to_string())
     }
 }
