@@ -40,6 +40,7 @@ pub mod commands; // check and compare: flags → config → analysis → Outcom
 pub mod aa; // the aa command: replicates of one commit → noise, flaky queries, noise floor
 pub mod baseline; // the baseline fetch command: merge-base → run → artifact → folder + provenance
 pub mod history; // ledger record and anchor write: main's chained ledger, reviewed re-anchoring
+pub mod init; // the init command: two metric files → a commented gate file that check accepts
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
@@ -49,6 +50,7 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
     match cli.command {
         cli::Command::Check(args) => commands::check(&args),
         cli::Command::Compare(args) => commands::compare(&args),
+        cli::Command::Init(args) => init::run(&args),
         cli::Command::Eval(args) => eval::cli::run(&args),
         cli::Command::Aa(args) => aa::run(&args),
         cli::Command::Baseline(cli::BaselineCommand::Fetch(args)) => baseline::fetch(&args),

@@ -36,6 +36,7 @@ mod hostile_run_cards;
 mod hostile_scale;
 mod hostile_security;
 mod hostile_text;
+mod init_cli;
 mod install_lines;
 #[cfg(unix)]
 mod install_script;
