@@ -852,8 +852,8 @@ pub fn hit_drop(
 /// The `max-drift` budget of the drift cells.
 pub const DRIFT_BUDGET: f64 = 0.02;
 
-/// (i) The drift budget: n queries, anchor values aᵢ ~ U(0.2, 0.9); main mᵢ = aᵢ + `main_drift`
-/// + 0.1·(Exp(1) − 1) (right-skewed); the candidate cᵢ = mᵢ + `change` + 0.05·N(0, 1). The
+/// (i) The drift budget: n queries, anchor values aᵢ ~ U(0.2, 0.9); main mᵢ = aᵢ + `main_drift` +
+/// 0.1·(Exp(1) − 1) (right-skewed); the candidate cᵢ = mᵢ + `change` + 0.05·N(0, 1). The
 /// three intervals of the report (candidate − anchor, main − anchor, candidate − main) decide
 /// as `check` does; the tally counts each decision per set.
 pub fn drift_sets(
