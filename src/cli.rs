@@ -1,4 +1,4 @@
-//! Command-line definitions (clap derive): `check`, `compare`, `eval`, `aa`.
+//! Command-line definitions (clap derive): `check`, `compare`, `init`, `eval`, `aa`, …
 
 use std::path::PathBuf;
 
@@ -35,6 +35,10 @@ pub enum Command {
     /// The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0).
     #[command(after_help = EXIT_CODES_HELP)]
     Compare(CompareArgs),
+    /// Write a commented gate file from two per-query metric files: the metrics, the unit,
+    /// the slices with their sizes, margins measured on the files (never overwrites a file).
+    #[command(after_help = EXIT_CODES_HELP)]
+    Init(InitArgs),
     /// Compute per-query metrics from a run and qrels (trec_eval-exact).
     #[command(after_help = EXIT_CODES_HELP)]
     Eval(crate::eval::cli::EvalArgs),
@@ -251,6 +255,28 @@ pub struct CheckArgs {
     pub output: OutputArgs,
     #[command(flatten)]
     pub publish: crate::publish::PublishArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InitArgs {
+    /// Per-query metrics of the baseline (JSONL, CSV/TSV, Parquet, trec_eval or ir_measures -q
+    /// output), as `check` reads them.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: PathBuf,
+    /// Per-query metrics of the candidate.
+    #[arg(long, value_name = "FILE")]
+    pub candidate: PathBuf,
+    /// Queries file (JSONL with query_id, group, slices): the groups and the slice tags.
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<PathBuf>,
+    /// A regex with one capture giving a query's group from its id, e.g. "^(.*)<::>" (default:
+    /// the groups of the files, else a multi-turn pattern every id matches).
+    #[arg(long, value_name = "REGEX")]
+    pub group_from_id: Option<String>,
+    /// Write the gate file here (a new file; its paths are made relative to its folder)
+    /// instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -406,11 +406,32 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 }
 
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
+    let cfg = compare_config(args)?;
+    let reads = reads(&cfg, None)?;
+    refuse_clobbering(&planned(&args.output, None), &reads)?;
+    let mut report = analyze(&cfg).map_err(in_compare_words)?;
+    refuse_unknown_directions(args, &mut report)?;
+    in_compare_notes(&mut report);
+    report.warnings.extend(not_judged_by_check(&cfg, &report));
+    report
+        .warnings
+        .extend(too_few_moved_for_check(&cfg, &report));
+    let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
+    Ok(Outcome {
+        stdout,
+        stderr: Vec::new(),
+        exit_code: crate::outcome::EXIT_PASS,
+    })
+}
+
+/// The configuration `compare`'s flags describe: no gates, every slice reported at any size.
+/// `init` measures its inputs with it too.
+pub fn compare_config(args: &CompareArgs) -> Result<Config> {
     check_sampling_flags(args.confidence, args.resamples, args.tie_epsilon)?;
     let spec = compare_input(args)?;
     let b_fmt = args.baseline_format.or(args.input_format);
     let c_fmt = args.candidate_format.or(args.input_format);
-    let cfg = Config {
+    Ok(Config {
         id: "compare".into(),
         inputs: Inputs {
             baseline: spec(&args.baseline, b_fmt),
@@ -470,21 +491,6 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
             shown: "command line".into(),
             text: String::new(),
         },
-    };
-    let reads = reads(&cfg, None)?;
-    refuse_clobbering(&planned(&args.output, None), &reads)?;
-    let mut report = analyze(&cfg).map_err(in_compare_words)?;
-    refuse_unknown_directions(args, &mut report)?;
-    in_compare_notes(&mut report);
-    report.warnings.extend(not_judged_by_check(&cfg, &report));
-    report
-        .warnings
-        .extend(too_few_moved_for_check(&cfg, &report));
-    let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
-    Ok(Outcome {
-        stdout,
-        stderr: Vec::new(),
-        exit_code: crate::outcome::EXIT_PASS,
     })
 }
 

@@ -47,6 +47,7 @@ pub mod aa; // the aa command: replicates of one commit → noise, flaky queries
 #[cfg(feature = "github")]
 pub mod baseline; // the baseline fetch command: merge-base → run → artifact → folder + provenance
 pub mod history; // ledger record and anchor write: main's chained ledger, reviewed re-anchoring
+pub mod init; // the init command: two metric files → a commented gate file that check accepts
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
@@ -59,6 +60,7 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Man { command, .. } => Ok(printed(manual::man_page(&command)?)),
         cli::Command::Check(args) => commands::check(&args),
         cli::Command::Compare(args) => commands::compare(&args),
+        cli::Command::Init(args) => init::run(&args),
         cli::Command::Eval(args) => eval::cli::run(&args),
         cli::Command::Aa(args) => aa::run(&args),
         #[cfg(feature = "github")]

@@ -51,6 +51,7 @@ mod hostile_scale;
 mod hostile_security;
 mod hostile_text;
 mod id_overlap;
+mod init_cli;
 mod install_lines;
 #[cfg(unix)]
 mod install_script;
