@@ -56,8 +56,12 @@ fn t_cdf(x: f64, df: f64) -> f64 {
 }
 
 /// The chance a no-op passes `rule` at `margin` on a comparison with standard error `se` on
-/// `df` degrees of freedom, its interval at `confidence`. 1 when se is 0 (nothing varies).
+/// `df` degrees of freedom, its interval at `confidence`. 1 when se is 0 (nothing varies); NaN
+/// when se or df is NaN (a variance that overflowed): no chance can be said.
 pub fn no_op_pass(rule: NoOpRule, margin: f64, se: f64, df: f64, confidence: f64) -> f64 {
+    if se.is_nan() || df.is_nan() {
+        return f64::NAN;
+    }
     if se <= 0.0 || df <= 0.0 {
         return 1.0;
     }
@@ -71,6 +75,9 @@ pub fn no_op_pass(rule: NoOpRule, margin: f64, se: f64, df: f64, confidence: f64
 
 /// The margin at which a no-op passes `rule` with chance `p` (0 < p < 1).
 pub fn no_op_margin(rule: NoOpRule, p: f64, se: f64, df: f64, confidence: f64) -> f64 {
+    if se.is_nan() || df.is_nan() {
+        return f64::NAN;
+    }
     if se <= 0.0 || df <= 0.0 {
         return 0.0;
     }

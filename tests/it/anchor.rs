@@ -1,6 +1,7 @@
 //! The gate across time through the binary, against a stand-in for the Actions API (wiremock):
-//! a repository whose main branch merges twelve changes, each losing a little ndcg@10 on the
-//! CACM BM25 run (every fifth query −0.02, a different fifth each time). Each main run fetches
+//! a repository whose main branch merges twelve changes, each losing a little ndcg@10 on a
+//! generated collection of 400 queries (every fifth query −0.02, a different fifth each time;
+//! 400 queries, so that a change that moves nothing is a proven no-op for `max-drop = 0.01`). Each main run fetches
 //! its parent's stored results (`baseline fetch`), records its ledger (`ledger record`, the PR
 //! read from the push event's merge message) and uploads results, fingerprint and ledger as the
 //! artifact the next fetch brings. With `max-drop` alone every PR passes; with an anchor and a
@@ -21,7 +22,30 @@ use support::github::{Gh, TOKEN};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
-const CACM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures/cacm");
+/// Queries of the generated collection: zero moves among 400 bound an unseen drop by
+/// 1 − 0.025^(1/400) ≈ 0.0092, within `max-drop = 0.01` (the no-op rule).
+const QUERIES: usize = 400;
+
+/// A generated collection beside `out`: per query six judged documents graded 0–2 and a run of
+/// fifteen (nine unjudged), ranked differently per query so ndcg@10 varies. Returns (qrels, run).
+fn collection(out: &Path) -> (PathBuf, PathBuf) {
+    let dir = out.parent().unwrap().join("collection");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut qrels, mut run) = (String::new(), String::new());
+    for q in 0..QUERIES {
+        for j in 0..6 {
+            qrels.push_str(&format!("q{q} 0 q{q}d{j} {}\n", (q + j) % 3));
+        }
+        for r in 0..15 {
+            let d = (r * 7 + q) % 15;
+            run.push_str(&format!("q{q} Q0 q{q}d{d} {} {} gen\n", r + 1, 15 - r));
+        }
+    }
+    let (qp, rp) = (dir.join("qrels.txt"), dir.join("run.txt"));
+    std::fs::write(&qp, qrels).unwrap();
+    std::fs::write(&rp, run).unwrap();
+    (qp, rp)
+}
 const MERGES: usize = 12;
 
 fn sha(i: usize) -> String {
@@ -38,13 +62,14 @@ fn zip_of(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
     w.finish().unwrap().into_inner()
 }
 
-/// CACM BM25 evaluated by `rag-gate eval` into `out` (with its fingerprint).
-fn eval_cacm(out: &Path, extra: &[&str]) {
+/// The generated collection evaluated by `rag-gate eval` into `out` (with its fingerprint).
+fn eval_collection(out: &Path, extra: &[&str]) {
+    let (qrels, run) = collection(out);
     let o = rag_gate()
         .args(["eval", "--metrics", "ndcg@10,recall@100", "--qrels"])
-        .arg(Path::new(CACM).join("qrels.cacm.txt"))
+        .arg(qrels)
         .arg("--run")
-        .arg(Path::new(CACM).join("run.cacm-bm25.txt"))
+        .arg(run)
         .args(extra)
         .arg("-o")
         .arg(out)
@@ -212,7 +237,7 @@ impl History {
         let dir = tempfile::tempdir().unwrap();
         let m0 = dir.path().join("main0/baseline.jsonl");
         std::fs::create_dir_all(m0.parent().unwrap()).unwrap();
-        eval_cacm(&m0, &[]);
+        eval_collection(&m0, &[]);
         let rows: Vec<Value> = std::fs::read_to_string(&m0)
             .unwrap()
             .lines()
@@ -434,7 +459,7 @@ fn an_anchor_measured_with_another_protocol_is_exit_2() {
     let h = history();
     let other = h.root().join("other/v1.jsonl");
     std::fs::create_dir_all(other.parent().unwrap()).unwrap();
-    eval_cacm(&other, &["--judged-only"]);
+    eval_collection(&other, &["--judged-only"]);
     let gate = gate_file(
         h.root(),
         "other.toml",

@@ -17,7 +17,7 @@ fn bin() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("rag-gate")
 }
 
-/// `rag-gate eval` of one run on the round-2 qrels, as JSONL rows.
+/// `rag-gate eval` of one run on the TREC-COVID round-2 qrels, as JSONL rows.
 fn eval_rows(run: &str, format: &str) -> Vec<u8> {
     let out = rag_gate()
         .args(["eval", "--qrels", &format!("{DATA}/qrels.covid-round2.txt")])

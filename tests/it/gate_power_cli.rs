@@ -43,7 +43,7 @@ fn data(dir: &Path, per: usize, wobble: f64) {
 fn check(dir: &Path, resamples: usize, rule: &str) -> Out {
     let critical: Vec<String> = (0..20).map(|t| format!("\"topic=t{t}\"")).collect();
     let mut gate = format!(
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = {resamples}\n[slices]\nby = [\"topic\"]\ncritical = [{}]\n",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = {resamples}\n[slices]\nby = [\"topic\"]\ncritical = [{}]\non-small-slice = \"warn\"\n",
         critical.join(", ")
     );
     for m in METRICS {

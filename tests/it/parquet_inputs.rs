@@ -174,7 +174,7 @@ fn check_reads_mapped_parquet_tables_like_jsonl() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let gate = |inputs: &str| {
         format!(
-            "[inputs]\n{inputs}\n[slices]\nby = [\"language\"]\n\n[bootstrap]\nunit = \"group\"\nresamples = 2000\n\n\
+            "[inputs]\n{inputs}\n[slices]\nby = [\"language\"]\non-small-slice = \"warn\"\n\n[bootstrap]\nunit = \"group\"\nresamples = 2000\n\n\
              [[gate]]\nmetric = \"mrr@5\"\nmax-drop = 0.05\nslices = [\"all\", \"language=en\"]\n"
         )
     };

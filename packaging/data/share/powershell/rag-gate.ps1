@@ -27,9 +27,12 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Judge a candidate against a baseline with the gates of a TOML gate file')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
             [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
+            [CompletionResult]::new('ledger', 'ledger', [CompletionResultType]::ParameterValue, 'main''s ledger: `ledger record` appends this main run (its delta against its parent and against the anchor) to the ledger carried forward from the parent''s stored results')
+            [CompletionResult]::new('anchor', 'anchor', [CompletionResultType]::ParameterValue, 'The approved anchor: `anchor write` makes a new anchor file from main''s stored results (reviewed re-anchoring: the new file is committed like any change)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for SHELL (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -38,7 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
         'rag-gate;check' {
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Override [bootstrap] seed')
             [CompletionResult]::new('--resamples', '--resamples', [CompletionResultType]::ParameterName, 'Override [bootstrap] resamples')
-            [CompletionResult]::new('--holes', '--holes', [CompletionResultType]::ParameterName, 'Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE')
+            [CompletionResult]::new('--holes', '--holes', [CompletionResultType]::ParameterName, 'Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE, or as JSON lines (query_id, doc_id, each side''s rank) for a judging step when FILE ends in .jsonl')
             [CompletionResult]::new('--today', '--today', [CompletionResultType]::ParameterName, 'Today''s date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout (or in --output)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report to this file (atomically) instead of stdout')
@@ -46,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--export-json', '--export-json', [CompletionResultType]::ParameterName, 'Also write the JSON report to this file')
             [CompletionResult]::new('--export-markdown', '--export-markdown', [CompletionResultType]::ParameterName, 'Also write the Markdown report to this file')
             [CompletionResult]::new('--export-html', '--export-html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file')
+            [CompletionResult]::new('--export-junit', '--export-junit', [CompletionResultType]::ParameterName, 'Also write the JUnit XML report (a test case per gate × slice × rule) to this file')
             [CompletionResult]::new('--comment', '--comment', [CompletionResultType]::ParameterName, 'Post the report as one sticky PR comment, updated in place on later runs. `--comment` is best effort (a failure is a warning); `--comment=required` makes a failure exit 2')
             [CompletionResult]::new('--comment-mode', '--comment-mode', [CompletionResultType]::ParameterName, 'When to post or edit the comment: always (whenever the report changed), on-change (only when the verdict or a gated row changed) or on-failure (only when failing; an existing comment is still edited). The job summary is written every time')
             [CompletionResult]::new('--html-artifact', '--html-artifact', [CompletionResultType]::ParameterName, 'Name of the workflow artifact the HTML report (`--export-html`) is uploaded as; the comment and the job summary then say where to find it. The Action sets it')
@@ -72,7 +76,9 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--tie-epsilon', '--tie-epsilon', [CompletionResultType]::ParameterName, '|delta| at or below this is a tie')
             [CompletionResult]::new('--id-column', '--id-column', [CompletionResultType]::ParameterName, 'Column with the query id in CSV/TSV files')
             [CompletionResult]::new('--column', '--column', [CompletionResultType]::ParameterName, 'Column mapping for table inputs (repeat): `id=sample_id`, `group=conversation_id`, `slice:lang=language`, `recall@5=id_based_context_recall` (a metric). When metrics are mapped, other columns are ignored; same as the gate file''s long form')
-            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q]')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Format of both inputs [default: by extension, else recognised from the content: JSONL, CSV/TSV with a header, trec_eval / ir_measures -q; needed only for Parquet on a pipe]')
+            [CompletionResult]::new('--baseline-format', '--baseline-format', [CompletionResultType]::ParameterName, 'Format of the baseline (and its replicates) only; overrides --input-format')
+            [CompletionResult]::new('--candidate-format', '--candidate-format', [CompletionResultType]::ParameterName, 'Format of the candidate (and its replicates) only; overrides --input-format')
             [CompletionResult]::new('--lower-is-better', '--lower-is-better', [CompletionResultType]::ParameterName, 'A metric where lower is better (latency, cost), so a rise reads as worse (repeat)')
             [CompletionResult]::new('--higher-is-better', '--higher-is-better', [CompletionResultType]::ParameterName, 'A metric rag-gate does not know where higher is better (repeat); a column whose direction is neither known nor given is refused')
             [CompletionResult]::new('--baseline-card', '--baseline-card', [CompletionResultType]::ParameterName, 'The baseline''s run card (JSON: model, conditions, run-level metrics, curves), for the Efficiency section; needs --candidate-card')
@@ -83,6 +89,18 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--export-json', '--export-json', [CompletionResultType]::ParameterName, 'Also write the JSON report to this file')
             [CompletionResult]::new('--export-markdown', '--export-markdown', [CompletionResultType]::ParameterName, 'Also write the Markdown report to this file')
             [CompletionResult]::new('--export-html', '--export-html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file')
+            [CompletionResult]::new('--export-junit', '--export-junit', [CompletionResultType]::ParameterName, 'Also write the JUnit XML report (a test case per gate × slice × rule) to this file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'rag-gate;init' {
+            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'Per-query metrics of the baseline (JSONL, CSV/TSV, Parquet, trec_eval or ir_measures -q output), as `check` reads them')
+            [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Per-query metrics of the candidate')
+            [CompletionResult]::new('--queries', '--queries', [CompletionResultType]::ParameterName, 'Queries file (JSONL with query_id, group, slices): the groups and the slice tags')
+            [CompletionResult]::new('--group-from-id', '--group-from-id', [CompletionResultType]::ParameterName, 'A regex with one capture giving a query''s group from its id, e.g. "^(.*)<::>" (default: the groups of the files, else a multi-turn pattern every id matches)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the gate file here (a new file; its paths are made relative to its folder) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the gate file here (a new file; its paths are made relative to its folder) instead of stdout')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -124,8 +142,8 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout (json: the noise file)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the noise file (JSON, for `[noise] file`) here')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the noise file (JSON, for `[noise] file`) here')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'rag-gate;baseline' {
@@ -158,6 +176,60 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
         'rag-gate;baseline;help;help' {
             break
         }
+        'rag-gate;ledger' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Write RESULTS.ledger.json: the parent''s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rag-gate;ledger;record' {
+            [CompletionResult]::new('--results', '--results', [CompletionResultType]::ParameterName, 'This main run''s per-query results (with its .protocol.json)')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'The parent commit''s stored results (from `baseline fetch`), with its ledger beside it')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'This run''s commit (default: GITHUB_SHA)')
+            [CompletionResult]::new('--pr', '--pr', [CompletionResultType]::ParameterName, 'The pull request this commit merged (default: from the push event''s head commit message)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;ledger;help' {
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Write RESULTS.ledger.json: the parent''s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rag-gate;ledger;help;record' {
+            break
+        }
+        'rag-gate;ledger;help;help' {
+            break
+        }
+        'rag-gate;anchor' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Copy main''s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger''s final state); never replaces silently')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rag-gate;anchor;write' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'main''s stored results (e.g. from `baseline fetch`), with .protocol.json beside them')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The new anchor file (e.g. anchors/v1.5.jsonl)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The anchor''s name in reports (default: the file stem)')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Replace an existing anchor file (otherwise an existing one is an error)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;anchor;help' {
+            [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Copy main''s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger''s final state); never replaces silently')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'rag-gate;anchor;help;write' {
+            break
+        }
+        'rag-gate;anchor;help;help' {
+            break
+        }
         'rag-gate;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -172,9 +244,12 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
         'rag-gate;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Judge a candidate against a baseline with the gates of a TOML gate file')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
             [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
+            [CompletionResult]::new('ledger', 'ledger', [CompletionResultType]::ParameterValue, 'main''s ledger: `ledger record` appends this main run (its delta against its parent and against the anchor) to the ledger carried forward from the parent''s stored results')
+            [CompletionResult]::new('anchor', 'anchor', [CompletionResultType]::ParameterValue, 'The approved anchor: `anchor write` makes a new anchor file from main''s stored results (reviewed re-anchoring: the new file is committed like any change)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for SHELL (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -184,6 +259,9 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             break
         }
         'rag-gate;help;compare' {
+            break
+        }
+        'rag-gate;help;init' {
             break
         }
         'rag-gate;help;eval' {
@@ -197,6 +275,20 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             break
         }
         'rag-gate;help;baseline;fetch' {
+            break
+        }
+        'rag-gate;help;ledger' {
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Write RESULTS.ledger.json: the parent''s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)')
+            break
+        }
+        'rag-gate;help;ledger;record' {
+            break
+        }
+        'rag-gate;help;anchor' {
+            [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Copy main''s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger''s final state); never replaces silently')
+            break
+        }
+        'rag-gate;help;anchor;write' {
             break
         }
         'rag-gate;help;completions' {

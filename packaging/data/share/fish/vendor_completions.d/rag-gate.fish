@@ -28,23 +28,28 @@ complete -c rag-gate -n "__fish_rag_gate_needs_command" -s h -l help -d 'Print h
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -s V -l version -d 'Print version'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "check" -d 'Judge a candidate against a baseline with the gates of a TOML gate file'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "compare" -d 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)'
+complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "init" -d 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "eval" -d 'Compute per-query metrics from a run and qrels (trec_eval-exact)'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "aa" -d 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "baseline" -d 'The baseline: `baseline fetch` downloads main\'s per-query results for the pull request\'s merge-base from GitHub Actions, with a provenance file `check` reports'
+complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "ledger" -d 'main\'s ledger: `ledger record` appends this main run (its delta against its parent and against the anchor) to the ledger carried forward from the parent\'s stored results'
+complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "anchor" -d 'The approved anchor: `anchor write` makes a new anchor file from main\'s stored results (reviewed re-anchoring: the new file is committed like any change)'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "completions" -d 'Print the completion script for SHELL (bash, zsh, fish, powershell, elvish)'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "man" -d 'Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...)'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l seed -d 'Override [bootstrap] seed' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l resamples -d 'Override [bootstrap] resamples' -r
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l holes -d 'Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l holes -d 'Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE, or as JSON lines (query_id, doc_id, each side\'s rank) for a judging step when FILE ends in .jsonl' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l today -d 'Today\'s date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l format -d 'Report format on stdout (or in --output)' -r -f -a "text\t''
 markdown\t''
-json\t''"
+json\t''
+junit\t'JUnit XML: a test case per gate × slice × rule (CI test-report widgets)'"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -s o -l output -d 'Write the report to this file (atomically) instead of stdout' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l export-json -d 'Also write the JSON report to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l export-markdown -d 'Also write the Markdown report to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l export-html -d 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l export-junit -d 'Also write the JUnit XML report (a test case per gate × slice × rule) to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l comment -d 'Post the report as one sticky PR comment, updated in place on later runs. `--comment` is best effort (a failure is a warning); `--comment=required` makes a failure exit 2' -r -f -a "off\t'No comment (the default without `--comment`)'
 best-effort\t'Post or update the comment; a failure is a warning and the exit code stays the verdict\'s'
 required\t'Post or update the comment; a failure exits 2'"
@@ -76,7 +81,19 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l worst -d '
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l tie-epsilon -d '|delta| at or below this is a tie' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l id-column -d 'Column with the query id in CSV/TSV files' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l column -d 'Column mapping for table inputs (repeat): `id=sample_id`, `group=conversation_id`, `slice:lang=language`, `recall@5=id_based_context_recall` (a metric). When metrics are mapped, other columns are ignored; same as the gate file\'s long form' -r
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l input-format -d 'Format of both inputs [default: by extension, else sniffed trec_eval / ir_measures -q]' -r -f -a "jsonl\t''
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l input-format -d 'Format of both inputs [default: by extension, else recognised from the content: JSONL, CSV/TSV with a header, trec_eval / ir_measures -q; needed only for Parquet on a pipe]' -r -f -a "jsonl\t''
+csv\t''
+tsv\t''
+trec-eval\t''
+ir-measures\t''
+parquet\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l baseline-format -d 'Format of the baseline (and its replicates) only; overrides --input-format' -r -f -a "jsonl\t''
+csv\t''
+tsv\t''
+trec-eval\t''
+ir-measures\t''
+parquet\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l candidate-format -d 'Format of the candidate (and its replicates) only; overrides --input-format' -r -f -a "jsonl\t''
 csv\t''
 tsv\t''
 trec-eval\t''
@@ -88,12 +105,20 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l baseline-c
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l candidate-card -d 'The candidate\'s run card; needs --baseline-card' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l format -d 'Report format on stdout (or in --output)' -r -f -a "text\t''
 markdown\t''
-json\t''"
+json\t''
+junit\t'JUnit XML: a test case per gate × slice × rule (CI test-report widgets)'"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -s o -l output -d 'Write the report to this file (atomically) instead of stdout' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-json -d 'Also write the JSON report to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-markdown -d 'Also write the Markdown report to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-html -d 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file' -r -F
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -s h -l help -d 'Print help'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-junit -d 'Also write the JUnit XML report (a test case per gate × slice × rule) to this file' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l baseline -d 'Per-query metrics of the baseline (JSONL, CSV/TSV, Parquet, trec_eval or ir_measures -q output), as `check` reads them' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l candidate -d 'Per-query metrics of the candidate' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l queries -d 'Queries file (JSONL with query_id, group, slices): the groups and the slice tags' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l group-from-id -d 'A regex with one capture giving a query\'s group from its id, e.g. "^(.*)<::>" (default: the groups of the files, else a multi-turn pattern every id matches)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -s o -l output -d 'Write the gate file here (a new file; its paths are made relative to its folder) instead of stdout' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l qrels -d 'Qrels: TREC, JSONL {"query_id", "gold"}, ranx/BEIR JSON, BEIR TSV or LlamaIndex JSONL (recognised from content; gzip undone; `-` is stdin)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l run -d 'Run: TREC, JSONL {"query_id", "ranked"}, ranx/BEIR JSON, MS MARCO TSV or LlamaIndex JSONL (recognised from content; gzip undone; `-` is stdin)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l metrics -d 'Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k, complete@k (1 if every relevant document is in the top k), judged@k (share of the top k that is judged), ann-recall@k (the last only with --exact-run, on its own)' -r
@@ -144,9 +169,10 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l tie-epsilon -d 
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l id-column -d 'Column with the query id in CSV/TSV files' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l format -d 'Report format on stdout (json: the noise file)' -r -f -a "text\t''
 markdown\t''
-json\t''"
+json\t''
+junit\t'JUnit XML: a test case per gate × slice × rule (CI test-report widgets)'"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s o -l output -d 'Write the noise file (JSON, for `[noise] file`) here' -r -F
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s h -l help -d 'Print help'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -f -a "fetch" -d 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -160,15 +186,40 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_s
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from help" -f -a "fetch" -d 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -s h -l help -d 'Print help'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -f -a "record" -d 'Write RESULTS.ledger.json: the parent\'s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l results -d 'This main run\'s per-query results (with its .protocol.json)' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l parent -d 'The parent commit\'s stored results (from `baseline fetch`), with its ledger beside it' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l commit -d 'This run\'s commit (default: GITHUB_SHA)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l pr -d 'The pull request this commit merged (default: from the push event\'s head commit message)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -s h -l help -d 'Print help'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "record" -d 'Write RESULTS.ledger.json: the parent\'s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -s h -l help -d 'Print help'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -f -a "write" -d 'Copy main\'s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger\'s final state); never replaces silently'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l from -d 'main\'s stored results (e.g. from `baseline fetch`), with .protocol.json beside them' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l to -d 'The new anchor file (e.g. anchors/v1.5.jsonl)' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l name -d 'The anchor\'s name in reports (default: the file stem)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l replace -d 'Replace an existing anchor file (otherwise an existing one is an error)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -s h -l help -d 'Print help'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from help" -f -a "write" -d 'Copy main\'s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger\'s final state); never replaces silently'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand man" -l list -d 'List the pages instead: each page\'s name, then its command\'s words'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand man" -s h -l help -d 'Print help'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare eval aa baseline completions man help" -f -a "check" -d 'Judge a candidate against a baseline with the gates of a TOML gate file'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare eval aa baseline completions man help" -f -a "compare" -d 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare eval aa baseline completions man help" -f -a "eval" -d 'Compute per-query metrics from a run and qrels (trec_eval-exact)'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare eval aa baseline completions man help" -f -a "aa" -d 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare eval aa baseline completions man help" -f -a "baseline" -d 'The baseline: `baseline fetch` downloads main\'s per-query results for the pull request\'s merge-base from GitHub Actions, with a provenance file `check` reports'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare eval aa baseline completions man help" -f -a "completions" -d 'Print the completion script for SHELL (bash, zsh, fish, powershell, elvish)'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare eval aa baseline completions man help" -f -a "man" -d 'Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...)'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare eval aa baseline completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "check" -d 'Judge a candidate against a baseline with the gates of a TOML gate file'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "compare" -d 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "init" -d 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "eval" -d 'Compute per-query metrics from a run and qrels (trec_eval-exact)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "aa" -d 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "baseline" -d 'The baseline: `baseline fetch` downloads main\'s per-query results for the pull request\'s merge-base from GitHub Actions, with a provenance file `check` reports'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "ledger" -d 'main\'s ledger: `ledger record` appends this main run (its delta against its parent and against the anchor) to the ledger carried forward from the parent\'s stored results'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "anchor" -d 'The approved anchor: `anchor write` makes a new anchor file from main\'s stored results (reviewed re-anchoring: the new file is committed like any change)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "completions" -d 'Print the completion script for SHELL (bash, zsh, fish, powershell, elvish)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "man" -d 'Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init eval aa baseline ledger anchor completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and __fish_seen_subcommand_from baseline" -f -a "fetch" -d 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and __fish_seen_subcommand_from ledger" -f -a "record" -d 'Write RESULTS.ledger.json: the parent\'s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and __fish_seen_subcommand_from anchor" -f -a "write" -d 'Copy main\'s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger\'s final state); never replaces silently'
