@@ -8,8 +8,8 @@
 //! - shift: n independent deltas μ + 0.1·(Exp(1) − 1) (right-skewed), μ = 0.02.
 //! - clustered: G groups of 2–10 queries, delta = μ + u_g + e, u_g ~ N(0, 0.08²),
 //!   e ~ N(0, 0.05²): strong group effects, as turns of one conversation.
-//! - few groups: G equal groups of 4 queries, the same group model (the issue-17 regime of a
-//!   critical slice of 5–30 conversations).
+//! - few groups: G equal groups of 4 queries, the same group model (the regime of a critical
+//!   slice of 5–30 conversations).
 //! - unequal groups: 20 groups, each of a size drawn from {1, 2, 3, 10, 30}, the same model.
 //! - zero-inflated: n query deltas, 85% exactly 0, the rest 0.05·(1 + Exp(1)) (right-skewed;
 //!   true mean 0.015): most queries untouched, a few improve, now and then a lot. (This

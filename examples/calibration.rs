@@ -154,7 +154,7 @@ fn small(sets: usize, b: usize, seed: u64) {
 }
 
 /// One sparse cell: coverage, both one-sided misses, the `max-drop` false passes at the margin,
-/// and the verdict against the issue-28 target for the default route, with `min-moved` at its
+/// and the verdict against the calibration target for the default route, with `min-moved` at its
 /// default (the sets it does not judge are left out of the coverage and are no pass) and off.
 fn sparse_line(cell: &sim::Sparse, sets: usize, b: usize, seed: u64, route: Route) {
     let outcomes = cell.cell_outcomes(seed, sets, b, route);

@@ -13,7 +13,7 @@ const DATA: &str = concat!(
     "/tests/data/eval/fixtures/trec-covid-r2"
 );
 
-/// The round-2 qrels with every id below `below` zero-padded to `width` digits.
+/// The TREC-COVID round-2 qrels with every id below `below` zero-padded to `width` digits.
 fn padded_qrels(dir: &Path, width: usize, below: u32) -> PathBuf {
     let text = std::fs::read_to_string(format!("{DATA}/qrels.covid-round2.txt")).unwrap();
     let mut out = String::new();

@@ -82,10 +82,15 @@ fn every_man_page_is_what_the_binary_prints() {
             "man/man1/rag-gate.1",
             "man/man1/rag-gate-check.1",
             "man/man1/rag-gate-compare.1",
+            "man/man1/rag-gate-init.1",
             "man/man1/rag-gate-eval.1",
             "man/man1/rag-gate-aa.1",
             "man/man1/rag-gate-baseline.1",
             "man/man1/rag-gate-baseline-fetch.1",
+            "man/man1/rag-gate-ledger.1",
+            "man/man1/rag-gate-ledger-record.1",
+            "man/man1/rag-gate-anchor.1",
+            "man/man1/rag-gate-anchor-write.1",
         ]
     );
     for (rel, words) in &pages {
@@ -153,7 +158,7 @@ fn man_of_an_unknown_command_names_the_commands() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
         err.contains(
-            "man chekc: no such command; expected one of: check, compare, eval, aa, baseline"
+            "man chekc: no such command; expected one of: check, compare, init, eval, aa, baseline, ledger, anchor"
         ),
         "{err}"
     );
