@@ -544,17 +544,7 @@ fn compare_and_judge(
             },
         );
     }
-    let paired_n: BTreeMap<String, usize> = paired
-        .tags
-        .iter()
-        .flat_map(|(t, vs)| vs.iter().map(move |(v, m)| (format!("{t}={v}"), m.len())))
-        .collect();
-    warnings.extend(judge::shrunk_slices(
-        cfg,
-        &mut gates,
-        &paired.trusted_sizes,
-        &paired_n,
-    ));
+    warnings.extend(shrunk_slices(cfg, paired, &mut gates));
     let found = Findings {
         comparisons,
         gates,
@@ -564,6 +554,17 @@ fn compare_and_judge(
         judge: judge_report,
     };
     Ok((found, holes))
+}
+
+/// Slices the trusted side makes large enough but the pairing left too small to judge: their
+/// gates fail, whatever `on-small-slice` says (`judge::shrunk_slices`); the warnings.
+fn shrunk_slices(cfg: &Config, paired: &Paired, gates: &mut [GateResult]) -> Vec<String> {
+    let paired_n: BTreeMap<String, usize> = paired
+        .tags
+        .iter()
+        .flat_map(|(t, vs)| vs.iter().map(move |(v, m)| (format!("{t}={v}"), m.len())))
+        .collect();
+    judge::shrunk_slices(cfg, gates, &paired.trusted_sizes, &paired_n)
 }
 
 /// The judge's warnings and, with `gate-on = "corrected"`, the gates it could not be trusted on
