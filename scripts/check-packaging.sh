@@ -62,7 +62,10 @@ echo "-- the wheel in a fresh venv runs the README's main command"
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
 # The wheel is the rag-gate-cli distribution (the name on PyPI) and installs the rag-gate command.
-"$work/venv/bin/pip" show rag-gate-cli | grep -qx 'Name: rag-gate-cli' \
+# (pip's output goes to a file first: `grep -q` stops reading early, and pip then fails on the
+# broken pipe under pipefail.)
+"$work/venv/bin/pip" show rag-gate-cli > "$work/pip-show"
+grep -qx 'Name: rag-gate-cli' "$work/pip-show" \
   || { echo "the wheel is not the rag-gate-cli distribution"; exit 1; }
 "$work/venv/bin/rag-gate" --version
 set +e
