@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Validates real JSON reports (made by tests/it/report_schema.rs) against docs/report.schema.json,
+# Validates real JSON reports (made by tests/it/report_schema.rs: one gate file, compare, three
+# gate files in one check, ...) against docs/report.schema.json,
 # and the shipped run cards against docs/run-card.schema.json,
 # with check-jsonschema, a full JSON Schema 2020-12 validator (the test's own checker covers
 # only the keywords the schema uses). check-jsonschema comes from the same cached venv as

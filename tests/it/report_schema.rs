@@ -1,9 +1,9 @@
 //! The JSON report against its published layout, `docs/report.schema.json`, on real reports
 //! made by the binary (the shipped example, `compare`, a gate on evaluated runs, a set too small
-//! to judge). The checker below covers the JSON Schema keywords the file uses (type, const,
-//! enum, properties, required, additionalProperties, items, minItems, maxItems, minimum,
-//! exclusiveMinimum, exclusiveMaximum, anyOf, $ref); CI also validates the same reports with
-//! check-jsonschema (scripts/validate-report-schema.sh).
+//! to judge, a judge, three gate files in one check). The checker below covers the JSON Schema
+//! keywords the file uses (type, const, enum, properties, required, additionalProperties, items,
+//! minItems, maxItems, minimum, exclusiveMinimum, exclusiveMaximum, anyOf, $ref); CI also
+//! validates the same reports with check-jsonschema (scripts/validate-report-schema.sh).
 
 use crate::support;
 
@@ -27,13 +27,20 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
         return check(root, &root["$defs"][name], v, at, errs);
     }
     if let Some(any) = s.get("anyOf").and_then(Value::as_array) {
-        let fits = any.iter().any(|alt| {
-            let mut e = Vec::new();
-            check(root, alt, v, at, &mut e);
-            e.is_empty()
-        });
-        if !fits {
+        // No alternative fits: the errors of the closest one (the fewest), so a report that
+        // is almost right says where it is wrong.
+        let closest = any
+            .iter()
+            .map(|alt| {
+                let mut e = Vec::new();
+                check(root, alt, v, at, &mut e);
+                e
+            })
+            .min_by_key(Vec::len)
+            .unwrap_or_default();
+        if !closest.is_empty() {
             errs.push(format!("{at}: fits no alternative of anyOf"));
+            errs.extend(closest);
         }
         return;
     }
@@ -185,6 +192,21 @@ fn real_reports(dir: &Path) -> Vec<(String, Value)> {
         ("small", vec!["check".into(), "small.toml".into()]),
         ("runs", vec!["check".into(), "runs.toml".into()]),
         (
+            "many",
+            vec![
+                "check".into(),
+                prod.display().to_string(),
+                root.join("tests/data/junit/pass.toml")
+                    .display()
+                    .to_string(),
+                root.join("tests/data/junit/not-judged.toml")
+                    .display()
+                    .to_string(),
+                "--resamples".into(),
+                "500".into(),
+            ],
+        ),
+        (
             "judge",
             vec![
                 "check".into(),
@@ -230,10 +252,14 @@ fn real_reports_fit_the_published_schema() {
         "{statuses:?}"
     );
     assert_eq!(by("compare")["gates"].as_array().unwrap().len(), 0);
-    assert_eq!(
-        by("prod")["schema_version"],
-        schema()["properties"]["schema_version"]["const"]
-    );
+    let version = &schema()["$defs"]["report"]["properties"]["schema_version"]["const"];
+    assert_eq!(&by("prod")["schema_version"], version);
+    // The report of several gate files: one verdict, each file's own report under its name.
+    let many = by("many");
+    assert_eq!(&many["schema_version"], version);
+    let files = many["gate_files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    assert!(files.iter().all(|f| f["report"]["gates"].is_array()));
 }
 
 #[test]
@@ -250,6 +276,25 @@ fn the_checker_rejects_what_the_schema_forbids() {
         "extra is not in the schema",
         "no \"notes\"",
         "schema_version",
+    ] {
+        assert!(errs.iter().any(|e| e.contains(want)), "{want}: {errs:#?}");
+    }
+}
+
+#[test]
+fn the_checker_reads_each_section_of_a_several_file_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let reports = real_reports(dir.path());
+    let mut many = reports.into_iter().find(|(k, _)| k == "many").unwrap().1;
+    assert!(violations(&many).is_empty());
+    many["gate_files"][1]["report"]["gates"][0]["extra"] = 1.into();
+    many["gate_files"][2].as_object_mut().unwrap().remove("key");
+    many["verdict"] = "too-small".into();
+    let errs = violations(&many);
+    for want in [
+        "$.gate_files[1].report.gates[0]: extra is not in the schema",
+        "$.gate_files[2]: no \"key\"",
+        "$.verdict",
     ] {
         assert!(errs.iter().any(|e| e.contains(want)), "{want}: {errs:#?}");
     }
