@@ -8,7 +8,8 @@ use std::path::Path;
 
 use crate::cli::FetchArgs;
 use crate::error::{Error, Result};
-use crate::github::artifacts::{self, FoundRun, Problem, Wanted};
+use crate::forge::stored::{short, FoundRun, Problem};
+use crate::github::artifacts::{self, Wanted};
 use crate::github::client::Client;
 use crate::github::GithubEnv;
 use crate::outcome::Outcome;
@@ -257,14 +258,14 @@ fn finish(args: &FetchArgs, mut record: Provenance, run: FoundRun, zip: &[u8]) -
         run.run_id,
         args.workflow,
         args.branch,
-        artifacts::short(&run.commit),
+        short(&run.commit),
         args.to.display(),
         match behind {
             0 => " (the merge-base itself)".to_string(),
             n => format!(
                 " ({} behind the merge-base {}: no run for the nearer ones)",
                 crate::numbers::count(n, "commit", "commits"),
-                artifacts::short(&record.merge_base)
+                short(&record.merge_base)
             ),
         }
     );

@@ -23,10 +23,10 @@ pub mod outputs; // the one check every command's outputs pass: no output is an 
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
 pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second source of tables)
 pub mod report; // renderers of the model: text, Markdown, JSON
-pub mod github; // one GitHub client (timeouts, retries, token, caps); the Actions runs and artifacts
-pub mod gitlab; // GitLab REST v4: merge-request notes, on the GitHub client's transport
 #[cfg(feature = "github")]
-pub mod forge; // the notes of a pull or merge request, one trait for GitHub and GitLab
+pub mod forge; // what both forges share: the notes trait, the HTTP transport, the stored results
+pub mod github; // one GitHub client (timeouts, retries, token, caps); the Actions runs and artifacts
+pub mod gitlab; // GitLab REST v4: merge-request notes and job artifacts, on the shared transport
 pub mod publish; // GitHub: sticky PR comment, job summary, outputs, annotations
 pub mod config; // gate file → validated configuration (strict; errors with line and column)
 

@@ -1,9 +1,14 @@
-//! The forge layer: what the sticky comment needs of a code host, written once for GitHub (PR
-//! comments) and GitLab (merge-request notes). `publish::sticky` (marker, comment modes,
-//! ownership, stale verdicts) speaks to [`Notes`] only; `github/` and `gitlab/` implement it
-//! beside the shared HTTP transport (octocrab's hyper and rustls, the body cap, the redaction).
+//! The forge layer: what rag-gate needs of a code host, written once for GitHub (PR comments,
+//! Actions artifacts) and GitLab (merge-request notes, job artifacts). `publish::sticky` (marker,
+//! comment modes, ownership, stale verdicts) speaks to [`Notes`] only; `baseline fetch` reads a
+//! [`stored::FoundRun`] and a zip whichever forge found them. `github/` and `gitlab/` implement
+//! both on the shared HTTP [`transport`] (octocrab's hyper and rustls, the body cap, the
+//! same-host rule, the token-free download of a redirect, the redaction).
 
-pub use crate::github::client::{Author, Failure, RawComment};
+pub mod stored;
+pub mod transport;
+
+use serde::Deserialize;
 
 /// The notes (comments) of one pull or merge request, as the sticky comment uses them.
 // The futures are awaited on one current-thread runtime: no `Send` bound is needed.
@@ -25,46 +30,32 @@ pub trait Notes {
     fn retries(&self) -> usize;
 }
 
-impl Notes for crate::github::client::Client {
-    async fn identity(&self) -> Result<String, String> {
-        Self::identity(self).await
-    }
-    async fn list_comments(
-        &self,
-        pr: u64,
-        keep: &dyn Fn(&RawComment) -> bool,
-    ) -> Result<Vec<RawComment>, String> {
-        Self::list_comments(self, pr, keep).await
-    }
-    async fn create_comment(&self, pr: u64, body: &str) -> Result<RawComment, Failure> {
-        Self::create_comment(self, pr, body).await
-    }
-    async fn update_comment(&self, id: u64, body: &str) -> Result<RawComment, String> {
-        Self::update_comment(self, id, body).await
-    }
-    fn retries(&self) -> usize {
-        Self::retries(self)
+/// A comment (GitHub) or note (GitLab): the fields the sticky comment reads.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawComment {
+    pub id: u64,
+    #[serde(default)]
+    pub body: Option<String>,
+    #[serde(default)]
+    pub user: Option<Author>,
+}
+
+/// Who wrote a comment.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Author {
+    pub login: String,
+}
+
+impl RawComment {
+    pub fn login(&self) -> Option<&str> {
+        self.user.as_ref().map(|u| u.login.as_str())
     }
 }
 
-impl Notes for crate::gitlab::Client {
-    async fn identity(&self) -> Result<String, String> {
-        Self::identity(self).await
-    }
-    async fn list_comments(
-        &self,
-        pr: u64,
-        keep: &dyn Fn(&RawComment) -> bool,
-    ) -> Result<Vec<RawComment>, String> {
-        Self::list_comments(self, pr, keep).await
-    }
-    async fn create_comment(&self, pr: u64, body: &str) -> Result<RawComment, Failure> {
-        Self::create_comment(self, pr, body).await
-    }
-    async fn update_comment(&self, id: u64, body: &str) -> Result<RawComment, String> {
-        Self::update_comment(self, id, body).await
-    }
-    fn retries(&self) -> usize {
-        Self::retries(self)
-    }
+/// Why a request failed: `unknown` when the forge may have acted on it (a 5xx, a transport
+/// error or a timeout after sending), so a create must not simply be sent again.
+#[derive(Debug)]
+pub struct Failure {
+    pub msg: String,
+    pub unknown: bool,
 }

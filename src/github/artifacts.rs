@@ -6,7 +6,7 @@
 //! `GET /repos/R/commits?sha=SHA` (its ancestors, newest first), `GET
 //! /repos/R/actions/workflows/FILE/runs?branch=B&status=success` (all pages, bounded), `GET
 //! /repos/R/actions/runs/ID/artifacts?name=N`, and `GET /repos/R/actions/artifacts/ID/zip`, whose
-//! redirect is followed without the token ([`Client::download`]).
+//! redirect is followed without the token ([`Client::archive`]).
 //!
 //! Only runs of the repository itself count, started by an event of the base branch (`push`,
 //! `schedule`, `workflow_dispatch`, ...), never by a pull request: a fork can name its branch
@@ -14,14 +14,9 @@
 
 use serde::Deserialize;
 
-use super::client::{Client, Reply, MAX_BODY};
-
-/// How many ancestors of the merge-base are searched for a run.
-pub const MAX_BEHIND: usize = 50;
-/// Safety stop for the run listing: 10 pages of 100 runs.
-pub const MAX_RUN_PAGES: usize = 10;
-/// The largest artifact zip downloaded.
-pub const MAX_ZIP: usize = 512 << 20;
+use super::client::Client;
+use crate::forge::stored::{short, FoundRun, Problem, MAX_BEHIND, MAX_LIST_PAGES, MAX_ZIP};
+use crate::forge::transport::{encode, MAX_BODY};
 
 const ACTIONS_READ: &str = "the token needs `actions: read` (add `permissions: { actions: read, \
      contents: read }` to the job; a fine-grained token needs Actions read access)";
@@ -33,34 +28,6 @@ pub struct Wanted<'a> {
     pub workflow: &'a str,
     pub branch: &'a str,
     pub artifact: &'a str,
-}
-
-/// Why no baseline came back: `Missing` when there is none to have (no run within reach, no
-/// artifact of that name, expired), `Failed` for everything else (permissions, rate limit,
-/// network, a bad answer).
-#[derive(Debug)]
-pub enum Problem {
-    Missing(String),
-    Failed(String),
-}
-
-impl From<String> for Problem {
-    fn from(s: String) -> Self {
-        Problem::Failed(s)
-    }
-}
-
-/// The run found for the merge-base (or an ancestor).
-#[derive(Debug, Clone)]
-pub struct FoundRun {
-    /// The commit the run evaluated.
-    pub commit: String,
-    /// Commits between it and the merge-base (0: the merge-base itself).
-    pub behind: usize,
-    pub run_id: u64,
-    /// When the run was created (`created_at`, RFC 3339).
-    pub run_date: String,
-    pub run_url: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -104,14 +71,6 @@ struct Artifacts {
     artifacts: Vec<Artifact>,
 }
 
-fn parse<T: serde::de::DeserializeOwned>(reply: &Reply, what: &str) -> Result<T, String> {
-    serde_json::from_slice(&reply.body).map_err(|e| format!("{what}: unexpected answer: {e}"))
-}
-
-fn ok(reply: &Reply) -> bool {
-    (200..300).contains(&reply.status)
-}
-
 /// The merge-base of `base...head` (GitHub's compare), lower case, and how many commits `base`
 /// has past it (`behind_by`: how far the base branch moved on since the pull request branched).
 pub async fn merge_base(
@@ -136,11 +95,11 @@ pub async fn merge_base(
         encode(base),
         encode(head)
     );
-    let reply = client.get(&route, &what, MAX_BODY).await?;
-    if !ok(&reply) {
+    let reply = client.http().get(&route, &what, MAX_BODY).await?;
+    if !reply.ok() {
         return Err(client.refusal(&reply, &what, CONTENTS_READ));
     }
-    let compare = parse::<Compare>(&reply, &what)?;
+    let compare = reply.parse::<Compare>(&what)?;
     Ok((
         compare.merge_base_commit.sha.to_ascii_lowercase(),
         compare.behind_by,
@@ -159,16 +118,16 @@ async fn ancestors(client: &Client, sha: &str) -> Result<Vec<String>, String> {
         client.repo_path(),
         encode(sha)
     );
-    let reply = client.get(&route, &what, MAX_BODY).await?;
+    let reply = client.http().get(&route, &what, MAX_BODY).await?;
     if reply.status == 404 || reply.status == 422 {
         return Err(format!(
             "{what}: GitHub does not know commit {sha} in this repository (check --base-sha)"
         ));
     }
-    if !ok(&reply) {
+    if !reply.ok() {
         return Err(client.refusal(&reply, &what, CONTENTS_READ));
     }
-    let list: Vec<Commit> = parse(&reply, &what)?;
+    let list: Vec<Commit> = reply.parse(&what)?;
     let mut shas: Vec<String> = list.into_iter().map(|c| c.sha).take(MAX_BEHIND).collect();
     let sha = sha.to_ascii_lowercase();
     let sha = sha.as_str();
@@ -200,9 +159,9 @@ pub async fn find_run(
     let mut best: Option<(usize, Run)> = None;
     let mut seen = 0usize;
     let mut pages = 0usize;
-    while pages < MAX_RUN_PAGES {
+    while pages < MAX_LIST_PAGES {
         pages += 1;
-        let reply = client.get(&route, &what, MAX_BODY).await?;
+        let reply = client.http().get(&route, &what, MAX_BODY).await?;
         if reply.status == 404 {
             return Err(Problem::Failed(format!(
                 "{what}: GitHub answered 404: no workflow file {} in this repository (give \
@@ -210,10 +169,10 @@ pub async fn find_run(
                 crate::safe_text::quoted(want.workflow)
             )));
         }
-        if !ok(&reply) {
+        if !reply.ok() {
             return Err(Problem::Failed(client.refusal(&reply, &what, ACTIONS_READ)));
         }
-        let runs: Runs = parse(&reply, &what)?;
+        let runs: Runs = reply.parse(&what)?;
         seen += runs.workflow_runs.len();
         for run in runs.workflow_runs {
             if !counts(&run, repository, want.branch) {
@@ -233,7 +192,7 @@ pub async fn find_run(
             break;
         }
         match reply.next {
-            Some(next) => route = client.next_route(&next, &what)?,
+            Some(next) => route = client.http().same_host_route(&next, &what)?,
             None => break,
         }
     }
@@ -283,11 +242,11 @@ pub async fn download(client: &Client, run_id: u64, name: &str) -> Result<bytes:
         client.repo_path(),
         encode(name)
     );
-    let reply = client.get(&route, &what, MAX_BODY).await?;
-    if !ok(&reply) {
+    let reply = client.http().get(&route, &what, MAX_BODY).await?;
+    if !reply.ok() {
         return Err(Problem::Failed(client.refusal(&reply, &what, ACTIONS_READ)));
     }
-    let list: Artifacts = parse(&reply, &what)?;
+    let list: Artifacts = reply.parse(&what)?;
     let names: Vec<String> = list.artifacts.iter().map(|a| a.name.clone()).collect();
     let Some(art) = list.artifacts.into_iter().find(|a| a.name == name) else {
         let has = match names.is_empty() {
@@ -307,17 +266,10 @@ pub async fn download(client: &Client, run_id: u64, name: &str) -> Result<bytes:
         crate::safe_text::quoted(name)
     );
     let route = format!("{}/actions/artifacts/{}/zip", client.repo_path(), art.id);
-    let reply = client.get(&route, &what, MAX_ZIP).await?;
-    match reply.status {
-        200 => Ok(reply.body),
-        301 | 302 | 303 | 307 | 308 => {
-            let to = reply
-                .location
-                .ok_or_else(|| format!("{what}: GitHub redirected without a Location"))?;
-            Ok(client.download(&to, &what, MAX_ZIP).await?)
-        }
-        410 => Err(Problem::Missing(expired(run_id, name))),
-        _ => Err(Problem::Failed(client.refusal(&reply, &what, ACTIONS_READ))),
+    match client.http().archive(&route, &what, MAX_ZIP).await? {
+        Ok(zip) => Ok(zip),
+        Err(reply) if reply.status == 410 => Err(Problem::Missing(expired(run_id, name))),
+        Err(reply) => Err(Problem::Failed(client.refusal(&reply, &what, ACTIONS_READ))),
     }
 }
 
@@ -328,33 +280,4 @@ fn expired(run_id: u64, name: &str) -> String {
          upload step",
         crate::safe_text::quoted(name)
     )
-}
-
-/// The first 7 characters of a commit id.
-pub fn short(sha: &str) -> &str {
-    sha.get(..7).unwrap_or(sha)
-}
-
-/// `s` percent-encoded for a path segment or query value (everything but `A-Za-z0-9-._~`).
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn encoding_keeps_only_unreserved_characters() {
-        assert_eq!(encode("eval.yml"), "eval.yml");
-        assert_eq!(encode("release/1.x"), "release%2F1.x");
-        assert_eq!(encode("a b&c"), "a%20b%26c");
-    }
 }

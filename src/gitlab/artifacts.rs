@@ -5,7 +5,8 @@
 //!
 //! Calls (REST v4, through [`Client`]): `GET /projects/:id/repository/commits?ref_name=SHA` (the
 //! merge-base and its ancestors, newest first), `GET /projects/:id/pipelines?sha=SHA&ref=BRANCH
-//! &status=success`, `GET /projects/:id/pipelines/:pipeline_id/jobs?scope[]=success` and `GET
+//! &status=success` and `GET /projects/:id/pipelines/:pipeline_id/jobs?scope[]=success` (every
+//! page, `Link: rel="next"`, at most [`MAX_LIST_PAGES`] of 100), and `GET
 //! /projects/:id/jobs/:job_id/artifacts`, whose redirect (object storage) is followed without
 //! the token. Only pipelines of the target branch count (`ref=BRANCH`): a merge request's own
 //! pipelines run on `refs/merge-requests/…` and can never pass for the branch's.
@@ -13,8 +14,8 @@
 use serde::Deserialize;
 
 use super::client::Client;
-use crate::github::artifacts::{FoundRun, Problem, MAX_BEHIND, MAX_ZIP};
-use crate::github::client::{Reply, MAX_BODY};
+use crate::forge::stored::{short, FoundRun, Problem, MAX_BEHIND, MAX_LIST_PAGES, MAX_ZIP};
+use crate::forge::transport::{encode, MAX_BODY};
 
 #[derive(Deserialize)]
 struct Commit {
@@ -39,20 +40,6 @@ struct Job {
     artifacts_file: Option<serde_json::Value>,
 }
 
-fn parse<T: serde::de::DeserializeOwned>(reply: &Reply, what: &str) -> Result<T, String> {
-    serde_json::from_slice(&reply.body).map_err(|e| format!("{what}: unexpected answer: {e}"))
-}
-
-/// A job name or ref as a query value.
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 /// The pipeline and job whose artifacts hold the baseline: the newest successful pipeline of
 /// `branch` for `merge_base`, else for its nearest ancestor that has one with a job `job`.
 pub async fn find(
@@ -70,16 +57,16 @@ pub async fn find(
         client.project_route(),
         encode(merge_base)
     );
-    let reply = client.get(&route, &what, MAX_BODY).await?;
+    let reply = client.http().get(&route, &what, MAX_BODY).await?;
     if reply.status == 404 {
         return Err(Problem::Missing(format!(
             "{what}: GitLab does not know the commit (was the target branch rewritten?)"
         )));
     }
-    if !(200..300).contains(&reply.status) {
+    if !reply.ok() {
         return Err(Problem::Failed(client.refusal(&reply, &what)));
     }
-    let commits: Vec<Commit> = parse(&reply, &what)?;
+    let commits: Vec<Commit> = reply.parse(&what)?;
     let mut expired = None;
     for (behind, commit) in commits.iter().take(MAX_BEHIND).enumerate() {
         for p in pipelines(client, branch, &commit.id).await? {
@@ -118,32 +105,26 @@ pub async fn find(
     )))
 }
 
+/// Every successful pipeline of `branch` for `sha`, newest first (all pages, bounded).
 async fn pipelines(client: &Client, branch: &str, sha: &str) -> Result<Vec<Pipeline>, Problem> {
     let what = format!("listing the pipelines of {}", short(sha));
     let route = format!(
-        "{}/pipelines?sha={}&ref={}&status=success&order_by=id&sort=desc&per_page=20",
+        "{}/pipelines?sha={}&ref={}&status=success&order_by=id&sort=desc&per_page=100",
         client.project_route(),
         encode(sha),
         encode(branch)
     );
-    let reply = client.get(&route, &what, MAX_BODY).await?;
-    if !(200..300).contains(&reply.status) {
-        return Err(Problem::Failed(client.refusal(&reply, &what)));
-    }
-    Ok(parse(&reply, &what)?)
+    Ok(client.list(route, &what, MAX_LIST_PAGES).await?)
 }
 
+/// Every successful job of `pipeline` (all pages, bounded).
 async fn jobs(client: &Client, pipeline: u64) -> Result<Vec<Job>, Problem> {
     let what = format!("listing the jobs of pipeline {pipeline}");
     let route = format!(
         "{}/pipelines/{pipeline}/jobs?scope[]=success&per_page=100",
         client.project_route()
     );
-    let reply = client.get(&route, &what, MAX_BODY).await?;
-    if !(200..300).contains(&reply.status) {
-        return Err(Problem::Failed(client.refusal(&reply, &what)));
-    }
-    Ok(parse(&reply, &what)?)
+    Ok(client.list(route, &what, MAX_LIST_PAGES).await?)
 }
 
 /// The artifacts archive of job `job_id` (of pipeline `pipeline`, job name `job`).
@@ -158,17 +139,12 @@ pub async fn download(
         crate::safe_text::quoted(job)
     );
     let route = format!("{}/jobs/{job_id}/artifacts", client.project_route());
-    let reply = client.get(&route, &what, MAX_ZIP).await?;
-    match reply.status {
-        200 => Ok(reply.body),
-        301 | 302 | 303 | 307 | 308 => {
-            let to = reply
-                .location
-                .ok_or_else(|| format!("{what}: GitLab redirected without a Location"))?;
-            Ok(client.download(&to, &what, MAX_ZIP).await?)
+    match client.http().archive(&route, &what, MAX_ZIP).await? {
+        Ok(zip) => Ok(zip),
+        Err(reply) if matches!(reply.status, 404 | 410) => {
+            Err(Problem::Missing(expired_words(pipeline, job_id, job)))
         }
-        404 | 410 => Err(Problem::Missing(expired_words(pipeline, job_id, job))),
-        _ => Err(Problem::Failed(client.refusal(&reply, &what))),
+        Err(reply) => Err(Problem::Failed(client.refusal(&reply, &what))),
     }
 }
 
@@ -179,8 +155,4 @@ fn expired_words(pipeline: u64, job_id: u64, job: &str) -> String {
          `artifacts:expire_in`",
         crate::safe_text::quoted(job)
     )
-}
-
-fn short(sha: &str) -> &str {
-    sha.get(..7).unwrap_or(sha)
 }

@@ -3,7 +3,8 @@
 //! pipeline for `CI_MERGE_REQUEST_DIFF_BASE_SHA` or its nearest ancestor, the job named by
 //! `--artifact`, its artifacts archive unpacked safely with the provenance file; expired
 //! artifacts are a missing baseline; a hostile zip is refused with nothing written outside; the
-//! token goes to GitLab's host only, never to the redirect's.
+//! token goes to GitLab's host only, never to the redirect's; pipelines and jobs are read on every
+//! page (same host only, at most 10 pages).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -306,4 +307,190 @@ fn a_refused_token_is_exit_2_and_not_printed() {
     let err = stderr(&out);
     assert_contains(&err, "GitLab rejected the token (401");
     assert!(!err.contains(TOKEN), "{err}");
+}
+
+/// A pipeline record of commit `i`.
+fn pipeline_json(i: usize, id: u64) -> Value {
+    json!({
+        "id": id, "sha": sha(i), "ref": "main", "status": "success",
+        "created_at": "2026-11-28T10:00:00.000Z",
+        "web_url": format!("https://gitlab.example/g/p/-/pipelines/{id}")
+    })
+}
+
+/// The job that keeps the results, `id`, with its artifacts.
+fn eval_job(id: u64) -> Value {
+    json!({ "id": id, "name": "eval-main", "status": "success",
+            "artifacts_file": { "filename": "artifacts.zip", "size": 1000 } })
+}
+
+impl World {
+    /// `Link: <…>; rel="next"` to `route` on `host` (GitLab's offset pagination).
+    fn next(host: &str, route: &str) -> String {
+        format!("<{host}{route}>; rel=\"next\"")
+    }
+
+    /// The merge-base sha(0) has the successful main pipeline 800 (its jobs: the test's).
+    fn merge_base_pipeline_800(&self) {
+        self.mount(
+            Mock::given(method("GET"))
+                .and(path(format!("{PROJECT}/pipelines")))
+                .and(query_param("sha", sha(0)))
+                .respond_with(
+                    ResponseTemplate::new(200).set_body_json(json!([pipeline_json(0, 800)])),
+                )
+                .with_priority(1),
+        );
+    }
+
+    /// Every page of pipeline 800's jobs (only "lint") links to page 2 on `host`; the route.
+    fn jobs_linking_to(&self, host: &str) -> String {
+        let jobs = format!("{PROJECT}/pipelines/800/jobs");
+        let link = Self::next(host, &format!("{jobs}?page=2&per_page=100"));
+        self.mount(
+            Mock::given(method("GET"))
+                .and(path(jobs.as_str()))
+                .respond_with(
+                    ResponseTemplate::new(200)
+                        .insert_header("link", link.as_str())
+                        .set_body_json(json!([{ "id": 5, "name": "lint" }])),
+                ),
+        );
+        jobs
+    }
+
+    /// Pipeline `id`'s jobs: `first` on page 1 with a link to page 2, `second` on page 2.
+    fn jobs_on_two_pages(&self, id: u64, first: Value, second: Value) {
+        let jobs = format!("{PROJECT}/pipelines/{id}/jobs");
+        let link = Self::next(&self.lab.uri(), &format!("{jobs}?page=2&per_page=100"));
+        self.mount(
+            Mock::given(method("GET"))
+                .and(path(jobs.as_str()))
+                .and(query_param("page", "2"))
+                .respond_with(ResponseTemplate::new(200).set_body_json(second))
+                .with_priority(1),
+        );
+        self.mount(
+            Mock::given(method("GET"))
+                .and(path(jobs.as_str()))
+                .respond_with(
+                    ResponseTemplate::new(200)
+                        .insert_header("link", link.as_str())
+                        .set_body_json(first),
+                )
+                .with_priority(5),
+        );
+    }
+}
+
+#[test]
+fn the_job_on_the_second_page_of_jobs_is_found() {
+    let w = World::new();
+    w.merge_base_pipeline_800();
+    let lint: Vec<Value> = (0..100)
+        .map(|i| json!({ "id": 1000 + i, "name": format!("lint-{i}") }))
+        .collect();
+    w.jobs_on_two_pages(800, json!(lint), json!([eval_job(801)]));
+    w.archive(801, good_zip());
+    let out = w.fetch(&[]);
+    assert_exit(&out, 0);
+    assert_eq!(w.provenance()["found"]["run-id"], 800);
+    assert!(w.to().join("eval/baseline.jsonl").exists());
+    let asked: Vec<String> =
+        w.rt.block_on(w.lab.received_requests())
+            .unwrap()
+            .iter()
+            .filter(|r| r.url.path().ends_with("/jobs"))
+            .map(|r| r.url.query().unwrap_or("").to_string())
+            .collect();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(asked[0].contains("per_page=100"), "{asked:?}");
+    assert!(asked[1].contains("page=2"), "{asked:?}");
+}
+
+#[test]
+fn the_pipeline_on_the_second_page_of_pipelines_is_found() {
+    let w = World::new();
+    let route = format!("{PROJECT}/pipelines");
+    let link = World::next(
+        &w.lab.uri(),
+        &format!(
+            "{route}?page=2&per_page=100&ref=main&sha={}&status=success",
+            sha(0)
+        ),
+    );
+    // Page 1: a newer pipeline of the merge-base that did not run the job; page 2: one that did.
+    w.mount(
+        Mock::given(method("GET"))
+            .and(path(route.as_str()))
+            .and(query_param("sha", sha(0)))
+            .and(query_param("page", "2"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!([pipeline_json(0, 800)])))
+            .with_priority(1),
+    );
+    w.mount(
+        Mock::given(method("GET"))
+            .and(path(route.as_str()))
+            .and(query_param("sha", sha(0)))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .insert_header("link", link.as_str())
+                    .set_body_json(json!([pipeline_json(0, 810)])),
+            )
+            .with_priority(2),
+    );
+    w.mount(
+        Mock::given(method("GET"))
+            .and(path(format!("{route}/810/jobs")))
+            .respond_with(
+                ResponseTemplate::new(200).set_body_json(json!([{ "id": 5, "name": "lint" }])),
+            ),
+    );
+    w.mount(
+        Mock::given(method("GET"))
+            .and(path(format!("{route}/800/jobs")))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!([eval_job(801)]))),
+    );
+    w.archive(801, good_zip());
+    let out = w.fetch(&[]);
+    assert_exit(&out, 0);
+    let p = w.provenance();
+    assert_eq!(p["found"]["run-id"], 800, "{}", stderr(&out));
+    assert_eq!(p["found"]["commits-behind"], 0);
+}
+
+#[test]
+fn an_endless_chain_of_pages_stops_at_the_bound() {
+    let w = World::new();
+    w.merge_base_pipeline_800();
+    // Every page of jobs links to another one.
+    let jobs = w.jobs_linking_to(&w.lab.uri());
+    let out = w.fetch(&[]);
+    assert_exit(&out, 2);
+    assert_contains(
+        &stderr(&out),
+        "listing the jobs of pipeline 800: more than 10 pages",
+    );
+    let asked =
+        w.rt.block_on(w.lab.received_requests())
+            .unwrap()
+            .iter()
+            .filter(|r| r.url.path() == jobs)
+            .count();
+    assert_eq!(asked, 10);
+}
+
+#[test]
+fn a_next_page_on_another_host_is_not_followed() {
+    let w = World::new();
+    w.merge_base_pipeline_800();
+    w.jobs_linking_to(&w.blob.uri());
+    let out = w.fetch(&[]);
+    assert_exit(&out, 2);
+    assert_contains(&stderr(&out), "the next-page link points to another host");
+    assert!(w
+        .rt
+        .block_on(w.blob.received_requests())
+        .unwrap()
+        .is_empty());
 }
