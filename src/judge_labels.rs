@@ -14,9 +14,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::{Config, JudgeSettings, Unit};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::eval::agreement::{self, Grades};
 use crate::eval::Evaluation;
+use crate::load::judge::JudgeSidecar;
 use crate::model::{
     Comparison, CorrectedDelta, DeltaInterval, GateResult, GateStatus, JudgeReport, JudgedDelta,
     NotJudged,
@@ -26,52 +27,8 @@ use crate::slices::Slice;
 use crate::stats::ppi;
 
 /// The sidecar naming the judge (`<judge qrels>.judge.json` by default).
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Sidecar {
-    model: String,
-    prompt_hash: String,
-    date: String,
-    #[serde(default)]
-    settings: BTreeMap<String, serde_json::Value>,
-}
-
-fn read_sidecar(j: &JudgeSettings) -> Result<Sidecar> {
-    let shown = j.sidecar.shown();
-    if !j.sidecar.path.is_file() {
-        return Err(Error::input(
-            &shown,
-            0,
-            "no judge sidecar here: [judge] needs one naming the judge, {\"model\": …, \"prompt_hash\": …, \"date\": …, \"settings\": {…}} (or set [judge] sidecar; docs/judges.md)",
-        ));
-    }
-    let text = crate::load::source::read_text(
-        &j.sidecar.path,
-        &shown,
-        "the judge's sidecar (model, prompt_hash, date, settings; docs/judges.md)",
-    )?;
-
-    let s: Sidecar = serde_json::from_str(&text).map_err(|e| {
-        Error::input(
-            &shown,
-            e.line(),
-            format!("not a judge sidecar (expected {{\"model\": …, \"prompt_hash\": …, \"date\": …, \"settings\": {{…}}}}): {e}"),
-        )
-    })?;
-    for (key, v) in [
-        ("model", &s.model),
-        ("prompt_hash", &s.prompt_hash),
-        ("date", &s.date),
-    ] {
-        if v.trim().is_empty() {
-            return Err(Error::input(
-                &shown,
-                0,
-                format!("{key} is empty: name the judge"),
-            ));
-        }
-    }
-    Ok(s)
+fn read_sidecar(j: &JudgeSettings) -> Result<JudgeSidecar> {
+    crate::load::judge::read(&j.sidecar.path, &j.sidecar.shown())
 }
 
 /// Both runs as the judge's labels score them, and the grades of both qrels.

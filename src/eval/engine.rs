@@ -275,7 +275,7 @@ pub fn evaluate(
     let rows: Vec<QueryResult> = rows.into_values().collect();
     check_finite(&rows, ms, qrels_shown)?;
     let (means, pooled) = means_and_pooled(ms, &rows);
-    let protocol = fingerprint(
+    let mut protocol = fingerprint(
         &qrels,
         &rows,
         (corpus.as_ref(), chunks.as_ref()),
@@ -284,6 +284,8 @@ pub fn evaluate(
         order,
         (run_path, run_shown, run_format),
     )?;
+    // Labels with a judge sidecar beside them are that judge's: part of the fingerprint.
+    protocol.judge = crate::load::judge::beside(qrels_path, qrels_shown)?.map(|s| s.identity());
     let summary = EvalSummary {
         qrels: qrels_shown.to_string(),
         run: run_shown.to_string(),

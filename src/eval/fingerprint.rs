@@ -109,5 +109,6 @@ pub fn protocol<'a>(
         run_context: BTreeMap::new(),
         rows_sha256: None,
         judged_bounds: None,
+        judge: None,
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod columns;
 pub mod history;
+pub mod judge;
 mod csv_table;
 mod jsonl;
 #[cfg(feature = "parquet")]

@@ -1,6 +1,7 @@
 //! The protocol fingerprint: what two per-query metric files must share to be compared — the
 //! qrels, the evaluated query set, the corpus and chunk map, and each metric's definition — as
-//! canonical SHA-256 hashes and plain fields, plus the run context (ir_metadata) that is allowed
+//! canonical SHA-256 hashes and plain fields, and the judge when the qrels are a model's labels
+//! (model, prompt hash, settings), plus the run context (ir_metadata) that is allowed
 //! to differ because it is what a pull request changes. Data and pure functions only: `eval`
 //! builds it, `load` reads the sidecar, `check` compares the two sides. Layout: docs/protocol.md.
 
@@ -75,7 +76,26 @@ pub struct Protocol {
     /// (written by `rag-gate eval`; absent from older sidecars). Not compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judged_bounds: Option<String>,
+    /// The judge whose labels the qrels are (its sidecar beside them, `<qrels>.judge.json`);
+    /// none for labels without one (human labels). Compared: both sides must be labelled by
+    /// the same judge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<Judge>,
 }
+
+/// A relevance judge (a model) as the fingerprint compares it: what shapes its labels. The
+/// sidecar's date is provenance, not protocol: the same judge on another day is the same judge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Judge {
+    pub model: String,
+    pub prompt_hash: String,
+    /// The sidecar's `settings` as canonical JSON (keys sorted), `{}` when it has none.
+    pub settings: String,
+}
+
+/// What a side without a judge shows on the judge's fields.
+const NO_JUDGE: &str = "none (labels without a judge sidecar)";
 
 /// `judged_bounds` of an evaluation over qrels that list only relevant documents.
 pub const BOUNDS_POSITIVE_ONLY: &str = "not needed: the qrels list only relevant documents (no judgment ≤ 0), so unjudged = non-relevant is the collection's own protocol";
@@ -172,6 +192,11 @@ impl Protocol {
             ("corpus-sha256".into(), opt(&p.corpus_sha256)),
             ("chunk-map-sha256".into(), opt(&p.chunk_map_sha256)),
         ];
+        if let Some(j) = &p.judge {
+            out.push(("judge-model".into(), j.model.clone()));
+            out.push(("judge-prompt-hash".into(), j.prompt_hash.clone()));
+            out.push(("judge-settings".into(), j.settings.clone()));
+        }
         for (m, d) in &p.metrics {
             for (k, v) in d.fields() {
                 out.push((format!("{m}.{k}"), v));
@@ -213,7 +238,10 @@ pub fn differences(base: &Protocol, cand: &Protocol, metrics: &[String]) -> Vec<
     let b: BTreeMap<String, String> = base.fields(metrics).into_iter().collect();
     let c: BTreeMap<String, String> = cand.fields(metrics).into_iter().collect();
     let mut out = Vec::new();
-    let absent = || "absent from the fingerprint".to_string();
+    let absent = |f: &str| match f.starts_with("judge-") {
+        true => NO_JUDGE.to_string(),
+        false => "absent from the fingerprint".to_string(),
+    };
     let mut names: Vec<&String> = b.keys().chain(c.keys()).collect();
     names.sort_by_key(|n| field_order(n));
     names.dedup();
@@ -222,8 +250,8 @@ pub fn differences(base: &Protocol, cand: &Protocol, metrics: &[String]) -> Vec<
         if bv != cv {
             out.push(Difference {
                 field: f.clone(),
-                baseline: bv.unwrap_or_else(absent),
-                candidate: cv.unwrap_or_else(absent),
+                baseline: bv.unwrap_or_else(|| absent(f)),
+                candidate: cv.unwrap_or_else(|| absent(f)),
             });
         }
     }
@@ -232,9 +260,12 @@ pub fn differences(base: &Protocol, cand: &Protocol, metrics: &[String]) -> Vec<
 
 /// Global fields first (in their fixed order), then metric fields by name.
 fn field_order(name: &str) -> (usize, String) {
-    const GLOBAL: [&str; 5] = [
+    const GLOBAL: [&str; 8] = [
         "metric-version",
         "qrels-sha256",
+        "judge-model",
+        "judge-prompt-hash",
+        "judge-settings",
         "query-set-sha256",
         "corpus-sha256",
         "chunk-map-sha256",
@@ -296,6 +327,7 @@ mod tests {
             run_context: BTreeMap::new(),
             rows_sha256: None,
             judged_bounds: None,
+            judge: None,
         }
     }
 
@@ -354,6 +386,38 @@ mod tests {
         let d = differences(&b, &c, &["recall@5".into()]);
         assert_eq!(d[0].field, "recall@5.cutoff");
         assert_eq!(d[0].baseline, "absent from the fingerprint");
+    }
+
+    #[test]
+    fn the_judge_is_compared_but_not_its_date() {
+        let judge = |model: &str| Judge {
+            model: model.into(),
+            prompt_hash: "sha256:01".into(),
+            settings: "{\"temperature\":0}".into(),
+        };
+        let (mut b, mut c) = (proto(), proto());
+        b.judge = Some(judge("m1"));
+        c.judge = Some(judge("m2"));
+        let d = differences(&b, &c, &[]);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            (
+                d[0].field.as_str(),
+                d[0].baseline.as_str(),
+                d[0].candidate.as_str()
+            ),
+            ("judge-model", "m1", "m2")
+        );
+        assert_ne!(b.hash(&[]), c.hash(&[]));
+        c.judge = None;
+        let d = differences(&b, &c, &[]);
+        assert_eq!(d.len(), 3, "{d:?}");
+        assert!(d.iter().all(|x| x.candidate == NO_JUDGE), "{d:?}");
+        // Human labels: no judge fields, the fingerprint as before.
+        assert!(!proto()
+            .fields(&[])
+            .iter()
+            .any(|(f, _)| f.starts_with("judge")));
     }
 
     #[test]

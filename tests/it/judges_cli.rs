@@ -1,7 +1,9 @@
 //! `[judge]` through the binary on real qrels: TREC-COVID round 2 (covidex-t5 → covidex-sim)
 //! split into a human-labelled sample of 12 of 35 topics and a simulated judge that over-rates
 //! the candidate's documents (tests/data/judges/make_judge_fixture.py). Taken as truth the
-//! judge passes the change; the humans fail it; the judge corrected by the humans fails it.
+//! judge passes the change; the humans fail it; the judge corrected by the humans fails it. The
+//! judge (its sidecar) is part of the protocol fingerprint: two sides labelled by different judges
+//! are refused (exit 2).
 
 use crate::support::cli::{check_json, json_exit, rag_gate, warnings, write};
 use serde_json::Value;
@@ -238,4 +240,194 @@ fn holes_export_as_json_lines_for_a_judging_step() {
         first["candidate_rank"].is_u64() || first["baseline_rank"].is_u64(),
         "{first}"
     );
+}
+
+/// `rag-gate eval` of a covid run (`t5` or `sim`) against `qrels` into `out` with its sidecar.
+fn eval_judged(qrels: &std::path::Path, run: &str, out: &std::path::Path) {
+    let run = format!(
+        "{}/tests/data/eval/fixtures/trec-covid-r2/run.covidex-{run}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = rag_gate()
+        .args(["eval", "--metrics", "ndcg@10", "--qrels"])
+        .arg(qrels)
+        .args(["--run", &run, "-o"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The judge's qrels copied into `dir/name/` with `sidecar` beside them (none: no sidecar).
+fn judged_qrels(dir: &std::path::Path, name: &str, sidecar: Option<Value>) -> std::path::PathBuf {
+    let sub = dir.join(name);
+    std::fs::create_dir_all(&sub).unwrap();
+    let q = write(
+        &sub,
+        "judge.qrels",
+        std::fs::read(gate("judge.qrels")).unwrap(),
+    );
+    if let Some(s) = sidecar {
+        write(&sub, "judge.qrels.judge.json", s.to_string());
+    }
+    q
+}
+
+fn shipped_sidecar() -> Value {
+    serde_json::from_str(&std::fs::read_to_string(gate("judge.qrels.judge.json")).unwrap()).unwrap()
+}
+
+/// `compare b.jsonl c.jsonl` in `dir`.
+fn compare_in(dir: &std::path::Path) -> std::process::Output {
+    rag_gate()
+        .current_dir(dir)
+        .args([
+            "compare",
+            "b.jsonl",
+            "c.jsonl",
+            "--resamples",
+            "200",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_judge_is_part_of_the_fingerprint_and_two_judges_are_not_compared() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let a = judged_qrels(dir, "a", Some(shipped_sidecar()));
+    eval_judged(&a, "t5", &dir.join("b.jsonl"));
+    let side: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("b.jsonl.protocol.json")).unwrap())
+            .unwrap();
+    assert_eq!(side["judge"]["model"], "simulated-judge-v1");
+    assert_eq!(side["judge"]["prompt-hash"], "sha256:0f1e2d3c");
+    assert_eq!(
+        side["judge"]["settings"],
+        "{\"bias\":\"candidate +0.7\",\"temperature\":0}"
+    );
+
+    // The same labels, byte for byte, claimed by another judge, with other settings, or by no
+    // judge at all: refused (exit 2), naming the field with both values.
+    let mut other_model = shipped_sidecar();
+    other_model["model"] = "other-judge-v2".into();
+    let mut warmer = shipped_sidecar();
+    warmer["settings"]["temperature"] = 0.7.into();
+    let cases = [
+        (
+            "model",
+            Some(other_model),
+            "judge-model: baseline simulated-judge-v1 | candidate other-judge-v2",
+        ),
+        ("settings", Some(warmer), "judge-settings: baseline"),
+        (
+            "none",
+            None,
+            "judge-model: baseline simulated-judge-v1 | candidate none (labels without a judge sidecar)",
+        ),
+    ];
+    for (name, sidecar, needle) in cases {
+        let q = judged_qrels(dir, name, sidecar);
+        eval_judged(&q, "sim", &dir.join("c.jsonl"));
+        let o = compare_in(dir);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains("protocol mismatch: b.jsonl and c.jsonl"),
+            "{err}"
+        );
+        assert!(err.contains(needle), "{name}: {needle} not in {err}");
+        assert!(o.stdout.is_empty(), "{name}: a report was printed");
+    }
+
+    // The same judge on another day is the same judge: compared, and the report names it.
+    let mut later = shipped_sidecar();
+    later["date"] = "2027-01-15".into();
+    let q = judged_qrels(dir, "later", Some(later));
+    eval_judged(&q, "sim", &dir.join("c.jsonl"));
+    let o = compare_in(dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["protocol"]["status"], "checked");
+    let fields = r["protocol"]["fields"].as_array().unwrap();
+    assert!(
+        fields
+            .iter()
+            .any(|f| f["field"] == "judge-model" && f["value"] == "simulated-judge-v1"),
+        "{fields:?}"
+    );
+}
+
+#[test]
+fn a_run_judged_here_against_a_stored_file_of_another_judge_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let a = judged_qrels(dir, "a", Some(shipped_sidecar()));
+    eval_judged(&a, "t5", &dir.join("b.jsonl"));
+    let mut next = shipped_sidecar();
+    next["model"] = "simulated-judge-v2".into();
+    judged_qrels(dir, "next", Some(next));
+    let run = format!(
+        "{}/tests/data/eval/fixtures/trec-covid-r2/run.covidex-sim.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let g = write(
+        dir,
+        "g.toml",
+        format!(
+            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = {{ run = \"{run}\" }}\nqrels = \"next/judge.qrels\"\n\
+             [bootstrap]\nresamples = 200\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n"
+        ),
+    );
+    let o = rag_gate()
+        .current_dir(dir)
+        .arg("check")
+        .arg(&g)
+        .args(["--export-json", "report.json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("judge-model: baseline simulated-judge-v1 | candidate simulated-judge-v2"),
+        "{err}"
+    );
+    assert!(!dir.join("report.json").exists(), "a report was written");
+}
+
+#[test]
+fn a_check_on_judged_qrels_shows_the_judge_in_its_shared_protocol() {
+    let r = json_exit(&mut check_json(gate("judge-only.toml")), 0);
+    assert_eq!(r["protocol"]["status"], "shared");
+    let fields = r["protocol"]["fields"].as_array().unwrap();
+    for (field, value) in [
+        ("judge-model", "simulated-judge-v1"),
+        ("judge-prompt-hash", "sha256:0f1e2d3c"),
+    ] {
+        assert!(
+            fields
+                .iter()
+                .any(|f| f["field"] == field && f["value"] == value),
+            "{field}: {fields:?}"
+        );
+    }
+    // Human labels carry no judge fields.
+    let human = json_exit(&mut check_json(gate("human.toml")), 1);
+    let fields = human["protocol"]["fields"].as_array().unwrap();
+    assert!(!fields
+        .iter()
+        .any(|f| f["field"].as_str().unwrap().starts_with("judge")));
 }
