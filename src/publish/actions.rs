@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::model::{Report, Verdict};
+use crate::model::{CombinedReport, Report, Verdict};
 use crate::safe_text::{one_line, shown, Command, Line};
 
 pub use crate::safe_text::{escape_data, escape_property};
@@ -27,13 +27,30 @@ pub fn warning(actions: bool, msg: &str) -> Line {
 /// One `::error` line per check that fails the build, at most [`MAX_ANNOTATIONS`]: past that, the last line
 /// sums up the rest.
 pub fn gate_annotations(report: &Report) -> Vec<Line> {
-    let failed: Vec<String> = report
+    capped(failed_checks(report, None))
+}
+
+/// The `::error` lines of several gate files' reports, each naming its file (the same gate
+/// number can fail in two files), at most [`MAX_ANNOTATIONS`] over all of them.
+pub fn combined_annotations(c: &CombinedReport) -> Vec<Line> {
+    capped(
+        c.gate_files
+            .iter()
+            .flat_map(|f| failed_checks(&f.report, Some(&f.file)))
+            .collect(),
+    )
+}
+
+/// A line per failed check, headed by its gate file when one is given.
+fn failed_checks(report: &Report, file: Option<&str>) -> Vec<String> {
+    let head = file.map_or_else(String::new, |f| format!("{}: ", shown(f)));
+    report
         .gates
         .iter()
         .filter(|g| g.fails_build)
         .map(|g| {
             format!(
-                "gate {} failed: {} on {} ({} {}): {}",
+                "{head}gate {} failed: {} on {} ({} {}): {}",
                 g.gate,
                 shown(&g.name()),
                 shown(&g.slice),
@@ -42,7 +59,11 @@ pub fn gate_annotations(report: &Report) -> Vec<Line> {
                 one_line(&g.detail)
             )
         })
-        .collect();
+        .collect()
+}
+
+/// At most [`MAX_ANNOTATIONS`] lines: past that, the last one sums up the rest.
+fn capped(failed: Vec<String>) -> Vec<Line> {
     let mut msgs: Vec<String> = failed.iter().take(MAX_ANNOTATIONS).cloned().collect();
     if failed.len() > MAX_ANNOTATIONS {
         let rest = failed.len() - (MAX_ANNOTATIONS - 1);

@@ -70,11 +70,7 @@ pub fn publish_combined(
 ) -> Result<Vec<Line>> {
     use crate::report::combined;
     let annotations = match env.actions {
-        true => c
-            .gate_files
-            .iter()
-            .flat_map(|f| actions::gate_annotations(&f.report))
-            .collect(),
+        true => actions::combined_annotations(c),
         false => Vec::new(),
     };
     let key = combined::key(c);

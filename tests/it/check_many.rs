@@ -286,6 +286,18 @@ fn on_github_three_files_make_one_comment_with_three_sections() {
         std::fs::read_to_string(&outputs).unwrap().lines().next(),
         Some("verdict=fail")
     );
+    // The failed checks' annotations name their gate file (two files can share gate numbers).
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("::error title=rag-gate::"))
+        .collect();
+    assert!(!errors.is_empty(), "{stderr}");
+    assert!(
+        errors
+            .iter()
+            .all(|l| l.starts_with("::error title=rag-gate::gates/prod.toml: gate ")),
+        "{errors:#?}"
+    );
     assert_no_token(&[String::from_utf8_lossy(&out.stdout).to_string(), stderr]);
     gh.verify();
 }
