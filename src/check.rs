@@ -49,8 +49,8 @@ fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Resul
                 load::protocol::check_query_set(p, &table, &spec.shown())?;
             }
             Loaded {
+                note: table.rounded_to.map(|d| rounded_note(&spec.shown(), d)),
                 table,
-                note: None,
                 protocol,
                 eval: None,
                 condensed: None,
@@ -77,6 +77,20 @@ fn load_side(cfg: &Config, spec: &InputSpec, metrics_wanted: &[String]) -> Resul
     };
     side.table.source = spec.shown();
     Ok(side)
+}
+
+/// The note for a metric file whose values were rounded to `places` decimals (trec_eval `-q`
+/// prints 4): what the rounding means for ties and for small deltas.
+fn rounded_note(shown: &str, places: u32) -> String {
+    let zeros = "0".repeat(places.saturating_sub(1) as usize);
+    let (step, half) = (format!("0.{zeros}1"), format!("0.{zeros}05"));
+    format!(
+        "{shown}: every value carries {places} decimals (trec_eval -q prints 4): each per-query \
+         value is rounded, off by up to ±{half}, so queries that differ by less than {step} read as \
+         ties and a delta or threshold finer than {step} is below what the file can show; for \
+         full precision evaluate the run with rag-gate eval (or give it as a {{ run = \"...\" }} \
+         input with qrels) or export more decimals"
+    )
 }
 
 /// The two sides' fingerprints checked against each other for the compared metrics.

@@ -466,13 +466,21 @@ fn unreliable(cfg: &Config, r: &mut GateResult, c: &Comparison, runs: &Runs, v: 
         at(j.and_then(|j| j.lower.as_ref()), &g.lower),
         at(j.and_then(|j| j.upper.as_ref()), &g.upper)
     );
+    // The gate's "why" leads with what decided it: unreliability when it fails the gate, the
+    // gate's own reason when it only warns (a passing gate's why says why it passed). The
+    // bounds with their intervals are in the warning and the judged table.
     if cfg.judged.on_unreliable == OnUnreliable::Fail {
         r.passed = false;
         r.fails_build = true;
         r.status = GateStatus::Fail;
         r.decided_by = format!("{why} (judged bounds)");
+        r.detail = format!("{why}: {bounds} ({})", r.detail);
+    } else {
+        r.detail = format!(
+            "{}; warning, {why} ({} at the lower bound, {} at the upper)",
+            r.detail, g.lower, g.upper
+        );
     }
-    r.detail = format!("{why}: {bounds} ({})", r.detail);
     format!(
         "gate #{} {} on {}: {why} ({}): {bounds}; judge these first: {}",
         r.gate,

@@ -39,6 +39,7 @@ pub fn evaluate_ann(
         queries_in_qrels: truth.len(),
         evaluated: scored.rows.len(),
         excluded: Vec::new(),
+        graded_only: Vec::new(),
         missing_from_run: scored.missing,
         run_only_ignored: scored.ann_only,
         run_only: Vec::new(),

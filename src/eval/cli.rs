@@ -195,6 +195,14 @@ fn left_out_notes(s: &EvalSummary) -> Vec<String> {
             few(&s.excluded, 5)
         ));
     }
+    if !s.graded_only.is_empty() {
+        notes.push(format!(
+            "note: {} with no doc at rel >= {} but graded judgments kept for nDCG (scored by their grades, as trec_eval -l does); their binary metrics are 0 (R = 0): {}",
+            queries(s.graded_only.len()),
+            s.policies.rel_level,
+            few(&s.graded_only, 5)
+        ));
+    }
     if !s.missing_from_run.is_empty() {
         notes.push(format!(
             "note: {} absent from the run scored 0: {}",
@@ -250,7 +258,8 @@ fn piped_run_note(args: &EvalArgs, s: &EvalSummary) -> Option<String> {
     }
     let came = if crate::input::open::is_stdin(&args.run) {
         "on standard input".to_string()
-    } else if std::fs::metadata(&args.run).is_ok_and(|m| !m.is_file()) {
+    } else if std::fs::metadata(&args.run).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        // A folder is a Parquet table (ir_metadata headers are for text runs): not a pipe.
         format!(
             "through a pipe or device ({})",
             crate::safe_text::one_line(&args.run.display().to_string())

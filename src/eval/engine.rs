@@ -99,6 +99,11 @@ pub struct EvalSummary {
     pub evaluated: usize,
     /// Queries without a relevant doc, left out (`--empty-gold exclude`).
     pub excluded: Vec<String>,
+    /// Queries with no doc at `--rel-level` but graded judgments (some grade > 0), kept because
+    /// an nDCG metric is asked for: nDCG scores them by their grades (as trec_eval `-l` does),
+    /// the binary metrics score 0 (R = 0).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub graded_only: Vec<String>,
     /// Evaluated queries the run has no ranking for: scored as an empty ranking.
     pub missing_from_run: Vec<String>,
     /// Queries in the run but not in the qrels: ignored.
@@ -251,7 +256,7 @@ pub fn evaluate(
     if opts.gain == Gain::Exponential {
         check_exponential_grades(&qrels, qrels_shown)?;
     }
-    let excluded = excluded_queries(&qrels, opts, qrels_shown)?;
+    let (excluded, graded_only) = excluded_queries(&qrels, ms, opts, qrels_shown)?;
     let spec = RunSpec {
         format: run_format,
         order,
@@ -293,6 +298,7 @@ pub fn evaluate(
         queries_in_qrels: qrels.queries.len(),
         evaluated: rows.len(),
         excluded: excluded.into_iter().collect(),
+        graded_only,
         missing_from_run: missing,
         run_only_ignored: run_only.len(),
         run_only: run_only.into_iter().collect(),
@@ -381,12 +387,28 @@ fn check_request(ms: &[Metric], opts: &EvalOptions) -> Result<()> {
     Ok(())
 }
 
-/// The empty-gold queries that `--empty-gold exclude` leaves out (an error under `error`).
-fn excluded_queries(qrels: &Qrels, opts: &EvalOptions, shown: &str) -> Result<BTreeSet<String>> {
+/// The empty-gold queries that `--empty-gold exclude` leaves out (an error under `error`), and
+/// the queries kept only for their graded gold.
+///
+/// A query's gold is empty when no asked metric has a relevant doc for it: the binary metrics
+/// count docs at rel ≥ `--rel-level`, nDCG counts every grade > 0 (its gain is the grade,
+/// whatever the level: trec_eval's `-l` does not change nDCG). So under `--rel-level 2` a query
+/// judged only 1 is kept when nDCG is asked for, with trec_eval's values: nDCG by its grades,
+/// the binary metrics 0.
+fn excluded_queries(
+    qrels: &Qrels,
+    ms: &[Metric],
+    opts: &EvalOptions,
+    shown: &str,
+) -> Result<(BTreeSet<String>, Vec<String>)> {
     let level = opts.rel_level;
+    let graded = ms.iter().any(|m| m.kind == Kind::Ndcg);
     let mut excluded = BTreeSet::new();
+    let mut graded_only = Vec::new();
     for (qid, q) in &qrels.queries {
-        if q.num_rel(level) == 0 {
+        if q.num_rel(level) == 0 && graded && q.judged.values().any(|&g| g > 0) {
+            graded_only.push(qid.clone());
+        } else if q.num_rel(level) == 0 {
             match opts.empty_gold {
                 EmptyGold::Exclude => {
                     excluded.insert(qid.clone());
@@ -398,7 +420,7 @@ fn excluded_queries(qrels: &Qrels, opts: &EvalOptions, shown: &str) -> Result<BT
             }
         }
     }
-    Ok(excluded)
+    Ok((excluded, graded_only))
 }
 
 /// Scores every judged, non-excluded query of the run; also returns the run-only query ids.

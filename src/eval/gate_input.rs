@@ -295,6 +295,14 @@ fn evaluate_run_with(
         summary.missing_from_run.len(),
         summary.run_only_ignored
     );
+    if !summary.graded_only.is_empty() {
+        note.push_str(&format!(
+            "; {} with no doc at rel-level {} but graded judgments kept for nDCG, their binary metrics 0: {}",
+            crate::numbers::count(summary.graded_only.len(), "query", "queries"),
+            summary.policies.rel_level,
+            crate::error::few(&summary.graded_only, 5)
+        ));
+    }
     if let Some(w) = super::engine::disagree_warning(&spec.written, &summary.scores_disagree) {
         note.push_str("; ");
         note.push_str(w.trim_start_matches("warning: "));

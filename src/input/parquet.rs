@@ -1,5 +1,7 @@
 //! Parquet tables: one file, or a folder of part files (Spark, Polars, DuckDB, pyarrow) read as
-//! one table in name order. Streamed by row group, [`BATCH_ROWS`] rows at a time, through the
+//! one table in name order; in a Hive-partitioned folder (`lang=en/part-0.parquet`) each
+//! partition key is one more string column, its value the folder's (a null for Hive's default
+//! partition), unless the part files hold a column of that name themselves. Streamed by row group, [`BATCH_ROWS`] rows at a time, through the
 //! parquet crate's typed column readers, on a second thread one batch ahead of the consumer:
 //! memory is a few batches of the wanted columns (their buffers reused), whatever the file or
 //! row group declares. Only flat columns of strings, integers and floats are read; `load/` and
@@ -64,7 +66,8 @@ impl Kind {
     }
 }
 
-/// A top-level column: its name, kind and leaf index in its file (None for nested fields).
+/// A top-level column: its name, kind and leaf index in its file (None for nested fields and
+/// partition keys).
 #[derive(Debug, Clone)]
 pub struct Column {
     pub name: String,
@@ -72,6 +75,15 @@ pub struct Column {
     leaf: Option<usize>,
     /// The definition level of a non-null cell (0: the column is required).
     max_def: i16,
+    /// For a Hive partition key: its index in the part's partition values.
+    partition: Option<usize>,
+}
+
+impl Column {
+    /// True for a Hive partition key (a column taken from the folder names, not the files).
+    pub fn is_partition(&self) -> bool {
+        self.partition.is_some()
+    }
 }
 
 /// One part file's place and columns.
@@ -82,6 +94,8 @@ struct Part {
     /// The file's size in bytes: the decoded data may be at most [`super::MAX_GZIP_RATIO`]
     /// times it (or [`super::GZIP_FREE_BYTES`]), as for gzip.
     len: u64,
+    /// Hive partition key → value of the folders the file lies in (outermost first).
+    partition: Vec<(String, Option<String>)>,
 }
 
 /// An opened table: its part files (one for a plain file), their columns already checked to agree.
@@ -213,37 +227,49 @@ impl Batch<'_> {
     }
 }
 
-/// Opens a Parquet file or a folder of `*.parquet` part files (hidden and `_` files skipped) and
-/// checks that every part has the same columns.
+/// Opens a Parquet file or a folder of `*.parquet` part files (hidden and `_` files skipped),
+/// flat or Hive-partitioned, and checks that every part has the same columns.
 pub fn open(path: &Path, shown: &str) -> Result<Table> {
     let files = if path.is_dir() {
-        super::parts::parts(path, shown, "parquet")?
+        super::parts::hive_parts(path, shown, "parquet")?
     } else {
-        vec![path.to_path_buf()]
+        vec![super::parts::Part {
+            path: path.to_path_buf(),
+            relative: String::new(),
+            partition: Vec::new(),
+        }]
     };
     let mut parts: Vec<Part> = Vec::with_capacity(files.len());
     for f in files {
         let part_shown = if path.is_dir() {
-            let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
-            format!(
-                "{}/{}",
-                shown.trim_end_matches('/'),
-                name.unwrap_or_default()
-            )
+            format!("{}/{}", shown.trim_end_matches('/'), f.relative)
         } else {
             shown.to_string()
         };
-        let meta = read_footer(&f, &part_shown)?;
-        let len = std::fs::metadata(&f).map_or(0, |m| m.len());
-        let columns = columns_of(&meta);
+        let meta = read_footer(&f.path, &part_shown)?;
+        let len = std::fs::metadata(&f.path).map_or(0, |m| m.len());
+        let mut columns = columns_of(&meta);
+        for (k, (key, _)) in f.partition.iter().enumerate() {
+            // DuckDB's WRITE_PARTITION_COLUMNS keeps the key in the files too: theirs is read.
+            if !columns.iter().any(|c| c.name == *key) {
+                columns.push(Column {
+                    name: key.clone(),
+                    kind: Kind::Text,
+                    leaf: None,
+                    max_def: 0,
+                    partition: Some(k),
+                });
+            }
+        }
         if let Some(first) = parts.first() {
             same_columns(first, &part_shown, &columns)?;
         }
         parts.push(Part {
-            path: f,
+            path: f.path,
             shown: part_shown,
             columns,
             len,
+            partition: f.partition,
         });
     }
     Ok(Table {
@@ -342,6 +368,7 @@ fn columns_of(meta: &ParquetMetaData) -> Vec<Column> {
                     kind: Kind::Other("a nested list or struct".into()),
                     leaf: None,
                     max_def: 0,
+                    partition: None,
                 });
             }
             continue;
@@ -352,6 +379,7 @@ fn columns_of(meta: &ParquetMetaData) -> Vec<Column> {
             kind,
             leaf: Some(leaf),
             max_def: d.max_def_level(),
+            partition: None,
         });
     }
     out
@@ -566,7 +594,13 @@ impl Table {
                     part.columns
                         .iter()
                         .find(|c| c.name == *n)
-                        .and_then(|c| c.leaf.map(|l| (l, c.kind.clone(), c.max_def)))
+                        .and_then(|c| match (c.leaf, c.partition) {
+                            (Some(l), _) => Some(Wanted::Leaf(l, c.kind.clone(), c.max_def)),
+                            (None, Some(k)) => Some(Wanted::Constant(
+                                part.partition[k].1.as_ref().map(|v| v.as_bytes().to_vec()),
+                            )),
+                            (None, None) => None,
+                        })
                         .ok_or_else(|| self.missing("asked for", n))
                 })
                 .collect::<Result<Vec<_>>>();
@@ -597,13 +631,21 @@ struct Decoded1 {
     columns: Vec<Decoded>,
 }
 
+/// Where a wanted column's values come from: a leaf column of the file (index, kind,
+/// definition level of a non-null cell), or a partition key's value, the same in every row.
+#[derive(Debug, Clone)]
+enum Wanted {
+    Leaf(usize, Kind, i16),
+    Constant(Option<Vec<u8>>),
+}
+
 /// Streams part `k`; returns the table row after its last row (None: the receiver hung up).
 /// Each batch goes to `emit` (false: nobody listens any more) in column buffers from `reuse`
 /// when one came back, new ones otherwise; the scratch buffers are reused from batch to batch.
 fn read_part(
     k: usize,
     part: &Part,
-    leaves: &[(usize, Kind, i16)],
+    leaves: &[Wanted],
     mut table_row: u64,
     emit: &mut dyn FnMut(Decoded1) -> bool,
     reuse: &mut dyn FnMut() -> Option<Vec<Decoded>>,
@@ -625,35 +667,34 @@ fn read_part(
         .saturating_mul(super::MAX_GZIP_RATIO)
         .max(super::GZIP_FREE_BYTES);
     let mut decoded = 0u64;
+    let any_leaf = leaves.iter().any(|w| matches!(w, Wanted::Leaf(..)));
     for g in 0..reader.num_row_groups() {
         let rg = reader.get_row_group(g).map_err(|e| pq_err(g, e))?;
         let mut readers = leaves
             .iter()
-            .map(|(l, _, _)| rg.get_column_reader(*l))
+            .map(|w| match w {
+                Wanted::Leaf(l, _, _) => rg.get_column_reader(*l).map(Some),
+                Wanted::Constant(_) => Ok(None),
+            })
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(|e| pq_err(g, e))?;
+        let declared = rg.metadata().num_rows().max(0) as usize;
         let mut first_row = 0usize;
         loop {
             let mut columns = reuse()
                 .filter(|c| c.len() == leaves.len())
                 .unwrap_or_else(|| leaves.iter().map(|_| Decoded::default()).collect());
-            let mut len = None;
-            let each = readers.iter_mut().zip(leaves).zip(&mut columns);
-            for (((r, (_, kind, max_def)), out), s) in each.zip(&mut scratch) {
-                let n = decode(r, kind, *max_def, out, s).map_err(|e| pq_err(g, e))?;
-                decoded += decoded_bytes(out);
-                within_cap(part, g, decoded, cap)?;
-                if *len.get_or_insert(n) != n {
-                    return Err(Error::input(
-                        &part.shown,
-                        0,
-                        format!("row group {}: columns of unequal length", g + 1),
-                    ));
-                }
-            }
-            let len = len.unwrap_or(0);
+            let mut batch = BatchBuffers {
+                columns: &mut columns,
+                scratch: &mut scratch,
+                decoded: &mut decoded,
+            };
+            let len = batch.fill(part, g, (leaves, &mut readers), cap, |_| {
+                // Without a leaf column, the rows are the ones the row group declares.
+                BATCH_ROWS.min(declared - first_row)
+            })?;
             if len == 0 {
-                if !leaves.is_empty() {
+                if any_leaf {
                     check_rows(&part.shown, g, rg.metadata().num_rows(), first_row)?;
                 }
                 break;
@@ -674,6 +715,60 @@ fn read_part(
         }
     }
     Ok(Some(table_row))
+}
+
+/// The buffers one batch of [`read_part`] is decoded into, and the running count of decoded bytes.
+struct BatchBuffers<'a> {
+    columns: &'a mut Vec<Decoded>,
+    scratch: &'a mut Vec<Scratch>,
+    decoded: &'a mut u64,
+}
+
+impl BatchBuffers<'_> {
+    /// Decodes the next batch of every leaf column of row group `g`, then repeats each partition
+    /// value over its rows (`rows_without_leaf` gives the count when no leaf column is wanted);
+    /// returns the batch's rows (0: the row group is done).
+    fn fill(
+        &mut self,
+        part: &Part,
+        g: usize,
+        (leaves, readers): (&[Wanted], &mut [Option<ColumnReader>]),
+        cap: u64,
+        rows_without_leaf: impl FnOnce(()) -> usize,
+    ) -> Result<usize> {
+        let mut len = None;
+        let each = readers.iter_mut().zip(leaves).zip(self.columns.iter_mut());
+        for (((r, w), out), s) in each.zip(self.scratch.iter_mut()) {
+            let (Some(r), Wanted::Leaf(_, kind, max_def)) = (r, w) else {
+                continue;
+            };
+            let n = decode(r, kind, *max_def, out, s).map_err(|e| {
+                Error::input(
+                    &part.shown,
+                    0,
+                    format!("row group {}: damaged Parquet data: {e}", g + 1),
+                )
+            })?;
+            *self.decoded += decoded_bytes(out);
+            within_cap(part, g, *self.decoded, cap)?;
+            if *len.get_or_insert(n) != n {
+                return Err(Error::input(
+                    &part.shown,
+                    0,
+                    format!("row group {}: columns of unequal length", g + 1),
+                ));
+            }
+        }
+        let len = len.unwrap_or_else(|| rows_without_leaf(()));
+        for (w, out) in leaves.iter().zip(self.columns.iter_mut()) {
+            if let Wanted::Constant(v) = w {
+                repeat(out, v.as_deref(), len);
+                *self.decoded += decoded_bytes(out);
+                within_cap(part, g, *self.decoded, cap)?;
+            }
+        }
+        Ok(len)
+    }
 }
 
 /// Refuses a part whose `decoded` bytes passed `cap` (a decompression bomb).
@@ -757,6 +852,17 @@ macro_rules! emptied {
             _ => unreachable!("the variant was set just above"),
         }
     }};
+}
+
+/// `len` rows of the value `v` (None: null) in `out`.
+fn repeat(out: &mut Decoded, v: Option<&[u8]>, len: usize) {
+    let cell = ByteArray::from(v.unwrap_or_default().to_vec());
+    let values = emptied!(&mut out.values, Text);
+    values.extend(std::iter::repeat(cell).take(len));
+    out.valid.clear();
+    if v.is_none() {
+        out.valid.resize(len, false);
+    }
 }
 
 /// Reads up to [`BATCH_ROWS`] rows of one column into `out` (the values spread over the rows,

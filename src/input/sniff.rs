@@ -56,13 +56,31 @@ pub fn first_json_object(head: &[u8]) -> Option<serde_json::Map<String, serde_js
 }
 
 /// True when `path` is a Parquet file (magic `PAR1`) or a folder of Parquet output: named
-/// `*.parquet`, or holding `*.parquet` parts or Spark's `_SUCCESS` (a job that wrote no rows).
+/// `*.parquet`, or holding `*.parquet` parts, Spark's `_SUCCESS` (a job that wrote no rows) or
+/// Hive partition folders (`lang=en/`) of such output.
 pub fn is_parquet(path: &Path) -> bool {
+    // Partition folders nest one level per key; the bound stops a symlink loop.
+    parquet_at_depth(path, 8)
+}
+
+fn parquet_at_depth(path: &Path, depth: usize) -> bool {
     if path.is_dir() {
+        let partition = |p: &Path| {
+            depth > 0
+                && p.is_dir()
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.contains('=') && !n.starts_with(['.', '_']))
+                && parquet_at_depth(p, depth - 1)
+        };
         return extension(path).as_deref() == Some("parquet")
             || path.join("_SUCCESS").is_file()
             || std::fs::read_dir(path).is_ok_and(|mut d| {
-                d.any(|e| e.is_ok_and(|e| extension(&e.path()).as_deref() == Some("parquet")))
+                d.any(|e| {
+                    e.is_ok_and(|e| {
+                        extension(&e.path()).as_deref() == Some("parquet") || partition(&e.path())
+                    })
+                })
             });
     }
     let mut magic = [0u8; 4];

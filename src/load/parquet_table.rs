@@ -1,9 +1,11 @@
-//! Parquet per-query metric tables (a file or a folder of part files): the columns of a CSV/TSV
-//! table — an id column (`query_id` unless configured), optional `group` and `slice:<tag>`
+//! Parquet per-query metric tables (a file or a folder of part files, flat or Hive-partitioned):
+//! the columns of a CSV/TSV table — an id column (`query_id` unless configured), optional `group` and `slice:<tag>`
 //! columns, one column per metric — or the gate file's column mapping (`columns.rs`). Ids,
 //! groups and tags may be strings or integers (read in decimal); metrics floats or integers.
 //! A null metric cell is "no value", like an empty CSV cell; a null id is an error naming the
-//! part file, row group and row. A row's `line` is its 1-based row in the whole table.
+//! part file, row group and row. A row's `line` is its 1-based row in the whole table. A Hive
+//! partition key is a slice tag (`lang=en/` gives the slice `lang=en`) unless it is the id,
+//! `group`, a `slice:` column or mapped to another role.
 
 use std::path::Path;
 
@@ -25,6 +27,7 @@ pub fn load(path: &Path, shown: &str, id_column: &str, map: &ColumnMap) -> Resul
     } else {
         map.header(&names, shown, id_column).map_err(whole_file)?
     };
+    let renamed = partition_keys_as_slices(&table, renamed, id_column);
     let renamed: Vec<Option<&str>> = renamed.iter().map(Option::as_deref).collect();
     let cols = columns(&renamed, shown, 0, id_column).map_err(whole_file)?;
     table.expect_kind(names[cols.id_at], "the query id", IDS)?;
@@ -76,6 +79,25 @@ pub fn load(path: &Path, shown: &str, id_column: &str, map: &ColumnMap) -> Resul
     }
     // Duplicates and emptiness were checked above, in the terms of a table (rows, not lines).
     Ok(full_columns(out, cols.metrics))
+}
+
+/// A Hive partition key (`lang=en/part-0.parquet`) that keeps its own name, or that a mapping
+/// of the metrics leaves out, is the slice tag of that name (`slice:lang`): partitions are the
+/// subsets a table was split by. The id column, `group` and `slice:*` keys keep their roles, and
+/// so does a key the gate file maps.
+fn partition_keys_as_slices(
+    table: &parquet::Table,
+    mut renamed: Vec<Option<String>>,
+    id_column: &str,
+) -> Vec<Option<String>> {
+    for (c, r) in table.columns().iter().zip(renamed.iter_mut()) {
+        let own = r.as_deref().map_or(true, |r| r == c.name);
+        let role = c.name == id_column || c.name == "group" || c.name.starts_with("slice:");
+        if c.is_partition() && own && !role {
+            *r = Some(format!("slice:{}", c.name));
+        }
+    }
+    renamed
 }
 
 /// A header error is about the file, not its first line (a Parquet file has no lines).

@@ -23,6 +23,7 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
     let mut table = MetricTable::new(shown);
     // Keys borrow the text: no copy of each id, no String per (query, measure).
     let mut row_of: HashMap<&str, usize> = HashMap::new();
+    let mut places = FixedPlaces::default();
     // Lines whose first character is `#` are comments, as in every TREC-format reader.
     for (line, raw) in numbered_lines(text).filter(|(_, l)| !l.starts_with('#')) {
         let mut it = raw.split_whitespace();
@@ -49,6 +50,7 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
         check_id(shown, line, "the query id", qid)?;
         let name = canonical(measure);
         let v = parse_number(shown, line, &name, value)?;
+        places.see(value);
         let idx = *row_of.entry(qid).or_insert_with(|| {
             table.rows.push(QueryRow {
                 query_id: qid.to_string(),
@@ -90,7 +92,46 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
             "no per-query rows (only `all` rows?); expected the output of -q",
         ));
     }
+    table.rounded_to = places.rounded_to();
     Ok(table)
+}
+
+/// Whether every value was written with the same number of decimals, as a fixed-point format
+/// writes them (trec_eval's `%.4f`: `0.3000`, `1.0000`), rather than in the shortest form that
+/// reads back as the same double (Python's `repr`, ir_measures: `0.3`, `0.39285714285714285`).
+#[derive(Default)]
+struct FixedPlaces {
+    /// The decimals of the values so far, while they all agree.
+    places: Option<usize>,
+    mixed: bool,
+    /// A value ends in a zero after its point: a shortest form never does (beyond `1.0`).
+    trailing_zero: bool,
+}
+
+impl FixedPlaces {
+    fn see(&mut self, value: &str) {
+        let v = value.trim();
+        let d = match v.split_once('.') {
+            _ if v.contains(['e', 'E']) => None,
+            Some((_, frac)) => Some(frac.len()),
+            None => Some(0),
+        };
+        match (self.places, d) {
+            (_, None) => self.mixed = true,
+            (None, Some(d)) => self.places = Some(d),
+            (Some(p), Some(d)) if p != d => self.mixed = true,
+            _ => {}
+        }
+        self.trailing_zero |= v.contains('.') && v.ends_with('0');
+    }
+
+    /// The decimals every value was rounded to, when the values show a fixed-point format of 2
+    /// to 6 decimals.
+    fn rounded_to(&self) -> Option<u32> {
+        let p = self.places?;
+        let fixed = !self.mixed && self.trailing_zero && (2..=6).contains(&p);
+        fixed.then_some(p as u32)
+    }
 }
 
 /// The first line giving `name` (canonical) for `qid` (only looked up to word an error).
@@ -134,6 +175,32 @@ mod tests {
         assert_eq!(t.metrics["map"], vec![Some(0.14), Some(0.5)]);
         assert_eq!(t.metrics["ndcg@10"], vec![Some(0.3), None]);
         assert_eq!(sniff(text), Some(Layout::TrecEval));
+    }
+
+    #[test]
+    fn fixed_point_values_are_known_as_rounded() {
+        let te = "map\t1\t0.1400\nmap\t2\t1.0000\nmap\t3\t0.3333\n";
+        assert_eq!(
+            parse(te, "b.te", Layout::TrecEval).unwrap().rounded_to,
+            Some(4)
+        );
+        // The shortest round-trip form (Python's repr, ir_measures): not rounded.
+        let full = "1\tnDCG@10\t0.39285714285714285\n2\tnDCG@10\t0.5\n3\tnDCG@10\t1.0\n";
+        assert_eq!(
+            parse(full, "b.irm", Layout::IrMeasures).unwrap().rounded_to,
+            None
+        );
+        // Every value with the same decimals but no trailing zero (could be exact): not claimed.
+        let same = "map\t1\t0.25\nmap\t2\t0.75\n";
+        assert_eq!(
+            parse(same, "b.te", Layout::TrecEval).unwrap().rounded_to,
+            None
+        );
+        let mixed = "map\t1\t0.2500\nmap\t2\t0.75\n";
+        assert_eq!(
+            parse(mixed, "b.te", Layout::TrecEval).unwrap().rounded_to,
+            None
+        );
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub struct MetricTable {
     pub rows: Vec<QueryRow>,
     /// Canonical metric name → one value per row.
     pub metrics: BTreeMap<String, Vec<Option<f64>>>,
+    /// The decimals every value of the file was rounded to, when it shows a fixed-point format
+    /// (trec_eval `-q` prints 4); None for values written in full.
+    pub rounded_to: Option<u32>,
 }
 
 impl MetricTable {

@@ -295,6 +295,8 @@ fn rel_level_above_every_grade_follows_empty_gold_policy() {
         zero,
         "{\"query_id\":\"q1\",\"ndcg@5\":1.0,\"recall@5\":0.0}\n"
     );
+    // nDCG scores by grades whatever the level (trec_eval -l leaves it alone): q1's grade 1 is
+    // gold for nDCG, so q1 is kept (listed as graded_only), not excluded.
     let s: serde_json::Value = serde_json::from_str(&stdout(eval(
         &q,
         &r,
@@ -302,7 +304,18 @@ fn rel_level_above_every_grade_follows_empty_gold_policy() {
         &["--rel-level", "2", "--summary"],
     )))
     .unwrap();
-    assert_eq!(s["excluded"], serde_json::json!(["q1"]));
-    assert_eq!(s["means"]["ndcg@5"], serde_json::Value::Null);
+    assert_eq!(s["excluded"], serde_json::json!([]));
+    assert_eq!(s["graded_only"], serde_json::json!(["q1"]));
+    assert_eq!(s["means"]["ndcg@5"], 1.0);
     assert_eq!(s["policies"]["rel_level"], 2);
+    // A binary metric alone: q1 has no doc at rel >= 2, empty gold for every asked metric.
+    let s: serde_json::Value = serde_json::from_str(&stdout(eval(
+        &q,
+        &r,
+        "recall@5",
+        &["--rel-level", "2", "--summary"],
+    )))
+    .unwrap();
+    assert_eq!(s["excluded"], serde_json::json!(["q1"]));
+    assert_eq!(s["means"]["recall@5"], serde_json::Value::Null);
 }

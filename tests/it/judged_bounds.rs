@@ -685,3 +685,51 @@ fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
         .iter()
         .any(|n| n.as_str().unwrap().contains("list only relevant documents")));
 }
+
+#[test]
+fn a_passing_gate_that_unjudged_documents_could_flip_says_why_it_passed_first() {
+    // TREC-COVID round 2, `sim` against `t5`: the recall@100 gate passes today, and the pool's
+    // unjudged documents could flip it (a warning under on-unreliable = "warn", the default).
+    // Its why (HTML, JUnit, JSON `detail`) leads with its own reason; the bounds and the
+    // documents to judge first stay in the warning.
+    let dir = tempfile::tempdir().unwrap();
+    let covid = format!("{DATA}/fixtures/trec-covid-r2");
+    let gate = dir.path().join("gate.toml");
+    std::fs::write(
+        &gate,
+        format!(
+            "[inputs]\nbaseline = {{ run = \"{covid}/run.covidex-sim.txt\" }}\n\
+             candidate = {{ run = \"{covid}/run.covidex-t5.txt\" }}\n\
+             qrels = \"{covid}/qrels.covid-round2.txt\"\n\
+             [bootstrap]\nresamples = 2000\n\
+             [[gate]]\nmetric = \"recall@100\"\nmax-drop = 0.05\n"
+        ),
+    )
+    .unwrap();
+    let html = dir.path().join("r.html");
+    let (code, v) = json_verdict(check_json(&gate).arg("--export-html").arg(&html));
+    assert_eq!(code, 0);
+    let g = &v["gates"][0];
+    assert_eq!(
+        (&g["status"], &g["judged"]["unreliable"]),
+        (&"pass".into(), &true.into())
+    );
+    let detail = g["detail"].as_str().unwrap();
+    assert!(detail.starts_with("non-inferiority: "), "{detail}");
+    assert!(
+        detail.ends_with(
+            "; warning, unreliable: unjudged documents could flip it (fail at the lower bound, \
+             pass at the upper)"
+        ),
+        "{detail}"
+    );
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(html.contains("<td>non-inferiority: "), "the why cell");
+    assert!(!html.contains("<td>unreliable: "), "the why cell");
+    let warned = v["warnings"].as_array().unwrap().iter().any(|w| {
+        let w = w.as_str().unwrap();
+        w.contains("recall@100 on all: unreliable: unjudged documents could flip it")
+            && w.contains("judge these first: ")
+    });
+    assert!(warned, "{}", v["warnings"]);
+}

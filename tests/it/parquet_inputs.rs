@@ -374,3 +374,113 @@ fn in_docs(id: &str) -> bool {
             .unwrap();
     docs.lines().any(|l| l.starts_with(&format!("| `{id}` |")))
 }
+
+/// `compare BASELINE examples/candidate.jsonl --by TAG… --format json` run in the repository,
+/// with `extra` flags: the report.
+fn compare_by_slices(baseline: &Path, by: &[&str], extra: &[&str]) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = exit(
+        rag_gate()
+            .current_dir(root)
+            .arg("compare")
+            .arg(baseline)
+            .arg("examples/candidate.jsonl")
+            .args(by.iter().flat_map(|t| ["--by", t]))
+            .args(["--format", "json"])
+            .args(extra),
+        0,
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Each comparison's (metric, slice, n, delta, interval).
+fn slice_figures(report: &serde_json::Value) -> Vec<String> {
+    report["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} n={} {} {}",
+                c["metric"], c["slice"], c["n"], c["delta"], c["ci"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_hive_partitioned_folder_is_one_table_with_its_keys_as_slices() {
+    // DuckDB's PARTITION_BY (risk, language): two folder levels, the keys absent from the files.
+    // The same rows as examples/baseline.jsonl with queries.jsonl's tags: the same figures,
+    // overall and for every risk and language slice.
+    let hive = compare_by_slices(&data("parquet/hive/duckdb"), &["risk", "language"], &[]);
+    let jsonl = compare_by_slices(
+        Path::new("examples/baseline.jsonl"),
+        &["risk", "language"],
+        &["--queries", "examples/queries.jsonl"],
+    );
+    let (h, j) = (slice_figures(&hive), slice_figures(&jsonl));
+    assert!(h.iter().any(|c| c.contains("\"risk=compliance\"")), "{h:?}");
+    assert!(h.iter().any(|c| c.contains("\"language=ko\"")), "{h:?}");
+    assert_eq!(h, j);
+}
+
+#[test]
+fn a_null_partition_value_leaves_the_row_without_that_slice() {
+    // pyarrow's write_to_dataset: the last query's language is null, written under
+    // language=__HIVE_DEFAULT_PARTITION__: read, in `all`, in no language slice.
+    let r = compare_by_slices(&data("parquet/hive/pyarrow"), &["language"], &[]);
+    let n = |slice: &str| {
+        r["comparisons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["metric"] == "ndcg@10" && c["slice"] == slice)
+            .map_or(0, |c| c["n"].as_u64().unwrap())
+    };
+    let languages = n("language=de") + n("language=en") + n("language=ko");
+    assert_eq!((n("all"), languages), (480, 479));
+    let text = r.to_string();
+    assert!(!text.contains("__HIVE_DEFAULT_PARTITION__"), "{text}");
+}
+
+#[test]
+fn a_folder_mixing_part_files_and_partition_folders_is_refused_naming_it() {
+    let o: Out = rag_gate()
+        .current_dir(data("parquet/hive"))
+        .args(["compare", "mixed", "mixed"])
+        .output()
+        .unwrap()
+        .into();
+    assert_input_error(
+        &o,
+        &["mixed: holds both *.parquet part files (\"part-0.parquet\") and subfolders (\"language=en\")"],
+    );
+    assert!(in_docs("parquet-hive-mixed-folder"));
+    assert!(in_docs("parquet-hive-folder"));
+}
+
+#[test]
+fn a_run_partitioned_by_query_id_is_evaluated_like_the_trec_file() {
+    // trec_eval's test run written with partition_cols=["qid"]: the query ids are only in the
+    // folder names (`qid=301/part-0.parquet`).
+    let fixtures = data("fixtures/trec_eval_test");
+    let (want, _) = rows(&fixtures.join("qrels.test"), &fixtures.join("results.test"));
+    let (got, fmt) = rows(
+        &fixtures.join("qrels.test"),
+        &data("parquet/hive/run_by_qid"),
+    );
+    assert_eq!(fmt, Format::Parquet);
+    assert_eq!(got, want);
+    // Through the binary: the same rows, and a folder is not taken for a pipe.
+    let o: Out = rag_gate()
+        .args(["eval", "--metrics", METRICS, "--qrels"])
+        .arg(fixtures.join("qrels.test"))
+        .arg("--run")
+        .arg(data("parquet/hive/run_by_qid"))
+        .output()
+        .unwrap()
+        .into();
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(!o.stderr.contains("pipe or device"), "{}", o.stderr);
+}

@@ -19,14 +19,24 @@ shared TREC fixtures (tests/data/eval/fixtures) and the example metric files (ex
   (sample_id, conversation_id, language from examples/queries.jsonl, context_recall, mrr,
   a text column `question`), for the column mapping.
 
+- hive/: examples/baseline.jsonl as Hive-partitioned metric tables, the rows tagged with
+  queries.jsonl's slices: pyarrow/ (`pq.write_to_dataset(..., partition_cols=["language"])`,
+  `language=en/part-0.parquet`, a null language in `language=__HIVE_DEFAULT_PARTITION__/`),
+  duckdb/ (DuckDB's `COPY ... (FORMAT parquet, PARTITION_BY (risk, language))`: two levels,
+  `risk=standard/language=en/data_0.parquet`), mixed/ (a part file beside a partition folder),
+  run_by_qid/ (trec_eval's test run partitioned by its query id: `qid=301/part-0.parquet`, the
+  qid column only in the folder names).
 - hostile/: bad inputs for tests/it/parquet_inputs.rs: score_string.parquet (a run whose score
   column holds strings), null_score.parquet (a null score in the second row group),
   null_id.parquet (a metric table with a null query_id), mixed/ (two part files whose score
   columns differ in type), empty/ (a folder holding only Spark's `_SUCCESS`).
 
-Run from this folder: `python3 make.py` (needs `pip install pyarrow`).
+Run from this folder: `python3 make.py` (needs `pip install pyarrow duckdb`); `python3 make.py
+hive` writes hive/ only.
 """
 import json
+import shutil
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -162,7 +172,54 @@ def hostile():
     (empty / "_SUCCESS").write_bytes(b"")
 
 
-cacm()
-trec_eval_test()
-metrics()
-hostile()
+def hive():
+    out = HERE / "hive"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    tags = {
+        q["query_id"]: q["slices"]
+        for q in (json.loads(l) for l in open(ROOT / "examples/queries.jsonl", encoding="utf-8"))
+    }
+    rows = [json.loads(l) for l in open(ROOT / "examples/baseline.jsonl", encoding="utf-8")]
+    names = ["query_id", "recall@5", "mrr@5", "ndcg@10"]
+    cols = {n: [r[n] for r in rows] for n in names}
+    # The last query's language is null: pyarrow writes it under __HIVE_DEFAULT_PARTITION__.
+    language = [tags[r["query_id"]]["language"] for r in rows[:-1]] + [None]
+    table = pa.table({**cols, "language": pa.array(language, pa.string())})
+    pq.write_to_dataset(
+        table,
+        out / "pyarrow",
+        partition_cols=["language"],
+        basename_template="part-{i}.parquet",
+    )
+    import duckdb
+
+    risk = [tags[r["query_id"]]["risk"] for r in rows]
+    full = pa.table({**cols, "risk": risk, "language": [tags[r["query_id"]]["language"] for r in rows]})
+    con = duckdb.connect()
+    con.register("t", full)
+    con.execute(
+        f"COPY (SELECT * FROM t ORDER BY query_id) TO '{out / 'duckdb'}' "
+        "(FORMAT parquet, PARTITION_BY (risk, language))"
+    )
+    run = trec_run(SRC / "trec_eval_test/results.test")
+    pq.write_to_dataset(
+        pa.table(columns(run, ["qid", "doc_id", "score", "rank"])),
+        out / "run_by_qid",
+        partition_cols=["qid"],
+        basename_template="part-{i}.parquet",
+    )
+    mixed = out / "mixed"
+    (mixed / "language=en").mkdir(parents=True)
+    pq.write_table(pa.table({n: cols[n][:10] for n in names}), mixed / "part-0.parquet")
+    pq.write_table(pa.table({n: cols[n][10:] for n in names}), mixed / "language=en" / "part-0.parquet")
+
+
+if sys.argv[1:] == ["hive"]:
+    hive()
+else:
+    cacm()
+    trec_eval_test()
+    metrics()
+    hostile()
+    hive()
