@@ -176,6 +176,44 @@ fn run_comes_back_fifo() {
     writer.join().unwrap();
 }
 
+/// `fifo-run-ir-metadata`: a grouped TREC run with an `ir_metadata` header through a named FIFO.
+/// The run reader opens it once; the run context is not read from it (a second open waited for a
+/// writer that was gone: a hang), and the note says so.
+#[test]
+fn fifo_run_ir_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "qrels.txt", QRELS);
+    let fifo = dir.path().join("run.fifo");
+    mkfifo(&fifo);
+    let f = fifo.clone();
+    let run = format!("# ir_metadata.start\n# tag: bm25\n# ir_metadata.end\n{GROUPED}");
+    let writer = std::thread::spawn(move || {
+        if let Ok(mut w) = std::fs::OpenOptions::new().write(true).open(&f) {
+            let _ = w.write_all(run.as_bytes());
+        }
+    });
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
+        .args(eval_args("run.fifo"))
+        .args(["-o", "rows.jsonl"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let o = wait_with_timeout(child);
+    writer.join().unwrap();
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "note: the run came through a pipe or device (run.fifo), which is read once: an ir_metadata header in it (tag, method, model) is not read"
+        ),
+        "{}",
+        o.stderr
+    );
+    let sidecar = std::fs::read_to_string(dir.path().join("rows.jsonl.protocol.json")).unwrap();
+    assert!(!sidecar.contains("bm25"), "{sidecar}");
+}
+
 #[test]
 fn run_comes_back_file() {
     // A regular file can be read twice: the regrouped run gives the grouped run's numbers.
