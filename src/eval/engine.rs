@@ -545,7 +545,7 @@ fn fingerprint(
 }
 
 /// A path that names a regular file (not `-`, a pipe, a FIFO or a device).
-fn is_regular_file(path: &Path) -> bool {
+pub(crate) fn is_regular_file(path: &Path) -> bool {
     !crate::input::open::is_stdin(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 

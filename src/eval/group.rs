@@ -9,7 +9,6 @@ use super::{Format, Order};
 use crate::error::{quoted, Error, Result};
 use crate::input::fasthash::{SeededMap, SeededSet, SeededState};
 use std::cmp::Ordering;
-use std::hash::BuildHasher;
 
 /// One query's entries as read, in line order.
 #[derive(Default)]
@@ -29,6 +28,7 @@ pub(crate) struct Group {
 /// Each doc id's hash (seeded) → its first entry. `entries` counts the entries checked; `off`
 /// is set when two different ids share a hash (then [`Group::emit`]'s full check decides).
 #[derive(Default)]
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))] // the Parquet reader checks as it reads
 struct EarlyCheck {
     state: SeededState,
     first: SeededMap<u64, usize>,
@@ -62,6 +62,7 @@ impl Group {
 
     /// [`Group::push`], then the duplicate check of the new entry: a doc id already in the group
     /// is the error [`Group::emit`] would give, at once.
+    #[cfg(feature = "parquet")]
     pub(super) fn push_checked(
         &mut self,
         entry: (&[u8], f64, i64, usize),
@@ -70,6 +71,7 @@ impl Group {
     ) -> Result<()> {
         let (doc, score, rank, line) = entry;
         self.push(doc, score, rank, line);
+        use std::hash::BuildHasher;
         let i = self.spans.len() - 1;
         if self.early.off || self.early.entries != i {
             return Ok(());

@@ -333,6 +333,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn a_repeated_id_stops_the_parquet_read_at_once()",
     ),
     (
+        "piped-run-ir-metadata-check",
+        "tests/it/hostile_odd_input.rs",
+        "fn piped_run_ir_metadata_check()",
+    ),
+    (
         "fifo-run-ir-metadata",
         "tests/it/hostile_odd_input.rs",
         "fn fifo_run_ir_metadata()",
