@@ -39,6 +39,16 @@ fn cut(s: &str) -> (&str, Option<usize>) {
     }
 }
 
+/// `s` as it is when it is shown whole, else its first `KEEP` characters, `…` and its length
+/// (`qqqq…… (5001 bytes)`), nothing escaped: for renderers with escaping of their own (Markdown,
+/// HTML). A name is cut only where it is shown; its identity (pairing, JSON) stays whole.
+pub fn cut_marked(s: &str) -> Cow<'_, str> {
+    match cut(s) {
+        (whole, None) => Cow::Borrowed(whole),
+        (head, Some(len)) => Cow::Owned(format!("{head}… ({len} bytes)")),
+    }
+}
+
 /// `s` quoted (`"q1"`, with Rust's escapes for quotes, backslashes and every invisible
 /// character) and cut: the form used in error messages and warnings.
 pub fn quoted(s: &str) -> String {

@@ -22,14 +22,18 @@ for side, bump in (("b", 0.0), ("c", 0.05)):
 crit = ", ".join(json.dumps(f"t=v{i}") for i in range(n))
 with open(f"{d}/gate.toml", "w") as f:
     f.write(f'[inputs]\nbaseline = "b.jsonl"\ncandidate = "c.jsonl"\n[bootstrap]\nresamples = 40\n'
-            f'[slices]\ncritical = [{crit}]\nmin-queries = 1\n'
+            f'[slices]\ncritical = [{crit}]\nmin-queries = 1\nmin-moved = 1\n'
             f'[[gate]]\nmetric = "ndcg@10"\nmax-drop = 0.4\nslices = "critical"\n')
 PY
 }
-# Seconds and peak KB of one check.
+# Seconds and peak KB of one check (the last line of time's output: a check that exits 1 adds
+# "Command exited with non-zero status 1" before it); an error (exit 2) stops the bench.
 measure() {
-    /usr/bin/time -f "%e %M" -o "$dir/time" "$bin" check "$1/gate.toml" "${@:2}" > /dev/null || true
-    cat "$dir/time"
+    local code=0
+    /usr/bin/time -f "%e %M" -o "$dir/time" "$bin" check "$1/gate.toml" "${@:2}" > /dev/null \
+        2> "$dir/err" || code=$?
+    if [ "$code" -ge 2 ]; then echo "exit $code: $(head -c 400 "$dir/err")" >&2; exit 1; fi
+    tail -n 1 "$dir/time"
 }
 make "$dir/n" "$n"
 make "$dir/4n" "$((4 * n))"

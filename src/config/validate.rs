@@ -66,7 +66,7 @@ fn config_id(src: &SourceText, id: &Option<Spanned<String>>, stem: &str) -> Resu
     match id {
         Some(id) if !valid_id(id.get_ref()) => Err(src.error(
             Some(id.span()),
-            "id must be letters, digits, '-', '_' or '.' (it names the PR comment)",
+            "id must be 1 to 100 letters, digits, '-', '_' or '.' (it names the PR comment)",
         )),
         Some(id) => Ok(id.get_ref().clone()),
         None => Ok(default_id(stem)),

@@ -56,8 +56,15 @@ pub struct QueryResult {
     pub ties: Option<TieValues>,
 }
 
-/// The rank of each of the query's relevant docs (rel ≥ `level`) in `docs`, sorted by doc id.
+/// The rank of each of the query's relevant docs (rel ≥ `level`) in `docs`, sorted by doc id:
+/// one pass over the ranking (a search of the ranking per relevant doc was quadratic in depth).
 fn relevant_ranks(q: &QueryQrels, docs: &[&[u8]], level: i32) -> Vec<RelevantRank> {
+    let mut first: crate::input::fasthash::SeededMap<&[u8], usize> = Default::default();
+    for (i, d) in docs.iter().enumerate() {
+        if q.judged.get(*d).is_some_and(|&rel| rel >= level) {
+            first.entry(*d).or_insert(i + 1);
+        }
+    }
     let mut out: Vec<RelevantRank> = q
         .judged
         .iter()
@@ -65,7 +72,7 @@ fn relevant_ranks(q: &QueryQrels, docs: &[&[u8]], level: i32) -> Vec<RelevantRan
         .map(|(doc, &rel)| RelevantRank {
             doc: String::from_utf8_lossy(doc).into_owned(),
             rel,
-            rank: docs.iter().position(|d| d == doc).map(|i| i + 1),
+            rank: first.get(doc.as_slice()).copied(),
         })
         .collect();
     out.sort_by(|a, b| a.doc.cmp(&b.doc));
@@ -541,8 +548,10 @@ fn fingerprint(
     );
     Ok(Protocol {
         run_context: match run_format {
-            // Standard input is read once, by the run reader.
-            Format::Trec if !crate::input::open::is_stdin(run_path) => {
+            // Only a regular file is opened a second time: standard input, a pipe by another
+            // name (`/dev/stdin`) or a FIFO is read once, by the run reader (reopening a FIFO
+            // would wait for a writer that is gone). `eval` notes the missing context.
+            Format::Trec if is_regular_file(run_path) => {
                 super::ir_metadata::read_run_context(run_path, run_shown)?
             }
             _ => BTreeMap::new(),
@@ -557,6 +566,11 @@ fn fingerprint(
         ),
         ..protocol
     })
+}
+
+/// A path that names a regular file (not `-`, a pipe, a FIFO or a device).
+pub(crate) fn is_regular_file(path: &Path) -> bool {
+    !crate::input::open::is_stdin(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// Ties are assessed where the ranking sorts by score or rank and no chunk map folds chunks.

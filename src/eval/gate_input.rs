@@ -307,6 +307,15 @@ fn evaluate_run_with(
         note.push_str("; ");
         note.push_str(w.trim_start_matches("warning: "));
     }
+    if summary.policies.run_format == super::Format::Trec
+        && !super::engine::is_regular_file(&spec.path)
+    {
+        note.push_str(
+            "; it came through a pipe or device, which is read once: an ir_metadata header in it \
+             (tag, method, model) is not read, so its run context is unknown (shown as —); give \
+             the run as a file to keep it",
+        );
+    }
     Ok((table, note, ev))
 }
 

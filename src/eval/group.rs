@@ -7,7 +7,7 @@
 use super::ranking::{Ranking, RunSpec};
 use super::{Format, Order};
 use crate::error::{quoted, Error, Result};
-use crate::input::fasthash::{SeededMap, SeededSet};
+use crate::input::fasthash::{SeededMap, SeededSet, SeededState};
 use std::cmp::Ordering;
 
 /// One query's entries as read, in line order.
@@ -20,6 +20,20 @@ pub(crate) struct Group {
     ranks: Vec<i64>,
     pub(super) lines: Vec<usize>,
     pub(super) has_scores: bool,
+    /// The duplicate check as entries arrive ([`Group::push_checked`]), so a reader stops at
+    /// the second copy of a doc id instead of holding the query's rows first.
+    early: EarlyCheck,
+}
+
+/// Each doc id's hash (seeded) → its first entry. `entries` counts the entries checked; `off`
+/// is set when two different ids share a hash (then [`Group::emit`]'s full check decides).
+#[derive(Default)]
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))] // the Parquet reader checks as it reads
+struct EarlyCheck {
+    state: SeededState,
+    first: SeededMap<u64, usize>,
+    entries: usize,
+    off: bool,
 }
 
 impl Group {
@@ -46,7 +60,40 @@ impl Group {
         self.lines.push(line);
     }
 
+    /// [`Group::push`], then the duplicate check of the new entry: a doc id already in the group
+    /// is the error [`Group::emit`] would give, at once.
+    #[cfg(feature = "parquet")]
+    pub(super) fn push_checked(
+        &mut self,
+        entry: (&[u8], f64, i64, usize),
+        spec: &RunSpec,
+        shown: &str,
+    ) -> Result<()> {
+        let (doc, score, rank, line) = entry;
+        self.push(doc, score, rank, line);
+        use std::hash::BuildHasher;
+        let i = self.spans.len() - 1;
+        if self.early.off || self.early.entries != i {
+            return Ok(());
+        }
+        self.early.entries += 1;
+        let h = self.early.state.hash_one(doc);
+        match self.early.first.get(&h) {
+            None => {
+                self.early.first.insert(h, i);
+            }
+            Some(&first) if self.doc(first) == doc => {
+                return Err(self.duplicate(spec, shown, first, i))
+            }
+            Some(_) => self.early.off = true,
+        }
+        Ok(())
+    }
+
     pub(super) fn clear(&mut self) {
+        self.early.first.clear();
+        self.early.entries = 0;
+        self.early.off = false;
         self.qid.clear();
         self.ids.clear();
         self.spans.clear();
@@ -101,29 +148,38 @@ impl Group {
     }
 
     /// A doc id twice is an error naming both places (hash set: cheaper than a docid sort).
+    /// Skipped when every entry went through [`Group::push_checked`]'s complete check.
     fn refuse_duplicates(&self, spec: &RunSpec, shown: &str) -> Result<()> {
         let n = self.spans.len();
+        if n > 0 && self.early.entries == n && !self.early.off {
+            return Ok(());
+        }
         let mut first_at: SeededMap<&[u8], usize> =
             SeededMap::with_capacity_and_hasher(n, Default::default());
         for i in 0..n {
             if let Some(first) = first_at.insert(self.doc(i), i) {
-                let where_ = if matches!(spec.format, Format::Trec | Format::Msmarco) {
-                    format!("lines {} and {}", self.lines[first], self.lines[i])
-                } else if spec.format == Format::Parquet {
-                    format!(
-                        "rows {} and {} of the table",
-                        self.lines[first], self.lines[i]
-                    )
-                } else {
-                    format!("positions {} and {}", first + 1, i + 1)
-                };
-                let d = quoted(&String::from_utf8_lossy(self.doc(i)));
-                let q = quoted(&self.qid);
-                let msg = format!("doc {d} appears twice in the ranking of query {q} ({where_})");
-                return Err(self.error_at(shown, i, msg));
+                return Err(self.duplicate(spec, shown, first, i));
             }
         }
         Ok(())
+    }
+
+    /// "doc … appears twice in the ranking of query …", at entry `i` (first seen at `first`).
+    fn duplicate(&self, spec: &RunSpec, shown: &str, first: usize, i: usize) -> Error {
+        let where_ = if matches!(spec.format, Format::Trec | Format::Msmarco) {
+            format!("lines {} and {}", self.lines[first], self.lines[i])
+        } else if spec.format == Format::Parquet {
+            format!(
+                "rows {} and {} of the table",
+                self.lines[first], self.lines[i]
+            )
+        } else {
+            format!("positions {} and {}", first + 1, i + 1)
+        };
+        let d = quoted(&String::from_utf8_lossy(self.doc(i)));
+        let q = quoted(&self.qid);
+        let msg = format!("doc {d} appears twice in the ranking of query {q} ({where_})");
+        self.error_at(shown, i, msg)
     }
 
     /// The entries' indices in ranking order. Ties by docid descending in byte order, as

@@ -235,7 +235,8 @@ fn grouped(
                 }
                 g.qid.push_str(&qid);
             }
-            g.push(&doc, score, rank, (b.table_row + i as u64 + 1) as usize);
+            let line = (b.table_row + i as u64 + 1) as usize;
+            g.push_checked((&doc, score, rank, line), spec, &t.shown)?;
         }
         Ok(true)
     })?;
@@ -270,12 +271,8 @@ fn bucketed(
                     .entry(qid.to_string())
                     .or_insert_with(|| new_group(&qid, cols)),
             };
-            g.push(
-                doc.as_bytes(),
-                score,
-                rank,
-                (b.table_row + i as u64 + 1) as usize,
-            );
+            let line = (b.table_row + i as u64 + 1) as usize;
+            g.push_checked((doc.as_bytes(), score, rank, line), spec, &t.shown)?;
         }
         Ok(true)
     })?;

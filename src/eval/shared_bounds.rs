@@ -35,6 +35,10 @@
 
 use super::metrics::{Judged, Kind, Metric};
 
+#[cfg(test)]
+mod exhaustive;
+mod sweep;
+
 /// Up to this many pool documents, AP's bounds try every assignment (2^16 per query).
 pub const AP_EXACT_POOL: usize = 16;
 
@@ -214,25 +218,6 @@ fn contribution(q: &Query, m: Metric, d: &Doc, extra: usize) -> f64 {
     at(d.cand) - at(d.base)
 }
 
-/// The m-scan of the linear metrics (see the module header).
-fn scan(q: &Query, m: Metric, sides: (Side, Side), docs: &[Doc], ex: &mut Extremes) {
-    let mut keyed: Vec<(f64, &Doc)> = Vec::with_capacity(docs.len());
-    for extra in 1..=docs.len() {
-        // Only rprec's contributions depend on m (its cutoff is R + m): sort once otherwise.
-        if extra == 1 || m.kind == Kind::Rprec {
-            keyed = docs
-                .iter()
-                .map(|d| (contribution(q, m, d, extra), d))
-                .collect();
-            keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.doc.cmp(b.1.doc)));
-        }
-        let top: Vec<&Doc> = keyed[..extra].iter().map(|k| k.1).collect();
-        ex.see(values(q, m, sides, &top));
-        let bottom: Vec<&Doc> = keyed[keyed.len() - extra..].iter().map(|k| k.1).collect();
-        ex.see(values(q, m, sides, &bottom));
-    }
-}
-
 /// Every subset of the pool (AP over a small pool, and the test oracle).
 pub fn brute_force(q: &Query, m: Metric, base: Side, cand: Side) -> (f64, f64) {
     let docs = pool(m, base, cand);
@@ -252,43 +237,6 @@ fn every_subset(q: &Query, m: Metric, sides: (Side, Side), docs: &[Doc], ex: &mu
             .map(|i| &docs[i])
             .collect();
         ex.see(values(q, m, sides, &s));
-    }
-}
-
-/// AP over a large pool: each side's own extreme assignment of each size (see the header).
-fn ap_wide(q: &Query, m: Metric, (base, cand): (Side, Side), docs: &[Doc], ex: &mut Extremes) {
-    // Ranks in the side's cutoff, earliest first (its best); for its worst, the pool documents
-    // outside its cutoff come first (they move nothing), then its ranks latest first.
-    let ranks = |rank: fn(&Doc) -> Option<usize>| -> Vec<usize> {
-        let mut v: Vec<usize> = docs.iter().filter_map(rank).collect();
-        v.sort_unstable();
-        v
-    };
-    let (c, b) = (ranks(|d| d.cand), ranks(|d| d.base));
-    let n = docs.len();
-    let best = |r: &[usize], extra: usize| r[..extra.min(r.len())].to_vec();
-    let worst = |r: &[usize], extra: usize| {
-        let inside = extra.saturating_sub(n - r.len());
-        r[r.len() - inside..].to_vec()
-    };
-    // The side's judged relevant ranks within its cutoff, ascending.
-    let judged = |rels: &[i32]| -> Vec<usize> {
-        (0..cut(m, rels.len()))
-            .filter(|&i| rels[i] >= q.rel_level)
-            .map(|i| i + 1)
-            .collect()
-    };
-    let (jb, jc) = (judged(base.rels), judged(cand.rels));
-    for extra in 1..=n {
-        let at = |judged: &[usize], r: Vec<usize>| ap_of(merged(judged, &r), q.num_rel + extra);
-        ex.see(Values {
-            baseline: at(&jb, worst(&b, extra)),
-            candidate: at(&jc, best(&c, extra)),
-        });
-        ex.see(Values {
-            baseline: at(&jb, best(&b, extra)),
-            candidate: at(&jc, worst(&c, extra)),
-        });
     }
 }
 
@@ -353,11 +301,7 @@ pub fn delta_bounds(q: &Query, m: Metric, base: Side, cand: Side) -> Bounds {
         // complete@k is 1 iff every relevant doc, old and newly judged, is in the top k: a
         // singleton from each class (in both top k, only one side's, neither) reaches every
         // (candidate, baseline) pair a larger S can, so the singletons are exact too.
-        Kind::Mrr | Kind::Complete => {
-            for d in &docs {
-                ex.see(values(q, m, sides, &[d]));
-            }
-        }
+        Kind::Mrr | Kind::Complete => sweep::singletons(q, m, sides, &docs, &mut ex),
         Kind::Ap
             if docs.len() <= AP_EXACT_POOL && (1usize << docs.len()) * depth <= AP_EXACT_WORK =>
         {
@@ -365,11 +309,12 @@ pub fn delta_bounds(q: &Query, m: Metric, base: Side, cand: Side) -> Bounds {
         }
         Kind::Ap => {
             exact = false;
-            ap_wide(q, m, sides, &docs, &mut ex);
+            sweep::ap_wide(q, m, sides, &docs, &mut ex);
         }
-        Kind::P | Kind::Recall | Kind::Ndcg | Kind::Hit | Kind::Rprec => {
-            scan(q, m, sides, &docs, &mut ex)
+        Kind::P | Kind::Recall | Kind::Ndcg | Kind::Hit => {
+            sweep::linear(q, m, sides, &docs, &mut ex)
         }
+        Kind::Rprec => sweep::rprec(q, m, sides, &docs, &mut ex),
     }
     Bounds {
         lower: ex.lower,
@@ -521,7 +466,7 @@ mod tests {
                 let docs = pool(m(name), base, cand);
                 let today = values(&cs.q(), m(name), (base, cand), &[]);
                 let mut ex = Extremes { lower: today, upper: today };
-                ap_wide(&cs.q(), m(name), (base, cand), &docs, &mut ex);
+                sweep::ap_wide(&cs.q(), m(name), (base, cand), &docs, &mut ex);
                 prop_assert!(ex.lower.delta() <= lo + 1e-12 && ex.upper.delta() >= hi - 1e-12);
                 // The shortcut AP is bit-for-bit the metric's own on the same judgments.
                 let ranks: Vec<usize> = docs.iter().filter_map(|d| d.cand).collect();

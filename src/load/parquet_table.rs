@@ -57,18 +57,13 @@ pub fn load(path: &Path, shown: &str, id_column: &str, map: &ColumnMap) -> Resul
         tags: cols.tags.iter().map(|(_, t)| interner.get(t)).collect(),
         metrics: cols.metrics.iter().map(|(_, m)| m.clone()).collect(),
     };
+    let mut early = EarlyIds::default();
     table.for_each_batch(&wanted, &mut |b| {
-        reader.batch(b, &mut out, &mut interner).map(|()| true)
+        reader.batch(b, &mut out, &mut interner, &mut early)?;
+        Ok(true)
     })?;
     if let Some((id, row, first)) = first_duplicate(&out.rows) {
-        return Err(Error::input(
-            shown,
-            0,
-            format!(
-                "row {row}: duplicate query id {} (first at row {first})",
-                quoted(id)
-            ),
-        ));
+        return Err(duplicate(shown, id, row, first));
     }
     if out.rows.is_empty() {
         return Err(Error::input(
@@ -100,6 +95,54 @@ fn partition_keys_as_slices(
     renamed
 }
 
+/// "row N: duplicate query id … (first at row M)".
+fn duplicate(shown: &str, id: &str, row: usize, first: usize) -> Error {
+    Error::input(
+        shown,
+        0,
+        format!(
+            "row {row}: duplicate query id {} (first at row {first})",
+            quoted(id)
+        ),
+    )
+}
+
+/// The duplicate check as rows arrive, so the read stops at the second copy of a query id
+/// instead of holding the whole table first: each id's hash (seeded) → its first row. Two
+/// different ids sharing a hash turn it off; the full check after the read then decides.
+#[derive(Default)]
+struct EarlyIds {
+    state: crate::input::fasthash::SeededState,
+    first: crate::input::fasthash::SeededMap<u64, usize>,
+    off: bool,
+}
+
+impl EarlyIds {
+    /// Checks the table's last row against those before it.
+    fn check(&mut self, out: &MetricTable) -> Result<()> {
+        use std::hash::BuildHasher;
+        let (Some(last), false) = (out.rows.last(), self.off) else {
+            return Ok(());
+        };
+        let h = self.state.hash_one(last.query_id.as_str());
+        match self.first.get(&h).map(|&k| &out.rows[k]) {
+            None => {
+                self.first.insert(h, out.rows.len() - 1);
+            }
+            Some(first) if first.query_id == last.query_id => {
+                return Err(duplicate(
+                    &out.source,
+                    &last.query_id,
+                    last.line,
+                    first.line,
+                ));
+            }
+            Some(_) => self.off = true,
+        }
+        Ok(())
+    }
+}
+
 /// A header error is about the file, not its first line (a Parquet file has no lines).
 fn whole_file(e: Error) -> Error {
     match e {
@@ -117,7 +160,13 @@ struct Rows {
 }
 
 impl Rows {
-    fn batch(&self, b: &Batch, out: &mut MetricTable, interner: &mut Interner) -> Result<()> {
+    fn batch(
+        &self,
+        b: &Batch,
+        out: &mut MetricTable,
+        interner: &mut Interner,
+        early: &mut EarlyIds,
+    ) -> Result<()> {
         let tag_at = 1 + usize::from(self.group.is_some());
         let metric_at = tag_at + self.tags.len();
         let mut values: Vec<(usize, f64)> = Vec::with_capacity(self.metrics.len());
@@ -164,6 +213,7 @@ impl Rows {
                 slices: interner.tags(tags),
             };
             push_row(out, row, values.iter().map(|&(k, v)| (&self.metrics[k], v)));
+            early.check(out)?;
         }
         Ok(())
     }

@@ -117,7 +117,7 @@ pub fn markdown(c: &CombinedReport, page: &Page) -> String {
         let _ = writeln!(
             s,
             "- {i} **{}** ({}): {}",
-            escape(&f.report.gate_id),
+            markdown::name(&f.report.gate_id),
             markdown::code(&f.file),
             escape(reason(&f.report))
         );

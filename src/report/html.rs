@@ -37,6 +37,12 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// A name (query id, slice, metric, gate id) for HTML: cut like every shown name
+/// ([`crate::safe_text::cut_marked`]), then escaped.
+pub fn esc_name(s: &str) -> String {
+    esc(&crate::safe_text::cut_marked(s))
+}
+
 /// `+0.0123`, `−0.0310` (a real minus sign), `0.0000`.
 fn signed(x: f64, digits: usize) -> String {
     let t = format!("{:.*}", digits, x.abs());
@@ -65,7 +71,7 @@ pub fn render(r: &Report) -> String {
          <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"/>\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
          <title>rag-gate {word}: {}</title><style>{CSS}</style></head>\n<body><main>\n",
-        esc(&r.gate_id)
+        esc_name(&r.gate_id)
     );
     let headline = r.headline.trim();
     let headline = headline
@@ -81,7 +87,7 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(
         s,
         "<p class=\"facts\">gate <b>{}</b> · {failed} of {} gate checks failed · {} · seed {} · {} resamples · {} {}% interval · unit {}</p>",
-        esc(&r.gate_id),
+        esc_name(&r.gate_id),
         r.gates.len(),
         esc(&super::words::paired_count(r)),
         r.seed,
@@ -135,9 +141,9 @@ fn forests(s: &mut String, r: &Report) {
 /// under several ("<code>latency_ms</code> p95").
 fn name_html(metric: &str, statistic: &str, statistic_in_name: bool) -> String {
     if statistic_in_name {
-        format!("<code>{}</code> {}", esc(metric), esc(statistic))
+        format!("<code>{}</code> {}", esc_name(metric), esc(statistic))
     } else {
-        format!("<code>{}</code>", esc(metric))
+        format!("<code>{}</code>", esc_name(metric))
     }
 }
 
@@ -189,7 +195,7 @@ fn gates(s: &mut String, r: &Report) {
             "<tr{class}><td>{}</td><td>{}</td><td>{}</td><td class=\"nowrap\">{}</td><td class=\"num\">{value}</td><td class=\"num\">{threshold}</td><td>{result}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
             g.gate,
             name_html(&g.metric, &g.statistic, g.statistic_in_name),
-            esc(&g.slice),
+            esc_name(&g.slice),
             esc(&g.rule),
             g.label.as_str(),
             esc(&fmt_p(g.p_adjusted)),
@@ -235,7 +241,7 @@ fn comparisons(s: &mut String, r: &Report) {
             s,
             "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"l-{}\">{}</td><td class=\"num\">{} / {} / {}</td></tr>",
             name_html(&c.metric, &c.statistic, c.statistic_in_name),
-            esc(&c.slice),
+            esc_name(&c.slice),
             c.n,
             c.baseline_value,
             c.candidate_value,
@@ -280,15 +286,15 @@ fn worst(s: &mut String, r: &Report) {
         let _ = writeln!(
             s,
             "<h3><code>{}</code> · {}</h3>\n<table><thead><tr><th>query</th><th>baseline</th><th>candidate</th><th>Δ</th><th>why: how its relevant documents moved</th></tr></thead><tbody>",
-            esc(&c.metric),
-            esc(&c.slice)
+            esc_name(&c.metric),
+            esc_name(&c.slice)
         );
         for q in &c.worst {
             let moves: Vec<String> = q.moves.iter().map(|m| esc(&rank_move(m))).collect();
             let _ = writeln!(
                 s,
                 "<tr><td>{}</td><td class=\"num\">{:.4}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td><td>{}</td></tr>",
-                esc(&q.query_id),
+                esc_name(&q.query_id),
                 q.baseline,
                 q.candidate,
                 signed(q.delta, 4),

@@ -24,7 +24,7 @@ mod trim;
 use std::fmt::Write;
 
 use crate::model::{GateStatus, Report, Verdict};
-pub use text::{code, escape, marker, marker_with_state, parse_marker};
+pub use text::{code, escape, marker, marker_with_state, name, parse_marker};
 use trim::Detail;
 
 /// GitHub rejects issue-comment bodies longer than this many characters.
@@ -127,7 +127,7 @@ fn head(r: &Report, page: &Page) -> String {
         .iter()
         .filter(|g| g.status == GateStatus::TooSmall)
         .count();
-    let mut facts = vec![format!("gate **{}**", escape(&r.gate_id))];
+    let mut facts = vec![format!("gate **{}**", text::name(&r.gate_id))];
     if let Some(sha) = &page.commit {
         // A bare commit id: GitHub links it; the comment says which push it judged.
         facts.push(format!("judged commit {sha}"));

@@ -98,8 +98,8 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
             .map(|f| {
                 format!(
                     "{} on {} {:.4}",
-                    escape(&f.metric),
-                    escape(&f.slice),
+                    escape(&crate::safe_text::cut_marked(&f.metric)),
+                    escape(&crate::safe_text::cut_marked(&f.slice)),
                     f.floor_here
                 )
             })
@@ -130,7 +130,7 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
             let _ = writeln!(
                 s,
                 "- `{}`: {} (owner {}, until {}); delta {}",
-                escape(&q.query_id),
+                escape(&crate::safe_text::cut_marked(&q.query_id)),
                 escape(&q.reason),
                 escape(&q.owner),
                 q.expires,

@@ -328,6 +328,31 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn a_parquet_decompression_bomb_is_refused_while_it_is_read()",
     ),
     (
+        "parquet-repeated-id",
+        "tests/it/hostile_parquet.rs",
+        "fn a_repeated_id_stops_the_parquet_read_at_once()",
+    ),
+    (
+        "piped-run-ir-metadata-check",
+        "tests/it/hostile_odd_input.rs",
+        "fn piped_run_ir_metadata_check()",
+    ),
+    (
+        "fifo-run-ir-metadata",
+        "tests/it/hostile_odd_input.rs",
+        "fn fifo_run_ir_metadata()",
+    ),
+    (
+        "name-5000-characters",
+        "tests/it/hostile_text.rs",
+        "fn name_5000_characters()",
+    ),
+    (
+        "deep-judged-bounds",
+        "tests/it/judged_bounds.rs",
+        "fn deep_judged_bounds()",
+    ),
+    (
         "zip-declares-a-false-size",
         "tests/it/baseline_fetch.rs",
         "fn a_zip_that_lies_about_its_compressed_size_is_refused()",

@@ -176,6 +176,86 @@ fn run_comes_back_fifo() {
     writer.join().unwrap();
 }
 
+/// `fifo-run-ir-metadata`: a grouped TREC run with an `ir_metadata` header through a named FIFO.
+/// The run reader opens it once; the run context is not read from it (a second open waited for a
+/// writer that was gone: a hang), and the note says so.
+#[test]
+fn fifo_run_ir_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "qrels.txt", QRELS);
+    let fifo = dir.path().join("run.fifo");
+    mkfifo(&fifo);
+    let f = fifo.clone();
+    let run = format!("# ir_metadata.start\n# tag: bm25\n# ir_metadata.end\n{GROUPED}");
+    let writer = std::thread::spawn(move || {
+        if let Ok(mut w) = std::fs::OpenOptions::new().write(true).open(&f) {
+            let _ = w.write_all(run.as_bytes());
+        }
+    });
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
+        .args(eval_args("run.fifo"))
+        .args(["-o", "rows.jsonl"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let o = wait_with_timeout(child);
+    writer.join().unwrap();
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "note: the run came through a pipe or device (run.fifo), which is read once: an ir_metadata header in it (tag, method, model) is not read"
+        ),
+        "{}",
+        o.stderr
+    );
+    let sidecar = std::fs::read_to_string(dir.path().join("rows.jsonl.protocol.json")).unwrap();
+    assert!(!sidecar.contains("bm25"), "{sidecar}");
+}
+
+/// `piped-run-ir-metadata-check`: `check` with a candidate `{ run = "/dev/stdin" }` whose
+/// `ir_metadata` header names its tag. The run is read once; the report's note says its run
+/// context is unknown (the "run context changed" line shows it as —), never silently.
+#[test]
+fn piped_run_ir_metadata_check() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "qrels.txt", QRELS);
+    let run = format!("# ir_metadata.start\n# tag: bm25\n# ir_metadata.end\n{GROUPED}");
+    write(dir.path(), "run.trec", &run);
+    write(
+        dir.path(),
+        "gate.toml",
+        "[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"run.trec\" }\n\
+         candidate = { run = \"/dev/stdin\" }\n[slices]\nmin-queries = 1\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+    );
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
+        .args(["check", "gate.toml"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(run.as_bytes());
+    });
+    let o = wait_with_timeout(child);
+    writer.join().unwrap();
+    assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
+    assert!(
+        o.stdout.contains(
+            "/dev/stdin: evaluated 2 queries against qrels.txt"
+        ) && o.stdout.contains(
+            "it came through a pipe or device, which is read once: an ir_metadata header in it (tag, method, model) is not read, so its run context is unknown"
+        ),
+        "{}",
+        o.stdout
+    );
+}
+
 #[test]
 fn run_comes_back_file() {
     // A regular file can be read twice: the regrouped run gives the grouped run's numbers.

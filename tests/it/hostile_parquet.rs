@@ -115,18 +115,56 @@ fn parquet_types_that_are_not_numbers_are_refused_by_name() {
     );
 }
 
-/// `parquet-bomb`: 5,000,000 rows run-length encoded into 50 KB. The decoded bytes are bounded
-/// like gzip's (200-fold the file, at least 64 MiB) as the batches are read: refused at the
-/// bound with exit 2, never decoded whole (bench/hostile/parquet_bomb.sh measures a
-/// 20,000,000-row file's peak memory and time).
+/// `parquet-bomb`: 1,100 distinct doc ids of 64 KiB (72 MB decoded) in 13 KB. No id repeats, so
+/// only the decoded-bytes bound stops it: counted like gzip's (200-fold the file, at least
+/// 64 MiB) as the batches are read, refused at the bound with exit 2, never decoded whole
+/// (bench/hostile/parquet_bomb.sh measures peak memory and time).
 #[test]
 fn a_parquet_decompression_bomb_is_refused_while_it_is_read() {
+    let o = eval("bomb_unique.parquet", "p@1");
+    assert_input_error(
+        &o,
+        &[
+            "bomb_unique.parquet: row group 1: the Parquet data expands more than 200-fold",
+            "refused as a decompression bomb",
+        ],
+    );
+}
+
+/// `parquet-repeated-id`: 5,000,000 rows of one query and one doc id in 50 KB (a run), and a
+/// per-query metric table whose one query id fills 5,000,000 rows: the second row is already a
+/// duplicate, and the read stops there, with the error naming both rows, before the rows pile
+/// up or the decoded-bytes bound is reached (the table took 25 s and 820 MB to reach the bound,
+/// debug build).
+#[test]
+fn a_repeated_id_stops_the_parquet_read_at_once() {
     let o = eval("bomb.parquet", "p@1");
     assert_input_error(
         &o,
         &[
-            "bomb.parquet: row group 1: the Parquet data expands more than 200-fold",
-            "refused as a decompression bomb",
+            r#"bomb.parquet:2: doc "d1" appears twice in the ranking of query "q1" (rows 1 and 2 of the table)"#,
         ],
     );
+    assert!(!o.stderr.contains("decompression bomb"), "{}", o.stderr);
+    let d = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        types().join("table_repeated_id.parquet"),
+        d.path().join("t.parquet"),
+    )
+    .unwrap();
+    support::cli::write(
+        d.path(),
+        "gate.toml",
+        "[inputs]\nbaseline = \"t.parquet\"\ncandidate = \"t.parquet\"\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+    );
+    let o = run_in(
+        rag_isolated(Duration::from_secs(60)).args(["check", "gate.toml"]),
+        d.path(),
+    );
+    assert_input_error(
+        &o,
+        &[r#"t.parquet: row 2: duplicate query id "q1" (first at row 1)"#],
+    );
+    assert!(!o.stderr.contains("decompression bomb"), "{}", o.stderr);
 }

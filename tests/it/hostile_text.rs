@@ -569,3 +569,92 @@ fn the_html_report_with_tiny_p_values_is_well_formed() {
         panic!("the HTML report is not well-formed: {e}");
     }
 }
+
+/// `name-5000-characters`: two query ids of 5,002 characters that share their first 40, a slice
+/// tag and value of 5,000 characters (a critical slice) and a 100-character gate id. Every
+/// shown name is cut to its first 40 characters with `…` and its length in bytes — text,
+/// Markdown (the report, the PR comment's body), HTML and its forest plot — and JSON keeps each
+/// whole (identity: the two ids stay two queries, each with its own numbers).
+#[test]
+fn name_5000_characters() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let (long_q, tag, value) = ("Q".repeat(5000), "s".repeat(5000), "v".repeat(5000));
+    let (mut b, mut c) = (String::new(), String::new());
+    for i in 0..40 {
+        let qid = match i < 2 {
+            true => format!("{long_q}q{i}"),
+            false => format!("q{i}"),
+        };
+        let v = 0.5 + (i % 7) as f64 / 20.0;
+        let drop = if i < 2 { 0.3 + i as f64 / 10.0 } else { 0.01 };
+        let t = if i % 2 == 1 { value.as_str() } else { "x" };
+        for (out, x) in [(&mut b, v), (&mut c, v - drop)] {
+            out.push_str(&format!(
+                "{{\"query_id\":\"{qid}\",\"ndcg@10\":{x},\"slices\":{{\"{tag}\":\"{t}\"}}}}\n"
+            ));
+        }
+    }
+    write(dir, "b.jsonl", b);
+    write(dir, "c.jsonl", c);
+    write(
+        dir,
+        "gate.toml",
+        format!(
+            "id = \"{}\"\n[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\
+             [bootstrap]\nresamples = 200\n[slices]\ncritical = [\"{tag}={value}\"]\nmin-queries = 5\n\
+             [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.005\nslices = \"critical\"\n",
+            "g".repeat(100)
+        ),
+    );
+    let run = |args: &[&str]| -> Out {
+        let o = run_in(rag().args(["check", "gate.toml"]).args(args), dir);
+        assert_eq!(o.code, Some(1), "{}", o.stderr);
+        o
+    };
+    let longest_run = |text: &str, ch: char| -> usize {
+        text.split(|x| x != ch).map(str::len).max().unwrap_or(0)
+    };
+    let text = run(&[]).stdout;
+    let markdown = run(&["--format", "markdown"]).stdout;
+    run(&["--export-html", "r.html"]);
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    // The comment's first line is its marker, which keys the sticky comment by the whole id.
+    let (marker, body) = markdown.split_once('\n').unwrap();
+    for (what, shown) in [
+        ("text", &text),
+        ("markdown", &body.to_string()),
+        ("html", &html),
+    ] {
+        for ch in ['Q', 's', 'v', 'g'] {
+            assert!(
+                longest_run(shown, ch) <= 40,
+                "{what}: a name of {ch:?} shown {} characters long",
+                longest_run(shown, ch)
+            );
+        }
+        assert!(
+            shown.contains("… (5002 bytes)"),
+            "{what}: the query ids' marker"
+        );
+        assert!(
+            shown.contains("… (10001 bytes)"),
+            "{what}: the slice's marker"
+        );
+    }
+    assert!(markdown.contains(&format!("{}… (100 bytes)", "g".repeat(40))));
+    // The comment's marker keys the sticky comment: the id stays whole there.
+    assert!(marker.starts_with(&format!("<!-- rag-gate:v1 id={} ", "g".repeat(100))));
+    let json: serde_json::Value = serde_json::from_str(&run(&["--format", "json"]).stdout).unwrap();
+    let worst = json.to_string();
+    for i in 0..2 {
+        assert!(
+            worst.contains(&format!("\"{long_q}q{i}\"")),
+            "query {i} whole in JSON"
+        );
+    }
+    assert!(
+        worst.contains(&format!("\"{tag}={value}\"")),
+        "the slice whole in JSON"
+    );
+}

@@ -733,3 +733,70 @@ fn a_passing_gate_that_unjudged_documents_could_flip_says_why_it_passed_first() 
     });
     assert!(warned, "{}", v["warnings"]);
 }
+
+/// `deep-judged-bounds`: one query ranking thousands of unjudged documents (the uncut metrics'
+/// pool is the whole ranking). The baseline ranks the one relevant document first, then
+/// `u1 … uN`; the candidate ranks `u1 … uN`, then the relevant one. The exact bounds are known:
+/// no shared judgment lowers the candidate below today (mrr, rprec), and judging `u1` (mrr) or
+/// every `u` (rprec, ndcg: both rankings then ideal) closes the gap to 0. The sweep reaches the
+/// far end of the pool (m = N); its cost is measured by bench/hostile/judged_bounds.sh.
+#[test]
+fn deep_judged_bounds() {
+    let n = 3000;
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let (mut base, mut cand) = (String::from("q1 Q0 r 1 100000 b\n"), String::new());
+    for i in 1..=n {
+        base.push_str(&format!("q1 Q0 u{i} {} {} b\n", i + 1, 100000 - i));
+        cand.push_str(&format!("q1 Q0 u{i} {i} {} c\n", 100000 - i));
+    }
+    cand.push_str(&format!("q1 Q0 r {} 1 c\n", n + 1));
+    support::cli::write(dir, "qrels.txt", "q1 0 r 1\nq1 0 n 0\n");
+    support::cli::write(dir, "base.txt", base);
+    support::cli::write(dir, "cand.txt", cand);
+    let gates: String = ["mrr", "rprec", "ndcg", "map"]
+        .iter()
+        .map(|m| format!("[[gate]]\nmetric = \"{m}\"\nmax-drop = 0.05\n"))
+        .collect();
+    let g = support::cli::write(
+        dir,
+        "gate.toml",
+        format!(
+            "[inputs]\nqrels = \"qrels.txt\"\nbaseline = {{ run = \"base.txt\" }}\n\
+             candidate = {{ run = \"cand.txt\" }}\n[bootstrap]\nresamples = 40\n\
+             [slices]\nmin-queries = 1\n{gates}"
+        ),
+    );
+    let (code, v) = check(&g, &[]);
+    assert_eq!(code, 1, "{}", v["headline"]);
+    let judged = |metric: &str| -> (f64, f64, f64, bool) {
+        let c = v["comparisons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["metric"] == metric && c["slice"] == "all")
+            .unwrap();
+        let j = &c["judged"];
+        let at = |b: &str| j[b]["delta"].as_f64().unwrap();
+        (
+            at("lower"),
+            c["delta"].as_f64().unwrap(),
+            at("upper"),
+            j["exact"].as_bool().unwrap(),
+        )
+    };
+    let today_mrr = 1.0 / (n + 1) as f64 - 1.0;
+    let (lo, delta, hi, exact) = judged("mrr");
+    assert!((lo - today_mrr).abs() < 1e-12 && (delta - today_mrr).abs() < 1e-12);
+    assert_eq!((hi, exact), (0.0, true));
+    let (lo, delta, hi, exact) = judged("rprec");
+    assert_eq!((lo, delta, hi, exact), (-1.0, -1.0, 0.0, true));
+    let (lo, delta, hi, exact) = judged("ndcg");
+    assert!(lo <= delta && delta < 0.0 && exact, "{lo} {delta}");
+    assert!(
+        hi.abs() < 1e-12,
+        "every u judged relevant: both rankings ideal, {hi}"
+    );
+    let (lo, delta, hi, exact) = judged("map");
+    assert!(lo <= delta && delta < hi && !exact, "{lo} {delta} {hi}");
+}

@@ -197,15 +197,18 @@ fn slice_label(c: &Comparison, role: Role, y: f64) -> TextEl {
         .set("x", LEFT - 10.0)
         .set("y", y + 4.0)
         .set("text-anchor", "end")
-        .add(Text::new(format!("{}{tag}", one_line(&c.slice))))
+        .add(Text::new(format!(
+            "{}{tag}",
+            one_line(&crate::safe_text::cut_marked(&c.slice))
+        )))
 }
 
 /// The estimate's circle, titled with the metric, the slice and the interval.
 fn mark(c: &Comparison, y: f64, x: &dyn Fn(f64) -> f64) -> Circle {
     let words = format!(
         "{} {}: {} [{}, {}]",
-        one_line(&c.name()),
-        one_line(&c.slice),
+        one_line(&crate::safe_text::cut_marked(&c.name())),
+        one_line(&crate::safe_text::cut_marked(&c.slice)),
         super::signed(c.estimate, 4),
         super::signed(c.ci[0], 4),
         super::signed(c.ci[1], 4)

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::text::{code, escape, fmt_pct, signed4};
+use super::text::{code, escape, fmt_pct, name, signed4};
 use crate::model::{Comparison, Regression, Report};
 use crate::report::text::fmt_p;
 use crate::report::words::rank_move;
@@ -81,11 +81,11 @@ pub(super) fn worst(s: &mut String, cs: &[Comparison]) {
             "\n|---|---|--:|---|\n"
         });
         for w in rows.iter().take(WORST_PER_METRIC) {
-            let slices: Vec<String> = w.slices.iter().map(|s| escape(s)).collect();
+            let slices: Vec<String> = w.slices.iter().map(|s| name(s)).collect();
             let _ = write!(
                 s,
                 "| {} | {:.4} → {:.4} | {} | {} |",
-                escape(&w.q.query_id),
+                name(&w.q.query_id),
                 w.q.baseline,
                 w.q.candidate,
                 signed4(w.q.delta),
@@ -168,7 +168,7 @@ pub(super) fn protocol(s: &mut String, r: &Report) {
                 "| {} | {} | {} | {} | {} | {} | {} |",
                 g.gate,
                 super::text::name_cell(&g.metric, &g.statistic, g.statistic_in_name),
-                escape(&g.slice),
+                name(&g.slice),
                 escape(&g.rule),
                 fmt_p(g.p_value),
                 fmt_p(g.p_adjusted),

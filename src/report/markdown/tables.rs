@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::text::{escape, fmt_pct, name_cell, plain4, signed4};
+use super::text::{escape, fmt_pct, name, name_cell, plain4, signed4};
 use crate::model::{Comparison, GateResult, GateStatus, Label, Report};
 use crate::report::text::fmt_p;
 
@@ -95,7 +95,7 @@ pub(super) fn gates(s: &mut String, r: &Report, shown: &[usize]) {
             s,
             "| {} | {} | {} | {value} | {threshold} | {} | {} |",
             name_cell(&g.metric, &g.statistic, g.statistic_in_name),
-            escape(&g.slice),
+            name(&g.slice),
             escape(&g.rule),
             result_cell(g),
             g.label.as_str()
@@ -154,7 +154,7 @@ pub(super) fn changed(s: &mut String, r: &Report, shown: &[usize], total: usize)
             s,
             "| {} | {} | {} | {} | ±{} | {} |",
             name_cell(&c.metric, &c.statistic, c.statistic_in_name),
-            escape(&c.slice),
+            name(&c.slice),
             c.n,
             delta_ci(c),
             plain4(c.margin),
@@ -192,7 +192,7 @@ pub(super) fn all(s: &mut String, r: &Report, shown: &[usize]) {
             s,
             "| {} | {} | {n} | {:.4} → {:.4} | {} | {} | {:.4} | {} | {} / {} / {} |",
             name_cell(&c.metric, &c.statistic, c.statistic_in_name),
-            escape(&c.slice),
+            name(&c.slice),
             c.baseline_value,
             c.candidate_value,
             delta_ci(c),

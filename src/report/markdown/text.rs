@@ -98,6 +98,12 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// A name (query id, slice, tag, gate id) for Markdown: cut like every shown name
+/// ([`crate::safe_text::cut_marked`]), then escaped.
+pub fn name(s: &str) -> String {
+    escape(&crate::safe_text::cut_marked(s))
+}
+
 /// Whether a word joiner goes before `c` so GitHub neither links nor cross-references what it
 /// would start: `GH-123` (joiner before `-`), a URL (`https:` + joiner + `//…`, so an issue URL
 /// creates no backlink) and `www.` (joiner before the dot). `#123` and `@name` are handled by
@@ -118,10 +124,15 @@ pub const WORD_JOINER: &str = "&#8288;";
 
 /// A metric name as a code span: GitHub neither mentions nor links inside code, and a code span
 /// never wraps at `@`. Backticks become `'` (so the span cannot be closed early), table pipes are
-/// escaped, line breaks become spaces, at most 60 characters.
+/// escaped, line breaks become spaces, at most 60 characters; a longer name is cut like every
+/// shown name (its first 40 characters, `…`, its length).
 pub fn code(s: &str) -> String {
-    let inner: String = code_safe(s, 60).replace('|', "\\|");
-    format!("`{}`", inner.trim())
+    if s.chars().nth(60).is_none() {
+        let inner: String = code_safe(s, 60).replace('|', "\\|");
+        return format!("`{}`", inner.trim());
+    }
+    let inner: String = code_safe(s, crate::safe_text::KEEP).replace('|', "\\|");
+    format!("`{}…` ({} bytes)", inner.trim(), s.len())
 }
 
 /// A comparison's name in a table cell: the metric as a code span, then its statistic when the

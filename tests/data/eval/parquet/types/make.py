@@ -12,7 +12,9 @@ or refused by name.
   timestamp[ms], float16, time32[s], bool, a dictionary of strings: each must be refused naming
   the type (never read as the integers or bytes it is stored in).
 - rank_uint64.parquet: ranks as uint64 (not a rank: refused by name).
-- bomb.parquet: 5,000,000 rows in a few KB (see below).
+- bomb.parquet: 5,000,000 rows in a few KB, the doc id the same in every row (see below).
+- bomb_unique.parquet: one query's 1,100 distinct 64 KiB doc ids in about 30 KB (see below).
+- table_repeated_id.parquet: a per-query metric table whose one query id fills 5,000,000 rows.
 
 Run from this folder: `python3 make.py` (needs `pip install pyarrow`).
 """
@@ -74,6 +76,38 @@ pq.write_table(
         }
     ),
     "bomb.parquet",
+    compression="zstd",
+    row_group_size=BOMB,
+)
+
+# bomb_unique.parquet: no id repeats, so only the decoded-bytes bound stops it: 1,100 doc ids of
+# 64 KiB each (about 72 MB decoded) that differ in their last digits, zstd-compressed into a few
+# tens of KB (plain encoding: no dictionary holds them whole).
+UNIQUE = 1_100
+pq.write_table(
+    pa.table(
+        {
+            "qid": pa.array(["q1"] * UNIQUE, pa.string()),
+            "doc_id": pa.array(["d" * 65_536 + f"{i:05}" for i in range(UNIQUE)], pa.string()),
+            "score": pa.array(np.arange(UNIQUE, 0, -1, dtype=np.float64)),
+        }
+    ),
+    "bomb_unique.parquet",
+    compression="zstd",
+    use_dictionary=["qid"],
+    row_group_size=UNIQUE,
+)
+
+# table_repeated_id.parquet: a per-query metric table, query id "q1" in all 5,000,000 rows: the
+# second row is already a duplicate, refused there, before the rows pile up.
+pq.write_table(
+    pa.table(
+        {
+            "query_id": pa.array(["q1"] * BOMB, pa.string()).dictionary_encode(),
+            "ndcg@10": pa.array(np.full(BOMB, 0.5), pa.float64()),
+        }
+    ),
+    "table_repeated_id.parquet",
     compression="zstd",
     row_group_size=BOMB,
 )
