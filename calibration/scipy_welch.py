@@ -1,5 +1,8 @@
 """Reference answers for src/stats/welch.rs: Welch's t interval of a difference of means and of
-a log-ratio, from scipy.stats.ttest_ind(equal_var=False). Writes tests/data/stats/scipy_welch.json.
+a log-ratio, from scipy.stats.ttest_ind(equal_var=False), and the log-scale delta interval of
+the ratio of arithmetic means (numpy moments, Welch-Satterthwaite df over the two squared
+coefficients of variation of the means, scipy's t quantile). Writes
+tests/data/stats/scipy_welch.json.
 
     python3 calibration/scipy_welch.py
 """
@@ -24,7 +27,15 @@ for name, b, c in CASES:
         lo, hi = r.confidence_interval(confidence_level=conf)
         rl = stats.ttest_ind(np.log(c), np.log(b), equal_var=False)
         llo, lhi = rl.confidence_interval(confidence_level=conf)
+        cb = np.var(b, ddof=1) / (len(b) * np.mean(b) ** 2)
+        cc = np.var(c, ddof=1) / (len(c) * np.mean(c) ** 2)
+        mdf = (cb + cc) ** 2 / (cb ** 2 / (len(b) - 1) + cc ** 2 / (len(c) - 1))
+        half = stats.t.ppf(1 - (1 - conf) / 2, mdf) * math.sqrt(cb + cc)
+        ratio = float(np.mean(c) / np.mean(b))
         case[str(conf)] = {
+            "ratio_of_means": [ratio * math.exp(-half), ratio * math.exp(half)],
+            "ratio_of_means_estimate": ratio,
+            "means_df": float(mdf),
             "difference": [float(lo), float(hi)],
             "df": float(r.df),
             "ratio": [math.exp(llo), math.exp(lhi)],

@@ -50,17 +50,23 @@ def t_quantile(t, p):
     return a + (h - lo) * (b - a)
 
 
-def tilt_interval(sums, sizes, df, confidence=0.95):
+def tilt_interval(sums, sizes, df, confidence=0.95, hull=True):
     """The tilted score interval of the mean sum(sums) / sum(sizes) (src/stats/tilt.rs, written
     again from its formula): the mu on either side of the mean where t(df) * se(mu) =
     |mean - mu|, se(mu)^2 = sum w c^2 / ((G - 1) (sum w size)^2) under the exponential tilt
     w ~ exp(lam c), c = sum - mu size, with sum w c = 0 (brentq on lam); a query is (delta, 1).
+    With one unit off the tie (every other unit mean equal) the hull of the unit means (hull=False:
+    the bound on df as for more units, the rule before).
     Also the independent reference of scipy_ties.py (tests/data/stats/scipy_ties.json)."""
     sums, sizes = np.asarray(sums, dtype=float), np.asarray(sizes, dtype=float)
     mean = sums.sum() / sizes.sum()
     lo_m, hi_m = (sums / sizes).min(), (sums / sizes).max()
     if lo_m == hi_m:
         return mean, mean
+    _, counts = np.unique(sums / sizes, return_counts=True)
+    if hull and len(sums) - counts.max() == 1:
+        # One unit off the tie: its spread has no degrees of freedom, the bound is the hull.
+        return float(lo_m), float(hi_m)
     q = stats.t.ppf(1 - (1 - confidence) / 2, df)
     tight = dict(rtol=4 * np.finfo(float).eps)
 
@@ -93,9 +99,9 @@ def tilt_interval(sums, sizes, df, confidence=0.95):
     return float(low), float(high)
 
 
-def tilt_bounds(d, df, confidence=0.95):
+def tilt_bounds(d, df, confidence=0.95, hull=True):
     """`tilt_interval` of query deltas d."""
-    return tilt_interval(d, np.ones(len(d)), df, confidence)
+    return tilt_interval(d, np.ones(len(d)), df, confidence, hull)
 
 
 def guard_bounds(d, half):

@@ -2,8 +2,9 @@
 //! - `max-increase = m` / `max-decrease = m`: the change (candidate / baseline − 1 for a
 //!   fraction, candidate − baseline for `{ absolute = x }`) must stay within m. With ≥ 3
 //!   measurements a side the interval decides, as `max-drop` does ("prove no harm"): Welch's t
-//!   interval on the log-ratio (a fraction) or on the difference (an amount), at the report's
-//!   confidence, must lie within m (`stats::welch`). With fewer, the means are compared plainly,
+//!   interval of the ratio of the arithmetic means (a fraction: the log-scale delta method, so
+//!   the gate reads the change the metrics table shows) or of the difference (an amount), at
+//!   the report's confidence, must lie within m (`stats::welch`). With fewer, the means are compared plainly,
 //!   and the result says so.
 //! - `min = x` / `max = x`: an absolute bar on the candidate's value (the mean of its
 //!   measurements, or its QPS at the target recall).
@@ -201,7 +202,7 @@ fn change(
     let (estimate, low, high) = if replicated {
         match interval(&mut r, rule, b, c, confidence) {
             Some(w) => (w.estimate, w.low, w.high),
-            None if rule.relative && b.iter().chain(c).any(|&v| v <= 0.0) => return not_judged(r, "a measurement ≤ 0: the log-ratio interval needs positive measurements; use { absolute = x }".into()),
+            None if rule.relative && mean(c) <= 0.0 => return not_judged(r, "the candidate's mean is ≤ 0: the ratio's interval needs positive means; use { absolute = x }".into()),
             None => return not_judged(r, "the measurements are too large for a finite interval (their spread overflows an f64)".into()),
         }
     } else {
@@ -236,47 +237,18 @@ fn change(
     } else {
         String::new()
     };
-    let detail = change_detail(
-        [b, c],
-        replicated && rule.relative,
-        format!("{}{shown_bound}", show(estimate)),
-        point,
-        format!("may {word} by at most {allowed}"),
+    let detail = format!(
+        "{} → {}: {}{shown_bound}; may {word} by at most {allowed}",
+        value(mb),
+        value(mc),
+        show(estimate)
     );
     decide(r, pass, detail)
 }
 
-/// "100 → 106: +6.0% (upper bound +9.1%); may rise by at most 10.0%". When the interval is
-/// of the ratio of geometric means (`geometric`) while the metrics table shows the arithmetic
-/// means, both, labelled, so the two are never read as one quantity.
-fn change_detail(
-    [b, c]: [&[f64]; 2],
-    geometric: bool,
-    read: String,
-    arithmetic_change: f64,
-    allowed: String,
-) -> String {
-    if geometric {
-        format!(
-            "geometric means {} → {}: {read}, what the gate reads; arithmetic means {} → {}: {}, as in the metrics table; {allowed}",
-            value(geometric_mean(b)),
-            value(geometric_mean(c)),
-            value(mean(b)),
-            value(mean(c)),
-            change_percent(arithmetic_change)
-        )
-    } else {
-        format!("{} → {}: {read}; {allowed}", value(mean(b)), value(mean(c)))
-    }
-}
-
-fn geometric_mean(x: &[f64]) -> f64 {
-    (x.iter().map(|v| v.ln()).sum::<f64>() / x.len() as f64).exp()
-}
-
 /// The chance a candidate that changes nothing passes `max-increase` / `max-decrease` of `g`,
 /// read from the measurements' spread before judging (`stats::power::no_op_pass` on Welch's
-/// standard error and df, on the log scale for a fraction), and the measurements a side that
+/// standard error and df, of the log of the ratio of means for a fraction), and the measurements a side that
 /// would let it pass `AIM_MEASURED` of the time: a warning when the chance is below 1/2.
 pub fn too_few_measurements(
     g: &RunGate,
@@ -295,13 +267,14 @@ pub fn too_few_measurements(
     if !changes || b.len() < MIN_REPLICATES || c.len() < MIN_REPLICATES {
         return None;
     }
+    // For a fraction, each measurement over its side's mean: the variance is then the squared
+    // coefficient of variation, what the ratio-of-means interval's log-scale se reads.
     let scale = |x: &[f64]| -> Option<Vec<f64>> {
         if !rule.relative {
             return Some(x.to_vec());
         }
-        x.iter()
-            .all(|&v| v > 0.0)
-            .then(|| x.iter().map(|v| v.ln()).collect())
+        let m = mean(x);
+        (m > 0.0).then(|| x.iter().map(|v| v / m).collect())
     };
     let (lb, lc) = (scale(b)?, scale(c)?);
     let margin = match (rule.relative, rule.kind) {
@@ -323,7 +296,7 @@ pub fn too_few_measurements(
     let needed = (MIN_REPLICATES..=100_000).find(|&n| at(n as f64, n as f64) >= AIM_MEASURED);
     let spread = if rule.relative {
         format!(
-            "a spread of {:.1}% and {:.1}% of the mean (the log-measurements' SD)",
+            "a spread of {:.1}% and {:.1}% of the mean (SD over mean)",
             100.0 * vb.sqrt(),
             100.0 * vc.sqrt()
         )
@@ -352,8 +325,8 @@ fn variance(x: &[f64]) -> f64 {
     x.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (x.len() as f64 - 1.0)
 }
 
-/// Welch's interval of the change (on the log-ratio for a fraction), recorded in `r`; None when
-/// a fraction meets a measurement ≤ 0.
+/// Welch's interval of the change (of the ratio of means for a fraction), recorded in `r`; None
+/// when a fraction meets a mean ≤ 0.
 fn interval(
     r: &mut RunGateResult,
     rule: &RunRule,
@@ -362,7 +335,7 @@ fn interval(
     confidence: f64,
 ) -> Option<welch::WelchInterval> {
     let w = if rule.relative {
-        let w = welch::log_ratio(b, c, confidence)?;
+        let w = welch::ratio_of_means(b, c, confidence)?;
         welch::WelchInterval {
             estimate: w.estimate - 1.0,
             low: w.low - 1.0,
@@ -380,12 +353,12 @@ fn interval(
         "∞: no spread".into()
     };
     r.decided_by = format!(
-        "{}% Welch t interval on the {} (df {df}; {} and {} measurements)",
+        "{}% Welch t interval of the {} (df {df}; {} and {} measurements)",
         (confidence * 1000.0).round() / 10.0,
         if rule.relative {
-            "log-ratio"
+            "ratio of means, on its log (delta method)"
         } else {
-            "difference"
+            "difference of means"
         },
         b.len(),
         c.len()

@@ -36,8 +36,9 @@
 //! - `describe`: means and win/tie/loss counts of paired deltas.
 //! - `crossed`: queries × replicate runs: the pigeonhole bootstrap's run part (Owen 2007) with
 //!   variance-component and Satterthwaite corrections.
-//! - `welch`: Welch's t interval of a difference of means, and of a ratio on log-measurements
-//!   (run-level gates on replicate timings).
+//! - `welch`: Welch's t interval of a difference of means, of a ratio of means (delta method),
+//!   and of a ratio of geometric means on log-measurements (run-level gates on replicate
+//!   timings read the first two).
 //! - `qps_at_recall`: an ANN sweep's QPS at a target recall, log-linear between the Pareto
 //!   frontier's neighbouring points, never extrapolated.
 

@@ -16,6 +16,10 @@
 //! and missed the far side of asymmetric moves (5.5% at 15% of n = 100). The
 //! measured effect is in `calibration/results.txt` and docs/statistics.md.
 //!
+//! With one unit off the tie the tilted bound is the hull of the unit means (`stats::tilt`):
+//! the moved unit's value on its side, since one moved value says nothing of the moved units'
+//! spread.
+//!
 //! Ties are counted among the unit means (a query's delta, or a group's sum over its size):
 //! the share of units equal to the most common value, so a shift of every delta by the same
 //! amount (a true delta on a `max-drop` margin) keeps the guard's decision.

@@ -10,6 +10,17 @@
 //! e.g. Kalibera & Jones 2013, "Rigorous benchmarking in reasonable time", ISMM). Equal to scipy's
 //! `ttest_ind(c, b, equal_var=False).confidence_interval()` (tests/it/stats_welch.rs, against tests/data/stats/scipy_welch.json).
 //!
+//! The ratio of arithmetic means mean(c) / mean(b) ([`ratio_of_means`]) takes the same form on
+//! the log of the ratio by the delta method: ln r̂ ± t_{1−α/2, df} · se, se² = s_c²/(n_c x̄_c²) +
+//! s_b²/(n_b x̄_b²) (the squared coefficients of variation of the two means), df by
+//! Welch–Satterthwaite over those two parts, exponentiated (the log-scale delta interval of a
+//! ratio of independent means: Katz, Baptista, Azen & Pike 1978, Biometrics 34:469; against
+//! Fieller's, Hirschberg & Lye 2010, The American Statistician 64:234). Why not the ratio of
+//! geometric means: a candidate with more spread has a lower geometric mean for the same
+//! arithmetic one, so a gate on it passed a noisier candidate whose arithmetic mean (what the
+//! metrics table shows) rose by the whole margin in 3.4–4.1% of sets at 3–5 measurements and
+//! 14% at 100.
+//!
 //! Values are scaled by an exact power of two before squaring, so replicates near 1e160 (or up
 //! to f64's largest) never overflow the variance. Pure, O(n).
 
@@ -111,6 +122,56 @@ pub fn log_ratio(baseline: &[f64], candidate: &[f64], confidence: f64) -> Option
     })
 }
 
+/// The ratio mean(candidate) / mean(baseline) and its interval: the log-scale delta method
+/// with Welch–Satterthwaite df (module header). None with fewer than two values a side, a mean
+/// ≤ 0 or a value that is not finite. With no spread on either side the interval is the point.
+pub fn ratio_of_means(
+    baseline: &[f64],
+    candidate: &[f64],
+    confidence: f64,
+) -> Option<WelchInterval> {
+    if baseline.len() < 2 || candidate.len() < 2 {
+        return None;
+    }
+    // Each side's mean and squared coefficient of variation of its mean (scale-free, so each
+    // side is first divided by a power of two at least its largest magnitude).
+    let side = |x: &[f64]| -> Option<(f64, f64)> {
+        let largest = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        if !largest.is_finite() {
+            return None;
+        }
+        let scale = 2f64.powi(largest.log2().ceil().clamp(-1000.0, 1023.0) as i32);
+        let scaled: Vec<f64> = x.iter().map(|v| v / scale).collect();
+        let (m, v) = mean_var(&scaled);
+        (m > 0.0).then(|| (m * scale, v / (m * m * x.len() as f64)))
+    };
+    let ((mb, ab), (mc, ac)) = (side(baseline)?, side(candidate)?);
+    let (nb, nc) = (baseline.len() as f64, candidate.len() as f64);
+    let estimate = mc / mb;
+    let se2 = ab + ac;
+    if !estimate.is_finite() || estimate <= 0.0 {
+        return None;
+    }
+    if se2 <= 0.0 {
+        return Some(WelchInterval {
+            estimate,
+            low: estimate,
+            high: estimate,
+            df: f64::INFINITY,
+        });
+    }
+    let (sb, sc) = (ab / se2, ac / se2);
+    let df = 1.0 / (sb * sb / (nb - 1.0) + sc * sc / (nc - 1.0));
+    let half = t_quantile(1.0 - (1.0 - confidence) / 2.0, df) * se2.sqrt();
+    let (low, high) = ((estimate.ln() - half).exp(), (estimate.ln() + half).exp());
+    (low.is_finite() && high.is_finite()).then_some(WelchInterval {
+        estimate,
+        low,
+        high,
+        df,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +194,27 @@ mod tests {
         assert!((w.df - small.df).abs() < 1e-9);
         assert!(difference(&[-1.7e308, 1.7e308], &[1.7e308, -1.7e308, 1.7e308], 0.95).is_none());
         assert!(difference(&[f64::INFINITY, 1.0], &[1.0, 2.0], 0.95).is_none());
+    }
+
+    #[test]
+    fn ratio_of_means_by_hand() {
+        // b = 90, 100, 110 (mean 100, var 100), c = 100, 120, 140 (mean 120, var 400):
+        // se² = 100/(3·100²) + 400/(3·120²) = 0.0033333 + 0.0092593 = 0.0125926;
+        // df = se⁴ / (0.0033333²/2 + 0.0092593²/2) = 3.27479; t(0.975, 3.27479) = 3.03658
+        // (scipy.stats.t.ppf); exp(ln 1.2 ∓ 3.03658·0.1122167) = [0.853479, 1.687211].
+        let w = ratio_of_means(&[90.0, 100.0, 110.0], &[100.0, 120.0, 140.0], 0.95).unwrap();
+        assert!((w.estimate - 1.2).abs() < 1e-12);
+        assert!((w.df - 3.274_788).abs() < 1e-5, "{w:?}");
+        assert!((w.low - 0.853_479).abs() < 1e-5, "{w:?}");
+        assert!((w.high - 1.687_211).abs() < 1e-5, "{w:?}");
+        // Scale-free, and defined for values near f64's largest.
+        let big = ratio_of_means(&[9e307, 1e308, 1.1e308], &[1e308, 1.2e308, 1.4e308], 0.95);
+        let big = big.unwrap();
+        assert!((big.low - w.low).abs() < 1e-9 && (big.high - w.high).abs() < 1e-9);
+        assert!(ratio_of_means(&[-1.0, 0.5], &[1.0, 2.0], 0.95).is_none());
+        assert!(ratio_of_means(&[1.0], &[1.0, 2.0], 0.95).is_none());
+        let flat = ratio_of_means(&[2.0, 2.0], &[3.0, 3.0], 0.95).unwrap();
+        assert_eq!((flat.low, flat.estimate, flat.high), (1.5, 1.5, 1.5));
     }
 
     #[test]
