@@ -137,7 +137,8 @@ fn first_body() -> String {
 #[test]
 fn a_merge_request_pipeline_creates_one_note_and_keeps_the_verdict() {
     let lab = Lab::start();
-    lab.mount(list(vec![note(1, "alice", "LGTM")]).expect(1));
+    // Listed twice: the note's state is read before the analysis, then again before the write.
+    lab.mount(list(vec![note(1, "alice", "LGTM")]).expect(2));
     lab.mount(created(501).expect(1));
     let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
     assert_eq!(
@@ -200,7 +201,7 @@ fn notes_are_paged_through_on_the_same_host() {
             .and(query_param("page", "2"))
             .respond_with(ResponseTemplate::new(200).set_body_json(json!([note(150, BOT, &body)])))
             .with_priority(1)
-            .expect(1),
+            .expect(2),
     );
     lab.mount(
         Mock::given(method("GET"))
@@ -211,7 +212,7 @@ fn notes_are_paged_through_on_the_same_host() {
                     .insert_header("link", next.as_str())
                     .set_body_json(Value::Array(page1)),
             )
-            .expect(1),
+            .expect(2),
     );
     lab.mount(
         Mock::given(method("PUT"))
