@@ -299,24 +299,8 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
         ..args.publish.clone()
     };
-    // The sticky comment's state: earlier attempts of this commit are judged with this one.
-    let history = match publish.comment {
-        crate::publish::CommentMode::Off => Default::default(),
-        _ => crate::publish::history::read(&publish, &env),
-    };
-    let earlier = history.earlier();
-    let analysis = analyze_with(&cfg, &earlier)?;
-    let mut report = analysis.report;
-    let hidden = history
-        .next(&report, earlier.attempt.max(1), &analysis.own)
-        .map(|mut state| {
-            report.looks = crate::publish::history::looks_report(&state);
-            report
-                .warnings
-                .extend(report.looks.iter().flat_map(|l| l.tuning.clone()));
-            let key = history.ctx.key.as_deref();
-            crate::publish::state::block_within(&mut state, &history.ctx.scope, key)
-        });
+    let (analysis, hidden, unread) = analyze_across_runs(&cfg, &publish, &env)?;
+    let report = analysis.report;
     let mut outs = outputs(&args.output);
     if let Some(h) = &args.holes {
         outs.extra.push((
@@ -335,7 +319,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         .filter(|p| !crate::atomic::is_stdout(p));
     let mut stderr: Vec<crate::safe_text::Line> = flags_without_effect(&args.publish)
         .iter()
-        .chain(&history.unread)
+        .chain(&unread)
         .map(|m| crate::publish::actions::warning(env.actions, m))
         .collect();
     stderr.extend(crate::publish::publish_with_state(
@@ -350,6 +334,34 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         stderr,
         exit_code: exit_code(report.verdict),
     })
+}
+
+/// The analysis with the pull request's history: under `--comment`, the sticky comment's
+/// checked state is read first, the earlier attempts of the judged commit are pooled with this
+/// one, and the report gets the history of looks. Also returns the next state block for the
+/// comment, and why the comment could not be read (for stderr).
+fn analyze_across_runs(
+    cfg: &Config,
+    publish: &crate::publish::PublishArgs,
+    env: &crate::publish::GithubEnv,
+) -> Result<(crate::check::Analysis, Option<String>, Option<String>)> {
+    let history = match publish.comment {
+        crate::publish::CommentMode::Off => Default::default(),
+        _ => crate::publish::history::read(publish, env),
+    };
+    let earlier = history.earlier();
+    let mut analysis = analyze_with(cfg, &earlier)?;
+    let report = &mut analysis.report;
+    let hidden = history
+        .next(report, earlier.attempt.max(1), &analysis.own)
+        .map(|mut state| {
+            report.looks = crate::publish::history::looks_report(&state);
+            let tuning = report.looks.iter().flat_map(|l| l.tuning.clone());
+            report.warnings.extend(tuning);
+            let key = history.ctx.key.as_deref();
+            crate::publish::state::block_within(&mut state, &history.ctx.scope, key)
+        });
+    Ok((analysis, hidden, history.unread))
 }
 
 /// Warnings for publish flags that do nothing without `--comment`: `--comment-mode` other than
