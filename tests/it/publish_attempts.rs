@@ -52,6 +52,7 @@ struct Run {
     /// The run created or edited the comment.
     wrote: bool,
     report: Value,
+    stdout: String,
     stderr: String,
 }
 
@@ -99,6 +100,19 @@ impl Repo {
     /// `check --comment` on head `sha`, run attempt `attempt`, with the candidate moved by
     /// `shift` (noise stream `stream`); the comment the stand-in stores afterwards.
     fn check(&self, sha: char, attempt: u32, shift: f64, stream: u64, key: Option<&str>) -> Run {
+        self.check_with(sha, attempt, shift, stream, key, &[])
+    }
+
+    /// [`Repo::check`] with more flags; the JSON report goes to `report.json`.
+    fn check_with(
+        &self,
+        sha: char,
+        attempt: u32,
+        shift: f64,
+        stream: u64,
+        key: Option<&str>,
+        extra: &[&str],
+    ) -> Run {
         results(self.dir.path(), "candidate.jsonl", shift, stream);
         self.serve();
         let event = self.dir.path().join("event.json");
@@ -120,7 +134,9 @@ impl Repo {
         let out = cmd
             .arg("check")
             .arg(self.dir.path().join("gate.toml"))
-            .args(["--comment", "--format", "json"])
+            .args(["--comment", "--export-json"])
+            .arg(self.dir.path().join("report.json"))
+            .args(extra)
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -140,7 +156,10 @@ impl Repo {
         Run {
             code: out.status.code().unwrap(),
             wrote,
-            report: serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}")),
+            report: std::fs::read(self.dir.path().join("report.json"))
+                .map(|b| serde_json::from_slice(&b).unwrap())
+                .unwrap_or_else(|e| panic!("{e}: {stderr}")),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr,
         }
     }
@@ -184,6 +203,24 @@ fn a_lucky_third_attempt_is_judged_on_all_three_and_fails() {
         ])
     );
     assert_eq!(three.report["noise"]["replicates"], json!([1, 3]));
+    assert_eq!(
+        crate::report_schema::violations(&three.report),
+        Vec::<String>::new()
+    );
+    // The same attempt checked again in the same run (a second step), in text and HTML.
+    let html = repo.dir.path().join("attempt.html");
+    let again = repo.check_with(
+        'a',
+        3,
+        0.01,
+        13,
+        None,
+        &["--export-html", html.to_str().unwrap()],
+    );
+    assert_eq!(again.report, three.report);
+    let line = "attempt 3 of aaaaaaa: judged on 3 runs (earlier verdicts FAIL, FAIL)";
+    assert!(again.stdout.contains(line), "{}", again.stdout);
+    assert!(std::fs::read_to_string(&html).unwrap().contains(line));
     let body = repo.body();
     assert!(
         body.contains("**attempt 3 of aaaaaaa: judged on 3 runs (earlier verdicts FAIL, FAIL)**"),
@@ -297,12 +334,43 @@ fn the_history_of_looks_flags_a_fail_to_pass_by_changes_within_the_noise() {
         tuning.contains("went from fail (1111111) to pass (2222222) by changes within the noise"),
         "{tuning}"
     );
+    assert_eq!(
+        crate::report_schema::violations(&two.report),
+        Vec::<String>::new()
+    );
     let body = repo.body();
     assert!(
         body.contains("**History of looks** (2 commits checked)"),
         "{body}"
     );
     assert!(body.contains("**Possible tuning:**"), "{body}");
+    // The text report and the HTML report show the looks too.
+    let html = repo.dir.path().join("report.html");
+    let again = repo.check_with(
+        '2',
+        1,
+        -0.0165,
+        61,
+        None,
+        &["--export-html", html.to_str().unwrap()],
+    );
+    assert!(
+        !again.wrote,
+        "the same check again leaves the comment alone"
+    );
+    assert!(
+        again
+            .stdout
+            .contains("History of looks (2 commits checked)"),
+        "{}",
+        again.stdout
+    );
+    assert!(again
+        .stdout
+        .contains("possible tuning: this pull request went from fail"));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<h2>History of looks</h2>"), "{page}");
+    assert!(page.contains("possible tuning: this pull request went from fail"));
     // A real improvement is no tuning.
     let three = repo.check('3', 1, 0.02, 61, None);
     assert_eq!(three.code, 0);
