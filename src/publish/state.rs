@@ -28,7 +28,7 @@ use crate::model::Verdict;
 pub const KEY_ENV: &str = "RAG_GATE_STATE_KEY";
 const OPEN: &str = "<!-- rag-gate:state v1 check=";
 /// The state's share of the comment: past it, attempts' results are dropped, oldest first.
-pub const BUDGET: usize = 24_000;
+pub const BUDGET: usize = 40_000;
 /// Looks kept (the oldest are dropped).
 pub const MAX_LOOKS: usize = 40;
 /// An attempt's results inflate to at most this many bytes.
@@ -75,22 +75,27 @@ pub struct StoredAttempt {
     /// The metrics of `values`, in order.
     pub metrics: Vec<String>,
     pub runs: usize,
-    /// The results: f64 little-endian, metric by metric, run by run, query by query, deflated,
-    /// base64. None once dropped (an older commit's, or past the budget).
+    /// The results: each value's shortest exact decimal, one a line, metric by metric, run by
+    /// run, query by query, deflated, base64. None once dropped (an older commit's, or past the
+    /// budget).
     pub values: Option<String>,
 }
 
 impl StoredAttempt {
     /// The record of `values` (kept in full).
     pub fn new(attempt: u32, run: Option<String>, verdict: Verdict, v: &AttemptValues) -> Self {
-        let mut raw = Vec::new();
+        // The shortest decimal that reads back as the same double (Rust's `Display`), one a
+        // line: per-query metrics are often short decimals, which deflate far better than bits.
+        let mut raw = String::new();
         for runs in v.metrics.values() {
             for r in runs {
                 for x in r {
-                    raw.extend_from_slice(&x.to_le_bytes());
+                    raw.push_str(&x.to_string());
+                    raw.push('\n');
                 }
             }
         }
+        let raw = raw.into_bytes();
         let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
         z.write_all(&raw).expect("writing to memory");
         let packed = z.finish().expect("writing to memory");
@@ -116,14 +121,18 @@ impl StoredAttempt {
             .take(MAX_VALUES_BYTES)
             .read_to_end(&mut raw)
             .ok()?;
-        let per = self.metrics.len() * self.runs * 8;
-        if per == 0 || raw.len() % per != 0 {
+        let all: Vec<f64> = std::str::from_utf8(&raw)
+            .ok()?
+            .lines()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .ok()?;
+        let per = self.metrics.len() * self.runs;
+        if per == 0 || all.len() % per != 0 {
             return None;
         }
-        let n = raw.len() / per;
-        let mut floats = raw
-            .chunks_exact(8)
-            .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")));
+        let n = all.len() / per;
+        let mut floats = all.into_iter();
         let mut metrics = BTreeMap::new();
         for m in &self.metrics {
             let runs: Vec<Vec<f64>> = (0..self.runs)
@@ -357,8 +366,8 @@ mod tests {
     #[test]
     fn past_the_budget_the_oldest_results_go_first() {
         let mut s = state();
-        // 1,500 values that do not compress: each attempt's results take about 16,000 characters.
-        let noisy: Vec<f64> = (0..1500u64)
+        // 2,500 values that do not compress: each attempt's results take about 27,000 characters.
+        let noisy: Vec<f64> = (0..2500u64)
             .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 11) as f64 / (1u64 << 53) as f64)
             .collect();
         s.looks[0]
@@ -378,5 +387,37 @@ mod tests {
             .map(|a| a.values.is_some())
             .collect();
         assert_eq!(kept, [false, false, true]);
+    }
+}
+
+#[cfg(test)]
+mod size {
+    use super::*;
+
+    /// Characters an attempt's results take in the state, per value.
+    fn per_value(xs: &[f64]) -> f64 {
+        let v = AttemptValues {
+            ids: "i".into(),
+            metrics: [("m".to_string(), vec![xs.to_vec()])].into(),
+        };
+        let a = StoredAttempt::new(1, None, Verdict::Pass, &v);
+        a.values.unwrap().len() as f64 / xs.len() as f64
+    }
+
+    fn unit(i: u64) -> f64 {
+        let z = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let z = (z ^ (z >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    #[test]
+    fn five_decimals_take_about_four_characters_a_value_full_doubles_about_twelve() {
+        // Five decimals, as the shipped examples and most metric files write them.
+        let short: Vec<f64> = (0..2000).map(|i| (unit(i) * 1e5).round() / 1e5).collect();
+        let full: Vec<f64> = (0..2000).map(unit).collect();
+        let (s, f) = (per_value(&short), per_value(&full));
+        eprintln!("characters per value: five decimals {s:.2}, full doubles {f:.2}");
+        assert!(s < 6.0, "{s}");
+        assert!(f < 13.0, "{f}");
     }
 }
