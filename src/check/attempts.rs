@@ -3,7 +3,7 @@
 //! judged with this attempt's by the replicate-aware (crossed) interval, exactly as
 //! `--candidate-replicate` files are. Identical results count once: a re-run of a deterministic
 //! pipeline (every attempt with the same results) gives the first attempt's report, byte for
-//! byte. Results that cannot be paired with this attempt's queries are not pooled, and the report
+//! byte (only the comment's hidden state records the attempt). Results that cannot be paired with this attempt's queries are not pooled, and the report
 //! says so.
 
 use crate::config::Config;
@@ -70,6 +70,7 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
     let mut shown = Vec::new();
     for a in &earlier.attempts {
         let results = match &a.values {
+            _ if seen.contains(&a.digest) => "identical",
             None => {
                 out.warnings.push(format!(
                     "attempt {} of {short}: its results were not kept in the sticky comment's \
@@ -86,10 +87,9 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
                 ));
                 "lost"
             }
-            Some(v) if seen.contains(&v.digest()) => "identical",
             Some(_) if !means_only => "not-pooled",
             Some(v) => {
-                seen.push(v.digest());
+                seen.push(a.digest.clone());
                 out.tables.extend(tables(v, paired, a.attempt, short));
                 "pooled"
             }

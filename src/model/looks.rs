@@ -49,7 +49,10 @@ pub struct EarlierAttempt {
     pub attempt: u32,
     /// The verdict that attempt's report gave.
     pub verdict: Verdict,
-    /// Its results (None when the state could not keep them: too large for the comment).
+    /// [`AttemptValues::digest`] of its results.
+    pub digest: String,
+    /// Its results (None when the state did not keep them: too large for the comment, or the
+    /// same as an earlier attempt's).
     pub values: Option<AttemptValues>,
 }
 

@@ -100,6 +100,7 @@ impl History {
                 .map(|a| EarlierAttempt {
                     attempt: a.attempt,
                     verdict: a.verdict,
+                    digest: a.digest.clone(),
                     values: a.values(),
                 })
                 .collect();
@@ -134,12 +135,17 @@ impl History {
         look.rows = rows(report);
         look.attempts
             .retain(|a| a.run.is_none() || a.run != self.ctx.run);
-        // Results identical to a recorded attempt's add no evidence and no record.
+        // Results identical to a recorded attempt's add no evidence: the attempt is recorded
+        // without them, or (no CI run to tell it apart: a local check) not at all.
         let digest = own.digest();
-        if look.attempts.iter().all(|a| a.digest != digest) {
-            let record = StoredAttempt::new(attempt, self.ctx.run.clone(), report.verdict, own);
-            look.attempts.push(record);
+        let mut record = StoredAttempt::new(attempt, self.ctx.run.clone(), report.verdict, own);
+        if look.attempts.iter().any(|a| a.digest == digest) {
+            record.values = None;
+            if record.run.is_none() {
+                return Some(state);
+            }
         }
+        look.attempts.push(record);
         look.attempts.sort_by_key(|a| a.attempt);
         Some(state)
     }

@@ -232,8 +232,13 @@ fn a_lucky_third_attempt_is_judged_on_all_three_and_fails() {
     assert!(pooled < own - 0.02, "pooled {pooled}, alone {own}");
 }
 
+/// The comment as a reader sees it: without its hidden state block.
+fn visible(body: &str) -> &str {
+    body.split("<!-- rag-gate:state").next().unwrap()
+}
+
 #[test]
-fn identical_attempts_give_the_identical_report_and_leave_the_comment_alone() {
+fn identical_attempts_give_the_identical_report() {
     let repo = Repo::new();
     let one = repo.check('b', 1, -0.005, 21, None);
     assert!(one.wrote);
@@ -242,17 +247,27 @@ fn identical_attempts_give_the_identical_report_and_leave_the_comment_alone() {
         let again = repo.check('b', attempt, -0.005, 21, None);
         assert_eq!(one.code, again.code);
         assert_eq!(one.report, again.report, "attempt {attempt}");
-        assert!(!again.wrote, "attempt {attempt}: {}", again.stderr);
-        assert_eq!(repo.body(), first);
+        assert_eq!(one.stdout, again.stdout, "attempt {attempt}");
+        // Only the hidden state records the attempt.
+        assert_eq!(visible(&repo.body()), visible(&first));
     }
     // A noisy fourth attempt is judged with the first (the identical ones counted once).
     let four = repo.check('b', 4, -0.010, 22, None);
     let a = &four.report["attempts"];
     assert_eq!(
         (a["attempt"].clone(), a["runs"].clone()),
-        (json!(2), json!(2))
+        (json!(4), json!(2))
     );
-    assert_eq!(a["earlier"][0]["results"], "pooled");
+    let results: Vec<&str> = a["earlier"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["results"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["pooled", "identical", "identical"]);
+    assert!(repo.body().contains(
+        "attempt 4 of bbbbbbb: judged on 2 runs (earlier verdicts PASS, PASS, PASS); attempts 2, 3: identical results, counted once"
+    ), "{}", repo.body());
 }
 
 #[test]
