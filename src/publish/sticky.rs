@@ -313,7 +313,7 @@ mod tests {
         let other = format!("{M}\nnew figures\n\n{}", block("b"));
         let when = CommentWhen::OnChange;
         assert_eq!(
-            plan(BOT, &[old.clone()], &want(&same), when),
+            plan(BOT, std::slice::from_ref(&old), &want(&same), when),
             Plan::KeepSameState(2)
         );
         assert_eq!(plan(BOT, &[old], &want(&other), when), Plan::Update(2));
