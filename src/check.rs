@@ -11,6 +11,7 @@ use crate::eval::holes::Hole;
 use crate::eval::Evaluation;
 use crate::eval::Metric;
 use crate::load::{self, MetricTable, QueryRow};
+use crate::model::looks::{AttemptValues, Earlier};
 use crate::model::{
     Comparison, GateResult, InputsInfo, NoiseReport, PairingInfo, Report, Verdict, SCHEMA_VERSION,
 };
@@ -22,6 +23,7 @@ use crate::slices::Slice;
 use crate::{judge, pair, resample, slices};
 
 pub mod anchor;
+pub mod attempts;
 
 /// One side as loaded: its table, a note for the warnings, its protocol fingerprint (a metric
 /// file's sidecar, or the evaluation's own) and, for a run, the evaluation.
@@ -264,10 +266,17 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
 pub struct Analysis {
     pub report: Report,
     pub holes: Vec<crate::eval::holes::Hole>,
+    /// This attempt's own candidate results (kept in the sticky comment's state).
+    pub own: AttemptValues,
 }
 
 /// [`analyze`], keeping the holes.
 pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
+    analyze_with(cfg, &Earlier::default())
+}
+
+/// [`analyze_full`] with the earlier attempts of the judged commit pooled into the candidate.
+pub fn analyze_with(cfg: &Config, earlier: &Earlier) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
     let wanted = wanted_metrics(cfg);
     let inputs = load_inputs(cfg, &wanted)?;
@@ -278,7 +287,10 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
     let shared = pair::shared_metrics(base, cand);
     let metrics = choose_metrics(cfg, base, cand, &shared)?;
     let protocol = check_protocol(cfg, &inputs.base, &inputs.cand, &metrics)?;
-    let paired = pair_inputs(cfg, &inputs, &metrics)?;
+    let (mut paired, own, pooled) = pair_inputs(cfg, &inputs, &metrics, earlier)?;
+    paired
+        .warnings
+        .splice(0..0, earlier.warnings.iter().cloned());
     let mut slices = slices::build(cfg, &paired)?;
     refuse_quantiles_over_budget(cfg, &slices)?;
     let (quarantined, quarantine_warnings) =
@@ -314,7 +326,8 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
         judge::efficiency::add_to_verdict(&mut report, &e);
         report.efficiency = Some(e);
     }
-    Ok(Analysis { report, holes })
+    report.attempts = pooled.report;
+    Ok(Analysis { report, holes, own })
 }
 
 /// `[efficiency]`: both run cards read and the run-level gates judged on them (None without
@@ -407,9 +420,16 @@ fn load_inputs(cfg: &Config, wanted: &[String]) -> Result<Inputs> {
     })
 }
 
-/// Pairs the two sides by query id, attaches the replicates, and refuses what the chosen
-/// unit and statistics cannot handle.
-fn pair_inputs(cfg: &Config, inputs: &Inputs, metrics: &[String]) -> Result<Paired> {
+/// Pairs the two sides by query id, attaches the replicates (the gate file's, then the earlier
+/// attempts' of the judged commit: [`attempts`]), and refuses what the chosen unit and
+/// statistics cannot handle. Also returns this attempt's own results and how the attempts were
+/// pooled.
+fn pair_inputs(
+    cfg: &Config,
+    inputs: &Inputs,
+    metrics: &[String],
+    earlier: &Earlier,
+) -> Result<(Paired, AttemptValues, attempts::Pooled)> {
     let (base, cand) = (&inputs.base.table, &inputs.cand.table);
     let evals = [&inputs.base.eval, &inputs.cand.eval];
     let unjudged = match evals {
@@ -419,12 +439,30 @@ fn pair_inputs(cfg: &Config, inputs: &Inputs, metrics: &[String]) -> Result<Pair
     let queries = inputs.queries();
     let mut paired = pair::pair_with(base, cand, queries, cfg.inputs.missing, metrics, &unjudged)?;
     unranked(cfg, inputs, &mut paired);
+    let unattached = (!earlier.attempts.is_empty()).then(|| paired.clone());
     pair::replicates::attach(
         &mut paired,
         [&inputs.more[0], &inputs.more[1]],
         [&base.source, &cand.source],
         cfg.inputs.missing,
     )?;
+    let own = attempts::own_values(&paired);
+    let pooled = attempts::pool(cfg, earlier, &paired, &own);
+    if let (Some(mut again), false) = (unattached, pooled.tables.is_empty()) {
+        let more: Vec<MetricTable> = inputs.more[1]
+            .iter()
+            .chain(&pooled.tables)
+            .cloned()
+            .collect();
+        pair::replicates::attach(
+            &mut again,
+            [&inputs.more[0], &more],
+            [&base.source, &cand.source],
+            cfg.inputs.missing,
+        )?;
+        paired = again;
+    }
+    paired.warnings.extend(pooled.warnings.iter().cloned());
     if paired.replicates.is_some() {
         refuse_quantiles_with_replicates(cfg)?;
         let flagged = resample::runs::untrusted_noise_warnings(&paired, metrics);
@@ -433,7 +471,7 @@ fn pair_inputs(cfg: &Config, inputs: &Inputs, metrics: &[String]) -> Result<Pair
     if cfg.bootstrap.unit == Unit::Group {
         refuse_queries_without_group(cfg, &paired)?;
     }
-    Ok(paired)
+    Ok((paired, own, pooled))
 }
 
 /// Judged queries a side's run has no ranking for: named in a warning and counted in the header.
@@ -715,6 +753,8 @@ fn build_report(
         efficiency: None,
         ties: found.ties,
         anchor: None,
+        attempts: None,
+        looks: None,
         judge: found.judge,
     })
 }

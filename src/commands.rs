@@ -1,6 +1,6 @@
 //! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome.
 
-use crate::check::{analyze, analyze_full, exit_code, write_outputs, Outputs};
+use crate::check::{analyze, analyze_with, exit_code, write_outputs, Outputs};
 use crate::cli::{CheckArgs, CompareArgs, InputFormatArg, OutputArgs};
 use crate::config::{self, *};
 use crate::error::{Error, Result};
@@ -294,7 +294,12 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
             ..Default::default()
         });
     }
-    let analysis = analyze_full(&cfg)?;
+    let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
+    let publish = crate::publish::PublishArgs {
+        comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
+        ..args.publish.clone()
+    };
+    let (analysis, hidden, unread) = analyze_across_runs(&cfg, &publish, &env)?;
     let report = analysis.report;
     let mut outs = outputs(&args.output);
     if let Some(h) = &args.holes {
@@ -306,32 +311,57 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     }
     let stdout = write_outputs(&report, &outs, &reads)?;
     // After the files are written: job summary, outputs, annotations, the sticky PR comment.
-    let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
     let report_path = args
         .output
         .export_json
         .as_deref()
         .or(args.output.output.as_deref())
         .filter(|p| !crate::atomic::is_stdout(p));
-    let publish = crate::publish::PublishArgs {
-        comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
-        ..args.publish.clone()
-    };
     let mut stderr: Vec<crate::safe_text::Line> = flags_without_effect(&args.publish)
         .iter()
+        .chain(&unread)
         .map(|m| crate::publish::actions::warning(env.actions, m))
         .collect();
-    stderr.extend(crate::publish::publish(
+    stderr.extend(crate::publish::publish_with_state(
         &report,
         report_path,
         &publish,
         &env,
+        hidden,
     )?);
     Ok(Outcome {
         stdout,
         stderr,
         exit_code: exit_code(report.verdict),
     })
+}
+
+/// The analysis with the pull request's history: under `--comment`, the sticky comment's
+/// checked state is read first, the earlier attempts of the judged commit are pooled with this
+/// one, and the report gets the history of looks. Also returns the next state block for the
+/// comment, and why the comment could not be read (for stderr).
+fn analyze_across_runs(
+    cfg: &Config,
+    publish: &crate::publish::PublishArgs,
+    env: &crate::publish::GithubEnv,
+) -> Result<(crate::check::Analysis, Option<String>, Option<String>)> {
+    let history = match publish.comment {
+        crate::publish::CommentMode::Off => Default::default(),
+        _ => crate::publish::history::read(publish, env),
+    };
+    let earlier = history.earlier();
+    let mut analysis = analyze_with(cfg, &earlier)?;
+    let report = &mut analysis.report;
+    let hidden = history
+        .next(report, earlier.attempt.max(1), &analysis.own)
+        .map(|mut state| {
+            report.looks = crate::publish::history::looks_report(&state);
+            let tuning = report.looks.iter().flat_map(|l| l.tuning.clone());
+            report.warnings.extend(tuning);
+            let key = history.ctx.key.as_deref();
+            crate::publish::state::block_within(&mut state, &history.ctx.scope, key)
+        });
+    Ok((analysis, hidden, history.unread))
 }
 
 /// Warnings for publish flags that do nothing without `--comment`: `--comment-mode` other than

@@ -5,9 +5,10 @@
 //! Renderers (text, Markdown, JSON) take a `&Report` and return a `String`; the caller decides
 //! where it goes. Field order here is the JSON field order; every map is ordered, no clock.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub mod history;
+pub mod looks;
 
 /// Version of the JSON report layout; bump when a field changes meaning or disappears.
 ///
@@ -23,7 +24,7 @@ pub mod history;
 /// published as `docs/report.schema.json`.
 pub const SCHEMA_VERSION: u32 = 3;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Pass,
@@ -91,6 +92,14 @@ pub struct Report {
     /// ledger (absent without an anchor).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<history::AnchorReport>,
+    /// A re-run of the judged commit: the attempts judged together (absent on a first attempt,
+    /// and without the sticky comment's state).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<looks::AttemptsReport>,
+    /// The pull request's history of looks from the sticky comment's state (absent with fewer
+    /// than two looks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub looks: Option<looks::LooksReport>,
     /// `[judge]`: the judge, its agreement with the human labels, and per gated metric × slice
     /// the human-only, judge-only and prediction-powered (corrected) deltas (absent without a
     /// judge).

@@ -62,6 +62,9 @@ pub struct GithubEnv {
     /// `GITHUB_SHA`: the commit of the workflow run (on a `pull_request` event, the test merge
     /// commit; [`GithubEnv::judged_commit`] prefers the PR's head).
     pub sha: Option<String>,
+    /// `GITHUB_RUN_ID/GITHUB_RUN_ATTEMPT` (digits only): the run and its attempt, which a
+    /// re-run keeps and counts up.
+    pub run: Option<(String, u32)>,
 }
 
 impl GithubEnv {
@@ -92,6 +95,12 @@ impl GithubEnv {
             retries: 2,
             deadline: Duration::from_secs(120),
             sha: get("GITHUB_SHA"),
+            run: get("GITHUB_RUN_ID")
+                .filter(|r| r.bytes().all(|b| b.is_ascii_digit()))
+                .map(|r| {
+                    let attempt = get("GITHUB_RUN_ATTEMPT").and_then(|a| a.trim().parse().ok());
+                    (r, attempt.unwrap_or(1))
+                }),
         }
     }
 

@@ -24,6 +24,8 @@ pub struct GitlabEnv {
     pub job_url: Option<String>,
     /// `CI_MERGE_REQUEST_DIFF_BASE_SHA`: the merge request's merge-base.
     pub diff_base_sha: Option<String>,
+    /// `CI_PIPELINE_ID` and `CI_JOB_ID`: a retried job keeps the pipeline and gets a new job.
+    pub pipeline_job: Option<(String, String)>,
 }
 
 impl GitlabEnv {
@@ -53,6 +55,7 @@ impl GitlabEnv {
             sha: get("CI_COMMIT_SHA"),
             job_url: get("CI_JOB_URL"),
             diff_base_sha: get("CI_MERGE_REQUEST_DIFF_BASE_SHA"),
+            pipeline_job: get("CI_PIPELINE_ID").zip(get("CI_JOB_ID")),
         })
     }
 

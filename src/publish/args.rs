@@ -1,5 +1,5 @@
 //! The publish flags, flattened into `check`'s arguments: `--comment[=MODE]`,
-//! `--comment-mode`, `--html-artifact`, `--pr`, `--token-env`.
+//! `--comment-mode`, `--html-artifact`, `--pr`, `--token-env`, `--state-key-env`.
 
 use clap::{Args, ValueEnum};
 
@@ -63,6 +63,11 @@ pub struct PublishArgs {
     #[arg(long, value_name = "NAME", default_value = "GITHUB_TOKEN")]
     pub token_env: String,
 
+    /// Environment variable that holds the key the comment's hidden state (attempts of one
+    /// commit, the pull request's looks) is signed with (HMAC-SHA-256); unset: a plain SHA-256.
+    #[arg(long, value_name = "NAME", default_value = "RAG_GATE_STATE_KEY")]
+    pub state_key_env: String,
+
     /// The sticky comment's key (`config::comment_key`), set by `check`; None: the gate id.
     #[arg(skip)]
     pub comment_key: Option<String>,
@@ -76,6 +81,7 @@ impl Default for PublishArgs {
             html_artifact: None,
             pr: None,
             token_env: "GITHUB_TOKEN".to_string(),
+            state_key_env: super::state::KEY_ENV.to_string(),
             comment_key: None,
         }
     }

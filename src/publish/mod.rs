@@ -7,6 +7,8 @@
 
 pub mod actions;
 pub mod args;
+pub mod history;
+pub mod state;
 #[cfg(feature = "github")]
 pub mod sticky;
 #[cfg(feature = "github")]
@@ -44,6 +46,17 @@ pub fn publish(
     args: &PublishArgs,
     env: &GithubEnv,
 ) -> Result<Vec<Line>> {
+    publish_with_state(report, report_path, args, env, None)
+}
+
+/// [`publish`], the sticky comment ending with `hidden` (the state block, [`state::block`]).
+pub fn publish_with_state(
+    report: &Report,
+    report_path: Option<&Path>,
+    args: &PublishArgs,
+    env: &GithubEnv,
+    hidden: Option<String>,
+) -> Result<Vec<Line>> {
     let annotations = match env.actions {
         true => actions::gate_annotations(report),
         false => Vec::new(),
@@ -55,6 +68,7 @@ pub fn publish(
         key: args.comment_key.clone().unwrap_or(report.gate_id.clone()),
         legacy_key: Some(report.gate_id.clone()),
         state: markdown::state_digest(report),
+        hidden,
     };
     publish_rendered(&the, report_path, args, env)
 }
@@ -89,6 +103,7 @@ pub fn publish_combined(
         key: key.clone(),
         legacy_key: None,
         state: combined::state_digest(c),
+        hidden: None,
     };
     publish_rendered(&the, report_path, args, env)
 }
@@ -104,6 +119,8 @@ struct Rendered<'a> {
     /// A comment found under this key (a gate's id, before keys could differ) is ours too.
     legacy_key: Option<String>,
     state: String,
+    /// The hidden state block the comment ends with (not the job summary).
+    hidden: Option<String>,
 }
 
 fn publish_rendered(
@@ -296,6 +313,13 @@ mod post {
         _: &GithubEnv,
     ) -> Result<String, String> {
         Err(NOT_BUILT.to_string())
+    }
+
+    pub(super) fn read_comment(
+        _: &PublishArgs,
+        _: &GithubEnv,
+    ) -> Result<(super::history::Context, Option<String>), String> {
+        Ok(Default::default())
     }
 
     pub(super) fn stale_comment(

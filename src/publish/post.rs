@@ -93,8 +93,13 @@ fn gitlab_note(
         commit: gl.judged_commit(),
         key: args.comment_key.clone(),
     };
+    let hidden = the.hidden.as_deref().unwrap_or("");
+    let page = Page {
+        limit: page.limit.map(|l| l.saturating_sub(hidden.len())),
+        ..page
+    };
     let body = (the.markdown)(&page);
-    let body = crate::safe_text::printable(&body);
+    let body = with_hidden(&crate::safe_text::printable(&body), hidden);
     let (id, legacy) = marker_ids(the);
     let want = Wanted {
         body: &body,
@@ -123,8 +128,11 @@ fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result
         .as_deref()
         .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
     let pr = env.pr_number(args.pr)?;
-    let page = (the.markdown)(&comment_page(args, env));
-    let body = crate::safe_text::printable(&page);
+    let hidden = the.hidden.as_deref().unwrap_or("");
+    let mut page = comment_page(args, env);
+    page.limit = page.limit.map(|l| l.saturating_sub(hidden.len()));
+    let page = (the.markdown)(&page);
+    let body = with_hidden(&crate::safe_text::printable(&page), hidden);
     let (id, legacy) = marker_ids(the);
     let want = Wanted {
         body: &body,
@@ -137,6 +145,80 @@ fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result
         let client = client::Client::new(env, token, repo)?;
         sticky::upsert(&client, pr, &want, args.comment_mode).await
     })
+}
+
+/// The comment's body: the report, then the hidden state block (when there is one).
+fn with_hidden(page: &str, hidden: &str) -> String {
+    if hidden.is_empty() {
+        return page.to_string();
+    }
+    let mut body = page.trim_end().to_string();
+    body.push_str("\n\n");
+    body.push_str(hidden);
+    body
+}
+
+/// Before the analysis: where this check runs, and the body of this gate's sticky comment
+/// (None when there is none yet), on the forge the run is on. Without a token, a repository or a
+/// request number there is nothing to read (publishing says what is missing): no context.
+pub(super) fn read_comment(
+    args: &PublishArgs,
+    env: &GithubEnv,
+) -> Result<(history::Context, Option<String>), String> {
+    let key = args.comment_key.clone().unwrap_or_default();
+    let marker = markdown::marker(&key);
+    let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
+    if let Some(gl) =
+        crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
+    {
+        let Ok((mr, token)) = gitlab_target(args, &gl) else {
+            return Ok(Default::default());
+        };
+        let ctx = history::Context {
+            commit: gl.judged_commit(),
+            run: gl
+                .pipeline_job
+                .as_ref()
+                .map(|(p, j)| format!("pipeline {p} job {j}")),
+            scope: format!("{}!{mr}/{id}", gl.project),
+            key: None,
+        };
+        let body = on_runtime(env.deadline, "GitLab", async {
+            let client = crate::gitlab::Client::new(&gl, token, env.retries, mr)?;
+            first_body(&client, mr, id).await
+        });
+        return body.map(|b| (ctx, b)).map_err(|e| redact(&e, Some(token)));
+    }
+    let (Some(token), Some(repo), Ok(pr)) = (
+        env.token.as_ref(),
+        env.repository.as_deref(),
+        env.pr_number(args.pr),
+    ) else {
+        return Ok(Default::default());
+    };
+    let ctx = history::Context {
+        commit: env.judged_commit(),
+        run: env.run.as_ref().map(|(r, a)| format!("{r}/{a}")),
+        scope: format!("{repo}#{pr}/{id}"),
+        key: None,
+    };
+    let body = on_runtime(env.deadline, "GitHub", async {
+        let client = client::Client::new(env, token, repo)?;
+        first_body(&client, pr, id).await
+    });
+    body.map(|b| (ctx, b))
+}
+
+/// The body of the oldest comment that is ours (see [`sticky::is_ours`]).
+async fn first_body(
+    client: &impl crate::forge::Notes,
+    pr: u64,
+    id: &str,
+) -> Result<Option<String>, String> {
+    let me = client.identity().await?;
+    let ours = |c: &crate::forge::RawComment| sticky::is_ours(c, &me, id);
+    let comments = client.list_comments(pr, &ours).await?;
+    Ok(comments.into_iter().next().and_then(|c| c.body))
 }
 
 fn done(action: Action, gitlab: bool) -> String {

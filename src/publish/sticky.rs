@@ -9,7 +9,8 @@
 //! first, and a comment GitHub stored after all is used instead of a second one.
 //!
 //! Modes (`--comment-mode`): `always` edits whenever the body changed; `on-change` leaves the
-//! comment alone while the state digest in its marker (verdict and gated rows) is the same;
+//! comment alone while the state digest in its marker (verdict and gated rows) and its hidden
+//! state block (attempts, looks: `super::state`) are the same;
 //! `on-failure` creates a comment only for a failing report but still edits an existing one,
 //! so a PR that failed and now passes says so.
 
@@ -77,11 +78,20 @@ pub fn plan(author: &str, comments: &[RawComment], want: &Wanted<'_>, when: Comm
         (None, CommentWhen::OnFailure) if !want.failing => Plan::Skip,
         (None, _) => Plan::Create,
         (Some((id, body, _)), _) if normalize(body) == normalize(want.body) => Plan::Keep(id),
-        (Some((id, _, Some(state))), CommentWhen::OnChange) if state == want.state => {
+        // The hidden state (attempts, looks) must still be written when it changed.
+        (Some((id, body, Some(state))), CommentWhen::OnChange)
+            if state == want.state && same_hidden(body, want.body) =>
+        {
             Plan::KeepSameState(id)
         }
         (Some((id, _, _)), _) => Plan::Update(id),
     }
+}
+
+/// The two bodies end with the same hidden state block (or neither has one).
+fn same_hidden(a: &str, b: &str) -> bool {
+    let hidden = |s: &str| normalize(&s[super::state::without(s).len()..]);
+    hidden(a) == hidden(b)
 }
 
 fn normalize(s: &str) -> String {
@@ -292,6 +302,21 @@ mod tests {
             plan(BOT, &[c(2, other)], &want(&new), CommentWhen::OnChange),
             Plan::Update(2)
         );
+    }
+
+    #[test]
+    fn on_change_still_writes_a_changed_hidden_state() {
+        let s = crate::publish::state::State::default();
+        let block = |scope: &str| crate::publish::state::block(&s, scope, None);
+        let old = c(2, &format!("{M}\nold figures\n\n{}", block("a")));
+        let same = format!("{M}\nnew figures\n\n{}", block("a"));
+        let other = format!("{M}\nnew figures\n\n{}", block("b"));
+        let when = CommentWhen::OnChange;
+        assert_eq!(
+            plan(BOT, std::slice::from_ref(&old), &want(&same), when),
+            Plan::KeepSameState(2)
+        );
+        assert_eq!(plan(BOT, &[old], &want(&other), when), Plan::Update(2));
     }
 
     #[test]

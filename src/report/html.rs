@@ -99,6 +99,7 @@ pub fn render(r: &Report) -> String {
     if let Some(b) = &r.baseline {
         let _ = writeln!(s, "<p class=\"facts\">baseline: {}</p>", esc(&b.line));
     }
+    s.push_str(&super::looks::html(r, esc));
     forests(&mut s, r);
     gates(&mut s, r);
     judged(&mut s, r);

@@ -143,6 +143,7 @@ fn head(r: &Report, page: &Page) -> String {
     if let Some(b) = &r.baseline {
         let _ = writeln!(s, "baseline: {}\n", escape(&b.line));
     }
+    s.push_str(&super::looks::markdown_attempt(r, escape));
     s
 }
 
@@ -167,6 +168,7 @@ fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> Strin
     }
     tables::gates(&mut s, r, &trim::gated_rows(r, d.other_gated));
     s.push_str(&super::anchor::markdown(r, escape));
+    s.push_str(&super::looks::markdown(r, escape));
     let (changed, total) = trim::changed_rows(r, ranks, d.changed_rows);
     tables::changed(&mut s, r, &changed, total);
     tables::all(&mut s, r, &trim::all_rows(ranks, d.all_rows));

@@ -2,6 +2,7 @@
 //! JSON, JUnit XML and a self-contained HTML page, each returning a String; the caller decides where it goes.
 
 pub mod anchor;
+pub mod looks;
 pub mod combined;
 pub mod efficiency;
 pub mod html;

@@ -8,6 +8,7 @@ use crate::safe_text::{one_line, shown};
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
     header_text(&mut out, r);
+    out.push_str(&super::looks::text(r, table));
     gates_text(&mut out, r);
     out.push_str(&super::anchor::text(r, table));
     deltas_text(&mut out, r);

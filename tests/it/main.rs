@@ -72,6 +72,8 @@ mod protocol_cli;
 mod protocol_report;
 mod publish_actions;
 #[cfg(feature = "github")]
+mod publish_attempts;
+#[cfg(feature = "github")]
 mod publish_comment_modes;
 #[cfg(feature = "github")]
 mod publish_e2e;

@@ -68,7 +68,9 @@ fn assert_no_token_printed(r: &Run) {
 #[test]
 fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
     let gh = Gh::start();
-    gh.mount(list(vec![]).expect(1));
+    // Listed twice: the comment's state is read before the analysis, and the comments are
+    // listed again right before the write.
+    gh.mount(list(vec![]).expect(2));
     gh.mount(
         create()
             .and(header("authorization", format!("Bearer {TOKEN}").as_str()))

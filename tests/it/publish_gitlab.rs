@@ -137,7 +137,8 @@ fn first_body() -> String {
 #[test]
 fn a_merge_request_pipeline_creates_one_note_and_keeps_the_verdict() {
     let lab = Lab::start();
-    lab.mount(list(vec![note(1, "alice", "LGTM")]).expect(1));
+    // Listed twice: the note's state is read before the analysis, then again before the write.
+    lab.mount(list(vec![note(1, "alice", "LGTM")]).expect(2));
     lab.mount(created(501).expect(1));
     let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
     assert_eq!(
@@ -200,7 +201,7 @@ fn notes_are_paged_through_on_the_same_host() {
             .and(query_param("page", "2"))
             .respond_with(ResponseTemplate::new(200).set_body_json(json!([note(150, BOT, &body)])))
             .with_priority(1)
-            .expect(1),
+            .expect(2),
     );
     lab.mount(
         Mock::given(method("GET"))
@@ -211,7 +212,7 @@ fn notes_are_paged_through_on_the_same_host() {
                     .insert_header("link", next.as_str())
                     .set_body_json(Value::Array(page1)),
             )
-            .expect(1),
+            .expect(2),
     );
     lab.mount(
         Mock::given(method("PUT"))
@@ -360,5 +361,81 @@ fn a_run_that_stops_with_an_error_marks_our_note_stale() {
     assert_eq!(writes.len(), 1, "{}", run.stderr);
     assert_contains(&writes[0].2, "**Stale verdict.**");
     assert_contains(&writes[0].2, &format!("commit {SHA}"));
+    lab.verify();
+}
+
+/// A retried job (same commit, new `CI_JOB_ID`) is judged on both attempts' results: the note's
+/// hidden state carries the first attempt's, checked before it is trusted.
+#[test]
+fn a_retried_job_is_judged_on_both_attempts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let gate = dir.path().join("gl.toml");
+    std::fs::write(
+        &gate,
+        format!(
+            "id = \"gl\"\n[inputs]\nbaseline = {:?}\ncandidate = \"cand.jsonl\"\n[bootstrap]\nresamples = 500\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+            root.join("examples/baseline.jsonl").display().to_string()
+        ),
+    )
+    .unwrap();
+    let candidate = std::fs::read_to_string(root.join("examples/candidate.jsonl")).unwrap();
+    let scaled = |f: f64| -> String {
+        candidate
+            .lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                let x = v["ndcg@10"].as_f64().unwrap();
+                v["ndcg@10"] = json!(x * f);
+                format!("{v}\n")
+            })
+            .collect()
+    };
+    let gate = gate.to_str().unwrap();
+    let run = |job: &str, lab: &Lab| {
+        let out = rag_gate()
+            .arg("check")
+            .arg(gate)
+            .args(["--comment", "--format", "json"])
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_TOKEN")
+            .env("GITLAB_CI", "true")
+            .env("CI_API_V4_URL", format!("{}/api/v4", lab.server.uri()))
+            .env("CI_PROJECT_ID", "42")
+            .env("CI_MERGE_REQUEST_IID", "7")
+            .env("CI_COMMIT_SHA", SHA)
+            .env("CI_PIPELINE_ID", "900")
+            .env("CI_JOB_ID", job)
+            .env("GITLAB_TOKEN", TOKEN)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report
+    };
+    std::fs::write(dir.path().join("cand.jsonl"), scaled(1.0)).unwrap();
+    let lab = Lab::start();
+    lab.mount(list(vec![]));
+    lab.mount(created(600));
+    let first = run("1", &lab);
+    assert!(first.get("attempts").is_none());
+    let body = lab.writes().remove(0).2;
+    assert_contains(&body, "<!-- rag-gate:state v1 check=sha256:");
+
+    std::fs::write(dir.path().join("cand.jsonl"), scaled(0.97)).unwrap();
+    let lab = Lab::start();
+    lab.mount(list(vec![note(600, BOT, &body)]));
+    lab.mount(
+        Mock::given(method("PUT"))
+            .and(path(format!("{NOTES}/600")))
+            .respond_with(ResponseTemplate::new(200).set_body_json(note(600, BOT, "x")))
+            .expect(1),
+    );
+    let second = run("2", &lab);
+    assert_eq!(second["attempts"]["runs"], 2, "{second}");
+    let edited = lab.writes().remove(0).2;
+    assert_contains(
+        &edited,
+        "**attempt 2 of 0123456: judged on 2 runs (earlier verdict",
+    );
     lab.verify();
 }

@@ -238,6 +238,8 @@ pub fn failing_report() -> Report {
         judge: None,
         ties: None,
         anchor: None,
+        attempts: None,
+        looks: None,
     }
 }
 

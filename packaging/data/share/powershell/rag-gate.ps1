@@ -55,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--html-artifact', '--html-artifact', [CompletionResultType]::ParameterName, 'Name of the workflow artifact the HTML report (`--export-html`) is uploaded as; the comment and the job summary then say where to find it. The Action sets it')
             [CompletionResult]::new('--pr', '--pr', [CompletionResultType]::ParameterName, 'Pull request number (default: from the event at GITHUB_EVENT_PATH)')
             [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Environment variable that holds the GitHub token')
+            [CompletionResult]::new('--state-key-env', '--state-key-env', [CompletionResultType]::ParameterName, 'Environment variable that holds the key the comment''s hidden state (attempts of one commit, the pull request''s looks) is signed with (HMAC-SHA-256); unset: a plain SHA-256')
             [CompletionResult]::new('--dump-config', '--dump-config', [CompletionResultType]::ParameterName, 'Print the effective configuration, defaults filled in, and exit')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

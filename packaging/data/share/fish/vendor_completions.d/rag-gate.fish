@@ -59,6 +59,7 @@ on-failure\t'Post only when the gate fails; an existing comment is still edited,
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l html-artifact -d 'Name of the workflow artifact the HTML report (`--export-html`) is uploaded as; the comment and the job summary then say where to find it. The Action sets it' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l pr -d 'Pull request number (default: from the event at GITHUB_EVENT_PATH)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l token-env -d 'Environment variable that holds the GitHub token' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l state-key-env -d 'Environment variable that holds the key the comment\'s hidden state (attempts of one commit, the pull request\'s looks) is signed with (HMAC-SHA-256); unset: a plain SHA-256' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l dump-config -d 'Print the effective configuration, defaults filled in, and exit'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l queries -d 'Queries file (JSONL with query_id, group, slices)' -r -F

@@ -1,0 +1,156 @@
+//! A re-run adds evidence, it does not replace it: the earlier attempts of the judged commit
+//! (from the sticky comment's checked state) become further replicate runs of the candidate,
+//! judged with this attempt's by the replicate-aware (crossed) interval, exactly as
+//! `--candidate-replicate` files are. Identical results count once: a re-run of a deterministic
+//! pipeline (every attempt with the same results) gives the first attempt's report, byte for
+//! byte (only the comment's hidden state records the attempt). Results that cannot be paired with this attempt's queries are not pooled, and the report
+//! says so.
+
+use crate::config::Config;
+use crate::load::{MetricTable, QueryRow};
+use crate::model::looks::{AttemptValues, AttemptsReport, Earlier, EarlierVerdict};
+use crate::pair::Paired;
+
+/// The earlier attempts as the analysis uses them.
+pub struct Pooled {
+    /// One table per run of each pooled attempt, aligned with the paired ids.
+    pub tables: Vec<MetricTable>,
+    pub report: Option<AttemptsReport>,
+    pub warnings: Vec<String>,
+}
+
+/// SHA-256 of the paired query ids, in order.
+pub fn ids_hash(ids: &[String]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for id in ids {
+        h.update(id.as_bytes());
+        h.update([0]);
+    }
+    format!("{:x}", h.finalize())
+}
+
+/// This attempt's candidate results: every candidate run (the paired file and its gate-file
+/// replicates), before any earlier attempt is attached.
+pub fn own_values(paired: &Paired) -> AttemptValues {
+    let metrics = paired
+        .metrics
+        .iter()
+        .map(|(m, p)| {
+            let runs = match &paired.replicates {
+                Some(r) => r.metrics[m][1].clone(),
+                None => vec![p.candidate.clone()],
+            };
+            (m.clone(), runs)
+        })
+        .collect();
+    AttemptValues {
+        ids: ids_hash(&paired.ids),
+        metrics,
+    }
+}
+
+/// Which earlier attempts are pooled with `own` (distinct results that cover the same queries
+/// and metrics), their tables, and the report's attempts section (None on a first attempt).
+pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValues) -> Pooled {
+    let mut out = Pooled {
+        tables: Vec::new(),
+        report: None,
+        warnings: Vec::new(),
+    };
+    let (Some(commit), false) = (&earlier.commit, earlier.attempts.is_empty()) else {
+        return out;
+    };
+    let short = commit.get(..7).unwrap_or(commit);
+    let means_only = cfg
+        .gates
+        .iter()
+        .all(|g| g.statistic == crate::stats::statistic::Statistic::Mean);
+    let mut seen = vec![own.digest()];
+    let mut shown = Vec::new();
+    for a in &earlier.attempts {
+        let results = match &a.values {
+            _ if seen.contains(&a.digest) => "identical",
+            None => {
+                out.warnings.push(format!(
+                    "attempt {} of {short}: its results were not kept in the sticky comment's \
+                     state (too large for the comment, or damaged); it is not judged",
+                    a.attempt
+                ));
+                "lost"
+            }
+            Some(v) if v.ids != own.ids || !same_metrics(v, own, paired.ids.len()) => {
+                out.warnings.push(format!(
+                    "attempt {} of {short}: its results cover other queries or metrics than \
+                     this attempt's; it is not judged",
+                    a.attempt
+                ));
+                "lost"
+            }
+            Some(_) if !means_only => "not-pooled",
+            Some(v) => {
+                seen.push(a.digest.clone());
+                out.tables.extend(tables(v, paired, a.attempt, short));
+                "pooled"
+            }
+        };
+        shown.push(EarlierVerdict {
+            attempt: a.attempt,
+            verdict: a.verdict,
+            results: results.into(),
+        });
+    }
+    if shown.iter().any(|s| s.results == "not-pooled") {
+        out.warnings.push(format!(
+            "the earlier attempts of {short} are not pooled: a median or p95 gate has no \
+             replicate-aware interval; judged on this attempt alone"
+        ));
+    }
+    // Every earlier attempt had these very results: a deterministic re-run adds nothing, and
+    // its report is the first attempt's.
+    if shown.iter().all(|s| s.results == "identical") {
+        return out;
+    }
+    let runs = if out.tables.is_empty() { 1 } else { seen.len() };
+    out.report = Some(AttemptsReport {
+        commit: commit.clone(),
+        attempt: earlier.attempt.max(1),
+        runs,
+        earlier: shown,
+    });
+    out
+}
+
+/// The same metrics as `b`, each run one value per paired query (`n`).
+fn same_metrics(a: &AttemptValues, b: &AttemptValues, n: usize) -> bool {
+    a.metrics.keys().eq(b.metrics.keys())
+        && a.metrics
+            .values()
+            .all(|runs| runs.iter().all(|r| r.len() == n))
+}
+
+/// One table per run of an earlier attempt, its rows the paired ids.
+fn tables(v: &AttemptValues, paired: &Paired, attempt: u32, short: &str) -> Vec<MetricTable> {
+    let rows: Vec<QueryRow> = paired
+        .ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| QueryRow {
+            query_id: id.clone(),
+            line: i + 1,
+            group: None,
+            slices: Default::default(),
+        })
+        .collect();
+    (0..v.runs())
+        .map(|r| MetricTable {
+            source: format!("attempt {attempt} of {short}"),
+            rows: rows.clone(),
+            metrics: v
+                .metrics
+                .iter()
+                .map(|(m, runs)| (m.clone(), runs[r].iter().copied().map(Some).collect()))
+                .collect(),
+        })
+        .collect()
+}

@@ -1,0 +1,123 @@
+//! A pull request seen across runs: the attempts of one commit judged together (a re-run adds
+//! evidence, it does not replace it) and the history of looks (each pushed commit's verdict and
+//! gated estimates). Plain data: the forge layer keeps it in the sticky comment's checked state
+//! and hands it to the analysis; the renderers show it.
+
+use serde::{Deserialize, Serialize};
+
+use super::Verdict;
+
+/// One attempt's candidate results, as pooled with the others of its commit: per metric, one
+/// value per paired query, in the pairing's query order; `ids` is the SHA-256 of that order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttemptValues {
+    pub ids: String,
+    /// Metric → each run of the attempt (usually one) → one value per paired query.
+    pub metrics: std::collections::BTreeMap<String, Vec<Vec<f64>>>,
+}
+
+impl AttemptValues {
+    /// SHA-256 of the ids hash, the metric names and every value's bits: equal digests are the
+    /// same results.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(self.ids.as_bytes());
+        for (m, runs) in &self.metrics {
+            h.update([0xff]);
+            h.update(m.as_bytes());
+            for run in runs {
+                h.update([0xfe]);
+                for v in run {
+                    h.update(v.to_bits().to_le_bytes());
+                }
+            }
+        }
+        format!("{:x}", h.finalize())
+    }
+
+    /// The runs of this attempt, as many as it has.
+    pub fn runs(&self) -> usize {
+        self.metrics.values().next().map_or(0, Vec::len)
+    }
+}
+
+/// An earlier attempt of the judged commit, as the comment's state recorded it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EarlierAttempt {
+    /// 1 for the first check of the commit, 2 for the next, …
+    pub attempt: u32,
+    /// The verdict that attempt's report gave.
+    pub verdict: Verdict,
+    /// [`AttemptValues::digest`] of its results.
+    pub digest: String,
+    /// Its results (None when the state did not keep them: too large for the comment, or the
+    /// same as an earlier attempt's).
+    pub values: Option<AttemptValues>,
+}
+
+/// What the analysis is handed about earlier attempts of the commit it judges.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Earlier {
+    /// The judged commit (40 hex digits), when known.
+    pub commit: Option<String>,
+    /// This attempt's number (1 for the first check of the commit; 0 read as 1).
+    pub attempt: u32,
+    pub attempts: Vec<EarlierAttempt>,
+    /// Warnings from reading the state (a state that failed its check, a lost attempt).
+    pub warnings: Vec<String>,
+}
+
+/// How the report's verdict pooled the attempts of one commit (absent on a first attempt).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttemptsReport {
+    /// The judged commit.
+    pub commit: String,
+    /// This attempt's number (1 for the first check of the commit).
+    pub attempt: u32,
+    /// Distinct results the verdict is judged on (identical attempts count once).
+    pub runs: usize,
+    /// The attempts before this one, oldest first.
+    pub earlier: Vec<EarlierVerdict>,
+}
+
+/// An earlier attempt as the report shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EarlierVerdict {
+    pub attempt: u32,
+    pub verdict: Verdict,
+    /// "pooled" (its results are among the runs judged), "identical" (the same results as a
+    /// pooled run: counted once) or "lost" (its results were not kept; not judged).
+    pub results: String,
+}
+
+/// One gated row of a look: the gate, its metric and slice, the estimate and interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LookRow {
+    pub gate: usize,
+    pub metric: String,
+    pub slice: String,
+    pub estimate: f64,
+    pub ci: [f64; 2],
+    pub passed: bool,
+}
+
+/// One pushed commit's check: its verdict (over all its attempts) and gated estimates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Look {
+    pub commit: String,
+    pub attempts: u32,
+    pub verdict: Verdict,
+    pub rows: Vec<LookRow>,
+}
+
+/// The pull request's history of looks, oldest first, the current one last (absent with fewer
+/// than two looks).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LooksReport {
+    pub looks: Vec<Look>,
+    /// Set when the pull request went from fail to pass by changes within the noise: what
+    /// moved, for the reviewer to check for tuning to the evaluation set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tuning: Option<String>,
+}
