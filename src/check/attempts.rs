@@ -151,6 +151,7 @@ fn tables(v: &AttemptValues, paired: &Paired, attempt: u32, short: &str) -> Vec<
                 .iter()
                 .map(|(m, runs)| (m.clone(), runs[r].iter().copied().map(Some).collect()))
                 .collect(),
+            rounded_to: None,
         })
         .collect()
 }
