@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 pub mod history;
+pub mod plan;
 
 /// Version of the JSON report layout; bump when a field changes meaning or disappears.
 ///
