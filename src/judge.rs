@@ -626,10 +626,17 @@ fn plan_hint(cfg: &Config, gate: &Gate, rule: &str, c: &Comparison, family: usiz
         _ => None,
     };
     needed.map_or(String::new(), |n| {
+        let n = n.max(floor);
+        // With groups, the queries they bring at today's mean group size (min-queries applies).
+        let queries = (units != c.n).then(|| {
+            let q = (n as f64 * c.n as f64 / units.max(1) as f64).ceil() as usize;
+            format!(" ({} queries)", q.max(cfg.slices.min_queries))
+        });
         format!(
-            "; `rag-gate plan` puts {rule} {} at about {} ({:.0}% power)",
+            "; `rag-gate plan` puts {rule} {} at about {}{} ({:.0}% power)",
             crate::numbers::plain(threshold(gate, rule).unwrap_or(0.0)),
-            crate::numbers::count(n.max(floor), one, many),
+            crate::numbers::count(n, one, many),
+            queries.unwrap_or_default(),
             100.0 * p
         )
     })

@@ -200,6 +200,14 @@ pub fn needed(
                 .map_or("no size (a zero margin)".into(), |u| u.to_string())
         ));
     }
+    if m.moved == 0 && rule == "fail-if-significant-drop" {
+        units = None;
+        interval = None;
+        notes.push(
+            "no unit moved: there is no spread to plan from (measure a pair that differs, or an A/A run)"
+                .into(),
+        );
+    }
     let moved_needed =
         (rule == "fail-if-significant-drop").then(|| ss::moved_for_sign_flip(alpha, family));
     units = floors(cfg, units, m, moved_needed, &mut notes);
@@ -253,6 +261,18 @@ fn floors(
             "{what} {min} sets the size (the power answer is {u})"
         ));
         u = min;
+    }
+    if let Some(g) = m.groups {
+        // min-queries holds under the group unit too: the groups that bring that many queries.
+        let per = m.queries as f64 / g.max(1) as f64;
+        let at_min = (cfg.slices.min_queries as f64 / per).ceil() as usize;
+        if at_min > u {
+            notes.push(format!(
+                "min-queries {} sets the size at today's {per:.1} queries per group (the power answer is {u})",
+                cfg.slices.min_queries
+            ));
+            u = at_min;
+        }
     }
     let share = m.moved as f64 / today.max(1) as f64;
     let moves = match moved_needed {
