@@ -607,7 +607,7 @@ fn plan_hint(cfg: &Config, gate: &Gate, rule: &str, c: &Comparison, family: usiz
         _ => (c.n, cfg.slices.min_queries, "query", "queries"),
     };
     let sd = c.se * (units as f64).sqrt();
-    if !(sd > 0.0) || c.statistic != "mean" {
+    if sd.is_nan() || sd <= 0.0 || c.statistic != "mean" {
         return String::new();
     }
     let needed = match rule {
