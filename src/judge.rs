@@ -260,7 +260,10 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                 .or_else(|| pass_on_atom(&r, c));
             if let Some((why, reason)) = small {
                 not_judged(&mut r, &why, reason, cfg.slices.on_small_slice);
-                if matches!(reason, NotJudged::MinQueries | NotJudged::MinGroups) {
+                if matches!(
+                    reason,
+                    NotJudged::MinQueries | NotJudged::MinGroups | NotJudged::TooFewMoved { .. }
+                ) {
                     r.detail
                         .push_str(&plan_hint(cfg, gate, rule, c, family.len()));
                 }
@@ -597,7 +600,8 @@ fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Opt
 
 /// "; `rag-gate plan` puts max-drop 0.0100 at about 412 queries (80% power)": the units the
 /// rule needs on this comparison's spread (`stats::sample_size`, as `plan` computes them, with
-/// `min-queries` / `min-groups` as a floor), or nothing when no size can be said.
+/// `min-queries` / `min-groups` and `min-moved` at today's share of moved units as floors), or
+/// nothing when no size can be said.
 fn plan_hint(cfg: &Config, gate: &Gate, rule: &str, c: &Comparison, family: usize) -> String {
     use crate::stats::sample_size::{units_for, units_to_catch};
     let conf = cfg.bootstrap.confidence;
@@ -625,8 +629,16 @@ fn plan_hint(cfg: &Config, gate: &Gate, rule: &str, c: &Comparison, family: usiz
         }),
         _ => None,
     };
+    // At today's share of moved units, `min-moved` (max-drop, max-change) asks for this many.
+    let share = c.moved as f64 / units.max(1) as f64;
+    let moved_floor = match rule {
+        "max-drop" | "max-change" if share > 0.0 => {
+            (cfg.slices.min_moved as f64 / share).ceil() as usize
+        }
+        _ => 0,
+    };
     needed.map_or(String::new(), |n| {
-        let n = n.max(floor);
+        let n = n.max(floor).max(moved_floor);
         // With groups, the queries they bring at today's mean group size (min-queries applies).
         let queries = (units != c.n).then(|| {
             let q = (n as f64 * c.n as f64 / units.max(1) as f64).ceil() as usize;
