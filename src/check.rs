@@ -330,6 +330,29 @@ pub fn analyze_with(cfg: &Config, earlier: &Earlier) -> Result<Analysis> {
     Ok(Analysis { report, holes, own })
 }
 
+/// The paired data a gate file's inputs give, before any resampling (what `plan` reads).
+pub struct Prepared {
+    pub paired: Paired,
+    pub slices: Vec<Slice>,
+    pub metrics: Vec<String>,
+}
+
+/// load → pair → slices, as [`analyze`] does them; stops before resampling.
+pub fn prepare(cfg: &Config) -> Result<Prepared> {
+    let wanted = wanted_metrics(cfg);
+    let inputs = load_inputs(cfg, &wanted)?;
+    let (base, cand) = (&inputs.base.table, &inputs.cand.table);
+    let shared = pair::shared_metrics(base, cand);
+    let metrics = choose_metrics(cfg, base, cand, &shared)?;
+    let (paired, _, _) = pair_inputs(cfg, &inputs, &metrics, &Earlier::default())?;
+    let slices = slices::build(cfg, &paired)?;
+    Ok(Prepared {
+        paired,
+        slices,
+        metrics,
+    })
+}
+
 /// `[efficiency]`: both run cards read and the run-level gates judged on them (None without
 /// cards). A card that cannot be opened names its gate-file key.
 fn efficiency_section(cfg: &Config) -> Result<Option<crate::model::EfficiencyReport>> {

@@ -13,6 +13,12 @@ Exit codes:
   1  a gate failed
   2  usage, gate-file or input error (a message on stderr names the file, line and key)";
 
+/// `plan` judges nothing: it says sizes.
+pub const PLAN_EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  the plan was made (whether or not today's sizes are enough)
+  2  usage, gate-file or input error (a message on stderr names the file, line and key)";
+
 /// `aa` has no gates: exit 1 means its identical arms differ.
 pub const AA_EXIT_CODES_HELP: &str = "\
 Exit codes:
@@ -39,6 +45,10 @@ pub enum Command {
     /// the slices with their sizes, margins measured on the files (never overwrites a file).
     #[command(after_help = EXIT_CODES_HELP)]
     Init(InitArgs),
+    /// How many queries (or groups) each gated metric × slice needs for its rule at a power,
+    /// from the gate file's own inputs: the units, an interval on them, today's detectable drop.
+    #[command(after_help = PLAN_EXIT_CODES_HELP)]
+    Plan(PlanArgs),
     /// Compute per-query metrics from a run and qrels (trec_eval-exact).
     #[command(after_help = EXIT_CODES_HELP)]
     Eval(crate::eval::cli::EvalArgs),
@@ -277,6 +287,24 @@ pub struct InitArgs {
     /// instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PlanArgs {
+    /// The gate file (TOML) whose inputs are the pilot: the paired deltas of its baseline and
+    /// candidate give the spread the sizes are planned from.
+    pub gate_file: PathBuf,
+    /// The chance a rule should work: a change of nothing passes `max-drop` / `max-change`,
+    /// and `fail-if-significant-drop` catches the drop (`--drop`).
+    #[arg(long, default_value_t = 0.8, value_name = "P")]
+    pub power: f64,
+    /// The true drop `fail-if-significant-drop` should catch (default: twice its margin, or
+    /// the gate's max-drop when its margin is 0).
+    #[arg(long, value_name = "D")]
+    pub drop: Option<f64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: crate::report::plan::PlanFormat,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -56,7 +56,7 @@ use crate::safe_text::shown;
 use crate::stats::holm::holm;
 
 /// The slice names a gate applies to, checked against the slices that exist.
-fn gate_slices(cfg: &Config, gate: &Gate, known: &BTreeSet<&str>) -> Result<Vec<String>> {
+pub fn gate_slices(cfg: &Config, gate: &Gate, known: &BTreeSet<&str>) -> Result<Vec<String>> {
     let names: Vec<String> = match &gate.slices {
         GateSlices::All => vec!["all".into()],
         GateSlices::Critical => std::iter::once("all".to_string())
@@ -260,6 +260,13 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                 .or_else(|| pass_on_atom(&r, c));
             if let Some((why, reason)) = small {
                 not_judged(&mut r, &why, reason, cfg.slices.on_small_slice);
+                if matches!(
+                    reason,
+                    NotJudged::MinQueries | NotJudged::MinGroups | NotJudged::TooFewMoved { .. }
+                ) {
+                    r.detail
+                        .push_str(&plan_hint(cfg, gate, rule, c, family.len()));
+                }
                 out.warnings.push(format!(
                     "gate #{} {} on {}, {rule}: {}",
                     gate.index,
@@ -268,7 +275,8 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                     r.detail
                 ));
             } else if let Some(w) = power_warning(gate, rule, &r, c) {
-                out.warnings.push(w);
+                out.warnings
+                    .push(w + &plan_hint(cfg, gate, rule, c, family.len()));
             }
             if r.not_judged.is_none() && is_statistical(rule) {
                 if let Some(words) = atom_words(c) {
@@ -588,6 +596,62 @@ fn power_warning(gate: &Gate, rule: &str, r: &GateResult, c: &Comparison) -> Opt
         crate::numbers::plain(c.mde),
         crate::numbers::plain(margin)
     ))
+}
+
+/// "; `rag-gate plan` puts max-drop 0.0100 at about 412 queries (80% power)": the units the
+/// rule needs on this comparison's spread (`stats::sample_size`, as `plan` computes them, with
+/// `min-queries` / `min-groups` and `min-moved` at today's share of moved units as floors), or
+/// nothing when no size can be said.
+fn plan_hint(cfg: &Config, gate: &Gate, rule: &str, c: &Comparison, family: usize) -> String {
+    use crate::stats::sample_size::{units_for, units_to_catch};
+    let conf = cfg.bootstrap.confidence;
+    let p = crate::stats::power::POWER;
+    let (units, floor, one, many) = match (c.effective_groups, c.groups) {
+        (Some(_), Some(g)) => (g, cfg.slices.min_groups, "group", "groups"),
+        _ => (c.n, cfg.slices.min_queries, "query", "queries"),
+    };
+    let sd = c.se * (units as f64).sqrt();
+    if sd.is_nan() || sd <= 0.0 || c.statistic != "mean" {
+        return String::new();
+    }
+    let needed = match rule {
+        "max-drop" => gate.max_drop.and_then(|m| units_for(sd, m, conf, p)),
+        "max-change" => gate
+            .max_change
+            .and_then(|m| units_for(sd, m, conf, (1.0 + p) / 2.0)),
+        "fail-if-significant-drop" => gate.fail_if_significant_drop.and_then(|f| {
+            let drop = if f > 0.0 {
+                Some(2.0 * f)
+            } else {
+                gate.max_drop
+            };
+            units_to_catch(sd, drop?, f, conf, p, family)
+        }),
+        _ => None,
+    };
+    // At today's share of moved units, `min-moved` (max-drop, max-change) asks for this many.
+    let share = c.moved as f64 / units.max(1) as f64;
+    let moved_floor = match rule {
+        "max-drop" | "max-change" if share > 0.0 => {
+            (cfg.slices.min_moved as f64 / share).ceil() as usize
+        }
+        _ => 0,
+    };
+    needed.map_or(String::new(), |n| {
+        let n = n.max(floor).max(moved_floor);
+        // With groups, the queries they bring at today's mean group size (min-queries applies).
+        let queries = (units != c.n).then(|| {
+            let q = (n as f64 * c.n as f64 / units.max(1) as f64).ceil() as usize;
+            format!(" ({} queries)", q.max(cfg.slices.min_queries))
+        });
+        format!(
+            "; `rag-gate plan` puts {rule} {} at about {}{} ({:.0}% power)",
+            crate::numbers::plain(threshold(gate, rule).unwrap_or(0.0)),
+            crate::numbers::count(n, one, many),
+            queries.unwrap_or_default(),
+            100.0 * p
+        )
+    })
 }
 
 /// The whole interval beyond +m or below −m: a change larger than m is shown, not just possible.

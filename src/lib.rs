@@ -48,6 +48,7 @@ pub mod aa; // the aa command: replicates of one commit → noise, flaky queries
 pub mod baseline; // the baseline fetch command: merge-base → run → artifact → folder + provenance
 pub mod history; // ledger record and anchor write: main's chained ledger, reviewed re-anchoring
 pub mod init; // the init command: two metric files → a commented gate file that check accepts
+pub mod plan; // the plan command: a gate file's inputs → the queries each gated rule needs
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
@@ -61,6 +62,7 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Check(args) => commands::check(&args),
         cli::Command::Compare(args) => commands::compare(&args),
         cli::Command::Init(args) => init::run(&args),
+        cli::Command::Plan(args) => plan::run(&args),
         cli::Command::Eval(args) => eval::cli::run(&args),
         cli::Command::Aa(args) => aa::run(&args),
         #[cfg(feature = "github")]

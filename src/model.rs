@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod history;
 pub mod looks;
+pub mod plan;
 
 /// Version of the JSON report layout; bump when a field changes meaning or disappears.
 ///

@@ -373,7 +373,7 @@ fn atom_at(sides: [&[f64]; 2], p: f64, epsilon: f64) -> crate::model::Atom {
 
 /// The largest change one query's value can make (`Comparison::value_range`): 1 for a metric
 /// bounded to [0, 1], else the observed range of both sides' values.
-fn value_range(metric: &str, base: &[f64], cand: &[f64]) -> f64 {
+pub fn value_range(metric: &str, base: &[f64], cand: &[f64]) -> f64 {
     if crate::metric_names::is_bounded(&crate::metric_names::canonical(metric)) {
         return 1.0;
     }

@@ -11,6 +11,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod noise;
+pub mod plan;
 pub mod text;
 pub mod ties;
 pub mod words;

@@ -29,6 +29,8 @@
 //! - `ppi`: prediction-powered inference of a mean (delta) from judge labels corrected by a few
 //!   human labels, PPI++ weighting and the analytic interval (Angelopoulos et al. 2023).
 //! - `power`: minimum detectable effect at 80% power (t quantiles).
+//! - `sample_size`: the units a rule needs for a power (Sakai 2016), with the design effect,
+//!   the discordance of 0/1 metrics (Connor 1987) and an interval on the units (Bonett 2006).
 //! - `quantile`: sample quantiles with linear interpolation (Hyndman & Fan 1996, type 7; numpy's
 //!   default) and the percentile interval built from them.
 //! - `statistic`: mean, median or p95.
@@ -57,6 +59,7 @@ pub mod poisson;
 pub mod power;
 pub mod ppi;
 pub mod quantile;
+pub mod sample_size;
 pub mod quantile_window;
 pub mod signflip;
 pub mod simd;

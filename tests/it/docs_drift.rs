@@ -43,6 +43,7 @@ fn every_flag_of_every_subcommand_is_in_its_flag_table() {
         ("check", vec!["docs/gate-file.md", "docs/github.md"]),
         ("compare", vec!["docs/gate-file.md"]),
         ("init", vec!["docs/gate-file.md"]),
+        ("plan", vec!["docs/gate-file.md"]),
         ("eval", vec!["docs/eval.md"]),
         ("aa", vec!["docs/noise.md"]),
         ("baseline fetch", vec!["docs/github.md"]),

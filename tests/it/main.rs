@@ -66,6 +66,7 @@ mod number_parsing;
 mod outputs_no_clobber;
 #[cfg(feature = "parquet")]
 mod parquet_inputs;
+mod plan_cli;
 mod prop_parsers_no_panic;
 mod prop_stats;
 mod protocol_cli;

@@ -28,6 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Judge a candidate against a baseline with the gates of a TOML gate file')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'How many queries (or groups) each gated metric × slice needs for its rule at a power, from the gate file''s own inputs: the units, an interval on them, today''s detectable drop')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
             [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
@@ -102,6 +103,14 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--group-from-id', '--group-from-id', [CompletionResultType]::ParameterName, 'A regex with one capture giving a query''s group from its id, e.g. "^(.*)<::>" (default: the groups of the files, else a multi-turn pattern every id matches)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the gate file here (a new file; its paths are made relative to its folder) instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the gate file here (a new file; its paths are made relative to its folder) instead of stdout')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;plan' {
+            [CompletionResult]::new('--power', '--power', [CompletionResultType]::ParameterName, 'The chance a rule should work: a change of nothing passes `max-drop` / `max-change`, and `fail-if-significant-drop` catches the drop (`--drop`)')
+            [CompletionResult]::new('--drop', '--drop', [CompletionResultType]::ParameterName, 'The true drop `fail-if-significant-drop` should catch (default: twice its margin, or the gate''s max-drop when its margin is 0)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -246,6 +255,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Judge a candidate against a baseline with the gates of a TOML gate file')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'How many queries (or groups) each gated metric × slice needs for its rule at a power, from the gate file''s own inputs: the units, an interval on them, today''s detectable drop')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
             [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
@@ -263,6 +273,9 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             break
         }
         'rag-gate;help;init' {
+            break
+        }
+        'rag-gate;help;plan' {
             break
         }
         'rag-gate;help;eval' {

@@ -1,0 +1,195 @@
+//! `rag-gate plan`: how many queries (or groups) each gated metric × slice needs for its rule
+//! to work at a chosen power. It reads the gate file's inputs as `check` does (load → pair →
+//! slices) and stops before resampling: the variance of today's paired deltas is the pilot,
+//! and `stats::sample_size` turns it into units, with an interval for the variance's own
+//! uncertainty.
+
+mod measure;
+
+use std::collections::BTreeSet;
+
+use crate::cli::PlanArgs;
+use crate::config::{Config, Gate, Statistic, Unit};
+use crate::error::{Error, Result};
+use crate::model::plan::{PlanReport, PlanRow};
+use crate::outcome::Outcome;
+use measure::Measured;
+
+/// `rag-gate plan`: the gate file → the plan, rendered (exit 0; 2 on bad input).
+pub fn run(args: &PlanArgs) -> Result<Outcome> {
+    if !(args.power > 0.5 && args.power < 1.0) {
+        return Err(Error::Usage(format!(
+            "--power {}: expected a chance strictly between 0.5 and 1, e.g. 0.8",
+            args.power
+        )));
+    }
+    if let Some(d) = args.drop.filter(|d| !(d.is_finite() && *d > 0.0)) {
+        return Err(Error::Usage(format!(
+            "--drop {d}: expected a drop greater than 0 on the metric's scale, e.g. 0.02"
+        )));
+    }
+    let cfg = crate::config::load(&args.gate_file)?;
+    let report = plan(&cfg, args)?;
+    let stdout = crate::report::plan::render(&report, args.format);
+    Ok(Outcome {
+        stdout,
+        ..Outcome::default()
+    })
+}
+
+/// Every gated metric × slice × rule with a size to plan.
+fn plan(cfg: &Config, args: &PlanArgs) -> Result<PlanReport> {
+    let prepared = crate::check::prepare(cfg)?;
+    let known: BTreeSet<&str> = prepared.slices.iter().map(|s| s.name.as_str()).collect();
+    let mut targets: Vec<(&Gate, String)> = Vec::new();
+    for gate in &cfg.gates {
+        for slice in crate::judge::gate_slices(cfg, gate, &known)? {
+            targets.push((gate, slice));
+        }
+    }
+    let family: BTreeSet<(&str, &str, &str)> = targets
+        .iter()
+        .map(|(g, s)| (g.metric.as_str(), g.statistic.as_str(), s.as_str()))
+        .collect();
+    let mut report = PlanReport {
+        schema: "rag-gate-plan/1",
+        gate_file: args.gate_file.display().to_string(),
+        source: "the paired deltas of the gate file's baseline and candidate (a pilot: a \
+                 change that moves more queries varies more)"
+            .into(),
+        unit: match cfg.bootstrap.unit {
+            Unit::Query => "query".into(),
+            Unit::Group => "group".into(),
+        },
+        power: args.power,
+        confidence: cfg.bootstrap.confidence,
+        family: family.len(),
+        rows: Vec::new(),
+        not_planned: Vec::new(),
+        warnings: Vec::new(),
+    };
+    for (gate, slice) in &targets {
+        let Some(s) = prepared.slices.iter().find(|s| &s.name == slice) else {
+            continue;
+        };
+        if gate.statistic != Statistic::Mean {
+            report.not_planned.push(format!(
+                "gate #{} {} {} on {slice}: plan sizes the mean; a median or p95 is judged from {} queries on",
+                gate.index,
+                gate.metric,
+                gate.statistic.as_str(),
+                crate::judge::quantile_fewest(gate.statistic.as_str()).unwrap_or(0)
+            ));
+            continue;
+        }
+        let m = measure::measure(cfg, &prepared.paired, s, gate)?;
+        for (rule, margin) in rules(gate) {
+            report
+                .rows
+                .push(row(cfg, args, gate, (rule, margin), &m, family.len()));
+        }
+        report.not_planned.extend(absolute_rules(gate, slice));
+    }
+    report.warnings = warnings(&report.rows);
+    Ok(report)
+}
+
+/// The rules of `gate` that a size decides.
+fn rules(gate: &Gate) -> Vec<(&'static str, f64)> {
+    [
+        ("max-drop", gate.max_drop),
+        ("max-change", gate.max_change),
+        ("fail-if-significant-drop", gate.fail_if_significant_drop),
+    ]
+    .into_iter()
+    .filter_map(|(r, m)| Some((r, m?)))
+    .collect()
+}
+
+/// The rules of `gate` that are facts, not estimates: no size to plan.
+fn absolute_rules(gate: &Gate, slice: &str) -> Vec<String> {
+    [
+        ("min-mean", gate.min_mean.is_some()),
+        ("max-mean", gate.max_mean.is_some()),
+        ("max-loss-rate", gate.max_loss_rate.is_some()),
+        ("max-drift", gate.max_drift.is_some()),
+    ]
+    .into_iter()
+    .filter(|(_, on)| *on)
+    .map(|(rule, _)| {
+        format!(
+            "gate #{} {} on {slice}, {rule}: no size to plan (a bar or a share, not a test of the delta)",
+            gate.index, gate.metric
+        )
+    })
+    .collect()
+}
+
+/// One row: what `rule` at `margin` needs on the measured comparison.
+fn row(
+    cfg: &Config,
+    args: &PlanArgs,
+    gate: &Gate,
+    (rule, margin): (&str, f64),
+    m: &Measured,
+    family: usize,
+) -> PlanRow {
+    let drop = (rule == "fail-if-significant-drop").then(|| {
+        args.drop.or(if margin > 0.0 {
+            Some(2.0 * margin)
+        } else {
+            gate.max_drop.filter(|&d| d > 0.0)
+        })
+    });
+    let need = measure::needed(cfg, args.power, (rule, margin, drop.flatten()), m, family);
+    let units_now = m.groups.unwrap_or(m.queries);
+    PlanRow {
+        gate: gate.index,
+        metric: gate.metric.clone(),
+        slice: m.slice.clone(),
+        rule: rule.into(),
+        margin,
+        drop: drop.flatten(),
+        queries: m.queries,
+        groups: m.groups,
+        moved: m.moved,
+        sd: m.sd_query,
+        se: m.se,
+        design_effect: m.design_effect,
+        icc: m.icc,
+        discordant: m.discordant,
+        detectable: need.detectable,
+        p_floor: crate::stats::sample_size::sign_flip_floor(m.moved),
+        needed: need.units,
+        needed_interval: need.interval,
+        needed_queries: need
+            .units
+            .and_then(|u| m.groups.map(|g| queries_for(u, m.queries, g))),
+        moved_needed: need.moved_needed,
+        discordant_needed: need.discordant_needed,
+        enough: need.units.is_some_and(|u| u <= units_now),
+        notes: need.notes,
+    }
+}
+
+/// The queries `groups` groups bring at today's mean group size.
+fn queries_for(groups: usize, queries: usize, today: usize) -> usize {
+    (groups as f64 * queries as f64 / today.max(1) as f64).ceil() as usize
+}
+
+/// The report's warnings: rows planned from a handful of moved units.
+fn warnings(rows: &[PlanRow]) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    rows.iter()
+        .filter(|r| r.moved < measure::FEW_MOVED && r.needed.is_some() && r.moved > 0)
+        .filter(|r| seen.insert((r.metric.clone(), r.slice.clone())))
+        .map(|r| {
+            format!(
+                "{} on {}: planned from only {} that moved: the variance rests on them, so the needed size is rough (see its interval); measure a larger pilot or an A/A run before trusting it, and fix the size in advance (adding queries until the gate passes biases it)",
+                crate::safe_text::shown(&r.metric),
+                crate::safe_text::shown(&r.slice),
+                crate::numbers::count(r.moved, "unit", "units")
+            )
+        })
+        .collect()
+}

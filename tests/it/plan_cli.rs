@@ -1,0 +1,274 @@
+//! `rag-gate plan`: the units each gated rule needs, from the gate file's own inputs. Its
+//! figures agree with `check`'s (the detectable drop is the report's MDE), a 0/1 metric is
+//! planned from its discordant pairs, a slice where nothing moved or few moved says so, every
+//! format renders, bad input is exit 2, and `check`'s "too small" and "for want of data" lines
+//! point to `plan` with the number.
+
+use crate::support;
+
+use std::path::Path;
+
+use serde_json::Value;
+use support::cli::{
+    assert_contains, assert_input_error, check_json, comparison, json_exit, rag_gate, run_in,
+    warnings, write,
+};
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `rag-gate plan ARGS` run from the repository root.
+fn plan(args: &[&str]) -> support::cli::Out {
+    run_in(rag_gate().arg("plan").args(args), repo())
+}
+
+fn rows(v: &Value) -> &Vec<Value> {
+    v["rows"].as_array().unwrap()
+}
+
+#[test]
+fn on_the_example_every_format_renders_and_the_text_is_stable() {
+    let text = plan(&["gates/prod.toml"]);
+    assert_eq!(text.code, Some(0), "{}", text.stderr);
+    insta::assert_snapshot!("example_plan_text", text.stdout);
+    let md = plan(&["gates/prod.toml", "--format", "markdown"]);
+    assert_eq!(md.code, Some(0), "{}", md.stderr);
+    insta::assert_snapshot!("example_plan_markdown", md.stdout);
+    let json = plan(&["gates/prod.toml", "--format", "json"]);
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["schema"], "rag-gate-plan/1");
+    assert_eq!(v["unit"], "group");
+    // ndcg@10 max-drop on all and on the critical slice; the min-mean and loss-rate rules have
+    // no size to plan and say so.
+    assert_eq!(rows(&v).len(), 2);
+    assert_eq!(v["not_planned"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn the_detectable_drop_is_checks_mde_and_the_units_reach_the_margin() {
+    let v: Value =
+        serde_json::from_str(&plan(&["gates/prod.toml", "--format", "json"]).stdout).unwrap();
+    let report = json_exit(check_json(repo().join("gates/prod.toml")).env_clear(), 1);
+    for row in rows(&v) {
+        let slice = row["slice"].as_str().unwrap();
+        let c = comparison(&report, "ndcg@10", slice);
+        let (plan_mde, check_mde) = (
+            row["detectable"].as_f64().unwrap(),
+            c["mde"].as_f64().unwrap(),
+        );
+        assert!(
+            (plan_mde - check_mde).abs() < 1e-9,
+            "{slice}: {plan_mde} vs {check_mde}"
+        );
+        // Group unit: se scales as 1/√G, so the groups needed are about G·(MDE/m)², a little
+        // fewer where today's df is small (its t quantiles are wider than at the planned size).
+        let (g, need) = (
+            row["groups"].as_f64().unwrap(),
+            row["needed"].as_f64().unwrap(),
+        );
+        let m = row["margin"].as_f64().unwrap();
+        let rough = g * (check_mde / m).powi(2);
+        assert!(
+            need <= rough + 1.0 && need >= 0.8 * rough,
+            "{slice}: {need} vs {rough}"
+        );
+        let [lo, hi] = [0, 1].map(|i| row["needed_interval"][i].as_f64().unwrap());
+        assert!(lo < need && need < hi, "{row}");
+        assert_eq!(row["enough"], false);
+    }
+}
+
+/// A 0/1 metric: `n` queries, `k` of them discordant (alternating 1 → 0 and 0 → 1).
+fn hits(dir: &Path, n: usize, k: usize, gate: &str) -> std::path::PathBuf {
+    let (mut b, mut c) = (String::new(), String::new());
+    for i in 0..n {
+        let (x, y) = match i {
+            i if i < k && i % 2 == 0 => (1, 0),
+            i if i < k => (0, 1),
+            i if i % 3 == 0 => (0, 0),
+            _ => (1, 1),
+        };
+        b.push_str(&format!("{{\"query_id\":\"q{i:04}\",\"hit@10\":{x}}}\n"));
+        c.push_str(&format!("{{\"query_id\":\"q{i:04}\",\"hit@10\":{y}}}\n"));
+    }
+    write(dir, "b.jsonl", b);
+    write(dir, "c.jsonl", c);
+    write(
+        dir,
+        "gate.toml",
+        format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n{gate}"),
+    )
+}
+
+#[test]
+fn a_binary_metric_is_planned_from_its_discordant_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = hits(
+        dir.path(),
+        200,
+        40,
+        "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
+    );
+    let out = run_in(
+        rag_gate().arg("plan").arg(&gate).args(["--format", "json"]),
+        dir.path(),
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let row = &rows(&v)[0];
+    assert_eq!(row["discordant"], 40);
+    // σ² = p_d = 0.2 under a true change of 0: n = 0.2·(t + t)²/0.05², 629 at df 628
+    // ((1.963736 + 0.841927)² · 80 = 629.5 → the smallest n that reaches it).
+    let n = row["needed"].as_u64().unwrap();
+    assert!((625..=632).contains(&n), "{n}");
+    // The discordant pairs that size brings at today's rate: a fifth.
+    let d = row["discordant_needed"].as_u64().unwrap();
+    assert_eq!(d, (n as f64 * 0.2).ceil() as u64);
+    // Wilson on 40/200 bounds the rate to [0.150, 0.261]: the interval scales n alike.
+    let [lo, hi] = [0, 1].map(|i| row["needed_interval"][i].as_f64().unwrap());
+    assert!((lo / n as f64 - 0.150 / 0.2).abs() < 0.02, "{lo}");
+    assert!((hi / n as f64 - 0.261 / 0.2).abs() < 0.02, "{hi}");
+}
+
+#[test]
+fn fail_if_significant_drop_is_planned_to_catch_twice_its_margin_or_the_drop_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = hits(
+        dir.path(),
+        200,
+        40,
+        "[[gate]]\nmetric = \"hit@10\"\nfail-if-significant-drop = 0.03\n",
+    );
+    let run = |extra: &[&str]| {
+        let out = run_in(
+            rag_gate()
+                .arg("plan")
+                .arg(&gate)
+                .args(["--format", "json"])
+                .args(extra),
+            dir.path(),
+        );
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        serde_json::from_str::<Value>(&out.stdout).unwrap()
+    };
+    let v = run(&[]);
+    let row = &rows(&v)[0];
+    assert_eq!(row["drop"], 0.06);
+    // One comparison at α = 0.05: the sign-flip test needs 6 moved units.
+    assert_eq!(row["moved_needed"], 6);
+    let default_n = row["needed"].as_u64().unwrap();
+    let v = run(&["--drop", "0.1"]);
+    let bigger = rows(&v)[0]["needed"].as_u64().unwrap();
+    assert!(bigger < default_n, "{bigger} vs {default_n}");
+    // A drop at the margin never fires reliably: no size, and the note says why.
+    let v = run(&["--drop", "0.03"]);
+    let row = &rows(&v)[0];
+    assert!(row["needed"].is_null());
+    assert_contains(
+        &row["notes"][0].to_string(),
+        "never fires the rule reliably",
+    );
+}
+
+#[test]
+fn nothing_moved_or_few_moved_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = hits(
+        dir.path(),
+        60,
+        0,
+        "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.02\n",
+    );
+    let out = run_in(rag_gate().arg("plan").arg(&gate), dir.path());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    // Zero moves among n bound an unseen drop: ln(0.025)/ln(0.98) = 182.6 → 183 queries.
+    assert_contains(&out.stdout, "needs 183 queries");
+    assert_contains(&out.stdout, "no unit moved");
+    let gate = hits(
+        dir.path(),
+        60,
+        6,
+        "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
+    );
+    let out = run_in(rag_gate().arg("plan").arg(&gate), dir.path());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_contains(&out.stdout, "planned from only 6 units that moved");
+}
+
+#[test]
+fn bad_input_is_exit_2_with_nothing_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = run_in(rag_gate().args(["plan", "nope.toml"]), dir.path());
+    assert_input_error(&missing, &["nope.toml"]);
+    let gate = write(dir.path(), "g.toml", "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-dorp = 0.01\n");
+    let typo = run_in(rag_gate().arg("plan").arg(&gate), dir.path());
+    assert_input_error(&typo, &["max-dorp"]);
+    let gate = hits(
+        dir.path(),
+        40,
+        10,
+        "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
+    );
+    for (flag, value, want) in [
+        ("--power", "1.2", "--power 1.2"),
+        ("--drop", "0", "--drop 0:"),
+    ] {
+        let out = run_in(
+            rag_gate().arg("plan").arg(&gate).args([flag, value]),
+            dir.path(),
+        );
+        assert_input_error(&out, &[want]);
+    }
+    // An input that does not parse: the file and the line, as for check.
+    std::fs::write(
+        dir.path().join("c.jsonl"),
+        "{\"query_id\": \"q0000\", \"hit@10\": }\n",
+    )
+    .unwrap();
+    let out = run_in(rag_gate().arg("plan").arg(&gate), dir.path());
+    assert_input_error(&out, &["c.jsonl:1:", "not valid JSON"]);
+}
+
+#[test]
+fn checks_too_small_and_want_of_data_lines_point_to_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    // 40 queries, 10 moved, min-queries 50: too small on all.
+    let gate = hits(
+        dir.path(),
+        40,
+        10,
+        "[slices]\nmin-queries = 50\n\n[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
+    );
+    let report = json_exit(check_json(&gate).env_clear(), 1);
+    let w = warnings(&report).join("\n");
+    assert_contains(&w, "not judged");
+    assert_contains(&w, "`rag-gate plan` puts max-drop 0.0500 at about");
+    // Large enough to judge but too few to prove no harm: "perhaps for want of data".
+    let gate = hits(
+        dir.path(),
+        60,
+        20,
+        "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
+    );
+    let report = json_exit(check_json(&gate).env_clear(), 1);
+    let w = warnings(&report).join("\n");
+    assert_contains(
+        &w,
+        "perhaps for want of data; `rag-gate plan` puts max-drop 0.0500 at about",
+    );
+    let plan = run_in(
+        rag_gate().arg("plan").arg(&gate).args(["--format", "json"]),
+        dir.path(),
+    );
+    let v: Value = serde_json::from_str(&plan.stdout).unwrap();
+    let n = rows(&v)[0]["needed"].as_u64().unwrap();
+    // check's number is plan's (up to the discordance-based variance plan uses for 0/1).
+    let said: u64 = w
+        .split("at about ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    assert!((said as f64 / n as f64 - 1.0).abs() < 0.05, "{said} vs {n}");
+}
