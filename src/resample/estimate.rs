@@ -209,7 +209,12 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
                 // Heavy tails with no ties: per side at least the Student t bound.
                 return ties::at_least_t(boot, t);
             }
-            ties::guard(boot, t, tilt::bounds(values, sizes, df, x.confidence))
+            let reach = super::value_range(x.names[0], x.base, x.cand);
+            ties::guard(
+                boot,
+                t,
+                tilt::bounds(values, sizes, df, x.confidence, reach),
+            )
         }
         IntervalMethod::ExpandedPercentile => {
             let mut sorted = d.means.clone();
