@@ -27,13 +27,14 @@
 //! Read with t on n − 1 it is Wilson's bound times the one value x (about 0.18·x at n = 30),
 //! which assumes every unseen moved unit moved by x: a drop carried by a few losses of varying
 //! size then hid below the low bound in 3.85% of sets at 15% of n = 30 moved (2.05 of those
-//! points from the sets with one moved query; calibration/results.txt, `heavy`). The far side
-//! is pulled in to the tilted bound of the same units with the moved one moved by the most a
-//! unit can move (`reach`: 1 for a metric bounded to [0, 1]) where that is nearer: then only
-//! the moved share is unknown, and that bound holds whatever the unseen moved values are. At
-//! n = 20–50 the moved unit's own value is the nearer (the cells above are unchanged); with
-//! many units it is the reach's bound (one hit@1 flip in 1,000 queries: [−0.0056, 0], not
-//! [−1, 0]).
+//! points from the sets with one moved query; calibration/results.txt, `heavy`).
+//!
+//! The far side is then pulled in to the tilted bound of the same units with the moved one
+//! moved by the most a unit can move (`reach`: 1 for a metric bounded to [0, 1]; unbounded
+//! metrics keep the hull), where that is nearer: only the moved share is left unknown, and
+//! that bound holds whatever the unseen moved values are. At n = 20–50 the moved unit's own
+//! value is almost always the nearer; with many units the reach's bound is (one hit@1 flip
+//! in 1,000 queries reads [−0.0056, 0], not [−1, 0]).
 //!
 //! Pure: numbers in, numbers out. Each bound is found by bisection (to adjacent floats, at most
 //! 200 steps), each step solving for λ by safeguarded Newton over the distinct units, so the
