@@ -209,7 +209,16 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
                 // Heavy tails with no ties: per side at least the Student t bound.
                 return ties::at_least_t(boot, t);
             }
-            ties::guard(boot, t, tilt::bounds(values, sizes, df, x.confidence))
+            // The most one unit can move: 1 for a metric bounded to [0, 1]; unknown otherwise
+            // (the observed range says nothing of an unseen query's move).
+            let bounded =
+                crate::metric_names::is_bounded(&crate::metric_names::canonical(x.names[0]));
+            let reach = if bounded { 1.0 } else { f64::INFINITY };
+            ties::guard(
+                boot,
+                t,
+                tilt::bounds(values, sizes, df, x.confidence, reach),
+            )
         }
         IntervalMethod::ExpandedPercentile => {
             let mut sorted = d.means.clone();

@@ -29,6 +29,13 @@
 //! size then hid below the low bound in 3.85% of sets at 15% of n = 30 moved (2.05 of those
 //! points from the sets with one moved query; calibration/results.txt, `heavy`).
 //!
+//! The far side is then pulled in to the tilted bound of the same units with the moved one
+//! moved by the most a unit can move (`reach`: 1 for a metric bounded to [0, 1]; unbounded
+//! metrics keep the hull), where that is nearer: only the moved share is left unknown, and
+//! that bound holds whatever the unseen moved values are. At n = 20–50 the moved unit's own
+//! value is almost always the nearer; with many units the reach's bound is (one hit@1 flip
+//! in 1,000 queries reads [−0.0056, 0], not [−1, 0]).
+//!
 //! Pure: numbers in, numbers out. Each bound is found by bisection (to adjacent floats, at most
 //! 200 steps), each step solving for λ by safeguarded Newton over the distinct units, so the
 //! result depends on nothing but the input.
@@ -190,8 +197,16 @@ impl Units {
 
 /// The tilted score interval [low, high] of the mean Σ values / Σ sizes (queries: sizes
 /// `None`), at `confidence` with t on `df` degrees of freedom; `None` for fewer than two units,
-/// no spread, or no degrees of freedom.
-pub fn bounds(values: &[f64], sizes: Option<&[f64]>, df: f64, confidence: f64) -> Option<[f64; 2]> {
+/// no spread, or no degrees of freedom. `reach` is the largest |delta| one unit can have (1 for
+/// a metric bounded to [0, 1]; infinite when unknown): with one unit off the tie, the far side
+/// is the nearer of that unit's own mean and the tilted bound had it moved by the whole reach.
+pub fn bounds(
+    values: &[f64],
+    sizes: Option<&[f64]>,
+    df: f64,
+    confidence: f64,
+    reach: f64,
+) -> Option<[f64; 2]> {
     if values.len() < 2 || df.is_nan() || df <= 0.0 {
         return None;
     }
@@ -201,13 +216,59 @@ pub fn bounds(values: &[f64], sizes: Option<&[f64]>, df: f64, confidence: f64) -
         return None;
     }
     if units.off_the_tie() == 1.0 {
-        return Some(units.range);
+        return Some(one_moved(&units, reach, df, confidence));
     }
     let crit = t_quantile(1.0 - (1.0 - confidence) / 2.0, df);
     Some([
         units.bound(crit, units.range[0]),
         units.bound(crit, units.range[1]),
     ])
+}
+
+/// One unit off the tie: the hull of the unit means, its far side pulled in to the tilted
+/// bound of the same units with the moved one moved by the whole `reach` from the tie, where
+/// that is nearer. The moved share is then the only unknown, and that bound holds whatever the
+/// unseen moved units' values (none can move further): with many units, one moved query no
+/// longer stretches the interval to its own delta.
+fn one_moved(units: &Units, reach: f64, df: f64, confidence: f64) -> [f64; 2] {
+    let hull = units.range;
+    let mean = |r: &(f64, f64, f64)| r.0 / r.1;
+    let at = |m: f64| -> f64 {
+        units
+            .rows
+            .iter()
+            .filter(|r| mean(r) == m)
+            .map(|r| r.2)
+            .sum()
+    };
+    let (lo, hi) = (at(hull[0]), at(hull[1]));
+    if lo == hi {
+        return hull;
+    }
+    // One of the two edges holds the one moved unit, the other the tie.
+    let (tie, up) = if lo > hi {
+        (hull[0], true)
+    } else {
+        (hull[1], false)
+    };
+    let worst = tie + if up { 1.0 } else { -1.0 } * (reach + tie.abs());
+    if !worst.is_finite() {
+        return hull;
+    }
+    let mut values = Vec::new();
+    let mut sizes = Vec::new();
+    for r in &units.rows {
+        let sum = if mean(r) == tie { r.0 } else { worst * r.1 };
+        values.extend(std::iter::repeat(sum).take(r.2 as usize));
+        sizes.extend(std::iter::repeat(r.1).take(r.2 as usize));
+    }
+    let extreme = Units::new(&values, Some(&sizes));
+    let crit = t_quantile(1.0 - (1.0 - confidence) / 2.0, df);
+    if up {
+        [hull[0], hull[1].min(extreme.bound(crit, extreme.range[1]))]
+    } else {
+        [hull[0].max(extreme.bound(crit, extreme.range[0])), hull[1]]
+    }
 }
 
 #[cfg(test)]
@@ -228,7 +289,7 @@ mod tests {
     fn zero_one_deltas_give_wilson_with_t() {
         for (k, n) in [(3usize, 30usize), (2, 12), (17, 40), (9, 200)] {
             let d: Vec<f64> = (0..n).map(|i| if i < k { 1.0 } else { 0.0 }).collect();
-            let got = bounds(&d, None, (n - 1) as f64, 0.95).unwrap();
+            let got = bounds(&d, None, (n - 1) as f64, 0.95, f64::INFINITY).unwrap();
             let c = t_quantile(0.975, (n - 1) as f64);
             let want = wilson(k as f64, n as f64, c);
             for s in 0..2 {
@@ -246,7 +307,10 @@ mod tests {
         // would stop at about 0.18 of it), the near side the tied value.
         let mut d = vec![0.0; 30];
         d[7] = -0.12;
-        assert_eq!(bounds(&d, None, 29.0, 0.95), Some([-0.12, 0.0]));
+        assert_eq!(
+            bounds(&d, None, 29.0, 0.95, f64::INFINITY),
+            Some([-0.12, 0.0])
+        );
         let c = t_quantile(0.975, 29.0);
         assert!(
             wilson(1.0, 30.0, c)[1] < 0.18,
@@ -255,16 +319,43 @@ mod tests {
         // The same for a tie at another value (a shift of every delta) and for groups: one
         // group off the tie of equal group means.
         let shifted: Vec<f64> = d.iter().map(|x| x + 0.5).collect();
-        assert_eq!(bounds(&shifted, None, 29.0, 0.95), Some([shifted[7], 0.5]));
+        assert_eq!(
+            bounds(&shifted, None, 29.0, 0.95, f64::INFINITY),
+            Some([shifted[7], 0.5])
+        );
         let sums = [0.8, 0.8, 0.8, 2.0];
         assert_eq!(
-            bounds(&sums, Some(&[4.0, 4.0, 4.0, 4.0]), 3.0, 0.95),
+            bounds(&sums, Some(&[4.0, 4.0, 4.0, 4.0]), 3.0, 0.95, f64::INFINITY),
             Some([0.2, 0.5])
         );
         // Two moved units are read with the tilt as before: inside the hull.
         d[9] = -0.05;
-        let [lo, hi] = bounds(&d, None, 29.0, 0.95).unwrap();
+        let [lo, hi] = bounds(&d, None, 29.0, 0.95, f64::INFINITY).unwrap();
         assert!(lo > -0.12 && hi < 0.0 + 1e-12 && lo < -0.0057, "{lo} {hi}");
+    }
+
+    #[test]
+    fn one_moved_unit_of_many_is_bounded_by_the_reach() {
+        // One hit@1 flip in 1,000 queries: the far side is Wilson's bound on the moved share
+        // (t on 999 df) times the reach 1, not the flip itself; the near side the tie.
+        let mut d = vec![0.0; 1000];
+        d[3] = -1.0;
+        let c = t_quantile(0.975, 999.0);
+        let want = -wilson(1.0, 1000.0, c)[1];
+        let [lo, hi] = bounds(&d, None, 999.0, 0.95, 1.0).unwrap();
+        assert!((lo - want).abs() < 1e-9 && hi == 0.0, "{lo} {hi} vs {want}");
+        assert!(lo < -0.003 && lo > -0.01, "{lo}");
+        // A small move: its own value is the nearer bound.
+        d[3] = -0.002;
+        assert_eq!(bounds(&d, None, 999.0, 0.95, 1.0), Some([-0.002, 0.0]));
+        // Few units: the hull, as with an unknown reach (the calibrated cells).
+        let mut e = vec![0.0; 30];
+        e[7] = -0.12;
+        assert_eq!(bounds(&e, None, 29.0, 0.95, 1.0), Some([-0.12, 0.0]));
+        // An upward move mirrors it.
+        d[3] = 1.0;
+        let [lo, hi] = bounds(&d, None, 999.0, 0.95, 1.0).unwrap();
+        assert!(lo == 0.0 && (hi + want).abs() < 1e-9, "{lo} {hi}");
     }
 
     #[test]
@@ -272,9 +363,9 @@ mod tests {
         let d = [
             0.0, 0.0, 0.0, 0.2, 0.0, -0.1, 0.35, 0.0, 0.0, 0.05, 0.0, 0.0,
         ];
-        let base = bounds(&d, None, 11.0, 0.95).unwrap();
+        let base = bounds(&d, None, 11.0, 0.95, f64::INFINITY).unwrap();
         let moved: Vec<f64> = d.iter().map(|x| 3.0 * x - 0.5).collect();
-        let got = bounds(&moved, None, 11.0, 0.95).unwrap();
+        let got = bounds(&moved, None, 11.0, 0.95, f64::INFINITY).unwrap();
         for s in 0..2 {
             assert!((got[s] - (3.0 * base[s] - 0.5)).abs() < 1e-12);
         }
@@ -287,14 +378,14 @@ mod tests {
     fn equal_groups_are_their_means_and_degenerate_input_is_none() {
         let means = [0.0, 0.0, 0.1, 0.0, -0.3, 0.0, 0.25];
         let sums: Vec<f64> = means.iter().map(|m| 4.0 * m).collect();
-        let a = bounds(&means, None, 6.0, 0.95).unwrap();
-        let b = bounds(&sums, Some(&[4.0; 7]), 6.0, 0.95).unwrap();
+        let a = bounds(&means, None, 6.0, 0.95, f64::INFINITY).unwrap();
+        let b = bounds(&sums, Some(&[4.0; 7]), 6.0, 0.95, f64::INFINITY).unwrap();
         for s in 0..2 {
             assert!((a[s] - b[s]).abs() < 1e-12);
         }
-        assert_eq!(bounds(&[0.0; 5], None, 4.0, 0.95), None);
-        assert_eq!(bounds(&[0.3], None, 1.0, 0.95), None);
-        assert_eq!(bounds(&[0.0, 1.0], None, 0.0, 0.95), None);
+        assert_eq!(bounds(&[0.0; 5], None, 4.0, 0.95, f64::INFINITY), None);
+        assert_eq!(bounds(&[0.3], None, 1.0, 0.95, f64::INFINITY), None);
+        assert_eq!(bounds(&[0.0, 1.0], None, 0.0, 0.95, f64::INFINITY), None);
     }
 
     #[test]
@@ -305,7 +396,7 @@ mod tests {
                 .map(|x| x * scale)
                 .collect();
             let mean = d.iter().map(|x| x / 10.0).sum::<f64>();
-            let [lo, hi] = bounds(&d, None, 9.0, 0.95).unwrap();
+            let [lo, hi] = bounds(&d, None, 9.0, 0.95, f64::INFINITY).unwrap();
             assert!(lo.is_finite() && hi.is_finite(), "{scale}: {lo} {hi}");
             assert!(lo <= mean && mean <= hi, "{scale}: {lo} {mean} {hi}");
             assert!(

@@ -94,7 +94,7 @@ fn tilted_bounds_match_the_brentq_reference() {
     for c in cases() {
         let (sums, sizes, _) = c.units();
         let sizes = c.group_of.as_ref().map(|_| sizes.as_slice());
-        let got = tilt::bounds(&sums, sizes, c.f("bm_df"), 0.95).unwrap();
+        let got = tilt::bounds(&sums, sizes, c.f("bm_df"), 0.95, f64::INFINITY).unwrap();
         let want = c.tilt_bounds();
         close(got[0], want[0], &format!("{} low", c.name));
         close(got[1], want[1], &format!("{} high", c.name));
