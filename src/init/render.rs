@@ -1,9 +1,12 @@
 //! The gate file `init` writes, and the lines on stderr that say what it guessed.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Design, Groups};
-use crate::config::{DEFAULT_MIN_GROUPS, DEFAULT_MIN_QUERIES, DEFAULT_PRACTICAL_TIE, DEFAULT_SEED};
+use crate::config::{
+    DEFAULT_MIN_GROUPS, DEFAULT_MIN_MOVED, DEFAULT_MIN_QUERIES, DEFAULT_PRACTICAL_TIE, DEFAULT_SEED,
+};
 use crate::model::Comparison;
 
 /// A TOML string (quoted and escaped).
@@ -75,10 +78,61 @@ pub(super) fn gate_file(d: &Design) -> String {
     bootstrap(&mut s, d);
     slices(&mut s, d);
     let critical = critical(d);
+    let idle = idle(d);
     for c in overall(d) {
-        gate(&mut s, d, c, &critical);
+        let mut block = String::new();
+        gate(&mut block, d, c, &critical);
+        match idle.get(&c.metric) {
+            Some(why) => {
+                let _ = writeln!(s, "# Not written as a gate: {why}.");
+                for line in block.lines() {
+                    let sep = if line.is_empty() || line.starts_with('#') {
+                        ""
+                    } else {
+                        "# "
+                    };
+                    let _ = writeln!(s, "{sep}{line}");
+                }
+            }
+            None => s.push_str(&block),
+        }
     }
     s
+}
+
+/// Nothing moved, on enough units that no unseen change could carry a drop past the practical
+/// tie: `check` passes it as a proven no-op.
+fn no_op_proven(c: &Comparison) -> bool {
+    use crate::judge::{moving_units, no_op};
+    let u = no_op::unseen(moving_units(c), c.value_range, DEFAULT_PRACTICAL_TIE, 0.05);
+    c.moved == 0 && no_op::proven(&u, DEFAULT_PRACTICAL_TIE)
+}
+
+/// The metrics whose gate `check` could not judge on these files (fewer than min-moved units
+/// moved on `all`), with the reason; written commented out so the file's first check judges
+/// what it can. When every metric is so, none is left out (the check then says why).
+pub(crate) fn idle(d: &Design) -> BTreeMap<String, String> {
+    let unit = if d.groups == Groups::None {
+        "queries"
+    } else {
+        "groups"
+    };
+    let idle: BTreeMap<String, String> = overall(d)
+        .filter(|c| c.moved < DEFAULT_MIN_MOVED && !no_op_proven(c))
+        .map(|c| {
+            let why = format!(
+                "only {} {unit} moved between these files, and check judges a max-drop pass\n\
+                 # on at least min-moved = {DEFAULT_MIN_MOVED} moved (or, with none moved, on enough {unit} to\n\
+                 # prove a no-op): uncomment it when a change moves more, or set [slices] min-moved lower",
+                c.moved
+            );
+            (c.metric.clone(), why)
+        })
+        .collect();
+    if idle.len() == overall(d).count() {
+        return BTreeMap::new();
+    }
+    idle
 }
 
 fn inputs(s: &mut String, d: &Design) {
@@ -294,7 +348,13 @@ pub(super) fn guesses(d: &Design) -> Vec<String> {
             Some((m, at)) => format!("{} (the detectable drop on {at})", round_up(m)),
             None => format!("{DEFAULT_PRACTICAL_TIE} (nothing moved: no spread measured)"),
         };
-        lines.push(format!("init: {}: max-drop = {proposed}", c.metric));
+        match idle(d).get(&c.metric) {
+            Some(_) => lines.push(format!(
+                "init: {}: max-drop = {proposed}, written commented out: only {} moved (check judges a pass on {DEFAULT_MIN_MOVED})",
+                c.metric, c.moved
+            )),
+            None => lines.push(format!("init: {}: max-drop = {proposed}", c.metric)),
+        }
     }
     lines.push(format!(
         "init: {} critical slices (those check can judge at its default sizes)",

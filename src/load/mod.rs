@@ -59,6 +59,7 @@ pub fn load_metrics(
     id_column: &str,
     columns: &ColumnMap,
 ) -> Result<MetricTable> {
+    let explicit = format.is_some();
     let format = format.or_else(|| by_extension(path));
     let parquet = match format {
         Some(f) => f == Format::Parquet,
@@ -71,7 +72,24 @@ pub fn load_metrics(
         return jsonl::parse(source::TextLines::open(path, shown, EXPECTED)?, columns);
     }
     let bytes = source::read_bytes(path, shown, EXPECTED)?;
+    let format = match format {
+        Some(Format::Csv | Format::Tsv) if !explicit && q_output(&bytes) => None,
+        f => f,
+    };
     parse_mapped(bytes, shown, format, id_column, columns)
+}
+
+/// `-q` output under a table's name: pytrec_eval and `trec_eval -q > run.tsv` write
+/// `measure<TAB>qid<TAB>value` rows with no header, so a `.tsv` or `.csv` name whose first line
+/// is such a row (a known measure, a number last) is read by its content, as a name without a
+/// known extension is. A given format wins.
+fn q_output(bytes: &[u8]) -> bool {
+    let Some(line) = crate::input::sniff::first_line(bytes, false) else {
+        return false;
+    };
+    let line = String::from_utf8_lossy(line);
+    let last = line.split_whitespace().nth(2);
+    last.is_some_and(|v| v.parse::<f64>().is_ok()) && per_query_text::sniff(&line).is_some()
 }
 
 /// A per-query table recognised from its first non-blank line, for a pipe or a name without a

@@ -123,6 +123,27 @@ fn any_name_is_read_by_its_content() {
 }
 
 #[test]
+fn q_output_named_tsv_is_read_by_its_content() {
+    // pytrec_eval's `measure<TAB>qid<TAB>value` rows (no header) saved as `.tsv`: read as
+    // trec_eval -q output, the same comparison as with the format given.
+    let dir = tempfile::tempdir().unwrap();
+    let (b, c) = (
+        format!("{DATA}/run.covidex-sim.pte.tsv"),
+        format!("{DATA}/run.covidex-t5.pte.tsv"),
+    );
+    let (code, got, err) = compare(dir.path(), &[&b, &c], b"");
+    assert_eq!(code, Some(0), "{err}");
+    let flags = ["--input-format", "trec-eval"];
+    let (_, want, _) = compare(dir.path(), &[&b, &c, flags[0], flags[1]], b"");
+    assert_eq!(comparisons(&got), comparisons(&want));
+    assert!(comparisons(&got).as_array().unwrap().len() > 5);
+    // A real TSV table keeps its header.
+    write(dir.path(), "t.tsv", "query_id\tmap\n1\t0.5\n2\t0.25\n");
+    let (code, _, err) = compare(dir.path(), &["t.tsv", "t.tsv"], b"");
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
 fn each_side_of_compare_takes_its_own_format_flag() {
     let dir = tempfile::tempdir().unwrap();
     write(

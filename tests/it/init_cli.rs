@@ -140,3 +140,37 @@ fn bad_input_is_exit_2_naming_the_file_and_line() {
     assert_contains(&out.stderr, "broken.jsonl:2");
     assert_eq!(out.stdout, "");
 }
+
+#[test]
+fn a_metric_too_few_queries_moved_on_is_written_commented_out_and_the_file_passes_its_own_check() {
+    // TREC-COVID round 2, pytrec_eval's rows (`measure<TAB>qid<TAB>value`, named .tsv): hit@10
+    // moved on 5 of 35 queries, under check's min-moved = 8, so its gate would be "not judged"
+    // and fail the first check of an unchanged pair; it is written commented out with why.
+    let dir = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/eval/fixtures/trec-covid-r2");
+    for f in ["run.covidex-sim.pte.tsv", "run.covidex-t5.pte.tsv"] {
+        std::fs::copy(data.join(f), dir.path().join(f)).unwrap();
+    }
+    let out = run_in(
+        rag_gate().args([
+            "init",
+            "--baseline",
+            "run.covidex-sim.pte.tsv",
+            "--candidate",
+            "run.covidex-t5.pte.tsv",
+            "-o",
+            "gate.toml",
+        ]),
+        dir.path(),
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_contains(&out.stderr, "init: hit@10: max-drop = ");
+    assert_contains(&out.stderr, "written commented out: only 5 moved");
+    let text = std::fs::read_to_string(dir.path().join("gate.toml")).unwrap();
+    assert_contains(&text, "# Not written as a gate: only 5 queries moved");
+    assert_contains(&text, "# [[gate]]\n# metric   = \"hit@10\"");
+    assert_contains(&text, "[[gate]]\nmetric   = \"ndcg@10\"");
+    let check = check_runs(dir.path(), "gate.toml");
+    assert_eq!(check.code, Some(0), "{}", check.stdout);
+    assert_contains(&check.stdout, "PASS: 15 of 15 checks passed");
+}
