@@ -253,16 +253,7 @@ pub fn evaluate(
     let (corpus, chunks) = corpus_and_chunks(opts)?;
     let (qrels_format, run_format, order) =
         formats_and_order(opts, (qrels_path, qrels_shown), (run_path, run_shown))?;
-    let qrels = super::qrels::read_qrels_mapped(
-        qrels_path,
-        qrels_shown,
-        qrels_format,
-        corpus.as_ref(),
-        &opts.qrels_columns,
-    )?;
-    if opts.gain == Gain::Exponential {
-        check_exponential_grades(&qrels, qrels_shown)?;
-    }
+    let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref(), opts)?;
     let (excluded, graded_only) = excluded_queries(&qrels, ms, opts, qrels_shown)?;
     let spec = RunSpec {
         format: run_format,
@@ -321,6 +312,22 @@ pub fn evaluate(
         rows,
         summary,
     })
+}
+
+/// The qrels, read under the corpus's id map and the options' columns; grades checked for an
+/// exponential gain.
+fn read_qrels(
+    path: &Path,
+    shown: &str,
+    format: Format,
+    corpus: Option<&Corpus>,
+    opts: &EvalOptions,
+) -> Result<Qrels> {
+    let qrels = super::qrels::read_qrels_mapped(path, shown, format, corpus, &opts.qrels_columns)?;
+    if opts.gain == Gain::Exponential {
+        check_exponential_grades(&qrels, shown)?;
+    }
+    Ok(qrels)
 }
 
 /// The corpus and the chunk map the options name (each read once, when given).

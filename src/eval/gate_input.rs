@@ -285,6 +285,14 @@ fn evaluate_run_with(
     .map_err(to_cfg_error)?;
     let mut table = ev.to_table(&spec.shown());
     table.metrics.retain(|m, _| shown_metrics.contains(m));
+    let note = evaluation_note(spec, qrels, &ev);
+    Ok((table, note, ev))
+}
+
+/// The note a run input's evaluation leaves in the report: what was evaluated against what,
+/// the queries excluded, scored 0 or ignored, graded-only queries, score disagreements, and a
+/// run read through a pipe (its run context unknown).
+fn evaluation_note(spec: &InputSpec, qrels: &InputSpec, ev: &super::Evaluation) -> String {
     let summary = &ev.summary;
     let mut note = format!(
         "{}: evaluated {} against {} ({} without a relevant doc excluded, {} absent from the run scored 0, {} run-only ignored)",
@@ -316,7 +324,7 @@ fn evaluate_run_with(
              the run as a file to keep it",
         );
     }
-    Ok((table, note, ev))
+    note
 }
 
 /// The queries either run ranked that the qrels do not judge (unjudged: ignored and counted).
