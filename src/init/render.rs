@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use super::{Design, Groups};
 use crate::config::{
-    DEFAULT_MIN_GROUPS, DEFAULT_MIN_MOVED, DEFAULT_MIN_QUERIES, DEFAULT_PRACTICAL_TIE, DEFAULT_SEED,
+    DEFAULT_CONFIDENCE, DEFAULT_MIN_GROUPS, DEFAULT_MIN_MOVED, DEFAULT_MIN_QUERIES,
+    DEFAULT_PRACTICAL_TIE, DEFAULT_SEED,
 };
 use crate::model::Comparison;
 
@@ -104,7 +105,8 @@ pub(super) fn gate_file(d: &Design) -> String {
 /// tie: `check` passes it as a proven no-op.
 fn no_op_proven(c: &Comparison) -> bool {
     use crate::judge::{moving_units, no_op};
-    let u = no_op::unseen(moving_units(c), c.value_range, DEFAULT_PRACTICAL_TIE, 0.05);
+    let alpha = 1.0 - DEFAULT_CONFIDENCE;
+    let u = no_op::unseen(moving_units(c), c.value_range, DEFAULT_PRACTICAL_TIE, alpha);
     c.moved == 0 && no_op::proven(&u, DEFAULT_PRACTICAL_TIE)
 }
 
@@ -336,6 +338,7 @@ pub(super) fn guesses(d: &Design) -> Vec<String> {
         )),
     }
     let critical = critical(d);
+    let idle = idle(d);
     for c in overall(d) {
         if !crate::metric_names::direction_known(&c.metric) {
             lines.push(format!(
@@ -348,7 +351,7 @@ pub(super) fn guesses(d: &Design) -> Vec<String> {
             Some((m, at)) => format!("{} (the detectable drop on {at})", round_up(m)),
             None => format!("{DEFAULT_PRACTICAL_TIE} (nothing moved: no spread measured)"),
         };
-        match idle(d).get(&c.metric) {
+        match idle.get(&c.metric) {
             Some(_) => lines.push(format!(
                 "init: {}: max-drop = {proposed}, written commented out: only {} moved (check judges a pass on {DEFAULT_MIN_MOVED})",
                 c.metric, c.moved

@@ -215,10 +215,10 @@ pub fn bounds(
     if spread.is_nan() || spread <= 0.0 || !units.estimate.is_finite() {
         return None;
     }
-    if units.off_the_tie() == 1.0 {
-        return Some(one_moved(&units, reach, df, confidence));
-    }
     let crit = t_quantile(1.0 - (1.0 - confidence) / 2.0, df);
+    if units.off_the_tie() == 1.0 {
+        return Some(one_moved(&units, reach, crit));
+    }
     Some([
         units.bound(crit, units.range[0]),
         units.bound(crit, units.range[1]),
@@ -230,7 +230,7 @@ pub fn bounds(
 /// that is nearer. The moved share is then the only unknown, and that bound holds whatever the
 /// unseen moved units' values (none can move further): with many units, one moved query no
 /// longer stretches the interval to its own delta.
-fn one_moved(units: &Units, reach: f64, df: f64, confidence: f64) -> [f64; 2] {
+fn one_moved(units: &Units, reach: f64, crit: f64) -> [f64; 2] {
     let hull = units.range;
     let mean = |r: &(f64, f64, f64)| r.0 / r.1;
     let at = |m: f64| -> f64 {
@@ -263,7 +263,6 @@ fn one_moved(units: &Units, reach: f64, df: f64, confidence: f64) -> [f64; 2] {
         sizes.extend(std::iter::repeat(r.1).take(r.2 as usize));
     }
     let extreme = Units::new(&values, Some(&sizes));
-    let crit = t_quantile(1.0 - (1.0 - confidence) / 2.0, df);
     if up {
         [hull[0], hull[1].min(extreme.bound(crit, extreme.range[1]))]
     } else {

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, assert_exit, rag_gate};
+use support::cli::{assert_contains, assert_exit, rag_gate, stderr, tree};
 use support::github::{Gh, TOKEN};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
@@ -159,27 +159,6 @@ impl World {
         let text = std::fs::read_to_string(self.to().join("rag-gate-baseline.json")).unwrap();
         serde_json::from_str(&text).unwrap()
     }
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Every path under `root`, relative, sorted.
-fn tree(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            out.push(p.strip_prefix(root).unwrap().display().to_string());
-            if p.is_dir() && !p.is_symlink() {
-                stack.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -7,13 +7,13 @@
 //! page (same host only, at most 10 pages).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{json, Value};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::support::cli::{assert_contains, assert_exit, rag_gate};
+use crate::support::cli::{assert_contains, assert_exit, rag_gate, stderr, tree};
 
 const TOKEN: &str = "glpat-TOPSECRET-abcdef987654";
 const PROJECT: &str = "/api/v4/projects/42";
@@ -170,26 +170,6 @@ impl World {
         let text = std::fs::read_to_string(self.to().join("rag-gate-baseline.json")).unwrap();
         serde_json::from_str(&text).unwrap()
     }
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn tree(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            out.push(p.strip_prefix(root).unwrap().display().to_string());
-            if p.is_dir() {
-                stack.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -213,3 +213,25 @@ pub fn assert_input_error(o: &Out, want: &[&str]) {
         panic!("no {w:?} (in order) in {}", o.stderr);
     }
 }
+
+/// Every path under `root`, relative, sorted (a symlinked folder listed, not entered).
+pub fn tree(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            out.push(p.strip_prefix(root).unwrap().display().to_string());
+            if p.is_dir() && !p.is_symlink() {
+                stack.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A finished command's stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
