@@ -193,6 +193,7 @@ pub fn share(
                 resamples,
                 seed: set as u64,
                 names: ["calibration", "all"],
+                tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             },
             &[],
             None,

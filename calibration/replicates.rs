@@ -128,6 +128,7 @@ pub fn one(
             resamples,
             seed: set as u64,
             names: ["calibration", "all"],
+            tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
         },
         &[],
         None,

@@ -256,6 +256,7 @@ fn run(
             seed: set as u64,
             // A metric bounded to [0, 1], as the cells model: one moved unit reaches at most 1.
             names: ["ndcg@10", "all"],
+            tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
         },
         &[],
         None,
@@ -531,19 +532,24 @@ pub fn not_judged_pass(o: &SetOutcome, min_moved: usize) -> bool {
 
 /// The false passes of `max-drop` at the margin (the truth of the false-pass cells) under
 /// `min-moved = min_moved`: a set `check` would not judge (`not_judged_pass`) whose `max-drop`
-/// would pass (low bound above the truth) is not a pass (`not_judged`, kept in `sets`); a set
-/// with no moved query that is judged counts in `no_move` (with `min_moved` 1, every such set).
+/// would pass (low bound above the truth) is not a pass (`not_judged`, kept in `sets`), nor is
+/// one with no moved query it would not judge; a judged set with no moved query that passes
+/// counts in `no_move` (with `min_moved` 1, every such pass).
 /// `low_misses` counts the false passes.
 pub fn tally_passes(outcomes: &[SetOutcome], min_moved: usize) -> Tally {
     let mut t = Tally::default();
     for o in outcomes {
-        if not_judged_pass(o, min_moved) && o.ci[0] > o.truth {
+        let passes = o.ci[0] > o.truth;
+        // A set with no moved query is not judged whether its interval passes or not (its
+        // interval is the unseen share's, `stats::ties::none_moved`); one with a few moved only
+        // where it would pass.
+        if not_judged_pass(o, min_moved) && (passes || o.moved == 0) {
             t.sets += 1;
             t.not_judged += 1;
             continue;
         }
         t.add(o.ci, o.truth);
-        t.no_move += usize::from(o.moved == 0);
+        t.no_move += usize::from(o.moved == 0 && passes);
     }
     t
 }
@@ -715,6 +721,7 @@ pub fn quantile_gate(
                 resamples,
                 seed: set as u64,
                 names: ["calibration", "all"],
+                tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             },
             &[],
             None,

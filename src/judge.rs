@@ -392,11 +392,13 @@ fn too_few_moved(cfg: &Config, r: &GateResult, c: &Comparison) -> Option<(String
         })
 }
 
-/// Why a passing `max-drop` / `max-change` on `c`, where no unit moved, is not judged, if so:
-/// zero moves among its units bound the share a change could have moved unseen (`no_op`), and
-/// that share × the metric's range exceeds the margin.
+/// Why a `max-drop` / `max-change` on `c`, where no unit moved, is not judged, if so: zero
+/// moves among its units bound the share a change could have moved unseen (`no_op`), and that
+/// share × the metric's range exceeds the margin. The interval of such a comparison reaches
+/// that far (`stats::ties::none_moved`), so the rule would fail on it; it is neither a proven
+/// no-op nor a seen drop, and the reason says how many units would prove the no-op.
 fn unproven_no_op(r: &GateResult, c: &Comparison, alpha: f64) -> Option<(String, NotJudged)> {
-    if !(r.passed && c.moved == 0 && PASS_NEEDS_MOVES.contains(&r.rule.as_str())) {
+    if !(c.moved == 0 && PASS_NEEDS_MOVES.contains(&r.rule.as_str())) {
         return None;
     }
     let margin = r.threshold.abs();
@@ -404,7 +406,7 @@ fn unproven_no_op(r: &GateResult, c: &Comparison, alpha: f64) -> Option<(String,
     (!no_op::proven(&u, margin)).then(|| {
         (
             format!(
-                "{}: a pass would not prove a no-op",
+                "{}: neither a no-op nor a drop is shown",
                 unseen_words(c, &u, margin, alpha)
             ),
             NotJudged::NothingMoved { needed: u.needed },

@@ -431,6 +431,7 @@ fn estimate_input<'a>(
         resamples: s.resamples as usize,
         seed: s.seed,
         names: [metric, &view.slice.name],
+        tie_epsilon: s.tie_epsilon,
     }
 }
 

@@ -10,7 +10,8 @@
 //! baseline (candidate − baseline) has its worse bound at or above zero: `max-drop`'s
 //! non-inferiority test with margin 0 (one-sided, (1 − confidence)/2 = 2.5% at the default), with
 //! `max-drop`'s min-moved guard. The drift is then main's (inherited): it passes with a warning
-//! naming the merges that spent the budget. A no-op (identical results) passes; a change that
+//! naming the merges that spent the budget. A no-op (no unit moved: identical results, the
+//! candidate's drift main's on every query) passes; a change that
 //! truly adds any drift passes at most 2.5% of the time; a change with no effect but per-query
 //! noise must show it (it passes as often as its interval's low bound lands at or above zero).
 //! Otherwise it fails: `crossed` when main itself was within the budget, `added` when main had
@@ -142,8 +143,11 @@ pub fn judge(
 ) -> (GateResult, DriftRow, Option<String>) {
     let c = p.candidate;
     let change_lo = worse_is_negative(interval(p.change), c.higher_is_better).ci[0];
-    // As for `max-drop`: a pass carried by 1 to min-moved − 1 moved units is not a proof.
-    let not_adding = change_lo >= 0.0 && crate::judge::few_moved(p.change, min_moved).is_none();
+    // As for `max-drop`: a pass carried by 1 to min-moved − 1 moved units is not a proof. A
+    // change that moved no unit (its interval is the unseen share's, `stats::ties::none_moved`)
+    // leaves the candidate's drift exactly main's on every query measured: inherited.
+    let not_adding = (change_lo >= 0.0 || p.change.moved == 0)
+        && crate::judge::few_moved(p.change, min_moved).is_none();
     let main_spent = p.main_result.is_some_and(|m| m.status == GateStatus::Fail);
     let used = used_share(p.main, budget);
     let w = words(p, budget, anchor, &spent_words(&spent_by), used);

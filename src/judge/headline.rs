@@ -191,11 +191,13 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
             Some(NotJudged::OnAtom) => {
                 would_pass_but(worst, c, &super::atom_words(c).unwrap_or_default(), results)
             }
-            Some(NotJudged::NothingMoved { .. }) => would_pass_but(
-                worst,
-                c,
-                &super::nothing_moved_words(c, worst.threshold.abs(), alpha),
-                results,
+            Some(NotJudged::NothingMoved { .. }) => format!(
+                "{} on {} not judged for {}: {}{}",
+                shown(&c.name_with_statistic()),
+                shown(&c.slice),
+                worst.rule,
+                super::nothing_moved_words(c, worst.threshold.abs(), alpha),
+                passed_beside(worst, results)
             ),
             reason => format!(
                 "{} on {} not judged: {}, too few to judge {}",

@@ -36,7 +36,7 @@ pub struct Unseen {
 /// two-sided level `alpha` (1 − confidence).
 pub fn unseen(units: usize, range: f64, margin: f64, alpha: f64) -> Unseen {
     let side = alpha / 2.0;
-    let share = 1.0 - side.powf(1.0 / units.max(1) as f64);
+    let share = crate::stats::ties::unseen_share(units, 1.0 - alpha);
     let needed = if margin >= range {
         Some(1)
     } else if margin > 0.0 {

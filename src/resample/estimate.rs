@@ -51,6 +51,9 @@ pub struct Input<'a> {
     pub resamples: usize,
     pub seed: u64,
     pub names: [&'a str; 2],
+    /// A |delta| at or below this is a tie: where every delta is one, nothing moved
+    /// (`stats::ties::none_moved`).
+    pub tie_epsilon: f64,
 }
 
 pub struct Estimate {
@@ -403,6 +406,11 @@ fn mean_part(c: &Common<'_>, shared: Option<MeanDraws>) -> Part {
             .pop()
             .expect("one metric");
         iv = mean_interval(&again, c.units, point, x, tie);
+    }
+    if x.deltas.iter().all(|d| d.abs() <= x.tie_epsilon) {
+        // Nothing moved: the unseen moved share × the metric's range (`ties::none_moved`).
+        let range = super::value_range(x.names[0], x.base, x.cand);
+        iv = ties::none_moved(iv, point, c.units.len(), range, x.confidence);
     }
     let df = match x.groups {
         Some(_) => bm_df(c.sizes),

@@ -106,9 +106,13 @@ fn a_no_op_on_too_few_queries_is_not_judged_and_says_how_many_would_prove_it() {
     );
     assert_contains(
         r["headline"].as_str().unwrap(),
-        "FAIL: ndcg@10 on all not judged: max-drop would pass, but no query moved (delta beyond tie-epsilon) among 40 queries, which leaves up to 8.8% of them movable unseen (one-sided 97.5% bound) and so a drop of up to 0.0881 on the metric's range [0, 1], over the margin 0.0100; 368 queries would prove a no-op (min-mean passed)",
+        "FAIL: ndcg@10 on all not judged for max-drop: no query moved (delta beyond tie-epsilon) among 40 queries, which leaves up to 8.8% of them movable unseen (one-sided 97.5% bound) and so a drop of up to 0.0881 on the metric's range [0, 1], over the margin 0.0100; 368 queries would prove a no-op (min-mean passed)",
     );
     assert_eq!(gate(&r, "min-mean")["status"], "pass");
+    // The interval is the unseen share's, ∓0.0881 around the zero delta.
+    let c = &r["comparisons"][0];
+    assert!((c["ci"][0].as_f64().unwrap() + 0.0881).abs() < 1e-4, "{c}");
+    assert!((c["ci"][1].as_f64().unwrap() - 0.0881).abs() < 1e-4, "{c}");
     // A margin the bound fits in (0.0881 ≤ 0.1): the same no-op passes.
     let text = std::fs::read_to_string(dir.path().join("gate.toml")).unwrap();
     write(

@@ -184,7 +184,7 @@ proptest! {
     }
 
     #[test]
-    fn constant_delta_gives_a_zero_width_interval_at_it(
+    fn a_constant_delta_gives_a_zero_width_interval_unless_nothing_moved(
         qs in query_strategy(),
         shift in -32i32..=32,
         unit in prop::sample::select(vec!["query", "group"]),
@@ -197,15 +197,29 @@ proptest! {
         write(dir.path(), "c.jsonl", &metric_lines(&qs, true));
         write(dir.path(), "q.jsonl", &query_lines(&qs));
         let r = compare(dir.path(), "b.jsonl", "c.jsonl", unit);
+        // Nothing moved (a zero shift, and ndcg@10 always): the interval is the unseen moved
+        // share 1 − 0.025^(1/units) times the metric's range each side (`ties::none_moved`).
+        let unseen = |c: &serde_json::Value, range: f64| {
+            let by_group = !c["effective_groups"].is_null();
+            let units = c[if by_group { "groups" } else { "n" }].as_u64().unwrap() as f64;
+            (1.0 - 0.025f64.powf(1.0 / units)) * range
+        };
         for c in comparisons(&r).iter().filter(|c| c["metric"] == "latency_ms") {
             let (lo, hi, d) = (f(&c["ci"][0]), f(&c["ci"][1]), f(&c["delta"]));
-            prop_assert_eq!(lo, hi, "{}", c);
-            prop_assert_eq!(lo, d);
             prop_assert!((d - step * 100.0).abs() <= 1e-9, "delta {} for a shift of {}", d, step * 100.0);
+            if shift == 0 {
+                // The latency's range is its observed values' (unbounded metric).
+                prop_assert!(lo <= 0.0, "{}", c);
+                prop_assert_eq!(lo, -hi, "{}", c);
+            } else {
+                prop_assert_eq!(lo, hi, "{}", c);
+                prop_assert_eq!(lo, d);
+            }
         }
         for c in comparisons(&r).iter().filter(|c| c["metric"] == "ndcg@10") {
-            prop_assert_eq!(f(&c["ci"][0]), 0.0);
-            prop_assert_eq!(f(&c["ci"][1]), 0.0);
+            let reach = unseen(c, 1.0);
+            prop_assert!((f(&c["ci"][0]) + reach).abs() <= 1e-12, "{} vs {}", c, reach);
+            prop_assert!((f(&c["ci"][1]) - reach).abs() <= 1e-12, "{} vs {}", c, reach);
             prop_assert_eq!(c["ties"].as_u64(), c["n"].as_u64());
         }
     }

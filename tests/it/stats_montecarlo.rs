@@ -21,6 +21,7 @@ fn run(deltas: &[f64], checks: &[BoundCheck]) -> Estimate {
             resamples: 1000,
             seed: 17,
             names: ["ndcg@10", "all"],
+            tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
         },
         checks,
         None,

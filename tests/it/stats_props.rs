@@ -26,6 +26,7 @@ fn run(
             resamples: 1000,
             seed: 7,
             names: ["m", "all"],
+            tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
         },
         &[],
         None,

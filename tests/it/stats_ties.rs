@@ -119,6 +119,7 @@ fn report_interval(c: &Case, seed: u64) -> [f64; 2] {
             resamples: 2000,
             seed,
             names: ["m", "all"],
+            tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
         },
         &[],
         None,
