@@ -1,7 +1,7 @@
 """Reference answers for src/stats/welch.rs: Welch's t interval of a difference of means and of
 a log-ratio, from scipy.stats.ttest_ind(equal_var=False), and the log-scale delta interval of
-the ratio of arithmetic means (numpy moments, Welch-Satterthwaite df over the two squared
-coefficients of variation of the means, scipy's t quantile). Writes
+the ratio of arithmetic means (numpy moments, the two squared coefficients of variation of the
+means, Hsu's df min(n_b, n_c) - 1, scipy's t quantile). Writes
 tests/data/stats/scipy_welch.json.
 
     python3 calibration/scipy_welch.py
@@ -29,7 +29,7 @@ for name, b, c in CASES:
         llo, lhi = rl.confidence_interval(confidence_level=conf)
         cb = np.var(b, ddof=1) / (len(b) * np.mean(b) ** 2)
         cc = np.var(c, ddof=1) / (len(c) * np.mean(c) ** 2)
-        mdf = (cb + cc) ** 2 / (cb ** 2 / (len(b) - 1) + cc ** 2 / (len(c) - 1))
+        mdf = min(len(b), len(c)) - 1
         half = stats.t.ppf(1 - (1 - conf) / 2, mdf) * math.sqrt(cb + cc)
         ratio = float(np.mean(c) / np.mean(b))
         case[str(conf)] = {

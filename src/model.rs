@@ -997,7 +997,7 @@ pub struct RunGateResult {
     /// candidate − baseline; for `min` / `max` the candidate's value.
     pub value: Option<f64>,
     /// With ≥ 3 measurements a side: the interval of `value` at the report's confidence (a
-    /// Welch t interval of the ratio of means, on its log, for a relative rule; of the difference
+    /// t interval of the ratio of means, on its log (Hsu's df), for a relative rule; of the difference
     /// otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<[f64; 2]>,

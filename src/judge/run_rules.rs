@@ -286,7 +286,12 @@ pub fn too_few_measurements(
     let (vb, vc) = (variance(&lb), variance(&lc));
     let at = |nb: f64, nc: f64| {
         let (ab, ac) = (vb / nb, vc / nc);
-        let df = (ab + ac).powi(2) / (ab * ab / (nb - 1.0) + ac * ac / (nc - 1.0));
+        // The df the gate's interval reads: Hsu's for a fraction, Welch's for a difference.
+        let df = if rule.relative {
+            crate::stats::welch::ratio_df(nb, nc)
+        } else {
+            (ab + ac).powi(2) / (ab * ab / (nb - 1.0) + ac * ac / (nc - 1.0))
+        };
         no_op_pass(NoOpRule::Drop, margin, (ab + ac).sqrt(), df, confidence)
     };
     let chance = at(b.len() as f64, c.len() as f64);
@@ -353,12 +358,12 @@ fn interval(
         "∞: no spread".into()
     };
     r.decided_by = format!(
-        "{}% Welch t interval of the {} (df {df}; {} and {} measurements)",
+        "{}% {} (df {df}; {} and {} measurements)",
         (confidence * 1000.0).round() / 10.0,
         if rule.relative {
-            "ratio of means, on its log (delta method)"
+            "t interval of the ratio of means, on its log (delta method, Hsu's df)"
         } else {
-            "difference of means"
+            "Welch t interval of the difference of means"
         },
         b.len(),
         c.len()

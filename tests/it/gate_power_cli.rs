@@ -186,7 +186,7 @@ fn a_welch_gate_reads_the_change_of_means_the_metrics_table_shows() {
     assert!(!detail.contains("geometric"), "{detail}");
     assert_contains(
         g["decided_by"].as_str().unwrap(),
-        "Welch t interval of the ratio of means",
+        "t interval of the ratio of means, on its log (delta method, Hsu's df)",
     );
     let m = r["efficiency"]["metrics"]
         .as_array()
