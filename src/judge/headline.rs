@@ -191,14 +191,7 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
             Some(NotJudged::OnAtom) => {
                 would_pass_but(worst, c, &super::atom_words(c).unwrap_or_default(), results)
             }
-            Some(NotJudged::NothingMoved { .. }) => format!(
-                "{} on {} not judged for {}: {}{}",
-                shown(&c.name_with_statistic()),
-                shown(&c.slice),
-                worst.rule,
-                super::nothing_moved_words(c, worst.threshold.abs(), alpha),
-                passed_beside(worst, results)
-            ),
+            Some(NotJudged::NothingMoved { .. }) => nothing_moved_reason(worst, c, alpha, results),
             reason => format!(
                 "{} on {} not judged: {}, too few to judge {}",
                 shown(&c.name()),
@@ -260,6 +253,24 @@ fn thin_tail_reason(worst: &GateResult, c: &Comparison) -> String {
 }
 
 /// "ndcg@10 on all not judged: max-drop would pass, but {why} (min-mean passed)".
+/// A `max-drop` / `max-change` where no unit moved and zero moves cannot prove the no-op, in
+/// the headline's words: what the zero moves bound, and the units that would prove it.
+fn nothing_moved_reason(
+    worst: &GateResult,
+    c: &Comparison,
+    alpha: f64,
+    results: &[GateResult],
+) -> String {
+    format!(
+        "{} on {} not judged for {}: {}{}",
+        shown(&c.name_with_statistic()),
+        shown(&c.slice),
+        worst.rule,
+        super::nothing_moved_words(c, worst.threshold.abs(), alpha),
+        passed_beside(worst, results)
+    )
+}
+
 fn would_pass_but(worst: &GateResult, c: &Comparison, why: &str, results: &[GateResult]) -> String {
     format!(
         "{} on {} not judged: {} would pass, but {why}{}",
