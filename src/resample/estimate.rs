@@ -407,10 +407,18 @@ fn mean_part(c: &Common<'_>, shared: Option<MeanDraws>) -> Part {
             .expect("one metric");
         iv = mean_interval(&again, c.units, point, x, tie);
     }
-    if x.deltas.iter().all(|d| d.abs() <= x.tie_epsilon) {
-        // Nothing moved: the unseen moved share × the metric's range (`ties::none_moved`).
+    // No unit off the tie (nothing moved, or every unit moved alike): the unseen share of
+    // units off it × the most one can move from the tie (`ties::none_moved`).
+    let nothing_moved = x.deltas.iter().all(|d| d.abs() <= x.tie_epsilon);
+    let (values, sizes) = c.units.values_and_sizes();
+    if nothing_moved || unit_means(values, sizes).windows(2).all(|w| w[0] == w[1]) {
         let range = super::value_range(x.names[0], x.base, x.cand);
-        iv = ties::none_moved(iv, point, c.units.len(), range, x.confidence);
+        let reach = if nothing_moved {
+            range
+        } else {
+            range + point.abs()
+        };
+        iv = ties::none_moved(iv, point, c.units.len(), reach, x.confidence);
     }
     let df = match x.groups {
         Some(_) => bm_df(c.sizes),

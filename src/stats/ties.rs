@@ -27,18 +27,21 @@
 //! Without ties, each bootstrap-t bound is at least the same Student t bound
 //! ([`at_least_t`]): the heavy-tail floor.
 //!
-//! **No unit off the tie** ([`none_moved`]): when every unit has the same mean (nothing moved)
-//! there is no spread and every resampling interval is the point θ̂, yet a change that moves a
-//! few units may simply have moved none of this sample's. Zero moved among G units bounds the
-//! share a change could have moved unseen to 1 − (α/2)^(1/G), the exact Clopper–Pearson bound
-//! for 0 of G at the interval's one-sided level (Clopper & Pearson 1934, Biometrika 26:404;
-//! ≈ 3.7/G, the "rule of three" of Hanley & Lippman-Hand 1983, JAMA 249:1743), and each bound
-//! lies that share × the metric's range from θ̂ (`Comparison::value_range`: 1 for a metric
-//! bounded to [0, 1]). It is the one-moved rule's limit (`stats::tilt`): only the moved share
-//! is unknown, and the bound holds whatever the unseen moved values within the range. Why: a
-//! drop carried by 15% of 20 queries leaves none moved in 3.9% of samples, and every one of
-//! them read [0, 0] and hid the drop (the low side missed 4.05%, 3.70 points of it from those
-//! samples; calibration/results.txt, `heavy`).
+//! **No unit off the tie** ([`none_moved`]): when every unit has the same mean (nothing moved,
+//! or every unit moved alike) there is no spread and every resampling interval is the point θ̂,
+//! yet a change that moves a few units off the tie may simply have moved none of this sample's.
+//! Zero off the tie among G units bounds the share a change could have moved there unseen to
+//! 1 − (α/2)^(1/G), the exact Clopper–Pearson bound for 0 of G at the interval's one-sided level
+//! (Clopper & Pearson 1934, Biometrika 26:404; ≈ 3.7/G, the "rule of three" of Hanley &
+//! Lippman-Hand 1983, JAMA 249:1743), and each bound lies that share × the most one unit can
+//! move from the tie from θ̂: the metric's range (`Comparison::value_range`: 1 for a metric
+//! bounded to [0, 1]) where nothing moved, that plus |θ̂| from a tie off zero, as the one-moved
+//! rule reaches (`stats::tilt`). Only the share off the tie is unknown, and the bound holds
+//! whatever the unseen values within the range. Why: a drop carried by 15% of 20 queries leaves
+//! none moved in 3.9% of samples, and every one of them read [0, 0] and hid the drop (the low
+//! side missed 4.05%); with every untouched query on a common offset and 5% of 20 moved, 36% of
+//! samples had no query off it and passed `max-drop` at the margin on the point
+//! (calibration/results.txt, `heavy`, `sparse`).
 //!
 //! Pure: numbers in, numbers out; O(G log G) (the tilt: O(distinct units) a bisection step).
 
@@ -106,9 +109,9 @@ pub fn unseen_share(units: usize, confidence: f64) -> f64 {
     1.0 - side.powf(1.0 / units.max(1) as f64)
 }
 
-/// The interval of a mean where no unit moved (every unit mean equals `estimate`): `estimate`
-/// ∓ the unseen share of `units` × `range`, the most one unit can move; no Monte-Carlo error
-/// (`boot` gives the levels). Unchanged for a zero or unknown range.
+/// The interval of a mean where no unit is off the tie (every unit mean equals `estimate`):
+/// `estimate` ∓ the unseen share of `units` × `range`, the most one unit can move from the
+/// tie; no Monte-Carlo error (`boot` gives the levels). Unchanged for a zero or unknown range.
 pub fn none_moved(
     boot: Interval,
     estimate: f64,

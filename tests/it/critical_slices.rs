@@ -9,7 +9,7 @@ use crate::support;
 use support::cli::{assert_contains, rag_gate, run_in, write, Out};
 
 /// 60 queries, 8 of them in `risk=legal` (so below the default `min-queries` 30 when small),
-/// or `legal` of them; the candidate is a little worse on every query.
+/// or `legal` of them; the candidate is a little worse on average (−0.001, give or take 0.001).
 fn files(dir: &Path, legal: usize, dropped_from_candidate: usize) {
     let mut b = String::new();
     let mut c = String::new();
@@ -24,7 +24,7 @@ fn files(dir: &Path, legal: usize, dropped_from_candidate: usize) {
         if i >= dropped_from_candidate {
             c.push_str(&format!(
                 "{{\"query_id\": \"q{i}\", \"ndcg@10\": {}}}\n",
-                v - 0.001
+                v - 0.001 + 0.0005 * ((i * 3 % 5) as f64 - 2.0)
             ));
         }
     }

@@ -15,10 +15,12 @@ use wiremock::matchers::body_string_contains;
 
 const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
 
-fn rows(drop: f64) -> String {
+/// 30 queries' ndcg@10, each lowered by `drop` give or take `spread` (`drop` on average).
+fn rows(drop: f64, spread: f64) -> String {
     (0..30)
         .map(|i| {
-            let v = 0.5 + ((i * 7) % 11) as f64 / 50.0 - drop;
+            let jitter = ((i * 3) % 5) as f64 - 2.0;
+            let v = 0.5 + ((i * 7) % 11) as f64 / 50.0 - drop + spread * jitter;
             format!("{{\"query_id\":\"q{i:02}\",\"ndcg@10\":{v:.4}}}\n")
         })
         .collect()
@@ -27,10 +29,10 @@ fn rows(drop: f64) -> String {
 /// `dir/sub/NAME`: a gate file on b.jsonl and c.jsonl next to it (a passing gate).
 fn gate_at(dir: &Path, sub: &str, name: &str) {
     std::fs::create_dir_all(dir.join(sub)).unwrap();
-    write(&dir.join(sub), "b.jsonl", rows(0.0));
+    write(&dir.join(sub), "b.jsonl", rows(0.0, 0.0));
     // Every query 0.001 better: moved, so the pass is judged (a no-op on 30 queries is not
     // proven within max-drop 0.05).
-    write(&dir.join(sub), "c.jsonl", rows(-0.001));
+    write(&dir.join(sub), "c.jsonl", rows(-0.001, 0.0005));
     write(
         &dir.join(sub),
         name,

@@ -78,7 +78,7 @@ fn one_query_per_group_is_the_query_bootstrap() {
 }
 
 #[test]
-fn one_group_of_all_queries_gives_a_zero_width_interval_at_the_mean() {
+fn one_group_of_all_queries_gives_the_interval_of_one_unit() {
     let dir = tempfile::tempdir().unwrap();
     write_data(
         dir.path(),
@@ -88,10 +88,15 @@ fn one_group_of_all_queries_gives_a_zero_width_interval_at_the_mean() {
     );
     let (_, r, _) = run(dir.path(), &gate("group", "\"s\"", ""));
     for c in comparisons(&r) {
+        // One unit is no unit off the tie: the interval reaches the unseen share of one unit,
+        // 1 − 0.025, times the most it can move from the delta (1 + |delta| on [0, 1]).
         assert_eq!(c["groups"], 1);
-        assert_eq!(c["ci"][0], c["ci"][1], "{c}");
-        let (lo, d) = (c["ci"][0].as_f64().unwrap(), c["delta"].as_f64().unwrap());
-        assert!((lo - d).abs() <= 1e-12 * (1.0 + d.abs()), "{lo} vs {d}");
+        let [lo, hi, d] = [&c["ci"][0], &c["ci"][1], &c["delta"]].map(|v| v.as_f64().unwrap());
+        let reach = 0.975 * (1.0 + d.abs());
+        assert!(
+            (lo - (d - reach)).abs() <= 1e-12 && (hi - (d + reach)).abs() <= 1e-12,
+            "{c}"
+        );
     }
 }
 
@@ -119,14 +124,14 @@ fn thousands_of_slices_of_one_query_each() {
     assert_eq!(comps.len(), n + 1);
     for c in comps.iter().filter(|c| c["slice"] != "all") {
         assert_eq!(c["n"], 1);
-        if c["delta"] == 0.0 {
-            // Nothing moved in one query: the unseen share 1 − 0.025 = 0.975 each side of 0.
-            assert_eq!(c["ci"][0], -0.975, "{c}");
-            assert_eq!(c["ci"][1], 0.975, "{c}");
-        } else {
-            assert_eq!(c["ci"][0], c["delta"]);
-            assert_eq!(c["ci"][1], c["delta"]);
-        }
+        // One query is no query off the tie: the unseen share 1 − 0.025 = 0.975 times the most
+        // it can move, 1 on [0, 1] where nothing moved, 1 + |delta| from a moved value.
+        let [lo, hi, d] = [&c["ci"][0], &c["ci"][1], &c["delta"]].map(|v| v.as_f64().unwrap());
+        let reach = 0.975 * if d == 0.0 { 1.0 } else { 1.0 + d.abs() };
+        assert!(
+            (lo - (d - reach)).abs() <= 1e-12 && (hi - (d + reach)).abs() <= 1e-12,
+            "{c}"
+        );
     }
     let gates = r["gates"].as_array().unwrap();
     assert_eq!(gates.len(), n + 1);

@@ -15,17 +15,20 @@ fn run(dir: &Path, args: &[&str]) -> Out {
     run_in(rag_gate().args(args), dir)
 }
 
-/// `n` queries; the candidate's ndcg@10 is `shift` away from the baseline's on each, with a
-/// little spread; `latency_ms` rises by `rise`. Every query is tagged lang=en, except the first
-/// `ko` ones, tagged lang=ko.
+/// `n` queries; the candidate's ndcg@10 is `shift` away from the baseline's on each, give or
+/// take 0.002 (the change is `shift` on average over every five queries); `latency_ms` rises by
+/// `rise`, give or take 0.2 ms. Every query is tagged lang=en, except the first `ko` ones,
+/// tagged lang=ko.
 fn data(dir: &Path, n: usize, base: f64, shift: f64, rise: f64, ko: usize) {
     let mut b = String::new();
     let mut c = String::new();
     for i in 0..n {
         let lang = if i < ko { "ko" } else { "en" };
         let wiggle = 0.01 * ((i * 7 % 5) as f64 - 2.0);
+        let jitter = (i * 3 % 5) as f64 - 2.0;
         let bv = (base + wiggle).clamp(0.0, 1.0);
-        let cv = (base + shift + wiggle).clamp(0.0, 1.0);
+        let cv = (base + shift + wiggle + 0.001 * jitter).clamp(0.0, 1.0);
+        let rise = rise + 0.1 * jitter;
         let lat = 100.0 + (i % 9) as f64;
         b.push_str(&format!("{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{bv},\"recall@30\":{bv},\"latency_ms\":{lat},\"slices\":{{\"lang\":\"{lang}\"}}}}\n"));
         c.push_str(&format!("{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{cv},\"recall@30\":{bv},\"latency_ms\":{},\"slices\":{{\"lang\":\"{lang}\"}}}}\n", lat + rise));
@@ -90,7 +93,7 @@ fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() 
 #[test]
 fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
     let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 60, 0.5, 0.05, 0.0, 8);
+    data(dir.path(), 60, 0.5, 0.05, 0.0, 10);
     // on-small-slice = "warn": the slice warns (the default fails: tests/it/critical_slices.rs).
     let g = "[slices]\nby = [\"lang\"]\non-small-slice = \"warn\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nslices = [\"all\", \"lang=ko\"]\n";
     gate(dir.path(), g);
