@@ -304,10 +304,18 @@ fn heavy(sets: usize, b: usize, seed: u64) {
             let tally = sim::latency_mean(seed, sets, n, b, route);
             heavy_line(&format!("(l) latency mean, rise 2 ms, n = {n:4}"), &tally);
         }
-        for n in [20, 30, 50] {
+        // The loss-carried cells: 15% of 20–50 moved, and larger moved shares.
+        for (n, changed) in [
+            (20, 0.15),
+            (30, 0.15),
+            (50, 0.15),
+            (100, 0.2),
+            (50, 0.3),
+            (30, 0.4),
+        ] {
             let cell = Sparse {
                 n,
-                changed: 0.15,
+                changed,
                 moved: Moved::Losses,
             };
             sparse_line(&cell, sets, b, seed, route);
