@@ -252,7 +252,6 @@ fn thin_tail_reason(worst: &GateResult, c: &Comparison) -> String {
     )
 }
 
-/// "ndcg@10 on all not judged: max-drop would pass, but {why} (min-mean passed)".
 /// A `max-drop` / `max-change` where no unit moved and zero moves cannot prove the no-op, in
 /// the headline's words: what the zero moves bound, and the units that would prove it.
 fn nothing_moved_reason(
@@ -271,6 +270,7 @@ fn nothing_moved_reason(
     )
 }
 
+/// "ndcg@10 on all not judged: max-drop would pass, but {why} (min-mean passed)".
 fn would_pass_but(worst: &GateResult, c: &Comparison, why: &str, results: &[GateResult]) -> String {
     format!(
         "{} on {} not judged: {} would pass, but {why}{}",
