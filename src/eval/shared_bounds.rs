@@ -342,6 +342,18 @@ mod tests {
     /// A query over docs 0..10: `grade[d]` is d's judgment (None: unjudged); each side ranks a
     /// permutation prefix.
     fn case(grades: &[Option<i32>], base: &[usize], cand: &[usize], unretrieved: usize) -> Case {
+        case_with_gains(grades, base, cand, unretrieved, false)
+    }
+
+    /// As [`case`], with nDCG's ideal gains exponential (2^g − 1) when `exponential`; also the
+    /// exhaustive oracle's cases (`exhaustive`).
+    pub(super) fn case_with_gains(
+        grades: &[Option<i32>],
+        base: &[usize],
+        cand: &[usize],
+        unretrieved: usize,
+        exponential: bool,
+    ) -> Case {
         let side = |ranking: &[usize]| -> (Vec<i32>, Vec<(usize, String)>) {
             let rels = ranking
                 .iter()
@@ -359,7 +371,13 @@ mod tests {
             .iter()
             .flatten()
             .filter(|&&g| g > 0)
-            .map(|&g| g as f64)
+            .map(|&g| {
+                if exponential {
+                    (g as f64).exp2() - 1.0
+                } else {
+                    g as f64
+                }
+            })
             .collect();
         ideal.extend(std::iter::repeat(1.0).take(unretrieved));
         ideal.sort_by(|a, b| b.total_cmp(a));
@@ -372,11 +390,11 @@ mod tests {
         }
     }
 
-    struct Case {
-        base: (Vec<i32>, Vec<(usize, String)>),
-        cand: (Vec<i32>, Vec<(usize, String)>),
-        ideal: Vec<f64>,
-        num_rel: usize,
+    pub(super) struct Case {
+        pub(super) base: (Vec<i32>, Vec<(usize, String)>),
+        pub(super) cand: (Vec<i32>, Vec<(usize, String)>),
+        pub(super) ideal: Vec<f64>,
+        pub(super) num_rel: usize,
     }
 
     impl Case {
@@ -388,7 +406,7 @@ mod tests {
                 exponential: false,
             }
         }
-        fn sides(&self) -> (Side<'_>, Side<'_>) {
+        pub(super) fn sides(&self) -> (Side<'_>, Side<'_>) {
             (
                 Side {
                     rels: &self.base.0,

@@ -157,8 +157,8 @@ fn ap_wide(q: &Query, m: Metric, (base, cand): (Side, Side), docs: &[Doc], ex: &
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{case_with_gains, Case};
     use super::*;
-    use crate::eval::metrics::UNJUDGED;
     use proptest::prelude::*;
 
     const METRICS: [&str; 22] = [
@@ -186,75 +186,14 @@ mod tests {
         "mrr@100000",
     ];
 
-    /// A deep query: `grades[d]` is doc d's judgment (None: unjudged), each side ranks a prefix of
-    /// a permutation; `unretrieved` relevant documents neither side ranks.
-    struct Deep {
-        base: (Vec<i32>, Vec<(usize, String)>),
-        cand: (Vec<i32>, Vec<(usize, String)>),
-        ideal: Vec<f64>,
-        num_rel: usize,
-    }
-
-    fn deep(
-        grades: &[Option<i32>],
-        base: &[usize],
-        cand: &[usize],
-        unretrieved: usize,
-        exponential: bool,
-    ) -> Deep {
-        let side = |ranking: &[usize]| -> (Vec<i32>, Vec<(usize, String)>) {
-            let rels = ranking
-                .iter()
-                .map(|&d| grades[d].unwrap_or(UNJUDGED))
-                .collect();
-            let unj = ranking
-                .iter()
-                .enumerate()
-                .filter(|(_, &d)| grades[d].is_none())
-                .map(|(i, &d)| (i + 1, format!("d{d}")))
-                .collect();
-            (rels, unj)
-        };
-        let gain = |g: i32| {
-            if exponential {
-                (g as f64).exp2() - 1.0
-            } else {
-                g as f64
-            }
-        };
-        let mut ideal: Vec<f64> = grades
-            .iter()
-            .flatten()
-            .filter(|&&g| g > 0)
-            .map(|&g| gain(g))
-            .collect();
-        ideal.extend(std::iter::repeat(1.0).take(unretrieved));
-        ideal.sort_by(|a, b| b.total_cmp(a));
-        Deep {
-            base: side(base),
-            cand: side(cand),
-            ideal,
-            num_rel: grades.iter().flatten().filter(|&&g| g >= 1).count() + unretrieved,
-        }
-    }
-
-    fn check_same(d: &Deep, rel_level: i32, exponential: bool) -> Result<(), TestCaseError> {
+    fn check_same(d: &Case, rel_level: i32, exponential: bool) -> Result<(), TestCaseError> {
         let q = Query {
             num_rel: d.num_rel,
             ideal_gains: &d.ideal,
             rel_level,
             exponential,
         };
-        let (b, c) = (
-            Side {
-                rels: &d.base.0,
-                unjudged: &d.base.1,
-            },
-            Side {
-                rels: &d.cand.0,
-                unjudged: &d.cand.1,
-            },
-        );
+        let (b, c) = d.sides();
         for name in METRICS {
             let m = Metric::parse(name).unwrap();
             let new = delta_bounds(&q, m, b, c);
@@ -304,12 +243,12 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(300))]
         #[test]
         fn the_sweep_equals_the_exhaustive_scan_on_deep_rankings((g, b, c, u) in arb_deep(120), level in 1i32..3, exponential: bool) {
-            check_same(&deep(&g, &b, &c, u, exponential), level, exponential)?;
+            check_same(&case_with_gains(&g, &b, &c, u, exponential), level, exponential)?;
         }
 
         #[test]
         fn the_sweep_equals_the_exhaustive_scan_on_short_rankings((g, b, c, u) in arb_deep(12), level in 1i32..3, exponential: bool) {
-            check_same(&deep(&g, &b, &c, u, exponential), level, exponential)?;
+            check_same(&case_with_gains(&g, &b, &c, u, exponential), level, exponential)?;
         }
     }
 
@@ -319,6 +258,6 @@ mod tests {
         let grades = vec![None; n];
         let base: Vec<usize> = (0..n).collect();
         let cand: Vec<usize> = (0..n).rev().collect();
-        check_same(&deep(&grades, &base, &cand, 3, false), 1, false).unwrap();
+        check_same(&case_with_gains(&grades, &base, &cand, 3, false), 1, false).unwrap();
     }
 }
