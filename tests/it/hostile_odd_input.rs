@@ -133,6 +133,18 @@ fn mkfifo(p: &Path) {
     assert!(ok.success(), "mkfifo {}", p.display());
 }
 
+/// A named FIFO `dir/run.fifo` and a thread that writes `text` into it once rag-gate opens it
+/// (a second open by rag-gate would hang); join it after the run.
+fn run_fifo(dir: &Path, text: String) -> std::thread::JoinHandle<()> {
+    let fifo = dir.join("run.fifo");
+    mkfifo(&fifo);
+    std::thread::spawn(move || {
+        if let Ok(mut w) = std::fs::OpenOptions::new().write(true).open(&fifo) {
+            let _ = w.write_all(text.as_bytes());
+        }
+    })
+}
+
 #[test]
 fn run_comes_back_pipe() {
     let dir = tempfile::tempdir().unwrap();
@@ -159,15 +171,7 @@ fn run_comes_back_pipe() {
 fn run_comes_back_fifo() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "qrels.txt", QRELS);
-    let fifo = dir.path().join("run.fifo");
-    mkfifo(&fifo);
-    let f = fifo.clone();
-    // The writer opens the FIFO as rag-gate reads it; a second open by rag-gate would hang.
-    let writer = std::thread::spawn(move || {
-        if let Ok(mut w) = std::fs::OpenOptions::new().write(true).open(&f) {
-            let _ = w.write_all(INTERLEAVED.as_bytes());
-        }
-    });
+    let writer = run_fifo(dir.path(), INTERLEAVED.to_string());
     let o = run_in(rag().args(eval_args("run.fifo")), dir.path());
     assert_input_error(
         &o,
@@ -183,15 +187,8 @@ fn run_comes_back_fifo() {
 fn fifo_run_ir_metadata() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "qrels.txt", QRELS);
-    let fifo = dir.path().join("run.fifo");
-    mkfifo(&fifo);
-    let f = fifo.clone();
     let run = format!("# ir_metadata.start\n# tag: bm25\n# ir_metadata.end\n{GROUPED}");
-    let writer = std::thread::spawn(move || {
-        if let Ok(mut w) = std::fs::OpenOptions::new().write(true).open(&f) {
-            let _ = w.write_all(run.as_bytes());
-        }
-    });
+    let writer = run_fifo(dir.path(), run);
     let child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
         .args(eval_args("run.fifo"))
         .args(["-o", "rows.jsonl"])
