@@ -31,7 +31,8 @@
 //! - **undecided on this sample**: a passing `fail-if-significant-drop` that could not have
 //!   fired (its p floor 2 / 2^G, G units with a non-zero delta, is at least Holm's α/m), a
 //!   passing `max-drop` / `max-change` on a median or p95 sitting on an atom; also a slice
-//!   below `min-judged` (`bounds`) and a judge below its floor (`judge_labels`). It fails when
+//!   below `min-judged` (`bounds`). A judge below its floors (`judge_labels`) is the setup's and
+//!   stays not judged. It fails when
 //!   the observed mean delta is at or below −m/2 and is inconclusive otherwise ([`undecided`]).
 //! - otherwise the rule's own pass or fail.
 //!
@@ -696,15 +697,13 @@ pub fn verdict(results: &[GateResult]) -> Verdict {
 }
 
 /// Whether a reason a check is not decided belongs to this sample (what the pull request's
-/// values did: too few moved units for the sign-flip test, a quantile on an atom, a judge or
-/// judged coverage below its floor here) rather than to the setup (sizes, resamples).
+/// values did: too few moved units for the sign-flip test, a quantile on an atom, judged
+/// coverage below its floor here) rather than to the setup (sizes, resamples, the judge's
+/// labels and their agreement with the humans).
 pub fn is_per_sample(reason: NotJudged) -> bool {
     matches!(
         reason,
-        NotJudged::CannotFire
-            | NotJudged::OnAtom
-            | NotJudged::TooFewJudgments
-            | NotJudged::UntrustedJudge
+        NotJudged::CannotFire | NotJudged::OnAtom | NotJudged::TooFewJudgments
     )
 }
 
@@ -752,18 +751,20 @@ pub fn undecided(r: &mut GateResult, why: &str, reason: NotJudged, c: &Compariso
         r.fails_build = true;
         r.decided_by = format!("undecided, observed {words} at or past half the margin");
         r.detail = format!(
-            "undecided on this sample, {why}; the observed mean delta {} is at or below −m/2 = {}, so this fails",
+            "undecided on this sample, {why}; the observed mean delta {} is at or below −m/2 = {}, so this fails ({})",
             crate::numbers::signed(c.delta),
             crate::numbers::plain(-half),
+            r.detail,
         );
     } else {
         r.status = GateStatus::Inconclusive;
         r.fails_build = false;
         r.decided_by = format!("inconclusive: {}", reason.decided_by());
         r.detail = format!(
-            "inconclusive, {why}; the observed mean delta {} is above −m/2 = {}: neither shown safe nor shown worse",
+            "inconclusive, {why}; the observed mean delta {} is above −m/2 = {}: neither shown safe nor shown worse ({})",
             crate::numbers::signed(c.delta),
             crate::numbers::plain(-half),
+            r.detail,
         );
     }
 }
