@@ -620,8 +620,6 @@ fn compare_and_judge(
         );
     }
     warnings.extend(shrunk_slices(cfg, paired, &mut gates));
-    // The blind spot of the stated resolution, where it exceeds a margin (a setup matter: the
-    // gate file accepts it once with `[verdict] accept-blind-spot = true`).
     warnings.extend(judge::resolution::resolution(cfg, &comparisons, &gates).1);
     let found = Findings {
         comparisons,

@@ -266,18 +266,7 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                 out.results.push(r);
                 continue;
             }
-            let small = is_statistical(rule)
-                .then(|| too_small(cfg, c))
-                .flatten()
-                .or_else(|| cannot_fire(rule, &r, c, alpha, family.len()))
-                .map(|(why, reason)| resample_floor(cfg, c, alpha, family.len(), why, reason))
-                .or_else(|| pass_on_atom(&r, c));
-            if let Some((why, reason)) = small {
-                if is_per_sample(reason) {
-                    undecided(&mut r, &why, reason, c);
-                } else {
-                    not_judged(&mut r, &why, reason, cfg.slices.on_small_slice);
-                }
+            if let Some(reason) = undecided_or_small(cfg, &mut r, c, alpha, family.len()) {
                 if matches!(reason, NotJudged::MinQueries | NotJudged::MinGroups) {
                     r.detail
                         .push_str(&plan_hint(cfg, gate, rule, c, family.len()));
@@ -318,6 +307,29 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
         }
     }
     Ok(out)
+}
+
+/// A statistical rule not decided here: too small (the setup's: `not_judged`) or undecided on
+/// this sample (`undecided`); marks `r` and returns the reason, or None when `r` stands.
+fn undecided_or_small(
+    cfg: &Config,
+    r: &mut GateResult,
+    c: &Comparison,
+    alpha: f64,
+    family: usize,
+) -> Option<NotJudged> {
+    let (why, reason) = is_statistical(&r.rule)
+        .then(|| too_small(cfg, c))
+        .flatten()
+        .or_else(|| cannot_fire(&r.rule, r, c, alpha, family))
+        .map(|(why, reason)| resample_floor(cfg, c, alpha, family, why, reason))
+        .or_else(|| pass_on_atom(r, c))?;
+    if is_per_sample(reason) {
+        undecided(r, &why, reason, c);
+    } else {
+        not_judged(r, &why, reason, cfg.slices.on_small_slice);
+    }
+    Some(reason)
 }
 
 /// Why a passing `fail-if-significant-drop` on `c` could not have fired, if so: its sign-flip
