@@ -166,25 +166,27 @@ fn empty_gold_policies_and_run_only_count() {
     let f = Files::new();
     let q = f.put("q.txt", "q1 0 D1 1\nq2 0 D2 0\n");
     let r = f.put("r.txt", "q1 Q0 D1 1 2 t\nq2 Q0 D2 1 2 t\nq9 Q0 D2 1 2 t\n");
-    let s: serde_json::Value =
-        serde_json::from_str(&stdout(eval(&q, &r, "p@1", &["--summary"]))).unwrap();
+    let s: serde_json::Value = serde_json::from_str(&stdout(eval(
+        &q,
+        &r,
+        "p@1",
+        &["--summary", "--empty-gold", "exclude"],
+    )))
+    .unwrap();
     assert_eq!(
         (s["evaluated"].as_u64(), s["run_only_ignored"].as_u64()),
         (Some(1), Some(1))
     );
     assert_eq!(s["means"]["p@1"], 1.0);
-    let s: serde_json::Value = serde_json::from_str(&stdout(eval(
-        &q,
-        &r,
-        "p@1",
-        &["--format", "json", "--empty-gold", "zero"],
-    )))
-    .unwrap();
+    // The default is trec_eval's: q2 (no relevant doc) kept with 0 and listed.
+    let s: serde_json::Value =
+        serde_json::from_str(&stdout(eval(&q, &r, "p@1", &["--format", "json"]))).unwrap();
     assert_eq!(
         (s["evaluated"].as_u64(), s["means"]["p@1"].as_f64()),
         (Some(2), Some(0.5))
     );
     assert_eq!(s["policies"]["empty_gold"], "zero");
+    assert_eq!(s["no_relevant"], serde_json::json!(["q2"]));
     eval(&q, &r, "p@1", &["--empty-gold", "error"])
         .code(2)
         .stderr(contains(
@@ -301,7 +303,7 @@ fn rel_level_above_every_grade_follows_empty_gold_policy() {
         &q,
         &r,
         "ndcg@5",
-        &["--rel-level", "2", "--summary"],
+        &["--rel-level", "2", "--summary", "--empty-gold", "exclude"],
     )))
     .unwrap();
     assert_eq!(s["excluded"], serde_json::json!([]));
@@ -313,7 +315,7 @@ fn rel_level_above_every_grade_follows_empty_gold_policy() {
         &q,
         &r,
         "recall@5",
-        &["--rel-level", "2", "--summary"],
+        &["--rel-level", "2", "--summary", "--empty-gold", "exclude"],
     )))
     .unwrap();
     assert_eq!(s["excluded"], serde_json::json!(["q1"]));

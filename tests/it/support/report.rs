@@ -240,6 +240,7 @@ pub fn failing_report() -> Report {
         anchor: None,
         attempts: None,
         looks: None,
+        view: Default::default(),
     }
 }
 
