@@ -569,7 +569,7 @@ fn compare_and_judge(
 ) -> Result<(Findings, Vec<Hole>)> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(paired, slices, metrics, &settings);
-    let cut = resample::range::clamp_intervals(&mut comparisons);
+    let cut = resample::range::clamped_note(&resample::range::clamp_intervals(&mut comparisons));
     let labels = judge_labels(cfg, inputs, (paired, slices), metrics, &mut comparisons)?;
     judge::label_comparisons(&mut comparisons);
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
@@ -578,8 +578,7 @@ fn compare_and_judge(
     let judged = judge::judge(cfg, &comparisons)?;
     let mut gates = judged.results;
     let mut warnings = judged.warnings;
-    let mut notes = judged.notes;
-    notes.extend(resample::range::clamped_note(&cut));
+    let mut notes: Vec<String> = judged.notes.into_iter().chain(cut).collect();
     let mut holes = Vec::new();
     let mut ties = None;
     let judge_report = labels.map(|a| judge_findings(a, &mut gates, &mut warnings, &mut notes));

@@ -12,6 +12,9 @@ use std::collections::BTreeMap;
 use crate::error::{few, Error, Result};
 use crate::load::MetricTable;
 
+/// One side's judged@k by query id.
+type Judged<'a> = [(&'a str, f64)];
+
 /// A side's mean judged@k below this (and below half the other side's) gets a warning.
 pub const LOW_SHARE: f64 = 0.5;
 
@@ -93,7 +96,7 @@ fn nothing_judged<'a>(lv: &[(&'a str, f64)], hv: &[(&str, f64)]) -> Vec<&'a str>
 /// judged in its top k where the other's has some, more than twice as many as the other way.
 fn low_side(
     sides: [(&str, &MetricTable); 2],
-    (b, c): (&[(&str, f64)], &[(&str, f64)]),
+    (b, c): (&Judged, &Judged),
     col: &str,
 ) -> Option<String> {
     let (only_b, only_c) = (nothing_judged(b, c), nothing_judged(c, b));

@@ -171,15 +171,15 @@ fn qrels_affixes(qrels: &Qrels) -> (String, String) {
     (p.unwrap_or_default(), s.unwrap_or_default())
 }
 
+/// The qrels' affixes, the run's, and the (qrels id, run id) pairs that meet under them.
+type Reading<'a> = (Affixes, Affixes, Vec<(&'a str, &'a str)>);
+
 /// The reading of both sides' affixes under which the most sampled ids meet, with the pairs.
-fn best_reading<'a>(
-    s: &'a Sightings,
-    qrels: &'a Qrels,
-) -> Option<(Affixes, Affixes, Vec<(&'a str, &'a str)>)> {
+fn best_reading<'a>(s: &'a Sightings, qrels: &'a Qrels) -> Option<Reading<'a>> {
     let (qp, qs) = qrels_affixes(qrels);
     let rp = s.prefix.clone().unwrap_or_default();
     let rs = s.suffix.clone().unwrap_or_default();
-    let mut best: Option<(Affixes, Affixes, Vec<(&str, &str)>)> = None;
+    let mut best: Option<Reading> = None;
     for qp in prefix_candidates(&qp) {
         for rp in prefix_candidates(&rp) {
             for qs in suffix_candidates(&qs) {

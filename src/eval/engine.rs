@@ -260,11 +260,8 @@ pub fn evaluate(
     let (qrels_format, run_format, order) =
         formats_and_order(opts, (qrels_path, qrels_shown), (run_path, run_shown))?;
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref(), opts)?;
-    let EmptyGoldQueries {
-        excluded,
-        graded_only,
-        kept: no_relevant,
-    } = excluded_queries(&qrels, ms, opts, qrels_shown)?;
+    let empty = excluded_queries(&qrels, ms, opts, qrels_shown)?;
+    let excluded = empty.excluded;
     let spec = RunSpec {
         format: run_format,
         order,
@@ -309,8 +306,8 @@ pub fn evaluate(
         queries_in_qrels: qrels.queries.len(),
         evaluated: rows.len(),
         excluded: excluded.into_iter().collect(),
-        graded_only,
-        no_relevant,
+        graded_only: empty.graded_only,
+        no_relevant: empty.kept,
         missing_from_run: missing,
         run_only_ignored: run_only.len(),
         run_only: run_only.into_iter().collect(),

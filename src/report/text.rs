@@ -203,7 +203,7 @@ fn delta_row(c: &Comparison, min_queries: usize) -> Vec<String> {
             ),
         },
         fmt_p(c.p_value),
-        match small || !(c.mde > 0.0) {
+        match small || c.mde.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             true => "—".into(),
             false => plain(c.mde),
         },

@@ -184,7 +184,7 @@ fn a_side_with_far_less_judged_is_a_warning_naming_the_share() {
     let found = w
         .iter()
         .find(|w| w.contains("the candidate's judged@10 is"))
-        .expect(&format!("{w:#?}"));
+        .unwrap_or_else(|| panic!("{w:#?}"));
     assert!(
         found.contains("25 of 35 queries have nothing judged in the candidate's top k"),
         "{found}"
