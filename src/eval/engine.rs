@@ -562,6 +562,8 @@ pub fn shallow_note(run_shown: &str, s: &EvalSummary) -> Option<String> {
     let deep: Vec<&String> = s
         .metrics
         .iter()
+        // judged@k is coverage, not a measure of the ranking: not named here.
+        .filter(|m| !m.starts_with("judged@"))
         .filter(|m| {
             Metric::parse(m)
                 .ok()

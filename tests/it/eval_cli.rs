@@ -321,3 +321,27 @@ fn rel_level_above_every_grade_follows_empty_gold_policy() {
     assert_eq!(s["excluded"], serde_json::json!(["q1"]));
     assert_eq!(s["means"]["recall@5"], serde_json::Value::Null);
 }
+
+/// A cutoff deeper than the run ranks counts only the ranked documents (trec_eval's values),
+/// with a note saying what it reads like; judged@k is not named.
+#[test]
+fn a_cutoff_deeper_than_the_run_is_noted() {
+    let f = Files::new();
+    let q = f.put("q.txt", QRELS);
+    let r = f.put("r.txt", "q1 Q0 D1 1 2 t\nq1 Q0 D9 2 1 t\nq2 Q0 D4 1 2 t\n");
+    let out = eval(&q, &r, "recall@1000,recall@2,judged@1000", &[]).success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains(
+            "note: r.txt ranks at most 2 documents a query, fewer than recall@1000 cuts at"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("read like a cutoff of 2; rank 1000 documents a query"),
+        "{err}"
+    );
+    assert!(!err.contains("judged@1000 cut"), "{err}");
+    let out = eval(&q, &r, "recall@2", &[]).success();
+    assert!(!String::from_utf8_lossy(&out.get_output().stderr).contains("ranks at most"));
+}
