@@ -580,7 +580,7 @@ pub fn shallow_note(run_shown: &str, s: &EvalSummary) -> Option<String> {
         .max()
         .unwrap_or(s.deepest);
     Some(format!(
-        "note: {run_shown} ranks at most {} a query, fewer than {} cut{} at: the documents it does not rank count as not retrieved (trec_eval does the same), so {} here read{} like a cutoff of {}; rank {k} documents a query to measure at {k}",
+        "note: {run_shown} ranks at most {} a query, fewer than {} cut{} at: the documents it does not rank count as not retrieved (trec_eval does the same), so here {} read{} like a cutoff of {}; rank {k} documents a query to measure at {k}",
         crate::numbers::count(s.deepest, "document", "documents"),
         deep.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "),
         if deep.len() == 1 { "s" } else { "" },

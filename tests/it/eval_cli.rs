@@ -338,7 +338,7 @@ fn a_cutoff_deeper_than_the_run_is_noted() {
         "{err}"
     );
     assert!(
-        err.contains("read like a cutoff of 2; rank 1000 documents a query"),
+        err.contains("so here it reads like a cutoff of 2; rank 1000 documents a query"),
         "{err}"
     );
     assert!(!err.contains("judged@1000 cut"), "{err}");
