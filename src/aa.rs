@@ -116,6 +116,7 @@ fn config(args: &AaArgs) -> Result<Config> {
             practical_tie: DEFAULT_PRACTICAL_TIE,
             metrics: None,
             lower_is_better: Vec::new(),
+            details: false,
         },
         eval: None,
         protocol: crate::config::ProtocolSettings::default(),
@@ -175,6 +176,7 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
         ..resample::Settings::from_config(cfg)
     };
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
+    resample::range::clamp_intervals(&mut comparisons);
     // The noise file has one entry per metric × slice: a metric the gate file reads under two
     // statistics keeps its first (the mean when gated).
     let mut seen = std::collections::BTreeSet::new();

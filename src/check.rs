@@ -461,6 +461,15 @@ fn pair_inputs(
     };
     let queries = inputs.queries();
     let mut paired = pair::pair_with(base, cand, queries, cfg.inputs.missing, metrics, &unjudged)?;
+    // A run's evaluation has the judged@k columns its table leaves out.
+    let full = |l: &Loaded| l.eval.as_ref().map(|ev| ev.to_table(&l.table.source));
+    let (full_b, full_c) = (full(&inputs.base), full(&inputs.cand));
+    let sides = [
+        ("baseline", full_b.as_ref().unwrap_or(base)),
+        ("candidate", full_c.as_ref().unwrap_or(cand)),
+    ];
+    let meeting = crate::bounds::meeting::for_gates(cfg, sides, &paired.ids)?;
+    paired.warnings.extend(meeting);
     unranked(cfg, inputs, &mut paired);
     let unattached = (!earlier.attempts.is_empty()).then(|| paired.clone());
     pair::replicates::attach(
@@ -560,6 +569,7 @@ fn compare_and_judge(
 ) -> Result<(Findings, Vec<Hole>)> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(paired, slices, metrics, &settings);
+    let cut = resample::range::clamped_note(&resample::range::clamp_intervals(&mut comparisons));
     let labels = judge_labels(cfg, inputs, (paired, slices), metrics, &mut comparisons)?;
     judge::label_comparisons(&mut comparisons);
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
@@ -568,7 +578,7 @@ fn compare_and_judge(
     let judged = judge::judge(cfg, &comparisons)?;
     let mut gates = judged.results;
     let mut warnings = judged.warnings;
-    let mut notes = judged.notes;
+    let mut notes: Vec<String> = judged.notes.into_iter().chain(cut).collect();
     let mut holes = Vec::new();
     let mut ties = None;
     let judge_report = labels.map(|a| judge_findings(a, &mut gates, &mut warnings, &mut notes));
@@ -783,6 +793,10 @@ fn build_report(
         attempts: None,
         looks: None,
         judge: found.judge,
+        view: crate::model::TextView {
+            details: cfg.report.details,
+            min_queries: cfg.slices.min_queries,
+        },
     })
 }
 

@@ -69,13 +69,11 @@ pub enum Command {
     #[command(subcommand)]
     Anchor(AnchorCommand),
     /// Print the completion script for SHELL (bash, zsh, fish, powershell, elvish).
-    #[command(hide = true)]
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff) of rag-gate, or of COMMAND (`check`, `baseline fetch`, ...).
-    #[command(hide = true)]
     Man {
         /// List the pages instead: each page's name, then its command's words.
         #[arg(long)]
@@ -234,6 +232,9 @@ pub struct OutputArgs {
     /// Also write the JUnit XML report (a test case per gate × slice × rule) to this file.
     #[arg(long, value_name = "FILE")]
     pub export_junit: Option<PathBuf>,
+    /// The text report in full: the protocol table too (overrides [report] details).
+    #[arg(long)]
+    pub details: bool,
 }
 
 #[derive(Debug, Clone, Args)]

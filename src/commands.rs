@@ -414,6 +414,7 @@ fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
         }
         cfg.bootstrap.resamples = r;
     }
+    cfg.report.details |= args.output.details;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400) as i64;
@@ -507,6 +508,7 @@ pub fn compare_config(args: &CompareArgs) -> Result<Config> {
                 .iter()
                 .map(|m| crate::metric_names::canonical(m))
                 .collect(),
+            details: args.output.details,
         },
         eval: None,
         protocol: ProtocolSettings::default(),

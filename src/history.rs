@@ -318,9 +318,9 @@ pub fn anchor_write(args: &AnchorWriteArgs) -> Result<Outcome> {
     crate::atomic::write_all_atomic(&written)?;
     Ok(Outcome {
         stdout: format!(
-            "anchor {name}: {} ({} queries) with {} and {}; commit it and point [anchor] file at it: the move is reviewed like any change\n",
+            "anchor {name}: {} ({}) with {} and {}; commit it and point [anchor] file at it: the move is reviewed like any change\n",
             to.display(),
-            table.rows.len(),
+            crate::numbers::count(table.rows.len(), "query", "queries"),
             to_sidecar.display(),
             to_record.display()
         ),

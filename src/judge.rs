@@ -628,7 +628,10 @@ fn plan_hint(cfg: &Config, gate: &Gate, rule: &str, c: &Comparison, family: usiz
         // With groups, the queries they bring at today's mean group size (min-queries applies).
         let queries = (units != c.n).then(|| {
             let q = (n as f64 * c.n as f64 / units.max(1) as f64).ceil() as usize;
-            format!(" ({} queries)", q.max(cfg.slices.min_queries))
+            format!(
+                " ({})",
+                crate::numbers::count(q.max(cfg.slices.min_queries), "query", "queries")
+            )
         });
         format!(
             "; `rag-gate plan` puts {rule} {} at about {}{} ({:.0}% power)",

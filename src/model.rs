@@ -197,6 +197,18 @@ pub struct Report {
     /// judge).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeReport>,
+    /// How the text report is laid out; not in the JSON (it changes no figure).
+    #[serde(skip)]
+    pub view: TextView,
+}
+
+/// The text report's layout: the full protocol table only with `details` (`--details`,
+/// `[report] details = true`); a comparison on fewer queries than `min_queries` (the gate
+/// file's `[slices] min-queries`) shows no interval or MDE, only that it is too small.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TextView {
+    pub details: bool,
+    pub min_queries: usize,
 }
 
 /// A relevance judge (a model) as its sidecar names it, what it agrees with, and the deltas.
@@ -347,6 +359,8 @@ pub struct TieGate {
     pub gate: usize,
     pub metric: String,
     pub slice: String,
+    /// The gate's rule (`max-drop`, `min-mean`, …): a gate with two rules has a row for each.
+    pub rule: String,
     /// The gate's value and decision ("pass", "fail", "not-judged") with trec_eval's order.
     pub value: f64,
     pub decision: String,

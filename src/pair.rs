@@ -161,8 +161,13 @@ fn dropped_warnings(
     }
     if !unmatched.is_empty() {
         warnings.push(format!(
-            "missing = \"intersect\": {} rows of the queries file match no query (first: {})",
-            unmatched.len(),
+            "missing = \"intersect\": {} of the queries file {} no query (first: {})",
+            crate::numbers::count(unmatched.len(), "row", "rows"),
+            if unmatched.len() == 1 {
+                "matches"
+            } else {
+                "match"
+            },
             few_at(unmatched, 3)
         ));
     }

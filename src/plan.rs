@@ -74,11 +74,15 @@ fn plan(cfg: &Config, args: &PlanArgs) -> Result<PlanReport> {
         };
         if gate.statistic != Statistic::Mean {
             report.not_planned.push(format!(
-                "gate #{} {} {} on {slice}: plan sizes the mean; a median or p95 is judged from {} queries on",
+                "gate #{} {} {} on {slice}: plan sizes the mean; a median or p95 is judged from {} on",
                 gate.index,
                 gate.metric,
                 gate.statistic.as_str(),
-                crate::judge::quantile_fewest(gate.statistic.as_str()).unwrap_or(0)
+                crate::numbers::count(
+                    crate::judge::quantile_fewest(gate.statistic.as_str()).unwrap_or(0),
+                    "query",
+                    "queries"
+                )
             ));
             continue;
         }

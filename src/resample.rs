@@ -7,6 +7,7 @@
 //! draws, and its mean the slice's shared draws.
 
 pub mod estimate;
+pub mod range;
 pub mod runs;
 
 /// The most draws a run of quantile (median, p95) gates may cost: resamples × query-slice

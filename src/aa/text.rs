@@ -48,9 +48,9 @@ pub fn render(r: &AaReport) -> String {
 fn header(r: &AaReport) -> String {
     let f = &r.noise;
     let mut out = format!(
-        "rag-gate aa: {} replicates of one commit, {} queries · {}% · {} resamples · seed {}\n",
+        "rag-gate aa: {} replicates of one commit, {} · {}% · {} resamples · seed {}\n",
         f.replicates,
-        f.queries,
+        crate::numbers::count(f.queries, "query", "queries"),
         fmt_pct(f.confidence),
         f.resamples,
         f.seed

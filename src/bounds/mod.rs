@@ -8,6 +8,7 @@
 //! top-k document is unjudged, both bounds are today's figures and the passes are skipped.
 
 pub mod files;
+pub mod meeting;
 pub mod ties;
 
 use std::collections::BTreeMap;
@@ -147,6 +148,7 @@ fn pass(
     let (paired, sl) = paired_slices(cfg, runs, b, c)?;
     let settings = resample::Settings::from_config(cfg);
     let mut comps = resample::compare_all(&paired, &sl, metrics, &settings);
+    resample::range::clamp_intervals(&mut comps);
     judge::label_comparisons(&mut comps);
     let gates = judge::judge(cfg, &comps)?.results;
     Ok((comps, gates))

@@ -97,9 +97,10 @@ pub fn apply(
     };
     let against = rejudge(Extreme::Best, Extreme::Worst)?;
     let favour = rejudge(Extreme::Worst, Extreme::Best)?;
-    let by_key = |v: &[GateResult]| -> BTreeMap<(usize, String), GateResult> {
+    // A gate has a result per slice and per rule (max-drop and min-mean on one metric).
+    let by_key = |v: &[GateResult]| -> BTreeMap<(usize, String, String), GateResult> {
         v.iter()
-            .map(|g| ((g.gate, g.slice.clone()), g.clone()))
+            .map(|g| ((g.gate, g.slice.clone(), g.rule.clone()), g.clone()))
             .collect()
     };
     let (against, favour) = (by_key(&against), by_key(&favour));
@@ -109,7 +110,7 @@ pub fn apply(
     };
     let mut warnings = Vec::new();
     for g in gates {
-        let key = (g.gate, g.slice.clone());
+        let key = (g.gate, g.slice.clone(), g.rule.clone());
         let (Some(a), Some(f)) = (against.get(&key), favour.get(&key)) else {
             continue;
         };
@@ -119,6 +120,7 @@ pub fn apply(
             gate: g.gate,
             metric: g.metric.clone(),
             slice: g.slice.clone(),
+            rule: g.rule.clone(),
             value: g.value,
             decision: today,
             against_value: a.value,
@@ -153,12 +155,13 @@ fn warning(t: &TieGate) -> String {
         ));
     }
     format!(
-        "gate #{} {} on {}: the order of tied scores could change its decision: {} (value {:.4}) with \
+        "gate #{} {} on {} ({}): the order of tied scores could change its decision: {} (value {:.4}) with \
          trec_eval's order (docid descending), {}; break the ties in the runs (e.g. a second \
          score) or read the tie section",
         t.gate,
         t.metric,
         t.slice,
+        t.rule,
         t.decision,
         t.value,
         flips.join("; ")

@@ -143,7 +143,13 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ),
     (
         "report",
-        &["worst", "tie-epsilon", "practical-tie", "metrics"],
+        &[
+            "worst",
+            "tie-epsilon",
+            "practical-tie",
+            "metrics",
+            "details",
+        ],
     ),
     ("noise", &["file", "quarantine"]),
     (
@@ -329,6 +335,7 @@ fn report_table(r: &ReportSettings) -> Table {
     report.insert("worst".into(), (r.worst as i64).into());
     report.insert("tie-epsilon".into(), r.tie_epsilon.into());
     report.insert("practical-tie".into(), r.practical_tie.into());
+    report.insert("details".into(), r.details.into());
     if let Some(m) = &r.metrics {
         report.insert("metrics".into(), strings(m.iter().map(|(n, _)| n)));
     }

@@ -353,6 +353,8 @@ pub struct ReportSettings {
     pub metrics: Option<Vec<(String, Option<Range<usize>>)>>,
     /// Ungated metrics where lower is better (`compare --lower-is-better`).
     pub lower_is_better: Vec<String>,
+    /// The text report shows every section in full, the protocol table too (`--details`).
+    pub details: bool,
 }
 
 #[derive(Debug, Clone)]

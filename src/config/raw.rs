@@ -119,6 +119,7 @@ pub struct RawReport {
     pub tie_epsilon: Option<Spanned<f64>>,
     pub practical_tie: Option<Spanned<f64>>,
     pub metrics: Option<Vec<Spanned<String>>>,
+    pub details: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

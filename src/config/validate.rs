@@ -322,6 +322,7 @@ fn report_settings(src: &SourceText, r: &RawReport) -> Result<ReportSettings> {
         practical_tie: practical_tie.unwrap_or(DEFAULT_PRACTICAL_TIE),
         metrics,
         lower_is_better: Vec::new(),
+        details: r.details.unwrap_or(false),
     })
 }
 

@@ -16,7 +16,8 @@ use crate::outputs::{refuse_clobbering, Output, Reads};
 ///
 /// Rows are written in a form `check` reads (JSONL, CSV or trec_eval -q). Queries in the qrels
 /// but not in the run score 0 (trec_eval -c); run-only queries are ignored and counted; queries
-/// without a relevant doc follow --empty-gold. Every policy is recorded in the summary.
+/// without a relevant doc at --rel-level are kept with 0, as trec_eval does at every -l
+/// (--empty-gold). Every policy is recorded in the summary. Docs: docs/eval.md.
 #[derive(Debug, Clone, clap::Args)]
 pub struct EvalArgs {
     /// Qrels: TREC, JSONL {"query_id", "gold"}, ranx/BEIR JSON, BEIR TSV or LlamaIndex JSONL
@@ -50,8 +51,9 @@ pub struct EvalArgs {
     /// Ranking order [default: score for TREC runs (trec_eval's rule), given for JSONL].
     #[arg(long, value_enum)]
     pub order: Option<Order>,
-    /// Queries with no relevant doc: exclude (listed, not averaged), zero (kept, trec_eval), error.
-    #[arg(long, value_enum, default_value = "exclude")]
+    /// Queries with no relevant doc at --rel-level: zero (kept, binary metrics 0, nDCG by its
+    /// grades: trec_eval at every -l, with or without -c), exclude (listed, not averaged), error.
+    #[arg(long, value_enum, default_value = "zero")]
     pub empty_gold: EmptyGold,
     /// Qrels format, instead of recognising it from content and name.
     #[arg(long, value_enum)]
@@ -75,7 +77,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
     /// Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`,
-    /// `score=similarity`, `rank=position` [default: the usual names, docs/inputs.md].
+    /// `score=similarity`, `rank=position` [default: the usual names, docs/eval.md].
     #[arg(long = "column", value_name = "ROLE=COLUMN", value_parser = run_column)]
     pub columns: Vec<(String, String)>,
     /// Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`,
@@ -132,6 +134,7 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     let mut stderr = left_out_notes(&ev.summary);
     stderr.extend(tie_notes(&ev.summary));
     stderr.extend(piped_run_note(args, &ev.summary));
+    stderr.extend(super::engine::shallow_note(&ev.summary.run, &ev.summary));
     stderr.extend(super::engine::disagree_warning(
         &ev.summary.run,
         &ev.summary.scores_disagree,
@@ -193,6 +196,14 @@ fn left_out_notes(s: &EvalSummary) -> Vec<String> {
             "note: {} without a relevant doc excluded (--empty-gold exclude): {}",
             queries(s.excluded.len()),
             few(&s.excluded, 5)
+        ));
+    }
+    if !s.no_relevant.is_empty() {
+        notes.push(format!(
+            "note: {} with no doc at rel >= {} kept (--empty-gold zero, trec_eval's rule): their binary metrics are 0 (R = 0), nDCG by their grades; --empty-gold exclude leaves them out: {}",
+            queries(s.no_relevant.len()),
+            s.policies.rel_level,
+            few(&s.no_relevant, 5)
         ));
     }
     if !s.graded_only.is_empty() {

@@ -1,8 +1,8 @@
 //! Qrels × run → per-query rows and the summary, with the policies of trec_eval -c made
 //! explicit: queries in the qrels but not in the run are scored as an empty ranking (all 0);
 //! queries only in the run are ignored and counted; queries without a relevant doc follow
-//! `--empty-gold` (default: excluded and listed, never averaged in as 0); when no query is
-//! left, means are null. Rows and means follow query-id byte order (trec_eval -q's order).
+//! `--empty-gold` (`rag-gate eval`: kept with 0 as trec_eval does at every `-l`; `check`'s
+//! default: excluded and listed); when no query is left, means are null. Rows and means follow query-id byte order (trec_eval -q's order).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -111,6 +111,10 @@ pub struct EvalSummary {
     /// the binary metrics score 0 (R = 0).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub graded_only: Vec<String>,
+    /// Queries with no doc at `--rel-level`, kept by `--empty-gold zero` (trec_eval's rule):
+    /// the binary metrics 0 (R = 0), nDCG by the grades.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub no_relevant: Vec<String>,
     /// Evaluated queries the run has no ranking for: scored as an empty ranking.
     pub missing_from_run: Vec<String>,
     /// Queries in the run but not in the qrels: ignored.
@@ -122,6 +126,8 @@ pub struct EvalSummary {
     /// (`--order given`, JSONL's default), in run order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scores_disagree: Vec<String>,
+    /// The longest ranking of any query of the run (a cutoff past it sees no more documents).
+    pub deepest: usize,
     /// Macro means over evaluated queries; null when none is evaluated.
     pub means: BTreeMap<String, Option<f64>>,
     /// Σ hits@k / Σ R over evaluated queries, for each recall@k.
@@ -254,7 +260,8 @@ pub fn evaluate(
     let (qrels_format, run_format, order) =
         formats_and_order(opts, (qrels_path, qrels_shown), (run_path, run_shown))?;
     let qrels = read_qrels(qrels_path, qrels_shown, qrels_format, corpus.as_ref(), opts)?;
-    let (excluded, graded_only) = excluded_queries(&qrels, ms, opts, qrels_shown)?;
+    let empty = excluded_queries(&qrels, ms, opts, qrels_shown)?;
+    let excluded = empty.excluded;
     let spec = RunSpec {
         format: run_format,
         order,
@@ -267,6 +274,8 @@ pub fn evaluate(
         run_only,
         met,
         disagree,
+        sightings,
+        deepest,
     } = score_run(&qrels, &excluded, run_path, run_shown, &spec, ms, opts)?;
     let missing = score_missing(&qrels, &excluded, &mut rows, ms, opts);
     super::overlap::refuse_ids_that_never_meet(
@@ -275,6 +284,7 @@ pub fn evaluate(
         &run_only,
         &qrels,
     )?;
+    super::doc_meeting::refuse_docs_that_never_meet(&sightings, &qrels, (qrels_shown, run_shown))?;
     let rows: Vec<QueryResult> = rows.into_values().collect();
     check_finite(&rows, ms, qrels_shown)?;
     let (means, pooled) = means_and_pooled(ms, &rows);
@@ -296,11 +306,13 @@ pub fn evaluate(
         queries_in_qrels: qrels.queries.len(),
         evaluated: rows.len(),
         excluded: excluded.into_iter().collect(),
-        graded_only,
+        graded_only: empty.graded_only,
+        no_relevant: empty.kept,
         missing_from_run: missing,
         run_only_ignored: run_only.len(),
         run_only: run_only.into_iter().collect(),
         scores_disagree: disagree,
+        deepest,
         means,
         pooled,
         ties: ties_assessed(order, opts).then(|| tie_summary(ms, &rows)),
@@ -401,40 +413,47 @@ fn check_request(ms: &[Metric], opts: &EvalOptions) -> Result<()> {
     Ok(())
 }
 
-/// The empty-gold queries that `--empty-gold exclude` leaves out (an error under `error`), and
-/// the queries kept only for their graded gold.
+/// The queries without a relevant doc, by policy: those `--empty-gold exclude` leaves out (an
+/// error under `error`), those kept only for their graded gold, and those `zero` keeps.
 ///
 /// A query's gold is empty when no asked metric has a relevant doc for it: the binary metrics
 /// count docs at rel ≥ `--rel-level`, nDCG counts every grade > 0 (its gain is the grade,
 /// whatever the level: trec_eval's `-l` does not change nDCG). So under `--rel-level 2` a query
 /// judged only 1 is kept when nDCG is asked for, with trec_eval's values: nDCG by its grades,
-/// the binary metrics 0.
+/// the binary metrics 0. Under `zero` (trec_eval's own rule) every such query is kept.
 fn excluded_queries(
     qrels: &Qrels,
     ms: &[Metric],
     opts: &EvalOptions,
     shown: &str,
-) -> Result<(BTreeSet<String>, Vec<String>)> {
+) -> Result<EmptyGoldQueries> {
     let level = opts.rel_level;
     let graded = ms.iter().any(|m| m.kind == Kind::Ndcg);
-    let mut excluded = BTreeSet::new();
-    let mut graded_only = Vec::new();
+    let mut out = EmptyGoldQueries::default();
     for (qid, q) in &qrels.queries {
-        if q.num_rel(level) == 0 && graded && q.judged.values().any(|&g| g > 0) {
-            graded_only.push(qid.clone());
-        } else if q.num_rel(level) == 0 {
-            match opts.empty_gold {
-                EmptyGold::Exclude => {
-                    excluded.insert(qid.clone());
-                }
-                EmptyGold::Zero => {}
-                EmptyGold::Error => {
-                    return Err(Error::input(shown, q.line, format!("query {qid:?} has no relevant doc (rel >= {level}); --empty-gold exclude|zero says what to do with it")));
-                }
+        if q.num_rel(level) > 0 {
+            continue;
+        }
+        match opts.empty_gold {
+            EmptyGold::Zero => out.kept.push(qid.clone()),
+            _ if graded && q.judged.values().any(|&g| g > 0) => out.graded_only.push(qid.clone()),
+            EmptyGold::Exclude => {
+                out.excluded.insert(qid.clone());
+            }
+            EmptyGold::Error => {
+                return Err(Error::input(shown, q.line, format!("query {qid:?} has no relevant doc (rel >= {level}); --empty-gold zero|exclude says what to do with it")));
             }
         }
     }
-    Ok((excluded, graded_only))
+    Ok(out)
+}
+
+/// The queries with no relevant doc at the level, by what the policy does with them.
+#[derive(Default)]
+struct EmptyGoldQueries {
+    excluded: BTreeSet<String>,
+    graded_only: Vec<String>,
+    kept: Vec<String>,
 }
 
 /// Scores every judged, non-excluded query of the run; also returns the run-only query ids.
@@ -452,7 +471,10 @@ fn score_run(
     let mut met = 0usize;
     let mut disagree: Vec<String> = Vec::new();
     let mut rels: Vec<i32> = Vec::new();
+    let mut sightings = super::doc_meeting::Sightings::default();
+    let mut deepest = 0usize;
     for_each_query(run_path, run_shown, spec, &mut |r| {
+        deepest = deepest.max(r.docs.len());
         if r.scores_disagree && !disagree.iter().any(|q| q == r.qid) {
             disagree.push(r.qid.to_string());
         }
@@ -461,6 +483,7 @@ fn score_run(
             return Ok(());
         };
         met += 1;
+        sightings.see(r.qid, &r.docs, q);
         if excluded.contains(r.qid) {
             return Ok(());
         }
@@ -504,6 +527,8 @@ fn score_run(
         run_only,
         met,
         disagree,
+        sightings,
+        deepest,
     })
 }
 
@@ -514,6 +539,10 @@ struct Scored {
     /// Queries of the run that the qrels have (judged, excluded or not).
     met: usize,
     disagree: Vec<String>,
+    /// The run's doc ids as far as needed to say whether any met the qrels.
+    sightings: super::doc_meeting::Sightings,
+    /// The longest ranking of any query.
+    deepest: usize,
 }
 
 /// The warning for lists whose scores disagree with their order, naming the first query.
@@ -524,6 +553,40 @@ pub fn disagree_warning(run_shown: &str, qids: &[String]) -> Option<String> {
          they are scored in list order (--order given); `--order score` (or [eval] order = \"score\") sorts by score",
         crate::numbers::count(qids.len(), "query has", "queries have"),
         crate::error::quoted(first)
+    ))
+}
+
+/// The note for metrics cut deeper than the run ranks (`recall@1000` on 100-deep runs): they
+/// count only the ranked documents, as trec_eval does, so they read like a shallower cutoff.
+pub fn shallow_note(run_shown: &str, s: &EvalSummary) -> Option<String> {
+    let deep: Vec<&String> = s
+        .metrics
+        .iter()
+        // judged@k is coverage, not a measure of the ranking: not named here.
+        .filter(|m| !m.starts_with("judged@"))
+        .filter(|m| {
+            Metric::parse(m)
+                .ok()
+                .and_then(|m| m.k)
+                .is_some_and(|k| k > s.deepest)
+        })
+        .collect();
+    if deep.is_empty() || s.deepest == 0 {
+        return None;
+    }
+    let k = deep
+        .iter()
+        .filter_map(|m| Metric::parse(m).ok()?.k)
+        .max()
+        .unwrap_or(s.deepest);
+    Some(format!(
+        "note: {run_shown} ranks at most {} a query, fewer than {} cut{} at: the documents it does not rank count as not retrieved (trec_eval does the same), so here {} read{} like a cutoff of {}; rank {k} documents a query to measure at {k}",
+        crate::numbers::count(s.deepest, "document", "documents"),
+        deep.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "),
+        if deep.len() == 1 { "s" } else { "" },
+        if deep.len() == 1 { "it" } else { "they" },
+        if deep.len() == 1 { "s" } else { "" },
+        s.deepest
     ))
 }
 

@@ -311,6 +311,18 @@ fn evaluation_note(spec: &InputSpec, qrels: &InputSpec, ev: &super::Evaluation) 
             crate::error::few(&summary.graded_only, 5)
         ));
     }
+    if let Some(n) = super::engine::shallow_note(&spec.written, summary) {
+        note.push_str("; ");
+        note.push_str(n.trim_start_matches("note: "));
+    }
+    if !summary.no_relevant.is_empty() {
+        note.push_str(&format!(
+            "; {} with no doc at rel-level {} kept (empty-gold = \"zero\"), their binary metrics 0: {}",
+            crate::numbers::count(summary.no_relevant.len(), "query", "queries"),
+            summary.policies.rel_level,
+            crate::error::few(&summary.no_relevant, 5)
+        ));
+    }
     if let Some(w) = super::engine::disagree_warning(&spec.written, &summary.scores_disagree) {
         note.push_str("; ");
         note.push_str(w.trim_start_matches("warning: "));

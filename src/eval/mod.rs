@@ -10,6 +10,7 @@ pub mod agreement;
 pub mod chunks;
 pub mod cli;
 pub mod corpus;
+mod doc_meeting;
 pub mod engine;
 pub mod fingerprint;
 pub mod format;
@@ -133,17 +134,20 @@ pub enum Gain {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum EmptyGold {
-    /// Leave it out of every row and mean; list it in `excluded`.
+    /// Leave it out of every row and mean; list it in `excluded` (`check`'s default: a query
+    /// with nothing to find is a tie at 0 on both sides and would only dilute the deltas).
     #[default]
     Exclude,
-    /// Keep it: binary metrics are 0, nDCG as trec_eval computes it (trec_eval -c).
+    /// Keep it: binary metrics are 0, nDCG by its grades; what trec_eval does at every `-l`,
+    /// with or without `-c` (`rag-gate eval`'s default).
     Zero,
     /// Stop with an error naming the query and its qrels line.
     Error,
 }
 
-/// Evaluation options; `Default` gives the documented defaults: rel level 1, linear gain, order
-/// by format (TREC: score, JSONL: given), empty-gold queries excluded, formats by extension.
+/// Evaluation options; `Default` gives `check`'s defaults: rel level 1, linear gain, order by
+/// format (TREC: score, JSONL: given), empty-gold queries excluded, formats by extension
+/// (`rag-gate eval` keeps empty-gold queries with 0, as trec_eval does).
 #[derive(Debug, Clone)]
 pub struct EvalOptions {
     /// trec_eval -l: relevant iff rel >= this (at least 1; default 1).

@@ -31,8 +31,8 @@ fn overall(d: &Design) -> impl Iterator<Item = &Comparison> {
 fn too_small(c: &Comparison) -> Option<String> {
     if c.n < DEFAULT_MIN_QUERIES {
         return Some(format!(
-            "{} queries: below min-queries = {DEFAULT_MIN_QUERIES}, a gate there is not judged",
-            c.n
+            "{}: below min-queries = {DEFAULT_MIN_QUERIES}, a gate there is not judged",
+            crate::numbers::count(c.n, "query", "queries")
         ));
     }
     let groups = c.effective_groups?;
@@ -56,8 +56,12 @@ fn critical(d: &Design) -> Vec<String> {
 /// The size of a comparison in words: "480 queries, 160 groups".
 fn size(c: &Comparison) -> String {
     match c.groups {
-        Some(g) if c.effective_groups.is_some() => format!("{} queries, {g} groups", c.n),
-        _ => format!("{} queries", c.n),
+        Some(g) if c.effective_groups.is_some() => format!(
+            "{}, {}",
+            crate::numbers::count(c.n, "query", "queries"),
+            crate::numbers::count(g, "group", "groups")
+        ),
+        _ => crate::numbers::count(c.n, "query", "queries"),
     }
 }
 

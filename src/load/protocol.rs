@@ -67,10 +67,10 @@ pub fn check_query_set(p: &Protocol, table: &MetricTable, shown: &str) -> Result
         format!("{shown}.protocol.json"),
         0,
         format!(
-            "its query set ({} queries, query-set-sha256 {}) is not the {} queries of {shown} (they hash to {got}): the fingerprint describes another evaluation; re-run `rag-gate eval -o FILE`",
-            p.queries,
+            "its query set ({}, query-set-sha256 {}) is not the {} of {shown} (they hash to {got}): the fingerprint describes another evaluation; re-run `rag-gate eval -o FILE`",
+            crate::numbers::count(p.queries, "query", "queries"),
             p.query_set_sha256,
-            table.rows.len()
+            crate::numbers::count(table.rows.len(), "query", "queries")
         ),
     ))
 }

@@ -187,7 +187,11 @@ impl Protocol {
             ("qrels-sha256".into(), p.qrels_sha256.clone()),
             (
                 "query-set-sha256".into(),
-                format!("{} ({} queries)", p.query_set_sha256, p.queries),
+                format!(
+                    "{} ({})",
+                    p.query_set_sha256,
+                    crate::numbers::count(p.queries, "query", "queries")
+                ),
             ),
             ("corpus-sha256".into(), opt(&p.corpus_sha256)),
             ("chunk-map-sha256".into(), opt(&p.chunk_map_sha256)),
@@ -247,7 +251,7 @@ pub fn differences(base: &Protocol, cand: &Protocol, metrics: &[String]) -> Vec<
     names.dedup();
     for f in names {
         let (bv, cv) = (b.get(f).cloned(), c.get(f).cloned());
-        if bv != cv {
+        if bv != cv && !grades_only(f, &b) {
             out.push(Difference {
                 field: f.clone(),
                 baseline: bv.unwrap_or_else(|| absent(f)),
@@ -256,6 +260,17 @@ pub fn differences(base: &Protocol, cand: &Protocol, metrics: &[String]) -> Vec<
         }
     }
     out
+}
+
+/// True for the relevance level of a metric that reads the grades (nDCG: its gain is the grade
+/// at every level, as trec_eval's `-l` leaves nDCG alone), whose values do not depend on it.
+fn grades_only(field: &str, fields: &BTreeMap<String, String>) -> bool {
+    let Some(metric) = field.strip_suffix(".rel-level") else {
+        return false;
+    };
+    fields
+        .get(&format!("{metric}.gain"))
+        .is_some_and(|g| g != "binary")
 }
 
 /// Global fields first (in their fixed order), then metric fields by name.
@@ -374,6 +389,30 @@ mod tests {
         // The run context is not part of the comparable protocol.
         assert_eq!(b.hash(&[]), proto().hash(&[]));
         assert_eq!(context_differences(&b, &c), ["method.model: — → bge"]);
+    }
+
+    #[test]
+    fn the_relevance_level_of_a_graded_metric_is_no_difference() {
+        let (b, mut c) = (proto(), proto());
+        c.metrics.get_mut("ndcg@10").unwrap().rel_level = 2;
+        assert!(differences(&b, &c, &["ndcg@10".into()]).is_empty());
+        // A binary metric's values do depend on it.
+        let (mut b, mut c) = (proto(), proto());
+        let binary = MetricDefinition {
+            gain: "binary".into(),
+            ..def(5)
+        };
+        b.metrics.insert("recall@5".into(), binary.clone());
+        c.metrics.insert(
+            "recall@5".into(),
+            MetricDefinition {
+                rel_level: 2,
+                ..binary
+            },
+        );
+        let d = differences(&b, &c, &["recall@5".into()]);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].field, "recall@5.rel-level");
     }
 
     #[test]

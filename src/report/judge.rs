@@ -52,7 +52,7 @@ fn delta_row(d: &JudgedDelta) -> Vec<String> {
         (None, None) => ("—".into(), "—".into()),
     };
     vec![
-        format!("{} on {}", d.metric, d.slice),
+        format!("{} on {}", shown(&d.metric), shown(&d.slice)),
         interval(&d.human),
         interval(&d.judge_only),
         corrected,
@@ -116,9 +116,11 @@ pub fn text(r: &Report, table: fn(&[&str], &[Vec<String>]) -> String) -> String 
     let Some(j) = &r.judge else {
         return String::new();
     };
+    // Names are cut where they are put in a cell (`shown`); a cell of rag-gate's own words is
+    // only kept on one line, never cut.
     let safe = |rows: Vec<Vec<String>>| -> Vec<Vec<String>> {
         rows.into_iter()
-            .map(|r| r.iter().map(|c| shown(c)).collect())
+            .map(|r| r.iter().map(|c| crate::safe_text::one_line(c)).collect())
             .collect()
     };
     let mut s = format!("\nJudge: {}\n", crate::safe_text::one_line(&who(j)));

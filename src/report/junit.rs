@@ -5,7 +5,9 @@
 //! rule (`#1 max-drop ndcg@10 on all`). A check that failed is a `<failure>` whose message is
 //! that check's headline (the line the report's headline gives when it is the reason); a check
 //! that was not judged (too small, too few judgments) is `<skipped>` with its reason, or a
-//! `<failure>` when it fails the build (a gate never passes on nothing). The run-level gates of
+//! `<failure>` when it fails the build (a gate never passes on nothing). Every gate case, passing
+//! too, carries its value, threshold and result in `<system-out>` (what CI widgets show beside
+//! the name; junit-10.xsd has no per-case properties). The run-level gates of
 //! `[efficiency]` follow as one case each (`#4 max-increase index-bytes (run level)`). The seed,
 //! resamples, confidence, interval method and the baseline's provenance are the suite's
 //! `<properties>`.
@@ -61,9 +63,11 @@ fn clean(s: &str) -> String {
     one_line(s)
 }
 
-/// One test case: its name and, unless it passed, how it did not.
+/// One test case: its name, its figures (`<system-out>`, which CI widgets show beside the
+/// name) and, unless it passed, how it did not.
 struct Case {
     name: String,
+    figures: Option<String>,
     /// `failure` or `skipped`, its message, its type and its text.
     outcome: Option<(&'static str, String, String, String)>,
 }
@@ -85,6 +89,7 @@ fn cases(r: &Report) -> Vec<Case> {
             };
             Case {
                 name: case_name(g),
+                figures: Some(figures(g)),
                 outcome: tag.map(|t| {
                     let message = check_line(g, &r.gates, &r.comparisons, alpha);
                     (t, message, g.decided_by.clone(), g.detail.clone())
@@ -102,9 +107,29 @@ fn cases(r: &Report) -> Vec<Case> {
             let message = format!("{} {verb}: {}", shown(&g.metric), g.detail);
             ("failure", message, g.decided_by.clone(), g.detail.clone())
         });
-        out.push(Case { name, outcome });
+        let figures = None;
+        out.push(Case {
+            name,
+            figures,
+            outcome,
+        });
     }
     out
+}
+
+/// `value -0.0061 · threshold -0.0100 · pass (decided by …)`: what the gate compared.
+fn figures(g: &GateResult) -> String {
+    let result = match g.status {
+        GateStatus::Pass => "pass",
+        GateStatus::Fail => "fail",
+        GateStatus::TooSmall => "not judged",
+    };
+    format!(
+        "value {} · threshold {} · {result} (decided by {})",
+        crate::numbers::plain(g.value),
+        crate::numbers::plain(g.threshold),
+        g.decided_by
+    )
 }
 
 /// [tests, failures, skipped] of some cases.
@@ -193,16 +218,24 @@ fn case(w: &mut Writer<Vec<u8>>, class: &str, c: &Case) {
     let mut el = BytesStart::new("testcase");
     el.push_attribute(("name", clean(&c.name).as_str()));
     el.push_attribute(("classname", class));
-    let Some((tag, message, kind, detail)) = &c.outcome else {
+    if c.outcome.is_none() && c.figures.is_none() {
         put(w, Event::Empty(el));
         return;
-    };
+    }
     put(w, Event::Start(el));
-    let mut inner = BytesStart::new(*tag);
-    inner.push_attribute(("message", clean(message).as_str()));
-    inner.push_attribute(("type", clean(kind).as_str()));
-    put(w, Event::Start(inner));
-    put(w, Event::Text(BytesText::new(&clean(detail))));
-    put(w, Event::End(BytesEnd::new(*tag)));
+    if let Some((tag, message, kind, detail)) = &c.outcome {
+        let mut inner = BytesStart::new(*tag);
+        inner.push_attribute(("message", clean(message).as_str()));
+        inner.push_attribute(("type", clean(kind).as_str()));
+        put(w, Event::Start(inner));
+        put(w, Event::Text(BytesText::new(&clean(detail))));
+        put(w, Event::End(BytesEnd::new(*tag)));
+    }
+    // junit-10.xsd: system-out follows skipped / error / failure.
+    if let Some(f) = &c.figures {
+        put(w, Event::Start(BytesStart::new("system-out")));
+        put(w, Event::Text(BytesText::new(&clean(f))));
+        put(w, Event::End(BytesEnd::new("system-out")));
+    }
     put(w, Event::End(BytesEnd::new("testcase")));
 }

@@ -1,5 +1,8 @@
-//! Plain-text renderer for the terminal: the headline, the gates, the deltas, the worst
-//! regressions and the warnings, in aligned columns.
+//! Plain-text renderer for the terminal, in the order a reviewer reads: the verdict, its
+//! reasons (the gates), the deltas, the worst regressions, the warnings; then the details
+//! (judged coverage, noise, ties, the judge, the notes) and the protocol's status line. The full
+//! protocol table only with `--details` (`[report] details = true`); JSON and HTML always
+//! carry it. Each section is one function.
 
 use crate::model::{Comparison, GateResult, GateStatus, Report, LABEL_LEGEND};
 use crate::numbers::{plain, signed};
@@ -7,21 +10,52 @@ use crate::safe_text::{one_line, shown};
 
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
-    header_text(&mut out, r);
+    verdict_section(&mut out, r);
+    reasons_section(&mut out, r);
+    deltas_section(&mut out, r);
+    regressions_section(&mut out, r);
+    warnings_section(&mut out, r);
+    details_section(&mut out, r);
+    protocol_text(&mut out, r);
+    out
+}
+
+/// The verdict: the headline and the sample it rests on.
+fn verdict_section(out: &mut String, r: &Report) {
+    header_text(out, r);
+}
+
+/// Why the verdict is what it is: the looks so far, the gates, the anchor's drift gates.
+fn reasons_section(out: &mut String, r: &Report) {
     out.push_str(&super::looks::text(r, table));
-    gates_text(&mut out, r);
+    gates_text(out, r);
     out.push_str(&super::anchor::text(r, table));
-    deltas_text(&mut out, r);
+}
+
+/// The deltas of every comparison, then the run-level (efficiency) figures.
+fn deltas_section(out: &mut String, r: &Report) {
+    deltas_text(out, r);
     out.push_str(&super::efficiency::text(r, table));
-    worst_text(&mut out, r);
-    dropped_text(&mut out, r);
-    judged_text(&mut out, r);
+}
+
+/// The worst per-query regressions and the queries one side lacked.
+fn regressions_section(out: &mut String, r: &Report) {
+    worst_text(out, r);
+    dropped_text(out, r);
+}
+
+/// The warnings: what a reader must act on or weigh.
+fn warnings_section(out: &mut String, r: &Report) {
+    notices_text(out, "Warnings", &r.warnings);
+}
+
+/// What the figures rest on: judged coverage, noise, tie sensitivity, the judge, the notes.
+fn details_section(out: &mut String, r: &Report) {
+    judged_text(out, r);
     out.push_str(&super::noise::text(r));
     out.push_str(&super::ties::text(r, table));
     out.push_str(&super::judge::text(r, table));
-    notices_text(&mut out, r);
-    protocol_text(&mut out, r);
-    out
+    notices_text(out, "Notes", &r.notes);
 }
 
 /// The two header lines: gate id and headline, then the sample and the resampling settings.
@@ -112,7 +146,11 @@ fn deltas_text(out: &mut String, r: &Report) {
         Some(c) => format!("w/t/l at ±{}", plain(c.practical_tie)),
         None => "w/t/l (practical)".into(),
     };
-    let rows: Vec<Vec<String>> = r.comparisons.iter().map(delta_row).collect();
+    let rows: Vec<Vec<String>> = r
+        .comparisons
+        .iter()
+        .map(|c| delta_row(c, r.view.min_queries))
+        .collect();
     out.push_str(&table(
         &[
             "metric",
@@ -140,8 +178,10 @@ fn deltas_text(out: &mut String, r: &Report) {
     }
 }
 
-/// One row of the deltas table.
-fn delta_row(c: &Comparison) -> Vec<String> {
+/// One row of the deltas table. A comparison on fewer than `min_queries` queries says so in
+/// place of its interval and MDE (too few queries for either to mean anything).
+fn delta_row(c: &Comparison, min_queries: usize) -> Vec<String> {
+    let small = c.n < min_queries;
     vec![
         shown(&c.name()),
         shown(&c.slice),
@@ -158,14 +198,20 @@ fn delta_row(c: &Comparison) -> Vec<String> {
         } else {
             format!("{} {}", c.statistic, signed(c.estimate))
         },
-        format!(
-            "[{}, {}]{}",
-            signed(c.ci[0]),
-            signed(c.ci[1]),
-            if c.mc_rerun { "*" } else { "" }
-        ),
+        match small {
+            true => format!("too small: {} < min-queries {min_queries}", c.n),
+            false => format!(
+                "[{}, {}]{}",
+                signed(c.ci[0]),
+                signed(c.ci[1]),
+                if c.mc_rerun { "*" } else { "" }
+            ),
+        },
         fmt_p(c.p_value),
-        plain(c.mde),
+        match small || c.mde.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            true => "—".into(),
+            false => plain(c.mde),
+        },
         format!("{} (±{})", c.label_str(), plain(c.margin)),
         format!("{}/{}/{}", c.wins, c.ties, c.losses),
         format!(
@@ -210,14 +256,12 @@ fn dropped_text(out: &mut String, r: &Report) {
     }
 }
 
-/// The warnings and the notes, each a bulleted section when not empty.
-fn notices_text(out: &mut String, r: &Report) {
-    for (title, lines) in [("Warnings", &r.warnings), ("Notes", &r.notes)] {
-        if !lines.is_empty() {
-            out.push_str(&format!("\n{title}\n"));
-            for w in lines {
-                out.push_str(&format!("  - {}\n", one_line(w)));
-            }
+/// A bulleted section (the warnings, the notes) when not empty.
+fn notices_text(out: &mut String, title: &str, lines: &[String]) {
+    if !lines.is_empty() {
+        out.push_str(&format!("\n{title}\n"));
+        for w in lines {
+            out.push_str(&format!("  - {}\n", one_line(w)));
         }
     }
 }
@@ -238,9 +282,31 @@ fn judged_text(out: &mut String, r: &Report) {
     out.push_str(&table(&super::JUDGED_HEADS, &rows));
 }
 
-/// The protocol section and its hash (last line).
+/// The protocol's status and hash (last line); with `details`, every field and the run
+/// context first.
 fn protocol_text(out: &mut String, r: &Report) {
     let Some(p) = &r.protocol else { return };
+    if r.view.details {
+        protocol_table(out, p);
+    }
+    let more = match (r.view.details, p.fields.is_empty()) {
+        (false, false) => format!(
+            " ({} fields: --details or [report] details = true)",
+            p.fields.len()
+        ),
+        _ => String::new(),
+    };
+    out.push_str(&format!(
+        "protocol {}: {}{more}\n",
+        p.status.as_str(),
+        p.hash
+            .as_deref()
+            .map_or("no fingerprint".into(), |h| format!("sha256 {h}"))
+    ));
+}
+
+/// The protocol table (every field) and each side's run context.
+fn protocol_table(out: &mut String, p: &crate::model::ProtocolReport) {
     let rows: Vec<Vec<String>> = p
         .fields
         .iter()
@@ -262,13 +328,6 @@ fn protocol_text(out: &mut String, r: &Report) {
             ));
         }
     }
-    out.push_str(&format!(
-        "protocol {}: {}\n",
-        p.status.as_str(),
-        p.hash
-            .as_deref()
-            .map_or("no fingerprint".into(), |h| format!("sha256 {h}"))
-    ));
 }
 
 /// A p-value with four decimals, or "<0.0001".

@@ -49,7 +49,7 @@ fn metric_row(m: &TieMetric) -> [String; 5] {
 
 fn gate_row(g: &TieGate) -> [String; 5] {
     [
-        format!("#{} {} on {}", g.gate, g.metric, g.slice),
+        format!("#{} {} on {} ({})", g.gate, g.metric, g.slice, g.rule),
         format!("{} ({:.4})", g.decision, g.value),
         format!("{} ({:.4})", g.against, g.against_value),
         format!("{} ({:.4})", g.for_decision, g.for_value),

@@ -113,7 +113,7 @@ fn each_side_equals_the_reference_and_the_mrr_gate_could_flip() {
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
         warnings[0].starts_with(
-            "gate #2 mrr on all: the order of tied scores could change its decision: pass (value \
+            "gate #2 mrr on all (min-mean): the order of tied scores could change its decision: pass (value \
              0.8534) with trec_eval's order (docid descending), fail (value 0.8510) with the \
              candidate's tied documents in their least favourable order and the baseline's in \
              their most favourable"
@@ -133,7 +133,7 @@ fn every_format_carries_the_section() {
         "{text}"
     );
     assert!(
-        text.contains("#2 mrr on all  pass (0.8534)  fail (0.8510)"),
+        text.contains("#2 mrr on all (min-mean)  pass (0.8534)  fail (0.8510)"),
         "{text}"
     );
     let md = String::from_utf8(exit(&mut check(&g, "markdown"), 0).stdout).unwrap();

@@ -55,8 +55,12 @@ fn every_flag_of_every_subcommand_is_in_its_flag_table() {
     let mut seen = BTreeSet::new();
     // Commands with subcommands of their own (`baseline fetch`) stand for those.
     let mut commands: Vec<(String, &clap::Command)> = Vec::new();
-    // Hidden commands (`completions`, `man`) print generated text and have no flags of their own.
-    for sub in cli.get_subcommands().filter(|s| !s.is_hide_set()) {
+    // `completions` and `man` print generated text (their arguments are in their --help).
+    let generated = ["completions", "man"];
+    for sub in cli
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && !generated.contains(&s.get_name()))
+    {
         if sub.has_subcommands() {
             for s in sub.get_subcommands() {
                 commands.push((format!("{} {}", sub.get_name(), s.get_name()), s));
@@ -267,5 +271,76 @@ fn help_texts_say_what_each_command_does() {
     assert!(
         aa.contains("1  they do (Holm over metric × slice): the instrument is broken"),
         "{aa}"
+    );
+}
+
+/// Every repository path (`docs/…`, `gates/…`, `examples/…`) named in `text`, without a
+/// trailing `#anchor` or sentence punctuation.
+fn named_paths(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for root in ["docs/", "gates/", "examples/", "calibration/", "bench/"] {
+        for (at, _) in text.match_indices(root) {
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '/' || c == '_' || c == '-') {
+                continue;
+            }
+            let path: String = text[at..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || "_-./".contains(*c))
+                .collect();
+            let path = path.trim_end_matches(['.', '-', '/']);
+            if path.len() > root.len() {
+                out.insert(path.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Every command's long help, nested commands too.
+fn all_help(cmd: &mut clap::Command, out: &mut Vec<(String, String)>) {
+    out.push((
+        cmd.get_name().to_string(),
+        cmd.render_long_help().to_string(),
+    ));
+    for sub in cmd.get_subcommands_mut() {
+        all_help(sub, out);
+    }
+}
+
+#[test]
+fn every_docs_path_named_in_help_texts_the_man_pages_and_the_readme_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts = Vec::new();
+    all_help(&mut rag_gate::cli::Cli::command(), &mut texts);
+    texts.push(("README.md".into(), doc("README.md")));
+    let man = root.join("packaging/data/share/man/man1");
+    for e in std::fs::read_dir(&man).unwrap() {
+        let p = e.unwrap().path();
+        texts.push((
+            p.display().to_string(),
+            std::fs::read_to_string(&p).unwrap(),
+        ));
+    }
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for (what, text) in &texts {
+        // Man pages escape hyphens (`\-`); the help text wraps nothing inside a path.
+        let text = text.replace("\\-", "-");
+        for p in named_paths(&text) {
+            checked += 1;
+            if !root.join(&p).exists() {
+                missing.push(format!("{what}: {p}"));
+            }
+        }
+    }
+    assert!(
+        checked > 10,
+        "only {checked} paths found: the scan is broken"
+    );
+    assert!(missing.is_empty(), "named but absent: {missing:#?}");
+    assert_eq!(
+        named_paths("see docs/eval.md#columns, docs/a-b.md. and xdocs/no.md"),
+        BTreeSet::from(["docs/eval.md".to_string(), "docs/a-b.md".to_string()])
     );
 }

@@ -166,25 +166,27 @@ fn empty_gold_policies_and_run_only_count() {
     let f = Files::new();
     let q = f.put("q.txt", "q1 0 D1 1\nq2 0 D2 0\n");
     let r = f.put("r.txt", "q1 Q0 D1 1 2 t\nq2 Q0 D2 1 2 t\nq9 Q0 D2 1 2 t\n");
-    let s: serde_json::Value =
-        serde_json::from_str(&stdout(eval(&q, &r, "p@1", &["--summary"]))).unwrap();
+    let s: serde_json::Value = serde_json::from_str(&stdout(eval(
+        &q,
+        &r,
+        "p@1",
+        &["--summary", "--empty-gold", "exclude"],
+    )))
+    .unwrap();
     assert_eq!(
         (s["evaluated"].as_u64(), s["run_only_ignored"].as_u64()),
         (Some(1), Some(1))
     );
     assert_eq!(s["means"]["p@1"], 1.0);
-    let s: serde_json::Value = serde_json::from_str(&stdout(eval(
-        &q,
-        &r,
-        "p@1",
-        &["--format", "json", "--empty-gold", "zero"],
-    )))
-    .unwrap();
+    // The default is trec_eval's: q2 (no relevant doc) kept with 0 and listed.
+    let s: serde_json::Value =
+        serde_json::from_str(&stdout(eval(&q, &r, "p@1", &["--format", "json"]))).unwrap();
     assert_eq!(
         (s["evaluated"].as_u64(), s["means"]["p@1"].as_f64()),
         (Some(2), Some(0.5))
     );
     assert_eq!(s["policies"]["empty_gold"], "zero");
+    assert_eq!(s["no_relevant"], serde_json::json!(["q2"]));
     eval(&q, &r, "p@1", &["--empty-gold", "error"])
         .code(2)
         .stderr(contains(
@@ -301,7 +303,7 @@ fn rel_level_above_every_grade_follows_empty_gold_policy() {
         &q,
         &r,
         "ndcg@5",
-        &["--rel-level", "2", "--summary"],
+        &["--rel-level", "2", "--summary", "--empty-gold", "exclude"],
     )))
     .unwrap();
     assert_eq!(s["excluded"], serde_json::json!([]));
@@ -313,9 +315,33 @@ fn rel_level_above_every_grade_follows_empty_gold_policy() {
         &q,
         &r,
         "recall@5",
-        &["--rel-level", "2", "--summary"],
+        &["--rel-level", "2", "--summary", "--empty-gold", "exclude"],
     )))
     .unwrap();
     assert_eq!(s["excluded"], serde_json::json!(["q1"]));
     assert_eq!(s["means"]["recall@5"], serde_json::Value::Null);
+}
+
+/// A cutoff deeper than the run ranks counts only the ranked documents (trec_eval's values),
+/// with a note saying what it reads like; judged@k is not named.
+#[test]
+fn a_cutoff_deeper_than_the_run_is_noted() {
+    let f = Files::new();
+    let q = f.put("q.txt", QRELS);
+    let r = f.put("r.txt", "q1 Q0 D1 1 2 t\nq1 Q0 D9 2 1 t\nq2 Q0 D4 1 2 t\n");
+    let out = eval(&q, &r, "recall@1000,recall@2,judged@1000", &[]).success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains(
+            "note: r.txt ranks at most 2 documents a query, fewer than recall@1000 cuts at"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("so here it reads like a cutoff of 2; rank 1000 documents a query"),
+        "{err}"
+    );
+    assert!(!err.contains("judged@1000 cut"), "{err}");
+    let out = eval(&q, &r, "recall@2", &[]).success();
+    assert!(!String::from_utf8_lossy(&out.get_output().stderr).contains("ranks at most"));
 }

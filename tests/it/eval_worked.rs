@@ -100,6 +100,8 @@ fn only_empty_gold_query_gives_null_means() {
                 "--metrics",
                 "recall@3,mrr@3",
                 "--summary",
+                "--empty-gold",
+                "exclude",
                 "--qrels",
             ])
             .arg(&q)
@@ -128,6 +130,8 @@ fn worked_example_cli_rows_in_every_format() {
                 "recall@3,mrr@3",
                 "--format",
                 fmt,
+                "--empty-gold",
+                "exclude",
                 "--qrels",
             ])
             .arg(worked("qrels.jsonl"))

@@ -299,7 +299,7 @@ fn queries_row_matches_nothing_intersect() {
     write(dir.path(), "gate.toml", gate("missing = \"intersect\"", ""));
     let o = check(dir.path(), &[]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    assert_contains(&o.stdout, "1 rows of the queries file match no query");
+    assert_contains(&o.stdout, "1 row of the queries file matches no query");
 }
 
 // ---- NaN and inverted intervals ----

@@ -92,6 +92,8 @@ fn every_man_page_is_what_the_binary_prints() {
             "man/man1/rag-gate-ledger-record.1",
             "man/man1/rag-gate-anchor.1",
             "man/man1/rag-gate-anchor-write.1",
+            "man/man1/rag-gate-completions.1",
+            "man/man1/rag-gate-man.1",
         ]
     );
     for (rel, words) in &pages {

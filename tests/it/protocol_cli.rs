@@ -86,7 +86,9 @@ fn identical_protocols_pass_and_show_the_hash() {
     assert_eq!(hash.len(), 64);
     let text = String::from_utf8(compare(d.path(), "text").stdout).unwrap();
     assert!(
-        text.ends_with(&format!("protocol checked: sha256 {hash}\n")),
+        text.ends_with(&format!(
+            "protocol checked: sha256 {hash} (21 fields: --details or [report] details = true)\n"
+        )),
         "{text}"
     );
     let md = String::from_utf8(compare(d.path(), "markdown").stdout).unwrap();
@@ -127,7 +129,8 @@ fn each_protocol_mismatch_exits_2_naming_the_field() {
     let chunks = chunks.display().to_string();
     let cases: Vec<(PathBuf, Vec<&str>, Vec<&str>, &str)> = vec![
         (other.clone(), vec![], vec![], "qrels-sha256"),
-        (qrels.clone(), vec![], vec!["--rel-level", "2"], "ndcg@10.rel-level: baseline 1 | candidate 2"),
+        // nDCG reads the grades (its values do not depend on the level): the binary metric differs.
+        (qrels.clone(), vec![], vec!["--rel-level", "2"], "recall@100.rel-level: baseline 1 | candidate 2"),
         (qrels.clone(), vec![], vec!["--chunk-map", &chunks], "ndcg@10.cutoff-unit: baseline ranked documents | candidate documents, after mapping chunks"),
         (qrels.clone(), vec![], vec!["--order", "given"], "ndcg@10.tie-rule: baseline docid descending (byte order) | candidate file order"),
         (qrels.clone(), vec!["--corpus", &c1], vec!["--corpus", &c2], "corpus-sha256"),

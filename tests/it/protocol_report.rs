@@ -80,7 +80,10 @@ fn text_ends_with_the_protocol_hash_and_json_carries_it() {
     let r = with_protocol();
     let text = rag_gate::report::text::render(&r);
     assert!(
-        text.ends_with(&format!("protocol shared: sha256 {}\n", "ab".repeat(32))),
+        text.ends_with(&format!(
+            "protocol shared: sha256 {} (2 fields: --details or [report] details = true)\n",
+            "ab".repeat(32)
+        )),
         "{text}"
     );
     assert!(text.contains("Judged coverage (one shared judgment per unjudged document"));

@@ -1,7 +1,9 @@
-//! `--rel-level N` and queries whose gold is only graded below N: nDCG scores by grades (trec_eval
-//! `-l` does not change nDCG), so such a query keeps its nDCG, with the binary metrics at 0 as
-//! trec_eval `-l N` gives them; without nDCG it is empty gold and excluded as before.
+//! `--rel-level N` and queries with no document at N: by default `eval` keeps them with 0 on the
+//! binary metrics and nDCG by its grades, as trec_eval 10.0 does at every `-l` (its per-query
+//! values and `all` means, from pytrec_eval, to 1e-12); `--empty-gold exclude` leaves them out,
+//! except a query with graded gold when nDCG is asked for (trec_eval `-l` does not change nDCG).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::support;
@@ -42,7 +44,8 @@ fn eval(
             .arg("--qrels")
             .arg(qrels)
             .args(["--run", &format!("{DATA}/run.covidex-sim.txt")])
-            .args(["--rel-level", level, "--metrics", metrics]),
+            .args(["--rel-level", level, "--metrics", metrics])
+            .args(["--empty-gold", "exclude"]),
         0,
     );
     let rows = String::from_utf8(out.stdout)
@@ -56,6 +59,8 @@ fn eval(
     (rows, String::from_utf8(out.stderr).unwrap())
 }
 
+/// Under `--empty-gold exclude`, a query judged only below the level keeps its nDCG (listed as
+/// graded-only) and is left out when no metric reads grades.
 #[test]
 fn a_query_judged_only_below_the_level_keeps_its_ndcg() {
     let dir = tempfile::tempdir().unwrap();
@@ -80,5 +85,181 @@ fn a_query_judged_only_below_the_level_keeps_its_ndcg() {
     assert!(
         err.contains("without a relevant doc excluded (--empty-gold exclude): \"1\""),
         "{err}"
+    );
+}
+
+/// trec_eval's measure names and ours, for the reference files of tests/data/eval/rel_level.
+const MEASURES: [(&str, &str); 8] = [
+    ("map", "map"),
+    ("ndcg_cut_10", "ndcg@10"),
+    ("ndcg", "ndcg"),
+    ("recall_100", "recall@100"),
+    ("P_10", "p@10"),
+    ("recip_rank", "mrr"),
+    ("Rprec", "rprec"),
+    ("success_10", "hit@10"),
+];
+
+/// A `.pte.tsv` reference (made by tests/data/eval/rel_level/make.py with pytrec_eval):
+/// (measure, query id or `all`) → value.
+fn reference(name: &str) -> BTreeMap<(String, String), f64> {
+    let path = format!(
+        "{}/tests/data/eval/rel_level/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            ((f[0].to_string(), f[1].to_string()), f[2].parse().unwrap())
+        })
+        .collect()
+}
+
+/// `eval --summary` with the rows in a file: (summary, rows by query id, stderr).
+fn summary_and_rows(
+    qrels: &Path,
+    run: &str,
+    level: &str,
+    more: &[&str],
+) -> (
+    serde_json::Value,
+    BTreeMap<String, serde_json::Value>,
+    String,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("rows.jsonl");
+    let all: Vec<&str> = MEASURES.iter().map(|m| m.1).collect();
+    let metrics = match more.iter().position(|a| *a == "--metrics") {
+        Some(i) => more[i + 1].to_string(),
+        None => all.join(","),
+    };
+    let more: Vec<&str> = match more.iter().position(|a| *a == "--metrics") {
+        Some(i) => [&more[..i], &more[i + 2..]].concat(),
+        None => more.to_vec(),
+    };
+    let out = exit(
+        rag_gate()
+            .arg("eval")
+            .arg("--qrels")
+            .arg(qrels)
+            .args(["--run", run, "--rel-level", level, "--summary", "-o"])
+            .arg(&rows)
+            .args(["--metrics", &metrics])
+            .args(&more),
+        0,
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = std::fs::read_to_string(&rows)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (v["query_id"].as_str().unwrap().to_string(), v)
+        })
+        .collect();
+    (summary, rows, String::from_utf8(out.stderr).unwrap())
+}
+
+/// Every per-query value and every mean against the reference, to 1e-12; returns how many
+/// values were compared.
+fn assert_trec_eval(
+    want: &BTreeMap<(String, String), f64>,
+    summary: &serde_json::Value,
+    rows: &BTreeMap<String, serde_json::Value>,
+) -> usize {
+    let mut compared = 0;
+    for ((measure, qid), &v) in want {
+        let ours = MEASURES.iter().find(|m| m.0 == measure).unwrap().1;
+        let got = match qid.as_str() {
+            "all" => summary["means"][ours].as_f64(),
+            _ => rows.get(qid).and_then(|r| r[ours].as_f64()),
+        };
+        let got = got.unwrap_or_else(|| panic!("{ours} of {qid}: absent"));
+        assert!(
+            (got - v).abs() <= 1e-12,
+            "{ours} of {qid}: {got} against trec_eval's {v}"
+        );
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn means_at_every_level_equal_trec_eval_on_its_own_graded_test_files() {
+    let te = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/eval/fixtures/trec_eval_test"
+    );
+    let qrels = Path::new(te).join("qrels.rel_level");
+    let run = format!("{te}/results.test");
+    for (level, file, empty) in [
+        ("3", "trec_eval_test.l3.pte.tsv", 1),
+        ("4", "trec_eval_test.l4.pte.tsv", 2),
+    ] {
+        let (summary, rows, err) = summary_and_rows(&qrels, &run, level, &[]);
+        assert_eq!(summary["evaluated"], 3, "{err}");
+        assert_eq!(
+            summary["no_relevant"].as_array().unwrap().len(),
+            empty,
+            "{summary}"
+        );
+        assert!(
+            err.contains("kept (--empty-gold zero, trec_eval's rule)"),
+            "{err}"
+        );
+        assert_eq!(assert_trec_eval(&reference(file), &summary, &rows), 8 * 4);
+    }
+}
+
+/// The TREC-COVID round-2 qrels with grade 2 raised to 3 on the odd-numbered topics (what
+/// make.py does): the 17 even-numbered topics have no grade-3 document.
+fn graded3_qrels(dir: &Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(format!("{DATA}/qrels.covid-round2.txt")).unwrap();
+    let raised: String = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            match f.as_slice() {
+                [q, z, d, "2"] if q.parse::<u32>().unwrap() % 2 == 1 => format!("{q} {z} {d} 3\n"),
+                _ => format!("{l}\n"),
+            }
+        })
+        .collect();
+    write(dir, "qrels.txt", raised)
+}
+
+#[test]
+fn rel_level_3_means_equal_trec_eval_l3_with_queries_lacking_grade_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let qrels = graded3_qrels(dir.path());
+    let run = format!("{DATA}/run.covidex-sim.txt");
+    let (summary, rows, err) = summary_and_rows(&qrels, &run, "3", &[]);
+    assert_eq!(summary["evaluated"], 35, "{err}");
+    assert_eq!(
+        summary["no_relevant"].as_array().unwrap().len(),
+        17,
+        "{summary}"
+    );
+    assert_eq!(summary["policies"]["empty_gold"], "zero");
+    let want = reference("covid_graded3.l3.pte.tsv");
+    assert_eq!(assert_trec_eval(&want, &summary, &rows), 8 * 36);
+    // `exclude` stays available by name: the binary metrics then average the 18 queries with a
+    // grade-3 document (nDCG keeps all 35: they have graded gold), so map's mean differs.
+    let (excl, _, _) = summary_and_rows(&qrels, &run, "3", &["--empty-gold", "exclude"]);
+    assert_eq!(excl["evaluated"], 35, "{excl}");
+    assert_eq!(excl["graded_only"].as_array().unwrap().len(), 17, "{excl}");
+    let (map, _, _) = summary_and_rows(
+        &qrels,
+        &run,
+        "3",
+        &["--empty-gold", "exclude", "--metrics", "map"],
+    );
+    assert_eq!(map["evaluated"], 18, "{map}");
+    let all = want[&("map".to_string(), "all".to_string())];
+    assert!(
+        (map["means"]["map"].as_f64().unwrap() - all * 35.0 / 18.0).abs() < 1e-12,
+        "{map}"
     );
 }

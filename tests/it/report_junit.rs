@@ -83,7 +83,11 @@ fn shape(xml: &str) -> (usize, usize, usize) {
         assert!(props.contains(&p), "no property {p}: {props:?}");
     }
     for c in &cases {
-        for outcome in c.children().filter(|n| n.is_element()) {
+        // `<system-out>` holds the case's figures; every other child is how it did not pass.
+        let outcomes = c
+            .children()
+            .filter(|n| n.is_element() && !n.has_tag_name("system-out"));
+        for outcome in outcomes {
             let message = outcome.attribute("message").unwrap_or("");
             assert!(
                 !message.is_empty(),
@@ -117,6 +121,27 @@ fn a_passing_run_has_no_failure() {
     let xml = junit("tests/data/junit/pass.toml", 0);
     assert_eq!(shape(&xml), (2, 0, 0));
     insta::assert_snapshot!("example_pass", xml);
+}
+
+#[test]
+fn passing_cases_carry_their_value_and_threshold() {
+    let xml = junit("tests/data/junit/pass.toml", 0);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let cases: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert!(!cases.is_empty());
+    for c in cases {
+        let out = c
+            .children()
+            .find(|n| n.has_tag_name("system-out"))
+            .and_then(|n| n.text())
+            .unwrap_or_else(|| panic!("{:?} has no system-out", c.attribute("name")));
+        assert!(out.starts_with("value "), "{out}");
+        assert!(out.contains(" · threshold "), "{out}");
+        assert!(out.contains(" · pass (decided by "), "{out}");
+    }
 }
 
 #[test]

@@ -174,8 +174,8 @@ pub(super) fn all(s: &mut String, r: &Report, shown: &[usize]) {
     }
     let _ = writeln!(
         s,
-        "<details><summary>All {} comparisons ({})</summary>\n",
-        r.comparisons.len(),
+        "<details><summary>All {} ({})</summary>\n",
+        crate::numbers::count(r.comparisons.len(), "comparison", "comparisons"),
         crate::report::words::comparison_unit(r)
     );
     let _ = writeln!(
@@ -190,16 +190,29 @@ pub(super) fn all(s: &mut String, r: &Report, shown: &[usize]) {
             Some(g) => format!("{} ({g} groups)", c.n),
             None => c.n.to_string(),
         };
+        // Fewer queries than min-queries: no interval or MDE, only that it is too small.
+        let small = c.n < r.view.min_queries;
+        let (delta, mde) = match (small, c.mde > 0.0) {
+            (true, _) => (
+                format!(
+                    "{} (too small: {} < min-queries {})",
+                    signed4(c.estimate),
+                    c.n,
+                    r.view.min_queries
+                ),
+                "—".to_string(),
+            ),
+            (false, true) => (delta_ci(c), format!("{:.4}", c.mde)),
+            (false, false) => (delta_ci(c), "—".to_string()),
+        };
         let _ = writeln!(
             s,
-            "| {} | {} | {n} | {:.4} → {:.4} | {} | {} | {:.4} | {} | {} / {} / {} |",
+            "| {} | {} | {n} | {:.4} → {:.4} | {delta} | {} | {mde} | {} | {} / {} / {} |",
             name_cell(&c.metric, &c.statistic, c.statistic_in_name),
             name(&c.slice),
             c.baseline_value,
             c.candidate_value,
-            delta_ci(c),
             fmt_p(c.p_value),
-            c.mde,
             c.label_str(),
             c.wins,
             c.ties,

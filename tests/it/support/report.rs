@@ -244,6 +244,7 @@ pub fn failing_report() -> Report {
         anchor: None,
         attempts: None,
         looks: None,
+        view: Default::default(),
     }
 }
 

@@ -62,6 +62,7 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l pr -d 'Pull 
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l token-env -d 'Environment variable that holds the GitHub token' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l state-key-env -d 'Environment variable that holds the key the comment\'s hidden state (attempts of one commit, the pull request\'s looks) is signed with (HMAC-SHA-256); unset: a plain SHA-256' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l dump-config -d 'Print the effective configuration, defaults filled in, and exit'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l details -d 'The text report in full: the protocol table too (overrides [report] details)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l queries -d 'Queries file (JSONL with query_id, group, slices)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l baseline-replicate -d 'A further replicate run of the baseline\'s commit (repeat): the interval then carries the run-to-run noise' -r -F
@@ -114,6 +115,7 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-jso
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-markdown -d 'Also write the Markdown report to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-html -d 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-junit -d 'Also write the JUnit XML report (a test case per gate × slice × rule) to this file' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l details -d 'The text report in full: the protocol table too (overrides [report] details)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l baseline -d 'Per-query metrics of the baseline (JSONL, CSV/TSV, Parquet, trec_eval or ir_measures -q output), as `check` reads them' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l candidate -d 'Per-query metrics of the candidate' -r -F
@@ -141,8 +143,8 @@ exponential\t'gain = 2^rel − 1 (Burges et al.)'"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l order -d 'Ranking order [default: score for TREC runs (trec_eval\'s rule), given for JSONL]' -r -f -a "score\t'Score descending as f64, ties by docid descending in byte order (trec_eval)'
 rank\t'The TREC rank column ascending, ties by docid descending'
 given\t'File order (TREC line order; JSONL list order)'"
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l empty-gold -d 'Queries with no relevant doc: exclude (listed, not averaged), zero (kept, trec_eval), error' -r -f -a "exclude\t'Leave it out of every row and mean; list it in `excluded`'
-zero\t'Keep it: binary metrics are 0, nDCG as trec_eval computes it (trec_eval -c)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l empty-gold -d 'Queries with no relevant doc at --rel-level: zero (kept, binary metrics 0, nDCG by its grades: trec_eval at every -l, with or without -c), exclude (listed, not averaged), error' -r -f -a "exclude\t'Leave it out of every row and mean; list it in `excluded` (`check`\'s default: a query with nothing to find is a tie at 0 on both sides and would only dilute the deltas)'
+zero\t'Keep it: binary metrics are 0, nDCG by its grades; what trec_eval does at every `-l`, with or without `-c` (`rag-gate eval`\'s default)'
 error\t'Stop with an error naming the query and its qrels line'"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l qrels-format -d 'Qrels format, instead of recognising it from content and name' -r -f -a "trec\t'Whitespace-separated TREC lines (`qid Q0 docid rank score tag`; qrels `qid 0 docid rel`)'
 jsonl\t'One JSON object per line: {"query_id", "ranked"} runs, {"query_id", "gold"} qrels'
@@ -162,7 +164,7 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l corpus -d 'Co
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l chunk-map -d '`chunk_id<TAB>doc_id`: map a chunk run to documents (first occurrence kept, then cutoffs)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l exact-run -d 'Exact-search run for ann-recall@k (--run is then the approximate run)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l holes -d 'Write the unjudged docs within the metrics\' largest cutoff as a qrels stub to FILE' -r -F
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l column -d 'Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`, `score=similarity`, `rank=position` [default: the usual names, docs/inputs.md]' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l column -d 'Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`, `score=similarity`, `rank=position` [default: the usual names, docs/eval.md]' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l qrels-column -d 'Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`, `relevance=label` [default: the usual names]' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l summary -d 'Print the summary JSON on stdout (rows then go only to -o FILE, if given)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l judged-only -d 'Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring'
