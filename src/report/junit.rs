@@ -123,6 +123,8 @@ fn figures(g: &GateResult) -> String {
         GateStatus::Pass => "pass",
         GateStatus::Fail => "fail",
         GateStatus::TooSmall => "not judged",
+        GateStatus::Untouched => "untouched",
+        GateStatus::Inconclusive => "inconclusive",
     };
     format!(
         "value {} · threshold {} · {result} (decided by {})",

@@ -59,6 +59,7 @@ mod tests {
             ties: 0,
             losses: 3,
             moved: 4,
+            untouched: false,
             value_range: 1.0,
             atom: None,
             se: 0.3,
