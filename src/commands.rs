@@ -205,6 +205,19 @@ fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome>
         .iter()
         .map(|m| crate::publish::actions::warning(env.actions, m))
         .collect();
+    if args.publish.comment != crate::publish::CommentMode::Off {
+        // Said in the run, not only in the docs: a re-run of several gate files is judged alone.
+        stderr.push(crate::publish::actions::warning(
+            env.actions,
+            &format!(
+                "{} gate files in one check keep no state in their combined comment: a re-run, \
+                 an empty commit or a rebase is judged on its own attempt, not pooled with the \
+                 earlier ones; check each gate file in its own `check --comment` to pool its \
+                 re-runs",
+                files.len()
+            ),
+        ));
+    }
     let mut all_reads = Reads::default();
     let mut keys: std::collections::BTreeMap<String, &std::path::Path> = Default::default();
     let mut done = Vec::new();
@@ -352,6 +365,8 @@ fn analyze_across_runs(
     let earlier = history.earlier();
     let mut analysis = analyze_with(cfg, &earlier)?;
     let report = &mut analysis.report;
+    let flipped = crate::publish::history::flip_warning(&earlier, report.verdict);
+    report.warnings.extend(flipped);
     let hidden = history
         .next(report, earlier.attempt.max(1), &analysis.own)
         .map(|mut state| {
