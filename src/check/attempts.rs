@@ -84,31 +84,7 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         (s, results)
     });
     for a in &earlier.attempts {
-        let results = match &a.values {
-            _ if seen.contains(&a.digest) => "identical",
-            None => {
-                out.warnings.push(format!(
-                    "attempt {} of {short}: its results were not kept in the sticky comment's \
-                     state (too large for the comment, or damaged); it is not judged",
-                    a.attempt
-                ));
-                "lost"
-            }
-            Some(v) if v.ids != own.ids || !same_metrics(v, own, paired.ids.len()) => {
-                out.warnings.push(format!(
-                    "attempt {} of {short}: its results cover other queries or metrics than \
-                     this attempt's; it is not judged",
-                    a.attempt
-                ));
-                "lost"
-            }
-            Some(_) if !means_only => "not-pooled",
-            Some(v) => {
-                seen.push(a.digest.clone());
-                out.tables.extend(tables(v, paired, a.attempt, short));
-                "pooled"
-            }
-        };
+        let results = one_attempt(a, (paired, own, means_only), (&mut seen, short), &mut out);
         shown.push(EarlierVerdict {
             attempt: a.attempt,
             verdict: a.verdict,
@@ -147,6 +123,41 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         }),
     });
     out
+}
+
+/// How one earlier attempt is judged ("identical", "lost", "not-pooled" or "pooled"); a pooled
+/// one's tables go to `out`, and why one is lost to its warnings.
+fn one_attempt(
+    a: &crate::model::looks::EarlierAttempt,
+    (paired, own, means_only): (&Paired, &AttemptValues, bool),
+    (seen, short): (&mut Vec<String>, &str),
+    out: &mut Pooled,
+) -> &'static str {
+    match &a.values {
+        _ if seen.contains(&a.digest) => "identical",
+        None => {
+            out.warnings.push(format!(
+                "attempt {} of {short}: its results were not kept in the sticky comment's \
+                 state (too large for the comment, or damaged); it is not judged",
+                a.attempt
+            ));
+            "lost"
+        }
+        Some(v) if v.ids != own.ids || !same_metrics(v, own, paired.ids.len()) => {
+            out.warnings.push(format!(
+                "attempt {} of {short}: its results cover other queries or metrics than \
+                 this attempt's; it is not judged",
+                a.attempt
+            ));
+            "lost"
+        }
+        Some(_) if !means_only => "not-pooled",
+        Some(v) => {
+            seen.push(a.digest.clone());
+            out.tables.extend(tables(v, paired, a.attempt, short));
+            "pooled"
+        }
+    }
 }
 
 /// The summarised attempts: how they are judged, and their tables (the per-query means once per

@@ -7,6 +7,8 @@
 
 #[cfg(feature = "github")]
 pub mod change;
+#[cfg(feature = "github")]
+pub mod merged;
 pub mod stored;
 pub mod transport;
 

@@ -105,6 +105,37 @@ impl History {
             })
     }
 
+    /// With a state key, on GitHub's re-run of a run (`RUN_ID/ATTEMPT`, attempt 2 or more): the
+    /// warning when the state holds no earlier attempt of that run, which a re-run always
+    /// follows: the state (or the comment) was removed, or replaced by an older one.
+    fn vanished(&self) -> Option<String> {
+        self.ctx.key.as_ref()?;
+        let (id, attempt) = self.ctx.run.as_deref()?.split_once('/')?;
+        let attempt: u32 = attempt.parse().ok().filter(|&a| a > 1)?;
+        let recorded: Vec<u32> = self
+            .state
+            .iter()
+            .flat_map(|s| &s.looks)
+            .flat_map(|l| &l.attempts)
+            .filter_map(|a| a.run.as_deref()?.split_once('/'))
+            .filter(|(r, _)| *r == id)
+            .filter_map(|(_, k)| k.parse().ok())
+            .collect();
+        let missing: Vec<String> = (1..attempt)
+            .filter(|k| !recorded.contains(k))
+            .map(|k| k.to_string())
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "this is attempt {attempt} of CI run {id}, but the sticky comment's signed state \
+                 holds no record of its attempt(s) {}: the state or the comment was removed, or \
+                 replaced by an older one (or that attempt stopped before it posted); what it \
+                 lost is not counted",
+                missing.join(", ")
+            )
+        })
+    }
+
     /// The earlier attempts of the judged candidate, for the analysis to pool.
     pub fn earlier(&self) -> Earlier {
         let mut e = Earlier {
@@ -120,6 +151,7 @@ impl History {
                  listed ({why}); an empty commit, an amend or a rebase starts a new count"
             ));
         }
+        e.warnings.extend(self.vanished());
         let look = self
             .state
             .as_ref()

@@ -445,6 +445,10 @@ fn rerun_thousand_attempts_keep_the_marker_the_verdict_and_the_count() {
     assert_eq!(a["runs"].as_u64().unwrap(), 1001, "{a}");
     // 1,000 failing runs outweigh one lucky one.
     assert_eq!(next.code, 1);
+    assert_eq!(
+        crate::report_schema::violations(&next.report),
+        Vec::<String>::new()
+    );
     let body = repo.body();
     assert!(
         body.starts_with("<!-- rag-gate:v1 id=prod"),
@@ -557,4 +561,160 @@ fn comment_identity_is_the_path_from_the_checkout_root() {
     }
     assert!(ids[0].starts_with("<!-- rag-gate:v1 id=prod."), "{ids:?}");
     assert!(ids.iter().all(|i| *i == ids[0]), "{ids:?}");
+}
+
+/// Class `check-many-no-state`: several gate files in one check keep no state, and the run says
+/// so (a re-run of them is judged alone).
+#[test]
+fn check_many_no_state_is_said_in_the_run() {
+    let repo = Repo::plain();
+    let root = repo.dir.path();
+    std::fs::write(root.join("candidate.jsonl"), candidate(0.0, 5)).unwrap();
+    let second = std::fs::read_to_string(root.join("gate.toml"))
+        .unwrap()
+        .replace("id = \"prod\"", "id = \"staging\"");
+    std::fs::write(root.join("staging.toml"), second).unwrap();
+    repo.serve();
+    let out = rag_gate()
+        .env_clear()
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", repo.gh.server.uri())
+        .current_dir(root)
+        .args([
+            "check",
+            "gate.toml",
+            "staging.toml",
+            "--comment",
+            "--pr",
+            "7",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("2 gate files in one check keep no state in their combined comment: a re-run, an empty commit or a rebase is judged on its own attempt"),
+        "{stderr}"
+    );
+}
+
+/// Class `state-rolled-back`: with a state key, GitHub's re-run attempts of one CI run are a
+/// monotonic reference: a state removed, or replaced by an older signed one, between attempts of
+/// a run is reported.
+#[test]
+fn state_rolled_back_between_attempts_of_a_run_is_reported() {
+    let key = Some("s3cret-state-key");
+    let repo = Repo::plain();
+    *repo.files.borrow_mut() = Some(listing("a0a0a"));
+    repo.check('a', (9, 1), &candidate(-0.04, 11), key);
+    let after_one = repo.body();
+    let two = repo.check('a', (9, 2), &candidate(-0.04, 12), key);
+    assert!(
+        !warnings(&two.report).contains("holds no record"),
+        "{}",
+        warnings(&two.report)
+    );
+    // The older signed state pasted back: attempt 2's record is gone.
+    *repo.comment.borrow_mut() = Some(after_one);
+    let three = repo.check('a', (9, 3), &candidate(0.01, 13), key);
+    assert!(
+        warnings(&three.report).contains("this is attempt 3 of CI run 9, but the sticky comment's signed state holds no record of its attempt(s) 2"),
+        "{}",
+        warnings(&three.report)
+    );
+    // The state removed: the comment without its block.
+    let body = repo.body();
+    *repo.comment.borrow_mut() =
+        Some(body[..body.find("<!-- rag-gate:state").unwrap()].to_string());
+    let four = repo.check('a', (9, 4), &candidate(0.01, 14), key);
+    assert!(
+        warnings(&four.report).contains("holds no record of its attempt(s) 1, 2, 3"),
+        "{}",
+        warnings(&four.report)
+    );
+}
+
+/// Class `ledger-merged-pr`: `ledger record` takes the merged pull request from the forge (the
+/// commit's pull requests), not from the head commit's message, which after a rebase merge names
+/// the pull request's own "(#801)"; without the forge the message is a labelled fallback.
+#[test]
+fn ledger_merged_pr_comes_from_the_forge() {
+    let repo = Repo::new(
+        "[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"results.jsonl\"\n\
+         [bootstrap]\nresamples = 200\n[anchor]\nfile = \"anchor.jsonl\"\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\nmax-drift = 0.02\n",
+    );
+    let root = repo.dir.path();
+    let fp = fingerprint(root);
+    let base: String = (0..N)
+        .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
+        .collect();
+    with_sidecar(&root.join("anchor.jsonl"), &base, &fp);
+    with_sidecar(&root.join("results.jsonl"), &candidate(-0.01, 3), &fp);
+    let event = root.join("push.json");
+    let message = "Tune the reranker (#801)\n\nrebased onto main";
+    std::fs::write(
+        &event,
+        json!({ "head_commit": { "message": message } }).to_string(),
+    )
+    .unwrap();
+    let sha = "f".repeat(40);
+    let record = |forge: bool| {
+        repo.gh.reset();
+        if forge {
+            repo.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path(format!("/repos/octo/repo/commits/{sha}/pulls")))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(json!([
+                        { "number": 801, "merge_commit_sha": "e".repeat(40), "merged_at": null },
+                        { "number": 820, "merge_commit_sha": sha, "merged_at": "2026-12-01T10:00:00Z" }
+                    ]))),
+            );
+        }
+        let out = rag_gate()
+            .env_clear()
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", repo.gh.server.uri())
+            .env("GITHUB_EVENT_PATH", &event)
+            .current_dir(root)
+            .args([
+                "ledger",
+                "record",
+                "gate.toml",
+                "--results",
+                "results.jsonl",
+                "--commit",
+                &sha,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ledger: Value =
+            serde_json::from_slice(&std::fs::read(root.join("results.jsonl.ledger.json")).unwrap())
+                .unwrap();
+        (
+            ledger["entries"][0]["pr"].clone(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (pr, stderr) = record(true);
+    assert_eq!(pr, 820, "{stderr}");
+    assert!(
+        !stderr.contains("read from the head commit's message"),
+        "{stderr}"
+    );
+    let (pr, stderr) = record(false);
+    assert_eq!(pr, 801);
+    assert!(
+        stderr.contains("the merged pull request #801 was read from the head commit's message, not from the forge (listing the pull requests of commit fffffff: GitHub answered 404"),
+        "{stderr}"
+    );
 }
