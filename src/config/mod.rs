@@ -440,9 +440,8 @@ fn key_path(gate_file: &Path) -> PathBuf {
         return resolve(Path::new(""), &gate_file.to_string_lossy());
     };
     let checkout = || {
-        ["GITHUB_WORKSPACE", "CI_PROJECT_DIR"]
-            .iter()
-            .filter_map(|v| std::env::var_os(v).filter(|d| !d.is_empty()))
+        crate::github::env::checkout_roots()
+            .into_iter()
             .filter_map(|d| std::fs::canonicalize(d).ok())
             .find(|d| real.starts_with(d))
     };
