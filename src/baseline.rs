@@ -75,7 +75,13 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
         found: None,
         missing: None,
     };
-    conclude(args, record, fetched, env.actions, env.token.as_ref())
+    conclude(
+        args,
+        record,
+        fetched,
+        (env.actions, "GitHub"),
+        env.token.as_ref(),
+    )
 }
 
 /// The fetch's end, the same on every forge: the zip unpacked and the provenance written, or
@@ -84,13 +90,13 @@ fn conclude(
     args: &FetchArgs,
     mut record: Provenance,
     fetched: std::result::Result<Fetched, (Option<MergeBase>, Problem)>,
-    actions: bool,
+    (actions, forge): (bool, &str),
     token: Option<&crate::github::Token>,
 ) -> Result<Outcome> {
     match fetched {
         Ok((base, run, zip)) => {
             (record.merge_base, record.merge_base_behind) = base;
-            finish(args, record, run, &zip)
+            finish(args, record, (run, forge), &zip)
         }
         Err((base, Problem::Missing(why))) => {
             (record.merge_base, record.merge_base_behind) = base.unwrap_or_default();
@@ -157,6 +163,12 @@ fn fetch_gitlab(
             let known = |p: Problem| (Some((merge_base.clone(), None)), p);
             let client = crate::gitlab::Client::new(gl, &token, env.retries, 0)
                 .map_err(|m| known(Problem::Failed(m)))?;
+            // How far the target branch moved on past the merge-base (for `max-behind`): best
+            // effort, unknown when the compare fails.
+            let behind = artifacts::behind(&client, &args.branch, &merge_base)
+                .await
+                .ok();
+            let known = |p: Problem| (Some((merge_base.clone(), behind)), p);
             let work = async {
                 let (run, job) =
                     artifacts::find(&client, &args.branch, &args.artifact, &merge_base).await?;
@@ -164,7 +176,7 @@ fn fetch_gitlab(
                 Ok::<_, Problem>((run, zip))
             };
             match tokio::time::timeout(env.deadline * 3, work).await {
-                Ok(Ok((run, zip))) => Ok(((merge_base.clone(), None), run, zip)),
+                Ok(Ok((run, zip))) => Ok(((merge_base.clone(), behind), run, zip)),
                 Ok(Err(p)) => Err(known(p)),
                 Err(_) => Err(known(Problem::Failed(format!(
                     "gave up on GitLab after {} s",
@@ -183,7 +195,7 @@ fn fetch_gitlab(
         found: None,
         missing: None,
     };
-    conclude(args, record, fetched, false, Some(&token))
+    conclude(args, record, fetched, (false, "GitLab"), Some(&token))
 }
 
 /// The merge-base and how many commits the base branch has past it (when GitHub said).
@@ -229,7 +241,12 @@ async fn fetch_with(
 }
 
 /// Unpacks the zip into `--to` and writes the provenance file; the outcome's lines say what.
-fn finish(args: &FetchArgs, mut record: Provenance, run: FoundRun, zip: &[u8]) -> Result<Outcome> {
+fn finish(
+    args: &FetchArgs,
+    mut record: Provenance,
+    (run, forge): (FoundRun, &str),
+    zip: &[u8],
+) -> Result<Outcome> {
     let shown = format!(
         "the artifact {} of run {}",
         crate::safe_text::quoted(&args.artifact),
@@ -246,7 +263,7 @@ fn finish(args: &FetchArgs, mut record: Provenance, run: FoundRun, zip: &[u8]) -
             crate::numbers::count(n as usize, "commit", "commits")
         ),
         None => format!(
-            "; how far {} is past the merge-base is unknown (GitHub's compare did not say)",
+            "; how far {} is past the merge-base is unknown ({forge}'s compare did not say)",
             args.branch
         ),
     };

@@ -277,9 +277,21 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
 
 /// [`analyze_full`] with the earlier attempts of the judged commit pooled into the candidate.
 pub fn analyze_with(cfg: &Config, earlier: &Earlier) -> Result<Analysis> {
+    analyze_pooling(cfg, earlier, &[])
+}
+
+/// [`analyze`] with `pooled` (earlier attempts' runs, rows keyed by query id) added to the
+/// candidate's replicates: the anchor analysis of a pooled candidate reads what its verdict
+/// against the baseline read.
+pub fn analyze_pooled_runs(cfg: &Config, pooled: &[MetricTable]) -> Result<Report> {
+    Ok(analyze_pooling(cfg, &Earlier::default(), pooled)?.report)
+}
+
+fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
     let wanted = wanted_metrics(cfg);
-    let inputs = load_inputs(cfg, &wanted)?;
+    let mut inputs = load_inputs(cfg, &wanted)?;
+    inputs.more[1].extend(extra.iter().cloned());
     let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);
     let baseline = crate::provenance::assess::assess(cfg, context)?;
     let efficiency = efficiency_section(cfg)?;
@@ -321,7 +333,7 @@ pub fn analyze_with(cfg: &Config, earlier: &Earlier) -> Result<Analysis> {
     };
     let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
     report.baseline = Some(baseline.info);
-    anchor::judge_anchor(cfg, &mut report)?;
+    anchor::judge_anchor(cfg, &mut report, &pooled.tables)?;
     if let Some(e) = efficiency {
         judge::efficiency::add_to_verdict(&mut report, &e);
         report.efficiency = Some(e);
@@ -471,7 +483,8 @@ fn pair_inputs(
     let meeting = crate::bounds::meeting::for_gates(cfg, sides, &paired.ids)?;
     paired.warnings.extend(meeting);
     unranked(cfg, inputs, &mut paired);
-    let unattached = (!earlier.attempts.is_empty()).then(|| paired.clone());
+    let any_earlier = !earlier.attempts.is_empty() || earlier.summary.is_some();
+    let unattached = any_earlier.then(|| paired.clone());
     pair::replicates::attach(
         &mut paired,
         [&inputs.more[0], &inputs.more[1]],

@@ -184,6 +184,26 @@ fn in_gate_file(file: &std::path::Path, e: Error) -> Error {
     Error::Config(format!("{name}: {e}"))
 }
 
+/// Under `--comment`, several gate files keep no state in their combined comment: said in the
+/// run, not only in the docs (a re-run of them is judged alone).
+fn no_state_warning(
+    args: &CheckArgs,
+    files: usize,
+    actions: bool,
+) -> Option<crate::safe_text::Line> {
+    (args.publish.comment != crate::publish::CommentMode::Off).then(|| {
+        crate::publish::actions::warning(
+            actions,
+            &format!(
+                "{files} gate files in one check keep no state in their combined comment: a \
+                 re-run, an empty commit or a rebase is judged on its own attempt, not pooled \
+                 with the earlier ones; check each gate file in its own `check --comment` to \
+                 pool its re-runs"
+            ),
+        )
+    })
+}
+
 /// `check a.toml b.toml …`: every file analysed first (a bad one is exit 2 naming it, before
 /// anything is written or posted), then one combined report in every output, one job summary
 /// and one sticky comment, and the worst verdict's exit code. Each file's id keys its section
@@ -205,6 +225,7 @@ fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome>
         .iter()
         .map(|m| crate::publish::actions::warning(env.actions, m))
         .collect();
+    stderr.extend(no_state_warning(args, files.len(), env.actions));
     let mut all_reads = Reads::default();
     let mut keys: std::collections::BTreeMap<String, &std::path::Path> = Default::default();
     let mut done = Vec::new();
@@ -357,6 +378,8 @@ fn analyze_across_runs(
     let earlier = history.earlier();
     let mut analysis = analyze_with(cfg, &earlier)?;
     let report = &mut analysis.report;
+    let flipped = crate::publish::history::flip_warning(&earlier, report.verdict);
+    report.warnings.extend(flipped);
     let hidden = history
         .next(report, earlier.attempt.max(1), &analysis.own)
         .map(|mut state| {

@@ -136,6 +136,78 @@ fn run_deltas(
 }
 
 /// `rag-gate ledger record`.
+/// The merged pull request of `commit`: `--pr`, else the forge's (GitHub's pull requests of the
+/// commit, GitLab's merge requests of it), else, labelled in a warning, the number the head
+/// commit's message names (a rebase merge's message may name another pull request).
+fn merged_pr(
+    flag: Option<u64>,
+    env: &crate::github::GithubEnv,
+    commit: &str,
+) -> (Option<u64>, Option<String>) {
+    if flag.is_some() {
+        return (flag, None);
+    }
+    let asked = from_forge(env, commit);
+    if let Ok(Some(n)) = asked {
+        return (Some(n), None);
+    }
+    let why = match asked {
+        Err(e) => e,
+        _ => "the forge names no merged request for it".into(),
+    };
+    let pr = env.push_message().as_deref().and_then(pr_from_message);
+    let said = pr.map(|n| {
+        format!(
+            "the merged pull request #{n} was read from the head commit's message, not from the \
+             forge ({why}); a rebase merge's message may name another pull request: pass --pr N \
+             to be sure"
+        )
+    });
+    (pr, said)
+}
+
+/// The forge's answer for `commit`; Err says why there is none (no forge, no token, a refusal).
+#[cfg(feature = "github")]
+fn from_forge(
+    env: &crate::github::GithubEnv,
+    commit: &str,
+) -> std::result::Result<Option<u64>, String> {
+    let gitlab = crate::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").filter(|_| !env.actions);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("could not start the async runtime: {e}"))?;
+    let token = |t: Option<&crate::github::Token>, var: &str| {
+        t.cloned()
+            .ok_or_else(|| format!("no token: {var} is not set"))
+    };
+    if let Some(gl) = gitlab {
+        let t = token(gl.token.as_ref(), &gl.token_var)?;
+        let found = rt.block_on(async {
+            let client = crate::gitlab::Client::new(&gl, &t, env.retries, 0)?;
+            crate::forge::merged::gitlab(&client, commit).await
+        });
+        return found.map_err(|e| crate::github::redact(&e, Some(&t)));
+    }
+    let t = token(env.token.as_ref(), &env.token_var)?;
+    let repo = env
+        .repository
+        .clone()
+        .ok_or("GITHUB_REPOSITORY is not set")?;
+    let found = rt.block_on(async {
+        let client = crate::github::client::Client::new(env, &t, &repo)?;
+        tokio::time::timeout(env.deadline, crate::forge::merged::github(&client, commit))
+            .await
+            .map_err(|_| "GitHub did not answer in time".to_string())?
+    });
+    found.map_err(|e| crate::github::redact(&e, Some(&t)))
+}
+
+#[cfg(not(feature = "github"))]
+fn from_forge(_: &crate::github::GithubEnv, _: &str) -> std::result::Result<Option<u64>, String> {
+    Err("this rag-gate was built without the forge clients (cargo feature `github`)".into())
+}
+
 pub fn ledger_record(args: &LedgerRecordArgs) -> Result<Outcome> {
     let cfg = config::load(&args.gate_file)?;
     let env = crate::github::GithubEnv::from_process("GITHUB_TOKEN");
@@ -157,13 +229,11 @@ pub fn ledger_record(args: &LedgerRecordArgs) -> Result<Outcome> {
         .ok_or_else(|| {
             Error::Usage("no commit: pass --commit SHA (GITHUB_SHA is not set)".into())
         })?;
-    let pr = args
-        .pr
-        .or_else(|| env.push_message().as_deref().and_then(pr_from_message));
+    let (pr, said) = merged_pr(args.pr, &env, &commit);
     let results = spec(&args.results);
     let parent = args.parent.as_deref().map(spec);
     let anchor_sha = files::file_sha256(&anchor.file.path, &anchor.file.shown())?;
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<String> = said.into_iter().collect();
     let mut entries = parent_ledger(parent.as_ref(), &anchor_sha, &mut warnings)?;
     let deltas = run_deltas(&cfg, &anchor.file, parent.as_ref(), &results)?;
     let last = entries.last();

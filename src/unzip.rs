@@ -83,6 +83,7 @@ pub fn unpack(zip: &[u8], shown: &str, to: &Path, limits: &Limits) -> Result<Vec
     };
     let mut archive =
         zip::ZipArchive::new(counted).map_err(|e| format!("{shown} is not a readable zip: {e}"))?;
+    refuse_repeated_names(zip, archive.len(), shown)?;
     if archive.len() > limits.entries {
         return Err(format!(
             "{shown} has {} entries; at most {} are unpacked",
@@ -116,6 +117,92 @@ pub fn unpack(zip: &[u8], shown: &str, to: &Path, limits: &Limits) -> Result<Vec
     }
     let files = move_into_place(staging.path(), to, &entries)?;
     Ok(files)
+}
+
+/// The zip reader keeps one entry per name (the last), so a name given twice in the central
+/// directory is looked for there, in the raw records: refused, naming it. When the records
+/// cannot be walked, the directory's own entry count against the reader's says it.
+fn refuse_repeated_names(zip: &[u8], kept: usize, shown: &str) -> Result<(), String> {
+    let Some((declared, names)) = central_names(zip) else {
+        return Ok(());
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for raw in &names {
+        let name = String::from_utf8_lossy(raw).into_owned();
+        let key = safe_relative(&name).unwrap_or_else(|_| PathBuf::from(&name));
+        if !seen.insert(key) {
+            return Err(format!(
+                "{shown}: refused entry {}: the name appears twice (unzip tools disagree on which copy wins)",
+                crate::safe_text::quoted(&name)
+            ));
+        }
+    }
+    if declared as usize > kept {
+        return Err(format!(
+            "{shown}: refused: its central directory lists {declared} entries, of which only {kept} have distinct names (a name appears twice)"
+        ));
+    }
+    Ok(())
+}
+
+fn le16(b: &[u8], at: usize) -> Option<u64> {
+    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?) as u64)
+}
+
+fn le32(b: &[u8], at: usize) -> Option<u64> {
+    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?) as u64)
+}
+
+fn le64(b: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
+}
+
+/// The central directory's declared entry count and each record's raw name (APPNOTE 4.3.12,
+/// 4.3.14–16), or None when it cannot be walked.
+fn central_names(zip: &[u8]) -> Option<(u64, Vec<&[u8]>)> {
+    let from = zip.len().saturating_sub(22 + 65_535);
+    let eocd = (from..=zip.len().checked_sub(22)?)
+        .rev()
+        .find(|&i| zip[i..].starts_with(b"PK\x05\x06"))?;
+    let (mut total, mut size, mut offset) = (
+        le16(zip, eocd + 10)?,
+        le32(zip, eocd + 12)?,
+        le32(zip, eocd + 16)?,
+    );
+    if total == 0xffff || size == 0xffff_ffff || offset == 0xffff_ffff {
+        let locator = eocd.checked_sub(20)?;
+        if !zip[locator..].starts_with(b"PK\x06\x07") {
+            return None;
+        }
+        let z64 = le64(zip, locator + 8)? as usize;
+        if !zip.get(z64..)?.starts_with(b"PK\x06\x06") {
+            return None;
+        }
+        (total, size, offset) = (
+            le64(zip, z64 + 32)?,
+            le64(zip, z64 + 40)?,
+            le64(zip, z64 + 48)?,
+        );
+    }
+    // Data prepended to the zip shifts every offset: the directory then ends where the end
+    // record starts.
+    let start = match zip.get(offset as usize..) {
+        Some(rest) if rest.starts_with(b"PK\x01\x02") => offset as usize,
+        _ => eocd.checked_sub(size as usize)?,
+    };
+    let mut names = Vec::new();
+    let mut at = start;
+    while names.len() < total as usize && zip.get(at..)?.starts_with(b"PK\x01\x02") {
+        let (n, x, c) = (
+            le16(zip, at + 28)?,
+            le16(zip, at + 30)?,
+            le16(zip, at + 32)?,
+        );
+        let name = zip.get(at + 46..at + 46 + n as usize)?;
+        names.push(name);
+        at += 46 + (n + x + c) as usize;
+    }
+    Some((total, names))
 }
 
 /// Every entry's name and type, before anything is written.

@@ -55,14 +55,15 @@ pub fn drift_config(
     d
 }
 
-/// The anchor analysis of `side` against the anchor; an error says it was the anchor's.
+/// The anchor analysis of `side` against the anchor, `pooled` (earlier attempts' runs of the
+/// candidate) among its replicates; an error says it was the anchor's.
 fn against_anchor(
     cfg: &Config,
     a: &AnchorSettings,
-    side: &InputSpec,
-    more: &[InputSpec],
+    (side, more): (&InputSpec, &[InputSpec]),
+    pooled: &[crate::load::MetricTable],
 ) -> Result<Report> {
-    super::analyze(&drift_config(cfg, a, side, more)).map_err(|e| match e {
+    super::analyze_pooled_runs(&drift_config(cfg, a, side, more), pooled).map_err(|e| match e {
         Error::Usage(m) => Error::Usage(format!(
             "[anchor] file = {}: {}",
             crate::safe_text::quoted(&a.file.written),
@@ -192,8 +193,14 @@ fn drift_rows(
 }
 
 /// Judges the `max-drift` gates of `cfg` and adds them, the anchor section and their warnings
-/// to `report` (whose comparisons are the candidate against the baseline).
-pub fn judge_anchor(cfg: &Config, report: &mut Report) -> Result<()> {
+/// to `report` (whose comparisons are the candidate against the baseline). `pooled` are the
+/// earlier attempts' runs pooled into the candidate: the drift test reads them too, so every
+/// rule judges the same evidence.
+pub fn judge_anchor(
+    cfg: &Config,
+    report: &mut Report,
+    pooled: &[crate::load::MetricTable],
+) -> Result<()> {
     let Some(a) = &cfg.anchor else { return Ok(()) };
     require_sidecar(cfg, a)?;
     let anchor_sha = history::file_sha256(&a.file.path, &a.file.shown())
@@ -212,8 +219,8 @@ pub fn judge_anchor(cfg: &Config, report: &mut Report) -> Result<()> {
                 .into_owned()
         });
     let i = &cfg.inputs;
-    let cand = against_anchor(cfg, a, &i.candidate, &i.candidate_more)?;
-    let main = against_anchor(cfg, a, &i.baseline, &i.baseline_more)?;
+    let cand = against_anchor(cfg, a, (&i.candidate, &i.candidate_more), pooled)?;
+    let main = against_anchor(cfg, a, (&i.baseline, &i.baseline_more), &[])?;
     let (ledger, status, ledger_warning) = ledger(cfg, a, &anchor_sha);
     report.warnings.extend(ledger_warning);
     let drift = drift_rows(cfg, report, [&cand, &main], ledger.as_ref(), &name);

@@ -8,7 +8,9 @@
 
 use crate::config::Config;
 use crate::load::{MetricTable, QueryRow};
-use crate::model::looks::{AttemptValues, AttemptsReport, Earlier, EarlierVerdict};
+use crate::model::looks::{
+    AttemptValues, AttemptsReport, Earlier, EarlierSummary, EarlierVerdict, SummarisedAttempts,
+};
 use crate::pair::Paired;
 
 /// The earlier attempts as the analysis uses them.
@@ -58,7 +60,8 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         report: None,
         warnings: Vec::new(),
     };
-    let (Some(commit), false) = (&earlier.commit, earlier.attempts.is_empty()) else {
+    let first_attempt = earlier.attempts.is_empty() && earlier.summary.is_none();
+    let (Some(commit), false) = (&earlier.commit, first_attempt) else {
         return out;
     };
     let short = commit.get(..7).unwrap_or(commit);
@@ -68,39 +71,28 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         .all(|g| g.statistic == crate::stats::statistic::Statistic::Mean);
     let mut seen = vec![own.digest()];
     let mut shown = Vec::new();
+    let summarised = earlier.summary.as_ref().map(|s| {
+        let (results, tables) = summarised(s, (paired, own, means_only), &mut seen);
+        if results == "lost" && s.runs > 0 {
+            out.warnings.push(format!(
+                "attempts {}–{} of {short} (summarised): their results cover other queries or \
+                 metrics than this attempt's; they are not judged",
+                s.first, s.last
+            ));
+        }
+        out.tables.extend(tables);
+        (s, results)
+    });
     for a in &earlier.attempts {
-        let results = match &a.values {
-            _ if seen.contains(&a.digest) => "identical",
-            None => {
-                out.warnings.push(format!(
-                    "attempt {} of {short}: its results were not kept in the sticky comment's \
-                     state (too large for the comment, or damaged); it is not judged",
-                    a.attempt
-                ));
-                "lost"
-            }
-            Some(v) if v.ids != own.ids || !same_metrics(v, own, paired.ids.len()) => {
-                out.warnings.push(format!(
-                    "attempt {} of {short}: its results cover other queries or metrics than \
-                     this attempt's; it is not judged",
-                    a.attempt
-                ));
-                "lost"
-            }
-            Some(_) if !means_only => "not-pooled",
-            Some(v) => {
-                seen.push(a.digest.clone());
-                out.tables.extend(tables(v, paired, a.attempt, short));
-                "pooled"
-            }
-        };
+        let results = one_attempt(a, (paired, own, means_only), (&mut seen, short), &mut out);
         shown.push(EarlierVerdict {
             attempt: a.attempt,
             verdict: a.verdict,
             results: results.into(),
         });
     }
-    if shown.iter().any(|s| s.results == "not-pooled") {
+    let not_pooled = summarised.is_some_and(|(_, r)| r == "not-pooled");
+    if not_pooled || shown.iter().any(|s| s.results == "not-pooled") {
         out.warnings.push(format!(
             "the earlier attempts of {short} are not pooled: a median or p95 gate has no \
              replicate-aware interval; judged on this attempt alone"
@@ -108,17 +100,96 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
     }
     // Every earlier attempt had these very results: a deterministic re-run adds nothing, and
     // its report is the first attempt's.
-    if shown.iter().all(|s| s.results == "identical") {
+    let all_identical = summarised.map_or(true, |(_, r)| r == "identical");
+    if all_identical && shown.iter().all(|s| s.results == "identical") {
         return out;
     }
-    let runs = if out.tables.is_empty() { 1 } else { seen.len() };
+    let folded = summarised
+        .filter(|(_, r)| *r == "pooled")
+        .map_or(0, |(s, _)| s.distinct);
+    let pooled = shown.iter().filter(|s| s.results == "pooled").count();
+    let runs = 1 + pooled + folded as usize;
     out.report = Some(AttemptsReport {
         commit: commit.clone(),
         attempt: earlier.attempt.max(1),
         runs,
         earlier: shown,
+        summarised: summarised.map(|(s, results)| SummarisedAttempts {
+            first: s.first,
+            last: s.last,
+            verdicts: s.verdicts.clone(),
+            runs: if results == "pooled" { s.runs } else { 0 },
+            results: results.into(),
+        }),
     });
     out
+}
+
+/// How one earlier attempt is judged ("identical", "lost", "not-pooled" or "pooled"); a pooled
+/// one's tables go to `out`, and why one is lost to its warnings.
+fn one_attempt(
+    a: &crate::model::looks::EarlierAttempt,
+    (paired, own, means_only): (&Paired, &AttemptValues, bool),
+    (seen, short): (&mut Vec<String>, &str),
+    out: &mut Pooled,
+) -> &'static str {
+    match &a.values {
+        _ if seen.contains(&a.digest) => "identical",
+        None => {
+            out.warnings.push(format!(
+                "attempt {} of {short}: its results were not kept in the sticky comment's \
+                 state (too large for the comment, or damaged); it is not judged",
+                a.attempt
+            ));
+            "lost"
+        }
+        Some(v) if v.ids != own.ids || !same_metrics(v, own, paired.ids.len()) => {
+            out.warnings.push(format!(
+                "attempt {} of {short}: its results cover other queries or metrics than \
+                 this attempt's; it is not judged",
+                a.attempt
+            ));
+            "lost"
+        }
+        Some(_) if !means_only => "not-pooled",
+        Some(v) => {
+            seen.push(a.digest.clone());
+            out.tables.extend(tables(v, paired, a.attempt, short));
+            "pooled"
+        }
+    }
+}
+
+/// The summarised attempts: how they are judged, and their tables (the per-query means once per
+/// run they stand for, so each run weighs as one in the candidate's per-query average). Their
+/// digests join `seen`.
+fn summarised(
+    s: &EarlierSummary,
+    (paired, own, means_only): (&Paired, &AttemptValues, bool),
+    seen: &mut Vec<String>,
+) -> (&'static str, Vec<MetricTable>) {
+    let Some(m) = &s.means else {
+        return ("lost", Vec::new());
+    };
+    if s.digests.iter().all(|d| seen.contains(d)) && s.distinct == 1 {
+        return ("identical", Vec::new());
+    }
+    if m.ids != own.ids || !same_metrics(m, own, paired.ids.len()) {
+        return ("lost", Vec::new());
+    }
+    if !means_only {
+        return ("not-pooled", Vec::new());
+    }
+    seen.extend(
+        s.digests
+            .iter()
+            .filter(|d| !seen.contains(d))
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    let one = tables(m, paired, s.first, "the summarised attempts");
+    let tables = (0..s.runs).flat_map(|_| one.iter().cloned()).collect();
+    ("pooled", tables)
 }
 
 /// The same metrics as `b`, each run one value per paired query (`n`).

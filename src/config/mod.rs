@@ -503,13 +503,20 @@ pub fn default_comment_key(gate_file: &Path) -> String {
 }
 
 /// The gate file's path as the sticky key hashes it, the same however it was named on the
-/// command line (relative, absolute, through `..` or a symlink): its real path relative to the
-/// repository (the nearest folder above it holding `.git`), else to the current folder when it
-/// lies below it, else absolute. A file that cannot be resolved keeps its path as given,
-/// cleaned lexically.
+/// command line (relative, absolute, through `..` or a symlink, from any folder): its real path
+/// relative to the repository root — the CI checkout (`GITHUB_WORKSPACE`, `CI_PROJECT_DIR`)
+/// when the file lies in it, else the nearest folder above it holding `.git` — else to the
+/// current folder when it lies below it, else absolute. A file that cannot be resolved keeps
+/// its path as given, cleaned lexically.
 fn key_path(gate_file: &Path) -> PathBuf {
     let Ok(real) = std::fs::canonicalize(gate_file) else {
         return resolve(Path::new(""), &gate_file.to_string_lossy());
+    };
+    let checkout = || {
+        crate::github::env::checkout_roots()
+            .into_iter()
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .find(|d| real.starts_with(d))
     };
     let repo = || {
         real.ancestors()
@@ -523,7 +530,7 @@ fn key_path(gate_file: &Path) -> PathBuf {
             .and_then(|d| std::fs::canonicalize(d).ok())
             .filter(|d| real.starts_with(d))
     };
-    match repo().or_else(cwd) {
+    match checkout().or_else(repo).or_else(cwd) {
         Some(root) => real
             .strip_prefix(&root)
             .map_or(real.clone(), Path::to_path_buf),

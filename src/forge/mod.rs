@@ -5,6 +5,10 @@
 //! both on the shared HTTP [`transport`] (octocrab's hyper and rustls, the body cap, the
 //! same-host rule, the token-free download of a redirect, the redaction).
 
+#[cfg(feature = "github")]
+pub mod change;
+#[cfg(feature = "github")]
+pub mod merged;
 pub mod stored;
 pub mod transport;
 

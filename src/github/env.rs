@@ -221,6 +221,16 @@ fn pr_from_event(path: &Path) -> Result<u64, String> {
     Err("no pull request number: this event is not about a pull request (pass --pr N)".into())
 }
 
+/// The CI checkout the run works in (`GITHUB_WORKSPACE` on GitHub, `CI_PROJECT_DIR` on GitLab),
+/// the ones set: the repository root a gate file's path is taken relative to.
+pub fn checkout_roots() -> Vec<std::path::PathBuf> {
+    ["GITHUB_WORKSPACE", "CI_PROJECT_DIR"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).filter(|d| !d.is_empty()))
+        .map(std::path::PathBuf::from)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,6 +40,31 @@ struct Job {
     artifacts_file: Option<serde_json::Value>,
 }
 
+/// How many commits `branch` has past `merge_base` (GitLab's compare, `from` the merge-base
+/// `to` the branch: the commits the branch has that the merge-base lacks).
+pub async fn behind(client: &Client, branch: &str, merge_base: &str) -> Result<u64, String> {
+    #[derive(Deserialize)]
+    struct Compare {
+        commits: Vec<serde::de::IgnoredAny>,
+    }
+    let what = format!(
+        "comparing the merge-base {} with {}",
+        short(merge_base),
+        crate::safe_text::quoted(branch)
+    );
+    let route = format!(
+        "{}/repository/compare?from={}&to={}",
+        client.project_route(),
+        encode(merge_base),
+        encode(branch)
+    );
+    let reply = client.http().get(&route, &what, MAX_BODY).await?;
+    if !reply.ok() {
+        return Err(client.refusal(&reply, &what));
+    }
+    Ok(reply.parse::<Compare>(&what)?.commits.len() as u64)
+}
+
 /// The pipeline and job whose artifacts hold the baseline: the newest successful pipeline of
 /// `branch` for `merge_base`, else for its nearest ancestor that has one with a job `job`.
 pub async fn find(

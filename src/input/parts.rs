@@ -24,9 +24,19 @@ pub struct Part {
 /// by level). Every part must lie under the same partition keys in the same order; a folder
 /// level mixing part files and `key=value` subfolders, a subfolder that is not `key=value`, or
 /// a key repeated on one path is an error naming the folder.
+///
+/// A symbolic link is followed only to a file or folder inside `dir`, and each real file and
+/// folder is read once: a link out of the dataset, or a second way to a folder or part file
+/// already read, is an error naming it. So the walk reads each entry once, linear in the
+/// entries, whatever links the folder holds.
 pub fn hive_parts(dir: &Path, shown: &str, ext: &str) -> Result<Vec<Part>> {
     let mut out = Vec::new();
-    walk(dir, shown, ext, &mut Vec::new(), "", &mut out)?;
+    let root = std::fs::canonicalize(dir).map_err(|e| Error::io(shown, "listing", e))?;
+    let mut seen = Seen {
+        root: root.clone(),
+        read: [root].into(),
+    };
+    walk(dir, (shown, ext), &mut seen, &mut Vec::new(), "", &mut out)?;
     if out.is_empty() {
         return Err(Error::input(
             shown,
@@ -58,11 +68,48 @@ pub fn hive_parts(dir: &Path, shown: &str, ext: &str) -> Result<Vec<Part>> {
     Ok(out)
 }
 
+/// The dataset's real root and every real path read so far.
+struct Seen {
+    root: PathBuf,
+    read: std::collections::HashSet<PathBuf>,
+}
+
+impl Seen {
+    /// Records the entry `path` (named `name` in folder `here`); an error when it is a link out
+    /// of the dataset or a second way to something already read.
+    fn once(&mut self, path: &Path, here: &str, name: &str) -> Result<()> {
+        let real = std::fs::canonicalize(path).map_err(|e| Error::io(here, "listing", e))?;
+        if !real.starts_with(&self.root) {
+            return Err(Error::input(
+                here,
+                0,
+                format!(
+                    "{} is a symbolic link out of the dataset folder; expected part files and \
+                     partition folders inside it",
+                    quoted(name)
+                ),
+            ));
+        }
+        if !self.read.insert(real) {
+            return Err(Error::input(
+                here,
+                0,
+                format!(
+                    "{} leads to a folder or part file already read (a symbolic link); each \
+                     part is read once: remove the link",
+                    quoted(name)
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// One folder level of [`hive_parts`]: its part files, or its `key=value` subfolders.
 fn walk(
     dir: &Path,
-    shown: &str,
-    ext: &str,
+    (shown, ext): (&str, &str),
+    seen: &mut Seen,
     partition: &mut Vec<(String, Option<String>)>,
     relative: &str,
     out: &mut Vec<Part>,
@@ -94,6 +141,7 @@ fn walk(
     }
     files.sort_by_cached_key(|(n, _)| natural_key(n));
     for (name, path) in files {
+        seen.once(&path, &here(), &name)?;
         out.push(Part {
             path,
             relative: format!("{relative}{name}"),
@@ -120,11 +168,12 @@ fn walk(
                 format!("partition key {} appears twice on one path", quoted(&key)),
             ));
         }
+        seen.once(&path, &here(), &name)?;
         partition.push((key, value));
         walk(
             &path,
-            shown,
-            ext,
+            (shown, ext),
+            seen,
             partition,
             &format!("{relative}{name}/"),
             out,

@@ -64,8 +64,33 @@ pub struct Earlier {
     /// This attempt's number (1 for the first check of the commit; 0 read as 1).
     pub attempt: u32,
     pub attempts: Vec<EarlierAttempt>,
+    /// The oldest attempts, folded into sufficient statistics when the state reached its cap.
+    pub summary: Option<EarlierSummary>,
     /// Warnings from reading the state (a state that failed its check, a lost attempt).
     pub warnings: Vec<String>,
+}
+
+/// The oldest attempts of a candidate as the state keeps them past its cap: their verdicts
+/// counted, their results folded into per-query means (the sufficient statistic of the
+/// candidate's pooled runs: the crossed interval averages the candidate's runs per query).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EarlierSummary {
+    /// The first and last attempt folded.
+    pub first: u32,
+    pub last: u32,
+    /// Verdict (as its report said it) → attempts.
+    pub verdicts: std::collections::BTreeMap<String, u32>,
+    /// Runs the means average (each counts as one run when pooled).
+    pub runs: usize,
+    /// Distinct results folded (the attempts they came from).
+    pub distinct: u32,
+    /// The per-query means, one run (None when they were not kept, or failed their checks).
+    pub means: Option<AttemptValues>,
+    /// Digests of the distinct results folded (the newest ones), so an identical re-run still
+    /// counts once.
+    pub digests: Vec<String>,
+    /// Attempts folded without their results (not kept, or covering other queries).
+    pub lost: u32,
 }
 
 /// How the report's verdict pooled the attempts of one commit (absent on a first attempt).
@@ -77,8 +102,25 @@ pub struct AttemptsReport {
     pub attempt: u32,
     /// Distinct results the verdict is judged on (identical attempts count once).
     pub runs: usize,
-    /// The attempts before this one, oldest first.
+    /// The attempts before this one, oldest first (past the state's cap, the newest ones; the
+    /// older are in `summarised`).
     pub earlier: Vec<EarlierVerdict>,
+    /// The oldest attempts, folded into per-query means when the state reached its cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summarised: Option<SummarisedAttempts>,
+}
+
+/// The report's view of [`EarlierSummary`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SummarisedAttempts {
+    pub first: u32,
+    pub last: u32,
+    /// Verdict → attempts.
+    pub verdicts: std::collections::BTreeMap<String, u32>,
+    /// Runs their means stand for in the pooled verdict (0 when not pooled).
+    pub runs: usize,
+    /// "pooled", "identical", "lost" or "not-pooled", as for an earlier attempt.
+    pub results: String,
 }
 
 /// An earlier attempt as the report shows it.

@@ -3,11 +3,17 @@
 //! data, to be pooled as replicates of the candidate); after it, the next state (this attempt
 //! and this look added) and the history of looks the report shows.
 //!
-//! An attempt is one check of a commit: GitHub's re-run (`GITHUB_RUN_ATTEMPT`), a new run on the
-//! same head SHA, a retried GitLab job. A second check in the same CI run (the same run id and
-//! attempt, or pipeline and job) replaces its own record instead of adding one.
+//! An attempt is one check of a candidate: GitHub's re-run (`GITHUB_RUN_ATTEMPT`), a new run on
+//! the same head SHA, a retried GitLab job, and also a new commit that leaves the pull request's
+//! change as it was (an empty commit, an amend of the message, a rebase or a merge of main that
+//! touches none of its files): attempts are keyed by the SHA-256 of the change as the forge
+//! lists it (each changed file's path, status and content hash), and by the head commit only
+//! when the forge cannot list it (said in a warning). A second check in the same CI run (the
+//! same run id and attempt, or pipeline and job) replaces its own record instead of adding one.
 
-use crate::model::looks::{AttemptValues, Earlier, EarlierAttempt, LookRow, LooksReport};
+use crate::model::looks::{
+    AttemptValues, Earlier, EarlierAttempt, EarlierSummary, LookRow, LooksReport,
+};
 use crate::model::{Report, Verdict};
 use crate::numbers::signed;
 
@@ -23,6 +29,9 @@ pub struct Context {
     /// Repository, request and gate key: a state is only good for its own comment.
     pub scope: String,
     pub key: Option<Vec<u8>>,
+    /// SHA-256 of the pull request's change as the forge lists it, or why it could not be
+    /// listed (attempts are then keyed by the commit).
+    pub change: Option<Result<String, String>>,
 }
 
 /// What the comment said before this check.
@@ -52,7 +61,10 @@ pub fn read(args: &PublishArgs, env: &GithubEnv) -> History {
                 .map(|b| super::state::read(&b, &h.ctx.scope, h.ctx.key.as_deref()))
                 .unwrap_or(Found::None);
             match found {
-                Found::Trusted(s) => h.state = Some(s),
+                Found::Trusted(mut s) => {
+                    super::state::cap(&mut s);
+                    h.state = Some(s)
+                }
                 Found::None => {}
                 Found::Ignored(why) => h.warnings.push(format!(
                     "the sticky comment's hidden state was ignored: {why}; earlier attempts \
@@ -71,66 +83,142 @@ pub fn read(args: &PublishArgs, env: &GithubEnv) -> History {
 }
 
 impl History {
-    /// The earlier attempts of the judged commit, for the analysis to pool.
+    /// The change key, when the forge listed the change.
+    fn change(&self) -> Option<&String> {
+        self.ctx.change.as_ref().and_then(|c| c.as_ref().ok())
+    }
+
+    /// The look of this candidate: the one with this change, else (no change listed, or a look
+    /// recorded before changes were) the one of this commit.
+    fn mine(&self, state: &State) -> Option<usize> {
+        let commit = self.ctx.commit.as_ref()?;
+        let change = self.change();
+        state
+            .looks
+            .iter()
+            .position(|l| change.is_some() && l.change.as_ref() == change)
+            .or_else(|| {
+                state
+                    .looks
+                    .iter()
+                    .position(|l| &l.commit == commit && (change.is_none() || l.change.is_none()))
+            })
+    }
+
+    /// With a state key, on GitHub's re-run of a run (`RUN_ID/ATTEMPT`, attempt 2 or more): the
+    /// warning when the state holds no earlier attempt of that run, which a re-run always
+    /// follows: the state (or the comment) was removed, or replaced by an older one.
+    fn vanished(&self) -> Option<String> {
+        self.ctx.key.as_ref()?;
+        let (id, attempt) = self.ctx.run.as_deref()?.split_once('/')?;
+        let attempt: u32 = attempt.parse().ok().filter(|&a| a > 1)?;
+        let recorded: Vec<u32> = self
+            .state
+            .iter()
+            .flat_map(|s| &s.looks)
+            .flat_map(|l| &l.attempts)
+            .filter_map(|a| a.run.as_deref()?.split_once('/'))
+            .filter(|(r, _)| *r == id)
+            .filter_map(|(_, k)| k.parse().ok())
+            .collect();
+        let missing: Vec<String> = (1..attempt)
+            .filter(|k| !recorded.contains(k))
+            .map(|k| k.to_string())
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "this is attempt {attempt} of CI run {id}, but the sticky comment's signed state \
+                 holds no record of its attempt(s) {}: the state or the comment was removed, or \
+                 replaced by an older one (or that attempt stopped before it posted); what it \
+                 lost is not counted",
+                missing.join(", ")
+            )
+        })
+    }
+
+    /// The earlier attempts of the judged candidate, for the analysis to pool.
     pub fn earlier(&self) -> Earlier {
         let mut e = Earlier {
             commit: self.ctx.commit.clone(),
             attempt: 1,
             attempts: Vec::new(),
+            summary: None,
             warnings: self.warnings.clone(),
         };
-        let Some(commit) = &self.ctx.commit else {
-            return e;
-        };
+        if let (Some(_), Some(Err(why))) = (&self.ctx.commit, &self.ctx.change) {
+            e.warnings.push(format!(
+                "attempts are counted per commit: the pull request's changed files could not be \
+                 listed ({why}); an empty commit, an amend or a rebase starts a new count"
+            ));
+        }
+        e.warnings.extend(self.vanished());
         let look = self
             .state
-            .iter()
-            .flat_map(|s| &s.looks)
-            .find(|l| &l.commit == commit);
+            .as_ref()
+            .and_then(|s| self.mine(s).map(|i| &s.looks[i]));
         let mine = |a: &&StoredAttempt| a.run.is_some() && a.run == self.ctx.run;
-        if let Some(l) = look {
-            e.attempt = match l.attempts.iter().find(mine) {
-                Some(a) => a.attempt,
-                None => l.attempts.iter().map(|a| a.attempt).max().unwrap_or(0) + 1,
-            };
-            e.attempts = l
-                .attempts
-                .iter()
-                .filter(|a| !mine(a))
-                .map(|a| EarlierAttempt {
-                    attempt: a.attempt,
-                    verdict: a.verdict,
-                    digest: a.digest.clone(),
-                    values: a.values(),
-                })
-                .collect();
+        let Some(l) = look else { return e };
+        let folded = l.summary.as_ref().map_or(0, |s| s.last);
+        e.attempt = match l.attempts.iter().find(mine) {
+            Some(a) => a.attempt,
+            None => {
+                l.attempts
+                    .iter()
+                    .map(|a| a.attempt)
+                    .max()
+                    .unwrap_or(0)
+                    .max(folded)
+                    + 1
+            }
+        };
+        let short = l.commit.get(..7).unwrap_or(&l.commit);
+        for a in l.attempts.iter().filter(|a| !mine(a)) {
+            let values = a.values().map_err(|why| {
+                if a.values.is_some() {
+                    e.warnings.push(format!(
+                        "attempt {} of {short}: {why}; it is not judged",
+                        a.attempt
+                    ));
+                }
+            });
+            e.attempts.push(EarlierAttempt {
+                attempt: a.attempt,
+                verdict: a.verdict,
+                digest: a.digest.clone(),
+                values: values.ok(),
+            });
         }
+        e.summary = l
+            .summary
+            .as_ref()
+            .map(|s| summary(s, short, &mut e.warnings));
         e
     }
 
-    /// The state after this check: this attempt (its results kept) and this look recorded; the
-    /// results of other commits' attempts dropped. None without a judged commit.
+    /// The state after this check: this attempt (its results kept) and this look recorded,
+    /// the look moved last (the newest); the results of other looks' attempts dropped. None
+    /// without a judged commit.
     pub fn next(&self, report: &Report, attempt: u32, own: &AttemptValues) -> Option<State> {
         let commit = self.ctx.commit.clone()?;
         let mut state = self.state.clone().unwrap_or_default();
-        for l in state.looks.iter_mut().filter(|l| l.commit != commit) {
+        let mut look = match self.mine(&state) {
+            Some(i) => state.looks.remove(i),
+            None => StoredLook {
+                commit: commit.clone(),
+                change: None,
+                verdict: report.verdict,
+                rows: Vec::new(),
+                attempts: Vec::new(),
+                summary: None,
+            },
+        };
+        for l in &mut state.looks {
             for a in &mut l.attempts {
                 a.values = None;
             }
         }
-        let at = match state.looks.iter().position(|l| l.commit == commit) {
-            Some(i) => i,
-            None => {
-                state.looks.push(StoredLook {
-                    commit: commit.clone(),
-                    verdict: report.verdict,
-                    rows: Vec::new(),
-                    attempts: Vec::new(),
-                });
-                state.looks.len() - 1
-            }
-        };
-        let look = &mut state.looks[at];
+        look.commit = commit;
+        look.change = self.change().cloned();
         look.verdict = report.verdict;
         look.rows = rows(report);
         look.attempts
@@ -139,16 +227,81 @@ impl History {
         // without them, or (no CI run to tell it apart: a local check) not at all.
         let digest = own.digest();
         let mut record = StoredAttempt::new(attempt, self.ctx.run.clone(), report.verdict, own);
-        if look.attempts.iter().any(|a| a.digest == digest) {
+        let seen = look.attempts.iter().any(|a| a.digest == digest)
+            || look
+                .summary
+                .as_ref()
+                .is_some_and(|s| s.digests.contains(&digest));
+        if seen {
             record.values = None;
-            if record.run.is_none() {
-                return Some(state);
-            }
         }
-        look.attempts.push(record);
-        look.attempts.sort_by_key(|a| a.attempt);
+        if !seen || record.run.is_some() {
+            look.attempts.push(record);
+            look.attempts.sort_by_key(|a| a.attempt);
+        }
+        state.looks.push(look);
         Some(state)
     }
+}
+
+/// A look's summary as the analysis reads it: its means checked as input values (a warning
+/// and not pooled when they fail).
+fn summary(s: &super::state::Summary, short: &str, warnings: &mut Vec<String>) -> EarlierSummary {
+    let means = match s.means() {
+        Ok(m) => Some(m),
+        Err(why) => {
+            if s.runs > 0 {
+                warnings.push(format!(
+                    "attempts {}–{} of {short} (summarised): {why}; they are not judged",
+                    s.first, s.last
+                ));
+            }
+            None
+        }
+    };
+    EarlierSummary {
+        first: s.first,
+        last: s.last,
+        verdicts: s.verdicts.clone(),
+        runs: if means.is_some() { s.runs } else { 0 },
+        distinct: s.distinct,
+        means,
+        digests: s.digests.clone(),
+        lost: s.lost,
+    }
+}
+
+/// A pass after a failing attempt of the same candidate (nothing the evaluation reads changed
+/// between them, whatever the size of the move): the warning that says so.
+pub fn flip_warning(earlier: &Earlier, verdict: Verdict) -> Option<String> {
+    if verdict != Verdict::Pass {
+        return None;
+    }
+    let mut failed: Vec<String> = earlier
+        .attempts
+        .iter()
+        .filter(|a| a.verdict == Verdict::Fail)
+        .map(|a| a.attempt.to_string())
+        .collect();
+    let folded = earlier
+        .summary
+        .as_ref()
+        .and_then(|s| s.verdicts.get("fail").copied())
+        .unwrap_or(0);
+    if failed.is_empty() && folded == 0 {
+        return None;
+    }
+    if folded > 0 {
+        failed.insert(0, format!("{folded} summarised"));
+    }
+    let commit = earlier.commit.as_deref().map_or("", short);
+    Some(format!(
+        "pass after a fail with nothing the evaluation reads changed: {commit} is the same \
+         change as its failing attempt(s) {} (re-runs, or commits that left the change as it \
+         was); the verdict is judged on the pooled runs of all its attempts, but check that the \
+         check was not re-run until it passed",
+        failed.join(", ")
+    ))
 }
 
 /// The gated rows of a report, as a look keeps them.

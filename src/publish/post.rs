@@ -182,12 +182,26 @@ pub(super) fn read_comment(
                 .map(|(p, j)| format!("pipeline {p} job {j}")),
             scope: format!("{}!{mr}/{id}", gl.project),
             key: None,
+            change: None,
         };
-        let body = on_runtime(env.deadline, "GitLab", async {
+        let read = on_runtime(env.deadline, "GitLab", async {
             let client = crate::gitlab::Client::new(&gl, token, env.retries, mr)?;
-            first_body(&client, mr, id).await
+            let body = first_body(&client, mr, id).await?;
+            let change = crate::forge::change::gitlab(&client, mr).await;
+            Ok((body, change))
         });
-        return body.map(|b| (ctx, b)).map_err(|e| redact(&e, Some(token)));
+        return read
+            .map(|(b, change)| {
+                let change = change.map_err(|e| redact(&e, Some(token)));
+                (
+                    history::Context {
+                        change: Some(change),
+                        ..ctx
+                    },
+                    b,
+                )
+            })
+            .map_err(|e| redact(&e, Some(token)));
     }
     let (Some(token), Some(repo), Ok(pr)) = (
         env.token.as_ref(),
@@ -201,12 +215,24 @@ pub(super) fn read_comment(
         run: env.run.as_ref().map(|(r, a)| format!("{r}/{a}")),
         scope: format!("{repo}#{pr}/{id}"),
         key: None,
+        change: None,
     };
-    let body = on_runtime(env.deadline, "GitHub", async {
+    let read = on_runtime(env.deadline, "GitHub", async {
         let client = client::Client::new(env, token, repo)?;
-        first_body(&client, pr, id).await
+        let body = first_body(&client, pr, id).await?;
+        let change = crate::forge::change::github(&client, pr).await;
+        Ok((body, change))
     });
-    body.map(|b| (ctx, b))
+    read.map(|(b, change)| {
+        let change = change.map_err(|e| redact(&e, Some(token)));
+        (
+            history::Context {
+                change: Some(change),
+                ..ctx
+            },
+            b,
+        )
+    })
 }
 
 /// The body of the oldest comment that is ours (see [`sticky::is_ours`]).

@@ -27,10 +27,15 @@ use crate::model::Verdict;
 /// The environment variable that holds the state key, unless `--state-key-env` names another.
 pub const KEY_ENV: &str = "RAG_GATE_STATE_KEY";
 const OPEN: &str = "<!-- rag-gate:state v1 check=";
-/// The state's share of the comment: past it, attempts' results are dropped, oldest first.
+/// The state's share of the comment: past it, the oldest attempts are folded into the
+/// look's summary (their verdicts counted, their results into per-query means) until it fits.
 pub const BUDGET: usize = 40_000;
-/// Looks kept (the oldest are dropped).
+/// Looks kept (the oldest are dropped, and counted in [`State::dropped_looks`]).
 pub const MAX_LOOKS: usize = 40;
+/// Attempt records kept per look: past it, the oldest are folded into the look's summary.
+pub const MAX_ATTEMPTS: usize = 24;
+/// Digests of folded results a summary keeps (the newest), to count an identical re-run once.
+const MAX_DIGESTS: usize = 64;
 /// An attempt's results inflate to at most this many bytes.
 const MAX_VALUES_BYTES: u64 = 64 << 20;
 
@@ -38,26 +43,254 @@ const MAX_VALUES_BYTES: u64 = 64 << 20;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct State {
     pub looks: Vec<StoredLook>,
+    /// Looks dropped past [`MAX_LOOKS`], oldest first.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped_looks: u32,
 }
 
-/// One commit's look and its attempts.
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// One candidate's look and its attempts: keyed by the pull request's change (`change`, see
+/// `history`) when the forge lists it, else by the commit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredLook {
+    /// The newest commit checked with this change.
     pub commit: String,
+    /// SHA-256 of the pull request's change as the forge lists it (None: keyed by commit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<String>,
     pub verdict: Verdict,
     pub rows: Vec<LookRow>,
     pub attempts: Vec<StoredAttempt>,
+    /// The oldest attempts, folded past [`MAX_ATTEMPTS`] or the budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
 }
 
 impl StoredLook {
     pub fn look(&self) -> Look {
+        let folded = self.summary.as_ref().map_or(0, |s| s.attempts());
         Look {
             commit: self.commit.clone(),
-            attempts: self.attempts.len() as u32,
+            attempts: self.attempts.len() as u32 + folded,
             verdict: self.verdict,
             rows: self.rows.clone(),
         }
     }
+
+    /// Folds the oldest attempt record into the summary; false when there is none.
+    fn fold_oldest(&mut self) -> bool {
+        if self.attempts.is_empty() {
+            return false;
+        }
+        let a = self.attempts.remove(0);
+        self.summary.get_or_insert_with(Summary::default).fold(&a);
+        true
+    }
+}
+
+/// The oldest attempts of a look: verdicts counted, distinct results summed per query.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub first: u32,
+    pub last: u32,
+    /// Verdict → attempts folded.
+    pub verdicts: BTreeMap<String, u32>,
+    /// Runs the sums add up (0: none).
+    pub runs: usize,
+    /// Distinct results folded.
+    pub distinct: u32,
+    pub ids: String,
+    pub metrics: Vec<String>,
+    /// Per-query sums over the folded runs, packed as [`StoredAttempt::values`] (one run).
+    pub sums: Option<String>,
+    /// Digests of the newest distinct results folded.
+    pub digests: Vec<String>,
+    /// Attempts folded without results (dropped, damaged, or other queries and metrics).
+    pub lost: u32,
+}
+
+impl Summary {
+    pub fn attempts(&self) -> u32 {
+        self.verdicts.values().sum()
+    }
+
+    /// Adds attempt `a`: its verdict counted, its results (when kept and distinct) summed.
+    fn fold(&mut self, a: &StoredAttempt) {
+        if self.attempts() == 0 {
+            self.first = a.attempt;
+        }
+        self.first = self.first.min(a.attempt);
+        self.last = self.last.max(a.attempt);
+        *self.verdicts.entry(a.verdict.as_str().into()).or_default() += 1;
+        if self.digests.contains(&a.digest) {
+            return;
+        }
+        // Results of another shape (other queries or metrics) than the sums': the newer shape
+        // is what later attempts pool with, so the older sums' attempts become lost.
+        if let (Ok(v), Some(old)) = (a.values(), self.sums().filter(|_| self.runs > 0)) {
+            if !same_shape(&old, &v) {
+                self.lost += self.distinct;
+                (self.runs, self.distinct, self.sums) = (0, 0, None);
+                self.digests.clear();
+            }
+        }
+        let sums = self.sums();
+        match (a.values().ok(), sums) {
+            (Some(v), Some(mut sums)) if self.runs == 0 || same_shape(&sums, &v) => {
+                if self.runs == 0 {
+                    sums = AttemptValues {
+                        ids: v.ids.clone(),
+                        metrics: v
+                            .metrics
+                            .iter()
+                            .map(|(m, r)| (m.clone(), vec![vec![0.0; r[0].len()]]))
+                            .collect(),
+                    };
+                }
+                for (m, runs) in &v.metrics {
+                    let total = &mut sums.metrics.get_mut(m).expect("same metrics")[0];
+                    for run in runs {
+                        for (t, x) in total.iter_mut().zip(run) {
+                            *t += x;
+                        }
+                    }
+                }
+                self.runs += v.runs();
+                self.distinct += 1;
+                self.ids = sums.ids.clone();
+                self.metrics = sums.metrics.keys().cloned().collect();
+                self.sums = Some(pack(&sums));
+                self.digests.push(a.digest.clone());
+                let extra = self.digests.len().saturating_sub(MAX_DIGESTS);
+                self.digests.drain(..extra);
+            }
+            _ => self.lost += 1,
+        }
+    }
+
+    /// The sums as one run (an empty record before the first fold); None once dropped.
+    fn sums(&self) -> Option<AttemptValues> {
+        if self.runs == 0 {
+            return Some(AttemptValues {
+                ids: String::new(),
+                metrics: BTreeMap::new(),
+            });
+        }
+        let raw = unpack(self.sums.as_deref()?)?;
+        split(&raw, &self.metrics, 1).map(|metrics| AttemptValues {
+            ids: self.ids.clone(),
+            metrics,
+        })
+    }
+
+    /// The per-query means of the folded runs, each checked as an input value; Err when they
+    /// were dropped or one fails its check.
+    pub fn means(&self) -> Result<AttemptValues, String> {
+        let mut v = self
+            .sums()
+            .filter(|_| self.runs > 0)
+            .ok_or("their results were not kept")?;
+        for runs in v.metrics.values_mut() {
+            for x in runs[0].iter_mut() {
+                *x /= self.runs as f64;
+            }
+        }
+        check_values(&v)?;
+        Ok(v)
+    }
+
+    /// Drops the sums (the state cannot hold them); the attempts become lost.
+    fn drop_sums(&mut self) -> bool {
+        if self.sums.take().is_none() {
+            return false;
+        }
+        self.lost += self.distinct;
+        self.runs = 0;
+        self.distinct = 0;
+        true
+    }
+}
+
+fn same_shape(a: &AttemptValues, b: &AttemptValues) -> bool {
+    a.ids == b.ids
+        && a.metrics.keys().eq(b.metrics.keys())
+        && a.metrics
+            .values()
+            .zip(b.metrics.values())
+            .all(|(x, y)| y.iter().all(|r| r.len() == x[0].len()))
+}
+
+/// Every value as an input file's value must be (`load::source::check_value`: finite, and in
+/// [0, 1] for a bounded metric); the first that is not, in words.
+fn check_values(v: &AttemptValues) -> Result<(), String> {
+    for (m, runs) in &v.metrics {
+        for x in runs.iter().flatten() {
+            if let Err(e) = crate::load::source::check_value("the state", 0, m, *x) {
+                let said = e.to_string();
+                let why = said.split_once("metric ").map_or(said.as_str(), |(_, w)| w);
+                return Err(format!(
+                    "a value read back fails the input checks: metric {why}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Values, one a line, as their shortest exact decimal, deflated, base64.
+fn pack(v: &AttemptValues) -> String {
+    let mut raw = String::new();
+    for runs in v.metrics.values() {
+        for r in runs {
+            for x in r {
+                raw.push_str(&x.to_string());
+                raw.push('\n');
+            }
+        }
+    }
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(raw.as_bytes()).expect("writing to memory");
+    let packed = z.finish().expect("writing to memory");
+    base64::engine::general_purpose::STANDARD.encode(packed)
+}
+
+/// [`pack`] read back (the numbers, unchecked); None when damaged.
+fn unpack(packed: &str) -> Option<Vec<f64>> {
+    let packed = base64::engine::general_purpose::STANDARD
+        .decode(packed)
+        .ok()?;
+    let mut raw = Vec::new();
+    flate2::read::DeflateDecoder::new(&packed[..])
+        .take(MAX_VALUES_BYTES)
+        .read_to_end(&mut raw)
+        .ok()?;
+    std::str::from_utf8(&raw)
+        .ok()?
+        .lines()
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .ok()
+}
+
+/// `all` split into `runs` runs of each metric, metric by metric; None when it does not divide.
+fn split(all: &[f64], metrics: &[String], runs: usize) -> Option<BTreeMap<String, Vec<Vec<f64>>>> {
+    let per = metrics.len() * runs;
+    if per == 0 || all.len() % per != 0 {
+        return None;
+    }
+    let n = all.len() / per;
+    let mut floats = all.iter().copied();
+    let mut out = BTreeMap::new();
+    for m in metrics {
+        let rs: Vec<Vec<f64>> = (0..runs)
+            .map(|_| floats.by_ref().take(n).collect())
+            .collect();
+        out.insert(m.clone(), rs);
+    }
+    Some(out)
 }
 
 /// One attempt of a commit: which run it was, its verdict and (newest commit only) its results.
@@ -86,19 +319,6 @@ impl StoredAttempt {
     pub fn new(attempt: u32, run: Option<String>, verdict: Verdict, v: &AttemptValues) -> Self {
         // The shortest decimal that reads back as the same double (Rust's `Display`), one a
         // line: per-query metrics are often short decimals, which deflate far better than bits.
-        let mut raw = String::new();
-        for runs in v.metrics.values() {
-            for r in runs {
-                for x in r {
-                    raw.push_str(&x.to_string());
-                    raw.push('\n');
-                }
-            }
-        }
-        let raw = raw.into_bytes();
-        let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-        z.write_all(&raw).expect("writing to memory");
-        let packed = z.finish().expect("writing to memory");
         StoredAttempt {
             attempt,
             run,
@@ -107,44 +327,27 @@ impl StoredAttempt {
             ids: v.ids.clone(),
             metrics: v.metrics.keys().cloned().collect(),
             runs: v.runs(),
-            values: Some(base64::engine::general_purpose::STANDARD.encode(packed)),
+            values: Some(pack(v)),
         }
     }
 
-    /// The results back, checked against the digest; None when dropped or damaged.
-    pub fn values(&self) -> Option<AttemptValues> {
-        let packed = base64::engine::general_purpose::STANDARD
-            .decode(self.values.as_deref()?)
-            .ok()?;
-        let mut raw = Vec::new();
-        flate2::read::DeflateDecoder::new(&packed[..])
-            .take(MAX_VALUES_BYTES)
-            .read_to_end(&mut raw)
-            .ok()?;
-        let all: Vec<f64> = std::str::from_utf8(&raw)
-            .ok()?
-            .lines()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .ok()?;
-        let per = self.metrics.len() * self.runs;
-        if per == 0 || all.len() % per != 0 {
-            return None;
-        }
-        let n = all.len() / per;
-        let mut floats = all.into_iter();
-        let mut metrics = BTreeMap::new();
-        for m in &self.metrics {
-            let runs: Vec<Vec<f64>> = (0..self.runs)
-                .map(|_| floats.by_ref().take(n).collect())
-                .collect();
-            metrics.insert(m.clone(), runs);
-        }
+    /// The results back, checked against the digest and, value by value, as an input file's
+    /// values are (a forged 5.0 for an nDCG, a NaN, an infinity are refused, never pooled);
+    /// Err says why they cannot be used ("not kept" when dropped).
+    pub fn values(&self) -> Result<AttemptValues, String> {
+        let packed = self.values.as_deref().ok_or("its results were not kept")?;
+        let damaged = "its results cannot be read (damaged)";
+        let all = unpack(packed).ok_or(damaged)?;
+        let metrics = split(&all, &self.metrics, self.runs).ok_or(damaged)?;
         let v = AttemptValues {
             ids: self.ids.clone(),
             metrics,
         };
-        (v.digest() == self.digest).then_some(v)
+        if v.digest() != self.digest {
+            return Err("its results do not match their digest".into());
+        }
+        check_values(&v)?;
+        Ok(v)
     }
 }
 
@@ -195,24 +398,42 @@ pub fn block(state: &State, scope: &str, key: Option<&[u8]>) -> String {
     )
 }
 
-/// `state`'s block, within [`BUDGET`]: looks past [`MAX_LOOKS`] dropped, then attempts'
-/// results, oldest first, until it fits.
+/// Each look's attempts past [`MAX_ATTEMPTS`] folded into its summary (a state written
+/// without the cap is read as bounded too).
+pub fn cap(state: &mut State) {
+    for l in &mut state.looks {
+        while l.attempts.len() > MAX_ATTEMPTS {
+            l.fold_oldest();
+        }
+    }
+}
+
+/// `state`'s block, within [`BUDGET`]: looks past [`MAX_LOOKS`] dropped (and counted), each
+/// look's attempts past [`MAX_ATTEMPTS`] folded into its summary; then, until it fits, the
+/// oldest attempts folded, then summaries' sums dropped, then the oldest looks dropped. Never
+/// over the budget, so the comment's marker and verdict always have their room.
 pub fn block_within(state: &mut State, scope: &str, key: Option<&[u8]>) -> String {
     let extra = state.looks.len().saturating_sub(MAX_LOOKS);
     state.looks.drain(..extra);
+    state.dropped_looks += extra as u32;
+    cap(state);
     loop {
         let b = block(state, scope, key);
         if b.len() <= BUDGET {
             return b;
         }
-        let oldest = state
-            .looks
-            .iter_mut()
-            .flat_map(|l| l.attempts.iter_mut())
-            .find(|a| a.values.is_some());
-        match oldest {
-            Some(a) => a.values = None,
-            None => return b,
+        let folded = state.looks.iter_mut().any(StoredLook::fold_oldest)
+            || state
+                .looks
+                .iter_mut()
+                .filter_map(|l| l.summary.as_mut())
+                .any(Summary::drop_sums);
+        if !folded {
+            if state.looks.is_empty() {
+                return b;
+            }
+            state.looks.remove(0);
+            state.dropped_looks += 1;
         }
     }
 }
@@ -286,8 +507,11 @@ mod tests {
 
     fn state() -> State {
         State {
+            dropped_looks: 0,
             looks: vec![StoredLook {
                 commit: "a".repeat(40),
+                change: None,
+                summary: None,
                 verdict: Verdict::Fail,
                 rows: vec![LookRow {
                     gate: 1,
@@ -381,12 +605,79 @@ mod tests {
         ));
         let b = block_within(&mut s, "s", None);
         assert!(b.len() <= BUDGET, "{}", b.len());
-        let kept: Vec<bool> = s.looks[0]
-            .attempts
-            .iter()
-            .map(|a| a.values.is_some())
-            .collect();
-        assert_eq!(kept, [false, false, true]);
+        // Folded, not dropped: every verdict counted; attempts 2 and 3's results summed per
+        // query (the 2,500 sums fit where two attempts' values did not); attempt 1's, of other
+        // queries than the newer ones, counted as lost.
+        assert!(s.looks[0].attempts.is_empty());
+        let sum = s.looks[0].summary.as_ref().expect("a summary");
+        assert_eq!((sum.first, sum.last, sum.attempts()), (1, 3, 3));
+        assert_eq!((sum.runs, sum.lost), (2, 1));
+        let means = sum.means().unwrap();
+        let want = (noisy[7] + noisy[7] / 2.0) / 2.0;
+        assert!((means.metrics["ndcg@10"][0][7] - want).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_thousand_attempts_fit_the_budget_and_keep_their_mean_and_verdicts() {
+        let mut s = state();
+        let n = 300;
+        for k in 2..=1000u32 {
+            let xs: Vec<f64> = (0..n)
+                .map(|i| ((i as u64 * 7 + k as u64 * 13) % 1000) as f64 / 1000.0)
+                .collect();
+            let mut v = values(&xs);
+            v.ids = "many".into();
+            let verdict = if k % 10 == 0 {
+                Verdict::Pass
+            } else {
+                Verdict::Fail
+            };
+            s.looks[0]
+                .attempts
+                .push(StoredAttempt::new(k, None, verdict, &v));
+            if k % 97 == 0 {
+                block_within(&mut s, "s", None);
+            }
+        }
+        let b = block_within(&mut s, "s", None);
+        assert!(b.len() <= BUDGET, "{}", b.len());
+        let l = &s.looks[0];
+        assert!(l.attempts.len() <= MAX_ATTEMPTS);
+        let sum = l.summary.as_ref().unwrap();
+        assert_eq!(sum.attempts() + l.attempts.len() as u32, 1000);
+        assert_eq!(
+            sum.verdicts["pass"]
+                + l.attempts
+                    .iter()
+                    .filter(|a| a.verdict == Verdict::Pass)
+                    .count() as u32,
+            100
+        );
+        // Attempt 1 covered other queries: lost; every other attempt's results are in the sums.
+        assert_eq!(sum.lost, 1);
+        assert_eq!(sum.runs as u32, sum.attempts() - 1);
+        let means = sum.means().unwrap();
+        let want: f64 = (2..=sum.last)
+            .map(|k| ((7 * 5 + k as u64 * 13) % 1000) as f64 / 1000.0)
+            .sum::<f64>()
+            / sum.runs as f64;
+        assert!((means.metrics["ndcg@10"][0][5] - want).abs() < 1e-9);
+        assert_eq!(read(&b, "s", None), Found::Trusted(s.clone()));
+    }
+
+    #[test]
+    fn values_read_back_go_through_the_input_checks() {
+        for bad in [5.0, f64::NAN, f64::INFINITY, -0.5] {
+            let a = StoredAttempt::new(1, None, Verdict::Fail, &values(&[0.5, bad]));
+            let why = a.values().unwrap_err();
+            assert!(why.contains("fails the input checks"), "{bad}: {why}");
+        }
+        // An unbounded metric may exceed 1; never be infinite.
+        let mut v = values(&[5.0]);
+        v.metrics = [("latency".to_string(), vec![vec![5.0]])].into();
+        assert!(StoredAttempt::new(1, None, Verdict::Fail, &v)
+            .values()
+            .is_ok());
     }
 }
 

@@ -38,6 +38,29 @@ pub fn attempt_line(a: &AttemptsReport) -> String {
         },
         verdicts.join(", ")
     );
+    if let Some(f) = &a.summarised {
+        let counts: Vec<String> = f
+            .verdicts
+            .iter()
+            .map(|(v, n)| format!("{n} {}", v.to_uppercase()))
+            .collect();
+        let how = match f.results.as_str() {
+            "pooled" => format!(
+                "their results pooled as {}",
+                crate::numbers::count(f.runs, "run", "runs")
+            ),
+            "identical" => "identical results, counted once".into(),
+            "not-pooled" => "not pooled (a median or p95 gate)".into(),
+            _ => "results not kept, not judged".into(),
+        };
+        let _ = write!(
+            s,
+            "; attempts {}–{} summarised ({}): {how}",
+            f.first,
+            f.last,
+            counts.join(", ")
+        );
+    }
     let said = |what: &str| {
         a.earlier
             .iter()

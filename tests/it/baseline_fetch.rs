@@ -383,6 +383,29 @@ fn a_zip_with_dot_dot_is_refused() {
     refused(zip_of(&[("a/../../evil", b"x")]), "a `..` part in the path");
 }
 
+/// Class `zip-repeated-name`: two central-directory entries of one name (the zip reader keeps
+/// the last, `unzip` the first) are refused, naming it.
+#[test]
+fn a_zip_with_a_repeated_name_is_refused() {
+    // Names that differ in one byte, patched to one name in the local headers and the central
+    // directory, as a hostile artifact carries them (the zip writer refuses to write one twice).
+    let zip = zip_of(&[
+        ("run.jsonl", b"{\"query_id\":\"q1\",\"ndcg@10\":0.9}\n"),
+        ("ruN.jsonl", b"{\"query_id\":\"q1\",\"ndcg@10\":0.1}\n"),
+    ]);
+    let mut patched = zip.clone();
+    let mut at = 0;
+    while let Some(i) = patched[at..].windows(9).position(|x| x == b"ruN.jsonl") {
+        patched[at + i..at + i + 9].copy_from_slice(b"run.jsonl");
+        at += i + 9;
+    }
+    assert!(at > 0);
+    refused(
+        patched,
+        "refused entry \"run.jsonl\": the name appears twice",
+    );
+}
+
 #[test]
 fn a_zip_with_an_absolute_path_is_refused() {
     let dir = tempfile::tempdir().unwrap();

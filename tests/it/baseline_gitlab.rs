@@ -474,3 +474,64 @@ fn a_next_page_on_another_host_is_not_followed() {
         .unwrap()
         .is_empty());
 }
+
+/// Class `gitlab-max-behind`: GitLab's `baseline fetch` records how far the target branch moved
+/// past the merge-base (its compare API), and `check` enforces `[baseline] max-behind` on it.
+#[test]
+fn gitlab_max_behind_is_recorded_and_enforced() {
+    let w = World::new();
+    w.pipeline(0, 800, false);
+    w.archive(
+        801,
+        zip_of(&[(
+            "eval/baseline.jsonl",
+            b"{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"ndcg@10\":0.25}\n",
+        )]),
+    );
+    w.mount(
+        Mock::given(method("GET"))
+            .and(path(format!("{PROJECT}/repository/compare")))
+            .and(query_param("from", sha(0)))
+            .and(query_param("to", "main"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "commits": [{ "id": "c1" }, { "id": "c2" }, { "id": "c3" }, { "id": "c4" }, { "id": "c5" }],
+                "diffs": []
+            }))),
+    );
+    let out = w.fetch(&[]);
+    assert_exit(&out, 0);
+    assert_contains(&stderr(&out), "main is 5 commits past the merge-base");
+    assert_eq!(w.provenance()["merge-base-behind"], 5);
+    let dir = w.dir.path();
+    std::fs::write(
+        dir.join("cand.jsonl"),
+        "{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"ndcg@10\":0.25}\n",
+    )
+    .unwrap();
+    let gate = |max: u64| {
+        format!(
+            "[inputs]\nbaseline = \"out/eval/baseline.jsonl\"\ncandidate = \"cand.jsonl\"\n\
+             [baseline]\nmax-behind = {max}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n"
+        )
+    };
+    std::fs::write(dir.join("gate.toml"), gate(2)).unwrap();
+    let check = rag_gate()
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .args(["check", "gate.toml"])
+        .output()
+        .unwrap();
+    assert_exit(&check, 2);
+    assert_contains(
+        &stderr(&check),
+        "[baseline] max-behind: the pull request's merge-base aaaaaaa is 5 commits behind main",
+    );
+    std::fs::write(dir.join("gate.toml"), gate(5)).unwrap();
+    let within = rag_gate()
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .args(["check", "gate.toml"])
+        .output()
+        .unwrap();
+    assert_ne!(within.status.code(), Some(2), "{}", stderr(&within));
+}

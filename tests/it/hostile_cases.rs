@@ -13,6 +13,66 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn fork_cannot_turn_a_failure_inconclusive()",
     ),
     (
+        "ledger-merged-pr",
+        "tests/it/hostile_reruns.rs",
+        "fn ledger_merged_pr_comes_from_the_forge()",
+    ),
+    (
+        "gitlab-max-behind",
+        "tests/it/baseline_gitlab.rs",
+        "fn gitlab_max_behind_is_recorded_and_enforced()",
+    ),
+    (
+        "state-rolled-back",
+        "tests/it/hostile_reruns.rs",
+        "fn state_rolled_back_between_attempts_of_a_run_is_reported()",
+    ),
+    (
+        "rerun-drift-pooled",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_drift_pooled_max_drift_reads_every_attempt()",
+    ),
+    (
+        "rerun-empty-commit",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate()",
+    ),
+    (
+        "rerun-fail-to-pass",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_fail_to_pass_of_one_change_is_flagged_whatever_the_move()",
+    ),
+    (
+        "rerun-thousand-attempts",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_thousand_attempts_keep_the_marker_the_verdict_and_the_count()",
+    ),
+    (
+        "state-values-checked",
+        "tests/it/hostile_reruns.rs",
+        "fn state_values_checked_forged_values_are_never_pooled()",
+    ),
+    (
+        "hive-symlink-walk",
+        "tests/it/parquet_inputs.rs",
+        "fn a_hive_folder_with_a_symlink_beside_each_level_is_walked_once()",
+    ),
+    (
+        "check-many-no-state",
+        "tests/it/hostile_reruns.rs",
+        "fn check_many_no_state_is_said_in_the_run()",
+    ),
+    (
+        "zip-repeated-name",
+        "tests/it/baseline_fetch.rs",
+        "fn a_zip_with_a_repeated_name_is_refused()",
+    ),
+    (
+        "comment-identity",
+        "tests/it/hostile_reruns.rs",
+        "fn comment_identity_is_the_path_from_the_checkout_root()",
+    ),
+    (
         "candidate-adds-slice-tag",
         "tests/it/hostile_fork.rs",
         "fn candidate_adds_slice_tag()",

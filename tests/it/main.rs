@@ -47,6 +47,7 @@ mod hostile_odd_input;
 #[cfg(feature = "parquet")]
 mod hostile_parquet;
 mod hostile_regressions;
+mod hostile_reruns;
 mod hostile_run_cards;
 mod hostile_scale;
 mod hostile_security;

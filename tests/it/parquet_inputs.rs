@@ -484,3 +484,80 @@ fn a_run_partitioned_by_query_id_is_evaluated_like_the_trec_file() {
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert!(!o.stderr.contains("pipe or device"), "{}", o.stderr);
 }
+
+/// Copies the DuckDB Hive folder (risk=…/language=…/data_0.parquet) into `to`.
+fn copy_hive(to: &Path) {
+    let from = data("parquet/hive/duckdb");
+    for risk in std::fs::read_dir(&from).unwrap() {
+        let risk = risk.unwrap().path();
+        for lang in std::fs::read_dir(&risk).unwrap() {
+            let lang = lang.unwrap().path();
+            let dest = to
+                .join(risk.file_name().unwrap())
+                .join(lang.file_name().unwrap());
+            std::fs::create_dir_all(&dest).unwrap();
+            std::fs::copy(lang.join("data_0.parquet"), dest.join("data_0.parquet")).unwrap();
+        }
+    }
+}
+
+/// Class `hive-symlink-walk`: a Hive-partitioned Parquet folder with a symbolic link beside each
+/// level (to a sibling partition: each level doubles the paths) is refused at the first link
+/// that leads to a folder already read, and a link out of the dataset is refused too; a link to
+/// a place inside the dataset reached no other way is read once.
+#[cfg(unix)]
+#[test]
+fn a_hive_folder_with_a_symlink_beside_each_level_is_walked_once() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let hive = dir.path().join("hive");
+    copy_hive(&hive);
+    // Beside each level, a link to a sibling partition: 2 levels, the read paths would double
+    // per level (the walk used to follow every one of them).
+    symlink("risk=standard", hive.join("risk=zlink")).unwrap();
+    for risk in ["risk=standard", "risk=compliance"] {
+        symlink("language=de", hive.join(risk).join("language=zz")).unwrap();
+    }
+    let o: Out = rag_gate()
+        .current_dir(dir.path())
+        .args(["compare", "hive", "hive"])
+        .output()
+        .unwrap()
+        .into();
+    assert_input_error(
+        &o,
+        &["\"language=zz\" leads to a folder or part file already read (a symbolic link)"],
+    );
+    // A link out of the dataset folder.
+    let out = tempfile::tempdir().unwrap();
+    copy_hive(out.path());
+    let clean = dir.path().join("clean");
+    copy_hive(&clean);
+    symlink(out.path().join("risk=standard"), clean.join("risk=zout")).unwrap();
+    let o: Out = rag_gate()
+        .current_dir(dir.path())
+        .args(["compare", "clean", "clean"])
+        .output()
+        .unwrap()
+        .into();
+    assert_input_error(
+        &o,
+        &["\"risk=zout\" is a symbolic link out of the dataset folder"],
+    );
+    // A part reached only through a link inside the dataset is read, once: the same figures as
+    // the folder without the link.
+    let linked = dir.path().join("linked");
+    copy_hive(&linked);
+    let lang = linked.join("risk=standard/language=ko");
+    std::fs::create_dir_all(linked.join("risk=standard/.store")).unwrap();
+    std::fs::rename(
+        lang.join("data_0.parquet"),
+        linked.join("risk=standard/.store/ko.parquet"),
+    )
+    .unwrap();
+    symlink("../.store/ko.parquet", lang.join("data_0.parquet")).unwrap();
+    let with = compare_by_slices(&linked, &["risk", "language"], &[]);
+    let without = compare_by_slices(&data("parquet/hive/duckdb"), &["risk", "language"], &[]);
+    assert_eq!(slice_figures(&with), slice_figures(&without));
+    assert!(in_docs("hive-symlink-walk"));
+}

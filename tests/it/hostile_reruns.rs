@@ -1,0 +1,720 @@
+//! Re-runs cannot buy a pass: through the binary against a local stand-in for the GitHub API
+//! (wiremock) that keeps the pull request's one comment and lists its changed files. Each class
+//! of docs/hostile.md ("Re-runs and the comment's state") has its test here: every rule judged
+//! on the pooled attempts, attempts keyed by the change rather than the head commit, a bounded
+//! state whose values are checked when read back, and the sticky comment's identity.
+
+use std::path::Path;
+
+use crate::support::cli::rag_gate;
+use crate::support::github::*;
+use serde_json::{json, Value};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, ResponseTemplate};
+
+const N: usize = 300;
+const FILES: &str = "/repos/octo/repo/pulls/7/files";
+
+/// A deterministic number in [0, 1) for (query, stream).
+fn unit(i: usize, stream: u64) -> f64 {
+    let mut z = (i as u64)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .wrapping_add(stream.wrapping_mul(0xbf58_476d_1ce4_e5b9));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+}
+
+fn baseline(i: usize) -> f64 {
+    0.3 + 0.4 * unit(i, 1)
+}
+
+/// One run of the candidate: the baseline moved by `shift`, with run-to-run noise (`stream`).
+fn candidate(shift: f64, stream: u64) -> String {
+    (0..N)
+        .map(|i| {
+            let noise = (unit(i, stream) - 0.5) * 0.1;
+            let v = (baseline(i) + shift + noise).clamp(0.0, 1.0);
+            format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{v}}}\n")
+        })
+        .collect()
+}
+
+/// The pull request's changed files as GitHub lists them (`blob` stands for the content).
+fn listing(blob: &str) -> Value {
+    json!([
+        { "filename": "retriever/rank.py", "status": "modified", "sha": blob },
+        { "filename": "results/candidate.jsonl", "status": "modified", "sha": "c0ffee" },
+    ])
+}
+
+struct Repo {
+    dir: tempfile::TempDir,
+    gh: Gh,
+    comment: std::cell::RefCell<Option<String>>,
+    /// The listing `pulls/7/files` answers (None: 404, as on a forge that cannot list it).
+    files: std::cell::RefCell<Option<Value>>,
+}
+
+struct Run {
+    code: i32,
+    report: Value,
+    stderr: String,
+    /// How many comments the run created (a second comment is a lost identity).
+    created: usize,
+}
+
+impl Repo {
+    fn new(gate: &str) -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        let base: String = (0..N)
+            .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
+            .collect();
+        std::fs::write(dir.path().join("baseline.jsonl"), base).unwrap();
+        std::fs::write(dir.path().join("gate.toml"), gate).unwrap();
+        Repo {
+            dir,
+            gh: Gh::start(),
+            comment: Default::default(),
+            files: Default::default(),
+        }
+    }
+
+    fn plain() -> Repo {
+        Repo::new(
+            "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
+             [bootstrap]\nresamples = 2000\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+        )
+    }
+
+    fn serve(&self) {
+        self.gh.reset();
+        let listed: Vec<Value> = self
+            .comment
+            .borrow()
+            .iter()
+            .map(|b| comment(101, b))
+            .collect();
+        self.gh.mount(list(listed));
+        self.gh.mount(create().respond_with(created(101)));
+        self.gh.mount(update(101).respond_with(updated(101)));
+        let files = match &*self.files.borrow() {
+            Some(v) => ResponseTemplate::new(200).set_body_json(v),
+            None => ResponseTemplate::new(404).set_body_json(json!({"message": "Not Found"})),
+        };
+        self.gh.mount(
+            Mock::given(method("GET"))
+                .and(path(FILES))
+                .respond_with(files),
+        );
+    }
+
+    /// `check --comment` on head `sha` (one character, repeated), CI run `run`/`attempt`.
+    fn check(&self, sha: char, (run, attempt): (u32, u32), cand: &str, key: Option<&str>) -> Run {
+        std::fs::write(self.dir.path().join("candidate.jsonl"), cand).unwrap();
+        self.serve();
+        let event = self.dir.path().join("event.json");
+        let head = sha.to_string().repeat(40);
+        let payload = json!({ "pull_request": { "number": 7, "head": { "sha": head } } });
+        std::fs::write(&event, payload.to_string()).unwrap();
+        let mut cmd = rag_gate();
+        cmd.env_clear()
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", self.gh.server.uri())
+            .env("GITHUB_EVENT_PATH", &event)
+            .env("GITHUB_RUN_ID", run.to_string())
+            .env("GITHUB_RUN_ATTEMPT", attempt.to_string());
+        if let Some(k) = key {
+            cmd.env("RAG_GATE_STATE_KEY", k);
+        }
+        let out = cmd
+            .arg("check")
+            .arg(self.dir.path().join("gate.toml"))
+            .args(["--comment", "--export-json"])
+            .arg(self.dir.path().join("report.json"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let requests = self.gh.requests();
+        let written = requests
+            .iter()
+            .rfind(|r| matches!(r.method.as_str(), "POST" | "PATCH"))
+            .map(|r| {
+                let v: Value = serde_json::from_slice(&r.body).unwrap();
+                v["body"].as_str().unwrap().to_string()
+            });
+        if written.is_some() {
+            *self.comment.borrow_mut() = written;
+        }
+        Run {
+            code: out.status.code().unwrap(),
+            report: std::fs::read(self.dir.path().join("report.json"))
+                .map(|b| serde_json::from_slice(&b).unwrap())
+                .unwrap_or_else(|e| panic!("{e}: {stderr}")),
+            created: requests
+                .iter()
+                .filter(|r| r.method.as_str() == "POST")
+                .count(),
+            stderr,
+        }
+    }
+
+    fn body(&self) -> String {
+        self.comment.borrow().clone().expect("a comment was posted")
+    }
+}
+
+fn warnings(r: &Value) -> String {
+    r["warnings"].to_string()
+}
+
+fn earlier_results(r: &Value) -> Vec<String> {
+    r["attempts"]["earlier"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|e| {
+                    format!(
+                        "{} {}",
+                        e["verdict"].as_str().unwrap(),
+                        e["results"].as_str().unwrap()
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Class `rerun-empty-commit`: attempts are keyed by the pull request's change, so an empty
+/// commit, an amend and a rebase of the same change are further attempts of one candidate; a
+/// real edit starts a new one.
+#[test]
+fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate() {
+    let repo = Repo::plain();
+    *repo.files.borrow_mut() = Some(listing("b10b1"));
+    // The change really costs about 0.04: two attempts on commit a say so.
+    let one = repo.check('a', (1, 1), &candidate(-0.04, 11), None);
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    let two = repo.check('a', (1, 2), &candidate(-0.04, 12), None);
+    assert_eq!(two.code, 1);
+    // The lucky results alone pass (another pull request, nothing pooled).
+    let alone = Repo::plain();
+    assert_eq!(alone.check('a', (1, 1), &candidate(0.01, 13), None).code, 0);
+    // `git commit --allow-empty`: a new head SHA, the same change: attempt 3, pooled, fails.
+    let empty = repo.check('b', (2, 1), &candidate(0.01, 13), None);
+    assert_eq!(empty.code, 1, "{}", empty.stderr);
+    assert_eq!(empty.report["attempts"]["attempt"], 3);
+    assert_eq!(empty.report["attempts"]["runs"], 3);
+    assert_eq!(
+        earlier_results(&empty.report),
+        ["fail pooled", "fail pooled"]
+    );
+    // An amend and a rebase onto a main that moved elsewhere: the same files, the same blobs.
+    let amend = repo.check('c', (3, 1), &candidate(-0.035, 14), None);
+    assert_eq!(
+        (amend.code, amend.report["attempts"]["attempt"].clone()),
+        (1, json!(4))
+    );
+    let rebase = repo.check('d', (4, 1), &candidate(-0.035, 15), None);
+    assert_eq!(
+        (rebase.code, rebase.report["attempts"]["attempt"].clone()),
+        (1, json!(5))
+    );
+    assert_eq!(rebase.report["attempts"]["runs"], 5);
+    // A real edit of the retriever: another change, judged on its own.
+    *repo.files.borrow_mut() = Some(listing("e0e0e"));
+    let edit = repo.check('e', (5, 1), &candidate(0.01, 13), None);
+    assert!(
+        edit.report.get("attempts").is_none(),
+        "{}",
+        edit.report["attempts"]
+    );
+    assert_eq!(edit.code, 0, "{}", edit.stderr);
+    // Without a listing (a forge that refuses it), the run says attempts are per commit.
+    *repo.files.borrow_mut() = None;
+    let unlisted = repo.check('f', (6, 1), &candidate(0.01, 13), None);
+    assert!(
+        warnings(&unlisted.report).contains(
+            "attempts are counted per commit: the pull request's changed files could not be listed"
+        ),
+        "{}",
+        warnings(&unlisted.report)
+    );
+}
+
+/// Class `rerun-fail-to-pass`: a pass after a failing attempt of the same change is flagged,
+/// however small the move.
+#[test]
+fn rerun_fail_to_pass_of_one_change_is_flagged_whatever_the_move() {
+    let repo = Repo::plain();
+    *repo.files.borrow_mut() = Some(listing("f1f1f"));
+    let one = repo.check('a', (1, 1), &candidate(-0.0185, 61), None);
+    assert_eq!(one.code, 1, "{}", one.report["gates"]);
+    // An empty commit; the pooled estimate moves well within the noise, and passes.
+    let two = repo.check('b', (2, 1), &candidate(-0.005, 62), None);
+    assert_eq!(two.code, 0, "{}", two.report["gates"]);
+    let w = warnings(&two.report);
+    assert!(
+        w.contains("pass after a fail with nothing the evaluation reads changed: bbbbbbb is the same change as its failing attempt(s) 1"),
+        "{w}"
+    );
+    assert!(repo
+        .body()
+        .contains("pass after a fail with nothing the evaluation reads changed"));
+}
+
+/// Writes `rows` as JSONL to `out` with `sidecar` re-tied to them.
+fn with_sidecar(out: &Path, text: &str, sidecar: &Value) {
+    std::fs::write(out, text).unwrap();
+    let mut s = sidecar.clone();
+    s["rows-sha256"] = rag_gate::protocol::sha256_hex(text.as_bytes()).into();
+    std::fs::write(format!("{}.protocol.json", out.display()), s.to_string()).unwrap();
+}
+
+/// A protocol fingerprint for the N generated query ids (from `rag-gate eval` of a generated
+/// collection with those ids).
+fn fingerprint(dir: &Path) -> Value {
+    let (mut qrels, mut run) = (String::new(), String::new());
+    for q in 0..N {
+        for j in 0..4 {
+            qrels.push_str(&format!("q{q} 0 q{q}d{j} {}\n", (q + j) % 3));
+            run.push_str(&format!(
+                "q{q} Q0 q{q}d{} {} {} gen\n",
+                (j + q) % 4,
+                j + 1,
+                4 - j
+            ));
+        }
+    }
+    let (qp, rp, out) = (
+        dir.join("qrels.txt"),
+        dir.join("run.txt"),
+        dir.join("eval.jsonl"),
+    );
+    std::fs::write(&qp, qrels).unwrap();
+    std::fs::write(&rp, run).unwrap();
+    let o = rag_gate()
+        .args(["eval", "--metrics", "ndcg@10", "--qrels"])
+        .arg(&qp)
+        .arg("--run")
+        .arg(&rp)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(dir.join("eval.jsonl.protocol.json")).unwrap()).unwrap()
+}
+
+/// Class `rerun-drift-pooled`: `max-drift` and the inherited-drift rule read the pooled
+/// attempts, and the drift row shows the pooled candidate.
+#[test]
+fn rerun_drift_pooled_max_drift_reads_every_attempt() {
+    let gate =
+        "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
+                [bootstrap]\nresamples = 2000\n[anchor]\nfile = \"anchor.jsonl\"\n\
+                [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\nmax-drift = 0.02\n";
+    let repo = Repo::new(gate);
+    *repo.files.borrow_mut() = Some(listing("d1d1d"));
+    let fp = fingerprint(repo.dir.path());
+    let base: String = (0..N)
+        .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
+        .collect();
+    // main is the anchor: no drift spent; the candidate's own change is all the drift.
+    with_sidecar(&repo.dir.path().join("anchor.jsonl"), &base, &fp);
+    with_sidecar(&repo.dir.path().join("baseline.jsonl"), &base, &fp);
+    let attempt = |sha, run, shift, stream| {
+        let text = candidate(shift, stream);
+        let mut s = fp.clone();
+        s["rows-sha256"] = rag_gate::protocol::sha256_hex(text.as_bytes()).into();
+        std::fs::write(
+            repo.dir.path().join("candidate.jsonl.protocol.json"),
+            s.to_string(),
+        )
+        .unwrap();
+        repo.check(sha, (run, 1), &text, None)
+    };
+    let one = attempt('a', 1, -0.04, 11);
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    let two = attempt('a', 2, -0.04, 12);
+    assert_eq!(two.code, 1);
+    // Alone, the lucky third run is within the drift budget.
+    let lone = Repo::new(gate);
+    for f in ["anchor.jsonl", "baseline.jsonl"] {
+        with_sidecar(&lone.dir.path().join(f), &base, &fp);
+    }
+    let text = candidate(0.01, 13);
+    with_sidecar(&lone.dir.path().join("candidate.jsonl"), &text, &fp);
+    let alone = lone.check('a', (1, 1), &text, None);
+    assert_eq!(alone.code, 0, "alone: {}", alone.report["gates"]);
+    // As the third attempt: every rule, the drift rule included, reads the three runs.
+    let three = attempt('b', 3, 0.01, 13);
+    assert_eq!(three.code, 1, "{}", three.report["gates"]);
+    assert_eq!(three.report["attempts"]["runs"], 3);
+    let row = &three.report["anchor"]["drift"][0];
+    let pooled = three.report["comparisons"][0]["delta"].as_f64().unwrap();
+    let drift = row["candidate"]["estimate"].as_f64().unwrap();
+    // main is the anchor, so the pooled candidate's drift is its pooled change.
+    assert!(
+        (drift - pooled).abs() < 1e-9,
+        "drift {drift}, pooled change {pooled}"
+    );
+    assert!(pooled < -0.015, "{pooled}");
+    assert_eq!(row["status"], "crossed", "{row}");
+    let drift_gate = three.report["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["rule"] == "max-drift")
+        .expect("a drift gate");
+    assert_eq!(drift_gate["status"], "fail", "{drift_gate}");
+}
+
+/// A comment body holding `state` under prod's marker, as an older or hostile run left it.
+fn body_with(state: &rag_gate::publish::state::State, key: Option<&[u8]>) -> String {
+    let marker = rag_gate::report::markdown::marker("prod");
+    let block = rag_gate::publish::state::block(state, "octo/repo#7/prod", key);
+    format!("{marker}\n### ❌ rag-gate failed\n\nreport\n\n{block}")
+}
+
+fn attempt_values(shift: f64, stream: u64) -> rag_gate::model::looks::AttemptValues {
+    // The pairing's order: query ids in byte order.
+    let mut rows: Vec<(String, f64)> = candidate(shift, stream)
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["query_id"].as_str().unwrap().to_string(),
+                v["ndcg@10"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    let v: Vec<f64> = rows.iter().map(|r| r.1).collect();
+    rag_gate::model::looks::AttemptValues {
+        ids: rag_gate::check::attempts::ids_hash(&ids),
+        metrics: [("ndcg@10".to_string(), vec![v])].into(),
+    }
+}
+
+/// Class `rerun-thousand-attempts`: a state of 1,000 attempts (written by a run without a cap)
+/// is folded within the budget; the marker and the verdict stay in the comment, the next runs
+/// read it back and count on (no second comment, no restart at attempt 1).
+#[test]
+fn rerun_thousand_attempts_keep_the_marker_the_verdict_and_the_count() {
+    use rag_gate::model::Verdict;
+    use rag_gate::publish::state::*;
+    let repo = Repo::plain();
+    let commit = "a".repeat(40);
+    let attempts: Vec<StoredAttempt> = (1..=1000u32)
+        .map(|k| {
+            let v = attempt_values(-0.04, 1000 + k as u64);
+            StoredAttempt::new(k, Some(format!("{k}/1")), Verdict::Fail, &v)
+        })
+        .collect();
+    let state = State {
+        looks: vec![StoredLook {
+            commit: commit.clone(),
+            change: None,
+            verdict: Verdict::Fail,
+            rows: Vec::new(),
+            attempts,
+            summary: None,
+        }],
+        dropped_looks: 0,
+    };
+    *repo.comment.borrow_mut() = Some(body_with(&state, None));
+    let next = repo.check('a', (2000, 1), &candidate(0.02, 7), None);
+    assert_eq!(next.created, 0, "a second comment: {}", next.stderr);
+    let a = &next.report["attempts"];
+    assert_eq!(a["attempt"], 1001, "{a}");
+    let s = &a["summarised"];
+    assert_eq!(s["results"], "pooled", "{a}");
+    assert_eq!(s["first"], 1);
+    let folded = s["verdicts"]["fail"].as_u64().unwrap();
+    let kept = a["earlier"].as_array().unwrap().len() as u64;
+    assert_eq!(folded + kept, 1000, "{a}");
+    assert_eq!(a["runs"].as_u64().unwrap(), 1001, "{a}");
+    // 1,000 failing runs outweigh one lucky one.
+    assert_eq!(next.code, 1);
+    assert_eq!(
+        crate::report_schema::violations(&next.report),
+        Vec::<String>::new()
+    );
+    let body = repo.body();
+    assert!(
+        body.starts_with("<!-- rag-gate:v1 id=prod"),
+        "{}",
+        &body[..200]
+    );
+    assert!(
+        body.contains("rag-gate failed") || body.contains("❌"),
+        "{}",
+        &body[..400]
+    );
+    assert!(body.len() <= 65_536, "{}", body.len());
+    let block = &body[body.find("<!-- rag-gate:state").unwrap()..];
+    assert!(block.len() <= BUDGET, "{}", block.len());
+    // The next run reads the folded state back and counts on.
+    let after = repo.check('a', (2001, 1), &candidate(0.02, 8), None);
+    assert_eq!(after.created, 0);
+    assert_eq!(after.report["attempts"]["attempt"], 1002);
+    assert_eq!(after.report["attempts"]["runs"], 1002);
+}
+
+/// Class `state-values-checked`: values read back from the state go through the input checks:
+/// a forged 5.0 for an nDCG, a NaN or an infinity (under a plain SHA-256 anyone can recompute)
+/// are refused with a warning, never pooled.
+#[test]
+fn state_values_checked_forged_values_are_never_pooled() {
+    use rag_gate::model::Verdict;
+    use rag_gate::publish::state::*;
+    for bad in [5.0, f64::NAN, f64::INFINITY] {
+        let repo = Repo::plain();
+        let mut v = attempt_values(-0.04, 3);
+        v.metrics.get_mut("ndcg@10").unwrap()[0][0] = bad;
+        let state = State {
+            looks: vec![StoredLook {
+                commit: "a".repeat(40),
+                change: None,
+                verdict: Verdict::Fail,
+                rows: Vec::new(),
+                attempts: vec![StoredAttempt::new(1, Some("1/1".into()), Verdict::Fail, &v)],
+                summary: None,
+            }],
+            dropped_looks: 0,
+        };
+        *repo.comment.borrow_mut() = Some(body_with(&state, None));
+        let run = repo.check('a', (2, 1), &candidate(0.0, 4), None);
+        let w = warnings(&run.report);
+        assert!(
+            w.contains("attempt 1 of aaaaaaa: a value read back fails the input checks: metric"),
+            "{bad}: {w}"
+        );
+        assert_eq!(earlier_results(&run.report), ["fail lost"], "{bad}");
+        let est = run.report["comparisons"][0]["delta"].as_f64().unwrap();
+        assert!(est.is_finite(), "{bad}: {est}");
+    }
+}
+
+/// Class `comment-identity`: the sticky comment's key is the gate file's path relative to the
+/// checkout, however the path is spelled and wherever the run starts.
+#[test]
+fn comment_identity_is_the_path_from_the_checkout_root() {
+    let repo = Repo::new(
+        "[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
+         [bootstrap]\nresamples = 200\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+    );
+    let root = repo.dir.path().canonicalize().unwrap();
+    std::fs::rename(root.join("gate.toml"), root.join("prod.toml")).unwrap();
+    std::fs::write(root.join("candidate.jsonl"), candidate(0.0, 5)).unwrap();
+    std::fs::create_dir(root.join("sub")).unwrap();
+    let abs = root.join("prod.toml").display().to_string();
+    let mut ids = Vec::new();
+    for (cwd, spelled) in [
+        (root.clone(), "prod.toml"),
+        (root.clone(), "./prod.toml"),
+        (root.clone(), abs.as_str()),
+        (root.join("sub"), "../prod.toml"),
+    ] {
+        repo.serve();
+        let out = rag_gate()
+            .env_clear()
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_WORKSPACE", &root)
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", repo.gh.server.uri())
+            .current_dir(&cwd)
+            .args(["check", spelled, "--comment", "--pr", "7"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{spelled}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let posted = repo
+            .gh
+            .requests()
+            .into_iter()
+            .find(|r| r.method.as_str() == "POST")
+            .expect("posted");
+        let v: Value = serde_json::from_slice(&posted.body).unwrap();
+        let first = v["body"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+        ids.push(first.split(" state=").next().unwrap().to_string());
+    }
+    assert!(ids[0].starts_with("<!-- rag-gate:v1 id=prod."), "{ids:?}");
+    assert!(ids.iter().all(|i| *i == ids[0]), "{ids:?}");
+}
+
+/// Class `check-many-no-state`: several gate files in one check keep no state, and the run says
+/// so (a re-run of them is judged alone).
+#[test]
+fn check_many_no_state_is_said_in_the_run() {
+    let repo = Repo::plain();
+    let root = repo.dir.path();
+    std::fs::write(root.join("candidate.jsonl"), candidate(0.0, 5)).unwrap();
+    let second = std::fs::read_to_string(root.join("gate.toml"))
+        .unwrap()
+        .replace("id = \"prod\"", "id = \"staging\"");
+    std::fs::write(root.join("staging.toml"), second).unwrap();
+    repo.serve();
+    let out = rag_gate()
+        .env_clear()
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("GITHUB_REPOSITORY", "octo/repo")
+        .env("GITHUB_API_URL", repo.gh.server.uri())
+        .current_dir(root)
+        .args([
+            "check",
+            "gate.toml",
+            "staging.toml",
+            "--comment",
+            "--pr",
+            "7",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("2 gate files in one check keep no state in their combined comment: a re-run, an empty commit or a rebase is judged on its own attempt"),
+        "{stderr}"
+    );
+}
+
+/// Class `state-rolled-back`: with a state key, GitHub's re-run attempts of one CI run are a
+/// monotonic reference: a state removed, or replaced by an older signed one, between attempts of
+/// a run is reported.
+#[test]
+fn state_rolled_back_between_attempts_of_a_run_is_reported() {
+    let key = Some("s3cret-state-key");
+    let repo = Repo::plain();
+    *repo.files.borrow_mut() = Some(listing("a0a0a"));
+    repo.check('a', (9, 1), &candidate(-0.04, 11), key);
+    let after_one = repo.body();
+    let two = repo.check('a', (9, 2), &candidate(-0.04, 12), key);
+    assert!(
+        !warnings(&two.report).contains("holds no record"),
+        "{}",
+        warnings(&two.report)
+    );
+    // The older signed state pasted back: attempt 2's record is gone.
+    *repo.comment.borrow_mut() = Some(after_one);
+    let three = repo.check('a', (9, 3), &candidate(0.01, 13), key);
+    assert!(
+        warnings(&three.report).contains("this is attempt 3 of CI run 9, but the sticky comment's signed state holds no record of its attempt(s) 2"),
+        "{}",
+        warnings(&three.report)
+    );
+    // The state removed: the comment without its block.
+    let body = repo.body();
+    *repo.comment.borrow_mut() =
+        Some(body[..body.find("<!-- rag-gate:state").unwrap()].to_string());
+    let four = repo.check('a', (9, 4), &candidate(0.01, 14), key);
+    assert!(
+        warnings(&four.report).contains("holds no record of its attempt(s) 1, 2, 3"),
+        "{}",
+        warnings(&four.report)
+    );
+}
+
+/// Class `ledger-merged-pr`: `ledger record` takes the merged pull request from the forge (the
+/// commit's pull requests), not from the head commit's message, which after a rebase merge names
+/// the pull request's own "(#801)"; without the forge the message is a labelled fallback.
+#[test]
+fn ledger_merged_pr_comes_from_the_forge() {
+    let repo = Repo::new(
+        "[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"results.jsonl\"\n\
+         [bootstrap]\nresamples = 200\n[anchor]\nfile = \"anchor.jsonl\"\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\nmax-drift = 0.02\n",
+    );
+    let root = repo.dir.path();
+    let fp = fingerprint(root);
+    let base: String = (0..N)
+        .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
+        .collect();
+    with_sidecar(&root.join("anchor.jsonl"), &base, &fp);
+    with_sidecar(&root.join("results.jsonl"), &candidate(-0.01, 3), &fp);
+    let event = root.join("push.json");
+    let message = "Tune the reranker (#801)\n\nrebased onto main";
+    std::fs::write(
+        &event,
+        json!({ "head_commit": { "message": message } }).to_string(),
+    )
+    .unwrap();
+    let sha = "f".repeat(40);
+    let record = |forge: bool| {
+        repo.gh.reset();
+        if forge {
+            repo.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path(format!("/repos/octo/repo/commits/{sha}/pulls")))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(json!([
+                        { "number": 801, "merge_commit_sha": "e".repeat(40), "merged_at": null },
+                        { "number": 820, "merge_commit_sha": sha, "merged_at": "2026-12-01T10:00:00Z" }
+                    ]))),
+            );
+        }
+        let out = rag_gate()
+            .env_clear()
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", repo.gh.server.uri())
+            .env("GITHUB_EVENT_PATH", &event)
+            .current_dir(root)
+            .args([
+                "ledger",
+                "record",
+                "gate.toml",
+                "--results",
+                "results.jsonl",
+                "--commit",
+                &sha,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ledger: Value =
+            serde_json::from_slice(&std::fs::read(root.join("results.jsonl.ledger.json")).unwrap())
+                .unwrap();
+        (
+            ledger["entries"][0]["pr"].clone(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (pr, stderr) = record(true);
+    assert_eq!(pr, 820, "{stderr}");
+    assert!(
+        !stderr.contains("read from the head commit's message"),
+        "{stderr}"
+    );
+    let (pr, stderr) = record(false);
+    assert_eq!(pr, 801);
+    assert!(
+        stderr.contains("the merged pull request #801 was read from the head commit's message, not from the forge (listing the pull requests of commit fffffff: GitHub answered 404"),
+        "{stderr}"
+    );
+}
