@@ -271,10 +271,11 @@ fn summary(s: &super::state::Summary, short: &str, warnings: &mut Vec<String>) -
     }
 }
 
-/// A pass after a failing attempt of the same candidate (nothing the evaluation reads changed
-/// between them, whatever the size of the move): the warning that says so.
+/// A build let through (pass, untouched or inconclusive) after a failing attempt of the same
+/// candidate (nothing the evaluation reads changed between them, whatever the size of the
+/// move): the warning that says so.
 pub fn flip_warning(earlier: &Earlier, verdict: Verdict) -> Option<String> {
-    if verdict != Verdict::Pass {
+    if verdict == Verdict::Fail {
         return None;
     }
     let mut failed: Vec<String> = earlier
@@ -296,10 +297,11 @@ pub fn flip_warning(earlier: &Earlier, verdict: Verdict) -> Option<String> {
     }
     let commit = earlier.commit.as_deref().map_or("", short);
     Some(format!(
-        "pass after a fail with nothing the evaluation reads changed: {commit} is the same \
+        "{} after a fail with nothing the evaluation reads changed: {commit} is the same \
          change as its failing attempt(s) {} (re-runs, or commits that left the change as it \
          was); the verdict is judged on the pooled runs of all its attempts, but check that the \
          check was not re-run until it passed",
+        verdict.as_str(),
         failed.join(", ")
     ))
 }
@@ -336,15 +338,16 @@ pub fn looks_report(state: &State) -> Option<LooksReport> {
     }
     let looks: Vec<_> = state.looks.iter().map(StoredLook::look).collect();
     let (prev, last) = (&looks[looks.len() - 2], &looks[looks.len() - 1]);
-    let tuning = (prev.verdict == Verdict::Fail && last.verdict == Verdict::Pass)
+    let tuning = (prev.verdict == Verdict::Fail && last.verdict != Verdict::Fail)
         .then(|| small_moves(prev, last))
         .flatten()
         .map(|moved| {
             format!(
-                "this pull request went from fail ({}) to pass ({}) by changes within the \
+                "this pull request went from fail ({}) to {} ({}) by changes within the \
                  noise: {}; after {} looks, check that the change was not tuned to the \
                  evaluation set",
                 short(&prev.commit),
+                last.verdict.as_str(),
                 short(&last.commit),
                 moved.join("; "),
                 looks.len()
