@@ -13,7 +13,8 @@
 //!
 //! λ = 1 is PPI, λ = 0 the human-only mean; PPI++ picks
 //! λ̂ = cov(Y, Ŷ) / ((1 + n/N) · var(Ŷ ∪ Ũ)), clipped to [0, 1], with cov over the labelled units
-//! (divisor n) and var over all judge values (divisor n + N − 1), exactly as `ppi-python`'s
+//! (divisor n) and var over all judge values (divisor n + N − 1), over queries whatever the unit,
+//! exactly as `ppi-python`'s
 //! `ppi_mean_ci` / `ppi_mean_pointestimate` with `lam=None` (tests/it/stats_ppi.rs, against
 //! tests/data/stats/ppi_reference.json made by calibration/ppi_reference.py). A judge whose values
 //! do not vary gets λ = 0.
@@ -23,7 +24,7 @@
 //! G − 1 degrees of freedom for G labelled units), calibrated in examples/calibration_ppi.rs.
 //!
 //! The group unit (conversations as units, every query of a labelled group labelled): every sum
-//! of squares above becomes a sum over groups of the squared within-group sums of centred values
+//! of squares of the variance becomes a sum over groups of the squared within-group sums of centred values
 //! (the cluster-robust, CR0 variance of a mean; Liang & Zeger 1986), so that groups of one query
 //! give the query-unit numbers exactly. Pure, O(n + N).
 
@@ -95,21 +96,20 @@ fn group_count(groups: Option<&[usize]>, len: usize) -> usize {
 }
 
 /// The PPI++ weight λ̂ (see the module header), clipped to [0, 1]; 0 when the judge's values do
-/// not vary.
+/// not vary. Computed over queries whatever the unit, as ppi-python computes it: the point
+/// estimate is ppi-python's with the group unit too (the groups enter the variance only; any
+/// fixed λ gives an unbiased estimate, so the interval stays valid).
 pub fn tuned_lambda(u: &Units<'_>) -> f64 {
-    let (gl, _) = split(u);
     let n = u.human.len() as f64;
     let n_all = u.judge_unlabelled.len() as f64;
-    let cov = cross(u.human, u.judge_labelled, gl) / n;
+    let cov = cross(u.human, u.judge_labelled, None) / n;
     let pooled: Vec<f64> = u
         .judge_labelled
         .iter()
         .chain(u.judge_unlabelled)
         .copied()
         .collect();
-    let pooled_groups: Option<Vec<usize>> =
-        u.groups.map(|(a, b)| a.iter().chain(b).copied().collect());
-    let var = cross(&pooled, &pooled, pooled_groups.as_deref()) / (n + n_all - 1.0);
+    let var = cross(&pooled, &pooled, None) / (n + n_all - 1.0);
     if var <= 0.0 || !var.is_finite() {
         return 0.0;
     }
@@ -220,6 +220,81 @@ pub fn classical(
         .sqrt();
     let t = super::small_sample::t_quantile(1.0 - (1.0 - confidence) / 2.0, g - 1.0);
     Some((m, m - t * se, m + t * se, units))
+}
+
+/// The efficiency of the correction as a number of human labels: how many labelled units a
+/// human-only mean would need for the corrected estimate's variance, G · var_human / var_PPI,
+/// with var_human the human-only mean's variance on the G labelled units (the rectifier's
+/// variance at λ = 0) and var_PPI the corrected one at the estimate's λ, both with the
+/// small-sample scaling (PPI++, Angelopoulos, Duchi & Zrnic 2023, §2: the variance the tuned λ
+/// minimises). Above G the judge is worth labels; equal to G at λ = 0. None when either variance
+/// is 0 or fewer than two labelled units.
+pub fn effective_labelled(u: &Units<'_>, e: &PpiEstimate) -> Option<f64> {
+    let human = interval_with(u, Lambda::Fixed(0.0), 0.95, true)?;
+    let ppi = interval_with(u, Lambda::Fixed(e.lambda), 0.95, true)?;
+    let (vh, vp) = (human.se * human.se, ppi.se * ppi.se);
+    (vh > 0.0 && vp > 0.0).then(|| e.labelled as f64 * vh / vp)
+}
+
+/// What a labelling plan needs of one corrected comparison: the rectifier's variance per
+/// labelled unit v_r = G · Σ_g(Σ r)² / n² (r = Y − λŶ) and the imputed part's per unlabelled unit
+/// v_u = G_u · Σ_g(Σ λũ)² / N², so that se² = v_u / G_u + v_r / (G − 1) is the gates' variance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Parts {
+    pub lambda: f64,
+    pub rectifier: f64,
+    pub imputed: f64,
+}
+
+/// The variance per unit of a mean's values, G · Σ_g(Σ_{i∈g} (x_i − x̄))² / n² for G units (the
+/// human-only v_r of [`Parts`] at λ = 0); 0 for no value.
+pub fn unit_variance(x: &[f64], groups: Option<&[usize]>) -> f64 {
+    if x.is_empty() {
+        return 0.0;
+    }
+    let n = x.len() as f64;
+    group_count(groups, x.len()) as f64 * cross(x, x, groups) / (n * n)
+}
+
+/// [`Parts`] at weight `lambda`; None with fewer than two labelled or unlabelled units.
+pub fn parts(u: &Units<'_>, lambda: f64) -> Option<Parts> {
+    let (gl, gu) = split(u);
+    let labelled = group_count(gl, u.human.len());
+    let unlabelled = group_count(gu, u.judge_unlabelled.len());
+    if labelled < 2 || unlabelled < 2 || u.human.len() != u.judge_labelled.len() {
+        return None;
+    }
+    let (n, n_all) = (u.human.len() as f64, u.judge_unlabelled.len() as f64);
+    let imputed: Vec<f64> = u.judge_unlabelled.iter().map(|v| lambda * v).collect();
+    let rectifier: Vec<f64> = u
+        .human
+        .iter()
+        .zip(u.judge_labelled)
+        .map(|(y, yh)| y - lambda * yh)
+        .collect();
+    Some(Parts {
+        lambda,
+        rectifier: labelled as f64 * cross(&rectifier, &rectifier, gl) / (n * n),
+        imputed: unlabelled as f64 * cross(&imputed, &imputed, gu) / (n_all * n_all),
+    })
+}
+
+/// The smallest number of labelled units G (of `total`) at which a delta rule of margin `margin`
+/// passes an unchanged system with probability `power`: the minimum detectable effect
+/// (t_{1−α/2, G−1} + t_{power, G−1}) · se(G) at or below the margin, with
+/// se(G)² = v_u / (total − G) + v_r / (G − 1) (`stats::power::mde`, the same reading as `plan`).
+/// None when no G below `total` is enough.
+pub fn labels_needed(
+    p: &Parts,
+    total: usize,
+    margin: f64,
+    confidence: f64,
+    power: f64,
+) -> Option<usize> {
+    (3..total).find(|&g| {
+        let se2 = p.imputed / (total - g) as f64 + p.rectifier / (g - 1) as f64;
+        super::power::mde(se2.max(0.0).sqrt(), (g - 1) as f64, confidence, power) <= margin
+    })
 }
 
 fn z_of(confidence: f64) -> f64 {
