@@ -405,8 +405,9 @@ fn delta(
     (d, split)
 }
 
-/// The corrected variance's parts for `label-plan`: at the tuned λ with two labelled units or
-/// more, else the judge's own spread of deltas standing in for the humans' (λ = 0).
+/// The spreads behind the corrected variance, for `label-plan`: from the split with two
+/// labelled units or more, else the judge's own spread of deltas standing in for the humans'
+/// (no covariance: a judge worth nothing until humans say otherwise).
 fn plan_input(
     units: &ppi::Units<'_>,
     all: &[f64],
@@ -414,23 +415,29 @@ fn plan_input(
     labelled: usize,
 ) -> Option<crate::model::LabelPlanInput> {
     let total = all_groups.map_or(all.len(), |g| g.iter().collect::<BTreeSet<_>>().len());
-    let tuned = ppi::parts(units, ppi::tuned_lambda(units));
-    let (p, without_labels) = match tuned {
+    let (p, without_labels) = match ppi::parts(units) {
         Some(p) => (p, false),
         None if total >= 2 => {
+            let spread = ppi::unit_variance(all, all_groups);
             let p = ppi::Parts {
-                lambda: 0.0,
-                rectifier: ppi::unit_variance(all, all_groups),
-                imputed: 0.0,
+                human: spread,
+                cov: 0.0,
+                judge_labelled: spread,
+                judge_unlabelled: spread,
+                query_cov: 0.0,
+                query_judge: 0.0,
             };
             (p, true)
         }
         None => return None,
     };
     Some(crate::model::LabelPlanInput {
-        lambda: p.lambda,
-        rectifier: p.rectifier,
-        imputed: p.imputed,
+        human: p.human,
+        cov: p.cov,
+        judge_labelled: p.judge_labelled,
+        judge_unlabelled: p.judge_unlabelled,
+        query_cov: p.query_cov,
+        query_judge: p.query_judge,
         labelled,
         total,
         without_labels,

@@ -27,7 +27,8 @@ pub struct GateNeed {
     pub slice: String,
     /// The rule's margin (max-drop or max-change).
     pub margin: f64,
-    pub lambda: f64,
+    /// The λ the corrected gate is expected to take at the planned size.
+    pub lambda: Option<f64>,
     pub labelled: usize,
     pub units: usize,
     /// Labelled units needed (None: not reachable short of labelling every unit).
@@ -85,7 +86,7 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
     let pool = pool_units(judge, grouped);
     let want = args
         .batch
-        .unwrap_or_else(|| gates.iter().filter_map(|g| g.more).max().unwrap_or(0));
+        .unwrap_or_else(|| default_batch(&gates, pool.len()));
     let seed = args.seed.unwrap_or(cfg.bootstrap.seed);
     let rows = draw(judge, &pool, want.min(pool.len()), seed, grouped);
     let plan = LabelPlan {
@@ -123,6 +124,15 @@ pub enum LabelPlanFormat {
     Json,
 }
 
+/// What the gates still need: the largest shortfall, or every unlabelled unit when a gate cannot
+/// reach its power short of labelling everything.
+fn default_batch(gates: &[GateNeed], pool: usize) -> usize {
+    match gates.iter().any(|g| g.more.is_none()) {
+        true => pool,
+        false => gates.iter().filter_map(|g| g.more).max().unwrap_or(0),
+    }
+}
+
 /// Each gated mean with a delta rule (max-drop, max-change), on each slice the judge section has.
 fn needs(cfg: &Config, judge: &JudgeReport, power: f64) -> Vec<GateNeed> {
     let mut out = Vec::new();
@@ -133,9 +143,12 @@ fn needs(cfg: &Config, judge: &JudgeReport, power: f64) -> Vec<GateNeed> {
         for d in judge.deltas.iter().filter(|d| d.metric == g.metric) {
             let Some(p) = d.plan else { continue };
             let parts = crate::stats::ppi::Parts {
-                lambda: p.lambda,
-                rectifier: p.rectifier,
-                imputed: p.imputed,
+                human: p.human,
+                cov: p.cov,
+                judge_labelled: p.judge_labelled,
+                judge_unlabelled: p.judge_unlabelled,
+                query_cov: p.query_cov,
+                query_judge: p.query_judge,
             };
             let needed = crate::stats::ppi::labels_needed(
                 &parts,
@@ -144,12 +157,13 @@ fn needs(cfg: &Config, judge: &JudgeReport, power: f64) -> Vec<GateNeed> {
                 cfg.bootstrap.confidence,
                 power,
             );
+            let lambda = needed.map(|n| parts.variance_at(n.max(p.labelled).max(3), p.total).1);
             out.push(GateNeed {
                 gate: g.index,
                 metric: d.metric.clone(),
                 slice: d.slice.clone(),
                 margin,
-                lambda: p.lambda,
+                lambda,
                 labelled: p.labelled,
                 units: p.total,
                 needed,
@@ -233,8 +247,15 @@ fn render(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
             ""
         };
         s.push_str(&format!(
-            "  gate #{} {} on {} (margin {}, λ {:.2}, {} {units} in all): {need}{assumed}\n",
-            g.gate, g.metric, g.slice, g.margin, g.lambda, g.units
+            "  gate #{} {} on {} (margin {}, {} {units} in all): {need}{lambda}{assumed}\n",
+            g.gate,
+            g.metric,
+            g.slice,
+            g.margin,
+            g.units,
+            lambda = g
+                .lambda
+                .map_or(String::new(), |l| format!(" (λ about {l:.2} there)"))
         ));
     }
     s.push_str(&format!(

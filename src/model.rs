@@ -198,13 +198,16 @@ pub struct JudgedDelta {
     pub plan: Option<LabelPlanInput>,
 }
 
-/// The corrected variance of one comparison split into its labelled and unlabelled parts, for
-/// `label-plan`: se² = imputed / unlabelled units + rectifier / (labelled units − 1).
+/// The spreads behind one comparison's corrected variance, per unit, for `label-plan`
+/// (`stats::ppi::Parts`).
 #[derive(Debug, Clone, Copy)]
 pub struct LabelPlanInput {
-    pub lambda: f64,
-    pub rectifier: f64,
-    pub imputed: f64,
+    pub human: f64,
+    pub cov: f64,
+    pub judge_labelled: f64,
+    pub judge_unlabelled: f64,
+    pub query_cov: f64,
+    pub query_judge: f64,
     pub labelled: usize,
     pub total: usize,
     /// No (or one) labelled unit: the judge's own spread stands in for the humans' (λ = 0).

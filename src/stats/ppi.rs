@@ -236,54 +236,85 @@ pub fn effective_labelled(u: &Units<'_>, e: &PpiEstimate) -> Option<f64> {
     (vh > 0.0 && vp > 0.0).then(|| e.labelled as f64 * vh / vp)
 }
 
-/// What a labelling plan needs of one corrected comparison: the rectifier's variance per
-/// labelled unit v_r = G · Σ_g(Σ r)² / n² (r = Y − λŶ) and the imputed part's per unlabelled unit
-/// v_u = G_u · Σ_g(Σ λũ)² / N², so that se² = v_u / G_u + v_r / (G − 1) is the gates' variance.
+/// What a labelling plan needs of one corrected comparison, per unit (cluster-robust with
+/// groups: G · Σ_g(Σ_{i∈g} a_i − ā)(Σ_{i∈g} b_i − b̄) / n² for G units): the human deltas' variance,
+/// their covariance with the judge's and the judge's variance on the labelled units, and the
+/// judge's variance on the unlabelled ones. At weight λ with G of `total` units labelled the
+/// gates' variance is
+///   se² = λ² · judge_unlabelled / (total − G) + (human − 2λ · cov + λ² · judge_labelled) / (G − 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Parts {
-    pub lambda: f64,
-    pub rectifier: f64,
-    pub imputed: f64,
+    pub human: f64,
+    pub cov: f64,
+    pub judge_labelled: f64,
+    pub judge_unlabelled: f64,
+    /// The covariance and judge variance over queries that [`tuned_lambda`] reads (the same as
+    /// `cov` and the judge's variances for the query unit).
+    pub query_cov: f64,
+    pub query_judge: f64,
 }
 
-/// The variance per unit of a mean's values, G · Σ_g(Σ_{i∈g} (x_i − x̄))² / n² for G units (the
-/// human-only v_r of [`Parts`] at λ = 0); 0 for no value.
+impl Parts {
+    /// The gates' variance with `g` of `total` units labelled, at the λ the estimator will take
+    /// there (PPI++'s over queries, [`tuned_lambda`], with n/N read as g/(total − g)), and that λ.
+    pub fn variance_at(&self, g: usize, total: usize) -> (f64, f64) {
+        let (a, b) = (1.0 / (total - g) as f64, 1.0 / (g - 1) as f64);
+        let ratio = g as f64 / (total - g) as f64;
+        let lambda = if self.query_judge > 0.0 {
+            (self.query_cov / ((1.0 + ratio) * self.query_judge)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let v = lambda * lambda * a * self.judge_unlabelled
+            + b * (self.human - 2.0 * lambda * self.cov + lambda * lambda * self.judge_labelled);
+        (v.max(0.0), lambda)
+    }
+}
+
+/// The variance per unit of a mean's values, G · Σ_g(Σ_{i∈g} (x_i − x̄))² / n² for G units; 0
+/// for no value.
 pub fn unit_variance(x: &[f64], groups: Option<&[usize]>) -> f64 {
+    unit_cov(x, x, groups)
+}
+
+fn unit_cov(x: &[f64], y: &[f64], groups: Option<&[usize]>) -> f64 {
     if x.is_empty() {
         return 0.0;
     }
     let n = x.len() as f64;
-    group_count(groups, x.len()) as f64 * cross(x, x, groups) / (n * n)
+    group_count(groups, x.len()) as f64 * cross(x, y, groups) / (n * n)
 }
 
-/// [`Parts`] at weight `lambda`; None with fewer than two labelled or unlabelled units.
-pub fn parts(u: &Units<'_>, lambda: f64) -> Option<Parts> {
+/// [`Parts`] of a split; None with fewer than two labelled or unlabelled units.
+pub fn parts(u: &Units<'_>) -> Option<Parts> {
     let (gl, gu) = split(u);
     let labelled = group_count(gl, u.human.len());
     let unlabelled = group_count(gu, u.judge_unlabelled.len());
     if labelled < 2 || unlabelled < 2 || u.human.len() != u.judge_labelled.len() {
         return None;
     }
-    let (n, n_all) = (u.human.len() as f64, u.judge_unlabelled.len() as f64);
-    let imputed: Vec<f64> = u.judge_unlabelled.iter().map(|v| lambda * v).collect();
-    let rectifier: Vec<f64> = u
-        .human
+    let pooled: Vec<f64> = u
+        .judge_labelled
         .iter()
-        .zip(u.judge_labelled)
-        .map(|(y, yh)| y - lambda * yh)
+        .chain(u.judge_unlabelled)
+        .copied()
         .collect();
+    let n = u.human.len() as f64;
     Some(Parts {
-        lambda,
-        rectifier: labelled as f64 * cross(&rectifier, &rectifier, gl) / (n * n),
-        imputed: unlabelled as f64 * cross(&imputed, &imputed, gu) / (n_all * n_all),
+        human: unit_variance(u.human, gl),
+        cov: unit_cov(u.human, u.judge_labelled, gl),
+        judge_labelled: unit_variance(u.judge_labelled, gl),
+        judge_unlabelled: unit_variance(u.judge_unlabelled, gu),
+        query_cov: cross(u.human, u.judge_labelled, None) / n,
+        query_judge: cross(&pooled, &pooled, None) / (pooled.len() as f64 - 1.0),
     })
 }
 
 /// The smallest number of labelled units G (of `total`) at which a delta rule of margin `margin`
 /// passes an unchanged system with probability `power`: the minimum detectable effect
-/// (t_{1−α/2, G−1} + t_{power, G−1}) · se(G) at or below the margin, with
-/// se(G)² = v_u / (total − G) + v_r / (G − 1) (`stats::power::mde`, the same reading as `plan`).
-/// None when no G below `total` is enough.
+/// (t_{1−α/2, G−1} + t_{power, G−1}) · se(G) at or below the margin (`stats::power::mde`, the
+/// same reading as `plan`), se(G) from [`Parts::variance_at`]. None when no G below `total` is
+/// enough.
 pub fn labels_needed(
     p: &Parts,
     total: usize,
@@ -292,8 +323,8 @@ pub fn labels_needed(
     power: f64,
 ) -> Option<usize> {
     (3..total).find(|&g| {
-        let se2 = p.imputed / (total - g) as f64 + p.rectifier / (g - 1) as f64;
-        super::power::mde(se2.max(0.0).sqrt(), (g - 1) as f64, confidence, power) <= margin
+        let (v, _) = p.variance_at(g, total);
+        super::power::mde(v.sqrt(), (g - 1) as f64, confidence, power) <= margin
     })
 }
 

@@ -206,3 +206,84 @@ fn the_documented_example_is_judged_by_default() {
     let r = json_exit(&mut check_json(&human), 1);
     assert_eq!(r["gates"][0]["status"], "too-small", "{}", r["gates"][0]);
 }
+
+/// `label-plan`: per gate, the human labels its corrected gate needs at its margin and power, and
+/// a seeded random batch of unlabelled queries (whole conversations with the group unit) as JSON
+/// lines with each unit's inclusion probability; the same seed gives the same bytes.
+#[test]
+fn the_labelling_plan_sizes_each_gate_and_draws_the_next_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("next.jsonl");
+    let run = |gate: &str, batch: &str| {
+        let o = rag_gate()
+            .args([
+                "label-plan",
+                &data(gate),
+                "--format",
+                "json",
+                "--batch",
+                batch,
+                "-o",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let rows: Vec<Value> = std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (plan, rows)
+    };
+    let (plan, rows) = run("corrected.toml", "5");
+    let g = &plan["gates"][0];
+    assert_eq!(
+        (g["metric"].as_str(), g["labelled"].as_u64()),
+        (Some("ndcg@10"), Some(12))
+    );
+    assert_eq!(g["units"], 35);
+    assert_eq!(g["margin"], 0.05);
+    assert_eq!(
+        (plan["batch"].as_u64(), plan["pool"].as_u64()),
+        (Some(5), Some(23))
+    );
+    assert_eq!(rows.len(), 5);
+    let human = std::fs::read_to_string(data("human.qrels")).unwrap();
+    for r in &rows {
+        let q = r["query_id"].as_str().unwrap();
+        assert!(
+            !human
+                .lines()
+                .any(|l| l.split_whitespace().next() == Some(q)),
+            "{q} is labelled"
+        );
+        assert!((r["inclusion_probability"].as_f64().unwrap() - 5.0 / 23.0).abs() < 1e-12);
+    }
+    let again = run("corrected.toml", "5").1;
+    assert_eq!(rows, again);
+    // The group unit draws whole conversations.
+    let (plan, rows) = run("ppi/group-unit.toml", "2");
+    assert_eq!(plan["unit"], "group");
+    assert_eq!(
+        (plan["batch"].as_u64(), plan["pool"].as_u64()),
+        (Some(2), Some(12))
+    );
+    let groups: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["group"].as_str().unwrap()).collect();
+    assert_eq!(groups.len(), 2);
+    assert!(rows.len() >= 3, "{rows:?}");
+    // Without [judge] there is nothing to plan: exit 2.
+    let o = rag_gate()
+        .args(["label-plan", &data("human.toml")])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("needs a [judge] table"));
+}
