@@ -330,7 +330,14 @@ pub struct LabelPlanArgs {
     pub output: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: crate::label_plan::LabelPlanFormat,
+    pub format: LabelPlanFormat,
+}
+
+/// `label-plan --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelPlanFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Clone, Args)]

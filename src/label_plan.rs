@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use crate::cli::LabelPlanArgs;
+use crate::cli::{LabelPlanArgs, LabelPlanFormat};
 use crate::config::{Config, Unit};
 use crate::error::{Error, Result};
 use crate::model::JudgeReport;
@@ -116,12 +116,6 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         stdout,
         ..Outcome::default()
     })
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LabelPlanFormat {
-    Text,
-    Json,
 }
 
 /// What the gates still need: the largest shortfall, or every unlabelled unit when a gate cannot
