@@ -193,7 +193,12 @@ pub fn apply(
             continue;
         }
         warnings.extend(favour_on_delta(&d, &c.metric, &c.slice));
-        if let Some(why) = &d.not_judged {
+        // Every unit human-labelled: the human-only comparison is the whole truth and decides.
+        if let Some(why) = d
+            .not_judged
+            .as_ref()
+            .filter(|_| !split.unlabelled.is_empty())
+        {
             untrusted.insert((c.metric.clone(), c.slice.clone()), why.clone());
         }
         deltas.push(d);
@@ -415,6 +420,9 @@ fn plan_input(
     labelled: usize,
 ) -> Option<crate::model::LabelPlanInput> {
     let total = all_groups.map_or(all.len(), |g| g.iter().collect::<BTreeSet<_>>().len());
+    if labelled + 1 >= total {
+        return None;
+    }
     let (p, without_labels) = match ppi::parts(units) {
         Some(p) => (p, false),
         None if total >= 2 => {

@@ -252,6 +252,13 @@ fn render(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
                 .map_or(String::new(), |l| format!(" (λ about {l:.2} there)"))
         ));
     }
+    if plan.pool == 0 {
+        s.push_str(&format!(
+            "Every {} is human-labelled: the human-only comparison decides, nothing to label next\n",
+            if plan.unit == "group" { "conversation" } else { "query" }
+        ));
+        return s;
+    }
     s.push_str(&format!(
         "Next batch: {} of {} unlabelled {units}, a uniform random sample (seed {}){}\n",
         plan.batch,
