@@ -677,7 +677,7 @@ fn judge_findings(
     warnings.extend(applied.warnings);
     if applied.gated.is_some() {
         warnings.extend(crate::judge_labels::mark_gates(gates, &applied.untrusted));
-        notes.push("the gated comparisons carry the judge-corrected (prediction-powered) delta and interval ([judge] gate-on = \"corrected\"); the judged bounds are not computed for them".into());
+        notes.push("the mean comparisons are the judge-corrected (prediction-powered) analysis ([judge] gate-on = \"corrected\"): n counts every query the judge scored, each side's mean and the delta are prediction-powered, p is the normal-theory p-value of the corrected delta, and win/tie/loss and the worst regressions read each query under its human labels where it has them, the judge's elsewhere; the human-only and judge-only deltas are beside them in the judge section; the judged bounds are not computed".into());
     }
     applied.report
 }

@@ -49,6 +49,10 @@ pub enum Command {
     /// from the gate file's own inputs: the units, an interval on them, today's detectable drop.
     #[command(after_help = PLAN_EXIT_CODES_HELP)]
     Plan(PlanArgs),
+    /// With [judge]: how many human-labelled queries (groups) each corrected gate needs at its
+    /// margin and power, and the next batch to label (a seeded random sample, as JSON lines).
+    #[command(after_help = PLAN_EXIT_CODES_HELP)]
+    LabelPlan(LabelPlanArgs),
     /// Compute per-query metrics from a run and qrels (trec_eval-exact).
     #[command(after_help = EXIT_CODES_HELP)]
     Eval(crate::eval::cli::EvalArgs),
@@ -306,6 +310,35 @@ pub struct PlanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: crate::report::plan::PlanFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct LabelPlanArgs {
+    /// The gate file (TOML) with a [judge] table: its runs, human qrels and judge's qrels.
+    pub gate_file: PathBuf,
+    /// The chance each corrected gate should pass an unchanged system (max-drop, max-change).
+    #[arg(long, default_value_t = 0.8, value_name = "P")]
+    pub power: f64,
+    /// Units (queries; conversations with the group unit) to draw for the next batch (default:
+    /// what the gates still need).
+    #[arg(long, value_name = "N")]
+    pub batch: Option<usize>,
+    /// Seed of the batch's random sample (default: the gate file's [bootstrap] seed).
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: LabelPlanFormat,
+}
+
+/// `label-plan --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelPlanFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -26,6 +26,9 @@ use crate::pair::Paired;
 use crate::slices::Slice;
 use crate::stats::ppi;
 
+pub mod corrected;
+use corrected::{values_by_id, Split};
+
 /// The sidecar naming the judge (`<judge qrels>.judge.json` by default).
 fn read_sidecar(j: &JudgeSettings) -> Result<JudgeSidecar> {
     crate::load::judge::read(&j.sidecar.path, &j.sidecar.shown())
@@ -129,8 +132,8 @@ fn agreement_of(
         .expect("validated: runs come with qrels");
     let hg = grades(&main_qrels.path, &main_qrels.shown(), cfg)?;
     let jg = grades(&j.qrels.path, &j.qrels.shown(), cfg)?;
-    let mut agree = agreement::agreement(&hg, &jg);
     let (opts, _) = crate::eval::gate_input::eval_options(cfg)?;
+    let mut agree = agreement::agreement(&hg, &jg, opts.rel_level);
     let both: BTreeSet<&str> = hg
         .keys()
         .filter(|q| jg.contains_key(*q))
@@ -172,27 +175,38 @@ pub fn apply(
     let mut warnings: Vec<String> = agreement::favour_warning(&agree.sides, k)
         .into_iter()
         .collect();
-    let trust = trust(j, agree.kappa);
+    let trust = trust(j, agree.kappa_binary, agree.relevance_level);
     let mut deltas = Vec::new();
     let mut untrusted = BTreeMap::new();
     let mut gated = comparisons.to_vec();
+    let settings = crate::resample::Settings::from_config(cfg);
+    let grouped = cfg.bootstrap.unit == Unit::Group;
     for (c, g) in comparisons.iter().zip(gated.iter_mut()) {
-        if c.statistic != "mean" || !cfg.gates.iter().any(|gt| gt.metric == c.metric) {
+        if c.statistic != "mean" {
             continue;
         }
-        let d = delta(cfg, j, (hpaired, hslices), judged, c, trust.as_deref());
-        warnings.extend(favour_on_delta(&d, &c.metric, &c.slice));
-        if let Some(why) = &d.not_judged {
-            untrusted.insert((c.metric.clone(), c.slice.clone()), why.clone());
+        let (d, split) = delta(cfg, j, (hpaired, hslices), judged, c, trust.as_deref());
+        if let Some(corr) = &d.corrected {
+            corrected::carry(g, corr, &split, &settings, grouped);
         }
-        if let (Some(corr), Some(jo)) = (&d.corrected, &d.judge_only) {
-            carry_corrected(g, corr, jo, judged, c, cfg.report.tie_epsilon);
+        if !cfg.gates.iter().any(|gt| gt.metric == c.metric) {
+            continue;
+        }
+        warnings.extend(favour_on_delta(&d, &c.metric, &c.slice));
+        // Every unit human-labelled: the human-only comparison is the whole truth and decides.
+        if let Some(why) = d
+            .not_judged
+            .as_ref()
+            .filter(|_| !split.unlabelled.is_empty())
+        {
+            untrusted.insert((c.metric.clone(), c.slice.clone()), why.clone());
         }
         deltas.push(d);
     }
     if let Some(w) = &trust {
         warnings.push(format!("judge {}: {w}", sidecar.model));
     }
+    let unlabelled = unlabelled_queries(&judged.paired, hpaired);
     let qrels_sha256 = judged
         .baseline
         .summary
@@ -213,10 +227,13 @@ pub fn apply(
             "human"
         }
         .into(),
+        queries: judged.paired.ids.len(),
+        labelled_queries: judged.paired.ids.len() - unlabelled.len(),
         min_labelled: j.min_labelled,
         min_kappa: j.min_kappa,
         agreement: agree,
         deltas,
+        unlabelled,
     };
     Ok(Applied {
         report,
@@ -224,6 +241,25 @@ pub fn apply(
         untrusted,
         warnings,
     })
+}
+
+/// The judge's queries without human values, with their groups.
+fn unlabelled_queries(judged: &Paired, human: &Paired) -> Vec<(String, Option<String>)> {
+    let labelled: BTreeSet<&String> = human.ids.iter().collect();
+    let mut out: Vec<(String, Option<String>)> = judged
+        .ids
+        .iter()
+        .zip(&judged.group_of)
+        .filter(|(id, _)| !labelled.contains(id))
+        .map(|(id, g)| {
+            (
+                id.clone(),
+                g.map(|g| judged.group_names[g as usize].clone()),
+            )
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// A warning when, on the labelled units, the judge's delta differs from the humans' by an
@@ -247,70 +283,18 @@ fn favour_on_delta(d: &JudgedDelta, metric: &str, slice: &str) -> Option<String>
     ))
 }
 
-/// Why the judge cannot be trusted at all (κ below the floor, or no pair graded by both).
-fn trust(j: &JudgeSettings, kappa: Option<f64>) -> Option<String> {
+/// Why the judge cannot be trusted at all: with a `min-kappa` floor, its binary κ at the
+/// relevance level below it, or no pair graded by both. Without a floor the corrected interval
+/// decides whatever the judge's quality (a poor judge gets λ near 0: the human-only interval).
+fn trust(j: &JudgeSettings, kappa: Option<f64>, level: i32) -> Option<String> {
+    let floor = j.min_kappa?;
     match kappa {
-        None => Some("no (query, document) pair graded by both humans and judge, so its agreement is unknown".into()),
-        Some(k) if k < j.min_kappa => Some(format!(
-            "Cohen's κ {k:.3} with the humans is below min-kappa {}",
-            j.min_kappa
+        None => Some("no (query, document) pair graded by both humans and judge, so its agreement is unknown (min-kappa is set)".into()),
+        Some(k) if k < floor => Some(format!(
+            "binary Cohen's κ {k:.3} (relevant at grade ≥ {level}) with the humans is below min-kappa {floor}"
         )),
         Some(_) => None,
     }
-}
-
-/// A gated comparison as the corrected interval sees it: the PPI estimate and interval, the
-/// units it rests on, and its normal p-value (what `fail-if-significant-drop` reads).
-fn carry_corrected(
-    g: &mut Comparison,
-    corr: &CorrectedDelta,
-    judge_only: &DeltaInterval,
-    judged: &JudgeEvals,
-    c: &Comparison,
-    tie_epsilon: f64,
-) {
-    g.delta = corr.delta;
-    g.estimate = corr.delta;
-    g.ci = corr.ci;
-    g.ci_mc_se = [0.0, 0.0];
-    g.n = corr.labelled + corr.unlabelled;
-    if g.effective_groups.is_some() {
-        g.groups = Some(judge_only.units);
-        g.effective_groups = Some(judge_only.units as f64);
-    }
-    g.p_value = ppi::p_value(corr.delta, corr.se);
-    g.p_floor = 0.0;
-    if let Some(m) = judged.paired.metrics.get(&c.metric) {
-        g.moved = m
-            .baseline
-            .iter()
-            .zip(&m.candidate)
-            .filter(|(b, c)| (*c - *b).abs() > tie_epsilon)
-            .count();
-    }
-}
-
-/// Per-query deltas of `metric` on a slice, with each query's group (its index without groups).
-fn deltas_by_id(
-    p: &Paired,
-    slices: &[Slice],
-    slice: &str,
-    metric: &str,
-) -> BTreeMap<String, (f64, usize)> {
-    let Some(s) = slices.iter().find(|s| s.name == slice) else {
-        return BTreeMap::new();
-    };
-    let Some(m) = p.metrics.get(metric) else {
-        return BTreeMap::new();
-    };
-    s.members
-        .iter()
-        .map(|&i| {
-            let i = i as usize;
-            let g = p.group_of[i].map_or(i, |g| g as usize);
-            (p.ids[i].clone(), (m.candidate[i] - m.baseline[i], g))
-        })
-        .collect()
 }
 
 fn interval(x: (f64, f64, f64, usize)) -> DeltaInterval {
@@ -319,54 +303,6 @@ fn interval(x: (f64, f64, f64, usize)) -> DeltaInterval {
         delta: x.0,
         ci: [x.1, x.2],
     }
-}
-
-/// The labelled units' human and judge values and the unlabelled units' judge values, with
-/// their groups.
-struct Split {
-    y: Vec<f64>,
-    yh: Vec<f64>,
-    gl: Vec<usize>,
-    u: Vec<f64>,
-    gu: Vec<usize>,
-}
-
-type ById = BTreeMap<String, (f64, usize)>;
-
-/// Splits the judge's queries into labelled and unlabelled units. Group names of the judge's
-/// pairing decide the units; a group is labelled when each of its queries has a human value.
-fn split(human: &ById, judge: &ById, grouped: bool) -> Split {
-    let mut group_complete: BTreeMap<usize, bool> = BTreeMap::new();
-    for (id, (_, g)) in judge {
-        let e = group_complete.entry(*g).or_insert(true);
-        *e &= human.contains_key(id);
-    }
-    let mut out = Split {
-        y: vec![],
-        yh: vec![],
-        gl: vec![],
-        u: vec![],
-        gu: vec![],
-    };
-    for (id, &(jd, g)) in judge {
-        let labelled = if grouped {
-            group_complete[&g]
-        } else {
-            human.contains_key(id)
-        };
-        match human.get(id) {
-            Some(&(h, _)) if labelled => {
-                out.y.push(h);
-                out.yh.push(jd);
-                out.gl.push(g);
-            }
-            _ => {
-                out.u.push(jd);
-                out.gu.push(g);
-            }
-        }
-    }
-    out
 }
 
 /// Why a corrected delta is not judged: a judge not trusted at all, too few labelled units, or
@@ -398,7 +334,7 @@ fn why_not(
     }
 }
 
-/// The three deltas of one gated comparison.
+/// The three deltas of one mean comparison, and the split of its queries behind them.
 fn delta(
     cfg: &Config,
     j: &JudgeSettings,
@@ -406,16 +342,18 @@ fn delta(
     judged: &JudgeEvals,
     c: &Comparison,
     distrust: Option<&str>,
-) -> JudgedDelta {
+) -> (JudgedDelta, Split) {
     let conf = cfg.bootstrap.confidence;
     let grouped = cfg.bootstrap.unit == Unit::Group;
-    let human = deltas_by_id(hpaired, hslices, &c.slice, &c.metric);
-    let judge = deltas_by_id(&judged.paired, &judged.slices, &c.slice, &c.metric);
-    let Split { y, yh, gl, u, gu } = split(&human, &judge, grouped);
-    let all: Vec<f64> = judge.values().map(|v| v.0).collect();
-    let all_groups: Vec<usize> = judge.values().map(|v| v.1).collect();
-    let human_values: Vec<f64> = human.values().map(|v| v.0).collect();
-    let human_groups: Vec<usize> = human.values().map(|v| v.1).collect();
+    let human = values_by_id(hpaired, hslices, &c.slice, &c.metric);
+    let judge = values_by_id(&judged.paired, &judged.slices, &c.slice, &c.metric);
+    let split = Split::new(&human, &judge, grouped);
+    let (y, yh, gl) = split.labelled_deltas();
+    let (u, gu) = split.unlabelled_deltas();
+    let all: Vec<f64> = judge.values().map(|v| v.d()).collect();
+    let all_groups: Vec<usize> = judge.values().map(|v| v.g).collect();
+    let human_values: Vec<f64> = human.values().map(|v| v.d()).collect();
+    let human_groups: Vec<usize> = human.values().map(|v| v.g).collect();
     let by = |v: &[usize]| -> Option<Vec<usize>> { grouped.then(|| v.to_vec()) };
     let human_interval =
         ppi::classical(&human_values, by(&human_groups).as_deref(), conf).map(interval);
@@ -426,7 +364,11 @@ fn delta(
         judge_unlabelled: &u,
         groups: grouped.then_some((gl.as_slice(), gu.as_slice())),
     };
-    let labelled_units = gl.iter().collect::<BTreeSet<_>>().len();
+    // Queries for the query unit, whatever groups the queries file names; groups for the group unit.
+    let labelled_units = match grouped {
+        true => gl.iter().collect::<BTreeSet<_>>().len(),
+        false => y.len(),
+    };
     let not_judged = why_not(
         distrust,
         labelled_units,
@@ -444,12 +386,14 @@ fn delta(
                 lambda: e.lambda,
                 labelled: e.labelled,
                 unlabelled: e.unlabelled,
+                worth_labelled: ppi::effective_labelled(&units, &e),
             }
         }),
     };
+    let plan = plan_input(&units, &all, by(&all_groups).as_deref(), labelled_units);
     let gap: Vec<f64> = yh.iter().zip(&y).map(|(j, h)| j - h).collect();
     let judge_minus_human = ppi::classical(&gap, by(&gl).as_deref(), conf).map(interval);
-    JudgedDelta {
+    let d = JudgedDelta {
         metric: c.metric.clone(),
         slice: c.slice.clone(),
         human: human_interval,
@@ -461,7 +405,51 @@ fn delta(
             not_judged
         },
         corrected,
+        plan,
+    };
+    (d, split)
+}
+
+/// The spreads behind the corrected variance, for `label-plan`: from the split with two
+/// labelled units or more, else the judge's own spread of deltas standing in for the humans'
+/// (no covariance: a judge worth nothing until humans say otherwise).
+fn plan_input(
+    units: &ppi::Units<'_>,
+    all: &[f64],
+    all_groups: Option<&[usize]>,
+    labelled: usize,
+) -> Option<crate::model::LabelPlanInput> {
+    let total = all_groups.map_or(all.len(), |g| g.iter().collect::<BTreeSet<_>>().len());
+    if labelled + 1 >= total {
+        return None;
     }
+    let (p, without_labels) = match ppi::parts(units) {
+        Some(p) => (p, false),
+        None if total >= 2 => {
+            let spread = ppi::unit_variance(all, all_groups);
+            let p = ppi::Parts {
+                human: spread,
+                cov: 0.0,
+                judge_labelled: spread,
+                judge_unlabelled: spread,
+                query_cov: 0.0,
+                query_judge: 0.0,
+            };
+            (p, true)
+        }
+        None => return None,
+    };
+    Some(crate::model::LabelPlanInput {
+        human: p.human,
+        cov: p.cov,
+        judge_labelled: p.judge_labelled,
+        judge_unlabelled: p.judge_unlabelled,
+        query_cov: p.query_cov,
+        query_judge: p.query_judge,
+        labelled,
+        total,
+        without_labels,
+    })
 }
 
 /// `gate-on = "corrected"`: a gate on a comparison the judge could not be trusted on is not

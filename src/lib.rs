@@ -49,6 +49,7 @@ pub mod baseline; // the baseline fetch command: merge-base → run → artifact
 pub mod history; // ledger record and anchor write: main's chained ledger, reviewed re-anchoring
 pub mod init; // the init command: two metric files → a commented gate file that check accepts
 pub mod plan; // the plan command: a gate file's inputs → the queries each gated rule needs
+pub mod label_plan; // the label-plan command: [judge] → human labels each corrected gate needs, next batch
 
 pub use error::{Error, Result};
 pub use outcome::Outcome;
@@ -63,6 +64,7 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Compare(args) => commands::compare(&args),
         cli::Command::Init(args) => init::run(&args),
         cli::Command::Plan(args) => plan::run(&args),
+        cli::Command::LabelPlan(args) => label_plan::run(&args),
         cli::Command::Eval(args) => eval::cli::run(&args),
         cli::Command::Aa(args) => aa::run(&args),
         #[cfg(feature = "github")]

@@ -225,11 +225,20 @@ pub struct JudgeReport {
     pub settings: std::collections::BTreeMap<String, serde_json::Value>,
     /// What the rules read: "human" (the human-only interval) or "corrected".
     pub gate_on: String,
+    /// Queries the judge's labels score on both sides (the corrected analysis' queries), and
+    /// how many of them the humans labelled.
+    pub queries: usize,
+    pub labelled_queries: usize,
     pub min_labelled: usize,
-    pub min_kappa: f64,
+    /// The floor on the binary κ (None: no floor, the corrected interval decides).
+    pub min_kappa: Option<f64>,
     pub agreement: Agreement,
     /// One per gated mean metric × slice, in the comparisons' order.
     pub deltas: Vec<JudgedDelta>,
+    /// The queries the judge scored and the humans did not, with their groups (what
+    /// `label-plan` draws the next batch from), in id order.
+    #[serde(skip)]
+    pub unlabelled: Vec<(String, Option<String>)>,
 }
 
 /// The judge against the humans on the (query, document) pairs both judged.
@@ -242,8 +251,15 @@ pub struct Agreement {
     pub grades: Vec<i32>,
     /// `confusion[h][j]`: pairs the humans graded `grades[h]` and the judge `grades[j]`.
     pub confusion: Vec<Vec<usize>>,
-    /// Cohen's κ on the grades (None with no pair, or when chance agreement is 1).
+    /// Cohen's κ unweighted on the grades: every disagreement alike (None with no pair, or when
+    /// chance agreement is 1).
     pub kappa: Option<f64>,
+    /// The relevance level of the binary κ (grade ≥ this is relevant: `[eval] relevance-level`).
+    pub relevance_level: i32,
+    /// Cohen's κ on relevant / not relevant at `relevance_level`: what `min-kappa` reads.
+    pub kappa_binary: Option<f64>,
+    /// Linear-weighted κ on the grades (weights |i − j| over the grades' positions).
+    pub kappa_linear: Option<f64>,
     /// Per side ("baseline", "candidate"): how the judge errs on the documents that side put in
     /// its top k.
     pub sides: Vec<SideAgreement>,
@@ -280,6 +296,25 @@ pub struct JudgedDelta {
     /// Why the corrected delta was not judged (too few labelled units, κ below the floor).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_judged: Option<String>,
+    /// What `label-plan` reads: the corrected variance's parts (`stats::ppi::Parts`).
+    #[serde(skip)]
+    pub plan: Option<LabelPlanInput>,
+}
+
+/// The spreads behind one comparison's corrected variance, per unit, for `label-plan`
+/// (`stats::ppi::Parts`).
+#[derive(Debug, Clone, Copy)]
+pub struct LabelPlanInput {
+    pub human: f64,
+    pub cov: f64,
+    pub judge_labelled: f64,
+    pub judge_unlabelled: f64,
+    pub query_cov: f64,
+    pub query_judge: f64,
+    pub labelled: usize,
+    pub total: usize,
+    /// No (or one) labelled unit: the judge's own spread stands in for the humans' (λ = 0).
+    pub without_labels: bool,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -301,6 +336,9 @@ pub struct CorrectedDelta {
     /// Units with human labels, and units with only the judge's.
     pub labelled: usize,
     pub unlabelled: usize,
+    /// The correction's efficiency: how many human-labelled units a human-only mean would need
+    /// for this estimate's variance (`stats::ppi::effective_labelled`; `labelled` at λ = 0).
+    pub worth_labelled: Option<f64>,
 }
 
 /// Several gate files checked in one run (`check a.toml b.toml`, or a folder): each file's own

@@ -380,7 +380,9 @@ fn judge_table(j: &super::JudgeSettings) -> Table {
     };
     t.insert("gate-on".into(), on.into());
     t.insert("min-labelled".into(), (j.min_labelled as i64).into());
-    t.insert("min-kappa".into(), j.min_kappa.into());
+    if let Some(k) = j.min_kappa {
+        t.insert("min-kappa".into(), k.into());
+    }
     t
 }
 

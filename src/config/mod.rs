@@ -184,19 +184,20 @@ pub struct JudgeSettings {
     pub qrels: InputSpec,
     /// The sidecar naming the judge (default: the qrels path + `.judge.json`).
     pub sidecar: InputSpec,
-    /// The rules read the corrected interval (true) or the human-only one (false, default).
+    /// The rules read the corrected interval (true, default) or the human-only one (false).
     pub gate_on_corrected: bool,
     /// Fewer human-labelled units (queries, or groups with the group unit) than this on a
     /// gated comparison: the corrected delta is not judged.
     pub min_labelled: usize,
-    /// Cohen's κ of the judge against the humans below this: the corrected delta is not judged.
-    pub min_kappa: f64,
+    /// The judge's binary Cohen's κ against the humans (relevant or not at the relevance level)
+    /// below this: the corrected delta is not judged. None (the default): no floor, the
+    /// corrected interval decides.
+    pub min_kappa: Option<f64>,
     /// Where `[judge]` was written.
     pub span: Option<Range<usize>>,
 }
 
 pub const DEFAULT_JUDGE_MIN_LABELLED: usize = 10;
-pub const DEFAULT_JUDGE_MIN_KAPPA: f64 = 0.2;
 
 /// Where one side's per-query metrics come from.
 #[derive(Debug, Clone)]

@@ -399,7 +399,7 @@ fn judge_settings(
     });
     let sidecar = path_input(base, &Some(sidecar_written), id_column).expect("given");
     let gate_on_corrected = match &j.gate_on {
-        None => false,
+        None => true,
         Some(g) => match g.get_ref().as_str() {
             "human" => false,
             "corrected" => true,
@@ -425,8 +425,8 @@ fn judge_settings(
         }
     };
     let min_kappa = match &j.min_kappa {
-        None => super::DEFAULT_JUDGE_MIN_KAPPA,
-        Some(k) if (-1.0..=1.0).contains(k.get_ref()) => *k.get_ref(),
+        None => None,
+        Some(k) if (-1.0..=1.0).contains(k.get_ref()) => Some(*k.get_ref()),
         Some(k) => {
             return Err(src.error(
                 Some(k.span()),

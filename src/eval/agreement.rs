@@ -1,6 +1,10 @@
 //! A judge's agreement with the human labels, beside the judged-coverage code: on the (query,
 //! document) pairs both graded, the confusion table of grades and Cohen's κ (Cohen 1960,
-//! "A coefficient of agreement for nominal scales"), and per side how the judge errs on the
+//! "A coefficient of agreement for nominal scales") three ways: binary at the relevance level
+//! (relevant or not, what a binary metric reads), linear-weighted on the grades (Cohen 1968,
+//! "Weighted kappa": a judge one grade off is partly right; weights |i − j| over the grades'
+//! positions, as scikit-learn's `cohen_kappa_score(weights="linear")`) and unweighted on the
+//! grades (every disagreement alike); per side how the judge errs on the
 //! documents that side ranked in its top k (does it call the candidate's documents relevant
 //! where the humans did not, more than the baseline's?). Pure: counts in, counts out.
 
@@ -11,8 +15,9 @@ use crate::model::{Agreement, SideAgreement};
 /// Grades by query id, then by document id.
 pub type Grades = BTreeMap<String, BTreeMap<String, i32>>;
 
-/// The confusion table and κ of the pairs both `human` and `judge` graded; `sides` empty.
-pub fn agreement(human: &Grades, judge: &Grades) -> Agreement {
+/// The confusion table and the three κ of the pairs both `human` and `judge` graded, binary at
+/// relevance `level`; `sides` empty.
+pub fn agreement(human: &Grades, judge: &Grades, level: i32) -> Agreement {
     let mut pairs: Vec<(i32, i32)> = Vec::new();
     for (q, docs) in human {
         let Some(j) = judge.get(q) else { continue };
@@ -30,16 +35,48 @@ pub fn agreement(human: &Grades, judge: &Grades) -> Agreement {
         .collect();
     let at = |g: i32| grades.binary_search(&g).expect("a grade seen");
     let mut confusion = vec![vec![0usize; grades.len()]; grades.len()];
+    let mut binary = vec![vec![0usize; 2]; 2];
     for &(h, j) in &pairs {
         confusion[at(h)][at(j)] += 1;
+        binary[usize::from(h >= level)][usize::from(j >= level)] += 1;
     }
     Agreement {
         pairs: pairs.len(),
+        relevance_level: level,
+        kappa_binary: kappa(&binary),
+        kappa_linear: weighted_kappa(&confusion),
         kappa: kappa(&confusion),
         grades,
         confusion,
         sides: Vec::new(),
     }
+}
+
+/// Linear-weighted κ = 1 − Σ w_ij O_ij / Σ w_ij E_ij with w_ij = |i − j| (positions in the
+/// table) and E the table expected by chance from its margins; None with no pair or no
+/// disagreement possible by chance.
+pub fn weighted_kappa(confusion: &[Vec<usize>]) -> Option<f64> {
+    let n: usize = confusion.iter().flatten().sum();
+    if n == 0 {
+        return None;
+    }
+    let k = confusion.len();
+    let row: Vec<f64> = confusion
+        .iter()
+        .map(|r| r.iter().sum::<usize>() as f64)
+        .collect();
+    let col: Vec<f64> = (0..k)
+        .map(|j| confusion.iter().map(|r| r[j]).sum::<usize>() as f64)
+        .collect();
+    let (mut observed, mut chance) = (0.0, 0.0);
+    for i in 0..k {
+        for j in 0..k {
+            let w = i.abs_diff(j) as f64;
+            observed += w * confusion[i][j] as f64;
+            chance += w * row[i] * col[j] / n as f64;
+        }
+    }
+    (chance > 0.0).then(|| 1.0 - observed / chance)
 }
 
 /// Cohen's κ = (p_o − p_e) / (1 − p_e) of a square confusion table; None with no pair or when
@@ -143,6 +180,9 @@ mod tests {
         // Cohen's example shape: 20 + 15 agree of 50; p_o = 0.7, p_e = 0.5·0.6 + 0.5·0.4 = 0.5.
         let k = kappa(&[vec![20, 5], vec![10, 15]]).unwrap();
         assert!((k - 0.4).abs() < 1e-12, "{k}");
+        // With two grades every disagreement is one step: the weighted κ is the unweighted one.
+        let w = weighted_kappa(&[vec![20, 5], vec![10, 15]]).unwrap();
+        assert!((w - 0.4).abs() < 1e-12, "{w}");
         assert_eq!(kappa(&[vec![3]]), None);
         assert_eq!(kappa(&[]), None);
     }
@@ -151,10 +191,12 @@ mod tests {
     fn confusion_counts_only_pairs_both_graded() {
         let h = grades(&[("1", "a", 1), ("1", "b", 0), ("2", "c", 2)]);
         let j = grades(&[("1", "a", 1), ("1", "b", 1), ("1", "z", 0), ("3", "c", 2)]);
-        let a = agreement(&h, &j);
+        let a = agreement(&h, &j, 1);
         assert_eq!(a.pairs, 2);
         assert_eq!(a.grades, [0, 1]);
         assert_eq!(a.confusion, [vec![0, 1], vec![0, 1]]);
+        // Relevant at grade ≥ 1: (0, 1) disagrees, (1, 1) agrees; chance agreement 1/2.
+        assert_eq!(a.kappa_binary, Some(0.0));
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub fn render(r: &Report) -> String {
         esc(&super::words::paired_count(r)),
         r.seed,
         r.resamples,
-        esc(&r.method),
+        esc(&super::words::method(r)),
         (r.confidence * 1000.0).round() / 10.0,
         esc(&r.unit)
     );
@@ -317,7 +317,7 @@ fn protocol(s: &mut String, r: &Report) {
         "<section><h2>Protocol</h2>\n<p>Seed {} · {} resamples · {} interval at {}% · resampling unit {} · tie |Δ| ≤ {:e} · paired {} of {} baseline / {} candidate queries (missing = {}) · baseline {} · candidate {}. p: {}; p (Holm): adjusted over the gated comparisons; MDE: smallest change detectable with 80% power.</p>",
         r.seed,
         r.resamples,
-        esc(&r.method),
+        esc(&super::words::method(r)),
         (r.confidence * 1000.0).round() / 10.0,
         esc(&r.unit),
         r.tie_epsilon,

@@ -9,12 +9,13 @@ use crate::model::{DeltaInterval, JudgeReport, JudgedDelta, Report};
 use crate::numbers::signed;
 use crate::safe_text::shown;
 
-const DELTA_HEADS: [&str; 6] = [
+const DELTA_HEADS: [&str; 7] = [
     "metric on slice",
     "human only",
     "judge only",
     "corrected (PPI++)",
     "λ · labelled / unlabelled",
+    "worth (human labels)",
     "judge − human (labelled)",
 ];
 
@@ -38,7 +39,7 @@ fn interval(d: &Option<DeltaInterval>) -> String {
 }
 
 fn delta_row(d: &JudgedDelta) -> Vec<String> {
-    let (corrected, weight) = match (&d.corrected, &d.not_judged) {
+    let (corrected, weight, worth) = match (&d.corrected, &d.not_judged) {
         (Some(c), _) => (
             format!(
                 "{} [{}, {}]",
@@ -47,9 +48,11 @@ fn delta_row(d: &JudgedDelta) -> Vec<String> {
                 signed(c.ci[1])
             ),
             format!("{:.2} · {} / {}", c.lambda, c.labelled, c.unlabelled),
+            c.worth_labelled
+                .map_or("—".into(), |w| format!("{w:.1} (of {})", c.labelled)),
         ),
-        (None, Some(why)) => (format!("not judged: {why}"), "—".into()),
-        (None, None) => ("—".into(), "—".into()),
+        (None, Some(why)) => (format!("not judged: {why}"), "—".into(), "—".into()),
+        (None, None) => ("—".into(), "—".into(), "—".into()),
     };
     vec![
         format!("{} on {}", shown(&d.metric), shown(&d.slice)),
@@ -57,6 +60,7 @@ fn delta_row(d: &JudgedDelta) -> Vec<String> {
         interval(&d.judge_only),
         corrected,
         weight,
+        worth,
         interval(&d.judge_minus_human),
     ]
 }
@@ -96,17 +100,22 @@ fn confusion_rows(j: &JudgeReport) -> (Vec<String>, Vec<Vec<String>>) {
 
 fn who(j: &JudgeReport) -> String {
     let settings: Vec<String> = j.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let a = &j.agreement;
+    let k = |k: Option<f64>| k.map_or("unknown".into(), |k| format!("{k:.3}"));
     format!(
-        "judge {} (prompt {}, {}{}), labels {}; rules read the {} delta; κ with the humans {} on {} pairs (min-kappa {}), min-labelled {}",
+        "judge {} (prompt {}, {}{}), labels {}; rules read the {} delta; Cohen's κ with the humans on {} pairs: binary (relevant at grade ≥ {}) {}, linear-weighted on grades {}, unweighted on grades {}; {}, min-labelled {}",
         shown(&j.model),
         shown(&j.prompt_hash),
         shown(&j.date),
         if settings.is_empty() { String::new() } else { format!(", {}", settings.join(", ")) },
         shown(&j.qrels),
         j.gate_on,
-        j.agreement.kappa.map_or("unknown".into(), |k| format!("{k:.3}")),
-        j.agreement.pairs,
-        j.min_kappa,
+        a.pairs,
+        a.relevance_level,
+        k(a.kappa_binary),
+        k(a.kappa_linear),
+        k(a.kappa),
+        j.min_kappa.map_or("no κ floor (min-kappa unset)".into(), |m| format!("min-kappa {m} on the binary κ")),
         j.min_labelled
     )
 }

@@ -70,7 +70,7 @@ fn header_text(out: &mut String, r: &Report) {
         "{} · unit {} · {} {}% interval · {} resamples · seed {}\n",
         super::words::paired_count(r),
         r.unit,
-        r.method,
+        super::words::method(r),
         fmt_pct(r.confidence),
         r.resamples,
         r.seed

@@ -5,6 +5,14 @@ use crate::model::{RankMove, Report};
 /// What the header's query count counts: "50 queries paired", or with a quarantine "50 queries
 /// paired, 1 quarantined: 49 in the comparisons" (the comparisons' n are the 49).
 pub fn paired_count(r: &Report) -> String {
+    if let Some(j) = r.judge.as_ref().filter(|j| j.gate_on == "corrected") {
+        return format!(
+            "{} paired under the judge's labels ({} human-labelled, {} judge-only): the corrected analysis",
+            crate::numbers::count(j.queries, "query", "queries"),
+            j.labelled_queries,
+            j.queries.saturating_sub(j.labelled_queries)
+        );
+    }
     let paired = crate::numbers::count(r.pairing.paired, "query", "queries");
     let out = r.noise.as_ref().map_or(0, |n| n.quarantined.len());
     let mut unranked = String::new();
@@ -23,6 +31,16 @@ pub fn paired_count(r: &Report) -> String {
         "{paired} paired{unranked}, {out} quarantined: {} in the comparisons",
         r.pairing.paired.saturating_sub(out)
     )
+}
+
+/// The interval method as the header names it: the configured resampling method, or with
+/// `[judge] gate-on = "corrected"` the prediction-powered t interval the means read (a median
+/// or p95 keeps the configured method, which the p-value footnote says).
+pub fn method(r: &Report) -> String {
+    match r.judge.as_ref().filter(|j| j.gate_on == "corrected") {
+        Some(_) => "prediction-powered (PPI++) t".into(),
+        None => r.method.clone(),
+    }
 }
 
 /// What one comparison is: "metric × slice", or "metric × statistic × slice" when a metric is
@@ -50,6 +68,11 @@ pub fn p_test(r: &Report) -> String {
     );
     let t_test = "two-sided t test on the replicate-aware standard error (queries and \
                   run-to-run noise, Welch–Satterthwaite df)";
+    if r.judge.as_ref().is_some_and(|j| j.gate_on == "corrected") {
+        return format!(
+            "normal-theory test of the judge-corrected (prediction-powered) delta for the means; the {sign_flip} for a median or p95"
+        );
+    }
     match crossed {
         0 => sign_flip,
         n if n == r.comparisons.len() => t_test.to_string(),

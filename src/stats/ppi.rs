@@ -13,7 +13,8 @@
 //!
 //! λ = 1 is PPI, λ = 0 the human-only mean; PPI++ picks
 //! λ̂ = cov(Y, Ŷ) / ((1 + n/N) · var(Ŷ ∪ Ũ)), clipped to [0, 1], with cov over the labelled units
-//! (divisor n) and var over all judge values (divisor n + N − 1), exactly as `ppi-python`'s
+//! (divisor n) and var over all judge values (divisor n + N − 1), over queries whatever the unit,
+//! exactly as `ppi-python`'s
 //! `ppi_mean_ci` / `ppi_mean_pointestimate` with `lam=None` (tests/it/stats_ppi.rs, against
 //! tests/data/stats/ppi_reference.json made by calibration/ppi_reference.py). A judge whose values
 //! do not vary gets λ = 0.
@@ -23,7 +24,7 @@
 //! G − 1 degrees of freedom for G labelled units), calibrated in examples/calibration_ppi.rs.
 //!
 //! The group unit (conversations as units, every query of a labelled group labelled): every sum
-//! of squares above becomes a sum over groups of the squared within-group sums of centred values
+//! of squares of the variance becomes a sum over groups of the squared within-group sums of centred values
 //! (the cluster-robust, CR0 variance of a mean; Liang & Zeger 1986), so that groups of one query
 //! give the query-unit numbers exactly. Pure, O(n + N).
 
@@ -95,21 +96,20 @@ fn group_count(groups: Option<&[usize]>, len: usize) -> usize {
 }
 
 /// The PPI++ weight λ̂ (see the module header), clipped to [0, 1]; 0 when the judge's values do
-/// not vary.
+/// not vary. Computed over queries whatever the unit, as ppi-python computes it: the point
+/// estimate is ppi-python's with the group unit too (the groups enter the variance only; any
+/// fixed λ gives an unbiased estimate, so the interval stays valid).
 pub fn tuned_lambda(u: &Units<'_>) -> f64 {
-    let (gl, _) = split(u);
     let n = u.human.len() as f64;
     let n_all = u.judge_unlabelled.len() as f64;
-    let cov = cross(u.human, u.judge_labelled, gl) / n;
+    let cov = cross(u.human, u.judge_labelled, None) / n;
     let pooled: Vec<f64> = u
         .judge_labelled
         .iter()
         .chain(u.judge_unlabelled)
         .copied()
         .collect();
-    let pooled_groups: Option<Vec<usize>> =
-        u.groups.map(|(a, b)| a.iter().chain(b).copied().collect());
-    let var = cross(&pooled, &pooled, pooled_groups.as_deref()) / (n + n_all - 1.0);
+    let var = cross(&pooled, &pooled, None) / (n + n_all - 1.0);
     if var <= 0.0 || !var.is_finite() {
         return 0.0;
     }
@@ -220,6 +220,112 @@ pub fn classical(
         .sqrt();
     let t = super::small_sample::t_quantile(1.0 - (1.0 - confidence) / 2.0, g - 1.0);
     Some((m, m - t * se, m + t * se, units))
+}
+
+/// The efficiency of the correction as a number of human labels: how many labelled units a
+/// human-only mean would need for the corrected estimate's variance, G · var_human / var_PPI,
+/// with var_human the human-only mean's variance on the G labelled units (the rectifier's
+/// variance at λ = 0) and var_PPI the corrected one at the estimate's λ, both with the
+/// small-sample scaling (PPI++, Angelopoulos, Duchi & Zrnic 2023, §2: the variance the tuned λ
+/// minimises). Above G the judge is worth labels; equal to G at λ = 0. None when either variance
+/// is 0 or fewer than two labelled units.
+pub fn effective_labelled(u: &Units<'_>, e: &PpiEstimate) -> Option<f64> {
+    let human = interval_with(u, Lambda::Fixed(0.0), 0.95, true)?;
+    let ppi = interval_with(u, Lambda::Fixed(e.lambda), 0.95, true)?;
+    let (vh, vp) = (human.se * human.se, ppi.se * ppi.se);
+    (vh > 0.0 && vp > 0.0).then(|| e.labelled as f64 * vh / vp)
+}
+
+/// What a labelling plan needs of one corrected comparison, per unit (cluster-robust with
+/// groups: G · Σ_g(Σ_{i∈g} a_i − ā)(Σ_{i∈g} b_i − b̄) / n² for G units): the human deltas' variance,
+/// their covariance with the judge's and the judge's variance on the labelled units, and the
+/// judge's variance on the unlabelled ones. At weight λ with G of `total` units labelled the
+/// gates' variance is
+///   se² = λ² · judge_unlabelled / (total − G) + (human − 2λ · cov + λ² · judge_labelled) / (G − 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Parts {
+    pub human: f64,
+    pub cov: f64,
+    pub judge_labelled: f64,
+    pub judge_unlabelled: f64,
+    /// The covariance and judge variance over queries that [`tuned_lambda`] reads (the same as
+    /// `cov` and the judge's variances for the query unit).
+    pub query_cov: f64,
+    pub query_judge: f64,
+}
+
+impl Parts {
+    /// The gates' variance with `g` of `total` units labelled, at the λ the estimator will take
+    /// there (PPI++'s over queries, [`tuned_lambda`], with n/N read as g/(total − g)), and that λ.
+    pub fn variance_at(&self, g: usize, total: usize) -> (f64, f64) {
+        let (a, b) = (1.0 / (total - g) as f64, 1.0 / (g - 1) as f64);
+        let ratio = g as f64 / (total - g) as f64;
+        let lambda = if self.query_judge > 0.0 {
+            (self.query_cov / ((1.0 + ratio) * self.query_judge)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let v = lambda * lambda * a * self.judge_unlabelled
+            + b * (self.human - 2.0 * lambda * self.cov + lambda * lambda * self.judge_labelled);
+        (v.max(0.0), lambda)
+    }
+}
+
+/// The variance per unit of a mean's values, G · Σ_g(Σ_{i∈g} (x_i − x̄))² / n² for G units; 0
+/// for no value.
+pub fn unit_variance(x: &[f64], groups: Option<&[usize]>) -> f64 {
+    unit_cov(x, x, groups)
+}
+
+fn unit_cov(x: &[f64], y: &[f64], groups: Option<&[usize]>) -> f64 {
+    if x.is_empty() {
+        return 0.0;
+    }
+    let n = x.len() as f64;
+    group_count(groups, x.len()) as f64 * cross(x, y, groups) / (n * n)
+}
+
+/// [`Parts`] of a split; None with fewer than two labelled or unlabelled units.
+pub fn parts(u: &Units<'_>) -> Option<Parts> {
+    let (gl, gu) = split(u);
+    let labelled = group_count(gl, u.human.len());
+    let unlabelled = group_count(gu, u.judge_unlabelled.len());
+    if labelled < 2 || unlabelled < 2 || u.human.len() != u.judge_labelled.len() {
+        return None;
+    }
+    let pooled: Vec<f64> = u
+        .judge_labelled
+        .iter()
+        .chain(u.judge_unlabelled)
+        .copied()
+        .collect();
+    let n = u.human.len() as f64;
+    Some(Parts {
+        human: unit_variance(u.human, gl),
+        cov: unit_cov(u.human, u.judge_labelled, gl),
+        judge_labelled: unit_variance(u.judge_labelled, gl),
+        judge_unlabelled: unit_variance(u.judge_unlabelled, gu),
+        query_cov: cross(u.human, u.judge_labelled, None) / n,
+        query_judge: cross(&pooled, &pooled, None) / (pooled.len() as f64 - 1.0),
+    })
+}
+
+/// The smallest number of labelled units G (of `total`) at which a delta rule of margin `margin`
+/// passes an unchanged system with probability `power`: the minimum detectable effect
+/// (t_{1−α/2, G−1} + t_{power, G−1}) · se(G) at or below the margin (`stats::power::mde`, the
+/// same reading as `plan`), se(G) from [`Parts::variance_at`]. None when no G below `total` is
+/// enough.
+pub fn labels_needed(
+    p: &Parts,
+    total: usize,
+    margin: f64,
+    confidence: f64,
+    power: f64,
+) -> Option<usize> {
+    (3..total).find(|&g| {
+        let (v, _) = p.variance_at(g, total);
+        super::power::mde(v.sqrt(), (g - 1) as f64, confidence, power) <= margin
+    })
 }
 
 fn z_of(confidence: f64) -> f64 {

@@ -44,6 +44,7 @@ fn every_flag_of_every_subcommand_is_in_its_flag_table() {
         ("compare", vec!["docs/gate-file.md"]),
         ("init", vec!["docs/gate-file.md"]),
         ("plan", vec!["docs/gate-file.md"]),
+        ("label-plan", vec!["docs/judges.md"]),
         ("eval", vec!["docs/eval.md"]),
         ("aa", vec!["docs/noise.md"]),
         ("baseline fetch", vec!["docs/github.md"]),

@@ -59,6 +59,7 @@ mod install_lines;
 mod install_script;
 mod judged_bounds;
 mod judges_cli;
+mod judges_ppi;
 mod manuals;
 mod min_moved_cli;
 mod missing_rankings;

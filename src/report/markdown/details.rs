@@ -126,7 +126,7 @@ pub(super) fn protocol(s: &mut String, r: &Report) {
         "- seed {} · {} resamples · {} {}% interval · resampling unit: {}",
         r.seed,
         r.resamples,
-        escape(&r.method),
+        escape(&crate::report::words::method(r)),
         fmt_pct(r.confidence),
         escape(&r.unit)
     );
@@ -220,7 +220,7 @@ pub(super) fn footer(r: &Report, link: Option<&str>) -> String {
         "<sub>rag-gate · seed {} · {} resamples · {} {}% interval · unit: {}",
         r.seed,
         r.resamples,
-        escape(&r.method),
+        escape(&crate::report::words::method(r)),
         fmt_pct(r.confidence),
         escape(&r.unit)
     );

@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'How many queries (or groups) each gated metric × slice needs for its rule at a power, from the gate file''s own inputs: the units, an interval on them, today''s detectable drop')
+            [CompletionResult]::new('label-plan', 'label-plan', [CompletionResultType]::ParameterValue, 'With [judge]: how many human-labelled queries (groups) each corrected gate needs at its margin and power, and the next batch to label (a seeded random sample, as JSON lines)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
             [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
@@ -112,6 +113,17 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
         'rag-gate;plan' {
             [CompletionResult]::new('--power', '--power', [CompletionResultType]::ParameterName, 'The chance a rule should work: a change of nothing passes `max-drop` / `max-change`, and `fail-if-significant-drop` catches the drop (`--drop`)')
             [CompletionResult]::new('--drop', '--drop', [CompletionResultType]::ParameterName, 'The true drop `fail-if-significant-drop` should catch (default: twice its margin, or the gate''s max-drop when its margin is 0)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;label-plan' {
+            [CompletionResult]::new('--power', '--power', [CompletionResultType]::ParameterName, 'The chance each corrected gate should pass an unchanged system (max-drop, max-change)')
+            [CompletionResult]::new('--batch', '--batch', [CompletionResultType]::ParameterName, 'Units (queries; conversations with the group unit) to draw for the next batch (default: what the gates still need)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the batch''s random sample (default: the gate file''s [bootstrap] seed)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -258,6 +270,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'How many queries (or groups) each gated metric × slice needs for its rule at a power, from the gate file''s own inputs: the units, an interval on them, today''s detectable drop')
+            [CompletionResult]::new('label-plan', 'label-plan', [CompletionResultType]::ParameterValue, 'With [judge]: how many human-labelled queries (groups) each corrected gate needs at its margin and power, and the next batch to label (a seeded random sample, as JSON lines)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
             [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
@@ -278,6 +291,9 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             break
         }
         'rag-gate;help;plan' {
+            break
+        }
+        'rag-gate;help;label-plan' {
             break
         }
         'rag-gate;help;eval' {

@@ -1,0 +1,270 @@
+//! The `label-plan` command: for a gate file with `[judge]`, how many human-labelled queries
+//! (conversations with the group unit) each gated mean needs for its corrected gate to pass an
+//! unchanged system at the margin with the asked power, and the next batch to label: a seeded
+//! uniform random sample of the units the humans have not labelled (what the corrected
+//! interval assumes), written as JSON lines with each unit's inclusion probability.
+//!
+//! The size reads the corrected variance se(G)² = v_u / (units − G) + v_r / (G − 1) at the data's
+//! own λ and spreads (`stats::ppi::labels_needed`); with fewer than two labelled units the
+//! judge's spread of deltas stands in for the humans' at λ = 0 (a judge worth nothing), which
+//! the plan says.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use crate::cli::{LabelPlanArgs, LabelPlanFormat};
+use crate::config::{Config, Unit};
+use crate::error::{Error, Result};
+use crate::model::JudgeReport;
+use crate::Outcome;
+
+/// One gated mean's need.
+#[derive(Debug, Clone, Serialize)]
+pub struct GateNeed {
+    pub gate: usize,
+    pub metric: String,
+    pub slice: String,
+    /// The rule's margin (max-drop or max-change).
+    pub margin: f64,
+    /// The λ the corrected gate is expected to take at the planned size.
+    pub lambda: Option<f64>,
+    pub labelled: usize,
+    pub units: usize,
+    /// Labelled units needed (None: not reachable short of labelling every unit).
+    pub needed: Option<usize>,
+    /// Labelled units still to add (0 when enough).
+    pub more: Option<usize>,
+    /// No human labels yet: the judge's spread stood in for the humans' (λ = 0).
+    pub without_labels: bool,
+}
+
+/// One unit of the next batch.
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchRow {
+    pub query_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The chance this unit was drawn (batch / pool, uniform sampling without replacement).
+    pub inclusion_probability: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LabelPlan {
+    pub unit: String,
+    pub power: f64,
+    pub confidence: f64,
+    pub gates: Vec<GateNeed>,
+    /// Units drawn for the next batch, of the pool of unlabelled units.
+    pub batch: usize,
+    pub pool: usize,
+    pub seed: u64,
+}
+
+pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
+    if !(args.power > 0.5 && args.power < 1.0) {
+        return Err(Error::Usage(format!(
+            "--power {}: expected a chance strictly between 0.5 and 1, e.g. 0.8",
+            args.power
+        )));
+    }
+    let cfg = crate::config::load(&args.gate_file)?;
+    if cfg.judge.is_none() {
+        return Err(Error::Usage(format!(
+            "{}: label-plan needs a [judge] table (the judge's qrels beside the human ones)",
+            args.gate_file.display()
+        )));
+    }
+    let report = crate::check::analyze(&cfg)?;
+    let judge = report.judge.as_ref().ok_or_else(|| {
+        Error::Usage(
+            "label-plan: the judge section was not computed (both inputs must be runs)".into(),
+        )
+    })?;
+    let gates = needs(&cfg, judge, args.power);
+    let grouped = cfg.bootstrap.unit == Unit::Group;
+    let pool = pool_units(judge, grouped);
+    let want = args
+        .batch
+        .unwrap_or_else(|| default_batch(&gates, pool.len()));
+    let seed = args.seed.unwrap_or(cfg.bootstrap.seed);
+    let rows = draw(judge, &pool, want.min(pool.len()), seed, grouped);
+    let plan = LabelPlan {
+        unit: if grouped { "group" } else { "query" }.into(),
+        power: args.power,
+        confidence: cfg.bootstrap.confidence,
+        gates,
+        batch: want.min(pool.len()),
+        pool: pool.len(),
+        seed,
+    };
+    if let Some(out) = &args.output {
+        let mut text = String::new();
+        for r in &rows {
+            text.push_str(&serde_json::to_string(r).expect("plain rows serialize"));
+            text.push('\n');
+        }
+        crate::atomic::write_atomic(out, text.as_bytes())?;
+    }
+    let stdout = match args.format {
+        LabelPlanFormat::Json => {
+            serde_json::to_string_pretty(&plan).expect("plain data serializes") + "\n"
+        }
+        LabelPlanFormat::Text => render(&plan, args.output.as_deref()),
+    };
+    Ok(Outcome {
+        stdout,
+        ..Outcome::default()
+    })
+}
+
+/// What the gates still need: the largest shortfall, or every unlabelled unit when a gate cannot
+/// reach its power short of labelling everything.
+fn default_batch(gates: &[GateNeed], pool: usize) -> usize {
+    match gates.iter().any(|g| g.more.is_none()) {
+        true => pool,
+        false => gates.iter().filter_map(|g| g.more).max().unwrap_or(0),
+    }
+}
+
+/// Each gated mean with a delta rule (max-drop, max-change), on each slice the judge section has.
+fn needs(cfg: &Config, judge: &JudgeReport, power: f64) -> Vec<GateNeed> {
+    let mut out = Vec::new();
+    for g in &cfg.gates {
+        let Some(margin) = g.max_drop.or(g.max_change) else {
+            continue;
+        };
+        for d in judge.deltas.iter().filter(|d| d.metric == g.metric) {
+            let Some(p) = d.plan else { continue };
+            let parts = crate::stats::ppi::Parts {
+                human: p.human,
+                cov: p.cov,
+                judge_labelled: p.judge_labelled,
+                judge_unlabelled: p.judge_unlabelled,
+                query_cov: p.query_cov,
+                query_judge: p.query_judge,
+            };
+            let needed = crate::stats::ppi::labels_needed(
+                &parts,
+                p.total,
+                margin,
+                cfg.bootstrap.confidence,
+                power,
+            );
+            let lambda = needed.map(|n| parts.variance_at(n.max(p.labelled).max(3), p.total).1);
+            out.push(GateNeed {
+                gate: g.index,
+                metric: d.metric.clone(),
+                slice: d.slice.clone(),
+                margin,
+                lambda,
+                labelled: p.labelled,
+                units: p.total,
+                needed,
+                more: needed.map(|n| n.saturating_sub(p.labelled)),
+                without_labels: p.without_labels,
+            });
+        }
+    }
+    out
+}
+
+/// The units the batch is drawn from: unlabelled queries, or with the group unit the groups
+/// holding one (a partly labelled conversation is labelled whole).
+fn pool_units(judge: &JudgeReport, grouped: bool) -> Vec<String> {
+    let mut units: Vec<String> = judge
+        .unlabelled
+        .iter()
+        .map(|(q, g)| match (grouped, g) {
+            (true, Some(g)) => g.clone(),
+            _ => q.clone(),
+        })
+        .collect();
+    units.sort();
+    units.dedup();
+    units
+}
+
+/// A uniform random sample of `k` units of `pool` (seeded), expanded to their queries.
+fn draw(judge: &JudgeReport, pool: &[String], k: usize, seed: u64, grouped: bool) -> Vec<BatchRow> {
+    // A partial Fisher–Yates shuffle: the first k of a uniform random permutation.
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut order: Vec<&String> = pool.iter().collect();
+    for i in 0..k {
+        let j = rng.random_range(i..order.len());
+        order.swap(i, j);
+    }
+    let chosen: std::collections::BTreeSet<&String> = order[..k].iter().copied().collect();
+    let p = if pool.is_empty() {
+        0.0
+    } else {
+        k as f64 / pool.len() as f64
+    };
+    judge
+        .unlabelled
+        .iter()
+        .filter(|(q, g)| match (grouped, g) {
+            (true, Some(g)) => chosen.contains(g),
+            _ => chosen.contains(q),
+        })
+        .map(|(q, g)| BatchRow {
+            query_id: q.clone(),
+            group: g.clone(),
+            inclusion_probability: p,
+        })
+        .collect()
+}
+
+fn render(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
+    let units = if plan.unit == "group" {
+        "conversations"
+    } else {
+        "queries"
+    };
+    let mut s = format!(
+        "Human labels each corrected gate needs to pass an unchanged system with power {} at {}% confidence ({units}):\n",
+        plan.power,
+        100.0 * plan.confidence
+    );
+    for g in &plan.gates {
+        let need = match (g.needed, g.more) {
+            (Some(n), Some(0)) => format!("needs {n}, has {}: enough", g.labelled),
+            (Some(n), Some(m)) => format!("needs {n}, has {}: label {m} more", g.labelled),
+            _ => format!(
+                "not reachable short of labelling all {} (has {})",
+                g.units, g.labelled
+            ),
+        };
+        let assumed = if g.without_labels {
+            " (no human labels yet: assumes the judge is worth nothing, λ = 0)"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "  gate #{} {} on {} (margin {}, {} {units} in all): {need}{lambda}{assumed}\n",
+            g.gate,
+            g.metric,
+            g.slice,
+            g.margin,
+            g.units,
+            lambda = g
+                .lambda
+                .map_or(String::new(), |l| format!(" (λ about {l:.2} there)"))
+        ));
+    }
+    if plan.pool == 0 {
+        s.push_str(&format!(
+            "Every {} is human-labelled: the human-only comparison decides, nothing to label next\n",
+            if plan.unit == "group" { "conversation" } else { "query" }
+        ));
+        return s;
+    }
+    s.push_str(&format!(
+        "Next batch: {} of {} unlabelled {units}, a uniform random sample (seed {}){}\n",
+        plan.batch,
+        plan.pool,
+        plan.seed,
+        out.map_or(String::new(), |p| format!(", written to {}", p.display()))
+    ));
+    s
+}
