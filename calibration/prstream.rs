@@ -397,8 +397,11 @@ pub fn verdict(cfg: &Config, [base, cand]: &[MetricTable; 2]) -> Verdict {
 }
 
 /// How a verdict ends a pull request: its exit code, and green or amber when it is 0.
-pub fn ending(v: Verdict) -> Ending {
-    match (rag_gate::check::exit_code(v), v.as_str()) {
+pub fn ending(cfg: &Config, v: Verdict) -> Ending {
+    match (
+        rag_gate::check::exit_code(v, cfg.verdict.on_inconclusive.as_str()),
+        v.as_str(),
+    ) {
         (0, "pass" | "untouched") => Ending::Green,
         (0, _) => Ending::Amber,
         _ => Ending::Red,

@@ -81,7 +81,7 @@ fn run_team(team: &Team, a: &Args, dir: &std::path::Path) -> Vec<(Kind, Tally)> 
                 if set == 0 {
                     dump(team, kind, &s);
                 }
-                let e = ending(prstream::verdict(&cfg, &tables(&s, team.groups)));
+                let e = ending(&cfg, prstream::verdict(&cfg, &tables(&s, team.groups)));
                 t.add(e);
             }
             (kind, t)

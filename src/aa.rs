@@ -125,6 +125,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         baseline: crate::config::BaselineSettings::default(),
         efficiency: crate::config::Efficiency::default(),
         anchor: None,
+        verdict: Default::default(),
         warnings: Vec::new(),
         gates: Vec::new(),
         noise: NoiseSettings::default(),

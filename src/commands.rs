@@ -258,7 +258,12 @@ fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome>
     Ok(Outcome {
         stdout,
         stderr,
-        exit_code: exit_code(combined.verdict),
+        exit_code: combined
+            .gate_files
+            .iter()
+            .map(|f| exit_code(f.report.verdict, &f.report.on_inconclusive))
+            .max()
+            .unwrap_or(crate::outcome::EXIT_PASS),
     })
 }
 
@@ -332,7 +337,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     Ok(Outcome {
         stdout,
         stderr,
-        exit_code: exit_code(report.verdict),
+        exit_code: exit_code(report.verdict, &report.on_inconclusive),
     })
 }
 
@@ -443,9 +448,6 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     refuse_unknown_directions(args, &mut report)?;
     in_compare_notes(&mut report);
     report.warnings.extend(not_judged_by_check(&cfg, &report));
-    report
-        .warnings
-        .extend(too_few_moved_for_check(&cfg, &report));
     let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
     Ok(Outcome {
         stdout,
@@ -516,6 +518,7 @@ pub fn compare_config(args: &CompareArgs) -> Result<Config> {
         baseline: BaselineSettings::default(),
         efficiency: compare_cards(args),
         anchor: None,
+        verdict: Default::default(),
         warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
@@ -553,35 +556,6 @@ fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<St
         crate::numbers::count(small.len(), "comparison is", "comparisons are"),
         crate::config::DEFAULT_MIN_QUERIES,
         crate::config::DEFAULT_MIN_GROUPS,
-    ))
-}
-
-/// The comparisons on which `check`, with its default `min-moved`, would not judge a passing
-/// `max-drop` or `max-change` (some but fewer than that many units moved, or none moved and
-/// too few units to prove a no-op at the comparison's margin), in one warning,
-/// in check's words; a comparison already too small by size is named in that warning only.
-fn too_few_moved_for_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
-    let strict = check_sizes(cfg);
-    let min = crate::config::DEFAULT_MIN_MOVED;
-    let few: Vec<String> = report
-        .comparisons
-        .iter()
-        .filter(|c| crate::judge::too_small(&strict, c).is_none())
-        .filter_map(|c| {
-            let alpha = 1.0 - cfg.bootstrap.confidence;
-            let why = crate::judge::few_moved(c, min)
-                .or_else(|| crate::judge::unproven_no_op_words(c, c.margin, alpha))?;
-            Some(format!(
-                "{} on {} ({why})",
-                crate::safe_text::shown(&c.name()),
-                crate::safe_text::shown(&c.slice)
-            ))
-        })
-        .collect();
-    let listed = first_three(&few)?;
-    Some(format!(
-        "{} moved too few units for check to judge a max-drop or max-change pass (its default: min-moved {min}), so a label of no harm would rest on these alone: {listed}",
-        crate::numbers::count(few.len(), "comparison", "comparisons"),
     ))
 }
 

@@ -1,4 +1,5 @@
-//! Judge stage: each gate × each slice it applies to → pass / fail / too small, and the verdict.
+//! Judge stage: each gate × each slice it applies to → pass / fail / untouched / inconclusive /
+//! too small, and the verdict.
 //!
 //! Rules (each compared plainly, and named in the report as the rule that decided):
 //! - `min-mean = x` / `max-mean = x`: the candidate's statistic (mean by default, or the
@@ -18,22 +19,31 @@
 //! - `max-loss-rate = r`: at most this share of the slice's queries may get worse (delta < −ε).
 //!
 //! For a lower-is-better metric (`higher-is-better = false`, e.g. latency) a drop is a rise.
-//! "Too small to judge" is never a pass: absolute bars are judged at any size; the statistical
-//! rules on a comparison with fewer than `min-queries` queries or (group unit) fewer than
-//! `min-groups` effective groups (1 + the Imbens–Kolesár df of the CR2 SE, `stats::small_sample`) are *not judged* (`too-small`), which fails
-//! the build on `all` and, on a slice, warns (default) or fails (`on-small-slice = "fail"`). So
-//! is a passing `fail-if-significant-drop` that could not have fired: its sign-flip p-value
-//! cannot go below 2 / 2^G (G units with a non-zero delta), and Holm rejects nothing unless some
-//! p is below α/m. So is a passing `max-drop` / `max-change` on a comparison where 1 to
-//! `min-moved` − 1 units moved (a drop carried by so few passes at its margin far above 2.5%,
-//! calibration/results.txt); so is one where nothing moved unless zero moves among its units
-//! bound an unseen drop within the margin (`no_op`), and one on a median or p95 sitting on an
-//! atom. See [`too_small`], [`cannot_fire`], [`too_few_moved`] and [`no_op`].
+//!
+//! Outcomes of a statistical rule, decided in this order:
+//! - **untouched**: no unit of the comparison moved (every delta within tie-epsilon; its
+//!   interval is the point). Never a failure, whatever the size, the slice or the margin.
+//! - **not judged** (`too-small`), a matter of the setup: fewer than `min-queries` queries or
+//!   (group unit) fewer than `min-groups` effective groups (1 + the Imbens–Kolesár df of the CR2
+//!   SE, `stats::small_sample`), a median or p95 with too thin a tail, a sign-flip test held
+//!   back by the resamples. It fails the build on `all` and, on a slice, warns or fails
+//!   (`on-small-slice`). See [`too_small`] and [`resample_floor`].
+//! - **undecided on this sample**: a passing `fail-if-significant-drop` that could not have
+//!   fired (its p floor 2 / 2^G, G units with a non-zero delta, is at least Holm's α/m), a
+//!   passing `max-drop` / `max-change` on a median or p95 sitting on an atom; also a slice
+//!   below `min-judged` (`bounds`) and a judge below its floor (`judge_labels`). It fails when
+//!   the observed mean delta is at or below −m/2 and is inconclusive otherwise ([`undecided`]).
+//! - otherwise the rule's own pass or fail.
+//!
+//! No count of moved units and no pattern of ties decides a pass: the interval does
+//! (`resample::estimate`, and under `guarantee = "distribution-free"` the Dirichlet bound).
+//! The resolution a pass has is stated in the report (`resolution`).
 
 pub mod drift;
 pub mod efficiency;
 mod headline;
 pub mod no_op;
+pub mod resolution;
 mod rules;
 mod run_rules;
 
@@ -250,20 +260,24 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
             };
             let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
             r.family_size = family.len();
+            if is_statistical(rule) && c.untouched {
+                untouched(&mut r, c);
+                out.results.push(r);
+                continue;
+            }
             let small = is_statistical(rule)
                 .then(|| too_small(cfg, c))
                 .flatten()
                 .or_else(|| cannot_fire(rule, &r, c, alpha, family.len()))
                 .map(|(why, reason)| resample_floor(cfg, c, alpha, family.len(), why, reason))
-                .or_else(|| too_few_moved(cfg, &r, c))
-                .or_else(|| unproven_no_op(&r, c, alpha))
                 .or_else(|| pass_on_atom(&r, c));
             if let Some((why, reason)) = small {
-                not_judged(&mut r, &why, reason, cfg.slices.on_small_slice);
-                if matches!(
-                    reason,
-                    NotJudged::MinQueries | NotJudged::MinGroups | NotJudged::TooFewMoved { .. }
-                ) {
+                if is_per_sample(reason) {
+                    undecided(&mut r, &why, reason, c);
+                } else {
+                    not_judged(&mut r, &why, reason, cfg.slices.on_small_slice);
+                }
+                if matches!(reason, NotJudged::MinQueries | NotJudged::MinGroups) {
                     r.detail
                         .push_str(&plan_hint(cfg, gate, rule, c, family.len()));
                 }
@@ -370,49 +384,6 @@ pub fn resamples_lifting_floor(alpha: f64, family: usize) -> u64 {
 
 /// The rules whose pass claims the change is small, and so rests on the units that moved.
 const PASS_NEEDS_MOVES: [&str; 2] = ["max-drop", "max-change"];
-
-/// Why a passing `max-drop` / `max-change` on `c` is not judged, if so: some units moved but
-/// fewer than `min-moved`. With so few, a drop carried by them alone passes `max-drop` at its
-/// margin far more often than the interval's 2.5% (12–36% at 1–3 moved queries,
-/// calibration/results.txt); a change that moved nothing (every delta within tie-epsilon) is a
-/// no-op and is judged.
-fn too_few_moved(cfg: &Config, r: &GateResult, c: &Comparison) -> Option<(String, NotJudged)> {
-    let min = cfg.slices.min_moved;
-    (r.passed && PASS_NEEDS_MOVES.contains(&r.rule.as_str()))
-        .then(|| few_moved(c, min))
-        .flatten()
-        .map(|why| {
-            (
-                format!("{why}: a pass would rest on these alone"),
-                NotJudged::TooFewMoved {
-                    moved: c.moved,
-                    min,
-                },
-            )
-        })
-}
-
-/// Why a `max-drop` / `max-change` on `c`, where no unit moved, is not judged, if so: zero
-/// moves among its units bound the share a change could have moved unseen (`no_op`), and that
-/// share × the metric's range exceeds the margin. The interval of such a comparison reaches
-/// that far (`stats::ties::none_moved`), so the rule would fail on it; it is neither a proven
-/// no-op nor a seen drop, and the reason says how many units would prove the no-op.
-fn unproven_no_op(r: &GateResult, c: &Comparison, alpha: f64) -> Option<(String, NotJudged)> {
-    if !(c.moved == 0 && PASS_NEEDS_MOVES.contains(&r.rule.as_str())) {
-        return None;
-    }
-    let margin = r.threshold.abs();
-    let u = no_op::unseen(moving_units(c), c.value_range, margin, alpha);
-    (!no_op::proven(&u, margin)).then(|| {
-        (
-            format!(
-                "{}: neither a no-op nor a drop is shown",
-                unseen_words(c, &u, margin, alpha)
-            ),
-            NotJudged::NothingMoved { needed: u.needed },
-        )
-    })
-}
 
 /// What zero moves on `c` bound against `margin`, in the words of [`unseen_words`].
 pub fn nothing_moved_words(c: &Comparison, margin: f64, alpha: f64) -> String {
@@ -705,12 +676,94 @@ pub fn shrunk_slices(
     warnings
 }
 
-/// Pass only when no check fails the build (a slice not judged under `on-small-slice = "warn"`
-/// does not; nothing else that was not judged passes).
+/// The verdict: fail when a check fails the build (a slice not judged under `on-small-slice =
+/// "warn"` does not); else inconclusive when a check is; else untouched when every statistical
+/// check is untouched (and every absolute bar holds); else pass.
 pub fn verdict(results: &[GateResult]) -> Verdict {
-    if results.iter().all(|r| !r.fails_build) {
-        Verdict::Pass
-    } else {
+    if results.iter().any(|r| r.fails_build) {
         Verdict::Fail
+    } else if results.iter().any(|r| r.status == GateStatus::Inconclusive) {
+        Verdict::Inconclusive
+    } else if results.iter().any(|r| r.status == GateStatus::Untouched)
+        && results
+            .iter()
+            .all(|r| r.status == GateStatus::Untouched || (!is_statistical(&r.rule) && r.passed))
+    {
+        Verdict::Untouched
+    } else {
+        Verdict::Pass
+    }
+}
+
+/// Whether a reason a check is not decided belongs to this sample (what the pull request's
+/// values did: too few moved units for the sign-flip test, a quantile on an atom, a judge or
+/// judged coverage below its floor here) rather than to the setup (sizes, resamples).
+pub fn is_per_sample(reason: NotJudged) -> bool {
+    matches!(
+        reason,
+        NotJudged::CannotFire
+            | NotJudged::OnAtom
+            | NotJudged::TooFewJudgments
+            | NotJudged::UntrustedJudge
+    )
+}
+
+/// A statistical rule on a comparison where no unit moved: untouched, never a failure, whatever
+/// the size of the slice or the margin.
+fn untouched(r: &mut GateResult, c: &Comparison) {
+    r.status = GateStatus::Untouched;
+    r.passed = true;
+    r.fails_build = false;
+    r.not_judged = None;
+    r.decided_by = "untouched: no query moved".into();
+    let units = match c.groups.filter(|_| c.effective_groups.is_some()) {
+        Some(g) => crate::numbers::count(g, "group", "groups"),
+        None => crate::numbers::count(c.n, "query", "queries"),
+    };
+    r.detail = format!(
+        "untouched: unchanged on all {units} (every delta within tie-epsilon), nothing to judge"
+    );
+}
+
+/// A check undecided on this sample (`reason`, in `why`): it fails when the gated slice's
+/// observed mean delta (oriented, so a drop is negative) is at or below −m/2, m the rule's
+/// margin, and is inconclusive (amber, not a pass) otherwise; a check its rule failed stays
+/// failed. The observed mean is the candidate's own per-query values: nothing else a pull
+/// request controls moves it.
+pub fn undecided(r: &mut GateResult, why: &str, reason: NotJudged, c: &Comparison) {
+    // A check its own rule already failed stays failed: nothing a pull request controls beyond
+    // its per-query values (its judged coverage, the judge's agreement on its documents) turns
+    // a failure into an amber check.
+    if r.status == GateStatus::Fail {
+        r.detail = format!("{}; also undecided on this sample, {why}", r.detail);
+        return;
+    }
+    let observed = if c.higher_is_better {
+        c.delta
+    } else {
+        -c.delta
+    };
+    let half = r.threshold.abs() / 2.0;
+    let words = if c.higher_is_better { "drop" } else { "rise" };
+    r.passed = false;
+    r.not_judged = Some(reason);
+    if observed <= -half {
+        r.status = GateStatus::Fail;
+        r.fails_build = true;
+        r.decided_by = format!("undecided, observed {words} at or past half the margin");
+        r.detail = format!(
+            "undecided on this sample, {why}; the observed mean delta {} is at or below −m/2 = {}, so this fails",
+            crate::numbers::signed(c.delta),
+            crate::numbers::plain(-half),
+        );
+    } else {
+        r.status = GateStatus::Inconclusive;
+        r.fails_build = false;
+        r.decided_by = format!("inconclusive: {}", reason.decided_by());
+        r.detail = format!(
+            "inconclusive, {why}; the observed mean delta {} is above −m/2 = {}: neither shown safe nor shown worse",
+            crate::numbers::signed(c.delta),
+            crate::numbers::plain(-half),
+        );
     }
 }

@@ -30,6 +30,12 @@ pub const SCHEMA_VERSION: u32 = 3;
 pub enum Verdict {
     Pass,
     Fail,
+    /// No gated comparison moved: every unit's delta within tie-epsilon on every gated
+    /// comparison ("unchanged on all N queries"). Green, like a pass.
+    Untouched,
+    /// Nothing failed, but some check could not be decided on this sample and its observed
+    /// mean delta is above −m/2 (amber). Exits 0 unless `[verdict] on-inconclusive = "fail"`.
+    Inconclusive,
 }
 
 impl Verdict {
@@ -37,8 +43,87 @@ impl Verdict {
         match self {
             Verdict::Pass => "pass",
             Verdict::Fail => "fail",
+            Verdict::Untouched => "untouched",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
+
+    /// The word a headline starts with: PASS, FAIL, UNTOUCHED, INCONCLUSIVE.
+    pub fn upper(self) -> &'static str {
+        match self {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+            Verdict::Untouched => "UNTOUCHED",
+            Verdict::Inconclusive => "INCONCLUSIVE",
+        }
+    }
+
+    /// Green (pass, untouched), red (fail) or amber (inconclusive).
+    pub fn colour(self) -> &'static str {
+        match self {
+            Verdict::Pass | Verdict::Untouched => "green",
+            Verdict::Fail => "red",
+            Verdict::Inconclusive => "amber",
+        }
+    }
+
+    /// Whether the build may go on: pass and untouched (inconclusive depends on the gate file).
+    pub fn is_green(self) -> bool {
+        matches!(self, Verdict::Pass | Verdict::Untouched)
+    }
+
+    /// The mark and word of a heading: ✅ pass, ✅ untouched, ❌ fail, 🟠 inconclusive.
+    pub fn icon(self) -> (&'static str, &'static str) {
+        match self {
+            Verdict::Pass => ("✅", "pass"),
+            Verdict::Untouched => ("✅", "untouched"),
+            Verdict::Fail => ("❌", "fail"),
+            Verdict::Inconclusive => ("🟠", "inconclusive"),
+        }
+    }
+
+    /// The worse of two verdicts: fail, then inconclusive, then pass, then untouched.
+    pub fn worst(self, other: Verdict) -> Verdict {
+        let rank = |v: Verdict| match v {
+            Verdict::Fail => 3,
+            Verdict::Inconclusive => 2,
+            Verdict::Pass => 1,
+            Verdict::Untouched => 0,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// A headline without its verdict word ("FAIL: ", "PASS: ", "UNTOUCHED: ", "INCONCLUSIVE: "):
+/// where a heading already says the verdict.
+pub fn headline_reason(h: &str) -> &str {
+    let h = h.trim();
+    ["FAIL: ", "PASS: ", "UNTOUCHED: ", "INCONCLUSIVE: "]
+        .iter()
+        .find_map(|p| h.strip_prefix(p))
+        .unwrap_or(h)
+}
+
+/// The gate's resolution on one gated slice: a change touching fewer than `share` of its
+/// `units` can leave none of them moved in this sample (one-sided at the interval's level:
+/// 1 − (α/2)^(1/units)), at a worst cost of `share` × the most one unit can lose.
+#[derive(Debug, Clone, Serialize)]
+pub struct Resolution {
+    pub slice: String,
+    /// Queries, or groups with the group unit.
+    pub units: usize,
+    pub share: f64,
+    /// The gate and metric whose margin the worst cost is set against (the smallest margin on
+    /// this slice).
+    pub metric: String,
+    pub margin: f64,
+    /// `share` × the most one unit can lose (1 for a metric in [0, 1], else the gate's
+    /// `max-unit-loss`); None when that is unknown (an unbounded metric without it).
+    pub worst_cost: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -51,6 +136,12 @@ pub struct Report {
     pub verdict: Verdict,
     /// One line: the verdict and the reason that matters most.
     pub headline: String,
+    /// `[verdict] guarantee`: "regular" or "distribution-free".
+    pub guarantee: String,
+    /// `[verdict] on-inconclusive`: "pass" (an inconclusive verdict exits 0) or "fail".
+    pub on_inconclusive: String,
+    /// The resolution on each gated slice: `all` first, then the critical slices a gate reads.
+    pub resolution: Vec<Resolution>,
     pub seed: u64,
     pub resamples: u64,
     pub confidence: f64,
@@ -430,6 +521,9 @@ pub struct Comparison {
     /// JSON layout (the query unit's count is wins + losses there).
     #[serde(skip)]
     pub moved: usize,
+    /// No unit moved: every delta within tie-epsilon. The interval is the point, and the
+    /// statistical rules read "untouched".
+    pub untouched: bool,
     /// The largest change one query's value can make: 1 for a metric bounded to [0, 1], else
     /// the values' observed range on both sides (what bounds an unseen drop when none moved).
     #[serde(skip)]
@@ -688,6 +782,25 @@ pub enum GateStatus {
     /// queries). Never a pass: on `all` it fails; on a slice it warns, or fails with
     /// `on-small-slice = "fail"` (see `fails_build`).
     TooSmall,
+    /// A statistical rule on a comparison where no unit moved: nothing to judge, never a
+    /// failure.
+    Untouched,
+    /// Undecided on this sample (a quantile on an atom, a judge below its floor for this pull
+    /// request, too few moved units for the rule) with the observed mean delta above −m/2:
+    /// amber, not a pass; at or below −m/2 the same check fails.
+    Inconclusive,
+}
+
+impl GateStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GateStatus::Pass => "pass",
+            GateStatus::Fail => "fail",
+            GateStatus::TooSmall => "too-small",
+            GateStatus::Untouched => "untouched",
+            GateStatus::Inconclusive => "inconclusive",
+        }
+    }
 }
 
 /// Why a check was not judged (`status` = too-small): what the headline and the tables read.

@@ -45,6 +45,9 @@ pub struct Settings {
     /// Both sides' replicate spread may carry the interval (an A/A test of main's own runs);
     /// false in `check` and `compare`, where only the baseline's noise is trusted.
     pub both_sides_trusted: bool,
+    /// `[verdict] guarantee`: under distribution-free, each bound of a gated mean is also at
+    /// least as far out as the Dirichlet bound (`stats::dirichlet_bound`).
+    pub guarantee: crate::config::Guarantee,
 }
 
 impl Settings {
@@ -62,6 +65,7 @@ impl Settings {
             critical: cfg.slices.critical.iter().map(|(n, _)| n.clone()).collect(),
             lower_is_better: cfg.report.lower_is_better.clone(),
             both_sides_trusted: false,
+            guarantee: cfg.verdict.guarantee,
         }
     }
 
@@ -298,7 +302,11 @@ fn compare_one(
     let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
     let (checks, gate_margin) = s.checks(metric, statistic, &view.slice.name);
     let input = estimate_input(view, metric, v, statistic, s);
-    let e = estimate::estimate_crossed(&input, &checks, draws, runs);
+    let mut e = estimate::estimate_crossed(&input, &checks, draws, runs);
+    let untouched = deltas.iter().all(|d| d.abs() <= s.tie_epsilon);
+    if !untouched && !checks.is_empty() && statistic == Statistic::Mean {
+        distribution_free(&mut e.interval, view, metric, deltas, s);
+    }
     Comparison {
         metric: metric.to_string(),
         slice: view.slice.name.clone(),
@@ -317,6 +325,7 @@ fn compare_one(
         ties: wtl.ties,
         losses: wtl.losses,
         moved: moved_units(&oriented, view.groups(s.unit), s.tie_epsilon),
+        untouched,
         value_range: value_range(metric, base, cand),
         atom: statistic
             .level()
@@ -352,6 +361,52 @@ fn compare_one(
         judged: None,
         replicates: replicate_info(runs, e.crossed),
         statistic_in_name: reading.named,
+    }
+}
+
+/// Under `guarantee = "distribution-free"`, each bound of a gated mean at least as far out as
+/// the Dirichlet bound with the unseen unit at the worst loss (`config::worst_unit_loss`); a
+/// side it decides has no Monte-Carlo error recorded (its draws are never re-run). The units
+/// are the query deltas, or with the group unit the group sums and sizes. Streams:
+/// `dirichlet` with the metric and slice names.
+fn distribution_free(
+    iv: &mut crate::stats::interval::Interval,
+    view: &SliceView<'_>,
+    metric: &str,
+    deltas: &[f64],
+    s: &Settings,
+) {
+    if s.guarantee != crate::config::Guarantee::DistributionFree {
+        return;
+    }
+    let Some(worst) = crate::config::worst_unit_loss(&s.gates, metric) else {
+        return;
+    };
+    let (values, sizes) = match view.groups(s.unit) {
+        Some((of, g)) => {
+            let (sums, sizes) = crate::stats::bootstrap::group_sums(deltas, of, g);
+            (sums, Some(sizes))
+        }
+        None => (deltas.to_vec(), None),
+    };
+    let key = crate::stats::streams::stream_key(s.seed, &["dirichlet", metric, &view.slice.name]);
+    let Some(b) = crate::stats::dirichlet_bound::bounds(
+        &values,
+        sizes.as_deref(),
+        worst,
+        s.confidence,
+        s.resamples as usize,
+        key,
+    ) else {
+        return;
+    };
+    if b[0] < iv.bounds[0] {
+        iv.bounds[0] = b[0];
+        iv.mc_se[0] = 0.0;
+    }
+    if b[1] > iv.bounds[1] {
+        iv.bounds[1] = b[1];
+        iv.mc_se[1] = 0.0;
     }
 }
 

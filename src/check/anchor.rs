@@ -182,13 +182,8 @@ fn drift_rows(
             main: m,
             change,
         };
-        let (result, row, warning) = crate::judge::drift::judge(
-            &pairs,
-            cfg.slices.min_moved,
-            budget,
-            name,
-            spent_by(ledger, c),
-        );
+        let (result, row, warning) =
+            crate::judge::drift::judge(&pairs, budget, name, spent_by(ledger, c));
         report.gates.push(result);
         report.warnings.extend(warning);
         drift.push(row);

@@ -46,6 +46,17 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
     }
     root.insert("policy".into(), policy.into());
     root.insert("baseline".into(), baseline_table(&c.baseline).into());
+    let mut verdict = Table::new();
+    verdict.insert("guarantee".into(), c.verdict.guarantee.as_str().into());
+    verdict.insert(
+        "accept-blind-spot".into(),
+        c.verdict.accept_blind_spot.into(),
+    );
+    verdict.insert(
+        "on-inconclusive".into(),
+        c.verdict.on_inconclusive.as_str().into(),
+    );
+    root.insert("verdict".into(), verdict.into());
 
     if let Some([b, c]) = &c.efficiency.cards {
         let mut eff = Table::new();
@@ -166,6 +177,10 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "on-missing",
         ],
     ),
+    (
+        "verdict",
+        &["guarantee", "accept-blind-spot", "on-inconclusive"],
+    ),
     ("efficiency", &["baseline", "candidate"]),
     ("anchor", &["file", "name", "ledger"]),
     (
@@ -179,6 +194,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "fail-if-significant-drop",
             "max-loss-rate",
             "max-drift",
+            "max-unit-loss",
             "statistic",
             "higher-is-better",
             "slices",
@@ -414,6 +430,7 @@ fn gate(g: &Gate) -> Value {
         ("fail-if-significant-drop", g.fail_if_significant_drop),
         ("max-loss-rate", g.max_loss_rate),
         ("max-drift", g.max_drift),
+        ("max-unit-loss", g.max_unit_loss),
     ] {
         if let Some(v) = v {
             t.insert(k.into(), v.into());

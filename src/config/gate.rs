@@ -54,6 +54,7 @@ pub(super) fn gate(
         fail_if_significant_drop: g.fail_if_significant_drop.as_ref().map(|v| *v.get_ref()),
         max_loss_rate: g.max_loss_rate.as_ref().map(|v| *v.get_ref()),
         max_drift: g.max_drift.as_ref().map(|v| *v.get_ref()),
+        max_unit_loss: g.max_unit_loss.as_ref().map(|v| *v.get_ref()),
         statistic: g.statistic.unwrap_or_default(),
         higher_is_better,
         slices,
@@ -96,6 +97,19 @@ fn check_rule_values(src: &SourceText, index: usize, metric: &str, g: &RawGate) 
                     &format!("{rule} must be a finite number ≥ 0 (a drop of 0.01 is written 0.01)"),
                 ));
             }
+        }
+    }
+    if let Some(v) = &g.max_unit_loss {
+        let bounded = crate::metric_names::is_bounded(metric);
+        let x = *v.get_ref();
+        if !(x.is_finite() && x > 0.0) || (bounded && x > 1.0) {
+            return Err(here(
+                v,
+                &format!(
+                    "max-unit-loss must be a finite number > 0{}: the worst loss one query can take on the metric",
+                    if bounded { " and at most 1 for a metric in [0, 1]" } else { "" }
+                ),
+            ));
         }
     }
     if let Some(v) = &g.max_loss_rate {
@@ -315,6 +329,42 @@ pub(super) fn same_direction_per_metric(
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// Under `guarantee = "distribution-free"`, each gate with a delta rule (`max-drop`,
+/// `max-change`, `fail-if-significant-drop`) must say the worst loss one unit can take: 1 for a
+/// metric bounded to [0, 1], else `max-unit-loss` (never the observed range, which says nothing
+/// of an unseen query); and the bound is for means, so such a gate reads the mean.
+pub(super) fn distribution_free_gate(
+    src: &SourceText,
+    g: &Spanned<RawGate>,
+    gate: &Gate,
+) -> Result<()> {
+    let delta_rule = gate.max_drop.is_some()
+        || gate.max_change.is_some()
+        || gate.fail_if_significant_drop.is_some();
+    if !delta_rule {
+        return Ok(());
+    }
+    let (index, metric) = (gate.index, &gate.metric);
+    if gate.statistic != Statistic::Mean {
+        return Err(src.error(
+            Some(g.span()),
+            format!(
+                "[[gate]] #{index} ({metric}): guarantee = \"distribution-free\" bounds means, and this gate reads the {}; gate the mean, or set [verdict] guarantee = \"regular\"",
+                gate.statistic.as_str()
+            ),
+        ));
+    }
+    if gate.max_unit_loss.is_none() && !crate::metric_names::is_bounded(metric) {
+        return Err(src.error(
+            Some(g.get_ref().metric.span()),
+            format!(
+                "[[gate]] #{index} ({metric}): guarantee = \"distribution-free\" needs max-unit-loss on a metric not bounded to [0, 1]: the worst loss one query can take (e.g. max-unit-loss = 5000 for a latency in ms capped at 5 s); the observed range is not used"
+            ),
+        ));
     }
     Ok(())
 }

@@ -87,6 +87,58 @@ pub enum OnSmallSlice {
     Fail,
 }
 
+/// `[verdict] guarantee`: what a passing `max-drop` / `max-change` proves. `regular` (the
+/// default): the calibrated interval on every sample, with the resolution the report states
+/// (a change touching fewer than 1 − (α/2)^(1/n) of the units can hide). `distribution-free`:
+/// each bound is also at least as far out as the finite-sample bound for bounded means
+/// (`stats::dirichlet_bound`), which assumes nothing but the worst loss one unit can take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Guarantee {
+    #[default]
+    Regular,
+    DistributionFree,
+}
+
+impl Guarantee {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Guarantee::Regular => "regular",
+            Guarantee::DistributionFree => "distribution-free",
+        }
+    }
+}
+
+/// `[verdict] on-inconclusive`: the exit code of an inconclusive verdict (0 for `pass`, the
+/// default; 1 for `fail`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnInconclusive {
+    #[default]
+    Pass,
+    Fail,
+}
+
+impl OnInconclusive {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnInconclusive::Pass => "pass",
+            OnInconclusive::Fail => "fail",
+        }
+    }
+}
+
+/// `[verdict]`: the guarantee, whether the stated blind spot is accepted, and what an
+/// inconclusive verdict exits with.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VerdictSettings {
+    pub guarantee: Guarantee,
+    /// The gate file acknowledges that a change touching fewer units than the resolution can
+    /// hide at a cost above a margin: `check` stops warning about it.
+    pub accept_blind_spot: bool,
+    pub on_inconclusive: OnInconclusive,
+}
+
 /// What a gate whose decision unjudged documents could flip does: warn (default: the gate
 /// decides on the declared protocol, unjudged = non-relevant) or fail (pools meant to be complete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -236,6 +288,19 @@ pub fn check_sampling_flags(confidence: f64, resamples: u64, tie_epsilon: f64) -
     Ok(())
 }
 
+/// The worst loss one unit can take on `metric`: the largest `max-unit-loss` of its gates, else
+/// 1 for a metric bounded to [0, 1]; None when unknown (never the observed range).
+pub fn worst_unit_loss(gates: &[Gate], metric: &str) -> Option<f64> {
+    let declared = gates
+        .iter()
+        .filter(|g| g.metric == metric)
+        .filter_map(|g| g.max_unit_loss)
+        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+    declared.or_else(|| {
+        crate::metric_names::is_bounded(&crate::metric_names::canonical(metric)).then_some(1.0)
+    })
+}
+
 impl Gate {
     /// Whether this gate applies to the slice named `slice`, `critical` being the critical slices.
     /// `critical` is a set: with 100,000 critical slices a scan per slice was quadratic.
@@ -308,6 +373,10 @@ pub struct Gate {
     /// Drift budget: the candidate against `[anchor]`, judged like `max-drop` (the CI's worse
     /// bound must stay within the budget), with the inherited-drift rule (`judge::drift`).
     pub max_drift: Option<f64>,
+    /// The worst loss one unit (a query, or a group's mean) can take on this metric: what a
+    /// distribution-free bound puts at its unseen point, and the worst cost the resolution
+    /// names. None: 1 for a metric bounded to [0, 1], unknown otherwise.
+    pub max_unit_loss: Option<f64>,
     /// What is compared: the mean (default), the median or the 95th percentile.
     pub statistic: Statistic,
     /// False for metrics where lower is better (latency): a "drop" is then a rise.
@@ -346,6 +415,8 @@ pub struct Config {
     pub efficiency: Efficiency,
     /// `[anchor]`: the approved state `max-drift` is measured against, and main's ledger.
     pub anchor: Option<AnchorSettings>,
+    /// `[verdict]`: the guarantee and what an undecided check does.
+    pub verdict: VerdictSettings,
     /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric
     /// files), for the report's warnings.
     pub warnings: Vec<String>,

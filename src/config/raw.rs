@@ -35,6 +35,18 @@ pub struct RawConfig {
     pub efficiency: Option<RawEfficiency>,
     pub anchor: Option<Spanned<super::anchor::RawAnchor>>,
     pub judge: Option<Spanned<RawJudge>>,
+    #[serde(default)]
+    pub verdict: RawVerdict,
+}
+
+/// `[verdict]`: the guarantee the gate file's statistical rules give, and what an undecided
+/// check does.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawVerdict {
+    pub guarantee: Option<super::Guarantee>,
+    pub accept_blind_spot: Option<bool>,
+    pub on_inconclusive: Option<super::OnInconclusive>,
 }
 
 /// `[judge]`: a judge's qrels (a model's relevance labels) beside the human `qrels`.
@@ -133,6 +145,7 @@ pub struct RawGate {
     pub fail_if_significant_drop: Option<Spanned<f64>>,
     pub max_loss_rate: Option<Spanned<f64>>,
     pub max_drift: Option<Spanned<f64>>,
+    pub max_unit_loss: Option<Spanned<f64>>,
     pub statistic: Option<Statistic>,
     pub higher_is_better: Option<bool>,
     pub slices: Option<Spanned<toml::Value>>,

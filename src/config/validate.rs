@@ -33,7 +33,18 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
     let anchor =
         super::anchor::anchor_settings(&src, base, raw.anchor.as_ref(), &gates, &id_column)?;
-    let warnings = no_effect_warnings(&src, &raw, &inputs.baseline, &inputs.candidate);
+    let verdict = verdict_settings(&raw.verdict);
+    if verdict.guarantee == Guarantee::DistributionFree {
+        for (g, gate) in raw.gates.iter().zip(&gates) {
+            super::gate::distribution_free_gate(&src, g, gate)?;
+        }
+    }
+    let mut warnings = no_effect_warnings(&src, &raw, &inputs.baseline, &inputs.candidate);
+    if raw.slices.min_moved.is_some() {
+        warnings.push(
+            "[slices] min-moved no longer decides a check: a pass rests on the interval (and, with guarantee = \"distribution-free\", on the worst loss of an unseen query), however few queries moved; the key is accepted and ignored".into(),
+        );
+    }
     let eval = raw.eval.map(|t| {
         let span = Some(t.span());
         (t.into_inner(), span)
@@ -56,9 +67,19 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         baseline,
         efficiency,
         anchor,
+        verdict,
         warnings,
         source: src,
     })
+}
+
+/// `[verdict]`: every default filled in.
+fn verdict_settings(v: &super::raw::RawVerdict) -> VerdictSettings {
+    VerdictSettings {
+        guarantee: v.guarantee.unwrap_or_default(),
+        accept_blind_spot: v.accept_blind_spot.unwrap_or(false),
+        on_inconclusive: v.on_inconclusive.unwrap_or_default(),
+    }
 }
 
 /// `id`: as written when valid, else the gate file's stem with other characters made `-`.

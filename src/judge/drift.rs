@@ -136,18 +136,15 @@ pub fn decide(drift_passed: bool, main_spent: bool, not_adding: bool) -> DriftSt
 /// row, and the warning an inherited pass carries.
 pub fn judge(
     p: &Pairs,
-    min_moved: usize,
     budget: f64,
     anchor: &str,
     spent_by: Vec<Spend>,
 ) -> (GateResult, DriftRow, Option<String>) {
     let c = p.candidate;
     let change_lo = worse_is_negative(interval(p.change), c.higher_is_better).ci[0];
-    // As for `max-drop`: a pass carried by 1 to min-moved − 1 moved units is not a proof. A
-    // change that moved no unit (its interval is the unseen share's, `stats::ties::none_moved`)
-    // leaves the candidate's drift exactly main's on every query measured: inherited.
-    let not_adding = (change_lo >= 0.0 || p.change.moved == 0)
-        && crate::judge::few_moved(p.change, min_moved).is_none();
+    // A change that moved no unit (untouched) leaves the candidate's drift exactly main's on
+    // every query measured: inherited.
+    let not_adding = change_lo >= 0.0 || p.change.untouched;
     let main_spent = p.main_result.is_some_and(|m| m.status == GateStatus::Fail);
     let used = used_share(p.main, budget);
     let w = words(p, budget, anchor, &spent_words(&spent_by), used);
@@ -156,8 +153,12 @@ pub fn judge(
     r.decided_by = "drift budget (max-drift)".into();
     let mut warning = None;
     let status = match r.status {
-        GateStatus::TooSmall => DriftStatus::NotJudged,
-        st => decide(st == GateStatus::Pass, main_spent, not_adding),
+        GateStatus::TooSmall | GateStatus::Inconclusive => DriftStatus::NotJudged,
+        st => decide(
+            matches!(st, GateStatus::Pass | GateStatus::Untouched),
+            main_spent,
+            not_adding,
+        ),
     };
     let detail = match status {
         DriftStatus::NotJudged => format!("{}: {}", w.head, r.detail),

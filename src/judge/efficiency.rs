@@ -229,14 +229,11 @@ pub fn add_to_verdict(report: &mut crate::model::Report, e: &EfficiencyReport) {
     let checks = crate::numbers::count(n, "run-level check", "run-level checks");
     let quality_gates = !report.gates.is_empty();
     report.headline = match (failed.first(), report.verdict) {
-        (None, Verdict::Pass) if quality_gates => {
-            format!("{}; {n} of {checks} passed", report.headline)
-        }
-        (None, Verdict::Pass) => format!("PASS: {n} of {checks} passed"),
-        // The quality gates failed: say that the run-level ones passed, so the counts before it
-        // ("2 of 6 checks failed (3 gates)") are not read as all the gates.
-        (None, Verdict::Fail) => format!("{}; {n} of {checks} passed", report.headline),
-        (Some(first), Verdict::Pass) => format!(
+        (None, Verdict::Pass) if !quality_gates => format!("PASS: {n} of {checks} passed"),
+        // Otherwise say that the run-level ones passed, so the counts before it ("2 of 6 checks
+        // failed (3 gates)") are not read as all the gates.
+        (None, _) => format!("{}; {n} of {checks} passed", report.headline),
+        (Some(first), Verdict::Pass | Verdict::Untouched | Verdict::Inconclusive) => format!(
             "FAIL: run-level gate #{} {}{} {}: {} ({} of {checks} failed)",
             first.gate,
             crate::safe_text::shown(&first.metric),

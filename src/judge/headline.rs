@@ -55,6 +55,9 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
             .then_with(|| cb.map_or(0, |c| c.n).cmp(&ca.map_or(0, |c| c.n)))
             .then_with(|| a.gate.cmp(&b.gate))
     }) else {
+        if let Some(line) = amber_or_untouched(results, comparisons, alpha, &gates) {
+            return line;
+        }
         let passed = results.iter().filter(|r| r.passed).count();
         let tail = if not_judged > 0 {
             format!(
@@ -86,6 +89,47 @@ pub fn headline_at(results: &[GateResult], comparisons: &[Comparison], alpha: f6
         failed.len(),
         count(checks, "check", "checks")
     )
+}
+
+/// The headline of a verdict with no failure that is not a plain pass: "INCONCLUSIVE: …" naming
+/// the first inconclusive check and its reason, or "UNTOUCHED: unchanged on all 43 queries …"
+/// when every statistical check is untouched. None for a pass.
+fn amber_or_untouched(
+    results: &[GateResult],
+    comparisons: &[Comparison],
+    alpha: f64,
+    gates: &str,
+) -> Option<String> {
+    let checks = count(results.len(), "check", "checks");
+    match crate::judge::verdict(results) {
+        crate::model::Verdict::Inconclusive => {
+            let amber: Vec<&GateResult> = results
+                .iter()
+                .filter(|r| r.status == GateStatus::Inconclusive)
+                .collect();
+            let first = amber.first()?;
+            Some(format!(
+                "INCONCLUSIVE: gate #{} {}, {}; {} of {checks} inconclusive, none failed ({gates})",
+                first.gate,
+                check_line(first, results, comparisons, alpha),
+                first.rule,
+                amber.len(),
+            ))
+        }
+        crate::model::Verdict::Untouched => {
+            let n = comparisons
+                .iter()
+                .filter(|c| c.slice == "all" && results.iter().any(|r| r.is_on(c)))
+                .map(|c| c.n)
+                .max()
+                .unwrap_or(0);
+            Some(format!(
+                "UNTOUCHED: unchanged on all {} ({checks}, {gates}): every delta within tie-epsilon, nothing to judge",
+                count(n, "query", "queries")
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// Why checks were not judged, in a few words: "slices too small", "too small, or too few
@@ -167,6 +211,12 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
     let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
         _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
+        (_, GateStatus::Inconclusive | GateStatus::Fail) if worst.not_judged.is_some() => format!(
+            "{} on {}: {}",
+            shown(&c.name_with_statistic()),
+            shown(&c.slice),
+            worst.detail
+        ),
         (_, GateStatus::TooSmall) => match worst.not_judged {
             Some(NotJudged::TooFewJudgments) => format!(
                 "{} on {} not judged: too few judgments ({})",

@@ -323,6 +323,7 @@ mod tests {
             ties: 10,
             losses: 0,
             moved: 0,
+            untouched: false,
             value_range: 1.0,
             atom: None,
             se: 0.0,

@@ -71,7 +71,10 @@ fn ending(cfg: &Config, paired: &Paired, slices: &[Slice], metrics: &[String]) -
         return 2;
     };
     let v = crate::judge::verdict(&judged.results);
-    match (crate::check::exit_code(v), v.as_str()) {
+    match (
+        crate::check::exit_code(v, cfg.verdict.on_inconclusive.as_str()),
+        v.as_str(),
+    ) {
         (0, "pass" | "untouched") => 0,
         (0, _) => 1,
         _ => 2,

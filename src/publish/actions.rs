@@ -27,18 +27,48 @@ pub fn warning(actions: bool, msg: &str) -> Line {
 /// One `::error` line per check that fails the build, at most [`MAX_ANNOTATIONS`]: past that, the last line
 /// sums up the rest.
 pub fn gate_annotations(report: &Report) -> Vec<Line> {
-    capped(failed_checks(report, None))
+    let mut lines = capped(failed_checks(report, None));
+    lines.extend(inconclusive_checks(report, None));
+    lines
+}
+
+/// One `::warning` line per inconclusive check (amber: neither shown safe nor shown worse), at
+/// most [`MAX_ANNOTATIONS`].
+fn inconclusive_checks(report: &Report, file: Option<&str>) -> Vec<Line> {
+    let head = file.map_or_else(String::new, |f| format!("{}: ", shown(f)));
+    report
+        .gates
+        .iter()
+        .filter(|g| g.status == crate::model::GateStatus::Inconclusive)
+        .take(MAX_ANNOTATIONS)
+        .map(|g| {
+            let msg = format!(
+                "{head}gate {} inconclusive: {} on {} ({} {}): {}",
+                g.gate,
+                shown(&g.name()),
+                shown(&g.slice),
+                g.rule,
+                g.threshold,
+                one_line(&g.detail)
+            );
+            Command::new("warning", "rag-gate", &msg).into()
+        })
+        .collect()
 }
 
 /// The `::error` lines of several gate files' reports, each naming its file (the same gate
 /// number can fail in two files), at most [`MAX_ANNOTATIONS`] over all of them.
 pub fn combined_annotations(c: &CombinedReport) -> Vec<Line> {
-    capped(
+    let mut lines = capped(
         c.gate_files
             .iter()
             .flat_map(|f| failed_checks(&f.report, Some(&f.file)))
             .collect(),
-    )
+    );
+    for f in &c.gate_files {
+        lines.extend(inconclusive_checks(&f.report, Some(&f.file)));
+    }
+    lines
 }
 
 /// A line per failed check, headed by its gate file when one is given.

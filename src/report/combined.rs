@@ -18,7 +18,28 @@ pub fn combine(files: Vec<GateFileReport>) -> CombinedReport {
         .filter(|f| f.report.verdict == Verdict::Fail)
         .collect();
     let n = count(files.len(), "gate file", "gate files");
+    let worst = files
+        .iter()
+        .map(|f| f.report.verdict)
+        .fold(Verdict::Untouched, Verdict::worst);
+    let amber: Vec<&GateFileReport> = files
+        .iter()
+        .filter(|f| f.report.verdict == Verdict::Inconclusive)
+        .collect();
     let (verdict, headline) = match failed.first() {
+        None if worst == Verdict::Inconclusive => (
+            Verdict::Inconclusive,
+            format!(
+                "INCONCLUSIVE: {} of {n} inconclusive, none failed; {}: {}",
+                amber.len(),
+                crate::safe_text::shown(&amber[0].report.gate_id),
+                reason(&amber[0].report)
+            ),
+        ),
+        None if worst == Verdict::Untouched => (
+            Verdict::Untouched,
+            format!("UNTOUCHED: {} of {n} untouched", files.len()),
+        ),
         None => (
             Verdict::Pass,
             format!("PASS: {} of {n} passed", files.len()),
@@ -43,10 +64,7 @@ pub fn combine(files: Vec<GateFileReport>) -> CombinedReport {
 
 /// A report's headline without its "FAIL: " / "PASS: ".
 fn reason(r: &Report) -> &str {
-    let h = r.headline.trim();
-    h.strip_prefix("FAIL: ")
-        .or_else(|| h.strip_prefix("PASS: "))
-        .unwrap_or(h)
+    crate::model::headline_reason(&r.headline)
 }
 
 pub fn render(c: &CombinedReport, format: Format) -> String {
@@ -141,17 +159,11 @@ pub fn markdown(c: &CombinedReport, page: &Page) -> String {
 }
 
 fn reason_of(c: &CombinedReport) -> &str {
-    let h = c.headline.trim();
-    h.strip_prefix("FAIL: ")
-        .or_else(|| h.strip_prefix("PASS: "))
-        .unwrap_or(h)
+    crate::model::headline_reason(&c.headline)
 }
 
 fn icon(v: Verdict) -> (&'static str, &'static str) {
-    match v {
-        Verdict::Pass => ("✅", "pass"),
-        Verdict::Fail => ("❌", "fail"),
-    }
+    v.icon()
 }
 
 /// One HTML page with every file's report: the first file's page, with the others' `<main>`

@@ -63,7 +63,9 @@ pub fn render(r: &Report) -> String {
     let mut s = String::new();
     let (class, icon, word) = match r.verdict {
         Verdict::Pass => ("pass", "✅", "pass"),
+        Verdict::Untouched => ("pass", "✅", "untouched"),
         Verdict::Fail => ("fail", "❌", "fail"),
+        Verdict::Inconclusive => ("inconclusive", "🟠", "inconclusive"),
     };
     let _ = write!(
         s,
@@ -73,11 +75,7 @@ pub fn render(r: &Report) -> String {
          <title>rag-gate {word}: {}</title><style>{CSS}</style></head>\n<body><main>\n",
         esc_name(&r.gate_id)
     );
-    let headline = r.headline.trim();
-    let headline = headline
-        .strip_prefix("FAIL: ")
-        .or_else(|| headline.strip_prefix("PASS: "))
-        .unwrap_or(headline);
+    let headline = crate::model::headline_reason(&r.headline);
     let _ = writeln!(
         s,
         "<h1 class=\"{class}\">{icon} rag-gate {word}: {}</h1>",
@@ -96,6 +94,9 @@ pub fn render(r: &Report) -> String {
         (r.confidence * 1000.0).round() / 10.0,
         esc(&r.unit)
     );
+    for line in super::words::resolution_lines(r) {
+        let _ = writeln!(s, "<p class=\"facts\">{}</p>", esc(&line));
+    }
     if let Some(b) = &r.baseline {
         let _ = writeln!(s, "<p class=\"facts\">baseline: {}</p>", esc(&b.line));
     }
@@ -160,6 +161,8 @@ fn gates(s: &mut String, r: &Report) {
             (GateStatus::Fail, _) => "fail",
             (GateStatus::TooSmall, false) => "not judged (too small)",
             (GateStatus::TooSmall, true) => "fail (not judged: too small)",
+            (GateStatus::Untouched, _) => "untouched",
+            (GateStatus::Inconclusive, _) => "inconclusive",
         };
         let class = if g.fails_build {
             " class=\"failing\""

@@ -78,7 +78,7 @@ fn cases(r: &Report) -> Vec<Case> {
         .map(|g| {
             let tag = if g.fails_build {
                 Some("failure")
-            } else if g.status == GateStatus::TooSmall {
+            } else if matches!(g.status, GateStatus::TooSmall | GateStatus::Inconclusive) {
                 Some("skipped")
             } else {
                 None

@@ -23,7 +23,7 @@ mod trim;
 
 use std::fmt::Write;
 
-use crate::model::{GateStatus, Report, Verdict};
+use crate::model::{GateStatus, Report};
 pub use text::{code, escape, marker, marker_with_state, name, parse_marker};
 use trim::Detail;
 
@@ -115,8 +115,7 @@ fn head(r: &Report, page: &Page) -> String {
     // A report without gates (`compare`) judged nothing: no pass mark.
     let (icon, word) = match r.verdict {
         _ if r.gates.is_empty() && r.efficiency.is_none() => ("📊", "comparison"),
-        Verdict::Pass => ("✅", "pass"),
-        Verdict::Fail => ("❌", "fail"),
+        v => v.icon(),
     };
     let key = page.key.as_deref().unwrap_or(&r.gate_id);
     let _ = writeln!(s, "{}", marker_with_state(key, &state_digest(r)));
@@ -140,6 +139,9 @@ fn head(r: &Report, page: &Page) -> String {
     }
     facts.push(crate::report::words::paired_count(r));
     let _ = writeln!(s, "{}\n", facts.join(" · "));
+    for line in crate::report::words::resolution_lines(r) {
+        let _ = writeln!(s, "{}\n", escape(&line));
+    }
     if let Some(b) = &r.baseline {
         let _ = writeln!(s, "baseline: {}\n", escape(&b.line));
     }
@@ -149,11 +151,7 @@ fn head(r: &Report, page: &Page) -> String {
 
 /// The judge's headline without its "FAIL: "/"PASS: " prefix (the heading says it).
 fn reason(r: &Report) -> String {
-    let h = r.headline.trim();
-    let h = h
-        .strip_prefix("FAIL: ")
-        .or_else(|| h.strip_prefix("PASS: "))
-        .unwrap_or(h);
+    let h = crate::model::headline_reason(&r.headline);
     if h.is_empty() {
         format!("{} gate checks", r.gates.len())
     } else {

@@ -41,6 +41,9 @@ fn header_text(out: &mut String, r: &Report) {
         r.resamples,
         r.seed
     ));
+    for line in super::words::resolution_lines(r) {
+        out.push_str(&format!("{}\n", one_line(&line)));
+    }
     if let Some(b) = &r.baseline {
         out.push_str(&format!("baseline: {}\n", one_line(&b.line)));
     }
@@ -91,6 +94,8 @@ fn gate_row(g: &GateResult) -> Vec<String> {
             (GateStatus::Fail, _) => "FAIL".into(),
             (GateStatus::TooSmall, false) => "not judged (warn)".into(),
             (GateStatus::TooSmall, true) => "not judged (FAIL)".into(),
+            (GateStatus::Untouched, _) => "untouched".into(),
+            (GateStatus::Inconclusive, _) => "INCONCLUSIVE".into(),
         },
         g.label.as_str().into(),
         fmt_p(g.p_value),

@@ -77,6 +77,25 @@ pub fn rank_move(m: &RankMove) -> String {
     }
 }
 
+/// The header's guarantee and resolution lines: "guarantee regular · resolution on all: a change
+/// touching fewer than 8.2% of the 43 queries can hide, at a worst cost of 0.0822 on ndcg@10
+/// (margin 0.0500)", and one line per slice where the worst cost exceeds its margin. Nothing
+/// for a report without gates.
+pub fn resolution_lines(r: &Report) -> Vec<String> {
+    let lines = crate::judge::resolution::header_lines(&r.resolution, &r.unit);
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                format!("guarantee {} · {l}", r.guarantee)
+            } else {
+                l
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

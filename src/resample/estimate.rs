@@ -51,8 +51,8 @@ pub struct Input<'a> {
     pub resamples: usize,
     pub seed: u64,
     pub names: [&'a str; 2],
-    /// A |delta| at or below this is a tie: where every delta is one, nothing moved
-    /// (`stats::ties::none_moved`).
+    /// A |delta| at or below this is a tie: where every delta is one, nothing moved and the
+    /// interval is the point (untouched).
     pub tie_epsilon: f64,
 }
 
@@ -194,10 +194,10 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
     match x.method {
         IntervalMethod::BootstrapT => {
             // CR2 and the Bell–McCaffrey df: the CR1 studentisation for equal sizes and
-            // queries, wider where a few large groups carry the mean; each bound at least the
-            // Student t bound on the same se and df (heavy tails, `stats::ties::at_least_t`);
-            // on tie-heavy units the wider of the t bound and the tilted score bound per side
-            // (`stats::ties`, `stats::tilt`).
+            // queries, wider where a few large groups carry the mean; per side the widest of
+            // the bootstrap-t, the Student t bound on the same se and df (heavy tails,
+            // `stats::ties::at_least_t`) and the tilted score bound (`stats::tilt`) on every
+            // sample, so no pattern of ties switches the route (`stats::ties::widest`).
             let ones = vec![1.0; values.len()];
             let z = sizes.unwrap_or(&ones);
             let se = se_cr0_cr2(values, z).1;
@@ -208,16 +208,12 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
             let Some(t) = ties::t_bounds(point, se, df, x.confidence) else {
                 return boot;
             };
-            if !ties::applies(&unit_means(values, sizes)) {
-                // Heavy tails with no ties: per side at least the Student t bound.
-                return ties::at_least_t(boot, t);
-            }
             // The most one unit can move: 1 for a metric bounded to [0, 1]; unknown otherwise
             // (the observed range says nothing of an unseen query's move).
             let bounded =
                 crate::metric_names::is_bounded(&crate::metric_names::canonical(x.names[0]));
             let reach = if bounded { 1.0 } else { f64::INFINITY };
-            ties::guard(
+            ties::widest(
                 boot,
                 t,
                 tilt::bounds(values, sizes, df, x.confidence, reach),
@@ -324,11 +320,18 @@ pub fn estimate_crossed(
         rerun_b: rerun_resamples(x.resamples),
         rerun_key: stream_key(x.seed, &["bootstrap-rerun", metric, slice]),
     };
-    let part = match (x.statistic.level(), runs) {
+    let mut part = match (x.statistic.level(), runs) {
         (None, None) => mean_part(&c, shared),
         (None, Some(r)) => crossed_part(&c, shared, r),
         (Some(p), _) => quantile_part(&c, p),
     };
+    // Nothing moved (every |delta| within tie-epsilon): the interval is the point, whatever
+    // the number of units (untouched, `judge`).
+    if x.deltas.iter().all(|d| d.abs() <= x.tie_epsilon) {
+        part.iv.bounds = [part.point, part.point];
+        part.iv.mc_se = [0.0, 0.0];
+        part.rerun = false;
+    }
     Estimate {
         estimate: part.point,
         sides: part.sides,
@@ -407,18 +410,12 @@ fn mean_part(c: &Common<'_>, shared: Option<MeanDraws>) -> Part {
             .expect("one metric");
         iv = mean_interval(&again, c.units, point, x, tie);
     }
-    // No unit off the tie (nothing moved, or every unit moved alike): the unseen share of
-    // units off it × the most one can move from the tie (`ties::none_moved`).
-    let nothing_moved = x.deltas.iter().all(|d| d.abs() <= x.tie_epsilon);
+    // No spread among the units (nothing moved, or every unit moved alike): every interval
+    // is the point; nothing moved is read as untouched by the judge.
     let (values, sizes) = c.units.values_and_sizes();
-    if nothing_moved || unit_means(values, sizes).windows(2).all(|w| w[0] == w[1]) {
-        let range = super::value_range(x.names[0], x.base, x.cand);
-        let reach = if nothing_moved {
-            range
-        } else {
-            range + point.abs()
-        };
-        iv = ties::none_moved(iv, point, c.units.len(), reach, x.confidence);
+    if unit_means(values, sizes).windows(2).all(|w| w[0] == w[1]) {
+        iv.bounds = [point, point];
+        iv.mc_se = [0.0, 0.0];
     }
     let df = match x.groups {
         Some(_) => bm_df(c.sizes),

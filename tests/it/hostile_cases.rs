@@ -8,6 +8,11 @@ use std::path::Path;
 /// (case id, the file that tests it, text that file must hold: the test's `fn` line).
 const CASES: &[(&str, &str, &str)] = &[
     (
+        "undecided-cannot-rescue-a-failure",
+        "tests/it/outcomes_cases.rs",
+        "fn fork_cannot_turn_a_failure_inconclusive()",
+    ),
+    (
         "candidate-adds-slice-tag",
         "tests/it/hostile_fork.rs",
         "fn candidate_adds_slice_tag()",

@@ -63,6 +63,8 @@ mod missing_rankings;
 mod noise_cli;
 #[cfg(feature = "parquet")]
 mod number_parsing;
+mod outcomes_cases;
+mod outcomes_untouched;
 mod outputs_no_clobber;
 #[cfg(feature = "parquet")]
 mod parquet_inputs;
@@ -97,6 +99,7 @@ mod repository_shape;
 mod rounded_inputs;
 mod stats_bca_ties;
 mod stats_calibration;
+mod stats_dirichlet;
 mod stats_harrell_davis;
 mod stats_montecarlo;
 mod stats_ppi;

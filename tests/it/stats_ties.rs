@@ -127,9 +127,27 @@ fn report_interval(c: &Case, seed: u64) -> [f64; 2] {
     e.interval.bounds
 }
 
+/// `got` reaches at least as far as `want` on each side (to rounding).
+fn at_least(got: [f64; 2], want: [f64; 2], what: &str) {
+    let tol = |b: f64| 1e-9 * (1.0 + b.abs());
+    assert!(
+        got[0] <= want[0] + tol(want[0]),
+        "{what} low: {} vs {}",
+        got[0],
+        want[0]
+    );
+    assert!(
+        got[1] >= want[1] - tol(want[1]),
+        "{what} high: {} vs {}",
+        got[1],
+        want[1]
+    );
+}
+
 #[test]
-fn on_tie_heavy_units_the_default_interval_is_the_wider_of_t_and_tilt() {
-    // No Monte-Carlo error: every seed gives the references' bounds.
+fn on_tie_heavy_units_the_default_interval_reaches_the_wider_of_t_and_tilt() {
+    // Per side the widest of the bootstrap-t, t and tilt, on every sample: at least the
+    // references' wider of t and tilt, for every seed.
     let (mut by_t, mut by_tilt) = (0, 0);
     for c in cases() {
         assert!(
@@ -140,8 +158,7 @@ fn on_tie_heavy_units_the_default_interval_is_the_wider_of_t_and_tilt() {
         let want = c.guarded();
         for seed in [1, 2, 3] {
             let got = report_interval(&c, seed);
-            close(got[0], want[0], &format!("{} low, seed {seed}", c.name));
-            close(got[1], want[1], &format!("{} high, seed {seed}", c.name));
+            at_least(got, want, &format!("{}, seed {seed}", c.name));
         }
         let (t, w) = (c.t_bounds(), c.tilt_bounds());
         by_t += usize::from(t[0] < w[0]) + usize::from(t[1] > w[1]);
@@ -152,8 +169,8 @@ fn on_tie_heavy_units_the_default_interval_is_the_wider_of_t_and_tilt() {
 
 #[test]
 fn the_report_of_a_sparse_change_carries_the_guarded_bounds() {
-    // 30 queries, 2 moved: through `check`, the JSON interval is the references' wider of the t
-    // and the tilted bound per side.
+    // 30 queries, 2 moved: through `check`, the JSON interval reaches at least the references'
+    // wider of the t and the tilted bound per side.
     let c = cases()
         .into_iter()
         .find(|c| c.name == "sparse-15pct-n30")
@@ -180,8 +197,7 @@ fn the_report_of_a_sparse_change_carries_the_guarded_bounds() {
         .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
     let ci = floats(&comparison(&r, "ndcg@10", "all")["ci"]);
     let want = c.guarded();
-    close(ci[0], want[0], "check's low bound");
-    close(ci[1], want[1], "check's high bound");
+    at_least([ci[0], ci[1]], want, "check's interval");
     // The low bound is below −0.01: max-drop 0.01 cannot prove no harm on two moved queries.
     assert!(ci[0] < -0.01, "{ci:?}");
     assert_eq!(out.status.code(), Some(1));

@@ -6,6 +6,7 @@ main{max-width:900px;margin:0 auto;padding:24px;background:#fff}
 h1{font-size:20px;margin:0 0 8px;padding:10px 14px;border-radius:6px}
 h1.fail{background:#ffebe9;border:1px solid #ff8182}
 h1.pass{background:#dafbe1;border:1px solid #4ac26b}
+h1.inconclusive{background:#fff1d6;border:1px solid #d4a72c}
 h2{font-size:17px;border-bottom:1px solid #d1d9e0;padding-bottom:4px;margin-top:28px}
 h3{font-size:14px;margin:16px 0 4px}
 .facts,.legend{color:#59636e;margin:4px 0 12px}

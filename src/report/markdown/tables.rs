@@ -75,6 +75,8 @@ pub(super) fn result_cell(g: &GateResult) -> &'static str {
         (GateStatus::Fail, _) => "❌ **fail**",
         (GateStatus::TooSmall, false) => "⚠️ not judged (too small)",
         (GateStatus::TooSmall, true) => "❌ **not judged (too small)**",
+        (GateStatus::Untouched, _) => "✅ untouched",
+        (GateStatus::Inconclusive, _) => "🟠 **inconclusive**",
     }
 }
 

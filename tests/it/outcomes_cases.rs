@@ -1,0 +1,329 @@
+//! The verdict's four outcomes through the binary on metric files: a change touching a few
+//! queries passes when its interval allows (no min-moved cliff, no nothing-moved reach), more
+//! evidence of change never makes passing easier, a drop carried by a few queries fails under
+//! both guarantees, a check undecided on the sample is inconclusive (amber, exit 0; exit 1
+//! under `on-inconclusive = "fail"`) or fails when the observed drop reaches half the margin,
+//! and the `[verdict]` keys are checked like every other key.
+
+use crate::support;
+
+use std::path::Path;
+
+use support::cli::{assert_contains, json, rag_gate, run_in, write, Out};
+
+/// `n` queries on a spread of values in [0.62, 0.92]; `moves[i]` is added to query i's
+/// candidate value.
+fn data(dir: &Path, n: usize, moves: &[(usize, f64)]) {
+    let (mut b, mut c) = (String::new(), String::new());
+    for i in 0..n {
+        let x = 0.62 + 0.3 * ((i * 37) % 101) as f64 / 100.0;
+        let y = x + moves
+            .iter()
+            .filter(|(q, _)| *q == i)
+            .map(|(_, d)| d)
+            .sum::<f64>();
+        b.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {x}}}\n"));
+        c.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {y}}}\n"));
+    }
+    write(dir, "b.jsonl", b);
+    write(dir, "c.jsonl", c);
+}
+
+fn check(dir: &Path, verdict: &str, rules: &str) -> Out {
+    write(
+        dir,
+        "gate.toml",
+        format!(
+            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 1000\n\
+             [verdict]\n{verdict}\n[[gate]]\nmetric = \"ndcg@10\"\n{rules}\n"
+        ),
+    );
+    run_in(
+        rag_gate().args(["check", "gate.toml", "--format", "json"]),
+        dir,
+    )
+}
+
+const GUARANTEES: [&str; 2] = [
+    "guarantee = \"regular\"",
+    "guarantee = \"distribution-free\"",
+];
+
+#[test]
+fn three_of_477_improved_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path(), 477, &[(5, 0.05), (100, 0.05), (300, 0.05)]);
+    for g in GUARANTEES {
+        let o = check(dir.path(), g, "max-drop = 0.01");
+        assert_eq!(o.code, Some(0), "{g}: {}{}", o.stdout, o.stderr);
+        let r = json(o.stdout.as_bytes());
+        assert_eq!(r["verdict"], "pass", "{g}");
+    }
+}
+
+#[test]
+fn three_of_1000_moved_by_two_hundredths_pass_at_a_margin_of_one_hundredth() {
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path(), 1000, &[(1, 0.02), (2, -0.02), (3, 0.02)]);
+    for g in GUARANTEES {
+        let o = check(dir.path(), g, "max-drop = 0.01");
+        assert_eq!(o.code, Some(0), "{g}: {}{}", o.stdout, o.stderr);
+        let r = json(o.stdout.as_bytes());
+        assert_eq!(r["verdict"], "pass", "{g}");
+        let low = r["comparisons"][0]["ci"][0].as_f64().unwrap();
+        assert!(low > -0.01, "{g}: {low}");
+        if g.contains("distribution-free") {
+            // The unseen query at −1 among 1,000: about −0.004.
+            assert!((-0.006..-0.003).contains(&low), "{low}");
+        }
+    }
+}
+
+#[test]
+fn refactors_moving_one_to_five_of_100_queries_by_at_most_half_a_hundredth_never_block() {
+    let dir = tempfile::tempdir().unwrap();
+    for k in 1..=5 {
+        for sign in [-1.0, 1.0] {
+            let moves: Vec<(usize, f64)> = (0..k)
+                .map(|i| (i * 17 + 3, sign * 0.001 * (i + 1) as f64))
+                .collect();
+            data(dir.path(), 100, &moves);
+            let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.02");
+            assert_eq!(o.code, Some(0), "{k} moved: {}{}", o.stdout, o.stderr);
+            assert_eq!(json(o.stdout.as_bytes())["verdict"], "pass");
+        }
+    }
+}
+
+#[test]
+fn more_evidence_of_change_never_makes_passing_easier() {
+    // Identical: untouched. Every query jittered by ±1e-6 (beyond tie-epsilon): a pass. Both
+    // exit 0: the jitter neither blocks nor is needed.
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path(), 100, &[]);
+    let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.02");
+    assert_eq!(o.code, Some(0), "{}", o.stdout);
+    assert_eq!(json(o.stdout.as_bytes())["verdict"], "untouched");
+    let jitter: Vec<(usize, f64)> = (0..100)
+        .map(|i| (i, if i % 2 == 0 { 1e-6 } else { -1e-6 }))
+        .collect();
+    data(dir.path(), 100, &jitter);
+    let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.02");
+    assert_eq!(o.code, Some(0), "{}", o.stdout);
+    assert_eq!(json(o.stdout.as_bytes())["verdict"], "pass");
+}
+
+#[test]
+fn a_drop_carried_by_four_percent_of_queries_fails_under_both_guarantees() {
+    // 4 of 100 queries lose 0.6: −0.024 on the set, margin 0.01.
+    let dir = tempfile::tempdir().unwrap();
+    let moves: Vec<(usize, f64)> = [2, 30, 61, 90].iter().map(|&i| (i, -0.6)).collect();
+    data(dir.path(), 100, &moves);
+    for g in GUARANTEES {
+        let o = check(dir.path(), g, "max-drop = 0.01");
+        assert_eq!(o.code, Some(1), "{g}: {}{}", o.stdout, o.stderr);
+        let r = json(o.stdout.as_bytes());
+        assert_eq!(r["verdict"], "fail", "{g}");
+        assert!((r["comparisons"][0]["delta"].as_f64().unwrap() + 0.024).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn distribution_free_reaches_the_unseen_worst_loss_where_regular_states_its_resolution() {
+    // One query of 43 moved by −0.001: regular passes at 0.05 (its resolution says a change
+    // touching fewer than 8.2% can hide); distribution-free puts an unseen query at −1 and
+    // fails at the same margin (about −0.083 < −0.05).
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path(), 43, &[(7, -0.001)]);
+    let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.05");
+    assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
+    let r = json(o.stdout.as_bytes());
+    assert!((r["resolution"][0]["share"].as_f64().unwrap() - 0.0822).abs() < 1e-4);
+    assert!(support::cli::warnings(&r)
+        .iter()
+        .any(|w| w.contains("fewer than 8.2% of the 43 queries can hide")
+            && w.contains("72 queries would close it")));
+    let o = check(
+        dir.path(),
+        &format!("{}\naccept-blind-spot = true", GUARANTEES[0]),
+        "max-drop = 0.05",
+    );
+    let r = json(o.stdout.as_bytes());
+    assert!(!support::cli::warnings(&r)
+        .iter()
+        .any(|w| w.contains("accept-blind-spot")));
+    let o = check(dir.path(), GUARANTEES[1], "max-drop = 0.05");
+    assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
+    let low = json(o.stdout.as_bytes())["comparisons"][0]["ci"][0]
+        .as_f64()
+        .unwrap();
+    assert!((-0.095..-0.075).contains(&low), "{low}");
+}
+
+#[test]
+fn an_undecided_check_is_inconclusive_above_half_the_margin_and_fails_at_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three queries improved: the sign-flip test cannot fire on 3 moved units (p ≥ 0.25).
+    data(dir.path(), 100, &[(1, 0.01), (2, 0.01), (3, 0.01)]);
+    let o = check(dir.path(), "", "fail-if-significant-drop = 0.02");
+    assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
+    let r = json(o.stdout.as_bytes());
+    assert_eq!(r["verdict"], "inconclusive");
+    assert_eq!(r["gates"][0]["status"], "inconclusive");
+    assert_eq!(r["gates"][0]["fails_build"], false);
+    assert_contains(r["headline"].as_str().unwrap(), "INCONCLUSIVE: gate #1 ");
+    // on-inconclusive = "fail": the same verdict exits 1.
+    let o = check(
+        dir.path(),
+        "on-inconclusive = \"fail\"",
+        "fail-if-significant-drop = 0.02",
+    );
+    assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
+    assert_eq!(json(o.stdout.as_bytes())["verdict"], "inconclusive");
+    // JUnit: inconclusive is skipped with the reason, not failed.
+    let o = run_in(
+        rag_gate().args(["check", "gate.toml", "--format", "junit"]),
+        dir.path(),
+    );
+    assert_contains(&o.stdout, "<skipped");
+    assert!(!o.stdout.contains("<failure"), "{}", o.stdout);
+    // Three queries dropped by 0.5: observed −0.015 ≤ −0.02/2: the undecided check fails.
+    data(dir.path(), 100, &[(1, -0.5), (2, -0.5), (3, -0.5)]);
+    let o = check(dir.path(), "", "fail-if-significant-drop = 0.02");
+    assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
+    let r = json(o.stdout.as_bytes());
+    assert_eq!(r["verdict"], "fail");
+    assert_eq!(r["gates"][0]["status"], "fail");
+    assert_contains(
+        r["gates"][0]["detail"].as_str().unwrap(),
+        "at or below −m/2",
+    );
+}
+
+#[test]
+fn verdict_keys_are_strict_and_distribution_free_needs_the_worst_loss_of_an_unbounded_metric() {
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path(), 50, &[]);
+    let o = check(dir.path(), "guarantee = \"exact\"", "max-drop = 0.01");
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert_contains(&o.stderr, "gate.toml");
+    assert_contains(&o.stderr, "distribution-free");
+    let o = check(dir.path(), "on-inconclusive = \"maybe\"", "max-drop = 0.01");
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    let o = check(dir.path(), "accept-blind-spots = true", "max-drop = 0.01");
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert_contains(&o.stderr, "accept-blind-spots");
+    // An unbounded metric under distribution-free: max-unit-loss is required, with line and key.
+    let mut b = String::new();
+    for i in 0..50 {
+        b.push_str(&format!(
+            "{{\"query_id\": \"q{i}\", \"latency_ms\": {}}}\n",
+            100 + i
+        ));
+    }
+    write(dir.path(), "b.jsonl", &b);
+    write(dir.path(), "c.jsonl", &b);
+    write(
+        dir.path(),
+        "gate.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[verdict]\nguarantee = \"distribution-free\"\n\
+         [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drop = 5\n",
+    );
+    let o = run_in(rag_gate().args(["check", "gate.toml"]), dir.path());
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert_contains(&o.stderr, "gate.toml:7");
+    assert_contains(&o.stderr, "max-unit-loss");
+    // With it: identical latencies are untouched.
+    write(
+        dir.path(),
+        "gate.toml",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[verdict]\nguarantee = \"distribution-free\"\n\
+         [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drop = 5\nmax-unit-loss = 5000\n",
+    );
+    let o = run_in(rag_gate().args(["check", "gate.toml"]), dir.path());
+    assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
+    assert_contains(&o.stdout, "UNTOUCHED");
+    // A bounded metric's max-unit-loss above 1 is refused.
+    data(dir.path(), 50, &[]);
+    let o = check(dir.path(), "", "max-drop = 0.01\nmax-unit-loss = 2");
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert_contains(&o.stderr, "max-unit-loss");
+}
+
+/// TREC qrels and runs of 40 queries for P@10: each query has relevant documents `r0..r9` and
+/// judged non-relevant ones `n0..n9`. The baseline ranks 5 relevant then 5 judged non-relevant
+/// documents; the candidate ranks `rel` relevant ones then `10 − rel` others, judged (`n…`) or
+/// unjudged (`u…`).
+fn runs(dir: &Path, unjudged: bool) {
+    let (mut qrels, mut base, mut cand) = (String::new(), String::new(), String::new());
+    for q in 0..40 {
+        for d in 0..10 {
+            qrels.push_str(&format!("q{q} 0 r{d} 1\nq{q} 0 n{d} 0\n"));
+        }
+        let line = |run: &mut String, docs: Vec<String>| {
+            for (k, d) in docs.iter().enumerate() {
+                run.push_str(&format!("q{q} Q0 {d} {} {} x\n", k + 1, 100 - k));
+            }
+        };
+        line(
+            &mut base,
+            (0..5)
+                .map(|d| format!("r{d}"))
+                .chain((0..5).map(|d| format!("n{d}")))
+                .collect(),
+        );
+        // Half the queries gain 0.3, half lose 0.4: mean −0.05, a wide interval.
+        let rel = if q % 2 == 0 { 8 } else { 1 };
+        let other = if unjudged { "u" } else { "n" };
+        line(
+            &mut cand,
+            (0..rel)
+                .map(|d| format!("r{d}"))
+                .chain((0..10 - rel).map(|d| format!("{other}{d}")))
+                .collect(),
+        );
+    }
+    write(dir, "qrels.txt", qrels);
+    write(dir, "base.run", base);
+    write(dir, "cand.run", cand);
+}
+
+#[test]
+fn fork_cannot_turn_a_failure_inconclusive() {
+    // The candidate's P@10 interval reaches past the margin 0.12 (a failure), while its observed
+    // mean, −0.05, is above −m/2. Filling its rankings with unjudged documents (judged@10 below
+    // min-judged, a check undecided on this sample) must not turn the failure amber.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "gate.toml",
+        "[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"base.run\" }\ncandidate = { run = \"cand.run\" }\n\
+         [bootstrap]\nresamples = 1000\n[judged]\nmin-judged = 0.9\n\
+         [[gate]]\nmetric = \"P@10\"\nmax-drop = 0.12\n",
+    );
+    for unjudged in [false, true] {
+        runs(dir.path(), unjudged);
+        let o = run_in(
+            rag_gate().args(["check", "gate.toml", "--format", "json"]),
+            dir.path(),
+        );
+        assert_eq!(
+            o.code,
+            Some(1),
+            "unjudged {unjudged}: {}{}",
+            o.stdout,
+            o.stderr
+        );
+        let r = json(o.stdout.as_bytes());
+        assert_eq!(r["verdict"], "fail", "unjudged {unjudged}");
+        let g = &r["gates"][0];
+        assert_eq!(g["status"], "fail", "{g}");
+        assert!((r["comparisons"][0]["delta"].as_f64().unwrap() + 0.05).abs() < 1e-9);
+        if unjudged {
+            assert_contains(
+                g["detail"].as_str().unwrap(),
+                "also undecided on this sample",
+            );
+        }
+    }
+}
