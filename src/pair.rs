@@ -88,13 +88,8 @@ pub fn pair_with(
         if missing == Missing::Error {
             refuse_one_sided(base, cand, &only_b, &only_c)?;
         }
-        let (mut unmatched, unjudged) = unmatched_queries(queries, &b_at, &c_at, unjudged);
-        let covers = covers_both(queries, base, cand);
-        refuse_unmatched_queries(base, cand, queries, &unmatched, missing, covers)?;
-        let unevaluated = match covers && missing == Missing::Error {
-            true => std::mem::take(&mut unmatched),
-            false => Vec::new(),
-        };
+        let (unmatched, unjudged, unevaluated) =
+            unmatched_rows(base, cand, queries, (&b_at, &c_at), missing, unjudged)?;
         (
             shared_rows(base, &c_at),
             only_b,
@@ -613,6 +608,27 @@ fn refuse_unmatched_queries(
 }
 
 type AtLines = Vec<(String, usize)>;
+
+/// The rows of the queries file that match no query, split into those refused or warned about
+/// (`refuse_unmatched_queries`), those naming unjudged queries, and, when the file covers both
+/// tables under `missing = "error"`, those naming topics neither side evaluated.
+fn unmatched_rows(
+    base: &MetricTable,
+    cand: &MetricTable,
+    queries: Option<(&[QueryRow], &str)>,
+    (b_at, c_at): (&Ids, &Ids),
+    missing: Missing,
+    unjudged: &BTreeSet<&str>,
+) -> Result<(AtLines, AtLines, AtLines)> {
+    let (mut unmatched, unjudged) = unmatched_queries(queries, b_at, c_at, unjudged);
+    let covers = covers_both(queries, base, cand);
+    refuse_unmatched_queries(base, cand, queries, &unmatched, missing, covers)?;
+    let unevaluated = match covers && missing == Missing::Error {
+        true => std::mem::take(&mut unmatched),
+        false => Vec::new(),
+    };
+    Ok((unmatched, unjudged, unevaluated))
+}
 
 /// Rows of the queries file whose id is in neither table, with their lines: those naming an
 /// `unjudged` query (ranked by a run, not in its qrels), then the others.

@@ -23,6 +23,13 @@ pub fn bounded(metric: &str) -> bool {
     crate::metric_names::is_bounded(&crate::metric_names::canonical(metric))
 }
 
+/// `x` rounded up to two significant digits, as written: 0.03771 → "0.038".
+pub(crate) fn round_up(x: f64) -> String {
+    let digits = (1 - x.log10().floor() as i32).max(0);
+    let scale = 10f64.powi(digits);
+    format!("{:.*}", digits as usize, (x * scale - 1e-9).ceil() / scale)
+}
+
 /// The units of a comparison: its groups under the group unit, else its queries.
 pub fn units(c: &Comparison) -> usize {
     match c.effective_groups {
@@ -39,9 +46,7 @@ pub fn margin(gated: &[&Comparison]) -> f64 {
     if !bounded(&all.metric) {
         let scale = all.baseline_mean.abs();
         return if scale > 0.0 && scale.is_finite() {
-            super::render::round_up(0.05 * scale)
-                .parse()
-                .unwrap_or(0.05 * scale)
+            round_up(0.05 * scale).parse().unwrap_or(0.05 * scale)
         } else {
             BOUNDED[1]
         };

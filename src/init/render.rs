@@ -11,13 +11,6 @@ fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
-/// `x` rounded up to two significant digits, as written: 0.03771 → "0.038".
-pub(crate) fn round_up(x: f64) -> String {
-    let digits = (1 - x.log10().floor() as i32).max(0);
-    let scale = 10f64.powi(digits);
-    format!("{:.*}", digits as usize, (x * scale - 1e-9).ceil() / scale)
-}
-
 /// The comparisons on `all`, one per metric.
 fn overall(d: &Design) -> impl Iterator<Item = &Comparison> {
     d.report.comparisons.iter().filter(|c| c.slice == "all")
@@ -267,7 +260,7 @@ fn drops(d: &Design, slice: &str) -> String {
 
 fn mde_words(c: &Comparison) -> String {
     if c.mde.is_finite() && c.mde > 0.0 {
-        round_up(c.mde)
+        margins::round_up(c.mde)
     } else {
         "unmeasured (nothing moved)".into()
     }

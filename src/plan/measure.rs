@@ -33,8 +33,6 @@ pub struct Measured {
     pub icc: Option<f64>,
     /// A 0/1 metric: pairs that went 1 → 0 or 0 → 1.
     pub discordant: Option<usize>,
-    /// The largest change one query's value can make (1 on [0, 1] metrics).
-    pub range: f64,
 }
 
 /// Measures `gate`'s metric on `slice`.
@@ -63,7 +61,6 @@ pub fn measure(cfg: &Config, paired: &Paired, slice: &Slice, gate: &Gate) -> Res
     let sd_query = crate::stats::describe::sd(&deltas);
     let binary = base.iter().chain(&cand).all(|&v| v == 0.0 || v == 1.0);
     let discordant = binary.then(|| moved_q.iter().filter(|&&m| m).count());
-    let range = crate::resample::value_range(&gate.metric, &base, &cand);
     let mut m = Measured {
         slice: slice.name.clone(),
         queries: n,
@@ -77,7 +74,6 @@ pub fn measure(cfg: &Config, paired: &Paired, slice: &Slice, gate: &Gate) -> Res
         design_effect: None,
         icc: None,
         discordant,
-        range,
     };
     if let Some(k) = discordant.filter(|_| cfg.bootstrap.unit == Unit::Query) {
         // Under a true change of 0 a 0/1 delta is ±1 with the discordance rate: σ² = p_d.
@@ -186,7 +182,6 @@ pub fn needed(
             units_at(m.sd_unit * hi.sqrt())?,
         ])
     });
-    let today = m.groups.unwrap_or(m.queries);
     if m.moved == 0 && rule != "fail-if-significant-drop" {
         // Nothing moved: no spread to plan from. An identical pull request passes as untouched
         // at any size; a real change's spread is not in these files.

@@ -165,10 +165,10 @@ fn header(r: &PlanReport) -> Vec<String> {
 fn stream_lines(st: &PlanStream) -> Vec<String> {
     vec![
         format!(
-            "pull requests made from this pair ({} of each kind, {} resamples each, ± {} Monte-Carlo):",
+            "pull requests made from this pair, judged by every gate of the file ({} of each kind, {} resamples each; each share within ± {} at one Monte-Carlo standard error):",
             st.sets,
             st.resamples,
-            percent(mc_se(st.friction.max(st.escape_green + st.escape_amber).max(0.05), st.sets))
+            crate::numbers::percent(mc_se(0.5, st.sets))
         ),
         format!(
             "  friction: an honest one (the sides swapped per unit, true delta 0) is blocked {} of the time",
@@ -187,7 +187,7 @@ fn stream_lines(st: &PlanStream) -> Vec<String> {
     ]
 }
 
-/// The binomial Monte-Carlo standard error of a share near `p` over `n` draws.
+/// The binomial Monte-Carlo standard error of a share `p` over `n` draws (at 0.5: the most).
 fn mc_se(p: f64, n: usize) -> f64 {
     (p * (1.0 - p) / n.max(1) as f64).sqrt()
 }
