@@ -837,22 +837,30 @@ pub fn hit_drop(
     resamples: usize,
     route: Route,
 ) -> Vec<SetOutcome> {
+    hit_drop_deltas(seed, sets, n)
+        .into_iter()
+        .enumerate()
+        .map(|(set, d)| SetOutcome {
+            n,
+            moved: d.iter().filter(|&&v| v != 0.0).count(),
+            ci: run_route(&d, None, route, resamples, set),
+            truth: -MARGIN,
+        })
+        .collect()
+}
+
+/// The per-query deltas of [`hit_drop`]'s sets, in set order.
+pub fn hit_drop_deltas(seed: u64, sets: usize, n: usize) -> Vec<Vec<f64>> {
     (0..sets)
         .map(|set| {
             let mut rng = rng_for(seed, &format!("hit-drop-{n}"), set);
-            let d: Vec<f64> = (0..n)
+            (0..n)
                 .map(|_| match uniform(&mut rng) {
                     u if u < 0.08 * 0.5625 => -1.0,
                     u if u < 0.08 => 1.0,
                     _ => 0.0,
                 })
-                .collect();
-            SetOutcome {
-                n,
-                moved: d.iter().filter(|&&v| v != 0.0).count(),
-                ci: run_route(&d, None, route, resamples, set),
-                truth: -MARGIN,
-            }
+                .collect()
         })
         .collect()
 }

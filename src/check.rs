@@ -571,8 +571,7 @@ fn compare_and_judge(
     let mut notes = judged.notes;
     let mut holes = Vec::new();
     let mut ties = None;
-    let judge_report =
-        labels.map(|a| judge_findings(a, &comparisons, &mut gates, &mut warnings, &mut notes));
+    let judge_report = labels.map(|a| judge_findings(a, &mut gates, &mut warnings, &mut notes));
     let corrected = cfg.judge.as_ref().is_some_and(|j| j.gate_on_corrected);
     if let (Some(b), Some(c), false) = (&inputs.base.eval, &inputs.cand.eval, corrected) {
         let runs = crate::bounds::Runs {
@@ -621,8 +620,6 @@ fn compare_and_judge(
         );
     }
     warnings.extend(shrunk_slices(cfg, paired, &mut gates));
-    // The blind spot of the stated resolution, where it exceeds a margin (a setup matter: the
-    // gate file accepts it once with `[verdict] accept-blind-spot = true`).
     warnings.extend(judge::resolution::resolution(cfg, &comparisons, &gates).1);
     let found = Findings {
         comparisons,
@@ -650,18 +647,13 @@ fn shrunk_slices(cfg: &Config, paired: &Paired, gates: &mut [GateResult]) -> Vec
 /// marked not judged; returns the report section.
 fn judge_findings(
     applied: crate::judge_labels::Applied,
-    comparisons: &[crate::model::Comparison],
     gates: &mut [GateResult],
     warnings: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> crate::model::JudgeReport {
     warnings.extend(applied.warnings);
     if applied.gated.is_some() {
-        warnings.extend(crate::judge_labels::mark_gates(
-            gates,
-            &applied.untrusted,
-            comparisons,
-        ));
+        warnings.extend(crate::judge_labels::mark_gates(gates, &applied.untrusted));
         notes.push("the gated comparisons carry the judge-corrected (prediction-powered) delta and interval ([judge] gate-on = \"corrected\"); the judged bounds are not computed for them".into());
     }
     applied.report

@@ -31,7 +31,8 @@
 //! - **undecided on this sample**: a passing `fail-if-significant-drop` that could not have
 //!   fired (its p floor 2 / 2^G, G units with a non-zero delta, is at least Holm's α/m), a
 //!   passing `max-drop` / `max-change` on a median or p95 sitting on an atom; also a slice
-//!   below `min-judged` (`bounds`) and a judge below its floor (`judge_labels`). It fails when
+//!   below `min-judged` (`bounds`). A judge below its floors (`judge_labels`) is the setup's and
+//!   stays not judged. It fails when
 //!   the observed mean delta is at or below −m/2 and is inconclusive otherwise ([`undecided`]).
 //! - otherwise the rule's own pass or fail.
 //!
@@ -265,18 +266,7 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                 out.results.push(r);
                 continue;
             }
-            let small = is_statistical(rule)
-                .then(|| too_small(cfg, c))
-                .flatten()
-                .or_else(|| cannot_fire(rule, &r, c, alpha, family.len()))
-                .map(|(why, reason)| resample_floor(cfg, c, alpha, family.len(), why, reason))
-                .or_else(|| pass_on_atom(&r, c));
-            if let Some((why, reason)) = small {
-                if is_per_sample(reason) {
-                    undecided(&mut r, &why, reason, c);
-                } else {
-                    not_judged(&mut r, &why, reason, cfg.slices.on_small_slice);
-                }
+            if let Some(reason) = undecided_or_small(cfg, &mut r, c, alpha, family.len()) {
                 if matches!(reason, NotJudged::MinQueries | NotJudged::MinGroups) {
                     r.detail
                         .push_str(&plan_hint(cfg, gate, rule, c, family.len()));
@@ -317,6 +307,29 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
         }
     }
     Ok(out)
+}
+
+/// A statistical rule not decided here: too small (the setup's: `not_judged`) or undecided on
+/// this sample (`undecided`); marks `r` and returns the reason, or None when `r` stands.
+fn undecided_or_small(
+    cfg: &Config,
+    r: &mut GateResult,
+    c: &Comparison,
+    alpha: f64,
+    family: usize,
+) -> Option<NotJudged> {
+    let (why, reason) = is_statistical(&r.rule)
+        .then(|| too_small(cfg, c))
+        .flatten()
+        .or_else(|| cannot_fire(&r.rule, r, c, alpha, family))
+        .map(|(why, reason)| resample_floor(cfg, c, alpha, family, why, reason))
+        .or_else(|| pass_on_atom(r, c))?;
+    if is_per_sample(reason) {
+        undecided(r, &why, reason, c);
+    } else {
+        not_judged(r, &why, reason, cfg.slices.on_small_slice);
+    }
+    Some(reason)
 }
 
 /// Why a passing `fail-if-significant-drop` on `c` could not have fired, if so: its sign-flip
@@ -696,15 +709,13 @@ pub fn verdict(results: &[GateResult]) -> Verdict {
 }
 
 /// Whether a reason a check is not decided belongs to this sample (what the pull request's
-/// values did: too few moved units for the sign-flip test, a quantile on an atom, a judge or
-/// judged coverage below its floor here) rather than to the setup (sizes, resamples).
+/// values did: too few moved units for the sign-flip test, a quantile on an atom, judged
+/// coverage below its floor here) rather than to the setup (sizes, resamples, the judge's
+/// labels and their agreement with the humans).
 pub fn is_per_sample(reason: NotJudged) -> bool {
     matches!(
         reason,
-        NotJudged::CannotFire
-            | NotJudged::OnAtom
-            | NotJudged::TooFewJudgments
-            | NotJudged::UntrustedJudge
+        NotJudged::CannotFire | NotJudged::OnAtom | NotJudged::TooFewJudgments
     )
 }
 
@@ -752,18 +763,20 @@ pub fn undecided(r: &mut GateResult, why: &str, reason: NotJudged, c: &Compariso
         r.fails_build = true;
         r.decided_by = format!("undecided, observed {words} at or past half the margin");
         r.detail = format!(
-            "undecided on this sample, {why}; the observed mean delta {} is at or below −m/2 = {}, so this fails",
+            "undecided on this sample, {why}; the observed mean delta {} is at or below −m/2 = {}, so this fails ({})",
             crate::numbers::signed(c.delta),
             crate::numbers::plain(-half),
+            r.detail,
         );
     } else {
         r.status = GateStatus::Inconclusive;
         r.fails_build = false;
         r.decided_by = format!("inconclusive: {}", reason.decided_by());
         r.detail = format!(
-            "inconclusive, {why}; the observed mean delta {} is above −m/2 = {}: neither shown safe nor shown worse",
+            "inconclusive, {why}; the observed mean delta {} is above −m/2 = {}: neither shown safe nor shown worse ({})",
             crate::numbers::signed(c.delta),
             crate::numbers::plain(-half),
+            r.detail,
         );
     }
 }

@@ -464,24 +464,25 @@ fn delta(
     }
 }
 
-/// `gate-on = "corrected"`: a gate on a comparison the judge could not be trusted on is
-/// undecided on this pull request: it fails at an observed drop of half its margin or more and
-/// is inconclusive otherwise (`judge::undecided`; an untouched check stays untouched); the
-/// others say that they read the corrected delta.
+/// `gate-on = "corrected"`: a gate on a comparison the judge could not be trusted on is not
+/// judged (it fails the build: a judge that cannot be checked never passes a change; its floors,
+/// the human-labelled units and the agreement with the humans, are the setup's, not the pull
+/// request's); an untouched check stays untouched; the others say that they read the corrected
+/// delta.
 pub fn mark_gates(
     gates: &mut [GateResult],
     untrusted: &BTreeMap<(String, String), String>,
-    comparisons: &[crate::model::Comparison],
 ) -> Vec<String> {
     let mut warnings = Vec::new();
     for r in gates.iter_mut() {
         match untrusted.get(&(r.metric.clone(), r.slice.clone())) {
             Some(why) if r.statistic == "mean" && r.status != GateStatus::Untouched => {
-                let Some(c) = comparisons.iter().find(|c| r.is_on(c)) else {
-                    continue;
-                };
-                let why = format!("the judge-corrected delta is not judged: {why}");
-                crate::judge::undecided(r, &why, NotJudged::UntrustedJudge, c);
+                r.status = GateStatus::TooSmall;
+                r.passed = false;
+                r.fails_build = true;
+                r.not_judged = Some(NotJudged::UntrustedJudge);
+                r.decided_by = NotJudged::UntrustedJudge.decided_by().into();
+                r.detail = format!("the judge-corrected delta is not judged: {why}");
                 warnings.push(format!(
                     "gate #{} {} on {}: {}",
                     r.gate,

@@ -12,7 +12,7 @@ pub mod ties;
 
 use std::collections::BTreeMap;
 
-use crate::config::{Config, OnUnreliable};
+use crate::config::{Config, OnSmallSlice, OnUnreliable};
 use crate::error::Result;
 use crate::eval::holes::{collect, Hole};
 use crate::eval::shared_bounds::{delta_bounds, Bounds, Query, Side};
@@ -425,15 +425,32 @@ fn min_judged(cfg: &Config, c: &Comparison, r: &mut GateResult) -> Option<String
     if lowest >= min || matches!(r.status, GateStatus::TooSmall | GateStatus::Untouched) {
         return None;
     }
-    // Undecided on this pull request's rankings: it fails at an observed drop of half the
-    // margin or more, and is inconclusive otherwise (`judge::undecided`).
-    let why = format!(
-        "mean judged@{} {:.3} < min-judged {min}, too few judgments to judge ({})",
-        j.k.unwrap_or(0),
-        lowest,
-        r.detail
-    );
-    crate::judge::undecided(r, &why, NotJudged::TooFewJudgments, c);
+    let base = j.baseline_judged?;
+    if base < min {
+        // The baseline's coverage is the setup's (the trusted side's pool): not judged, never a
+        // pass; on `all` it fails the build, on a slice `on-small-slice` decides.
+        r.status = GateStatus::TooSmall;
+        r.passed = false;
+        r.fails_build = r.slice == "all" || cfg.slices.on_small_slice == OnSmallSlice::Fail;
+        r.not_judged = Some(NotJudged::TooFewJudgments);
+        r.decided_by = NotJudged::TooFewJudgments.decided_by().into();
+        r.detail = format!(
+            "mean judged@{} {:.3} < min-judged {min}: too few judgments to judge ({})",
+            j.k.unwrap_or(0),
+            lowest,
+            r.detail
+        );
+    } else {
+        // Only the candidate's rankings fall below: undecided on this pull request; it fails
+        // at an observed drop of half the margin or more (or when its rule failed), and is
+        // inconclusive otherwise (`judge::undecided`).
+        let why = format!(
+            "the candidate's mean judged@{} {:.3} < min-judged {min}, too few judgments to judge",
+            j.k.unwrap_or(0),
+            lowest,
+        );
+        crate::judge::undecided(r, &why, NotJudged::TooFewJudgments, c);
+    }
     Some(format!(
         "gate #{} {} on {}: {}",
         r.gate,

@@ -111,8 +111,8 @@ fn amber_or_untouched(
             Some(format!(
                 "INCONCLUSIVE: gate #{} {}, {}; {} of {checks} inconclusive, none failed ({gates})",
                 first.gate,
-                check_line(first, results, comparisons, alpha),
                 first.rule,
+                check_line(first, results, comparisons, alpha),
                 amber.len(),
             ))
         }
@@ -211,12 +211,9 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
     let ci = format!("[{}, {}]", signed(c.ci[0]), signed(c.ci[1]));
     match (worst.rule.as_str(), worst.status) {
         _ if worst.decided_by.starts_with("unreliable") => unreliable_reason(c),
-        (_, GateStatus::Inconclusive | GateStatus::Fail) if worst.not_judged.is_some() => format!(
-            "{} on {}: {}",
-            shown(&c.name_with_statistic()),
-            shown(&c.slice),
-            worst.detail
-        ),
+        (_, GateStatus::Inconclusive | GateStatus::Fail) if worst.not_judged.is_some() => {
+            undecided_reason(worst, c, alpha, results)
+        }
         (_, GateStatus::TooSmall) => match worst.not_judged {
             Some(NotJudged::TooFewJudgments) => format!(
                 "{} on {} not judged: too few judgments ({})",
@@ -286,6 +283,40 @@ fn reason(worst: &GateResult, c: &Comparison, alpha: f64, results: &[GateResult]
             shown(&worst.slice)
         ),
     }
+}
+
+/// A check undecided on this sample, in the headline's words: why it could not be decided, then
+/// what the observed mean delta made of it (a failure at −m/2 or below, else inconclusive).
+fn undecided_reason(
+    worst: &GateResult,
+    c: &Comparison,
+    alpha: f64,
+    results: &[GateResult],
+) -> String {
+    if worst.not_judged != Some(NotJudged::CannotFire) {
+        return format!(
+            "{} on {}: {}",
+            shown(&c.name_with_statistic()),
+            shown(&c.slice),
+            worst.detail
+        );
+    }
+    let half = plain(-worst.threshold.abs() / 2.0);
+    let outcome = if worst.status == GateStatus::Fail {
+        format!(
+            "the observed mean delta {} is at or below −m/2 = {half}, so it fails",
+            signed(c.delta)
+        )
+    } else {
+        format!(
+            "inconclusive: the observed mean delta {} is above −m/2 = {half}",
+            signed(c.delta)
+        )
+    };
+    format!(
+        "{}; {outcome}",
+        cannot_fire_reason(worst, c, alpha, results)
+    )
 }
 
 /// A median or p95 on too few queries for its quantile, in the headline's words.

@@ -93,21 +93,26 @@ fn a_p95_gate_says_it_compares_the_p95_of_each_side() {
 }
 
 #[test]
-fn a_p95_on_the_ceiling_atom_is_not_judged_and_says_why() {
+fn a_p95_on_the_ceiling_atom_is_inconclusive_and_says_why() {
     // Every 10th query at nDCG's ceiling 1.0 on both sides: the p95 is 1.0 on 10% of values.
+    // Undecided on this sample, with an observed mean delta above −m/2: inconclusive, exit 0.
     let dir = tempfile::tempdir().unwrap();
     data(dir.path(), "ndcg@10", 10, 1.0);
     let (code, r) = check(
         dir.path(),
         "metric = \"ndcg@10\"\nstatistic = \"p95\"\nmax-drop = 0.05",
     );
-    assert_eq!(code, Some(1), "{}", r["headline"]);
+    assert_eq!(code, Some(0), "{}", r["headline"]);
+    assert_eq!(r["verdict"], "inconclusive");
     let g = &r["gates"][0];
-    assert_eq!(g["status"], "too-small", "{g}");
-    assert_eq!(g["decided_by"], "not judged: the quantile sits on an atom");
+    assert_eq!(g["status"], "inconclusive", "{g}");
+    assert_eq!(
+        g["decided_by"],
+        "inconclusive: the quantile sits on an atom"
+    );
     assert_contains(
         r["headline"].as_str().unwrap(),
-        "FAIL: ndcg@10 p95 on all not judged: max-drop would pass, but the p95 sits on an atom: 10.0% of the baseline's and 10.0% of the candidate's values equal their p95 (1.0000 and 1.0000; 5.0% or more on both sides is an atom), so the difference p95 of candidate − p95 of baseline cannot see a change in the tail beyond it",
+        "INCONCLUSIVE: gate #1 max-drop, ndcg@10 p95 on all: inconclusive, the p95 sits on an atom: 10.0% of the baseline's and 10.0% of the candidate's values equal their p95 (1.0000 and 1.0000; 5.0% or more on both sides is an atom), so the difference p95 of candidate − p95 of baseline cannot see a change in the tail beyond it",
     );
     // A median off the atom on the same data is judged (and passes).
     let (code, r) = check(

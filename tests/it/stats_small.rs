@@ -135,11 +135,12 @@ fn a_proven_harm_rule_that_cannot_fire_says_so() {
     );
     let c = compliance(&r);
     assert_eq!(c["p_floor"], 0.0625);
+    // Undecided on this sample, with an observed drop of 0.2 ≥ m/2: it fails.
     let g = &r["gates"][0];
-    assert_eq!(g["status"], "too-small", "{g}");
+    assert_eq!(g["status"], "fail", "{g}");
     assert_eq!(
         g["decided_by"],
-        "not judged: too few units for the sign-flip test"
+        "undecided, observed drop at or past half the margin"
     );
     let detail = g["detail"].as_str().unwrap();
     assert!(
