@@ -307,6 +307,11 @@ pub struct PlanArgs {
     /// the gate's max-drop when its margin is 0).
     #[arg(long, value_name = "D")]
     pub drop: Option<f64>,
+    /// Pull requests of each kind (honest, a regression at the margin) made from the gate
+    /// file's own pair and judged as `check` judges them, to predict friction, amber and
+    /// escape (0: skip).
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub pull_requests: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: crate::report::plan::PlanFormat,

@@ -1,11 +1,13 @@
 //! `rag-gate init`: a commented gate file from the user's own two per-query metric files (and
-//! optionally a queries file), which `check` accepts as is. It measures the pair the way
-//! `compare` does, then proposes: a `max-drop` gate per metric with the margin this set can
-//! detect (80% power, from the standard error of the mean delta), the unit (groups when the
+//! optionally a queries file), which `check` accepts as is and passes when the two files are
+//! the same. It measures the pair the way `compare` does, then proposes: a `max-drop` gate per
+//! metric with the margin a team writes (`margins`), beside it the units that margin needs for
+//! 80% power and the set's resolution, the guarantee (`[verdict]`), the unit (groups when the
 //! files give them or the ids carry them), and the slices from the tags with their sizes (those
 //! too small to judge commented out). It never overwrites a file, and says on stderr what it
 //! guessed.
 
+mod margins;
 mod render;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -88,16 +88,16 @@ pub fn pair_with(
         if missing == Missing::Error {
             refuse_one_sided(base, cand, &only_b, &only_c)?;
         }
-        let (unmatched, unjudged) = unmatched_queries(queries, &b_at, &c_at, unjudged);
-        refuse_unmatched_queries(base, cand, queries, &unmatched, missing)?;
+        let (unmatched, unjudged, unevaluated) =
+            unmatched_rows(base, cand, queries, (&b_at, &c_at), missing, unjudged)?;
         (
             shared_rows(base, &c_at),
             only_b,
             only_c,
-            (unmatched, unjudged),
+            (unmatched, unjudged, unevaluated),
         )
     };
-    let (unmatched, unjudged) = unmatched;
+    let (unmatched, unjudged, unevaluated) = unmatched;
     if shared.is_empty() {
         return Err(Error::input(
             &cand.source,
@@ -125,7 +125,8 @@ pub fn pair_with(
     } = merge_labels(base, cand, queries, &shared)?;
 
     let warnings = dropped_warnings(&only_b, &only_c, &unmatched);
-    let notes = unjudged_note(queries, &unjudged);
+    let mut notes = unjudged_note(queries, &unjudged);
+    notes.extend(unevaluated_note(queries, &unevaluated));
     let info = pairing_info(base, cand, missing, shared.len(), &only_b, &only_c);
     let trusted_sizes = match missing {
         Missing::Error => BTreeMap::new(),
@@ -185,6 +186,39 @@ fn unjudged_note(queries: Option<(&[QueryRow], &str)>, unjudged: &AtLines) -> Ve
         )],
         _ => Vec::new(),
     }
+}
+
+/// The note on rows of a queries file that lists more queries than either side has (a topics
+/// file of which only some were judged and evaluated): ignored and counted.
+fn unevaluated_note(queries: Option<(&[QueryRow], &str)>, rows: &AtLines) -> Vec<String> {
+    match (queries, rows.is_empty()) {
+        (Some((_, q_src)), false) => vec![format!(
+            "{}: {} naming a query neither side has (topics not evaluated, e.g. unjudged) ignored: {}",
+            q_src,
+            crate::numbers::count(rows.len(), "row", "rows"),
+            few_at(rows, 3)
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the queries file has a row for every query of both tables: then its other rows
+/// name queries neither side evaluated (a topics file), not misspelt ids of these.
+fn covers_both(
+    queries: Option<(&[QueryRow], &str)>,
+    base: &MetricTable,
+    cand: &MetricTable,
+) -> bool {
+    let Some((rows, _)) = queries else {
+        return false;
+    };
+    let q_at = Ids::new(rows);
+    [base, cand].iter().all(|t| {
+        t.rows
+            .iter()
+            .enumerate()
+            .all(|(i, r)| q_at.find(&r.query_id, i).is_some())
+    })
 }
 
 /// Queries per `tag=value` on the trusted side: every baseline query, tagged by the baseline or
@@ -537,14 +571,17 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 }
 
 /// Rows of the queries file that match no query are an input error (an id with a stray space
-/// would silently leave its slice), unless `missing = "intersect"` (then a warning); rows whose
-/// ids are the baseline's spelled another way (`0001` for `1`) are an error in either mode.
+/// would silently leave its slice), unless `missing = "intersect"` (then a warning) or the file
+/// `covers` both tables (a row for every query of each: its other rows are topics neither side
+/// evaluated, noted); rows whose ids are the baseline's spelled another way (`0001` for `1`)
+/// are an error in every mode.
 fn refuse_unmatched_queries(
     base: &MetricTable,
     cand: &MetricTable,
     queries: Option<(&[QueryRow], &str)>,
     unmatched: &[(String, usize)],
     missing: Missing,
+    covers: bool,
 ) -> Result<()> {
     let (Some((_, q_src)), Some(&(_, line))) = (queries, unmatched.first()) else {
         return Ok(());
@@ -558,7 +595,7 @@ fn refuse_unmatched_queries(
         }
         false => crate::id_spelling::respelled_sentence(&pairs, q_src, &base.source),
     };
-    if missing == Missing::Error || !pairs.is_empty() {
+    if (missing == Missing::Error && !covers) || !pairs.is_empty() {
         return Err(Error::input(
             q_src,
             line,
@@ -576,6 +613,27 @@ fn refuse_unmatched_queries(
 }
 
 type AtLines = Vec<(String, usize)>;
+
+/// The rows of the queries file that match no query, split into those refused or warned about
+/// (`refuse_unmatched_queries`), those naming unjudged queries, and, when the file covers both
+/// tables under `missing = "error"`, those naming topics neither side evaluated.
+fn unmatched_rows(
+    base: &MetricTable,
+    cand: &MetricTable,
+    queries: Option<(&[QueryRow], &str)>,
+    (b_at, c_at): (&Ids, &Ids),
+    missing: Missing,
+    unjudged: &BTreeSet<&str>,
+) -> Result<(AtLines, AtLines, AtLines)> {
+    let (mut unmatched, unjudged) = unmatched_queries(queries, b_at, c_at, unjudged);
+    let covers = covers_both(queries, base, cand);
+    refuse_unmatched_queries(base, cand, queries, &unmatched, missing, covers)?;
+    let unevaluated = match covers && missing == Missing::Error {
+        true => std::mem::take(&mut unmatched),
+        false => Vec::new(),
+    };
+    Ok((unmatched, unjudged, unevaluated))
+}
 
 /// Rows of the queries file whose id is in neither table, with their lines: those naming an
 /// `unjudged` query (ranked by a run, not in its qrels), then the others.

@@ -5,13 +5,14 @@
 //! uncertainty.
 
 mod measure;
+mod predict;
 
 use std::collections::BTreeSet;
 
 use crate::cli::PlanArgs;
 use crate::config::{Config, Gate, Statistic, Unit};
 use crate::error::{Error, Result};
-use crate::model::plan::{PlanReport, PlanRow};
+use crate::model::plan::{PlanReport, PlanResolution, PlanRow};
 use crate::outcome::Outcome;
 use measure::Measured;
 
@@ -65,6 +66,8 @@ fn plan(cfg: &Config, args: &PlanArgs) -> Result<PlanReport> {
         confidence: cfg.bootstrap.confidence,
         family: family.len(),
         rows: Vec::new(),
+        resolutions: Vec::new(),
+        stream: None,
         not_planned: Vec::new(),
         warnings: Vec::new(),
     };
@@ -87,6 +90,7 @@ fn plan(cfg: &Config, args: &PlanArgs) -> Result<PlanReport> {
             continue;
         }
         let m = measure::measure(cfg, &prepared.paired, s, gate)?;
+        report.resolutions.extend(resolution(gate, &m));
         for (rule, margin) in rules(gate) {
             report
                 .rows
@@ -95,7 +99,60 @@ fn plan(cfg: &Config, args: &PlanArgs) -> Result<PlanReport> {
         report.not_planned.extend(absolute_rules(gate, slice));
     }
     report.warnings = warnings(&report.rows);
+    report.stream = stream(cfg, &prepared, &targets, args.pull_requests);
     Ok(report)
+}
+
+/// The pull-request stream on the gate file's own pair (`predict`), when some gate has a
+/// `max-drop` and `pull_requests` is above 0.
+fn stream(
+    cfg: &Config,
+    prepared: &crate::check::Prepared,
+    targets: &[(&Gate, String)],
+    pull_requests: usize,
+) -> Option<crate::model::plan::PlanStream> {
+    if pull_requests == 0 || !cfg.gates.iter().any(|g| g.max_drop.is_some()) {
+        return None;
+    }
+    let metrics: BTreeSet<&str> = targets.iter().map(|(g, _)| g.metric.as_str()).collect();
+    let metrics: Vec<String> = metrics.into_iter().map(String::from).collect();
+    let gated: BTreeSet<&str> = targets.iter().map(|(_, s)| s.as_str()).collect();
+    let slices: Vec<crate::slices::Slice> = prepared
+        .slices
+        .iter()
+        .filter(|s| gated.contains(s.name.as_str()))
+        .cloned()
+        .collect();
+    Some(predict::stream(
+        cfg,
+        &prepared.paired,
+        &slices,
+        &metrics,
+        pull_requests,
+    ))
+}
+
+/// The resolution of `gate` on the measured slice, for a `max-drop` or `max-change`.
+fn resolution(gate: &Gate, m: &Measured) -> Option<PlanResolution> {
+    let margin = [gate.max_drop, gate.max_change]
+        .into_iter()
+        .flatten()
+        .min_by(f64::total_cmp)?;
+    let units = m.groups.unwrap_or(m.queries);
+    let alpha = 1.0 - crate::config::DEFAULT_CONFIDENCE;
+    let share = 1.0 - (alpha / 2.0).powf(1.0 / units.max(1) as f64);
+    let most = crate::metric_names::is_bounded(&crate::metric_names::canonical(&gate.metric))
+        .then_some(1.0);
+    Some(PlanResolution {
+        gate: gate.index,
+        metric: gate.metric.clone(),
+        slice: m.slice.clone(),
+        units,
+        share,
+        margin,
+        worst_cost: most.map(|r| share * r),
+        unseen_at_margin: most.and_then(|r| predict::unseen_at_margin(units, margin, r)),
+    })
 }
 
 /// The rules of `gate` that a size decides.

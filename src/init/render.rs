@@ -1,25 +1,14 @@
 //! The gate file `init` writes, and the lines on stderr that say what it guessed.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{Design, Groups};
-use crate::config::{
-    DEFAULT_CONFIDENCE, DEFAULT_MIN_GROUPS, DEFAULT_MIN_MOVED, DEFAULT_MIN_QUERIES,
-    DEFAULT_PRACTICAL_TIE, DEFAULT_SEED,
-};
+use super::{margins, Design, Groups};
+use crate::config::{DEFAULT_MIN_GROUPS, DEFAULT_MIN_QUERIES, DEFAULT_SEED};
 use crate::model::Comparison;
 
 /// A TOML string (quoted and escaped).
 fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
-}
-
-/// `x` rounded up to two significant digits, as written: 0.03771 → "0.038".
-pub(crate) fn round_up(x: f64) -> String {
-    let digits = (1 - x.log10().floor() as i32).max(0);
-    let scale = 10f64.powi(digits);
-    format!("{:.*}", digits as usize, (x * scale - 1e-9).ceil() / scale)
 }
 
 /// The comparisons on `all`, one per metric.
@@ -79,66 +68,90 @@ pub(super) fn gate_file(d: &Design) -> String {
          #   rag-gate check THIS_FILE   (exit 0 pass, 1 a gate failed, 2 bad input)\n\
          # Paths are relative to this file's folder. Every key: docs/gate-file.md.\n\n",
     );
+    if let Some(why) = all.and_then(too_small) {
+        let _ = writeln!(
+            s,
+            "# Too few for the statistical rules: {why}; every pull request that moves a query\n\
+             # fails as not judged (two identical files pass as untouched). Add queries.\n"
+        );
+    }
     inputs(&mut s, d);
     bootstrap(&mut s, d);
     slices(&mut s, d);
     let critical = critical(d);
-    let idle = idle(d);
+    verdict(&mut s, d, &critical);
     for c in overall(d) {
-        let mut block = String::new();
-        gate(&mut block, d, c, &critical);
-        match idle.get(&c.metric) {
-            Some(why) => {
-                let _ = writeln!(s, "# Not written as a gate: {why}.");
-                for line in block.lines() {
-                    let sep = if line.is_empty() || line.starts_with('#') {
-                        ""
-                    } else {
-                        "# "
-                    };
-                    let _ = writeln!(s, "{sep}{line}");
-                }
-            }
-            None => s.push_str(&block),
-        }
+        gate(&mut s, d, c, &critical);
     }
     s
 }
 
-/// Nothing moved, on enough units that no unseen change could carry a drop past the practical
-/// tie: `check` passes it as a proven no-op.
-fn no_op_proven(c: &Comparison) -> bool {
-    use crate::judge::{moving_units, no_op};
-    let alpha = 1.0 - DEFAULT_CONFIDENCE;
-    let u = no_op::unseen(moving_units(c), c.value_range, DEFAULT_PRACTICAL_TIE, alpha);
-    c.moved == 0 && no_op::proven(&u, DEFAULT_PRACTICAL_TIE)
+/// The comparisons a gate on `metric` reads: `all`, then every critical slice.
+fn gated<'a>(d: &'a Design, metric: &str, critical: &[String]) -> Vec<&'a Comparison> {
+    let mut out: Vec<&Comparison> = d
+        .report
+        .comparisons
+        .iter()
+        .filter(|c| c.metric == metric && c.slice == "all")
+        .collect();
+    out.extend(
+        d.report
+            .comparisons
+            .iter()
+            .filter(|c| c.metric == metric && critical.contains(&c.slice)),
+    );
+    out
 }
 
-/// The metrics whose gate `check` could not judge on these files (fewer than min-moved units
-/// moved on `all`), with the reason; written commented out so the file's first check judges
-/// what it can. When every metric is so, none is left out (the check then says why).
-pub(crate) fn idle(d: &Design) -> BTreeMap<String, String> {
-    let unit = if d.groups == Groups::None {
-        "queries"
-    } else {
-        "groups"
-    };
-    let idle: BTreeMap<String, String> = overall(d)
-        .filter(|c| c.moved < DEFAULT_MIN_MOVED && !no_op_proven(c))
-        .map(|c| {
-            let why = format!(
-                "only {} {unit} moved between these files, and check judges a max-drop pass\n\
-                 # on at least min-moved = {DEFAULT_MIN_MOVED} moved (or, with none moved, on enough {unit} to\n\
-                 # prove a no-op): uncomment it when a change moves more, or set [slices] min-moved lower",
-                c.moved
+/// `[verdict]`: the guarantee, and the blind spot when some gate's worst cost exceeds its
+/// margin.
+fn verdict(s: &mut String, d: &Design, critical: &[String]) {
+    s.push_str(
+        "[verdict]\n\
+         # regular: the calibrated interval on every pull request; a change that moves nothing\n\
+         # passes as untouched. distribution-free (release gates): also a bound that assumes\n\
+         # nothing about the losses a sample did not show (docs/gate-file.md#verdict).\n\
+         guarantee = \"regular\"\n",
+    );
+    // The gates whose worst cost exceeds their margin, by (slice, resolution, margin).
+    let mut over: std::collections::BTreeMap<(String, String, String), Vec<&str>> =
+        Default::default();
+    for c in overall(d).filter(|c| margins::bounded(&c.metric)) {
+        let g = gated(d, &c.metric, critical);
+        let Some((p, at)) = margins::coarsest(&g) else {
+            continue;
+        };
+        let m = margins::margin(&g);
+        if p > m {
+            let key = (
+                format!(
+                    "{} of the {} {} on {}",
+                    crate::numbers::percent(p),
+                    margins::units(at),
+                    unit_words(d),
+                    at.slice
+                ),
+                format!("{p:.3}"),
+                format!("{m}"),
             );
-            (c.metric.clone(), why)
-        })
-        .collect();
-    if idle.len() == overall(d).count() {
-        return BTreeMap::new();
+            over.entry(key).or_default().push(c.metric.as_str());
+        }
     }
-    idle
+    for ((share, cost, m), metrics) in &over {
+        let named = if metrics.len() > 3 {
+            format!("{}, … ({} gates)", metrics[..3].join(", "), metrics.len())
+        } else {
+            metrics.join(", ")
+        };
+        let _ = writeln!(
+            s,
+            "# Blind spot: a change touching fewer than {share} can leave none of\n\
+             # them moved, at a worst cost of {cost}, above the margin {m} of {named}.\n\
+             # check warns until you accept it (or add queries, or use distribution-free):\n\
+             # accept-blind-spot = true"
+        );
+    }
+    s.push('\n');
 }
 
 fn inputs(s: &mut String, d: &Design) {
@@ -251,7 +264,7 @@ fn drops(d: &Design, slice: &str) -> String {
 
 fn mde_words(c: &Comparison) -> String {
     if c.mde.is_finite() && c.mde > 0.0 {
-        round_up(c.mde)
+        margins::round_up(c.mde)
     } else {
         "unmeasured (nothing moved)".into()
     }
@@ -267,20 +280,78 @@ fn lower_is_better_guess(metric: &str) -> bool {
     .any(|w| m.contains(w))
 }
 
-/// The margin of a metric's gate: the largest detectable drop over the gated slices, and the
-/// slice that sets it; None when no spread was measured (nothing moved).
-pub(crate) fn margin<'a>(
-    d: &'a Design,
-    metric: &str,
-    critical: &'a [String],
-) -> Option<(f64, &'a str)> {
-    d.report
-        .comparisons
+/// The unit's plural as the comments say it.
+fn unit_words(d: &Design) -> &'static str {
+    if d.groups == Groups::None {
+        "queries"
+    } else {
+        "groups"
+    }
+}
+
+/// What the margin needs on the gated slices for 80% power: "about 1,240 queries on all" (with
+/// the slice that needs the most when it is not `all`), or why it cannot be said.
+fn needs_words(d: &Design, gated: &[&Comparison], margin: f64) -> String {
+    let unit = unit_words(d);
+    let each: Vec<(usize, &Comparison)> = gated
         .iter()
-        .filter(|c| c.metric == metric && (c.slice == "all" || critical.contains(&c.slice)))
-        .filter(|c| c.mde.is_finite() && c.mde > 0.0)
-        .map(|c| (c.mde, c.slice.as_str()))
-        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .filter_map(|c| Some((margins::needed(c, margin)?, *c)))
+        .collect();
+    let Some(all) = gated.first() else {
+        return String::new();
+    };
+    let Some((n_all, _)) = each.iter().find(|(_, c)| c.slice == "all") else {
+        return format!(
+            "nothing moved between these files, so the {unit} this margin needs cannot be\n\
+             # said from them (rag-gate plan on a pair that differs, or an A/A run, says it)"
+        );
+    };
+    let today = margins::units(all);
+    let mut words = format!(
+        "80% power at this margin (a change as noisy as this pair passes 4 times in 5) needs\n\
+         # about {n_all} {unit} on all (today {today})"
+    );
+    let worst = each
+        .iter()
+        .filter(|(_, c)| c.slice != "all")
+        .max_by_key(|(n, _)| *n);
+    if let Some((n, c)) = worst {
+        let _ = write!(
+            words,
+            " and {n} on {} (today {})",
+            c.slice,
+            margins::units(c)
+        );
+    }
+    words
+}
+
+/// The resolution of the gated slices in words, with the worst cost against the margin.
+fn resolution_words(d: &Design, gated: &[&Comparison], margin: f64) -> String {
+    let Some((p, at)) = margins::coarsest(gated) else {
+        return String::new();
+    };
+    let unit = unit_words(d);
+    let cost = if margins::bounded(&at.metric) {
+        let verdict = if p > margin {
+            "above the margin:\n# see [verdict]"
+        } else {
+            "within the margin"
+        };
+        format!("a worst cost of {p:.3} ({verdict})")
+    } else {
+        format!(
+            "a worst cost of {} × the most one unit can lose (max-unit-loss)",
+            crate::numbers::percent(p)
+        )
+    };
+    format!(
+        "resolution: a change touching fewer than {} of the {} {unit} on {} can\n\
+         # leave none of them moved on a pull request, at {cost}",
+        crate::numbers::percent(p),
+        margins::units(at),
+        at.slice
+    )
 }
 
 fn gate(s: &mut String, d: &Design, c: &Comparison, critical: &[String]) {
@@ -293,31 +364,21 @@ fn gate(s: &mut String, d: &Design, c: &Comparison, critical: &[String]) {
             !lower
         );
     }
-    match margin(d, &c.metric, critical) {
-        Some((m, at)) => {
-            let se = if c.se.is_finite() { c.se } else { 0.0 };
-            let _ = writeln!(
-                s,
-                "# Margin: the drop this set can detect with 80% power on {at} (standard error of the\n\
-                 # mean delta {se:.4} on all, {}); a smaller margin fails a no-op change more than\n\
-                 # one time in five. Raise it to the drop your users would notice, never lower.",
-                size(c)
-            );
-            let _ = writeln!(s, "max-drop = {}", round_up(m));
-            let _ = writeln!(
-                s,
-                "# fail-if-significant-drop = {}   # instead: fail only on a proven drop beyond it",
-                round_up(m)
-            );
-        }
-        None => {
-            let _ = writeln!(
-                s,
-                "# Margin: nothing moved between these files, so no spread was measured: the practical\n\
-                 # tie until a real change shows the noise.\nmax-drop = {DEFAULT_PRACTICAL_TIE}"
-            );
-        }
-    }
+    let g = gated(d, &c.metric, critical);
+    let m = margins::margin(&g);
+    let why = if margins::bounded(&c.metric) {
+        "the drop your users would notice (teams write 0.01-0.02 on a [0, 1] metric)"
+    } else {
+        "5% of the baseline's mean: the rise or drop your users would notice, in the metric's units"
+    };
+    let _ = writeln!(
+        s,
+        "# Margin: {why};\n# a decision, not a measurement: write yours. On these files:\n\
+         # {}.\n# {}.",
+        needs_words(d, &g, m),
+        resolution_words(d, &g, m)
+    );
+    let _ = writeln!(s, "max-drop = {m}");
     if !critical.is_empty() {
         s.push_str("slices   = \"critical\"   # on all and on every critical slice\n");
     }
@@ -342,7 +403,6 @@ pub(super) fn guesses(d: &Design) -> Vec<String> {
         )),
     }
     let critical = critical(d);
-    let idle = idle(d);
     for c in overall(d) {
         if !crate::metric_names::direction_known(&c.metric) {
             lines.push(format!(
@@ -351,17 +411,20 @@ pub(super) fn guesses(d: &Design) -> Vec<String> {
                 !lower_is_better_guess(&c.metric)
             ));
         }
-        let proposed = match margin(d, &c.metric, &critical) {
-            Some((m, at)) => format!("{} (the detectable drop on {at})", round_up(m)),
-            None => format!("{DEFAULT_PRACTICAL_TIE} (nothing moved: no spread measured)"),
+        let g = gated(d, &c.metric, &critical);
+        let m = margins::margin(&g);
+        let needs = match g.first().and_then(|all| margins::needed(all, m)) {
+            Some(n) => format!("80% power needs about {n} {} on all", unit_words(d)),
+            None => "nothing moved: the size it needs is not measured".into(),
         };
-        match idle.get(&c.metric) {
-            Some(_) => lines.push(format!(
-                "init: {}: max-drop = {proposed}, written commented out: only {} moved (check judges a pass on {DEFAULT_MIN_MOVED})",
-                c.metric, c.moved
-            )),
-            None => lines.push(format!("init: {}: max-drop = {proposed}", c.metric)),
-        }
+        let res = margins::coarsest(&g).map_or(String::new(), |(p, at)| {
+            format!(
+                "; resolution {} on {}",
+                crate::numbers::percent(p),
+                at.slice
+            )
+        });
+        lines.push(format!("init: {}: max-drop = {m} ({needs}{res})", c.metric));
     }
     lines.push(format!(
         "init: {} critical slices (those check can judge at its default sizes)",

@@ -20,6 +20,11 @@ pub struct PlanReport {
     /// Gated comparisons (metric × statistic × slice): Holm's family for the sign-flip level.
     pub family: usize,
     pub rows: Vec<PlanRow>,
+    /// The resolution of every gated metric × slice with a `max-drop` or `max-change`.
+    pub resolutions: Vec<PlanResolution>,
+    /// What the gate file does to pull requests made from its own pair (None: no gate a
+    /// pull request stream can be predicted for).
+    pub stream: Option<PlanStream>,
     /// Rules that have no size to plan (absolute bars, loss rates, quantiles), in words.
     pub not_planned: Vec<String>,
     pub warnings: Vec<String>,
@@ -69,4 +74,40 @@ pub struct PlanRow {
     pub enough: bool,
     /// Why `needed` is None, or what to weigh (few moved queries), in words.
     pub notes: Vec<String>,
+}
+
+/// The resolution of one gated metric × slice: a change touching fewer than `share` of its
+/// `units` can leave none of them moved on a pull request (1 − (α/2)^(1/units)), at a worst
+/// cost of `share` × the most one unit can lose.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanResolution {
+    pub gate: usize,
+    pub metric: String,
+    pub slice: String,
+    /// Queries, or groups under the group unit.
+    pub units: usize,
+    pub share: f64,
+    /// The gate's smallest margin (`max-drop`, else `max-change`).
+    pub margin: f64,
+    /// `share` × the most one unit can lose (1 on a [0, 1] metric, else the gate's
+    /// `max-unit-loss`); None when that is unknown.
+    pub worst_cost: Option<f64>,
+    /// The chance a drop of the margin carried by the fewest units that can carry it leaves
+    /// none of the units moved; None when the most one unit can lose is unknown.
+    pub unseen_at_margin: Option<f64>,
+}
+
+/// The gate file on pull requests made from its own pair (`plan::predict`): honest ones (the
+/// sides swapped per unit: true delta 0) and regressions at the margin (true delta −m).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanStream {
+    /// Pull requests of each kind, and the resamples each check drew.
+    pub sets: usize,
+    pub resamples: u64,
+    /// Honest pull requests: the share that exits 1, and the share that is inconclusive.
+    pub friction: f64,
+    pub amber: f64,
+    /// Regressions at the margin: the share that exits 0, green and amber.
+    pub escape_green: f64,
+    pub escape_amber: f64,
 }

@@ -33,8 +33,6 @@ pub struct Measured {
     pub icc: Option<f64>,
     /// A 0/1 metric: pairs that went 1 → 0 or 0 → 1.
     pub discordant: Option<usize>,
-    /// The largest change one query's value can make (1 on [0, 1] metrics).
-    pub range: f64,
 }
 
 /// Measures `gate`'s metric on `slice`.
@@ -63,7 +61,6 @@ pub fn measure(cfg: &Config, paired: &Paired, slice: &Slice, gate: &Gate) -> Res
     let sd_query = crate::stats::describe::sd(&deltas);
     let binary = base.iter().chain(&cand).all(|&v| v == 0.0 || v == 1.0);
     let discordant = binary.then(|| moved_q.iter().filter(|&&m| m).count());
-    let range = crate::resample::value_range(&gate.metric, &base, &cand);
     let mut m = Measured {
         slice: slice.name.clone(),
         queries: n,
@@ -77,7 +74,6 @@ pub fn measure(cfg: &Config, paired: &Paired, slice: &Slice, gate: &Gate) -> Res
         design_effect: None,
         icc: None,
         discordant,
-        range,
     };
     if let Some(k) = discordant.filter(|_| cfg.bootstrap.unit == Unit::Query) {
         // Under a true change of 0 a 0/1 delta is ±1 with the discordance rate: σ² = p_d.
@@ -186,19 +182,15 @@ pub fn needed(
             units_at(m.sd_unit * hi.sqrt())?,
         ])
     });
-    let today = m.groups.unwrap_or(m.queries);
     if m.moved == 0 && rule != "fail-if-significant-drop" {
-        // Nothing moved: no spread to plan from; a pass is a proven no-op only from the units
-        // whose zero moves bound an unseen drop within the margin (judge::no_op).
-        let unseen = crate::judge::no_op::unseen(today, m.range, margin, alpha);
-        units = unseen.needed;
+        // Nothing moved: no spread to plan from. An identical pull request passes as untouched
+        // at any size; a real change's spread is not in these files.
+        units = None;
         interval = None;
-        notes.push(format!(
-            "no unit moved: there is no spread to plan from; with none moving, a pass is a proven no-op only from {} (zero moves must bound an unseen drop within the margin)",
-            unseen
-                .needed
-                .map_or("no size (a zero margin)".into(), |u| u.to_string())
-        ));
+        notes.push(
+            "no unit moved: there is no spread to plan from (an identical pull request passes as untouched at any size; measure a pair that differs, or an A/A run, for the size a real change needs)"
+                .into(),
+        );
     }
     if m.moved == 0 && rule == "fail-if-significant-drop" {
         units = None;
@@ -241,8 +233,8 @@ fn why_none(rule: &str, margin: f64, drop: Option<f64>) -> String {
 }
 
 /// The gate file's size floors on top of the power answer: `min-queries` (`min-groups`) and,
-/// at today's share of moved units, `min-moved` (max-drop, max-change) or the sign-flip
-/// test's moved units (fail-if-significant-drop).
+/// at today's share of moved units, the sign-flip test's moved units
+/// (fail-if-significant-drop).
 fn floors(
     cfg: &Config,
     units: Option<usize>,
@@ -275,11 +267,7 @@ fn floors(
         }
     }
     let share = m.moved as f64 / today.max(1) as f64;
-    let moves = match moved_needed {
-        Some(k) => Some((k, "moved units for the sign-flip test")),
-        None if m.moved > 0 => Some((cfg.slices.min_moved, "min-moved")),
-        None => None,
-    };
+    let moves = moved_needed.map(|k| (k, "moved units for the sign-flip test"));
     if let Some((k, what)) = moves.filter(|_| share > 0.0) {
         let at_share = (k as f64 / share).ceil() as usize;
         if at_share > u {

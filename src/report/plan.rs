@@ -1,6 +1,6 @@
 //! Renderers of `rag-gate plan` (`crate::model::plan::PlanReport`): text, Markdown, JSON.
 
-use crate::model::plan::{PlanReport, PlanRow};
+use crate::model::plan::{PlanReport, PlanResolution, PlanRow, PlanStream};
 use crate::numbers::{count, plain};
 use crate::safe_text::shown;
 
@@ -86,6 +86,11 @@ fn today(r: &PlanReport, row: &PlanRow) -> String {
 /// What today's size can do, in words.
 fn detectable(row: &PlanRow, power: f64) -> String {
     let p = percent(power);
+    if row.moved == 0 || !(row.detectable > 0.0 && row.detectable.is_finite()) {
+        return "today nothing moved between the two sides: no spread to measure what a change \
+                could pass at (an identical pull request passes as untouched)"
+            .into();
+    }
     match row.rule.as_str() {
         "fail-if-significant-drop" => format!(
             "today it catches drops ≥ {} ({p} of the time)",
@@ -156,9 +161,79 @@ fn header(r: &PlanReport) -> Vec<String> {
     ]
 }
 
+/// The three numbers of the pull-request stream, in words (one line each).
+fn stream_lines(st: &PlanStream) -> Vec<String> {
+    vec![
+        format!(
+            "pull requests made from this pair, judged by every gate of the file ({} of each kind, {} resamples each; each share within ± {} at one Monte-Carlo standard error):",
+            st.sets,
+            st.resamples,
+            crate::numbers::percent(mc_se(0.5, st.sets))
+        ),
+        format!(
+            "  friction: an honest one (the sides swapped per unit, true delta 0) is blocked {} of the time",
+            percent(st.friction)
+        ),
+        format!(
+            "  amber: an honest one is inconclusive {} of the time",
+            percent(st.amber)
+        ),
+        format!(
+            "  escape: a regression at the margin (true delta −m on all) exits 0 {} of the time ({} green, {} amber)",
+            percent(st.escape_green + st.escape_amber),
+            percent(st.escape_green),
+            percent(st.escape_amber)
+        ),
+    ]
+}
+
+/// The binomial Monte-Carlo standard error of a share `p` over `n` draws (at 0.5: the most).
+fn mc_se(p: f64, n: usize) -> f64 {
+    (p * (1.0 - p) / n.max(1) as f64).sqrt()
+}
+
+/// One resolution in words.
+fn resolution_line(r: &PlanReport, res: &PlanResolution) -> String {
+    let mut s = format!(
+        "gate #{} {} on {}: resolution {} of {}: a change touching fewer can leave none moved",
+        res.gate,
+        shown(&res.metric),
+        shown(&res.slice),
+        crate::numbers::percent(res.share),
+        units(r, res.units)
+    );
+    match (res.worst_cost, res.unseen_at_margin) {
+        (Some(c), Some(u)) => {
+            let over = if c > res.margin {
+                "above the margin"
+            } else {
+                "within the margin"
+            };
+            s.push_str(&format!(
+                ", at a worst cost of {} ({over} {}); a drop of the margin carried by the fewest units goes unseen {} of the time",
+                plain(c),
+                plain(res.margin),
+                crate::numbers::percent(u)
+            ));
+        }
+        _ => s.push_str(
+            ", at a worst cost unknown for an unbounded metric (the most one unit can lose is not declared)",
+        ),
+    }
+    s
+}
+
 fn text(r: &PlanReport) -> String {
     let mut out = vec![format!("rag-gate plan: {}", shown(&r.gate_file))];
     out.extend(header(r));
+    if let Some(st) = &r.stream {
+        out.push(String::new());
+        out.extend(stream_lines(st));
+    }
+    if !r.resolutions.is_empty() {
+        out.push(String::new());
+        out.extend(r.resolutions.iter().map(|res| resolution_line(r, res)));
+    }
     for row in &r.rows {
         out.push(String::new());
         out.push(format!(
@@ -198,6 +273,20 @@ fn markdown(r: &PlanReport) -> String {
     ];
     out.extend(header(r).into_iter().map(|h| format!("{h}  ")));
     out.push(String::new());
+    if let Some(st) = &r.stream {
+        out.extend(
+            stream_lines(st)
+                .into_iter()
+                .map(|l| format!("- {}", cell(l.trim()))),
+        );
+        out.push(String::new());
+    }
+    for res in &r.resolutions {
+        out.push(format!("- {}", cell(&resolution_line(r, res))));
+    }
+    if !r.resolutions.is_empty() {
+        out.push(String::new());
+    }
     out.push("| gate | metric | slice | rule | needed | today | today's reach |".into());
     out.push("|---:|---|---|---|---|---|---|".into());
     for row in &r.rows {

@@ -107,6 +107,7 @@ mod stats_dirichlet;
 mod stats_harrell_davis;
 mod stats_montecarlo;
 mod stats_ppi;
+mod stats_prstream;
 mod stats_props;
 mod stats_reference;
 mod stats_replicates;

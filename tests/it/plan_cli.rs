@@ -20,7 +20,13 @@ fn repo() -> &'static Path {
 
 /// `rag-gate plan ARGS` run from the repository root.
 fn plan(args: &[&str]) -> support::cli::Out {
-    run_in(rag_gate().arg("plan").args(args), repo())
+    run_in(
+        rag_gate()
+            .arg("plan")
+            .args(args)
+            .args(["--pull-requests", "0"]),
+        repo(),
+    )
 }
 
 fn rows(v: &Value) -> &Vec<Value> {
@@ -111,7 +117,10 @@ fn a_binary_metric_is_planned_from_its_discordant_pairs() {
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
     let out = run_in(
-        rag_gate().arg("plan").arg(&gate).args(["--format", "json"]),
+        rag_gate()
+            .args(["plan", "--pull-requests", "0"])
+            .arg(&gate)
+            .args(["--format", "json"]),
         dir.path(),
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
@@ -180,18 +189,34 @@ fn nothing_moved_or_few_moved_is_said() {
         0,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.02\n",
     );
-    let out = run_in(rag_gate().arg("plan").arg(&gate), dir.path());
+    let out = run_in(
+        rag_gate().args(["plan", "--pull-requests", "0"]).arg(&gate),
+        dir.path(),
+    );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    // Zero moves among n bound an unseen drop: ln(0.025)/ln(0.98) = 182.6 → 183 queries.
-    assert_contains(&out.stdout, "needs 183 queries");
+    // Nothing moved: no spread to plan from, and no "from a margin of 0.0000".
+    assert_contains(&out.stdout, "no size can be planned");
     assert_contains(&out.stdout, "no unit moved");
+    assert_contains(&out.stdout, "today nothing moved between the two sides");
+    assert!(
+        !out.stdout.contains("from a margin of 0.0000"),
+        "{}",
+        out.stdout
+    );
+    // The resolution of 60 queries: 1 − 0.025^(1/60) = 5.97%, a worst cost above 0.02; a drop
+    // of 0.02 carried by the fewest queries hides 0.98^60 = 29.8% of the time.
+    assert_contains(&out.stdout, "resolution 6.0% of 60 queries");
+    assert_contains(&out.stdout, "goes unseen 29.8% of the time");
     let gate = hits(
         dir.path(),
         60,
         6,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
-    let out = run_in(rag_gate().arg("plan").arg(&gate), dir.path());
+    let out = run_in(
+        rag_gate().args(["plan", "--pull-requests", "0"]).arg(&gate),
+        dir.path(),
+    );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_contains(&out.stdout, "planned from only 6 units that moved");
 }
@@ -202,7 +227,10 @@ fn bad_input_is_exit_2_with_nothing_printed() {
     let missing = run_in(rag_gate().args(["plan", "nope.toml"]), dir.path());
     assert_input_error(&missing, &["nope.toml"]);
     let gate = write(dir.path(), "g.toml", "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-dorp = 0.01\n");
-    let typo = run_in(rag_gate().arg("plan").arg(&gate), dir.path());
+    let typo = run_in(
+        rag_gate().args(["plan", "--pull-requests", "0"]).arg(&gate),
+        dir.path(),
+    );
     assert_input_error(&typo, &["max-dorp"]);
     let gate = hits(
         dir.path(),
@@ -215,7 +243,10 @@ fn bad_input_is_exit_2_with_nothing_printed() {
         ("--drop", "0", "--drop 0:"),
     ] {
         let out = run_in(
-            rag_gate().arg("plan").arg(&gate).args([flag, value]),
+            rag_gate()
+                .args(["plan", "--pull-requests", "0"])
+                .arg(&gate)
+                .args([flag, value]),
             dir.path(),
         );
         assert_input_error(&out, &[want]);
@@ -226,7 +257,10 @@ fn bad_input_is_exit_2_with_nothing_printed() {
         "{\"query_id\": \"q0000\", \"hit@10\": }\n",
     )
     .unwrap();
-    let out = run_in(rag_gate().arg("plan").arg(&gate), dir.path());
+    let out = run_in(
+        rag_gate().args(["plan", "--pull-requests", "0"]).arg(&gate),
+        dir.path(),
+    );
     assert_input_error(&out, &["c.jsonl:1:", "not valid JSON"]);
 }
 
@@ -258,7 +292,10 @@ fn checks_too_small_and_want_of_data_lines_point_to_plan() {
         "perhaps for want of data; `rag-gate plan` puts max-drop 0.0500 at about",
     );
     let plan = run_in(
-        rag_gate().arg("plan").arg(&gate).args(["--format", "json"]),
+        rag_gate()
+            .args(["plan", "--pull-requests", "0"])
+            .arg(&gate)
+            .args(["--format", "json"]),
         dir.path(),
     );
     let v: Value = serde_json::from_str(&plan.stdout).unwrap();
@@ -271,4 +308,49 @@ fn checks_too_small_and_want_of_data_lines_point_to_plan() {
         .and_then(|s| s.parse().ok())
         .unwrap();
     assert!((said as f64 / n as f64 - 1.0).abs() < 0.05, "{said} vs {n}");
+}
+
+#[test]
+fn it_predicts_friction_amber_and_escape_on_the_gate_files_own_pair() {
+    // 60 queries of a 0/1 metric, 6 moved, max-drop 0.05: honest pull requests (the sides
+    // swapped per query) and regressions at the margin, judged as check judges them.
+    let dir = tempfile::tempdir().unwrap();
+    let gate = hits(
+        dir.path(),
+        60,
+        6,
+        "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
+    );
+    let out = run_in(
+        rag_gate()
+            .args(["plan", "--pull-requests", "20", "--format", "json"])
+            .arg(&gate),
+        dir.path(),
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let st = &v["stream"];
+    assert_eq!(st["sets"], 20);
+    for key in ["friction", "amber", "escape_green", "escape_amber"] {
+        let x = st[key].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&x), "{key} {x}");
+        // Shares of 20 pull requests.
+        assert!((x * 20.0 - (x * 20.0).round()).abs() < 1e-9, "{key} {x}");
+    }
+    let text = run_in(
+        rag_gate()
+            .args(["plan", "--pull-requests", "20"])
+            .arg(&gate),
+        dir.path(),
+    );
+    assert_contains(&text.stdout, "friction: an honest one");
+    assert_contains(&text.stdout, "escape: a regression at the margin");
+    // The same seed gives the same prediction.
+    let again = run_in(
+        rag_gate()
+            .args(["plan", "--pull-requests", "20"])
+            .arg(&gate),
+        dir.path(),
+    );
+    assert_eq!(text.stdout, again.stdout);
 }

@@ -113,6 +113,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
         'rag-gate;plan' {
             [CompletionResult]::new('--power', '--power', [CompletionResultType]::ParameterName, 'The chance a rule should work: a change of nothing passes `max-drop` / `max-change`, and `fail-if-significant-drop` catches the drop (`--drop`)')
             [CompletionResult]::new('--drop', '--drop', [CompletionResultType]::ParameterName, 'The true drop `fail-if-significant-drop` should catch (default: twice its margin, or the gate''s max-drop when its margin is 0)')
+            [CompletionResult]::new('--pull-requests', '--pull-requests', [CompletionResultType]::ParameterName, 'Pull requests of each kind (honest, a regression at the margin) made from the gate file''s own pair and judged as `check` judges them, to predict friction, amber and escape (0: skip)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

@@ -126,6 +126,7 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -s o -l output -
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l power -d 'The chance a rule should work: a change of nothing passes `max-drop` / `max-change`, and `fail-if-significant-drop` catches the drop (`--drop`)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l drop -d 'The true drop `fail-if-significant-drop` should catch (default: twice its margin, or the gate\'s max-drop when its margin is 0)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l pull-requests -d 'Pull requests of each kind (honest, a regression at the margin) made from the gate file\'s own pair and judged as `check` judges them, to predict friction, amber and escape (0: skip)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l format -d 'Output format' -r -f -a "text\t''
 markdown\t''
 json\t''"

@@ -1,0 +1,216 @@
+//! The pull-request stream calibration (`calibration/prstream.rs`): per team gate file (set
+//! size, unit, critical slices, `max-drop` margin, guarantee), friction on honest pull requests,
+//! escape at the margin (green / amber), the amber rate, and the resolution p*.
+//!
+//!     nice -n 10 cargo run --release --example calibration_prstream -- SETS [RESAMPLES [DATA_SEED [GUARANTEES [SIZES]]]]
+//!
+//! SETS pull requests per kind and gate file (a quarter of them, at least 50, from 500 queries
+//! on); RESAMPLES per check (0: the gate file's default, 10,000); GUARANTEES `none` (no
+//! `[verdict]` table: the engine's only behaviour), or a comma list of `regular`,
+//! `distribution-free`; SIZES a comma list of set sizes (default every profile).
+
+#[path = "../calibration/prstream.rs"]
+mod prstream;
+
+use prstream::{ending, resolution, sample, tables, Kind, Tally, Team};
+use std::path::Path;
+
+/// Targets under `regular` (and the escape target under both).
+const FRICTION_QUIET: f64 = 0.01;
+const FRICTION_JITTER: f64 = 0.05;
+const ESCAPE: f64 = 0.025;
+const AMBER: f64 = 0.10;
+
+struct Args {
+    sets: usize,
+    resamples: Option<u64>,
+    seed: u64,
+    guarantees: Vec<Option<&'static str>>,
+    sizes: Vec<usize>,
+}
+
+fn args() -> Args {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize, d: u64| a.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+    let guarantees = match a.get(3).map(String::as_str) {
+        None | Some("none") => vec![None],
+        Some(list) => list
+            .split(',')
+            .map(|g| match g {
+                "regular" => Some("regular"),
+                "distribution-free" => Some("distribution-free"),
+                other => panic!("unknown guarantee {other}"),
+            })
+            .collect(),
+    };
+    let sizes = match a.get(4) {
+        Some(list) => list
+            .split(',')
+            .map(|s| s.parse().expect("a size"))
+            .collect(),
+        None => prstream::PROFILES.to_vec(),
+    };
+    Args {
+        sets: num(0, 200) as usize,
+        resamples: Some(num(1, 0)).filter(|&r| r > 0),
+        seed: num(2, 2026),
+        guarantees,
+        sizes,
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:5.1}", 100.0 * x)
+}
+
+/// Runs every kind on one gate file.
+fn run_team(team: &Team, a: &Args, dir: &std::path::Path) -> Vec<(Kind, Tally)> {
+    let cfg = prstream::config(team, dir, a.resamples);
+    let sets = if team.n >= 500 {
+        (a.sets / 4).max(50)
+    } else {
+        a.sets
+    };
+    let kinds = Kind::HONEST.iter().chain(&Kind::DROPS);
+    kinds
+        .filter(|k| team.critical || **k != Kind::DropCritical)
+        .map(|&kind| {
+            let mut t = Tally::default();
+            for set in 0..sets {
+                let s = sample(a.seed, team, kind, set);
+                if set == 0 {
+                    dump(team, kind, &s);
+                }
+                let e = ending(&cfg, prstream::verdict(&cfg, &tables(&s, team.groups)));
+                t.add(e);
+            }
+            (kind, t)
+        })
+        .collect()
+}
+
+/// With `PRSTREAM_DUMP=FOLDER`, the first pull request of every kind and gate file written
+/// as the metric files and gate file `check` reads (FOLDER/N-UNIT-SLICES-MARGIN-KIND/).
+fn dump(team: &Team, kind: Kind, s: &prstream::Sample) {
+    let Some(root) = std::env::var_os("PRSTREAM_DUMP") else {
+        return;
+    };
+    let dir = Path::new(&root).join(format!(
+        "{}-{}-{}-{}-{}",
+        team.n,
+        if team.groups { "group" } else { "query" },
+        if team.critical { "crit" } else { "all" },
+        team.margin,
+        kind.name()
+    ));
+    std::fs::create_dir_all(&dir).expect("dump folder");
+    std::fs::write(dir.join("gate.toml"), prstream::gate_text(team)).expect("dump");
+    prstream::write_files(s, team.groups, &dir);
+}
+
+/// The gate file's units (queries, or groups at the mean run length of 3.5) and those of its
+/// critical slice (a quarter), for p*.
+fn units(team: &Team) -> (usize, usize) {
+    let u = if team.groups {
+        (team.n as f64 / 3.5).round() as usize
+    } else {
+        team.n
+    };
+    (u, (u / 4).max(1))
+}
+
+fn flag(ok: bool) -> &'static str {
+    if ok {
+        "  "
+    } else {
+        " *"
+    }
+}
+
+/// One line per gate file.
+fn line(team: &Team, res: &[(Kind, Tally)]) -> String {
+    let (u, us) = units(team);
+    let p_all = resolution(u);
+    let p_crit = if team.critical { resolution(us) } else { p_all };
+    let regular = team.guarantee != Some("distribution-free");
+    let mut s = format!(
+        "{:>5} {:5} {:4} {:.2} {:17} p*={:5.1}%{} |",
+        team.n,
+        if team.groups { "group" } else { "query" },
+        if team.critical { "crit" } else { "-" },
+        team.margin,
+        team.guarantee.unwrap_or("(engine)"),
+        100.0 * p_all,
+        if team.critical {
+            format!("/{:.1}%", 100.0 * p_crit)
+        } else {
+            String::new()
+        }
+    );
+    let (mut amber, mut honest) = (0, 0);
+    for (kind, t) in res.iter().filter(|(k, _)| k.honest()) {
+        let target = match kind {
+            Kind::Jitter1 | Kind::Jitter100 => FRICTION_JITTER,
+            _ => FRICTION_QUIET,
+        };
+        let friction = t.rate(t.red);
+        s += &format!(" {}{}", pct(friction), flag(!regular || friction <= target));
+        amber += t.amber;
+        honest += t.sets;
+    }
+    let amber_rate = amber as f64 / honest.max(1) as f64;
+    s += &format!(" | {}{} |", pct(amber_rate), flag(amber_rate <= AMBER));
+    for (kind, t) in res.iter().filter(|(k, _)| !k.honest()) {
+        let p = if *kind == Kind::DropCritical {
+            p_crit
+        } else {
+            p_all
+        };
+        let above = kind.touched(team.margin, team.groups).unwrap_or(1.0) >= p;
+        let bound = !regular || above;
+        s += &format!(
+            " {}/{}{}{}",
+            pct(t.rate(t.green)).trim_start(),
+            pct(t.rate(t.amber)).trim_start(),
+            if above { "" } else { "b" },
+            flag(!bound || t.exit0() <= ESCAPE)
+        );
+    }
+    s
+}
+
+fn main() {
+    let a = args();
+    let dir = std::env::temp_dir().join(format!("rag-gate-prstream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    println!(
+        "PR-stream calibration: {} pull requests per kind and gate file ({} from 500 queries on), resamples {}, data seed {}, 95%, max-drop on {} ([0, 1])",
+        a.sets,
+        (a.sets / 4).max(50),
+        a.resamples.map_or("10000 (default)".into(), |r| r.to_string()),
+        a.seed,
+        prstream::METRIC
+    );
+    println!("friction % (exit 1) per honest kind: identical refactor net-zero jitter-1% jitter-100% gain re-run | amber % of honest | escape green/amber % at the margin: drop-all drop-few drop-large [drop-critical]");
+    println!("* out of band (regular: friction > 1% quiet / 5% jitter, amber > 10%, escape > 2.5% above the resolution; distribution-free: escape > 2.5% on every design); b: the design moves fewer units than p* (below the resolution)");
+    for &n in &a.sizes {
+        for groups in [false, true] {
+            for critical in [false, true] {
+                for &margin in &prstream::MARGINS {
+                    for &guarantee in &a.guarantees {
+                        let team = Team {
+                            n,
+                            groups,
+                            critical,
+                            margin,
+                            guarantee,
+                        };
+                        let res = run_team(&team, &a, &dir);
+                        println!("{}", line(&team, &res));
+                    }
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
