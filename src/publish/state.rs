@@ -128,7 +128,7 @@ impl StoredAttempt {
             .collect::<Result<_, _>>()
             .ok()?;
         let per = self.metrics.len() * self.runs;
-        if per == 0 || all.len() % per != 0 {
+        if per == 0 || !all.len().is_multiple_of(per) {
             return None;
         }
         let n = all.len() / per;
