@@ -18,6 +18,7 @@ mod check_runs;
 mod check_ties;
 mod cli_check;
 mod column_mapping;
+mod contributor_docs;
 mod core_build;
 mod critical_slices;
 mod docs_drift;
