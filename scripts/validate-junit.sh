@@ -39,9 +39,11 @@ if [ ! -s "$xsd" ]; then
   cp "$get/pytest-$pytest_version/testing/example_scripts/junit-10.xsd" "$xsd"
   rm -rf "$get"
 fi
+[ -z "${RAG_GATE_TOOLS_ONLY:-}" ] || exit 0 # scripts/ci-tools.sh: install only
 
 bin="${CARGO_TARGET_DIR:-$root/target}/debug/rag-gate"
-[ -x "$bin" ] || cargo build --locked --quiet
+# Built as the tests build it (shared with `cargo nextest run`), when no earlier step has.
+[ -x "$bin" ] || cargo test --locked --quiet --no-run --test it
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

@@ -19,6 +19,6 @@ fuzz_target!(|data: &[u8]| {
     let path = gate_path();
     std::fs::write(path, data).unwrap();
     if let Ok(cfg) = rag_gate::config::load(path) {
-        let _ = rag_gate::config::dump(&cfg);
+        let _ = rag_gate::config::dump(&cfg, None);
     }
 });

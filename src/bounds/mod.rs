@@ -185,7 +185,7 @@ fn unjudged_within(ev: &Evaluation, k: Option<usize>) -> BTreeMap<&str, Vec<(usi
             let docs = r
                 .unjudged
                 .iter()
-                .filter(|(rank, _)| k.map_or(true, |k| *rank <= k))
+                .filter(|(rank, _)| k.is_none_or(|k| *rank <= k))
                 .map(|(rank, d)| (*rank, d.as_str()))
                 .collect();
             (r.qid.as_str(), docs)
@@ -398,7 +398,7 @@ fn attach(
         let exact = v
             .bounds
             .get(&c.metric)
-            .map_or(true, |b| b.values().all(|b| b.exact));
+            .is_none_or(|b| b.values().all(|b| b.exact));
         c.judged = Some(JudgedBounds {
             k,
             baseline_judged: judged_mean(|p| &p.baseline),

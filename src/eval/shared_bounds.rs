@@ -148,7 +148,7 @@ fn value(
     let ideal: Vec<f64> = q.ideal_gains[..above]
         .iter()
         .copied()
-        .chain(std::iter::repeat(g).take(extra))
+        .chain(std::iter::repeat_n(g, extra))
         .chain(q.ideal_gains[above..].iter().copied())
         .take(keep)
         .collect();
@@ -379,7 +379,7 @@ mod tests {
                 }
             })
             .collect();
-        ideal.extend(std::iter::repeat(1.0).take(unretrieved));
+        ideal.extend(std::iter::repeat_n(1.0, unretrieved));
         ideal.sort_by(|a, b| b.total_cmp(a));
         let num_rel = grades.iter().flatten().filter(|&&g| g >= 1).count() + unretrieved;
         Case {

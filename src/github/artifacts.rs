@@ -184,7 +184,7 @@ pub async fn find_run(
             else {
                 continue;
             };
-            if best.as_ref().map_or(true, |(b, _)| at < *b) {
+            if best.as_ref().is_none_or(|(b, _)| at < *b) {
                 best = Some((at, run));
             }
         }
@@ -224,11 +224,11 @@ fn counts(run: &Run, repository: &str, branch: &str) -> bool {
     let ours = run
         .head_repository
         .as_ref()
-        .map_or(true, |r| r.full_name.eq_ignore_ascii_case(repository));
+        .is_none_or(|r| r.full_name.eq_ignore_ascii_case(repository));
     run.conclusion.as_deref() == Some("success")
         && !by_pr
         && ours
-        && run.head_branch.as_deref().map_or(true, |b| b == branch)
+        && run.head_branch.as_deref().is_none_or(|b| b == branch)
 }
 
 /// The zip of the run's artifact named `name`.

@@ -333,7 +333,7 @@ fn check_chunks(meta: &ParquetMetaData, len: u64, shown: &str) -> Result<()> {
         }
         for c in rg.columns() {
             let (start, size) = c.byte_range();
-            if start.checked_add(size).map_or(true, |end| end > len) {
+            if start.checked_add(size).is_none_or(|end| end > len) {
                 return Err(Error::input(
                     shown,
                     0,
@@ -362,7 +362,7 @@ fn columns_of(meta: &ParquetMetaData) -> Vec<Column> {
         let parts = d.path().parts();
         let top = parts.first().cloned().unwrap_or_default();
         if parts.len() > 1 || d.max_rep_level() > 0 {
-            if out.last().map_or(true, |c| c.name != top) {
+            if out.last().is_none_or(|c| c.name != top) {
                 out.push(Column {
                     name: top,
                     kind: Kind::Other("a nested list or struct".into()),
@@ -858,7 +858,7 @@ macro_rules! emptied {
 fn repeat(out: &mut Decoded, v: Option<&[u8]>, len: usize) {
     let cell = ByteArray::from(v.unwrap_or_default().to_vec());
     let values = emptied!(&mut out.values, Text);
-    values.extend(std::iter::repeat(cell).take(len));
+    values.extend(std::iter::repeat_n(cell, len));
     out.valid.clear();
     if v.is_none() {
         out.valid.resize(len, false);

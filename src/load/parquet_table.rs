@@ -86,7 +86,7 @@ fn partition_keys_as_slices(
     id_column: &str,
 ) -> Vec<Option<String>> {
     for (c, r) in table.columns().iter().zip(renamed.iter_mut()) {
-        let own = r.as_deref().map_or(true, |r| r == c.name);
+        let own = r.as_deref().is_none_or(|r| r == c.name);
         let role = c.name == id_column || c.name == "group" || c.name.starts_with("slice:");
         if c.is_partition() && own && !role {
             *r = Some(format!("slice:{}", c.name));

@@ -47,7 +47,7 @@ pub(crate) fn worst_per_metric(r: &Report) -> Vec<&Comparison> {
         .iter()
         .filter(|c| c.slice == "all" && !c.worst.is_empty())
     {
-        if out.last().map_or(true, |l| l.metric != c.metric) {
+        if out.last().is_none_or(|l| l.metric != c.metric) {
             out.push(c);
         }
     }

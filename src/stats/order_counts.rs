@@ -35,10 +35,7 @@ impl Ranks {
         let mut ranks = vec![[0u32; 2]; n];
         for k in order {
             let v = value(k as usize);
-            if values
-                .last()
-                .map_or(true, |last| last.total_cmp(&v).is_ne())
-            {
+            if values.last().is_none_or(|last| last.total_cmp(&v).is_ne()) {
                 values.push(v);
             }
             let r = (values.len() - 1) as u32;

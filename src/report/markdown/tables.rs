@@ -12,7 +12,7 @@ use crate::report::text::fmt_p;
 /// "loss share 50.0%"; and the threshold as a condition: "≥ 0.95", "≥ −0.0100", "≤ 25.0%".
 pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (String, String) {
     let stat = c.map_or("mean", |c| c.statistic.as_str());
-    let higher = c.map_or(true, |c| c.higher_is_better);
+    let higher = c.is_none_or(|c| c.higher_is_better);
     if g.status == GateStatus::TooSmall {
         let n = c.map_or("—".to_string(), |c| format!("n = {}", c.n));
         let why = match g.not_judged {

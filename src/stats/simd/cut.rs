@@ -42,7 +42,7 @@ const PACK: [[i32; 8]; 16] = {
 #[target_feature(enable = "avx2")]
 pub unsafe fn cut<const K: u32>(bytes: &[u8], buf: &mut [u32], n: u64, threshold: u64) -> usize {
     let per_word = (64 / K) as usize;
-    assert!(bytes.len() % 32 == 0 && buf.len() >= bytes.len() / 8 * per_word);
+    assert!(bytes.len().is_multiple_of(32) && buf.len() >= bytes.len() / 8 * per_word);
     let mask = _mm256_set1_epi64x(((1u64 << K) - 1) as i64);
     let nv = _mm256_set1_epi64x(n as i64);
     let shift_k = _mm_cvtsi32_si128(K as i32);
