@@ -208,7 +208,7 @@ fn layout(rng: &mut ChaCha8Rng, n: usize, groups: bool) -> Vec<u32> {
     let mut g = 0;
     while out.len() < n {
         let size = 1 + (rng.next_u32() % 6) as usize;
-        out.extend(std::iter::repeat(g).take(size.min(n - out.len())));
+        out.extend(std::iter::repeat_n(g, size.min(n - out.len())));
         g += 1;
     }
     out

@@ -100,7 +100,7 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
     }
     // Every earlier attempt had these very results: a deterministic re-run adds nothing, and
     // its report is the first attempt's.
-    let all_identical = summarised.map_or(true, |(_, r)| r == "identical");
+    let all_identical = summarised.is_none_or(|(_, r)| r == "identical");
     if all_identical && shown.iter().all(|s| s.results == "identical") {
         return out;
     }

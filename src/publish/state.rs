@@ -278,7 +278,7 @@ fn unpack(packed: &str) -> Option<Vec<f64>> {
 /// `all` split into `runs` runs of each metric, metric by metric; None when it does not divide.
 fn split(all: &[f64], metrics: &[String], runs: usize) -> Option<BTreeMap<String, Vec<Vec<f64>>>> {
     let per = metrics.len() * runs;
-    if per == 0 || all.len() % per != 0 {
+    if per == 0 || !all.len().is_multiple_of(per) {
         return None;
     }
     let n = all.len() / per;
