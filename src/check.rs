@@ -617,18 +617,7 @@ fn compare_and_judge(
         }
         holes = crate::bounds::holes(cfg, &runs);
     } else {
-        let files = crate::bounds::files::Files {
-            baseline: &inputs.base.table,
-            candidate: &inputs.cand.table,
-            sidecars: [inputs.base.protocol.as_ref(), inputs.cand.protocol.as_ref()],
-        };
-        let found = crate::bounds::files::apply(
-            cfg,
-            &files,
-            (paired, slices),
-            &mut comparisons,
-            &mut gates,
-        )?;
+        let found = file_bounds(cfg, inputs, (paired, slices), &mut comparisons, &mut gates)?;
         warnings.extend(found.warnings);
         notes.extend(found.notes);
     }
@@ -653,6 +642,22 @@ fn compare_and_judge(
         judge: judge_report,
     };
     Ok((found, holes))
+}
+
+/// The judged bounds read from metric files (their judged@k columns and protocol sidecars).
+fn file_bounds(
+    cfg: &Config,
+    inputs: &Inputs,
+    (paired, slices): (&Paired, &[Slice]),
+    comparisons: &mut [Comparison],
+    gates: &mut [GateResult],
+) -> Result<crate::bounds::Found> {
+    let files = crate::bounds::files::Files {
+        baseline: &inputs.base.table,
+        candidate: &inputs.cand.table,
+        sidecars: [inputs.base.protocol.as_ref(), inputs.cand.protocol.as_ref()],
+    };
+    crate::bounds::files::apply(cfg, &files, (paired, slices), comparisons, gates)
 }
 
 /// Slices the trusted side makes large enough but the pairing left too small to judge: their

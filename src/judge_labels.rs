@@ -206,6 +206,24 @@ pub fn apply(
     if let Some(w) = &trust {
         warnings.push(format!("judge {}: {w}", sidecar.model));
     }
+    let report = judge_report(j, sidecar, judged, hpaired, agree, deltas);
+    Ok(Applied {
+        report,
+        gated: j.gate_on_corrected.then_some(gated),
+        untrusted,
+        warnings,
+    })
+}
+
+/// The judge section of the report: the labels' provenance, the agreement and the deltas.
+fn judge_report(
+    j: &JudgeSettings,
+    sidecar: JudgeSidecar,
+    judged: &JudgeEvals,
+    hpaired: &Paired,
+    agree: crate::model::Agreement,
+    deltas: Vec<JudgedDelta>,
+) -> JudgeReport {
     let unlabelled = unlabelled_queries(&judged.paired, hpaired);
     let qrels_sha256 = judged
         .baseline
@@ -214,7 +232,7 @@ pub fn apply(
         .as_ref()
         .map(|p| p.qrels_sha256.clone())
         .unwrap_or_default();
-    let report = JudgeReport {
+    JudgeReport {
         qrels: j.qrels.written.clone(),
         qrels_sha256,
         model: sidecar.model,
@@ -234,13 +252,7 @@ pub fn apply(
         agreement: agree,
         deltas,
         unlabelled,
-    };
-    Ok(Applied {
-        report,
-        gated: j.gate_on_corrected.then_some(gated),
-        untrusted,
-        warnings,
-    })
+    }
 }
 
 /// The judge's queries without human values, with their groups.
