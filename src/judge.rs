@@ -22,7 +22,9 @@
 //!
 //! Outcomes of a statistical rule, decided in this order:
 //! - **untouched**: no unit of the comparison moved (every delta within tie-epsilon; its
-//!   interval is the point). Never a failure, whatever the size, the slice or the margin.
+//!   interval is the point). Never a failure, whatever the size, the slice or the margin, under
+//!   the regular guarantee; under `distribution-free` a `max-drop` / `max-change` is untouched
+//!   only when its finite-sample bound, which reaches past zero moves, passes (else it fails).
 //! - **not judged** (`too-small`), a matter of the setup: fewer than `min-queries` queries or
 //!   (group unit) fewer than `min-groups` effective groups (1 + the Imbens–Kolesár df of the CR2
 //!   SE, `stats::small_sample`), a median or p95 with too thin a tail, a sign-flip test held
@@ -262,9 +264,12 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
             let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
             r.family_size = family.len();
             if is_statistical(rule) && c.untouched {
-                untouched(&mut r, c);
-                out.results.push(r);
-                continue;
+                if untouched_proven(cfg, rule, &r) {
+                    untouched(&mut r, c);
+                    out.results.push(r);
+                    continue;
+                }
+                unproven_untouched(&mut r, c);
             }
             if let Some(reason) = undecided_or_small(cfg, &mut r, c, alpha, family.len()) {
                 if matches!(reason, NotJudged::MinQueries | NotJudged::MinGroups) {
@@ -722,8 +727,34 @@ pub fn is_per_sample(reason: NotJudged) -> bool {
     )
 }
 
+/// Whether a comparison where no unit moved reads untouched under `rule`: always under the
+/// regular guarantee; under `guarantee = "distribution-free"` a `max-drop` / `max-change` only
+/// when its finite-sample bound (which reaches past zero moves among n units) passes, since
+/// that guarantee holds for every design, a change touching too few units to show included.
+fn untouched_proven(cfg: &Config, rule: &str, r: &GateResult) -> bool {
+    cfg.verdict.guarantee != crate::config::Guarantee::DistributionFree
+        || !matches!(rule, "max-drop" | "max-change")
+        || r.passed
+}
+
+/// A `max-drop` / `max-change` where no unit moved whose distribution-free bound does not pass:
+/// the failure says why.
+fn unproven_untouched(r: &mut GateResult, c: &Comparison) {
+    let units = match c.groups.filter(|_| c.effective_groups.is_some()) {
+        Some(g) => crate::numbers::count(g, "group", "groups"),
+        None => crate::numbers::count(c.n, "query", "queries"),
+    };
+    r.detail = format!(
+        "{}; nothing moved among {units}, but under guarantee = \"distribution-free\" that \
+         cannot rule out an unseen change up to the finite-sample bound: anything not proven \
+         fails (more queries, a wider margin, or the regular guarantee with its stated \
+         resolution)",
+        r.detail
+    );
+}
+
 /// A statistical rule on a comparison where no unit moved: untouched, never a failure, whatever
-/// the size of the slice or the margin.
+/// the size of the slice or the margin (under the regular guarantee).
 fn untouched(r: &mut GateResult, c: &Comparison) {
     r.status = GateStatus::Untouched;
     r.passed = true;
