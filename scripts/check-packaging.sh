@@ -45,12 +45,14 @@ echo "ok -- $(wc -l < "$work/crate-files") files in the crate"
 echo "-- maturin sdist"
 "$venv/bin/maturin" sdist --out "$work/dist" 2>&1 | tail -n 1
 sdist="$(ls "$work"/dist/rag_gate_cli-*.tar.gz)"
-if tar -tzf "$sdist" | grep -E '^[^/]+/(tests|bench|benches|fuzz|calibration)/'; then
+# Listed to a file first: `tar | grep -q` under pipefail fails when grep stops reading early.
+tar -tzf "$sdist" > "$work/sdist-files"
+if grep -E '^[^/]+/(tests|bench|benches|fuzz|calibration)/' "$work/sdist-files"; then
   echo "the sdist holds files it should not (above)"
   exit 1
 fi
 for licence in LICENSE-MIT LICENSE-APACHE; do
-  tar -tzf "$sdist" | grep -qx "[^/]*/$licence" || { echo "the sdist misses $licence"; exit 1; }
+  grep -qx "[^/]*/$licence" "$work/sdist-files" || { echo "the sdist misses $licence"; exit 1; }
 done
 echo "ok -- sdist $(basename "$sdist"), $(du -k "$sdist" | cut -f1) KiB, with both licence texts"
 

@@ -129,7 +129,7 @@ pub fn unlikely_pass(
         crate::numbers::percent(chance)
     };
     Some(format!(
-        "a PR that changes nothing is unlikely to pass: {} max-drop / max-change checks must all pass, and from each comparison's standard error (before resampling, the comparisons taken as independent) a no-op passes all of them about {chance_words} of the time; to pass one {} of the time: {}, or about {units} units (queries, or groups) per slice at today's margins (the smallest gated slice has {fewest})",
+        "a PR that moves queries with no effect on the mean is unlikely to pass (an identical one passes as untouched): {} max-drop / max-change checks must all pass, and from each comparison's standard error (before resampling, the comparisons taken as independent) such a change passes all of them about {chance_words} of the time; to pass one {} of the time: {}, or about {units} units (queries, or groups) per slice at today's margins (the smallest gated slice has {fewest})",
         checks.len(),
         crate::numbers::percent(AIM),
         widen.join("; ")
