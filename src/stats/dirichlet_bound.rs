@@ -5,7 +5,9 @@
 //! arXiv:1905.06208). For units d₁ … dₙ that can each be no lower than a (the worst oriented
 //! delta one unit can take), the lower bound at one-sided level α/2 is the α/2 quantile of
 //!
-//!     Σᵢ Wᵢ dᵢ + Wₙ₊₁ · a,   W ~ Dirichlet(1, …, 1) on n + 1 points,
+//! ```text
+//! Σᵢ Wᵢ dᵢ + Wₙ₊₁ · a,   W ~ Dirichlet(1, …, 1) on n + 1 points,
+//! ```
 //!
 //! and the upper bound the 1 − α/2 quantile of the same sum with +a' in place of a (the worst
 //! move the other way). The extra point is the unseen unit that could sit at the worst case:
