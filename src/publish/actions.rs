@@ -41,18 +41,7 @@ fn inconclusive_checks(report: &Report, file: Option<&str>) -> Vec<Line> {
         .iter()
         .filter(|g| g.status == crate::model::GateStatus::Inconclusive)
         .take(MAX_ANNOTATIONS)
-        .map(|g| {
-            let msg = format!(
-                "{head}gate {} inconclusive: {} on {} ({} {}): {}",
-                g.gate,
-                shown(&g.name()),
-                shown(&g.slice),
-                g.rule,
-                g.threshold,
-                one_line(&g.detail)
-            );
-            Command::new("warning", "rag-gate", &msg).into()
-        })
+        .map(|g| Command::new("warning", "rag-gate", &check_line(&head, g, "inconclusive")).into())
         .collect()
 }
 
@@ -78,18 +67,21 @@ fn failed_checks(report: &Report, file: Option<&str>) -> Vec<String> {
         .gates
         .iter()
         .filter(|g| g.fails_build)
-        .map(|g| {
-            format!(
-                "{head}gate {} failed: {} on {} ({} {}): {}",
-                g.gate,
-                shown(&g.name()),
-                shown(&g.slice),
-                g.rule,
-                g.threshold,
-                one_line(&g.detail)
-            )
-        })
+        .map(|g| check_line(&head, g, "failed"))
         .collect()
+}
+
+/// "prod.toml: gate 3 failed: ndcg@10 on all (max-drop -0.01): …", one check's annotation text.
+fn check_line(head: &str, g: &crate::model::GateResult, outcome: &str) -> String {
+    format!(
+        "{head}gate {} {outcome}: {} on {} ({} {}): {}",
+        g.gate,
+        shown(&g.name()),
+        shown(&g.slice),
+        g.rule,
+        g.threshold,
+        one_line(&g.detail)
+    )
 }
 
 /// At most [`MAX_ANNOTATIONS`] lines: past that, the last one sums up the rest.
