@@ -18,6 +18,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn ledger_merged_pr_comes_from_the_forge()",
     ),
     (
+        "ledger-merged-mr-gitlab",
+        "tests/it/hostile_reruns.rs",
+        "fn ledger_merged_mr_comes_from_gitlab()",
+    ),
+    (
         "gitlab-max-behind",
         "tests/it/baseline_gitlab.rs",
         "fn gitlab_max_behind_is_recorded_and_enforced()",

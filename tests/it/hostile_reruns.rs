@@ -718,3 +718,94 @@ fn ledger_merged_pr_comes_from_the_forge() {
         "{stderr}"
     );
 }
+
+/// Class `ledger-merged-mr-gitlab`: on GitLab, `ledger record` takes the merge request from
+/// GitLab's merge requests of the commit (the one whose merge or squash commit it is, else the
+/// merged one), not from the message; without the forge, `CI_COMMIT_MESSAGE`'s "See merge
+/// request …!N" is a labelled fallback.
+#[test]
+fn ledger_merged_mr_comes_from_gitlab() {
+    let repo = Repo::new(
+        "[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"results.jsonl\"\n\
+         [bootstrap]\nresamples = 200\n[anchor]\nfile = \"anchor.jsonl\"\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\nmax-drift = 0.02\n",
+    );
+    let root = repo.dir.path();
+    let fp = fingerprint(root);
+    let base: String = (0..N)
+        .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
+        .collect();
+    with_sidecar(&root.join("anchor.jsonl"), &base, &fp);
+    with_sidecar(&root.join("results.jsonl"), &candidate(-0.01, 3), &fp);
+    let message =
+        "Merge branch 'tune' into 'main'\n\nTune the reranker\n\nSee merge request grp/proj!801";
+    let sha = "f".repeat(40);
+    let route = format!("/api/v4/projects/42/repository/commits/{sha}/merge_requests");
+    let record = |answer: Option<Value>| {
+        repo.gh.reset();
+        if let Some(a) = answer {
+            repo.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path(route.clone()))
+                    .and(wiremock::matchers::header("private-token", TOKEN))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(a)),
+            );
+        }
+        let out = rag_gate()
+            .env_clear()
+            .env("GITLAB_CI", "true")
+            .env("CI_API_V4_URL", format!("{}/api/v4", repo.gh.server.uri()))
+            .env("CI_PROJECT_ID", "42")
+            .env("CI_COMMIT_SHA", &sha)
+            .env("CI_COMMIT_MESSAGE", message)
+            .env("GITLAB_TOKEN", TOKEN)
+            .current_dir(root)
+            .args([
+                "ledger",
+                "record",
+                "gate.toml",
+                "--results",
+                "results.jsonl",
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(!stderr.contains(TOKEN), "{stderr}");
+        let ledger: Value =
+            serde_json::from_slice(&std::fs::read(root.join("results.jsonl.ledger.json")).unwrap())
+                .unwrap();
+        std::fs::remove_file(root.join("results.jsonl.ledger.json")).unwrap();
+        (ledger["entries"][0]["pr"].clone(), stderr)
+    };
+    // A merge commit: the merge request whose merge commit it is, not the other merged one.
+    let merged = json!([
+        { "iid": 801, "state": "merged", "merge_commit_sha": "e".repeat(40) },
+        { "iid": 820, "state": "merged", "merge_commit_sha": sha }
+    ]);
+    let (pr, stderr) = record(Some(merged));
+    assert_eq!(pr, 820, "{stderr}");
+    assert!(
+        !stderr.contains("read from the head commit's message"),
+        "{stderr}"
+    );
+    // A squash merge: the merge request whose squash commit it is.
+    let squashed = json!([
+        { "iid": 801, "state": "merged", "merge_commit_sha": null },
+        { "iid": 830, "state": "merged", "merge_commit_sha": "e".repeat(40), "squash_commit_sha": sha }
+    ]);
+    assert_eq!(record(Some(squashed)).0, 830);
+    // A rebase merge (no merge or squash commit): the one merged, never an open one.
+    let rebased = json!([
+        { "iid": 840, "state": "opened" },
+        { "iid": 841, "state": "merged" }
+    ]);
+    assert_eq!(record(Some(rebased)).0, 841);
+    // GitLab refuses (404): the message's merge request, labelled as such.
+    let (pr, stderr) = record(None);
+    assert_eq!(pr, 801);
+    assert!(
+        stderr.contains("the merged merge request !801 was read from the head commit's message (CI_COMMIT_MESSAGE), not from the forge (listing the merge requests of commit fffffff: GitLab answered 404"),
+        "{stderr}"
+    );
+}
