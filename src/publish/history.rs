@@ -186,6 +186,7 @@ impl History {
                 verdict: a.verdict,
                 digest: a.digest.clone(),
                 values: values.ok(),
+                alone_failed: a.alone_failed.clone(),
             });
         }
         e.summary = l
@@ -227,6 +228,12 @@ impl History {
         // without them, or (no CI run to tell it apart: a local check) not at all.
         let digest = own.digest();
         let mut record = StoredAttempt::new(attempt, self.ctx.run.clone(), report.verdict, own);
+        record.alone_failed = report
+            .judged_alone()
+            .into_iter()
+            .filter(|r| r.failed)
+            .map(|r| r.rule)
+            .collect();
         let seen = look.attempts.iter().any(|a| a.digest == digest)
             || look
                 .summary
@@ -268,6 +275,7 @@ fn summary(s: &super::state::Summary, short: &str, warnings: &mut Vec<String>) -
         means,
         digests: s.digests.clone(),
         lost: s.lost,
+        alone_failed: s.alone_failed.clone(),
     }
 }
 
@@ -304,6 +312,45 @@ pub fn flip_warning(earlier: &Earlier, verdict: Verdict) -> Option<String> {
         verdict.as_str(),
         failed.join(", ")
     ))
+}
+
+/// The rules judged on this attempt alone (`Report::judged_alone`) that hold now but failed in
+/// an earlier attempt of the same candidate (nothing the evaluation reads changed between
+/// them): one warning each, whatever the verdict and the size of the move. The state keeps no
+/// runs or run cards for such a rule, so each attempt is a fresh draw of it.
+pub fn alone_flips(earlier: &Earlier, report: &Report) -> Vec<String> {
+    let commit = earlier.commit.as_deref().map_or("", short);
+    report
+        .judged_alone()
+        .into_iter()
+        .filter(|r| !r.failed)
+        .filter_map(|r| {
+            let mut failed: Vec<String> = earlier
+                .attempts
+                .iter()
+                .filter(|a| a.alone_failed.contains(&r.rule))
+                .map(|a| a.attempt.to_string())
+                .collect();
+            if let Some(s) = earlier
+                .summary
+                .as_ref()
+                .filter(|s| s.alone_failed.contains(&r.rule))
+            {
+                failed.insert(0, format!("{}–{} (summarised)", s.first, s.last));
+            }
+            (!failed.is_empty()).then(|| {
+                format!(
+                    "{}, judged on the newest attempt alone, failed in attempt(s) {} of {commit} \
+                     and holds now with nothing the evaluation reads changed (re-runs, or commits \
+                     that left the change as it was): the sticky comment's state keeps no runs, \
+                     judge labels or run cards for it, so each attempt is a fresh draw; check \
+                     that the check was not re-run until it passed",
+                    r.rule,
+                    failed.join(", ")
+                )
+            })
+        })
+        .collect()
 }
 
 /// The gated rows of a report, as a look keeps them.

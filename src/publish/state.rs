@@ -110,6 +110,9 @@ pub struct Summary {
     pub digests: Vec<String>,
     /// Attempts folded without results (dropped, damaged, or other queries and metrics).
     pub lost: u32,
+    /// The rules judged on one attempt alone that failed in a folded attempt (their words).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alone_failed: Vec<String>,
 }
 
 impl Summary {
@@ -125,6 +128,11 @@ impl Summary {
         self.first = self.first.min(a.attempt);
         self.last = self.last.max(a.attempt);
         *self.verdicts.entry(a.verdict.as_str().into()).or_default() += 1;
+        for r in &a.alone_failed {
+            if !self.alone_failed.contains(r) {
+                self.alone_failed.push(r.clone());
+            }
+        }
         if self.digests.contains(&a.digest) {
             return;
         }
@@ -312,6 +320,10 @@ pub struct StoredAttempt {
     /// run, query by query, deflated, base64. None once dropped (an older commit's, or past the
     /// budget).
     pub values: Option<String>,
+    /// The rules judged on this attempt alone that failed here (their words:
+    /// `model::looks::AloneRule`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alone_failed: Vec<String>,
 }
 
 impl StoredAttempt {
@@ -328,6 +340,7 @@ impl StoredAttempt {
             metrics: v.metrics.keys().cloned().collect(),
             runs: v.runs(),
             values: Some(pack(v)),
+            alone_failed: Vec::new(),
         }
     }
 

@@ -43,6 +43,16 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate()",
     ),
     (
+        "rerun-rule-judged-alone",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_rule_judged_alone_is_said_and_its_flip_flagged()",
+    ),
+    (
+        "rerun-bounds-judged-alone",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged()",
+    ),
+    (
         "rerun-fail-to-pass",
         "tests/it/hostile_reruns.rs",
         "fn rerun_fail_to_pass_of_one_change_is_flagged_whatever_the_move()",

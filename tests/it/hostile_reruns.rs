@@ -809,3 +809,142 @@ fn ledger_merged_mr_comes_from_gitlab() {
         "{stderr}"
     );
 }
+
+/// A run card whose `query-latency-ms` measurements are `ms`.
+fn card(ms: &[f64]) -> String {
+    json!({
+        "model": { "id": "bge-m3" },
+        "conditions": { "hardware": "c6i.2xlarge" },
+        "metrics": { "query-latency-ms": ms },
+    })
+    .to_string()
+}
+
+/// Class `rerun-rule-judged-alone`: a rule the pooled runs do not reach (here a run-level gate on
+/// the run card) says in the report that it was judged on the newest attempt alone, and its
+/// failure turning into a hold on a re-run of the same change is flagged.
+#[test]
+fn rerun_rule_judged_alone_is_said_and_its_flip_flagged() {
+    let repo = Repo::new(
+        "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
+         [bootstrap]\nresamples = 2000\n\
+         [efficiency]\nbaseline = \"b.card.json\"\ncandidate = \"c.card.json\"\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n\
+         [[gate]]\nmetric = \"query-latency-ms\"\nmax-increase = 0.10\n",
+    );
+    *repo.files.borrow_mut() = Some(listing("c4c4c"));
+    let root = repo.dir.path();
+    std::fs::write(
+        root.join("b.card.json"),
+        card(&[12.1, 12.4, 11.9, 12.6, 12.0]),
+    )
+    .unwrap();
+    // Attempt 1: a slow run card fails the latency gate.
+    std::fs::write(
+        root.join("c.card.json"),
+        card(&[18.1, 18.6, 17.9, 18.9, 18.0]),
+    )
+    .unwrap();
+    let one = repo.check('a', (1, 1), &candidate(0.0, 21), None);
+    assert_eq!(one.code, 1, "{}", one.report["efficiency"]);
+    // A re-run of the same change on a quick card: the latency gate reads this card alone.
+    std::fs::write(
+        root.join("c.card.json"),
+        card(&[12.0, 12.3, 12.1, 12.5, 11.9]),
+    )
+    .unwrap();
+    let two = repo.check('a', (1, 2), &candidate(0.0, 22), None);
+    assert_eq!(two.code, 0, "{}", two.report["gates"]);
+    let rule = "gate #2 max-increase query-latency-ms: the run cards ([efficiency])";
+    assert_eq!(two.report["attempts"]["runs"], 2);
+    assert_eq!(
+        two.report["attempts"]["judged_alone"],
+        json!([{ "rule": rule, "failed": false }])
+    );
+    let w = warnings(&two.report);
+    assert!(
+        w.contains(&format!(
+            "{rule}, judged on the newest attempt alone, failed in attempt(s) 1 of aaaaaaa and \
+             holds now with nothing the evaluation reads changed"
+        )),
+        "{w}"
+    );
+    let body = repo.body();
+    // The comment's attempt line (Markdown keeps "#2" from linking an issue).
+    assert!(
+        body.contains(
+            "judged on the newest attempt alone: gate #&#8288;2 max-increase query-latency-ms: \
+             the run cards"
+        ),
+        "{body}"
+    );
+    // The pooled gate is not among them, and a rule that held both times is not flagged.
+    assert!(!w.contains("gate #1 max-drop ndcg@10 on all: "), "{w}");
+    let three = repo.check('a', (1, 3), &candidate(0.0, 23), None);
+    assert!(
+        !warnings(&three.report).contains("failed in attempt(s) 1, 2"),
+        "{}",
+        warnings(&three.report)
+    );
+}
+
+/// A TREC run of 40 queries: `top` (unjudged documents) first on every query, then the judged
+/// d0..d3.
+fn run_with(top: &[&str]) -> String {
+    let mut s = String::new();
+    for q in 0..40 {
+        let docs = top
+            .iter()
+            .map(|d| d.to_string())
+            .chain((0..4).map(|j| format!("d{j}")));
+        for (r, d) in docs.enumerate() {
+            s.push_str(&format!("q{q} Q0 {d} {} {} gen\n", r + 1, 100 - r));
+        }
+    }
+    s
+}
+
+/// Class `rerun-bounds-judged-alone`: the judged bounds read this attempt's runs alone (the
+/// state keeps per-query results, not the rankings and their unjudged documents): the report
+/// says so, and a gate the unjudged documents made unreliable (a failure) that is reliable on a
+/// re-run of the same change is flagged, whatever the pooled verdict.
+#[test]
+fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged() {
+    let repo = Repo::new(
+        "id = \"prod\"\n[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"baseline.run\" }\n\
+         candidate = { run = \"candidate.run\" }\n[bootstrap]\nresamples = 500\n\
+         [judged]\non-unreliable = \"fail\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+    );
+    *repo.files.borrow_mut() = Some(listing("b0b0b"));
+    let root = repo.dir.path();
+    let qrels: String = (0..40)
+        .flat_map(|q| (0..4).map(move |j| format!("q{q} 0 d{j} {}\n", u8::from(j < 2))))
+        .collect();
+    std::fs::write(root.join("qrels.txt"), qrels).unwrap();
+    std::fs::write(root.join("baseline.run"), run_with(&[])).unwrap();
+    // Attempt 1: an unjudged document on top of every ranking: the drop is unreliable.
+    std::fs::write(root.join("candidate.run"), run_with(&["u0"])).unwrap();
+    let one = repo.check('a', (3, 1), "", None);
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    let rule = "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])";
+    assert_eq!(one.report["gates"][0]["judged"]["unreliable"], true);
+    // A re-run of the same change ranks no unjudged document: its bounds hold.
+    std::fs::write(root.join("candidate.run"), run_with(&[])).unwrap();
+    let two = repo.check('a', (3, 2), "", None);
+    assert_eq!(
+        two.report["attempts"]["runs"], 2,
+        "{}",
+        two.report["attempts"]
+    );
+    assert_eq!(
+        two.report["attempts"]["judged_alone"],
+        json!([{ "rule": rule, "failed": false }])
+    );
+    let w = warnings(&two.report);
+    assert!(
+        w.contains(&format!(
+            "{rule}, judged on the newest attempt alone, failed in attempt(s) 1 of aaaaaaa"
+        )),
+        "{w}"
+    );
+}
