@@ -59,6 +59,18 @@ pub struct EarlierAttempt {
     pub alone_failed: Vec<String>,
 }
 
+/// Where this check stands among the request's runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    /// What the numbers count ("github workflow 77", "gitlab pipelines"): numbers of another
+    /// source are never compared.
+    pub source: String,
+    /// This check's run.
+    pub number: u64,
+    /// The request's other runs that finished (passed or failed), any order.
+    pub finished: Vec<u64>,
+}
+
 /// What the analysis is handed about earlier attempts of the commit it judges.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Earlier {

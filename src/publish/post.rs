@@ -183,19 +183,28 @@ pub(super) fn read_comment(
             scope: format!("{}!{mr}/{id}", gl.project),
             key: None,
             change: None,
+            standing: None,
         };
+        let pipeline = gl.pipeline_job.as_ref().and_then(|(p, _)| p.parse().ok());
         let read = on_runtime(env.deadline, "GitLab", async {
             let client = crate::gitlab::Client::new(&gl, token, env.retries, mr)?;
             let body = first_body(&client, mr, id).await?;
             let change = crate::forge::change::gitlab(&client, mr).await;
-            Ok((body, change))
+            let standing = match (keyed(args), pipeline) {
+                (true, Some(p)) => Some(crate::forge::runs::gitlab(&client, mr, p).await),
+                (true, None) => Some(Err("CI_PIPELINE_ID is not set".into())),
+                (false, _) => None,
+            };
+            Ok((body, change, standing))
         });
         return read
-            .map(|(b, change)| {
+            .map(|(b, change, standing)| {
                 let change = change.map_err(|e| redact(&e, Some(token)));
+                let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
                 (
                     history::Context {
                         change: Some(change),
+                        standing,
                         ..ctx
                     },
                     b,
@@ -216,23 +225,41 @@ pub(super) fn read_comment(
         scope: format!("{repo}#{pr}/{id}"),
         key: None,
         change: None,
+        standing: None,
     };
+    // The pull request's own run: on `workflow_run` (fork-safe part 2) the triggering one.
+    let run_id = env
+        .triggering_run()
+        .or_else(|| env.run.as_ref().and_then(|(r, _)| r.parse().ok()));
     let read = on_runtime(env.deadline, "GitHub", async {
         let client = client::Client::new(env, token, repo)?;
         let body = first_body(&client, pr, id).await?;
         let change = crate::forge::change::github(&client, pr).await;
-        Ok((body, change))
+        let standing = match (keyed(args), run_id) {
+            (true, Some(r)) => Some(crate::forge::runs::github(&client, r).await),
+            (true, None) => Some(Err("GITHUB_RUN_ID is not set".into())),
+            (false, _) => None,
+        };
+        Ok((body, change, standing))
     });
-    read.map(|(b, change)| {
+    read.map(|(b, change, standing)| {
         let change = change.map_err(|e| redact(&e, Some(token)));
+        let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
         (
             history::Context {
                 change: Some(change),
+                standing,
                 ..ctx
             },
             b,
         )
     })
+}
+
+/// A state key is set (`--state-key-env`): only then is the state checked against the forge's
+/// runs.
+fn keyed(args: &PublishArgs) -> bool {
+    std::env::var(&args.state_key_env).is_ok_and(|k| !k.trim().is_empty())
 }
 
 /// The body of the oldest comment that is ours (see [`sticky::is_ours`]).

@@ -46,6 +46,18 @@ pub struct State {
     /// Looks dropped past [`MAX_LOOKS`], oldest first.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped_looks: u32,
+    /// With a state key: the newest run that wrote this state, by the forge's monotonic count
+    /// (`model::looks::Standing`), so an older state pasted back is told from the current one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<Reference>,
+}
+
+/// A run by the forge's monotonic count: GitHub's workflow run number, GitLab's pipeline id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    /// What `number` counts ("github workflow 77", "gitlab pipelines").
+    pub source: String,
+    pub number: u64,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -521,6 +533,7 @@ mod tests {
     fn state() -> State {
         State {
             dropped_looks: 0,
+            reference: None,
             looks: vec![StoredLook {
                 commit: "a".repeat(40),
                 change: None,

@@ -33,6 +33,16 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn state_rolled_back_between_attempts_of_a_run_is_reported()",
     ),
     (
+        "state-rolled-back-across-runs",
+        "tests/it/hostile_reruns.rs",
+        "fn state_rolled_back_across_runs_is_reported_and_not_pooled()",
+    ),
+    (
+        "state-rolled-back-gitlab",
+        "tests/it/hostile_reruns.rs",
+        "fn state_rolled_back_on_gitlab_by_pipeline_ids()",
+    ),
+    (
         "rerun-drift-pooled",
         "tests/it/hostile_reruns.rs",
         "fn rerun_drift_pooled_max_drift_reads_every_attempt()",

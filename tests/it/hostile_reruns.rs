@@ -54,6 +54,9 @@ struct Repo {
     comment: std::cell::RefCell<Option<String>>,
     /// The listing `pulls/7/files` answers (None: 404, as on a forge that cannot list it).
     files: std::cell::RefCell<Option<Value>>,
+    /// The finished runs of the workflow on the pull request's branch, as GitHub lists them
+    /// (None: the runs routes answer 404). Each check is run number = its run id.
+    runs: std::cell::RefCell<Option<Vec<Value>>>,
 }
 
 struct Run {
@@ -77,6 +80,7 @@ impl Repo {
             gh: Gh::start(),
             comment: Default::default(),
             files: Default::default(),
+            runs: Default::default(),
         }
     }
 
@@ -113,6 +117,28 @@ impl Repo {
     fn check(&self, sha: char, (run, attempt): (u32, u32), cand: &str, key: Option<&str>) -> Run {
         std::fs::write(self.dir.path().join("candidate.jsonl"), cand).unwrap();
         self.serve();
+        if let Some(finished) = &*self.runs.borrow() {
+            let me = json!({
+                "id": run, "run_number": run, "workflow_id": 77, "head_branch": "tune",
+                "event": "pull_request", "conclusion": null,
+                "head_repository": { "full_name": "octo/repo" },
+            });
+            self.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path(format!("/repos/octo/repo/actions/runs/{run}")))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(me)),
+            );
+            self.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path("/repos/octo/repo/actions/workflows/77/runs"))
+                    .and(wiremock::matchers::query_param("branch", "tune"))
+                    .and(wiremock::matchers::query_param("event", "pull_request"))
+                    .and(wiremock::matchers::query_param("status", "completed"))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(
+                        json!({ "total_count": finished.len(), "workflow_runs": finished }),
+                    )),
+            );
+        }
         let event = self.dir.path().join("event.json");
         let head = sha.to_string().repeat(40);
         let payload = json!({ "pull_request": { "number": 7, "head": { "sha": head } } });
@@ -430,6 +456,7 @@ fn rerun_thousand_attempts_keep_the_marker_the_verdict_and_the_count() {
             summary: None,
         }],
         dropped_looks: 0,
+        reference: None,
     };
     *repo.comment.borrow_mut() = Some(body_with(&state, None));
     let next = repo.check('a', (2000, 1), &candidate(0.02, 7), None);
@@ -491,6 +518,7 @@ fn state_values_checked_forged_values_are_never_pooled() {
                 summary: None,
             }],
             dropped_looks: 0,
+            reference: None,
         };
         *repo.comment.borrow_mut() = Some(body_with(&state, None));
         let run = repo.check('a', (2, 1), &candidate(0.0, 4), None);
@@ -946,5 +974,224 @@ fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged() {
             "{rule}, judged on the newest attempt alone, failed in attempt(s) 1 of aaaaaaa"
         )),
         "{w}"
+    );
+}
+
+/// A finished run of the workflow: its number, conclusion and head repository.
+fn finished(n: u32, conclusion: &str, repo: &str) -> Value {
+    json!({ "id": n, "run_number": n, "workflow_id": 77, "head_branch": "tune",
+            "event": "pull_request", "conclusion": conclusion,
+            "head_repository": { "full_name": repo } })
+}
+
+/// Class `state-rolled-back-across-runs`: with a state key, the signed state records the newest
+/// workflow run number that wrote it; a run of the pull request that GitHub lists as finished
+/// after it means the state went back in time (an older signed state pasted back: reported,
+/// and not pooled), and no state at all while earlier runs finished means it was removed.
+#[test]
+fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
+    let key = Some("s3cret-state-key");
+    let repo = Repo::plain();
+    *repo.files.borrow_mut() = Some(listing("d0d0d"));
+    *repo.runs.borrow_mut() = Some(Vec::new());
+    let done = |n: u32, c: &str| {
+        repo.runs
+            .borrow_mut()
+            .as_mut()
+            .unwrap()
+            .push(finished(n, c, "octo/repo"))
+    };
+    let one = repo.check('a', (1, 1), &candidate(-0.04, 11), key);
+    assert_eq!(one.code, 1);
+    assert!(!warnings(&one.report).contains("judged without the request's history"));
+    let after_one = repo.body();
+    done(1, "failure");
+    // An empty commit: run 2, attempt 2 of the change, pooled; nothing went back.
+    let two = repo.check('b', (2, 1), &candidate(-0.04, 12), key);
+    assert_eq!(two.report["attempts"]["attempt"], 2);
+    assert!(
+        !warnings(&two.report).contains("judged without the request's history"),
+        "{}",
+        warnings(&two.report)
+    );
+    done(2, "failure");
+    // Run 1's signed state pasted back before run 3: run 2 finished after it.
+    *repo.comment.borrow_mut() = Some(after_one);
+    let three = repo.check('c', (3, 1), &candidate(0.01, 13), key);
+    let w = warnings(&three.report);
+    assert!(
+        w.contains("the sticky comment's signed state was last written by workflow run #1, but workflow run #2 of this request finished after it (this is workflow run #3): the state was replaced by an older one"),
+        "{w}"
+    );
+    // The replayed state is not trusted: its attempt 1 is not pooled with this one.
+    assert!(
+        three.report.get("attempts").is_none(),
+        "{}",
+        three.report["attempts"]
+    );
+    assert!(repo.body().contains("judged without the request"));
+    done(3, "success");
+    // The comment deleted before run 4: no state, while runs 1–3 finished.
+    *repo.comment.borrow_mut() = None;
+    let four = repo.check('d', (4, 1), &candidate(0.01, 14), key);
+    assert!(
+        warnings(&four.report).contains("the sticky comment holds no state, but workflow runs #1, #2, #3 of this request finished before this one (workflow run #4): the state or the comment was removed"),
+        "{}",
+        warnings(&four.report)
+    );
+    done(4, "success");
+    // Run 6 after run 4's state: a finished run #5 of a fork's branch of the same name and a
+    // cancelled run do not count; nothing is reported.
+    repo.runs
+        .borrow_mut()
+        .as_mut()
+        .unwrap()
+        .push(finished(5, "failure", "someone/repo"));
+    done(5, "cancelled");
+    let six = repo.check('e', (6, 1), &candidate(0.01, 15), key);
+    assert!(
+        !warnings(&six.report).contains("judged without the request's history"),
+        "{}",
+        warnings(&six.report)
+    );
+    // Without actions: read the check says it could not be made.
+    *repo.runs.borrow_mut() = None;
+    let seven = repo.check('f', (7, 1), &candidate(0.01, 16), key);
+    assert!(
+        warnings(&seven.report).contains("the sticky comment's signed state could not be checked against the forge's runs (reading workflow run 7: GitHub answered 404"),
+        "{}",
+        warnings(&seven.report)
+    );
+}
+
+/// A stand-in for GitLab's merge request !7 of project 42: its one note (the state lives in
+/// it), its diffs and its pipelines.
+struct Lab {
+    gh: Gh,
+    note: std::cell::RefCell<Option<String>>,
+    /// The merge request's pipelines as GitLab lists them (id, status).
+    pipelines: std::cell::RefCell<Vec<Value>>,
+}
+
+impl Lab {
+    const MR: &'static str = "/api/v4/projects/42/merge_requests/7";
+    const BOT: &'static str = "project_42_bot";
+
+    fn note(&self, body: &str) -> Value {
+        json!({ "id": 500, "body": body, "author": { "username": Lab::BOT }, "system": false })
+    }
+
+    /// `check --comment` in pipeline `pipeline` of the merge request, with the state key.
+    fn check(&self, repo: &Repo, pipeline: u64, cand: &str) -> Value {
+        let root = repo.dir.path();
+        std::fs::write(root.join("candidate.jsonl"), cand).unwrap();
+        let gh = &self.gh;
+        gh.reset();
+        let get = |p: String, body: Value| {
+            gh.mount(
+                Mock::given(method("GET"))
+                    .and(path(p))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(body)),
+            )
+        };
+        get(
+            "/api/v4/user".into(),
+            json!({ "id": 9, "username": Lab::BOT }),
+        );
+        let listed: Vec<Value> = self.note.borrow().iter().map(|b| self.note(b)).collect();
+        get(format!("{}/notes", Lab::MR), Value::Array(listed));
+        get(
+            format!("{}/diffs", Lab::MR),
+            json!([{ "old_path": "rank.py", "new_path": "rank.py", "diff": "@@ -1 +1 @@" }]),
+        );
+        get(
+            format!("{}/pipelines", Lab::MR),
+            Value::Array(self.pipelines.borrow().clone()),
+        );
+        for verb in ["POST", "PUT"] {
+            gh.mount(
+                Mock::given(method(verb))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(self.note("x"))),
+            );
+        }
+        let out = rag_gate()
+            .env_clear()
+            .env("GITLAB_CI", "true")
+            .env("CI_API_V4_URL", format!("{}/api/v4", gh.server.uri()))
+            .env("CI_PROJECT_ID", "42")
+            .env("CI_MERGE_REQUEST_IID", "7")
+            .env("CI_COMMIT_SHA", "a".repeat(40))
+            .env("CI_PIPELINE_ID", pipeline.to_string())
+            .env("CI_JOB_ID", (pipeline * 10).to_string())
+            .env("GITLAB_TOKEN", TOKEN)
+            .env("RAG_GATE_STATE_KEY", "s3cret-state-key")
+            .arg("check")
+            .arg(root.join("gate.toml"))
+            .args(["--comment", "--export-json"])
+            .arg(root.join("report.json"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!stderr.contains(TOKEN), "{stderr}");
+        let written = gh
+            .requests()
+            .iter()
+            .rfind(|r| matches!(r.method.as_str(), "POST" | "PUT"))
+            .map(|r| {
+                let v: Value = serde_json::from_slice(&r.body).unwrap();
+                v["body"].as_str().unwrap().to_string()
+            });
+        if written.is_some() {
+            *self.note.borrow_mut() = written;
+        }
+        self.pipelines
+            .borrow_mut()
+            .push(json!({ "id": pipeline, "status": "failed" }));
+        serde_json::from_slice(&std::fs::read(root.join("report.json")).unwrap())
+            .unwrap_or_else(|e| panic!("{e}: {stderr}"))
+    }
+}
+
+/// Class `state-rolled-back-gitlab`: on GitLab the monotonic reference is the pipeline id; an
+/// older signed state pasted back into the note after a later pipeline finished is reported and
+/// not pooled, and a removed note while earlier pipelines finished is reported.
+#[test]
+fn state_rolled_back_on_gitlab_by_pipeline_ids() {
+    let repo = Repo::plain();
+    let lab = Lab {
+        gh: Gh::start(),
+        note: Default::default(),
+        pipelines: Default::default(),
+    };
+    let one = lab.check(&repo, 801, &candidate(-0.04, 11));
+    assert!(
+        !warnings(&one).contains("judged without"),
+        "{}",
+        warnings(&one)
+    );
+    let after_one = lab.note.borrow().clone().expect("a note was posted");
+    let two = lab.check(&repo, 805, &candidate(-0.04, 12));
+    assert_eq!(two["attempts"]["attempt"], 2, "{}", warnings(&two));
+    assert!(
+        !warnings(&two).contains("judged without"),
+        "{}",
+        warnings(&two)
+    );
+    // Pipeline 801's signed state pasted back before pipeline 809.
+    *lab.note.borrow_mut() = Some(after_one);
+    let three = lab.check(&repo, 809, &candidate(0.01, 13));
+    assert!(
+        warnings(&three).contains("the sticky comment's signed state was last written by pipeline 801, but pipeline 805 of this request finished after it (this is pipeline 809)"),
+        "{}",
+        warnings(&three)
+    );
+    assert!(three.get("attempts").is_none(), "{}", three["attempts"]);
+    // The note removed before pipeline 812.
+    *lab.note.borrow_mut() = None;
+    let four = lab.check(&repo, 812, &candidate(0.01, 14));
+    assert!(
+        warnings(&four).contains("the sticky comment holds no state, but pipelines 801, 805, 809 of this request finished before this one (pipeline 812)"),
+        "{}",
+        warnings(&four)
     );
 }
