@@ -171,46 +171,7 @@ pub(super) fn read_comment(
     if let Some(gl) =
         crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
     {
-        let Ok((mr, token)) = gitlab_target(args, &gl) else {
-            return Ok(Default::default());
-        };
-        let ctx = history::Context {
-            commit: gl.judged_commit(),
-            run: gl
-                .pipeline_job
-                .as_ref()
-                .map(|(p, j)| format!("pipeline {p} job {j}")),
-            scope: format!("{}!{mr}/{id}", gl.project),
-            key: None,
-            change: None,
-            standing: None,
-        };
-        let pipeline = gl.pipeline_job.as_ref().and_then(|(p, _)| p.parse().ok());
-        let read = on_runtime(env.deadline, "GitLab", async {
-            let client = crate::gitlab::Client::new(&gl, token, env.retries, mr)?;
-            let body = first_body(&client, mr, id).await?;
-            let change = crate::forge::change::gitlab(&client, mr).await;
-            let standing = match (keyed(args), pipeline) {
-                (true, Some(p)) => Some(crate::forge::runs::gitlab(&client, mr, p).await),
-                (true, None) => Some(Err("CI_PIPELINE_ID is not set".into())),
-                (false, _) => None,
-            };
-            Ok((body, change, standing))
-        });
-        return read
-            .map(|(b, change, standing)| {
-                let change = change.map_err(|e| redact(&e, Some(token)));
-                let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
-                (
-                    history::Context {
-                        change: Some(change),
-                        standing,
-                        ..ctx
-                    },
-                    b,
-                )
-            })
-            .map_err(|e| redact(&e, Some(token)));
+        return read_note(args, env, &gl, id);
     }
     let (Some(token), Some(repo), Ok(pr)) = (
         env.token.as_ref(),
@@ -254,6 +215,54 @@ pub(super) fn read_comment(
             b,
         )
     })
+}
+
+/// [`read_comment`] in a GitLab merge-request pipeline: the note's body, and the context.
+fn read_note(
+    args: &PublishArgs,
+    env: &GithubEnv,
+    gl: &crate::gitlab::GitlabEnv,
+    id: &str,
+) -> Result<(history::Context, Option<String>), String> {
+    let Ok((mr, token)) = gitlab_target(args, gl) else {
+        return Ok(Default::default());
+    };
+    let ctx = history::Context {
+        commit: gl.judged_commit(),
+        run: gl
+            .pipeline_job
+            .as_ref()
+            .map(|(p, j)| format!("pipeline {p} job {j}")),
+        scope: format!("{}!{mr}/{id}", gl.project),
+        key: None,
+        change: None,
+        standing: None,
+    };
+    let pipeline = gl.pipeline_job.as_ref().and_then(|(p, _)| p.parse().ok());
+    let read = on_runtime(env.deadline, "GitLab", async {
+        let client = crate::gitlab::Client::new(gl, token, env.retries, mr)?;
+        let body = first_body(&client, mr, id).await?;
+        let change = crate::forge::change::gitlab(&client, mr).await;
+        let standing = match (keyed(args), pipeline) {
+            (true, Some(p)) => Some(crate::forge::runs::gitlab(&client, mr, p).await),
+            (true, None) => Some(Err("CI_PIPELINE_ID is not set".into())),
+            (false, _) => None,
+        };
+        Ok((body, change, standing))
+    });
+    read.map(|(b, change, standing)| {
+        let change = change.map_err(|e| redact(&e, Some(token)));
+        let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
+        (
+            history::Context {
+                change: Some(change),
+                standing,
+                ..ctx
+            },
+            b,
+        )
+    })
+    .map_err(|e| redact(&e, Some(token)))
 }
 
 /// A state key is set (`--state-key-env`): only then is the state checked against the forge's
