@@ -132,9 +132,10 @@ pub struct AttemptsReport {
 }
 
 /// A rule judged on one attempt's own inputs alone, whatever the attempts pooled: a gate's
-/// judged bounds (`[judged]`: the unjudged documents of this attempt's runs), a gate on the
-/// judge-corrected delta (`[judge] gate-on = "corrected"`: this attempt's runs against the
-/// judge's labels), a run-level gate (`[efficiency]`: this attempt's run card).
+/// judged bounds (`[judged]`: the unjudged documents of this attempt's runs), the judge's part
+/// of a gate on the judge-corrected delta (`[judge] gate-on = "corrected"`: this attempt's runs
+/// against the judge's labels; the human-labelled part reads the pooled runs), a run-level gate
+/// (`[efficiency]`: this attempt's run card).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AloneRule {
     /// The rule in words: "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])".
@@ -171,7 +172,8 @@ impl crate::model::Report {
             if corrected && g.statistic == "mean" {
                 out.push(AloneRule {
                     rule: format!(
-                        "{}: the judge-corrected delta ([judge] gate-on = \"corrected\")",
+                        "{}: the judge's part of its corrected delta ([judge] gate-on = \
+                         \"corrected\")",
                         gate_words(g)
                     ),
                     failed: !g.passed && g.fails_build,

@@ -58,6 +58,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn rerun_rule_judged_alone_is_said_and_its_flip_flagged()",
     ),
     (
+        "rerun-judge-corrected-pooled",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_judge_corrected_gate_is_judged_alone_and_its_human_part_pooled()",
+    ),
+    (
         "rerun-bounds-judged-alone",
         "tests/it/hostile_reruns.rs",
         "fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged()",

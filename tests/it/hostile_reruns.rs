@@ -1195,3 +1195,43 @@ fn state_rolled_back_on_gitlab_by_pipeline_ids() {
         warnings(&four)
     );
 }
+
+/// A gate on the judge-corrected delta (class `rerun-rule-judged-alone`): its human-labelled
+/// part reads the pooled runs, its judge's part this attempt's runs alone, and the report names
+/// that part; a weaker run whose re-run is main's own run still fails on the pooled human delta.
+#[test]
+fn rerun_judge_corrected_gate_is_judged_alone_and_its_human_part_pooled() {
+    let root_dir = env!("CARGO_MANIFEST_DIR");
+    let runs = format!("{root_dir}/tests/data/eval/fixtures/trec-covid-r2");
+    let judges = format!("{root_dir}/tests/data/judges");
+    let repo = Repo::new(&format!(
+        "id = \"prod\"\n[inputs]\nbaseline = {{ run = \"{runs}/run.covidex-t5.txt\" }}\n\
+         candidate = {{ run = \"candidate.run\" }}\nqrels = \"{judges}/human.qrels\"\n\
+         [bootstrap]\nresamples = 500\n\
+         [judge]\nqrels = \"{judges}/judge.qrels\"\nmin-labelled = 10\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
+    ));
+    *repo.files.borrow_mut() = Some(listing("e1e1e"));
+    let cand = repo.dir.path().join("candidate.run");
+    // Attempt 1: the weaker run, which the corrected delta fails.
+    std::fs::copy(format!("{runs}/run.covidex-sim.txt"), &cand).unwrap();
+    let one = repo.check('a', (5, 1), "", None);
+    assert_eq!(one.code, 1, "{}", one.report["gates"]);
+    let human = |r: &Value| r["judge"]["deltas"][0]["human"]["delta"].as_f64().unwrap();
+    let rule = "gate #1 max-drop ndcg@10 on all: the judge's part of its corrected delta ([judge] gate-on = \"corrected\")";
+    assert!(one.report.get("attempts").is_none());
+    // A re-run of the same change whose run is main's own: alone it would be untouched.
+    std::fs::copy(format!("{runs}/run.covidex-t5.txt"), &cand).unwrap();
+    let two = repo.check('a', (5, 2), "", None);
+    assert_eq!(two.code, 1, "{}", two.report["gates"]);
+    assert_eq!(
+        two.report["attempts"]["judged_alone"],
+        json!([{ "rule": rule, "failed": true }]),
+        "{}",
+        two.report["attempts"]
+    );
+    // The human-labelled delta is the two attempts' mean (half the first one's); the judge's
+    // labels read this attempt's run alone (main's own: no change).
+    assert!((human(&two.report) - human(&one.report) / 2.0).abs() < 1e-9);
+    assert_eq!(two.report["judge"]["deltas"][0]["judge_only"]["delta"], 0.0);
+}
