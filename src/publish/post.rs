@@ -194,13 +194,15 @@ pub(super) fn read_comment(
         .or_else(|| env.run.as_ref().and_then(|(r, _)| r.parse().ok()));
     let read = on_runtime(env.deadline, "GitHub", async {
         let client = client::Client::new(env, token, repo)?;
-        let body = first_body(&client, pr, id).await?;
-        let change = crate::forge::change::github(&client, pr).await;
+        // The runs first: a run listed as finished posted before it finished, so the comment
+        // read after it holds its state (no false alarm for a run that ends in between).
         let standing = match (keyed(args), run_id) {
             (true, Some(r)) => Some(crate::forge::runs::github(&client, r).await),
             (true, None) => Some(Err("GITHUB_RUN_ID is not set".into())),
             (false, _) => None,
         };
+        let body = first_body(&client, pr, id).await?;
+        let change = crate::forge::change::github(&client, pr).await;
         Ok((body, change, standing))
     });
     read.map(|(b, change, standing)| {
@@ -241,13 +243,15 @@ fn read_note(
     let pipeline = gl.pipeline_job.as_ref().and_then(|(p, _)| p.parse().ok());
     let read = on_runtime(env.deadline, "GitLab", async {
         let client = crate::gitlab::Client::new(gl, token, env.retries, mr)?;
-        let body = first_body(&client, mr, id).await?;
-        let change = crate::forge::change::gitlab(&client, mr).await;
+        // The runs first: a pipeline listed as finished posted before it finished, so the note
+        // read after it holds its state (no false alarm for a pipeline that ends in between).
         let standing = match (keyed(args), pipeline) {
             (true, Some(p)) => Some(crate::forge::runs::gitlab(&client, mr, p).await),
             (true, None) => Some(Err("CI_PIPELINE_ID is not set".into())),
             (false, _) => None,
         };
+        let body = first_body(&client, mr, id).await?;
+        let change = crate::forge::change::gitlab(&client, mr).await;
         Ok((body, change, standing))
     });
     read.map(|(b, change, standing)| {
