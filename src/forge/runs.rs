@@ -8,7 +8,8 @@
 //! /repos/O/R/actions/workflows/W/runs?branch=B&event=pull_request&status=completed`: the newest
 //! 100 finished runs of that workflow on the pull request's branch, those from its head
 //! repository kept). On a `workflow_run` event (the fork-safe pair's part 2) the run is the
-//! triggering one (the pull request's part 1). GitLab: pipeline ids (`GET
+//! triggering one (the pull request's part 1). Only `pull_request` runs are counted: a
+//! `pull_request_target` run's branch is the base branch, which every pull request shares. GitLab: pipeline ids (`GET
 //! /projects/ID/merge_requests/IID/pipelines`: the merge request's newest 100 pipelines).
 
 use serde::Deserialize;
@@ -67,6 +68,15 @@ pub async fn github(
         return Err(client.refusal(&reply, &what, hint));
     }
     let me: GithubRun = reply.parse(&what)?;
+    if me.event != "pull_request" {
+        // A `pull_request_target` run's branch is the base branch, shared by every pull
+        // request: its runs cannot be counted per pull request.
+        return Err(format!(
+            "workflow run {run_id} is a {} run, not a pull_request one: only pull_request runs \
+             are counted per pull request",
+            crate::safe_text::shown(&me.event)
+        ));
+    }
     let branch = me.head_branch.clone().unwrap_or_default();
     let home = me.head_repository.as_ref().map(|r| r.full_name.clone());
     let what = format!("listing the finished runs of workflow {}", me.workflow_id);

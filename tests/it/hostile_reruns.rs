@@ -57,6 +57,8 @@ struct Repo {
     /// The finished runs of the workflow on the pull request's branch, as GitHub lists them
     /// (None: the runs routes answer 404). Each check is run number = its run id.
     runs: std::cell::RefCell<Option<Vec<Value>>>,
+    /// The event of this check's run as GitHub records it.
+    event: std::cell::Cell<&'static str>,
 }
 
 struct Run {
@@ -81,6 +83,7 @@ impl Repo {
             comment: Default::default(),
             files: Default::default(),
             runs: Default::default(),
+            event: std::cell::Cell::new("pull_request"),
         }
     }
 
@@ -120,7 +123,7 @@ impl Repo {
         if let Some(finished) = &*self.runs.borrow() {
             let me = json!({
                 "id": run, "run_number": run, "workflow_id": 77, "head_branch": "tune",
-                "event": "pull_request", "conclusion": null,
+                "event": self.event.get(), "conclusion": null,
                 "head_repository": { "full_name": "octo/repo" },
             });
             self.gh.mount(
@@ -1054,6 +1057,15 @@ fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
         "{}",
         warnings(&six.report)
     );
+    // A pull_request_target run lists the base branch's runs of every pull request: not counted.
+    repo.event.set("pull_request_target");
+    let target = repo.check('f', (8, 1), &candidate(0.01, 16), key);
+    assert!(
+        warnings(&target.report).contains("could not be checked against the forge's runs (workflow run 8 is a pull_request_target run, not a pull_request one"),
+        "{}",
+        warnings(&target.report)
+    );
+    repo.event.set("pull_request");
     // Without actions: read the check says it could not be made.
     *repo.runs.borrow_mut() = None;
     let seven = repo.check('f', (7, 1), &candidate(0.01, 16), key);
