@@ -38,7 +38,7 @@
 //! (largest) unit mean: whenever (1 − k/n)ⁿ ≥ α/2, one side of the interval was the worst single
 //! delta, so 3 of 1,000 queries moved by (+0.02, −0.02, −0.02) read [−0.0200, +0.0001] and failed
 //! a margin of 0.01 that (+0.02, −0.02, +0.02) passed, and a retriever whose ties break
-//! differently on 1% of the queries was blocked in 8–22% of pull requests at 43–500 queries
+//! differently on 1% of the queries was blocked in up to 24% of pull requests at 43–500 queries
 //! (calibration/results.txt, docs/statistics.md "Resamples without spread"). Only when no
 //! resample has spread (two units, or very few resamples) is the interval the hull of the unit
 //! means, the furthest any resample mean can reach.
