@@ -576,6 +576,11 @@ pub struct Comparison {
     /// No unit moved: every delta within tie-epsilon. The interval is the point, and the
     /// statistical rules read "untouched".
     pub untouched: bool,
+    /// With `[noise] file`: some query moved beyond tie-epsilon but none beyond its run-to-run
+    /// band, and the mean delta lies within the run-level noise floor (`noise::band`); the
+    /// statistical rules read "untouched" where the bands allow it (`judge`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within_noise: Option<WithinNoise>,
     /// The largest change one query's value can make: 1 for a metric bounded to [0, 1], else
     /// the values' observed range on both sides (what bounds an unseen drop when none moved).
     #[serde(skip)]
@@ -641,6 +646,23 @@ pub struct Comparison {
     /// Not in the JSON: there every comparison and gate result names its `statistic`.
     #[serde(skip)]
     pub statistic_in_name: bool,
+}
+
+/// A comparison whose every per-query move lies within the run-to-run noise an A/A noise file
+/// measured (`noise::band`): what "unchanged beyond run-to-run noise" rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WithinNoise {
+    /// The noise file, as written in the gate file.
+    pub file: String,
+    /// Queries whose delta lies beyond tie-epsilon (each within its band).
+    pub jittered: usize,
+    /// The largest |delta| among them.
+    pub largest_move: f64,
+    /// The mean of the per-query bands over the slice's queries (tie-epsilon where the A/A runs
+    /// never moved a query): the largest mean change moves within the bands can carry.
+    pub band_mean: f64,
+    /// The run-level noise floor at this check's replicate counts, which |delta| lies within.
+    pub floor: f64,
 }
 
 /// The name a reader sees for `metric` read as `statistic`: the metric alone, or "metric

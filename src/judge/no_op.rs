@@ -16,11 +16,16 @@
 //! (`stats::power::no_op_pass`): with many gated comparisons at tight margins it is near 0
 //! (3 metrics × 20 critical slices at 2.5–4 standard errors fail a no-op 99–100% of the time),
 //! and the judge warns with the margin or the queries per slice that would let one pass.
+//!
+//! With an A/A noise file, "moved" means beyond the run-to-run noise (`noise::band`): a mean
+//! on which no query moved beyond its band, within the run-level floor, reads untouched when
+//! the bands' mean (the largest mean change moves within them can carry) is within the rule's
+//! margin; else the interval judges it as usual.
 
 use std::collections::BTreeMap;
 
 use crate::config::Gate;
-use crate::model::Comparison;
+use crate::model::{Comparison, GateResult, WithinNoise};
 use crate::stats::power::{no_op_margin, no_op_pass, NoOpRule};
 
 /// What zero moved units bound: the unseen moved share, the drop it could carry, and the fewest
@@ -134,6 +139,31 @@ pub fn unlikely_pass(
         crate::numbers::percent(AIM),
         widen.join("; ")
     ))
+}
+
+/// Whether `rule` on `c` reads untouched because no query moved beyond its run-to-run band:
+/// `c` is within the noise, a delta rule's margin holds the bands' mean, and `proven` (the
+/// guarantee's own condition for untouched: under `distribution-free` the rule's bound passed).
+pub fn within_noise(rule: &str, r: &GateResult, c: &Comparison, proven: bool) -> bool {
+    let Some(w) = &c.within_noise else {
+        return false;
+    };
+    let delta_rule = matches!(rule, "max-drop" | "max-change" | "fail-if-significant-drop");
+    proven && (!delta_rule || w.band_mean <= r.threshold.abs())
+}
+
+/// "4 queries moved, by at most 0.3333, each within its run-to-run band from noise.json (the
+/// bands carry a mean change of at most 0.0078); the mean delta within the run-level noise
+/// floor 0.0120".
+pub fn band_words(w: &WithinNoise) -> String {
+    format!(
+        "{} beyond tie-epsilon, by at most {}, each within its run-to-run band from {} (the bands carry a mean change of at most {}); the mean delta within the run-level noise floor {}",
+        crate::numbers::count(w.jittered, "query moved", "queries moved"),
+        crate::numbers::plain(w.largest_move),
+        crate::safe_text::shown(&w.file),
+        crate::numbers::plain(w.band_mean),
+        crate::numbers::plain(w.floor),
+    )
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use crate::pair::Paired;
 use crate::slices::Slice;
 
 use super::quarantine::{self, Entry};
+use super::NoiseFile;
 
 /// Reads the quarantine list (refusing expired entries), removes its queries from every slice,
 /// and returns the entries with the queries' deltas, and warnings for ids that are not paired.
@@ -87,6 +88,14 @@ fn quarantined(e: Entry, paired: &Paired, i: usize) -> Quarantined {
     }
 }
 
+/// The noise file of `[noise] file`, read (None without one).
+pub fn read_file(cfg: &Config) -> Result<Option<(&InputSpec, NoiseFile)>> {
+    match &cfg.noise.file {
+        Some(spec) => Ok(Some((spec, super::file::read(&spec.path, &spec.shown())?))),
+        None => Ok(None),
+    }
+}
+
 /// The report's noise section (None when there are no replicates, no noise file and no
 /// quarantine) and the margin-below-floor warnings.
 pub fn report(
@@ -94,12 +103,9 @@ pub fn report(
     paired: &Paired,
     comparisons: &[Comparison],
     quarantined: Vec<Quarantined>,
+    file: Option<(&InputSpec, &NoiseFile)>,
 ) -> Result<(Option<NoiseReport>, Vec<String>)> {
     let replicates = paired.replicates.as_ref().map(|r| r.counts);
-    let file = match &cfg.noise.file {
-        Some(spec) => Some((spec, super::file::read(&spec.path, &spec.shown())?)),
-        None => None,
-    };
     if replicates.is_none() && file.is_none() && cfg.noise.quarantine.is_none() {
         return Ok((None, Vec::new()));
     }
@@ -110,8 +116,7 @@ pub fn report(
     };
     let mut warnings = Vec::new();
     if let Some((spec, f)) = file {
-        let [rb, rc] = replicates.unwrap_or([1, 1]);
-        let scale = ((1.0 / rb as f64 + 1.0 / rc as f64) / 2.0).sqrt();
+        let scale = super::band::scale(replicates);
         // A metric read under two statistics has one floor per slice (the noise file's A/A).
         let mut seen = HashSet::new();
         for c in comparisons {

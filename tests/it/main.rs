@@ -66,6 +66,7 @@ mod manuals;
 mod min_moved_cli;
 mod missing_rankings;
 mod noise_cli;
+mod noise_moved;
 #[cfg(feature = "parquet")]
 mod number_parsing;
 mod outcomes_cases;

@@ -50,7 +50,7 @@ fn aa_on_two_identical_files_reports_zero_noise() {
         .stdout(predicate::str::contains("no significant difference"));
     let f: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    assert_eq!(f["noise_version"], 1);
+    assert_eq!(f["noise_version"], 2);
     assert_eq!(f["replicates"], 2);
     for e in f["entries"].as_array().unwrap() {
         for key in [
