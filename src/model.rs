@@ -48,6 +48,18 @@ impl Verdict {
         }
     }
 
+    /// A GitHub check run's conclusion: `success` (pass, untouched), `failure` (fail, and
+    /// inconclusive when `on_inconclusive` is "fail": the exit code's reading) or `neutral`
+    /// (inconclusive, which a required check lets through: see docs/github.md).
+    pub fn conclusion(self, on_inconclusive: &str) -> &'static str {
+        match self {
+            Verdict::Pass | Verdict::Untouched => "success",
+            Verdict::Fail => "failure",
+            Verdict::Inconclusive if on_inconclusive == "fail" => "failure",
+            Verdict::Inconclusive => "neutral",
+        }
+    }
+
     /// The word a headline starts with: PASS, FAIL, UNTOUCHED, INCONCLUSIVE.
     pub fn upper(self) -> &'static str {
         match self {

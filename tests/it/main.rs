@@ -83,6 +83,8 @@ mod publish_actions;
 #[cfg(feature = "github")]
 mod publish_attempts;
 #[cfg(feature = "github")]
+mod publish_check_run;
+#[cfg(feature = "github")]
 mod publish_comment_modes;
 #[cfg(feature = "github")]
 mod publish_e2e;
