@@ -670,9 +670,14 @@ pub struct WithinNoise {
     pub jittered: usize,
     /// The largest |delta| among them.
     pub largest_move: f64,
-    /// The mean of the per-query bands over the slice's queries (tie-epsilon where the A/A runs
-    /// never moved a query): the largest mean change moves within the bands can carry.
-    pub band_mean: f64,
+    /// The run-level band: the largest difference two A/A replicates showed on any query (the
+    /// band of a query they never moved), at this check's replicate counts.
+    pub run_band: f64,
+    /// The most queries that may move: as many as the A/A replicates moved on this slice.
+    pub jitter_cap: usize,
+    /// The largest mean change moves within the noise can carry: the `jitter_cap` largest
+    /// per-query bands summed over the slice's queries, divided by their number.
+    pub can_carry: f64,
     /// The run-level noise floor at this check's replicate counts, which |delta| lies within.
     pub floor: f64,
 }

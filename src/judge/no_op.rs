@@ -18,9 +18,9 @@
 //! and the judge warns with the margin or the queries per slice that would let one pass.
 //!
 //! With an A/A noise file, "moved" means beyond the run-to-run noise (`noise::band`): a mean
-//! on which no query moved beyond its band, within the run-level floor, reads untouched when
-//! the bands' mean (the largest mean change moves within them can carry) is within the rule's
-//! margin; else the interval judges it as usual.
+//! on which no query moved beyond its band, no more queries moved than the A/A runs moved, and
+//! the mean delta lies within the run-level floor, reads untouched when what such moves can
+//! carry is within the rule's margin; else the interval judges it as usual.
 
 use std::collections::BTreeMap;
 
@@ -142,26 +142,28 @@ pub fn unlikely_pass(
 }
 
 /// Whether `rule` on `c` reads untouched because no query moved beyond its run-to-run band:
-/// `c` is within the noise, a delta rule's margin holds the bands' mean, and `proven` (the
+/// `c` is within the noise, a delta rule's margin holds what such moves can carry, and `proven` (the
 /// guarantee's own condition for untouched: under `distribution-free` the rule's bound passed).
 pub fn within_noise(rule: &str, r: &GateResult, c: &Comparison, proven: bool) -> bool {
     let Some(w) = &c.within_noise else {
         return false;
     };
     let delta_rule = matches!(rule, "max-drop" | "max-change" | "fail-if-significant-drop");
-    proven && (!delta_rule || w.band_mean <= r.threshold.abs())
+    proven && (!delta_rule || w.can_carry <= r.threshold.abs())
 }
 
-/// "4 queries moved, by at most 0.3333, each within its run-to-run band from noise.json (the
-/// bands carry a mean change of at most 0.0078); the mean delta within the run-level noise
-/// floor 0.0120".
+/// "2 queries moved beyond tie-epsilon (the A/A runs moved 3), by at most 0.2500, each within
+/// its run-to-run band from noise.json (0.2500 on a query they never moved); such moves carry a
+/// mean change of at most 0.0125; the mean delta within the run-level noise floor 0.0134".
 pub fn band_words(w: &WithinNoise) -> String {
     format!(
-        "{} beyond tie-epsilon, by at most {}, each within its run-to-run band from {} (the bands carry a mean change of at most {}); the mean delta within the run-level noise floor {}",
+        "{} beyond tie-epsilon (the A/A runs moved {}), by at most {}, each within its run-to-run band from {} ({} on a query they never moved); such moves carry a mean change of at most {}; the mean delta within the run-level noise floor {}",
         crate::numbers::count(w.jittered, "query moved", "queries moved"),
+        w.jitter_cap,
         crate::numbers::plain(w.largest_move),
         crate::safe_text::shown(&w.file),
-        crate::numbers::plain(w.band_mean),
+        crate::numbers::plain(w.run_band),
+        crate::numbers::plain(w.can_carry),
         crate::numbers::plain(w.floor),
     )
 }
