@@ -207,3 +207,23 @@ fn a_version_1_noise_file_has_no_bands_and_keeps_tie_epsilon() {
     let report = json_exit(&mut check_json(&g), 1);
     assert!(report["comparisons"][0].get("within_noise").is_none());
 }
+
+/// docs/hostile.md `candidate-drops-within-noise`: a candidate that lowers only main's flaky
+/// queries, each within its band, reads untouched only where such moves carry no more than the
+/// margin, and its observed drop then lies within the margin; one query more, and the interval
+/// judges it.
+#[test]
+fn candidate_drops_within_noise() {
+    let dir = setup(&jittered());
+    let report = json_exit(&mut check_json(&gate(dir.path(), 0.01, true)), 0);
+    let c = &report["comparisons"][0];
+    assert_eq!(report["verdict"], "untouched");
+    let carry = c["within_noise"]["can_carry"].as_f64().unwrap();
+    assert!(
+        carry <= 0.01 && c["delta"].as_f64().unwrap() >= -carry,
+        "{c}"
+    );
+    json_exit(&mut check_json(&gate(dir.path(), 0.005, true)), 1);
+    let dir = setup(&run([0, 0], &[(30, -0.01)].into()));
+    json_exit(&mut check_json(&gate(dir.path(), 0.01, true)), 1);
+}
