@@ -215,7 +215,7 @@ fn a_version_1_noise_file_has_no_bands_and_keeps_tie_epsilon() {
 #[test]
 fn candidate_drops_within_noise() {
     let dir = setup(&jittered());
-    let report = json_exit(&mut check_json(&gate(dir.path(), 0.01, true)), 0);
+    let report = json_exit(&mut check_json(gate(dir.path(), 0.01, true)), 0);
     let c = &report["comparisons"][0];
     assert_eq!(report["verdict"], "untouched");
     let carry = c["within_noise"]["can_carry"].as_f64().unwrap();
@@ -223,7 +223,7 @@ fn candidate_drops_within_noise() {
         carry <= 0.01 && c["delta"].as_f64().unwrap() >= -carry,
         "{c}"
     );
-    json_exit(&mut check_json(&gate(dir.path(), 0.005, true)), 1);
+    json_exit(&mut check_json(gate(dir.path(), 0.005, true)), 1);
     let dir = setup(&run([0, 0], &[(30, -0.01)].into()));
-    json_exit(&mut check_json(&gate(dir.path(), 0.01, true)), 1);
+    json_exit(&mut check_json(gate(dir.path(), 0.01, true)), 1);
 }
