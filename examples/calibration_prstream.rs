@@ -2,12 +2,13 @@
 //! size, unit, critical slices, `max-drop` margin, guarantee), friction on honest pull requests,
 //! escape at the margin (green / amber), the amber rate, and the resolution p*.
 //!
-//!     nice -n 10 cargo run --release --example calibration_prstream -- SETS [RESAMPLES [DATA_SEED [GUARANTEES [SIZES]]]]
+//!     nice -n 10 cargo run --release --example calibration_prstream -- SETS [RESAMPLES [DATA_SEED [GUARANTEES [SIZES [SLICES]]]]]
 //!
 //! SETS pull requests per kind and gate file (a quarter of them, at least 50, from 500 queries
 //! on); RESAMPLES per check (0: the gate file's default, 10,000); GUARANTEES `none` (no
 //! `[verdict]` table: the engine's only behaviour), or a comma list of `regular`,
-//! `distribution-free`; SIZES a comma list of set sizes (default every profile).
+//! `distribution-free`; SIZES a comma list of set sizes (default every profile); SLICES `plain`
+//! (the gate files without a critical slice), `critical` (those with one) or `both` (default).
 
 #[path = "../calibration/prstream.rs"]
 mod prstream;
@@ -27,6 +28,8 @@ struct Args {
     seed: u64,
     guarantees: Vec<Option<&'static str>>,
     sizes: Vec<usize>,
+    /// Which critical-slice settings to run: without, with, or both.
+    critical: Vec<bool>,
 }
 
 fn args() -> Args {
@@ -50,7 +53,14 @@ fn args() -> Args {
             .collect(),
         None => prstream::PROFILES.to_vec(),
     };
+    let critical = match a.get(5).map(String::as_str) {
+        None | Some("both") => vec![false, true],
+        Some("plain") => vec![false],
+        Some("critical") => vec![true],
+        Some(other) => panic!("unknown SLICES {other}: plain, critical or both"),
+    };
     Args {
+        critical,
         sets: num(0, 200) as usize,
         resamples: Some(num(1, 0)).filter(|&r| r > 0),
         seed: num(2, 2026),
@@ -195,7 +205,7 @@ fn main() {
     println!("* out of band (regular: friction > 1% quiet / 5% jitter, amber > 10%, escape > 2.5% above the resolution; distribution-free: escape > 2.5% on every design); b: the design moves fewer units than p* (below the resolution)");
     for &n in &a.sizes {
         for groups in [false, true] {
-            for critical in [false, true] {
+            for &critical in &a.critical {
                 for &margin in &prstream::MARGINS {
                     for &guarantee in &a.guarantees {
                         let team = Team {

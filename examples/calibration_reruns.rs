@@ -66,6 +66,7 @@ fn first_pass(
             scope: "o/r#1/prod".into(),
             key: None,
             change: Some(Ok("change".into())),
+            standing: None,
         },
         ..Default::default()
     };

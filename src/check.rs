@@ -339,6 +339,10 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
         report.efficiency = Some(e);
     }
     report.attempts = pooled.report;
+    let alone = report.judged_alone();
+    if let Some(a) = report.attempts.as_mut() {
+        a.judged_alone = alone;
+    }
     Ok(Analysis { report, holes, own })
 }
 

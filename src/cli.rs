@@ -103,10 +103,11 @@ pub struct LedgerRecordArgs {
     /// The parent commit's stored results (from `baseline fetch`), with its ledger beside it.
     #[arg(long, value_name = "FILE")]
     pub parent: Option<PathBuf>,
-    /// This run's commit (default: GITHUB_SHA).
+    /// This run's commit (default: GITHUB_SHA, on GitLab CI_COMMIT_SHA).
     #[arg(long, value_name = "SHA")]
     pub commit: Option<String>,
-    /// The pull request this commit merged (default: from the push event's head commit message).
+    /// The pull request this commit merged (default: the forge's record of the commit, else its
+    /// message).
     #[arg(long, value_name = "N")]
     pub pr: Option<u64>,
 }

@@ -380,6 +380,8 @@ fn analyze_across_runs(
     let report = &mut analysis.report;
     let flipped = crate::publish::history::flip_warning(&earlier, report.verdict);
     report.warnings.extend(flipped);
+    let alone = crate::publish::history::alone_flips(&earlier, report);
+    report.warnings.extend(alone);
     let hidden = history
         .next(report, earlier.attempt.max(1), &analysis.own)
         .map(|mut state| {

@@ -32,6 +32,17 @@ pub fn pr_from_message(message: &str) -> Option<u64> {
     if let Some(rest) = first.strip_prefix("Merge pull request #") {
         return digits(rest);
     }
+    // GitLab's merge commit ends its message with "See merge request group/project!801".
+    let see = message
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix("See merge request "))
+        .and_then(|l| l.rfind('!').map(|at| &l[at + 1..]))
+        .and_then(digits);
+    if see.is_some() {
+        return see;
+    }
     let open = first.strip_suffix(')')?.rfind("(#")?;
     digits(&first[open + 2..])
 }
@@ -155,13 +166,23 @@ fn merged_pr(
         Err(e) => e,
         _ => "the forge names no merged request for it".into(),
     };
-    let pr = env.push_message().as_deref().and_then(pr_from_message);
-    let said = pr.map(|n| {
-        format!(
+    let gitlab = crate::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").filter(|_| !env.actions);
+    let message = match &gitlab {
+        Some(gl) => gl.commit_message.clone(),
+        None => env.push_message(),
+    };
+    let pr = message.as_deref().and_then(pr_from_message);
+    let said = pr.map(|n| match gitlab {
+        Some(_) => format!(
+            "the merged merge request !{n} was read from the head commit's message \
+             (CI_COMMIT_MESSAGE), not from the forge ({why}); a rebase merge's message may name \
+             another merge request: pass --pr N to be sure"
+        ),
+        None => format!(
             "the merged pull request #{n} was read from the head commit's message, not from the \
              forge ({why}); a rebase merge's message may name another pull request: pass --pr N \
              to be sure"
-        )
+        ),
     });
     (pr, said)
 }
@@ -226,8 +247,11 @@ pub fn ledger_record(args: &LedgerRecordArgs) -> Result<Outcome> {
         .commit
         .clone()
         .or_else(|| env.sha.clone())
+        .or_else(|| crate::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").and_then(|gl| gl.sha))
         .ok_or_else(|| {
-            Error::Usage("no commit: pass --commit SHA (GITHUB_SHA is not set)".into())
+            Error::Usage(
+                "no commit: pass --commit SHA (neither GITHUB_SHA nor CI_COMMIT_SHA is set)".into(),
+            )
         })?;
     let (pr, said) = merged_pr(args.pr, &env, &commit);
     let results = spec(&args.results);
@@ -411,6 +435,12 @@ mod tests {
         assert_eq!(
             pr_from_message("Tune the reranker (#820)\n\n* a"),
             Some(820)
+        );
+        assert_eq!(
+            pr_from_message(
+                "Merge branch 'tune' into 'main'\n\nTune the reranker\n\nSee merge request grp/proj!801\n"
+            ),
+            Some(801)
         );
         assert_eq!(pr_from_message("Fix #12 in the loader"), None);
         assert_eq!(pr_from_message("(#)"), None);

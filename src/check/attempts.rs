@@ -121,6 +121,7 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
             runs: if results == "pooled" { s.runs } else { 0 },
             results: results.into(),
         }),
+        judged_alone: Vec::new(),
     });
     out
 }

@@ -9,6 +9,8 @@
 pub mod change;
 #[cfg(feature = "github")]
 pub mod merged;
+#[cfg(feature = "github")]
+pub mod runs;
 pub mod stored;
 pub mod transport;
 

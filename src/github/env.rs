@@ -128,6 +128,14 @@ impl GithubEnv {
             .map(|s| s.to_ascii_lowercase())
     }
 
+    /// On a `workflow_run` event (the fork-safe pair's part 2), the triggering run's id
+    /// (`workflow_run.id`): the pull request's own run.
+    pub fn triggering_run(&self) -> Option<u64> {
+        let text = read_event(self.event_path.as_deref()?).ok()?;
+        let e: serde_json::Value = serde_json::from_str(&text).ok()?;
+        e.get("workflow_run")?.get("id")?.as_u64()
+    }
+
     /// A `push` event's head commit message (`head_commit.message`), where a merge names the
     /// pull request it merged ("Merge pull request #812 …", "Title (#812)").
     pub fn push_message(&self) -> Option<String> {

@@ -26,6 +26,9 @@ pub struct GitlabEnv {
     pub diff_base_sha: Option<String>,
     /// `CI_PIPELINE_ID` and `CI_JOB_ID`: a retried job keeps the pipeline and gets a new job.
     pub pipeline_job: Option<(String, String)>,
+    /// `CI_COMMIT_MESSAGE`: the head commit's message (where a merge commit names its merge
+    /// request, "See merge request group/project!801").
+    pub commit_message: Option<String>,
 }
 
 impl GitlabEnv {
@@ -56,6 +59,7 @@ impl GitlabEnv {
             job_url: get("CI_JOB_URL"),
             diff_base_sha: get("CI_MERGE_REQUEST_DIFF_BASE_SHA"),
             pipeline_job: get("CI_PIPELINE_ID").zip(get("CI_JOB_ID")),
+            commit_message: get("CI_COMMIT_MESSAGE"),
         })
     }
 

@@ -54,6 +54,21 @@ pub struct EarlierAttempt {
     /// Its results (None when the state did not keep them: too large for the comment, or the
     /// same as an earlier attempt's).
     pub values: Option<AttemptValues>,
+    /// The rules judged on that attempt alone ([`AloneRule`]) that failed there, by their
+    /// `rule` words.
+    pub alone_failed: Vec<String>,
+}
+
+/// Where this check stands among the request's runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    /// What the numbers count ("github workflow 77", "gitlab pipelines"): numbers of another
+    /// source are never compared.
+    pub source: String,
+    /// This check's run.
+    pub number: u64,
+    /// The request's other runs that finished (passed or failed), any order.
+    pub finished: Vec<u64>,
 }
 
 /// What the analysis is handed about earlier attempts of the commit it judges.
@@ -91,6 +106,8 @@ pub struct EarlierSummary {
     pub digests: Vec<String>,
     /// Attempts folded without their results (not kept, or covering other queries).
     pub lost: u32,
+    /// The rules judged on one attempt alone that failed in any folded attempt.
+    pub alone_failed: Vec<String>,
 }
 
 /// How the report's verdict pooled the attempts of one commit (absent on a first attempt).
@@ -108,6 +125,72 @@ pub struct AttemptsReport {
     /// The oldest attempts, folded into per-query means when the state reached its cap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summarised: Option<SummarisedAttempts>,
+    /// The rules the pooled runs do not reach, judged on this attempt's own inputs alone (the
+    /// state keeps per-query results, not the runs, judge labels or run cards they read).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub judged_alone: Vec<AloneRule>,
+}
+
+/// A rule judged on one attempt's own inputs alone, whatever the attempts pooled: a gate's
+/// judged bounds (`[judged]`: the unjudged documents of this attempt's runs), the judge's part
+/// of a gate on the judge-corrected delta (`[judge] gate-on = "corrected"`: this attempt's runs
+/// against the judge's labels; the human-labelled part reads the pooled runs), a run-level gate
+/// (`[efficiency]`: this attempt's run card).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AloneRule {
+    /// The rule in words: "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])".
+    pub rule: String,
+    /// It failed this attempt (a failing check of the verdict).
+    pub failed: bool,
+}
+
+/// "gate #1 max-drop ndcg@10 on all".
+fn gate_words(g: &crate::model::GateResult) -> String {
+    format!("gate #{} {} {} on {}", g.gate, g.rule, g.name(), g.slice)
+}
+
+impl crate::model::Report {
+    /// The rules of this report that read one attempt's own inputs alone ([`AloneRule`]), in
+    /// gate order: each gate's judged bounds, each gate on the judge-corrected delta, each
+    /// run-level gate.
+    pub fn judged_alone(&self) -> Vec<AloneRule> {
+        use crate::model::NotJudged;
+        let corrected = self
+            .judge
+            .as_ref()
+            .is_some_and(|j| j.gate_on == "corrected");
+        let mut out = Vec::new();
+        for g in self.gates.iter().filter(|g| g.rule != "max-drift") {
+            let too_few = g.not_judged == Some(NotJudged::TooFewJudgments);
+            if g.judged.is_some() || too_few {
+                let unreliable = g.judged.as_ref().is_some_and(|b| b.unreliable);
+                out.push(AloneRule {
+                    rule: format!("{}: its judged bounds ([judged])", gate_words(g)),
+                    failed: (unreliable || too_few) && g.fails_build,
+                });
+            }
+            if corrected && g.statistic == "mean" {
+                out.push(AloneRule {
+                    rule: format!(
+                        "{}: the judge's part of its corrected delta ([judge] gate-on = \
+                         \"corrected\")",
+                        gate_words(g)
+                    ),
+                    failed: !g.passed && g.fails_build,
+                });
+            }
+        }
+        for r in self.efficiency.iter().flat_map(|e| &e.gates) {
+            out.push(AloneRule {
+                rule: format!(
+                    "gate #{} {} {}: the run cards ([efficiency])",
+                    r.gate, r.rule, r.metric
+                ),
+                failed: !r.passed && r.fails_build,
+            });
+        }
+        out
+    }
 }
 
 /// The report's view of [`EarlierSummary`].

@@ -12,12 +12,12 @@
 //! same run id and attempt, or pipeline and job) replaces its own record instead of adding one.
 
 use crate::model::looks::{
-    AttemptValues, Earlier, EarlierAttempt, EarlierSummary, LookRow, LooksReport,
+    AttemptValues, Earlier, EarlierAttempt, EarlierSummary, LookRow, LooksReport, Standing,
 };
 use crate::model::{Report, Verdict};
 use crate::numbers::signed;
 
-use super::state::{Found, State, StoredAttempt, StoredLook};
+use super::state::{Found, Reference, State, StoredAttempt, StoredLook};
 use super::{GithubEnv, PublishArgs};
 
 /// Where this check runs: the commit it judges, the CI run, and what the state's check covers.
@@ -32,6 +32,9 @@ pub struct Context {
     /// SHA-256 of the pull request's change as the forge lists it, or why it could not be
     /// listed (attempts are then keyed by the commit).
     pub change: Option<Result<String, String>>,
+    /// With a state key: this run among the request's runs by the forge's monotonic count, or
+    /// why the forge could not say.
+    pub standing: Option<Result<Standing, String>>,
 }
 
 /// What the comment said before this check.
@@ -44,6 +47,9 @@ pub struct History {
     pub warnings: Vec<String>,
     /// For stderr only: the comment could not be read (publishing will say why again).
     pub unread: Option<String>,
+    /// `--comment-mode on-failure`: a passing run posts nothing, so a missing state says
+    /// nothing about a removal.
+    pub may_skip: bool,
 }
 
 /// Reads this gate's sticky comment (best effort: a failure is a warning, and the check runs
@@ -53,7 +59,10 @@ pub fn read(args: &PublishArgs, env: &GithubEnv) -> History {
         .ok()
         .filter(|k| !k.trim().is_empty())
         .map(|k| k.trim().as_bytes().to_vec());
-    let mut h = History::default();
+    let mut h = History {
+        may_skip: args.comment_mode == super::CommentWhen::OnFailure,
+        ..Default::default()
+    };
     match super::post::read_comment(args, env) {
         Ok((ctx, body)) => {
             h.ctx = Context { key, ..ctx };
@@ -70,6 +79,12 @@ pub fn read(args: &PublishArgs, env: &GithubEnv) -> History {
                     "the sticky comment's hidden state was ignored: {why}; earlier attempts \
                      and looks are not counted"
                 )),
+            }
+            if let Some((warning, replayed)) = h.rolled_back() {
+                h.warnings.push(warning);
+                if replayed {
+                    h.state = None;
+                }
             }
         }
         Err(msg) => {
@@ -136,6 +151,66 @@ impl History {
         })
     }
 
+    /// With a state key, by the forge's count of the request's runs ([`Standing`]): the warning
+    /// when the state went back in time (a run that finished after the one that wrote it; the
+    /// state is then a replay, not trusted: `true`) or disappeared (no state, but earlier runs
+    /// finished), or when the forge could not say.
+    fn rolled_back(&self) -> Option<(String, bool)> {
+        self.ctx.key.as_ref()?;
+        let standing = match self.ctx.standing.as_ref()? {
+            Ok(s) => s,
+            Err(why) => {
+                let w = format!(
+                    "the sticky comment's signed state could not be checked against the \
+                     forge's runs ({why}): a state removed, or replaced by an older one, would \
+                     go unnoticed"
+                );
+                return Some((w, false));
+            }
+        };
+        let mut before: Vec<u64> = standing
+            .finished
+            .iter()
+            .copied()
+            .filter(|&n| n < standing.number)
+            .collect();
+        before.sort_unstable();
+        before.dedup();
+        let (src, now) = (standing.source.as_str(), standing.number);
+        match &self.state {
+            Some(s) => {
+                let r = s
+                    .reference
+                    .as_ref()
+                    .filter(|r| r.source == standing.source)?;
+                let newer: Vec<u64> = before.into_iter().filter(|&n| n > r.number).collect();
+                (!newer.is_empty()).then(|| {
+                    let w = format!(
+                        "the sticky comment's signed state was last written by {}, but {} of \
+                         this request finished after it (this is {}): the state was replaced \
+                         by an older one (or those runs stopped before they posted); it is not \
+                         trusted, and this verdict is judged without the request's history",
+                        named(src, &[r.number]),
+                        named(src, &newer),
+                        named(src, &[now]),
+                    );
+                    (w, true)
+                })
+            }
+            None if self.warnings.is_empty() && !self.may_skip && !before.is_empty() => {
+                let w = format!(
+                    "the sticky comment holds no state, but {} of this request finished before \
+                     this one ({}): the state or the comment was removed (or those runs stopped \
+                     before they posted); this verdict is judged without the request's history",
+                    named(src, &before),
+                    named(src, &[now]),
+                );
+                Some((w, false))
+            }
+            None => None,
+        }
+    }
+
     /// The earlier attempts of the judged candidate, for the analysis to pool.
     pub fn earlier(&self) -> Earlier {
         let mut e = Earlier {
@@ -186,6 +261,7 @@ impl History {
                 verdict: a.verdict,
                 digest: a.digest.clone(),
                 values: values.ok(),
+                alone_failed: a.alone_failed.clone(),
             });
         }
         e.summary = l
@@ -201,6 +277,16 @@ impl History {
     pub fn next(&self, report: &Report, attempt: u32, own: &AttemptValues) -> Option<State> {
         let commit = self.ctx.commit.clone()?;
         let mut state = self.state.clone().unwrap_or_default();
+        if let (Some(_), Some(Ok(s))) = (&self.ctx.key, &self.ctx.standing) {
+            let newer = state
+                .reference
+                .take()
+                .filter(|r| r.source == s.source && r.number > s.number);
+            state.reference = Some(newer.unwrap_or(Reference {
+                source: s.source.clone(),
+                number: s.number,
+            }));
+        }
         let mut look = match self.mine(&state) {
             Some(i) => state.looks.remove(i),
             None => StoredLook {
@@ -227,6 +313,12 @@ impl History {
         // without them, or (no CI run to tell it apart: a local check) not at all.
         let digest = own.digest();
         let mut record = StoredAttempt::new(attempt, self.ctx.run.clone(), report.verdict, own);
+        record.alone_failed = report
+            .judged_alone()
+            .into_iter()
+            .filter(|r| r.failed)
+            .map(|r| r.rule)
+            .collect();
         let seen = look.attempts.iter().any(|a| a.digest == digest)
             || look
                 .summary
@@ -268,6 +360,7 @@ fn summary(s: &super::state::Summary, short: &str, warnings: &mut Vec<String>) -
         means,
         digests: s.digests.clone(),
         lost: s.lost,
+        alone_failed: s.alone_failed.clone(),
     }
 }
 
@@ -306,6 +399,45 @@ pub fn flip_warning(earlier: &Earlier, verdict: Verdict) -> Option<String> {
     ))
 }
 
+/// The rules judged on this attempt alone (`Report::judged_alone`) that hold now but failed in
+/// an earlier attempt of the same candidate (nothing the evaluation reads changed between
+/// them): one warning each, whatever the verdict and the size of the move. The state keeps no
+/// runs or run cards for such a rule, so each attempt is a fresh draw of it.
+pub fn alone_flips(earlier: &Earlier, report: &Report) -> Vec<String> {
+    let commit = earlier.commit.as_deref().map_or("", short);
+    report
+        .judged_alone()
+        .into_iter()
+        .filter(|r| !r.failed)
+        .filter_map(|r| {
+            let mut failed: Vec<String> = earlier
+                .attempts
+                .iter()
+                .filter(|a| a.alone_failed.contains(&r.rule))
+                .map(|a| a.attempt.to_string())
+                .collect();
+            if let Some(s) = earlier
+                .summary
+                .as_ref()
+                .filter(|s| s.alone_failed.contains(&r.rule))
+            {
+                failed.insert(0, format!("{}–{} (summarised)", s.first, s.last));
+            }
+            (!failed.is_empty()).then(|| {
+                format!(
+                    "{}, judged on the newest attempt alone, failed in attempt(s) {} of {commit} \
+                     and holds now with nothing the evaluation reads changed (re-runs, or commits \
+                     that left the change as it was): the sticky comment's state keeps no runs, \
+                     judge labels or run cards for it, so each attempt is a fresh draw; check \
+                     that the check was not re-run until it passed",
+                    r.rule,
+                    failed.join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
 /// The gated rows of a report, as a look keeps them.
 pub fn rows(report: &Report) -> Vec<LookRow> {
     report
@@ -323,6 +455,33 @@ pub fn rows(report: &Report) -> Vec<LookRow> {
             })
         })
         .collect()
+}
+
+/// Runs of `source` by number, as the forge names them: "workflow run #41", "workflow runs
+/// #43, #44", "pipeline 812"; past five, how many more.
+fn named(source: &str, ns: &[u64]) -> String {
+    let github = source.starts_with("github");
+    let shown: Vec<String> = ns
+        .iter()
+        .take(5)
+        .map(|n| {
+            if github {
+                format!("#{n}")
+            } else {
+                n.to_string()
+            }
+        })
+        .collect();
+    let noun = match (github, ns.len() > 1) {
+        (true, false) => "workflow run",
+        (true, true) => "workflow runs",
+        (false, false) => "pipeline",
+        (false, true) => "pipelines",
+    };
+    match ns.len() {
+        n if n > 5 => format!("{noun} {} and {} more", shown.join(", "), n - 5),
+        _ => format!("{noun} {}", shown.join(", ")),
+    }
 }
 
 fn short(commit: &str) -> &str {

@@ -171,37 +171,7 @@ pub(super) fn read_comment(
     if let Some(gl) =
         crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
     {
-        let Ok((mr, token)) = gitlab_target(args, &gl) else {
-            return Ok(Default::default());
-        };
-        let ctx = history::Context {
-            commit: gl.judged_commit(),
-            run: gl
-                .pipeline_job
-                .as_ref()
-                .map(|(p, j)| format!("pipeline {p} job {j}")),
-            scope: format!("{}!{mr}/{id}", gl.project),
-            key: None,
-            change: None,
-        };
-        let read = on_runtime(env.deadline, "GitLab", async {
-            let client = crate::gitlab::Client::new(&gl, token, env.retries, mr)?;
-            let body = first_body(&client, mr, id).await?;
-            let change = crate::forge::change::gitlab(&client, mr).await;
-            Ok((body, change))
-        });
-        return read
-            .map(|(b, change)| {
-                let change = change.map_err(|e| redact(&e, Some(token)));
-                (
-                    history::Context {
-                        change: Some(change),
-                        ..ctx
-                    },
-                    b,
-                )
-            })
-            .map_err(|e| redact(&e, Some(token)));
+        return read_note(args, env, &gl, id);
     }
     let (Some(token), Some(repo), Ok(pr)) = (
         env.token.as_ref(),
@@ -216,23 +186,93 @@ pub(super) fn read_comment(
         scope: format!("{repo}#{pr}/{id}"),
         key: None,
         change: None,
+        standing: None,
     };
+    // The pull request's own run: on `workflow_run` (fork-safe part 2) the triggering one.
+    let run_id = env
+        .triggering_run()
+        .or_else(|| env.run.as_ref().and_then(|(r, _)| r.parse().ok()));
     let read = on_runtime(env.deadline, "GitHub", async {
         let client = client::Client::new(env, token, repo)?;
+        // The runs first: a run listed as finished posted before it finished, so the comment
+        // read after it holds its state (no false alarm for a run that ends in between).
+        let standing = match (keyed(args), run_id) {
+            (true, Some(r)) => Some(crate::forge::runs::github(&client, r).await),
+            (true, None) => Some(Err("GITHUB_RUN_ID is not set".into())),
+            (false, _) => None,
+        };
         let body = first_body(&client, pr, id).await?;
         let change = crate::forge::change::github(&client, pr).await;
-        Ok((body, change))
+        Ok((body, change, standing))
     });
-    read.map(|(b, change)| {
+    read.map(|(b, change, standing)| {
         let change = change.map_err(|e| redact(&e, Some(token)));
+        let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
         (
             history::Context {
                 change: Some(change),
+                standing,
                 ..ctx
             },
             b,
         )
     })
+}
+
+/// [`read_comment`] in a GitLab merge-request pipeline: the note's body, and the context.
+fn read_note(
+    args: &PublishArgs,
+    env: &GithubEnv,
+    gl: &crate::gitlab::GitlabEnv,
+    id: &str,
+) -> Result<(history::Context, Option<String>), String> {
+    let Ok((mr, token)) = gitlab_target(args, gl) else {
+        return Ok(Default::default());
+    };
+    let ctx = history::Context {
+        commit: gl.judged_commit(),
+        run: gl
+            .pipeline_job
+            .as_ref()
+            .map(|(p, j)| format!("pipeline {p} job {j}")),
+        scope: format!("{}!{mr}/{id}", gl.project),
+        key: None,
+        change: None,
+        standing: None,
+    };
+    let pipeline = gl.pipeline_job.as_ref().and_then(|(p, _)| p.parse().ok());
+    let read = on_runtime(env.deadline, "GitLab", async {
+        let client = crate::gitlab::Client::new(gl, token, env.retries, mr)?;
+        // The runs first: a pipeline listed as finished posted before it finished, so the note
+        // read after it holds its state (no false alarm for a pipeline that ends in between).
+        let standing = match (keyed(args), pipeline) {
+            (true, Some(p)) => Some(crate::forge::runs::gitlab(&client, mr, p).await),
+            (true, None) => Some(Err("CI_PIPELINE_ID is not set".into())),
+            (false, _) => None,
+        };
+        let body = first_body(&client, mr, id).await?;
+        let change = crate::forge::change::gitlab(&client, mr).await;
+        Ok((body, change, standing))
+    });
+    read.map(|(b, change, standing)| {
+        let change = change.map_err(|e| redact(&e, Some(token)));
+        let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
+        (
+            history::Context {
+                change: Some(change),
+                standing,
+                ..ctx
+            },
+            b,
+        )
+    })
+    .map_err(|e| redact(&e, Some(token)))
+}
+
+/// A state key is set (`--state-key-env`): only then is the state checked against the forge's
+/// runs.
+fn keyed(args: &PublishArgs) -> bool {
+    std::env::var(&args.state_key_env).is_ok_and(|k| !k.trim().is_empty())
 }
 
 /// The body of the oldest comment that is ours (see [`sticky::is_ours`]).

@@ -46,6 +46,18 @@ pub struct State {
     /// Looks dropped past [`MAX_LOOKS`], oldest first.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped_looks: u32,
+    /// With a state key: the newest run that wrote this state, by the forge's monotonic count
+    /// (`model::looks::Standing`), so an older state pasted back is told from the current one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<Reference>,
+}
+
+/// A run by the forge's monotonic count: GitHub's workflow run number, GitLab's pipeline id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    /// What `number` counts ("github workflow 77", "gitlab pipelines").
+    pub source: String,
+    pub number: u64,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -110,6 +122,9 @@ pub struct Summary {
     pub digests: Vec<String>,
     /// Attempts folded without results (dropped, damaged, or other queries and metrics).
     pub lost: u32,
+    /// The rules judged on one attempt alone that failed in a folded attempt (their words).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alone_failed: Vec<String>,
 }
 
 impl Summary {
@@ -125,6 +140,11 @@ impl Summary {
         self.first = self.first.min(a.attempt);
         self.last = self.last.max(a.attempt);
         *self.verdicts.entry(a.verdict.as_str().into()).or_default() += 1;
+        for r in &a.alone_failed {
+            if !self.alone_failed.contains(r) {
+                self.alone_failed.push(r.clone());
+            }
+        }
         if self.digests.contains(&a.digest) {
             return;
         }
@@ -312,6 +332,10 @@ pub struct StoredAttempt {
     /// run, query by query, deflated, base64. None once dropped (an older commit's, or past the
     /// budget).
     pub values: Option<String>,
+    /// The rules judged on this attempt alone that failed here (their words:
+    /// `model::looks::AloneRule`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alone_failed: Vec<String>,
 }
 
 impl StoredAttempt {
@@ -328,6 +352,7 @@ impl StoredAttempt {
             metrics: v.metrics.keys().cloned().collect(),
             runs: v.runs(),
             values: Some(pack(v)),
+            alone_failed: Vec::new(),
         }
     }
 
@@ -508,6 +533,7 @@ mod tests {
     fn state() -> State {
         State {
             dropped_looks: 0,
+            reference: None,
             looks: vec![StoredLook {
                 commit: "a".repeat(40),
                 change: None,

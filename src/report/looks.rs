@@ -83,6 +83,14 @@ pub fn attempt_line(a: &AttemptsReport) -> String {
             let _ = write!(s, "; {noun} {}: {words}", which.join(", "));
         }
     }
+    if !a.judged_alone.is_empty() {
+        let rules: Vec<&str> = a.judged_alone.iter().map(|r| r.rule.as_str()).collect();
+        let _ = write!(
+            s,
+            "; judged on the newest attempt alone: {}",
+            rules.join("; ")
+        );
+    }
     s
 }
 

@@ -20,10 +20,28 @@
 //!   Σ(S*_g − θ* N*_g)² = Σr² − 2dΣrN + d²ΣN², se* = √(G/(G − 1) · that) / ΣN* (CR1, as
 //!   `power::se_mean`).
 //!
-//! A resample whose spread is zero (every draw the same unit, or rounding below 1e-10 of its
-//! sum of squares) has se* = 0 and t* = ±∞ (0 when θ* = x̄ too): it stands for an unbounded
-//! t. A bound read at an infinite t* is the smallest (largest) unit mean instead, the furthest
-//! any resample mean can reach.
+//! **Resamples without spread.** A resample whose spread is zero (every draw the same unit
+//! mean, or rounding below 1e-10 of its sum of squares; with k of n units off a common value,
+//! the resamples that drew none of the k, a share (1 − k/n)ⁿ ≈ e^−k) has no studentised
+//! statistic: se* = 0. The t* quantiles are read over the resamples with spread alone. Why:
+//! the bootstrap-t estimates the distribution of the pivot (θ̂ − θ)/ŝe as the procedure uses
+//! it (the bootstrap principle: the resampling world repeats what is done to the sample; Efron
+//! & Tibshirani 1993 §12.5, Hall 1992 §1.2), and the procedure never forms that pivot on a
+//! sample without spread: such a sample reads its point, and nothing moved reads untouched
+//! (`stats::ties`, `judge`). Conditioning the resampled pivot on spread is that rule's
+//! resampling counterpart. What the dropped resamples stood for, a change that touched none of
+//! the units drawn, is the gate's stated blind spot: their share reaches α/2 only when k/n is
+//! below the resolution p* = 1 − (α/2)^(1/n) (`ties::unseen_share`), and there the Student t
+//! and tilted score bounds (`ties::widest`, `stats::tilt`) still guard the sparse side.
+//!
+//! Before, such a resample stood for an infinite t* and a bound read there was the smallest
+//! (largest) unit mean: whenever (1 − k/n)ⁿ ≥ α/2, one side of the interval was the worst single
+//! delta, so 3 of 1,000 queries moved by (+0.02, −0.02, −0.02) read [−0.0200, +0.0001] and failed
+//! a margin of 0.01 that (+0.02, −0.02, +0.02) passed, and a retriever whose ties break
+//! differently on 1% of the queries was blocked in up to 24% of pull requests at 43–500 queries
+//! (calibration/results.txt, docs/statistics.md "Resamples without spread"). Only when no
+//! resample has spread (two units, or very few resamples) is the interval the hull of the unit
+//! means, the furthest any resample mean can reach.
 //!
 //! Cost: as the percentile interval's draws (the same indices), with one extra column per metric
 //! for queries and two per metric plus two for groups, computed per draw from the stored values
@@ -35,6 +53,7 @@ use super::bootstrap::bootstrap_sums;
 use super::columns::Columns;
 use super::interval::{mc_half_width, Interval};
 use super::poisson;
+use super::quantile::quantile_sorted;
 use super::spread_columns::{self, SpreadColumns};
 
 /// Per resample of one metric: its mean and its standard error, in resample order.
@@ -164,49 +183,25 @@ fn spread(sum: f64, minus: f64) -> f64 {
     }
 }
 
-/// The studentised statistics t*_b = (θ*_b − θ̂)/se*_b, sorted ascending (±∞ where se*_b = 0
-/// and θ*_b ≠ θ̂).
+/// The studentised statistics t*_b = (θ*_b − θ̂)/se*_b of the resamples with spread
+/// (se*_b > 0), sorted ascending; resamples without spread have none (module header).
 pub fn t_stats(d: &Draws, estimate: f64) -> Vec<f64> {
     let mut t: Vec<f64> = d
         .means
         .iter()
         .zip(&d.ses)
-        .map(|(&m, &s)| {
-            let diff = m - estimate;
-            if s > 0.0 {
-                diff / s
-            } else if diff == 0.0 {
-                0.0
-            } else {
-                diff.signum() * f64::INFINITY
-            }
-        })
+        .filter(|(_, &s)| s > 0.0)
+        .map(|(&m, &s)| (m - estimate) / s)
         .collect();
     t.sort_unstable_by(f64::total_cmp);
     t
 }
 
-/// The type-7 p-quantile of sorted values that may hold ±∞ (an interpolation towards an
-/// infinite neighbour is that infinity).
-fn quantile_inf(sorted: &[f64], p: f64) -> f64 {
-    let h = (sorted.len() - 1) as f64 * p.clamp(0.0, 1.0);
-    let lo = h.floor() as usize;
-    let hi = (lo + 1).min(sorted.len() - 1);
-    let frac = h - lo as f64;
-    let (a, b) = (sorted[lo], sorted[hi]);
-    if frac == 0.0 || a == b || a.is_infinite() {
-        a
-    } else if b.is_infinite() {
-        b
-    } else {
-        a + frac * (b - a)
-    }
-}
-
 /// The bootstrap-t interval from the resamples `d` of a mean whose observed value is `estimate`
-/// and standard error `se`, the t* quantiles multiplied by `stretch` (1 for the plain
-/// bootstrap-t; see `small_sample::t_stretch`); `range` is [smallest, largest] unit mean (the
-/// bound an infinite t* gives). With `se` = 0 (no spread) the interval is the point.
+/// and standard error `se`, the t* quantiles (over the resamples with spread) multiplied by
+/// `stretch` (1 for the plain bootstrap-t; see `small_sample::t_stretch`); `range` is
+/// [smallest, largest] unit mean, the interval when no resample has spread. With `se` = 0 (no
+/// spread) the interval is the point.
 ///
 /// Panics if there are no resamples.
 pub fn interval(
@@ -229,16 +224,14 @@ pub fn interval(
         };
     }
     let t = t_stats(d, estimate);
-    let bound = |p: f64| {
-        let b = estimate - stretch * quantile_inf(&t, p) * se;
-        if b.is_finite() {
-            b
-        } else if b < 0.0 {
-            range[0]
-        } else {
-            range[1]
-        }
-    };
+    if t.is_empty() {
+        return Interval {
+            bounds: range,
+            levels,
+            mc_se: [0.0; 2],
+        };
+    }
+    let bound = |p: f64| estimate - stretch * quantile_sorted(&t, p) * se;
     let b = t.len() as f64;
     Interval {
         bounds: levels.map(bound),
@@ -377,19 +370,56 @@ mod tests {
             (i.bounds[0] - 0.2).abs() < 1e-12 && (i.bounds[1] - 1.8).abs() < 1e-12,
             "{i:?}"
         );
-        // A resample without spread is an infinite t: the bound goes to the range.
+        // A resample without spread has no t*: the quantiles are read over the other four,
+        // t* = [−2, −1, 0, 1]: 0.7 at 0.9 and −1.7 at 0.1, so [1 − 0.35, 1 + 0.85].
         let d = Draws {
             means: vec![-1.0, 0.0, 1.0, 2.0, 3.0],
             ses: vec![1.0, 1.0, 1.0, 1.0, 0.0],
         };
         let i = interval(&d, 1.0, 0.5, 1.0, [-5.0, 5.0], 0.8);
-        assert_eq!(i.bounds[0], -5.0);
+        assert!(
+            (i.bounds[0] - 0.65).abs() < 1e-12 && (i.bounds[1] - 1.85).abs() < 1e-12,
+            "{i:?}"
+        );
         assert!(i.mc_se.iter().all(|s| s.is_finite()));
+        // No resample with spread: the hull of the unit means.
+        let none = Draws {
+            means: vec![-1.0, 3.0],
+            ses: vec![0.0, 0.0],
+        };
+        let i = interval(&none, 1.0, 0.5, 1.0, [-5.0, 5.0], 0.8);
+        assert_eq!(i.bounds, [-5.0, 5.0]);
         // No observed spread: the point.
         assert_eq!(
             interval(&d, 1.0, 0.0, 1.0, [-5.0, 5.0], 0.8).bounds,
             [1.0, 1.0]
         );
+    }
+
+    #[test]
+    fn few_moved_units_do_not_reach_the_worst_delta() {
+        // 3 of 1,000 queries moved by (+0.02, −0.02, −0.02): about e^−3 ≈ 5% of the resamples
+        // draw none of the three and have no spread. Read as infinite t*, they put the low bound
+        // at −0.02 (the worst delta); over the resamples with spread it stays within a few
+        // standard errors (ŝe ≈ 3.5e-5) of the estimate −2e-5, and so does the mirror image.
+        for sign in [1.0, -1.0] {
+            let mut x = vec![0.0; 1000];
+            x[1] = sign * 0.02;
+            x[2] = -sign * 0.02;
+            x[3] = -sign * 0.02;
+            let key = stream_key(5, &["bootstrap", "all"]);
+            let d = bootstrap_studentized_many(&[&x], None, 2000, key)
+                .pop()
+                .unwrap();
+            let flat = d.ses.iter().filter(|&&s| s == 0.0).count();
+            assert!((60..140).contains(&flat), "{flat} resamples without spread");
+            let point = x.iter().sum::<f64>() / 1000.0;
+            let se = sd(&x) / 1000f64.sqrt();
+            let i = interval(&d, point, se, 1.0, unit_range(&x, None), 0.95);
+            let [low, high] = i.bounds;
+            assert!(low < point && point < high, "{i:?}");
+            assert!(low > point - 10.0 * se && high < point + 10.0 * se, "{i:?}");
+        }
     }
 
     #[test]

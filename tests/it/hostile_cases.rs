@@ -18,6 +18,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn ledger_merged_pr_comes_from_the_forge()",
     ),
     (
+        "ledger-merged-mr-gitlab",
+        "tests/it/hostile_reruns.rs",
+        "fn ledger_merged_mr_comes_from_gitlab()",
+    ),
+    (
         "gitlab-max-behind",
         "tests/it/baseline_gitlab.rs",
         "fn gitlab_max_behind_is_recorded_and_enforced()",
@@ -28,6 +33,16 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn state_rolled_back_between_attempts_of_a_run_is_reported()",
     ),
     (
+        "state-rolled-back-across-runs",
+        "tests/it/hostile_reruns.rs",
+        "fn state_rolled_back_across_runs_is_reported_and_not_pooled()",
+    ),
+    (
+        "state-rolled-back-gitlab",
+        "tests/it/hostile_reruns.rs",
+        "fn state_rolled_back_on_gitlab_by_pipeline_ids()",
+    ),
+    (
         "rerun-drift-pooled",
         "tests/it/hostile_reruns.rs",
         "fn rerun_drift_pooled_max_drift_reads_every_attempt()",
@@ -36,6 +51,21 @@ const CASES: &[(&str, &str, &str)] = &[
         "rerun-empty-commit",
         "tests/it/hostile_reruns.rs",
         "fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate()",
+    ),
+    (
+        "rerun-rule-judged-alone",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_rule_judged_alone_is_said_and_its_flip_flagged()",
+    ),
+    (
+        "rerun-judge-corrected-pooled",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_judge_corrected_gate_is_judged_alone_and_its_human_part_pooled()",
+    ),
+    (
+        "rerun-bounds-judged-alone",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged()",
     ),
     (
         "rerun-fail-to-pass",

@@ -54,6 +54,11 @@ struct Repo {
     comment: std::cell::RefCell<Option<String>>,
     /// The listing `pulls/7/files` answers (None: 404, as on a forge that cannot list it).
     files: std::cell::RefCell<Option<Value>>,
+    /// The finished runs of the workflow on the pull request's branch, as GitHub lists them
+    /// (None: the runs routes answer 404). Each check is run number = its run id.
+    runs: std::cell::RefCell<Option<Vec<Value>>>,
+    /// The event of this check's run as GitHub records it.
+    event: std::cell::Cell<&'static str>,
 }
 
 struct Run {
@@ -77,6 +82,8 @@ impl Repo {
             gh: Gh::start(),
             comment: Default::default(),
             files: Default::default(),
+            runs: Default::default(),
+            event: std::cell::Cell::new("pull_request"),
         }
     }
 
@@ -113,6 +120,28 @@ impl Repo {
     fn check(&self, sha: char, (run, attempt): (u32, u32), cand: &str, key: Option<&str>) -> Run {
         std::fs::write(self.dir.path().join("candidate.jsonl"), cand).unwrap();
         self.serve();
+        if let Some(finished) = &*self.runs.borrow() {
+            let me = json!({
+                "id": run, "run_number": run, "workflow_id": 77, "head_branch": "tune",
+                "event": self.event.get(), "conclusion": null,
+                "head_repository": { "full_name": "octo/repo" },
+            });
+            self.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path(format!("/repos/octo/repo/actions/runs/{run}")))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(me)),
+            );
+            self.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path("/repos/octo/repo/actions/workflows/77/runs"))
+                    .and(wiremock::matchers::query_param("branch", "tune"))
+                    .and(wiremock::matchers::query_param("event", "pull_request"))
+                    .and(wiremock::matchers::query_param("status", "completed"))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(
+                        json!({ "total_count": finished.len(), "workflow_runs": finished }),
+                    )),
+            );
+        }
         let event = self.dir.path().join("event.json");
         let head = sha.to_string().repeat(40);
         let payload = json!({ "pull_request": { "number": 7, "head": { "sha": head } } });
@@ -430,6 +459,7 @@ fn rerun_thousand_attempts_keep_the_marker_the_verdict_and_the_count() {
             summary: None,
         }],
         dropped_looks: 0,
+        reference: None,
     };
     *repo.comment.borrow_mut() = Some(body_with(&state, None));
     let next = repo.check('a', (2000, 1), &candidate(0.02, 7), None);
@@ -491,6 +521,7 @@ fn state_values_checked_forged_values_are_never_pooled() {
                 summary: None,
             }],
             dropped_looks: 0,
+            reference: None,
         };
         *repo.comment.borrow_mut() = Some(body_with(&state, None));
         let run = repo.check('a', (2, 1), &candidate(0.0, 4), None);
@@ -717,4 +748,502 @@ fn ledger_merged_pr_comes_from_the_forge() {
         stderr.contains("the merged pull request #801 was read from the head commit's message, not from the forge (listing the pull requests of commit fffffff: GitHub answered 404"),
         "{stderr}"
     );
+}
+
+/// Class `ledger-merged-mr-gitlab`: on GitLab, `ledger record` takes the merge request from
+/// GitLab's merge requests of the commit (the one whose merge or squash commit it is, else the
+/// merged one), not from the message; without the forge, `CI_COMMIT_MESSAGE`'s "See merge
+/// request …!N" is a labelled fallback.
+#[test]
+fn ledger_merged_mr_comes_from_gitlab() {
+    let repo = Repo::new(
+        "[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"results.jsonl\"\n\
+         [bootstrap]\nresamples = 200\n[anchor]\nfile = \"anchor.jsonl\"\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\nmax-drift = 0.02\n",
+    );
+    let root = repo.dir.path();
+    let fp = fingerprint(root);
+    let base: String = (0..N)
+        .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
+        .collect();
+    with_sidecar(&root.join("anchor.jsonl"), &base, &fp);
+    with_sidecar(&root.join("results.jsonl"), &candidate(-0.01, 3), &fp);
+    let message =
+        "Merge branch 'tune' into 'main'\n\nTune the reranker\n\nSee merge request grp/proj!801";
+    let sha = "f".repeat(40);
+    let route = format!("/api/v4/projects/42/repository/commits/{sha}/merge_requests");
+    let record = |answer: Option<Value>| {
+        repo.gh.reset();
+        if let Some(a) = answer {
+            repo.gh.mount(
+                Mock::given(method("GET"))
+                    .and(path(route.clone()))
+                    .and(wiremock::matchers::header("private-token", TOKEN))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(a)),
+            );
+        }
+        let out = rag_gate()
+            .env_clear()
+            .env("GITLAB_CI", "true")
+            .env("CI_API_V4_URL", format!("{}/api/v4", repo.gh.server.uri()))
+            .env("CI_PROJECT_ID", "42")
+            .env("CI_COMMIT_SHA", &sha)
+            .env("CI_COMMIT_MESSAGE", message)
+            .env("GITLAB_TOKEN", TOKEN)
+            .current_dir(root)
+            .args([
+                "ledger",
+                "record",
+                "gate.toml",
+                "--results",
+                "results.jsonl",
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(!stderr.contains(TOKEN), "{stderr}");
+        let ledger: Value =
+            serde_json::from_slice(&std::fs::read(root.join("results.jsonl.ledger.json")).unwrap())
+                .unwrap();
+        std::fs::remove_file(root.join("results.jsonl.ledger.json")).unwrap();
+        (ledger["entries"][0]["pr"].clone(), stderr)
+    };
+    // A merge commit: the merge request whose merge commit it is, not the other merged one.
+    let merged = json!([
+        { "iid": 801, "state": "merged", "merge_commit_sha": "e".repeat(40) },
+        { "iid": 820, "state": "merged", "merge_commit_sha": sha }
+    ]);
+    let (pr, stderr) = record(Some(merged));
+    assert_eq!(pr, 820, "{stderr}");
+    assert!(
+        !stderr.contains("read from the head commit's message"),
+        "{stderr}"
+    );
+    // A squash merge: the merge request whose squash commit it is.
+    let squashed = json!([
+        { "iid": 801, "state": "merged", "merge_commit_sha": null },
+        { "iid": 830, "state": "merged", "merge_commit_sha": "e".repeat(40), "squash_commit_sha": sha }
+    ]);
+    assert_eq!(record(Some(squashed)).0, 830);
+    // A rebase merge (no merge or squash commit): the one merged, never an open one.
+    let rebased = json!([
+        { "iid": 840, "state": "opened" },
+        { "iid": 841, "state": "merged" }
+    ]);
+    assert_eq!(record(Some(rebased)).0, 841);
+    // GitLab refuses (404): the message's merge request, labelled as such.
+    let (pr, stderr) = record(None);
+    assert_eq!(pr, 801);
+    assert!(
+        stderr.contains("the merged merge request !801 was read from the head commit's message (CI_COMMIT_MESSAGE), not from the forge (listing the merge requests of commit fffffff: GitLab answered 404"),
+        "{stderr}"
+    );
+}
+
+/// A run card whose `query-latency-ms` measurements are `ms`.
+fn card(ms: &[f64]) -> String {
+    json!({
+        "model": { "id": "bge-m3" },
+        "conditions": { "hardware": "c6i.2xlarge" },
+        "metrics": { "query-latency-ms": ms },
+    })
+    .to_string()
+}
+
+/// Class `rerun-rule-judged-alone`: a rule the pooled runs do not reach (here a run-level gate on
+/// the run card) says in the report that it was judged on the newest attempt alone, and its
+/// failure turning into a hold on a re-run of the same change is flagged.
+#[test]
+fn rerun_rule_judged_alone_is_said_and_its_flip_flagged() {
+    let repo = Repo::new(
+        "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
+         [bootstrap]\nresamples = 2000\n\
+         [efficiency]\nbaseline = \"b.card.json\"\ncandidate = \"c.card.json\"\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n\
+         [[gate]]\nmetric = \"query-latency-ms\"\nmax-increase = 0.10\n",
+    );
+    *repo.files.borrow_mut() = Some(listing("c4c4c"));
+    let root = repo.dir.path();
+    std::fs::write(
+        root.join("b.card.json"),
+        card(&[12.1, 12.4, 11.9, 12.6, 12.0]),
+    )
+    .unwrap();
+    // Attempt 1: a slow run card fails the latency gate.
+    std::fs::write(
+        root.join("c.card.json"),
+        card(&[18.1, 18.6, 17.9, 18.9, 18.0]),
+    )
+    .unwrap();
+    let one = repo.check('a', (1, 1), &candidate(0.0, 21), None);
+    assert_eq!(one.code, 1, "{}", one.report["efficiency"]);
+    // A re-run of the same change on a quick card: the latency gate reads this card alone.
+    std::fs::write(
+        root.join("c.card.json"),
+        card(&[12.0, 12.3, 12.1, 12.5, 11.9]),
+    )
+    .unwrap();
+    let two = repo.check('a', (1, 2), &candidate(0.0, 22), None);
+    assert_eq!(two.code, 0, "{}", two.report["gates"]);
+    let rule = "gate #2 max-increase query-latency-ms: the run cards ([efficiency])";
+    assert_eq!(two.report["attempts"]["runs"], 2);
+    assert_eq!(
+        two.report["attempts"]["judged_alone"],
+        json!([{ "rule": rule, "failed": false }])
+    );
+    let w = warnings(&two.report);
+    assert!(
+        w.contains(&format!(
+            "{rule}, judged on the newest attempt alone, failed in attempt(s) 1 of aaaaaaa and \
+             holds now with nothing the evaluation reads changed"
+        )),
+        "{w}"
+    );
+    let body = repo.body();
+    // The comment's attempt line (Markdown keeps "#2" from linking an issue).
+    assert!(
+        body.contains(
+            "judged on the newest attempt alone: gate #&#8288;2 max-increase query-latency-ms: \
+             the run cards"
+        ),
+        "{body}"
+    );
+    // The pooled gate is not among them, and a rule that held both times is not flagged.
+    assert!(!w.contains("gate #1 max-drop ndcg@10 on all: "), "{w}");
+    let three = repo.check('a', (1, 3), &candidate(0.0, 23), None);
+    assert!(
+        !warnings(&three.report).contains("failed in attempt(s) 1, 2"),
+        "{}",
+        warnings(&three.report)
+    );
+}
+
+/// A TREC run of 40 queries: `top` (unjudged documents) first on every query, then the judged
+/// d0..d3.
+fn run_with(top: &[&str]) -> String {
+    let mut s = String::new();
+    for q in 0..40 {
+        let docs = top
+            .iter()
+            .map(|d| d.to_string())
+            .chain((0..4).map(|j| format!("d{j}")));
+        for (r, d) in docs.enumerate() {
+            s.push_str(&format!("q{q} Q0 {d} {} {} gen\n", r + 1, 100 - r));
+        }
+    }
+    s
+}
+
+/// Class `rerun-bounds-judged-alone`: the judged bounds read this attempt's runs alone (the
+/// state keeps per-query results, not the rankings and their unjudged documents): the report
+/// says so, and a gate the unjudged documents made unreliable (a failure) that is reliable on a
+/// re-run of the same change is flagged, whatever the pooled verdict.
+#[test]
+fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged() {
+    let repo = Repo::new(
+        "id = \"prod\"\n[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"baseline.run\" }\n\
+         candidate = { run = \"candidate.run\" }\n[bootstrap]\nresamples = 500\n\
+         [judged]\non-unreliable = \"fail\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+    );
+    *repo.files.borrow_mut() = Some(listing("b0b0b"));
+    let root = repo.dir.path();
+    let qrels: String = (0..40)
+        .flat_map(|q| (0..4).map(move |j| format!("q{q} 0 d{j} {}\n", u8::from(j < 2))))
+        .collect();
+    std::fs::write(root.join("qrels.txt"), qrels).unwrap();
+    std::fs::write(root.join("baseline.run"), run_with(&[])).unwrap();
+    // Attempt 1: an unjudged document on top of every ranking: the drop is unreliable.
+    std::fs::write(root.join("candidate.run"), run_with(&["u0"])).unwrap();
+    let one = repo.check('a', (3, 1), "", None);
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    let rule = "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])";
+    assert_eq!(one.report["gates"][0]["judged"]["unreliable"], true);
+    // A re-run of the same change ranks no unjudged document: its bounds hold.
+    std::fs::write(root.join("candidate.run"), run_with(&[])).unwrap();
+    let two = repo.check('a', (3, 2), "", None);
+    assert_eq!(
+        two.report["attempts"]["runs"], 2,
+        "{}",
+        two.report["attempts"]
+    );
+    assert_eq!(
+        two.report["attempts"]["judged_alone"],
+        json!([{ "rule": rule, "failed": false }])
+    );
+    let w = warnings(&two.report);
+    assert!(
+        w.contains(&format!(
+            "{rule}, judged on the newest attempt alone, failed in attempt(s) 1 of aaaaaaa"
+        )),
+        "{w}"
+    );
+}
+
+/// A finished run of the workflow: its number, conclusion and head repository.
+fn finished(n: u32, conclusion: &str, repo: &str) -> Value {
+    json!({ "id": n, "run_number": n, "workflow_id": 77, "head_branch": "tune",
+            "event": "pull_request", "conclusion": conclusion,
+            "head_repository": { "full_name": repo } })
+}
+
+/// Class `state-rolled-back-across-runs`: with a state key, the signed state records the newest
+/// workflow run number that wrote it; a run of the pull request that GitHub lists as finished
+/// after it means the state went back in time (an older signed state pasted back: reported,
+/// and not pooled), and no state at all while earlier runs finished means it was removed.
+#[test]
+fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
+    let key = Some("s3cret-state-key");
+    let repo = Repo::plain();
+    *repo.files.borrow_mut() = Some(listing("d0d0d"));
+    *repo.runs.borrow_mut() = Some(Vec::new());
+    let done = |n: u32, c: &str| {
+        repo.runs
+            .borrow_mut()
+            .as_mut()
+            .unwrap()
+            .push(finished(n, c, "octo/repo"))
+    };
+    let one = repo.check('a', (1, 1), &candidate(-0.04, 11), key);
+    assert_eq!(one.code, 1);
+    assert!(!warnings(&one.report).contains("judged without the request's history"));
+    let after_one = repo.body();
+    done(1, "failure");
+    // An empty commit: run 2, attempt 2 of the change, pooled; nothing went back.
+    let two = repo.check('b', (2, 1), &candidate(-0.04, 12), key);
+    assert_eq!(two.report["attempts"]["attempt"], 2);
+    assert!(
+        !warnings(&two.report).contains("judged without the request's history"),
+        "{}",
+        warnings(&two.report)
+    );
+    done(2, "failure");
+    // Run 1's signed state pasted back before run 3: run 2 finished after it.
+    *repo.comment.borrow_mut() = Some(after_one);
+    let three = repo.check('c', (3, 1), &candidate(0.01, 13), key);
+    let w = warnings(&three.report);
+    assert!(
+        w.contains("the sticky comment's signed state was last written by workflow run #1, but workflow run #2 of this request finished after it (this is workflow run #3): the state was replaced by an older one"),
+        "{w}"
+    );
+    // The replayed state is not trusted: its attempt 1 is not pooled with this one.
+    assert!(
+        three.report.get("attempts").is_none(),
+        "{}",
+        three.report["attempts"]
+    );
+    assert!(repo.body().contains("judged without the request"));
+    done(3, "success");
+    // The comment deleted before run 4: no state, while runs 1–3 finished.
+    *repo.comment.borrow_mut() = None;
+    let four = repo.check('d', (4, 1), &candidate(0.01, 14), key);
+    assert!(
+        warnings(&four.report).contains("the sticky comment holds no state, but workflow runs #1, #2, #3 of this request finished before this one (workflow run #4): the state or the comment was removed"),
+        "{}",
+        warnings(&four.report)
+    );
+    done(4, "success");
+    // Run 6 after run 4's state: a finished run #5 of a fork's branch of the same name and a
+    // cancelled run do not count; nothing is reported.
+    repo.runs
+        .borrow_mut()
+        .as_mut()
+        .unwrap()
+        .push(finished(5, "failure", "someone/repo"));
+    done(5, "cancelled");
+    let six = repo.check('e', (6, 1), &candidate(0.01, 15), key);
+    assert!(
+        !warnings(&six.report).contains("judged without the request's history"),
+        "{}",
+        warnings(&six.report)
+    );
+    // A pull_request_target run lists the base branch's runs of every pull request: not counted.
+    repo.event.set("pull_request_target");
+    let target = repo.check('f', (8, 1), &candidate(0.01, 16), key);
+    assert!(
+        warnings(&target.report).contains("could not be checked against the forge's runs (workflow run 8 is a pull_request_target run, not a pull_request one"),
+        "{}",
+        warnings(&target.report)
+    );
+    repo.event.set("pull_request");
+    // Without actions: read the check says it could not be made.
+    *repo.runs.borrow_mut() = None;
+    let seven = repo.check('f', (7, 1), &candidate(0.01, 16), key);
+    assert!(
+        warnings(&seven.report).contains("the sticky comment's signed state could not be checked against the forge's runs (reading workflow run 7: GitHub answered 404"),
+        "{}",
+        warnings(&seven.report)
+    );
+}
+
+/// A stand-in for GitLab's merge request !7 of project 42: its one note (the state lives in
+/// it), its diffs and its pipelines.
+struct Lab {
+    gh: Gh,
+    note: std::cell::RefCell<Option<String>>,
+    /// The merge request's pipelines as GitLab lists them (id, status).
+    pipelines: std::cell::RefCell<Vec<Value>>,
+}
+
+impl Lab {
+    const MR: &'static str = "/api/v4/projects/42/merge_requests/7";
+    const BOT: &'static str = "project_42_bot";
+
+    fn note(&self, body: &str) -> Value {
+        json!({ "id": 500, "body": body, "author": { "username": Lab::BOT }, "system": false })
+    }
+
+    /// `check --comment` in pipeline `pipeline` of the merge request, with the state key.
+    fn check(&self, repo: &Repo, pipeline: u64, cand: &str) -> Value {
+        let root = repo.dir.path();
+        std::fs::write(root.join("candidate.jsonl"), cand).unwrap();
+        let gh = &self.gh;
+        gh.reset();
+        let get = |p: String, body: Value| {
+            gh.mount(
+                Mock::given(method("GET"))
+                    .and(path(p))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(body)),
+            )
+        };
+        get(
+            "/api/v4/user".into(),
+            json!({ "id": 9, "username": Lab::BOT }),
+        );
+        let listed: Vec<Value> = self.note.borrow().iter().map(|b| self.note(b)).collect();
+        get(format!("{}/notes", Lab::MR), Value::Array(listed));
+        get(
+            format!("{}/diffs", Lab::MR),
+            json!([{ "old_path": "rank.py", "new_path": "rank.py", "diff": "@@ -1 +1 @@" }]),
+        );
+        get(
+            format!("{}/pipelines", Lab::MR),
+            Value::Array(self.pipelines.borrow().clone()),
+        );
+        for verb in ["POST", "PUT"] {
+            gh.mount(
+                Mock::given(method(verb))
+                    .respond_with(ResponseTemplate::new(200).set_body_json(self.note("x"))),
+            );
+        }
+        let out = rag_gate()
+            .env_clear()
+            .env("GITLAB_CI", "true")
+            .env("CI_API_V4_URL", format!("{}/api/v4", gh.server.uri()))
+            .env("CI_PROJECT_ID", "42")
+            .env("CI_MERGE_REQUEST_IID", "7")
+            .env("CI_COMMIT_SHA", "a".repeat(40))
+            .env("CI_PIPELINE_ID", pipeline.to_string())
+            .env("CI_JOB_ID", (pipeline * 10).to_string())
+            .env("GITLAB_TOKEN", TOKEN)
+            .env("RAG_GATE_STATE_KEY", "s3cret-state-key")
+            .arg("check")
+            .arg(root.join("gate.toml"))
+            .args(["--comment", "--export-json"])
+            .arg(root.join("report.json"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!stderr.contains(TOKEN), "{stderr}");
+        let written = gh
+            .requests()
+            .iter()
+            .rfind(|r| matches!(r.method.as_str(), "POST" | "PUT"))
+            .map(|r| {
+                let v: Value = serde_json::from_slice(&r.body).unwrap();
+                v["body"].as_str().unwrap().to_string()
+            });
+        if written.is_some() {
+            *self.note.borrow_mut() = written;
+        }
+        self.pipelines
+            .borrow_mut()
+            .push(json!({ "id": pipeline, "status": "failed" }));
+        serde_json::from_slice(&std::fs::read(root.join("report.json")).unwrap())
+            .unwrap_or_else(|e| panic!("{e}: {stderr}"))
+    }
+}
+
+/// Class `state-rolled-back-gitlab`: on GitLab the monotonic reference is the pipeline id; an
+/// older signed state pasted back into the note after a later pipeline finished is reported and
+/// not pooled, and a removed note while earlier pipelines finished is reported.
+#[test]
+fn state_rolled_back_on_gitlab_by_pipeline_ids() {
+    let repo = Repo::plain();
+    let lab = Lab {
+        gh: Gh::start(),
+        note: Default::default(),
+        pipelines: Default::default(),
+    };
+    let one = lab.check(&repo, 801, &candidate(-0.04, 11));
+    assert!(
+        !warnings(&one).contains("judged without"),
+        "{}",
+        warnings(&one)
+    );
+    let after_one = lab.note.borrow().clone().expect("a note was posted");
+    let two = lab.check(&repo, 805, &candidate(-0.04, 12));
+    assert_eq!(two["attempts"]["attempt"], 2, "{}", warnings(&two));
+    assert!(
+        !warnings(&two).contains("judged without"),
+        "{}",
+        warnings(&two)
+    );
+    // Pipeline 801's signed state pasted back before pipeline 809.
+    *lab.note.borrow_mut() = Some(after_one);
+    let three = lab.check(&repo, 809, &candidate(0.01, 13));
+    assert!(
+        warnings(&three).contains("the sticky comment's signed state was last written by pipeline 801, but pipeline 805 of this request finished after it (this is pipeline 809)"),
+        "{}",
+        warnings(&three)
+    );
+    assert!(three.get("attempts").is_none(), "{}", three["attempts"]);
+    // The note removed before pipeline 812.
+    *lab.note.borrow_mut() = None;
+    let four = lab.check(&repo, 812, &candidate(0.01, 14));
+    assert!(
+        warnings(&four).contains("the sticky comment holds no state, but pipelines 801, 805, 809 of this request finished before this one (pipeline 812)"),
+        "{}",
+        warnings(&four)
+    );
+}
+
+/// A gate on the judge-corrected delta (class `rerun-rule-judged-alone`): its human-labelled
+/// part reads the pooled runs, its judge's part this attempt's runs alone, and the report names
+/// that part; a weaker run whose re-run is main's own run still fails on the pooled human delta.
+#[test]
+fn rerun_judge_corrected_gate_is_judged_alone_and_its_human_part_pooled() {
+    let root_dir = env!("CARGO_MANIFEST_DIR");
+    let runs = format!("{root_dir}/tests/data/eval/fixtures/trec-covid-r2");
+    let judges = format!("{root_dir}/tests/data/judges");
+    let repo = Repo::new(&format!(
+        "id = \"prod\"\n[inputs]\nbaseline = {{ run = \"{runs}/run.covidex-t5.txt\" }}\n\
+         candidate = {{ run = \"candidate.run\" }}\nqrels = \"{judges}/human.qrels\"\n\
+         [bootstrap]\nresamples = 500\n\
+         [judge]\nqrels = \"{judges}/judge.qrels\"\nmin-labelled = 10\n\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
+    ));
+    *repo.files.borrow_mut() = Some(listing("e1e1e"));
+    let cand = repo.dir.path().join("candidate.run");
+    // Attempt 1: the weaker run, which the corrected delta fails.
+    std::fs::copy(format!("{runs}/run.covidex-sim.txt"), &cand).unwrap();
+    let one = repo.check('a', (5, 1), "", None);
+    assert_eq!(one.code, 1, "{}", one.report["gates"]);
+    let human = |r: &Value| r["judge"]["deltas"][0]["human"]["delta"].as_f64().unwrap();
+    let rule = "gate #1 max-drop ndcg@10 on all: the judge's part of its corrected delta ([judge] gate-on = \"corrected\")";
+    assert!(one.report.get("attempts").is_none());
+    // A re-run of the same change whose run is main's own: alone it would be untouched.
+    std::fs::copy(format!("{runs}/run.covidex-t5.txt"), &cand).unwrap();
+    let two = repo.check('a', (5, 2), "", None);
+    assert_eq!(two.code, 1, "{}", two.report["gates"]);
+    assert_eq!(
+        two.report["attempts"]["judged_alone"],
+        json!([{ "rule": rule, "failed": true }]),
+        "{}",
+        two.report["attempts"]
+    );
+    // The human-labelled delta is the two attempts' mean (half the first one's); the judge's
+    // labels read this attempt's run alone (main's own: no change).
+    assert!((human(&two.report) - human(&one.report) / 2.0).abs() < 1e-9);
+    assert_eq!(two.report["judge"]["deltas"][0]["judge_only"]["delta"], 0.0);
 }

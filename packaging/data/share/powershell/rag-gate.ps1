@@ -211,8 +211,8 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
         'rag-gate;ledger;record' {
             [CompletionResult]::new('--results', '--results', [CompletionResultType]::ParameterName, 'This main run''s per-query results (with its .protocol.json)')
             [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'The parent commit''s stored results (from `baseline fetch`), with its ledger beside it')
-            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'This run''s commit (default: GITHUB_SHA)')
-            [CompletionResult]::new('--pr', '--pr', [CompletionResultType]::ParameterName, 'The pull request this commit merged (default: from the push event''s head commit message)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'This run''s commit (default: GITHUB_SHA, on GitLab CI_COMMIT_SHA)')
+            [CompletionResult]::new('--pr', '--pr', [CompletionResultType]::ParameterName, 'The pull request this commit merged (default: the forge''s record of the commit, else its message)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

@@ -210,8 +210,8 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l results -d 'This main run\'s per-query results (with its .protocol.json)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l parent -d 'The parent commit\'s stored results (from `baseline fetch`), with its ledger beside it' -r -F
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l commit -d 'This run\'s commit (default: GITHUB_SHA)' -r
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l pr -d 'The pull request this commit merged (default: from the push event\'s head commit message)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l commit -d 'This run\'s commit (default: GITHUB_SHA, on GitLab CI_COMMIT_SHA)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l pr -d 'The pull request this commit merged (default: the forge\'s record of the commit, else its message)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "record" -d 'Write RESULTS.ledger.json: the parent\'s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
