@@ -56,7 +56,7 @@ import os, subprocess, tempfile
 
 check = next(s for s in action["runs"]["steps"] if s.get("id") == "check")
 
-def run(comment, args, config="gates/my gate.toml", code=1):
+def run(comment, args, config="gates/my gate.toml", code=1, check_run=None):
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, "rag-gate"), "w") as f:
             f.write(f'#!/usr/bin/env bash\nprintf "%s\\n" "$@" > "$ARGS_OUT"\nexit {code}\n')
@@ -65,6 +65,8 @@ def run(comment, args, config="gates/my gate.toml", code=1):
                    ARGS_OUT=os.path.join(d, "args"), RAG_GATE_CONFIG=config,
                    RAG_GATE_COMMENT=comment, RAG_GATE_ARGS=args, RAG_GATE_TOKEN="t0ken",
                    RAG_GATE_COMMENT_MODE="on-change", GITHUB_OUTPUT=os.path.join(d, "outputs"))
+        if check_run is not None:
+            env["RAG_GATE_CHECK_RUN"] = check_run
         r = subprocess.run(["bash", "-c", check["run"]], env=env, cwd=d, capture_output=True, text=True)
         got = open(env["ARGS_OUT"]).read().splitlines() if os.path.exists(env["ARGS_OUT"]) else None
         return r.returncode, got, d, os.listdir(d)
@@ -81,6 +83,12 @@ assert code == 0 and got[2] == "--comment" and len(got) == 15, got
 code, got, _, _ = run("false", "", code=2)
 assert code == 2 and got[2] == "--comment=off", got
 code, got, _, _ = run("maybe", "")
+assert code == 2 and got is None, (code, got)
+code, got, _, _ = run("true", "", code=0, check_run="true")
+assert code == 0 and got[5] == "--check-run" and len(got) == 16, got
+code, got, _, _ = run("true", "", code=0, check_run="false")
+assert code == 0 and "--check-run" not in got and len(got) == 15, got
+code, got, _, _ = run("true", "", check_run="yes")
 assert code == 2 and got is None, (code, got)
 code, got, _, files = run("true", "$(touch pwned) ;touch pwned2", config="$(touch pwned3)")
 assert got[1] == "$(touch pwned3)" and got[-4:] == ["$(touch", "pwned)", ";touch", "pwned2"] and not [f for f in files if f.startswith("pwned")], (got, files)

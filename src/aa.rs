@@ -205,6 +205,7 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
             tie_epsilon: cfg.report.tie_epsilon,
             entries,
             flaky_queries: flaky_queries(cfg, &paired, &metrics),
+            query_bands: query_bands(cfg, &paired, &metrics),
         },
         arms,
         broken,
@@ -304,6 +305,39 @@ fn flaky_queries(
         .collect()
 }
 
+/// Per metric, each flaky query's band: the largest difference between two of its replicates.
+fn query_bands(
+    cfg: &Config,
+    paired: &pair::Paired,
+    metrics: &[String],
+) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let all: Vec<usize> = (0..paired.ids.len()).collect();
+    metrics
+        .iter()
+        .map(|m| {
+            let runs = all_runs(paired, m, &all);
+            let bands = all
+                .iter()
+                .map(|&i| (i, spread(&runs, i)))
+                .filter(|&(_, band)| band > cfg.report.tie_epsilon)
+                .map(|(i, band)| (paired.ids[i].clone(), band))
+                .collect();
+            (m.clone(), bands)
+        })
+        .collect()
+}
+
+/// The largest difference between two of `runs` at position `k`.
+fn spread(runs: &[Vec<f64>], k: usize) -> f64 {
+    let (lo, hi) = runs
+        .iter()
+        .map(|r| r[k])
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    hi - lo
+}
+
 /// Every run of `metric` in file order, restricted to the members `idx`.
 fn all_runs(paired: &pair::Paired, metric: &str, idx: &[usize]) -> Vec<Vec<f64>> {
     let r = paired
@@ -322,15 +356,7 @@ fn flaky(paired: &pair::Paired, metric: &str, idx: &[usize], eps: f64) -> Vec<us
     let runs = all_runs(paired, metric, idx);
     idx.iter()
         .enumerate()
-        .filter(|(k, _)| {
-            let (lo, hi) = runs
-                .iter()
-                .map(|r| r[*k])
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-                    (lo.min(v), hi.max(v))
-                });
-            hi - lo > eps
-        })
+        .filter(|(k, _)| spread(&runs, *k) > eps)
         .map(|(_, &i)| i)
         .collect()
 }

@@ -307,9 +307,24 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
     refuse_quantiles_over_budget(cfg, &slices)?;
     let (quarantined, quarantine_warnings) =
         crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
-    let (judged, holes) = compare_and_judge(cfg, &inputs, &paired, &slices, &metrics)?;
-    let (noise, noise_warnings) =
-        crate::noise::apply::report(cfg, &paired, &judged.comparisons, quarantined)?;
+    let noise_file = crate::noise::apply::read_file(cfg)?;
+    let bands = noise_file
+        .as_ref()
+        .map(|(spec, file)| crate::noise::band::Bands {
+            file,
+            written: &spec.written,
+            tie_epsilon: cfg.report.tie_epsilon,
+            scale: crate::noise::band::scale(paired.replicates.as_ref().map(|r| r.counts)),
+        });
+    let (judged, holes) =
+        compare_and_judge(cfg, &inputs, (&paired, &slices, bands.as_ref()), &metrics)?;
+    let (noise, noise_warnings) = crate::noise::apply::report(
+        cfg,
+        &paired,
+        &judged.comparisons,
+        quarantined,
+        noise_file.as_ref().map(|(spec, f)| (*spec, f)),
+    )?;
     let found = Findings {
         warnings: gather_warnings(
             cfg,
@@ -580,13 +595,15 @@ struct Findings {
 fn compare_and_judge(
     cfg: &Config,
     inputs: &Inputs,
-    paired: &Paired,
-    slices: &[Slice],
+    (paired, slices, bands): (&Paired, &[Slice], Option<&crate::noise::band::Bands<'_>>),
     metrics: &[String],
 ) -> Result<(Findings, Vec<Hole>)> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(paired, slices, metrics, &settings);
     let cut = resample::range::clamped_note(&resample::range::clamp_intervals(&mut comparisons));
+    if let Some(b) = bands {
+        crate::noise::band::mark(b, paired, slices, &mut comparisons);
+    }
     let labels = judge_labels(cfg, inputs, (paired, slices), metrics, &mut comparisons)?;
     judge::label_comparisons(&mut comparisons);
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {

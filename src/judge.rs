@@ -25,6 +25,8 @@
 //!   interval is the point). Never a failure, whatever the size, the slice or the margin, under
 //!   the regular guarantee; under `distribution-free` a `max-drop` / `max-change` is untouched
 //!   only when its finite-sample bound, which reaches past zero moves, passes (else it fails).
+//!   With an A/A noise file, also a mean no query moved beyond its run-to-run band
+//!   (`noise::band`) when the bands' mean is within the margin (`no_op::within_noise`).
 //! - **not judged** (`too-small`), a matter of the setup: fewer than `min-queries` queries or
 //!   (group unit) fewer than `min-groups` effective groups (1 + the Imbens–Kolesár df of the CR2
 //!   SE, `stats::small_sample`), a median or p95 with too thin a tail, a sign-flip test held
@@ -263,13 +265,9 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
             };
             let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
             r.family_size = family.len();
-            if is_statistical(rule) && c.untouched {
-                if untouched_proven(cfg, rule, &r) {
-                    untouched(&mut r, c);
-                    out.results.push(r);
-                    continue;
-                }
-                unproven_untouched(&mut r, c);
+            if is_statistical(rule) && reads_untouched(cfg, rule, &mut r, c) {
+                out.results.push(r);
+                continue;
             }
             if let Some(reason) = undecided_or_small(cfg, &mut r, c, alpha, family.len()) {
                 if matches!(reason, NotJudged::MinQueries | NotJudged::MinGroups) {
@@ -737,6 +735,21 @@ fn untouched_proven(cfg: &Config, rule: &str, r: &GateResult) -> bool {
         || r.passed
 }
 
+/// Marks a statistical rule untouched when no unit of `c` moved, or (with a noise file) none
+/// beyond its run-to-run band (`no_op::within_noise`), and the guarantee allows it; a comparison
+/// where nothing moved that the distribution-free bound does not prove says so in its detail.
+fn reads_untouched(cfg: &Config, rule: &str, r: &mut GateResult, c: &Comparison) -> bool {
+    let proven = untouched_proven(cfg, rule, r);
+    if c.untouched && !proven {
+        unproven_untouched(r, c);
+    }
+    let reads = (c.untouched && proven) || no_op::within_noise(rule, r, c, proven);
+    if reads {
+        untouched(r, c);
+    }
+    reads
+}
+
 /// A `max-drop` / `max-change` where no unit moved whose distribution-free bound does not pass:
 /// the failure says why.
 fn unproven_untouched(r: &mut GateResult, c: &Comparison) {
@@ -768,6 +781,14 @@ fn untouched(r: &mut GateResult, c: &Comparison) {
     r.detail = format!(
         "untouched: unchanged on all {units} (every delta within tie-epsilon), nothing to judge"
     );
+    if let Some(w) = &c.within_noise {
+        r.decided_by = "untouched: no query moved beyond run-to-run noise".into();
+        r.detail = format!(
+            "untouched: unchanged beyond run-to-run noise on all {} ({}), nothing to judge",
+            crate::numbers::count(c.n, "query", "queries"),
+            no_op::band_words(w)
+        );
+    }
 }
 
 /// A check undecided on this sample (`reason`, in `why`): it fails when the gated slice's

@@ -48,6 +48,18 @@ impl Verdict {
         }
     }
 
+    /// A GitHub check run's conclusion: `success` (pass, untouched), `failure` (fail, and
+    /// inconclusive when `on_inconclusive` is "fail": the exit code's reading) or `neutral`
+    /// (inconclusive, which a required check lets through: see docs/github.md).
+    pub fn conclusion(self, on_inconclusive: &str) -> &'static str {
+        match self {
+            Verdict::Pass | Verdict::Untouched => "success",
+            Verdict::Fail => "failure",
+            Verdict::Inconclusive if on_inconclusive == "fail" => "failure",
+            Verdict::Inconclusive => "neutral",
+        }
+    }
+
     /// The word a headline starts with: PASS, FAIL, UNTOUCHED, INCONCLUSIVE.
     pub fn upper(self) -> &'static str {
         match self {
@@ -576,6 +588,11 @@ pub struct Comparison {
     /// No unit moved: every delta within tie-epsilon. The interval is the point, and the
     /// statistical rules read "untouched".
     pub untouched: bool,
+    /// With `[noise] file`: some query moved beyond tie-epsilon but none beyond its run-to-run
+    /// band, and the mean delta lies within the run-level noise floor (`noise::band`); the
+    /// statistical rules read "untouched" where the bands allow it (`judge`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within_noise: Option<WithinNoise>,
     /// The largest change one query's value can make: 1 for a metric bounded to [0, 1], else
     /// the values' observed range on both sides (what bounds an unseen drop when none moved).
     #[serde(skip)]
@@ -641,6 +658,28 @@ pub struct Comparison {
     /// Not in the JSON: there every comparison and gate result names its `statistic`.
     #[serde(skip)]
     pub statistic_in_name: bool,
+}
+
+/// A comparison whose every per-query move lies within the run-to-run noise an A/A noise file
+/// measured (`noise::band`): what "unchanged beyond run-to-run noise" rests on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WithinNoise {
+    /// The noise file, as written in the gate file.
+    pub file: String,
+    /// Queries whose delta lies beyond tie-epsilon (each within its band).
+    pub jittered: usize,
+    /// The largest |delta| among them.
+    pub largest_move: f64,
+    /// The run-level band: the largest difference two A/A replicates showed on any query (the
+    /// band of a query they never moved), at this check's replicate counts.
+    pub run_band: f64,
+    /// The most queries that may move: as many as the A/A replicates moved on this slice.
+    pub jitter_cap: usize,
+    /// The largest mean change moves within the noise can carry: the `jitter_cap` largest
+    /// per-query bands summed over the slice's queries, divided by their number.
+    pub can_carry: f64,
+    /// The run-level noise floor at this check's replicate counts, which |delta| lies within.
+    pub floor: f64,
 }
 
 /// The name a reader sees for `metric` read as `statistic`: the metric alone, or "metric

@@ -330,6 +330,7 @@ fn compare_one(
         losses: wtl.losses,
         moved: moved_units(&oriented, view.groups(s.unit), s.tie_epsilon),
         untouched,
+        within_noise: None,
         value_range: value_range(metric, base, cand),
         atom: statistic
             .level()
@@ -353,15 +354,7 @@ fn compare_one(
         practical_wins: practical.wins,
         practical_ties: practical.ties,
         practical_losses: practical.losses,
-        worst: worst_regressions(
-            view,
-            metric,
-            &oriented,
-            deltas,
-            higher_is_better,
-            s.worst,
-            s.tie_epsilon,
-        ),
+        worst: worst_regressions(view, metric, &oriented, deltas, higher_is_better, s),
         judged: None,
         replicates: replicate_info(runs, e.crossed),
         statistic_in_name: reading.named,
@@ -502,9 +495,9 @@ fn worst_regressions(
     oriented: &[f64],
     deltas: &[f64],
     higher_is_better: bool,
-    keep: usize,
-    tie_epsilon: f64,
+    s: &Settings,
 ) -> Vec<Regression> {
+    let (keep, tie_epsilon) = (s.worst, s.tie_epsilon);
     let pair = &view.paired.metrics[metric];
     let ids = &view.paired.ids;
     // (query index, delta) of every loss; a slice's queries are distinct, so (delta, id) orders

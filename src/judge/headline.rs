@@ -123,10 +123,23 @@ fn amber_or_untouched(
                 .map(|c| c.n)
                 .max()
                 .unwrap_or(0);
-            Some(format!(
-                "UNTOUCHED: unchanged on all {} ({checks}, {gates}): every delta within tie-epsilon, nothing to judge",
-                count(n, "query", "queries")
-            ))
+            let noisy = comparisons
+                .iter()
+                .filter(|c| results.iter().any(|r| r.is_on(c)))
+                .find_map(|c| c.within_noise.as_ref().map(|w| (c, w)));
+            Some(match noisy {
+                Some((c, w)) => format!(
+                    "UNTOUCHED: unchanged beyond run-to-run noise on all {} ({checks}, {gates}): {} on {}: {}; nothing to judge",
+                    count(n, "query", "queries"),
+                    shown(&c.name()),
+                    shown(&c.slice),
+                    crate::judge::no_op::band_words(w)
+                ),
+                None => format!(
+                    "UNTOUCHED: unchanged on all {} ({checks}, {gates}): every delta within tie-epsilon, nothing to judge",
+                    count(n, "query", "queries")
+                ),
+            })
         }
         _ => None,
     }

@@ -16,11 +16,16 @@
 //! (`stats::power::no_op_pass`): with many gated comparisons at tight margins it is near 0
 //! (3 metrics × 20 critical slices at 2.5–4 standard errors fail a no-op 99–100% of the time),
 //! and the judge warns with the margin or the queries per slice that would let one pass.
+//!
+//! With an A/A noise file, "moved" means beyond the run-to-run noise (`noise::band`): a mean
+//! on which no query moved beyond its band, no more queries moved than the A/A runs moved, and
+//! the mean delta lies within the run-level floor, reads untouched when what such moves can
+//! carry is within the rule's margin; else the interval judges it as usual.
 
 use std::collections::BTreeMap;
 
 use crate::config::Gate;
-use crate::model::Comparison;
+use crate::model::{Comparison, GateResult, WithinNoise};
 use crate::stats::power::{no_op_margin, no_op_pass, NoOpRule};
 
 /// What zero moved units bound: the unseen moved share, the drop it could carry, and the fewest
@@ -134,6 +139,33 @@ pub fn unlikely_pass(
         crate::numbers::percent(AIM),
         widen.join("; ")
     ))
+}
+
+/// Whether `rule` on `c` reads untouched because no query moved beyond its run-to-run band:
+/// `c` is within the noise, a delta rule's margin holds what such moves can carry, and `proven` (the
+/// guarantee's own condition for untouched: under `distribution-free` the rule's bound passed).
+pub fn within_noise(rule: &str, r: &GateResult, c: &Comparison, proven: bool) -> bool {
+    let Some(w) = &c.within_noise else {
+        return false;
+    };
+    let delta_rule = matches!(rule, "max-drop" | "max-change" | "fail-if-significant-drop");
+    proven && (!delta_rule || w.can_carry <= r.threshold.abs())
+}
+
+/// "2 queries moved beyond tie-epsilon (the A/A runs moved 3), by at most 0.2500, each within
+/// its run-to-run band from noise.json (0.2500 on a query they never moved); such moves carry a
+/// mean change of at most 0.0125; the mean delta within the run-level noise floor 0.0134".
+pub fn band_words(w: &WithinNoise) -> String {
+    format!(
+        "{} beyond tie-epsilon (the A/A runs moved {}), by at most {}, each within its run-to-run band from {} ({} on a query they never moved); such moves carry a mean change of at most {}; the mean delta within the run-level noise floor {}",
+        crate::numbers::count(w.jittered, "query moved", "queries moved"),
+        w.jitter_cap,
+        crate::numbers::plain(w.largest_move),
+        crate::safe_text::shown(&w.file),
+        crate::numbers::plain(w.run_band),
+        crate::numbers::plain(w.can_carry),
+        crate::numbers::plain(w.floor),
+    )
 }
 
 #[cfg(test)]

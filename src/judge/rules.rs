@@ -324,6 +324,7 @@ mod tests {
             losses: 0,
             moved: 0,
             untouched: false,
+            within_noise: None,
             value_range: 1.0,
             atom: None,
             se: 0.0,

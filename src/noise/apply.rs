@@ -1,6 +1,7 @@
 //! How a check uses `[noise]`: the quarantine takes its queries out of every slice before
 //! resampling (they stay in the report, with their deltas); the noise file's floors warn about
-//! gates whose margin is below the measured noise, and its flaky queries are listed.
+//! gates whose margin is below the measured noise, a whole-run shift a single baseline run does
+//! not carry warns too, and its flaky queries are listed.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -12,6 +13,7 @@ use crate::pair::Paired;
 use crate::slices::Slice;
 
 use super::quarantine::{self, Entry};
+use super::NoiseFile;
 
 /// Reads the quarantine list (refusing expired entries), removes its queries from every slice,
 /// and returns the entries with the queries' deltas, and warnings for ids that are not paired.
@@ -87,6 +89,14 @@ fn quarantined(e: Entry, paired: &Paired, i: usize) -> Quarantined {
     }
 }
 
+/// The noise file of `[noise] file`, read (None without one).
+pub fn read_file(cfg: &Config) -> Result<Option<(&InputSpec, NoiseFile)>> {
+    match &cfg.noise.file {
+        Some(spec) => Ok(Some((spec, super::file::read(&spec.path, &spec.shown())?))),
+        None => Ok(None),
+    }
+}
+
 /// The report's noise section (None when there are no replicates, no noise file and no
 /// quarantine) and the margin-below-floor warnings.
 pub fn report(
@@ -94,12 +104,9 @@ pub fn report(
     paired: &Paired,
     comparisons: &[Comparison],
     quarantined: Vec<Quarantined>,
+    file: Option<(&InputSpec, &NoiseFile)>,
 ) -> Result<(Option<NoiseReport>, Vec<String>)> {
     let replicates = paired.replicates.as_ref().map(|r| r.counts);
-    let file = match &cfg.noise.file {
-        Some(spec) => Some((spec, super::file::read(&spec.path, &spec.shown())?)),
-        None => None,
-    };
     if replicates.is_none() && file.is_none() && cfg.noise.quarantine.is_none() {
         return Ok((None, Vec::new()));
     }
@@ -110,8 +117,7 @@ pub fn report(
     };
     let mut warnings = Vec::new();
     if let Some((spec, f)) = file {
-        let [rb, rc] = replicates.unwrap_or([1, 1]);
-        let scale = ((1.0 / rb as f64 + 1.0 / rc as f64) / 2.0).sqrt();
+        let scale = super::band::scale(replicates);
         // A metric read under two statistics has one floor per slice (the noise file's A/A).
         let mut seen = HashSet::new();
         for c in comparisons {
@@ -134,6 +140,7 @@ pub fn report(
             ));
         }
         warnings.extend(floor_warnings(cfg, &section.floors, spec, f.replicates));
+        warnings.extend(shift_warnings(cfg, f, spec, replicates));
         let paired_ids: HashSet<&str> = paired.ids.iter().map(String::as_str).collect();
         for (m, ids) in &f.flaky_queries {
             if !paired.metrics.contains_key(m) {
@@ -175,6 +182,51 @@ fn floor_warnings(
             out.push(format!(
                 "gate #{} {} on {}: margin {margin} is below the noise floor {:.4} measured by {} ({measured_on} replicates): two runs of one commit differ by that much; widen the margin or add replicates",
                 g.index, g.metric, f.slice, f.floor_here, spec.written
+            ));
+        }
+    }
+    out
+}
+
+/// The share of a gate's margin above which a whole-run shift the interval does not carry is
+/// worth a warning.
+pub const SHIFT_SHARE: f64 = 0.1;
+
+/// "ndcg@10: the A/A runs of noise.json show a whole-run shift ..." for every gated metric whose
+/// A/A runs on `all` shift as a whole by more than `SHIFT_SHARE` of its smallest delta margin
+/// (√2 · shift sd, the shift between two single runs), when the baseline is one run: the
+/// interval carries per-query jitter (it is in the deltas) but not a whole-run shift, which
+/// only baseline replicates bring into it (`stats::crossed`).
+fn shift_warnings(
+    cfg: &Config,
+    f: &NoiseFile,
+    spec: &InputSpec,
+    replicates: Option<[usize; 2]>,
+) -> Vec<String> {
+    if replicates.is_some_and(|[b, _]| b >= 2) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for g in &cfg.gates {
+        let Some(margin) = [g.max_drop, g.fail_if_significant_drop, g.max_change]
+            .into_iter()
+            .flatten()
+            .reduce(f64::min)
+        else {
+            continue;
+        };
+        let Some(e) = f.entry(&g.metric, "all") else {
+            continue;
+        };
+        let shift = std::f64::consts::SQRT_2 * e.shift_sd;
+        if shift > SHIFT_SHARE * margin && seen.insert(g.metric.as_str()) {
+            out.push(format!(
+                "{}: the A/A runs of {} show a whole-run shift (two single runs of one commit differ by {:.4} in mean before any change, {:.0}% of the margin {margin}) that one baseline run does not carry into the interval; give the baseline as 3 or more replicate runs of main (`baseline = [\"main-1.jsonl\", \"main-2.jsonl\", \"main-3.jsonl\"]`) so the interval carries it",
+                crate::safe_text::shown(&g.metric),
+                spec.written,
+                shift,
+                100.0 * shift / margin
             ));
         }
     }

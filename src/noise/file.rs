@@ -1,6 +1,7 @@
 //! The noise file (JSON), written by `rag-gate aa --output` and read by `[noise] file`.
 //!
-//! Layout (`noise_version` 1; field order as here, every list in a fixed order):
+//! Layout (`noise_version` 2; field order as here, every list in a fixed order; a version 1
+//! file, which has no `query_bands`, is still read):
 //! - `noise_version`, `files` (the replicates, as given), `replicates`, `queries` (paired),
 //!   `confidence`, `seed`, `resamples`, `tie_epsilon`;
 //! - `entries`: one per metric (name order) × slice (`all` first), each with
@@ -12,7 +13,9 @@
 //!   prediction bound at `confidence` for the difference of two fresh single runs:
 //!   t · √2 · `run_sd`), and the A/A test of the second half of the files against the first:
 //!   `aa_delta`, `aa_ci`, `aa_p`, `aa_p_adjusted` (Holm over the entries);
-//! - `flaky_queries`: metric → the flaky query ids (byte order) over all queries.
+//! - `flaky_queries`: metric → the flaky query ids (byte order) over all queries;
+//! - `query_bands`: metric → flaky query id → its band, the largest difference between two
+//!   replicates on that query (what two runs of this commit showed it can move by itself).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -21,7 +24,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-pub const NOISE_VERSION: u32 = 1;
+pub const NOISE_VERSION: u32 = 2;
+
+/// The oldest noise file version still read (it has no per-query bands).
+pub const OLDEST_NOISE_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,6 +42,9 @@ pub struct NoiseFile {
     pub tie_epsilon: f64,
     pub entries: Vec<NoiseEntry>,
     pub flaky_queries: BTreeMap<String, Vec<String>>,
+    /// Absent from a version 1 file: no per-query bands were measured.
+    #[serde(default)]
+    pub query_bands: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -85,12 +94,12 @@ pub fn read(path: &Path, shown: &str) -> Result<NoiseFile> {
             format!("not a rag-gate noise file: {e}; write one with `rag-gate aa FILE FILE ... --output {shown}`"),
         )
     })?;
-    if f.noise_version != NOISE_VERSION {
+    if !(OLDEST_NOISE_VERSION..=NOISE_VERSION).contains(&f.noise_version) {
         return Err(Error::input(
             shown,
             0,
             format!(
-                "noise_version {} is not supported (expected {NOISE_VERSION}); rerun `rag-gate aa`",
+                "noise_version {} is not supported (expected {OLDEST_NOISE_VERSION} to {NOISE_VERSION}); rerun `rag-gate aa`",
                 f.noise_version
             ),
         ));

@@ -1,5 +1,5 @@
 //! The publish flags, flattened into `check`'s arguments: `--comment[=MODE]`,
-//! `--comment-mode`, `--html-artifact`, `--pr`, `--token-env`, `--state-key-env`.
+//! `--comment-mode`, `--html-artifact`, `--check-run`, `--pr`, `--token-env`, `--state-key-env`.
 
 use clap::{Args, ValueEnum};
 
@@ -55,6 +55,13 @@ pub struct PublishArgs {
     #[arg(long, value_name = "NAME")]
     pub html_artifact: Option<String>,
 
+    /// Also create or update a GitHub check run named `rag-gate: GATE` on the judged commit:
+    /// conclusion success (pass, untouched), failure (fail) or neutral (inconclusive), the
+    /// headline as its title, the Markdown report as its summary. Needs `checks: write`; best
+    /// effort (a failure is a warning and the exit code stays the verdict's).
+    #[arg(long)]
+    pub check_run: bool,
+
     /// Pull request number (default: from the event at GITHUB_EVENT_PATH).
     #[arg(long, value_name = "N")]
     pub pr: Option<u64>,
@@ -79,6 +86,7 @@ impl Default for PublishArgs {
             comment: CommentMode::Off,
             comment_mode: CommentWhen::Always,
             html_artifact: None,
+            check_run: false,
             pr: None,
             token_env: "GITHUB_TOKEN".to_string(),
             state_key_env: super::state::KEY_ENV.to_string(),

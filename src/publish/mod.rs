@@ -1,5 +1,6 @@
 //! Publish stage: the report reaches GitHub. Job summary, step outputs and `::error`
-//! annotations whenever Actions provides them; one sticky PR comment with `--comment`.
+//! annotations whenever Actions provides them; one sticky PR comment with `--comment`; a check
+//! run for the verdict with `--check-run`.
 //!
 //! Nothing here prints: [`publish`] returns the lines for stderr. A failure to publish is a
 //! warning and leaves the verdict's exit code alone, unless `--comment=required`. The token is
@@ -63,6 +64,8 @@ pub fn publish_with_state(
     };
     let the = Rendered {
         verdict: report.verdict,
+        conclusion: report.verdict.conclusion(&report.on_inconclusive),
+        headline: report.headline.clone(),
         annotations,
         markdown: &|page| markdown::render_page(report, page),
         key: args.comment_key.clone().unwrap_or(report.gate_id.clone()),
@@ -88,8 +91,20 @@ pub fn publish_combined(
         false => Vec::new(),
     };
     let key = combined::key(c);
+    let conclusion = c
+        .gate_files
+        .iter()
+        .map(|f| f.report.verdict.conclusion(&f.report.on_inconclusive))
+        .min_by_key(|c| {
+            ["failure", "neutral", "success"]
+                .iter()
+                .position(|k| k == c)
+        })
+        .unwrap_or("success");
     let the = Rendered {
         verdict: c.verdict,
+        conclusion,
+        headline: c.headline.clone(),
         annotations,
         markdown: &|page| {
             combined::markdown(
@@ -113,6 +128,9 @@ pub fn publish_combined(
 #[cfg_attr(not(feature = "github"), allow(dead_code))] // read when posting the comment
 struct Rendered<'a> {
     verdict: Verdict,
+    /// The check run's conclusion (`Verdict::conclusion`) and title.
+    conclusion: &'static str,
+    headline: String,
     annotations: Vec<Line>,
     markdown: &'a dyn Fn(&Page) -> String,
     key: String,
@@ -141,6 +159,16 @@ fn publish_rendered(
         if let Err(e) = actions::write_outputs(p, the.verdict, report_path) {
             let msg = format!("could not write the step outputs to {}: {e}", p.display());
             lines.push(actions::warning(env.actions, &msg));
+        }
+    }
+    if args.check_run {
+        match post::check_run_line(the, args, env) {
+            Ok(line) => lines.push(line.into()),
+            Err(msg) => {
+                let msg = redact(&msg, env.token.as_ref());
+                let msg = format!("the check run was not posted ({msg}); the verdict stands");
+                lines.push(actions::warning(env.actions, &msg));
+            }
         }
     }
     if args.comment != CommentMode::Off {
@@ -308,6 +336,14 @@ mod post {
         "this rag-gate was built without the forge clients (cargo feature `github`)";
 
     pub(super) fn comment_line(
+        _: &Rendered,
+        _: &PublishArgs,
+        _: &GithubEnv,
+    ) -> Result<String, String> {
+        Err(NOT_BUILT.to_string())
+    }
+
+    pub(super) fn check_run_line(
         _: &Rendered,
         _: &PublishArgs,
         _: &GithubEnv,

@@ -1,6 +1,6 @@
 //! Posting the sticky comment: a GitHub PR comment, or a GitLab merge-request note in a GitLab
 //! pipeline, through the forge clients (the `github` feature); the comment's page and the stale
-//! banner's edit.
+//! banner's edit; the verdict's check run (`--check-run`).
 
 use super::*;
 use crate::report::markdown::GITHUB_COMMENT_LIMIT;
@@ -144,6 +144,53 @@ fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result
     on_runtime(env.deadline, "GitHub", async {
         let client = client::Client::new(env, token, repo)?;
         sticky::upsert(&client, pr, &want, args.comment_mode).await
+    })
+}
+
+/// Creates or updates the verdict's check run on the judged commit; the line saying what it did.
+pub(super) fn check_run_line(
+    the: &Rendered,
+    args: &PublishArgs,
+    env: &GithubEnv,
+) -> Result<String, String> {
+    use crate::github::checks::{self, CheckRun, Done};
+    let token = env
+        .token
+        .as_ref()
+        .ok_or_else(|| format!("no GitHub token: {} is not set", env.token_var))?;
+    let repo = env
+        .repository
+        .as_deref()
+        .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
+    let sha = env.judged_commit().ok_or(
+        "no commit to attach it to: neither the event's pull request head nor GITHUB_SHA is a \
+         40-hex-digit commit id",
+    )?;
+    let mut page = comment_page(args, env);
+    page.limit = Some(checks::SUMMARY_LIMIT);
+    let summary = crate::safe_text::printable(&(the.markdown)(&page)).into_owned();
+    let name = format!("rag-gate: {}", crate::safe_text::shown(&the.key));
+    let title = crate::safe_text::one_line(&the.headline);
+    let run = CheckRun {
+        name: &name,
+        head_sha: &sha,
+        conclusion: the.conclusion,
+        title: &title,
+        summary: &summary,
+    };
+    let done = on_runtime(env.deadline, "GitHub", async {
+        let client = client::Client::new(env, token, repo)?;
+        checks::upsert(&client, &run).await
+    })?;
+    Ok(match done {
+        Done::Created(id) => format!(
+            "rag-gate: created check run {id} ({}, {})",
+            name, the.conclusion
+        ),
+        Done::Updated(id) => format!(
+            "rag-gate: updated check run {id} ({}, {})",
+            name, the.conclusion
+        ),
     })
 }
 

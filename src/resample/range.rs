@@ -60,6 +60,7 @@ mod tests {
             losses: 3,
             moved: 4,
             untouched: false,
+            within_noise: None,
             value_range: 1.0,
             atom: None,
             se: 0.3,

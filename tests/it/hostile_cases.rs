@@ -138,6 +138,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn candidate_replicates_no_baseline_noise()",
     ),
     (
+        "candidate-drops-within-noise",
+        "tests/it/noise_moved.rs",
+        "fn candidate_drops_within_noise()",
+    ),
+    (
         "ir-metadata-deep-flow",
         "tests/it/hostile_fork.rs",
         "fn ir_metadata_deep_flow()",

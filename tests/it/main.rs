@@ -67,6 +67,7 @@ mod manuals;
 mod min_moved_cli;
 mod missing_rankings;
 mod noise_cli;
+mod noise_moved;
 #[cfg(feature = "parquet")]
 mod number_parsing;
 mod outcomes_cases;
@@ -82,6 +83,8 @@ mod protocol_report;
 mod publish_actions;
 #[cfg(feature = "github")]
 mod publish_attempts;
+#[cfg(feature = "github")]
+mod publish_check_run;
 #[cfg(feature = "github")]
 mod publish_comment_modes;
 #[cfg(feature = "github")]

@@ -43,6 +43,7 @@ fn cmp(
         losses: wtl.2,
         moved: wtl.0 + wtl.2,
         untouched: wtl.0 + wtl.2 == 0,
+        within_noise: None,
         value_range: 1.0,
         atom: None,
         se: 0.0,

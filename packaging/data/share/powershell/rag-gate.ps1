@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--state-key-env', '--state-key-env', [CompletionResultType]::ParameterName, 'Environment variable that holds the key the comment''s hidden state (attempts of one commit, the pull request''s looks) is signed with (HMAC-SHA-256); unset: a plain SHA-256')
             [CompletionResult]::new('--dump-config', '--dump-config', [CompletionResultType]::ParameterName, 'Print the effective configuration, defaults filled in, and exit')
             [CompletionResult]::new('--details', '--details', [CompletionResultType]::ParameterName, 'The text report in full: the protocol table too (overrides [report] details)')
+            [CompletionResult]::new('--check-run', '--check-run', [CompletionResultType]::ParameterName, 'Also create or update a GitHub check run named `rag-gate: GATE` on the judged commit: conclusion success (pass, untouched), failure (fail) or neutral (inconclusive), the headline as its title, the Markdown report as its summary. Needs `checks: write`; best effort (a failure is a warning and the exit code stays the verdict''s)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

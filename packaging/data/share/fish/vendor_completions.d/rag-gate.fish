@@ -64,6 +64,7 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l token-env -d
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l state-key-env -d 'Environment variable that holds the key the comment\'s hidden state (attempts of one commit, the pull request\'s looks) is signed with (HMAC-SHA-256); unset: a plain SHA-256' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l dump-config -d 'Print the effective configuration, defaults filled in, and exit'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l details -d 'The text report in full: the protocol table too (overrides [report] details)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l check-run -d 'Also create or update a GitHub check run named `rag-gate: GATE` on the judged commit: conclusion success (pass, untouched), failure (fail) or neutral (inconclusive), the headline as its title, the Markdown report as its summary. Needs `checks: write`; best effort (a failure is a warning and the exit code stays the verdict\'s)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l queries -d 'Queries file (JSONL with query_id, group, slices)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l baseline-replicate -d 'A further replicate run of the baseline\'s commit (repeat): the interval then carries the run-to-run noise' -r -F
