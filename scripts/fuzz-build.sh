@@ -12,13 +12,23 @@
 #      a timeout fails the script.
 # Real fuzzing, with coverage feedback, is scripts/fuzz.sh (nightly and cargo-fuzz).
 #
+# With --check (what .ci/run runs, where one machine does every job in turn), step 1 and then
+# only `cargo check --no-default-features` of the targets: they compile against today's library,
+# without libFuzzer's C++ and without running anything; the workflow's fuzz job builds and runs.
+#
 #   scripts/fuzz-build.sh [RUNS]
+#   scripts/fuzz-build.sh --check
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-runs="${1:-2000}"
 cd "$root"
 
 cp Cargo.lock fuzz/Cargo.lock
+if [ "${1:-}" = "--check" ]; then
+  cargo check --manifest-path fuzz/Cargo.toml --no-default-features --bins
+  echo "fuzz-build.sh: the targets compile (checked, not built or run)"
+  exit 0
+fi
+runs="${1:-2000}"
 cargo build --manifest-path fuzz/Cargo.toml --bins
 bin_dir="${CARGO_TARGET_DIR:-$root/fuzz/target}/debug"
 

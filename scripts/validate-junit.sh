@@ -42,8 +42,9 @@ fi
 [ -z "${RAG_GATE_TOOLS_ONLY:-}" ] || exit 0 # scripts/ci-tools.sh: install only
 
 bin="${CARGO_TARGET_DIR:-$root/target}/debug/rag-gate"
-# Built as the tests build it (shared with `cargo nextest run`), when no earlier step has.
-[ -x "$bin" ] || cargo test --locked --quiet --no-run --test it
+# Built as the tests build it (shared with `cargo nextest run`); always run, as an earlier step
+# of .ci/run may have left another build's binary there (the wheel's, the core build's).
+cargo test --locked --quiet --no-run --test it
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

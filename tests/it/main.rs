@@ -16,6 +16,7 @@ mod baseline_gitlab;
 mod check_many;
 mod check_runs;
 mod check_ties;
+mod ci_parity;
 mod cli_check;
 mod column_mapping;
 mod contributor_docs;
