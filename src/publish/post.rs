@@ -252,18 +252,7 @@ pub(super) fn read_comment(
         let change = crate::forge::change::github(&client, pr).await;
         Ok((body, change, standing))
     });
-    read.map(|(b, change, standing)| {
-        let change = change.map_err(|e| redact(&e, Some(token)));
-        let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
-        (
-            history::Context {
-                change: Some(change),
-                standing,
-                ..ctx
-            },
-            b,
-        )
-    })
+    read.map(|read| with_read(ctx, read, token))
 }
 
 /// [`read_comment`] in a GitLab merge-request pipeline: the note's body, and the context.
@@ -301,19 +290,33 @@ fn read_note(
         let change = crate::forge::change::gitlab(&client, mr).await;
         Ok((body, change, standing))
     });
-    read.map(|(b, change, standing)| {
-        let change = change.map_err(|e| redact(&e, Some(token)));
-        let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
-        (
-            history::Context {
-                change: Some(change),
-                standing,
-                ..ctx
-            },
-            b,
-        )
-    })
-    .map_err(|e| redact(&e, Some(token)))
+    read.map(|read| with_read(ctx, read, token))
+        .map_err(|e| redact(&e, Some(token)))
+}
+
+/// What a forge read gives: the comment's body, the change list's key, this run's standing.
+type Read = (
+    Option<String>,
+    Result<String, String>,
+    Option<Result<crate::model::looks::Standing, String>>,
+);
+
+/// `ctx` with the change and the standing read from the forge, their errors without the token.
+fn with_read(
+    ctx: history::Context,
+    (body, change, standing): Read,
+    token: &Token,
+) -> (history::Context, Option<String>) {
+    let change = change.map_err(|e| redact(&e, Some(token)));
+    let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
+    (
+        history::Context {
+            change: Some(change),
+            standing,
+            ..ctx
+        },
+        body,
+    )
 }
 
 /// A state key is set (`--state-key-env`): only then is the state checked against the forge's
