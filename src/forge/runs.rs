@@ -57,17 +57,9 @@ pub async fn github(
     client: &crate::github::client::Client,
     run_id: u64,
 ) -> Result<Standing, String> {
-    let hint = "the token needs actions: read";
     let what = format!("reading workflow run {run_id}");
     let route = format!("{}/actions/runs/{run_id}", client.repo_path());
-    let reply = client
-        .http()
-        .get(&route, &what, super::transport::MAX_BODY)
-        .await?;
-    if !reply.ok() {
-        return Err(client.refusal(&reply, &what, hint));
-    }
-    let me: GithubRun = reply.parse(&what)?;
+    let me: GithubRun = github_get(client, &route, &what).await?;
     if me.event != "pull_request" {
         // A `pull_request_target` run's branch is the base branch, shared by every pull
         // request: its runs cannot be counted per pull request.
@@ -87,14 +79,7 @@ pub async fn github(
         super::transport::encode(&branch),
         super::transport::encode(&me.event),
     );
-    let reply = client
-        .http()
-        .get(&route, &what, super::transport::MAX_BODY)
-        .await?;
-    if !reply.ok() {
-        return Err(client.refusal(&reply, &what, hint));
-    }
-    let runs: GithubRuns = reply.parse(&what)?;
+    let runs: GithubRuns = github_get(client, &route, &what).await?;
     let finished = runs
         .workflow_runs
         .iter()
@@ -108,6 +93,22 @@ pub async fn github(
         number: me.run_number,
         finished,
     })
+}
+
+/// The JSON at `route` on GitHub; a refusal says the token needs `actions: read`.
+async fn github_get<T: serde::de::DeserializeOwned>(
+    client: &crate::github::client::Client,
+    route: &str,
+    what: &str,
+) -> Result<T, String> {
+    let reply = client
+        .http()
+        .get(route, what, super::transport::MAX_BODY)
+        .await?;
+    if !reply.ok() {
+        return Err(client.refusal(&reply, what, "the token needs actions: read"));
+    }
+    reply.parse(what)
 }
 
 /// GitLab's standing of pipeline `pipeline` in merge request `mr`.
