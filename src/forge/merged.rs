@@ -39,14 +39,9 @@ pub async fn github(
         client.repo_path(),
         super::transport::encode(sha)
     );
-    let reply = client
-        .http()
-        .get(&route, &what, super::transport::MAX_BODY)
+    let pulls: Vec<GithubPull> = client
+        .get_json(&route, &what, "the token needs pull-requests: read")
         .await?;
-    if !reply.ok() {
-        return Err(client.refusal(&reply, &what, "the token needs pull-requests: read"));
-    }
-    let pulls: Vec<GithubPull> = reply.parse(&what)?;
     let own = |p: &&GithubPull| p.merge_commit_sha.as_deref() == Some(sha);
     Ok(pulls
         .iter()
@@ -66,14 +61,7 @@ pub async fn gitlab(client: &crate::gitlab::Client, sha: &str) -> Result<Option<
         client.project_route(),
         super::transport::encode(sha)
     );
-    let reply = client
-        .http()
-        .get(&route, &what, super::transport::MAX_BODY)
-        .await?;
-    if !reply.ok() {
-        return Err(client.refusal(&reply, &what));
-    }
-    let merges: Vec<GitlabMerge> = reply.parse(&what)?;
+    let merges: Vec<GitlabMerge> = client.get_json(&route, &what).await?;
     let own = |m: &&GitlabMerge| {
         m.merge_commit_sha.as_deref() == Some(sha) || m.squash_commit_sha.as_deref() == Some(sha)
     };

@@ -52,6 +52,9 @@ fn finished(conclusion: &str) -> bool {
     matches!(conclusion, "success" | "failure" | "failed")
 }
 
+/// What a refused read of the workflow runs says the token needs.
+const ACTIONS_READ: &str = "the token needs actions: read";
+
 /// GitHub's standing of run `run_id` (this run, or on `workflow_run` the triggering one).
 pub async fn github(
     client: &crate::github::client::Client,
@@ -59,7 +62,7 @@ pub async fn github(
 ) -> Result<Standing, String> {
     let what = format!("reading workflow run {run_id}");
     let route = format!("{}/actions/runs/{run_id}", client.repo_path());
-    let me: GithubRun = github_get(client, &route, &what).await?;
+    let me: GithubRun = client.get_json(&route, &what, ACTIONS_READ).await?;
     if me.event != "pull_request" {
         // A `pull_request_target` run's branch is the base branch, shared by every pull
         // request: its runs cannot be counted per pull request.
@@ -79,7 +82,7 @@ pub async fn github(
         super::transport::encode(&branch),
         super::transport::encode(&me.event),
     );
-    let runs: GithubRuns = github_get(client, &route, &what).await?;
+    let runs: GithubRuns = client.get_json(&route, &what, ACTIONS_READ).await?;
     let finished = runs
         .workflow_runs
         .iter()
@@ -95,22 +98,6 @@ pub async fn github(
     })
 }
 
-/// The JSON at `route` on GitHub; a refusal says the token needs `actions: read`.
-async fn github_get<T: serde::de::DeserializeOwned>(
-    client: &crate::github::client::Client,
-    route: &str,
-    what: &str,
-) -> Result<T, String> {
-    let reply = client
-        .http()
-        .get(route, what, super::transport::MAX_BODY)
-        .await?;
-    if !reply.ok() {
-        return Err(client.refusal(&reply, what, "the token needs actions: read"));
-    }
-    reply.parse(what)
-}
-
 /// GitLab's standing of pipeline `pipeline` in merge request `mr`.
 pub async fn gitlab(
     client: &crate::gitlab::Client,
@@ -122,14 +109,7 @@ pub async fn gitlab(
         "{}/merge_requests/{mr}/pipelines?per_page=100",
         client.project_route()
     );
-    let reply = client
-        .http()
-        .get(&route, &what, super::transport::MAX_BODY)
-        .await?;
-    if !reply.ok() {
-        return Err(client.refusal(&reply, &what));
-    }
-    let pipelines: Vec<GitlabPipeline> = reply.parse(&what)?;
+    let pipelines: Vec<GitlabPipeline> = client.get_json(&route, &what).await?;
     Ok(Standing {
         source: "gitlab pipelines".into(),
         number: pipeline,

@@ -76,6 +76,21 @@ impl Client {
         &self.repo_path
     }
 
+    /// The JSON at `route` (up to `MAX_BODY`); a refusal in words, `on_403` naming the
+    /// permission the call needs.
+    pub async fn get_json<T: serde::de::DeserializeOwned>(
+        &self,
+        route: &str,
+        what: &str,
+        on_403: &str,
+    ) -> Result<T, String> {
+        let reply = self.http.get(route, what, MAX_BODY).await?;
+        if !reply.ok() {
+            return Err(self.refusal(&reply, what, on_403));
+        }
+        reply.parse(what)
+    }
+
     /// A failed answer in words; `on_403` says which permission the call needs.
     pub fn refusal(&self, reply: &Reply, what: &str, on_403: &str) -> String {
         if let Some(reset) = &reply.rate_limited {

@@ -134,6 +134,22 @@ impl Client {
         self.http.list(route, what, max_pages, &refused, Some).await
     }
 
+    /// The JSON at `route` (up to `MAX_BODY`); a refusal in words.
+    pub async fn get_json<T: serde::de::DeserializeOwned>(
+        &self,
+        route: &str,
+        what: &str,
+    ) -> Result<T, String> {
+        let reply = self
+            .http
+            .get(route, what, crate::forge::transport::MAX_BODY)
+            .await?;
+        if !reply.ok() {
+            return Err(self.refusal(&reply, what));
+        }
+        reply.parse(what)
+    }
+
     /// A failed answer in words.
     pub fn refusal(&self, reply: &Reply, what: &str) -> String {
         self.status_error(reply, what)

@@ -118,7 +118,8 @@ fn gitlab_note(
 /// GitLab keeps notes up to 1,000,000 characters; keep a little room.
 pub(super) const GITLAB_NOTE_LIMIT: usize = 1_000_000 - 4096;
 
-fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
+/// The token and the `owner/repo` a GitHub call needs, or what is missing.
+fn github_target(env: &GithubEnv) -> Result<(&Token, &str), String> {
     let token = env
         .token
         .as_ref()
@@ -127,6 +128,11 @@ fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result
         .repository
         .as_deref()
         .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
+    Ok((token, repo))
+}
+
+fn github_comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
+    let (token, repo) = github_target(env)?;
     let pr = env.pr_number(args.pr)?;
     let hidden = the.hidden.as_deref().unwrap_or("");
     let mut page = comment_page(args, env);
@@ -154,14 +160,7 @@ pub(super) fn check_run_line(
     env: &GithubEnv,
 ) -> Result<String, String> {
     use crate::github::checks::{self, CheckRun, Done};
-    let token = env
-        .token
-        .as_ref()
-        .ok_or_else(|| format!("no GitHub token: {} is not set", env.token_var))?;
-    let repo = env
-        .repository
-        .as_deref()
-        .ok_or("GITHUB_REPOSITORY (owner/repo) is not set")?;
+    let (token, repo) = github_target(env)?;
     let sha = env.judged_commit().ok_or(
         "no commit to attach it to: neither the event's pull request head nor GITHUB_SHA is a \
          40-hex-digit commit id",
