@@ -147,19 +147,25 @@ pub struct EarlierSummary {
 
 impl Earlier {
     /// `own` pooled with the same series of the earlier attempts (those of the same queries in
-    /// the same order; the summarised ones through their sums): the per-query mean, and the
-    /// attempts it averages (1: this attempt's alone).
+    /// the same order, identical values counted once; the summarised ones through their sums):
+    /// the per-query mean, and the distinct attempts it averages (1: this attempt's alone).
     pub fn pooled(&self, name: &str, own: &Series) -> (Vec<f64>, usize) {
         let n = own.values.len();
         let same = |s: &Series| s.ids == own.ids && s.values.len() == n && s.metric == own.metric;
         let mut sum = own.values.clone();
         let mut count = 1usize;
+        // Identical values count once, as identical results do.
+        let mut seen: Vec<&[f64]> = vec![&own.values];
         for s in self
             .attempts
             .iter()
             .filter_map(|a| a.extra.series.get(name))
             .filter(|s| same(s))
         {
+            if seen.contains(&s.values.as_slice()) {
+                continue;
+            }
+            seen.push(&s.values);
             sum.iter_mut().zip(&s.values).for_each(|(t, x)| *t += x);
             count += 1;
         }
@@ -365,4 +371,50 @@ pub struct LooksReport {
     /// moved, for the reviewer to check for tuning to the evaluation set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tuning: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(ids: &str, values: &[f64]) -> Series {
+        Series {
+            metric: "ndcg@10".into(),
+            ids: ids.into(),
+            values: values.to_vec(),
+        }
+    }
+
+    fn attempt(k: u32, s: Series) -> EarlierAttempt {
+        EarlierAttempt {
+            attempt: k,
+            verdict: Verdict::Fail,
+            digest: k.to_string(),
+            values: None,
+            alone_failed: Vec::new(),
+            extra: AttemptExtra {
+                series: [("judge ndcg@10".to_string(), s)].into(),
+                card: None,
+            },
+        }
+    }
+
+    #[test]
+    fn pooled_series_average_distinct_attempts_of_the_same_queries() {
+        let e = Earlier {
+            attempts: vec![
+                attempt(1, series("q", &[0.2, 0.4])),
+                // The same values as attempt 1: counted once.
+                attempt(2, series("q", &[0.2, 0.4])),
+                // Other queries: not pooled.
+                attempt(3, series("other", &[0.9, 0.9])),
+            ],
+            ..Default::default()
+        };
+        let (means, n) = e.pooled("judge ndcg@10", &series("q", &[0.6, 0.8]));
+        assert_eq!(n, 2);
+        assert!((means[0] - 0.4).abs() < 1e-12 && (means[1] - 0.6).abs() < 1e-12);
+        let (alone, n) = e.pooled("lower candidate ndcg@10", &series("q", &[0.6, 0.8]));
+        assert_eq!((alone, n), (vec![0.6, 0.8], 1));
+    }
 }

@@ -179,6 +179,10 @@ impl Summary {
                 self.alone_failed.push(r.clone());
             }
         }
+        if self.digests.contains(&a.digest) {
+            // Identical results count once, with what the other rules read.
+            return;
+        }
         self.fold_series(a);
         if self.digests.contains(&a.digest) {
             return;
