@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Two kinds of crate compile at opt-level 0 in dev builds (the tests, the wheel of .ci/run) while
 every other dependency gets `[profile.dev.package."*"] opt-level = 2` (fast tests): each is named
-in Cargo.toml's `[profile.dev.package]`, and fuzz/Cargo.toml names the same ones.
+in Cargo.toml's `[profile.dev.package]`, and fuzz/Cargo.toml (which links the core build) names
+the core's build-time ones, so the fuzz check reuses the proc macros clippy built.
 
 - build-time: proc macros, build scripts and what only they use. The `"*"` override reaches them
   too and `[profile.dev.build-override]` cannot take it back (a `"*"` override outranks it), so
@@ -14,7 +15,7 @@ in Cargo.toml's `[profile.dev.package]`, and fuzz/Cargo.toml names the same ones
 Only names never compiled for another reason are listed: a crate the core also links keeps
 opt-level 2.
 
-`--list` prints the lines for Cargo.toml. Without it, checks them against Cargo.lock (cargo
+`--list` prints the lines for Cargo.toml, `--list --core` those for fuzz/Cargo.toml. Without it, checks them against Cargo.lock (cargo
 metadata reads the lock file; nothing is built) and exits 1 naming the crates to add or remove
 (.ci/run's lint step).
 """
@@ -32,9 +33,10 @@ def host_triple() -> str:
     return next(line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("host: "))
 
 
-def sides(*features: str) -> tuple[set[str], set[str]]:
+def sides(*features: str, dev: bool = True) -> tuple[set[str], set[str]]:
     """The names compiled for the target and those compiled only for the host (proc macros,
-    build scripts and what only they use), with the crate's features as given."""
+    build scripts and what only they use), with the crate's features as given, and with its
+    dev-dependencies (the tests) or without them (the crate as another's dependency)."""
     meta = json.loads(
         subprocess.run(
             ["cargo", "metadata", "--locked", "--format-version", "1", *features,
@@ -61,7 +63,7 @@ def sides(*features: str) -> tuple[set[str], set[str]]:
         (host if on_host else target).add(pid)
         for dep in nodes[pid]["deps"]:
             for kind in dep["dep_kinds"]:
-                if kind["kind"] == "dev" and pid != root:
+                if kind["kind"] == "dev" and (pid != root or not dev):
                     continue
                 to_host = on_host or kind["kind"] == "build" or is_proc_macro(dep["pkg"])
                 stack.append((dep["pkg"], to_host))
@@ -84,6 +86,9 @@ def unoptimised(manifest: pathlib.Path) -> set[str]:
 def main() -> int:
     groups = unoptimised_names()
     wanted = set().union(*groups.values())
+    if "--list" in sys.argv[1:] and "--core" in sys.argv[1:]:
+        print("\n".join(f"{n} = {{ opt-level = 0 }}" for n in sorted(sides("--no-default-features", dev=False)[1])))
+        return 0
     if "--list" in sys.argv[1:]:
         for reason, names in groups.items():
             print(f"# {reason}")
@@ -99,12 +104,15 @@ def main() -> int:
         failed = True
         print("Cargo.toml: [profile.dev.package] keeps `opt-level = 0` for crates the core now links or"
               f" that left the tree: {', '.join(sorted(listed - wanted))}")
+    # The fuzz crate links the core build: its list is the core's build-time crates (names it
+    # does not have would only draw cargo's "did not match any packages" warnings).
+    fuzz_wanted = sides("--no-default-features", dev=False)[1]
     fuzz = unoptimised(ROOT / "fuzz" / "Cargo.toml") - {"rag-gate-cli"}
-    if fuzz != listed:
+    if fuzz != fuzz_wanted:
         failed = True
-        print("fuzz/Cargo.toml: [profile.dev.package] should name the same opt-level 0 crates as"
-              f" Cargo.toml (only there: {', '.join(sorted(fuzz - listed)) or '-'}; missing:"
-              f" {', '.join(sorted(listed - fuzz)) or '-'})")
+        print("fuzz/Cargo.toml: [profile.dev.package] should name the core build's build-time"
+              f" crates (`--list --core`; only there: {', '.join(sorted(fuzz - fuzz_wanted)) or '-'};"
+              f" missing: {', '.join(sorted(fuzz_wanted - fuzz)) or '-'})")
     if not failed:
         counts = ", ".join(f"{len(v)} {k}" for k, v in groups.items())
         print(f"dev-opt-levels.py: the crates that compile unoptimised are in step ({counts})")
