@@ -1,6 +1,7 @@
 //! `.ci/run` is the pull-request workflow on one machine: its steps are the jobs of
 //! .github/workflows/ci.yml in the workflow's order (the browser job runs inside its last step,
-//! the whole suite with `RAG_GATE_REQUIRE_BROWSER=1`), and every script and cargo command a job
+//! the whole suite with `RAG_GATE_REQUIRE_BROWSER=1`, and so do the core job's feature-gate tests,
+//! with `RAG_GATE_CORE_BIN` naming the core binary), and every script and cargo command a job
 //! runs, `.ci/run` runs too. The two differences docs/development.md gives are named here: the
 //! fuzz targets are checked, not built and replayed, and the MSRV toolchain checks rather than
 //! builds (and only where rustup has it).
@@ -107,6 +108,12 @@ fn every_command_of_a_job_is_run_by_the_local_run() {
                 // The browser test is part of the whole suite, with a missing browser a failure.
                 ("browser", c) if c.contains("report_browser::") => {
                     runs("export RAG_GATE_REQUIRE_BROWSER=1")
+                        && runs("cargo nextest run --locked --no-fail-fast")
+                }
+                // The core binary's feature-gate tests run in the whole suite, which gets the
+                // binary's path (tests/it/core_build.rs).
+                ("core", c) if c.contains("core_build::") => {
+                    runs("export RAG_GATE_CORE_BIN=")
                         && runs("cargo nextest run --locked --no-fail-fast")
                 }
                 // The fuzz targets type-checked, not built and replayed (docs/development.md).

@@ -181,7 +181,11 @@ pub fn append_to(path: &str, text: &str) {
 /// The binary with a time limit (a hang fails the test instead of hanging CI) and none of the
 /// runner's GitHub variables, which must not leak into the cases.
 pub fn rag_isolated(timeout: std::time::Duration) -> Command {
-    let mut c = rag_gate();
+    isolated(rag_gate(), timeout)
+}
+
+/// [`rag_isolated`] for another build of the binary (the core build of tests/it/core_build.rs).
+pub fn isolated(mut c: Command, timeout: std::time::Duration) -> Command {
     c.timeout(timeout);
     for v in [
         "GITHUB_ACTIONS",
