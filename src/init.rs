@@ -85,7 +85,7 @@ pub fn run(args: &InitArgs) -> Result<Outcome> {
                 text: &text,
             };
             crate::outputs::write(&[output], &reads)?;
-            stderr.push(format!(
+            crate::status::info(&format!(
                 "init: wrote {}; run it with: rag-gate check {}",
                 p.display(),
                 p.display()
@@ -211,6 +211,7 @@ fn analyze(
     }
     let Ok(Cli {
         command: Command::Compare(compare),
+        ..
     }) = Cli::try_parse_from(argv)
     else {
         return Err(Error::Usage(
