@@ -11,7 +11,16 @@
 
 use std::time::Duration;
 
-use super::transport::Reply;
+/// What an answer says that the decision reads (`None` in [`next`]: no answer, a transport
+/// error).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Answer<'a> {
+    pub status: u16,
+    /// The `Retry-After` header.
+    pub retry_after: Option<&'a str>,
+    /// The reset header of a used-up rate limit (seconds since the epoch), when it is used up.
+    pub rate_limited: Option<&'a str>,
+}
 
 /// How often and how long a request is retried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,19 +67,19 @@ pub enum Next {
 }
 
 /// After attempt `done` (1 for the first) of a request that has already waited `waited`,
-/// with `reply` its answer and `now` the seconds since the epoch.
+/// with `reply` its answer (`None`: a transport error) and `now` the seconds since the epoch.
 pub fn next(
     p: &Policy,
     (done, waited): (usize, Duration),
-    reply: &Result<Reply, String>,
+    reply: Option<Answer>,
     now: u64,
 ) -> Next {
     if done > p.retries {
         return Next::Stop;
     }
     let (wait, why) = match reply {
-        Err(_) => (p.backoff(done - 1), "backoff"),
-        Ok(r) => match asked(r, now) {
+        None => (p.backoff(done - 1), "backoff"),
+        Some(r) => match asked(&r, now) {
             Asked::Nothing if r.status >= 500 || r.status == 429 => {
                 (p.backoff(done - 1), "backoff")
             }
@@ -93,13 +102,13 @@ enum Asked {
     Wait(Duration, &'static str),
 }
 
-fn asked(r: &Reply, now: u64) -> Asked {
-    if let Some(w) = r.retry_after.as_deref().and_then(|v| retry_after(v, now)) {
+fn asked(r: &Answer, now: u64) -> Asked {
+    if let Some(w) = r.retry_after.and_then(|v| retry_after(v, now)) {
         if r.status >= 500 || matches!(r.status, 403 | 429) {
             return Asked::Wait(w, "Retry-After");
         }
     }
-    if let Some(reset) = &r.rate_limited {
+    if let Some(reset) = r.rate_limited {
         return match reset.trim().parse::<u64>() {
             // One second past the reset: the server's clock and ours may disagree a little.
             Ok(at) if at >= now => {
@@ -128,14 +137,15 @@ mod tests {
 
     const NOW: u64 = 1_800_000_000;
 
-    fn reply(status: u16, retry_after: Option<&str>, reset: Option<&str>) -> Result<Reply, String> {
-        Ok(Reply {
+    fn reply<'a>(
+        status: u16,
+        retry_after: Option<&'a str>,
+        rate_limited: Option<&'a str>,
+    ) -> Option<Answer<'a>> {
+        Some(Answer {
             status,
-            next: None,
-            location: None,
-            rate_limited: reset.map(str::to_string),
-            retry_after: retry_after.map(str::to_string),
-            body: bytes::Bytes::new(),
+            retry_after,
+            rate_limited,
         })
     }
 
@@ -159,14 +169,11 @@ mod tests {
             wait: secs(w),
             why: "backoff",
         };
-        assert_eq!(next(&p, (1, secs(0)), &e502, NOW), backoff(1));
-        assert_eq!(next(&p, (2, secs(1)), &e502, NOW), backoff(2));
+        assert_eq!(next(&p, (1, secs(0)), e502, NOW), backoff(1));
+        assert_eq!(next(&p, (2, secs(1)), e502, NOW), backoff(2));
+        assert_eq!(next(&p, (3, secs(3)), None, NOW), backoff(4));
         assert_eq!(
-            next(&p, (3, secs(3)), &Err("reset".into()), NOW),
-            backoff(4)
-        );
-        assert_eq!(
-            next(&p, (4, secs(7)), &e502, NOW),
+            next(&p, (4, secs(7)), e502, NOW),
             Next::Stop,
             "no retry left"
         );
@@ -177,17 +184,17 @@ mod tests {
         let p = Policy::with_retries(3);
         for status in [200, 201, 301, 404, 422] {
             assert_eq!(
-                next(&p, (1, secs(0)), &reply(status, None, None), NOW),
+                next(&p, (1, secs(0)), reply(status, None, None), NOW),
                 Next::Stop
             );
         }
         // A plain 403 is a refusal; a 403 with Retry-After is GitHub's secondary rate limit.
         assert_eq!(
-            next(&p, (1, secs(0)), &reply(403, None, None), NOW),
+            next(&p, (1, secs(0)), reply(403, None, None), NOW),
             Next::Stop
         );
         assert_eq!(
-            next(&p, (1, secs(0)), &reply(403, Some("7"), None), NOW),
+            next(&p, (1, secs(0)), reply(403, Some("7"), None), NOW),
             Next::Wait {
                 wait: secs(7),
                 why: "Retry-After"
@@ -195,7 +202,7 @@ mod tests {
         );
         // Retry-After on a success or a plain refusal asks nothing.
         assert_eq!(
-            next(&p, (1, secs(0)), &reply(404, Some("7"), None), NOW),
+            next(&p, (1, secs(0)), reply(404, Some("7"), None), NOW),
             Next::Stop
         );
     }
@@ -204,7 +211,7 @@ mod tests {
     fn retry_after_is_honoured_in_seconds_and_as_a_date() {
         let p = Policy::with_retries(2);
         assert_eq!(
-            next(&p, (1, secs(0)), &reply(429, Some("30"), None), NOW),
+            next(&p, (1, secs(0)), reply(429, Some("30"), None), NOW),
             Next::Wait {
                 wait: secs(30),
                 why: "Retry-After"
@@ -219,7 +226,7 @@ mod tests {
         );
         assert_eq!(retry_after("soon", NOW), None);
         assert_eq!(
-            next(&p, (1, secs(0)), &reply(503, Some(date), None), NOW),
+            next(&p, (1, secs(0)), reply(503, Some(date), None), NOW),
             Next::Wait {
                 wait: secs(9),
                 why: "Retry-After"
@@ -231,21 +238,21 @@ mod tests {
     fn the_budget_bounds_the_total_wait() {
         let p = Policy::with_retries(5);
         assert_eq!(
-            next(&p, (1, secs(0)), &reply(429, Some("3600"), None), NOW),
+            next(&p, (1, secs(0)), reply(429, Some("3600"), None), NOW),
             Next::TooLong {
                 asked: secs(3600),
                 why: "Retry-After"
             }
         );
         assert_eq!(
-            next(&p, (2, secs(50)), &reply(429, Some("11"), None), NOW),
+            next(&p, (2, secs(50)), reply(429, Some("11"), None), NOW),
             Next::TooLong {
                 asked: secs(11),
                 why: "Retry-After"
             }
         );
         assert_eq!(
-            next(&p, (2, secs(50)), &reply(429, Some("10"), None), NOW),
+            next(&p, (2, secs(50)), reply(429, Some("10"), None), NOW),
             Next::Wait {
                 wait: secs(10),
                 why: "Retry-After"
@@ -258,7 +265,7 @@ mod tests {
         let p = Policy::with_retries(2);
         let reset = (NOW + 20).to_string();
         assert_eq!(
-            next(&p, (1, secs(0)), &reply(403, None, Some(&reset)), NOW),
+            next(&p, (1, secs(0)), reply(403, None, Some(&reset)), NOW),
             Next::Wait {
                 wait: secs(21),
                 why: "rate limit reset"
@@ -266,7 +273,7 @@ mod tests {
         );
         let far = (NOW + 3000).to_string();
         assert_eq!(
-            next(&p, (1, secs(0)), &reply(403, None, Some(&far)), NOW),
+            next(&p, (1, secs(0)), reply(403, None, Some(&far)), NOW),
             Next::TooLong {
                 asked: secs(3001),
                 why: "rate limit reset"
@@ -274,7 +281,7 @@ mod tests {
         );
         for past_or_unknown in [(NOW - 5).to_string(), String::new()] {
             let r = reply(429, None, Some(&past_or_unknown));
-            assert_eq!(next(&p, (1, secs(0)), &r, NOW), Next::Stop);
+            assert_eq!(next(&p, (1, secs(0)), r, NOW), Next::Stop);
         }
     }
 }

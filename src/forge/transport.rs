@@ -60,6 +60,15 @@ impl Reply {
         (200..300).contains(&self.status)
     }
 
+    /// What the retry decision reads of it.
+    pub fn answer(&self) -> retry::Answer<'_> {
+        retry::Answer {
+            status: self.status,
+            retry_after: self.retry_after.as_deref(),
+            rate_limited: self.rate_limited.as_deref(),
+        }
+    }
+
     /// The body as JSON of type `T`.
     pub fn parse<T: DeserializeOwned>(&self, what: &str) -> Result<T, String> {
         serde_json::from_slice(&self.body).map_err(|e| format!("{what}: unexpected answer: {e}"))
@@ -242,7 +251,8 @@ impl Transport {
             Ok(r) => format!("{} answered {}", self.forge, r.status),
             Err(_) => format!("{} could not be reached", self.forge),
         };
-        match retry::next(&self.waits.policy, tried, reply, (self.waits.now)()) {
+        let answer = reply.as_ref().ok().map(Reply::answer);
+        match retry::next(&self.waits.policy, tried, answer, (self.waits.now)()) {
             Next::Stop => None,
             Next::TooLong { asked, why } => {
                 crate::status::info(&format!(
