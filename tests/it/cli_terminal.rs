@@ -129,3 +129,41 @@ fn the_report_is_never_coloured() {
     assert_eq!(always, plain);
     assert!(!always.contains(ESC));
 }
+
+#[test]
+fn init_says_what_it_guessed_and_wrote_unless_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let init = |out: &str, quiet: bool| {
+        let mut cmd = rag_gate();
+        cmd.arg("init")
+            .arg("--baseline")
+            .arg(examples.join("baseline.jsonl"))
+            .arg("--candidate")
+            .arg(examples.join("candidate.jsonl"))
+            .arg("-o")
+            .arg(dir.path().join(out));
+        if quiet {
+            cmd.arg("-q");
+        }
+        run(&mut cmd)
+    };
+    let (code, stdout, stderr) = init("loud.toml", false);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines.len() >= 2, "{stderr}");
+    assert!(lines.iter().all(|l| l.starts_with("init: ")), "{stderr}");
+    assert!(
+        lines.last().unwrap().contains("init: wrote "),
+        "the guesses first: {stderr}"
+    );
+
+    let (code, stdout, stderr) = init("quiet.toml", true);
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
+    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+    assert_eq!(
+        read("quiet.toml"),
+        read("loud.toml"),
+        "-q changes no written byte"
+    );
+}
