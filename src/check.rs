@@ -307,6 +307,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
         .splice(0..0, earlier.warnings.iter().cloned());
     let mut slices = slices::build(cfg, &paired)?;
     refuse_quantiles_over_budget(cfg, &slices)?;
+    say_sizes(cfg, &inputs, (&paired, &slices), &metrics);
     let (quarantined, quarantine_warnings) =
         crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
     let noise_file = crate::noise::apply::read_file(cfg)?;
@@ -367,6 +368,35 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
         own,
         extra: pooling.extra(),
     })
+}
+
+/// The `-v` lines: the rows each side gave, the pairing, the bootstrap's size.
+fn say_sizes(
+    cfg: &Config,
+    inputs: &Inputs,
+    (paired, slices): (&Paired, &[Slice]),
+    metrics: &[String],
+) {
+    for (side, t) in [
+        ("baseline", &inputs.base.table),
+        ("candidate", &inputs.cand.table),
+    ] {
+        crate::status::verbose(&format!(
+            "{side} {}: {} rows, {} metrics",
+            t.source,
+            t.rows.len(),
+            t.metrics.len()
+        ));
+    }
+    let b = &cfg.bootstrap;
+    crate::status::verbose(&format!(
+        "paired {} queries; bootstrap: {} metrics × {} slices, {} resamples, seed {}",
+        paired.ids.len(),
+        metrics.len(),
+        slices.len(),
+        b.resamples,
+        b.seed
+    ));
 }
 
 /// The paired data a gate file's inputs give, before any resampling (what `plan` reads).
@@ -1222,7 +1252,9 @@ pub struct Outputs {
     pub export_junit: Option<PathBuf>,
 }
 
-/// Renders the report, writes the requested files atomically, and returns what goes to stdout.
+/// Renders the report, writes the requested files atomically, and returns what goes to stdout
+/// (the report, or nothing when it went to a file: then the verdict and the path are status
+/// lines).
 /// All files are written to temporaries first and renamed only when every one is written, so a
 /// failing export (e.g. a missing folder) leaves the previous report files as they were. An
 /// output named `-` goes to stdout (at most one may).
@@ -1253,7 +1285,7 @@ pub fn write_combined_outputs(
 struct Renders<'a> {
     format: &'a dyn Fn(report::Format) -> String,
     html: &'a dyn Fn() -> String,
-    /// The line printed when the report went to a file: "rag-gate prod: FAIL: …".
+    /// The status line when the report went to a file: "rag-gate prod: FAIL: …".
     written: String,
 }
 
@@ -1319,11 +1351,13 @@ fn write_rendered(r: &Renders, o: &Outputs, reads: &crate::outputs::Reads) -> Re
         }
     }
     match o.output.as_ref().filter(|p| !is_stdout(p)) {
-        Some(path) => Ok(format!(
-            "{}\nreport written to {}\n",
-            r.written,
-            path.display()
-        )),
+        Some(path) => {
+            // Standard output carries reports only: the verdict and where the report went are
+            // status lines (stderr, silenced by -q).
+            crate::status::info(&r.written);
+            crate::status::info(&format!("report written to {}", path.display()));
+            Ok(String::new())
+        }
         None => Ok(main),
     }
 }

@@ -31,6 +31,38 @@ Exit codes:
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub terminal: TerminalArgs,
+}
+
+/// What reaches the terminal besides the report (every command takes these).
+#[derive(Debug, Clone, Args)]
+pub struct TerminalArgs {
+    /// No status lines ("report written to …") and no progress; warnings and errors still
+    /// show.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Also say what each step did (the inputs read, the bootstrap's size, each HTTP retry).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE
+    /// forces it), always or never. Reports are never coloured.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto"
+    )]
+    pub color: ColorWhen,
+}
+
+/// `--color WHEN`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]

@@ -5,7 +5,7 @@
 //! 80% power and the set's resolution, the guarantee (`[verdict]`), the unit (groups when the
 //! files give them or the ids carry them), and the slices from the tags with their sizes (those
 //! too small to judge commented out). It never overwrites a file, and says on stderr what it
-//! guessed.
+//! guessed (status lines: `-q` silences them).
 
 mod margins;
 mod render;
@@ -76,7 +76,11 @@ pub fn run(args: &InitArgs) -> Result<Outcome> {
     }
     let design = measure(args, out)?;
     let text = render::gate_file(&design);
-    let mut stderr = render::guesses(&design);
+    // What init guessed and what it wrote are status lines (stderr, as they happen; -q
+    // silences them).
+    for line in render::guesses(&design) {
+        crate::status::info(&line);
+    }
     let stdout = match out {
         Some(p) => {
             let output = crate::outputs::Output {
@@ -85,7 +89,7 @@ pub fn run(args: &InitArgs) -> Result<Outcome> {
                 text: &text,
             };
             crate::outputs::write(&[output], &reads)?;
-            stderr.push(format!(
+            crate::status::info(&format!(
                 "init: wrote {}; run it with: rag-gate check {}",
                 p.display(),
                 p.display()
@@ -93,15 +97,15 @@ pub fn run(args: &InitArgs) -> Result<Outcome> {
             String::new()
         }
         None => {
-            stderr.push(
-                "init: the paths are relative to the current folder: save the file here, or use -o FILE".into(),
+            crate::status::info(
+                "init: the paths are relative to the current folder: save the file here, or use -o FILE",
             );
             text
         }
     };
     Ok(Outcome {
         stdout,
-        stderr: stderr.into_iter().map(Into::into).collect(),
+        stderr: Vec::new(),
         exit_code: crate::outcome::EXIT_PASS,
     })
 }
@@ -211,6 +215,7 @@ fn analyze(
     }
     let Ok(Cli {
         command: Command::Compare(compare),
+        ..
     }) = Cli::try_parse_from(argv)
     else {
         return Err(Error::Usage(

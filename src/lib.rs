@@ -7,6 +7,7 @@
 // line, then the commands that wire them together.
 pub mod error; // the one user-facing error type (exit 2)
 pub mod outcome; // what a command returns to main: stdout, stderr lines, exit code
+pub mod status; // status lines and progress while a command runs, handed to main's sink as they happen
 pub mod model; // the analysis model: the data the stages hand each other, and the report
 pub mod stats; // pure maths: bootstrap engine, intervals, sign-flip test, power, streams
 pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics are bounded

@@ -158,9 +158,18 @@ pub fn compare_all(
     metrics: &[String],
     s: &Settings,
 ) -> Vec<Comparison> {
+    let progress = crate::status::progress(
+        "bootstrap (slices)",
+        slices.len() as u64,
+        crate::status::Unit::Steps,
+    );
     let mut by_slice: Vec<std::vec::IntoIter<Comparison>> = slices
         .iter()
-        .map(|slice| compare_slice(paired, slice, metrics, s).into_iter())
+        .map(|slice| {
+            let done = compare_slice(paired, slice, metrics, s).into_iter();
+            progress.advance(1);
+            done
+        })
         .collect();
     let readings: usize = metrics.iter().map(|m| s.statistics(m).len()).sum();
     let mut out = Vec::with_capacity(readings * slices.len());

@@ -10,6 +10,7 @@ pub mod change;
 #[cfg(feature = "github")]
 pub mod merged;
 #[cfg(feature = "github")]
+pub mod retry;
 pub mod runs;
 pub mod stored;
 pub mod transport;

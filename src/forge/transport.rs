@@ -3,13 +3,18 @@
 //! size cap ([`MAX_BODY`] unless the caller asks for another), a listing stops after a bounded
 //! number of pages and follows `Link: rel="next"` on the API's own host only, and a redirect to
 //! another host (object storage) is downloaded by a client that carries no token. Reads and
-//! edits are retried a bounded number of times after a 5xx, a 429 or a transport error; a
-//! create never is (whether the server stored it is unknown; `publish::sticky` lists again).
+//! edits are retried a bounded number of times after a 5xx, a 429 or a transport error, after
+//! the wait the server asks for (`Retry-After`, a rate limit's reset) or an exponential backoff
+//! (`retry`); a create never is (whether the server stored it is unknown; `publish::sticky`
+//! lists again). Each wait is a status line on stderr as it starts.
 //! Messages never contain the token, and what the server says is redacted before it is cut.
 //!
 //! What differs between GitHub and GitLab (the routes, the token header, the CI variables, how a
 //! refusal is worded) stays in `github/` and `gitlab/`.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Limited};
@@ -17,6 +22,7 @@ use octocrab::service::middleware::retry::RetryConfig;
 use octocrab::Octocrab;
 use serde::de::DeserializeOwned;
 
+use super::retry::{self, Next, Policy};
 use super::Failure;
 use crate::github::{redact, Token};
 
@@ -41,8 +47,11 @@ pub struct Reply {
     pub next: Option<String>,
     /// The `Location` header of a redirect.
     pub location: Option<String>,
-    /// `x-ratelimit-remaining: 0`: the token's rate limit is used up (with `x-ratelimit-reset`).
+    /// `x-ratelimit-remaining: 0` (GitLab: `ratelimit-remaining: 0`) on a 403 or 429: the
+    /// token's rate limit is used up; the value is the reset header (seconds since the epoch).
     pub rate_limited: Option<String>,
+    /// The `Retry-After` header.
+    pub retry_after: Option<String>,
     pub body: bytes::Bytes,
 }
 
@@ -51,9 +60,44 @@ impl Reply {
         (200..300).contains(&self.status)
     }
 
+    /// What the retry decision reads of it.
+    pub fn answer(&self) -> retry::Answer<'_> {
+        retry::Answer {
+            status: self.status,
+            retry_after: self.retry_after.as_deref(),
+            rate_limited: self.rate_limited.as_deref(),
+        }
+    }
+
     /// The body as JSON of type `T`.
     pub fn parse<T: DeserializeOwned>(&self, what: &str) -> Result<T, String> {
         serde_json::from_slice(&self.body).map_err(|e| format!("{what}: unexpected answer: {e}"))
+    }
+}
+
+/// How the transport waits before a retry: tokio's sleep, or a stand-in in tests.
+pub type Sleep = Arc<dyn Fn(Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// Waits, then the clock (seconds since the epoch) a rate limit's reset is read against.
+#[derive(Clone)]
+pub struct Waits {
+    pub policy: Policy,
+    pub sleep: Sleep,
+    pub now: fn() -> u64,
+}
+
+impl Waits {
+    /// Real waits on the tokio runtime, the system clock.
+    pub fn real(retries: usize) -> Self {
+        Waits {
+            policy: Policy::with_retries(retries),
+            sleep: Arc::new(|d| Box::pin(tokio::time::sleep(d))),
+            now: || {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs())
+            },
+        }
     }
 }
 
@@ -66,7 +110,7 @@ pub struct Transport {
     /// The API URL without credentials (for messages), and its `host[:port]`, lower-cased.
     base: String,
     authority: String,
-    retries: usize,
+    waits: Waits,
     /// Connect and read timeouts, for the download client too.
     timeouts: (Duration, Duration),
     token: Token,
@@ -88,14 +132,27 @@ impl Transport {
             forge,
             base: url_without_credentials(api_url),
             authority,
-            retries,
+            waits: Waits::real(retries),
             timeouts,
             token: token.clone(),
         }
     }
 
     pub fn retries(&self) -> usize {
-        self.retries
+        self.waits.policy.retries
+    }
+
+    /// The transport with `first` as its first backoff (doubling up to 16 times it).
+    pub fn with_backoff(mut self, first: Duration) -> Self {
+        self.waits.policy.base = first;
+        self.waits.policy.cap = first.saturating_mul(16);
+        self
+    }
+
+    /// The transport with other waits (tests: a recorded sleep, a fixed clock, tiny durations).
+    pub fn with_waits(mut self, waits: Waits) -> Self {
+        self.waits = waits;
+        self
     }
 
     /// The API URL as it may be printed.
@@ -162,8 +219,8 @@ impl Transport {
         Ok(reply)
     }
 
-    /// Sends up to `retries + 1` times while the answer is a 5xx, a 429 (with rate limit left)
-    /// or a transport error.
+    /// Sends up to `retries + 1` times while the answer is worth another try, waiting between
+    /// tries as [`retry::next`] says.
     pub async fn retried(
         &self,
         verb: &Verb<'_>,
@@ -171,13 +228,51 @@ impl Transport {
         what: &str,
         limit: usize,
     ) -> Result<Reply, String> {
-        let mut left = self.retries;
+        let mut tried = (0, Duration::ZERO);
         loop {
             let reply = self.send(verb, route, what, limit).await;
-            if !should_retry(&reply) || left == 0 {
-                return reply;
+            tried.0 += 1;
+            match self.wait(tried, &reply, what).await {
+                Some(waited) => tried.1 += waited,
+                None => return reply,
             }
-            left -= 1;
+        }
+    }
+
+    /// After attempt `tried.0` (having waited `tried.1`), says and waits the wait before the
+    /// next attempt and returns it; `None` when the answer stands.
+    async fn wait(
+        &self,
+        tried: (usize, Duration),
+        reply: &Result<Reply, String>,
+        what: &str,
+    ) -> Option<Duration> {
+        let answered = match reply {
+            Ok(r) => format!("{} answered {}", self.forge, r.status),
+            Err(_) => format!("{} could not be reached", self.forge),
+        };
+        let answer = reply.as_ref().ok().map(Reply::answer);
+        match retry::next(&self.waits.policy, tried, answer, (self.waits.now)()) {
+            Next::Stop => None,
+            Next::TooLong { asked, why } => {
+                crate::status::info(&format!(
+                    "{what}: {answered}; it asks for a wait of {} s ({why}), more than rag-gate \
+                     waits for one request ({} s): not retried",
+                    asked.as_secs(),
+                    self.waits.policy.budget.as_secs()
+                ));
+                None
+            }
+            Next::Wait { wait, why } => {
+                crate::status::info(&format!(
+                    "{what}: {answered}; retrying in {} ({why}, retry {} of {})",
+                    seconds(wait),
+                    tried.0,
+                    self.waits.policy.retries
+                ));
+                (self.waits.sleep)(wait).await;
+                Some(wait)
+            }
         }
     }
 
@@ -189,6 +284,17 @@ impl Transport {
         what: &str,
         limit: usize,
     ) -> Result<Reply, String> {
+        let name = match verb {
+            Verb::Get => "GET",
+            Verb::Post(_) => "POST",
+            Verb::Patch(_) => "PATCH",
+            Verb::Put(_) => "PUT",
+        };
+        crate::status::verbose(&format!(
+            "{what}: {name} {}{}",
+            self.base,
+            self.clean(route)
+        ));
         let sent = match verb {
             Verb::Get => self.crab._get(route).await,
             Verb::Post(b) => self.crab._post(route, Some(*b)).await,
@@ -260,22 +366,27 @@ impl Transport {
             .path_and_query()
             .map_or("/", |pq| pq.as_str())
             .to_string();
-        let mut left = self.retries;
+        let mut tried = (0, Duration::ZERO);
         loop {
             let reply = match crab._get(route.as_str()).await {
                 Ok(resp) => read_capped(resp, limit, what, forge).await,
                 Err(e) => Err(format!("{what}: could not download {shown}: {e}")),
             };
-            match reply {
-                Ok(r) if r.ok() => return Ok(r.body),
-                Ok(r) if r.status < 500 || left == 0 => {
+            tried.0 += 1;
+            let waited = match &reply {
+                Ok(r) if r.ok() => None,
+                _ => self.wait(tried, &reply, what).await,
+            };
+            match (waited, reply) {
+                (Some(w), _) => tried.1 += w,
+                (None, Ok(r)) if r.ok() => return Ok(r.body),
+                (None, Ok(r)) => {
                     return Err(format!(
                         "{what}: the download from {shown} answered {}",
                         r.status
                     ))
                 }
-                Err(e) if left == 0 => return Err(self.clean(&e)),
-                _ => left -= 1,
+                (None, Err(e)) => return Err(self.clean(&e)),
             }
         }
     }
@@ -333,12 +444,11 @@ impl Transport {
     }
 }
 
-/// A 5xx, a 429 or a transport error is worth another try; a used-up rate limit is not (it
-/// resets in up to an hour).
-fn should_retry(reply: &Result<Reply, String>) -> bool {
-    match reply {
-        Ok(r) => r.rate_limited.is_none() && (r.status >= 500 || r.status == 429),
-        Err(_) => true,
+/// A wait as a status line says it: "2 s", "0.05 s".
+fn seconds(d: Duration) -> String {
+    match d.subsec_millis() {
+        0 => format!("{} s", d.as_secs()),
+        _ => format!("{} s", d.as_secs_f64()),
     }
 }
 
@@ -359,9 +469,18 @@ async fn read_capped(
     };
     let next = header("link").as_deref().and_then(next_link);
     let location = header("location");
-    let rate_limited = (matches!(status, 403 | 429)
-        && header("x-ratelimit-remaining").as_deref() == Some("0"))
-    .then(|| header("x-ratelimit-reset").unwrap_or_default());
+    // GitHub's names, then GitLab's.
+    let used_up = |remaining: &str, reset: &str| {
+        (header(remaining).as_deref().map(str::trim) == Some("0"))
+            .then(|| header(reset).unwrap_or_default())
+    };
+    let rate_limited = matches!(status, 403 | 429)
+        .then(|| {
+            used_up("x-ratelimit-remaining", "x-ratelimit-reset")
+                .or_else(|| used_up("ratelimit-remaining", "ratelimit-reset"))
+        })
+        .flatten();
+    let retry_after = header("retry-after");
     let too_big = || {
         format!(
             "{what}: {forge}'s answer is larger than {} MiB; gave up",
@@ -389,6 +508,7 @@ async fn read_capped(
         next,
         location,
         rate_limited,
+        retry_after,
         body,
     })
 }

@@ -61,7 +61,8 @@ impl Client {
                 authority,
                 (env.retries, timeouts),
                 token,
-            ),
+            )
+            .with_backoff(env.backoff),
             repo_path: format!("/repos/{repository}"),
         })
     }

@@ -57,6 +57,8 @@ pub struct GithubEnv {
     pub read_timeout: Duration,
     /// Retries after a 5xx, a 429 or a transport error (so at most `retries + 1` attempts).
     pub retries: usize,
+    /// The first wait before a retry when the server names none (then doubled per retry).
+    pub backoff: Duration,
     /// Upper bound on the whole comment step.
     pub deadline: Duration,
     /// `GITHUB_SHA`: the commit of the workflow run (on a `pull_request` event, the test merge
@@ -93,6 +95,7 @@ impl GithubEnv {
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(30),
             retries: 2,
+            backoff: Duration::from_secs(1),
             deadline: Duration::from_secs(120),
             sha: get("GITHUB_SHA"),
             run: get("GITHUB_RUN_ID")

@@ -39,7 +39,12 @@ pub fn open(path: &Path, shown: &str) -> Result<Opened> {
                 "is a directory; expected a file (a folder of part files is read only for Parquet)",
             ));
         }
-        (Box::new(file), meta.is_file())
+        // Progress counts the bytes of the file as stored (a gzip file's compressed bytes).
+        let progress = crate::status::progress(shown, meta.len(), crate::status::Unit::Bytes);
+        (
+            Box::new(crate::status::Counted::new(file, progress)),
+            meta.is_file(),
+        )
     };
     let mut buf = BufReader::with_capacity(1 << 16, raw);
     let head = buf.fill_buf().map_err(|e| Error::io(shown, "reading", e))?;

@@ -98,7 +98,10 @@ impl<'a> TextLines<'a, Box<dyn std::io::BufRead + Send>> {
             Box::new(BufReader::with_capacity(1 << 16, opened.reader))
         } else {
             let file = std::fs::File::open(path).map_err(|e| Error::io(shown, "opening", e))?;
-            Box::new(BufReader::with_capacity(1 << 18, file))
+            let size = file.metadata().map_or(0, |m| m.len());
+            let progress = crate::status::progress(shown, size, crate::status::Unit::Bytes);
+            let counted = crate::status::Counted::new(file, progress);
+            Box::new(BufReader::with_capacity(1 << 18, counted))
         };
         Ok(TextLines {
             reader,

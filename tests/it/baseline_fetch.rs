@@ -661,3 +661,103 @@ fn how_far_main_moved_past_the_merge_base_is_reported_and_bounded() {
         "the baseline's merge-base's distance behind the base branch is unknown",
     );
 }
+
+/// Run 700 on the merge-base, answered after one `first` answer to the run list.
+fn after_one(w: &World, first: ResponseTemplate) {
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path(RUNS))
+            .respond_with(first)
+            .up_to_n_times(1)
+            .with_priority(1),
+    );
+    w.runs(vec![run(700, 0)]);
+    w.artifact(700, good_zip());
+}
+
+fn run_list_requests(w: &World) -> usize {
+    w.gh.requests()
+        .iter()
+        .filter(|r| r.url.path() == RUNS)
+        .count()
+}
+
+#[test]
+fn a_429_is_retried_after_the_wait_retry_after_names() {
+    let w = World::new();
+    after_one(
+        &w,
+        ResponseTemplate::new(429)
+            .insert_header("retry-after", "1")
+            .set_body_json(json!({"message": "slow down"})),
+    );
+    let started = std::time::Instant::now();
+    let out = w.fetch_base();
+    assert_exit(&out, 0);
+    assert!(
+        started.elapsed() >= std::time::Duration::from_secs(1),
+        "the second request came before Retry-After said: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(run_list_requests(&w), 2);
+    assert_contains(
+        &stderr(&out),
+        "GitHub answered 429; retrying in 1 s (Retry-After, retry 1 of 2)",
+    );
+    assert!(w.to().join("run.jsonl").exists());
+
+    // -q: the same retry, without the status line.
+    let w = World::new();
+    after_one(
+        &w,
+        ResponseTemplate::new(429).insert_header("retry-after", "0"),
+    );
+    let out = w.fetch(&["--base-sha", &sha(0), "-q"]);
+    assert_exit(&out, 0);
+    assert_eq!(run_list_requests(&w), 2);
+    assert!(!stderr(&out).contains("retrying"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_wait_longer_than_the_budget_is_not_waited_for() {
+    let w = World::new();
+    w.gh.mount(
+        Mock::given(method("GET"))
+            .and(path(RUNS))
+            .respond_with(
+                ResponseTemplate::new(403)
+                    .insert_header("retry-after", "3600")
+                    .set_body_json(json!({"message": "secondary rate limit"})),
+            )
+            .expect(1),
+    );
+    let started = std::time::Instant::now();
+    let out = w.fetch_base();
+    assert_exit(&out, 2);
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert_contains(
+        &stderr(&out),
+        "it asks for a wait of 3600 s (Retry-After), more than rag-gate waits for one request (60 s): not retried",
+    );
+    w.gh.verify();
+}
+
+#[test]
+fn a_rate_limit_that_resets_within_the_budget_is_waited_for() {
+    let w = World::new();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    after_one(
+        &w,
+        ResponseTemplate::new(403)
+            .insert_header("x-ratelimit-remaining", "0")
+            .insert_header("x-ratelimit-reset", (now + 2).to_string().as_str())
+            .set_body_json(json!({"message": "API rate limit exceeded"})),
+    );
+    let out = w.fetch_base();
+    assert_exit(&out, 0);
+    assert_eq!(run_list_requests(&w), 2);
+    assert_contains(&stderr(&out), "(rate limit reset, retry 1 of 2)");
+}

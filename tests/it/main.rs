@@ -18,6 +18,7 @@ mod check_runs;
 mod check_ties;
 mod ci_parity;
 mod cli_check;
+mod cli_terminal;
 mod column_mapping;
 mod contributor_docs;
 mod core_build;

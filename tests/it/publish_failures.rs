@@ -140,3 +140,66 @@ fn comment_off_makes_no_request() {
     assert!(lines.is_empty(), "{lines:?}");
     assert!(gh.requests().is_empty());
 }
+
+/// The transport's waits recorded instead of slept: a 502 backs off, a 503 with `Retry-After: 7`
+/// waits 7 s, then the answer is read; no test time is spent waiting.
+#[test]
+fn retries_wait_the_backoff_then_what_retry_after_says_without_sleeping_in_tests() {
+    use rag_gate::forge::retry::Policy;
+    use rag_gate::forge::transport::{Transport, Waits};
+    use std::sync::{Arc, Mutex};
+
+    let gh = Gh::start();
+    let answers = [
+        ResponseTemplate::new(502),
+        ResponseTemplate::new(503).insert_header("retry-after", "7"),
+    ];
+    for (i, answer) in answers.into_iter().enumerate() {
+        gh.mount(
+            list_get()
+                .respond_with(answer)
+                .up_to_n_times(1)
+                .with_priority(1 + i as u8),
+        );
+    }
+    gh.mount(list(vec![]));
+    let slept = Arc::new(Mutex::new(Vec::new()));
+    let record = slept.clone();
+    let waits = Waits {
+        policy: Policy::with_retries(2),
+        sleep: Arc::new(move |d| {
+            record.lock().unwrap().push(d);
+            Box::pin(std::future::ready(()))
+        }),
+        now: || 1_800_000_000,
+    };
+    let token = rag_gate::github::Token::new(TOKEN);
+    let uri = gh.server.uri();
+    let status = gh.rt.block_on(async {
+        let crab = octocrab::Octocrab::builder()
+            .base_uri(uri.as_str())
+            .unwrap()
+            .add_retry_config(octocrab::service::middleware::retry::RetryConfig::None)
+            .build()
+            .unwrap();
+        let authority = uri.trim_start_matches("http://").to_string();
+        let http = Transport::new(
+            crab,
+            "GitHub",
+            &uri,
+            authority,
+            (2, (Duration::from_secs(5), Duration::from_secs(5))),
+            &token,
+        )
+        .with_waits(waits);
+        http.get(support::github::LIST, "listing", 1 << 20)
+            .await
+            .map(|r| r.status)
+    });
+    assert_eq!(status, Ok(200));
+    assert_eq!(
+        *slept.lock().unwrap(),
+        [Duration::from_secs(1), Duration::from_secs(7)]
+    );
+    assert_eq!(gh.requests().len(), 3);
+}

@@ -21,6 +21,11 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'rag-gate' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -58,9 +63,14 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--pr', '--pr', [CompletionResultType]::ParameterName, 'Pull request number (default: from the event at GITHUB_EVENT_PATH)')
             [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Environment variable that holds the GitHub token')
             [CompletionResult]::new('--state-key-env', '--state-key-env', [CompletionResultType]::ParameterName, 'Environment variable that holds the key the comment''s hidden state (attempts of one commit, the pull request''s looks) is signed with (HMAC-SHA-256); unset: a plain SHA-256')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
             [CompletionResult]::new('--dump-config', '--dump-config', [CompletionResultType]::ParameterName, 'Print the effective configuration, defaults filled in, and exit')
             [CompletionResult]::new('--details', '--details', [CompletionResultType]::ParameterName, 'The text report in full: the protocol table too (overrides [report] details)')
             [CompletionResult]::new('--check-run', '--check-run', [CompletionResultType]::ParameterName, 'Also create or update a GitHub check run named `rag-gate: GATE` on the judged commit: conclusion success (pass, untouched), failure (fail) or neutral (inconclusive), the headline as its title, the Markdown report as its summary. Needs `checks: write`; best effort (a failure is a warning and the exit code stays the verdict''s)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -95,7 +105,12 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--export-markdown', '--export-markdown', [CompletionResultType]::ParameterName, 'Also write the Markdown report to this file')
             [CompletionResult]::new('--export-html', '--export-html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file')
             [CompletionResult]::new('--export-junit', '--export-junit', [CompletionResultType]::ParameterName, 'Also write the JUnit XML report (a test case per gate × slice × rule) to this file')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
             [CompletionResult]::new('--details', '--details', [CompletionResultType]::ParameterName, 'The text report in full: the protocol table too (overrides [report] details)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -107,6 +122,11 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--group-from-id', '--group-from-id', [CompletionResultType]::ParameterName, 'A regex with one capture giving a query''s group from its id, e.g. "^(.*)<::>" (default: the groups of the files, else a multi-turn pattern every id matches)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the gate file here (a new file; its paths are made relative to its folder) instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the gate file here (a new file; its paths are made relative to its folder) instead of stdout')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -116,6 +136,11 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--drop', '--drop', [CompletionResultType]::ParameterName, 'The true drop `fail-if-significant-drop` should catch (default: twice its margin, or the gate''s max-drop when its margin is 0)')
             [CompletionResult]::new('--pull-requests', '--pull-requests', [CompletionResultType]::ParameterName, 'Pull requests of each kind (honest, a regression at the margin) made from the gate file''s own pair and judged as `check` judges them, to predict friction, amber and escape (0: skip)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -127,6 +152,11 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -150,8 +180,13 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--holes', '--holes', [CompletionResultType]::ParameterName, 'Write the unjudged docs within the metrics'' largest cutoff as a qrels stub to FILE')
             [CompletionResult]::new('--column', '--column', [CompletionResultType]::ParameterName, 'Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`, `score=similarity`, `rank=position` [default: the usual names, docs/eval.md]')
             [CompletionResult]::new('--qrels-column', '--qrels-column', [CompletionResultType]::ParameterName, 'Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`, `relevance=label` [default: the usual names]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Print the summary JSON on stdout (rows then go only to -o FILE, if given)')
             [CompletionResult]::new('--judged-only', '--judged-only', [CompletionResultType]::ParameterName, 'Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -168,11 +203,21 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout (json: the noise file)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the noise file (JSON, for `[noise] file`) here')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the noise file (JSON, for `[noise] file`) here')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'rag-gate;baseline' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it')
@@ -186,7 +231,12 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--base-sha', '--base-sha', [CompletionResultType]::ParameterName, 'The merge-base commit (default: from the event at GITHUB_EVENT_PATH)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Folder to unpack into (created when missing)')
             [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Environment variable that holds the GitHub token')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
             [CompletionResult]::new('--missing-ok', '--missing-ok', [CompletionResultType]::ParameterName, 'When there is no baseline to fetch (no run, no artifact, expired), write the reason to DIR/rag-gate-baseline.json, warn and exit 0, leaving it to `check`''s `[baseline] on-missing`. Permission, network and zip problems still exit 2')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -203,6 +253,11 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             break
         }
         'rag-gate;ledger' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Write RESULTS.ledger.json: the parent''s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)')
@@ -214,6 +269,11 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'The parent commit''s stored results (from `baseline fetch`), with its ledger beside it')
             [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'This run''s commit (default: GITHUB_SHA, on GitLab CI_COMMIT_SHA)')
             [CompletionResult]::new('--pr', '--pr', [CompletionResultType]::ParameterName, 'The pull request this commit merged (default: the forge''s record of the commit, else its message)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -230,6 +290,11 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             break
         }
         'rag-gate;anchor' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Copy main''s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger''s final state); never replaces silently')
@@ -240,7 +305,12 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'main''s stored results (e.g. from `baseline fetch`), with .protocol.json beside them')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The new anchor file (e.g. anchors/v1.5.jsonl)')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The anchor''s name in reports (default: the file stem)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Replace an existing anchor file (otherwise an existing one is an error)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -257,12 +327,22 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             break
         }
         'rag-gate;completions' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'rag-gate;man' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the pages instead: each page''s name, then its command''s words')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_rag_gate_global_optspecs
-    string join \n h/help V/version
+    string join \n q/quiet v/verbose color= h/help V/version
 end
 
 function __fish_rag_gate_needs_command
@@ -24,6 +24,11 @@ function __fish_rag_gate_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c rag-gate -n "__fish_rag_gate_needs_command" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_needs_command" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_needs_command" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -s V -l version -d 'Print version'
 complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "check" -d 'Judge a candidate against a baseline with the gates of a TOML gate file'
@@ -62,9 +67,14 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l html-artifac
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l pr -d 'Pull request number (default: from the event at GITHUB_EVENT_PATH)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l token-env -d 'Environment variable that holds the GitHub token' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l state-key-env -d 'Environment variable that holds the key the comment\'s hidden state (attempts of one commit, the pull request\'s looks) is signed with (HMAC-SHA-256); unset: a plain SHA-256' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l dump-config -d 'Print the effective configuration, defaults filled in, and exit'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l details -d 'The text report in full: the protocol table too (overrides [report] details)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l check-run -d 'Also create or update a GitHub check run named `rag-gate: GATE` on the judged commit: conclusion success (pass, untouched), failure (fail) or neutral (inconclusive), the headline as its title, the Markdown report as its summary. Needs `checks: write`; best effort (a failure is a warning and the exit code stays the verdict\'s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l queries -d 'Queries file (JSONL with query_id, group, slices)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l baseline-replicate -d 'A further replicate run of the baseline\'s commit (repeat): the interval then carries the run-to-run noise' -r -F
@@ -117,13 +127,23 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-jso
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-markdown -d 'Also write the Markdown report to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-html -d 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l export-junit -d 'Also write the JUnit XML report (a test case per gate × slice × rule) to this file' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l details -d 'The text report in full: the protocol table too (overrides [report] details)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l baseline -d 'Per-query metrics of the baseline (JSONL, CSV/TSV, Parquet, trec_eval or ir_measures -q output), as `check` reads them' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l candidate -d 'Per-query metrics of the candidate' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l queries -d 'Queries file (JSONL with query_id, group, slices): the groups and the slice tags' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l group-from-id -d 'A regex with one capture giving a query\'s group from its id, e.g. "^(.*)<::>" (default: the groups of the files, else a multi-turn pattern every id matches)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -s o -l output -d 'Write the gate file here (a new file; its paths are made relative to its folder) instead of stdout' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand init" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l power -d 'The chance a rule should work: a change of nothing passes `max-drop` / `max-change`, and `fail-if-significant-drop` catches the drop (`--drop`)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l drop -d 'The true drop `fail-if-significant-drop` should catch (default: twice its margin, or the gate\'s max-drop when its margin is 0)' -r
@@ -131,6 +151,11 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l pull-requests
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l format -d 'Output format' -r -f -a "text\t''
 markdown\t''
 json\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l power -d 'The chance each corrected gate should pass an unchanged system (max-drop, max-change)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l batch -d 'Units (queries; conversations with the group unit) to draw for the next batch (default: what the gates still need)' -r
@@ -138,6 +163,11 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l seed -d
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s o -l output -d 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l qrels -d 'Qrels: TREC, JSONL {"query_id", "gold"}, ranx/BEIR JSON, BEIR TSV or LlamaIndex JSONL (recognised from content; gzip undone; `-` is stdin)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l run -d 'Run: TREC, JSONL {"query_id", "ranked"}, ranx/BEIR JSON, MS MARCO TSV or LlamaIndex JSONL (recognised from content; gzip undone; `-` is stdin)' -r -F
@@ -176,8 +206,13 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l exact-run -d 
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l holes -d 'Write the unjudged docs within the metrics\' largest cutoff as a qrels stub to FILE' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l column -d 'Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`, `score=similarity`, `rank=position` [default: the usual names, docs/eval.md]' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l qrels-column -d 'Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`, `relevance=label` [default: the usual names]' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l summary -d 'Print the summary JSON on stdout (rows then go only to -o FILE, if given)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -l judged-only -d 'Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l queries -d 'Queries file (JSONL with query_id, group, slices)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l metric -d 'Metric to measure (repeat); default: every metric the files share' -r
@@ -192,7 +227,17 @@ markdown\t''
 json\t''
 junit\t'JUnit XML: a test case per gate × slice × rule (CI test-report widgets)'"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s o -l output -d 'Write the noise file (JSON, for `[noise] file`) here' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -f -a "fetch" -d 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -202,10 +247,20 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_s
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -l base-sha -d 'The merge-base commit (default: from the event at GITHUB_EVENT_PATH)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -l to -d 'Folder to unpack into (created when missing)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -l token-env -d 'Environment variable that holds the GitHub token' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -l missing-ok -d 'When there is no baseline to fetch (no run, no artifact, expired), write the reason to DIR/rag-gate-baseline.json, warn and exit 0, leaving it to `check`\'s `[baseline] on-missing`. Permission, network and zip problems still exit 2'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from fetch" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from help" -f -a "fetch" -d 'Download the artifact of the newest successful run of WORKFLOW on BRANCH for the merge-base (else the nearest older ancestor, up to 50 commits back) into DIR, unpacked safely, with `rag-gate-baseline.json` (commit, run, date, commits behind) beside it'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -f -a "record" -d 'Write RESULTS.ledger.json: the parent\'s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and not __fish_seen_subcommand_from record help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -213,21 +268,46 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_see
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l parent -d 'The parent commit\'s stored results (from `baseline fetch`), with its ledger beside it' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l commit -d 'This run\'s commit (default: GITHUB_SHA, on GitLab CI_COMMIT_SHA)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l pr -d 'The pull request this commit merged (default: the forge\'s record of the commit, else its message)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from record" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "record" -d 'Write RESULTS.ledger.json: the parent\'s ledger (beside --parent, checked) carried forward plus this run, per max-drift gate and slice (exit 2 on bad input)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -f -a "write" -d 'Copy main\'s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger\'s final state); never replaces silently'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and not __fish_seen_subcommand_from write help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l from -d 'main\'s stored results (e.g. from `baseline fetch`), with .protocol.json beside them' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l to -d 'The new anchor file (e.g. anchors/v1.5.jsonl)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l name -d 'The anchor\'s name in reports (default: the file stem)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -l replace -d 'Replace an existing anchor file (otherwise an existing one is an error)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from write" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from help" -f -a "write" -d 'Copy main\'s stored results (FILE, its .protocol.json) to a new anchor with a record (ANCHOR.anchor.json: hash, commit, the ledger\'s final state); never replaces silently'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand anchor; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand completions" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand completions" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand completions" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand man" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand man" -l list -d 'List the pages instead: each page\'s name, then its command\'s words'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand man" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand man" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand man" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init plan label-plan eval aa baseline ledger anchor completions man help" -f -a "check" -d 'Judge a candidate against a baseline with the gates of a TOML gate file'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand help; and not __fish_seen_subcommand_from check compare init plan label-plan eval aa baseline ledger anchor completions man help" -f -a "compare" -d 'The same analysis without a gate file: deltas, intervals, win/tie/loss (exit 0)'
