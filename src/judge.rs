@@ -55,10 +55,17 @@ mod run_rules;
 pub use headline::{check_line, headline, headline_at};
 pub use rules::{difference, equivalent, label, oriented};
 
-/// Labels every comparison against its margin (what the interval says: better, worse, …).
+/// Labels every comparison against its margin (what the interval says: better, worse, …), for
+/// `check` and `compare` alike: a comparison where no unit moved and whose interval is the point
+/// (the regular guarantee's reading; under `distribution-free` the bound reaches past zero moves
+/// and labels as any interval) is `untouched`, as the judge reads it, never `no change`.
 pub fn label_comparisons(comparisons: &mut [Comparison]) {
     for c in comparisons {
-        c.label = Some(label(c.ci, c.higher_is_better, c.margin));
+        c.label = Some(if c.untouched && c.ci[0] == c.ci[1] {
+            crate::model::Label::Untouched
+        } else {
+            label(c.ci, c.higher_is_better, c.margin)
+        });
     }
 }
 

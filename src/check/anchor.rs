@@ -182,6 +182,8 @@ fn drift_rows(
             main_result: Some(main_result),
             main: m,
             change,
+            guarantee: cfg.verdict.guarantee,
+            confidence: cfg.bootstrap.confidence,
         };
         let (result, row, warning) =
             crate::judge::drift::judge(&pairs, budget, name, spent_by(ledger, c));
@@ -230,6 +232,10 @@ pub fn judge_anchor(
             crate::safe_text::shown(&name)
         ));
     }
+    // The drift gates' slices have a resolution too (a `max-drift`-only gate file has no other
+    // gated result): what an inherited no-op under the regular guarantee leaves unseen.
+    report.resolution =
+        crate::judge::resolution::resolution(cfg, &report.comparisons, &report.gates).0;
     report.verdict = crate::judge::verdict(&report.gates);
     report.headline = crate::judge::headline_at(
         &report.gates,

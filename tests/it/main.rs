@@ -19,6 +19,7 @@ mod check_ties;
 mod ci_parity;
 mod cli_check;
 mod column_mapping;
+mod compare_rules;
 mod contributor_docs;
 mod core_build;
 mod critical_slices;
