@@ -776,6 +776,9 @@ fn unproven_untouched(r: &mut GateResult, c: &Comparison) {
 /// A statistical rule on a comparison where no unit moved: untouched, never a failure, whatever
 /// the size of the slice or the margin (under the regular guarantee).
 fn untouched(r: &mut GateResult, c: &Comparison) {
+    if c.ci[0] == c.ci[1] {
+        r.label = crate::model::Label::Untouched;
+    }
     r.status = GateStatus::Untouched;
     r.passed = true;
     r.fails_build = false;

@@ -232,10 +232,6 @@ pub fn judge_anchor(
             crate::safe_text::shown(&name)
         ));
     }
-    // The drift gates' slices have a resolution too (a `max-drift`-only gate file has no other
-    // gated result): what an inherited no-op under the regular guarantee leaves unseen.
-    report.resolution =
-        crate::judge::resolution::resolution(cfg, &report.comparisons, &report.gates).0;
     report.verdict = crate::judge::verdict(&report.gates);
     report.headline = crate::judge::headline_at(
         &report.gates,

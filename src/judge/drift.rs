@@ -180,6 +180,11 @@ pub fn judge(
             not_adding,
         ),
     };
+    // A candidate equal to the anchor is within the budget; the check reads untouched only when
+    // this change itself moved nothing against the baseline.
+    if r.status == GateStatus::Untouched && !p.change.untouched {
+        r.status = GateStatus::Pass;
+    }
     let detail = match status {
         DriftStatus::NotJudged => format!("{}: {}", w.head, r.detail),
         DriftStatus::Within => format!("{}: the worse bound is within the budget; {}", w.head, w.main),

@@ -212,7 +212,11 @@ fn delta_row(c: &Comparison, min_queries: usize) -> Vec<String> {
             true => "—".into(),
             false => plain(c.mde),
         },
-        format!("{} (±{})", c.label_str(), plain(c.margin)),
+        // An untouched comparison is not read against a margin.
+        match c.label {
+            Some(crate::model::Label::Untouched) => c.label_str().to_string(),
+            _ => format!("{} (±{})", c.label_str(), plain(c.margin)),
+        },
         format!("{}/{}/{}", c.wins, c.ties, c.losses),
         format!(
             "{}/{}/{}",

@@ -700,3 +700,22 @@ fn under_distribution_free_a_drift_gate_on_an_unbounded_metric_needs_its_worst_l
     assert_contains(&err, "gate.toml:9");
     assert_contains(&err, "max-unit-loss");
 }
+
+#[test]
+fn a_candidate_equal_to_the_anchor_on_a_spent_main_is_within_and_not_untouched() {
+    // The candidate repairs main back to the anchor: nothing moved against the anchor, but the
+    // change moved every drifted query against the baseline, so the verdict is a pass.
+    let s = Spent::new();
+    let anchor: Vec<f64> = s
+        .rows
+        .iter()
+        .map(|r| r["ndcg@10"].as_f64().unwrap())
+        .collect();
+    for g in ["regular", "distribution-free"] {
+        let (code, r) = s.check(g, |i, _| anchor[i]);
+        assert_eq!(code, 0, "{g}: {r}");
+        assert_eq!(drift_row(&r)["status"], "within", "{g}");
+        assert_eq!(drift_gate(&r)["status"], "pass", "{g}");
+        assert_eq!(r["verdict"], "pass", "{g}");
+    }
+}
