@@ -96,7 +96,7 @@ fn first_pass(
         }
         if pooled {
             let mut next = history
-                .next(&a.report, earlier.attempt.max(1), &a.own)
+                .next(&a.report, earlier.attempt.max(1), (&a.own, &a.extra))
                 .unwrap();
             let block = state::block_within(&mut next, &history.ctx.scope, None);
             history.state = match state::read(&block, &history.ctx.scope, None) {

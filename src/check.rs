@@ -11,7 +11,7 @@ use crate::eval::holes::Hole;
 use crate::eval::Evaluation;
 use crate::eval::Metric;
 use crate::load::{self, MetricTable, QueryRow};
-use crate::model::looks::{AttemptValues, Earlier};
+use crate::model::looks::{AttemptExtra, AttemptValues, Earlier, PooledRule};
 use crate::model::{
     Comparison, GateResult, InputsInfo, NoiseReport, PairingInfo, Report, Verdict, SCHEMA_VERSION,
 };
@@ -268,6 +268,8 @@ pub struct Analysis {
     pub holes: Vec<crate::eval::holes::Hole>,
     /// This attempt's own candidate results (kept in the sticky comment's state).
     pub own: AttemptValues,
+    /// What the rules beyond them read of this attempt (kept there too).
+    pub extra: AttemptExtra,
 }
 
 /// [`analyze`], keeping the holes.
@@ -294,7 +296,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
     inputs.more[1].extend(extra.iter().cloned());
     let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);
     let baseline = crate::provenance::assess::assess(cfg, context)?;
-    let efficiency = efficiency_section(cfg)?;
+    let (efficiency, mut pooling) = efficiency_section(cfg, earlier)?;
     let (base, cand) = (&inputs.base.table, &inputs.cand.table);
     let shared = pair::shared_metrics(base, cand);
     let metrics = choose_metrics(cfg, base, cand, &shared)?;
@@ -316,8 +318,13 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
             tie_epsilon: cfg.report.tie_epsilon,
             scale: crate::noise::band::scale(paired.replicates.as_ref().map(|r| r.counts)),
         });
-    let (judged, holes) =
-        compare_and_judge(cfg, &inputs, (&paired, &slices, bands.as_ref()), &metrics)?;
+    let (mut judged, holes) = compare_and_judge(
+        cfg,
+        &inputs,
+        (&paired, &slices, bands.as_ref()),
+        (&metrics, earlier),
+    )?;
+    pooling.join(std::mem::take(&mut judged.pooling));
     let (noise, noise_warnings) = crate::noise::apply::report(
         cfg,
         &paired,
@@ -353,12 +360,13 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
         judge::efficiency::add_to_verdict(&mut report, &e);
         report.efficiency = Some(e);
     }
-    report.attempts = pooled.report;
-    let alone = report.judged_alone();
-    if let Some(a) = report.attempts.as_mut() {
-        a.judged_alone = alone;
-    }
-    Ok(Analysis { report, holes, own })
+    attempts_section(&mut report, pooled, (earlier, &pooling));
+    Ok(Analysis {
+        report,
+        holes,
+        own,
+        extra: pooling.extra(),
+    })
 }
 
 /// The paired data a gate file's inputs give, before any resampling (what `plan` reads).
@@ -384,11 +392,15 @@ pub fn prepare(cfg: &Config) -> Result<Prepared> {
     })
 }
 
-/// `[efficiency]`: both run cards read and the run-level gates judged on them (None without
-/// cards). A card that cannot be opened names its gate-file key.
-fn efficiency_section(cfg: &Config) -> Result<Option<crate::model::EfficiencyReport>> {
+/// `[efficiency]`: both run cards read and the run-level gates judged on them and on the
+/// earlier attempts' cards (`judge::efficiency::worst_of`; None without cards). A card that
+/// cannot be opened names its gate-file key.
+fn efficiency_section(
+    cfg: &Config,
+    earlier: &Earlier,
+) -> Result<(Option<crate::model::EfficiencyReport>, Pooling)> {
     let Some([b, c]) = &cfg.efficiency.cards else {
-        return Ok(None);
+        return Ok((None, Pooling::default()));
     };
     let read = |key: &str, s: &InputSpec| {
         load::run_card::load(&s.path, &s.shown()).map_err(|e| match (&e, &s.span) {
@@ -400,7 +412,143 @@ fn efficiency_section(cfg: &Config) -> Result<Option<crate::model::EfficiencyRep
     };
     let cards = [read("baseline", b)?, read("candidate", c)?];
     let written = [b.written.as_str(), c.written.as_str()];
-    judge::efficiency::section(cfg, written, [&cards[0], &cards[1]]).map(Some)
+    let mut e = judge::efficiency::section(cfg, written, [&cards[0], &cards[1]])?;
+    let folded = earlier
+        .summary
+        .as_ref()
+        .map(|s| ((s.first, s.last), s.alone_failed.as_slice()));
+    let (warnings, reads) =
+        judge::efficiency::worst_of(cfg, (written, &cards[0]), &mut e, &earlier.cards(), folded);
+    e.warnings.extend(warnings);
+    let pooled = Pooling {
+        reads: reads
+            .into_iter()
+            .map(|(g, n)| (format!("card {g}"), n))
+            .collect(),
+        card: Some(gated_card(cfg, &cards[1])),
+        ..Default::default()
+    };
+    Ok((Some(e), pooled))
+}
+
+/// A run card as a later attempt needs it: its conditions, the gated metrics and the curve.
+fn gated_card(cfg: &Config, c: &crate::model::RunCard) -> crate::model::RunCard {
+    let gated = |m: &String| cfg.efficiency.gates.iter().any(|g| &g.metric == m);
+    let curve = cfg.efficiency.gates.iter().any(|g| g.at.is_some());
+    crate::model::RunCard {
+        source: c.source.clone(),
+        model: Default::default(),
+        conditions: c.conditions.clone(),
+        metrics: c
+            .metrics
+            .iter()
+            .filter(|(m, _)| gated(m))
+            .map(|(m, v)| (m.clone(), v.clone()))
+            .collect(),
+        qps_at_recall: if curve {
+            c.qps_at_recall.clone()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// What the rules beyond the per-query results read of this attempt (kept for later attempts)
+/// and how many attempts each read ("bounds ndcg@10", "judge ndcg@10", "card 2" → attempts).
+#[derive(Default)]
+pub struct Pooling {
+    pub series: BTreeMap<String, crate::model::looks::Series>,
+    pub card: Option<crate::model::RunCard>,
+    pub reads: BTreeMap<String, usize>,
+}
+
+impl Pooling {
+    fn join(&mut self, other: Pooling) {
+        self.series.extend(other.series);
+        self.card = self.card.take().or(other.card);
+        self.reads.extend(other.reads);
+    }
+
+    /// This attempt's evidence as the comment's state keeps it.
+    fn extra(&self) -> crate::model::looks::AttemptExtra {
+        crate::model::looks::AttemptExtra {
+            series: self.series.clone(),
+            card: self.card.clone(),
+        }
+    }
+}
+
+/// The report's attempts section: shown unless every attempt read the very same evidence, with
+/// the rules beyond the per-query results as pooled or judged alone.
+fn attempts_section(
+    report: &mut Report,
+    pooled: attempts::Pooled,
+    (earlier, pooling): (&Earlier, &Pooling),
+) {
+    report.attempts = pooled
+        .report
+        .filter(|_| !pooled.identical || extras_differ(earlier, pooling));
+    let rules = pooled_rules(report, &pooling.reads);
+    if let Some(a) = report.attempts.as_mut() {
+        a.pooled = rules;
+    }
+    let alone = report.judged_alone();
+    if let Some(a) = report.attempts.as_mut() {
+        a.judged_alone = alone;
+    }
+}
+
+/// Whether an earlier attempt's bounds, judge labels or run card differ from this attempt's
+/// (so its pooling changed what a rule read, even with identical per-query results).
+fn extras_differ(earlier: &Earlier, pooling: &Pooling) -> bool {
+    earlier.attempts.iter().any(|a| {
+        let card = match (&a.extra.card, &pooling.card) {
+            (Some(x), Some(y)) => x.metrics != y.metrics || x.qps_at_recall != y.qps_at_recall,
+            _ => false,
+        };
+        card || a.extra.series.iter().any(|(name, s)| {
+            pooling
+                .series
+                .get(name)
+                .is_some_and(|own| own.ids == s.ids && own.values != s.values)
+        })
+    }) || earlier.summary.as_ref().is_some_and(|s| {
+        s.series_sums.iter().any(|(name, (means, _))| {
+            pooling
+                .series
+                .get(name)
+                .is_some_and(|own| own.ids == means.ids && own.values != means.values)
+        })
+    })
+}
+
+/// The attempts section's pooled rules: those beyond the per-query results that read more than
+/// this attempt (the others stay "judged on the newest attempt alone").
+fn pooled_rules(report: &Report, reads: &BTreeMap<String, usize>) -> Vec<PooledRule> {
+    report
+        .rules_beyond_results()
+        .into_iter()
+        .filter_map(|r| {
+            let n = *reads.get(&r.reads).filter(|&&n| n > 1)?;
+            let how = match r.reads.split_once(' ').map_or("", |(k, _)| k) {
+                "bounds" => {
+                    "each query's values at both judged bounds and the candidate's \
+                             judged@k averaged over the attempts"
+                }
+                "judge" => {
+                    "the candidate's values under the judge's labels averaged per query \
+                            over the attempts"
+                }
+                _ => "each attempt's run card judged against the baseline's; the worst decides",
+            };
+            Some(PooledRule {
+                rule: r.rule,
+                attempts: n,
+                how: how.into(),
+                failed: r.failed,
+            })
+        })
+        .collect()
 }
 
 /// An interval needs at least two resamples beyond each bound; refuse settings that leave fewer.
@@ -588,15 +736,18 @@ struct Findings {
     ties: Option<crate::model::TieReport>,
     /// `[judge]`: the judge's section of the report.
     judge: Option<crate::model::JudgeReport>,
+    /// What the bounds and the judge's labels read, pooled with the earlier attempts.
+    pooling: Pooling,
 }
 
 /// Resamples every metric on every slice, labels the deltas, judges the gates and, when both
 /// sides are runs, bounds the gated deltas by the unjudged documents (returning their holes).
+/// The judge's labels and the bounds read the earlier attempts too (`earlier`).
 fn compare_and_judge(
     cfg: &Config,
     inputs: &Inputs,
     (paired, slices, bands): (&Paired, &[Slice], Option<&crate::noise::band::Bands<'_>>),
-    metrics: &[String],
+    (metrics, earlier): (&[String], &Earlier),
 ) -> Result<(Findings, Vec<Hole>)> {
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(paired, slices, metrics, &settings);
@@ -604,81 +755,152 @@ fn compare_and_judge(
     if let Some(b) = bands {
         crate::noise::band::mark(b, paired, slices, &mut comparisons);
     }
-    let labels = judge_labels(cfg, inputs, (paired, slices), metrics, &mut comparisons)?;
+    let mut pooling = Pooling::default();
+    let labels = judge_labels(
+        cfg,
+        inputs,
+        (paired, slices),
+        (metrics, earlier, &mut pooling),
+        &mut comparisons,
+    )?;
     judge::label_comparisons(&mut comparisons);
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         explain_regressions(&mut comparisons, &ranks(b), &ranks(c));
     }
     let judged = judge::judge(cfg, &comparisons)?;
-    let mut gates = judged.results;
-    let mut warnings = judged.warnings;
-    let mut notes: Vec<String> = judged.notes.into_iter().chain(cut).collect();
-    let mut holes = Vec::new();
-    let mut ties = None;
-    let judge_report = labels.map(|a| judge_findings(a, &mut gates, &mut warnings, &mut notes));
-    let corrected = cfg.judge.as_ref().is_some_and(|j| j.gate_on_corrected);
-    if let (Some(b), Some(c), false) = (&inputs.base.eval, &inputs.cand.eval, corrected) {
-        let runs = crate::bounds::Runs {
-            baseline: b,
-            candidate: c,
-            queries: inputs.queries(),
-        };
-        match crate::bounds::ties::apply(cfg, &runs, &gates)? {
-            Ok((t, w)) => {
-                ties = Some(t);
-                warnings.extend(w);
-            }
-            Err(note) => notes.push(note.to_string()),
-        }
-        let found = crate::bounds::apply(cfg, &runs, &mut comparisons, &mut gates)?;
-        warnings.extend(found.warnings);
-        notes.extend(found.notes);
-        if let (Some(bc), Some(cc)) = (&inputs.base.condensed, &inputs.cand.condensed) {
-            crate::bounds::condensed(cfg, &runs, (bc, cc), &mut comparisons, &mut gates)?;
-        }
-        holes = crate::bounds::holes(cfg, &runs);
-    } else {
-        let found = file_bounds(cfg, inputs, (paired, slices), &mut comparisons, &mut gates)?;
-        warnings.extend(found.warnings);
-        notes.extend(found.notes);
-    }
-    if let (Some(b), Some(c), true) = (&inputs.base.eval, &inputs.cand.eval, corrected) {
-        holes = crate::bounds::holes(
-            cfg,
-            &crate::bounds::Runs {
-                baseline: b,
-                candidate: c,
-                queries: inputs.queries(),
-            },
-        );
-    }
-    warnings.extend(shrunk_slices(cfg, paired, &mut gates));
-    warnings.extend(judge::resolution::resolution(cfg, &comparisons, &gates).1);
-    let found = Findings {
-        comparisons,
-        gates,
-        warnings,
-        notes,
-        ties,
-        judge: judge_report,
+    let mut found = Findings {
+        gates: judged.results,
+        warnings: judged.warnings,
+        notes: judged.notes.into_iter().chain(cut).collect(),
+        comparisons: Vec::new(),
+        ties: None,
+        judge: None,
+        pooling,
     };
+    found.judge =
+        labels.map(|a| judge_findings(a, &mut found.gates, &mut found.warnings, &mut found.notes));
+    let holes = bounds_part(
+        cfg,
+        inputs,
+        (paired, slices),
+        &mut comparisons,
+        (&mut found, earlier),
+    )?;
+    found
+        .warnings
+        .extend(shrunk_slices(cfg, paired, &mut found.gates));
+    found
+        .warnings
+        .extend(judge::resolution::resolution(cfg, &comparisons, &found.gates).1);
+    found.comparisons = comparisons;
     Ok((found, holes))
 }
 
-/// The judged bounds read from metric files (their judged@k columns and protocol sidecars).
+/// The judged bounds (and tie sensitivity) of runs `check` evaluates, else those metric files
+/// allow; returns the holes of the gated cutoffs.
+fn bounds_part(
+    cfg: &Config,
+    inputs: &Inputs,
+    (paired, slices): (&Paired, &[Slice]),
+    comparisons: &mut [Comparison],
+    (found, earlier): (&mut Findings, &Earlier),
+) -> Result<Vec<Hole>> {
+    let corrected = cfg.judge.as_ref().is_some_and(|j| j.gate_on_corrected);
+    let runs = match (&inputs.base.eval, &inputs.cand.eval) {
+        (Some(b), Some(c)) => Some(crate::bounds::Runs {
+            baseline: b,
+            candidate: c,
+            queries: inputs.queries(),
+        }),
+        _ => None,
+    };
+    let runs = match runs {
+        Some(r) if !corrected => r,
+        _ => {
+            let f = file_bounds(
+                cfg,
+                inputs,
+                (paired, slices),
+                comparisons,
+                (&mut found.gates, earlier, &mut found.pooling),
+            )?;
+            found.warnings.extend(f.warnings);
+            found.notes.extend(f.notes);
+            return Ok(runs.map_or(Vec::new(), |r| crate::bounds::holes(cfg, &r)));
+        }
+    };
+    match crate::bounds::ties::apply(cfg, &runs, &found.gates)? {
+        Ok((t, w)) => {
+            found.ties = Some(t);
+            found.warnings.extend(w);
+        }
+        Err(note) => found.notes.push(note.to_string()),
+    }
+    let f = crate::bounds::apply(cfg, &runs, (comparisons, &mut found.gates), earlier)?;
+    found.warnings.extend(f.warnings);
+    found.notes.extend(f.notes);
+    found.pooling.series.extend(f.series);
+    found.pooling.reads.extend(f.reads);
+    if let (Some(bc), Some(cc)) = (&inputs.base.condensed, &inputs.cand.condensed) {
+        crate::bounds::condensed(cfg, &runs, (bc, cc), comparisons, &mut found.gates)?;
+    }
+    Ok(crate::bounds::holes(cfg, &runs))
+}
+
+/// The judged bounds read from metric files (their judged@k columns and protocol sidecars);
+/// the candidate's judged@k columns pooled with the earlier attempts' (the mean per query).
 fn file_bounds(
     cfg: &Config,
     inputs: &Inputs,
     (paired, slices): (&Paired, &[Slice]),
     comparisons: &mut [Comparison],
-    gates: &mut [GateResult],
+    (gates, earlier, pooling): (&mut [GateResult], &Earlier, &mut Pooling),
 ) -> Result<crate::bounds::Found> {
+    let mut cand = inputs.cand.table.clone();
+    pool_file_coverage(cfg, &mut cand, earlier, pooling);
     let files = crate::bounds::files::Files {
         baseline: &inputs.base.table,
-        candidate: &inputs.cand.table,
+        candidate: &cand,
         sidecars: [inputs.base.protocol.as_ref(), inputs.cand.protocol.as_ref()],
     };
     crate::bounds::files::apply(cfg, &files, (paired, slices), comparisons, gates)
+}
+
+/// A candidate metric file's judged@k column of each gated cutoff, pooled with the earlier
+/// attempts' (kept when every row has a value).
+fn pool_file_coverage(
+    cfg: &Config,
+    cand: &mut MetricTable,
+    earlier: &Earlier,
+    pooling: &mut Pooling,
+) {
+    let ids: Vec<String> = cand.rows.iter().map(|r| r.query_id.clone()).collect();
+    let ids = attempts::ids_hash(&ids);
+    for g in &cfg.gates {
+        let Some(k) = Metric::parse(&g.metric).ok().and_then(|m| m.k) else {
+            continue;
+        };
+        let col = format!("judged@{k}");
+        let Some(values) = cand.metrics.get_mut(&col) else {
+            continue;
+        };
+        let Some(own) = values.iter().copied().collect::<Option<Vec<f64>>>() else {
+            continue;
+        };
+        let own = crate::model::looks::Series {
+            metric: col.clone(),
+            ids: ids.clone(),
+            values: own,
+        };
+        let (pooled, n) = earlier.pooled(&col, &own);
+        *values = pooled.into_iter().map(Some).collect();
+        let reads = pooling
+            .reads
+            .entry(format!("bounds {}", g.metric))
+            .or_insert(1);
+        *reads = (*reads).max(n);
+        pooling.series.insert(col, own);
+    }
 }
 
 /// Slices the trusted side makes large enough but the pairing left too small to judge: their
@@ -715,15 +937,18 @@ fn judge_labels(
     cfg: &Config,
     inputs: &Inputs,
     (paired, slices): (&Paired, &[Slice]),
-    metrics: &[String],
+    (metrics, earlier, pooling): (&[String], &Earlier, &mut Pooling),
     comparisons: &mut Vec<Comparison>,
 ) -> Result<Option<crate::judge_labels::Applied>> {
     let (Some(j), Some(b), Some(c)) = (&cfg.judge, &inputs.base.eval, &inputs.cand.eval) else {
         return Ok(None);
     };
     let wanted = wanted_metrics(cfg);
-    let evals = crate::judge_labels::evaluate(cfg, j, &wanted, metrics, inputs.queries())
+    let mut evals = crate::judge_labels::evaluate(cfg, j, &wanted, metrics, inputs.queries())
         .map_err(|e| at_key(cfg, e))?;
+    if j.gate_on_corrected {
+        pool_judge_labels(cfg, &mut evals.paired, earlier, pooling);
+    }
     let mut applied =
         crate::judge_labels::apply(cfg, j, (b, c, paired, slices), &evals, comparisons)?;
     if let Some(gated) = applied.gated.take() {
@@ -731,6 +956,28 @@ fn judge_labels(
         applied.gated = Some(Vec::new());
     }
     Ok(Some(applied))
+}
+
+/// The candidate's values under the judge's labels, per gated metric, pooled with the earlier
+/// attempts' (the mean per query, as the human-labelled values average the pooled runs), so
+/// the corrected delta reads every attempt on both its parts; records this attempt's values.
+fn pool_judge_labels(cfg: &Config, judged: &mut Paired, earlier: &Earlier, pooling: &mut Pooling) {
+    let ids = attempts::ids_hash(&judged.ids);
+    for g in &cfg.gates {
+        let Some(p) = judged.metrics.get_mut(&g.metric) else {
+            continue;
+        };
+        let name = format!("judge {}", g.metric);
+        let own = crate::model::looks::Series {
+            metric: g.metric.clone(),
+            ids: ids.clone(),
+            values: p.candidate.clone(),
+        };
+        let (pooled, n) = earlier.pooled(&name, &own);
+        p.candidate = pooled;
+        pooling.reads.insert(name.clone(), n);
+        pooling.series.insert(name, own);
+    }
 }
 
 /// The report's warnings, in order: the gate file's, the protocol's, the pairing's, then

@@ -383,7 +383,11 @@ fn analyze_across_runs(
     let alone = crate::publish::history::alone_flips(&earlier, report);
     report.warnings.extend(alone);
     let hidden = history
-        .next(report, earlier.attempt.max(1), &analysis.own)
+        .next(
+            report,
+            earlier.attempt.max(1),
+            (&analysis.own, &analysis.extra),
+        )
         .map(|mut state| {
             report.looks = crate::publish::history::looks_report(&state);
             let tuning = report.looks.iter().flat_map(|l| l.tuning.clone());

@@ -1117,7 +1117,7 @@ pub struct ProtocolReport {
 
 /// One side's run card (`[efficiency]`, `load::run_card`): how the run was made and what it
 /// measured at the run level, beside the per-query metrics.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RunCard {
     /// The file as messages name it.
     pub source: String,

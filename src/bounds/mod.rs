@@ -19,6 +19,7 @@ use crate::eval::holes::{collect, Hole};
 use crate::eval::shared_bounds::{delta_bounds, Bounds, Query, Side};
 use crate::eval::{Evaluation, Metric, QueryResult};
 use crate::load::{MetricTable, QueryRow};
+use crate::model::looks::{Earlier, Series};
 use crate::model::{
     Comparison, DeltaAtBound, GateBounds, GateResult, GateStatus, JudgedBounds, NotJudged,
 };
@@ -199,6 +200,97 @@ fn unjudged_within(ev: &Evaluation, k: Option<usize>) -> BTreeMap<&str, Vec<(usi
 pub struct Found {
     pub warnings: Vec<String>,
     pub notes: Vec<String>,
+    /// This attempt's evidence, kept for later attempts: each gated metric's per-query values
+    /// at both bounds, the candidate's judged@k.
+    pub series: BTreeMap<String, Series>,
+    /// Per gated metric ("bounds ndcg@10"): the attempts its bounds and coverage read.
+    pub reads: BTreeMap<String, usize>,
+}
+
+/// The per-query bounds (none for positive-only qrels) pooled with the earlier attempts', and
+/// whether any is open (an unjudged document in this attempt's cutoffs or an earlier one's).
+fn pooled_query_bounds(
+    runs: &Runs,
+    (metrics, positive): (&BTreeMap<String, Option<usize>>, bool),
+    earlier: &Earlier,
+    found: &mut Found,
+) -> (QueryBounds, bool) {
+    let mut bounds = match positive {
+        true => QueryBounds::new(),
+        false => query_bounds(runs, metrics),
+    };
+    let own_pool = bounds.values().flat_map(|b| b.values()).any(|b| b.pool > 0);
+    pool_bounds(&mut bounds, earlier, found);
+    let open = |v: &BTreeMap<String, Bounds>| {
+        v.values()
+            .any(|b| b.lower.baseline != b.upper.baseline || b.lower.candidate != b.upper.candidate)
+    };
+    let any_pool = own_pool || bounds.values().any(open);
+    (bounds, any_pool)
+}
+
+/// One side's value at one bound, in a query's [`Bounds`].
+type Field = fn(&mut Bounds) -> &mut f64;
+
+/// The per-query bounds of each gated metric pooled with the earlier attempts': each side's
+/// value at each bound is the mean over the attempts (so the pooled delta at a bound is the
+/// mean of the attempts' deltas at it: still a bound of the pooled delta, since one true
+/// judgment of the unjudged documents holds for every attempt). Records this attempt's values
+/// in `found.series`, and the attempts read in `found.reads`.
+fn pool_bounds(bounds: &mut QueryBounds, earlier: &Earlier, found: &mut Found) {
+    for (m, per_query) in bounds.iter_mut() {
+        let ids: Vec<String> = per_query.keys().cloned().collect();
+        let ids = crate::model::looks::ids_hash(&ids);
+        let parts: [(&str, Field); 4] = [
+            ("lower baseline", |b| &mut b.lower.baseline),
+            ("lower candidate", |b| &mut b.lower.candidate),
+            ("upper baseline", |b| &mut b.upper.baseline),
+            ("upper candidate", |b| &mut b.upper.candidate),
+        ];
+        for (part, at) in parts {
+            let own = Series {
+                metric: m.clone(),
+                ids: ids.clone(),
+                values: per_query.values_mut().map(|b| *at(b)).collect(),
+            };
+            let name = format!("{part} {m}");
+            let (pooled, n) = earlier.pooled(&name, &own);
+            for (b, v) in per_query.values_mut().zip(pooled) {
+                *at(b) = v;
+            }
+            let reads = found.reads.entry(format!("bounds {m}")).or_insert(1);
+            *reads = (*reads).max(n);
+            found.series.insert(name, own);
+        }
+    }
+}
+
+/// The candidate's judged@k of each gated cutoff pooled with the earlier attempts' (the mean
+/// coverage per query), as [`pool_bounds`] records it.
+fn pool_judged(
+    paired: &mut pair::Paired,
+    metrics: &BTreeMap<String, Option<usize>>,
+    earlier: &Earlier,
+    found: &mut Found,
+) {
+    let ids = crate::model::looks::ids_hash(&paired.ids);
+    for (m, k) in metrics {
+        let Some(k) = k else { continue };
+        let col = format!("judged@{k}");
+        let Some(p) = paired.metrics.get_mut(&col) else {
+            continue;
+        };
+        let own = Series {
+            metric: col.clone(),
+            ids: ids.clone(),
+            values: p.candidate.clone(),
+        };
+        let (pooled, n) = earlier.pooled(&col, &own);
+        p.candidate = pooled;
+        let reads = found.reads.entry(format!("bounds {m}")).or_insert(1);
+        *reads = (*reads).max(n);
+        found.series.insert(col, own);
+    }
 }
 
 /// True when the evaluated queries hold no judgment ≤ 0: the qrels list only relevant documents
@@ -209,27 +301,27 @@ pub fn positive_only(runs: &Runs) -> bool {
 }
 
 /// Adds the judged figures and bounds to the gated comparisons and applies min-judged and
-/// on-unreliable to the gate results.
+/// on-unreliable to the gate results. The bounds and the candidate's judged@k read the earlier
+/// attempts of the same candidate too (`earlier`: [`pool_bounds`], [`pool_judged`]), as the
+/// gated comparisons read their pooled runs.
 pub fn apply(
     cfg: &Config,
     runs: &Runs,
-    comparisons: &mut [Comparison],
-    gates: &mut [GateResult],
+    (comparisons, gates): (&mut [Comparison], &mut [GateResult]),
+    earlier: &Earlier,
 ) -> Result<Found> {
     let metrics = gated(cfg);
     let names: Vec<String> = metrics.keys().cloned().collect();
     let positive = positive_only(runs);
-    let bounds = match positive {
-        true => QueryBounds::new(),
-        false => query_bounds(runs, &metrics),
-    };
+    let mut found = Found::default();
+    let (bounds, any_pool) = pooled_query_bounds(runs, (&metrics, positive), earlier, &mut found);
     let tab = |ev, at, cand| table(ev, &metrics, &bounds, (at, cand));
     let (bp, cp) = (
         tab(runs.baseline, At::Today, false),
         tab(runs.candidate, At::Today, true),
     );
-    let (paired, sl) = paired_slices(cfg, runs, &bp, &cp)?;
-    let any_pool = bounds.values().flat_map(|b| b.values()).any(|b| b.pool > 0);
+    let (mut paired, sl) = paired_slices(cfg, runs, &bp, &cp)?;
+    pool_judged(&mut paired, &metrics, earlier, &mut found);
     // Without an unjudged document both bounds are today's figures: no extra passes.
     let today = || -> (Vec<Comparison>, Vec<GateResult>) { (comparisons.to_vec(), gates.to_vec()) };
     let at = |a| -> Result<(Vec<Comparison>, Vec<GateResult>)> {
@@ -249,7 +341,6 @@ pub fn apply(
         positive,
     };
     attach(comparisons, &metrics, &view, runs);
-    let mut found = Found::default();
     if positive {
         found.notes.push(convention_note(runs, comparisons));
     }

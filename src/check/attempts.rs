@@ -18,19 +18,13 @@ pub struct Pooled {
     /// One table per run of each pooled attempt, aligned with the paired ids.
     pub tables: Vec<MetricTable>,
     pub report: Option<AttemptsReport>,
+    /// Every earlier attempt had this attempt's very results: the report shows no attempts
+    /// (it is the first attempt's) unless what the other rules read differs.
+    pub identical: bool,
     pub warnings: Vec<String>,
 }
 
-/// SHA-256 of the paired query ids, in order.
-pub fn ids_hash(ids: &[String]) -> String {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    for id in ids {
-        h.update(id.as_bytes());
-        h.update([0]);
-    }
-    format!("{:x}", h.finalize())
-}
+pub use crate::model::looks::ids_hash;
 
 /// This attempt's candidate results: every candidate run (the paired file and its gate-file
 /// replicates), before any earlier attempt is attached.
@@ -58,6 +52,7 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
     let mut out = Pooled {
         tables: Vec::new(),
         report: None,
+        identical: false,
         warnings: Vec::new(),
     };
     let first_attempt = earlier.attempts.is_empty() && earlier.summary.is_none();
@@ -101,9 +96,7 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
     // Every earlier attempt had these very results: a deterministic re-run adds nothing, and
     // its report is the first attempt's.
     let all_identical = summarised.is_none_or(|(_, r)| r == "identical");
-    if all_identical && shown.iter().all(|s| s.results == "identical") {
-        return out;
-    }
+    out.identical = all_identical && shown.iter().all(|s| s.results == "identical");
     let folded = summarised
         .filter(|(_, r)| *r == "pooled")
         .map_or(0, |(s, _)| s.distinct);
@@ -122,6 +115,7 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
             results: results.into(),
         }),
         judged_alone: Vec::new(),
+        pooled: Vec::new(),
     });
     out
 }

@@ -211,6 +211,67 @@ fn no_curve(cfg: &Config, g: &RunGate, c: &RunCard, recall: &str) -> Error {
     )
 }
 
+/// The run-level gates judged on every attempt of the same candidate: each earlier attempt's
+/// card (`earlier`, oldest first) against this baseline card, and each rule decided by the
+/// worst attempt: the oldest whose card fails it, else this attempt's. A run card is one
+/// machine's measurements at one time, and attempts may run on other machines, so the cards are
+/// not averaged into one sample; a rule holds only where every attempt's card holds it.
+/// `folded`: the summarised attempts (first, last) and the rules that failed in them (their
+/// cards are not kept: such a rule fails). Returns the warnings (a card that could not be
+/// judged) and the attempts each rule read, by gate.
+pub fn worst_of(
+    cfg: &Config,
+    (written, baseline): ([&str; 2], &RunCard),
+    own: &mut EfficiencyReport,
+    earlier: &[(u32, &RunCard)],
+    folded: Option<((u32, u32), &[String])>,
+) -> (Vec<String>, BTreeMap<usize, usize>) {
+    let mut warnings = Vec::new();
+    let mut judged: Vec<(u32, EfficiencyReport)> = Vec::new();
+    for (attempt, card) in earlier {
+        match section(cfg, written, [baseline, card]) {
+            Ok(e) if e.gates.len() == own.gates.len() => judged.push((*attempt, e)),
+            Ok(_) => {}
+            Err(e) => warnings.push(format!(
+                "the run card of attempt {attempt} is not judged with this one: {e}"
+            )),
+        }
+    }
+    let mut reads = BTreeMap::new();
+    let attempts = 1 + judged.len();
+    for (i, r) in own.gates.iter_mut().enumerate() {
+        let words = crate::model::looks::card_rule(r);
+        let worse = judged
+            .iter()
+            .find(|(_, e)| e.gates[i].fails_build)
+            .filter(|_| !r.fails_build);
+        if let Some((attempt, e)) = worse {
+            let mut w = e.gates[i].clone();
+            w.detail = format!(
+                "attempt {attempt}'s run card, the worst of {attempts} attempts: {}",
+                w.detail
+            );
+            *r = w;
+        }
+        let mut n = attempts;
+        if let Some(((first, last), failed)) = folded {
+            n += (last + 1).saturating_sub(first) as usize;
+            if failed.contains(&words) && !r.fails_build {
+                r.passed = false;
+                r.fails_build = true;
+                r.status = crate::model::RunGateStatus::Fail;
+                r.detail = format!(
+                    "failed in the summarised attempts {first}–{last} (their run cards are \
+                     folded; the worst attempt decides): {}",
+                    r.detail
+                );
+            }
+        }
+        reads.insert(r.gate, n);
+    }
+    (warnings, reads)
+}
+
 /// Whether a run-level result fails the build, for the verdict.
 pub fn fails(results: &[RunGateResult]) -> bool {
     results.iter().any(|r| r.fails_build)

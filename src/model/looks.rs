@@ -42,6 +42,17 @@ impl AttemptValues {
     }
 }
 
+/// SHA-256 of query ids, in order (what a [`Series`] or [`AttemptValues`] is aligned with).
+pub fn ids_hash(ids: &[String]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for id in ids {
+        h.update(id.as_bytes());
+        h.update([0]);
+    }
+    format!("{:x}", h.finalize())
+}
+
 /// An earlier attempt of the judged commit, as the comment's state recorded it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EarlierAttempt {
@@ -54,9 +65,31 @@ pub struct EarlierAttempt {
     /// Its results (None when the state did not keep them: too large for the comment, or the
     /// same as an earlier attempt's).
     pub values: Option<AttemptValues>,
-    /// The rules judged on that attempt alone ([`AloneRule`]) that failed there, by their
+    /// The rules beyond the per-query results ([`AloneRule`]) that failed there, by their
     /// `rule` words.
     pub alone_failed: Vec<String>,
+    /// What those rules read in that attempt (bounds, judge labels, run card), as kept.
+    pub extra: AttemptExtra,
+}
+
+/// One attempt's evidence for a rule the per-query results do not reach, per query: a side's
+/// values at a judged bound, the candidate's judged@k, the candidate's values under the
+/// judge's labels. `ids` is the SHA-256 of the query ids in order (their own pairing's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// The metric the values are of (each value read back is checked as one of it).
+    pub metric: String,
+    pub ids: String,
+    pub values: Vec<f64>,
+}
+
+/// What the rules beyond the per-query results read in one attempt: named [`Series`]
+/// ("lower baseline ndcg@10", "judged@10", "judge ndcg@10") and the candidate's run card (its
+/// gated metrics and curve only).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AttemptExtra {
+    pub series: std::collections::BTreeMap<String, Series>,
+    pub card: Option<super::RunCard>,
 }
 
 /// Where this check stands among the request's runs.
@@ -106,8 +139,56 @@ pub struct EarlierSummary {
     pub digests: Vec<String>,
     /// Attempts folded without their results (not kept, or covering other queries).
     pub lost: u32,
-    /// The rules judged on one attempt alone that failed in any folded attempt.
+    /// The rules beyond the per-query results that failed in any folded attempt.
     pub alone_failed: Vec<String>,
+    /// Per [`Series`] name: the folded attempts' values summed per query, and how many.
+    pub series_sums: std::collections::BTreeMap<String, (Series, u32)>,
+}
+
+impl Earlier {
+    /// `own` pooled with the same series of the earlier attempts (those of the same queries in
+    /// the same order, identical values counted once; the summarised ones through their sums):
+    /// the per-query mean, and the distinct attempts it averages (1: this attempt's alone).
+    pub fn pooled(&self, name: &str, own: &Series) -> (Vec<f64>, usize) {
+        let n = own.values.len();
+        let same = |s: &Series| s.ids == own.ids && s.values.len() == n && s.metric == own.metric;
+        let mut sum = own.values.clone();
+        let mut count = 1usize;
+        // Identical values count once, as identical results do.
+        let mut seen: Vec<&[f64]> = vec![&own.values];
+        for s in self
+            .attempts
+            .iter()
+            .filter_map(|a| a.extra.series.get(name))
+            .filter(|s| same(s))
+        {
+            if seen.contains(&s.values.as_slice()) {
+                continue;
+            }
+            seen.push(&s.values);
+            sum.iter_mut().zip(&s.values).for_each(|(t, x)| *t += x);
+            count += 1;
+        }
+        if let Some((s, k)) = self
+            .summary
+            .as_ref()
+            .and_then(|s| s.series_sums.get(name))
+            .filter(|(s, k)| same(s) && *k > 0)
+        {
+            sum.iter_mut().zip(&s.values).for_each(|(t, x)| *t += x);
+            count += *k as usize;
+        }
+        sum.iter_mut().for_each(|t| *t /= count as f64);
+        (sum, count)
+    }
+
+    /// The earlier attempts' run cards, oldest first.
+    pub fn cards(&self) -> Vec<(u32, &super::RunCard)> {
+        self.attempts
+            .iter()
+            .filter_map(|a| Some((a.attempt, a.extra.card.as_ref()?)))
+            .collect()
+    }
 }
 
 /// How the report's verdict pooled the attempts of one commit (absent on a first attempt).
@@ -125,10 +206,28 @@ pub struct AttemptsReport {
     /// The oldest attempts, folded into per-query means when the state reached its cap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summarised: Option<SummarisedAttempts>,
-    /// The rules the pooled runs do not reach, judged on this attempt's own inputs alone (the
-    /// state keeps per-query results, not the runs, judge labels or run cards they read).
+    /// The rules beyond the per-query results that read this attempt's own inputs alone (no
+    /// earlier attempt kept what they read: recorded by an older rag-gate, or lost).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub judged_alone: Vec<AloneRule>,
+    /// The rules beyond the per-query results that read the earlier attempts too (what the
+    /// comment's state keeps for them), and how.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pooled: Vec<PooledRule>,
+}
+
+/// A rule beyond the per-query results judged on the pooled attempts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PooledRule {
+    /// The rule in words, as [`AloneRule::rule`].
+    pub rule: String,
+    /// The attempts whose evidence it read (this one included).
+    pub attempts: usize,
+    /// How: "the per-query bounds averaged over the attempts", "the worst attempt's run card
+    /// decides", …
+    pub how: String,
+    /// It failed (a failing check of the verdict).
+    pub failed: bool,
 }
 
 /// A rule judged on one attempt's own inputs alone, whatever the attempts pooled: a gate's
@@ -142,6 +241,18 @@ pub struct AloneRule {
     pub rule: String,
     /// It failed this attempt (a failing check of the verdict).
     pub failed: bool,
+    /// What it reads, as the analysis counts pooled attempts: "bounds ndcg@10", "judge
+    /// ndcg@10", "card 2".
+    #[serde(skip)]
+    pub reads: String,
+}
+
+/// "gate #2 max-increase query-latency-ms: the run cards ([efficiency])".
+pub fn card_rule(r: &crate::model::RunGateResult) -> String {
+    format!(
+        "gate #{} {} {}: the run cards ([efficiency])",
+        r.gate, r.rule, r.metric
+    )
 }
 
 /// "gate #1 max-drop ndcg@10 on all".
@@ -150,10 +261,10 @@ fn gate_words(g: &crate::model::GateResult) -> String {
 }
 
 impl crate::model::Report {
-    /// The rules of this report that read one attempt's own inputs alone ([`AloneRule`]), in
+    /// The rules of this report that read more than the per-query results ([`AloneRule`]), in
     /// gate order: each gate's judged bounds, each gate on the judge-corrected delta, each
     /// run-level gate.
-    pub fn judged_alone(&self) -> Vec<AloneRule> {
+    pub fn rules_beyond_results(&self) -> Vec<AloneRule> {
         use crate::model::NotJudged;
         let corrected = self
             .judge
@@ -167,6 +278,7 @@ impl crate::model::Report {
                 out.push(AloneRule {
                     rule: format!("{}: its judged bounds ([judged])", gate_words(g)),
                     failed: (unreliable || too_few) && g.fails_build,
+                    reads: format!("bounds {}", g.metric),
                 });
             }
             if corrected && g.statistic == "mean" {
@@ -177,19 +289,33 @@ impl crate::model::Report {
                         gate_words(g)
                     ),
                     failed: !g.passed && g.fails_build,
+                    reads: format!("judge {}", g.metric),
                 });
             }
         }
         for r in self.efficiency.iter().flat_map(|e| &e.gates) {
             out.push(AloneRule {
-                rule: format!(
-                    "gate #{} {} {}: the run cards ([efficiency])",
-                    r.gate, r.rule, r.metric
-                ),
+                rule: card_rule(r),
                 failed: !r.passed && r.fails_build,
+                reads: format!("card {}", r.gate),
             });
         }
         out
+    }
+
+    /// The rules of [`Self::rules_beyond_results`] that read this attempt alone: all of them
+    /// but those the attempts section lists as pooled.
+    pub fn judged_alone(&self) -> Vec<AloneRule> {
+        let pooled: Vec<&str> = self
+            .attempts
+            .iter()
+            .flat_map(|a| &a.pooled)
+            .map(|p| p.rule.as_str())
+            .collect();
+        self.rules_beyond_results()
+            .into_iter()
+            .filter(|r| !pooled.contains(&r.rule.as_str()))
+            .collect()
     }
 }
 
@@ -245,4 +371,50 @@ pub struct LooksReport {
     /// moved, for the reviewer to check for tuning to the evaluation set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tuning: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(ids: &str, values: &[f64]) -> Series {
+        Series {
+            metric: "ndcg@10".into(),
+            ids: ids.into(),
+            values: values.to_vec(),
+        }
+    }
+
+    fn attempt(k: u32, s: Series) -> EarlierAttempt {
+        EarlierAttempt {
+            attempt: k,
+            verdict: Verdict::Fail,
+            digest: k.to_string(),
+            values: None,
+            alone_failed: Vec::new(),
+            extra: AttemptExtra {
+                series: [("judge ndcg@10".to_string(), s)].into(),
+                card: None,
+            },
+        }
+    }
+
+    #[test]
+    fn pooled_series_average_distinct_attempts_of_the_same_queries() {
+        let e = Earlier {
+            attempts: vec![
+                attempt(1, series("q", &[0.2, 0.4])),
+                // The same values as attempt 1: counted once.
+                attempt(2, series("q", &[0.2, 0.4])),
+                // Other queries: not pooled.
+                attempt(3, series("other", &[0.9, 0.9])),
+            ],
+            ..Default::default()
+        };
+        let (means, n) = e.pooled("judge ndcg@10", &series("q", &[0.6, 0.8]));
+        assert_eq!(n, 2);
+        assert!((means[0] - 0.4).abs() < 1e-12 && (means[1] - 0.6).abs() < 1e-12);
+        let (alone, n) = e.pooled("lower candidate ndcg@10", &series("q", &[0.6, 0.8]));
+        assert_eq!((alone, n), (vec![0.6, 0.8], 1));
+    }
 }

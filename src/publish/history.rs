@@ -12,7 +12,8 @@
 //! same run id and attempt, or pipeline and job) replaces its own record instead of adding one.
 
 use crate::model::looks::{
-    AttemptValues, Earlier, EarlierAttempt, EarlierSummary, LookRow, LooksReport, Standing,
+    AttemptExtra, AttemptValues, Earlier, EarlierAttempt, EarlierSummary, LookRow, LooksReport,
+    Standing,
 };
 use crate::model::{Report, Verdict};
 use crate::numbers::signed;
@@ -256,12 +257,16 @@ impl History {
                     ));
                 }
             });
+            let named = format!("attempt {} of {short}", a.attempt);
+            let (extra, why) = a.extra.as_ref().map(|x| x.read(&named)).unwrap_or_default();
+            e.warnings.extend(why);
             e.attempts.push(EarlierAttempt {
                 attempt: a.attempt,
                 verdict: a.verdict,
                 digest: a.digest.clone(),
                 values: values.ok(),
                 alone_failed: a.alone_failed.clone(),
+                extra,
             });
         }
         e.summary = l
@@ -274,7 +279,12 @@ impl History {
     /// The state after this check: this attempt (its results kept) and this look recorded,
     /// the look moved last (the newest); the results of other looks' attempts dropped. None
     /// without a judged commit.
-    pub fn next(&self, report: &Report, attempt: u32, own: &AttemptValues) -> Option<State> {
+    pub fn next(
+        &self,
+        report: &Report,
+        attempt: u32,
+        (own, extra): (&AttemptValues, &AttemptExtra),
+    ) -> Option<State> {
         let commit = self.ctx.commit.clone()?;
         let mut state = self.state.clone().unwrap_or_default();
         if let (Some(_), Some(Ok(s))) = (&self.ctx.key, &self.ctx.standing) {
@@ -301,6 +311,7 @@ impl History {
         for l in &mut state.looks {
             for a in &mut l.attempts {
                 a.values = None;
+                a.extra = None;
             }
         }
         look.commit = commit;
@@ -313,8 +324,10 @@ impl History {
         // without them, or (no CI run to tell it apart: a local check) not at all.
         let digest = own.digest();
         let mut record = StoredAttempt::new(attempt, self.ctx.run.clone(), report.verdict, own);
+        let kept = extra.card.is_some() || !extra.series.is_empty();
+        record.extra = kept.then(|| super::state::StoredExtra::new(extra));
         record.alone_failed = report
-            .judged_alone()
+            .rules_beyond_results()
             .into_iter()
             .filter(|r| r.failed)
             .map(|r| r.rule)
@@ -351,7 +364,20 @@ fn summary(s: &super::state::Summary, short: &str, warnings: &mut Vec<String>) -
             None
         }
     };
+    let mut series_sums = std::collections::BTreeMap::new();
+    for (name, sum) in &s.series_sums {
+        match sum.means() {
+            Ok((means, n)) => {
+                series_sums.insert(name.clone(), (means, n));
+            }
+            Err(why) => warnings.push(format!(
+                "attempts {}–{} of {short} (summarised): their {name} values: {why}; not judged",
+                s.first, s.last
+            )),
+        }
+    }
     EarlierSummary {
+        series_sums,
         first: s.first,
         last: s.last,
         verdicts: s.verdicts.clone(),
@@ -399,10 +425,10 @@ pub fn flip_warning(earlier: &Earlier, verdict: Verdict) -> Option<String> {
     ))
 }
 
-/// The rules judged on this attempt alone (`Report::judged_alone`) that hold now but failed in
-/// an earlier attempt of the same candidate (nothing the evaluation reads changed between
-/// them): one warning each, whatever the verdict and the size of the move. The state keeps no
-/// runs or run cards for such a rule, so each attempt is a fresh draw of it.
+/// The rules judged on this attempt alone (`Report::judged_alone`: no earlier attempt kept what
+/// they read) that hold now but failed in an earlier attempt of the same candidate (nothing the
+/// evaluation reads changed between them): one warning each, whatever the verdict and the size
+/// of the move.
 pub fn alone_flips(earlier: &Earlier, report: &Report) -> Vec<String> {
     let commit = earlier.commit.as_deref().map_or("", short);
     report
@@ -427,9 +453,9 @@ pub fn alone_flips(earlier: &Earlier, report: &Report) -> Vec<String> {
                 format!(
                     "{}, judged on the newest attempt alone, failed in attempt(s) {} of {commit} \
                      and holds now with nothing the evaluation reads changed (re-runs, or commits \
-                     that left the change as it was): the sticky comment's state keeps no runs, \
-                     judge labels or run cards for it, so each attempt is a fresh draw; check \
-                     that the check was not re-run until it passed",
+                     that left the change as it was): no earlier attempt kept what it reads in \
+                     the sticky comment's state (recorded by an older rag-gate, or lost), so it \
+                     could not be pooled; check that the check was not re-run until it passed",
                     r.rule,
                     failed.join(", ")
                 )

@@ -21,7 +21,7 @@ use std::io::{Read, Write};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
-use crate::model::looks::{AttemptValues, Look, LookRow};
+use crate::model::looks::{AttemptExtra, AttemptValues, Look, LookRow, Series};
 use crate::model::Verdict;
 
 /// The environment variable that holds the state key, unless `--state-key-env` names another.
@@ -122,9 +122,43 @@ pub struct Summary {
     pub digests: Vec<String>,
     /// Attempts folded without results (dropped, damaged, or other queries and metrics).
     pub lost: u32,
-    /// The rules judged on one attempt alone that failed in a folded attempt (their words).
+    /// The rules beyond the per-query results that failed in a folded attempt (their words):
+    /// for a run-level gate, judged on the worst attempt, the sufficient statistic.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alone_failed: Vec<String>,
+    /// Per series of [`StoredExtra`]: the folded attempts' values summed per query, and how
+    /// many attempts the sums add (the per-query mean is the sufficient statistic of a pooled
+    /// bound or judge label).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub series_sums: BTreeMap<String, StoredSum>,
+}
+
+/// A series summed over folded attempts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredSum {
+    pub metric: String,
+    pub ids: String,
+    /// The per-query sums, packed as [`StoredSeries::values`].
+    pub sums: String,
+    pub attempts: u32,
+}
+
+impl StoredSum {
+    /// The per-query means, each checked as an input value of its metric.
+    pub fn means(&self) -> Result<(Series, u32), String> {
+        let sums = unpack(&self.sums).ok_or("its sums cannot be read (damaged)")?;
+        if self.attempts == 0 {
+            return Err("it sums no attempt".into());
+        }
+        let values: Vec<f64> = sums.iter().map(|x| x / self.attempts as f64).collect();
+        check_series(&self.metric, &values)?;
+        let s = Series {
+            metric: self.metric.clone(),
+            ids: self.ids.clone(),
+            values,
+        };
+        Ok((s, self.attempts))
+    }
 }
 
 impl Summary {
@@ -145,6 +179,11 @@ impl Summary {
                 self.alone_failed.push(r.clone());
             }
         }
+        if self.digests.contains(&a.digest) {
+            // Identical results count once, with what the other rules read.
+            return;
+        }
+        self.fold_series(a);
         if self.digests.contains(&a.digest) {
             return;
         }
@@ -191,6 +230,33 @@ impl Summary {
         }
     }
 
+    /// Adds each series of `a` that reads back to its sum (a series of other queries than the
+    /// sum's replaces it: the newer queries are what later attempts pool with).
+    fn fold_series(&mut self, a: &StoredAttempt) {
+        let Some(extra) = &a.extra else { return };
+        for (name, st) in &extra.series {
+            let Some(v) = unpack(&st.values) else {
+                continue;
+            };
+            let old = self.series_sums.get(name).and_then(|sum| {
+                let s = unpack(&sum.sums)?;
+                (sum.ids == st.ids && sum.metric == st.metric && s.len() == v.len())
+                    .then_some((s, sum.attempts))
+            });
+            let (mut total, n) = old.unwrap_or((vec![0.0; v.len()], 0));
+            total.iter_mut().zip(&v).for_each(|(t, x)| *t += x);
+            self.series_sums.insert(
+                name.clone(),
+                StoredSum {
+                    metric: st.metric.clone(),
+                    ids: st.ids.clone(),
+                    sums: pack_floats(&total),
+                    attempts: n + 1,
+                },
+            );
+        }
+    }
+
     /// The sums as one run (an empty record before the first fold); None once dropped.
     fn sums(&self) -> Option<AttemptValues> {
         if self.runs == 0 {
@@ -224,8 +290,10 @@ impl Summary {
 
     /// Drops the sums (the state cannot hold them); the attempts become lost.
     fn drop_sums(&mut self) -> bool {
+        let series = !self.series_sums.is_empty();
+        self.series_sums.clear();
         if self.sums.take().is_none() {
-            return false;
+            return series;
         }
         self.lost += self.distinct;
         self.runs = 0;
@@ -260,16 +328,31 @@ fn check_values(v: &AttemptValues) -> Result<(), String> {
     Ok(())
 }
 
+/// Every value of a series as an input value of `metric` must be; the first that is not, in
+/// words.
+fn check_series(metric: &str, values: &[f64]) -> Result<(), String> {
+    let v = AttemptValues {
+        ids: String::new(),
+        metrics: [(metric.to_string(), vec![values.to_vec()])].into(),
+    };
+    check_values(&v)
+}
+
 /// Values, one a line, as their shortest exact decimal, deflated, base64.
 fn pack(v: &AttemptValues) -> String {
+    pack_all(v.metrics.values().flatten().flatten())
+}
+
+/// [`pack`] of one list of values.
+fn pack_floats(xs: &[f64]) -> String {
+    pack_all(xs.iter())
+}
+
+fn pack_all<'a>(xs: impl Iterator<Item = &'a f64>) -> String {
     let mut raw = String::new();
-    for runs in v.metrics.values() {
-        for r in runs {
-            for x in r {
-                raw.push_str(&x.to_string());
-                raw.push('\n');
-            }
-        }
+    for x in xs {
+        raw.push_str(&x.to_string());
+        raw.push('\n');
     }
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
     z.write_all(raw.as_bytes()).expect("writing to memory");
@@ -332,10 +415,95 @@ pub struct StoredAttempt {
     /// run, query by query, deflated, base64. None once dropped (an older commit's, or past the
     /// budget).
     pub values: Option<String>,
-    /// The rules judged on this attempt alone that failed here (their words:
+    /// The rules beyond the per-query results that failed here (their words:
     /// `model::looks::AloneRule`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alone_failed: Vec<String>,
+    /// What those rules read here (None once dropped: an older look's, or past the budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<StoredExtra>,
+}
+
+/// What the rules beyond the per-query results read in one attempt
+/// (`model::looks::AttemptExtra`), as the state keeps it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StoredExtra {
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub series: BTreeMap<String, StoredSeries>,
+    /// The candidate's run card as JSON (its conditions, gated metrics and curve), read back
+    /// through the run-card reader.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+}
+
+/// One series: its metric, the SHA-256 of its query ids, and its values packed as
+/// [`StoredAttempt::values`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredSeries {
+    pub metric: String,
+    pub ids: String,
+    pub values: String,
+}
+
+impl StoredExtra {
+    /// The record of `e` (the card as JSON a run-card file could hold).
+    pub fn new(e: &AttemptExtra) -> Self {
+        StoredExtra {
+            series: e
+                .series
+                .iter()
+                .map(|(name, s)| {
+                    let st = StoredSeries {
+                        metric: s.metric.clone(),
+                        ids: s.ids.clone(),
+                        values: pack_floats(&s.values),
+                    };
+                    (name.clone(), st)
+                })
+                .collect(),
+            card: e.card.as_ref().map(card_json),
+        }
+    }
+
+    /// Read back: each series' values checked as input values of its metric, the card through
+    /// the run-card reader's checks; what fails is left out, with why (`attempt` names it).
+    pub fn read(&self, attempt: &str) -> (AttemptExtra, Vec<String>) {
+        let mut out = AttemptExtra::default();
+        let mut why = Vec::new();
+        for (name, st) in &self.series {
+            let values = unpack(&st.values).ok_or_else(|| "cannot be read (damaged)".to_string());
+            match values.and_then(|v| check_series(&st.metric, &v).map(|()| v)) {
+                Ok(values) => {
+                    let s = Series {
+                        metric: st.metric.clone(),
+                        ids: st.ids.clone(),
+                        values,
+                    };
+                    out.series.insert(name.clone(), s);
+                }
+                Err(e) => why.push(format!("{attempt}: its {name} values: {e}; not judged")),
+            }
+        }
+        if let Some(text) = &self.card {
+            let shown = format!("the run card of {attempt} (the sticky comment's state)");
+            match crate::load::run_card::parse(text, &shown) {
+                Ok(c) => out.card = Some(c),
+                Err(e) => why.push(format!("{e}; not judged")),
+            }
+        }
+        (out, why)
+    }
+}
+
+/// A run card as the JSON the run-card reader reads: its conditions, metrics and curve (the
+/// model's fields decide no gate and are left out).
+fn card_json(c: &crate::model::RunCard) -> String {
+    let points: Vec<&BTreeMap<String, f64>> = c.qps_at_recall.iter().collect();
+    let mut v = serde_json::json!({ "conditions": c.conditions, "metrics": c.metrics });
+    if !points.is_empty() {
+        v["curves"] = serde_json::json!({ "qps_at_recall": points });
+    }
+    v.to_string()
 }
 
 impl StoredAttempt {
@@ -353,6 +521,7 @@ impl StoredAttempt {
             runs: v.runs(),
             values: Some(pack(v)),
             alone_failed: Vec::new(),
+            extra: None,
         }
     }
 
@@ -704,6 +873,80 @@ mod tests {
         assert!(StoredAttempt::new(1, None, Verdict::Fail, &v)
             .values()
             .is_ok());
+    }
+}
+
+#[cfg(test)]
+mod extra {
+    use super::*;
+
+    fn extra(values: Vec<f64>, card_ms: f64) -> AttemptExtra {
+        let series = Series {
+            metric: "ndcg@10".into(),
+            ids: "ids".into(),
+            values,
+        };
+        let card = crate::model::RunCard {
+            source: "c.card.json".into(),
+            model: Default::default(),
+            conditions: [("hardware".to_string(), "c6i".to_string())].into(),
+            metrics: [("query-latency-ms".to_string(), vec![card_ms, 12.5])].into(),
+            qps_at_recall: Vec::new(),
+        };
+        AttemptExtra {
+            series: [("lower candidate ndcg@10".to_string(), series)].into(),
+            card: Some(card),
+        }
+    }
+
+    #[test]
+    fn bounds_labels_and_cards_read_back_whole() {
+        let e = extra(vec![0.5, 1.0 / 3.0], 12.25);
+        let (back, why) = StoredExtra::new(&e).read("attempt 1");
+        assert!(why.is_empty(), "{why:?}");
+        assert_eq!(back.series, e.series);
+        let card = back.card.unwrap();
+        assert_eq!(card.metrics, e.card.as_ref().unwrap().metrics);
+        assert_eq!(card.conditions, e.card.as_ref().unwrap().conditions);
+    }
+
+    #[test]
+    fn forged_bounds_and_cards_fail_the_input_checks() {
+        for bad in [5.0, f64::NAN, f64::INFINITY, -0.5] {
+            let (back, why) = StoredExtra::new(&extra(vec![0.5, bad], 12.0)).read("attempt 1");
+            assert!(back.series.is_empty(), "{bad}");
+            assert!(why[0].contains("fails the input checks"), "{bad}: {why:?}");
+        }
+        let mut forged = StoredExtra::new(&extra(vec![0.5], 12.0));
+        forged.card = Some("{\"metrics\": {\"query-latency-ms\": [\"fast\"]}}".into());
+        let (back, why) = forged.read("attempt 2");
+        assert!(back.card.is_none());
+        assert!(why[0].contains("the run card of attempt 2"), "{why:?}");
+    }
+
+    #[test]
+    fn folded_series_are_summed_and_their_mean_checked() {
+        let mut sum = Summary::default();
+        for (k, v) in [(1, 0.2), (2, 0.6)] {
+            let mut a = StoredAttempt::new(
+                k,
+                None,
+                Verdict::Fail,
+                &AttemptValues {
+                    ids: "i".into(),
+                    metrics: [("ndcg@10".to_string(), vec![vec![v]])].into(),
+                },
+            );
+            a.extra = Some(StoredExtra::new(&extra(vec![v, 1.0], 12.0)));
+            sum.fold(&a);
+        }
+        let (means, n) = sum.series_sums["lower candidate ndcg@10"].means().unwrap();
+        assert_eq!(n, 2);
+        assert!((means.values[0] - 0.4).abs() < 1e-12 && means.values[1] == 1.0);
+        // A forged sum (an nDCG mean of 3) is refused when read back.
+        let st = sum.series_sums.get_mut("lower candidate ndcg@10").unwrap();
+        st.sums = pack_floats(&[6.0, 2.0]);
+        assert!(st.means().unwrap_err().contains("fails the input checks"));
     }
 }
 

@@ -83,6 +83,22 @@ pub fn attempt_line(a: &AttemptsReport) -> String {
             let _ = write!(s, "; {noun} {}: {words}", which.join(", "));
         }
     }
+    s.push_str(&beyond_results(a));
+    s
+}
+
+/// The rules beyond the per-query results: how the pooled ones read the attempts, and which
+/// read the newest alone.
+fn beyond_results(a: &AttemptsReport) -> String {
+    let mut s = String::new();
+    if !a.pooled.is_empty() {
+        let rules: Vec<String> = a
+            .pooled
+            .iter()
+            .map(|r| format!("{} (over {} attempts: {})", r.rule, r.attempts, r.how))
+            .collect();
+        let _ = write!(s, "; pooled beyond the results: {}", rules.join("; "));
+    }
     if !a.judged_alone.is_empty() {
         let rules: Vec<&str> = a.judged_alone.iter().map(|r| r.rule.as_str()).collect();
         let _ = write!(

@@ -58,14 +58,24 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn rerun_rule_judged_alone_is_said_and_its_flip_flagged()",
     ),
     (
-        "rerun-judge-corrected-pooled",
+        "rerun-card-worst",
         "tests/it/hostile_reruns.rs",
-        "fn rerun_judge_corrected_gate_is_judged_alone_and_its_human_part_pooled()",
+        "fn rerun_card_worst_attempt_decides_a_run_level_gate()",
     ),
     (
-        "rerun-bounds-judged-alone",
+        "rerun-judge-corrected-pooled",
         "tests/it/hostile_reruns.rs",
-        "fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged()",
+        "fn rerun_judge_corrected_gate_pools_both_parts()",
+    ),
+    (
+        "rerun-bounds-pooled",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_bounds_pooled_over_every_attempt()",
+    ),
+    (
+        "rerun-min-judged-pooled",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_min_judged_reads_the_pooled_coverage()",
     ),
     (
         "rerun-fail-to-pass",

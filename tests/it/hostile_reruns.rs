@@ -851,39 +851,101 @@ fn card(ms: &[f64]) -> String {
     .to_string()
 }
 
-/// Class `rerun-rule-judged-alone`: a rule the pooled runs do not reach (here a run-level gate on
-/// the run card) says in the report that it was judged on the newest attempt alone, and its
-/// failure turning into a hold on a re-run of the same change is flagged.
-#[test]
-fn rerun_rule_judged_alone_is_said_and_its_flip_flagged() {
-    let repo = Repo::new(
-        "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
-         [bootstrap]\nresamples = 2000\n\
-         [efficiency]\nbaseline = \"b.card.json\"\ncandidate = \"c.card.json\"\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n\
-         [[gate]]\nmetric = \"query-latency-ms\"\nmax-increase = 0.10\n",
-    );
+/// The gate file of the run-card tests: a per-query gate and a latency gate on the run cards.
+const CARD_GATE: &str = "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\n\
+    candidate = \"candidate.jsonl\"\n[bootstrap]\nresamples = 2000\n\
+    [efficiency]\nbaseline = \"b.card.json\"\ncandidate = \"c.card.json\"\n\
+    [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n\
+    [[gate]]\nmetric = \"query-latency-ms\"\nmax-increase = 0.10\n";
+
+const SLOW: [f64; 5] = [18.1, 18.6, 17.9, 18.9, 18.0];
+const QUICK: [f64; 5] = [12.0, 12.3, 12.1, 12.5, 11.9];
+
+/// A repository with the run-card gate, main's card written.
+fn card_repo() -> Repo {
+    let repo = Repo::new(CARD_GATE);
     *repo.files.borrow_mut() = Some(listing("c4c4c"));
-    let root = repo.dir.path();
     std::fs::write(
-        root.join("b.card.json"),
+        repo.dir.path().join("b.card.json"),
         card(&[12.1, 12.4, 11.9, 12.6, 12.0]),
     )
     .unwrap();
+    repo
+}
+
+/// Class `rerun-card-worst`: a run-level gate reads every attempt's run card (kept in the
+/// comment's state): after a slow card failed it, a re-run of the same change with a quick card
+/// still fails, decided by the worst attempt's card, and the report says which.
+#[test]
+fn rerun_card_worst_attempt_decides_a_run_level_gate() {
+    let repo = card_repo();
+    let root = repo.dir.path();
     // Attempt 1: a slow run card fails the latency gate.
-    std::fs::write(
-        root.join("c.card.json"),
-        card(&[18.1, 18.6, 17.9, 18.9, 18.0]),
-    )
-    .unwrap();
+    std::fs::write(root.join("c.card.json"), card(&SLOW)).unwrap();
     let one = repo.check('a', (1, 1), &candidate(0.0, 21), None);
     assert_eq!(one.code, 1, "{}", one.report["efficiency"]);
-    // A re-run of the same change on a quick card: the latency gate reads this card alone.
-    std::fs::write(
-        root.join("c.card.json"),
-        card(&[12.0, 12.3, 12.1, 12.5, 11.9]),
-    )
-    .unwrap();
+    // A re-run of the same change on a quick card: alone it passes (another pull request).
+    std::fs::write(root.join("c.card.json"), card(&QUICK)).unwrap();
+    let lone = card_repo();
+    std::fs::write(lone.dir.path().join("c.card.json"), card(&QUICK)).unwrap();
+    let alone = lone.check('a', (1, 1), &candidate(0.0, 22), None);
+    assert_eq!(alone.code, 0, "{}", alone.report["efficiency"]);
+    // Pooled with attempt 1's card, the worst attempt decides: a fail.
+    let two = repo.check('a', (1, 2), &candidate(0.0, 22), None);
+    assert_eq!(two.code, 1, "{}", two.report["efficiency"]);
+    let rule = "gate #2 max-increase query-latency-ms: the run cards ([efficiency])";
+    let g = &two.report["efficiency"]["gates"][0];
+    assert_eq!(g["passed"], false);
+    assert!(
+        g["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("attempt 1's run card, the worst of 2 attempts: "),
+        "{g}"
+    );
+    // The row shows the card that decided: attempt 1's slow mean.
+    assert!(
+        (g["candidate_value"].as_f64().unwrap() - 18.3).abs() < 1e-9,
+        "{g}"
+    );
+    assert_eq!(two.report["attempts"]["pooled"][0]["rule"], rule);
+    assert_eq!(two.report["attempts"]["pooled"][0]["attempts"], 2);
+    assert!(two.report["attempts"].get("judged_alone").is_none());
+    let body = repo.body();
+    assert!(
+        body.contains("pooled beyond the results: gate #&#8288;2 max-increase query-latency-ms"),
+        "{body}"
+    );
+    // A third attempt, quick again: still the worst of three.
+    let three = repo.check('a', (1, 3), &candidate(0.0, 23), None);
+    assert_eq!(three.code, 1);
+    assert_eq!(three.report["attempts"]["pooled"][0]["attempts"], 3);
+}
+
+/// Class `rerun-rule-judged-alone`: a state recorded without what a rule beyond the per-query
+/// results reads (an older rag-gate's) leaves that rule judged on the newest attempt alone; the
+/// report says so, and its failure turning into a hold is flagged.
+#[test]
+fn rerun_rule_judged_alone_is_said_and_its_flip_flagged() {
+    let repo = card_repo();
+    let root = repo.dir.path();
+    std::fs::write(root.join("c.card.json"), card(&SLOW)).unwrap();
+    let one = repo.check('a', (1, 1), &candidate(0.0, 21), None);
+    assert_eq!(one.code, 1, "{}", one.report["efficiency"]);
+    // The state as an older rag-gate wrote it: no run card kept.
+    let scope = "octo/repo#7/prod";
+    let found = rag_gate::publish::state::read(&repo.body(), scope, None);
+    let rag_gate::publish::state::Found::Trusted(mut state) = found else {
+        panic!("{found:?}")
+    };
+    for a in &mut state.looks[0].attempts {
+        assert!(a.extra.as_ref().is_some_and(|x| x.card.is_some()));
+        a.extra = None;
+    }
+    let block = rag_gate::publish::state::block(&state, scope, None);
+    let kept = rag_gate::publish::state::without(&repo.body()).to_string();
+    *repo.comment.borrow_mut() = Some(format!("{kept}{block}"));
+    std::fs::write(root.join("c.card.json"), card(&QUICK)).unwrap();
     let two = repo.check('a', (1, 2), &candidate(0.0, 22), None);
     assert_eq!(two.code, 0, "{}", two.report["gates"]);
     let rule = "gate #2 max-increase query-latency-ms: the run cards ([efficiency])";
@@ -901,7 +963,6 @@ fn rerun_rule_judged_alone_is_said_and_its_flip_flagged() {
         "{w}"
     );
     let body = repo.body();
-    // The comment's attempt line (Markdown keeps "#2" from linking an issue).
     assert!(
         body.contains(
             "judged on the newest attempt alone: gate #&#8288;2 max-increase query-latency-ms: \
@@ -909,14 +970,7 @@ fn rerun_rule_judged_alone_is_said_and_its_flip_flagged() {
         ),
         "{body}"
     );
-    // The pooled gate is not among them, and a rule that held both times is not flagged.
     assert!(!w.contains("gate #1 max-drop ndcg@10 on all: "), "{w}");
-    let three = repo.check('a', (1, 3), &candidate(0.0, 23), None);
-    assert!(
-        !warnings(&three.report).contains("failed in attempt(s) 1, 2"),
-        "{}",
-        warnings(&three.report)
-    );
 }
 
 /// A TREC run of 40 queries: `top` (unjudged documents) first on every query, then the judged
@@ -935,17 +989,13 @@ fn run_with(top: &[&str]) -> String {
     s
 }
 
-/// Class `rerun-bounds-judged-alone`: the judged bounds read this attempt's runs alone (the
-/// state keeps per-query results, not the rankings and their unjudged documents): the report
-/// says so, and a gate the unjudged documents made unreliable (a failure) that is reliable on a
-/// re-run of the same change is flagged, whatever the pooled verdict.
-#[test]
-fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged() {
-    let repo = Repo::new(
-        "id = \"prod\"\n[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"baseline.run\" }\n\
-         candidate = { run = \"candidate.run\" }\n[bootstrap]\nresamples = 500\n\
-         [judged]\non-unreliable = \"fail\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
-    );
+/// The gate file and runs of the judged-bounds tests: both sides are TREC runs of 40 queries.
+fn bounds_repo(extra: &str) -> Repo {
+    let repo = Repo::new(&format!(
+        "id = \"prod\"\n[inputs]\nqrels = \"qrels.txt\"\nbaseline = {{ run = \"baseline.run\" }}\n\
+         candidate = {{ run = \"candidate.run\" }}\n[bootstrap]\nresamples = 500\n{extra}\
+         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
+    ));
     *repo.files.borrow_mut() = Some(listing("b0b0b"));
     let root = repo.dir.path();
     let qrels: String = (0..40)
@@ -953,30 +1003,110 @@ fn rerun_bounds_judged_alone_is_said_and_its_flip_flagged() {
         .collect();
     std::fs::write(root.join("qrels.txt"), qrels).unwrap();
     std::fs::write(root.join("baseline.run"), run_with(&[])).unwrap();
-    // Attempt 1: an unjudged document on top of every ranking: the drop is unreliable.
+    repo
+}
+
+/// Class `rerun-bounds-pooled`: the judged bounds read every attempt (each side's value at each
+/// bound, per query, kept in the comment's state and averaged): attempt 1's candidate ranks an
+/// unjudged document first on every query (its `max-drop` is unreliable: a failure); a re-run
+/// of the same change that ranks none (reliable alone) is still unreliable on the pooled bounds.
+#[test]
+fn rerun_bounds_pooled_over_every_attempt() {
+    let gate = "[judged]\non-unreliable = \"fail\"\n";
+    let repo = bounds_repo(gate);
+    let root = repo.dir.path();
     std::fs::write(root.join("candidate.run"), run_with(&["u0"])).unwrap();
     let one = repo.check('a', (3, 1), "", None);
     assert_eq!(one.code, 1, "{}", one.stderr);
-    let rule = "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])";
     assert_eq!(one.report["gates"][0]["judged"]["unreliable"], true);
-    // A re-run of the same change ranks no unjudged document: its bounds hold.
+    // The re-run alone (another pull request): reliable.
+    let lone = bounds_repo(gate);
+    std::fs::write(lone.dir.path().join("candidate.run"), run_with(&[])).unwrap();
+    let alone = lone.check('a', (3, 1), "", None);
+    assert_eq!(alone.report["gates"][0]["judged"]["unreliable"], false);
     std::fs::write(root.join("candidate.run"), run_with(&[])).unwrap();
     let two = repo.check('a', (3, 2), "", None);
+    assert_eq!(two.code, 1, "{}", two.report["gates"]);
+    let rule = "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])";
+    assert_eq!(two.report["attempts"]["pooled"][0]["rule"], rule);
+    assert_eq!(two.report["attempts"]["pooled"][0]["attempts"], 2);
+    assert!(two.report["attempts"].get("judged_alone").is_none());
+    let j = &two.report["gates"][0]["judged"];
+    assert_eq!(j["unreliable"], true, "{j}");
+    // The pooled lower bound is the mean of the attempts' (attempt 2's is its own delta, 0).
+    let lower = |r: &Value| {
+        r["comparisons"][0]["judged"]["lower"]["delta"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((lower(&two.report) - lower(&one.report) / 2.0).abs() < 1e-9);
+}
+
+/// Class `rerun-bounds-pooled`, coverage: `min-judged` reads the candidate's judged@k averaged
+/// over the attempts, so a re-run that ranks only judged documents does not lift a candidate
+/// whose earlier attempt filled its rankings with unjudged ones.
+#[test]
+fn rerun_min_judged_reads_the_pooled_coverage() {
+    let gate = "[judged]\nmin-judged = 0.7\n[verdict]\non-inconclusive = \"fail\"\n";
+    let repo = bounds_repo(gate);
+    let root = repo.dir.path();
+    // Ten judged documents a query (d0, d1 relevant); main ranks a non-relevant one first.
+    let qrels: String = (0..40)
+        .flat_map(|q| (0..10).map(move |j| format!("q{q} 0 d{j} {}\n", u8::from(j < 2))))
+        .collect();
+    std::fs::write(root.join("qrels.txt"), qrels).unwrap();
+    let ranking = |docs: &[String]| -> String {
+        (0..40)
+            .flat_map(|q| {
+                docs.iter()
+                    .enumerate()
+                    .map(move |(r, d)| format!("q{q} Q0 {d} {} {} gen\n", r + 1, 100 - r))
+            })
+            .collect()
+    };
+    let names = |xs: &[&str], prefix: &str, n: usize| -> Vec<String> {
+        xs.iter()
+            .map(|x| x.to_string())
+            .chain((0..n).map(|i| format!("{prefix}{i}")))
+            .collect()
+    };
+    let main = names(&["d2", "d0", "d1"], "", 0)
+        .into_iter()
+        .chain((3..10).map(|j| format!("d{j}")))
+        .collect::<Vec<_>>();
+    std::fs::write(root.join("baseline.run"), ranking(&main)).unwrap();
+    // Attempt 1: the relevant two first (a gain), then eight unjudged documents: judged@10 0.2.
+    std::fs::write(
+        root.join("candidate.run"),
+        ranking(&names(&["d0", "d1"], "u", 8)),
+    )
+    .unwrap();
+    let one = repo.check('a', (4, 1), "", None);
+    assert_eq!(one.code, 1, "{}", one.report["gates"]);
+    let covered = |r: &Value| {
+        r["comparisons"][0]["judged"]["candidate_judged"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(covered(&one.report) < 0.5, "{}", covered(&one.report));
+    // A re-run of the same change that ranks judged documents only: alone, a pass.
+    let full: Vec<String> = (0..10).map(|j| format!("d{j}")).collect();
+    std::fs::write(root.join("candidate.run"), ranking(&full)).unwrap();
+    let two = repo.check('a', (4, 2), "", None);
+    assert_eq!(two.code, 1, "{}", two.report["gates"]);
+    assert!((covered(&two.report) - (covered(&one.report) + 1.0) / 2.0).abs() < 1e-9);
+    let rule = "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])";
     assert_eq!(
-        two.report["attempts"]["runs"], 2,
-        "{}",
-        two.report["attempts"]
+        two.report["attempts"]["pooled"][0]["rule"], rule,
+        "{} {}",
+        two.report["attempts"], two.report["gates"]
     );
-    assert_eq!(
-        two.report["attempts"]["judged_alone"],
-        json!([{ "rule": rule, "failed": false }])
-    );
-    let w = warnings(&two.report);
+    let g = &two.report["gates"][0];
+    assert_eq!(g["status"], "inconclusive", "{g}");
+    let detail = g["detail"].as_str().unwrap();
     assert!(
-        w.contains(&format!(
-            "{rule}, judged on the newest attempt alone, failed in attempt(s) 1 of aaaaaaa"
-        )),
-        "{w}"
+        detail.contains("the candidate's mean judged@10 0.600 < min-judged 0.7"),
+        "{detail}"
     );
 }
 
@@ -1208,11 +1338,12 @@ fn state_rolled_back_on_gitlab_by_pipeline_ids() {
     );
 }
 
-/// A gate on the judge-corrected delta (class `rerun-rule-judged-alone`): its human-labelled
-/// part reads the pooled runs, its judge's part this attempt's runs alone, and the report names
-/// that part; a weaker run whose re-run is main's own run still fails on the pooled human delta.
+/// Class `rerun-judge-corrected-pooled`: a gate on the judge-corrected delta reads every
+/// attempt on both its parts (the human-labelled values pooled as runs, the judge's labels'
+/// values averaged per query from the comment's state); a weaker run whose re-run is main's own
+/// run still fails.
 #[test]
-fn rerun_judge_corrected_gate_is_judged_alone_and_its_human_part_pooled() {
+fn rerun_judge_corrected_gate_pools_both_parts() {
     let root_dir = env!("CARGO_MANIFEST_DIR");
     let runs = format!("{root_dir}/tests/data/eval/fixtures/trec-covid-r2");
     let judges = format!("{root_dir}/tests/data/judges");
@@ -1236,14 +1367,19 @@ fn rerun_judge_corrected_gate_is_judged_alone_and_its_human_part_pooled() {
     std::fs::copy(format!("{runs}/run.covidex-t5.txt"), &cand).unwrap();
     let two = repo.check('a', (5, 2), "", None);
     assert_eq!(two.code, 1, "{}", two.report["gates"]);
-    assert_eq!(
-        two.report["attempts"]["judged_alone"],
-        json!([{ "rule": rule, "failed": true }]),
-        "{}",
-        two.report["attempts"]
-    );
-    // The human-labelled delta is the two attempts' mean (half the first one's); the judge's
-    // labels read this attempt's run alone (main's own: no change).
+    let pooled = &two.report["attempts"]["pooled"];
+    assert_eq!(pooled[0]["rule"], rule, "{}", two.report["attempts"]);
+    assert_eq!(pooled[0]["attempts"], 2);
+    assert_eq!(pooled[0]["failed"], true);
+    assert!(two.report["attempts"].get("judged_alone").is_none());
+    // Both parts read the two attempts: the human-labelled delta and the judge-only delta are
+    // each the mean of the attempts' (half the first one's: the second is main's own run).
+    let judge = |r: &Value| {
+        r["judge"]["deltas"][0]["judge_only"]["delta"]
+            .as_f64()
+            .unwrap()
+    };
     assert!((human(&two.report) - human(&one.report) / 2.0).abs() < 1e-9);
-    assert_eq!(two.report["judge"]["deltas"][0]["judge_only"]["delta"], 0.0);
+    assert!(judge(&one.report) != 0.0, "{}", judge(&one.report));
+    assert!((judge(&two.report) - judge(&one.report) / 2.0).abs() < 1e-9);
 }
