@@ -455,8 +455,29 @@ pub struct CompareArgs {
     /// The candidate's run card; needs --baseline-card.
     #[arg(long, value_name = "FILE", requires = "baseline_card")]
     pub candidate_card: Option<PathBuf>,
+    /// What the intervals and labels guarantee, as `[verdict] guarantee` in a gate file:
+    /// regular (a change touching fewer than the stated resolution can hide) or
+    /// distribution-free (each mean of a metric in [0, 1] also reaches the finite-sample bound
+    /// with an unseen query at the worst loss).
+    #[arg(long, value_enum, default_value = "regular")]
+    pub guarantee: GuaranteeArg,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum GuaranteeArg {
+    Regular,
+    DistributionFree,
+}
+
+impl From<GuaranteeArg> for crate::config::Guarantee {
+    fn from(g: GuaranteeArg) -> crate::config::Guarantee {
+        match g {
+            GuaranteeArg::Regular => crate::config::Guarantee::Regular,
+            GuaranteeArg::DistributionFree => crate::config::Guarantee::DistributionFree,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

@@ -478,6 +478,10 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     refuse_unknown_directions(args, &mut report)?;
     in_compare_notes(&mut report);
     report.warnings.extend(not_judged_by_check(&cfg, &report));
+    report
+        .warnings
+        .extend(unbounded_under_distribution_free(&cfg, &report));
+    report.resolution = crate::judge::resolution::of_comparisons(&cfg, &report.comparisons);
     let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
     Ok(Outcome {
         stdout,
@@ -549,7 +553,11 @@ pub fn compare_config(args: &CompareArgs) -> Result<Config> {
         baseline: BaselineSettings::default(),
         efficiency: compare_cards(args),
         anchor: None,
-        verdict: Default::default(),
+        verdict: crate::config::VerdictSettings {
+            guarantee: args.guarantee.into(),
+            bound_every_mean: true,
+            ..Default::default()
+        },
         warnings: Vec::new(),
         source: SourceText {
             shown: "command line".into(),
@@ -587,6 +595,29 @@ fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<St
         crate::numbers::count(small.len(), "comparison is", "comparisons are"),
         crate::config::DEFAULT_MIN_QUERIES,
         crate::config::DEFAULT_MIN_GROUPS,
+    ))
+}
+
+/// Under `--guarantee distribution-free`, the compared means whose metric has no known worst
+/// loss (not bounded to [0, 1]): their intervals are the regular ones, in one warning.
+fn unbounded_under_distribution_free(
+    cfg: &Config,
+    report: &crate::model::Report,
+) -> Option<String> {
+    if cfg.verdict.guarantee != crate::config::Guarantee::DistributionFree {
+        return None;
+    }
+    let mut names: Vec<String> = report
+        .comparisons
+        .iter()
+        .filter(|c| crate::config::worst_unit_loss(&cfg.gates, &c.metric).is_none())
+        .map(|c| crate::safe_text::shown(&c.metric))
+        .collect();
+    names.dedup();
+    let listed = first_three(&names)?;
+    Some(format!(
+        "--guarantee distribution-free bounds the means of metrics in [0, 1] (the worst loss of one query is 1); {listed}: not bounded, so {} the regular interval and label (a gate file gives its worst loss with max-unit-loss)",
+        if names.len() == 1 { "it keeps" } else { "they keep" }
     ))
 }
 

@@ -55,10 +55,17 @@ mod run_rules;
 pub use headline::{check_line, headline, headline_at};
 pub use rules::{difference, equivalent, label, oriented};
 
-/// Labels every comparison against its margin (what the interval says: better, worse, …).
+/// Labels every comparison against its margin (what the interval says: better, worse, …), for
+/// `check` and `compare` alike: a comparison where no unit moved and whose interval is the point
+/// (the regular guarantee's reading; under `distribution-free` the bound reaches past zero moves
+/// and labels as any interval) is `untouched`, as the judge reads it, never `no change`.
 pub fn label_comparisons(comparisons: &mut [Comparison]) {
     for c in comparisons {
-        c.label = Some(label(c.ci, c.higher_is_better, c.margin));
+        c.label = Some(if c.untouched && c.ci[0] == c.ci[1] {
+            crate::model::Label::Untouched
+        } else {
+            label(c.ci, c.higher_is_better, c.margin)
+        });
     }
 }
 
@@ -769,6 +776,9 @@ fn unproven_untouched(r: &mut GateResult, c: &Comparison) {
 /// A statistical rule on a comparison where no unit moved: untouched, never a failure, whatever
 /// the size of the slice or the margin (under the regular guarantee).
 fn untouched(r: &mut GateResult, c: &Comparison) {
+    if c.ci[0] == c.ci[1] {
+        r.label = crate::model::Label::Untouched;
+    }
     r.status = GateStatus::Untouched;
     r.passed = true;
     r.fails_build = false;

@@ -766,7 +766,10 @@ pub struct ReplicateInfo {
 /// `better` (low bound > 0), `better-below-margin` (the whole interval in (0, +m]: real but
 /// smaller than the margin), `worse` (high bound < 0), `worse-within-margin` (the whole interval
 /// in [−m, 0): real but within the margin), `no-change` (holds 0 and lies inside [−m, +m]),
-/// `unclear` (holds 0 and reaches past a margin). The README and the report legends say the same.
+/// `unclear` (holds 0 and reaches past a margin), `untouched` (no unit moved, every delta within
+/// tie-epsilon, and the interval is the point: nothing to label, as `check` reads it; a change
+/// touching fewer than the resolution can hide there). The README and the report legends say the
+/// same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Label {
@@ -776,6 +779,7 @@ pub enum Label {
     WorseWithinMargin,
     Worse,
     Unclear,
+    Untouched,
 }
 
 impl Comparison {
@@ -818,6 +822,7 @@ impl Label {
             Label::WorseWithinMargin => "worse, within margin",
             Label::Worse => "worse",
             Label::Unclear => "unclear",
+            Label::Untouched => "untouched",
         }
     }
 }
@@ -828,6 +833,22 @@ pub const LABEL_LEGEND: &str =
 better, below margin / worse, within margin = it lies between 0 and +m / −m (real, but smaller \
 than the margin m); no change = it holds 0 and lies inside ±m; unclear = it holds 0 and reaches \
 past ±m";
+
+/// The legend's clause for `untouched`, added where a comparison carries it.
+pub const UNTOUCHED_LEGEND: &str = "; untouched = no query moved (every delta within \
+tie-epsilon): nothing to judge, and a change touching fewer than the resolution can hide";
+
+/// The label legend for `comparisons`: [`LABEL_LEGEND`], with [`UNTOUCHED_LEGEND`] where one is
+/// untouched.
+pub fn label_legend(comparisons: &[Comparison]) -> String {
+    let untouched = comparisons
+        .iter()
+        .any(|c| c.label == Some(Label::Untouched));
+    format!(
+        "{LABEL_LEGEND}{}",
+        if untouched { UNTOUCHED_LEGEND } else { "" }
+    )
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Regression {

@@ -49,6 +49,8 @@ pub struct Settings {
     /// `[verdict] guarantee`: under distribution-free, each bound of a gated mean is also at
     /// least as far out as the Dirichlet bound (`stats::dirichlet_bound`).
     pub guarantee: crate::config::Guarantee,
+    /// `compare`: every mean is read as gated for that bound (compare labels each one).
+    pub bound_every_mean: bool,
 }
 
 impl Settings {
@@ -67,6 +69,7 @@ impl Settings {
             lower_is_better: cfg.report.lower_is_better.clone(),
             both_sides_trusted: false,
             guarantee: cfg.verdict.guarantee,
+            bound_every_mean: cfg.verdict.bound_every_mean,
         }
     }
 
@@ -137,6 +140,15 @@ impl Settings {
                 checks.push(BoundCheck {
                     bound: 1,
                     threshold: m,
+                });
+            }
+            // The inherited-drift rule reads this change's own low bound at 0 (`max-drop` at
+            // margin 0, `judge::drift::not_adding`): a close call there is re-run, and under
+            // distribution-free the bound reaches an unseen loss. Not a margin of the label.
+            if g.max_drift.is_some() {
+                checks.push(BoundCheck {
+                    bound: low,
+                    threshold: 0.0,
                 });
             }
             for m in [g.max_drop, g.fail_if_significant_drop, g.max_change]
@@ -317,7 +329,8 @@ fn compare_one(
     // Under the distribution-free guarantee the bound holds where nothing moved too: zero moves
     // among n units leave an unseen drop the bound reaches (anything not proven fails).
     let free = s.guarantee == crate::config::Guarantee::DistributionFree;
-    if (!untouched || free) && !checks.is_empty() && statistic == Statistic::Mean {
+    let gated = !checks.is_empty() || s.bound_every_mean;
+    if (!untouched || free) && gated && statistic == Statistic::Mean {
         distribution_free(&mut e.interval, view, metric, deltas, s);
     }
     Comparison {

@@ -182,6 +182,8 @@ fn drift_rows(
             main_result: Some(main_result),
             main: m,
             change,
+            guarantee: cfg.verdict.guarantee,
+            confidence: cfg.bootstrap.confidence,
         };
         let (result, row, warning) =
             crate::judge::drift::judge(&pairs, budget, name, spent_by(ledger, c));

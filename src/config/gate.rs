@@ -344,7 +344,8 @@ pub(super) fn distribution_free_gate(
 ) -> Result<()> {
     let delta_rule = gate.max_drop.is_some()
         || gate.max_change.is_some()
-        || gate.fail_if_significant_drop.is_some();
+        || gate.fail_if_significant_drop.is_some()
+        || gate.max_drift.is_some();
     if !delta_rule {
         return Ok(());
     }

@@ -137,6 +137,9 @@ pub struct VerdictSettings {
     /// hide at a cost above a margin: `check` stops warning about it.
     pub accept_blind_spot: bool,
     pub on_inconclusive: OnInconclusive,
+    /// `compare`: the guarantee's bound on every compared mean, since compare labels each one
+    /// (`check` bounds the means its gates read).
+    pub bound_every_mean: bool,
 }
 
 /// What a gate whose decision unjudged documents could flip does: warn (default: the gate

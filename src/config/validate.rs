@@ -79,6 +79,7 @@ fn verdict_settings(v: &super::raw::RawVerdict) -> VerdictSettings {
         guarantee: v.guarantee.unwrap_or_default(),
         accept_blind_spot: v.accept_blind_spot.unwrap_or(false),
         on_inconclusive: v.on_inconclusive.unwrap_or_default(),
+        bound_every_mean: false,
     }
 }
 

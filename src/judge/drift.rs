@@ -6,18 +6,26 @@
 //! budget's edge is `max-drop`'s, calibrated in calibration/results.txt).
 //!
 //! Never permanently red: a change that fails the drift test passes anyway when it is shown
-//! not to add to the drift, that is when the interval of its own paired delta against the
-//! baseline (candidate − baseline) has its worse bound at or above zero: `max-drop`'s
-//! non-inferiority test with margin 0 (one-sided, (1 − confidence)/2 = 2.5% at the default), with
-//! `max-drop`'s min-moved guard. The drift is then main's (inherited): it passes with a warning
-//! naming the merges that spent the budget. A no-op (no unit moved: identical results, the
-//! candidate's drift main's on every query) passes; a change that
-//! truly adds any drift passes at most 2.5% of the time; a change with no effect but per-query
-//! noise must show it (it passes as often as its interval's low bound lands at or above zero).
-//! Otherwise it fails: `crossed` when main itself was within the budget, `added` when main had
-//! spent it. docs/statistics.md ("Drift against an anchor") has the simulated rates and their
-//! command. Point estimates never decide.
+//! not to add to the drift, that is when its own paired delta against the baseline (candidate −
+//! baseline) passes `max-drop` at margin 0 under the gate file's guarantee ([`not_adding`]):
+//! the interval's worse bound at or above zero (one-sided (1 − confidence)/2 = 2.5% at the
+//! default; under `distribution-free` that bound is at least as far out as the finite-sample
+//! bound with an unseen query at the worst loss), or, under `regular` only, no query moved
+//! (identical results: untouched, as `max-drop` reads them). The drift is then main's
+//! (inherited): it passes with a warning naming the merges that spent the budget.
+//!
+//! What that gives, as `max-drop` at each guarantee: under `regular`, a change that truly adds
+//! drift passes at most 2.5% of the time when it touches at least the stated resolution
+//! p* = 1 − (α/2)^(1/n) of the queries; one touching fewer can leave none of them moved in the
+//! sample and inherit (the resolution's blind spot, said in the inherited pass's words). Under
+//! `distribution-free` nothing moved proves nothing (the bound reaches an unseen loss), so a
+//! no-op on a spent main is `added`, not inherited: re-anchor or repair main. A change with no
+//! effect but per-query noise must show it (it passes as often as its interval's low bound
+//! lands at or above zero). Otherwise it fails: `crossed` when main itself was within the
+//! budget, `added` when main had spent it. docs/statistics.md ("Drift against an anchor") has
+//! the simulated rates and their command. Point estimates never decide.
 
+use crate::config::Guarantee;
 use crate::model::history::{DriftRow, DriftStatus, Interval, Spend};
 use crate::model::{Comparison, GateResult, GateStatus};
 use crate::numbers::{percent, plain, signed};
@@ -34,6 +42,10 @@ pub struct Pairs<'a> {
     pub main: &'a Comparison,
     /// This change's own comparison against the baseline.
     pub change: &'a Comparison,
+    /// `[verdict] guarantee`: how the change's own test reads a sample where nothing moved.
+    pub guarantee: Guarantee,
+    /// `[bootstrap] confidence`: the resolution an inherited no-op states.
+    pub confidence: f64,
 }
 
 fn interval(c: &Comparison) -> Interval {
@@ -119,10 +131,20 @@ fn used_share(main: &Comparison, budget: f64) -> f64 {
     }
 }
 
+/// Whether this change is shown not to add to the drift: `max-drop` at margin 0 on its own
+/// delta against the baseline under `guarantee`, from the oriented lower bound of candidate −
+/// baseline (`change_lo`, the guarantee's bound) and whether no query moved (`untouched`). Under
+/// `regular` a change that moved nothing is untouched and adds nothing measured (a change
+/// touching fewer than the resolution p* of the queries can hide there, as under `max-drop`);
+/// under `distribution-free` only the bound decides, and it reaches past zero moves.
+pub fn not_adding(change_lo: f64, untouched: bool, guarantee: Guarantee) -> bool {
+    change_lo >= 0.0 || (untouched && guarantee == Guarantee::Regular)
+}
+
 /// The drift rule on its three tests: whether candidate − anchor passed the budget test,
 /// whether main − anchor failed it (main has spent the budget: only the words depend on it),
-/// and whether this change is proven not to add to the drift (the oriented lower bound of
-/// candidate − baseline ≥ 0, `max-drop` at margin 0). Judged rows only (not too small).
+/// and whether this change is shown not to add to the drift ([`not_adding`]). Judged rows only
+/// (not too small).
 pub fn decide(drift_passed: bool, main_spent: bool, not_adding: bool) -> DriftStatus {
     match (drift_passed, not_adding, main_spent) {
         (true, _, _) => DriftStatus::Within,
@@ -142,9 +164,7 @@ pub fn judge(
 ) -> (GateResult, DriftRow, Option<String>) {
     let c = p.candidate;
     let change_lo = worse_is_negative(interval(p.change), c.higher_is_better).ci[0];
-    // A change that moved no unit (untouched) leaves the candidate's drift exactly main's on
-    // every query measured: inherited.
-    let not_adding = change_lo >= 0.0 || p.change.untouched;
+    let not_adding = not_adding(change_lo, p.change.untouched, p.guarantee);
     let main_spent = p.main_result.is_some_and(|m| m.status == GateStatus::Fail);
     let used = used_share(p.main, budget);
     let w = words(p, budget, anchor, &spent_words(&spent_by), used);
@@ -160,28 +180,36 @@ pub fn judge(
             not_adding,
         ),
     };
+    // A candidate equal to the anchor is within the budget; the check reads untouched only when
+    // this change itself moved nothing against the baseline.
+    if r.status == GateStatus::Untouched && !p.change.untouched {
+        r.status = GateStatus::Pass;
+    }
     let detail = match status {
         DriftStatus::NotJudged => format!("{}: {}", w.head, r.detail),
         DriftStatus::Within => format!("{}: the worse bound is within the budget; {}", w.head, w.main),
         DriftStatus::Added => format!(
-            "{}: main had spent the budget and this change may add to the drift ({} reaches below zero); {}",
-            w.head, w.change, w.main
+            "{}: main had spent the budget and this change may add to the drift ({} reaches below zero{}); {}",
+            w.head,
+            w.change,
+            unproven_no_op(p),
+            w.main
         ),
         DriftStatus::Inherited => {
             r.status = GateStatus::Pass;
             r.passed = true;
             r.fails_build = false;
+            let why = inherited_why(p, &w.change);
             warning = Some(format!(
-                "{} on {}: main has spent the {} drift budget since anchor {anchor}: {}; this change passes because it is shown not to add to the drift ({}); review and re-anchor (`rag-gate anchor write`) or repair main",
+                "{} on {}: main has spent the {} drift budget since anchor {anchor}: {}; this change passes because {why}; review and re-anchor (`rag-gate anchor write`) or repair main",
                 shown(&c.name()),
                 shown(&c.slice),
                 plain(budget),
                 w.main,
-                w.change
             ));
             format!(
-                "{}: inherited — the drift is main's and this change is shown not to add to it ({} does not reach below zero); {}",
-                w.head, w.change, w.main
+                "{}: inherited — the drift is main's and {why}; {}",
+                w.head, w.main
             )
         }
         DriftStatus::Crossed => {
@@ -204,6 +232,46 @@ pub fn judge(
         spent_by,
     };
     (r, row, warning)
+}
+
+/// Why an inherited change passes: its own interval does not reach below zero, or (regular
+/// guarantee) it moved no query, with the resolution that leaves: "it moved no query among 30
+/// (identical results: the candidate's drift is main's on every query measured); a change
+/// touching fewer than 11.6% of the 30 queries can hide here, the gate's resolution".
+fn inherited_why(p: &Pairs, change: &str) -> String {
+    let c = p.change;
+    if !(c.untouched && p.guarantee == Guarantee::Regular) {
+        return format!("it is shown not to add to the drift ({change} does not reach below zero)");
+    }
+    let (units, one, many) = units_of(c);
+    format!(
+        "it moved no {one} among {} (identical results: the candidate's drift is main's on every {one} measured); a change touching fewer than {} of the {} can hide here, the gate's resolution (guarantee = \"distribution-free\" does not read an unchanged sample as proof)",
+        crate::numbers::count(units, one, many),
+        percent(crate::stats::ties::unseen_share(units, p.confidence)),
+        crate::numbers::count(units, one, many),
+    )
+}
+
+/// The units a comparison's moves are counted in, with their words.
+fn units_of(c: &Comparison) -> (usize, &'static str, &'static str) {
+    let units = super::moving_units(c);
+    if units == c.n {
+        (units, "query", "queries")
+    } else {
+        (units, "group", "groups")
+    }
+}
+
+/// Under `distribution-free`, a change that moved nothing and so is not inherited: why.
+fn unproven_no_op(p: &Pairs) -> String {
+    if !(p.change.untouched && p.guarantee == Guarantee::DistributionFree) {
+        return String::new();
+    }
+    let (units, one, many) = units_of(p.change);
+    format!(
+        ": it moved no {one} among {}, but under guarantee = \"distribution-free\" an unchanged sample does not show that a change adds nothing, since an unseen {one} could take the worst loss",
+        crate::numbers::count(units, one, many)
+    )
 }
 
 /// "ndcg@10 on all: 62% of the 0.02 budget since anchor v1.4 — #812 −0.0040, #820 −0.0030":

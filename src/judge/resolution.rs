@@ -85,6 +85,27 @@ pub fn resolution(
     (out, warnings)
 }
 
+/// `compare`'s resolution: one entry per slice (in the comparisons' order), with no margin,
+/// since compare labels every comparison and gates none; the header shows `all`'s.
+pub fn of_comparisons(cfg: &Config, comparisons: &[Comparison]) -> Vec<Resolution> {
+    let mut out: Vec<Resolution> = Vec::new();
+    for c in comparisons {
+        if out.iter().any(|e| e.slice == c.slice) {
+            continue;
+        }
+        let units = units_of(c);
+        out.push(Resolution {
+            slice: c.slice.clone(),
+            units,
+            share: unseen_share(units, cfg.bootstrap.confidence),
+            metric: c.name(),
+            margin: 0.0,
+            worst_cost: None,
+        });
+    }
+    out
+}
+
 /// "gate #1 ndcg@10 on all, max-drop 0.05: a change touching fewer than 8.2% of the 43 queries
 /// can hide, at a worst cost of 0.082 (8.2% × the worst loss of one query, 1) — over the
 /// margin; 72 queries would close it. …"

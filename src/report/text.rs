@@ -4,7 +4,7 @@
 //! protocol table only with `--details` (`[report] details = true`); JSON and HTML always
 //! carry it. Each section is one function.
 
-use crate::model::{Comparison, GateResult, GateStatus, Report, LABEL_LEGEND};
+use crate::model::{label_legend, Comparison, GateResult, GateStatus, Report};
 use crate::numbers::{plain, signed};
 use crate::safe_text::{one_line, shown};
 
@@ -169,7 +169,7 @@ fn deltas_text(out: &mut String, r: &Report) {
         ],
         &rows,
     ));
-    out.push_str(&format!("  {LABEL_LEGEND}\n"));
+    out.push_str(&format!("  {}\n", label_legend(&r.comparisons)));
     if let Some(c) = r.comparisons.iter().find(|c| c.mc_rerun) {
         out.push_str(&format!(
             "  * bound within 3 Monte-Carlo SE of a threshold: re-run with {}× the resamples\n",
@@ -212,7 +212,11 @@ fn delta_row(c: &Comparison, min_queries: usize) -> Vec<String> {
             true => "—".into(),
             false => plain(c.mde),
         },
-        format!("{} (±{})", c.label_str(), plain(c.margin)),
+        // An untouched comparison is not read against a margin.
+        match c.label {
+            Some(crate::model::Label::Untouched) => c.label_str().to_string(),
+            _ => format!("{} (±{})", c.label_str(), plain(c.margin)),
+        },
         format!("{}/{}/{}", c.wins, c.ties, c.losses),
         format!(
             "{}/{}/{}",

@@ -379,9 +379,10 @@ fn a_no_op_pr_on_a_spent_main_passes_with_a_warning_naming_the_merges() {
     let w = warnings(&r).join("\n");
     assert_contains(&w, "main has spent the 0.0200 drift budget since anchor v1");
     assert_contains(&w, "#801 ");
+    // Identical results: the pass rests on nothing having moved, and says what that leaves.
     assert_contains(
         &w,
-        "this change passes because it is shown not to add to the drift",
+        "this change passes because it moved no query among 400 queries",
     );
 }
 
@@ -540,4 +541,181 @@ fn ledger_record_without_an_anchor_writes_nothing_and_says_so() {
         "no [anchor], so there is no drift to record",
     );
     assert!(!dir.join("r.jsonl.ledger.json").exists());
+}
+
+/// A spent main without the forge: the generated collection evaluated (the anchor, written by
+/// `anchor write`), main after every merge (twelve fifths lost 0.02 each: past the 0.02 budget).
+struct Spent {
+    dir: tempfile::TempDir,
+    rows: Vec<Value>,
+    sidecar: Value,
+}
+
+impl Spent {
+    fn new() -> Spent {
+        let dir = tempfile::tempdir().unwrap();
+        let m0 = dir.path().join("m0/results.jsonl");
+        std::fs::create_dir_all(m0.parent().unwrap()).unwrap();
+        eval_collection(&m0, &[]);
+        let rows: Vec<Value> = std::fs::read_to_string(&m0)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let sidecar: Value = serde_json::from_str(
+            &std::fs::read_to_string(format!("{}.protocol.json", m0.display())).unwrap(),
+        )
+        .unwrap();
+        let o = rag_gate()
+            .args(["anchor", "write", "--name", "v1", "--from"])
+            .arg(&m0)
+            .arg("--to")
+            .arg(dir.path().join("v1.jsonl"))
+            .output()
+            .unwrap();
+        assert_exit(&o, 0);
+        write_results(
+            &dir.path().join("main.jsonl"),
+            &drifted(&rows, MERGES),
+            &sidecar,
+        );
+        Spent { dir, rows, sidecar }
+    }
+
+    /// `check --format json` of `cand` (main's rows changed by `change`) on the spent main under
+    /// `guarantee`, `max-drift = 0.02` alone on ndcg@10.
+    fn check(&self, guarantee: &str, change: impl Fn(usize, f64) -> f64) -> (i32, Value) {
+        let root = self.dir.path();
+        let mut rows = drifted(&self.rows, MERGES);
+        for (i, r) in rows.iter_mut().enumerate() {
+            r["ndcg@10"] = change(i, r["ndcg@10"].as_f64().unwrap()).into();
+        }
+        write_results(&root.join("cand.jsonl"), &rows, &self.sidecar);
+        std::fs::write(
+            root.join("gate.toml"),
+            format!(
+                "[inputs]\nbaseline = \"main.jsonl\"\ncandidate = \"cand.jsonl\"\n[bootstrap]\nresamples = 2000\n\
+                 [verdict]\nguarantee = \"{guarantee}\"\n[anchor]\nfile = \"v1.jsonl\"\n\
+                 [[gate]]\nmetric = \"ndcg@10\"\nmax-drift = 0.02\n"
+            ),
+        )
+        .unwrap();
+        let out = rag_gate()
+            .current_dir(root)
+            .args(["check", "gate.toml", "--format", "json"])
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_EVENT_PATH")
+            .output()
+            .unwrap();
+        let code = out.status.code().unwrap();
+        assert!(code < 2, "{}", String::from_utf8_lossy(&out.stderr));
+        (code, serde_json::from_slice(&out.stdout).unwrap())
+    }
+}
+
+fn drift_gate(report: &Value) -> &Value {
+    report["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["rule"] == "max-drift")
+        .unwrap()
+}
+
+#[test]
+fn a_no_op_on_a_spent_main_inherits_under_regular_and_states_the_resolution() {
+    let s = Spent::new();
+    let (code, r) = s.check("regular", |_, v| v);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(drift_row(&r)["status"], "inherited");
+    // The pass rests on nothing having moved: the report says what that leaves unseen,
+    // 1 − 0.025^(1/400) = 0.92% of the queries.
+    let w = warnings(&r).join("\n");
+    assert_contains(
+        &w,
+        "this change passes because it moved no query among 400 queries",
+    );
+    assert_contains(&w, "a change touching fewer than 0.9");
+    assert_contains(
+        &w,
+        "of the 400 queries can hide here, the gate's resolution",
+    );
+    assert_contains(
+        drift_gate(&r)["detail"].as_str().unwrap(),
+        "inherited — the drift is main's and it moved no query among 400 queries",
+    );
+}
+
+#[test]
+fn under_distribution_free_a_no_op_on_a_spent_main_is_not_shown_to_add_nothing() {
+    let s = Spent::new();
+    let (code, r) = s.check("distribution-free", |_, v| v);
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(drift_row(&r)["status"], "added");
+    let g = drift_gate(&r);
+    assert_eq!(g["fails_build"], true);
+    let detail = g["detail"].as_str().unwrap();
+    assert_contains(detail, "may add to the drift");
+    assert_contains(
+        detail,
+        "it moved no query among 400 queries, but under guarantee = \"distribution-free\"",
+    );
+    // The change's own interval is the distribution-free one: it reaches an unseen loss,
+    // about 1 − 0.025^(1/400) = 0.0092 below zero.
+    let lo = drift_row(&r)["change"]["ci"][0].as_f64().unwrap();
+    assert!((-0.0125..=-0.006).contains(&lo), "{lo}");
+}
+
+#[test]
+fn under_distribution_free_a_clear_gain_on_a_spent_main_inherits() {
+    // Not vacuous: a change that shows it improves beyond the unseen query's reach passes.
+    let s = Spent::new();
+    // +0.02 on every query: the candidate still drifts past the budget (main lost about 0.05).
+    let (code, r) = s.check("distribution-free", |_, v| (v + 0.02).min(1.0));
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(drift_row(&r)["status"], "inherited");
+    let w = warnings(&r).join("\n");
+    assert_contains(
+        &w,
+        "this change passes because it is shown not to add to the drift",
+    );
+}
+
+#[test]
+fn under_distribution_free_a_drift_gate_on_an_unbounded_metric_needs_its_worst_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("gate.toml"),
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[verdict]\nguarantee = \"distribution-free\"\n\
+         [anchor]\nfile = \"v1.jsonl\"\n[[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drift = 5\n",
+    )
+    .unwrap();
+    let o = rag_gate()
+        .current_dir(dir.path())
+        .args(["check", "gate.toml"])
+        .output()
+        .unwrap();
+    assert_exit(&o, 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_contains(&err, "gate.toml:9");
+    assert_contains(&err, "max-unit-loss");
+}
+
+#[test]
+fn a_candidate_equal_to_the_anchor_on_a_spent_main_is_within_and_not_untouched() {
+    // The candidate repairs main back to the anchor: nothing moved against the anchor, but the
+    // change moved every drifted query against the baseline, so the verdict is a pass.
+    let s = Spent::new();
+    let anchor: Vec<f64> = s
+        .rows
+        .iter()
+        .map(|r| r["ndcg@10"].as_f64().unwrap())
+        .collect();
+    for g in ["regular", "distribution-free"] {
+        let (code, r) = s.check(g, |i, _| anchor[i]);
+        assert_eq!(code, 0, "{g}: {r}");
+        assert_eq!(drift_row(&r)["status"], "within", "{g}");
+        assert_eq!(drift_gate(&r)["status"], "pass", "{g}");
+        assert_eq!(r["verdict"], "pass", "{g}");
+    }
 }

@@ -20,6 +20,7 @@ mod ci_parity;
 mod cli_check;
 mod cli_terminal;
 mod column_mapping;
+mod compare_rules;
 mod contributor_docs;
 mod core_build;
 mod critical_slices;

@@ -264,6 +264,46 @@ fn max_drift_passes_a_candidate_at_the_budgets_edge_at_most_alpha() {
 }
 
 #[test]
+fn the_inherited_drift_rule_reads_nothing_moved_as_max_drop_does_under_each_guarantee() {
+    // A spent main and a hit@1 drop of 0.01 carried by 8% of 30 queries: about 8% of sets move
+    // none of the change's queries. Under regular they inherit (below the resolution, 11.6% of
+    // 30: the stated blind spot); under distribution-free they no longer do.
+    use rag_gate::model::history::DriftStatus as S;
+    let m = sim::DRIFT_BUDGET;
+    let route = Route::Report(IntervalMethod::BootstrapT);
+    let change = sim::Change::Carried(0.08);
+    let d = sim::drift_guarantees(sim::DATA_SEED, 300, 30, B, -m - 0.01, change, route);
+    let passes = |pick: &dyn Fn(&sim::DriftOutcome) -> S| {
+        d.iter()
+            .filter(|o| matches!(pick(o), S::Within | S::Inherited))
+            .count() as f64
+            / d.len() as f64
+    };
+    let untouched = d.iter().filter(|o| o.untouched).count();
+    assert!(untouched >= 10, "sets with nothing moved: {untouched}");
+    // Before: nothing moved inherited under both guarantees.
+    assert!(passes(&|o| o.before[1]) >= untouched as f64 / 300.0);
+    let free = passes(&|o| o.after[1]);
+    assert!(free <= 0.05, "distribution-free false pass {free}");
+    // Where nothing of the change moved: regular passes it (within the budget on this sample,
+    // or inherited), distribution-free never inherits it.
+    let pass = |s: S| matches!(s, S::Within | S::Inherited);
+    let nothing_moved = |o: &&sim::DriftOutcome| o.untouched;
+    assert!(d.iter().filter(nothing_moved).all(|o| pass(o.after[0])));
+    assert!(d
+        .iter()
+        .filter(nothing_moved)
+        .all(|o| o.after[1] != S::Inherited));
+    // A no-op on a spent main: passes under regular, never inherited under distribution-free.
+    let identical = sim::Change::Identical;
+    let d = sim::drift_guarantees(sim::DATA_SEED, 20, 30, B, -m - 0.01, identical, route);
+    assert!(d
+        .iter()
+        .all(|o| pass(o.after[0]) && o.after[1] != S::Inherited));
+    assert!(d.iter().any(|o| o.after[1] == S::Added));
+}
+
+#[test]
 fn a_hit_drop_carried_by_eight_percent_is_below_regular_resolution_and_caught_distribution_free() {
     // A 0/1 metric whose drop on the margin is carried by 8% of 30 queries: below the regular
     // gate's stated resolution (1 − 0.025^(1/30) = 11.6% of the queries can hide), so about 8%

@@ -158,7 +158,7 @@ pub(super) fn protocol(s: &mut String, r: &Report) {
         r.tie_epsilon,
         escape(&crate::report::words::p_test(r))
     );
-    let _ = writeln!(s, "- {}", crate::model::LABEL_LEGEND);
+    let _ = writeln!(s, "- {}", crate::model::label_legend(&r.comparisons));
     if !r.gates.is_empty() {
         s.push_str("\n| # | metric | slice | rule | p | p (Holm) | decided by |\n");
         s.push_str("|--:|---|---|---|--:|--:|---|\n");

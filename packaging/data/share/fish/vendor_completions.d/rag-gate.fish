@@ -118,6 +118,8 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l lower-is-b
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l higher-is-better -d 'A metric rag-gate does not know where higher is better (repeat); a column whose direction is neither known nor given is refused' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l baseline-card -d 'The baseline\'s run card (JSON: model, conditions, run-level metrics, curves), for the Efficiency section; needs --candidate-card' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l candidate-card -d 'The candidate\'s run card; needs --baseline-card' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l guarantee -d 'What the intervals and labels guarantee, as `[verdict] guarantee` in a gate file: regular (a change touching fewer than the stated resolution can hide) or distribution-free (each mean of a metric in [0, 1] also reaches the finite-sample bound with an unseen query at the worst loss)' -r -f -a "regular\t''
+distribution-free\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand compare" -l format -d 'Report format on stdout (or in --output)' -r -f -a "text\t''
 markdown\t''
 json\t''
