@@ -137,7 +137,7 @@ fn a_jittered_no_op_within_the_bands_is_untouched_and_says_the_band() {
     let md = std::fs::read_to_string(md).unwrap();
     let row = md
         .lines()
-        .find(|l| l.starts_with("| ndcg@10 | all | max-drop |"))
+        .find(|l| l.starts_with("| `ndcg@10` | all | max-drop |"))
         .unwrap_or_else(|| panic!("no gate row in {md}"));
     assert!(
         row.contains("| unchanged beyond run-to-run noise |") && row.contains("✅ untouched"),

@@ -90,14 +90,22 @@ fn the_size_carries_the_pilots_uncertainty_and_the_intervals_width() {
             rb["needed"].as_u64().unwrap(),
         );
         let (pa, pb) = (plug_in(&ra), plug_in(&rb));
-        // 60 queries: well above the plug-in size; 1,000 of the same shape: less above it, and
-        // never below (the interval is at least Student t's, the tail widens its low side).
-        assert!(na as f64 > 1.1 * pa as f64, "{rule}: {na} vs plug-in {pa}");
-        assert!(nb >= pb, "{rule}: {nb} vs plug-in {pb}");
-        assert!(
-            (na as f64 / pa as f64) > (nb as f64 / pb as f64),
-            "{rule}: {na}/{pa} vs {nb}/{pb}"
-        );
+        if rule == "max-drop" {
+            // Well above the plug-in size on 60 queries (the small pilot's spread is uncertain,
+            // and the tail of losses widens the low side the rule reads); never below it on
+            // 1,000 of the same shape (the interval is at least Student t's).
+            assert!(na as f64 > 1.1 * pa as f64, "{rule}: {na} vs plug-in {pa}");
+            assert!(nb >= pb, "{rule}: {nb} vs plug-in {pb}");
+        } else {
+            // The high side the rule reads is not widened by a tail of losses: the drawn
+            // studentized mean puts the size near the plug-in one, on either side of it.
+            for (n, p) in [(na, pa), (nb, pb)] {
+                assert!(
+                    (0.8..=1.5).contains(&(n as f64 / p as f64)),
+                    "{rule}: {n} vs {p}"
+                );
+            }
+        }
     }
     // The same gate file plans the same size, byte for byte.
     let again = plan_json(small.path(), &small.path().join("gate.toml"));
@@ -154,10 +162,10 @@ fn init_steers_a_small_set_away_from_the_distribution_free_guarantee() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_contains(&out.stdout, "guarantee = \"regular\"");
     assert_contains(&out.stdout, "# Not distribution-free on this set");
-    assert!(
-        out.stdout.contains("needs 368 queries for the margin 0.01")
-            || out.stdout.contains("needs 183 queries for the margin 0.02"),
-        "{}",
-        out.stdout
+    // 60 queries: p* = 6.0%, above the margin 0.02 init writes; 183 queries close it.
+    assert_contains(
+        &out.stdout,
+        "at a worst cost of 0.060, above the margin 0.02",
     );
+    assert_contains(&out.stdout, "it needs\n# 183 queries for the margin 0.02");
 }
