@@ -220,23 +220,11 @@ pub fn needed(
             units_at(m.sd_unit * hi.sqrt(), 0.0, &drawn)?,
         ])
     });
-    if m.moved == 0 && rule != "fail-if-significant-drop" {
-        // Nothing moved: no spread to plan from. An identical pull request passes as untouched
-        // at any size; a real change's spread is not in these files.
+    if m.moved == 0 {
+        // No spread to plan from.
         units = None;
         interval = None;
-        notes.push(
-            "no unit moved: there is no spread to plan from (an identical pull request passes as untouched at any size; measure a pair that differs, or an A/A run, for the size a real change needs)"
-                .into(),
-        );
-    }
-    if m.moved == 0 && rule == "fail-if-significant-drop" {
-        units = None;
-        interval = None;
-        notes.push(
-            "no unit moved: there is no spread to plan from (measure a pair that differs, or an A/A run)"
-                .into(),
-        );
+        notes.push(nothing_moved(rule));
     }
     let moved_needed =
         (rule == "fail-if-significant-drop").then(|| ss::moved_for_sign_flip(alpha, family));
@@ -289,6 +277,16 @@ fn drawn_at(cfg: &Config, m: &Measured, n: usize) -> Drawn {
             &pilot, n, m.sd_unit, widths, procedure,
         )),
     }
+}
+
+/// The note where no unit moved: there is no spread to plan from.
+fn nothing_moved(rule: &str) -> String {
+    if rule == "fail-if-significant-drop" {
+        return "no unit moved: there is no spread to plan from (measure a pair that differs, or an A/A run)".into();
+    }
+    // An identical pull request passes as untouched at any size; a real change's spread is not
+    // in these files.
+    "no unit moved: there is no spread to plan from (an identical pull request passes as untouched at any size; measure a pair that differs, or an A/A run, for the size a real change needs)".into()
 }
 
 /// Why no size can be said for `rule`.
