@@ -1,8 +1,11 @@
 //! Simulated data sets for the calibration of `rag-gate plan` (`cargo run --release --example
-//! calibration_plan`): a cell plans the units from a large pilot of its model with
-//! `stats::sample_size` (what `plan` computes), draws sets of that size, and sends each through
-//! the report's own estimate (`resample::estimate::estimate`, bootstrap-t, the default). The
-//! share of sets where the rule does what the plan promised should be the power (80%).
+//! calibration_plan`): a cell draws many pilots of one size from its model, plans the units
+//! from each as `plan` does (`stats::expected_power`, on the pilot's spread, its interval on the
+//! variance and its skewness; and, to compare, the plug-in paired-t size of
+//! `stats::sample_size` that `plan` used before), draws one set of the planned size per pilot
+//! and sends it through the report's own estimate (`resample::estimate::estimate`, bootstrap-t
+//! with its Student t floor, the default). The share of sets where the rule does its job is the
+//! power averaged over pilots, which should be the promised 80%.
 //!
 //! Models (per query delta, candidate − baseline):
 //! - `query`: a graded metric where half the queries do not move and the rest move by
@@ -11,13 +14,22 @@
 //!   the turns, e ~ N(0, 0.10²) per turn (ICC ≈ 0.26), rounded to 0.01 so some ties occur.
 //! - `binary`: a 0/1 metric (hit@k), baseline hit rate 0.6; a pair is 1 → 0 with chance
 //!   0.12 − shift/2 and 0 → 1 with 0.12 + shift/2 (shift < 0 is a drop): discordance 0.24.
+//! - `carried`: 30% of the queries move; a move is +Exp(mean 0.0426) with chance 0.75, else a
+//!   loss −min(0.08·e^Z, 0.8), so the mean is 0 and a few large losses balance many small gains
+//!   (left-skewed); a drop `shift` is carried by the moved queries (each moves by shift/0.3).
+//!
+//! A `max-drop` pilot is drawn under a true change of 0; a `fail-if-significant-drop` pilot
+//! under the drop it is planned to catch (`plan` reads the gate file's own pair, which holds the
+//! change; under `carried` the drop adds spread a no-change pilot would not show).
 //!
 //! Rules: `max-drop = m` passes when the interval's low bound ≥ −m (the share passing under a
 //! true change of 0 is the plan's power); `fail-if-significant-drop = f` fires when the high
 //! bound < −f and the sign-flip p-value < α (one comparison), the share under a true drop D
-//! is its power. `min-moved` (8) is met at these sizes in every set.
+//! is its power.
 
+use rag_gate::plan::width;
 use rag_gate::resample::estimate::{estimate, Input};
+use rag_gate::stats::expected_power;
 use rag_gate::stats::interval::IntervalMethod;
 use rag_gate::stats::sample_size;
 use rag_gate::stats::statistic::Statistic;
@@ -33,7 +45,15 @@ pub enum Model {
     Query,
     Group,
     Binary,
+    Carried,
 }
+
+/// E[min(0.08·e^Z, 0.8)] = 0.08·e^½·Φ(ln 10 − 1) + 0.8·(1 − Φ(ln 10)): the mean loss of `carried`.
+const CARRIED_LOSS: f64 = 0.127_708;
+/// The mean gain that balances it: 0.75·gain = 0.25·loss.
+const CARRIED_GAIN: f64 = CARRIED_LOSS / 3.0;
+/// The share of queries that move under `carried`.
+const CARRIED_MOVED: f64 = 0.3;
 
 impl Model {
     pub fn name(self) -> &'static str {
@@ -41,6 +61,7 @@ impl Model {
             Model::Query => "query unit, zero-inflated graded deltas",
             Model::Group => "group unit, 2–6 turns per conversation, ICC ≈ 0.26",
             Model::Binary => "query unit, a 0/1 metric, discordance 0.24",
+            Model::Carried => "query unit, 30% move, a few large losses balance many small gains",
         }
     }
 }
@@ -106,6 +127,18 @@ pub fn draw(model: Model, units: usize, shift: f64, rng: &mut ChaCha8Rng) -> Set
                 base.push(b);
                 cand.push(c);
             }
+            Model::Carried => {
+                let b = 0.2 + 0.6 * uniform(rng);
+                let d = if uniform(rng) >= CARRIED_MOVED {
+                    0.0
+                } else if uniform(rng) < 0.75 {
+                    CARRIED_GAIN * -uniform(rng).ln() + shift / CARRIED_MOVED
+                } else {
+                    -(0.08 * normal(rng).exp()).min(0.8) + shift / CARRIED_MOVED
+                };
+                base.push(b);
+                cand.push(b + d);
+            }
         }
     }
     let group_of = (model == Model::Group).then_some((of, units));
@@ -116,113 +149,185 @@ pub fn draw(model: Model, units: usize, shift: f64, rng: &mut ChaCha8Rng) -> Set
     }
 }
 
-/// The units the plan asks for on a pilot of `pilot` units of `model` (true change 0), for
-/// `rule` at `margin` (and for fail-if-significant-drop the drop to catch): what `rag-gate
-/// plan` computes from a gate file's deltas. Also the pilot's interval on the units.
-pub fn planned(
-    model: Model,
-    pilot: usize,
-    rule: (&str, f64, f64),
-    seed: u64,
-) -> (usize, Option<[usize; 2]>) {
-    let mut rng = ChaCha8Rng::from_seed(stream_key(seed, &["plan-pilot", model.name()]));
-    let set = draw(model, pilot, 0.0, &mut rng);
+/// How the units are planned from a pilot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Planner {
+    /// The plug-in paired-t size on the pilot's spread (`stats::sample_size`).
+    PlugIn,
+    /// The size whose power holds on average over pilots (`stats::expected_power`), as `plan`.
+    Expected,
+}
+
+/// What a pilot gives the planner: the unit spread, the interval on the variance (as factors)
+/// and the skewness of the unit deltas, as `plan::measure` reads them.
+fn pilot_figures(model: Model, set: &Set) -> (f64, Option<[f64; 2]>, f64) {
     let deltas: Vec<f64> = set.cand.iter().zip(&set.base).map(|(c, b)| c - b).collect();
-    let (sd, factors) = match (&set.group_of, model) {
+    let n = deltas.len();
+    match (&set.group_of, model) {
         (Some((of, g)), _) => {
             let (sums, sizes) = rag_gate::stats::bootstrap::group_sums(&deltas, of, *g);
             let se = rag_gate::stats::power::se_mean(rag_gate::stats::bootstrap::Units::Groups {
                 sums: &sums,
                 sizes: &sizes,
             });
-            let n: f64 = sizes.iter().sum();
-            let mean = sums.iter().sum::<f64>() / n;
+            let total: f64 = sizes.iter().sum();
+            let mean = sums.iter().sum::<f64>() / total;
             let r: Vec<f64> = sums.iter().zip(&sizes).map(|(s, k)| s - mean * k).collect();
             (
                 se * (*g as f64).sqrt(),
                 sample_size::variance_factors(&r, CONFIDENCE),
+                expected_power::skewness(&r),
             )
         }
         (None, Model::Binary) => {
             let k = deltas.iter().filter(|d| **d != 0.0).count();
-            let p = k as f64 / pilot as f64;
-            let f = sample_size::rate_interval(k, pilot, CONFIDENCE).map(|[l, h]| [l / p, h / p]);
-            (p.sqrt(), f)
+            let p = k as f64 / n as f64;
+            let f = sample_size::rate_interval(k, n, CONFIDENCE).map(|[l, h]| [l / p, h / p]);
+            (p.sqrt(), f, expected_power::skewness(&deltas))
         }
         _ => (
             rag_gate::stats::describe::sd(&deltas),
             sample_size::variance_factors(&deltas, CONFIDENCE),
+            expected_power::skewness(&deltas),
         ),
-    };
-    let (name, margin, drop) = rule;
-    let units = |sd: f64| match name {
-        "max-drop" => sample_size::units_for(sd, margin, CONFIDENCE, POWER),
-        _ => sample_size::units_to_catch(sd, drop, margin, CONFIDENCE, POWER, 1),
-    };
-    let n = units(sd).expect("a plannable rule");
-    let interval = factors.and_then(|[l, h]| Some([units(sd * l.sqrt())?, units(sd * h.sqrt())?]));
-    (n, interval)
+    }
 }
 
-/// The share of `sets` sets of `units` units of `model` with true change `shift` where the
-/// rule does its job: `max-drop = margin` passes, or `fail-if-significant-drop = margin` fires.
-pub fn share(
+/// The units the plan asks for on pilot number `pilot_seed` of `pilot` units of `model`, for
+/// `rule` at `margin` (and for fail-if-significant-drop the drop to catch, under which the
+/// pilot is drawn).
+pub fn planned(
+    model: Model,
+    pilot: usize,
+    rule: (&str, f64, f64),
+    pilot_seed: u64,
+    planner: Planner,
+    resamples: usize,
+) -> usize {
+    let (name, margin, drop) = rule;
+    let mut rng = ChaCha8Rng::from_seed(stream_key(
+        pilot_seed,
+        &["plan-pilot", model.name(), name, &pilot.to_string()],
+    ));
+    let shift = if name == "max-drop" { 0.0 } else { -drop };
+    let set = draw(model, pilot, shift, &mut rng);
+    let (sd, factors, skew) = pilot_figures(model, &set);
+    let n = match planner {
+        Planner::PlugIn => match name {
+            "max-drop" => sample_size::units_for(sd, margin, CONFIDENCE, POWER),
+            _ => sample_size::units_to_catch(sd, drop, margin, CONFIDENCE, POWER, 1),
+        },
+        Planner::Expected => {
+            use expected_power::{units, Aim, Pilot};
+            let mut p = Pilot {
+                sd,
+                log_var_sd: expected_power::log_var_sd(factors, CONFIDENCE),
+                skew,
+                widths: None,
+                pivot: None,
+            };
+            let size = |p: Pilot<'_>| match name {
+                "max-drop" => units(Aim::Pass { margin }, p, CONFIDENCE, POWER),
+                _ => {
+                    let bound = units(Aim::Catch { drop, margin }, p, CONFIDENCE, POWER);
+                    let alpha = 1.0 - CONFIDENCE;
+                    let test = units(Aim::Test { drop, alpha }, p, CONFIDENCE, POWER);
+                    bound.zip(test).map(|(a, b)| a.max(b))
+                }
+            };
+            // As `plan::measure::needed`: the size, the interval's width and the studentized
+            // mean's draws there on sets drawn from the pilot, the size again.
+            let first = size(p).expect("a plannable rule");
+            let pilot_units = width::PilotUnits {
+                base: &set.base,
+                cand: &set.cand,
+                groups: set.group_of.as_ref().map(|(o, g)| (o.as_slice(), *g)),
+            };
+            let procedure = width::Procedure {
+                method: IntervalMethod::BootstrapT,
+                confidence: CONFIDENCE,
+                resamples,
+                seed: pilot_seed,
+                metric: "calibration",
+                tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+            };
+            p.widths = width::half_widths(&pilot_units, first, procedure);
+            let draws = width::pivots(&pilot_units, first, sd, p.widths, procedure);
+            p.pivot = Some(&draws);
+            size(p)
+        }
+    };
+    n.expect("a plannable rule")
+}
+
+/// Whether one set of `units` units of `model` with true change `shift` does the rule's job:
+/// `max-drop = margin` passes, or `fail-if-significant-drop = margin` fires.
+pub fn hit(
     model: Model,
     units: usize,
     shift: f64,
     rule: (&str, f64),
-    sets: usize,
     resamples: usize,
-    seed: u64,
-) -> f64 {
-    let mut hits = 0usize;
-    for set in 0..sets {
-        let key = stream_key(seed, &["plan", model.name(), rule.0, &set.to_string()]);
-        let mut rng = ChaCha8Rng::from_seed(key);
-        let s = draw(model, units, shift, &mut rng);
-        let deltas: Vec<f64> = s.cand.iter().zip(&s.base).map(|(c, b)| c - b).collect();
-        let e = estimate(
-            &Input {
-                base: &s.base,
-                cand: &s.cand,
-                deltas: &deltas,
-                groups: s.group_of.as_ref().map(|(of, g)| (of.as_slice(), *g)),
-                statistic: Statistic::Mean,
-                method: IntervalMethod::BootstrapT,
-                confidence: CONFIDENCE,
-                resamples,
-                seed: set as u64,
-                names: ["calibration", "all"],
-                tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
-            },
-            &[],
-            None,
-        );
-        let [lo, hi] = e.interval.bounds;
-        hits += usize::from(match rule.0 {
-            "max-drop" => lo >= -rule.1,
-            _ => hi < -rule.1 && e.p_value < 1.0 - CONFIDENCE,
-        });
+    key: (u64, u64),
+) -> bool {
+    let mut rng = ChaCha8Rng::from_seed(stream_key(
+        key.0,
+        &["plan", model.name(), rule.0, &key.1.to_string()],
+    ));
+    let s = draw(model, units, shift, &mut rng);
+    let deltas: Vec<f64> = s.cand.iter().zip(&s.base).map(|(c, b)| c - b).collect();
+    let e = estimate(
+        &Input {
+            base: &s.base,
+            cand: &s.cand,
+            deltas: &deltas,
+            groups: s.group_of.as_ref().map(|(of, g)| (of.as_slice(), *g)),
+            statistic: Statistic::Mean,
+            method: IntervalMethod::BootstrapT,
+            confidence: CONFIDENCE,
+            resamples,
+            seed: key.1,
+            names: ["calibration", "all"],
+            tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+        },
+        &[],
+        None,
+    );
+    let [lo, hi] = e.interval.bounds;
+    match rule.0 {
+        "max-drop" => lo >= -rule.1,
+        _ => hi < -rule.1 && e.p_value < 1.0 - CONFIDENCE,
     }
-    hits as f64 / sets as f64
 }
 
-/// The share of small pilots (`pilot` units) whose interval on the units holds `truth`, the
-/// units planned from the large pilot, and their median planned units.
-pub fn pilot_interval(
+/// The power averaged over `pilots` pilots of `pilot` units: per pilot, the planned units and
+/// one set of that size under the rule's truth. Returns (share, median planned units).
+pub fn average_power(
     model: Model,
     pilot: usize,
     rule: (&str, f64, f64),
-    truth: usize,
+    planner: Planner,
     pilots: usize,
+    resamples: usize,
+    seed: u64,
 ) -> (f64, usize) {
-    let mut held = 0usize;
+    let (name, margin, drop) = rule;
+    let shift = if name == "max-drop" { 0.0 } else { -drop };
+    let mut hits = 0usize;
     let mut ns = Vec::with_capacity(pilots);
     for p in 0..pilots {
-        let (n, iv) = planned(model, pilot, rule, 1_000_000 + p as u64);
+        let pilot_seed = seed + 1_000_000 * (p as u64 + 1);
+        let n = planned(model, pilot, rule, pilot_seed, planner, resamples);
         ns.push(n);
-        held += usize::from(iv.is_some_and(|[lo, hi]| lo <= truth && truth <= hi));
+        hits += usize::from(hit(
+            model,
+            n,
+            shift,
+            (name, margin),
+            resamples,
+            (seed, p as u64),
+        ));
     }
     ns.sort_unstable();
-    (held as f64 / pilots as f64, ns[ns.len() / 2])
+    (hits as f64 / pilots as f64, ns[ns.len() / 2])
 }

@@ -1,11 +1,13 @@
 //! `rag-gate plan`: how many queries (or groups) each gated metric × slice needs for its rule
 //! to work at a chosen power. It reads the gate file's inputs as `check` does (load → pair →
 //! slices) and stops before resampling: the variance of today's paired deltas is the pilot,
-//! and `stats::sample_size` turns it into units, with an interval for the variance's own
-//! uncertainty.
+//! and `stats::expected_power` turns it into units whose power holds on average over the
+//! pilot's own uncertainty, with the gate's interval's width at that size measured on sets
+//! drawn from the pilot (`width`), and an interval on the units from the variance's.
 
 mod measure;
 mod predict;
+pub mod width;
 
 use std::collections::BTreeSet;
 
@@ -99,6 +101,9 @@ fn plan(cfg: &Config, args: &PlanArgs) -> Result<PlanReport> {
         report.not_planned.extend(absolute_rules(gate, slice));
     }
     report.warnings = warnings(&report.rows);
+    if cfg.verdict.guarantee == crate::config::Guarantee::DistributionFree {
+        too_small(cfg, &mut report);
+    }
     report.stream = stream(cfg, &prepared, &targets, args.pull_requests);
     Ok(report)
 }
@@ -236,6 +241,53 @@ fn row(
 /// The queries `groups` groups bring at today's mean group size.
 fn queries_for(groups: usize, queries: usize, today: usize) -> usize {
     (groups as f64 * queries as f64 / today.max(1) as f64).ceil() as usize
+}
+
+/// Under `guarantee = "distribution-free"`: where the set is too small for a gate's margin (its
+/// bound at zero moved, p* × the worst loss, beyond the margin), a warning in the user's words
+/// with the units the margin needs, and those units as a floor on the gate's delta rows.
+fn too_small(cfg: &Config, report: &mut PlanReport) {
+    let conf = cfg.bootstrap.confidence;
+    let unit = report.unit.clone();
+    let (one, many) = if unit == "group" {
+        ("group", "groups")
+    } else {
+        ("query", "queries")
+    };
+    for res in &report.resolutions {
+        let Some(cost) = res.worst_cost.filter(|&w| w > res.margin) else {
+            continue;
+        };
+        let loss = cost / res.share.max(1e-300);
+        let Some(k) = crate::judge::resolution::units_closing(res.margin, loss, conf) else {
+            continue;
+        };
+        report.warnings.push(format!(
+            "gate #{} {} on {}: guarantee = \"distribution-free\" needs {} for a margin of {} (its bound stays {} below the mean even when nothing moved on these {}); below that a pull request that changes nothing fails, so on this set use guarantee = \"regular\" with its stated resolution, or widen the margin to {}",
+            res.gate,
+            crate::safe_text::shown(&res.metric),
+            crate::safe_text::shown(&res.slice),
+            crate::numbers::count(k, one, many),
+            crate::numbers::plain(res.margin),
+            crate::numbers::plain(cost),
+            crate::numbers::count(res.units, one, many),
+            crate::numbers::plain(cost),
+        ));
+        for row in report.rows.iter_mut().filter(|r| {
+            r.gate == res.gate
+                && r.slice == res.slice
+                && matches!(r.rule.as_str(), "max-drop" | "max-change")
+        }) {
+            if let Some(n) = row.needed.filter(|&n| n < k) {
+                row.notes.push(format!(
+                    "guarantee = \"distribution-free\" sets the size: {} for an unchanged pull request to pass at this margin (the power answer is {n})",
+                    crate::numbers::count(k, one, many)
+                ));
+                row.needed = Some(k);
+                row.enough = k <= res.units;
+            }
+        }
+    }
 }
 
 /// The report's warnings: rows planned from a handful of moved units.

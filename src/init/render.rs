@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{margins, Design, Groups};
-use crate::config::{DEFAULT_MIN_GROUPS, DEFAULT_MIN_QUERIES, DEFAULT_SEED};
+use crate::config::{DEFAULT_CONFIDENCE, DEFAULT_MIN_GROUPS, DEFAULT_MIN_QUERIES, DEFAULT_SEED};
 use crate::model::Comparison;
 
 /// A TOML string (quoted and escaped).
@@ -143,12 +143,19 @@ fn verdict(s: &mut String, d: &Design, critical: &[String]) {
         } else {
             metrics.join(", ")
         };
+        let needs = m
+            .parse::<f64>()
+            .ok()
+            .and_then(|m| crate::judge::resolution::units_closing(m, 1.0, DEFAULT_CONFIDENCE))
+            .map_or(String::new(), |k| format!("{k} {}", unit_words(d)));
         let _ = writeln!(
             s,
             "# Blind spot: a change touching fewer than {share} can leave none of\n\
              # them moved, at a worst cost of {cost}, above the margin {m} of {named}.\n\
-             # check warns until you accept it (or add queries, or use distribution-free):\n\
-             # accept-blind-spot = true"
+             # Not distribution-free on this set: its bound would stay {cost} below the\n\
+             # mean when nothing moved, failing every unchanged pull request; it needs\n\
+             # {needs} for the margin {m}. check warns until you accept the blind spot\n\
+             # (or add queries): accept-blind-spot = true"
         );
     }
     s.push('\n');

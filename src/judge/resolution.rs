@@ -80,6 +80,9 @@ pub fn resolution(
         if over && cfg.verdict.guarantee == Guarantee::Regular && !cfg.verdict.accept_blind_spot {
             warnings.push(blind_spot_words(r, c, share, loss.unwrap_or(1.0), conf));
         }
+        if over && cfg.verdict.guarantee == Guarantee::DistributionFree {
+            warnings.push(too_small_words(r, c, share, loss.unwrap_or(1.0), conf));
+        }
     }
     warnings.dedup();
     (out, warnings)
@@ -132,6 +135,40 @@ fn blind_spot_words(r: &GateResult, c: &Comparison, share: f64, loss: f64, conf:
         crate::numbers::plain(share * loss),
         crate::numbers::percent(share),
         crate::numbers::plain(loss),
+    )
+}
+
+/// Under `distribution-free`, a setup the margin cannot hold: "gate #1 ndcg@10 on all, max-drop
+/// 0.02: guarantee = "distribution-free" needs more queries than this set has for the margin:
+/// … 183 queries would let an unchanged pull request pass …". Said on every check of this
+/// setup (it is the gate file's, not the pull request's): the bound at zero moved is p* × the
+/// worst loss, so an unchanged pull request fails until the set or the margin changes.
+pub fn too_small_words(r: &GateResult, c: &Comparison, share: f64, loss: f64, conf: f64) -> String {
+    let units = units_of(c);
+    let (one, many) = if units == c.n {
+        ("query", "queries")
+    } else {
+        ("group", "groups")
+    };
+    let margin = r.threshold.abs();
+    let needs = units_closing(margin, loss, conf).map_or(String::new(), |k| {
+        format!(
+            "; {} would let an unchanged pull request pass (one that moves queries needs more)",
+            crate::numbers::count(k, one, many)
+        )
+    });
+    format!(
+        "gate #{} {} on {}, {} {}: this set is too small for guarantee = \"distribution-free\" at this margin: with {} its bound stays {} below the observed mean even when nothing moved ({} × the worst loss of one {one}, {}), so a pull request that changes nothing fails this gate, as does any that does not clearly improve it{needs}. On a set this size use guarantee = \"regular\" (its resolution is stated above), or a margin of at least {}",
+        r.gate,
+        shown(&r.name()),
+        shown(&r.slice),
+        r.rule,
+        crate::numbers::plain(margin),
+        crate::numbers::count(units, one, many),
+        crate::numbers::plain(share * loss),
+        crate::numbers::percent(share),
+        crate::numbers::plain(loss),
+        crate::numbers::plain(share * loss),
     )
 }
 

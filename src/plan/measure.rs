@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::pair::Paired;
 use crate::slices::Slice;
 use crate::stats::bootstrap::Units;
+use crate::stats::expected_power::{self as ep, Aim, Pilot};
 use crate::stats::power::{mde, no_op_margin, NoOpRule};
 use crate::stats::sample_size as ss;
 
@@ -33,6 +34,14 @@ pub struct Measured {
     pub icc: Option<f64>,
     /// A 0/1 metric: pairs that went 1 → 0 or 0 → 1.
     pub discordant: Option<usize>,
+    /// The skewness of the unit deltas (group unit: of the groups' residual sums).
+    pub skew: f64,
+    /// The pilot itself, higher-is-better: per query baseline and candidate, and under the
+    /// group unit each query's dense group and the number of groups (`width` draws from it).
+    pub metric: String,
+    pub base: Vec<f64>,
+    pub cand: Vec<f64>,
+    pub group_of: Option<(Vec<u32>, usize)>,
 }
 
 /// Measures `gate`'s metric on `slice`.
@@ -74,6 +83,11 @@ pub fn measure(cfg: &Config, paired: &Paired, slice: &Slice, gate: &Gate) -> Res
         design_effect: None,
         icc: None,
         discordant,
+        skew: ep::skewness(&deltas),
+        metric: gate.metric.clone(),
+        base: base.iter().map(|v| sign * v).collect(),
+        cand: cand.iter().map(|v| sign * v).collect(),
+        group_of: None,
     };
     if let Some(k) = discordant.filter(|_| cfg.bootstrap.unit == Unit::Query) {
         // Under a true change of 0 a 0/1 delta is ±1 with the discordance rate: σ² = p_d.
@@ -138,6 +152,8 @@ fn by_group(
     let mean = sums.iter().sum::<f64>() / n;
     let residuals: Vec<f64> = sums.iter().zip(&sizes).map(|(s, k)| s - mean * k).collect();
     m.factors = ss::variance_factors(&residuals, confidence);
+    m.skew = ep::skewness(&residuals);
+    m.group_of = Some((of, g));
 }
 
 /// What a rule at a margin needs.
@@ -151,7 +167,9 @@ pub struct Need {
 }
 
 /// The units `rule` at `margin` needs on `m` for `power` (for fail-if-significant-drop, to
-/// catch `drop`), the floors of the gate file on top, and the interval from the variance's.
+/// catch `drop`) on average over the pilot's own uncertainty, with the interval's skew-aware
+/// width at that size (`stats::expected_power`); the floors of the gate file on top, and the
+/// interval from the variance's (each end as if the spread were known there).
 pub fn needed(
     cfg: &Config,
     power: f64,
@@ -161,44 +179,52 @@ pub fn needed(
 ) -> Need {
     let conf = cfg.bootstrap.confidence;
     let alpha = 1.0 - conf;
-    let units_at = |sd: f64| match rule {
-        "max-drop" => ss::units_for(sd, margin, conf, power),
-        "max-change" => ss::units_for(sd, margin, conf, (1.0 + power) / 2.0),
-        _ => ss::units_to_catch(sd, drop?, margin, conf, power, family),
+    let uncertainty = ep::log_var_sd(m.factors, conf);
+    let units_at = |sd: f64, log_var_sd: f64, drawn: &Drawn| {
+        let pilot = Pilot {
+            sd,
+            log_var_sd,
+            skew: m.skew,
+            widths: drawn.widths,
+            pivot: drawn.pivot.as_deref(),
+        };
+        match rule {
+            "max-drop" => ep::units(Aim::Pass { margin }, pilot, conf, power),
+            "max-change" => ep::units(Aim::Change { margin }, pilot, conf, power),
+            _ => {
+                let drop = drop?;
+                let bound = ep::units(Aim::Catch { drop, margin }, pilot, conf, power)?;
+                let alpha = alpha / family.max(1) as f64;
+                let test = ep::units(Aim::Test { drop, alpha }, pilot, conf, power)?;
+                Some(bound.max(test))
+            }
+        }
     };
+    // The interval's own width and the studentized mean's draws, at the size the quantiles'
+    // answer gives; then the size again with them.
+    let first = units_at(m.sd_unit, uncertainty, &Drawn::default());
+    let drawn = first.map_or_else(Drawn::default, |n| drawn_at(cfg, m, n));
     let detectable = match rule {
         "max-drop" => mde(m.se, m.df, conf, power),
         "max-change" => no_op_margin(NoOpRule::Change, power, m.se, m.df, conf),
         _ => ss::drop_caught(m.se, m.df, margin, conf, power, family),
     };
     let mut notes = Vec::new();
-    let mut units = units_at(m.sd_unit);
+    let mut units = units_at(m.sd_unit, uncertainty, &drawn);
     if units.is_none() {
         notes.push(why_none(rule, margin, drop));
     }
     let mut interval = m.factors.and_then(|[lo, hi]| {
         Some([
-            units_at(m.sd_unit * lo.sqrt())?,
-            units_at(m.sd_unit * hi.sqrt())?,
+            units_at(m.sd_unit * lo.sqrt(), 0.0, &drawn)?,
+            units_at(m.sd_unit * hi.sqrt(), 0.0, &drawn)?,
         ])
     });
-    if m.moved == 0 && rule != "fail-if-significant-drop" {
-        // Nothing moved: no spread to plan from. An identical pull request passes as untouched
-        // at any size; a real change's spread is not in these files.
+    if m.moved == 0 {
+        // No spread to plan from.
         units = None;
         interval = None;
-        notes.push(
-            "no unit moved: there is no spread to plan from (an identical pull request passes as untouched at any size; measure a pair that differs, or an A/A run, for the size a real change needs)"
-                .into(),
-        );
-    }
-    if m.moved == 0 && rule == "fail-if-significant-drop" {
-        units = None;
-        interval = None;
-        notes.push(
-            "no unit moved: there is no spread to plan from (measure a pair that differs, or an A/A run)"
-                .into(),
-        );
+        notes.push(nothing_moved(rule));
     }
     let moved_needed =
         (rule == "fail-if-significant-drop").then(|| ss::moved_for_sign_flip(alpha, family));
@@ -216,6 +242,51 @@ pub fn needed(
         discordant_needed,
         notes,
     }
+}
+
+/// What sets drawn from the pilot at a size say (`width`): the interval's mean half-widths
+/// and the studentized mean's draws.
+#[derive(Default)]
+struct Drawn {
+    widths: Option<[f64; 2]>,
+    pivot: Option<Vec<[f64; 4]>>,
+}
+
+/// The sets drawn at `n` units from the pilot; nothing when no unit moved (no spread to draw).
+fn drawn_at(cfg: &Config, m: &Measured, n: usize) -> Drawn {
+    if m.moved == 0 {
+        return Drawn::default();
+    }
+    let pilot = super::width::PilotUnits {
+        base: &m.base,
+        cand: &m.cand,
+        groups: m.group_of.as_ref().map(|(o, g)| (o.as_slice(), *g)),
+    };
+    let procedure = super::width::Procedure {
+        method: cfg.bootstrap.method.interval(),
+        confidence: cfg.bootstrap.confidence,
+        resamples: cfg.bootstrap.resamples as usize,
+        seed: cfg.bootstrap.seed,
+        metric: &m.metric,
+        tie_epsilon: cfg.report.tie_epsilon,
+    };
+    let widths = super::width::half_widths(&pilot, n, procedure);
+    Drawn {
+        widths,
+        pivot: Some(super::width::pivots(
+            &pilot, n, m.sd_unit, widths, procedure,
+        )),
+    }
+}
+
+/// The note where no unit moved: there is no spread to plan from.
+fn nothing_moved(rule: &str) -> String {
+    if rule == "fail-if-significant-drop" {
+        return "no unit moved: there is no spread to plan from (measure a pair that differs, or an A/A run)".into();
+    }
+    // An identical pull request passes as untouched at any size; a real change's spread is not
+    // in these files.
+    "no unit moved: there is no spread to plan from (an identical pull request passes as untouched at any size; measure a pair that differs, or an A/A run, for the size a real change needs)".into()
 }
 
 /// Why no size can be said for `rule`.

@@ -33,6 +33,9 @@
 //! - `power`: minimum detectable effect at 80% power (t quantiles).
 //! - `sample_size`: the units a rule needs for a power (Sakai 2016), with the design effect,
 //!   the discordance of 0/1 metrics (Connor 1987) and an interval on the units (Bonett 2006).
+//! - `expected_power`: the units a rule needs for a power that holds on average over the
+//!   pilot's own uncertainty (Julious & Owen 2006), with the interval's skew-aware width at n
+//!   (Hall 1992's Edgeworth expansion) and its Student t floor.
 //! - `quantile`: sample quantiles with linear interpolation (Hyndman & Fan 1996, type 7; numpy's
 //!   default) and the percentile interval built from them.
 //! - `statistic`: mean, median or p95.
@@ -51,6 +54,7 @@ pub mod columns;
 pub mod crossed;
 pub mod describe;
 pub mod dirichlet_bound;
+pub mod expected_power;
 pub mod harrell_davis;
 pub mod holm;
 pub mod interval;

@@ -78,6 +78,7 @@ mod outputs_no_clobber;
 #[cfg(feature = "parquet")]
 mod parquet_inputs;
 mod plan_cli;
+mod plan_power;
 mod prop_parsers_no_panic;
 mod prop_stats;
 mod protocol_cli;

@@ -124,6 +124,26 @@ fn a_jittered_no_op_within_the_bands_is_untouched_and_says_the_band() {
         "{w}"
     );
     assert_eq!(report["comparisons"][0]["untouched"], false);
+    // The Markdown gate row reads untouched as the text does, not the interval's low bound.
+    let md = dir.path().join("report.md");
+    exit(
+        rag_gate()
+            .arg("check")
+            .arg(&g)
+            .arg("--export-markdown")
+            .arg(&md),
+        0,
+    );
+    let md = std::fs::read_to_string(md).unwrap();
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| `ndcg@10` | all | max-drop |"))
+        .unwrap_or_else(|| panic!("no gate row in {md}"));
+    assert!(
+        row.contains("| unchanged beyond run-to-run noise |") && row.contains("✅ untouched"),
+        "{row}"
+    );
+    assert!(!row.contains("CI low"), "{row}");
 }
 
 #[test]

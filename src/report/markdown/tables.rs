@@ -9,8 +9,23 @@ use crate::model::{Comparison, GateResult, GateStatus, Label, Report};
 use crate::report::text::fmt_p;
 
 /// What the gate's `value` is, in words, with the value: "mean 0.9650", "CI low −0.0480",
-/// "loss share 50.0%"; and the threshold as a condition: "≥ 0.95", "≥ −0.0100", "≤ 25.0%".
+/// "loss share 50.0%"; and the threshold as a condition: "≥ 0.95", "≥ −0.0100", "≤ 25.0%". An
+/// untouched statistical rule reads "unchanged" (or "unchanged beyond run-to-run noise" with an
+/// A/A noise file), as the text report's detail does: its interval was not what decided it.
 pub(super) fn value_and_threshold(g: &GateResult, c: Option<&Comparison>) -> (String, String) {
+    let (value, threshold) = value_and_threshold_read(g, c);
+    if g.status != GateStatus::Untouched {
+        return (value, threshold);
+    }
+    let unchanged = match c.and_then(|c| c.within_noise.as_ref()) {
+        Some(_) => "unchanged beyond run-to-run noise",
+        None => "unchanged",
+    };
+    (unchanged.into(), threshold)
+}
+
+/// The value and threshold as the rule reads them (`value_and_threshold`).
+fn value_and_threshold_read(g: &GateResult, c: Option<&Comparison>) -> (String, String) {
     let stat = c.map_or("mean", |c| c.statistic.as_str());
     let higher = c.is_none_or(|c| c.higher_is_better);
     if g.status == GateStatus::TooSmall {
