@@ -155,7 +155,8 @@ fn verdict(s: &mut String, d: &Design, critical: &[String]) {
              # Not distribution-free on this set: its bound would stay {cost} below the\n\
              # mean when nothing moved, failing every unchanged pull request; it needs\n\
              # {needs} for the margin {m}. check warns until you accept the blind spot\n\
-             # (or add queries): accept-blind-spot = true"
+             # (or add queries):\n\
+             # accept-blind-spot = true"
         );
     }
     s.push('\n');
