@@ -109,16 +109,21 @@ pub fn of_comparisons(cfg: &Config, comparisons: &[Comparison]) -> Vec<Resolutio
     out
 }
 
+/// How many units a comparison resamples, and their name in the singular and plural.
+fn unit_words(c: &Comparison) -> (usize, &'static str, &'static str) {
+    let units = units_of(c);
+    if units == c.n {
+        (units, "query", "queries")
+    } else {
+        (units, "group", "groups")
+    }
+}
+
 /// "gate #1 ndcg@10 on all, max-drop 0.05: a change touching fewer than 8.2% of the 43 queries
 /// can hide, at a worst cost of 0.082 (8.2% × the worst loss of one query, 1) — over the
 /// margin; 72 queries would close it. …"
 fn blind_spot_words(r: &GateResult, c: &Comparison, share: f64, loss: f64, conf: f64) -> String {
-    let units = units_of(c);
-    let (one, many) = if units == c.n {
-        ("query", "queries")
-    } else {
-        ("group", "groups")
-    };
+    let (units, one, many) = unit_words(c);
     let margin = r.threshold.abs();
     let closing = units_closing(margin, loss, conf).map_or(String::new(), |k| {
         format!("; {} would close it", crate::numbers::count(k, one, many))
@@ -144,12 +149,7 @@ fn blind_spot_words(r: &GateResult, c: &Comparison, share: f64, loss: f64, conf:
 /// setup (it is the gate file's, not the pull request's): the bound at zero moved is p* × the
 /// worst loss, so an unchanged pull request fails until the set or the margin changes.
 pub fn too_small_words(r: &GateResult, c: &Comparison, share: f64, loss: f64, conf: f64) -> String {
-    let units = units_of(c);
-    let (one, many) = if units == c.n {
-        ("query", "queries")
-    } else {
-        ("group", "groups")
-    };
+    let (units, one, many) = unit_words(c);
     let margin = r.threshold.abs();
     let needs = units_closing(margin, loss, conf).map_or(String::new(), |k| {
         format!(
