@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::config::{Config, InputSpec};
+use crate::config::{Config, Gate, InputSpec};
 use crate::error::{few, Result};
 use crate::load::source::read_text;
 use crate::model::{Comparison, NoiseFloor, NoiseReport, Quarantined};
@@ -159,6 +159,15 @@ pub fn report(
     Ok((Some(section), warnings))
 }
 
+/// The smallest of a gate's delta margins (`max-drop`, `fail-if-significant-drop`,
+/// `max-change`); none for a gate without one.
+fn smallest_delta_margin(g: &Gate) -> Option<f64> {
+    [g.max_drop, g.fail_if_significant_drop, g.max_change]
+        .into_iter()
+        .flatten()
+        .reduce(f64::min)
+}
+
 /// "gate #1 ndcg@10 on all: margin 0.005 is below the noise floor 0.0123 ..." for every delta
 /// rule whose margin is below the floor at this check's replicate counts.
 fn floor_warnings(
@@ -169,11 +178,7 @@ fn floor_warnings(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for g in &cfg.gates {
-        let Some(margin) = [g.max_drop, g.fail_if_significant_drop, g.max_change]
-            .into_iter()
-            .flatten()
-            .reduce(f64::min)
-        else {
+        let Some(margin) = smallest_delta_margin(g) else {
             continue;
         };
         for f in floors.iter().filter(|f| {
@@ -209,11 +214,7 @@ fn shift_warnings(
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for g in &cfg.gates {
-        let Some(margin) = [g.max_drop, g.fail_if_significant_drop, g.max_change]
-            .into_iter()
-            .flatten()
-            .reduce(f64::min)
-        else {
+        let Some(margin) = smallest_delta_margin(g) else {
             continue;
         };
         let Some(e) = f.entry(&g.metric, "all") else {
