@@ -13,6 +13,15 @@ queries, query unit, m = 0.01 / 0.02 / 0.05), and two outside-audit designs whos
 their own drop (calibration/sim.rs `LongLoss`, `NormalLoss`).
 
     python3 calibration/numpy_skew_route.py [SETS [SEED]]
+
+With `where` as a third argument: which samples escape. Per audit design and per ordinary
+cell (t3 deltas, sparse symmetric and mixed moves), the share triggered, the escape under t,
+under t with the distribution-free bound (Gaffke 2005: the 2.5% quantile of
+sum W_i d_i + W_{n+1}(-1), W ~ Dirichlet(1, ..., 1), 2,000 draws) on triggered samples, and the
+share of samples that escape under t *and* are triggered (the escapes a per-sample trigger can
+reach at all).
+
+    python3 calibration/numpy_skew_route.py 400 11 where
 """
 import sys
 
@@ -153,5 +162,59 @@ def main():
         print(f"NormalLoss n = {n} (m = 0.015): {r[0]:.1f} | {r[1]:.1f} {r[2]:.1f} {r[3]:.1f} {r[4]:.1f}", flush=True)
 
 
+def df_low(rng, d, draws=2000):
+    n = len(d)
+    w = rng.exponential(1.0, (draws, n + 1))
+    w /= w.sum(1, keepdims=True)
+    return np.quantile(w[:, :n] @ d - w[:, n], 0.025)
+
+
+def where_line(rng, name, gen, sets, m, truth):
+    trig = esc_t = esc_df = reached = 0
+    for _ in range(sets):
+        d = gen()
+        if np.all(d == 0):
+            esc_t, esc_df = esc_t + 1, esc_df + 1
+            continue
+        tl, tr = t_low(d), triggered(d, m)
+        low = min(tl, df_low(rng, d)) if tr else tl
+        trig, esc_t, esc_df = trig + tr, esc_t + (tl > truth), esc_df + (low > truth)
+        reached += tr and tl > truth
+    print(f"{name}: triggered {100 * trig / sets:.1f} | escape t {100 * esc_t / sets:.1f} -> "
+          f"t, distribution-free where triggered {100 * esc_df / sets:.1f} | escapes triggered "
+          f"{100 * reached / sets:.1f}", flush=True)
+
+
+def where(sets, rng):
+    print(f"{sets} samples a cell: which samples escape")
+    for n, share in ((30, 0.4), (50, 0.3), (100, 0.2)):
+        m = -LONG_MEAN * share
+        where_line(rng, f"LongLoss {share:.0%} of {n}", lambda: long_loss(rng, n, share), sets, m, -m)
+    for n in (30, 50, 100):
+        where_line(rng, f"NormalLoss n = {n}", lambda: normal_loss(rng, n), sets, 0.015, -0.015)
+    for n in (30, 100):
+        where_line(rng, f"t3 0.02 + 0.1 t3, n = {n} (m = 0.01, at the mean)",
+                   lambda: 0.02 + 0.1 * rng.standard_t(3, n), sets, 0.01, 0.02)
+    for n, ch in ((50, 0.15), (100, 0.15), (30, 0.3)):
+        def sym():
+            d = np.zeros(n)
+            k = rng.random(n) < ch
+            d[k] = rng.random(k.sum()) - 0.5
+            return d
+
+        def mixed():
+            d = np.zeros(n)
+            k = rng.random(n) < ch
+            size = 0.05 * (1 - np.log(rng.random(k.sum())))
+            d[k] = np.where(rng.random(k.sum()) < 0.8, size, -size)
+            return d
+
+        where_line(rng, f"Symmetric {ch:.0%} of {n} (m = 0.01, at the mean)", sym, sets, 0.01, 0.0)
+        where_line(rng, f"Mixed {ch:.0%} of {n} (m = 0.01, at the mean)", mixed, sets, 0.01, 0.06 * ch)
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 3 and sys.argv[3] == "where":
+        where(int(sys.argv[1]), np.random.default_rng(int(sys.argv[2])))
+    else:
+        main()
