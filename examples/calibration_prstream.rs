@@ -227,13 +227,18 @@ fn escape_line(team: &Team, res: &[(Kind, Tally)]) -> String {
     let p_all = resolution(u);
     let p_crit = if team.critical { resolution(us) } else { p_all };
     let mut s = format!(
-        "{:>5} {:5} {:4} {:.2} {:17} p*={:5.1}% |",
+        "{:>5} {:5} {:4} {:.2} {:17} p*={:5.1}%{} |",
         team.n,
         if team.groups { "group" } else { "query" },
         if team.critical { "crit" } else { "-" },
         team.margin,
         team.guarantee.unwrap_or("(engine)"),
         100.0 * p_all,
+        if team.critical {
+            format!("/{:.1}%", 100.0 * p_crit)
+        } else {
+            String::new()
+        }
     );
     for (kind, t) in res {
         let p = if *kind == Kind::DropCritical {
