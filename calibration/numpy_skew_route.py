@@ -19,7 +19,8 @@ cell (t3 deltas, sparse symmetric and mixed moves), the share triggered, the esc
 under t with the distribution-free bound (Gaffke 2005: the 2.5% quantile of
 sum W_i d_i + W_{n+1}(-1), W ~ Dirichlet(1, ..., 1), 2,000 draws) on triggered samples, and the
 share of samples that escape under t *and* are triggered (the escapes a per-sample trigger can
-reach at all).
+reach at all); last, the escape of the distribution-free guarantee (the lower of t and that
+bound on every sample) on the audit designs.
 
     python3 calibration/numpy_skew_route.py 400 11 where
 """
@@ -185,6 +186,12 @@ def where_line(rng, name, gen, sets, m, truth):
           f"{100 * reached / sets:.1f}", flush=True)
 
 
+def free_line(rng, name, gen, sets, truth):
+    esc = sum(min(t_low(d), df_low(rng, d)) > truth for d in (gen() for _ in range(sets)))
+    print(f"{name}: distribution-free (the lower of t and the bound, every sample) escape "
+          f"{100 * esc / sets:.1f}", flush=True)
+
+
 def where(sets, rng):
     print(f"{sets} samples a cell: which samples escape")
     for n, share in ((30, 0.4), (50, 0.3), (100, 0.2)):
@@ -211,6 +218,11 @@ def where(sets, rng):
 
         where_line(rng, f"Symmetric {ch:.0%} of {n} (m = 0.01, at the mean)", sym, sets, 0.01, 0.0)
         where_line(rng, f"Mixed {ch:.0%} of {n} (m = 0.01, at the mean)", mixed, sets, 0.01, 0.06 * ch)
+    for n, share in ((30, 0.4), (100, 0.2)):
+        m = -LONG_MEAN * share
+        free_line(rng, f"LongLoss {share:.0%} of {n}", lambda: long_loss(rng, n, share), sets, -m)
+    for n in (30, 100):
+        free_line(rng, f"NormalLoss n = {n}", lambda: normal_loss(rng, n), sets, -0.015)
 
 
 if __name__ == "__main__":
