@@ -80,10 +80,14 @@ pub fn probabilities(
         .collect())
 }
 
+/// The split's deltas and groups: human and judge on the labelled queries, their groups, the
+/// judge's on the others and theirs.
+type Store = (Vec<f64>, Vec<f64>, Vec<usize>, Vec<f64>, Vec<usize>);
+
 fn units<'a>(
     split: &Split,
     grouped: bool,
-    store: &'a mut (Vec<f64>, Vec<f64>, Vec<usize>, Vec<f64>, Vec<usize>),
+    store: &'a mut Store,
     probability: &'a [f64],
 ) -> active_ppi::ActiveUnits<'a> {
     let (y, yh, gl) = split.labelled_deltas();

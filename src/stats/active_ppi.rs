@@ -181,7 +181,7 @@ pub const UNIFORM_SHARE: f64 = 0.5;
 /// is uniform. None when the budget is not positive or exceeds the counted units.
 pub fn probabilities(uncertainty: &[f64], counts: &[bool], budget: f64) -> Option<Vec<f64>> {
     let counted = counts.iter().filter(|c| **c).count() as f64;
-    if budget <= 0.0 || budget > counted || uncertainty.iter().any(|u| !(*u >= 0.0)) {
+    if budget <= 0.0 || budget > counted || uncertainty.iter().any(|u| u.is_nan() || *u < 0.0) {
         return None;
     }
     let mu = mean(uncertainty);
