@@ -7,10 +7,16 @@ the core's build-time ones, so the fuzz check reuses the proc macros clippy buil
 - build-time: proc macros, build scripts and what only they use. The `"*"` override reaches them
   too and `[profile.dev.build-override]` cannot take it back (a `"*"` override outranks it), so
   without these lines every derive crate and `syn` compile with optimisation for nothing.
-- github: what only the `github` feature brings (octocrab, the HTTP and TLS stack, tokio). The
-  tests talk to local stand-ins a few requests at a time; optimised, octocrab alone costs about
-  a quarter of a dev build, and the chain is built twice (with and without the dev-dependencies'
-  tokio and hyper features).
+- beyond-core: what the core build (`--no-default-features`, without the tests) does not link:
+  the `github` feature's octocrab with its HTTP and TLS stack and tokio, the `parquet` feature's
+  reader and its compression codecs (zstd's C library among them), and the tests' stand-in
+  servers and assertion helpers. The tests run them a few times each, on small inputs; the
+  statistics the tests spend their time in run on the core's dependencies, which stay at 2.
+  Optimised, these crates were about a third of a dev build's compile time.
+
+The lint step also checks Cargo.toml's feature pins: a crate built for both the wheel and the
+tests must get the same features in both (`cargo tree -e no-dev` against `cargo tree`), or the
+test build compiles it, and everything above it, a second time.
 
 Only names never compiled for another reason are listed: a crate the core also links keeps
 opt-level 2.
@@ -74,8 +80,34 @@ def sides(*features: str, dev: bool = True) -> tuple[set[str], set[str]]:
 def unoptimised_names() -> dict[str, set[str]]:
     """What compiles at opt-level 0 in dev builds, by reason."""
     target, build_time = sides()
-    without_github, _ = sides("--no-default-features", "--features", "parquet")
-    return {"build-time": build_time, "github": target - without_github - build_time}
+    core, _ = sides("--no-default-features", dev=False)
+    return {"build-time": build_time, "beyond-core": target - core - build_time}
+
+
+def features_by_crate(*edges: str) -> dict[str, set[str]]:
+    """Each crate's features (`name version`) in the default build, as `cargo tree` resolves
+    them with the given edge kinds."""
+    out = subprocess.run(
+        ["cargo", "tree", "--locked", *edges, "--prefix", "none", "--format", "{p} {f}",
+         "--manifest-path", str(ROOT / "Cargo.toml")],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    found: dict[str, set[str]] = {}
+    for line in out.splitlines():
+        parts = line.replace(" (*)", "").split(" ")
+        if len(parts) < 2:
+            continue
+        # `name vX.Y.Z [(path)] [features]`: the features are the last field when it is not
+        # the path in parentheses.
+        last = parts[-1] if len(parts) > 2 and not parts[-1].startswith("(") else ""
+        found.setdefault(f"{parts[0]} {parts[1]}", set()).update(f for f in last.split(",") if f)
+    return found
+
+
+def widened_by_tests() -> dict[str, set[str]]:
+    """The crates whose features the dev-dependencies widen, with the features they add."""
+    without, with_dev = features_by_crate("-e", "no-dev"), features_by_crate()
+    return {k: with_dev[k] - v for k, v in without.items() if k in with_dev and with_dev[k] != v}
 
 
 def unoptimised(manifest: pathlib.Path) -> set[str]:
@@ -113,9 +145,16 @@ def main() -> int:
         print("fuzz/Cargo.toml: [profile.dev.package] should name the core build's build-time"
               f" crates (`--list --core`; only there: {', '.join(sorted(fuzz - fuzz_wanted)) or '-'};"
               f" missing: {', '.join(sorted(fuzz_wanted - fuzz)) or '-'})")
+    widened = widened_by_tests()
+    if widened:
+        failed = True
+        print("Cargo.toml: the dev-dependencies widen these crates' features, so the tests build them"
+              " (and what sits on them) again beside the wheel; add the features to the feature pins: "
+              + "; ".join(f"{k}: {', '.join(sorted(v))}" for k, v in sorted(widened.items())))
     if not failed:
         counts = ", ".join(f"{len(v)} {k}" for k, v in groups.items())
-        print(f"dev-opt-levels.py: the crates that compile unoptimised are in step ({counts})")
+        print(f"dev-opt-levels.py: the crates that compile unoptimised are in step ({counts}), and the"
+              " tests widen no crate's features")
     return 1 if failed else 0
 
 

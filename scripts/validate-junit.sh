@@ -43,8 +43,10 @@ fi
 
 bin="${CARGO_TARGET_DIR:-$root/target}/debug/rag-gate"
 # Built as the tests build it (shared with `cargo nextest run`); always run, as an earlier step
-# of .ci/run may have left another build's binary there (the wheel's, the core build's).
-cargo test --locked --quiet --no-run --test it
+# of .ci/run may have left another build's binary there (the wheel's, the core build's). Every
+# test target in one build: the library's unit tests compile beside the library on the second
+# core, where a build of `tests/it` alone would leave them for the tests step.
+cargo test --locked --quiet --no-run
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
