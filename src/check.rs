@@ -310,17 +310,12 @@ pub fn analyze_pooled_runs(
     Ok(analyze_pooling(cfg, &Earlier::default(), (pooled, summarised))?.report)
 }
 
-fn analyze_pooling(
-    cfg: &Config,
-    earlier: &Earlier,
-    (extra, summarised): (&[MetricTable], usize),
-) -> Result<Analysis> {
+/// Earlier attempts' runs, the first `.1` standing for summarised attempts.
+type PooledRuns<'a> = (&'a [MetricTable], usize);
+
+fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
-    let wanted = wanted_metrics(cfg);
-    let mut inputs = load_inputs(cfg, &wanted)?;
-    let at = 1 + inputs.more[1].len();
-    inputs.summarised = at..at + summarised;
-    inputs.more[1].extend(extra.iter().cloned());
+    let inputs = load_pooled(cfg, extra)?;
     let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);
     let baseline = crate::provenance::assess::assess(cfg, context)?;
     let (efficiency, mut pooling) = efficiency_section(cfg, earlier)?;
@@ -395,6 +390,16 @@ fn analyze_pooling(
         own,
         extra: pooling.extra(),
     })
+}
+
+/// [`load_inputs`] with `extra` (earlier attempts' runs, the first `summarised` standing for
+/// summarised attempts) among the candidate's replicates.
+fn load_pooled(cfg: &Config, (extra, summarised): (&[MetricTable], usize)) -> Result<Inputs> {
+    let mut inputs = load_inputs(cfg, &wanted_metrics(cfg))?;
+    let at = 1 + inputs.more[1].len();
+    inputs.summarised = at..at + summarised;
+    inputs.more[1].extend(extra.iter().cloned());
+    Ok(inputs)
 }
 
 /// The `-v` lines: the rows each side gave, the pairing, the bootstrap's size.
@@ -745,7 +750,11 @@ fn pair_inputs(
     paired.warnings.extend(pooled.warnings.iter().cloned());
     refuse_quantiles_with_replicates(cfg)?;
     if paired.replicates.is_some() {
-        let flagged = resample::runs::untrusted_noise_warnings(&paired, metrics);
+        let quantiles = cfg
+            .gates
+            .iter()
+            .any(|g| g.statistic != crate::stats::statistic::Statistic::Mean);
+        let flagged = resample::runs::untrusted_noise_warnings(&paired, metrics, quantiles);
         paired.warnings.extend(flagged);
     }
     if cfg.bootstrap.unit == Unit::Group {

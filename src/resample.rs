@@ -377,15 +377,9 @@ fn compare_one(
         untouched,
         within_noise: None,
         value_range: value_range(metric, base, cand),
-        atom: statistic.level().map(|p| {
-            let all: Vec<f64> = reading.stacked.iter().flatten().copied().collect();
-            let cand = if all.is_empty() {
-                cand.as_slice()
-            } else {
-                &all
-            };
-            atom_at([base, cand], p, s.tie_epsilon)
-        }),
+        atom: statistic
+            .level()
+            .map(|p| atom_at([base, &stacked_or(reading, cand)], p, s.tie_epsilon)),
         statistic: statistic.as_str().into(),
         higher_is_better,
         baseline_value: e.sides[0],
@@ -456,6 +450,14 @@ fn distribution_free(
     if b[1] > iv.bounds[1] {
         iv.bounds[1] = b[1];
         iv.mc_se[1] = 0.0;
+    }
+}
+
+/// The candidate's values a quantile reads: every stacked run's, else `cand`.
+fn stacked_or(reading: &Reading<'_>, cand: &[f64]) -> Vec<f64> {
+    match reading.stacked.is_empty() {
+        true => cand.to_vec(),
+        false => reading.stacked.iter().flatten().copied().collect(),
     }
 }
 
