@@ -250,7 +250,6 @@ pub fn planned(
                 seed: pilot_seed,
                 metric: "calibration",
                 tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
-                cand_runs: &[],
             };
             p.widths = width::half_widths(&pilot_units, first, procedure);
             let draws = width::pivots(&pilot_units, first, sd, p.widths, procedure);

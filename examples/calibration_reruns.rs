@@ -247,7 +247,7 @@ fn main() {
     let truth = if honest {
         "0: honest".to_string()
     } else {
-        format!("at the margin")
+        "at the margin".to_string()
     };
     println!(
         "re-runs: {sets} sets, {QUERIES} queries, {b} resamples, data seed {seed}, {stat} max-drop {m} on {name}, true change {truth}"
