@@ -95,6 +95,11 @@ pub struct Outcome {
     pub planned: usize,
     pub passed: usize,
     pub sets: usize,
+    /// The plan's se at the planned size, the fresh sets' mean estimated se, and the standard
+    /// deviation of their corrected estimates (the true se).
+    pub planned_se: f64,
+    pub mean_se: f64,
+    pub sd_estimate: f64,
 }
 
 /// Plans from one pilot (`pilot_share` of units labelled) for power 0.8, then runs `sets` fresh
@@ -120,14 +125,22 @@ pub fn run(
     let p = parts(&pu)?;
     let planned = labels_needed(&p, total, margin, 0.95, power)?;
     let mut passed = 0;
+    let (mut se_sum, mut est, mut est2) = (0.0, 0.0, 0.0);
     for _ in 0..sets {
         let s = split(queries, group_size, planned, &mut rng);
         let e = mean_interval_small_sample(&units(&s, grouped), Lambda::Tuned, 0.95)?;
         passed += usize::from(e.low >= -margin);
+        se_sum += e.se;
+        est += e.estimate;
+        est2 += e.estimate * e.estimate;
     }
+    let n = sets as f64;
     Some(Outcome {
         planned,
         passed,
         sets,
+        planned_se: p.variance_at(planned, total).0.sqrt(),
+        mean_se: se_sum / n,
+        sd_estimate: (est2 / n - (est / n).powi(2)).max(0.0).sqrt(),
     })
 }

@@ -135,3 +135,98 @@ pub fn run(cell: Cell, sets: usize, seed: u64) -> Coverage {
     }
     cov
 }
+
+/// Coverage of the actively sampled corrected interval (`stats::active_ppi`) over the sets of a
+/// cell, as `label-plan --active` draws it: half the labelled share as a uniform random pilot,
+/// the other half (in expectation) as an independent Poisson sample with probabilities mixing
+/// the uniform design and the judge's |delta| (summed over a group's queries), every labelled
+/// unit weighted by its combined inclusion probability.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ActiveCoverage {
+    pub sets: usize,
+    pub covered: usize,
+    pub width: f64,
+    pub labelled: f64,
+    pub lambda: f64,
+}
+
+/// The labelled units' (combined) inclusion probabilities of one set, `None` where unlabelled.
+fn active_draw(
+    judge: &[f64],
+    groups: &[usize],
+    units: usize,
+    share: f64,
+    rng: &mut ChaCha8Rng,
+) -> Vec<Option<f64>> {
+    let pilot = ((units as f64) * share / 2.0).round() as usize;
+    let mut order: Vec<usize> = (0..units).collect();
+    for i in 0..pilot {
+        let j = rng.random_range(i..units);
+        order.swap(i, j);
+    }
+    let p1 = pilot as f64 / units as f64;
+    let mut in_pilot = vec![false; units];
+    for &u in &order[..pilot] {
+        in_pilot[u] = true;
+    }
+    let mut uncertainty = vec![0.0; units];
+    for (j, &g) in judge.iter().zip(groups) {
+        uncertainty[g] += j.abs();
+    }
+    // The later sample's budget over every unit, so that its expected new units are the other half.
+    let budget = (units as f64 * share - pilot as f64) / (1.0 - p1);
+    let p2 = rag_gate::stats::active_ppi::probabilities(&uncertainty, &vec![true; units], budget)
+        .expect("a budget below the units");
+    (0..units)
+        .map(|u| {
+            let drawn = in_pilot[u] || rng.random::<f64>() < p2[u];
+            drawn.then(|| rag_gate::stats::active_ppi::combined(p1, p2[u]))
+        })
+        .collect()
+}
+
+/// Runs `sets` data sets of a cell under the active design and counts how often the active
+/// corrected interval covers the true delta.
+pub fn run_active(cell: Cell, sets: usize, seed: u64) -> ActiveCoverage {
+    use rag_gate::stats::active_ppi::{mean_interval as active, ActiveUnits};
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut cov = ActiveCoverage {
+        sets,
+        ..Default::default()
+    };
+    let units = cell.queries / cell.group_size;
+    let grouped = cell.group_size > 1;
+    for _ in 0..sets {
+        let (human, judge, groups) = draw(cell, &mut rng);
+        let drawn = active_draw(&judge, &groups, units, cell.labelled_share, &mut rng);
+        let (mut y, mut yh, mut pr, mut gl, mut u, mut gu) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        for i in 0..cell.queries {
+            match drawn[groups[i]] {
+                Some(p) => {
+                    y.push(human[i]);
+                    yh.push(judge[i]);
+                    pr.push(p);
+                    gl.push(groups[i]);
+                }
+                None => {
+                    u.push(judge[i]);
+                    gu.push(groups[i]);
+                }
+            }
+        }
+        let a = ActiveUnits {
+            human: &y,
+            judge_labelled: &yh,
+            probability: &pr,
+            judge_unlabelled: &u,
+            groups: grouped.then_some((gl.as_slice(), gu.as_slice())),
+        };
+        let e = active(&a, Lambda::Tuned, 0.95).expect("enough units");
+        cov.covered += usize::from((e.low..=e.high).contains(&TRUE_DELTA));
+        cov.width += e.high - e.low;
+        cov.labelled += e.labelled as f64;
+        cov.lambda += e.lambda;
+    }
+    cov
+}

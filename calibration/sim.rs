@@ -457,6 +457,13 @@ pub enum Moved {
     /// −0.05·(1 + Exp(1)): down only, now and then a lot (the mirror of `Skewed`: a drop carried
     /// by the few queries that moved, on the side that hides it).
     Losses,
+    /// +Exp(mean 0.03) with probability 0.75, else −min(0.08·e^Z, 0.8): many small gains, a
+    /// few losses with a long (log-normal) tail, capped at 0.8 (an outside audit's design).
+    LongLoss,
+    /// Every unit moves (use with `changed` = 1): N(0, 0.02²) with probability 0.9, else a loss
+    /// of Exp(mean 0.15): no ties, a drop carried by a tenth of the units (an outside audit's
+    /// design).
+    NormalLoss,
 }
 
 impl Moved {
@@ -466,6 +473,20 @@ impl Moved {
             Moved::Skewed => 0.05 * (1.0 - uniform(rng).ln()),
             Moved::Losses => -0.05 * (1.0 - uniform(rng).ln()),
             Moved::Shifted => 0.5 * uniform(rng) - 0.2,
+            Moved::LongLoss => {
+                if uniform(rng) < 0.75 {
+                    -0.03 * uniform(rng).ln()
+                } else {
+                    -(0.08 * normal(rng).exp()).min(0.8)
+                }
+            }
+            Moved::NormalLoss => {
+                if uniform(rng) < 0.9 {
+                    0.02 * normal(rng)
+                } else {
+                    0.15 * uniform(rng).ln()
+                }
+            }
             Moved::Mixed => {
                 let up = uniform(rng) < 0.8;
                 let size = 0.05 * (1.0 - uniform(rng).ln());
@@ -485,6 +506,10 @@ impl Moved {
             Moved::Losses => -0.1,
             Moved::Shifted => 0.05,
             Moved::Mixed => 0.06,
+            // 0.75·0.03 − 0.25·E min(0.08·e^Z, 0.8), the expectation by quadrature
+            // (scipy.integrate.quad: E min(·) = 0.12770915273181643).
+            Moved::LongLoss => 0.75 * 0.03 - 0.25 * 0.127_709_152_731_816_43,
+            Moved::NormalLoss => -0.1 * 0.15,
         }
     }
 }

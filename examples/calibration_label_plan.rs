@@ -18,7 +18,7 @@ fn main() {
         .nth(1)
         .map_or(1000, |s| s.parse().expect("SETS"));
     println!("power 0.8 stated, {sets} sets per cell; pass = corrected lower bound ≥ −margin, true delta 0");
-    println!("unit   queries  pilot  margin  pilot seed  planned labelled units  passed");
+    println!("unit   queries  pilot  margin  pilot seed  planned labelled units  passed        se planned / mean estimated / true");
     for (unit, queries, group_size) in [("query", 1000, 1), ("group", 1200, 3)] {
         for (pilot, margin) in [(0.05, 0.02), (0.05, 0.03), (0.33, 0.02), (0.33, 0.03)] {
             for seed in 1..=3u64 {
@@ -28,10 +28,13 @@ fn main() {
                         let rate = o.passed as f64 / o.sets as f64;
                         let se = (rate * (1.0 - rate) / o.sets as f64).sqrt();
                         println!(
-                            "{unit:6} {queries:7}  {pct:4.0}%  {margin:6}  {seed:10}  {:22}  {:.1}% ± {:.1}",
+                            "{unit:6} {queries:7}  {pct:4.0}%  {margin:6}  {seed:10}  {:22}  {:.1}% ± {:.1}  {:.4} / {:.4} / {:.4}",
                             o.planned,
                             100.0 * rate,
-                            100.0 * se
+                            100.0 * se,
+                            o.planned_se,
+                            o.mean_se,
+                            o.sd_estimate
                         );
                     }
                     None => println!(

@@ -2,13 +2,17 @@
 //! size, unit, critical slices, `max-drop` margin, guarantee), friction on honest pull requests,
 //! escape at the margin (green / amber), the amber rate, and the resolution p*.
 //!
-//!     nice -n 10 cargo run --release --example calibration_prstream -- SETS [RESAMPLES [DATA_SEED [GUARANTEES [SIZES [SLICES]]]]]
+//!     nice -n 10 cargo run --release --example calibration_prstream -- SETS [RESAMPLES [DATA_SEED [GUARANTEES [SIZES [SLICES [KINDS]]]]]]
 //!
 //! SETS pull requests per kind and gate file (a quarter of them, at least 50, from 500 queries
 //! on); RESAMPLES per check (0: the gate file's default, 10,000); GUARANTEES `none` (no
 //! `[verdict]` table: the engine's only behaviour), or a comma list of `regular`,
 //! `distribution-free`; SIZES a comma list of set sizes (default every profile); SLICES `plain`
-//! (the gate files without a critical slice), `critical` (those with one) or `both` (default).
+//! (the gate files without a critical slice), `critical` (those with one) or `both` (default);
+//! KINDS `all` (default) or `escape`: only the regressions at the margin, each printed with its
+//! exit-0 count and the Wilson 95% interval of the escape rate (Wilson 1927), so a cell is called
+//! out of band only when the whole interval lies above 2.5% (`*`), in band when it lies below
+//! (blank), and not settled by this many pull requests otherwise (`?`).
 
 #[path = "../calibration/prstream.rs"]
 mod prstream;
@@ -30,6 +34,8 @@ struct Args {
     sizes: Vec<usize>,
     /// Which critical-slice settings to run: without, with, or both.
     critical: Vec<bool>,
+    /// Only the regressions at the margin (no honest kinds), with their Wilson intervals.
+    escape_only: bool,
 }
 
 fn args() -> Args {
@@ -59,8 +65,14 @@ fn args() -> Args {
         Some("critical") => vec![true],
         Some(other) => panic!("unknown SLICES {other}: plain, critical or both"),
     };
+    let escape_only = match a.get(6).map(String::as_str) {
+        None | Some("all") => false,
+        Some("escape") => true,
+        Some(other) => panic!("unknown KINDS {other}: all or escape"),
+    };
     Args {
         critical,
+        escape_only,
         sets: num(0, 200) as usize,
         resamples: Some(num(1, 0)).filter(|&r| r > 0),
         seed: num(2, 2026),
@@ -81,7 +93,8 @@ fn run_team(team: &Team, a: &Args, dir: &std::path::Path) -> Vec<(Kind, Tally)> 
     } else {
         a.sets
     };
-    let kinds = Kind::HONEST.iter().chain(&Kind::DROPS);
+    let honest: &[Kind] = if a.escape_only { &[] } else { &Kind::HONEST };
+    let kinds = honest.iter().chain(&Kind::DROPS);
     kinds
         .filter(|k| team.critical || **k != Kind::DropCritical)
         .map(|&kind| {
@@ -189,6 +202,75 @@ fn line(team: &Team, res: &[(Kind, Tally)]) -> String {
     s
 }
 
+/// The Wilson score interval (Wilson 1927) of a binomial share k / n at 95% (z = 1.96): the
+/// centre (p + z²/2n) / (1 + z²/n), the half-width z·√(p(1 − p)/n + z²/4n²) / (1 + z²/n).
+/// Checked against scipy.stats.binomtest(k, n).proportion_ci(method="wilson"): 2 of 60 gives
+/// [0.00919, 0.11364], 15 of 600 [0.01521, 0.04084], 0 of 150 [0, 0.02497].
+fn wilson(k: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (z, n) = (1.959_963_984_540_054_f64, n as f64);
+    let p = k as f64 / n;
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    ((c - h).max(0.0), (c + h).min(1.0))
+}
+
+/// One line per gate file with only the regressions at the margin: per kind, exit 0 as
+/// green + amber of the pull requests, the rate and its Wilson 95% interval, and `*` (the
+/// interval lies above 2.5%), `?` (it holds 2.5%) or blank (below), for a design above the
+/// resolution; `b` marks one below it (not bound by the 2.5%).
+fn escape_line(team: &Team, res: &[(Kind, Tally)]) -> String {
+    let (u, us) = units(team);
+    let p_all = resolution(u);
+    let p_crit = if team.critical { resolution(us) } else { p_all };
+    let mut s = format!(
+        "{:>5} {:5} {:4} {:.2} {:17} p*={:5.1}%{} |",
+        team.n,
+        if team.groups { "group" } else { "query" },
+        if team.critical { "crit" } else { "-" },
+        team.margin,
+        team.guarantee.unwrap_or("(engine)"),
+        100.0 * p_all,
+        if team.critical {
+            format!("/{:.1}%", 100.0 * p_crit)
+        } else {
+            String::new()
+        }
+    );
+    for (kind, t) in res {
+        let p = if *kind == Kind::DropCritical {
+            p_crit
+        } else {
+            p_all
+        };
+        let above = kind.touched(team.margin, team.groups).unwrap_or(1.0) >= p;
+        let (lo, hi) = wilson(t.green + t.amber, t.sets);
+        let mark = if !above {
+            "b"
+        } else if lo > ESCAPE {
+            "*"
+        } else if hi >= ESCAPE {
+            "?"
+        } else {
+            " "
+        };
+        s += &format!(
+            " {} {:>3}+{:<3}/{:<4} {:5.2}% [{:5.2}, {:5.2}]{mark} |",
+            kind.name(),
+            t.green,
+            t.amber,
+            t.sets,
+            100.0 * t.exit0(),
+            100.0 * lo,
+            100.0 * hi
+        );
+    }
+    s
+}
+
 fn main() {
     let a = args();
     let dir = std::env::temp_dir().join(format!("rag-gate-prstream-{}", std::process::id()));
@@ -201,8 +283,12 @@ fn main() {
         a.seed,
         prstream::METRIC
     );
-    println!("friction % (exit 1) per honest kind: identical refactor net-zero jitter-1% jitter-100% gain re-run | amber % of honest | escape green/amber % at the margin: drop-all drop-few drop-large [drop-critical]");
-    println!("* out of band (regular: friction > 1% quiet / 5% jitter, amber > 10%, escape > 2.5% above the resolution; distribution-free: escape > 2.5% on every design); b: the design moves fewer units than p* (below the resolution)");
+    if a.escape_only {
+        println!("escape (exit 0) per regression at the margin: green+amber/pull requests, rate, Wilson 95% interval; * the interval lies above 2.5% (out of band), ? it holds 2.5% (not settled), blank below (in band), b the design moves fewer units than p* (below the resolution, not bound)");
+    } else {
+        println!("friction % (exit 1) per honest kind: identical refactor net-zero jitter-1% jitter-100% gain re-run | amber % of honest | escape green/amber % at the margin: drop-all drop-few drop-large [drop-critical]");
+        println!("* out of band (regular: friction > 1% quiet / 5% jitter, amber > 10%, escape > 2.5% above the resolution; distribution-free: escape > 2.5% on every design); b: the design moves fewer units than p* (below the resolution)");
+    }
     for &n in &a.sizes {
         for groups in [false, true] {
             for &critical in &a.critical {
@@ -216,7 +302,11 @@ fn main() {
                             guarantee,
                         };
                         let res = run_team(&team, &a, &dir);
-                        println!("{}", line(&team, &res));
+                        if a.escape_only {
+                            println!("{}", escape_line(&team, &res));
+                        } else {
+                            println!("{}", line(&team, &res));
+                        }
                     }
                 }
             }

@@ -367,6 +367,10 @@ pub struct LabelPlanArgs {
     /// Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Draw an active sample: more labels where the judge's delta is large, each unit with its
+    /// inclusion probability; the file lists the labelled units too, for [judge] sample.
+    #[arg(long)]
+    pub active: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: LabelPlanFormat,

@@ -27,6 +27,7 @@ use crate::slices::Slice;
 use crate::stats::ppi;
 
 pub mod corrected;
+mod sample;
 use corrected::{values_by_id, Split};
 
 /// The sidecar naming the judge (`<judge qrels>.judge.json` by default).
@@ -181,11 +182,19 @@ pub fn apply(
     let mut gated = comparisons.to_vec();
     let settings = crate::resample::Settings::from_config(cfg);
     let grouped = cfg.bootstrap.unit == Unit::Group;
+    let drawn = match &j.sample {
+        Some(s) => Some(sample::probabilities(s, &judged.paired, hpaired, grouped)?),
+        None => None,
+    };
     for (c, g) in comparisons.iter().zip(gated.iter_mut()) {
         if c.statistic != "mean" {
             continue;
         }
-        let (d, split) = delta(cfg, j, (hpaired, hslices), judged, c, trust.as_deref());
+        let ctx = Ctx {
+            distrust: trust.as_deref(),
+            drawn: drawn.as_ref(),
+        };
+        let (d, split) = delta(cfg, j, (hpaired, hslices), judged, c, ctx);
         if let Some(corr) = &d.corrected {
             corrected::carry(g, corr, &split, &settings, grouped);
         }
@@ -206,7 +215,8 @@ pub fn apply(
     if let Some(w) = &trust {
         warnings.push(format!("judge {}: {w}", sidecar.model));
     }
-    let report = judge_report(j, sidecar, judged, hpaired, agree, deltas);
+    let mut report = judge_report(j, sidecar, judged, hpaired, agree, deltas);
+    report.uncertainty = uncertainty(cfg, &judged.paired);
     Ok(Applied {
         report,
         gated: j.gate_on_corrected.then_some(gated),
@@ -249,10 +259,53 @@ fn judge_report(
         labelled_queries: judged.paired.ids.len() - unlabelled.len(),
         min_labelled: j.min_labelled,
         min_kappa: j.min_kappa,
+        sample: j.sample.as_ref().map(|s| s.written.clone()),
         agreement: agree,
         deltas,
         unlabelled,
+        uncertainty: Vec::new(),
     }
+}
+
+/// Each query's |judge delta| averaged over the gated mean metrics, each in units of its
+/// standard deviation over queries (a metric whose judge deltas do not vary is left out).
+fn uncertainty(cfg: &Config, judged: &Paired) -> Vec<(String, Option<String>, f64)> {
+    let mut sum = vec![0.0; judged.ids.len()];
+    let mut metrics = 0.0;
+    let gated: BTreeSet<&str> = cfg
+        .gates
+        .iter()
+        .filter(|g| g.statistic == crate::stats::statistic::Statistic::Mean)
+        .map(|g| g.metric.as_str())
+        .collect();
+    for m in gated.iter().filter_map(|m| judged.metrics.get(*m)) {
+        let d: Vec<f64> = m
+            .candidate
+            .iter()
+            .zip(&m.baseline)
+            .map(|(c, b)| c - b)
+            .collect();
+        let mean = d.iter().sum::<f64>() / d.len().max(1) as f64;
+        let sd = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / d.len().max(1) as f64).sqrt();
+        if sd > 0.0 && sd.is_finite() {
+            sum.iter_mut().zip(&d).for_each(|(s, x)| *s += x.abs() / sd);
+            metrics += 1.0;
+        }
+    }
+    judged
+        .ids
+        .iter()
+        .zip(&judged.group_of)
+        .zip(&sum)
+        .map(|((id, g), s)| {
+            let group = g.map(|g| judged.group_names[g as usize].clone());
+            (
+                id.clone(),
+                group,
+                if metrics > 0.0 { s / metrics } else { 0.0 },
+            )
+        })
+        .collect()
 }
 
 /// The judge's queries without human values, with their groups.
@@ -346,6 +399,14 @@ fn why_not(
     }
 }
 
+/// What every comparison's delta reads besides its values: why the judge is not trusted, and
+/// each drawn query's inclusion probability with `[judge] sample`.
+#[derive(Clone, Copy)]
+struct Ctx<'a> {
+    distrust: Option<&'a str>,
+    drawn: Option<&'a BTreeMap<String, f64>>,
+}
+
 /// The three deltas of one mean comparison, and the split of its queries behind them.
 fn delta(
     cfg: &Config,
@@ -353,13 +414,13 @@ fn delta(
     (hpaired, hslices): (&Paired, &[Slice]),
     judged: &JudgeEvals,
     c: &Comparison,
-    distrust: Option<&str>,
+    ctx: Ctx<'_>,
 ) -> (JudgedDelta, Split) {
     let conf = cfg.bootstrap.confidence;
     let grouped = cfg.bootstrap.unit == Unit::Group;
     let human = values_by_id(hpaired, hslices, &c.slice, &c.metric);
     let judge = values_by_id(&judged.paired, &judged.slices, &c.slice, &c.metric);
-    let split = Split::new(&human, &judge, grouped);
+    let split = Split::new(&human, &judge, grouped, ctx.drawn);
     let (y, yh, gl) = split.labelled_deltas();
     let (u, gu) = split.unlabelled_deltas();
     let all: Vec<f64> = judge.values().map(|v| v.d()).collect();
@@ -367,8 +428,10 @@ fn delta(
     let human_values: Vec<f64> = human.values().map(|v| v.d()).collect();
     let human_groups: Vec<usize> = human.values().map(|v| v.g).collect();
     let by = |v: &[usize]| -> Option<Vec<usize>> { grouped.then(|| v.to_vec()) };
-    let human_interval =
-        ppi::classical(&human_values, by(&human_groups).as_deref(), conf).map(interval);
+    let human_interval = match &split.probability {
+        Some(_) => sample::weighted_human(&split, grouped, conf).map(interval),
+        None => ppi::classical(&human_values, by(&human_groups).as_deref(), conf).map(interval),
+    };
     let judge_only = ppi::classical(&all, by(&all_groups).as_deref(), conf).map(interval);
     let units = ppi::Units {
         human: &y,
@@ -382,25 +445,28 @@ fn delta(
         false => y.len(),
     };
     let not_judged = why_not(
-        distrust,
+        ctx.distrust,
         labelled_units,
         j.min_labelled,
         u.is_empty(),
         grouped,
     );
-    let corrected = match not_judged {
-        Some(_) => None,
-        None => ppi::mean_interval_small_sample(&units, ppi::Lambda::Tuned, conf).map(|e| {
-            CorrectedDelta {
-                delta: e.estimate,
-                ci: [e.low, e.high],
-                se: e.se,
-                lambda: e.lambda,
-                labelled: e.labelled,
-                unlabelled: e.unlabelled,
-                worth_labelled: ppi::effective_labelled(&units, &e),
-            }
-        }),
+    let corrected = match (&not_judged, &split.probability) {
+        (Some(_), _) => None,
+        (None, Some(_)) => sample::active_corrected(&split, grouped, conf),
+        (None, None) => {
+            ppi::mean_interval_small_sample(&units, ppi::Lambda::Tuned, conf).map(|e| {
+                CorrectedDelta {
+                    delta: e.estimate,
+                    ci: [e.low, e.high],
+                    se: e.se,
+                    lambda: e.lambda,
+                    labelled: e.labelled,
+                    unlabelled: e.unlabelled,
+                    worth_labelled: ppi::effective_labelled(&units, &e),
+                }
+            })
+        }
     };
     let plan = plan_input(&units, &all, by(&all_groups).as_deref(), labelled_units);
     let gap: Vec<f64> = yh.iter().zip(&y).map(|(j, h)| j - h).collect();

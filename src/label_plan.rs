@@ -19,6 +19,8 @@ use crate::error::{Error, Result};
 use crate::model::JudgeReport;
 use crate::Outcome;
 
+mod active;
+
 /// One gated mean's need.
 #[derive(Debug, Clone, Serialize)]
 pub struct GateNeed {
@@ -45,8 +47,12 @@ pub struct BatchRow {
     pub query_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
-    /// The chance this unit was drawn (batch / pool, uniform sampling without replacement).
+    /// The chance this unit was drawn (batch / pool, uniform sampling without replacement; with
+    /// `--active`, its chance to be in the whole sample).
     pub inclusion_probability: f64,
+    /// With `--active`: true for a unit the humans already labelled, false for one to label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labelled: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -59,6 +65,14 @@ pub struct LabelPlan {
     pub batch: usize,
     pub pool: usize,
     pub seed: u64,
+    /// "uniform" or "active" (`--active`).
+    pub design: String,
+    /// With `--active`: the units expected in the batch (the batch drawn is random around it),
+    /// and the range of the unlabelled units' inclusion probabilities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_batch: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probability_range: Option<[f64; 2]>,
 }
 
 pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
@@ -88,8 +102,7 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         .batch
         .unwrap_or_else(|| default_batch(&gates, pool.len()));
     let seed = args.seed.unwrap_or(cfg.bootstrap.seed);
-    let rows = draw(judge, &pool, want.min(pool.len()), seed, grouped);
-    let plan = LabelPlan {
+    let mut plan = LabelPlan {
         unit: if grouped { "group" } else { "query" }.into(),
         power: args.power,
         confidence: cfg.bootstrap.confidence,
@@ -97,6 +110,20 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         batch: want.min(pool.len()),
         pool: pool.len(),
         seed,
+        design: "uniform".into(),
+        expected_batch: None,
+        probability_range: None,
+    };
+    let rows = match args.active && !pool.is_empty() {
+        false => draw(judge, &pool, want.min(pool.len()), seed, grouped),
+        true => {
+            let a = active::draw(judge, &pool, want.min(pool.len()), seed, grouped)?;
+            plan.design = "active".into();
+            plan.batch = a.drawn;
+            plan.expected_batch = Some(a.expected);
+            plan.probability_range = Some([a.range.0, a.range.1]);
+            a.rows
+        }
     };
     if let Some(out) = &args.output {
         let mut text = String::new();
@@ -211,6 +238,7 @@ fn draw(judge: &JudgeReport, pool: &[String], k: usize, seed: u64, grouped: bool
             query_id: q.clone(),
             group: g.clone(),
             inclusion_probability: p,
+            labelled: None,
         })
         .collect()
 }
@@ -256,6 +284,20 @@ fn render(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
         s.push_str(&format!(
             "Every {} is human-labelled: the human-only comparison decides, nothing to label next\n",
             if plan.unit == "group" { "conversation" } else { "query" }
+        ));
+        return s;
+    }
+    if let (Some(e), Some([lo, hi])) = (plan.expected_batch, plan.probability_range) {
+        s.push_str(&format!(
+            "Next batch: {} of {} unlabelled {units} (expected {e:.1}), an active sample (seed {}): each drawn with probability {lo:.3}–{hi:.3}, more where the judge's delta is large{}\n",
+            plan.batch,
+            plan.pool,
+            plan.seed,
+            out.map_or(String::new(), |p| format!(
+                "; written to {} with the labelled {units}, each with its inclusion probability: once the new ones are labelled, set [judge] sample = \"{}\" so the corrected delta weights each by 1/probability",
+                p.display(),
+                p.display()
+            ))
         ));
         return s;
     }

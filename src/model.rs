@@ -244,6 +244,11 @@ pub struct JudgeReport {
     pub min_labelled: usize,
     /// The floor on the binary κ (None: no floor, the corrected interval decides).
     pub min_kappa: Option<f64>,
+    /// `[judge] sample` as written: the labelled units were drawn with these inclusion
+    /// probabilities and the corrected and human-only deltas weight them by the inverse. None:
+    /// a uniform random sample, unweighted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<String>,
     pub agreement: Agreement,
     /// One per gated mean metric × slice, in the comparisons' order.
     pub deltas: Vec<JudgedDelta>,
@@ -251,6 +256,11 @@ pub struct JudgeReport {
     /// `label-plan` draws the next batch from), in id order.
     #[serde(skip)]
     pub unlabelled: Vec<(String, Option<String>)>,
+    /// Every query the judge scored, with its group and the judge's uncertainty about it: the
+    /// mean over the gated metrics of the judge's |delta| in units of that metric's spread of
+    /// judge deltas (what `label-plan --active` draws by), in id order.
+    #[serde(skip)]
+    pub uncertainty: Vec<(String, Option<String>, f64)>,
 }
 
 /// The judge against the humans on the (query, document) pairs both judged.

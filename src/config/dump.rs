@@ -171,7 +171,14 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ("judged", &["on-unreliable", "min-judged", "condensed"]),
     (
         "judge",
-        &["qrels", "sidecar", "gate-on", "min-labelled", "min-kappa"],
+        &[
+            "qrels",
+            "sidecar",
+            "gate-on",
+            "min-labelled",
+            "min-kappa",
+            "sample",
+        ],
     ),
     ("policy", &["max-k"]),
     (
@@ -382,6 +389,9 @@ fn judge_table(j: &super::JudgeSettings) -> Table {
     t.insert("min-labelled".into(), (j.min_labelled as i64).into());
     if let Some(k) = j.min_kappa {
         t.insert("min-kappa".into(), k.into());
+    }
+    if let Some(s) = &j.sample {
+        t.insert("sample".into(), s.written.clone().into());
     }
     t
 }

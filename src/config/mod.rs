@@ -196,6 +196,10 @@ pub struct JudgeSettings {
     /// below this: the corrected delta is not judged. None (the default): no floor, the
     /// corrected interval decides.
     pub min_kappa: Option<f64>,
+    /// The sample the human-labelled units were drawn by (`label-plan -o`'s JSON lines with each
+    /// unit's inclusion probability): the corrected estimate weights each labelled unit by
+    /// 1/probability (`stats::active_ppi`). None: the labelled units are a uniform random sample.
+    pub sample: Option<InputSpec>,
     /// Where `[judge]` was written.
     pub span: Option<Range<usize>>,
 }

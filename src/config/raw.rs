@@ -58,6 +58,7 @@ pub struct RawJudge {
     pub gate_on: Option<Spanned<String>>,
     pub min_labelled: Option<Spanned<i64>>,
     pub min_kappa: Option<Spanned<f64>>,
+    pub sample: Option<Spanned<String>>,
 }
 
 /// `[efficiency]`: each side's run card (`load::run_card`).

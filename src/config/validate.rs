@@ -438,12 +438,20 @@ fn judge_settings(
             ))
         }
     };
+    let sample = path_input(base, &j.sample, id_column);
+    if let (Some(s), false) = (&j.sample, gate_on_corrected) {
+        return Err(src.error(
+            Some(s.span()),
+            "[judge] sample is read by the corrected analysis only: with gate-on = \"human\" the rules read the labelled queries unweighted, which an unequal-probability sample biases; use gate-on = \"corrected\" or remove sample",
+        ));
+    }
     Ok(Some(super::JudgeSettings {
         qrels,
         sidecar,
         gate_on_corrected,
         min_labelled,
         min_kappa,
+        sample,
         span,
     }))
 }

@@ -59,10 +59,17 @@ pub fn values_by_id(p: &Paired, slices: &[Slice], slice: &str, metric: &str) -> 
 pub struct Split {
     pub labelled: Vec<(String, Val, Val)>,
     pub unlabelled: Vec<(String, Val)>,
+    /// With `[judge] sample`: each labelled query's inclusion probability, in `labelled`'s order.
+    pub probability: Option<Vec<f64>>,
 }
 
 impl Split {
-    pub fn new(human: &ById, judge: &ById, grouped: bool) -> Split {
+    pub fn new(
+        human: &ById,
+        judge: &ById,
+        grouped: bool,
+        drawn: Option<&BTreeMap<String, f64>>,
+    ) -> Split {
         let mut complete: BTreeMap<usize, bool> = BTreeMap::new();
         for (id, v) in judge {
             *complete.entry(v.g).or_insert(true) &= human.contains_key(id);
@@ -70,6 +77,7 @@ impl Split {
         let mut out = Split {
             labelled: vec![],
             unlabelled: vec![],
+            probability: None,
         };
         for (id, &jv) in judge {
             match human.get(id) {
@@ -77,6 +85,13 @@ impl Split {
                 _ => out.unlabelled.push((id.clone(), jv)),
             }
         }
+        // Validated when the sample was read: every labelled query has one (NaN would refuse).
+        out.probability = drawn.map(|d| {
+            out.labelled
+                .iter()
+                .map(|(id, _, _)| d.get(id).copied().unwrap_or(f64::NAN))
+                .collect()
+        });
         out
     }
 
@@ -96,8 +111,26 @@ impl Split {
     }
 
     /// Each side's prediction-powered mean at weight λ: λ · mean(judge, unlabelled) +
-    /// mean(human − λ · judge, labelled).
+    /// mean(human − λ · judge, labelled); with a sample, λ · mean(judge, every query) + the
+    /// 1/π-weighted mean of human − λ · judge on the labelled ones (`stats::active_ppi`).
     fn side_means(&self, lambda: f64) -> (f64, f64) {
+        if let Some(p) = &self.probability {
+            let side = |pick: fn(&Val) -> f64| {
+                let all: Vec<f64> = (self.labelled.iter().map(|(_, _, j)| pick(j)))
+                    .chain(self.unlabelled.iter().map(|(_, j)| pick(j)))
+                    .collect();
+                let mean_all = all.iter().sum::<f64>() / all.len() as f64;
+                let (s, w) = self
+                    .labelled
+                    .iter()
+                    .zip(p)
+                    .fold((0.0, 0.0), |(s, w), ((_, h, j), p)| {
+                        (s + (pick(h) - lambda * pick(j)) / p, w + 1.0 / p)
+                    });
+                lambda * mean_all + s / w
+            };
+            return (side(|v| v.b), side(|v| v.c));
+        }
         let side = |pick: fn(&Val) -> f64| {
             let n = self.labelled.len() as f64;
             let big_n = self.unlabelled.len() as f64;

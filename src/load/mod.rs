@@ -20,6 +20,7 @@ mod per_query_text;
 pub mod protocol;
 pub mod queries;
 pub mod run_card;
+pub mod sample;
 pub mod source;
 pub mod strict_json;
 pub mod table;

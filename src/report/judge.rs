@@ -117,7 +117,10 @@ fn who(j: &JudgeReport) -> String {
         k(a.kappa),
         j.min_kappa.map_or("no κ floor (min-kappa unset)".into(), |m| format!("min-kappa {m} on the binary κ")),
         j.min_labelled
-    )
+    ) + &j.sample.as_ref().map_or(String::new(), |s| format!(
+        "; the labelled units were drawn by the sample {} and are weighted by 1/inclusion probability",
+        shown(s)
+    ))
 }
 
 /// Lines for the terminal report, or "".

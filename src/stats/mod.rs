@@ -30,6 +30,8 @@
 //! - `holm`: Holm–Bonferroni adjusted p-values (Holm 1979).
 //! - `ppi`: prediction-powered inference of a mean (delta) from judge labels corrected by a few
 //!   human labels, PPI++ weighting and the analytic interval (Angelopoulos et al. 2023).
+//! - `active_ppi`: the same from an active sample (human labels drawn with recorded, unequal
+//!   inclusion probabilities, weighted by their inverse; Zrnic & Candès 2024), and its design.
 //! - `power`: minimum detectable effect at 80% power (t quantiles).
 //! - `sample_size`: the units a rule needs for a power (Sakai 2016), with the design effect,
 //!   the discordance of 0/1 metrics (Connor 1987) and an interval on the units (Bonett 2006).
@@ -49,6 +51,7 @@
 //! - `qps_at_recall`: an ANN sweep's QPS at a target recall, log-linear between the Pareto
 //!   frontier's neighbouring points, never extrapolated.
 
+pub mod active_ppi;
 pub mod bootstrap;
 pub mod columns;
 pub mod crossed;

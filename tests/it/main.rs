@@ -63,6 +63,7 @@ mod install_lines;
 #[cfg(unix)]
 mod install_script;
 mod judged_bounds;
+mod judges_active;
 mod judges_cli;
 mod judges_ppi;
 mod manuals;
@@ -116,6 +117,7 @@ mod stats_calibration;
 mod stats_dirichlet;
 mod stats_harrell_davis;
 mod stats_montecarlo;
+mod stats_active_ppi;
 mod stats_ppi;
 mod stats_prstream;
 mod stats_props;

@@ -154,6 +154,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('--active', '--active', [CompletionResultType]::ParameterName, 'Draw an active sample: more labels where the judge''s delta is large, each unit with its inclusion probability; the file lists the labelled units too, for [judge] sample')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')

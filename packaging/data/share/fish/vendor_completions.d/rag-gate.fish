@@ -168,6 +168,7 @@ json\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l active -d 'Draw an active sample: more labels where the judge\'s delta is large, each unit with its inclusion probability; the file lists the labelled units too, for [judge] sample'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s h -l help -d 'Print help'
