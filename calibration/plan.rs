@@ -289,6 +289,7 @@ pub fn hit(
             seed: key.1,
             names: ["calibration", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+            cand_runs: &[],
         },
         &[],
         None,

@@ -129,6 +129,7 @@ pub fn one(
             seed: set as u64,
             names: ["calibration", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+            cand_runs: &[],
         },
         &[],
         None,

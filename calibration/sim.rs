@@ -257,6 +257,7 @@ fn run(
             // A metric bounded to [0, 1], as the cells model: one moved unit reaches at most 1.
             names: ["ndcg@10", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+            cand_runs: &[],
         },
         &[],
         None,
@@ -747,6 +748,7 @@ pub fn quantile_gate(
                 seed: set as u64,
                 names: ["calibration", "all"],
                 tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+                cand_runs: &[],
             },
             &[],
             None,

@@ -1,18 +1,35 @@
-//! Re-running until it passes: the false-pass rate of a noisy retriever at the `max-drop`
-//! margin when its author re-triggers the check up to 1, 3 or 10 times (re-runs, empty
-//! commits, amends and rebases, in turn) and stops at the first pass.
+//! Re-running until it passes: the false-pass rate of a noisy retriever at a gate's margin when
+//! its author re-triggers the check up to 1, 3 or 10 times (re-runs, empty commits, amends and
+//! rebases, in turn) and stops at the first pass.
 //!
-//!     nice -n 10 cargo run --release --example calibration_reruns [-- SETS RESAMPLES DATA_SEED]
+//!     nice -n 10 cargo run --release --example calibration_reruns [-- SETS RESAMPLES DATA_SEED [STATISTIC [SHIFT]]]
 //!
-//! Each set is one pull request: a baseline of 200 queries (uniform in [0.3, 0.7]), and a
-//! candidate system whose true mean change is exactly −0.02 (the `max-drop = 0.02` margin): a
-//! fixed per-query effect N(0, 0.01²) around −0.02, and on every attempt fresh run-to-run noise
-//! N(0, 0.1²) per query (a noisy retriever: the run-to-run noise dominates, so one attempt passes
-//! about 2.5% of the time). Each attempt goes through what `check --comment`
-//! does: the sticky comment's state read (`publish::history`), the earlier attempts pooled
-//! (`check::analyze_with`), the next state written within its budget and read back. Compared:
+//! STATISTIC is the gated statistic (`mean`, the default; `median`; `p95`), SHIFT the true
+//! change (`margin`, the default: exactly at the gate's margin, where a pass is a false pass;
+//! `zero`: an honest pull request that changes nothing, where a fail is friction).
+//!
+//! Each set is one pull request of 200 queries.
+//! - `mean`: a baseline uniform in [0.3, 0.7] (one run, no noise), and a candidate system whose
+//!   true mean change is exactly −0.02 (`max-drop = 0.02` on `ndcg@10`): a fixed per-query
+//!   effect N(0, 0.01²) around −0.02, and on every attempt fresh run-to-run noise N(0, 0.1²)
+//!   per query (a noisy retriever: the run-to-run noise dominates).
+//! - `median`: `statistic = "median"`, `max-drop = 0.02` on `ndcg@10`; each query's expected
+//!   value uniform in [0.3, 0.7]; the baseline's one run and every candidate attempt add their
+//!   own N(0, 0.1²) per query (clamped to [0, 1], which leaves the median alone), the candidate
+//!   shifted by −0.02: the median of one run's values (the quantity both sides estimate) moves
+//!   by exactly the margin.
+//! - `p95`: `statistic = "p95"`, `max-drop = 5` on `latency_ms` (lower is better); each query's
+//!   expected latency uniform in [40, 100] ms, every run adding N(0, 15²) ms per query, the
+//!   candidate shifted by +5 ms: the p95 of one run's latencies rises by exactly the margin.
+//!
+//! Each attempt goes through what `check --comment` does: the sticky comment's state read
+//! (`publish::history`), the earlier attempts pooled (`check::analyze_with`), the next state
+//! written within its budget and read back. Compared:
 //! - pooled: attempts keyed by the pull request's change (what rag-gate does: every trigger is
 //!   an attempt of one candidate);
+//! - averaged: each query's value averaged over the attempts so far, judged as one run (what
+//!   "average the attempts, then apply the rule" gives; for a mean it is the pooled verdict, for
+//!   a quantile it judges another quantity: the averaged values spread less than one run's);
 //! - fresh: each attempt judged alone (what keying by head commit gave an empty commit, an amend
 //!   or a rebase).
 //!
@@ -25,19 +42,64 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const QUERIES: usize = 200;
-const MARGIN: f64 = 0.02;
 const TRIES: [usize; 3] = [1, 3, 10];
+
+/// The gated statistic and the scenario it is calibrated on.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Mean,
+    Median,
+    P95,
+}
+
+impl Kind {
+    fn metric(self) -> &'static str {
+        match self {
+            Kind::P95 => "latency_ms",
+            _ => "ndcg@10",
+        }
+    }
+
+    /// The gate's margin, in the metric's units.
+    fn margin(self) -> f64 {
+        match self {
+            Kind::P95 => 5.0,
+            _ => 0.02,
+        }
+    }
+
+    fn gate(self) -> String {
+        let m = self.margin();
+        match self {
+            Kind::Mean => format!("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = {m}\n"),
+            Kind::Median => {
+                format!("[[gate]]\nmetric = \"ndcg@10\"\nstatistic = \"median\"\nmax-drop = {m}\n")
+            }
+            Kind::P95 => format!(
+                "[[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nstatistic = \"p95\"\nmax-drop = {m}\n"
+            ),
+        }
+    }
+
+    /// One run's value of a query whose expected value is `e`.
+    fn run(self, e: f64, rng: &mut ChaCha8Rng) -> f64 {
+        match self {
+            Kind::P95 => e + 15.0 * normal(rng),
+            _ => (e + 0.1 * normal(rng)).clamp(0.0, 1.0),
+        }
+    }
+}
 
 fn normal(rng: &mut ChaCha8Rng) -> f64 {
     let (u, v): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
     (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
 }
 
-fn write(path: &std::path::Path, values: &[f64]) {
+fn write(path: &std::path::Path, metric: &str, values: &[f64]) {
     let text: String = values
         .iter()
         .enumerate()
-        .map(|(i, v)| format!("{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{v}}}\n"))
+        .map(|(i, v)| format!("{{\"query_id\":\"q{i:03}\",\"{metric}\":{v}}}\n"))
         .collect();
     std::fs::write(path, text).unwrap();
 }
@@ -50,14 +112,18 @@ const TRIGGERS: [(&str, bool); 4] = [
     ("rebase", true),
 ];
 
-/// The first attempt (1-based) that passes, within `max` tries; None if none does.
-fn first_pass(
-    dir: &std::path::Path,
-    set: &Set,
-    max: usize,
-    pooled: bool,
-    seed: u64,
-) -> Option<usize> {
+/// How the attempts are judged.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Pooled,
+    Averaged,
+    Fresh,
+}
+
+const MODES: [Mode; 3] = [Mode::Pooled, Mode::Averaged, Mode::Fresh];
+
+/// Each attempt's verdict (pass?), `max` attempts of `set`.
+fn verdicts(dir: &std::path::Path, set: &Set, max: usize, mode: Mode, seed: u64) -> Vec<bool> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut history = History {
         ctx: Context {
@@ -71,6 +137,8 @@ fn first_pass(
         ..Default::default()
     };
     let (mut commit, mut run) = (1u64, 1u64);
+    let mut sums = vec![0.0; QUERIES];
+    let mut out = Vec::new();
     for k in 1..=max {
         let (_, new_commit) = TRIGGERS[(k - 1) % TRIGGERS.len()];
         if k > 1 {
@@ -82,19 +150,22 @@ fn first_pass(
         let cand: Vec<f64> = set
             .effect
             .iter()
-            .map(|e| (e + 0.1 * normal(&mut rng)).clamp(0.0, 1.0))
+            .map(|&e| set.kind.run(e, &mut rng))
             .collect();
-        write(&dir.join("candidate.jsonl"), &cand);
+        sums.iter_mut().zip(&cand).for_each(|(s, c)| *s += c);
+        let judged: Vec<f64> = match mode {
+            Mode::Averaged => sums.iter().map(|s| s / k as f64).collect(),
+            _ => cand,
+        };
+        write(&dir.join("candidate.jsonl"), set.kind.metric(), &judged);
         let cfg = rag_gate::config::load(&dir.join("gate.toml")).unwrap();
-        let earlier = match pooled {
-            true => history.earlier(),
-            false => Default::default(),
+        let earlier = match mode {
+            Mode::Pooled => history.earlier(),
+            _ => Default::default(),
         };
         let a = rag_gate::check::analyze_with(&cfg, &earlier).unwrap();
-        if a.report.verdict == Verdict::Pass {
-            return Some(k);
-        }
-        if pooled {
+        out.push(a.report.verdict == Verdict::Pass);
+        if mode == Mode::Pooled {
             let mut next = history
                 .next(&a.report, earlier.attempt.max(1), (&a.own, &a.extra))
                 .unwrap();
@@ -105,72 +176,132 @@ fn first_pass(
             };
         }
     }
-    None
+    out
 }
 
 struct Set {
-    /// The candidate's expected value per query (baseline + per-query effect − margin).
+    kind: Kind,
+    /// The candidate's expected value per query.
     effect: Vec<f64>,
 }
 
-fn main() {
-    let args: Vec<u64> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
+/// One set's baseline (written) and candidate's expected values.
+fn make_set(kind: Kind, honest: bool, rng: &mut ChaCha8Rng, dir: &std::path::Path) -> Set {
+    let margin = if honest { 0.0 } else { kind.margin() };
+    if kind == Kind::Mean {
+        let base: Vec<f64> = (0..QUERIES)
+            .map(|_| 0.3 + 0.4 * rng.random::<f64>())
+            .collect();
+        write(&dir.join("baseline.jsonl"), kind.metric(), &base);
+        let effect: Vec<f64> = base
+            .iter()
+            .map(|b| b - margin + 0.01 * normal(rng))
+            .collect();
+        // Centre the per-query effects so the true mean change is exactly the shift.
+        let shift =
+            effect.iter().zip(&base).map(|(e, b)| e - b).sum::<f64>() / QUERIES as f64 + margin;
+        return Set {
+            kind,
+            effect: effect.iter().map(|e| e - shift).collect(),
+        };
+    }
+    let expected: Vec<f64> = (0..QUERIES)
+        .map(|_| match kind {
+            Kind::P95 => 40.0 + 60.0 * rng.random::<f64>(),
+            _ => 0.3 + 0.4 * rng.random::<f64>(),
+        })
         .collect();
+    let base: Vec<f64> = expected.iter().map(|&e| kind.run(e, rng)).collect();
+    write(&dir.join("baseline.jsonl"), kind.metric(), &base);
+    // Worse by the margin: lower for nDCG, higher for a latency.
+    let worse = if kind == Kind::P95 { margin } else { -margin };
+    Set {
+        kind,
+        effect: expected.iter().map(|e| e + worse).collect(),
+    }
+}
+
+fn main() {
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<u64> = all.iter().filter_map(|a| a.parse().ok()).collect();
     let sets = args.first().copied().unwrap_or(200) as usize;
     let b = args.get(1).copied().unwrap_or(1000);
     let seed = args.get(2).copied().unwrap_or(2026);
+    let kind = match all
+        .iter()
+        .find(|a| a.parse::<u64>().is_err())
+        .map(String::as_str)
+    {
+        None | Some("mean") => Kind::Mean,
+        Some("median") => Kind::Median,
+        Some("p95") => Kind::P95,
+        Some(other) => panic!("unknown statistic {other}: mean, median or p95"),
+    };
+    let honest = all.iter().any(|a| a == "zero");
+    let (name, m) = (kind.metric(), kind.margin());
+    let stat = match kind {
+        Kind::Mean => "mean",
+        Kind::Median => "median",
+        Kind::P95 => "p95",
+    };
+    let truth = if honest {
+        "0: honest".to_string()
+    } else {
+        "at the margin".to_string()
+    };
     println!(
-        "re-runs until a pass: {sets} sets, {QUERIES} queries, {b} resamples, data seed {seed}, max-drop {MARGIN} at its margin (true change −{MARGIN})"
+        "re-runs: {sets} sets, {QUERIES} queries, {b} resamples, data seed {seed}, {stat} max-drop {m} on {name}, true change {truth}"
     );
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("gate.toml"),
         format!(
             "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
-             [bootstrap]\nresamples = {b}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = {MARGIN}\n"
+             [bootstrap]\nresamples = {b}\n{}",
+            kind.gate()
         ),
     )
     .unwrap();
     let max = *TRIES.iter().max().unwrap();
-    // firsts[mode][set]: the first passing attempt, if any within `max`.
-    let mut firsts: [Vec<Option<usize>>; 2] = [Vec::new(), Vec::new()];
+    // passes[mode][set]: each attempt's verdict.
+    let mut passes: [Vec<Vec<bool>>; 3] = Default::default();
     let t = std::time::Instant::now();
     for s in 0..sets {
         let mut rng =
             ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(s as u64));
-        let base: Vec<f64> = (0..QUERIES)
-            .map(|_| 0.3 + 0.4 * rng.random::<f64>())
-            .collect();
-        write(&dir.path().join("baseline.jsonl"), &base);
-        let effect: Vec<f64> = base
-            .iter()
-            .map(|b| b - MARGIN + 0.01 * normal(&mut rng))
-            .collect();
-        // Centre the per-query effects so the true mean change is exactly the margin.
-        let shift =
-            effect.iter().zip(&base).map(|(e, b)| e - b).sum::<f64>() / QUERIES as f64 + MARGIN;
-        let set = Set {
-            effect: effect.iter().map(|e| e - shift).collect(),
-        };
-        for (m, pooled) in [(0, true), (1, false)] {
-            firsts[m].push(first_pass(dir.path(), &set, max, pooled, rng.random()));
+        let set = make_set(kind, honest, &mut rng, dir.path());
+        let attempt_seed: u64 = rng.random();
+        for (i, mode) in MODES.into_iter().enumerate() {
+            passes[i].push(verdicts(dir.path(), &set, max, mode, attempt_seed));
         }
     }
-    println!("| tries | pooled (keyed by the change) | fresh (each attempt alone) |");
-    println!("|---|---|---|");
+    let rate = |k: usize| {
+        let p = k as f64 / sets as f64;
+        let se = (p * (1.0 - p) / sets as f64).sqrt();
+        format!("{:.1}% ± {:.1} ({k}/{sets})", 100.0 * p, 100.0 * se)
+    };
+    if honest {
+        println!("blocked (exit 1) on attempt k of an honest pull request:");
+        println!("| attempt | pooled (keyed by the change) | averaged per query | fresh (each attempt alone) |");
+    } else {
+        println!("false pass at the margin within k tries (stopping at the first pass):");
+        println!("| tries | pooled (keyed by the change) | averaged per query | fresh (each attempt alone) |");
+    }
+    println!("|---|---|---|---|");
     for tries in TRIES {
-        let rate = |m: usize| {
-            let k = firsts[m]
-                .iter()
-                .filter(|f| f.is_some_and(|f| f <= tries))
-                .count();
-            let p = k as f64 / sets as f64;
-            let se = (p * (1.0 - p) / sets as f64).sqrt();
-            format!("{:.1}% ± {:.1} ({k}/{sets})", 100.0 * p, 100.0 * se)
-        };
-        println!("| {tries} | {} | {} |", rate(0), rate(1));
+        let cells: Vec<String> = (0..3)
+            .map(|i| {
+                let k = passes[i]
+                    .iter()
+                    .filter(|v| match honest {
+                        true => !v[tries - 1],
+                        false => v[..tries].iter().any(|&p| p),
+                    })
+                    .count();
+                rate(k)
+            })
+            .collect();
+        println!("| {tries} | {} |", cells.join(" | "));
     }
     eprintln!("{:.0} s", t.elapsed().as_secs_f64());
 }

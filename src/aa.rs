@@ -281,6 +281,7 @@ fn pair_arms(
                 })
                 .collect(),
             counts: [1, 1],
+            summarised: 0..0,
         });
     }
     Ok(paired)

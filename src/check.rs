@@ -144,8 +144,14 @@ fn load_replicates(
     Ok((sides, notes))
 }
 
-/// The crossed interval is for means; a median or p95 gate with replicates is refused.
+/// The crossed interval is for means; a median or p95 gate with replicate runs in the gate
+/// file (or on the command line) is refused. A re-run's earlier attempts are not refused: a
+/// median or p95 stacks their runs (`stats::harrell_davis::pooled_difference`).
 fn refuse_quantiles_with_replicates(cfg: &Config) -> Result<()> {
+    let i = &cfg.inputs;
+    if i.baseline_more.is_empty() && i.candidate_more.is_empty() {
+        return Ok(());
+    }
     match cfg
         .gates
         .iter()
@@ -167,10 +173,22 @@ fn refuse_quantiles_with_replicates(cfg: &Config) -> Result<()> {
 /// A median or p95 gate resamples every slice's queries for every resample (and a close call
 /// again with `RERUN_FACTOR` times more): its cost is bounded by
 /// `resample::MAX_QUANTILE_DRAWS`, counted at the worst case before any resampling, so no input
-/// size makes a quantile gate run for hours. Over it: exit 2 with the resamples that fit.
-fn refuse_quantiles_over_budget(cfg: &Config, slices: &[Slice]) -> Result<()> {
+/// size makes a quantile gate run for hours. Over it: exit 2 with the resamples that fit. On
+/// pooled attempts each query counts once per stacked run.
+fn refuse_quantiles_over_budget(cfg: &Config, slices: &[Slice], paired: &Paired) -> Result<()> {
     use crate::stats::statistic::Statistic;
-    let units: u64 = slices.iter().map(|s| s.members.len() as u64).sum();
+    let runs = paired.replicates.as_ref().map_or(1, |r| {
+        r.metrics
+            .keys()
+            .map(|m| r.stackable(m).len())
+            .max()
+            .unwrap_or(1)
+    }) as u64;
+    let units: u64 = slices
+        .iter()
+        .map(|s| s.members.len() as u64)
+        .sum::<u64>()
+        .saturating_mul(runs.max(1));
     let per_resample = units.saturating_mul(1 + resample::estimate::RERUN_FACTOR as u64);
     let mut metrics: Vec<&str> = Vec::new();
     for g in cfg.gates.iter().filter(|g| g.statistic != Statistic::Mean) {
@@ -279,21 +297,25 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
 
 /// [`analyze_full`] with the earlier attempts of the judged commit pooled into the candidate.
 pub fn analyze_with(cfg: &Config, earlier: &Earlier) -> Result<Analysis> {
-    analyze_pooling(cfg, earlier, &[])
+    analyze_pooling(cfg, earlier, (&[], 0))
 }
 
-/// [`analyze`] with `pooled` (earlier attempts' runs, rows keyed by query id) added to the
-/// candidate's replicates: the anchor analysis of a pooled candidate reads what its verdict
-/// against the baseline read.
-pub fn analyze_pooled_runs(cfg: &Config, pooled: &[MetricTable]) -> Result<Report> {
-    Ok(analyze_pooling(cfg, &Earlier::default(), pooled)?.report)
+/// [`analyze`] with `pooled` (earlier attempts' runs, rows keyed by query id; the first
+/// `summarised` stand for summarised attempts) added to the candidate's replicates: the anchor
+/// analysis of a pooled candidate reads what its verdict against the baseline read.
+pub fn analyze_pooled_runs(
+    cfg: &Config,
+    (pooled, summarised): (&[MetricTable], usize),
+) -> Result<Report> {
+    Ok(analyze_pooling(cfg, &Earlier::default(), (pooled, summarised))?.report)
 }
 
-fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Result<Analysis> {
+/// Earlier attempts' runs, the first `.1` standing for summarised attempts.
+type PooledRuns<'a> = (&'a [MetricTable], usize);
+
+fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
-    let wanted = wanted_metrics(cfg);
-    let mut inputs = load_inputs(cfg, &wanted)?;
-    inputs.more[1].extend(extra.iter().cloned());
+    let inputs = load_pooled(cfg, extra)?;
     let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);
     let baseline = crate::provenance::assess::assess(cfg, context)?;
     let (efficiency, mut pooling) = efficiency_section(cfg, earlier)?;
@@ -306,7 +328,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
         .warnings
         .splice(0..0, earlier.warnings.iter().cloned());
     let mut slices = slices::build(cfg, &paired)?;
-    refuse_quantiles_over_budget(cfg, &slices)?;
+    refuse_quantiles_over_budget(cfg, &slices, &paired)?;
     say_sizes(cfg, &inputs, (&paired, &slices), &metrics);
     let (quarantined, quarantine_warnings) =
         crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
@@ -356,7 +378,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
     };
     let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
     report.baseline = Some(baseline.info);
-    anchor::judge_anchor(cfg, &mut report, &pooled.tables)?;
+    anchor::judge_anchor(cfg, &mut report, (&pooled.tables, pooled.summarised))?;
     if let Some(e) = efficiency {
         judge::efficiency::add_to_verdict(&mut report, &e);
         report.efficiency = Some(e);
@@ -368,6 +390,16 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: &[MetricTable]) -> Re
         own,
         extra: pooling.extra(),
     })
+}
+
+/// [`load_inputs`] with `extra` (earlier attempts' runs, the first `summarised` standing for
+/// summarised attempts) among the candidate's replicates.
+fn load_pooled(cfg: &Config, (extra, summarised): (&[MetricTable], usize)) -> Result<Inputs> {
+    let mut inputs = load_inputs(cfg, &wanted_metrics(cfg))?;
+    let at = 1 + inputs.more[1].len();
+    inputs.summarised = at..at + summarised;
+    inputs.more[1].extend(extra.iter().cloned());
+    Ok(inputs)
 }
 
 /// The `-v` lines: the rows each side gave, the pairing, the bootstrap's size.
@@ -599,6 +631,9 @@ struct Inputs {
     queries: Option<Vec<QueryRow>>,
     /// The queries file as the messages name it (empty without one).
     queries_shown: String,
+    /// The candidate runs (indices, the paired file 0) that stand for summarised attempts
+    /// (`pair::replicates::Replicates::summarised`).
+    summarised: std::ops::Range<usize>,
 }
 
 impl Inputs {
@@ -649,6 +684,7 @@ fn load_inputs(cfg: &Config, wanted: &[String]) -> Result<Inputs> {
         more_notes,
         queries,
         queries_shown,
+        summarised: 0..0,
     })
 }
 
@@ -688,6 +724,9 @@ fn pair_inputs(
         [&base.source, &cand.source],
         cfg.inputs.missing,
     )?;
+    if let Some(r) = paired.replicates.as_mut() {
+        r.summarised = inputs.summarised.clone();
+    }
     let own = attempts::own_values(&paired);
     let pooled = attempts::pool(cfg, earlier, &paired, &own);
     if let (Some(mut again), false) = (unattached, pooled.tables.is_empty()) {
@@ -702,12 +741,20 @@ fn pair_inputs(
             [&base.source, &cand.source],
             cfg.inputs.missing,
         )?;
+        let at = 1 + inputs.more[1].len();
+        if let Some(r) = again.replicates.as_mut() {
+            r.summarised = at..at + pooled.summarised;
+        }
         paired = again;
     }
     paired.warnings.extend(pooled.warnings.iter().cloned());
+    refuse_quantiles_with_replicates(cfg)?;
     if paired.replicates.is_some() {
-        refuse_quantiles_with_replicates(cfg)?;
-        let flagged = resample::runs::untrusted_noise_warnings(&paired, metrics);
+        let quantiles = cfg
+            .gates
+            .iter()
+            .any(|g| g.statistic != crate::stats::statistic::Statistic::Mean);
+        let flagged = resample::runs::untrusted_noise_warnings(&paired, metrics, quantiles);
         paired.warnings.extend(flagged);
     }
     if cfg.bootstrap.unit == Unit::Group {

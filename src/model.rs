@@ -663,6 +663,11 @@ pub struct Comparison {
     /// With replicate runs: what the interval rests on (absent with one run per side).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicates: Option<ReplicateInfo>,
+    /// A median or p95 on pooled attempts (a re-run): the candidate's runs whose values its
+    /// quantile reads, stacked (this attempt's and each earlier attempt's kept in full; absent
+    /// with one run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stacked_runs: Option<usize>,
     /// The metric is compared under more than one statistic, so every name a reader sees
     /// carries the statistic ("latency_ms p95" beside "latency_ms mean"; see [`Comparison::name`]).
     /// Not in the JSON: there every comparison and gate result names its `statistic`.
@@ -1018,6 +1023,10 @@ pub struct GateResult {
     /// `[judged] condensed = true`: the decision on condensed lists (reported, decides nothing).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condensed: Option<String>,
+    /// As [`Comparison::stacked_runs`]: a median or p95 judged on the pooled attempts' runs,
+    /// stacked (absent with one run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stacked_runs: Option<usize>,
     /// As [`Comparison::statistic_in_name`] (not in the JSON).
     #[serde(skip)]
     pub statistic_in_name: bool,
@@ -1043,6 +1052,14 @@ impl GateResult {
     /// The metric as reports name it (see [`Comparison::name`]).
     pub fn name(&self) -> String {
         reading_name(&self.metric, &self.statistic, self.statistic_in_name)
+    }
+
+    /// What a gate row adds after the metric's name for a median or p95 read on pooled
+    /// attempts: " (median over 2 runs, stacked)"; "" otherwise.
+    pub fn runs_note(&self) -> String {
+        self.stacked_runs.map_or_else(String::new, |k| {
+            format!(" ({} over {k} runs, stacked)", self.statistic)
+        })
     }
 }
 

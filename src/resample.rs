@@ -287,10 +287,15 @@ fn compare_slice(
             let runs = draws
                 .as_ref()
                 .and_then(|_| runs::slice_runs(paired, metric, &view.idx, s.both_sides_trusted));
+            let stacked = match statistic {
+                Statistic::Mean => Vec::new(),
+                _ => stacked_runs(paired, metric, &view.idx),
+            };
             let reading = Reading {
                 metric,
                 statistic,
                 named: stats.len() > 1,
+                stacked: &stacked,
             };
             out.push(compare_one(&view, &reading, v, draws, runs.as_ref(), s));
         }
@@ -298,12 +303,29 @@ fn compare_slice(
     out
 }
 
-/// What one comparison reads: a metric as one statistic, and whether the metric has several
-/// (then reports name the statistic with it).
+/// The candidate's runs of `metric` on the slice's members that a median or p95 stacks (the
+/// pooled attempts kept in full, `pair::replicates::Replicates::stackable`); empty with one run.
+fn stacked_runs(paired: &Paired, metric: &str, idx: &[usize]) -> Vec<Vec<f64>> {
+    let Some(r) = paired.replicates.as_ref() else {
+        return Vec::new();
+    };
+    let runs = r.stackable(metric);
+    if runs.len() < 2 {
+        return Vec::new();
+    }
+    runs.iter()
+        .map(|run| idx.iter().map(|&i| run[i]).collect())
+        .collect()
+}
+
+/// What one comparison reads: a metric as one statistic, whether the metric has several (then
+/// reports name the statistic with it), and for a median or p95 on pooled attempts the
+/// candidate's runs it stacks.
 struct Reading<'a> {
     metric: &'a str,
     statistic: Statistic,
     named: bool,
+    stacked: &'a [Vec<f64>],
 }
 
 /// One metric on one slice: win/tie/loss at the float and the practical tie, the estimate of
@@ -323,7 +345,8 @@ fn compare_one(
     let wtl = win_tie_loss(&oriented, s.tie_epsilon);
     let practical = win_tie_loss(&oriented, s.practical_tie.max(s.tie_epsilon));
     let (checks, gate_margin) = s.checks(metric, statistic, &view.slice.name);
-    let input = estimate_input(view, metric, v, statistic, s);
+    let mut input = estimate_input(view, metric, v, statistic, s);
+    input.cand_runs = reading.stacked;
     let mut e = estimate::estimate_crossed(&input, &checks, draws, runs);
     let untouched = deltas.iter().all(|d| d.abs() <= s.tie_epsilon);
     // Under the distribution-free guarantee the bound holds where nothing moved too: zero moves
@@ -356,7 +379,7 @@ fn compare_one(
         value_range: value_range(metric, base, cand),
         atom: statistic
             .level()
-            .map(|p| atom_at([base, cand], p, s.tie_epsilon)),
+            .map(|p| atom_at([base, &stacked_or(reading, cand)], p, s.tie_epsilon)),
         statistic: statistic.as_str().into(),
         higher_is_better,
         baseline_value: e.sides[0],
@@ -379,6 +402,7 @@ fn compare_one(
         worst: worst_regressions(view, metric, &oriented, deltas, higher_is_better, s),
         judged: None,
         replicates: replicate_info(runs, e.crossed),
+        stacked_runs: (reading.stacked.len() > 1).then_some(reading.stacked.len()),
         statistic_in_name: reading.named,
     }
 }
@@ -426,6 +450,14 @@ fn distribution_free(
     if b[1] > iv.bounds[1] {
         iv.bounds[1] = b[1];
         iv.mc_se[1] = 0.0;
+    }
+}
+
+/// The candidate's values a quantile reads: every stacked run's, else `cand`.
+fn stacked_or(reading: &Reading<'_>, cand: &[f64]) -> Vec<f64> {
+    match reading.stacked.is_empty() {
+        true => cand.to_vec(),
+        false => reading.stacked.iter().flatten().copied().collect(),
     }
 }
 
@@ -506,6 +538,7 @@ fn estimate_input<'a>(
         seed: s.seed,
         names: [metric, &view.slice.name],
         tie_epsilon: s.tie_epsilon,
+        cand_runs: &[],
     }
 }
 

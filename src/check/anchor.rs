@@ -56,12 +56,13 @@ pub fn drift_config(
 }
 
 /// The anchor analysis of `side` against the anchor, `pooled` (earlier attempts' runs of the
-/// candidate) among its replicates; an error says it was the anchor's.
+/// candidate, the summarised attempts' stand-ins first, and how many those are) among its
+/// replicates; an error says it was the anchor's.
 fn against_anchor(
     cfg: &Config,
     a: &AnchorSettings,
     (side, more): (&InputSpec, &[InputSpec]),
-    pooled: &[crate::load::MetricTable],
+    pooled: (&[crate::load::MetricTable], usize),
 ) -> Result<Report> {
     super::analyze_pooled_runs(&drift_config(cfg, a, side, more), pooled).map_err(|e| match e {
         Error::Usage(m) => Error::Usage(format!(
@@ -196,12 +197,13 @@ fn drift_rows(
 
 /// Judges the `max-drift` gates of `cfg` and adds them, the anchor section and their warnings
 /// to `report` (whose comparisons are the candidate against the baseline). `pooled` are the
-/// earlier attempts' runs pooled into the candidate: the drift test reads them too, so every
-/// rule judges the same evidence.
+/// earlier attempts' runs pooled into the candidate (the summarised attempts' stand-ins first,
+/// and how many those are): the drift test reads them too, so every rule judges the same
+/// evidence.
 pub fn judge_anchor(
     cfg: &Config,
     report: &mut Report,
-    pooled: &[crate::load::MetricTable],
+    pooled: (&[crate::load::MetricTable], usize),
 ) -> Result<()> {
     let Some(a) = &cfg.anchor else { return Ok(()) };
     require_sidecar(cfg, a)?;
@@ -222,7 +224,7 @@ pub fn judge_anchor(
         });
     let i = &cfg.inputs;
     let cand = against_anchor(cfg, a, (&i.candidate, &i.candidate_more), pooled)?;
-    let main = against_anchor(cfg, a, (&i.baseline, &i.baseline_more), &[])?;
+    let main = against_anchor(cfg, a, (&i.baseline, &i.baseline_more), (&[], 0))?;
     let (ledger, status, ledger_warning) = ledger(cfg, a, &anchor_sha);
     report.warnings.extend(ledger_warning);
     let drift = drift_rows(cfg, report, [&cand, &main], ledger.as_ref(), &name);

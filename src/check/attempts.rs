@@ -4,7 +4,10 @@
 //! `--candidate-replicate` files are. Identical results count once: a re-run of a deterministic
 //! pipeline (every attempt with the same results) gives the first attempt's report, byte for
 //! byte (only the comment's hidden state records the attempt). Results that cannot be paired with this attempt's queries are not pooled, and the report
-//! says so.
+//! says so. A median or p95 gate reads the attempts' runs stacked (every value of every run:
+//! `stats::harrell_davis::pooled_difference`); the summarised attempts, folded into per-query
+//! means past the state's cap, are runs to a mean but not to a quantile, and the report says
+//! which attempts a quantile read.
 
 use crate::config::Config;
 use crate::load::{MetricTable, QueryRow};
@@ -15,8 +18,11 @@ use crate::pair::Paired;
 
 /// The earlier attempts as the analysis uses them.
 pub struct Pooled {
-    /// One table per run of each pooled attempt, aligned with the paired ids.
+    /// One table per run of each pooled attempt, aligned with the paired ids: the summarised
+    /// attempts' stand-ins (their per-query means, once per run) first.
     pub tables: Vec<MetricTable>,
+    /// How many of `tables` stand for summarised attempts.
+    pub summarised: usize,
     pub report: Option<AttemptsReport>,
     /// Every earlier attempt had this attempt's very results: the report shows no attempts
     /// (it is the first attempt's) unless what the other rules read differs.
@@ -51,6 +57,7 @@ pub fn own_values(paired: &Paired) -> AttemptValues {
 pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValues) -> Pooled {
     let mut out = Pooled {
         tables: Vec::new(),
+        summarised: 0,
         report: None,
         identical: false,
         warnings: Vec::new(),
@@ -60,14 +67,10 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         return out;
     };
     let short = commit.get(..7).unwrap_or(commit);
-    let means_only = cfg
-        .gates
-        .iter()
-        .all(|g| g.statistic == crate::stats::statistic::Statistic::Mean);
     let mut seen = vec![own.digest()];
     let mut shown = Vec::new();
     let summarised = earlier.summary.as_ref().map(|s| {
-        let (results, tables) = summarised(s, (paired, own, means_only), &mut seen);
+        let (results, tables) = summarised(s, (paired, own), &mut seen);
         if results == "lost" && s.runs > 0 {
             out.warnings.push(format!(
                 "attempts {}–{} of {short} (summarised): their results cover other queries or \
@@ -75,23 +78,20 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
                 s.first, s.last
             ));
         }
+        out.summarised = tables.len();
         out.tables.extend(tables);
         (s, results)
     });
     for a in &earlier.attempts {
-        let results = one_attempt(a, (paired, own, means_only), (&mut seen, short), &mut out);
+        let results = one_attempt(a, (paired, own), (&mut seen, short), &mut out);
         shown.push(EarlierVerdict {
             attempt: a.attempt,
             verdict: a.verdict,
             results: results.into(),
         });
     }
-    let not_pooled = summarised.is_some_and(|(_, r)| r == "not-pooled");
-    if not_pooled || shown.iter().any(|s| s.results == "not-pooled") {
-        out.warnings.push(format!(
-            "the earlier attempts of {short} are not pooled: a median or p95 gate has no \
-             replicate-aware interval; judged on this attempt alone"
-        ));
+    if let Some((s, "pooled")) = summarised {
+        out.warnings.extend(quantiles_unread(cfg, s, short));
     }
     // Every earlier attempt had these very results: a deterministic re-run adds nothing, and
     // its report is the first attempt's.
@@ -120,11 +120,11 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
     out
 }
 
-/// How one earlier attempt is judged ("identical", "lost", "not-pooled" or "pooled"); a pooled
+/// How one earlier attempt is judged ("identical", "lost" or "pooled"); a pooled
 /// one's tables go to `out`, and why one is lost to its warnings.
 fn one_attempt(
     a: &crate::model::looks::EarlierAttempt,
-    (paired, own, means_only): (&Paired, &AttemptValues, bool),
+    (paired, own): (&Paired, &AttemptValues),
     (seen, short): (&mut Vec<String>, &str),
     out: &mut Pooled,
 ) -> &'static str {
@@ -146,7 +146,6 @@ fn one_attempt(
             ));
             "lost"
         }
-        Some(_) if !means_only => "not-pooled",
         Some(v) => {
             seen.push(a.digest.clone());
             out.tables.extend(tables(v, paired, a.attempt, short));
@@ -160,7 +159,7 @@ fn one_attempt(
 /// digests join `seen`.
 fn summarised(
     s: &EarlierSummary,
-    (paired, own, means_only): (&Paired, &AttemptValues, bool),
+    (paired, own): (&Paired, &AttemptValues),
     seen: &mut Vec<String>,
 ) -> (&'static str, Vec<MetricTable>) {
     let Some(m) = &s.means else {
@@ -172,9 +171,6 @@ fn summarised(
     if m.ids != own.ids || !same_metrics(m, own, paired.ids.len()) {
         return ("lost", Vec::new());
     }
-    if !means_only {
-        return ("not-pooled", Vec::new());
-    }
     seen.extend(
         s.digests
             .iter()
@@ -185,6 +181,36 @@ fn summarised(
     let one = tables(m, paired, s.first, "the summarised attempts");
     let tables = (0..s.runs).flat_map(|_| one.iter().cloned()).collect();
     ("pooled", tables)
+}
+
+/// The median and p95 gates, which cannot read the summarised attempts `s` (their per-query
+/// means are not runs' values): said, naming the attempts, so nothing is dropped unseen.
+fn quantiles_unread(cfg: &Config, s: &EarlierSummary, short: &str) -> Option<String> {
+    use crate::stats::statistic::Statistic;
+    let gates: Vec<String> = cfg
+        .gates
+        .iter()
+        .filter(|g| g.statistic != Statistic::Mean)
+        .map(|g| {
+            format!(
+                "gate #{} ({} {})",
+                g.index,
+                crate::safe_text::shown(&g.metric),
+                g.statistic.as_str()
+            )
+        })
+        .collect();
+    (!gates.is_empty()).then(|| {
+        format!(
+            "attempts {}–{} of {short} were summarised past the sticky comment's cap (their \
+             results kept as per-query means): the mean gates read them, but {} cannot (a \
+             quantile of means is not a quantile of runs); they read the runs of the attempts \
+             kept in full",
+            s.first,
+            s.last,
+            gates.join(", ")
+        )
+    })
 }
 
 /// The same metrics as `b`, each run one value per paired query (`n`).

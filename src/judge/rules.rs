@@ -75,9 +75,15 @@ pub fn apply(
         value,
         bound,
         passed,
-        detail,
+        mut detail,
         decided_by,
     } = refuse_invalid_numbers(decision, c, p_adjusted);
+    if let Some(k) = c.stacked_runs {
+        detail.push_str(&format!(
+            "; the candidate's {} over every value of {k} runs (the pooled attempts, stacked)",
+            c.statistic
+        ));
+    }
     let margin = match rule {
         "max-drop" | "fail-if-significant-drop" | "max-change" => threshold,
         _ => c.margin,
@@ -106,6 +112,7 @@ pub fn apply(
         decided_by,
         judged: None,
         condensed: None,
+        stacked_runs: c.stacked_runs,
         statistic_in_name: c.statistic_in_name,
         not_judged: None,
     }
@@ -349,6 +356,7 @@ mod tests {
             worst: Vec::new(),
             judged: None,
             replicates: None,
+            stacked_runs: None,
             statistic_in_name: false,
         }
     }

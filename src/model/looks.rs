@@ -328,7 +328,7 @@ pub struct SummarisedAttempts {
     pub verdicts: std::collections::BTreeMap<String, u32>,
     /// Runs their means stand for in the pooled verdict (0 when not pooled).
     pub runs: usize,
-    /// "pooled", "identical", "lost" or "not-pooled", as for an earlier attempt.
+    /// "pooled", "identical" or "lost", as for an earlier attempt.
     pub results: String,
 }
 

@@ -17,6 +17,23 @@ pub struct Replicates {
     pub metrics: BTreeMap<String, [Vec<Vec<f64>>; 2]>,
     /// Replicates per side (baseline, candidate).
     pub counts: [usize; 2],
+    /// The candidate runs (indices into its runs) that stand for earlier attempts folded into
+    /// per-query means (`check::attempts`): a mean reads them as runs, a median or p95 cannot
+    /// stack them. Empty otherwise.
+    pub summarised: std::ops::Range<usize>,
+}
+
+impl Replicates {
+    /// The candidate's runs of `metric` a median or p95 stacks: every run but the summarised
+    /// stand-ins.
+    pub fn stackable(&self, metric: &str) -> Vec<&Vec<f64>> {
+        self.metrics[metric][1]
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.summarised.contains(i))
+            .map(|(_, r)| r)
+            .collect()
+    }
 }
 
 /// Checks the further replicates of each side against the paired queries, stores every run and
@@ -57,6 +74,7 @@ pub fn attach(
     paired.replicates = Some(Replicates {
         metrics,
         counts: [1 + more[0].len(), 1 + more[1].len()],
+        summarised: 0..0,
     });
     Ok(())
 }

@@ -75,6 +75,7 @@ pub fn half_widths(pilot: &PilotUnits<'_>, units: usize, p: Procedure<'_>) -> Op
                 seed: p.seed.wrapping_add(set as u64),
                 names: [p.metric, "plan"],
                 tie_epsilon: p.tie_epsilon,
+                cand_runs: &[],
             },
             &[],
             None,

@@ -50,7 +50,6 @@ pub fn attempt_line(a: &AttemptsReport) -> String {
                 crate::numbers::count(f.runs, "run", "runs")
             ),
             "identical" => "identical results, counted once".into(),
-            "not-pooled" => "not pooled (a median or p95 gate)".into(),
             _ => "results not kept, not judged".into(),
         };
         let _ = write!(
@@ -71,7 +70,6 @@ pub fn attempt_line(a: &AttemptsReport) -> String {
     for (what, words) in [
         ("identical", "identical results, counted once"),
         ("lost", "results not kept, not judged"),
-        ("not-pooled", "not pooled (a median or p95 gate)"),
     ] {
         let which = said(what);
         if !which.is_empty() {

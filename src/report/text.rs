@@ -118,7 +118,7 @@ fn gates_text(out: &mut String, r: &Report) {
 fn gate_row(g: &GateResult) -> Vec<String> {
     vec![
         format!("#{}", g.gate),
-        shown(&g.name()),
+        format!("{}{}", shown(&g.name()), g.runs_note()),
         shown(&g.slice),
         g.rule.clone(),
         plain(g.value),

@@ -73,10 +73,18 @@ pub fn p_test(r: &Report) -> String {
             "normal-theory test of the judge-corrected (prediction-powered) delta for the means; the {sign_flip} for a median or p95"
         );
     }
-    match crossed {
+    let stacked = r.comparisons.iter().any(|c| c.stacked_runs.is_some());
+    let main = match crossed {
         0 => sign_flip,
         n if n == r.comparisons.len() => t_test.to_string(),
         _ => format!("{t_test} for the means with replicate runs, else the {sign_flip}"),
+    };
+    match stacked {
+        true => format!(
+            "{main}; for a median or p95 on pooled attempts, the t test of its jackknife (or \
+             bootstrap) standard error on units − 1 df"
+        ),
+        false => main,
     }
 }
 

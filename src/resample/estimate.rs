@@ -20,7 +20,9 @@
 use crate::stats::bootstrap::{bootstrap_means_many, group_sums, Units};
 use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::interval::{at_levels, interval, Interval, IntervalMethod};
-use crate::stats::paired_quantile::{bootstrap_quantile_diffs, members, singletons, PairedSample};
+use crate::stats::paired_quantile::{
+    bootstrap_quantile_diffs, members, singletons, stacked as stacked_sample, PairedSample,
+};
 use crate::stats::power::{mde, se_bootstrap, se_mean, POWER};
 use crate::stats::quantile::quantile_unsorted;
 use crate::stats::small_sample::{
@@ -54,6 +56,10 @@ pub struct Input<'a> {
     /// A |delta| at or below this is a tie: where every delta is one, nothing moved and the
     /// interval is the point (untouched).
     pub tie_epsilon: f64,
+    /// A median or p95 on pooled attempts: the candidate's runs (each one value per query,
+    /// aligned with `base`), whose values the candidate's quantile stacks (`cand` holds their
+    /// per-query means). Empty, or one run: `cand` alone.
+    pub cand_runs: &'a [Vec<f64>],
 }
 
 pub struct Estimate {
@@ -323,6 +329,7 @@ pub fn estimate_crossed(
     let mut part = match (x.statistic.level(), runs) {
         (None, None) => mean_part(&c, shared),
         (None, Some(r)) => crossed_part(&c, shared, r),
+        (Some(p), _) if x.cand_runs.len() > 1 => stacked_part(&c, p),
         (Some(p), _) => quantile_part(&c, p),
     };
     // Nothing moved (every |delta| within tie-epsilon): the interval is the point, whatever
@@ -339,10 +346,11 @@ pub fn estimate_crossed(
         resamples_used: if part.rerun { c.rerun_b } else { x.resamples },
         rerun: part.rerun,
         p_value: part.p_value,
-        // The t test of replicate runs has no floor; the sign-flip test does.
-        p_floor: match part.crossed {
-            Some(_) => 0.0,
-            None => signflip::p_floor(part.nonzero, units.len(), x.resamples),
+        // The t tests of replicate runs and of stacked attempts have no floor; the sign-flip
+        // test does.
+        p_floor: match part.crossed.is_some() || stacked(x) {
+            true => 0.0,
+            false => signflip::p_floor(part.nonzero, units.len(), x.resamples),
         },
         mde: mde(part.se, part.df, x.confidence, POWER),
         se: part.se,
@@ -539,6 +547,93 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
         p_value: p_value(),
         se: se_bootstrap(&stats),
         df: c.units.len() as f64 - 1.0,
+        nonzero,
+        crossed: None,
+    }
+}
+
+/// Whether a quantile reads the candidate's pooled runs stacked (`stacked_part`).
+fn stacked(x: &Input<'_>) -> bool {
+    x.statistic.level().is_some() && x.cand_runs.len() > 1
+}
+
+/// A median or p95 on pooled attempts: the candidate's quantile over every run's values
+/// (`harrell_davis::pooled_difference`); under `percentile` / `bca` the paired bootstrap of the
+/// type 7 difference with each unit's queries drawn with all their runs (the baseline's values
+/// counted once per run, `paired_quantile::stacked`). The p-value is the t test of the estimate
+/// over its standard error on units − 1 df (a swap of sides no longer applies: the candidate
+/// has k values per query, the baseline one), as for the replicate runs of a mean.
+fn stacked_part(c: &Common<'_>, p: f64) -> Part {
+    let x = c.x;
+    let [metric, slice] = x.names;
+    let members = match x.groups {
+        Some((of, g)) => members(of, g),
+        None => singletons(x.deltas.len()),
+    };
+    let nonzero = members
+        .iter()
+        .filter(|m| m.iter().any(|&i| x.deltas[i as usize] != 0.0))
+        .count();
+    let df = (members.len() as f64 - 1.0).max(1.0);
+    let t_test = |point: f64, se: f64| Correction::t_p_value(point, se, df);
+    if QuantileEstimator::for_method(x.method) == QuantileEstimator::HarrellDavis {
+        let j = harrell_davis::pooled_difference(x.base, x.cand_runs, &members, p);
+        let level = (1.0 - x.confidence) / 2.0;
+        return Part {
+            point: j.estimate(),
+            sides: j.sides,
+            iv: Interval {
+                bounds: j.interval(x.confidence),
+                levels: [level, 1.0 - level],
+                mc_se: [0.0; 2],
+            },
+            rerun: false,
+            p_value: t_test(j.estimate(), j.se),
+            se: j.se,
+            df: j.df.max(1.0),
+            nonzero,
+            crossed: None,
+        };
+    }
+    let all: Vec<f64> = x.cand_runs.iter().flatten().copied().collect();
+    let sides = [
+        quantile_unsorted(&mut x.base.to_vec(), p),
+        quantile_unsorted(&mut all.clone(), p),
+    ];
+    let point = sides[1] - sides[0];
+    let (base_k, cand_k, units_k) = stacked_sample(x.base, x.cand_runs, &members);
+    let sample = PairedSample {
+        base: &base_k,
+        cand: &cand_k,
+        units: &units_k,
+    };
+    let scale = base_k
+        .iter()
+        .chain(&cand_k)
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    let tie = tie_tolerance(4, scale);
+    let method = bca_or_percentile(x.method);
+    let jk = match method {
+        IntervalMethod::Bca => jackknife::quantile_diff(&sample, p),
+        _ => None,
+    };
+    let key = stream_key(x.seed, &["bootstrap", metric, slice]);
+    let mut stats = bootstrap_quantile_diffs(&sample, p, x.resamples, key);
+    let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
+    let rerun = c.close(&iv);
+    if rerun {
+        stats = bootstrap_quantile_diffs(&sample, p, c.rerun_b, c.rerun_key);
+        iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
+    }
+    let se = se_bootstrap(&stats);
+    Part {
+        point,
+        sides,
+        iv,
+        rerun,
+        p_value: t_test(point, se),
+        se,
+        df,
         nonzero,
         crossed: None,
     }

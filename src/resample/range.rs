@@ -85,6 +85,7 @@ mod tests {
             worst: Vec::new(),
             judged: None,
             replicates: None,
+            stacked_runs: None,
             statistic_in_name: false,
         }
     }

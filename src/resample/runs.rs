@@ -34,16 +34,25 @@ pub fn slice_runs(
 }
 
 /// What the report says about the candidate's replicates, whose spread is never trusted
-/// (`stats::crossed`): without baseline replicates they only average; a candidate spread
+/// (`stats::crossed`): without baseline replicates they only average (`quantiles`: a median or
+/// p95 gate stacks them, and the words say so); a candidate spread
 /// significantly wider than the baseline's (on all queries) is flagged for each metric.
-pub fn untrusted_noise_warnings(paired: &Paired, metrics: &[String]) -> Vec<String> {
+pub fn untrusted_noise_warnings(
+    paired: &Paired,
+    metrics: &[String],
+    quantiles: bool,
+) -> Vec<String> {
     let Some(r) = paired.replicates.as_ref() else {
         return Vec::new();
     };
     let [b_runs, c_runs] = r.counts;
     if b_runs < 2 && c_runs >= 2 {
+        let stacked = match quantiles {
+            true => " for the means (a median or p95 reads their values stacked)",
+            false => "",
+        };
         return vec![format!(
-            "the candidate's {c_runs} replicate runs are averaged per query but do not widen any interval: run-to-run noise comes from the baseline only (give baseline replicates to carry it)"
+            "the candidate's {c_runs} replicate runs are averaged per query{stacked} but do not widen any interval: run-to-run noise comes from the baseline only (give baseline replicates to carry it)"
         )];
     }
     let all: Vec<usize> = (0..paired.ids.len()).collect();

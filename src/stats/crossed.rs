@@ -315,12 +315,18 @@ pub fn correction(rows_var: f64, rows_df: f64, runs: &RunPart, confidence: f64) 
 impl Correction {
     /// Two-sided t-test p-value of `estimate` (1 for a zero estimate with zero variance).
     pub fn p_value(&self, estimate: f64) -> f64 {
-        if self.se == 0.0 {
+        Self::t_p_value(estimate, self.se, self.df)
+    }
+
+    /// Two-sided p-value of `estimate` over its standard error `se` on `df` degrees of freedom
+    /// (Student t; the normal past 1e7 df); 1 for a zero estimate with zero variance.
+    pub fn t_p_value(estimate: f64, se: f64, df: f64) -> f64 {
+        if se == 0.0 {
             return if estimate == 0.0 { 1.0 } else { 0.0 };
         }
-        let t = (estimate / self.se).abs();
-        let tail = if self.df.is_finite() && self.df < 1e7 {
-            1.0 - StudentsT::new(0.0, 1.0, self.df).expect("df > 0").cdf(t)
+        let t = (estimate / se).abs();
+        let tail = if df.is_finite() && df < 1e7 {
+            1.0 - StudentsT::new(0.0, 1.0, df).expect("df > 0").cdf(t)
         } else {
             1.0 - Normal::new(0.0, 1.0).expect("normal").cdf(t)
         };

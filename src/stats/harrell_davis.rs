@@ -26,6 +26,21 @@
 //! the other two 0.1–0.2 points over; the percentile interval: 12 of 32; a p95 on fewer than 100
 //! queries is not judged).
 //!
+//! - Pooled attempts (`pooled_difference`): k runs of the candidate on the same n queries (a
+//!   re-run's earlier attempts) are one sample of k·n values from the distribution one run's
+//!   values are drawn from (each query once per run, so every query weighs alike). The
+//!   candidate's quantile is the Harrell–Davis quantile of all k·n values: the same quantity
+//!   as the baseline's one run estimates, with less run-to-run noise. (Averaging each query over
+//!   the runs first would estimate another quantity: the averages spread less than one run's
+//!   values, so a p95 of averages sits below a p95 of runs and more attempts would move it.) The
+//!   standard error is the CR1 sandwich on the linearised jackknife: each value's term is
+//!   (N − 1)/N · (θ̂ − θ̂₍ⱼ₎) of its side (N that side's number of values; the side's empirical
+//!   influence value over N), centred per side; a unit's sum holds its queries' k candidate terms
+//!   minus their baseline terms (a query's runs are dependent, so they are resampled together),
+//!   se² = G/(G − 1) · Σ_g sum_g² (Efron & Tibshirani 1993, ch. 11 and 21; the cluster form as
+//!   Cameron & Miller 2015, "A practitioner's guide to cluster-robust inference", eq. 12). With
+//!   k = 1 it is the paired jackknife above.
+//!
 //! Weights: for n ≤ `BETA_CF_MAX` the incomplete beta's continued fraction (statrs) converges in
 //! under 50 steps; above, the weights are the beta density integrated over each (j − 1)/n..j/n
 //! by 5-point Gauss–Legendre (the density varies little over one step there: a step is at most
@@ -200,6 +215,69 @@ pub fn paired_difference(base: &[f64], cand: &[f64], units: &[Vec<u32>], p: f64)
     }
 }
 
+/// q_HD(candidate) − q_HD(baseline) at level p where the candidate has several runs on the
+/// baseline's queries (`runs`, each one value per query, aligned with `base`): the candidate's
+/// quantile over all the runs' values, the standard error by the cluster jackknife over `units`
+/// (each unit's queries with all their runs; see the module header), df = units − 1. One run is
+/// [`paired_difference`].
+///
+/// Panics if there is no run, or a run's length differs from the baseline's.
+pub fn pooled_difference(
+    base: &[f64],
+    runs: &[Vec<f64>],
+    units: &[Vec<u32>],
+    p: f64,
+) -> Jackknifed {
+    assert!(!runs.is_empty(), "the candidate needs a run");
+    assert!(runs.iter().all(|r| r.len() == base.len()), "paired runs");
+    if runs.len() == 1 {
+        return paired_difference(base, &runs[0], units, p);
+    }
+    let n = base.len();
+    let stacked: Vec<f64> = runs.iter().flatten().copied().collect();
+    if n < 2 || units.len() < 2 {
+        return Jackknifed {
+            sides: [quantile(base, p), quantile(&stacked, p)],
+            se: 0.0,
+            df: 0.0,
+        };
+    }
+    let (eb, lb) = leave_one_out(base, p);
+    let (ec, lc) = leave_one_out(&stacked, p);
+    // Each value's term, centred per side: (N − 1)/N · (θ̂ − θ̂₍ⱼ₎).
+    let terms = |est: f64, loo: &[f64]| {
+        let nf = loo.len() as f64;
+        let t: Vec<f64> = loo.iter().map(|l| (nf - 1.0) / nf * (est - l)).collect();
+        let mean = t.iter().sum::<f64>() / nf;
+        t.into_iter().map(|v| v - mean).collect::<Vec<f64>>()
+    };
+    let (tb, tc) = (terms(eb, &lb), terms(ec, &lc));
+    let sums: Vec<f64> = units
+        .iter()
+        .map(|m| {
+            m.iter()
+                .map(|&i| {
+                    let i = i as usize;
+                    (0..runs.len()).map(|r| tc[r * n + i]).sum::<f64>() - tb[i]
+                })
+                .sum::<f64>()
+        })
+        .collect();
+    let scale = sums.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let g = units.len() as f64;
+    let se = if scale > 0.0 {
+        let ss: f64 = sums.iter().map(|v| (v / scale).powi(2)).sum();
+        scale * (g / (g - 1.0) * ss).sqrt()
+    } else {
+        0.0
+    };
+    Jackknifed {
+        sides: [eb, ec],
+        se,
+        df: g - 1.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,5 +413,69 @@ mod tests {
             j.se,
             var.sqrt()
         );
+    }
+
+    #[test]
+    fn pooled_runs_stack_and_one_run_is_the_paired_jackknife() {
+        let base: Vec<f64> = (0..40).map(|i| ((i * 13) % 40) as f64 * 0.5).collect();
+        let run = |shift: usize| -> Vec<f64> {
+            base.iter()
+                .enumerate()
+                .map(|(i, b)| b + ((i * 7 + shift) % 5) as f64 - 2.0)
+                .collect()
+        };
+        let units = singletons(40);
+        for p in [0.5, 0.95] {
+            let one = pooled_difference(&base, &[run(0)], &units, p);
+            assert_eq!(one, paired_difference(&base, &run(0), &units, p));
+            let runs = [run(0), run(1), run(3)];
+            let j = pooled_difference(&base, &runs, &units, p);
+            let stacked: Vec<f64> = runs.iter().flatten().copied().collect();
+            assert!((j.sides[1] - quantile(&stacked, p)).abs() < 1e-12);
+            assert!((j.sides[0] - quantile(&base, p)).abs() < 1e-12);
+            assert_eq!(j.df, 39.0);
+            assert!(j.se > 0.0 && j.se.is_finite());
+        }
+    }
+
+    #[test]
+    fn pooled_terms_match_recomputing_each_value_out() {
+        // The linearised jackknife, by recomputing every single-value deletion.
+        let base: Vec<f64> = (0..25).map(|i| (i as f64 * 1.7).sin() * 10.0).collect();
+        let runs: Vec<Vec<f64>> = (0..3)
+            .map(|r| {
+                base.iter()
+                    .enumerate()
+                    .map(|(i, b)| b + ((i * 5 + r * 3) % 7) as f64 * 0.3)
+                    .collect()
+            })
+            .collect();
+        let units: Vec<Vec<u32>> = (0..5).map(|g| (g * 5..g * 5 + 5).collect()).collect();
+        let p = 0.5;
+        let j = pooled_difference(&base, &runs, &units, p);
+        let stacked: Vec<f64> = runs.iter().flatten().copied().collect();
+        let term = |x: &[f64], j: usize| {
+            let mut rest = x.to_vec();
+            rest.remove(j);
+            let nf = x.len() as f64;
+            (nf - 1.0) / nf * (quantile(x, p) - quantile(&rest, p))
+        };
+        let centred = |x: &[f64]| {
+            let t: Vec<f64> = (0..x.len()).map(|j| term(x, j)).collect();
+            let m = t.iter().sum::<f64>() / t.len() as f64;
+            t.into_iter().map(|v| v - m).collect::<Vec<f64>>()
+        };
+        let (tb, tc) = (centred(&base), centred(&stacked));
+        let ss: f64 = units
+            .iter()
+            .map(|m| {
+                m.iter()
+                    .map(|&i| (0..3).map(|r| tc[r * 25 + i as usize]).sum::<f64>() - tb[i as usize])
+                    .sum::<f64>()
+                    .powi(2)
+            })
+            .sum();
+        let se = (5.0 / 4.0 * ss).sqrt();
+        assert!((j.se - se).abs() < 1e-9 * se, "{} vs {se}", j.se);
     }
 }

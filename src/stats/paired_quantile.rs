@@ -47,6 +47,31 @@ impl PairedSample<'_> {
     }
 }
 
+/// The paired sample of a candidate with several runs on the baseline's queries, for the
+/// bootstrap of a stacked quantile: the candidate's runs one after the other (`r·n + i` is
+/// query i's value in run r), the baseline's values repeated once per run to match, and each
+/// unit holding its queries in every run (a resample draws a query with all its runs). The
+/// baseline's type 7 quantile on k copies of its values differs from one copy's only in where
+/// it interpolates between the same two neighbouring order statistics.
+pub fn stacked(
+    base: &[f64],
+    runs: &[Vec<f64>],
+    units: &[Vec<u32>],
+) -> (Vec<f64>, Vec<f64>, Vec<Vec<u32>>) {
+    let (n, k) = (base.len() as u32, runs.len() as u32);
+    let base_k: Vec<f64> = (0..k).flat_map(|_| base.iter().copied()).collect();
+    let cand_k: Vec<f64> = runs.iter().flatten().copied().collect();
+    let units_k = units
+        .iter()
+        .map(|m| {
+            (0..k)
+                .flat_map(|r| m.iter().map(move |&i| r * n + i))
+                .collect()
+        })
+        .collect();
+    (base_k, cand_k, units_k)
+}
+
 /// The units of the query unit: every query alone.
 pub fn singletons(n: usize) -> Vec<Vec<u32>> {
     (0..n as u32).map(|i| vec![i]).collect()

@@ -78,6 +78,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn rerun_min_judged_reads_the_pooled_coverage()",
     ),
     (
+        "rerun-quantile-stacked",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_quantile_stacked_reads_every_attempt()",
+    ),
+    (
         "rerun-fail-to-pass",
         "tests/it/hostile_reruns.rs",
         "fn rerun_fail_to_pass_of_one_change_is_flagged_whatever_the_move()",

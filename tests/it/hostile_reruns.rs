@@ -1383,3 +1383,115 @@ fn rerun_judge_corrected_gate_pools_both_parts() {
     assert!(judge(&one.report) != 0.0, "{}", judge(&one.report));
     assert!((judge(&two.report) - judge(&one.report) / 2.0).abs() < 1e-9);
 }
+
+/// A gate file with one quantile gate (`statistic`) on nDCG@10.
+fn quantile_repo(statistic: &str) -> Repo {
+    Repo::new(&format!(
+        "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
+         [bootstrap]\nresamples = 2000\n[[gate]]\nmetric = \"ndcg@10\"\nstatistic = \"{statistic}\"\n\
+         max-drop = 0.02\n"
+    ))
+}
+
+/// Class `rerun-quantile-stacked`: a median or p95 gate reads every attempt: the candidate's
+/// quantile is taken over the values of all the pooled runs (stacked), so a lucky re-run of a
+/// change that failed does not pass on its own draw; the gate row says how many runs it read.
+#[test]
+fn rerun_quantile_stacked_reads_every_attempt() {
+    for statistic in ["median", "p95"] {
+        let repo = quantile_repo(statistic);
+        *repo.files.borrow_mut() = Some(listing("9a9a9"));
+        let one = repo.check('a', (1, 1), &candidate(-0.04, 71), None);
+        assert_eq!(one.code, 1, "{statistic}: {}", one.report["gates"]);
+        assert!(one.report["gates"][0].get("stacked_runs").is_none());
+        // The lucky draw alone passes (another pull request, nothing pooled).
+        let alone = quantile_repo(statistic);
+        let lone = alone.check('a', (1, 1), &candidate(0.0, 72), None);
+        assert_eq!(lone.code, 0, "{statistic}: {}", lone.report["gates"]);
+        // An empty commit of the same change: attempt 2, both runs stacked, still failing.
+        let two = repo.check('b', (2, 1), &candidate(0.0, 72), None);
+        assert_eq!(two.code, 1, "{statistic}: {}", two.report["gates"]);
+        let gate = &two.report["gates"][0];
+        assert_eq!(gate["stacked_runs"], 2, "{gate}");
+        let detail = gate["detail"].as_str().unwrap();
+        assert!(
+            detail.contains(&format!(
+                "the candidate's {statistic} over every value of 2 runs (the pooled attempts, stacked)"
+            )),
+            "{detail}"
+        );
+        assert_eq!(two.report["comparisons"][0]["stacked_runs"], 2);
+        assert_eq!(two.report["attempts"]["runs"], 2);
+        assert_eq!(earlier_results(&two.report), ["fail pooled"]);
+        let w = warnings(&two.report);
+        assert!(!w.contains("not pooled"), "{w}");
+        // The stacked estimate lies between the two runs' own.
+        let est = |r: &Value| r["comparisons"][0]["estimate"].as_f64().unwrap();
+        let (a, b, both) = (est(&one.report), est(&lone.report), est(&two.report));
+        assert!(a < both && both < b, "{statistic}: {a} {both} {b}");
+        let body = repo.body();
+        assert!(
+            body.contains(&format!(
+                "| `ndcg@10` ({statistic} over 2 runs, stacked) | all | max-drop |"
+            )),
+            "{body}"
+        );
+        assert_eq!(
+            crate::report_schema::violations(&two.report),
+            Vec::<String>::new()
+        );
+    }
+}
+
+/// Class `rerun-quantile-stacked`, past the cap: the attempts folded into per-query means are
+/// runs to a mean gate but not to a quantile; the median gate reads the attempts kept in full and
+/// the report names the ones it cannot read.
+#[test]
+fn rerun_quantile_past_the_cap_says_what_it_reads() {
+    use rag_gate::model::Verdict;
+    use rag_gate::publish::state::*;
+    let repo = Repo::new(
+        "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
+         [bootstrap]\nresamples = 2000\n[[gate]]\nmetric = \"ndcg@10\"\nstatistic = \"median\"\n\
+         max-drop = 0.02\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+    );
+    let attempts: Vec<StoredAttempt> = (1..=30u32)
+        .map(|k| {
+            let v = attempt_values(-0.04, 3000 + k as u64);
+            StoredAttempt::new(k, Some(format!("{k}/1")), Verdict::Fail, &v)
+        })
+        .collect();
+    let mut state = State {
+        looks: vec![StoredLook {
+            commit: "a".repeat(40),
+            change: None,
+            verdict: Verdict::Fail,
+            rows: Vec::new(),
+            attempts,
+            summary: None,
+        }],
+        dropped_looks: 0,
+        reference: None,
+    };
+    cap(&mut state);
+    let kept = state.looks[0].attempts.len();
+    assert_eq!(kept, MAX_ATTEMPTS);
+    *repo.comment.borrow_mut() = Some(body_with(&state, None));
+    let next = repo.check('a', (40, 1), &candidate(0.0, 7), None);
+    assert_eq!(next.code, 1, "{}", next.report["gates"]);
+    let a = &next.report["attempts"];
+    assert_eq!(a["attempt"], 31, "{a}");
+    assert_eq!(a["runs"], 31, "{a}");
+    let median = next.report["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["statistic"] == "median")
+        .unwrap();
+    assert_eq!(median["stacked_runs"], kept as u64 + 1, "{median}");
+    let w = warnings(&next.report);
+    assert!(
+        w.contains("attempts 1–6 of aaaaaaa were summarised past the sticky comment's cap (their results kept as per-query means): the mean gates read them, but gate #1 (ndcg@10 median) cannot"),
+        "{w}"
+    );
+}

@@ -80,6 +80,7 @@ fn bca_matches_scipy_on_tie_heavy_data() {
                     seed: 11,
                     names: ["ties", name],
                     tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+                    cand_runs: &[],
                 },
                 &[],
                 None,

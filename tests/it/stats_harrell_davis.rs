@@ -83,6 +83,7 @@ fn the_jackknife_t_interval_matches_scipy_and_brute_force() {
                     seed,
                     names: ["reference", name],
                     tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+                    cand_runs: &[],
                 },
                 &[],
                 None,
@@ -127,6 +128,7 @@ fn percentile_and_bca_keep_the_type_7_bootstrap() {
             seed: 3,
             names: ["reference", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+            cand_runs: &[],
         },
         &[],
         None,
@@ -233,4 +235,58 @@ fn a_p95_on_too_few_queries_is_not_judged() {
     let (code, report) = run("median");
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["gates"][0]["status"], "pass");
+}
+
+/// Pooled attempts (a re-run of a median or p95 gate): the candidate's runs stacked, against
+/// scipy's Harrell–Davis quantiles and a brute-force cluster jackknife
+/// (`calibration/scipy_harrell_davis_stacked.py`, output committed in
+/// `tests/data/stats/scipy_harrell_davis_stacked.json`).
+#[test]
+fn the_stacked_runs_interval_matches_scipy_and_brute_force() {
+    let refs: serde_json::Value = serde_json::from_str(include_str!(
+        "../data/stats/scipy_harrell_davis_stacked.json"
+    ))
+    .unwrap();
+    let floats = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let cases = refs["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 5);
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let p = case["p"].as_f64().unwrap();
+        let base = floats(&case["baseline"]);
+        let runs: Vec<Vec<f64>> = case["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(floats)
+            .collect();
+        let units = match case["group_of"].as_array() {
+            Some(g) => {
+                let of: Vec<u32> = g.iter().map(|v| v.as_u64().unwrap() as u32).collect();
+                let groups = *of.iter().max().unwrap() as usize + 1;
+                members(&of, groups)
+            }
+            None => singletons(base.len()),
+        };
+        let s = base
+            .iter()
+            .chain(runs.iter().flatten())
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        let j = harrell_davis::pooled_difference(&base, &runs, &units, p);
+        close(j.sides[0], case["hd_baseline"].as_f64().unwrap(), s, name);
+        close(j.sides[1], case["hd_candidate"].as_f64().unwrap(), s, name);
+        close(j.estimate(), case["estimate"].as_f64().unwrap(), s, name);
+        close(j.se, case["se"].as_f64().unwrap(), s, name);
+        assert_eq!(j.df, case["df"].as_f64().unwrap(), "{name}");
+        let want = floats(&case["bounds"]);
+        let got = j.interval(0.95);
+        close(got[0], want[0], s, name);
+        close(got[1], want[1], s, name);
+    }
 }

@@ -22,6 +22,7 @@ fn run(deltas: &[f64], checks: &[BoundCheck]) -> Estimate {
             seed: 17,
             names: ["ndcg@10", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+            cand_runs: &[],
         },
         checks,
         None,

@@ -27,6 +27,7 @@ fn run(
             seed: 7,
             names: ["m", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+            cand_runs: &[],
         },
         &[],
         None,

@@ -53,6 +53,7 @@ fn percentile_and_bca_match_scipy_within_monte_carlo_error() {
                     seed: 5,
                     names: ["reference", name],
                     tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+                    cand_runs: &[],
                 },
                 &[],
                 None,

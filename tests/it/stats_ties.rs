@@ -120,6 +120,7 @@ fn report_interval(c: &Case, seed: u64) -> [f64; 2] {
             seed,
             names: ["m", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+            cand_runs: &[],
         },
         &[],
         None,

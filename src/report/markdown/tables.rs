@@ -110,8 +110,9 @@ pub(super) fn gates(s: &mut String, r: &Report, shown: &[usize]) {
         let (value, threshold) = value_and_threshold(g, c);
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {value} | {threshold} | {} | {} |",
+            "| {}{} | {} | {} | {value} | {threshold} | {} | {} |",
             name_cell(&g.metric, &g.statistic, g.statistic_in_name),
+            g.runs_note(),
             name(&g.slice),
             escape(&g.rule),
             result_cell(g),

@@ -73,6 +73,7 @@ fn cmp(
         worst,
         judged: None,
         replicates: None,
+        stacked_runs: None,
         statistic_in_name: false,
     }
 }
@@ -113,6 +114,7 @@ fn gate(
         decided_by: format!("({rule})"),
         judged: None,
         condensed: None,
+        stacked_runs: None,
         statistic_in_name: false,
         not_judged: None,
     }
