@@ -520,25 +520,7 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
     }
     let sides = [x.base, x.cand].map(|side| quantile_unsorted(&mut side.to_vec(), p));
     let point = sides[1] - sides[0];
-    let scale = x
-        .base
-        .iter()
-        .chain(x.cand)
-        .fold(0.0f64, |m, v| m.max(v.abs()));
-    let tie = tie_tolerance(4, scale);
-    let method = bca_or_percentile(x.method);
-    let jk = match method {
-        IntervalMethod::Bca => jackknife::quantile_diff(&sample, p),
-        _ => None,
-    };
-    let key = stream_key(x.seed, &["bootstrap", metric, slice]);
-    let mut stats = bootstrap_quantile_diffs(&sample, p, x.resamples, key);
-    let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
-    let rerun = c.close(&iv);
-    if rerun {
-        stats = bootstrap_quantile_diffs(&sample, p, c.rerun_b, c.rerun_key);
-        iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
-    }
+    let (iv, rerun, stats) = bootstrap_quantile_interval(c, &sample, p, point);
     Part {
         point,
         sides,
@@ -550,6 +532,39 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
         nonzero,
         crossed: None,
     }
+}
+
+/// The `percentile` / `bca` interval of a quantile difference on `sample` (the type 7
+/// difference `point`): the bootstrap of that difference, re-run with more resamples when the
+/// call is close; returns the interval, whether it was re-run and the resampled differences.
+fn bootstrap_quantile_interval(
+    c: &Common<'_>,
+    sample: &PairedSample<'_>,
+    p: f64,
+    point: f64,
+) -> (Interval, bool, Vec<f64>) {
+    let x = c.x;
+    let [metric, slice] = x.names;
+    let scale = sample
+        .base
+        .iter()
+        .chain(sample.cand)
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    let tie = tie_tolerance(4, scale);
+    let method = bca_or_percentile(x.method);
+    let jk = match method {
+        IntervalMethod::Bca => jackknife::quantile_diff(sample, p),
+        _ => None,
+    };
+    let key = stream_key(x.seed, &["bootstrap", metric, slice]);
+    let mut stats = bootstrap_quantile_diffs(sample, p, x.resamples, key);
+    let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
+    let rerun = c.close(&iv);
+    if rerun {
+        stats = bootstrap_quantile_diffs(sample, p, c.rerun_b, c.rerun_key);
+        iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
+    }
+    (iv, rerun, stats)
 }
 
 /// Whether a quantile reads the candidate's pooled runs stacked (`stacked_part`).
@@ -565,7 +580,6 @@ fn stacked(x: &Input<'_>) -> bool {
 /// has k values per query, the baseline one), as for the replicate runs of a mean.
 fn stacked_part(c: &Common<'_>, p: f64) -> Part {
     let x = c.x;
-    let [metric, slice] = x.names;
     let members = match x.groups {
         Some((of, g)) => members(of, g),
         None => singletons(x.deltas.len()),
@@ -607,24 +621,7 @@ fn stacked_part(c: &Common<'_>, p: f64) -> Part {
         cand: &cand_k,
         units: &units_k,
     };
-    let scale = base_k
-        .iter()
-        .chain(&cand_k)
-        .fold(0.0f64, |m, v| m.max(v.abs()));
-    let tie = tie_tolerance(4, scale);
-    let method = bca_or_percentile(x.method);
-    let jk = match method {
-        IntervalMethod::Bca => jackknife::quantile_diff(&sample, p),
-        _ => None,
-    };
-    let key = stream_key(x.seed, &["bootstrap", metric, slice]);
-    let mut stats = bootstrap_quantile_diffs(&sample, p, x.resamples, key);
-    let mut iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
-    let rerun = c.close(&iv);
-    if rerun {
-        stats = bootstrap_quantile_diffs(&sample, p, c.rerun_b, c.rerun_key);
-        iv = interval(&mut stats, point, jk.as_deref(), x.confidence, method, tie);
-    }
+    let (iv, rerun, stats) = bootstrap_quantile_interval(c, &sample, p, point);
     let se = se_bootstrap(&stats);
     Part {
         point,
