@@ -150,13 +150,13 @@ fn flag(ok: bool) -> &'static str {
     }
 }
 
-/// One line per gate file.
-fn line(team: &Team, res: &[(Kind, Tally)]) -> String {
+/// The start of a gate file's line: its size, unit, slices, margin and guarantee, and the
+/// resolution p* of the whole set (and of the critical slice); returns the text and both p*.
+fn line_head(team: &Team) -> (String, f64, f64) {
     let (u, us) = units(team);
     let p_all = resolution(u);
     let p_crit = if team.critical { resolution(us) } else { p_all };
-    let regular = team.guarantee != Some("distribution-free");
-    let mut s = format!(
+    let s = format!(
         "{:>5} {:5} {:4} {:.2} {:17} p*={:5.1}%{} |",
         team.n,
         if team.groups { "group" } else { "query" },
@@ -170,6 +170,13 @@ fn line(team: &Team, res: &[(Kind, Tally)]) -> String {
             String::new()
         }
     );
+    (s, p_all, p_crit)
+}
+
+/// One line per gate file.
+fn line(team: &Team, res: &[(Kind, Tally)]) -> String {
+    let (mut s, p_all, p_crit) = line_head(team);
+    let regular = team.guarantee != Some("distribution-free");
     let (mut amber, mut honest) = (0, 0);
     for (kind, t) in res.iter().filter(|(k, _)| k.honest()) {
         let target = match kind {
@@ -223,23 +230,7 @@ fn wilson(k: usize, n: usize) -> (f64, f64) {
 /// interval lies above 2.5%), `?` (it holds 2.5%) or blank (below), for a design above the
 /// resolution; `b` marks one below it (not bound by the 2.5%).
 fn escape_line(team: &Team, res: &[(Kind, Tally)]) -> String {
-    let (u, us) = units(team);
-    let p_all = resolution(u);
-    let p_crit = if team.critical { resolution(us) } else { p_all };
-    let mut s = format!(
-        "{:>5} {:5} {:4} {:.2} {:17} p*={:5.1}%{} |",
-        team.n,
-        if team.groups { "group" } else { "query" },
-        if team.critical { "crit" } else { "-" },
-        team.margin,
-        team.guarantee.unwrap_or("(engine)"),
-        100.0 * p_all,
-        if team.critical {
-            format!("/{:.1}%", 100.0 * p_crit)
-        } else {
-            String::new()
-        }
-    );
+    let (mut s, p_all, p_crit) = line_head(team);
     for (kind, t) in res {
         let p = if *kind == Kind::DropCritical {
             p_crit
