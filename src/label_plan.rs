@@ -76,6 +76,13 @@ pub struct LabelPlan {
 }
 
 pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
+    if args.batch == Some(0) {
+        return Err(Error::Usage(
+            "--batch 0: expected at least 1 unit to draw (leave --batch out for what the gates \
+             still need)"
+                .into(),
+        ));
+    }
     if !(args.power > 0.5 && args.power < 1.0) {
         return Err(Error::Usage(format!(
             "--power {}: expected a chance strictly between 0.5 and 1, e.g. 0.8",

@@ -269,6 +269,23 @@ fn bad_or_missing_probabilities_are_refused_with_file_line_and_key() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not supported"));
+    // A batch of nothing is a usage error, under either design, and writes no sample.
+    let plain = gate_file(d, "plain.toml", &data("human.qrels"), "");
+    for design in [&[][..], &["--active"][..]] {
+        let out = d.join("zero.jsonl");
+        let o = rag_gate()
+            .arg("label-plan")
+            .arg(&plain)
+            .args(["--batch", "0", "-o"])
+            .arg(&out)
+            .args(design)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("--batch 0: expected at least 1"), "{err}");
+        assert!(!out.exists());
+    }
 }
 
 /// With the group unit whole conversations are drawn, each with one probability.
