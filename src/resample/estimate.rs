@@ -516,7 +516,8 @@ fn quantile_part(c: &Common<'_>, p: f64) -> Part {
         signflip::p_value_quantile(&sample, p, x.resamples, key)
     };
     if QuantileEstimator::for_method(x.method) == QuantileEstimator::HarrellDavis {
-        return harrell_davis_part(x, &members, p, p_value(), nonzero);
+        let j = harrell_davis::paired_difference(x.base, x.cand, &members, p);
+        return harrell_davis_part(x, j, p_value(), nonzero);
     }
     let sides = [x.base, x.cand].map(|side| quantile_unsorted(&mut side.to_vec(), p));
     let point = sides[1] - sides[0];
@@ -592,22 +593,8 @@ fn stacked_part(c: &Common<'_>, p: f64) -> Part {
     let t_test = |point: f64, se: f64| Correction::t_p_value(point, se, df);
     if QuantileEstimator::for_method(x.method) == QuantileEstimator::HarrellDavis {
         let j = harrell_davis::pooled_difference(x.base, x.cand_runs, &members, p);
-        let level = (1.0 - x.confidence) / 2.0;
-        return Part {
-            point: j.estimate(),
-            sides: j.sides,
-            iv: Interval {
-                bounds: j.interval(x.confidence),
-                levels: [level, 1.0 - level],
-                mc_se: [0.0; 2],
-            },
-            rerun: false,
-            p_value: t_test(j.estimate(), j.se),
-            se: j.se,
-            df: j.df.max(1.0),
-            nonzero,
-            crossed: None,
-        };
+        let p_value = t_test(j.estimate(), j.se);
+        return harrell_davis_part(x, j, p_value, nonzero);
     }
     let all: Vec<f64> = x.cand_runs.iter().flatten().copied().collect();
     let sides = [
@@ -637,16 +624,14 @@ fn stacked_part(c: &Common<'_>, p: f64) -> Part {
 }
 
 /// The default route of a median or p95: the jackknife t interval of the Harrell–Davis
-/// difference, no resampling (no Monte-Carlo error, no re-run), with the caller's sign-flip
-/// p-value and count of units that moved.
+/// difference `j` (paired, or over stacked runs), no resampling (no Monte-Carlo error, no
+/// re-run), with the caller's p-value and count of units that moved.
 fn harrell_davis_part(
     x: &Input<'_>,
-    members: &[Vec<u32>],
-    p: f64,
+    j: harrell_davis::Jackknifed,
     p_value: f64,
     nonzero: usize,
 ) -> Part {
-    let j = harrell_davis::paired_difference(x.base, x.cand, members, p);
     let level = (1.0 - x.confidence) / 2.0;
     Part {
         point: j.estimate(),
