@@ -200,19 +200,24 @@ pub fn paired_difference(base: &[f64], cand: &[f64], units: &[Vec<u32>], p: f64)
         .iter()
         .map(|m| m.iter().map(|&i| e[i as usize] - mean).sum::<f64>())
         .collect();
-    let scale = sums.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let g = units.len() as f64;
-    let se = if scale > 0.0 {
-        let ss: f64 = sums.iter().map(|v| (v / scale).powi(2)).sum();
-        (nf - 1.0) / nf * scale * (g / (g - 1.0) * ss).sqrt()
-    } else {
-        0.0
-    };
     Jackknifed {
         sides: [eb, ec],
-        se,
-        df: g - 1.0,
+        se: cluster_se(&sums, (nf - 1.0) / nf),
+        df: units.len() as f64 - 1.0,
     }
+}
+
+/// `factor` · √(G/(G − 1) · Σ s²) over the G units' centred sums `sums`, the sums scaled by the
+/// largest before squaring (values near the inputs' 1e300 bound do not overflow); 0 without
+/// spread.
+fn cluster_se(sums: &[f64], factor: f64) -> f64 {
+    let scale = sums.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if scale == 0.0 {
+        return 0.0;
+    }
+    let g = sums.len() as f64;
+    let ss: f64 = sums.iter().map(|v| (v / scale).powi(2)).sum();
+    factor * scale * (g / (g - 1.0) * ss).sqrt()
 }
 
 /// q_HD(candidate) − q_HD(baseline) at level p where the candidate has several runs on the
@@ -263,18 +268,10 @@ pub fn pooled_difference(
                 .sum::<f64>()
         })
         .collect();
-    let scale = sums.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let g = units.len() as f64;
-    let se = if scale > 0.0 {
-        let ss: f64 = sums.iter().map(|v| (v / scale).powi(2)).sum();
-        scale * (g / (g - 1.0) * ss).sqrt()
-    } else {
-        0.0
-    };
     Jackknifed {
         sides: [eb, ec],
-        se,
-        df: g - 1.0,
+        se: cluster_se(&sums, 1.0),
+        df: units.len() as f64 - 1.0,
     }
 }
 
