@@ -454,19 +454,8 @@ fn delta(
     let corrected = match (&not_judged, &split.probability) {
         (Some(_), _) => None,
         (None, Some(_)) => sample::active_corrected(&split, grouped, conf),
-        (None, None) => {
-            ppi::mean_interval_small_sample(&units, ppi::Lambda::Tuned, conf).map(|e| {
-                CorrectedDelta {
-                    delta: e.estimate,
-                    ci: [e.low, e.high],
-                    se: e.se,
-                    lambda: e.lambda,
-                    labelled: e.labelled,
-                    unlabelled: e.unlabelled,
-                    worth_labelled: ppi::effective_labelled(&units, &e),
-                }
-            })
-        }
+        (None, None) => ppi::mean_interval_small_sample(&units, ppi::Lambda::Tuned, conf)
+            .map(|e| corrected_delta(&e, ppi::effective_labelled(&units, &e))),
     };
     let plan = plan_input(&units, &all, by(&all_groups).as_deref(), labelled_units);
     let gap: Vec<f64> = yh.iter().zip(&y).map(|(j, h)| j - h).collect();
@@ -486,6 +475,19 @@ fn delta(
         plan,
     };
     (d, split)
+}
+
+/// The report's corrected delta from a PPI estimate and the human labels it is worth.
+fn corrected_delta(e: &ppi::PpiEstimate, worth_labelled: Option<f64>) -> CorrectedDelta {
+    CorrectedDelta {
+        delta: e.estimate,
+        ci: [e.low, e.high],
+        se: e.se,
+        lambda: e.lambda,
+        labelled: e.labelled,
+        unlabelled: e.unlabelled,
+        worth_labelled,
+    }
 }
 
 /// The spreads behind the corrected variance, for `label-plan`: from the split with two

@@ -118,13 +118,8 @@ pub fn active_corrected(split: &Split, grouped: bool, conf: f64) -> Option<Corre
     let mut store = Default::default();
     let u = units(split, grouped, &mut store, p);
     let e = active_ppi::mean_interval(&u, Lambda::Tuned, conf)?;
-    Some(CorrectedDelta {
-        delta: e.estimate,
-        ci: [e.low, e.high],
-        se: e.se,
-        lambda: e.lambda,
-        labelled: e.labelled,
-        unlabelled: e.unlabelled,
-        worth_labelled: active_ppi::effective_labelled(&u, &e),
-    })
+    Some(super::corrected_delta(
+        &e,
+        active_ppi::effective_labelled(&u, &e),
+    ))
 }
