@@ -4,36 +4,27 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{json, Value};
-use support::cli::{assert_contains, assert_exit, json, rag_gate, write};
-
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
-}
+use support::cli::assert_contains;
+use support::{repo, GateFile, TestContext};
 
 /// A folder with `baseline/baseline.jsonl` (the example's), a gate file `gate.toml` with
-/// `extra` appended, and, when given, `baseline/rag-gate-baseline.json`.
-fn setup(extra: &str, record: Option<Value>) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("baseline")).unwrap();
-    std::fs::copy(
-        examples().join("baseline.jsonl"),
-        dir.path().join("baseline/baseline.jsonl"),
-    )
-    .unwrap();
+/// `extra` appended, and, when given, `baseline/rag-gate-baseline.json`; `check` runs on
+/// 2026-12-01 (`RAG_GATE_TODAY`).
+fn example_with_record(extra: &str, record: Option<Value>) -> TestContext {
+    let ctx = TestContext::new().env("RAG_GATE_TODAY", "2026-12-01");
+    ctx.copy(repo("examples/baseline.jsonl"), "baseline/baseline.jsonl");
     if let Some(r) = record {
-        write(dir.path(), "baseline/rag-gate-baseline.json", r.to_string());
+        ctx.write("baseline/rag-gate-baseline.json", r.to_string());
     }
-    let gate = format!(
-        "[inputs]\nbaseline = \"baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n{extra}\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
-        examples().join("candidate.jsonl"),
-        examples().join("queries.jsonl"),
+    ctx.gate(
+        GateFile::new("baseline/baseline.jsonl", repo("examples/candidate.jsonl"))
+            .queries(repo("examples/queries.jsonl"))
+            .resamples(200)
+            .raw(extra)
+            .gate("ndcg@10", "max-drop = 0.2"),
     );
-    let path = write(dir.path(), "gate.toml", gate);
-    (dir, path)
+    ctx
 }
 
 fn fetched(behind: usize) -> Value {
@@ -46,51 +37,28 @@ fn fetched(behind: usize) -> Value {
     })
 }
 
-fn check(gate: &Path, extra: &[&str]) -> std::process::Output {
-    rag_gate()
-        .arg("check")
-        .arg(gate)
-        .args(["--resamples", "200"])
-        .args(extra)
-        .env("RAG_GATE_TODAY", "2026-12-01")
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("GITHUB_OUTPUT")
-        .output()
-        .unwrap()
-}
-
 const LINE: &str =
     "baseline: main@abc1234 (run 123456, 3 days old, 2 commits behind the merge-base)";
 
 #[test]
 fn a_fetched_baseline_is_named_in_text_markdown_json_and_html() {
-    let (dir, gate) = setup("", Some(fetched(2)));
-    let (md, js, html) = (
-        dir.path().join("r.md"),
-        dir.path().join("r.json"),
-        dir.path().join("r.html"),
-    );
-    let out = check(
-        &gate,
-        &[
+    let ctx = example_with_record("", Some(fetched(2)));
+    let out = ctx
+        .check(&[
             "--export-markdown",
-            md.to_str().unwrap(),
+            "r.md",
             "--export-json",
-            js.to_str().unwrap(),
+            "r.json",
             "--export-html",
-            html.to_str().unwrap(),
-        ],
-    );
-    assert_exit(&out, 0);
-    assert_contains(&String::from_utf8_lossy(&out.stdout), LINE);
+            "r.html",
+        ])
+        .expect(0);
+    assert_contains(&out.stdout, LINE);
     // Markdown keeps `@` from mentioning anyone (a word joiner after it).
-    let md = std::fs::read_to_string(&md)
-        .unwrap()
-        .replace("@&#8288;", "@");
+    let md = ctx.read("r.md").replace("@&#8288;", "@");
     assert_contains(&md, LINE);
-    assert_contains(&std::fs::read_to_string(&html).unwrap(), LINE);
-    let report = json(&std::fs::read(&js).unwrap());
+    assert_contains(&ctx.read("r.html"), LINE);
+    let report: Value = serde_json::from_str(&ctx.read("r.json")).unwrap();
     let b = &report["baseline"];
     assert_eq!(b["line"], LINE.strip_prefix("baseline: ").unwrap());
     assert_eq!(b["source"], "fetch");
@@ -102,49 +70,45 @@ fn a_fetched_baseline_is_named_in_text_markdown_json_and_html() {
 
 #[test]
 fn at_the_merge_base_and_today_read_so() {
-    let (_dir, gate) = setup("", Some(fetched(0)));
-    let out = check(&gate, &["--today", "2026-11-28"]);
-    assert_exit(&out, 0);
+    let ctx = example_with_record("", Some(fetched(0)));
+    let out = ctx.check(&["--today", "2026-11-28"]).expect(0);
     assert_contains(
-        &String::from_utf8_lossy(&out.stdout),
+        &out.stdout,
         "baseline: main@abc1234 (run 123456, from today, at the merge-base)",
     );
 }
 
 #[test]
 fn max_age_days_and_max_commits_behind_fail_with_the_key() {
-    let (_dir, gate) = setup("[baseline]\nmax-age-days = 2\n", Some(fetched(2)));
-    let out = check(&gate, &[]);
-    assert_exit(&out, 2);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_contains(&err, "gate.toml:");
-    assert_contains(&err, "[baseline] max-age-days: the baseline main@abc1234 (run 123456, 3 days old, 2 commits behind the merge-base) is 3 days old, more than max-age-days = 2; re-run eval.yml on main");
+    let ctx = example_with_record("[baseline]\nmax-age-days = 2\n", Some(fetched(2)));
+    let out = ctx.check(&[]).expect(2);
+    let err = &out.stderr;
+    assert_contains(err, "gate.toml:");
+    assert_contains(err, "[baseline] max-age-days: the baseline main@abc1234 (run 123456, 3 days old, 2 commits behind the merge-base) is 3 days old, more than max-age-days = 2; re-run eval.yml on main");
 
-    let (_dir, gate) = setup("[baseline]\nmax-commits-behind = 1\n", Some(fetched(2)));
-    let out = check(&gate, &[]);
-    assert_exit(&out, 2);
+    let ctx = example_with_record("[baseline]\nmax-commits-behind = 1\n", Some(fetched(2)));
+    let out = ctx.check(&[]).expect(2);
     assert_contains(
-        &String::from_utf8_lossy(&out.stderr),
+        &out.stderr,
         "is 2 commits behind the merge-base, more than max-commits-behind = 1",
     );
 
     // Within both limits it runs.
-    let (_dir, gate) = setup(
+    let ctx = example_with_record(
         "[baseline]\nmax-age-days = 3\nmax-commits-behind = 2\n",
         Some(fetched(2)),
     );
-    assert_exit(&check(&gate, &[]), 0);
+    ctx.check(&[]).expect(0);
 }
 
 #[test]
 fn on_missing_warn_turns_a_broken_limit_into_a_warning() {
-    let (_dir, gate) = setup(
+    let ctx = example_with_record(
         "[baseline]\nmax-age-days = 1\non-missing = \"warn\"\n",
         Some(fetched(2)),
     );
-    let out = check(&gate, &["--format", "json"]);
-    assert_exit(&out, 0);
-    let report = json(&out.stdout);
+    let out = ctx.check(&["--format", "json"]).expect(0);
+    let report = out.json();
     let warnings = report["warnings"].to_string();
     assert_contains(
         &warnings,
@@ -155,54 +119,43 @@ fn on_missing_warn_turns_a_broken_limit_into_a_warning() {
 
 #[test]
 fn without_a_fetch_the_gate_file_commit_or_unknown() {
-    let (_dir, gate) = setup("baseline-commit = \"ABC1234def\"\n", None);
-    let gate_text = std::fs::read_to_string(&gate).unwrap();
+    let ctx = example_with_record("", None);
     // baseline-commit belongs to [inputs]: put it there.
-    let gate_text = gate_text
-        .replacen("baseline-commit = \"ABC1234def\"\n", "", 1)
-        .replacen(
-            "[inputs]\n",
-            "[inputs]\nbaseline-commit = \"ABC1234def\"\n",
-            1,
-        );
-    std::fs::write(&gate, gate_text).unwrap();
-    let out = check(&gate, &[]);
-    assert_exit(&out, 0);
+    let gate_text = ctx.read(support::GATE).replacen(
+        "[inputs]\n",
+        "[inputs]\nbaseline-commit = \"ABC1234def\"\n",
+        1,
+    );
+    ctx.gate(gate_text);
+    let out = ctx.check(&[]).expect(0);
     assert_contains(
-        &String::from_utf8_lossy(&out.stdout),
+        &out.stdout,
         "baseline: abc1234 ([inputs] baseline-commit; run and age unknown)",
     );
 
-    let (_dir, gate) = setup("", None);
-    let out = check(&gate, &[]);
-    assert_exit(&out, 0);
+    let ctx = example_with_record("", None);
+    let out = ctx.check(&[]).expect(0);
     assert_contains(
-        &String::from_utf8_lossy(&out.stdout),
+        &out.stdout,
         "baseline: unknown (no rag-gate-baseline.json beside it from `rag-gate baseline fetch`, no [inputs] baseline-commit)",
     );
     // A limit that needs the provenance says it is unknown.
-    let (_dir, gate) = setup("[baseline]\nmax-age-days = 7\n", None);
-    let out = check(&gate, &[]);
-    assert_exit(&out, 2);
+    let ctx = example_with_record("[baseline]\nmax-age-days = 7\n", None);
+    let out = ctx.check(&[]).expect(2);
     assert_contains(
-        &String::from_utf8_lossy(&out.stderr),
+        &out.stderr,
         "[baseline] max-age-days: the baseline's age is unknown",
     );
 }
 
 #[test]
 fn a_bad_baseline_section_names_the_key() {
-    let (_dir, gate) = setup("[baseline]\nmax-age-days = -1\n", None);
-    let out = check(&gate, &[]);
-    assert_exit(&out, 2);
-    assert_contains(
-        &String::from_utf8_lossy(&out.stderr),
-        "[baseline] max-age-days must be ≥ 0",
-    );
-    let (_dir, gate) = setup("[baseline]\non-missing = \"skip\"\n", None);
-    let out = check(&gate, &[]);
-    assert_exit(&out, 2);
-    assert_contains(&String::from_utf8_lossy(&out.stderr), "on-missing");
+    let ctx = example_with_record("[baseline]\nmax-age-days = -1\n", None);
+    let out = ctx.check(&[]).expect(2);
+    assert_contains(&out.stderr, "[baseline] max-age-days must be ≥ 0");
+    let ctx = example_with_record("[baseline]\non-missing = \"skip\"\n", None);
+    let out = ctx.check(&[]).expect(2);
+    assert_contains(&out.stderr, "on-missing");
 }
 
 #[test]
@@ -212,46 +165,40 @@ fn a_fetch_that_found_nothing_fails_or_warns_as_on_missing_says() {
         "branch": "main", "artifact": "baseline", "merge-base": "0".repeat(40),
         "missing": "no successful run of eval.yml on main for 0000000"
     });
-    let (dir, gate) = setup("", Some(missing.clone()));
-    std::fs::remove_file(dir.path().join("baseline/baseline.jsonl")).unwrap();
-    let out = check(&gate, &[]);
-    assert_exit(&out, 2);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let ctx = example_with_record("", Some(missing.clone()));
+    std::fs::remove_file(ctx.join("baseline/baseline.jsonl")).unwrap();
+    let out = ctx.check(&[]).expect(2);
+    let err = &out.stderr;
     assert_contains(
-        &err,
+        err,
         "rag-gate-baseline.json: no baseline: no successful run of eval.yml on main for 0000000",
     );
-    assert_contains(&err, "on-missing = \"fail\"");
+    assert_contains(err, "on-missing = \"fail\"");
 
-    let (dir, gate) = setup("[baseline]\non-missing = \"warn\"\n", Some(missing));
-    std::fs::remove_file(dir.path().join("baseline/baseline.jsonl")).unwrap();
-    let out = check(&gate, &[]);
-    assert_exit(&out, 0);
+    let ctx = example_with_record("[baseline]\non-missing = \"warn\"\n", Some(missing));
+    std::fs::remove_file(ctx.join("baseline/baseline.jsonl")).unwrap();
+    let out = ctx.check(&[]).expect(0);
     assert_contains(
-        &String::from_utf8_lossy(&out.stderr),
+        &out.stderr,
         "rag-gate gate: not checked: no baseline: no successful run",
     );
 }
 
 #[test]
 fn the_provenance_file_is_an_input_no_output_may_overwrite() {
-    let (dir, gate) = setup("", Some(fetched(2)));
-    let record = dir.path().join("baseline/rag-gate-baseline.json");
-    let out = check(&gate, &["--export-json", record.to_str().unwrap()]);
-    assert_exit(&out, 2);
-    assert_contains(&String::from_utf8_lossy(&out.stderr), "provenance");
+    let ctx = example_with_record("", Some(fetched(2)));
+    let out = ctx
+        .check(&["--export-json", "baseline/rag-gate-baseline.json"])
+        .expect(2);
+    assert_contains(&out.stderr, "provenance");
 }
 
 #[test]
 fn the_workflows_gate_file_is_valid_and_requires_the_sidecars() {
-    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workflows/gate.toml");
-    let out = rag_gate()
-        .arg("check")
-        .arg(&gate)
-        .arg("--dump-config")
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
+    let gate = repo("examples/workflows/gate.toml");
+    TestContext::new()
+        .run(&["check", gate.to_str().unwrap(), "--dump-config"])
+        .expect(0);
     let text = std::fs::read_to_string(&gate).unwrap();
     assert_contains(&text, "[protocol]\n# The sidecars travel");
     assert_contains(&text, "require = true");

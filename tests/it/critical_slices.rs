@@ -3,14 +3,13 @@
 //! side (the baseline and the queries file): a candidate that leaves queries out under
 //! `missing = "intersect"` cannot shrink a critical slice below `min-queries` to escape it.
 
-use std::path::Path;
-
 use crate::support;
-use support::cli::{assert_contains, rag_gate, run_in, write, Out};
+use support::cli::assert_contains;
+use support::{GateFile, TestContext};
 
 /// 60 queries, 8 of them in `risk=legal` (so below the default `min-queries` 30 when small),
 /// or `legal` of them; the candidate is a little worse on average (−0.001, give or take 0.001).
-fn files(dir: &Path, legal: usize, dropped_from_candidate: usize) {
+fn files(ctx: &TestContext, legal: usize, dropped_from_candidate: usize) {
     let mut b = String::new();
     let mut c = String::new();
     let mut q = String::new();
@@ -28,27 +27,31 @@ fn files(dir: &Path, legal: usize, dropped_from_candidate: usize) {
             ));
         }
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
-    write(dir, "q.jsonl", q);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.write("q.jsonl", q);
 }
 
-fn check(dir: &Path, extra: &str) -> Out {
-    let gate = format!(
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n{extra}\n\
-         [bootstrap]\nresamples = 200\n[slices]\ncritical = [\"risk=legal\"]\nmin-moved = 1\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nslices = \"critical\"\n"
-    );
-    write(dir, "gate.toml", gate);
-    run_in(rag_gate().args(["check", "gate.toml"]), dir)
+/// The critical slice `risk=legal` gated on a 0.05 drop; `inputs` and `slices` are added to
+/// those tables.
+fn gate_file(inputs: &str, slices: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .queries("q.jsonl")
+        .inputs_raw(inputs)
+        .resamples(200)
+        .table(
+            "slices",
+            &format!("critical = [\"risk=legal\"]\nmin-moved = 1\n{slices}"),
+        )
+        .gate("ndcg@10", "max-drop = 0.05\nslices = \"critical\"")
 }
 
 #[test]
 fn a_too_small_critical_slice_fails_by_default_and_says_what_is_needed() {
-    let dir = tempfile::tempdir().unwrap();
-    files(dir.path(), 8, 0);
-    let o = check(dir.path(), "");
-    assert_eq!(o.code, Some(1), "{}\n{}", o.stdout, o.stderr);
+    let ctx = TestContext::new();
+    files(&ctx, 8, 0);
+    ctx.gate(gate_file("", ""));
+    let o = ctx.check(&[]).expect(1);
     assert_contains(&o.stdout, "FAIL");
     assert_contains(&o.stdout, "8 queries < min-queries 30");
     assert_contains(
@@ -59,16 +62,10 @@ fn a_too_small_critical_slice_fails_by_default_and_says_what_is_needed() {
 
 #[test]
 fn on_small_slice_warn_keeps_the_warning() {
-    let dir = tempfile::tempdir().unwrap();
-    files(dir.path(), 8, 0);
-    let o = {
-        let gate = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n\
-             [bootstrap]\nresamples = 200\n[slices]\ncritical = [\"risk=legal\"]\nmin-moved = 1\n\
-             on-small-slice = \"warn\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nslices = \"critical\"\n";
-        write(dir.path(), "gate.toml", gate);
-        run_in(rag_gate().args(["check", "gate.toml"]), dir.path())
-    };
-    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    let ctx = TestContext::new();
+    files(&ctx, 8, 0);
+    ctx.gate(gate_file("", "on-small-slice = \"warn\""));
+    let o = ctx.check(&[]).expect(0);
     assert_contains(
         &o.stdout,
         "a warning (on-small-slice = \"warn\"), not a pass",
@@ -79,19 +76,17 @@ fn on_small_slice_warn_keeps_the_warning() {
 fn a_fork_cannot_shrink_a_critical_slice_out_of_judgement() {
     // 30 legal queries in the baseline and the queries file (= min-queries: judged); the
     // candidate leaves 5 of them out under missing = "intersect", so 25 would be paired.
-    let dir = tempfile::tempdir().unwrap();
-    files(dir.path(), 30, 0);
-    let whole = check(dir.path(), "missing = \"intersect\"");
-    assert_eq!(whole.code, Some(0), "{}\n{}", whole.stdout, whole.stderr);
-    files(dir.path(), 30, 5);
-    let gate = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n\
-                missing = \"intersect\"\n[bootstrap]\nresamples = 200\n[slices]\n\
-                critical = [\"risk=legal\"]\nmin-moved = 1\non-small-slice = \"warn\"\n\
-                [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nslices = \"critical\"\n";
-    write(dir.path(), "gate.toml", gate);
-    let o = run_in(rag_gate().args(["check", "gate.toml"]), dir.path());
+    let ctx = TestContext::new();
+    files(&ctx, 30, 0);
+    ctx.gate(gate_file("missing = \"intersect\"", ""));
+    ctx.check(&[]).expect(0);
+    files(&ctx, 30, 5);
+    ctx.gate(gate_file(
+        "missing = \"intersect\"",
+        "on-small-slice = \"warn\"",
+    ));
     // Even with on-small-slice = "warn" the shrunk slice fails the build.
-    assert_eq!(o.code, Some(1), "{}\n{}", o.stdout, o.stderr);
+    let o = ctx.check(&[]).expect(1);
     assert_contains(
         &o.stdout,
         "the baseline and queries file give the slice 30 queries (≥ min-queries 30) but the candidate lacks 5 of them",
