@@ -35,7 +35,7 @@ mod eval_props;
 mod eval_ties;
 mod eval_ties_props;
 mod eval_worked;
-mod example_reports;
+mod report_formats;
 mod format_detection;
 mod gate_power_cli;
 mod group_from_id;

@@ -111,6 +111,7 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
         r.summary.as_str(),
         "the comment is the summary"
     );
+    insta::assert_snapshot!("the_comment_as_posted", body["body"].as_str().unwrap());
     assert_no_token_printed(&r);
     gh.verify();
 }

@@ -439,3 +439,10 @@ fn a_retried_job_is_judged_on_both_attempts() {
     );
     lab.verify();
 }
+
+/// The note as GitLab gets it for the shipped example: the Markdown report under its hidden
+/// marker, byte for byte.
+#[test]
+fn the_note_as_posted() {
+    insta::assert_snapshot!("the_note_as_posted", first_body());
+}

@@ -89,13 +89,8 @@ impl TestContext {
     /// the machine the tests run on cannot change what the binary does), with this context's
     /// [`env`](Self::env). Add arguments and run it, or use [`run`](Self::run).
     pub fn command(&self) -> Command {
-        let mut cmd = rag_gate();
+        let mut cmd = clean_command();
         cmd.current_dir(self.path());
-        for (key, _) in std::env::vars_os() {
-            if key.to_str().is_some_and(ambient) {
-                cmd.env_remove(&key);
-            }
-        }
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
@@ -138,6 +133,28 @@ impl TestContext {
             .unwrap()
             .into()
     }
+}
+
+/// `rag-gate` without the runner's CI, forge and colour variables.
+fn clean_command() -> Command {
+    let mut cmd = rag_gate();
+    for (key, _) in std::env::vars_os() {
+        if key.to_str().is_some_and(ambient) {
+            cmd.env_remove(&key);
+        }
+    }
+    cmd
+}
+
+/// `rag-gate ARGS` run from the repository root (so the shipped examples' relative paths, as
+/// the README gives them, are what the reports print), without the runner's variables.
+pub fn in_repo(args: &[&str]) -> Out {
+    clean_command()
+        .current_dir(repo(""))
+        .args(args)
+        .output()
+        .unwrap()
+        .into()
 }
 
 /// A variable of the runner that the binary reads (the forges' CI variables, rag-gate's own,
