@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use support::cli::assert_contains;
-use support::{repo, GateFile, TestContext};
+use support::{example_with_cards, repo, GateFile, TestContext};
 
 /// The shipped example's per-query files (their quality gate below passes).
 fn examples() -> (String, String) {
@@ -41,19 +41,9 @@ fn cand_card(index_bytes: u64, batch: u32) -> String {
 /// The cards (`b.card.json`, `cand` as `c.card.json`) and the gate file: the quality gate, the
 /// cards and `gates` (run-level tables).
 fn gate_file(ctx: &TestContext, cand: &str, gates: &str) {
-    let (b, c) = examples();
     ctx.write("b.card.json", BASE_CARD);
     ctx.write("c.card.json", cand);
-    ctx.gate(
-        GateFile::new(b, c)
-            .resamples(200)
-            .table(
-                "efficiency",
-                "baseline = \"b.card.json\"\ncandidate = \"c.card.json\"",
-            )
-            .gate("recall@5", "min-mean = 0.5")
-            .gates_raw(gates),
-    );
+    ctx.gate(example_with_cards().gates_raw(gates));
 }
 
 fn run_gates(report: &Value) -> &Vec<Value> {

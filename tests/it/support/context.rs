@@ -7,6 +7,7 @@
 use std::ffi::{OsStr, OsString};
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use assert_cmd::Command;
 
@@ -19,6 +20,7 @@ pub const GATE: &str = "gate.toml";
 pub struct TestContext {
     dir: tempfile::TempDir,
     env: Vec<(OsString, OsString)>,
+    timeout: Option<Duration>,
 }
 
 impl Default for TestContext {
@@ -33,6 +35,7 @@ impl TestContext {
         TestContext {
             dir: tempfile::tempdir().unwrap(),
             env: Vec::new(),
+            timeout: None,
         }
     }
 
@@ -85,6 +88,13 @@ impl TestContext {
         self
     }
 
+    /// Kills every command this context runs after `limit` (a hang fails the test instead of
+    /// hanging CI).
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
+    }
+
     /// `rag-gate`, run from the folder, without the runner's CI, forge and colour variables (so
     /// the machine the tests run on cannot change what the binary does), with this context's
     /// [`env`](Self::env). Add arguments and run it, or use [`run`](Self::run).
@@ -93,6 +103,9 @@ impl TestContext {
         cmd.current_dir(self.path());
         for (k, v) in &self.env {
             cmd.env(k, v);
+        }
+        if let Some(limit) = self.timeout {
+            cmd.timeout(limit);
         }
         cmd
     }
@@ -192,6 +205,12 @@ impl Out {
             Some(c @ (0 | 1)) => c,
             c => panic!("exit {c:?}: {}", self.stderr),
         }
+    }
+
+    /// [`verdict`](Self::verdict) and [`json`](Self::json): the exit code (0 or 1) and the report.
+    #[track_caller]
+    pub fn verdict_json(&self) -> (i32, serde_json::Value) {
+        (self.verdict(), self.json())
     }
 
     /// Stdout parsed as JSON (a report printed with `--format json`).

@@ -105,6 +105,22 @@ impl GateFile {
     }
 }
 
+/// The shipped example's per-query files (their quality gate, `recall@5` `min-mean = 0.5`,
+/// passes) at 200 resamples, with the run cards `b.card.json` and `c.card.json` as
+/// `[efficiency]`: add the run-level gates.
+pub fn example_with_cards() -> GateFile {
+    GateFile::new(
+        super::repo("examples/baseline.jsonl"),
+        super::repo("examples/candidate.jsonl"),
+    )
+    .resamples(200)
+    .table(
+        "efficiency",
+        "baseline = \"b.card.json\"\ncandidate = \"c.card.json\"",
+    )
+    .gate("recall@5", "min-mean = 0.5")
+}
+
 impl fmt::Display for GateFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "[inputs]")?;

@@ -14,4 +14,4 @@ pub mod report;
 pub mod scipy;
 
 pub use context::{in_repo, repo, TestContext, GATE};
-pub use gate_file::{toml_path, GateFile};
+pub use gate_file::{example_with_cards, toml_path, GateFile};
