@@ -28,9 +28,21 @@ pub struct GateFile {
     gates: Vec<String>,
 }
 
-/// `path` as a TOML string (basic-string escapes, as `{:?}` gives them).
+/// `path` as a TOML basic string: `"` and `\` escaped, control characters as `\uXXXX`.
 pub fn toml_path(path: impl AsRef<Path>) -> String {
-    format!("{:?}", path.as_ref().display().to_string())
+    let mut out = String::from("\"");
+    for c in path.as_ref().display().to_string().chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 impl GateFile {
@@ -89,8 +101,8 @@ impl GateFile {
     /// A `[[gate]]` on `metric` with `rule` (its other keys, TOML lines: `"max-drop = 0.05"`).
     pub fn gate(mut self, metric: &str, rule: &str) -> Self {
         self.gates.push(format!(
-            "[[gate]]\nmetric = {:?}\n{}",
-            metric,
+            "[[gate]]\nmetric = {}\n{}",
+            toml_path(metric),
             rule.trim_end()
         ));
         self
@@ -144,4 +156,7 @@ fn a_gate_file_is_inputs_then_tables_then_gates() {
     );
     let parsed: toml::Table = g.to_string().parse().unwrap();
     assert_eq!(parsed["gate"][0]["max-drop"].as_float(), Some(0.05));
+    let odd = "a \"b\"\\c\u{1b}é.jsonl";
+    let parsed: toml::Table = GateFile::new(odd, "c").to_string().parse().unwrap();
+    assert_eq!(parsed["inputs"]["baseline"].as_str(), Some(odd));
 }
