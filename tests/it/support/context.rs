@@ -159,6 +159,15 @@ fn clean_command() -> Command {
     cmd
 }
 
+/// `rag-gate`, run from `dir`, without the runner's variables: for fixtures that keep their own
+/// folder (a history built once and shared by several tests); a test's own folder is a
+/// [`TestContext`].
+pub fn command_in(dir: &Path) -> Command {
+    let mut cmd = clean_command();
+    cmd.current_dir(dir);
+    cmd
+}
+
 /// `rag-gate ARGS` run from the repository root (so the shipped examples' relative paths, as
 /// the README gives them, are what the reports print), without the runner's variables.
 pub fn in_repo(args: &[&str]) -> Out {

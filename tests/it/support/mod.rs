@@ -13,5 +13,5 @@ pub mod github;
 pub mod report;
 pub mod scipy;
 
-pub use context::{in_repo, repo, TestContext, GATE};
+pub use context::{command_in, in_repo, repo, TestContext, GATE};
 pub use gate_file::{example_with_cards, toml_path, GateFile};
