@@ -108,7 +108,7 @@ fn write_case(dir: &Path, unjudge: usize) {
 }
 
 /// `dir/gate.toml` over base.txt and cand.txt of [`write_case`], `extra` after `[slices]`.
-fn gate(dir: &Path, extra: &str) -> std::path::PathBuf {
+fn unjudged_case_gate(dir: &Path, extra: &str) -> std::path::PathBuf {
     let text = GateFile::default()
         .path("qrels", "qrels.txt")
         .input("baseline", "{ run = \"base.txt\" }")
@@ -126,7 +126,7 @@ fn gate(dir: &Path, extra: &str) -> std::path::PathBuf {
 fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_clears_it() {
     let ctx = TestContext::new();
     let dir = ctx.path();
-    let g = gate(dir, "");
+    let g = unjudged_case_gate(dir, "");
     // Full pool: passes, and both bounds are today's delta with today's interval.
     write_case(dir, 0);
     let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
@@ -204,7 +204,7 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
     // both bounds' intervals.
     let (code, v) = ctx
         .check_file(
-            &gate(dir, "[judged]\non-unreliable = \"fail\""),
+            unjudged_case_gate(dir, "[judged]\non-unreliable = \"fail\""),
             &["--format", "json"],
         )
         .verdict_json();
@@ -232,7 +232,7 @@ fn a_pull_request_that_changes_nothing_has_bounds_equal_to_its_delta() {
     write_case(dir, 20);
     std::fs::copy(dir.join("cand.txt"), dir.join("base.txt")).unwrap();
     let (code, v) = ctx
-        .check_file(&gate(dir, ""), &["--format", "json"])
+        .check_file(unjudged_case_gate(dir, ""), &["--format", "json"])
         .verdict_json();
     // Nothing moved among 40 queries: untouched, exit 0.
     assert_eq!(code, 0, "{}", v["headline"]);
@@ -280,7 +280,7 @@ fn positive_only_qrels_are_the_collections_convention_never_unreliable() {
     positive_only(dir);
     for extra in ["", "[judged]\non-unreliable = \"fail\""] {
         let (_, v) = ctx
-            .check_file(&gate(dir, extra), &["--format", "json"])
+            .check_file(unjudged_case_gate(dir, extra), &["--format", "json"])
             .verdict_json();
         let text = v.to_string();
         assert!(!text.contains("unreliable: "), "{text}");
@@ -324,7 +324,7 @@ fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
     // pull request; its max-drop already failed on the interval, so it stays failed.
     let (code, v) = ctx
         .check_file(
-            &gate(dir, "[judged]\nmin-judged = 0.97"),
+            unjudged_case_gate(dir, "[judged]\nmin-judged = 0.97"),
             &["--format", "json"],
         )
         .verdict_json();
@@ -345,7 +345,7 @@ fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
     std::fs::rename(dir.join("swap.txt"), dir.join("base.txt")).unwrap();
     let (code, v) = ctx
         .check_file(
-            &gate(dir, "[judged]\nmin-judged = 0.97"),
+            unjudged_case_gate(dir, "[judged]\nmin-judged = 0.97"),
             &["--format", "json"],
         )
         .verdict_json();
@@ -359,7 +359,7 @@ fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
         .starts_with("mean judged@10 0.950 < min-judged 0.97"));
     let (code, _) = ctx
         .check_file(
-            &gate(
+            unjudged_case_gate(
                 dir,
                 "on-small-slice = \"fail\"\n[judged]\nmin-judged = 0.97",
             ),
@@ -367,7 +367,7 @@ fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
         )
         .verdict_json();
     assert_eq!(code, 1);
-    let e = ctx.check_file(gate(dir, "[judged]\nmin-judged = 1.5"), &[]);
+    let e = ctx.check_file(unjudged_case_gate(dir, "[judged]\nmin-judged = 1.5"), &[]);
     assert_eq!(e.code, Some(2));
     assert!(e
         .stderr
@@ -415,7 +415,7 @@ fn a_no_op_on_trec_covid_has_bounds_equal_to_its_delta_for_every_metric() {
     for run in ["run.covidex-sim.txt", "run.covidex-t5.txt"] {
         let (code, v) = ctx
             .check_file(
-                &covid_gate(ctx.path(), run, run, &metrics),
+                covid_gate(ctx.path(), run, run, &metrics),
                 &["--format", "json"],
             )
             .verdict_json();

@@ -385,7 +385,7 @@ fn outputs_that_are_not_inputs_are_written() {
     let ctx = every_input();
     let out = ctx.run(
         &[
-            &CHECK_RUNS[..],
+            CHECK_RUNS,
             &[
                 "--holes",
                 "holes.txt",

@@ -20,18 +20,18 @@ fn stdout(args: &[&str], code: i32) -> String {
 }
 
 /// `check gates/prod.toml --format FORMAT` (the shipped example fails one gate: exit 1).
-fn check(format: &str) -> String {
+fn check_example(format: &str) -> String {
     stdout(&["check", "gates/prod.toml", "--format", format], 1)
 }
 
 #[test]
 fn check_text() {
-    insta::assert_snapshot!("check_text", check("text"));
+    insta::assert_snapshot!("check_text", check_example("text"));
 }
 
 #[test]
 fn check_json() {
-    insta::assert_snapshot!("check_json", check("json"));
+    insta::assert_snapshot!("check_json", check_example("json"));
 }
 
 #[test]

@@ -145,7 +145,7 @@ fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
         &["--higher-is-better", "latency_ms"][..],
         &["--metric", "ndcg@10"],
     ] {
-        let out = ctx.run(&[&compare[..], &extra[..]].concat());
+        let out = ctx.run(&[&compare[..], extra].concat());
         assert_eq!(out.code, Some(0), "{extra:?}: {}", out.stderr);
     }
     let out = ctx.run(
