@@ -7,28 +7,30 @@ mod support;
 
 #[cfg(feature = "github")]
 mod anchor;
-mod baseline_check;
 #[cfg(feature = "github")]
 mod baseline_fetch;
 #[cfg(feature = "github")]
 mod baseline_gitlab;
+mod check_baseline;
 mod check_command;
+mod check_critical_slices;
 mod check_efficiency;
 mod check_equivalence;
 mod check_gate_power;
 #[cfg(feature = "github")]
 mod check_many;
 mod check_min_moved;
+mod check_missing_rankings;
+mod check_outcomes;
 mod check_quantile_words;
 mod check_runs;
 mod check_ties;
+mod check_two_statistics;
+mod check_untouched;
 mod ci_parity;
-mod column_mapping;
 mod compare_rules;
 mod contributor_docs;
 mod core_build;
-mod critical_slices;
-mod doc_id_meeting;
 mod docs_drift;
 mod eval_command;
 mod eval_fixtures;
@@ -37,8 +39,6 @@ mod eval_props;
 mod eval_ties;
 mod eval_ties_props;
 mod eval_worked;
-mod format_detection;
-mod group_from_id;
 mod hostile_atomic;
 mod hostile_cases;
 #[cfg(feature = "github")]
@@ -57,8 +57,18 @@ mod hostile_run_cards;
 mod hostile_scale;
 mod hostile_security;
 mod hostile_text;
-mod id_overlap;
 mod init_command;
+mod input_column_mapping;
+mod input_doc_ids;
+mod input_format_detection;
+mod input_group_from_id;
+mod input_id_overlap;
+#[cfg(feature = "parquet")]
+mod input_number_parsing;
+#[cfg(feature = "parquet")]
+mod input_parquet;
+mod input_props_no_panic;
+mod input_rounded;
 mod install_lines;
 #[cfg(unix)]
 mod install_script;
@@ -67,19 +77,11 @@ mod judges_active;
 mod judges_check;
 mod judges_ppi;
 mod manuals;
-mod missing_rankings;
 mod noise_aa;
 mod noise_moved;
-#[cfg(feature = "parquet")]
-mod number_parsing;
-mod outcomes_cases;
-mod outcomes_untouched;
 mod outputs_no_clobber;
-#[cfg(feature = "parquet")]
-mod parquet_inputs;
 mod plan_command;
 mod plan_power;
-mod prop_parsers_no_panic;
 mod prop_stats;
 mod protocol_fingerprint;
 mod protocol_report;
@@ -110,7 +112,6 @@ mod report_schema;
 mod report_text;
 mod report_why;
 mod repository_shape;
-mod rounded_inputs;
 mod stats_active_ppi;
 mod stats_bca_ties;
 mod stats_calibration;
@@ -131,4 +132,3 @@ mod terminal_output;
 mod trust_cases;
 mod trust_labels;
 mod trust_thresholds;
-mod two_statistics;

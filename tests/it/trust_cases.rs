@@ -83,7 +83,7 @@ fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() 
 fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
     let ctx = TestContext::new();
     data(ctx.path(), 60, 0.5, 0.05, 0.0, 10);
-    // on-small-slice = "warn": the slice warns (the default fails: tests/it/critical_slices.rs).
+    // on-small-slice = "warn": the slice warns (the default fails: tests/it/check_critical_slices.rs).
     let g = "[slices]\nby = [\"lang\"]\non-small-slice = \"warn\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nslices = [\"all\", \"lang=ko\"]\n";
     ctx.gate(b_vs_c(g));
     let o = ctx.check(&["--format", "json"]);
