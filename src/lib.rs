@@ -2,9 +2,11 @@
 //!
 //! Data flows one way: load → pair → resample → judge → report → publish.
 
-// The floors, bottom up (`scripts/import-loops.py` checks that no file imports one above it):
-// the shared ground, the two sources of per-query tables and the outputs, then one stage per
-// line, then the commands that wire them together.
+// The rooms, bottom up, in the order the data flow through them. `scripts/import-loops.py`
+// checks that no file imports one above it, and that no module imports a module declared
+// below it here: the shared ground; the per-query tables' sources and the gate file; one stage
+// per line; the outputs; then the commands that wire them together.
+pub mod safe_text; // untrusted names made one visible, short line for every output
 pub mod error; // the one user-facing error type (exit 2)
 pub mod outcome; // what a command returns to main: stdout, stderr lines, exit code
 pub mod status; // status lines and progress while a command runs, handed to main's sink as they happen
@@ -13,7 +15,7 @@ pub mod stats; // pure maths: bootstrap engine, intervals, sign-flip test, power
 pub mod metric_names; // trec_eval / ir_measures names → ours; which metrics are bounded
 pub mod numbers; // how numbers read in reports: one precision, one minus sign, plurals
 pub mod id_spelling; // ids that are one query spelled two ways (0001 and 1): found, named
-pub mod safe_text; // untrusted names made one visible, short line for every output
+pub mod checkout; // the CI checkout folder (GITHUB_WORKSPACE, CI_PROJECT_DIR): where relative paths start
 pub mod atomic; // write-to-temp-then-rename for every file we write
 pub mod input; // opening inputs: a path or `-`, gzip undone (bomb-limited), formats sniffed, JSON maps
 pub mod protocol; // the protocol fingerprint: qrels, query set, corpus, metric definitions (data, hashing)
@@ -22,26 +24,24 @@ pub mod unzip; // an untrusted zip (the baseline artifact) unpacked with limits,
 pub mod outputs; // the one check every command's outputs pass: no output is an input or another output
 
 pub mod load; // per-query metric files (JSONL, CSV/TSV, trec_eval/ir_measures -q) → MetricTable
-pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second source of tables)
-pub mod report; // renderers of the model: text, Markdown, JSON
-#[cfg(feature = "github")]
-pub mod forge; // what both forges share: the notes trait, the HTTP transport, the stored results
-pub mod github; // one GitHub client (timeouts, retries, token, caps); the Actions runs and artifacts
-pub mod gitlab; // GitLab REST v4: merge-request notes and job artifacts, on the shared transport
-pub mod publish; // GitHub: sticky PR comment, job summary, outputs, annotations
 pub mod config; // gate file → validated configuration (strict; errors with line and column)
+pub mod eval; // runs + qrels → per-query metrics, trec_eval-exact (the second source of tables)
 
 pub mod pair; // stage: baseline × candidate by query id → paired values, tags, groups
 pub mod slices; // stage: named subsets of queries: all, tag=value, critical
+pub mod noise; // the aa noise file, the quarantine list, and how a check applies them
 pub mod resample; // stage: metric × slice → means, win/tie/loss, worst, bootstrap CI (numbers)
 pub mod judge_labels; // stage: a model's relevance labels corrected by the human ones (PPI)
 pub mod judge; // stage: labels; gates × slices → pass / fail / too small; verdict and headline
-pub mod noise; // the aa noise file, the quarantine list, and how a check applies them
-
 pub mod provenance; // where a baseline came from: the file `baseline fetch` writes and `check` reads
 pub mod bounds; // judged bounds: what unjudged documents could do to each gate (a second judge pass)
+
+pub mod report; // renderers of the model: text, Markdown, JSON, HTML, JUnit
+pub mod forge; // the code hosts: GitHub and GitLab, on one shared transport, token and notes trait
+pub mod publish; // the sticky PR comment, job summary, outputs, annotations, check run
+
 pub mod check; // the check and compare analysis: load → pair → resample → judge → report
-pub mod cli; // clap definitions of check, compare, eval
+pub mod cli; // clap definitions of every command
 pub mod manual; // shell completions and man pages generated from the clap definitions
 pub mod commands; // check and compare: flags → config → analysis → Outcome
 pub mod aa; // the aa command: replicates of one commit → noise, flaky queries, noise floor

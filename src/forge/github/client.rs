@@ -11,8 +11,9 @@ use octocrab::Octocrab;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::env::{GithubEnv, Token};
+use super::env::GithubEnv;
 use crate::forge::transport::{self, Reply, Transport, Verb, MAX_BODY, MAX_PAGES};
+use crate::forge::Token;
 use crate::forge::{Failure, Notes, RawComment};
 
 pub struct Client {
