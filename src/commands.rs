@@ -1,4 +1,7 @@
-//! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome.
+//! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome;
+//! `eval`'s in [`eval`].
+
+pub mod eval;
 
 use crate::check::{analyze, analyze_with, exit_code, write_outputs, Outputs};
 use crate::cli::{CheckArgs, CompareArgs, InputFormatArg, OutputArgs};

@@ -66,7 +66,7 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Init(args) => init::run(&args),
         cli::Command::Plan(args) => plan::run(&args),
         cli::Command::LabelPlan(args) => label_plan::run(&args),
-        cli::Command::Eval(args) => eval::cli::run(&args),
+        cli::Command::Eval(args) => commands::eval::run(&args),
         cli::Command::Aa(args) => aa::run(&args),
         #[cfg(feature = "github")]
         cli::Command::Baseline(cli::BaselineCommand::Fetch(args)) => baseline::fetch(&args),
