@@ -1,5 +1,9 @@
 //! Command-line definitions (clap derive): `check`, `compare`, `init`, `eval`, `aa`, …
 
+// The doc comments are the --help text, which names gate-file sections in brackets
+// (`[judge]`): plain text there, not links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};

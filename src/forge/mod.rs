@@ -1,8 +1,8 @@
 //! The forge layer: what rag-gate needs of a code host, written once for GitHub (PR comments,
 //! Actions artifacts) and GitLab (merge-request notes, job artifacts). `publish::sticky` (marker,
-//! comment modes, ownership, stale verdicts) speaks to [`Notes`] only; `baseline fetch` reads a
-//! [`stored::FoundRun`] and a zip whichever forge found them. `github/` and `gitlab/` implement
-//! both on the shared HTTP [`transport`] (octocrab's hyper and rustls, the body cap, the
+//! comment modes, ownership, stale verdicts) speaks to `Notes` only; `baseline fetch` reads a
+//! `stored::FoundRun` and a zip whichever forge found them. `github/` and `gitlab/` implement
+//! both on the shared HTTP `transport` (octocrab's hyper and rustls, the body cap, the
 //! same-host rule, the token-free download of a redirect, the redaction).
 
 pub mod github;
