@@ -50,7 +50,8 @@ fn check_html() {
     insta::assert_snapshot!("check_html", ctx.read("report.html"));
 }
 
-/// `compare` of the shipped example's files by `risk`, with the queries file.
+/// `compare` of the shipped example's files by `risk`, with the queries file (1,000 resamples:
+/// the layout is under test, not the interval).
 fn compare(format: &str) -> String {
     stdout(
         &[
@@ -61,6 +62,8 @@ fn compare(format: &str) -> String {
             "examples/queries.jsonl",
             "--by",
             "risk",
+            "--resamples",
+            "1000",
             "--format",
             format,
         ],
@@ -142,7 +145,7 @@ fn plan_json() {
     insta::assert_snapshot!("plan_json", json);
 }
 
-/// `aa` on three replicate runs of one commit (tests/data/noise/ann).
+/// `aa` on three replicate runs of one commit (tests/data/noise/ann), 1,000 resamples.
 fn aa(format: &str) -> String {
     stdout(
         &[
@@ -150,6 +153,8 @@ fn aa(format: &str) -> String {
             "tests/data/noise/ann/main-1.jsonl",
             "tests/data/noise/ann/main-2.jsonl",
             "tests/data/noise/ann/main-3.jsonl",
+            "--resamples",
+            "1000",
             "--format",
             format,
         ],
