@@ -150,13 +150,7 @@ impl TestContext {
 
 /// `rag-gate` without the runner's CI, forge and colour variables.
 fn clean_command() -> Command {
-    let mut cmd = rag_gate();
-    for (key, _) in std::env::vars_os() {
-        if key.to_str().is_some_and(ambient) {
-            cmd.env_remove(&key);
-        }
-    }
-    cmd
+    rag_gate()
 }
 
 /// `rag-gate`, run from `dir`, without the runner's variables: for fixtures that keep their own
@@ -181,7 +175,7 @@ pub fn in_repo(args: &[&str]) -> Out {
 
 /// A variable of the runner that the binary reads (the forges' CI variables, rag-gate's own,
 /// colour switches): never passed through from the machine the tests run on.
-fn ambient(key: &str) -> bool {
+pub(super) fn ambient(key: &str) -> bool {
     ["GITHUB_", "GITLAB_", "CI_", "RAG_GATE_"]
         .iter()
         .any(|p| key.starts_with(p))
