@@ -47,8 +47,8 @@ pub fn run(args: &AaArgs) -> Result<Outcome> {
         crate::outputs::write(&[out], &reads)?;
     }
     let stdout = match args.format {
-        crate::report::Format::Json => json,
-        _ => text::render(&report),
+        crate::cli::AaFormat::Json => json,
+        crate::cli::AaFormat::Text => text::render(&report),
     };
     Ok(Outcome {
         stdout,

@@ -246,7 +246,7 @@ pub struct AaArgs {
     pub id_column: String,
     /// Report format on stdout (json: the noise file).
     #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub format: AaFormat,
     /// Write the noise file (JSON, for `[noise] file`) here.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -383,6 +383,13 @@ pub struct LabelPlanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: LabelPlanFormat,
+}
+
+/// `aa --format`: the replicates' report as text, or the noise file as JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AaFormat {
+    Text,
+    Json,
 }
 
 /// `label-plan --format`.

@@ -69,6 +69,22 @@ fn aa_on_two_identical_files_reports_zero_noise() {
     assert!(f["flaky_queries"]["ndcg@10"].as_array().unwrap().is_empty());
 }
 
+/// `aa` writes text or the noise file's JSON; a format it has no renderer for is a usage error
+/// (exit 2), never the text report under another name.
+#[test]
+fn aa_refuses_a_format_it_cannot_write() {
+    for format in ["markdown", "junit", "html"] {
+        rag_gate()
+            .arg("aa")
+            .arg(ann("main-1.jsonl"))
+            .arg(ann("main-1.jsonl"))
+            .args(["--format", format])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("possible values: text, json"));
+    }
+}
+
 #[test]
 fn aa_recovers_the_injected_spread_within_its_interval() {
     let truth: serde_json::Value =

@@ -211,8 +211,8 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'rag-gate;baseline' {

@@ -227,16 +227,14 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l confidence -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l tie-epsilon -d 'A query whose values differ by more than this between replicates is flaky' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l id-column -d 'Column with the query id in CSV/TSV files' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l format -d 'Report format on stdout (json: the noise file)' -r -f -a "text\t''
-markdown\t''
-json\t''
-junit\t'JUnit XML: a test case per gate × slice × rule (CI test-report widgets)'"
+json\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s o -l output -d 'Write the noise file (JSON, for `[noise] file`) here' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s q -l quiet -d 'No status lines ("report written to …") and no progress; warnings and errors still show'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
-complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand aa" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand baseline; and not __fish_seen_subcommand_from fetch help" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
 always\t''
 never\t''"
