@@ -9,7 +9,6 @@
 use crate::support;
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::cli::{comparison, comparisons, write};
@@ -51,12 +50,11 @@ fn by_slice(unit: &str, by: &str, extra: &str) -> GateFile {
         .gate("ndcg@10", "max-drop = 0.05\nslices = \"critical\"")
 }
 
-/// Runs check with the JSON report; (exit code, report, wall time).
-fn timed_check(ctx: &TestContext, gate: GateFile) -> (i32, Value, Duration) {
+/// Runs check with the JSON report; (exit code, report). How its time grows with the number
+/// of slices is measured by bench/hostile/slices.sh, not here.
+fn run_check(ctx: &TestContext, gate: GateFile) -> (i32, Value) {
     ctx.gate(gate);
-    let t = Instant::now();
-    let (code, report) = ctx.check_json(&[]).verdict_json();
-    (code, report, t.elapsed())
+    ctx.check_json(&[]).verdict_json()
 }
 
 #[test]
@@ -68,8 +66,8 @@ fn one_query_per_group_is_the_query_bootstrap() {
         |i| format!("g{i}"),
         |i| format!("v{}", i % 4),
     );
-    let (_, by_group, _) = timed_check(&ctx, by_slice("group", "\"s\"", ""));
-    let (_, by_query, _) = timed_check(&ctx, by_slice("query", "\"s\"", ""));
+    let (_, by_group) = run_check(&ctx, by_slice("group", "\"s\"", ""));
+    let (_, by_query) = run_check(&ctx, by_slice("query", "\"s\"", ""));
     let (cg, cq) = (comparisons(&by_group), comparisons(&by_query));
     assert_eq!(cg.len(), 5);
     for (g, q) in cg.iter().zip(cq) {
@@ -88,7 +86,7 @@ fn one_group_of_all_queries_gives_the_interval_of_one_unit() {
         |_| "everything".into(),
         |i| format!("v{}", i % 4),
     );
-    let (_, r, _) = timed_check(&ctx, by_slice("group", "\"s\"", ""));
+    let (_, r) = run_check(&ctx, by_slice("group", "\"s\"", ""));
     for c in comparisons(&r) {
         // One unit has no spread: the interval is the point (and min-groups leaves its gates
         // not judged; what one unit cannot see is the resolution the report states).
@@ -117,7 +115,7 @@ fn thousands_of_slices_of_one_query_each() {
         "critical = [{}]\non-small-slice = \"warn\"",
         critical.join(", ")
     );
-    let (code, r, took) = timed_check(&ctx, by_slice("query", "\"s\"", &extra));
+    let (code, r) = run_check(&ctx, by_slice("query", "\"s\"", &extra));
     let comps = comparisons(&r);
     assert_eq!(comps.len(), n + 1);
     for c in comps.iter().filter(|c| c["slice"] != "all") {
@@ -144,6 +142,4 @@ fn thousands_of_slices_of_one_query_each() {
     assert_ne!(all["status"], "too-small");
     assert_eq!(code, if all["passed"] == true { 0 } else { 1 });
     assert!(comparison(&r, "ndcg@10", "all")["n"] == n);
-    // Debug build, shared CI machine: generous, but an accidental O(n²) per slice would blow it.
-    assert!(took < Duration::from_secs(30), "took {took:?}");
 }
