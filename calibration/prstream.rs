@@ -383,17 +383,17 @@ pub fn tables(s: &Sample, groups: bool) -> [MetricTable; 2] {
 }
 
 /// The verdict of `cfg` on the two tables through the stages `check` runs on two metric files:
-/// pair → slices → resample → label → judge → verdict.
+/// pair → slices → resample → label → judge (the verdict stage) → verdict.
 pub fn verdict(cfg: &Config, [base, cand]: &[MetricTable; 2]) -> Verdict {
-    use rag_gate::{judge, pair, resample, slices};
+    use rag_gate::{pair, resample, slices, verdict};
     let metrics = vec![METRIC.to_string()];
     let paired = pair::pair(base, cand, None, Missing::Error, &metrics).expect("paired");
     let slices = slices::build(cfg, &paired).expect("slices");
     let settings = resample::Settings::from_config(cfg);
     let mut comparisons = resample::compare_all(&paired, &slices, &metrics, &settings);
-    judge::label_comparisons(&mut comparisons);
-    let judged = judge::judge(cfg, &comparisons).expect("judged");
-    judge::verdict(&judged.results)
+    verdict::label_comparisons(&mut comparisons);
+    let judged = verdict::judge(cfg, &comparisons).expect("judged");
+    verdict::verdict(&judged.results)
 }
 
 /// How a verdict ends a pull request: its exit code, and green or amber when it is 0.

@@ -22,7 +22,7 @@
 //! Webb's six-point weights ±√(1/2), ±1, ±√(3/2); Cameron, Gelbach & Miller 2008; Webb 2023,
 //! Canadian J. Econ. 56:1005): a reference measured here only, not an engine method.
 
-use rag_gate::model::history::DriftStatus;
+use rag_gate::model::ledger::DriftStatus;
 use rag_gate::resample::estimate::{estimate, Input};
 use rag_gate::stats::interval::IntervalMethod;
 use rag_gate::stats::statistic::Statistic;
@@ -547,9 +547,9 @@ pub struct SetOutcome {
 /// Whether `check` with `min-moved = min_moved` leaves a passing `max-drop` on this set not
 /// judged: 1 to `min_moved − 1` moved, or (with `min_moved` above 1: check's rules) none moved
 /// where zero moves among n queries of a [0, 1] metric do not bound an unseen drop within the
-/// margin (`judge::no_op`).
+/// margin (`verdict::no_op`).
 pub fn not_judged_pass(o: &SetOutcome, min_moved: usize) -> bool {
-    use rag_gate::judge::no_op::{proven, unseen};
+    use rag_gate::verdict::no_op::{proven, unseen};
     let few = o.moved > 0 && o.moved < min_moved;
     let unproven_no_op =
         min_moved > 1 && o.moved == 0 && !proven(&unseen(o.n, 1.0, MARGIN, 0.05), MARGIN);
@@ -697,7 +697,7 @@ pub fn equivalence_edge(
             .collect();
         let ci = run_route(&d, None, route, resamples, set);
         t.sets += 1;
-        t.ci_misses += usize::from(rag_gate::judge::equivalent(ci, m));
+        t.ci_misses += usize::from(rag_gate::verdict::equivalent(ci, m));
     }
     t
 }
@@ -898,7 +898,7 @@ pub const DRIFT_BUDGET: f64 = 0.02;
 /// (i) The drift budget, n queries: main − anchor per query is `main_drift` plus right-skewed
 /// noise 0.1·(Exp(1) − 1); this change per query is `change` plus 0.05·N(0, 1). The three
 /// intervals of the report (candidate − anchor, main − anchor, candidate − main) decide as
-/// `check` does (`judge::drift::decide`); one decision per set.
+/// `check` does (`verdict::drift::decide`); one decision per set.
 pub fn drift_sets(
     seed: u64,
     sets: usize,
@@ -919,7 +919,7 @@ pub fn drift_sets(
         let d_cand: Vec<f64> = d_main.iter().zip(&d_change).map(|(m, c)| m + c).collect();
         let ci = |d: &[f64]| run_route(d, None, route, resamples, set);
         let (drift, main, own) = (ci(&d_cand), ci(&d_main), ci(&d_change));
-        out.push(rag_gate::judge::drift::decide(
+        out.push(rag_gate::verdict::drift::decide(
             drift[0] >= -DRIFT_BUDGET,
             main[0] < -DRIFT_BUDGET,
             own[0] >= 0.0,
@@ -961,7 +961,7 @@ impl Change {
 
 /// One set of [`drift_guarantees`]: the decision under each guarantee, [regular, distribution-
 /// free], by the rule before (a change that moved nothing always inherits) and after
-/// (`judge::drift::not_adding`), and whether no query of the change moved.
+/// (`verdict::drift::not_adding`), and whether no query of the change moved.
 #[derive(Debug, Clone, Copy)]
 pub struct DriftOutcome {
     pub before: [DriftStatus; 2],
@@ -986,7 +986,7 @@ pub fn drift_guarantees(
     route: Route,
 ) -> Vec<DriftOutcome> {
     use rag_gate::config::Guarantee;
-    use rag_gate::judge::drift::{decide, not_adding};
+    use rag_gate::verdict::drift::{decide, not_adding};
     let mut out = Vec::with_capacity(sets);
     for set in 0..sets {
         let mut rng = rng_for(seed, &format!("drift-g-{n}-{main_drift}-{change:?}"), set);

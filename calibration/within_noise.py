@@ -1,4 +1,4 @@
-"""How often the "unchanged beyond run-to-run noise" reading (src/noise/band.rs, judge::no_op::
+"""How often the "unchanged beyond run-to-run noise" reading (src/noise/band.rs, verdict::no_op::
 within_noise) is granted: for a nondeterministic no-op (the friction it removes) and for a
 regression at the margin (an upper bound on the escape it can add: a granted regression reads
 untouched, whatever its interval would have said).

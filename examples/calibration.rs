@@ -453,7 +453,7 @@ fn quantile(sets: usize, b: usize, seed: u64) {
     );
     for statistic in [Statistic::Median, Statistic::P95] {
         let t = std::time::Instant::now();
-        let fewest = rag_gate::judge::quantile_fewest(statistic.as_str()).unwrap_or(0);
+        let fewest = rag_gate::verdict::quantile_fewest(statistic.as_str()).unwrap_or(0);
         for n in [30, 50, 100, 200, 1000] {
             let default = IntervalMethod::BootstrapT;
             let at = sim::quantile_gate(seed, sets, n, statistic, 0.0, b, default);
@@ -481,14 +481,14 @@ fn quantile(sets: usize, b: usize, seed: u64) {
     }
 }
 
-/// (i) `max-drift` against an anchor, n = 200: the share of sets per decision of `judge::drift`.
+/// (i) `max-drift` against an anchor, n = 200: the share of sets per decision of `verdict::drift`.
 /// At the budget's edge (the candidate truly −b from the anchor, main within budget) a pass is
 /// false: at most 2.5% (+ 2 s.e.). On a spent main (truly −b − 0.01) the inherited-drift test
 /// decides: a change that truly adds a drift of 0.002 and passes is a false pass (at most 2.5%);
 /// a change with no effect passes as often as its noise lets its interval stay above zero; a
 /// change that truly improves by 0.01 passes with the test's power.
 fn drift(sets: usize, b: usize, seed: u64) {
-    use rag_gate::model::history::DriftStatus as S;
+    use rag_gate::model::ledger::DriftStatus as S;
     let m = sim::DRIFT_BUDGET;
     println!("max-drift = {m} against an anchor, n = 200 queries: main − anchor with right-skewed noise 0.1·(Exp(1) − 1), this change with 0.05·N(0, 1); share of sets that pass (within the budget, or inherited)");
     let cells = [
@@ -549,13 +549,13 @@ fn drift(sets: usize, b: usize, seed: u64) {
 
 /// (i) The inherited-drift rule at n = 30, 50, 200 under both guarantees, on a spent main (−b −
 /// 0.01), a metric in [0, 1]: the share of sets that pass (within, or inherited) by the rule
-/// before (a change that moved nothing always inherits) → after (`judge::drift::not_adding`).
+/// before (a change that moved nothing always inherits) → after (`verdict::drift::not_adding`).
 /// A drop of 0.01 carried by 8% or 15% of the queries is a false pass (escape); it is below the
 /// regular resolution p* = 1 − 0.025^(1/n) where its share is under p* (marked), the stated
 /// blind spot. Identical results and a no-op with noise passing is the other side (friction is
 /// the rest).
 fn drift_guarantees(sets: usize, b: usize, seed: u64) {
-    use rag_gate::model::history::DriftStatus;
+    use rag_gate::model::ledger::DriftStatus;
     use sim::Change;
     let m = sim::DRIFT_BUDGET;
     println!("the inherited-drift rule on a spent main (main − anchor −b − 0.01 + 0.1·(Exp(1) − 1)), a metric in [0, 1]; share of sets that pass (within the budget, or inherited), before (a change that moved nothing inherits under both guarantees) → after; [of them: sets where nothing of this change moved]");

@@ -23,7 +23,7 @@
 //!   candidate shifted by +5 ms: the p95 of one run's latencies rises by exactly the margin.
 //!
 //! Each attempt goes through what `check --comment` does: the sticky comment's state read
-//! (`publish::history`), the earlier attempts pooled (`check::analyze_with`), the next state
+//! (`publish::across_runs`), the earlier attempts pooled (`check::analyze_with`), the next state
 //! written within its budget and read back. Compared:
 //! - pooled: attempts keyed by the pull request's change (what rag-gate does: every trigger is
 //!   an attempt of one candidate);
@@ -36,7 +36,7 @@
 //! Figures carry their Monte-Carlo standard error (binomial, over the sets).
 
 use rag_gate::model::Verdict;
-use rag_gate::publish::history::{Context, History};
+use rag_gate::publish::across_runs::{Context, History};
 use rag_gate::publish::state;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -11,7 +11,7 @@ left out.
 Modules are checked the same way: each file stands for its top-level module (`report::json` for
 `report`), and no two modules may import each other, directly or through others. And no module
 may import one declared below it in src/lib.rs, whose `pub mod` lines list the rooms bottom up
-in the order the data flow (load → pair → resample → judge → report → publish).
+in the order the data flow (load → pair → resample → verdict → report → publish).
 
 Prints the loops or up-running imports and exits 1, or prints the floors (bottom up) and exits
 0. Run by .ci/run.

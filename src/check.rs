@@ -1,4 +1,4 @@
-//! The `check` and `compare` commands: load → pair → resample → judge → report (→ publish).
+//! The `check` and `compare` commands: load → pair → resample → verdict → report (→ publish).
 //! Plain functions from one stage to the next; nothing here prints.
 
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ use crate::protocol::verify::{verify, ProtocolReport, Side};
 use crate::protocol::Protocol;
 use crate::report;
 use crate::slices::Slice;
-use crate::{judge, pair, resample, slices};
+use crate::{pair, resample, slices, verdict};
 
 pub mod anchor;
 pub mod attempts;
@@ -380,7 +380,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
     report.baseline = Some(baseline.info);
     anchor::judge_anchor(cfg, &mut report, (&pooled.tables, pooled.summarised))?;
     if let Some(e) = efficiency {
-        judge::efficiency::add_to_verdict(&mut report, &e);
+        verdict::efficiency::add_to_verdict(&mut report, &e);
         report.efficiency = Some(e);
     }
     attempts_section(&mut report, pooled, (earlier, &pooling));
@@ -455,7 +455,7 @@ pub fn prepare(cfg: &Config) -> Result<Prepared> {
 }
 
 /// `[efficiency]`: both run cards read and the run-level gates judged on them and on the
-/// earlier attempts' cards (`judge::efficiency::worst_of`; None without cards). A card that
+/// earlier attempts' cards (`verdict::efficiency::worst_of`; None without cards). A card that
 /// cannot be opened names its gate-file key.
 fn efficiency_section(
     cfg: &Config,
@@ -474,13 +474,13 @@ fn efficiency_section(
     };
     let cards = [read("baseline", b)?, read("candidate", c)?];
     let written = [b.written.as_str(), c.written.as_str()];
-    let mut e = judge::efficiency::section(cfg, written, [&cards[0], &cards[1]])?;
+    let mut e = verdict::efficiency::section(cfg, written, [&cards[0], &cards[1]])?;
     let folded = earlier
         .summary
         .as_ref()
         .map(|s| ((s.first, s.last), s.alone_failed.as_slice()));
     let (warnings, reads) =
-        judge::efficiency::worst_of(cfg, (written, &cards[0]), &mut e, &earlier.cards(), folded);
+        verdict::efficiency::worst_of(cfg, (written, &cards[0]), &mut e, &earlier.cards(), folded);
     e.warnings.extend(warnings);
     let pooled = Pooling {
         reads: reads
@@ -840,11 +840,11 @@ fn compare_and_judge(
         (metrics, earlier, &mut pooling),
         &mut comparisons,
     )?;
-    judge::label_comparisons(&mut comparisons);
+    verdict::label_comparisons(&mut comparisons);
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         explain_regressions(&mut comparisons, &ranks(b), &ranks(c));
     }
-    let judged = judge::judge(cfg, &comparisons)?;
+    let judged = verdict::judge(cfg, &comparisons)?;
     let mut found = Findings {
         gates: judged.results,
         warnings: judged.warnings,
@@ -868,7 +868,7 @@ fn compare_and_judge(
         .extend(shrunk_slices(cfg, paired, &mut found.gates));
     found
         .warnings
-        .extend(judge::resolution::resolution(cfg, &comparisons, &found.gates).1);
+        .extend(verdict::resolution::resolution(cfg, &comparisons, &found.gates).1);
     found.comparisons = comparisons;
     Ok((found, holes))
 }
@@ -981,14 +981,14 @@ fn pool_file_coverage(
 }
 
 /// Slices the trusted side makes large enough but the pairing left too small to judge: their
-/// gates fail, whatever `on-small-slice` says (`judge::shrunk_slices`); the warnings.
+/// gates fail, whatever `on-small-slice` says (`verdict::shrunk_slices`); the warnings.
 fn shrunk_slices(cfg: &Config, paired: &Paired, gates: &mut [GateResult]) -> Vec<String> {
     let paired_n: BTreeMap<String, usize> = paired
         .tags
         .iter()
         .flat_map(|(t, vs)| vs.iter().map(move |(v, m)| (format!("{t}={v}"), m.len())))
         .collect();
-    judge::shrunk_slices(cfg, gates, &paired.trusted_sizes, &paired_n)
+    verdict::shrunk_slices(cfg, gates, &paired.trusted_sizes, &paired_n)
 }
 
 /// The judge's warnings and, with `gate-on = "corrected"`, the gates it could not be trusted on
@@ -1126,15 +1126,15 @@ fn build_report(
         schema_version: SCHEMA_VERSION,
         rag_gate_version: env!("CARGO_PKG_VERSION").to_string(),
         gate_id: cfg.id.clone(),
-        verdict: judge::verdict(&found.gates),
-        headline: judge::headline_at(
+        verdict: verdict::verdict(&found.gates),
+        headline: verdict::headline_at(
             &found.gates,
             &found.comparisons,
             1.0 - cfg.bootstrap.confidence,
         ),
         guarantee: cfg.verdict.guarantee.as_str().into(),
         on_inconclusive: cfg.verdict.on_inconclusive.as_str().into(),
-        resolution: judge::resolution::resolution(cfg, &found.comparisons, &found.gates).0,
+        resolution: verdict::resolution::resolution(cfg, &found.comparisons, &found.gates).0,
         seed: cfg.bootstrap.seed,
         resamples: cfg.bootstrap.resamples,
         confidence: cfg.bootstrap.confidence,

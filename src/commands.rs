@@ -376,14 +376,14 @@ fn analyze_across_runs(
 ) -> Result<(crate::check::Analysis, Option<String>, Option<String>)> {
     let history = match publish.comment {
         crate::publish::CommentMode::Off => Default::default(),
-        _ => crate::publish::history::read(publish, env),
+        _ => crate::publish::across_runs::read(publish, env),
     };
     let earlier = history.earlier();
     let mut analysis = analyze_with(cfg, &earlier)?;
     let report = &mut analysis.report;
-    let flipped = crate::publish::history::flip_warning(&earlier, report.verdict);
+    let flipped = crate::publish::across_runs::flip_warning(&earlier, report.verdict);
     report.warnings.extend(flipped);
-    let alone = crate::publish::history::alone_flips(&earlier, report);
+    let alone = crate::publish::across_runs::alone_flips(&earlier, report);
     report.warnings.extend(alone);
     let hidden = history
         .next(
@@ -392,7 +392,7 @@ fn analyze_across_runs(
             (&analysis.own, &analysis.extra),
         )
         .map(|mut state| {
-            report.looks = crate::publish::history::looks_report(&state);
+            report.looks = crate::publish::across_runs::looks_report(&state);
             let tuning = report.looks.iter().flat_map(|l| l.tuning.clone());
             report.warnings.extend(tuning);
             let key = history.ctx.key.as_deref();
@@ -484,7 +484,7 @@ pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     report
         .warnings
         .extend(unbounded_under_distribution_free(&cfg, &report));
-    report.resolution = crate::judge::resolution::of_comparisons(&cfg, &report.comparisons);
+    report.resolution = crate::verdict::resolution::of_comparisons(&cfg, &report.comparisons);
     let stdout = write_outputs(&report, &outputs(&args.output), &reads)?;
     Ok(Outcome {
         stdout,
@@ -588,7 +588,7 @@ fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<St
         .comparisons
         .iter()
         .filter_map(|c| {
-            let (why, _) = crate::judge::too_small(&strict, c)?;
+            let (why, _) = crate::verdict::too_small(&strict, c)?;
             Some(format!("{} on {} ({why})", c.metric, c.slice))
         })
         .collect();

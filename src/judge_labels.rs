@@ -43,7 +43,7 @@ pub struct JudgeEvals {
     pub slices: Vec<Slice>,
 }
 
-/// What the judge stage hands back: the report section, the gated comparisons to judge (the
+/// What `[judge]` hands back: the report section, the gated comparisons to judge (the
 /// corrected ones with `gate-on = "corrected"`), and why some were not judged.
 pub struct Applied {
     pub report: JudgeReport,

@@ -1,6 +1,6 @@
 //! rag-gate: a paired-bootstrap regression gate for per-query retrieval metrics.
 //!
-//! Data flows one way: load → pair → resample → judge → report → publish.
+//! Data flows one way: load → pair → resample → verdict → report → publish.
 //!
 //! # The library
 //!
@@ -79,7 +79,7 @@ pub mod resample; // stage: metric × slice → means, win/tie/loss, worst, boot
 #[doc(hidden)]
 pub mod judge_labels; // stage: a model's relevance labels corrected by the human ones (PPI)
 #[doc(hidden)]
-pub mod judge; // stage: labels; gates × slices → pass / fail / too small; verdict and headline
+pub mod verdict; // stage: gates × slices → pass / fail / too small; the verdict and its headline
 #[doc(hidden)]
 pub mod provenance; // where a baseline came from: the file `baseline fetch` writes and `check` reads
 #[doc(hidden)]
@@ -91,7 +91,7 @@ pub mod forge; // the code hosts: GitHub and GitLab, on one shared transport, to
 #[doc(hidden)]
 pub mod publish; // the sticky PR comment, job summary, outputs, annotations, check run
 
-pub mod check; // the check and compare analysis: load → pair → resample → judge → report
+pub mod check; // the check and compare analysis: load → pair → resample → verdict → report
 #[doc(hidden)]
 pub mod cli; // clap definitions of every command
 #[doc(hidden)]
@@ -104,7 +104,7 @@ pub mod aa; // the aa command: replicates of one commit → noise, flaky queries
 #[doc(hidden)]
 pub mod baseline; // the baseline fetch command: merge-base → run → artifact → folder + provenance
 #[doc(hidden)]
-pub mod history; // ledger record and anchor write: main's chained ledger, reviewed re-anchoring
+pub mod ledger; // ledger record and anchor write: main's chained ledger, reviewed re-anchoring
 #[doc(hidden)]
 pub mod init; // the init command: two metric files → a commented gate file that check accepts
 #[doc(hidden)]
@@ -130,8 +130,8 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Aa(args) => aa::run(&args),
         #[cfg(feature = "github")]
         cli::Command::Baseline(cli::BaselineCommand::Fetch(args)) => baseline::fetch(&args),
-        cli::Command::Ledger(cli::LedgerCommand::Record(args)) => history::ledger_record(&args),
-        cli::Command::Anchor(cli::AnchorCommand::Write(args)) => history::anchor_write(&args),
+        cli::Command::Ledger(cli::LedgerCommand::Record(args)) => ledger::ledger_record(&args),
+        cli::Command::Anchor(cli::AnchorCommand::Write(args)) => ledger::anchor_write(&args),
         #[cfg(not(feature = "github"))]
         cli::Command::Baseline(cli::BaselineCommand::Fetch(_)) => Err(Error::Fetch(
             "this rag-gate was built without the GitHub client (cargo feature `github`); use a \

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod date;
-pub mod history;
+pub mod ledger;
 pub mod looks;
 pub mod plan;
 
@@ -198,7 +198,7 @@ pub struct Report {
     /// `[anchor]`: the drift of every `max-drift` gate against the approved anchor, and main's
     /// ledger (absent without an anchor).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub anchor: Option<history::AnchorReport>,
+    pub anchor: Option<ledger::AnchorReport>,
     /// A re-run of the judged commit: the attempts judged together (absent on a first attempt,
     /// and without the sticky comment's state).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -603,7 +603,7 @@ pub struct Comparison {
     pub untouched: bool,
     /// With `[noise] file`: some query moved beyond tie-epsilon but none beyond its run-to-run
     /// band, and the mean delta lies within the run-level noise floor (`noise::band`); the
-    /// statistical rules read "untouched" where the bands allow it (`judge`).
+    /// statistical rules read "untouched" where the bands allow it (`verdict`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub within_noise: Option<WithinNoise>,
     /// The largest change one query's value can make: 1 for a metric bounded to [0, 1], else
@@ -612,7 +612,7 @@ pub struct Comparison {
     pub value_range: f64,
     /// For a median or p95: each side's type 7 quantile and the share of that side's values
     /// equal to it (within tie-epsilon), which says whether the quantile sits on an atom
-    /// (`judge::atom_words`). None for the mean.
+    /// (`verdict::atom_words`). None for the mean.
     #[serde(skip)]
     pub atom: Option<Atom>,
     /// The standard error of `estimate` and its degrees of freedom, behind `mde` (what the
@@ -649,7 +649,7 @@ pub struct Comparison {
     /// The margin m behind `label`: the smallest delta-rule margin of the gates on this
     /// comparison, else `practical_tie`.
     pub margin: f64,
-    /// Set by the judge stage (`judge::label_comparisons`); resample leaves it empty.
+    /// Set by the verdict stage (`verdict::label_comparisons`); resample leaves it empty.
     pub label: Option<Label>,
     /// |delta| at or below this is a practical tie; counts at that threshold.
     pub practical_tie: f64,
@@ -801,7 +801,7 @@ pub enum Label {
 }
 
 impl Comparison {
-    /// The judge's label ("" before the judge stage ran).
+    /// The judge's label ("" before the verdict stage ran).
     pub fn label_str(&self) -> &'static str {
         self.label.map_or("", Label::as_str)
     }
@@ -941,7 +941,7 @@ pub enum NotJudged {
     MinQueries,
     /// Group unit: fewer effective groups than `min-groups`.
     MinGroups,
-    /// A median or p95 on so few queries that fewer than `judge::TAIL_VALUES` lie beyond its
+    /// A median or p95 on so few queries that fewer than `verdict::TAIL_VALUES` lie beyond its
     /// quantile (a p95 on fewer than 100).
     ThinTail,
     /// A passing `fail-if-significant-drop` whose sign-flip p-value cannot go below Holm's α/m.
@@ -953,11 +953,11 @@ pub enum NotJudged {
     /// `min` (`min-moved`).
     TooFewMoved { moved: usize, min: usize },
     /// A passing `max-drop` / `max-change` on which no unit moved, where zero moves among this
-    /// many units cannot rule out an unseen drop beyond the margin (`judge::no_op`); `needed`
+    /// many units cannot rule out an unseen drop beyond the margin (`verdict::no_op`); `needed`
     /// units would (None for a zero margin).
     NothingMoved { needed: Option<usize> },
     /// A passing `max-drop` / `max-change` on a median or p95 that sits on an atom
-    /// (`judge::ATOM_SHARE` or more of each side's values equal its quantile).
+    /// (`verdict::ATOM_SHARE` or more of each side's values equal its quantile).
     OnAtom,
     /// The slice's mean judged@k is below `min-judged`.
     TooFewJudgments,
@@ -1163,7 +1163,7 @@ pub struct RunCard {
 }
 
 /// The Efficiency section: both run cards side by side, each run-level metric, the run-level
-/// gates (`judge::efficiency`).
+/// gates (`verdict::efficiency`).
 #[derive(Debug, Clone, Serialize)]
 pub struct EfficiencyReport {
     /// The run cards as written (gate file or command line).
@@ -1177,7 +1177,7 @@ pub struct EfficiencyReport {
     pub metrics: Vec<RunMetric>,
     /// One per run-level gate rule, in gate-file order.
     pub gates: Vec<RunGateResult>,
-    /// Run-level gates with too few measurements for their margin (`judge::run_rules`), added
+    /// Run-level gates with too few measurements for their margin (`verdict::run_rules`), added
     /// to the report's warnings with the verdict.
     #[serde(skip)]
     pub warnings: Vec<String>,

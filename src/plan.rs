@@ -46,7 +46,7 @@ fn plan(cfg: &Config, args: &PlanArgs) -> Result<PlanReport> {
     let known: BTreeSet<&str> = prepared.slices.iter().map(|s| s.name.as_str()).collect();
     let mut targets: Vec<(&Gate, String)> = Vec::new();
     for gate in &cfg.gates {
-        for slice in crate::judge::gate_slices(cfg, gate, &known)? {
+        for slice in crate::verdict::gate_slices(cfg, gate, &known)? {
             targets.push((gate, slice));
         }
     }
@@ -84,7 +84,7 @@ fn plan(cfg: &Config, args: &PlanArgs) -> Result<PlanReport> {
                 gate.metric,
                 gate.statistic.as_str(),
                 crate::numbers::count(
-                    crate::judge::quantile_fewest(gate.statistic.as_str()).unwrap_or(0),
+                    crate::verdict::quantile_fewest(gate.statistic.as_str()).unwrap_or(0),
                     "query",
                     "queries"
                 )
@@ -259,7 +259,7 @@ fn too_small(cfg: &Config, report: &mut PlanReport) {
             continue;
         };
         let loss = cost / res.share.max(1e-300);
-        let Some(k) = crate::judge::resolution::units_closing(res.margin, loss, conf) else {
+        let Some(k) = crate::verdict::resolution::units_closing(res.margin, loss, conf) else {
             continue;
         };
         report.warnings.push(format!(

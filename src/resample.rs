@@ -143,7 +143,7 @@ impl Settings {
                 });
             }
             // The inherited-drift rule reads this change's own low bound at 0 (`max-drop` at
-            // margin 0, `judge::drift::not_adding`): a close call there is re-run, and under
+            // margin 0, `verdict::drift::not_adding`): a close call there is re-run, and under
             // distribution-free the bound reaches an unseen loss. Not a margin of the label.
             if g.max_drift.is_some() {
                 checks.push(BoundCheck {

@@ -23,7 +23,7 @@ use crate::model::looks::{Earlier, Series};
 use crate::model::{
     Comparison, DeltaAtBound, GateBounds, GateResult, GateStatus, JudgedBounds, NotJudged,
 };
-use crate::{judge, pair, resample, slices};
+use crate::{pair, resample, slices, verdict};
 
 /// Both sides' evaluations and the queries file (for slices).
 pub struct Runs<'a> {
@@ -150,8 +150,8 @@ fn pass(
     let settings = resample::Settings::from_config(cfg);
     let mut comps = resample::compare_all(&paired, &sl, metrics, &settings);
     resample::range::clamp_intervals(&mut comps);
-    judge::label_comparisons(&mut comps);
-    let gates = judge::judge(cfg, &comps)?.results;
+    verdict::label_comparisons(&mut comps);
+    let gates = verdict::judge(cfg, &comps)?.results;
     Ok((comps, gates))
 }
 
@@ -536,13 +536,13 @@ fn min_judged(cfg: &Config, c: &Comparison, r: &mut GateResult) -> Option<String
     } else {
         // Only the candidate's rankings fall below: undecided on this pull request; it fails
         // at an observed drop of half the margin or more (or when its rule failed), and is
-        // inconclusive otherwise (`judge::undecided`).
+        // inconclusive otherwise (`verdict::undecided`).
         let why = format!(
             "the candidate's mean judged@{} {:.3} < min-judged {min}, too few judgments to judge",
             j.k.unwrap_or(0),
             lowest,
         );
-        crate::judge::undecided(r, &why, NotJudged::TooFewJudgments, c);
+        crate::verdict::undecided(r, &why, NotJudged::TooFewJudgments, c);
     }
     Some(format!(
         "gate #{} {} on {}: {}",

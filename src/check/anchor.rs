@@ -1,12 +1,12 @@
 //! `[anchor]` in `check`: the candidate and main (the baseline) each paired with the approved
-//! anchor by the same load → pair → resample → judge stages as the baseline (a second and third
+//! anchor by the same load → pair → resample → verdict stages as the baseline (a second and third
 //! analysis of the same gate file, on the `max-drift` gates as `max-drop` rules), main's ledger
-//! read beside the baseline, and each gate × slice judged by `judge::drift`.
+//! read beside the baseline, and each gate × slice judged by `verdict::drift`.
 
 use crate::config::{AnchorSettings, BaselineSettings, Config, InputSpec, ReportSettings};
 use crate::error::{Error, Result};
-use crate::load::history::{self, LedgerRead};
-use crate::model::history::{AnchorReport, Ledger, LedgerStatus, Spend};
+use crate::load::ledger::{self, LedgerRead};
+use crate::model::ledger::{AnchorReport, Ledger, LedgerStatus, Spend};
 use crate::model::{Comparison, GateResult, Report};
 
 /// The gate file narrowed to its `max-drift` gates, each a `max-drop` with the budget as its
@@ -102,14 +102,14 @@ fn ledger(
         .ledger
         .as_ref()
         .map(|l| l.path.clone())
-        .unwrap_or_else(|| history::beside(&base.path, ".ledger.json"));
+        .unwrap_or_else(|| ledger::beside(&base.path, ".ledger.json"));
     let results = match base.kind {
         crate::config::InputKind::Metrics { .. } => {
-            history::file_sha256(&base.path, &base.shown()).ok()
+            ledger::file_sha256(&base.path, &base.shown()).ok()
         }
         crate::config::InputKind::Run => None,
     };
-    match history::read_ledger(
+    match ledger::read_ledger(
         &path,
         &path.display().to_string(),
         anchor_sha,
@@ -154,7 +154,7 @@ fn drift_rows(
     two: [&Report; 2],
     ledger: Option<&Ledger>,
     name: &str,
-) -> Vec<crate::model::history::DriftRow> {
+) -> Vec<crate::model::ledger::DriftRow> {
     let [cand, main] = two;
     let mut drift = Vec::new();
     for r in &cand.gates {
@@ -177,7 +177,7 @@ fn drift_rows(
             .find(|g| g.index == r.gate)
             .and_then(|g| g.max_drift)
             .unwrap_or(0.0);
-        let pairs = crate::judge::drift::Pairs {
+        let pairs = crate::verdict::drift::Pairs {
             result: r,
             candidate: c,
             main_result: Some(main_result),
@@ -187,7 +187,7 @@ fn drift_rows(
             confidence: cfg.bootstrap.confidence,
         };
         let (result, row, warning) =
-            crate::judge::drift::judge(&pairs, budget, name, spent_by(ledger, c));
+            crate::verdict::drift::judge(&pairs, budget, name, spent_by(ledger, c));
         report.gates.push(result);
         report.warnings.extend(warning);
         drift.push(row);
@@ -207,9 +207,9 @@ pub fn judge_anchor(
 ) -> Result<()> {
     let Some(a) = &cfg.anchor else { return Ok(()) };
     require_sidecar(cfg, a)?;
-    let anchor_sha = history::file_sha256(&a.file.path, &a.file.shown())
+    let anchor_sha = ledger::file_sha256(&a.file.path, &a.file.shown())
         .map_err(|e| cfg.error_at(&a.file.span, format!("[anchor] file: {e}")))?;
-    let record = history::anchor_record(&a.file.path, &a.file.shown())?;
+    let record = ledger::anchor_record(&a.file.path, &a.file.shown())?;
     let name = a
         .name
         .clone()
@@ -234,8 +234,8 @@ pub fn judge_anchor(
             crate::safe_text::shown(&name)
         ));
     }
-    report.verdict = crate::judge::verdict(&report.gates);
-    report.headline = crate::judge::headline_at(
+    report.verdict = crate::verdict::verdict(&report.gates);
+    report.headline = crate::verdict::headline_at(
         &report.gates,
         &report.comparisons,
         1.0 - cfg.bootstrap.confidence,

@@ -381,7 +381,7 @@ pub struct Gate {
     pub fail_if_significant_drop: Option<f64>,
     pub max_loss_rate: Option<f64>,
     /// Drift budget: the candidate against `[anchor]`, judged like `max-drop` (the CI's worse
-    /// bound must stay within the budget), with the inherited-drift rule (`judge::drift`).
+    /// bound must stay within the budget), with the inherited-drift rule (`verdict::drift`).
     pub max_drift: Option<f64>,
     /// The worst loss one unit (a query, or a group's mean) can take on this metric: what a
     /// distribution-free bound puts at its unseen point, and the worst cost the resolution
@@ -454,7 +454,7 @@ pub const DEFAULT_MIN_GROUPS: usize = 8;
 /// A passing `max-drop` / `max-change` on a comparison where at least one but fewer than this
 /// many units moved (delta beyond tie-epsilon) is not judged: below 8 moved queries a drop
 /// carried by the few that moved passes `max-drop` at the margin in 5–36% of sets
-/// (calibration/results.txt); where none moved, `judge::no_op` decides.
+/// (calibration/results.txt); where none moved, `verdict::no_op` decides.
 pub const DEFAULT_MIN_MOVED: usize = 8;
 pub const DEFAULT_METHOD: Method = Method::BootstrapT;
 pub const DEFAULT_WORST: usize = 5;

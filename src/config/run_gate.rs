@@ -1,6 +1,6 @@
 //! `[efficiency]` and the run-level `[[gate]]` tables: a gate with `max-increase`,
 //! `max-decrease`, `min`, `max` or `at` is judged on the run cards' run-level values, not on
-//! per-query metrics (`judge::efficiency`). Checked here: the amounts, one kind of rule per gate,
+//! per-query metrics (`verdict::efficiency`). Checked here: the amounts, one kind of rule per gate,
 //! a known direction, a rule that fits it, `at` only on `qps`.
 
 use toml::{Spanned, Value};

@@ -1,5 +1,5 @@
 //! The pull request's change as the forge lists it, hashed: the key of a candidate's attempts
-//! (`publish::history`). An empty commit, an amend of the message, a rebase or a merge of main
+//! (`publish::across_runs`). An empty commit, an amend of the message, a rebase or a merge of main
 //! that touches none of the pull request's files leave it as it was; any edit of a changed
 //! file, or a file added to the change, makes a new one.
 //!

@@ -1,6 +1,6 @@
 //! The forge's monotonic reference for a request's checks, so that a sticky comment whose state
 //! went back in time (an older signed state pasted back) or disappeared can be told
-//! (`publish::history`): the number of this check's run, and the numbers of the request's
+//! (`publish::across_runs`): the number of this check's run, and the numbers of the request's
 //! earlier runs that finished.
 //!
 //! GitHub: workflow run numbers, which count up by one per run of a workflow (`GET

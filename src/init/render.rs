@@ -146,7 +146,7 @@ fn verdict(s: &mut String, d: &Design, critical: &[String]) {
         let needs = m
             .parse::<f64>()
             .ok()
-            .and_then(|m| crate::judge::resolution::units_closing(m, 1.0, DEFAULT_CONFIDENCE))
+            .and_then(|m| crate::verdict::resolution::units_closing(m, 1.0, DEFAULT_CONFIDENCE))
             .map_or(String::new(), |k| format!("{k} {}", unit_words(d)));
         let _ = writeln!(
             s,

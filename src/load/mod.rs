@@ -2,7 +2,7 @@
 //! The format is chosen by an explicit `format` key, else by extension, else by sniffing.
 
 pub mod columns;
-pub mod history;
+pub mod ledger;
 pub mod judge;
 mod csv_table;
 mod jsonl;

@@ -10,7 +10,7 @@
 //! ([`WithinNoise`]). The floor is needed too: moves each within its band but all in one
 //! direction add up to a shift two runs of one commit do not show. What such moves can carry on
 //! the slice's n queries is at most the F largest bands summed, over n; the judge reads the
-//! comparison untouched where that is within the rule's margin (`judge`).
+//! comparison untouched where that is within the rule's margin (`verdict`).
 //!
 //! Only the mean is read this way: a median or p95 keeps tie-epsilon. A slice the noise file did
 //! not measure, or a version 1 file (no bands), keeps tie-epsilon too.

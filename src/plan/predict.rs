@@ -1,5 +1,5 @@
 //! What the gate file will do to the team's pull requests, predicted on its own pair by the
-//! stages `check` runs (resample → judge → verdict), on pull requests made from the pair:
+//! stages `check` runs (resample → the verdict stage), on pull requests made from the pair:
 //!
 //! - an **honest** pull request: the pair with the two sides swapped on each unit (query, or
 //!   group under the group unit) with chance 1/2: the same queries move by the same amounts,
@@ -66,11 +66,11 @@ pub fn stream(
 fn ending(cfg: &Config, paired: &Paired, slices: &[Slice], metrics: &[String]) -> usize {
     let settings = crate::resample::Settings::from_config(cfg);
     let mut comparisons = crate::resample::compare_all(paired, slices, metrics, &settings);
-    crate::judge::label_comparisons(&mut comparisons);
-    let Ok(judged) = crate::judge::judge(cfg, &comparisons) else {
+    crate::verdict::label_comparisons(&mut comparisons);
+    let Ok(judged) = crate::verdict::judge(cfg, &comparisons) else {
         return 2;
     };
-    let v = crate::judge::verdict(&judged.results);
+    let v = crate::verdict::verdict(&judged.results);
     match (
         crate::check::exit_code(v, cfg.verdict.on_inconclusive.as_str()),
         v.as_str(),

@@ -8,7 +8,7 @@
 
 pub mod actions;
 pub mod args;
-pub mod history;
+pub mod across_runs;
 pub mod state;
 #[cfg(feature = "github")]
 pub mod sticky;
@@ -356,7 +356,7 @@ mod post {
     pub(super) fn read_comment(
         _: &PublishArgs,
         _: &GithubEnv,
-    ) -> Result<(crate::publish::history::Context, Option<String>), String> {
+    ) -> Result<(crate::publish::across_runs::Context, Option<String>), String> {
         Ok(Default::default())
     }
 

@@ -210,7 +210,7 @@ fn with_hidden(page: &str, hidden: &str) -> String {
 pub(super) fn read_comment(
     args: &PublishArgs,
     env: &GithubEnv,
-) -> Result<(history::Context, Option<String>), String> {
+) -> Result<(across_runs::Context, Option<String>), String> {
     let key = args.comment_key.clone().unwrap_or_default();
     let marker = markdown::marker(&key);
     let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
@@ -226,7 +226,7 @@ pub(super) fn read_comment(
     ) else {
         return Ok(Default::default());
     };
-    let ctx = history::Context {
+    let ctx = across_runs::Context {
         commit: env.judged_commit(),
         run: env.run.as_ref().map(|(r, a)| format!("{r}/{a}")),
         scope: format!("{repo}#{pr}/{id}"),
@@ -260,11 +260,11 @@ fn read_note(
     env: &GithubEnv,
     gl: &crate::forge::gitlab::GitlabEnv,
     id: &str,
-) -> Result<(history::Context, Option<String>), String> {
+) -> Result<(across_runs::Context, Option<String>), String> {
     let Ok((mr, token)) = gitlab_target(args, gl) else {
         return Ok(Default::default());
     };
-    let ctx = history::Context {
+    let ctx = across_runs::Context {
         commit: gl.judged_commit(),
         run: gl
             .pipeline_job
@@ -302,14 +302,14 @@ type Read = (
 
 /// `ctx` with the change and the standing read from the forge, their errors without the token.
 fn with_read(
-    ctx: history::Context,
+    ctx: across_runs::Context,
     (body, change, standing): Read,
     token: &Token,
-) -> (history::Context, Option<String>) {
+) -> (across_runs::Context, Option<String>) {
     let change = change.map_err(|e| redact(&e, Some(token)));
     let standing = standing.map(|s| s.map_err(|e| redact(&e, Some(token))));
     (
-        history::Context {
+        across_runs::Context {
             change: Some(change),
             standing,
             ..ctx

@@ -5,10 +5,10 @@
 
 use std::fmt::Write;
 
-use crate::judge::drift::budget_line;
-use crate::model::history::{AnchorReport, DriftRow, Interval, LedgerStatus};
+use crate::model::ledger::{AnchorReport, DriftRow, Interval, LedgerStatus};
 use crate::model::Report;
 use crate::numbers::{percent, plain, signed};
+use crate::verdict::drift::budget_line;
 
 const HEADERS: [&str; 8] = [
     "gate",
@@ -138,7 +138,7 @@ pub fn html(r: &Report, esc: impl Fn(&str) -> String) -> String {
     for d in &a.drift {
         let failing = matches!(
             d.status,
-            crate::model::history::DriftStatus::Crossed | crate::model::history::DriftStatus::Added
+            crate::model::ledger::DriftStatus::Crossed | crate::model::ledger::DriftStatus::Added
         );
         s.push_str(if failing {
             "<tr class=\"failing\">"

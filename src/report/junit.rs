@@ -18,9 +18,9 @@
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 
-use crate::judge::check_line;
 use crate::model::{GateResult, GateStatus, Report, RunGateStatus};
 use crate::safe_text::{one_line, shown};
+use crate::verdict::check_line;
 
 /// The report of one gate file as a JUnit document with one suite.
 pub fn render(report: &Report) -> String {

@@ -113,7 +113,7 @@ pub fn rank_move(m: &RankMove) -> String {
 /// (margin 0.0500)", and one line per slice where the worst cost exceeds its margin. Nothing
 /// for a report without gates.
 pub fn resolution_lines(r: &Report) -> Vec<String> {
-    let lines = crate::judge::resolution::header_lines(&r.resolution, &r.unit);
+    let lines = crate::verdict::resolution::header_lines(&r.resolution, &r.unit);
     lines
         .into_iter()
         .enumerate()

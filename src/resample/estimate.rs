@@ -333,7 +333,7 @@ pub fn estimate_crossed(
         (Some(p), _) => quantile_part(&c, p),
     };
     // Nothing moved (every |delta| within tie-epsilon): the interval is the point, whatever
-    // the number of units (untouched, `judge`).
+    // the number of units (untouched, `verdict`).
     if x.deltas.iter().all(|d| d.abs() <= x.tie_epsilon) {
         part.iv.bounds = [part.point, part.point];
         part.iv.mc_se = [0.0, 0.0];

@@ -28,7 +28,7 @@
 //! it (the bootstrap principle: the resampling world repeats what is done to the sample; Efron
 //! & Tibshirani 1993 §12.5, Hall 1992 §1.2), and the procedure never forms that pivot on a
 //! sample without spread: such a sample reads its point, and nothing moved reads untouched
-//! (`stats::ties`, `judge`). Conditioning the resampled pivot on spread is that rule's
+//! (`stats::ties`, `verdict`). Conditioning the resampled pivot on spread is that rule's
 //! resampling counterpart. What the dropped resamples stood for, a change that touched none of
 //! the units drawn, is the gate's stated blind spot: their share reaches α/2 only when k/n is
 //! below the resolution p* = 1 − (α/2)^(1/n) (`ties::unseen_share`), and there the Student t

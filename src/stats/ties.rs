@@ -18,11 +18,11 @@
 //! is in `calibration/results.txt` and docs/statistics.md ("The verdict").
 //!
 //! Where every unit has the same mean (nothing moved, or every unit moved alike) there is no
-//! spread and the interval is the point: nothing moved reads untouched (`judge`), and what such
+//! spread and the interval is the point: nothing moved reads untouched (`verdict`), and what such
 //! a sample cannot see is the gate's resolution, 1 − (α/2)^(1/G) of G units ([`unseen_share`],
 //! the exact Clopper–Pearson bound for 0 of G at the interval's one-sided level; Clopper &
 //! Pearson 1934, Biometrika 26:404; ≈ 3.7/G, the "rule of three" of Hanley & Lippman-Hand 1983,
-//! JAMA 249:1743), stated in every report (`judge::resolution`).
+//! JAMA 249:1743), stated in every report (`verdict::resolution`).
 //!
 //! Ties are counted among the unit means ([`tied_share`]) for the reports and references.
 //!

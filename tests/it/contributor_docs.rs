@@ -1,5 +1,5 @@
 //! The contributor's map stays true: every file or folder of the repository that ARCHITECTURE.md,
-//! CONTRIBUTING.md and docs/development.md name in backticks (`src/judge.rs`, `scripts/msrv.py`,
+//! CONTRIBUTING.md and docs/development.md name in backticks (`src/verdict.rs`, `scripts/msrv.py`,
 //! `tests/it/support/`) exists, so a file moved or renamed without its map fails here with the
 //! page and the path. Both pages are linked from the README and docs/development.md.
 

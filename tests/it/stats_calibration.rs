@@ -242,7 +242,7 @@ fn median_and_p95_gates_are_covered_near_95_percent_on_paired_sides() {
 /// (binomial error ±1.3 points at 2.5%).
 #[test]
 fn max_drift_passes_a_candidate_at_the_budgets_edge_at_most_alpha() {
-    use rag_gate::model::history::DriftStatus as S;
+    use rag_gate::model::ledger::DriftStatus as S;
     let m = sim::DRIFT_BUDGET;
     let route = Route::Report(IntervalMethod::BootstrapT);
     let passes = |main: f64, change: f64, sets: usize| {
@@ -268,7 +268,7 @@ fn the_inherited_drift_rule_reads_nothing_moved_as_max_drop_does_under_each_guar
     // A spent main and a hit@1 drop of 0.01 carried by 8% of 30 queries: about 8% of sets move
     // none of the change's queries. Under regular they inherit (below the resolution, 11.6% of
     // 30: the stated blind spot); under distribution-free they no longer do.
-    use rag_gate::model::history::DriftStatus as S;
+    use rag_gate::model::ledger::DriftStatus as S;
     let m = sim::DRIFT_BUDGET;
     let route = Route::Report(IntervalMethod::BootstrapT);
     let change = sim::Change::Carried(0.08);

@@ -65,7 +65,7 @@ fn cmp(
         p_floor: 1.0 / 10_001.0,
         mde: (ci[1] - ci[0]) / 3.92 * 2.8,
         margin: 0.01,
-        label: Some(rag_gate::judge::label(ci, true, 0.01)),
+        label: Some(rag_gate::verdict::label(ci, true, 0.01)),
         practical_tie: 0.01,
         practical_wins: wtl.0,
         practical_ties: wtl.1,
@@ -204,7 +204,7 @@ pub fn failing_report() -> Report {
         rag_gate_version: "0.1.0".to_string(),
         gate_id: "prod".to_string(),
         verdict: Verdict::Fail,
-        headline: rag_gate::judge::headline(&gates, &comparisons),
+        headline: rag_gate::verdict::headline(&gates, &comparisons),
         guarantee: "regular".to_string(),
         on_inconclusive: "pass".to_string(),
         resolution: vec![],
@@ -258,7 +258,7 @@ pub fn passing_report() -> Report {
     r.gates.retain(|g| g.status == GateStatus::Pass);
     r.comparisons.retain(|c| c.slice == "all");
     r.warnings.clear();
-    r.headline = rag_gate::judge::headline(&r.gates, &r.comparisons);
+    r.headline = rag_gate::verdict::headline(&r.gates, &r.comparisons);
     r
 }
 

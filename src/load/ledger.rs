@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::model::history::{AnchorRecord, Ledger, LedgerEntry, ANCHOR_FORMAT, LEDGER_FORMAT};
+use crate::model::ledger::{AnchorRecord, Ledger, LedgerEntry, ANCHOR_FORMAT, LEDGER_FORMAT};
 use crate::protocol::sha256_hex;
 
 /// `FILE` + `suffix` (`.ledger.json`, `.anchor.json`).
@@ -36,7 +36,7 @@ pub fn short(x: f64) -> f64 {
 /// `e` with every number at 12 significant digits (what the ledger stores).
 pub fn shortened(e: &LedgerEntry) -> LedgerEntry {
     let mut e = e.clone();
-    let cut = |i: &mut crate::model::history::Interval| {
+    let cut = |i: &mut crate::model::ledger::Interval| {
         i.estimate = short(i.estimate);
         i.ci = [short(i.ci[0]), short(i.ci[1])];
     };

@@ -101,7 +101,7 @@ fn amber_or_untouched(
     gates: &str,
 ) -> Option<String> {
     let checks = count(results.len(), "check", "checks");
-    match crate::judge::verdict(results) {
+    match crate::verdict::verdict(results) {
         crate::model::Verdict::Inconclusive => {
             let amber: Vec<&GateResult> = results
                 .iter()
@@ -133,7 +133,7 @@ fn amber_or_untouched(
                     count(n, "query", "queries"),
                     shown(&c.name()),
                     shown(&c.slice),
-                    crate::judge::no_op::band_words(w)
+                    crate::verdict::no_op::band_words(w)
                 ),
                 None => format!(
                     "UNTOUCHED: unchanged on all {} ({checks}, {gates}): every delta within tie-epsilon, nothing to judge",

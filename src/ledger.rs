@@ -14,8 +14,8 @@ use crate::check::anchor::drift_config;
 use crate::cli::{AnchorWriteArgs, LedgerRecordArgs};
 use crate::config::{self, Config, InputKind, InputSpec};
 use crate::error::{Error, Result};
-use crate::load::history::{self as files, LedgerRead};
-use crate::model::history::{
+use crate::load::ledger::{self as files, LedgerRead};
+use crate::model::ledger::{
     AnchorRecord, Interval, Ledger, LedgerAnchor, LedgerDelta, LedgerEntry, ANCHOR_FORMAT,
     LEDGER_FORMAT,
 };

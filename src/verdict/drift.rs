@@ -26,7 +26,7 @@
 //! the simulated rates and their command. Point estimates never decide.
 
 use crate::config::Guarantee;
-use crate::model::history::{DriftRow, DriftStatus, Interval, Spend};
+use crate::model::ledger::{DriftRow, DriftStatus, Interval, Spend};
 use crate::model::{Comparison, GateResult, GateStatus};
 use crate::numbers::{percent, plain, signed};
 use crate::safe_text::shown;
