@@ -324,6 +324,13 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
     let metrics = choose_metrics(cfg, base, cand, &shared)?;
     let protocol = check_protocol(cfg, &inputs.base, &inputs.cand, &metrics)?;
     let (mut paired, own, pooled) = pair_inputs(cfg, &inputs, &metrics, earlier)?;
+    // A re-run after failing attempts of the candidate is judged at the spent level.
+    let spent = (pooled.failed > 0).then(|| {
+        let mut c = cfg.clone();
+        c.bootstrap.failed_attempts = pooled.failed;
+        c
+    });
+    let cfg = spent.as_ref().unwrap_or(cfg);
     paired
         .warnings
         .splice(0..0, earlier.warnings.iter().cloned());
