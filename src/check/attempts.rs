@@ -112,22 +112,7 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
     let runs = 1 + pooled + folded as usize;
     // Every look that did not pass spends the level; a deterministic re-run adds no look.
     if !out.identical {
-        let folded_failed: u32 = earlier.summary.as_ref().map_or(0, |s| {
-            s.verdicts
-                .iter()
-                .filter(|(v, _)| v.as_str() != Verdict::Pass.as_str())
-                .map(|(_, n)| *n)
-                .sum()
-        });
-        let kept_failed = earlier
-            .attempts
-            .iter()
-            .filter(|a| a.verdict != Verdict::Pass)
-            .count() as u32;
-        out.failed = out
-            .failed
-            .saturating_add(folded_failed)
-            .saturating_add(kept_failed);
+        out.failed = out.failed.saturating_add(failed_looks(earlier));
     }
     let confidence = crate::stats::spending::spent_confidence(cfg.bootstrap.confidence, out.failed);
     out.report = Some(AttemptsReport {
@@ -148,6 +133,24 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         pooled: Vec::new(),
     });
     out
+}
+
+/// The earlier attempts that did not pass, kept and folded alike (their verdicts as the signed
+/// state records them).
+fn failed_looks(earlier: &Earlier) -> u32 {
+    let folded: u32 = earlier.summary.as_ref().map_or(0, |s| {
+        s.verdicts
+            .iter()
+            .filter(|(v, _)| v.as_str() != Verdict::Pass.as_str())
+            .map(|(_, n)| *n)
+            .sum()
+    });
+    let kept = earlier
+        .attempts
+        .iter()
+        .filter(|a| a.verdict != Verdict::Pass)
+        .count() as u32;
+    folded.saturating_add(kept)
 }
 
 /// How one earlier attempt is judged ("identical", "lost" or "pooled"); a pooled
