@@ -246,7 +246,7 @@ pub struct PooledRule {
 /// (`[efficiency]`: this attempt's run card).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AloneRule {
-    /// The rule in words: "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])".
+    /// The rule in words: "gate #1 max-drop ndcg@10 on all: its judged bounds (`[judged]`)".
     pub rule: String,
     /// It failed this attempt (a failing check of the verdict).
     pub failed: bool,
@@ -256,10 +256,10 @@ pub struct AloneRule {
     pub reads: String,
 }
 
-/// "gate #2 max-increase query-latency-ms: the run cards ([efficiency])".
+/// "gate #2 max-increase query-latency-ms: the run cards (`[efficiency]`)".
 pub fn card_rule(r: &crate::model::RunGateResult) -> String {
     format!(
-        "gate #{} {} {}: the run cards ([efficiency])",
+        "gate #{} {} {}: the run cards (`[efficiency]`)",
         r.gate, r.rule, r.metric
     )
 }
@@ -285,7 +285,7 @@ impl crate::model::Report {
             if g.judged.is_some() || too_few {
                 let unreliable = g.judged.as_ref().is_some_and(|b| b.unreliable);
                 out.push(AloneRule {
-                    rule: format!("{}: its judged bounds ([judged])", gate_words(g)),
+                    rule: format!("{}: its judged bounds (`[judged]`)", gate_words(g)),
                     failed: (unreliable || too_few) && g.fails_build,
                     reads: format!("bounds {}", g.metric),
                 });

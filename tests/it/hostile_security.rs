@@ -184,21 +184,23 @@ fn the_core_reads_only_through_load_source_and_runs_nothing() {
                 "libc::",
                 "system(",
             ] {
-                // The forges' clients read their CI's variables and tokens (gitlab/env.rs).
+                // The forges' clients read their CI's variables and tokens (forge/gitlab/env.rs);
+                // checkout.rs reads the CI checkout's folder (GITHUB_WORKSPACE, CI_PROJECT_DIR).
                 // The binary's output layer reads NO_COLOR, CLICOLOR_FORCE and TERM (colour only).
                 let colour_only = rel == "terminal.rs" && needle.contains("env::var");
                 if code.contains(needle)
                     && !colour_only
                     && !rel.starts_with("publish")
-                    && !rel.starts_with("github")
-                    && !rel.starts_with("gitlab")
+                    && !rel.starts_with("forge/github")
+                    && !rel.starts_with("forge/gitlab")
+                    && rel != "checkout.rs"
                 {
                     found.push(format!("{rel}: {needle}"));
                 }
             }
             if rel.starts_with("eval")
                 || rel.starts_with("publish")
-                || rel.starts_with("github")
+                || rel.starts_with("forge/github")
                 || rel.starts_with("input")
                 || rel.ends_with("tests.rs")
             {
