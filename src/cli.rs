@@ -361,6 +361,11 @@ pub struct LabelPlanArgs {
     /// The chance each corrected gate should pass an unchanged system (max-drop, max-change).
     #[arg(long, default_value_t = 0.8, value_name = "P")]
     pub power: f64,
+    /// The share of pilots like the labelled units so far for which the planned size gives at
+    /// least that power: the size reads the labelled spreads' upper confidence limit at this
+    /// level (0.5 reads them about as they are).
+    #[arg(long, default_value_t = 0.8, value_name = "P")]
+    pub assurance: f64,
     /// Units (queries; conversations with the group unit) to draw for the next batch (default:
     /// what the gates still need).
     #[arg(long, value_name = "N")]

@@ -259,7 +259,7 @@ pub struct AloneRule {
 /// "gate #2 max-increase query-latency-ms: the run cards (`[efficiency]`)".
 pub fn card_rule(r: &crate::model::RunGateResult) -> String {
     format!(
-        "gate #{} {} {}: the run cards (`[efficiency]`)",
+        "gate #{} {} {}: the run cards ([efficiency])",
         r.gate, r.rule, r.metric
     )
 }
@@ -285,7 +285,7 @@ impl crate::model::Report {
             if g.judged.is_some() || too_few {
                 let unreliable = g.judged.as_ref().is_some_and(|b| b.unreliable);
                 out.push(AloneRule {
-                    rule: format!("{}: its judged bounds (`[judged]`)", gate_words(g)),
+                    rule: format!("{}: its judged bounds ([judged])", gate_words(g)),
                     failed: (unreliable || too_few) && g.fails_build,
                     reads: format!("bounds {}", g.metric),
                 });
