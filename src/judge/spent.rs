@@ -33,13 +33,22 @@ pub fn words(cfg: &Config) -> String {
     let failed = cfg.bootstrap.failed_attempts;
     let conf = cfg.bootstrap.confidence;
     format!(
-        "; judged at {}, the level left after {} of this change that did not pass or were lost \
-         (the {} interval widened)",
+        "{LEAD}{}, the level left after {} of this change that did not pass or {} lost (the {} \
+         interval widened)",
         level(spending::spent_confidence(conf, failed)),
         crate::numbers::count(failed as usize, "earlier attempt", "earlier attempts"),
+        if failed == 1 { "was" } else { "were" },
         level(conf)
     )
 }
+
+/// The level a gate row's detail says it was judged at ("99.75%"), when [`words`] added it.
+pub fn judged_level(detail: &str) -> Option<&str> {
+    let (_, rest) = detail.split_once(LEAD)?;
+    rest.split(", the level left").next()
+}
+
+const LEAD: &str = "; judged at ";
 
 /// A confidence as a reader sees it: "95%", "99.875%", "99.9995117%" (up to 7 decimals),
 /// "1 − 4.55e-12" past them, and "100% (nothing left …)" past `spending::SMALLEST_LEVEL`.
@@ -71,5 +80,26 @@ mod tests {
         assert_eq!(level(1.0 - 0.05 * 0.5f64.powi(9) / 10.0), "99.9990234%");
         assert_eq!(level(1.0 - 0.05 * 0.5f64.powi(30) / 10.0), "1 − 4.66e-12");
         assert!(level(1.0 - 0.05 * 0.5f64.powi(40) / 10.0).starts_with("100% (nothing left"));
+    }
+
+    #[test]
+    fn the_level_reads_back_from_the_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let gate = dir.path().join("gate.toml");
+        std::fs::write(
+            &gate,
+            "id = \"p\"\n[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\
+             [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+        )
+        .unwrap();
+        let mut cfg = crate::config::load(&gate).unwrap();
+        cfg.bootstrap.failed_attempts = 1;
+        let detail = format!("non-inferiority: …{}", super::words(&cfg));
+        assert!(
+            detail.contains("after 1 earlier attempt of this change that did not pass or was lost"),
+            "{detail}"
+        );
+        assert_eq!(super::judged_level(&detail), Some("99.75%"));
+        assert_eq!(super::judged_level("non-inferiority: …"), None);
     }
 }

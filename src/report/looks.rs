@@ -96,12 +96,14 @@ fn level_words(a: &AttemptsReport) -> String {
         return format!(" at {level}");
     }
     format!(
-        " at {level}, the level left after {} that did not pass or were lost (its max-drop and max-change rules)",
+        " at {level}, the level left after {} that did not pass or {} lost (its max-drop and \
+         max-change rules)",
         crate::numbers::count(
             a.failed_before as usize,
             "earlier attempt",
             "earlier attempts"
-        )
+        ),
+        if a.failed_before == 1 { "was" } else { "were" }
     )
 }
 

@@ -1585,4 +1585,13 @@ fn rerun_level_spent_blocks_a_pass_at_the_configured_level() {
         .as_str()
         .unwrap()
         .contains("judged at 99.75%, the level left after 1 earlier attempt of this change"));
+    // The headline shows the bound the verdict read beside the 95% interval.
+    let body = repo.body();
+    assert!(
+        body.contains(&format!(
+            "(judged at 99.75%: {})",
+            rag_gate::numbers::signed(judged)
+        )),
+        "{body}"
+    );
 }
