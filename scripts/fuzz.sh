@@ -9,7 +9,7 @@
 # fuzz/seed-corpus.sh from examples/ and a few hand-written hostile lines on first run).
 # fuzz/Cargo.lock starts as a copy of Cargo.lock: the versions rag-gate is tested with.
 # Without nightly: scripts/fuzz-build.sh builds the targets on stable (no coverage feedback) and
-# replays the seeds, as CI does; `cargo test --test it prop_parsers_no_panic::` is the property
+# replays the seeds, as CI does; `cargo test --test it input_props_no_panic::` is the property
 # test of the same readers.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,7 +20,7 @@ cp "$root/Cargo.lock" Cargo.lock
 
 if ! rustup toolchain list | grep -q '^nightly'; then
     echo "fuzz.sh: no nightly toolchain (rustup toolchain install nightly);" >&2
-    echo "         the stable fallback is: cargo test --test it prop_parsers_no_panic::" >&2
+    echo "         the stable fallback is: cargo test --test it input_props_no_panic::" >&2
     exit 2
 fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then

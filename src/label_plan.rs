@@ -77,7 +77,8 @@ pub struct LabelPlan {
     pub probability_range: Option<[f64; 2]>,
 }
 
-pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
+/// The flags' own errors (exit 2), before anything is read.
+fn check_flags(args: &LabelPlanArgs) -> Result<()> {
     if args.batch == Some(0) {
         return Err(Error::Usage(
             "--batch 0: expected at least 1 unit to draw (leave --batch out for what the gates \
@@ -97,6 +98,21 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
             args.power
         )));
     }
+    Ok(())
+}
+
+/// The rows of the batch file, one JSON object a line.
+fn write_rows(out: &std::path::Path, rows: &[BatchRow]) -> Result<()> {
+    let mut text = String::new();
+    for r in rows {
+        text.push_str(&serde_json::to_string(r).expect("plain rows serialize"));
+        text.push('\n');
+    }
+    crate::atomic::write_atomic(out, text.as_bytes())
+}
+
+pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
+    check_flags(args)?;
     let cfg = crate::config::load(&args.gate_file)?;
     if cfg.judge.is_none() {
         return Err(Error::Usage(format!(
@@ -142,12 +158,7 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         }
     };
     if let Some(out) = &args.output {
-        let mut text = String::new();
-        for r in &rows {
-            text.push_str(&serde_json::to_string(r).expect("plain rows serialize"));
-            text.push('\n');
-        }
-        crate::atomic::write_atomic(out, text.as_bytes())?;
+        write_rows(out, &rows)?;
     }
     let stdout = match args.format {
         LabelPlanFormat::Json => {

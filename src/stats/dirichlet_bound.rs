@@ -32,7 +32,7 @@
 //!
 //! **Monotone and continuous.** For each draw the sum is increasing and continuous in every
 //! dᵢ, so with the draws fixed (the same key, units in the same order) its quantile is
-//! too; lowering a delta never raises the bound (`tests/it/prop_stats.rs`).
+//! too; lowering a delta never raises the bound (`tests/it/stats_props_analysis.rs`).
 //!
 //! Pure: numbers in, numbers out.
 

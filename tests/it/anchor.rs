@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, assert_exit, rag_gate, warnings};
+use support::cli::{assert_contains, assert_exit, rag_gate, warnings, Out};
 use support::github::{Gh, TOKEN};
+use support::{command_in, GateFile};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
@@ -296,23 +297,22 @@ impl History {
     }
 
     /// `check --format json` of `cand` against `base`; exit code and report.
-    fn check(&self, name: &str, base: &Path, cand: &Path, anchor: Option<&Path>) -> (i32, Value) {
+    fn check_pair(
+        &self,
+        name: &str,
+        base: &Path,
+        cand: &Path,
+        anchor: Option<&Path>,
+    ) -> (i32, Value) {
         let gate = gate_file(self.root(), name, base, cand, anchor);
-        let out = rag_gate()
+        let out: Out = command_in(self.root())
             .arg("check")
             .arg(&gate)
             .args(["--format", "json"])
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_EVENT_PATH")
             .output()
-            .unwrap();
-        let code = out.status.code().unwrap();
-        assert!(
-            code < 2,
-            "exit {code}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (code, serde_json::from_slice(&out.stdout).unwrap())
+            .unwrap()
+            .into();
+        out.verdict_json()
     }
 }
 
@@ -332,9 +332,9 @@ fn twelve_small_merges_pass_max_drop_but_the_crossing_merge_fails_naming_the_spe
     for k in 1..=MERGES {
         let base = h.root().join(format!("main{k}/parent/baseline.jsonl"));
         let cand = h.results(k);
-        let (code, _) = h.check(&format!("drop{k}.toml"), &base, &cand, None);
+        let (code, _) = h.check_pair(&format!("drop{k}.toml"), &base, &cand, None);
         assert_eq!(code, 0, "PR {k}: max-drop alone passes every small loss");
-        let (code, r) = h.check(&format!("drift{k}.toml"), &base, &cand, Some(&h.anchor()));
+        let (code, r) = h.check_pair(&format!("drift{k}.toml"), &base, &cand, Some(&h.anchor()));
         let errs = crate::report_schema::violations(&r);
         assert!(errs.is_empty(), "PR {k}: {errs:#?}");
         let row = drift_row(&r);
@@ -370,7 +370,7 @@ fn twelve_small_merges_pass_max_drop_but_the_crossing_merge_fails_naming_the_spe
 fn a_no_op_pr_on_a_spent_main_passes_with_a_warning_naming_the_merges() {
     let h = history();
     let main = h.fetch(MERGES, &h.root().join("noop/baseline"));
-    let (code, r) = h.check("noop.toml", &main, &main, Some(&h.anchor()));
+    let (code, r) = h.check_pair("noop.toml", &main, &main, Some(&h.anchor()));
     assert_eq!(code, 0, "{r}");
     let row = drift_row(&r);
     assert_eq!(row["status"], "inherited");
@@ -399,7 +399,7 @@ fn a_pr_adding_a_real_drop_on_a_spent_main_fails() {
     }
     let cand = h.root().join("drop/candidate.jsonl");
     write_results(&cand, &rows, &h.sidecar);
-    let (code, r) = h.check("drop.toml", &main, &cand, Some(&h.anchor()));
+    let (code, r) = h.check_pair("drop.toml", &main, &cand, Some(&h.anchor()));
     assert_eq!(code, 1);
     assert_eq!(drift_row(&r)["status"], "added");
     let drift = r["gates"]
@@ -445,7 +445,7 @@ fn re_anchoring_writes_a_file_the_next_check_accepts_and_never_replaces_one() {
     );
     assert_eq!(std::fs::read(&v2).unwrap(), before);
     // The next check against the new anchor: main is the anchor, a no-op is within budget.
-    let (code, r) = h.check("reanchor.toml", &main, &main, Some(&v2));
+    let (code, r) = h.check_pair("reanchor.toml", &main, &main, Some(&v2));
     assert_eq!(code, 0, "{r}");
     assert_eq!(drift_row(&r)["status"], "within");
     assert_eq!(r["anchor"]["name"], "v2");
@@ -507,7 +507,7 @@ fn an_edited_ledger_is_ignored_with_a_warning() {
     let edited = text.replacen("\"pr\": 801", "\"pr\": 999", 1);
     assert_ne!(edited, text);
     std::fs::write(&ledger, edited).unwrap();
-    let (code, r) = h.check("edited.toml", &main, &main, Some(&h.anchor()));
+    let (code, r) = h.check_pair("edited.toml", &main, &main, Some(&h.anchor()));
     assert_eq!(code, 0, "{r}");
     assert_eq!(r["anchor"]["ledger"], "ignored");
     assert_eq!(drift_row(&r)["spent_by"], json!([]));
@@ -584,32 +584,25 @@ impl Spent {
 
     /// `check --format json` of `cand` (main's rows changed by `change`) on the spent main under
     /// `guarantee`, `max-drift = 0.02` alone on ndcg@10.
-    fn check(&self, guarantee: &str, change: impl Fn(usize, f64) -> f64) -> (i32, Value) {
+    fn check_changed(&self, guarantee: &str, change: impl Fn(usize, f64) -> f64) -> (i32, Value) {
         let root = self.dir.path();
         let mut rows = drifted(&self.rows, MERGES);
         for (i, r) in rows.iter_mut().enumerate() {
             r["ndcg@10"] = change(i, r["ndcg@10"].as_f64().unwrap()).into();
         }
         write_results(&root.join("cand.jsonl"), &rows, &self.sidecar);
-        std::fs::write(
-            root.join("gate.toml"),
-            format!(
-                "[inputs]\nbaseline = \"main.jsonl\"\ncandidate = \"cand.jsonl\"\n[bootstrap]\nresamples = 2000\n\
-                 [verdict]\nguarantee = \"{guarantee}\"\n[anchor]\nfile = \"v1.jsonl\"\n\
-                 [[gate]]\nmetric = \"ndcg@10\"\nmax-drift = 0.02\n"
-            ),
-        )
-        .unwrap();
-        let out = rag_gate()
-            .current_dir(root)
-            .args(["check", "gate.toml", "--format", "json"])
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_EVENT_PATH")
+        let gate = GateFile::new("main.jsonl", "cand.jsonl")
+            .resamples(2000)
+            .table("verdict", &format!("guarantee = \"{guarantee}\""))
+            .table("anchor", "file = \"v1.jsonl\"")
+            .gate("ndcg@10", "max-drift = 0.02");
+        std::fs::write(root.join(support::GATE), gate.to_string()).unwrap();
+        let out: Out = command_in(root)
+            .args(["check", support::GATE, "--format", "json"])
             .output()
-            .unwrap();
-        let code = out.status.code().unwrap();
-        assert!(code < 2, "{}", String::from_utf8_lossy(&out.stderr));
-        (code, serde_json::from_slice(&out.stdout).unwrap())
+            .unwrap()
+            .into();
+        out.verdict_json()
     }
 }
 
@@ -625,7 +618,7 @@ fn drift_gate(report: &Value) -> &Value {
 #[test]
 fn a_no_op_on_a_spent_main_inherits_under_regular_and_states_the_resolution() {
     let s = Spent::new();
-    let (code, r) = s.check("regular", |_, v| v);
+    let (code, r) = s.check_changed("regular", |_, v| v);
     assert_eq!(code, 0, "{r}");
     assert_eq!(drift_row(&r)["status"], "inherited");
     // The pass rests on nothing having moved: the report says what that leaves unseen,
@@ -649,7 +642,7 @@ fn a_no_op_on_a_spent_main_inherits_under_regular_and_states_the_resolution() {
 #[test]
 fn under_distribution_free_a_no_op_on_a_spent_main_is_not_shown_to_add_nothing() {
     let s = Spent::new();
-    let (code, r) = s.check("distribution-free", |_, v| v);
+    let (code, r) = s.check_changed("distribution-free", |_, v| v);
     assert_eq!(code, 1, "{r}");
     assert_eq!(drift_row(&r)["status"], "added");
     let g = drift_gate(&r);
@@ -671,7 +664,7 @@ fn under_distribution_free_a_clear_gain_on_a_spent_main_inherits() {
     // Not vacuous: a change that shows it improves beyond the unseen query's reach passes.
     let s = Spent::new();
     // +0.02 on every query: the candidate still drifts past the budget (main lost about 0.05).
-    let (code, r) = s.check("distribution-free", |_, v| (v + 0.02).min(1.0));
+    let (code, r) = s.check_changed("distribution-free", |_, v| (v + 0.02).min(1.0));
     assert_eq!(code, 0, "{r}");
     assert_eq!(drift_row(&r)["status"], "inherited");
     let w = warnings(&r).join("\n");
@@ -712,7 +705,7 @@ fn a_candidate_equal_to_the_anchor_on_a_spent_main_is_within_and_not_untouched()
         .map(|r| r["ndcg@10"].as_f64().unwrap())
         .collect();
     for g in ["regular", "distribution-free"] {
-        let (code, r) = s.check(g, |i, _| anchor[i]);
+        let (code, r) = s.check_changed(g, |i, _| anchor[i]);
         assert_eq!(code, 0, "{g}: {r}");
         assert_eq!(drift_row(&r)["status"], "within", "{g}");
         assert_eq!(drift_gate(&r)["status"], "pass", "{g}");

@@ -5,7 +5,8 @@
 
 use crate::support;
 
-use support::cli::{check_json, comparison, comparisons, exit, json_exit, rag_gate, write};
+use support::cli::{comparison, comparisons};
+use support::{GateFile, TestContext};
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -20,30 +21,34 @@ fn oracle(key: &str) -> String {
         .to_string()
 }
 
-fn gate(dir: &std::path::Path, eval: &str) -> std::path::PathBuf {
-    let text = format!(
-        "[inputs]\nqrels = \"{DATA}/qrels.covid-round2.txt\"\nbaseline = {{ run = \"{DATA}/run.covidex-sim.txt\" }}\n\
-         candidate = {{ run = \"{DATA}/run.covidex-t5.txt\" }}\n[bootstrap]\nresamples = 2000\n{eval}\n\
-         [slices]\nmin-queries = 30\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"
-    );
-    write(dir, "runs.toml", text)
+/// sim (baseline) vs t5 (candidate) on their qrels, ndcg@10 gated on a 0.01 drop; `eval` is
+/// added before the slices.
+fn covid_runs(eval: &str) -> GateFile {
+    GateFile::default()
+        .path("qrels", format!("{DATA}/qrels.covid-round2.txt"))
+        .input(
+            "baseline",
+            format!("{{ run = \"{DATA}/run.covidex-sim.txt\" }}"),
+        )
+        .input(
+            "candidate",
+            format!("{{ run = \"{DATA}/run.covidex-t5.txt\" }}"),
+        )
+        .resamples(2000)
+        .raw(eval)
+        .table("slices", "min-queries = 30")
+        .gate("ndcg@10", "max-drop = 0.01")
 }
 
 #[test]
 fn two_real_runs_compare_like_the_independent_oracle() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // The baseline has judged@10 of 0.50: by default the gate would fail as unreliable
     // (tests/it/judged_bounds.rs); this test is about the figures, so it only warns.
-    let v = json_exit(
-        &mut check_json(gate(
-            dir.path(),
-            "[eval]
-metrics = [\"recall@100\"]
-[judged]
-on-unreliable = \"warn\"",
-        )),
-        0,
-    );
+    ctx.gate(covid_runs(
+        "[eval]\nmetrics = [\"recall@100\"]\n[judged]\non-unreliable = \"warn\"",
+    ));
+    let v = ctx.check_json(&[]).expect(0).json();
     let c = comparison(&v, "ndcg@10", "all");
     assert_eq!(c["n"].as_u64().unwrap().to_string(), oracle("queries"));
     let close = |x: &serde_json::Value, key: &str| {
@@ -75,14 +80,9 @@ on-unreliable = \"warn\"",
 
 #[test]
 fn bad_eval_policy_is_an_error_naming_the_key() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = exit(
-        rag_gate()
-            .arg("check")
-            .arg(gate(dir.path(), "[eval]\ngain = \"quadratic\"")),
-        2,
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+    let ctx = TestContext::new();
+    ctx.gate(covid_runs("[eval]\ngain = \"quadratic\""));
+    let err = ctx.check(&[]).expect(2).stderr;
     assert!(
         err.contains("[eval] gain = \"quadratic\": expected one of \"linear\", \"exponential\""),
         "{err}"
@@ -93,30 +93,30 @@ fn bad_eval_policy_is_an_error_naming_the_key() {
 /// `check` did not map back, so eval output did not feed a gate on mrr@k.
 #[test]
 fn regression_eval_trec_output_feeds_compare_under_our_names() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
+    let qrels = format!("{DATA}/qrels.covid-round2.txt");
     for (run, out) in [
         ("run.covidex-sim.txt", "b.te"),
         ("run.covidex-t5.txt", "c.te"),
     ] {
-        rag_gate()
-            .args([
-                "eval",
-                "--metrics",
-                "mrr@10,ndcg@10",
-                "--format",
-                "trec",
-                "--qrels",
-            ])
-            .arg(format!("{DATA}/qrels.covid-round2.txt"))
-            .arg("--run")
-            .arg(format!("{DATA}/{run}"))
-            .arg("-o")
-            .arg(dir.path().join(out))
-            .assert()
-            .code(0);
+        let run = format!("{DATA}/{run}");
+        ctx.run(&[
+            "eval",
+            "--metrics",
+            "mrr@10,ndcg@10",
+            "--format",
+            "trec",
+            "--qrels",
+            &qrels,
+            "--run",
+            &run,
+            "-o",
+            out,
+        ])
+        .expect(0);
     }
-    let v = json_exit(
-        rag_gate().current_dir(dir.path()).args([
+    let v = ctx
+        .run(&[
             "compare",
             "b.te",
             "c.te",
@@ -126,9 +126,9 @@ fn regression_eval_trec_output_feeds_compare_under_our_names() {
             "200",
             "--format",
             "json",
-        ]),
-        0,
-    );
+        ])
+        .expect(0)
+        .json();
     assert_eq!(v["comparisons"][0]["metric"], "mrr@10");
     assert_eq!(v["comparisons"][0]["n"], 35);
 }

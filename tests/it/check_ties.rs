@@ -9,7 +9,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::cli::{exit, json, json_verdict, rag_gate};
+use support::{toml_path, GateFile, TestContext};
 
 fn covid(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,18 +19,21 @@ fn covid(name: &str) -> PathBuf {
 
 /// A gate file on sim (baseline) vs t5 (candidate): map may drop 0.01 (no order changes it),
 /// mrr must be at least 0.852 (t5's mrr is 0.8534 today, 0.8510 at its least favourable order).
-fn gate(dir: &Path, eval: &str) -> PathBuf {
-    let text = format!(
-        "[inputs]\nqrels = \"{}\"\nbaseline = {{ run = \"{}\" }}\ncandidate = {{ run = \"{}\" }}\n\
-         [bootstrap]\nresamples = 500\n{eval}\n\
-         [[gate]]\nmetric = \"map\"\nmax-drop = 0.01\n\n[[gate]]\nmetric = \"mrr\"\nmin-mean = 0.852\n",
-        covid("qrels.covid-round2.txt").display(),
-        covid("run.covidex-sim.txt").display(),
-        covid("run.covidex-t5.txt").display(),
-    );
-    let p = dir.join("gate.toml");
-    std::fs::write(&p, text).unwrap();
-    p
+fn sim_vs_t5(eval: &str) -> GateFile {
+    GateFile::default()
+        .path("qrels", covid("qrels.covid-round2.txt"))
+        .input(
+            "baseline",
+            format!("{{ run = {} }}", toml_path(covid("run.covidex-sim.txt"))),
+        )
+        .input(
+            "candidate",
+            format!("{{ run = {} }}", toml_path(covid("run.covidex-t5.txt"))),
+        )
+        .resamples(500)
+        .raw(eval)
+        .gate("map", "max-drop = 0.01")
+        .gate("mrr", "min-mean = 0.852")
 }
 
 /// The reference row of `run` and `metric`: (queries depending, mean, worst, best).
@@ -47,16 +50,12 @@ fn reference(run: &str, metric: &str) -> (u64, f64, f64, f64) {
     (c[5].parse().unwrap(), f(6), f(7), f(8))
 }
 
-fn check(gate: &Path, format: &str) -> assert_cmd::Command {
-    let mut cmd = rag_gate();
-    cmd.arg("check").arg(gate).args(["--format", format]);
-    cmd
-}
-
 #[test]
 fn each_side_equals_the_reference_and_the_mrr_gate_could_flip() {
-    let d = tempfile::tempdir().unwrap();
-    let (code, r) = json_verdict(&mut check(&gate(d.path(), ""), "json"));
+    let ctx = TestContext::new();
+    ctx.gate(sim_vs_t5(""));
+    let out = ctx.check_json(&[]);
+    let (code, r) = (out.verdict(), out.json());
     // The tie passes decide nothing: today both gates pass.
     assert_eq!(code, 0, "{r}");
     let ties = &r["ties"];
@@ -125,9 +124,9 @@ fn each_side_equals_the_reference_and_the_mrr_gate_could_flip() {
 
 #[test]
 fn every_format_carries_the_section() {
-    let d = tempfile::tempdir().unwrap();
-    let g = gate(d.path(), "");
-    let text = String::from_utf8(exit(&mut check(&g, "text"), 0).stdout).unwrap();
+    let ctx = TestContext::new();
+    ctx.gate(sim_vs_t5(""));
+    let text = ctx.check(&[]).expect(0).stdout;
     assert!(
         text.contains("\nTie sensitivity (the order of tied scores)\n"),
         "{text}"
@@ -136,7 +135,7 @@ fn every_format_carries_the_section() {
         text.contains("#2 mrr on all (min-mean)  pass (0.8534)  fail (0.8510)"),
         "{text}"
     );
-    let md = String::from_utf8(exit(&mut check(&g, "markdown"), 0).stdout).unwrap();
+    let md = ctx.check(&["--format", "markdown"]).expect(0).stdout;
     assert!(
         md.contains(
             "<summary>Tie sensitivity: 1 gate the order of tied scores could change</summary>"
@@ -147,18 +146,17 @@ fn every_format_carries_the_section() {
         md.contains("| mrr | candidate | 2 of 35 (1487 tied groups) |"),
         "{md}"
     );
-    let html = d.path().join("r.html");
-    exit(check(&g, "json").arg("--export-html").arg(&html), 0);
-    let page = std::fs::read_to_string(&html).unwrap();
+    ctx.check_json(&["--export-html", "r.html"]).expect(0);
+    let page = ctx.read("r.html");
     assert!(page.contains("<h2>Tie sensitivity</h2>"));
     roxmltree::Document::parse(page.trim_start_matches("<!DOCTYPE html>\n")).unwrap();
 }
 
 #[test]
 fn file_order_and_metric_files_have_no_tie_section() {
-    let d = tempfile::tempdir().unwrap();
-    let g = gate(d.path(), "[eval]\norder = \"given\"");
-    let r = json(&exit(&mut check(&g, "json"), 0).stdout);
+    let ctx = TestContext::new();
+    ctx.gate(sim_vs_t5("[eval]\norder = \"given\""));
+    let r = ctx.check_json(&[]).expect(0).json();
     assert!(r.get("ties").is_none(), "{}", r["ties"]);
     let notes = r["notes"].to_string();
     assert!(
@@ -166,11 +164,9 @@ fn file_order_and_metric_files_have_no_tie_section() {
         "{notes}"
     );
     // Per-query metric files carry no ranking: nothing to assess.
-    let mut cmd = rag_gate();
-    cmd.arg("check")
-        .arg(support::cli::example_gate())
-        .args(["--format", "json"]);
-    let out = cmd.output().unwrap();
-    let r = json(&out.stdout);
+    let example = support::cli::example_gate();
+    let r = ctx
+        .run(&["check", example.to_str().unwrap(), "--format", "json"])
+        .json();
     assert!(r.get("ties").is_none());
 }

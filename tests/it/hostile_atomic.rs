@@ -7,7 +7,8 @@ use crate::support;
 use std::path::Path;
 use std::time::Duration;
 
-use support::cli::{assert_exit, rag_gate, write};
+use support::cli::write;
+use support::TestContext;
 
 fn dataset(dir: &Path, n: usize, shift: f64) {
     let mut b = String::new();
@@ -29,15 +30,6 @@ fn dataset(dir: &Path, n: usize, shift: f64) {
 
 const GATE: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 500\n\
                     [slices]\nby = [\"lang\"]\nmin-queries = 1\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n";
-
-fn check(dir: &Path, extra: &[&str]) -> std::process::Output {
-    rag_gate()
-        .current_dir(dir)
-        .args(["check", "gate.toml"])
-        .args(extra)
-        .output()
-        .unwrap()
-}
 
 const OUTPUTS: [&str; 6] = [
     "-o",
@@ -62,95 +54,89 @@ fn snapshot(dir: &Path) -> (Vec<Vec<u8>>, Vec<String>) {
     (contents, names)
 }
 
-fn setup() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    dataset(dir.path(), 90, 0.01);
-    write(dir.path(), "gate.toml", GATE);
-    assert_exit(&check(dir.path(), &OUTPUTS), 0);
-    dir
+/// 90 queries by language, checked once with the reports written to `OUTPUTS`.
+fn with_reports() -> TestContext {
+    let ctx = TestContext::new();
+    dataset(ctx.path(), 90, 0.01);
+    ctx.gate(GATE);
+    ctx.check(&OUTPUTS).expect(0);
+    ctx
 }
 
 #[test]
 fn bad_input_after_a_report_leaves_it_intact() {
-    let dir = setup();
-    let before = snapshot(dir.path());
+    let ctx = with_reports();
+    let before = snapshot(ctx.path());
     std::fs::write(
-        dir.path().join("c.jsonl"),
+        ctx.path().join("c.jsonl"),
         "{\"query_id\":\"q0\",\"ndcg@10\":0.5}\n{\"query_id\":",
     )
     .unwrap();
-    let out = check(dir.path(), &OUTPUTS);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: c.jsonl:2: not valid JSON"));
-    assert_eq!(snapshot(dir.path()), before);
+    let out = ctx.check(&OUTPUTS);
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.starts_with("error: c.jsonl:2: not valid JSON"));
+    assert_eq!(snapshot(ctx.path()), before);
 }
 
 /// Before: --export-json was renamed into place before --export-markdown was tried, so a
 /// failing Markdown export left a new JSON report beside the old text report.
 #[test]
 fn regression_a_failing_export_replaced_the_exports_written_before_it() {
-    let dir = setup();
-    let before = snapshot(dir.path());
-    dataset(dir.path(), 90, -0.2); // a different report (and a failing gate) if it were written
-    let out = check(
-        dir.path(),
-        &[
-            "-o",
-            "report.txt",
-            "--export-json",
-            "report.json",
-            "--export-markdown",
-            "no/such/folder/report.md",
-        ],
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let ctx = with_reports();
+    let before = snapshot(ctx.path());
+    dataset(ctx.path(), 90, -0.2); // a different report (and a failing gate) if it were written
+    let out = ctx.check(&[
+        "-o",
+        "report.txt",
+        "--export-json",
+        "report.json",
+        "--export-markdown",
+        "no/such/folder/report.md",
+    ]);
+    let err = &out.stderr;
+    assert_eq!(out.code, Some(2), "{err}");
     assert!(
         err.starts_with(
             "error: no/such/folder/report.md: the folder no/such/folder does not exist"
         ),
         "{err}"
     );
-    let (contents, names) = snapshot(dir.path());
+    let (contents, names) = snapshot(ctx.path());
     assert_eq!(contents, before.0, "a report file changed");
     assert_eq!(names, before.1, "a file appeared or vanished");
 }
 
 #[test]
 fn output_path_that_is_a_directory_is_an_error_and_leaves_nothing() {
-    let dir = setup();
-    std::fs::create_dir(dir.path().join("out")).unwrap();
-    let before = snapshot(dir.path());
-    let out = check(dir.path(), &["--export-json", "report.json", "-o", "out"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let ctx = with_reports();
+    std::fs::create_dir(ctx.path().join("out")).unwrap();
+    let before = snapshot(ctx.path());
+    let out = ctx.check(&["--export-json", "report.json", "-o", "out"]);
+    let err = &out.stderr;
+    assert_eq!(out.code, Some(2), "{err}");
     assert!(
         err.starts_with("error: out: writing: is a directory; expected a file name"),
         "{err}"
     );
-    assert_eq!(snapshot(dir.path()), before);
+    assert_eq!(snapshot(ctx.path()), before);
     assert_eq!(
-        std::fs::read_dir(dir.path().join("out")).unwrap().count(),
+        std::fs::read_dir(ctx.path().join("out")).unwrap().count(),
         0
     );
 }
 
 #[test]
 fn a_killed_run_leaves_the_old_report_or_the_new_one_never_a_partial_one() {
-    let dir = tempfile::tempdir().unwrap();
-    dataset(dir.path(), 3000, 0.01);
-    std::fs::write(
-        dir.path().join("gate.toml"),
-        GATE.replace("resamples = 500", "resamples = 4000"),
-    )
-    .unwrap();
+    let ctx = TestContext::new();
+    dataset(ctx.path(), 3000, 0.01);
+    ctx.gate(GATE.replace("resamples = 500", "resamples = 4000"));
     let old = "{\"old\": true}\n";
     let bin = assert_cmd::cargo::cargo_bin("rag-gate");
     let mut outcomes = Vec::new();
     for delay_ms in [5u64, 40, 120, 300, 900] {
-        std::fs::write(dir.path().join("report.json"), old).unwrap();
+        std::fs::write(ctx.path().join("report.json"), old).unwrap();
         let mut child = std::process::Command::new(&bin)
-            .current_dir(dir.path())
+            .current_dir(ctx.path())
             .args([
                 "check",
                 "gate.toml",
@@ -166,7 +152,7 @@ fn a_killed_run_leaves_the_old_report_or_the_new_one_never_a_partial_one() {
         std::thread::sleep(Duration::from_millis(delay_ms));
         let _ = child.kill();
         let _ = child.wait();
-        let text = std::fs::read_to_string(dir.path().join("report.json")).unwrap();
+        let text = std::fs::read_to_string(ctx.path().join("report.json")).unwrap();
         if text == old {
             outcomes.push("old");
         } else {
@@ -174,7 +160,7 @@ fn a_killed_run_leaves_the_old_report_or_the_new_one_never_a_partial_one() {
             assert_eq!(v["pairing"]["paired"], 3000);
             outcomes.push("new");
         }
-        for e in std::fs::read_dir(dir.path()).unwrap() {
+        for e in std::fs::read_dir(ctx.path()).unwrap() {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
             assert!(
                 name.starts_with(".rag-gate-") || !name.ends_with(".tmp"),

@@ -9,7 +9,7 @@ use std::path::Path;
 const CASES: &[(&str, &str, &str)] = &[
     (
         "undecided-cannot-rescue-a-failure",
-        "tests/it/outcomes_cases.rs",
+        "tests/it/check_outcomes.rs",
         "fn fork_cannot_turn_a_failure_inconclusive()",
     ),
     (
@@ -104,7 +104,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
     (
         "hive-symlink-walk",
-        "tests/it/parquet_inputs.rs",
+        "tests/it/input_parquet.rs",
         "fn a_hive_folder_with_a_symlink_beside_each_level_is_walked_once()",
     ),
     (
@@ -497,7 +497,7 @@ const CASES: &[(&str, &str, &str)] = &[
 /// Cases whose test lives in a file another branch adds (same layout as [`CASES`]).
 const OTHER_BRANCH: &[(&str, &str, &str)] = &[(
     "critical-slice-shrunk",
-    "tests/it/critical_slices.rs",
+    "tests/it/check_critical_slices.rs",
     "fn a_fork_cannot_shrink_a_critical_slice_out_of_judgement()",
 )];
 

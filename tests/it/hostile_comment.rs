@@ -9,8 +9,9 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use support::cli::{rag_gate, run_in, write, Out};
+use support::cli::write;
 use support::github::*;
+use support::TestContext;
 use wiremock::matchers::body_string_contains;
 
 const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
@@ -41,25 +42,9 @@ fn gate_at(dir: &Path, sub: &str, name: &str) {
     );
 }
 
-/// `rag-gate check GATE --comment` in `dir` against the mock, on PR 7 at commit [`SHA`].
-fn check(gh: &Gh, dir: &Path, gate: &str) -> Out {
-    let event = json!({ "pull_request": { "number": 7, "head": { "sha": SHA } } });
-    write(dir, "event.json", event.to_string());
-    let mut cmd = rag_gate();
-    for v in [
-        "GITHUB_ACTIONS",
-        "GITHUB_STEP_SUMMARY",
-        "GITHUB_OUTPUT",
-        "GITHUB_SHA",
-    ] {
-        cmd.env_remove(v);
-    }
-    cmd.env("GITHUB_TOKEN", TOKEN)
-        .env("GITHUB_REPOSITORY", "octo/repo")
-        .env("GITHUB_API_URL", gh.server.uri())
-        .env("GITHUB_EVENT_PATH", dir.join("event.json"))
-        .args(["check", gate, "--comment"]);
-    run_in(&mut cmd, dir)
+/// A folder set up as a run of PR 7 at commit [`SHA`] against the mock.
+fn pull_request(gh: &Gh) -> TestContext {
+    gh.pull_request(TestContext::new(), SHA)
 }
 
 /// The key rag-gate gives a gate file without `id` at `path` (as given on the command line).
@@ -85,11 +70,11 @@ fn bodies(gh: &Gh, verb: &str) -> Vec<String> {
 
 #[test]
 fn stale_after_error() {
-    let d = tempfile::tempdir().unwrap();
+    let gh = Gh::start();
+    let d = pull_request(&gh);
     gate_at(d.path(), "svc", "prod.toml");
     let k = key("prod", "svc/prod.toml");
     let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
-    let gh = Gh::start();
     gh.mount(list(vec![comment(5, &old)]));
     gh.mount(
         update(5)
@@ -100,7 +85,7 @@ fn stale_after_error() {
     gh.mount(never("POST"));
     // The candidate file breaks: exit 2, and the ✅ of the earlier run is marked stale.
     write(&d.path().join("svc"), "c.jsonl", "{\"query_id\": \n");
-    let o = check(&gh, d.path(), "svc/prod.toml");
+    let o = d.check_file("svc/prod.toml", &["--comment"]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
     assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
     assert!(
@@ -126,12 +111,12 @@ fn stale_after_error() {
 
 #[test]
 fn comment_names_commit() {
-    let d = tempfile::tempdir().unwrap();
-    gate_at(d.path(), "svc", "prod.toml");
     let gh = Gh::start();
+    let d = pull_request(&gh);
+    gate_at(d.path(), "svc", "prod.toml");
     gh.mount(list(vec![]));
     gh.mount(create().respond_with(created(9)).expect(1));
-    let o = check(&gh, d.path(), "svc/prod.toml");
+    let o = d.check_file("svc/prod.toml", &["--comment"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let body = &bodies(&gh, "POST")[0];
     assert!(body.contains(&format!("judged commit {SHA}")), "{body}");
@@ -139,11 +124,11 @@ fn comment_names_commit() {
 
 #[test]
 fn duplicate_comments_collapsed() {
-    let d = tempfile::tempdir().unwrap();
+    let gh = Gh::start();
+    let d = pull_request(&gh);
     gate_at(d.path(), "svc", "prod.toml");
     let k = key("prod", "svc/prod.toml");
     let m = |v: &str| format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### {v}\n");
-    let gh = Gh::start();
     // Two of our comments with the key (the newer a ✅), and one with the old bare-id marker.
     gh.mount(list(vec![
         comment(3, &m("❌ rag-gate fail")),
@@ -163,7 +148,7 @@ fn duplicate_comments_collapsed() {
         );
     }
     gh.mount(never("POST"));
-    let o = check(&gh, d.path(), "svc/prod.toml");
+    let o = d.check_file("svc/prod.toml", &["--comment"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     for b in bodies(&gh, "PATCH")
         .iter()
@@ -176,7 +161,6 @@ fn duplicate_comments_collapsed() {
 
 #[test]
 fn sticky_key_per_gate_path() {
-    let d = tempfile::tempdir().unwrap();
     // Same stem in two folders, and two non-ASCII stems that clean to the same id.
     let gates = [
         "svc-a/prod.toml",
@@ -187,11 +171,12 @@ fn sticky_key_per_gate_path() {
     let mut markers = Vec::new();
     for g in gates {
         let (sub, name) = g.split_once('/').unwrap();
-        gate_at(d.path(), sub, name);
         let gh = Gh::start();
+        let d = pull_request(&gh);
+        gate_at(d.path(), sub, name);
         gh.mount(list(vec![]));
         gh.mount(create().respond_with(created(9)).expect(1));
-        let o = check(&gh, d.path(), g);
+        let o = d.check_file(g, &["--comment"]);
         assert_eq!(o.code, Some(0), "{g}: {}", o.stderr);
         let body = bodies(&gh, "POST").remove(0);
         markers.push(
@@ -223,7 +208,8 @@ fn sticky_key_per_gate_path() {
 /// `not-checked` (never `pass`).
 #[test]
 fn no_baseline_marks_the_comment_not_checked() {
-    let d = tempfile::tempdir().unwrap();
+    let gh = Gh::start();
+    let d = pull_request(&gh);
     gate_at(d.path(), "svc", "prod.toml");
     let gate = d.path().join("svc/prod.toml");
     let text = std::fs::read_to_string(&gate).unwrap();
@@ -244,7 +230,6 @@ fn no_baseline_marks_the_comment_not_checked() {
     );
     let k = key("prod", "svc/prod.toml");
     let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
-    let gh = Gh::start();
     gh.mount(list(vec![comment(5, &old)]));
     gh.mount(
         update(5)
@@ -253,22 +238,12 @@ fn no_baseline_marks_the_comment_not_checked() {
             .expect(1),
     );
     gh.mount(never("POST"));
-    let event = json!({ "pull_request": { "number": 7, "head": { "sha": SHA } } });
-    write(d.path(), "event.json", event.to_string());
-    let (summary, output) = (d.path().join("summary.md"), d.path().join("output.txt"));
-    std::fs::write(&summary, "").unwrap();
-    std::fs::write(&output, "").unwrap();
-    let mut cmd = rag_gate();
-    cmd.env_remove("GITHUB_ACTIONS")
-        .env_remove("GITHUB_SHA")
+    let summary = d.write("summary.md", "");
+    let output = d.write("output.txt", "");
+    let d = d
         .env("GITHUB_STEP_SUMMARY", &summary)
-        .env("GITHUB_OUTPUT", &output)
-        .env("GITHUB_TOKEN", TOKEN)
-        .env("GITHUB_REPOSITORY", "octo/repo")
-        .env("GITHUB_API_URL", gh.server.uri())
-        .env("GITHUB_EVENT_PATH", d.path().join("event.json"))
-        .args(["check", "svc/prod.toml", "--comment"]);
-    let o = run_in(&mut cmd, d.path());
+        .env("GITHUB_OUTPUT", &output);
+    let o = d.check_file("svc/prod.toml", &["--comment"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert!(
         o.stderr.contains("not checked: no baseline"),
@@ -306,17 +281,17 @@ fn no_baseline_marks_the_comment_not_checked() {
 /// run edits comment 5, none posts a second.
 #[test]
 fn one_gate_file_named_three_ways_keys_one_comment() {
-    let d = tempfile::tempdir().unwrap();
+    let gh = Gh::start();
+    let d = pull_request(&gh);
     gate_at(d.path(), "svc", "prod.toml");
     let k = key("prod", "svc/prod.toml");
     let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
-    let gh = Gh::start();
     gh.mount(list(vec![comment(5, &old)]));
     gh.mount(update(5).respond_with(updated(5)).expect(3));
     gh.mount(never("POST"));
     let absolute = d.path().join("svc/prod.toml").display().to_string();
     for gate in ["svc/prod.toml", absolute.as_str(), "svc/../svc/prod.toml"] {
-        let o = check(&gh, d.path(), gate);
+        let o = d.check_file(gate, &["--comment"]);
         assert_eq!(o.code, Some(0), "{gate}: {}", o.stderr);
     }
     gh.verify();

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use support::cli::{assert_input_error, rag_isolated, run_in, write, Out};
+use support::{GateFile, TestContext};
 
 /// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
 const N: usize = 200;
@@ -21,8 +22,9 @@ fn rag() -> Command {
     rag_isolated(TIMEOUT)
 }
 
-fn check(dir: &Path, args: &[&str]) -> Out {
-    run_in(rag().arg("check").arg("gate.toml").args(args), dir)
+/// A folder whose runs are killed after [`TIMEOUT`].
+fn context() -> TestContext {
+    TestContext::new().timeout(TIMEOUT)
 }
 
 /// One metric row per query; `label(i)` adds `"slices"`/`"group"` members (or nothing).
@@ -56,15 +58,14 @@ fn compliance_tag(i: usize) -> String {
 }
 
 /// Baseline tagged (the trusted side), a gate on the critical slice `risk=compliance`.
-fn slice_setup(dir: &Path, cand_label: impl Fn(usize) -> String) {
-    write(dir, "b.jsonl", rows(base_value, compliance_tag));
-    write(dir, "c.jsonl", rows(cand_value, cand_label));
-    write(
-        dir,
-        "gate.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = 500\n\n\
-         [slices]\ncritical = [\"risk=compliance\"]\n\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nslices = \"critical\"\n",
+fn tagged_baseline(ctx: &TestContext, cand_label: impl Fn(usize) -> String) {
+    ctx.write("b.jsonl", rows(base_value, compliance_tag));
+    ctx.write("c.jsonl", rows(cand_value, cand_label));
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(500)
+            .table("slices", "critical = [\"risk=compliance\"]")
+            .gate("ndcg@10", "max-drop = 0.05\nslices = \"critical\""),
     );
 }
 
@@ -72,18 +73,16 @@ fn slice_setup(dir: &Path, cand_label: impl Fn(usize) -> String) {
 
 #[test]
 fn candidate_adds_slice_tag() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = context();
     // The honest candidate (same tags, or none at all): the 30 regressed queries fail the gate.
-    slice_setup(dir.path(), compliance_tag);
-    let o = check(dir.path(), &[]);
+    tagged_baseline(&ctx, compliance_tag);
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1), "{}\n{}", o.stdout, o.stderr);
-    slice_setup(dir.path(), |_| String::new());
-    assert_eq!(check(dir.path(), &[]).code, Some(1));
+    tagged_baseline(&ctx, |_| String::new());
+    assert_eq!(ctx.check(&[]).code, Some(1));
     // The same numbers with every query tagged risk=compliance would dilute the slice: refused.
-    slice_setup(dir.path(), |_| {
-        ",\"slices\":{\"risk\":\"compliance\"}".into()
-    });
-    let o = check(dir.path(), &[]);
+    tagged_baseline(&ctx, |_| ",\"slices\":{\"risk\":\"compliance\"}".into());
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &[
@@ -95,39 +94,35 @@ fn candidate_adds_slice_tag() {
 
 #[test]
 fn candidate_changes_slice_tag() {
-    let dir = tempfile::tempdir().unwrap();
-    slice_setup(dir.path(), |i| {
+    let ctx = context();
+    tagged_baseline(&ctx, |i| {
         if i < COMPLIANCE {
             ",\"slices\":{\"risk\":\"low\"}".into()
         } else {
             String::new()
         }
     });
-    let o = check(dir.path(), &[]);
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &["c.jsonl:1: query \"q000\": slice tag \"risk\" is \"low\" here but \"compliance\" in b.jsonl:1"],
     );
     // With a queries file, it is trusted too: a candidate tag it does not give is refused.
     write(
-        dir.path(),
+        ctx.path(),
         "q.jsonl",
         (0..N)
             .map(|i| format!("{{\"query_id\":\"q{i:03}\"}}\n"))
             .collect::<String>(),
     );
-    let gate = std::fs::read_to_string(dir.path().join("gate.toml")).unwrap();
+    let gate = ctx.read(support::GATE);
+    ctx.gate(gate.replace(
+        "candidate = \"c.jsonl\"\n",
+        "candidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n",
+    ));
+    ctx.write("b.jsonl", rows(base_value, |_| String::new()));
     write(
-        dir.path(),
-        "gate.toml",
-        gate.replace(
-            "candidate = \"c.jsonl\"\n",
-            "candidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n",
-        ),
-    );
-    write(dir.path(), "b.jsonl", rows(base_value, |_| String::new()));
-    write(
-        dir.path(),
+        ctx.path(),
         "c.jsonl",
         rows(cand_value, |i| {
             if i == 7 {
@@ -137,7 +132,7 @@ fn candidate_changes_slice_tag() {
             }
         }),
     );
-    let o = check(dir.path(), &[]);
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &["c.jsonl:8: query \"q007\": slice tag \"lang\" is \"ko\" here but b.jsonl or q.jsonl leaves it untagged"],
@@ -146,12 +141,12 @@ fn candidate_changes_slice_tag() {
 
 #[test]
 fn candidate_adds_group() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = context();
     // Groups decide the resampling unit: the candidate cannot regroup the queries either.
-    slice_setup(dir.path(), |i| {
+    tagged_baseline(&ctx, |i| {
         format!("{},\"group\":\"g{}\"", compliance_tag(i), i % 4)
     });
-    let o = check(dir.path(), &[]);
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &["c.jsonl:1: query \"q000\": group is \"g0\" here but b.jsonl gives it no group"],
@@ -184,13 +179,11 @@ fn eval_to(dir: &Path, qrels: &Path, run: &Path, out: &str) {
     assert_eq!(o.code, Some(0), "{}", o.stderr);
 }
 
-fn protocol_gate(dir: &Path) {
-    write(
-        dir,
-        "gate.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[protocol]\nrequire = true\n\n\
-         [bootstrap]\nresamples = 200\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\n",
-    );
+fn protocol_gate() -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .table("protocol", "require = true")
+        .resamples(200)
+        .gate("ndcg@10", "max-drop = 0.4")
 }
 
 /// The baseline's sidecar as JSON, to copy onto the candidate.
@@ -209,20 +202,20 @@ fn sha256(bytes: &[u8]) -> String {
 
 #[test]
 fn sidecar_hash_dropped() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = context();
+    let dir = ctx.path();
     let qrels = covid("qrels.covid-round2.txt");
     eval_to(dir, &qrels, &covid("run.covidex-sim.txt"), "b.jsonl");
     eval_to(dir, &qrels, &covid("run.covidex-t5.txt"), "c.jsonl");
-    protocol_gate(dir);
-    let o = check(dir, &["--format", "json"]);
+    ctx.gate(protocol_gate());
+    let o = ctx.check(&["--format", "json"]);
     assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
     assert!(o.stdout.contains("\"status\": \"checked\""), "{}", o.stdout);
     // The baseline's sidecar copied next to the candidate with its rows hash dropped.
     let mut side = baseline_sidecar(dir);
     side.as_object_mut().unwrap().remove("rows-sha256");
     write(dir, "c.jsonl.protocol.json", side.to_string());
-    let o = check(dir, &[]);
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &["c.jsonl.protocol.json: has no rows-sha256, so nothing binds it to c.jsonl"],
@@ -231,8 +224,8 @@ fn sidecar_hash_dropped() {
 
 #[test]
 fn sidecar_hash_recomputed() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = context();
+    let dir = ctx.path();
     eval_to(
         dir,
         &covid("qrels.covid-round2.txt"),
@@ -254,12 +247,12 @@ fn sidecar_hash_recomputed() {
         &covid("run.covidex-t5.txt"),
         "c.jsonl",
     );
-    protocol_gate(dir);
+    ctx.gate(protocol_gate());
     // The baseline's sidecar, its rows hash recomputed for the candidate's file.
     let mut side = baseline_sidecar(dir);
     side["rows-sha256"] = sha256(&std::fs::read(dir.join("c.jsonl")).unwrap()).into();
     write(dir, "c.jsonl.protocol.json", side.to_string());
-    let o = check(dir, &[]);
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &[
@@ -284,24 +277,21 @@ fn replicate(shift: f64, drop: f64) -> String {
 
 /// Baseline runs shifted by `base`, candidate runs by `cand` (0.1 worse throughout), and a
 /// proven-harm gate that a drop of 0.1 fails.
-fn replicate_setup(dir: &Path, base: &[f64], cand: &[f64]) {
+fn replicates(ctx: &TestContext, base: &[f64], cand: &[f64]) {
     let mut names = [Vec::new(), Vec::new()];
     for (side, (shifts, drop)) in [(base, 0.0), (cand, 0.1)].into_iter().enumerate() {
         for (r, shift) in shifts.iter().enumerate() {
             let name = format!("{}-{r}.jsonl", ["b", "c"][side]);
-            write(dir, &name, replicate(*shift, drop));
+            ctx.write(&name, replicate(*shift, drop));
             names[side].push(format!("\"{name}\""));
         }
     }
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = [{}]\ncandidate = [{}]\n\n[bootstrap]\nresamples = 500\n\n\
-             [[gate]]\nmetric = \"ndcg@10\"\nfail-if-significant-drop = 0.02\n",
-            names[0].join(", "),
-            names[1].join(", ")
-        ),
+    ctx.gate(
+        GateFile::default()
+            .input("baseline", format!("[{}]", names[0].join(", ")))
+            .input("candidate", format!("[{}]", names[1].join(", ")))
+            .resamples(500)
+            .gate("ndcg@10", "fail-if-significant-drop = 0.02"),
     );
 }
 
@@ -312,16 +302,16 @@ fn warnings(o: &Out) -> Vec<String> {
 
 #[test]
 fn candidate_replicates_spread() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = context();
     let steady = [0.0, 0.004, -0.003];
     // Honest candidate runs: the drop of 0.1 is proven and fails.
-    replicate_setup(d.path(), &steady, &[0.002, -0.002, 0.001]);
-    let o = check(d.path(), &["--format", "json"]);
+    replicates(&ctx, &steady, &[0.002, -0.002, 0.001]);
+    let o = ctx.check(&["--format", "json"]);
     assert_eq!(o.code, Some(1), "{}", o.stderr);
     assert!(!warnings(&o).iter().any(|w| w.contains("spread far more")));
     // The same drop, the candidate's runs shifted ±0.35 apart: still fails, and is flagged.
-    replicate_setup(d.path(), &steady, &[0.35, 0.0, -0.35]);
-    let o = check(d.path(), &["--format", "json"]);
+    replicates(&ctx, &steady, &[0.35, 0.0, -0.35]);
+    let o = ctx.check(&["--format", "json"]);
     assert_eq!(
         o.code,
         Some(1),
@@ -339,10 +329,10 @@ fn candidate_replicates_spread() {
 
 #[test]
 fn candidate_replicates_no_baseline_noise() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = context();
     // One baseline run: the candidate's replicates only average, they never widen.
-    replicate_setup(d.path(), &[0.0], &[0.35, 0.0, -0.35]);
-    let o = check(d.path(), &["--format", "json"]);
+    replicates(&ctx, &[0.0], &[0.35, 0.0, -0.35]);
+    let o = ctx.check(&["--format", "json"]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
     let w = warnings(&o);
     assert!(
@@ -380,27 +370,27 @@ fn run_with_header(dir: &Path, header: &[String]) -> Out {
 fn ir_metadata_deep_flow() {
     // 200 KB of nested flow sequences took ~25 s (quadratic in the YAML parser); the count of
     // `[`/`{` is checked line by line as the block is read, before any parsing.
-    let d = tempfile::tempdir().unwrap();
+    let ctx = context();
     let deep = format!("tag: {}{}", "[".repeat(100_000), "]".repeat(100_000));
-    let o = run_with_header(d.path(), &[deep]);
+    let o = run_with_header(ctx.path(), &[deep]);
     assert_input_error(
         &o,
         &["run.trec:2: the ir_metadata block opens more than 1024 flow collections (`[` or `{`)"],
     );
     // Spread over lines, and in quotes, the count is the same.
     let lines: Vec<String> = (0..2000).map(|i| format!("k{i}: \"{{[\"")).collect();
-    let o = run_with_header(d.path(), &lines);
+    let o = run_with_header(ctx.path(), &lines);
     assert_input_error(&o, &["run.trec:", "opens more than 1024 flow collections"]);
     // Under the limit the parser's own recursion limit answers, at once.
     let nested = format!("tag: {}{}", "[".repeat(1000), "]".repeat(1000));
-    let o = run_with_header(d.path(), &[nested]);
+    let o = run_with_header(ctx.path(), &[nested]);
     assert_input_error(
         &o,
         &["run.trec:1: ir_metadata block is not valid YAML: recursion limit exceeded"],
     );
     // A real header is read.
     let o = run_with_header(
-        d.path(),
+        ctx.path(),
         &[
             "tag: bm25".into(),
             "method: {retrieval: [{name: bm25}]}".into(),
@@ -411,9 +401,9 @@ fn ir_metadata_deep_flow() {
 
 #[test]
 fn ir_metadata_huge() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = context();
     let wide: Vec<String> = (0..40_000).map(|i| format!("method_{i}: x")).collect();
-    let o = run_with_header(d.path(), &wide);
+    let o = run_with_header(ctx.path(), &wide);
     assert_input_error(&o, &["run.trec:", "the ir_metadata block is over 256 KiB"]);
     // Reading stops at the limit: the error names a line near 256 KiB, not the end of the block.
     let line: usize = o.stderr["error: run.trec:".len()..]
@@ -429,7 +419,7 @@ fn ir_metadata_huge() {
 
 #[test]
 fn median_time_bound() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = context();
     let rows = |shift: f64| -> String {
         (0..1000)
             .map(|i| {
@@ -442,18 +432,19 @@ fn median_time_bound() {
             })
             .collect()
     };
-    write(d.path(), "b.jsonl", rows(0.0));
-    write(d.path(), "c.jsonl", rows(0.01));
+    ctx.write("b.jsonl", rows(0.0));
+    ctx.write("c.jsonl", rows(0.01));
     let gate = |resamples: u64, statistic: &str| {
-        write(
-            d.path(),
-            "gate.toml",
-            format!(
-                "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = {resamples}\n\n\
-                 [slices]\nby = [\"t\"]\n\n[[gate]]\nmetric = \"ndcg@10\"\nstatistic = \"{statistic}\"\nmax-drop = 0.05\n"
-            ),
+        ctx.gate(
+            GateFile::new("b.jsonl", "c.jsonl")
+                .resamples(resamples as usize)
+                .table("slices", "by = [\"t\"]")
+                .gate(
+                    "ndcg@10",
+                    &format!("statistic = \"{statistic}\"\nmax-drop = 0.05"),
+                ),
         );
-        check(d.path(), &["--format", "json"])
+        ctx.check(&["--format", "json"])
     };
     // 1,000 queries in `all` and 1,000 in the two slices, × 11 (the close-call re-run) × 10^7
     // resamples (the most `resamples` takes): 2.2 × 10^11 draws, refused before any resampling.

@@ -10,10 +10,8 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{
-    append_to, check_json, exit, first_line_cell, json_exit, missing_in_order, rag_gate, run_in,
-    Out,
-};
+use support::cli::{append_to, first_line_cell, missing_in_order, run_in, Out};
+use support::TestContext;
 
 const N: usize = 12;
 
@@ -182,8 +180,9 @@ fn queries() -> String {
         .collect()
 }
 
-/// A gate file comparing `b` with `c` (plus `extra` lines appended to [inputs]).
-fn gate(b: &str, c: &str, extra: &str) -> String {
+/// A gate file comparing `b` with `c` (plus `extra` lines appended to [inputs]), as text: the
+/// cases below name its lines and columns.
+fn gate_text(b: &str, c: &str, extra: &str) -> String {
     format!(
         "[inputs]\nbaseline = \"{b}\"\ncandidate = \"{c}\"\nqueries = \"q.jsonl\"\n{extra}\n\
          [bootstrap]\nresamples = 200\n\n[slices]\nby = [\"lang\"]\nmin-queries = 1\non-small-slice = \"warn\"\n\
@@ -192,11 +191,12 @@ fn gate(b: &str, c: &str, extra: &str) -> String {
 }
 
 fn default_gate() -> String {
-    gate("b.jsonl", "c.jsonl", "")
+    gate_text("b.jsonl", "c.jsonl", "")
 }
 
-/// Writes the clean data set (every format, both sides) and the default gate file.
-fn setup(dir: &Path) {
+/// The clean data set (every format, both sides) and the default gate file.
+fn clean_inputs() -> TestContext {
+    let ctx = TestContext::new();
     let files: [(&str, String); 15] = [
         ("run.trec", trec_run()),
         ("qrels.trec", trec_qrels()),
@@ -215,9 +215,10 @@ fn setup(dir: &Path) {
         ("q.jsonl", queries()),
     ];
     for (name, text) in files {
-        std::fs::write(dir.join(name), text).unwrap();
+        ctx.write(name, text);
     }
-    std::fs::write(dir.join("gate.toml"), default_gate()).unwrap();
+    ctx.gate(default_gate());
+    ctx
 }
 
 enum Content {
@@ -321,8 +322,8 @@ fn cases() -> Vec<Case> {
             // A gzip file is decoded as it is read; this one is cut before its CRC trailer.
             &["c.jsonl: reading: gzip data truncated or corrupt near byte "],
         ),
-        with_gate("dev-zero", gate("/dev/zero", "c.jsonl", ""), &["/dev/zero:1: a NUL byte (byte 0): binary data, not text"]),
-        with_gate("dev-urandom", gate("b.jsonl", "/dev/urandom", ""), &["/dev/urandom:", "binary data, not text"]),
+        with_gate("dev-zero", gate_text("/dev/zero", "c.jsonl", ""), &["/dev/zero:1: a NUL byte (byte 0): binary data, not text"]),
+        with_gate("dev-urandom", gate_text("b.jsonl", "/dev/urandom", ""), &["/dev/urandom:", "binary data, not text"]),
         // ---- JSONL metrics ----
         case(
             "jsonl-truncated-last-line",
@@ -540,7 +541,7 @@ fn cases() -> Vec<Case> {
         with_gate("gate-by-unknown-tag", default_gate().replace("by = [\"lang\"]", "by = [\"lang\", \"risk\"]"), &["gate.toml:10:15: [slices] by: no query has the tag \"risk\" (tags seen: lang)"]),
         with_gate("gate-critical-slice-unknown-tag", default_gate().replace("min-queries = 1", "min-queries = 1\ncritical = [\"risk=high\"]"), &["gate.toml:12:13: critical slice \"risk=high\": no query has the tag \"risk\" (tags seen: lang)"]),
         with_gate("gate-rule-missing", default_gate().replace("max-drop = 0.4\n", ""), &["gate.toml:13:1: [[gate]] #1 (ndcg@10) has no rule"]),
-        with_gate("gate-group-unit-without-groups", gate("b.jsonl", "c.jsonl", "").replace("queries = \"q.jsonl\"\n", "").replace("by = [\"lang\"]\n", "").replace(", \"lang=ko\"", "").replace("resamples = 200", "resamples = 200\nunit = \"group\""), &["gate.toml:7:8: [bootstrap] unit = \"group\", but 12 queries have no group: \"q01\""]),
+        with_gate("gate-group-unit-without-groups", gate_text("b.jsonl", "c.jsonl", "").replace("queries = \"q.jsonl\"\n", "").replace("by = [\"lang\"]\n", "").replace(", \"lang=ko\"", "").replace("resamples = 200", "resamples = 200\nunit = \"group\""), &["gate.toml:7:8: [bootstrap] unit = \"group\", but 12 queries have no group: \"q01\""]),
         with_gate("gate-input-not-a-path", default_gate().replace("baseline = \"b.jsonl\"", "baseline = 3"), &["gate.toml:2:12: [inputs] baseline: expected a path string or a table"]),
         Case { id: "cli-seed-overflow", files: vec![], args: &["--seed", "18446744073709551616"], want: &["invalid value '18446744073709551616' for '--seed <SEED>'", "number too large"] },
         Case { id: "cli-unknown-format", files: vec![], args: &["--format", "xml"], want: &["invalid value 'xml' for '--format <FORMAT>'", "[possible values: text, markdown, json, junit]"] },
@@ -549,7 +550,7 @@ fn cases() -> Vec<Case> {
     ];
     // Cases on other readers need the gate file pointed at them.
     for c in v.iter_mut() {
-        let point = |b: &str, cc: &str| ("gate.toml", text(gate(b, cc, "")));
+        let point = |b: &str, cc: &str| ("gate.toml", text(gate_text(b, cc, "")));
         let (_, first) = (&c.id, c.files.first().map(|f| f.0));
         match first {
             Some("c.csv") => c.files.push(point("b.csv", "c.csv")),
@@ -563,7 +564,8 @@ fn cases() -> Vec<Case> {
     v
 }
 
-fn run_case(dir: &Path, c: &Case) -> Out {
+fn run_case(ctx: &TestContext, c: &Case) -> Out {
+    let dir = ctx.path();
     for (name, content) in &c.files {
         let p = dir.join(name);
         match content {
@@ -579,7 +581,7 @@ fn run_case(dir: &Path, c: &Case) -> Out {
         }
     }
     run_in(
-        rag_gate()
+        ctx.command()
             .args(if c.id.starts_with("eval-") {
                 &["eval"][..]
             } else {
@@ -596,9 +598,8 @@ fn bad_inputs_exit_2_with_one_message_naming_the_place() {
     let all = cases();
     assert!(all.len() >= 30, "only {} cases", all.len());
     for c in &all {
-        let dir = tempfile::tempdir().unwrap();
-        setup(dir.path());
-        let r = run_case(dir.path(), c);
+        let ctx = clean_inputs();
+        let r = run_case(&ctx, c);
         let mut problems = Vec::new();
         if r.code != Some(2) {
             problems.push(format!("exit {:?}, expected 2", r.code));
@@ -617,7 +618,7 @@ fn bad_inputs_exit_2_with_one_message_naming_the_place() {
         if r.stderr.contains("panicked") || r.stderr.contains("RUST_BACKTRACE") {
             problems.push("panicked".to_string());
         }
-        if r.stderr.contains(&dir.path().display().to_string()) {
+        if r.stderr.contains(&ctx.path().display().to_string()) {
             problems.push(
                 "the message shows the absolute temp path instead of the path as given".to_string(),
             );
@@ -697,34 +698,33 @@ fn tolerated_inputs_give_the_clean_report() {
         ),
         ("bom-gate-file", "gate.toml", bom(default_gate())),
     ];
-    let reference = |dir: &Path, b: &str, c: &str| {
-        std::fs::write(dir.join("gate.toml"), gate(b, c, "")).unwrap();
-        report(dir)
+    let reference = |ctx: &TestContext, b: &str, c: &str| {
+        ctx.gate(gate_text(b, c, ""));
+        report(ctx)
     };
     for (id, file, content) in tolerated {
-        let dir = tempfile::tempdir().unwrap();
-        setup(dir.path());
+        let ctx = clean_inputs();
         let (b, c) = match file {
             "c.csv" => ("b.csv", "c.csv"),
             "c.te" => ("b.te", "c.te"),
             _ => ("b.jsonl", "c.jsonl"),
         };
-        let want = reference(dir.path(), b, c);
-        std::fs::write(dir.path().join(file), &content).unwrap();
+        let want = reference(&ctx, b, c);
+        std::fs::write(ctx.path().join(file), &content).unwrap();
         if file == "gate.toml" {
             // the gate file itself is the one under test
         } else {
-            std::fs::write(dir.path().join("gate.toml"), gate(b, c, "")).unwrap();
+            ctx.gate(gate_text(b, c, ""));
         }
-        let got = report(dir.path());
+        let got = report(&ctx);
         assert_eq!(got, want, "[{id}] tolerated input changed the report");
         assert!(id_in_docs(id), "[{id}] not in docs/bad-input.md");
     }
 }
 
 /// The JSON report's comparisons and verdict (inputs paths differ per format, so left out).
-fn report(dir: &Path) -> serde_json::Value {
-    let v = json_exit(check_json("gate.toml").current_dir(dir), 0);
+fn report(ctx: &TestContext) -> serde_json::Value {
+    let v = ctx.check_json(&[]).expect(0).json();
     serde_json::json!({"verdict": v["verdict"], "comparisons": v["comparisons"], "gates": v["gates"]})
 }
 
@@ -749,11 +749,9 @@ fn every_case_is_documented() {
 /// `rag-gate eval` tolerates the same things: a BOM and CRLF line ends in runs and qrels.
 #[test]
 fn eval_tolerates_bom_and_crlf() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_inputs();
     let eval = |run: &str, qrels: &str| {
-        let mut eval = rag_gate();
-        eval.current_dir(dir.path()).args([
+        ctx.run(&[
             "eval",
             "--run",
             run,
@@ -761,14 +759,15 @@ fn eval_tolerates_bom_and_crlf() {
             qrels,
             "--metrics",
             "ndcg@10,recall@5",
-        ]);
-        exit(&mut eval, 0).stdout
+        ])
+        .expect(0)
+        .stdout
     };
     let clean = eval("run.trec", "qrels.trec");
     assert!(!clean.is_empty());
     let odd = |s: String| format!("\u{feff}{}", s.replace('\n', "\r\n"));
-    std::fs::write(dir.path().join("run2.trec"), odd(trec_run())).unwrap();
-    std::fs::write(dir.path().join("qrels2.trec"), odd(trec_qrels())).unwrap();
+    std::fs::write(ctx.path().join("run2.trec"), odd(trec_run())).unwrap();
+    std::fs::write(ctx.path().join("qrels2.trec"), odd(trec_qrels())).unwrap();
     assert_eq!(eval("run2.trec", "qrels2.trec"), clean, "eval-bom-crlf");
     assert!(id_in_docs("eval-bom-crlf"));
 }

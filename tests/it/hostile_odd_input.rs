@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use support::cli::{assert_contains, assert_input_error, rag_isolated, run_in, write, Out};
+use support::{GateFile, TestContext};
 
 const N: usize = 12;
 /// A hang fails the test instead of hanging CI.
@@ -53,24 +54,27 @@ fn json(s: &str) -> String {
     serde_json::Value::from(s).to_string()
 }
 
-fn gate(extra_inputs: &str, extra: &str) -> String {
-    format!(
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n{extra_inputs}\n\
-         [bootstrap]\nresamples = 200\n{extra}\n[slices]\nby = [\"lang\"]\nmin-queries = 1\n\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\n"
-    )
+/// b.jsonl vs c.jsonl by `lang` (q.jsonl), `extra_inputs` in `[inputs]`, `extra` in
+/// `[bootstrap]`, ndcg@10 gated on a 0.4 drop.
+fn by_lang(extra_inputs: &str, extra: &str) -> String {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .queries("q.jsonl")
+        .inputs_raw(extra_inputs)
+        .table("bootstrap", &format!("resamples = 200\n{extra}"))
+        .table("slices", "by = [\"lang\"]\nmin-queries = 1")
+        .gate("ndcg@10", "max-drop = 0.4")
+        .to_string()
 }
 
-/// The clean comparison: b.jsonl, c.jsonl, q.jsonl (tag `ko` on every third query), gate.toml.
-fn setup(dir: &Path) {
-    write(dir, "b.jsonl", jsonl(false));
-    write(dir, "c.jsonl", jsonl(true));
-    write(dir, "q.jsonl", queries("ko"));
-    write(dir, "gate.toml", gate("", ""));
-}
-
-fn check(dir: &Path, args: &[&str]) -> Out {
-    run_in(rag().arg("check").arg("gate.toml").args(args), dir)
+/// The clean comparison: b.jsonl, c.jsonl, q.jsonl (tag `ko` on every third query), gate.toml;
+/// runs are killed after [`TIMEOUT`].
+fn clean_comparison() -> TestContext {
+    let ctx = TestContext::new().timeout(TIMEOUT);
+    ctx.write("b.jsonl", jsonl(false));
+    ctx.write("c.jsonl", jsonl(true));
+    ctx.write("q.jsonl", queries("ko"));
+    ctx.gate(by_lang("", ""));
+    ctx
 }
 
 // ---- TREC runs whose queries come back ----
@@ -147,17 +151,17 @@ fn run_fifo(dir: &Path, text: String) -> std::thread::JoinHandle<()> {
 
 #[test]
 fn run_comes_back_pipe() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "qrels.txt", QRELS);
-    write(dir.path(), "run.txt", GROUPED);
-    let from_file = run_in(rag().args(eval_args("run.txt")), dir.path());
+    let ctx = TestContext::new().timeout(TIMEOUT);
+    ctx.write("qrels.txt", QRELS);
+    ctx.write("run.txt", GROUPED);
+    let from_file = run_in(rag().args(eval_args("run.txt")), ctx.path());
     assert_eq!(from_file.code, Some(0), "{}", from_file.stderr);
     // A grouped run reads the same from a pipe as from a file...
-    let piped = eval_stdin(dir.path(), GROUPED);
+    let piped = eval_stdin(ctx.path(), GROUPED);
     assert_eq!(piped.code, Some(0), "{}", piped.stderr);
     assert_eq!(piped.stdout, from_file.stdout);
     // ...and one whose query comes back is refused instead of read short.
-    let o = eval_stdin(dir.path(), INTERLEAVED);
+    let o = eval_stdin(ctx.path(), INTERLEAVED);
     assert_input_error(
         &o,
         &[
@@ -169,10 +173,10 @@ fn run_comes_back_pipe() {
 
 #[test]
 fn run_comes_back_fifo() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "qrels.txt", QRELS);
-    let writer = run_fifo(dir.path(), INTERLEAVED.to_string());
-    let o = run_in(rag().args(eval_args("run.fifo")), dir.path());
+    let ctx = TestContext::new().timeout(TIMEOUT);
+    ctx.write("qrels.txt", QRELS);
+    let writer = run_fifo(ctx.path(), INTERLEAVED.to_string());
+    let o = run_in(rag().args(eval_args("run.fifo")), ctx.path());
     assert_input_error(
         &o,
         &["run.fifo:3: query \"q1\" comes back after other queries"],
@@ -185,14 +189,14 @@ fn run_comes_back_fifo() {
 /// writer that was gone: a hang), and the note says so.
 #[test]
 fn fifo_run_ir_metadata() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "qrels.txt", QRELS);
+    let ctx = TestContext::new().timeout(TIMEOUT);
+    ctx.write("qrels.txt", QRELS);
     let run = format!("# ir_metadata.start\n# tag: bm25\n# ir_metadata.end\n{GROUPED}");
-    let writer = run_fifo(dir.path(), run);
+    let writer = run_fifo(ctx.path(), run);
     let child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
         .args(eval_args("run.fifo"))
         .args(["-o", "rows.jsonl"])
-        .current_dir(dir.path())
+        .current_dir(ctx.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -207,7 +211,7 @@ fn fifo_run_ir_metadata() {
         "{}",
         o.stderr
     );
-    let sidecar = std::fs::read_to_string(dir.path().join("rows.jsonl.protocol.json")).unwrap();
+    let sidecar = std::fs::read_to_string(ctx.path().join("rows.jsonl.protocol.json")).unwrap();
     assert!(!sidecar.contains("bm25"), "{sidecar}");
 }
 
@@ -216,20 +220,18 @@ fn fifo_run_ir_metadata() {
 /// context is unknown (the "run context changed" line shows it as —), never silently.
 #[test]
 fn piped_run_ir_metadata_check() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "qrels.txt", QRELS);
+    let ctx = TestContext::new().timeout(TIMEOUT);
+    ctx.write("qrels.txt", QRELS);
     let run = format!("# ir_metadata.start\n# tag: bm25\n# ir_metadata.end\n{GROUPED}");
-    write(dir.path(), "run.trec", &run);
-    write(
-        dir.path(),
-        "gate.toml",
+    ctx.write("run.trec", &run);
+    ctx.gate(
         "[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"run.trec\" }\n\
          candidate = { run = \"/dev/stdin\" }\n[slices]\nmin-queries = 1\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
     );
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
         .args(["check", "gate.toml"])
-        .current_dir(dir.path())
+        .current_dir(ctx.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -256,12 +258,12 @@ fn piped_run_ir_metadata_check() {
 #[test]
 fn run_comes_back_file() {
     // A regular file can be read twice: the regrouped run gives the grouped run's numbers.
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "qrels.txt", QRELS);
-    write(dir.path(), "a.txt", INTERLEAVED);
-    write(dir.path(), "b.txt", GROUPED);
-    let a = run_in(rag().args(eval_args("a.txt")), dir.path());
-    let b = run_in(rag().args(eval_args("b.txt")), dir.path());
+    let ctx = TestContext::new().timeout(TIMEOUT);
+    ctx.write("qrels.txt", QRELS);
+    ctx.write("a.txt", INTERLEAVED);
+    ctx.write("b.txt", GROUPED);
+    let a = run_in(rag().args(eval_args("a.txt")), ctx.path());
+    let b = run_in(rag().args(eval_args("b.txt")), ctx.path());
     assert_eq!((a.code, b.code), (Some(0), Some(0)), "{}", a.stderr);
     assert_eq!(a.stdout, b.stdout);
     assert_contains(&a.stdout, "\"recall@1\":1");
@@ -271,12 +273,11 @@ fn run_comes_back_file() {
 
 #[test]
 fn queries_row_matches_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     // A trailing space: "q03 " is no query, so q03 would silently leave lang=ko.
     let q = queries("ko").replace("\"q03\"", "\"q03 \"");
-    write(dir.path(), "q.jsonl", &q);
-    let o = check(dir.path(), &[]);
+    ctx.write("q.jsonl", &q);
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &[
@@ -289,15 +290,14 @@ fn queries_row_matches_nothing() {
 
 #[test]
 fn queries_row_matches_nothing_intersect() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     write(
-        dir.path(),
+        ctx.path(),
         "q.jsonl",
         &(queries("ko") + "{\"query_id\":\"extra\"}\n"),
     );
-    write(dir.path(), "gate.toml", gate("missing = \"intersect\"", ""));
-    let o = check(dir.path(), &[]);
+    ctx.gate(by_lang("missing = \"intersect\"", ""));
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert_contains(&o.stdout, "1 row of the queries file matches no query");
 }
@@ -306,23 +306,20 @@ fn queries_row_matches_nothing_intersect() {
 
 #[test]
 fn exponential_gain_overflow() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "qrels.txt", "q1 0 A 2000\nq1 0 B 1999\n");
-    write(dir.path(), "run.txt", "q1 Q0 A 1 2 t\nq1 Q0 B 2 1 t\n");
-    let o = run_in(
-        rag().args([
-            "eval",
-            "--run",
-            "run.txt",
-            "--qrels",
-            "qrels.txt",
-            "--metrics",
-            "ndcg@10",
-            "--gain",
-            "exponential",
-        ]),
-        dir.path(),
-    );
+    let ctx = TestContext::new().timeout(TIMEOUT);
+    ctx.write("qrels.txt", "q1 0 A 2000\nq1 0 B 1999\n");
+    ctx.write("run.txt", "q1 Q0 A 1 2 t\nq1 Q0 B 2 1 t\n");
+    let o = ctx.run(&[
+        "eval",
+        "--run",
+        "run.txt",
+        "--qrels",
+        "qrels.txt",
+        "--metrics",
+        "ndcg@10",
+        "--gain",
+        "exponential",
+    ]);
     assert_input_error(
         &o,
         &[
@@ -331,34 +328,26 @@ fn exponential_gain_overflow() {
         ],
     );
     // The linear gain has no overflow: the same files evaluate.
-    let lin = run_in(
-        rag().args([
-            "eval",
-            "--run",
-            "run.txt",
-            "--qrels",
-            "qrels.txt",
-            "--metrics",
-            "ndcg@10",
-        ]),
-        dir.path(),
-    );
+    let lin = ctx.run(&[
+        "eval",
+        "--run",
+        "run.txt",
+        "--qrels",
+        "qrels.txt",
+        "--metrics",
+        "ndcg@10",
+    ]);
     assert_eq!(lin.code, Some(0), "{}", lin.stderr);
 }
 
 /// The JSON report of `check` (exit 0 or 1).
-fn report(dir: &Path, args: &[&str]) -> serde_json::Value {
-    let mut a = vec!["--format", "json"];
-    a.extend_from_slice(args);
-    let o = check(dir, &a);
-    assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
-    serde_json::from_str(&o.stdout).unwrap()
+fn report(ctx: &TestContext, args: &[&str]) -> serde_json::Value {
+    ctx.check_json(args).verdict_json().1
 }
 
 #[test]
 fn bca_large_values() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     let lat = |cand: bool| -> String {
         (1..=N)
             .map(|i| {
@@ -367,14 +356,14 @@ fn bca_large_values() {
             })
             .collect()
     };
-    write(dir.path(), "b.jsonl", lat(false));
-    write(dir.path(), "c.jsonl", lat(true));
-    let g = gate("", "method = \"bca\"").replace(
+    ctx.write("b.jsonl", lat(false));
+    ctx.write("c.jsonl", lat(true));
+    let g = by_lang("", "method = \"bca\"").replace(
         "metric = \"ndcg@10\"\nmax-drop = 0.4",
         "metric = \"latency_ms\"\nhigher-is-better = true\nmax-drop = 1e300",
     );
-    write(dir.path(), "gate.toml", &g);
-    let r = report(dir.path(), &[]);
+    ctx.gate(&g);
+    let r = report(&ctx, &[]);
     for c in r["comparisons"].as_array().unwrap() {
         let (lo, hi) = (c["ci"][0].as_f64(), c["ci"][1].as_f64());
         let (Some(lo), Some(hi)) = (lo, hi) else {
@@ -386,14 +375,9 @@ fn bca_large_values() {
 
 #[test]
 fn confidence_beyond_resamples() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    write(
-        dir.path(),
-        "gate.toml",
-        gate("", "confidence = 0.999\nmethod = \"bca\""),
-    );
-    let o = check(dir.path(), &[]);
+    let ctx = clean_comparison();
+    ctx.gate(by_lang("", "confidence = 0.999\nmethod = \"bca\""));
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &[
@@ -402,7 +386,7 @@ fn confidence_beyond_resamples() {
         ],
     );
     // Enough resamples: accepted, and the interval is in order.
-    let r = report(dir.path(), &["--resamples", "4000"]);
+    let r = report(&ctx, &["--resamples", "4000"]);
     for c in r["comparisons"].as_array().unwrap() {
         let (lo, hi) = (c["ci"][0].as_f64().unwrap(), c["ci"][1].as_f64().unwrap());
         assert!(lo <= hi, "{c}");
@@ -419,15 +403,14 @@ fn with_line(text: &str, line: usize, new: &str) -> String {
 
 #[test]
 fn json_metric_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     let c = with_line(
         &jsonl(true),
         4,
         "{\"query_id\":\"q04\",\"ndcg@10\":0.1,\"ndcg@10\":0.9}",
     );
-    write(dir.path(), "c.jsonl", &c);
-    let o = check(dir.path(), &[]);
+    ctx.write("c.jsonl", &c);
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &["c.jsonl:4: key \"ndcg@10\" given twice in one object at column"],
@@ -436,57 +419,52 @@ fn json_metric_twice() {
 
 #[test]
 fn json_query_id_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     let c = with_line(
         &jsonl(true),
         2,
         "{\"query_id\":\"q02\",\"query_id\":\"q99\",\"ndcg@10\":0.5}",
     );
-    write(dir.path(), "c.jsonl", &c);
-    let o = check(dir.path(), &[]);
+    ctx.write("c.jsonl", &c);
+    let o = ctx.check(&[]);
     assert_input_error(&o, &["c.jsonl:2: key \"query_id\" given twice"]);
 }
 
 #[test]
 fn json_slice_tag_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     let q = with_line(
         &queries("ko"),
         3,
         "{\"query_id\":\"q03\",\"slices\":{\"lang\":\"ko\",\"lang\":\"en\"}}",
     );
-    write(dir.path(), "q.jsonl", &q);
-    let o = check(dir.path(), &[]);
+    ctx.write("q.jsonl", &q);
+    let o = ctx.check(&[]);
     assert_input_error(&o, &["q.jsonl:3: key \"lang\" given twice"]);
 }
 
 #[test]
 fn qrels_jsonl_doc_twice() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new().timeout(TIMEOUT);
     write(
-        dir.path(),
+        ctx.path(),
         "qrels.jsonl",
         "{\"query_id\":\"q1\",\"gold\":{\"A\":1,\"A\":0}}\n",
     );
     write(
-        dir.path(),
+        ctx.path(),
         "run.jsonl",
         "{\"query_id\":\"q1\",\"ranked\":[\"A\"]}\n",
     );
-    let o = run_in(
-        rag().args([
-            "eval",
-            "--run",
-            "run.jsonl",
-            "--qrels",
-            "qrels.jsonl",
-            "--metrics",
-            "recall@1",
-        ]),
-        dir.path(),
-    );
+    let o = ctx.run(&[
+        "eval",
+        "--run",
+        "run.jsonl",
+        "--qrels",
+        "qrels.jsonl",
+        "--metrics",
+        "recall@1",
+    ]);
     assert_input_error(&o, &["qrels.jsonl:1: ", "duplicate key \"A\""]);
 }
 
@@ -522,8 +500,8 @@ fn eval_jsonl_ids(dir: &Path, id: &str, format: &str) -> Out {
 
 #[test]
 fn eval_trec_id_all() {
-    let dir = tempfile::tempdir().unwrap();
-    let o = eval_jsonl_ids(dir.path(), "all", "trec");
+    let ctx = TestContext::new().timeout(TIMEOUT);
+    let o = eval_jsonl_ids(ctx.path(), "all", "trec");
     assert_input_error(
         &o,
         &[
@@ -531,23 +509,23 @@ fn eval_trec_id_all() {
             "--format jsonl",
         ],
     );
-    assert_eq!(eval_jsonl_ids(dir.path(), "all", "jsonl").code, Some(0));
+    assert_eq!(eval_jsonl_ids(ctx.path(), "all", "jsonl").code, Some(0));
 }
 
 #[test]
 fn eval_trec_id_white_space() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new().timeout(TIMEOUT);
     for id in ["a b", "a\tb", "a\u{a0}b", "a\nb"] {
-        let o = eval_jsonl_ids(dir.path(), id, "trec");
+        let o = eval_jsonl_ids(ctx.path(), id, "trec");
         assert_input_error(&o, &["cannot be written with --format trec"]);
     }
-    let o = eval_jsonl_ids(dir.path(), " q1", "csv");
+    let o = eval_jsonl_ids(ctx.path(), " q1", "csv");
     assert_input_error(
         &o,
         &["query id \" q1\" cannot be written with --format csv"],
     );
     // What is written reads back: eval's trec output of a plain id is a valid check input.
-    let ok = eval_jsonl_ids(dir.path(), "q-1", "trec");
+    let ok = eval_jsonl_ids(ctx.path(), "q-1", "trec");
     assert_eq!(ok.code, Some(0), "{}", ok.stderr);
     assert!(ok.stdout.starts_with("recall_1\tq-1\t1\n"), "{}", ok.stdout);
 }
@@ -569,11 +547,10 @@ fn no_smuggled_commands(s: &str) {
 
 #[test]
 fn name_workflow_command() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     let evil = "ko\n::add-mask::x\n::error::pwned\r\n::set-output name=verdict::pass";
-    write(dir.path(), "q.jsonl", queries(evil));
-    let g = gate("", "").replace("max-drop = 0.4", "max-drop = 0.0\nslices = \"critical\"") + "";
+    ctx.write("q.jsonl", queries(evil));
+    let g = by_lang("", "").replace("max-drop = 0.4", "max-drop = 0.0\nslices = \"critical\"") + "";
     let g = g.replace(
         "min-queries = 1\n",
         &format!(
@@ -581,11 +558,11 @@ fn name_workflow_command() {
             json(&format!("lang={evil}"))
         ),
     );
-    write(dir.path(), "gate.toml", &g);
+    ctx.gate(&g);
     for args in [&[][..], &["--format", "markdown"][..]] {
-        let mut cmd = rag();
+        let mut cmd = ctx.command();
         cmd.env("GITHUB_ACTIONS", "true");
-        let o = run_in(cmd.arg("check").arg("gate.toml").args(args), dir.path());
+        let o = run_in(cmd.arg("check").arg("gate.toml").args(args), ctx.path());
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
         no_smuggled_commands(&o.stdout);
         no_smuggled_commands(&o.stderr);
@@ -597,22 +574,21 @@ fn name_workflow_command() {
         &json(&format!("lang={evil}")),
         &json(&format!("lang={evil}!")),
     );
-    write(dir.path(), "gate.toml", &bad);
-    let o = check(dir.path(), &[]);
+    ctx.gate(&bad);
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
     no_smuggled_commands(&o.stderr);
 }
 
 #[test]
 fn name_ansi_escape() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     write(
-        dir.path(),
+        ctx.path(),
         "q.jsonl",
         queries("ko\u{1b}[2J\u{1b}]0;owned\u{7}"),
     );
-    let o = check(dir.path(), &[]);
+    let o = ctx.check(&[]);
     assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
     assert!(
         !o.stdout.contains('\u{1b}') && !o.stderr.contains('\u{1b}'),
@@ -624,11 +600,10 @@ fn name_ansi_escape() {
 
 #[test]
 fn name_bidi_markdown() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    write(dir.path(), "q.jsonl", queries("ko\u{202e}ssap\u{2066}"));
+    let ctx = clean_comparison();
+    ctx.write("q.jsonl", queries("ko\u{202e}ssap\u{2066}"));
     for fmt in ["markdown", "text"] {
-        let o = check(dir.path(), &["--format", fmt]);
+        let o = ctx.check(&["--format", fmt]);
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
         for c in [
             '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}', '\u{2067}',
@@ -641,8 +616,7 @@ fn name_bidi_markdown() {
 
 #[test]
 fn name_10mb_tag() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = clean_comparison();
     let big = "t".repeat(10 << 20);
     // A 10 MB tag name: in the report a cut name, in an error a short message.
     let q = with_line(
@@ -650,10 +624,10 @@ fn name_10mb_tag() {
         1,
         &format!("{{\"query_id\":\"q01\",\"slices\":{{\"{big}\":\"x\"}}}}"),
     );
-    write(dir.path(), "q.jsonl", &q);
-    let g = gate("", "").replace("by = [\"lang\"]", "by = [\"lang\", \"nope\"]");
-    write(dir.path(), "gate.toml", &g);
-    let o = check(dir.path(), &[]);
+    ctx.write("q.jsonl", &q);
+    let g = by_lang("", "").replace("by = [\"lang\"]", "by = [\"lang\", \"nope\"]");
+    ctx.gate(&g);
+    let o = ctx.check(&[]);
     assert_input_error(&o, &["no query has the tag \"nope\"", "tttttttttt…"]);
 }
 
@@ -666,25 +640,24 @@ fn publish_env(cmd: &mut Command, api: &str, token: &str) {
 }
 
 /// `check --comment --pr 7` in `dir`, publishing to `api` with `token`.
-fn comment_to(dir: &Path, api: &str, token: &str) -> Out {
-    let mut cmd = rag();
+fn comment_to(ctx: &TestContext, api: &str, token: &str) -> Out {
+    let mut cmd = ctx.command();
     publish_env(&mut cmd, api, token);
-    run_in(
-        cmd.args(["check", "gate.toml", "--comment", "--pr", "7"]),
-        dir,
-    )
+    cmd.args(["check", "gate.toml", "--comment", "--pr", "7"])
+        .output()
+        .unwrap()
+        .into()
 }
 
 #[test]
 fn api_url_credentials() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    let clean = check(dir.path(), &[]).code;
+    let ctx = clean_comparison();
+    let clean = ctx.check(&[]).code;
     for api in [
         "http://user:s3cretpass@127.0.0.1:9/api",
         "http://127.0.0.1:9/api?access_token=s3cretpass",
     ] {
-        let o = comment_to(dir.path(), api, "tok_abcdefgh");
+        let o = comment_to(&ctx, api, "tok_abcdefgh");
         assert_eq!(o.code, clean, "the verdict stands: {}", o.stderr);
         assert!(
             !o.stderr.contains("s3cretpass") && !o.stdout.contains("s3cretpass"),
@@ -697,11 +670,10 @@ fn api_url_credentials() {
 
 #[test]
 fn token_control_character() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    let clean = check(dir.path(), &[]).code;
+    let ctx = clean_comparison();
+    let clean = ctx.check(&[]).code;
     for token in ["tok\nX-Evil: 1", "tok\u{7f}en", "tok en"] {
-        let o = comment_to(dir.path(), "http://127.0.0.1:9", token);
+        let o = comment_to(&ctx, "http://127.0.0.1:9", token);
         assert_eq!(o.code, clean, "not a panic, the verdict: {}", o.stderr);
         assert_contains(&o.stderr, "cannot go in an HTTP header");
         assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
@@ -712,15 +684,14 @@ fn token_control_character() {
 
 #[test]
 fn summary_fifo() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    let clean = check(dir.path(), &[]).code;
+    let ctx = clean_comparison();
+    let clean = ctx.check(&[]).code;
     for var in ["GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT"] {
-        let fifo = dir.path().join(format!("{var}.fifo"));
+        let fifo = ctx.path().join(format!("{var}.fifo"));
         mkfifo(&fifo);
-        let mut cmd = rag();
+        let mut cmd = ctx.command();
         cmd.env(var, &fifo);
-        let o = run_in(cmd.args(["check", "gate.toml"]), dir.path());
+        let o = run_in(cmd.args(["check", "gate.toml"]), ctx.path());
         assert_eq!(o.code, clean, "{}", o.stderr);
         assert!(
             o.stderr.contains("not a regular file"),
@@ -729,23 +700,22 @@ fn summary_fifo() {
         );
     }
     // A device is refused the same way.
-    let mut cmd = rag();
+    let mut cmd = ctx.command();
     cmd.env("GITHUB_OUTPUT", "/dev/null");
-    let o = run_in(cmd.args(["check", "gate.toml"]), dir.path());
+    let o = run_in(cmd.args(["check", "gate.toml"]), ctx.path());
     assert_contains(&o.stderr, "not a regular file");
 }
 
 #[test]
 fn event_path_endless() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    let fifo = dir.path().join("event.fifo");
+    let ctx = clean_comparison();
+    let fifo = ctx.path().join("event.fifo");
     mkfifo(&fifo);
     for event in [Path::new("/dev/zero"), fifo.as_path()] {
-        let mut cmd = rag();
+        let mut cmd = ctx.command();
         publish_env(&mut cmd, "http://127.0.0.1:9", "tok_abcdefgh");
         cmd.env("GITHUB_EVENT_PATH", event);
-        let o = run_in(cmd.args(["check", "gate.toml", "--comment"]), dir.path());
+        let o = run_in(cmd.args(["check", "gate.toml", "--comment"]), ctx.path());
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
         assert_contains(&o.stderr, "not a regular file");
     }
@@ -769,31 +739,28 @@ fn crafted_ids(n: usize) -> Vec<String> {
 #[test]
 fn crafted_doc_ids() {
     // Correct numbers on crafted ids (their speed is in `cargo bench --bench doc_ids`).
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new().timeout(TIMEOUT);
     let ids = crafted_ids(20_000);
     let run_text: String = ids
         .iter()
         .enumerate()
         .map(|(r, d)| format!("q1 Q0 {d} {} {} t\n", r + 1, 1e6 - r as f64))
         .collect();
-    write(dir.path(), "run.txt", &run_text);
+    ctx.write("run.txt", &run_text);
     write(
-        dir.path(),
+        ctx.path(),
         "qrels.txt",
         format!("q1 0 {} 1\nq1 0 {} 1\n", ids[0], ids[19_999]),
     );
-    let o = run_in(
-        rag().args([
-            "eval",
-            "--run",
-            "run.txt",
-            "--qrels",
-            "qrels.txt",
-            "--metrics",
-            "recall@1,recall@20000",
-        ]),
-        dir.path(),
-    );
+    let o = ctx.run(&[
+        "eval",
+        "--run",
+        "run.txt",
+        "--qrels",
+        "qrels.txt",
+        "--metrics",
+        "recall@1,recall@20000",
+    ]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert_eq!(
         o.stdout,
@@ -801,29 +768,26 @@ fn crafted_doc_ids() {
     );
     // A doc twice among them is still found.
     write(
-        dir.path(),
+        ctx.path(),
         "run.txt",
         &(run_text + &format!("q1 Q0 {} 20001 0 t\n", ids[777])),
     );
-    let o = run_in(
-        rag().args([
-            "eval",
-            "--run",
-            "run.txt",
-            "--qrels",
-            "qrels.txt",
-            "--metrics",
-            "recall@1",
-        ]),
-        dir.path(),
-    );
+    let o = ctx.run(&[
+        "eval",
+        "--run",
+        "run.txt",
+        "--qrels",
+        "qrels.txt",
+        "--metrics",
+        "recall@1",
+    ]);
     assert_input_error(&o, &[&format!("doc \"{}\" appears twice", ids[777])]);
 }
 
 #[test]
 fn many_critical_slices() {
     // 2,000 critical slices through the binary (100,000 are timed by bench/hostile/slices.sh).
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new().timeout(TIMEOUT);
     let n = 2_000;
     let rows = |cand: bool| -> String {
         (0..n)
@@ -835,16 +799,16 @@ fn many_critical_slices() {
             })
             .collect()
     };
-    write(dir.path(), "b.jsonl", rows(false));
-    write(dir.path(), "c.jsonl", rows(true));
+    ctx.write("b.jsonl", rows(false));
+    ctx.write("c.jsonl", rows(true));
     let critical: Vec<String> = (0..n).map(|i| json(&format!("t=v{i}"))).collect();
     let g = format!(
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 40\n\
          [slices]\ncritical = [{}]\nmin-queries = 1\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\nslices = \"critical\"\n",
         critical.join(", ")
     );
-    write(dir.path(), "gate.toml", &g);
-    let r = report(dir.path(), &[]);
+    ctx.gate(&g);
+    let r = report(&ctx, &[]);
     assert_eq!(r["gates"].as_array().unwrap().len(), n + 1);
 }
 
@@ -852,19 +816,15 @@ fn many_critical_slices() {
 
 #[test]
 fn same_output_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let ctx = clean_comparison();
+    std::fs::create_dir(ctx.path().join("out")).unwrap();
     for (a, b) in [("r.json", "r.json"), ("r.json", "./out/../r.json")] {
-        let o = check(dir.path(), &["-o", a, "--export-json", b]);
+        let o = ctx.check(&["-o", a, "--export-json", b]);
         let both = format!("--output {a} and --export-json {b} name the same file");
         assert_input_error(&o, &[both.as_str()]);
-        assert!(!dir.path().join("r.json").exists(), "a file was written");
+        assert!(!ctx.path().join("r.json").exists(), "a file was written");
     }
-    let o = check(
-        dir.path(),
-        &["--export-json", "r.json", "--export-markdown", "r.json"],
-    );
+    let o = ctx.check(&["--export-json", "r.json", "--export-markdown", "r.json"]);
     assert_input_error(
         &o,
         &["--export-json r.json and --export-markdown r.json name the same file"],
@@ -873,27 +833,17 @@ fn same_output_twice() {
 
 #[test]
 fn dump_config_max_seed() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    let o = check(
-        dir.path(),
-        &["--dump-config", "--seed", "18446744073709551615"],
-    );
+    let ctx = clean_comparison();
+    let o = ctx.check(&["--dump-config", "--seed", "18446744073709551615"]);
     assert_input_error(
         &o,
         &["--seed 18446744073709551615: expected 0 to 9223372036854775807"],
     );
     // The largest accepted seed is printed so that the loader takes it back.
-    let o = check(
-        dir.path(),
-        &["--dump-config", "--seed", "9223372036854775807"],
-    );
+    let o = ctx.check(&["--dump-config", "--seed", "9223372036854775807"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    write(dir.path(), "dumped.toml", &o.stdout);
-    let again = run_in(
-        rag().args(["check", "dumped.toml", "--dump-config"]),
-        dir.path(),
-    );
+    ctx.write("dumped.toml", &o.stdout);
+    let again = ctx.check_file("dumped.toml", &["--dump-config"]);
     assert_eq!(again.code, Some(0), "{}", again.stderr);
     assert_eq!(again.stdout, o.stdout);
 }

@@ -5,36 +5,26 @@
 
 use crate::support;
 
-use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::cli::{rag_isolated, run_in, write, Out};
+use support::cli::Out;
+use support::{example_with_cards, TestContext};
 
-/// A gate file on the shipped example's per-query files (their quality gate passes) with run
-/// cards whose `metrics` are `base` and `cand`, and the run-level `gates`.
-fn check(dir: &Path, base: &str, cand: &str, gates: &str) -> Out {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+/// Run cards whose `metrics` are `base` and `cand`, and a gate file on the shipped example's
+/// per-query files (their quality gate passes) with the run-level `gates`.
+fn cards(ctx: &TestContext, base: &str, cand: &str, gates: &str) {
     let card = |m: &str| {
         format!("{{\"model\": {{\"id\": \"m\"}}, \"conditions\": {{}}, \"metrics\": {m}}}")
     };
-    write(dir, "b.card.json", card(base));
-    write(dir, "c.card.json", card(cand));
-    write(
-        dir,
-        "g.toml",
-        format!(
-            "[inputs]\nbaseline = {:?}\ncandidate = {:?}\n[bootstrap]\nresamples = 200\n\
-             [efficiency]\nbaseline = \"b.card.json\"\ncandidate = \"c.card.json\"\n\
-             [[gate]]\nmetric = \"recall@5\"\nmin-mean = 0.5\n{gates}",
-            root.join("baseline.jsonl"),
-            root.join("candidate.jsonl")
-        ),
-    );
-    run_in(
-        rag_isolated(Duration::from_secs(60)).args(["check", "g.toml", "--format", "json"]),
-        dir,
-    )
+    ctx.write("b.card.json", card(base));
+    ctx.write("c.card.json", card(cand));
+    ctx.gate(example_with_cards().gates_raw(gates));
+}
+
+/// A context whose runs are killed after a minute.
+fn context() -> TestContext {
+    TestContext::new().timeout(Duration::from_secs(60))
 }
 
 fn run_gates(o: &Out) -> Vec<Value> {
@@ -47,18 +37,19 @@ fn run_gates(o: &Out) -> Vec<Value> {
 /// judged, and a gate not judged fails the build; `{ absolute = x }` judges it.
 #[test]
 fn a_percentage_of_a_negative_or_zero_baseline_is_not_judged() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = context();
     for (base, cand) in [
         ("-5", "100"),
         ("0", "100"),
         ("[-5, -4, -6]", "[100, 101, 99]"),
     ] {
-        let o = check(
-            dir.path(),
+        cards(
+            &ctx,
             &format!("{{\"drift\": {base}}}"),
             &format!("{{\"drift\": {cand}}}"),
             "[[gate]]\nmetric = \"drift\"\nhigher-is-better = false\nmax-increase = \"10%\"\n",
         );
+        let o = ctx.check_json(&[]);
         assert_eq!(o.code, Some(1), "{base} → {cand}: {}", o.stderr);
         let g = &run_gates(&o)[0];
         assert_eq!(g["status"], "not-judged", "{base} → {cand}: {g}");
@@ -70,12 +61,13 @@ fn a_percentage_of_a_negative_or_zero_baseline_is_not_judged() {
             "{g}"
         );
     }
-    let o = check(
-        dir.path(),
+    cards(
+        &ctx,
         "{\"drift\": -5}",
         "{\"drift\": 100}",
         "[[gate]]\nmetric = \"drift\"\nhigher-is-better = false\nmax-increase = { absolute = 10 }\n",
     );
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1), "{}", o.stderr);
     let g = &run_gates(&o)[0];
     assert_eq!(g["status"], "fail", "{g}");
@@ -87,23 +79,25 @@ fn a_percentage_of_a_negative_or_zero_baseline_is_not_judged() {
 /// first: the interval is finite and the same as for the values ÷ 1e160, times 1e160.
 #[test]
 fn replicates_near_1e160_give_an_interval_not_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = context();
     let gate = "[[gate]]\nmetric = \"cost\"\nhigher-is-better = false\nmax-increase = { absolute = 1e150 }\n";
-    let o = check(
-        dir.path(),
+    cards(
+        &ctx,
         "{\"cost\": [1e160, 2e160, 3e160]}",
         "{\"cost\": [1.5e160, 2.5e160, 3.5e160]}",
         gate,
     );
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1), "{}", o.stderr);
     let g = &run_gates(&o)[0];
     assert_eq!(g["status"], "fail", "{g}");
-    let small = check(
-        dir.path(),
+    cards(
+        &ctx,
         "{\"cost\": [1, 2, 3]}",
         "{\"cost\": [1.5, 2.5, 3.5]}",
         &gate.replace("1e150", "0.1"),
     );
+    let small = ctx.check_json(&[]);
     let s = &run_gates(&small)[0];
     for i in 0..2 {
         let big = g["interval"][i].as_f64().unwrap();
@@ -116,11 +110,12 @@ fn replicates_near_1e160_give_an_interval_not_a_panic() {
     assert!((g["df"].as_f64().unwrap() - s["df"].as_f64().unwrap()).abs() < 1e-9);
     // At f64's edge (values of both signs near 1.7e308), the difference itself overflows: not
     // judged, never a panic.
-    let edge = check(
-        dir.path(),
+    cards(
+        &ctx,
         "{\"cost\": [-1.7e308, 1.7e308, -1.7e308]}",
         "{\"cost\": [1.7e308, -1.7e308, 1.7e308]}",
         gate,
     );
+    let edge = ctx.check_json(&[]);
     assert_eq!(edge.code, Some(1), "{}", edge.stderr);
 }

@@ -12,7 +12,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::cli::{check_json, comparison, comparisons, json_verdict, write};
+use support::cli::{comparison, comparisons, write};
+use support::{GateFile, TestContext};
 
 /// `n` queries; `group(i)` names query i's group; `tag(i)` its `s` slice value.
 fn write_data(
@@ -41,33 +42,34 @@ fn write_data(
     write(dir, "q.jsonl", q);
 }
 
-fn gate(unit: &str, by: &str, extra: &str) -> String {
-    format!(
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n\
-         [bootstrap]\nresamples = 1000\nunit = \"{unit}\"\n[slices]\nby = [{by}]\nmin-queries = 30\n{extra}\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nslices = \"critical\"\n"
-    )
+/// ndcg@10 on the critical slices, `unit`, slices `by`, `extra` in `[slices]`.
+fn by_slice(unit: &str, by: &str, extra: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .queries("q.jsonl")
+        .table("bootstrap", &format!("resamples = 1000\nunit = \"{unit}\""))
+        .table("slices", &format!("by = [{by}]\nmin-queries = 30\n{extra}"))
+        .gate("ndcg@10", "max-drop = 0.05\nslices = \"critical\"")
 }
 
 /// Runs check with the JSON report; (exit code, report, wall time).
-fn run(dir: &Path, gate_text: &str) -> (i32, Value, Duration) {
-    write(dir, "gate.toml", gate_text);
+fn timed_check(ctx: &TestContext, gate: GateFile) -> (i32, Value, Duration) {
+    ctx.gate(gate);
     let t = Instant::now();
-    let (code, report) = json_verdict(check_json("gate.toml").current_dir(dir));
+    let (code, report) = ctx.check_json(&[]).verdict_json();
     (code, report, t.elapsed())
 }
 
 #[test]
 fn one_query_per_group_is_the_query_bootstrap() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     write_data(
-        dir.path(),
+        ctx.path(),
         3000,
         |i| format!("g{i}"),
         |i| format!("v{}", i % 4),
     );
-    let (_, by_group, _) = run(dir.path(), &gate("group", "\"s\"", ""));
-    let (_, by_query, _) = run(dir.path(), &gate("query", "\"s\"", ""));
+    let (_, by_group, _) = timed_check(&ctx, by_slice("group", "\"s\"", ""));
+    let (_, by_query, _) = timed_check(&ctx, by_slice("query", "\"s\"", ""));
     let (cg, cq) = (comparisons(&by_group), comparisons(&by_query));
     assert_eq!(cg.len(), 5);
     for (g, q) in cg.iter().zip(cq) {
@@ -79,14 +81,14 @@ fn one_query_per_group_is_the_query_bootstrap() {
 
 #[test]
 fn one_group_of_all_queries_gives_the_interval_of_one_unit() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     write_data(
-        dir.path(),
+        ctx.path(),
         3000,
         |_| "everything".into(),
         |i| format!("v{}", i % 4),
     );
-    let (_, r, _) = run(dir.path(), &gate("group", "\"s\"", ""));
+    let (_, r, _) = timed_check(&ctx, by_slice("group", "\"s\"", ""));
     for c in comparisons(&r) {
         // One unit has no spread: the interval is the point (and min-groups leaves its gates
         // not judged; what one unit cannot see is the resolution the report states).
@@ -98,12 +100,12 @@ fn one_group_of_all_queries_gives_the_interval_of_one_unit() {
 
 #[test]
 fn thousands_of_slices_of_one_query_each() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // 10,000 in bench/scale/run.sh; 500 here keeps the debug-build test short (the bootstrap
     // engine is unoptimised in a debug build: about 7 ms per one-query slice).
     let n = 500;
     write_data(
-        dir.path(),
+        ctx.path(),
         n,
         |i| format!("g{}", i / 10),
         |i| format!("only-q{i}"),
@@ -115,7 +117,7 @@ fn thousands_of_slices_of_one_query_each() {
         "critical = [{}]\non-small-slice = \"warn\"",
         critical.join(", ")
     );
-    let (code, r, took) = run(dir.path(), &gate("query", "\"s\"", &extra));
+    let (code, r, took) = timed_check(&ctx, by_slice("query", "\"s\"", &extra));
     let comps = comparisons(&r);
     assert_eq!(comps.len(), n + 1);
     for c in comps.iter().filter(|c| c["slice"] != "all") {

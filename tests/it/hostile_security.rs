@@ -6,9 +6,15 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{check_json, code_and_stderr, exit, json_exit, rag_gate};
+use support::cli::Out;
+use support::TestContext;
 
-fn setup(dir: &Path) {
+/// A folder with b.jsonl and c.jsonl (equal), where `HOME` is the folder and `B` is `b.jsonl`.
+fn with_home_and_b() -> TestContext {
+    let ctx = TestContext::new().env("B", "b.jsonl");
+    let home = ctx.path().to_path_buf();
+    let ctx = ctx.env("HOME", home);
+    let dir = ctx.path();
     let mut b = String::new();
     for i in 0..40 {
         b.push_str(&format!(
@@ -18,27 +24,17 @@ fn setup(dir: &Path) {
     }
     std::fs::write(dir.join("b.jsonl"), &b).unwrap();
     std::fs::write(dir.join("c.jsonl"), &b).unwrap();
+    ctx
 }
 
-fn gate(baseline: &str, extra: &str) -> String {
+/// The gate file as text, `extra` on its first line (its errors are asserted by line and column).
+fn literal(baseline: &str, extra: &str) -> String {
     format!("{extra}\n[inputs]\nbaseline = {baseline:?}\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\n")
-}
-
-fn check(dir: &Path, gate_text: &str) -> (Option<i32>, String) {
-    std::fs::write(dir.join("gate.toml"), gate_text).unwrap();
-    code_and_stderr(
-        rag_gate()
-            .current_dir(dir)
-            .env("HOME", dir)
-            .env("B", "b.jsonl")
-            .args(["check", "gate.toml"]),
-    )
 }
 
 #[test]
 fn shell_syntax_in_paths_is_a_file_name_not_a_command() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = with_home_and_b();
     for (path, marker) in [
         ("$(touch pwned1)", "pwned1"),
         ("`touch pwned2`", "pwned2"),
@@ -46,21 +42,23 @@ fn shell_syntax_in_paths_is_a_file_name_not_a_command() {
         ("b.jsonl && touch pwned4", "pwned4"),
         ("| touch pwned5", "pwned5"),
     ] {
-        let (code, err) = check(dir.path(), &gate(path, ""));
+        ctx.gate(literal(path, ""));
+        let Out {
+            code, stderr: err, ..
+        } = ctx.check(&[]);
         assert_eq!(code, Some(2), "{path}: {err}");
         assert!(
             err.starts_with("error: gate.toml:3:12: [inputs] baseline: ")
                 && err.contains(&format!("[inputs] baseline: {path}: opening: No such file")),
             "{path}: {err}"
         );
-        assert!(!dir.path().join(marker).exists(), "{path} ran a command");
+        assert!(!ctx.path().join(marker).exists(), "{path} ran a command");
     }
 }
 
 #[test]
 fn no_variable_tilde_or_glob_expansion() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = with_home_and_b();
     // HOME and B point at the folder and b.jsonl; the paths must still be taken literally.
     for path in [
         "$B",
@@ -72,7 +70,10 @@ fn no_variable_tilde_or_glob_expansion() {
         "[b].jsonl",
         "%B%",
     ] {
-        let (code, err) = check(dir.path(), &gate(path, ""));
+        ctx.gate(literal(path, ""));
+        let Out {
+            code, stderr: err, ..
+        } = ctx.check(&[]);
         assert_eq!(code, Some(2), "{path}: {err}");
         assert!(
             err.starts_with("error: gate.toml:3:12: [inputs] baseline: ")
@@ -81,22 +82,27 @@ fn no_variable_tilde_or_glob_expansion() {
         );
     }
     // The literal name works.
-    let (code, err) = check(dir.path(), &gate("b.jsonl", ""));
+    ctx.gate(literal("b.jsonl", ""));
+    let Out {
+        code, stderr: err, ..
+    } = ctx.check(&[]);
     assert_eq!(code, Some(0), "{err}");
 }
 
 #[test]
 fn no_includes_or_extends() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    std::fs::write(dir.path().join("other.toml"), "[bootstrap]\nseed = 1\n").unwrap();
+    let ctx = with_home_and_b();
+    std::fs::write(ctx.path().join("other.toml"), "[bootstrap]\nseed = 1\n").unwrap();
     for extra in [
         "include = \"other.toml\"",
         "extends = \"other.toml\"",
         "import = [\"other.toml\"]",
         "[include]\npath = \"other.toml\"",
     ] {
-        let (code, err) = check(dir.path(), &gate("b.jsonl", extra));
+        ctx.gate(literal("b.jsonl", extra));
+        let Out {
+            code, stderr: err, ..
+        } = ctx.check(&[]);
         assert_eq!(code, Some(2), "{extra}: {err}");
         assert!(
             err.starts_with("error: gate.toml:1:") && err.contains("unknown field"),
@@ -109,35 +115,31 @@ fn no_includes_or_extends() {
 /// resolved through symlinks. `..` is allowed (the user named it) and shown as given.
 #[test]
 fn paths_in_messages_are_the_users_own() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    let sub = dir.path().join("gates");
+    let ctx = with_home_and_b();
+    let sub = ctx.path().join("gates");
     std::fs::create_dir(&sub).unwrap();
     std::fs::write(
         sub.join("g.toml"),
-        gate("../missing.jsonl", "").replace("\"c.jsonl\"", "\"../c.jsonl\""),
+        literal("../missing.jsonl", "").replace("\"c.jsonl\"", "\"../c.jsonl\""),
     )
     .unwrap();
-    let out = exit(
-        rag_gate()
-            .current_dir(dir.path())
-            .args(["check", "gates/g.toml"]),
-        2,
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = ctx.check_file("gates/g.toml", &[]).expect(2).stderr;
     assert!(
         err.starts_with(
             "error: gates/g.toml:3:12: [inputs] baseline: missing.jsonl: opening: No such file"
         ),
         "{err}"
     );
-    assert!(!err.contains(&dir.path().display().to_string()), "{err}");
+    assert!(!err.contains(&ctx.path().display().to_string()), "{err}");
     std::fs::write(
         sub.join("g.toml"),
-        gate("../b.jsonl", "").replace("\"c.jsonl\"", "\"../c.jsonl\""),
+        literal("../b.jsonl", "").replace("\"c.jsonl\"", "\"../c.jsonl\""),
     )
     .unwrap();
-    let v = json_exit(check_json("gates/g.toml").current_dir(dir.path()), 0);
+    let v = ctx
+        .check_file("gates/g.toml", &["--format", "json"])
+        .expect(0)
+        .json();
     assert_eq!(
         v["inputs"]["baseline"], "../b.jsonl",
         "the report shows the path as written"

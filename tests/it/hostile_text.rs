@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use support::cli::{rag_isolated, run_in, write, Out};
+use support::{GateFile, TestContext};
 
 /// A name with a line break into a workflow command, a CR, `::add-mask::`, the legacy form,
 /// an ANSI escape, a bidi override, a line separator and NEL.
@@ -143,16 +144,17 @@ fn metric_rows(drop: f64, shift: f64) -> String {
         .collect()
 }
 
-fn gate(dir: &Path, inputs: &str, extra: &str) {
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\n{inputs}\n\n[bootstrap]\nresamples = 200\n\n[slices]\nby = [{}]\nmin-queries = 5\n\n\
-             [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n{extra}",
-            toml_str(H)
-        ),
-    );
+/// `inputs` (the `[inputs]` lines) by the hostile tag, ndcg@10 gated, then `extra`.
+fn hostile_gate(inputs: &str, extra: &str) -> GateFile {
+    GateFile::default()
+        .inputs_raw(inputs)
+        .resamples(200)
+        .table(
+            "slices",
+            &format!("by = [{}]\nmin-queries = 5", toml_str(H)),
+        )
+        .gate("ndcg@10", "max-drop = 0.01")
+        .gates_raw(extra)
 }
 
 fn every_format(dir: &Path) {
@@ -182,56 +184,51 @@ fn every_format(dir: &Path) {
 
 #[test]
 fn check_with_hostile_metric_files_prints_nothing_unsafe() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     write(d.path(), "b.jsonl", metric_rows(0.0, 0.0));
     write(d.path(), "c.jsonl", metric_rows(0.2, 0.0));
-    gate(
-        d.path(),
+    d.gate(hostile_gate(
         "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
         "",
-    );
+    ));
     every_format(d.path());
     // A gate on the hostile metric itself, and [report] metrics naming it.
     let extra = format!("\n[[gate]]\nmetric = {}\nmax-drop = 0.01\n", toml_str(H));
-    gate(
-        d.path(),
+    d.gate(hostile_gate(
         "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
         &extra,
-    );
+    ));
     every_format(d.path());
     let extra = format!(
         "\n[[gate]]\nmetric = {}\nmax-drop = 0.01\n",
         toml_str(&format!("{H}@10"))
     );
-    gate(
-        d.path(),
+    d.gate(hostile_gate(
         "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
         &extra,
-    );
+    ));
     every_format(d.path());
 }
 
 #[test]
 fn hostile_file_names_print_nothing_unsafe() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     let name = format!("c{H}.jsonl");
     write(d.path(), "b.jsonl", metric_rows(0.0, 0.0));
     write(d.path(), &name, metric_rows(0.2, 0.0));
-    gate(
-        d.path(),
+    d.gate(hostile_gate(
         &format!("baseline = \"b.jsonl\"\ncandidate = {}", toml_str(&name)),
         "",
-    );
+    ));
     every_format(d.path());
     // A missing file named like that.
-    gate(
-        d.path(),
+    d.gate(hostile_gate(
         &format!(
             "baseline = \"b.jsonl\"\ncandidate = {}",
             toml_str(&format!("x{H}"))
         ),
         "",
-    );
+    ));
     every_format(d.path());
 }
 
@@ -247,7 +244,7 @@ const AA_TO_NOISE_FILE: [&str; 7] = [
 
 #[test]
 fn replicates_and_aa_print_nothing_unsafe() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     for (n, drop, shift) in [
         ("b0", 0.0, 0.0),
         ("b1", 0.0, 0.01),
@@ -256,11 +253,10 @@ fn replicates_and_aa_print_nothing_unsafe() {
     ] {
         write(d.path(), &format!("{n}.jsonl"), metric_rows(drop, shift));
     }
-    gate(
-        d.path(),
+    d.gate(hostile_gate(
         "baseline = [\"b0.jsonl\", \"b1.jsonl\"]\ncandidate = [\"c0.jsonl\", \"c1.jsonl\"]",
         "",
-    );
+    ));
     every_format(d.path());
     let inputs = inputs_of(d.path());
     for f in ["text", "json"] {
@@ -274,11 +270,10 @@ fn replicates_and_aa_print_nothing_unsafe() {
     assert!(o.code.is_some_and(|c| c < 2), "{}", o.stderr);
     // The sweep removed what it checked; write the noise file again for `[noise] file`.
     run_in(rag().args(args), d.path());
-    gate(
-        d.path(),
+    d.gate(hostile_gate(
         "baseline = \"b0.jsonl\"\ncandidate = \"c0.jsonl\"",
         "\n[noise]\nfile = \"noise.json\"\n",
-    );
+    ));
     every_format(d.path());
     let inputs = inputs_of(d.path());
     sweep(
@@ -330,15 +325,18 @@ fn qrels() -> String {
 
 #[test]
 fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     write(d.path(), "b.trec", trec_run(0));
     write(d.path(), "c.trec", trec_run(3));
     write(d.path(), "qrels.txt", qrels());
-    write(
-        d.path(),
-        "gate.toml",
-        "[inputs]\nbaseline = { run = \"b.trec\" }\ncandidate = { run = \"c.trec\" }\nqrels = \"qrels.txt\"\n\n\
-         [bootstrap]\nresamples = 200\n\n[slices]\nmin-queries = 5\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    d.gate(
+        GateFile::default()
+            .input("baseline", "{ run = \"b.trec\" }")
+            .input("candidate", "{ run = \"c.trec\" }")
+            .path("qrels", "qrels.txt")
+            .resamples(200)
+            .table("slices", "min-queries = 5")
+            .gate("ndcg@10", "max-drop = 0.01"),
     );
     every_format(d.path());
     let inputs = inputs_of(d.path());
@@ -398,14 +396,12 @@ fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe() {
             d.path(),
         );
     }
-    write(
-        d.path(),
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = {}\ncandidate = {}\n\n[bootstrap]\nresamples = 200\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-            toml_str(&bn),
-            toml_str(&cn)
-        ),
+    d.gate(
+        GateFile::default()
+            .input("baseline", toml_str(&bn))
+            .input("candidate", toml_str(&cn))
+            .resamples(200)
+            .gate("ndcg@10", "max-drop = 0.01"),
     );
     let o = sweep(
         d.path(),
@@ -418,7 +414,7 @@ fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe() {
 
 #[test]
 fn holes_refuse_ids_that_would_forge_a_qrels_line() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     write(d.path(), "qrels.json", "{\"q1\": {\"d0\": 1}}\n");
     for bad in ["d1\nq1 0 FORGED 2", "d1 0 x", "d1\tx", "d1\r"] {
         let run = format!("{{\"q1\": {{\"d0\": 2.0, {}: 1.0}}}}\n", json_str(bad));
@@ -444,7 +440,7 @@ fn holes_refuse_ids_that_would_forge_a_qrels_line() {
 
 #[test]
 fn issue_references_and_urls_in_ids_do_not_link() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     let id = "GH-123 https://github.com/o/r/issues/1 www.x.io #7 @bob";
     let rows = |drop: f64| -> String {
         (0..40)
@@ -461,11 +457,10 @@ fn issue_references_and_urls_in_ids_do_not_link() {
     };
     write(d.path(), "b.jsonl", rows(0.0));
     write(d.path(), "c.jsonl", rows(0.4));
-    write(
-        d.path(),
-        "gate.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = 200\n\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    d.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(200)
+            .gate("ndcg@10", "max-drop = 0.01"),
     );
     let o = sweep(
         d.path(),
@@ -491,7 +486,7 @@ fn issue_references_and_urls_in_ids_do_not_link() {
 
 #[test]
 fn a_piped_run_says_its_ir_metadata_is_not_read() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     write(d.path(), "qrels.txt", qrels());
     let run = trec_run(0).replace(H, "bm25").replace(&json_str(H), "bm25");
     write(d.path(), "run.trec", &run);
@@ -538,7 +533,7 @@ fn a_piped_run_says_its_ir_metadata_is_not_read() {
 /// names hold `<`, `&` and quotes: the HTML report is well-formed XML (every cell escaped).
 #[test]
 fn the_html_report_with_tiny_p_values_is_well_formed() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     let rows = |drop: f64| -> String {
         (0..300)
             .map(|i| {
@@ -578,7 +573,7 @@ fn the_html_report_with_tiny_p_values_is_well_formed() {
 /// whole (identity: the two ids stay two queries, each with its own numbers).
 #[test]
 fn name_5000_characters() {
-    let d = tempfile::tempdir().unwrap();
+    let d = TestContext::new();
     let dir = d.path();
     let (long_q, tag, value) = ("Q".repeat(5000), "s".repeat(5000), "v".repeat(5000));
     let (mut b, mut c) = (String::new(), String::new());

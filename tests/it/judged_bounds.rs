@@ -10,7 +10,8 @@ use crate::support;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use support::cli::{assert_exit, check_json, json_verdict, rag_gate};
+use support::cli::{assert_exit, rag_gate};
+use support::{GateFile, TestContext};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval");
 
@@ -106,31 +107,29 @@ fn write_case(dir: &Path, unjudge: usize) {
     std::fs::write(dir.join("cand.txt"), cand).unwrap();
 }
 
-fn gate(dir: &Path, extra: &str) -> std::path::PathBuf {
-    let p = dir.join("gate.toml");
-    std::fs::write(
-        &p,
-        format!(
-            "[inputs]\nqrels = \"qrels.txt\"\nbaseline = {{ run = \"base.txt\" }}\ncandidate = {{ run = \"cand.txt\" }}\n\
-             [bootstrap]\nresamples = 1000\n[slices]\nmin-queries = 10\n{extra}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
-        ),
-    )
-    .unwrap();
+/// `dir/gate.toml` over base.txt and cand.txt of [`write_case`], `extra` after `[slices]`.
+fn unjudged_case_gate(dir: &Path, extra: &str) -> std::path::PathBuf {
+    let text = GateFile::default()
+        .path("qrels", "qrels.txt")
+        .input("baseline", "{ run = \"base.txt\" }")
+        .input("candidate", "{ run = \"cand.txt\" }")
+        .resamples(1000)
+        .table("slices", "min-queries = 10")
+        .raw(extra)
+        .gate("ndcg@10", "max-drop = 0.02");
+    let p = dir.join(support::GATE);
+    std::fs::write(&p, text.to_string()).unwrap();
     p
-}
-
-fn check(gate: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
-    json_verdict(check_json(gate).args(extra))
 }
 
 #[test]
 fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_clears_it() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
-    let g = gate(dir, "");
+    let ctx = TestContext::new();
+    let dir = ctx.path();
+    let g = unjudged_case_gate(dir, "");
     // Full pool: passes, and both bounds are today's delta with today's interval.
     write_case(dir, 0);
-    let (code, v) = check(&g, &[]);
+    let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(code, 0, "{}", v["headline"]);
     let c = &v["comparisons"][0];
     let j = &c["judged"];
@@ -156,7 +155,17 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
     // non-relevant, `a` fell to rank 2) and fails; had `c` been relevant it would pass.
     // Unreliable: a warning by default, naming the documents to judge first.
     write_case(dir, 40);
-    let (code, v) = check(&g, &["--holes", dir.join("holes.txt").to_str().unwrap()]);
+    let (code, v) = ctx
+        .check_file(
+            &g,
+            &[
+                "--format",
+                "json",
+                "--holes",
+                dir.join("holes.txt").to_str().unwrap(),
+            ],
+        )
+        .verdict_json();
     assert_eq!(code, 1, "today's figures fail");
     let r = &v["gates"][0];
     assert_eq!(r["status"], "fail");
@@ -193,7 +202,12 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
     assert!(lines[0].starts_with("q00 0 c ?"), "{}", lines[0]);
     // on-unreliable = "fail": the gate fails as unreliable, and the headline says so with
     // both bounds' intervals.
-    let (code, v) = check(&gate(dir, "[judged]\non-unreliable = \"fail\""), &[]);
+    let (code, v) = ctx
+        .check_file(
+            unjudged_case_gate(dir, "[judged]\non-unreliable = \"fail\""),
+            &["--format", "json"],
+        )
+        .verdict_json();
     assert_eq!(code, 1);
     assert_eq!(
         v["gates"][0]["decided_by"],
@@ -206,18 +220,20 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
     );
     // The judgments back: passes, no warning.
     write_case(dir, 0);
-    let (code, v) = check(&g, &[]);
+    let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(code, 0);
     assert_eq!(v["gates"][0]["judged"]["unreliable"], false);
 }
 
 #[test]
 fn a_pull_request_that_changes_nothing_has_bounds_equal_to_its_delta() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
+    let dir = ctx.path();
     write_case(dir, 20);
     std::fs::copy(dir.join("cand.txt"), dir.join("base.txt")).unwrap();
-    let (code, v) = check(&gate(dir, ""), &[]);
+    let (code, v) = ctx
+        .check_file(unjudged_case_gate(dir, ""), &["--format", "json"])
+        .verdict_json();
     // Nothing moved among 40 queries: untouched, exit 0.
     assert_eq!(code, 0, "{}", v["headline"]);
     assert!(
@@ -258,12 +274,14 @@ fn positive_only(dir: &Path) {
 
 #[test]
 fn positive_only_qrels_are_the_collections_convention_never_unreliable() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
+    let dir = ctx.path();
     write_case(dir, 40);
     positive_only(dir);
     for extra in ["", "[judged]\non-unreliable = \"fail\""] {
-        let (_, v) = check(&gate(dir, extra), &[]);
+        let (_, v) = ctx
+            .check_file(unjudged_case_gate(dir, extra), &["--format", "json"])
+            .verdict_json();
         let text = v.to_string();
         assert!(!text.contains("unreliable: "), "{text}");
         let j = &v["comparisons"][0]["judged"];
@@ -298,13 +316,18 @@ fn positive_only_qrels_are_the_collections_convention_never_unreliable() {
 
 #[test]
 fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
+    let dir = ctx.path();
     write_case(dir, 20);
     // Mean judged@10: the baseline's 1.0, the candidate's 0.95 (its 20 queries with `c`
     // unjudged have 9 of 10). Below min-judged on the candidate's side only: undecided on this
     // pull request; its max-drop already failed on the interval, so it stays failed.
-    let (code, v) = check(&gate(dir, "[judged]\nmin-judged = 0.97"), &[]);
+    let (code, v) = ctx
+        .check_file(
+            unjudged_case_gate(dir, "[judged]\nmin-judged = 0.97"),
+            &["--format", "json"],
+        )
+        .verdict_json();
     assert_eq!(code, 1);
     let r = &v["gates"][0];
     assert_eq!(r["status"], "fail");
@@ -320,7 +343,12 @@ fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
     std::fs::rename(dir.join("cand.txt"), dir.join("swap.txt")).unwrap();
     std::fs::rename(dir.join("base.txt"), dir.join("cand.txt")).unwrap();
     std::fs::rename(dir.join("swap.txt"), dir.join("base.txt")).unwrap();
-    let (code, v) = check(&gate(dir, "[judged]\nmin-judged = 0.97"), &[]);
+    let (code, v) = ctx
+        .check_file(
+            unjudged_case_gate(dir, "[judged]\nmin-judged = 0.97"),
+            &["--format", "json"],
+        )
+        .verdict_json();
     assert_eq!(code, 1);
     let r = &v["gates"][0];
     assert_eq!(r["status"], "too-small");
@@ -329,21 +357,21 @@ fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
         .as_str()
         .unwrap()
         .starts_with("mean judged@10 0.950 < min-judged 0.97"));
-    let (code, _) = check(
-        &gate(
-            dir,
-            "on-small-slice = \"fail\"\n[judged]\nmin-judged = 0.97",
-        ),
-        &[],
-    );
+    let (code, _) = ctx
+        .check_file(
+            unjudged_case_gate(
+                dir,
+                "on-small-slice = \"fail\"\n[judged]\nmin-judged = 0.97",
+            ),
+            &["--format", "json"],
+        )
+        .verdict_json();
     assert_eq!(code, 1);
-    let e = rag_gate()
-        .arg("check")
-        .arg(gate(dir, "[judged]\nmin-judged = 1.5"))
-        .output()
-        .unwrap();
-    assert_eq!(e.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&e.stderr)
+    let e = ctx.check_file(unjudged_case_gate(dir, "[judged]\nmin-judged = 1.5"), &[]);
+    assert_eq!(e.code, Some(2));
+    assert!(e
+        .stderr
+        .as_str()
         .contains("[judged] min-judged = 1.5: expected a share between 0 and 1"));
 }
 
@@ -354,21 +382,22 @@ const COVID: &str = concat!(
 
 /// A gate file over the TREC-COVID fixture runs, one `max-drop` gate per metric.
 fn covid_gate(dir: &Path, base: &str, cand: &str, metrics: &[&str]) -> std::path::PathBuf {
-    let mut s = format!(
-        "[inputs]\nqrels = \"{COVID}/qrels.covid-round2.txt\"\nbaseline = {{ run = \"{COVID}/{base}\" }}\n\
-         candidate = {{ run = \"{COVID}/{cand}\" }}\n[bootstrap]\nresamples = 500\n"
-    );
+    let mut s = GateFile::default()
+        .path("qrels", format!("{COVID}/qrels.covid-round2.txt"))
+        .input("baseline", format!("{{ run = \"{COVID}/{base}\" }}"))
+        .input("candidate", format!("{{ run = \"{COVID}/{cand}\" }}"))
+        .resamples(500);
     for m in metrics {
-        s.push_str(&format!("[[gate]]\nmetric = \"{m}\"\nmax-drop = 0.02\n"));
+        s = s.gate(m, "max-drop = 0.02");
     }
     let p = dir.join("covid.toml");
-    std::fs::write(&p, s).unwrap();
+    std::fs::write(&p, s.to_string()).unwrap();
     p
 }
 
 #[test]
 fn a_no_op_on_trec_covid_has_bounds_equal_to_its_delta_for_every_metric() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let metrics = [
         "p@5",
         "p@10",
@@ -384,7 +413,12 @@ fn a_no_op_on_trec_covid_has_bounds_equal_to_its_delta_for_every_metric() {
         "rprec",
     ];
     for run in ["run.covidex-sim.txt", "run.covidex-t5.txt"] {
-        let (code, v) = check(&covid_gate(d.path(), run, run, &metrics), &[]);
+        let (code, v) = ctx
+            .check_file(
+                covid_gate(ctx.path(), run, run, &metrics),
+                &["--format", "json"],
+            )
+            .verdict_json();
         // A no-op on 35 topics: untouched; the bounds below are the subject.
         assert_eq!(code, 0, "{run}: {}", v["headline"]);
         assert!(
@@ -408,14 +442,14 @@ fn a_no_op_on_trec_covid_has_bounds_equal_to_its_delta_for_every_metric() {
 
 #[test]
 fn sim_to_t5_on_trec_covid_passes_max_drop_by_default_with_the_judged_figures() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let g = covid_gate(
-        d.path(),
+        ctx.path(),
         "run.covidex-sim.txt",
         "run.covidex-t5.txt",
         &["ndcg@10"],
     );
-    let (code, v) = check(&g, &[]);
+    let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(code, 0, "{}", v["headline"]);
     let j = &v["comparisons"][0]["judged"];
     // judged@10: sim 0.497, t5 0.937 (ir_measures Judged@10 on these runs).
@@ -443,27 +477,27 @@ fn sim_to_t5_on_trec_covid_passes_max_drop_by_default_with_the_judged_figures() 
         );
     }
     // The text report shows the judged table with both bounds and the decisions.
-    let out = rag_gate().arg("check").arg(&g).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = ctx.check_file(&g, &[]);
+    let text = out.stdout.as_str();
     assert!(text.contains("decision at lower / upper"), "{text}");
     assert!(text.contains("#1 max-drop: "), "{text}");
     // map over 1000-deep rankings: AP's pools are too large to try every assignment, so the
     // bound is the proved, wider one, and the report says so.
     let g = covid_gate(
-        d.path(),
+        ctx.path(),
         "run.covidex-sim.txt",
         "run.covidex-t5.txt",
         &["map"],
     );
-    let (_, v) = check(&g, &[]);
+    let (_, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(v["comparisons"][0]["judged"]["exact"], false);
-    let out = rag_gate().arg("check").arg(&g).output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("(proved, wider)"));
+    let out = ctx.check_file(&g, &[]);
+    assert!(out.stdout.as_str().contains("(proved, wider)"));
 }
 
 #[test]
 fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let want = std::fs::read_to_string(format!("{COVID}/run.covidex-sim.te.J.txt")).unwrap();
     let want: BTreeMap<String, f64> = want
         .lines()
@@ -473,7 +507,7 @@ fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() 
             (f[1].to_string(), f[2].parse().unwrap())
         })
         .collect();
-    let out_path = d.path().join("sim.J.jsonl");
+    let out_path = ctx.path().join("sim.J.jsonl");
     let out = rag_gate()
         .args([
             "eval",
@@ -509,7 +543,7 @@ fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() 
     assert!((want["all"] - 0.5958).abs() < 1e-9);
     // The fingerprint says how unjudged documents counted: a condensed side is refused against
     // a plain one, naming the field.
-    let proto = std::fs::read_to_string(d.path().join("sim.J.jsonl.protocol.json")).unwrap();
+    let proto = std::fs::read_to_string(ctx.path().join("sim.J.jsonl.protocol.json")).unwrap();
     assert!(
         proto.contains("removed before scoring (condensed list, trec_eval -J)"),
         "{proto}"
@@ -521,15 +555,15 @@ fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() 
         .arg("--run")
         .arg(format!("{COVID}/run.covidex-t5.txt"))
         .arg("-o")
-        .arg(d.path().join("t5.jsonl"))
+        .arg(ctx.path().join("t5.jsonl"))
         .output()
         .unwrap();
     assert_exit(&plain, 0);
-    let g = d.path().join("mix.toml");
+    let g = ctx.path().join("mix.toml");
     std::fs::write(&g, "[inputs]\nbaseline = \"sim.J.jsonl\"\ncandidate = \"t5.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
-    let out = rag_gate().arg("check").arg(&g).output().unwrap();
-    assert_exit(&out, 2);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let out = ctx.check_file(&g, &[]);
+    let out = out.expect(2);
+    let err = out.stderr.as_str();
     assert!(
         err.contains("ndcg@10.unjudged: baseline removed before scoring"),
         "{err}"
@@ -564,8 +598,8 @@ fn ndcg(v: &serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn metric_files_and_runs_get_one_verdict_on_min_judged() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
+    let dir = ctx.path();
     eval_to(dir, "run.covidex-sim.txt", "sim", "ndcg@10,judged@10");
     eval_to(dir, "run.covidex-t5.txt", "t5", "ndcg@10,judged@10");
     eval_to(dir, "run.covidex-sim.txt", "sim-bare", "ndcg@10");
@@ -582,7 +616,7 @@ fn metric_files_and_runs_get_one_verdict_on_min_judged() {
     std::fs::write(&runs, format!("{runs_text}{tail}")).unwrap();
     // Both routes: sim's mean judged@10 is 0.497, below 0.9: not judged, which fails on `all`.
     for g in [&files, &runs] {
-        let (code, v) = check(g, &[]);
+        let (code, v) = ctx.check_file(g, &["--format", "json"]).verdict_json();
         assert_eq!(code, 1, "{}: {}", g.display(), v["headline"]);
         let r = &v["gates"][0];
         assert_eq!(r["decided_by"], "too few judgments (min-judged)");
@@ -596,7 +630,7 @@ fn metric_files_and_runs_get_one_verdict_on_min_judged() {
             "{j}"
         );
     }
-    let (_, v) = check(&files, &[]);
+    let (_, v) = ctx.check_file(&files, &["--format", "json"]).verdict_json();
     assert!(ndcg(&v)["not_computed"]
         .as_str()
         .unwrap()
@@ -607,9 +641,9 @@ fn metric_files_and_runs_get_one_verdict_on_min_judged() {
         format!("[inputs]\nbaseline = \"sim-bare.jsonl\"\ncandidate = \"t5-bare.jsonl\"\n{tail}"),
     )
     .unwrap();
-    let out = rag_gate().arg("check").arg(&files).output().unwrap();
-    assert_exit(&out, 2);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let out = ctx.check_file(&files, &[]);
+    let out = out.expect(2);
+    let err = out.stderr.as_str();
     assert!(
         err.contains("files.toml") && err.contains("has no judged@10 column: add it"),
         "{err}"
@@ -618,16 +652,16 @@ fn metric_files_and_runs_get_one_verdict_on_min_judged() {
 
 #[test]
 fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let g = covid_gate(
-        d.path(),
+        ctx.path(),
         "run.covidex-sim.txt",
         "run.covidex-t5.txt",
         &["ndcg@10"],
     );
     let text = std::fs::read_to_string(&g).unwrap();
     std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
-    let (code, v) = check(&g, &[]);
+    let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     // Reported beside today's, deciding nothing: the verdict is today's (a pass).
     assert_eq!(code, 0, "{}", v["headline"]);
     let j = ndcg(&v);
@@ -640,8 +674,8 @@ fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
         ["pass", "fail"].contains(&r["condensed"].as_str().unwrap()),
         "{r}"
     );
-    let out = rag_gate().arg("check").arg(&g).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = ctx.check_file(&g, &[]);
+    let text = out.stdout.as_str();
     assert!(
         text.contains(&format!("(condensed lists {condensed:+.4} [")),
         "{text}"
@@ -651,8 +685,8 @@ fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
 
 #[test]
 fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
+    let dir = ctx.path();
     write_case(dir, 40);
     let eval = |qrels: &str, run: &str, out: &str| {
         let o = rag_gate()
@@ -681,7 +715,7 @@ fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
     eval("qrels.txt", "cand.txt", "c.jsonl");
     let g = dir.join("files.toml");
     std::fs::write(&g, "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
-    let (_, v) = check(&g, &[]);
+    let (_, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert!(ndcg(&v)["not_computed"]
         .as_str()
         .unwrap()
@@ -689,7 +723,7 @@ fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
     // Keys that need runs say so instead of doing nothing.
     let text = std::fs::read_to_string(&g).unwrap();
     std::fs::write(&g, format!("{text}[judged]\ncondensed = true\n")).unwrap();
-    let (_, v) = check(&g, &[]);
+    let (_, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert!(v["warnings"].as_array().unwrap().iter().any(|w| w
         .as_str()
         .unwrap()
@@ -707,22 +741,23 @@ fn a_passing_gate_that_unjudged_documents_could_flip_says_why_it_passed_first() 
     // unjudged documents could flip it (a warning under on-unreliable = "warn", the default).
     // Its why (HTML, JUnit, JSON `detail`) leads with its own reason; the bounds and the
     // documents to judge first stay in the warning.
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let covid = format!("{DATA}/fixtures/trec-covid-r2");
-    let gate = dir.path().join("gate.toml");
-    std::fs::write(
-        &gate,
-        format!(
-            "[inputs]\nbaseline = {{ run = \"{covid}/run.covidex-sim.txt\" }}\n\
-             candidate = {{ run = \"{covid}/run.covidex-t5.txt\" }}\n\
-             qrels = \"{covid}/qrels.covid-round2.txt\"\n\
-             [bootstrap]\nresamples = 2000\n\
-             [[gate]]\nmetric = \"recall@100\"\nmax-drop = 0.05\n"
-        ),
-    )
-    .unwrap();
-    let html = dir.path().join("r.html");
-    let (code, v) = json_verdict(check_json(&gate).arg("--export-html").arg(&html));
+    ctx.gate(
+        GateFile::default()
+            .input(
+                "baseline",
+                format!("{{ run = \"{covid}/run.covidex-sim.txt\" }}"),
+            )
+            .input(
+                "candidate",
+                format!("{{ run = \"{covid}/run.covidex-t5.txt\" }}"),
+            )
+            .path("qrels", format!("{covid}/qrels.covid-round2.txt"))
+            .resamples(2000)
+            .gate("recall@100", "max-drop = 0.05"),
+    );
+    let (code, v) = ctx.check_json(&["--export-html", "r.html"]).verdict_json();
     assert_eq!(code, 0);
     let g = &v["gates"][0];
     assert_eq!(
@@ -738,7 +773,7 @@ fn a_passing_gate_that_unjudged_documents_could_flip_says_why_it_passed_first() 
         ),
         "{detail}"
     );
-    let html = std::fs::read_to_string(&html).unwrap();
+    let html = ctx.read("r.html");
     assert!(html.contains("<td>non-inferiority: "), "the why cell");
     assert!(!html.contains("<td>unreliable: "), "the why cell");
     let warned = v["warnings"].as_array().unwrap().iter().any(|w| {
@@ -758,8 +793,8 @@ fn a_passing_gate_that_unjudged_documents_could_flip_says_why_it_passed_first() 
 #[test]
 fn deep_judged_bounds() {
     let n = 3000;
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
+    let dir = ctx.path();
     let (mut base, mut cand) = (String::from("q1 Q0 r 1 100000 b\n"), String::new());
     for i in 1..=n {
         base.push_str(&format!("q1 Q0 u{i} {} {} b\n", i + 1, 100000 - i));
@@ -782,7 +817,7 @@ fn deep_judged_bounds() {
              [slices]\nmin-queries = 1\n{gates}"
         ),
     );
-    let (code, v) = check(&g, &[]);
+    let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(code, 1, "{}", v["headline"]);
     let judged = |metric: &str| -> (f64, f64, f64, bool) {
         let c = v["comparisons"]

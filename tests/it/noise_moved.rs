@@ -12,9 +12,9 @@
 use crate::support;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use support::cli::{check_json, exit, json_exit, rag_gate, write};
+use support::cli::write;
+use support::{GateFile, TestContext};
 
 const N: usize = 60;
 
@@ -35,43 +35,37 @@ fn run(flips: [usize; 2], moved: &BTreeMap<usize, f64>) -> String {
 
 /// A folder with three A/A replicates, their noise file, the baseline (both flaky queries at
 /// their second value) and `candidate`.
-fn setup(candidate: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+fn with_noise_file(candidate: &str) -> TestContext {
+    let ctx = TestContext::new();
     let none = BTreeMap::new();
     let mut files = Vec::new();
     for (k, flips) in [[0, 0], [1, 0], [0, 1]].into_iter().enumerate() {
         files.push(write(
-            dir.path(),
+            ctx.path(),
             &format!("aa-{k}.jsonl"),
             run(flips, &none),
         ));
     }
-    exit(
-        rag_gate()
-            .arg("aa")
-            .args(&files)
-            .args(["--resamples", "2000", "-o"])
-            .arg(dir.path().join("noise.json")),
-        0,
-    );
-    write(dir.path(), "base.jsonl", run([1, 1], &none));
-    write(dir.path(), "cand.jsonl", candidate);
-    dir
+    ctx.command()
+        .arg("aa")
+        .args(&files)
+        .args(["--resamples", "2000", "-o", "noise.json"])
+        .assert()
+        .code(0);
+    ctx.write("base.jsonl", run([1, 1], &none));
+    ctx.write("cand.jsonl", candidate);
+    ctx
 }
 
-fn gate(dir: &Path, margin: f64, noise: bool) -> std::path::PathBuf {
-    let noise = if noise {
-        "[noise]\nfile = \"noise.json\"\n"
+/// base.jsonl vs cand.jsonl, ndcg@10 gated on a `margin` drop, with the noise file or not.
+fn noise_gate(margin: f64, noise: bool) -> GateFile {
+    let gate = GateFile::new("base.jsonl", "cand.jsonl").resamples(2000);
+    let gate = if noise {
+        gate.table("noise", "file = \"noise.json\"")
     } else {
-        ""
+        gate
     };
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = \"base.jsonl\"\ncandidate = \"cand.jsonl\"\n[bootstrap]\nresamples = 2000\n{noise}[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = {margin}\n"
-        ),
-    )
+    gate.gate("ndcg@10", &format!("max-drop = {margin}"))
 }
 
 /// Both flaky queries flip down (−0.2, −0.25): a nondeterministic no-op.
@@ -81,9 +75,9 @@ fn jittered() -> String {
 
 #[test]
 fn aa_writes_each_flaky_querys_band() {
-    let dir = setup(&jittered());
+    let ctx = with_noise_file(&jittered());
     let f: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("noise.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(ctx.path().join("noise.json")).unwrap())
             .unwrap();
     assert_eq!(f["noise_version"], 2);
     let bands = f["query_bands"]["ndcg@10"].as_object().unwrap();
@@ -94,10 +88,10 @@ fn aa_writes_each_flaky_querys_band() {
 
 #[test]
 fn a_jittered_no_op_within_the_bands_is_untouched_and_says_the_band() {
-    let dir = setup(&jittered());
-    let g = gate(dir.path(), 0.01, true);
-    let out = exit(rag_gate().arg("check").arg(&g), 0);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let ctx = with_noise_file(&jittered());
+    ctx.gate(noise_gate(0.01, true));
+    let out = ctx.check(&[]).expect(0);
+    let text = out.stdout.as_str();
     let head = text.lines().next().unwrap();
     assert!(
         head.contains("UNTOUCHED: unchanged beyond run-to-run noise on all 60 queries"),
@@ -113,7 +107,7 @@ fn a_jittered_no_op_within_the_bands_is_untouched_and_says_the_band() {
         assert!(head.contains(want), "{want:?} not in {head}");
     }
     assert!(!text.contains("FAIL"), "{text}");
-    let report = json_exit(&mut check_json(&g), 0);
+    let report = ctx.check_json(&[]).expect(0).json();
     assert_eq!(report["verdict"], "untouched");
     assert_eq!(report["gates"][0]["status"], "untouched");
     let w = &report["comparisons"][0]["within_noise"];
@@ -125,16 +119,8 @@ fn a_jittered_no_op_within_the_bands_is_untouched_and_says_the_band() {
     );
     assert_eq!(report["comparisons"][0]["untouched"], false);
     // The Markdown gate row reads untouched as the text does, not the interval's low bound.
-    let md = dir.path().join("report.md");
-    exit(
-        rag_gate()
-            .arg("check")
-            .arg(&g)
-            .arg("--export-markdown")
-            .arg(&md),
-        0,
-    );
-    let md = std::fs::read_to_string(md).unwrap();
+    ctx.check(&["--export-markdown", "report.md"]).expect(0);
+    let md = ctx.read("report.md");
     let row = md
         .lines()
         .find(|l| l.starts_with("| `ndcg@10` | all | max-drop |"))
@@ -150,9 +136,9 @@ fn a_jittered_no_op_within_the_bands_is_untouched_and_says_the_band() {
 fn without_a_noise_file_the_same_pair_is_judged_by_its_interval() {
     // tie-epsilon decides as before: two queries moved, and the interval on 2 moved of 60
     // cannot rule out a drop of 0.01.
-    let dir = setup(&jittered());
-    let g = gate(dir.path(), 0.01, false);
-    let report = json_exit(&mut check_json(&g), 1);
+    let ctx = with_noise_file(&jittered());
+    ctx.gate(noise_gate(0.01, false));
+    let report = ctx.check_json(&[]).expect(1).json();
     assert_eq!(report["verdict"], "fail");
     assert!(report["comparisons"][0].get("within_noise").is_none());
 }
@@ -161,25 +147,25 @@ fn without_a_noise_file_the_same_pair_is_judged_by_its_interval() {
 fn a_query_the_aa_runs_never_moved_may_move_within_the_run_band() {
     // q005 flips down (−0.2) and q040, stable in the A/A runs, moves −0.1: two queries moved,
     // as in the A/A runs, each within its band (q040's is the run band 0.25).
-    let dir = setup(&run([0, 1], &[(40, -0.1)].into()));
-    let g = gate(dir.path(), 0.01, true);
-    let report = json_exit(&mut check_json(&g), 0);
+    let ctx = with_noise_file(&run([0, 1], &[(40, -0.1)].into()));
+    ctx.gate(noise_gate(0.01, true));
+    let report = ctx.check_json(&[]).expect(0).json();
     assert_eq!(report["verdict"], "untouched");
     assert_eq!(report["comparisons"][0]["within_noise"]["jittered"], 2);
     // Without the noise file the interval fails it.
-    let g = gate(dir.path(), 0.01, false);
-    json_exit(&mut check_json(&g), 1);
+    ctx.gate(noise_gate(0.01, false));
+    ctx.check_json(&[]).expect(1).json();
 }
 
 #[test]
 fn one_query_more_than_the_aa_runs_moved_is_judged_as_usual() {
     // The jittered no-op plus q040 down by 0.05: three queries moved, the A/A runs moved two.
-    let dir = setup(&run([0, 0], &[(40, -0.05)].into()));
-    let g = gate(dir.path(), 0.01, true);
-    let out = exit(rag_gate().arg("check").arg(&g), 1);
-    let head = String::from_utf8_lossy(&out.stdout);
+    let ctx = with_noise_file(&run([0, 0], &[(40, -0.05)].into()));
+    ctx.gate(noise_gate(0.01, true));
+    let out = ctx.check(&[]).expect(1);
+    let head = out.stdout.as_str();
     assert!(head.starts_with("rag-gate gate: FAIL"), "{head}");
-    let report = json_exit(&mut check_json(&g), 1);
+    let report = ctx.check_json(&[]).expect(1).json();
     assert!(report["comparisons"][0].get("within_noise").is_none());
     assert_eq!(report["gates"][0]["status"], "fail");
 }
@@ -187,9 +173,9 @@ fn one_query_more_than_the_aa_runs_moved_is_judged_as_usual() {
 #[test]
 fn a_stable_query_moved_past_the_run_band_is_judged_as_usual() {
     // Only q040 moves, by −0.3: beyond the largest band the A/A runs showed (0.25).
-    let dir = setup(&run([1, 1], &[(40, -0.3)].into()));
-    let g = gate(dir.path(), 0.01, true);
-    let report = json_exit(&mut check_json(&g), 1);
+    let ctx = with_noise_file(&run([1, 1], &[(40, -0.3)].into()));
+    ctx.gate(noise_gate(0.01, true));
+    let report = ctx.check_json(&[]).expect(1).json();
     assert!(report["comparisons"][0].get("within_noise").is_none());
     assert_eq!(report["verdict"], "fail");
 }
@@ -197,9 +183,9 @@ fn a_stable_query_moved_past_the_run_band_is_judged_as_usual() {
 #[test]
 fn a_flaky_query_moved_past_its_band_is_judged_as_usual() {
     // q005 flips down (−0.2) and a further −0.05: beyond its band of 0.2.
-    let dir = setup(&run([0, 0], &[(5, -0.05)].into()));
-    let g = gate(dir.path(), 0.01, true);
-    let report = json_exit(&mut check_json(&g), 1);
+    let ctx = with_noise_file(&run([0, 0], &[(5, -0.05)].into()));
+    ctx.gate(noise_gate(0.01, true));
+    let report = ctx.check_json(&[]).expect(1).json();
     assert!(report["comparisons"][0].get("within_noise").is_none());
     assert_eq!(report["verdict"], "fail");
 }
@@ -207,24 +193,24 @@ fn a_flaky_query_moved_past_its_band_is_judged_as_usual() {
 #[test]
 fn bands_wider_than_the_margin_leave_the_interval_to_judge() {
     // Within the bands, but moves within them could carry 0.0083 > the margin 0.005.
-    let dir = setup(&jittered());
-    let g = gate(dir.path(), 0.005, true);
-    let report = json_exit(&mut check_json(&g), 1);
+    let ctx = with_noise_file(&jittered());
+    ctx.gate(noise_gate(0.005, true));
+    let report = ctx.check_json(&[]).expect(1).json();
     assert!(report["comparisons"][0]["within_noise"].is_object());
     assert_eq!(report["gates"][0]["status"], "fail");
 }
 
 #[test]
 fn a_version_1_noise_file_has_no_bands_and_keeps_tie_epsilon() {
-    let dir = setup(&jittered());
-    let path = dir.path().join("noise.json");
+    let ctx = with_noise_file(&jittered());
+    let path = ctx.path().join("noise.json");
     let mut f: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     f["noise_version"] = 1.into();
     f.as_object_mut().unwrap().remove("query_bands");
     std::fs::write(&path, serde_json::to_string_pretty(&f).unwrap()).unwrap();
-    let g = gate(dir.path(), 0.01, true);
-    let report = json_exit(&mut check_json(&g), 1);
+    ctx.gate(noise_gate(0.01, true));
+    let report = ctx.check_json(&[]).expect(1).json();
     assert!(report["comparisons"][0].get("within_noise").is_none());
 }
 
@@ -234,8 +220,11 @@ fn a_version_1_noise_file_has_no_bands_and_keeps_tie_epsilon() {
 /// judges it.
 #[test]
 fn candidate_drops_within_noise() {
-    let dir = setup(&jittered());
-    let report = json_exit(&mut check_json(gate(dir.path(), 0.01, true)), 0);
+    let ctx = with_noise_file(&jittered());
+    let report = {
+        ctx.gate(noise_gate(0.01, true));
+        ctx.check_json(&[]).expect(0).json()
+    };
     let c = &report["comparisons"][0];
     assert_eq!(report["verdict"], "untouched");
     let carry = c["within_noise"]["can_carry"].as_f64().unwrap();
@@ -243,7 +232,13 @@ fn candidate_drops_within_noise() {
         carry <= 0.01 && c["delta"].as_f64().unwrap() >= -carry,
         "{c}"
     );
-    json_exit(&mut check_json(gate(dir.path(), 0.005, true)), 1);
-    let dir = setup(&run([0, 0], &[(30, -0.01)].into()));
-    json_exit(&mut check_json(gate(dir.path(), 0.01, true)), 1);
+    {
+        ctx.gate(noise_gate(0.005, true));
+        ctx.check_json(&[]).expect(1).json()
+    };
+    let ctx = with_noise_file(&run([0, 0], &[(30, -0.01)].into()));
+    {
+        ctx.gate(noise_gate(0.01, true));
+        ctx.check_json(&[]).expect(1).json()
+    };
 }

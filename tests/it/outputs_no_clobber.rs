@@ -9,7 +9,8 @@ use crate::support;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use support::cli::{rag_gate, run_in, write, Out};
+use support::cli::{write, Out};
+use support::{GateFile, TestContext};
 
 /// Every file under `dir` (name → bytes), to show that a refused command wrote nothing.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -30,7 +31,12 @@ const QUARANTINE: &str =
 /// 40 queries with two relevant docs each; two runs that rank them differently; the corpus and
 /// a chunk map; per-query files with their protocol sidecars (from `eval -o`); a noise file (from
 /// `aa`); a quarantine list; a gate file over the metric files and one over the runs.
-fn setup(dir: &Path) {
+/// Every input the commands below read (runs, qrels, corpus, chunk map, queries, per-query
+/// files with their sidecars, a noise file, a quarantine file) and two gate files: `gate.toml`
+/// on the metric files, `runs.toml` on the runs.
+fn every_input() -> TestContext {
+    let ctx = TestContext::new();
+    let dir = ctx.path();
     let mut qrels = String::new();
     let (mut b, mut c, mut corpus, mut map, mut queries) = Default::default();
     for i in 0..40 {
@@ -52,46 +58,54 @@ fn setup(dir: &Path) {
     write(dir, "map.tsv", map);
     write(dir, "queries.jsonl", queries);
     for side in ["b", "c"] {
-        let out = run_in(
-            rag_gate()
-                .args(["eval", "--run", &format!("{side}.trec"), "--qrels", "q.txt"])
-                .args(["--metrics", "ndcg@10", "-o", &format!("{side}.jsonl")]),
-            dir,
-        );
-        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        let (run, out) = (format!("{side}.trec"), format!("{side}.jsonl"));
+        ctx.run(&[
+            "eval",
+            "--run",
+            &run,
+            "--qrels",
+            "q.txt",
+            "--metrics",
+            "ndcg@10",
+            "-o",
+            &out,
+        ])
+        .expect(0);
     }
     assert!(dir.join("b.jsonl.protocol.json").exists());
-    let aa = run_in(
-        rag_gate().args([
-            "aa",
-            "b.jsonl",
-            "b.jsonl",
-            "--resamples",
-            "100",
-            "-o",
-            "noise.json",
-        ]),
-        dir,
-    );
-    assert_eq!(aa.code, Some(0), "{}", aa.stderr);
+    ctx.run(&[
+        "aa",
+        "b.jsonl",
+        "b.jsonl",
+        "--resamples",
+        "100",
+        "-o",
+        "noise.json",
+    ])
+    .expect(0);
     write(dir, "flaky.toml", QUARANTINE);
-    let gate = "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n";
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"queries.jsonl\"\n\
-             [bootstrap]\nresamples = 200\n[noise]\nfile = \"noise.json\"\nquarantine = \"flaky.toml\"\n{gate}"
-        ),
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .queries("queries.jsonl")
+            .resamples(200)
+            .table(
+                "noise",
+                "file = \"noise.json\"\nquarantine = \"flaky.toml\"",
+            )
+            .gate("ndcg@10", "max-drop = 0.05"),
     );
-    write(
-        dir,
+    ctx.write(
         "runs.toml",
-        format!(
-            "[inputs]\nbaseline = {{ run = \"b.trec\" }}\ncandidate = {{ run = \"c.trec\" }}\nqrels = \"q.txt\"\n\
-             [bootstrap]\nresamples = 200\n[eval]\ncorpus = \"corpus.txt\"\nchunk-map = \"map.tsv\"\n{gate}"
-        ),
+        GateFile::default()
+            .input("baseline", "{ run = \"b.trec\" }")
+            .input("candidate", "{ run = \"c.trec\" }")
+            .path("qrels", "q.txt")
+            .resamples(200)
+            .table("eval", "corpus = \"corpus.txt\"\nchunk-map = \"map.tsv\"")
+            .gate("ndcg@10", "max-drop = 0.05")
+            .to_string(),
     );
+    ctx
 }
 
 fn push_run(out: &mut String, i: usize, docs: &[&str]) {
@@ -118,11 +132,10 @@ fn queries_line(out: &mut String, i: usize) {
 /// Runs `args` in a fresh copy of the fixture; asserts exit 2 with every fragment of `want` in
 /// stderr and no file written, changed or removed.
 fn refused(args: &[&str], want: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    links(dir.path());
-    let before = snapshot(dir.path());
-    let out: Out = run_in(rag_gate().args(args), dir.path());
+    let ctx = every_input();
+    links(ctx.path());
+    let before = snapshot(ctx.path());
+    let out: Out = ctx.run(args);
     assert_eq!(
         out.code,
         Some(2),
@@ -138,7 +151,7 @@ fn refused(args: &[&str], want: &[&str]) {
         );
     }
     assert!(out.stderr.contains("nothing was written"), "{}", out.stderr);
-    assert_eq!(snapshot(dir.path()), before, "{args:?} changed the folder");
+    assert_eq!(snapshot(ctx.path()), before, "{args:?} changed the folder");
 }
 
 /// A symlink and a hard link to some of the inputs.
@@ -289,24 +302,20 @@ fn eval_holes_and_output_never_overwrite_inputs_or_each_other() {
         refused(&args, &[&want]);
     }
     // The output's sidecar may not be an input either: `-o q` would write `q.protocol.json`.
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    std::fs::rename(dir.path().join("q.txt"), dir.path().join("x.protocol.json")).unwrap();
-    let before = snapshot(dir.path());
-    let out = run_in(
-        rag_gate().args([
-            "eval",
-            "--run",
-            "b.trec",
-            "--qrels",
-            "x.protocol.json",
-            "--metrics",
-            "ndcg@10",
-            "-o",
-            "x",
-        ]),
-        dir.path(),
-    );
+    let ctx = every_input();
+    std::fs::rename(ctx.path().join("q.txt"), ctx.path().join("x.protocol.json")).unwrap();
+    let before = snapshot(ctx.path());
+    let out = ctx.run(&[
+        "eval",
+        "--run",
+        "b.trec",
+        "--qrels",
+        "x.protocol.json",
+        "--metrics",
+        "ndcg@10",
+        "-o",
+        "x",
+    ]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(
         out.stderr.contains(
@@ -315,7 +324,7 @@ fn eval_holes_and_output_never_overwrite_inputs_or_each_other() {
         "{}",
         out.stderr
     );
-    assert_eq!(snapshot(dir.path()), before);
+    assert_eq!(snapshot(ctx.path()), before);
 }
 
 #[test]
@@ -373,21 +382,23 @@ fn compare_and_aa_outputs_never_overwrite_their_inputs() {
 
 #[test]
 fn outputs_that_are_not_inputs_are_written() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    let out = run_in(
-        rag_gate().args(CHECK_RUNS).args([
-            "--holes",
-            "holes.txt",
-            "--export-json",
-            "r.json",
-            "--export-html",
-            "/dev/null",
-            "--export-markdown",
-            "/dev/null",
-        ]),
-        dir.path(),
+    let ctx = every_input();
+    let out = ctx.run(
+        &[
+            CHECK_RUNS,
+            &[
+                "--holes",
+                "holes.txt",
+                "--export-json",
+                "r.json",
+                "--export-html",
+                "/dev/null",
+                "--export-markdown",
+                "/dev/null",
+            ][..],
+        ]
+        .concat(),
     );
     assert!(matches!(out.code, Some(0 | 1)), "{}", out.stderr);
-    assert!(dir.path().join("holes.txt").exists() && dir.path().join("r.json").exists());
+    assert!(ctx.path().join("holes.txt").exists() && ctx.path().join("r.json").exists());
 }

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::cli::rag_gate;
+use crate::support::command_in;
 use crate::support::github::*;
 use serde_json::{json, Value};
 
@@ -99,12 +99,12 @@ impl Repo {
 
     /// `check --comment` on head `sha`, run attempt `attempt`, with the candidate moved by
     /// `shift` (noise stream `stream`); the comment the stand-in stores afterwards.
-    fn check(&self, sha: char, attempt: u32, shift: f64, stream: u64, key: Option<&str>) -> Run {
-        self.check_with(sha, attempt, shift, stream, key, &[])
+    fn attempt(&self, sha: char, attempt: u32, shift: f64, stream: u64, key: Option<&str>) -> Run {
+        self.attempt_with(sha, attempt, shift, stream, key, &[])
     }
 
-    /// [`Repo::check`] with more flags; the JSON report goes to `report.json`.
-    fn check_with(
+    /// [`Repo::attempt`] with more flags; the JSON report goes to `report.json`.
+    fn attempt_with(
         &self,
         sha: char,
         attempt: u32,
@@ -119,7 +119,7 @@ impl Repo {
         let head = sha.to_string().repeat(40);
         let payload = json!({ "pull_request": { "number": 7, "head": { "sha": head } } });
         std::fs::write(&event, payload.to_string()).unwrap();
-        let mut cmd = rag_gate();
+        let mut cmd = command_in(self.dir.path());
         cmd.env_clear()
             .env("GITHUB_ACTIONS", "true")
             .env("GITHUB_TOKEN", TOKEN)
@@ -177,20 +177,20 @@ fn warnings(r: &Value) -> String {
 fn a_lucky_third_attempt_is_judged_on_all_three_and_fails() {
     let repo = Repo::new();
     // The change really costs about 0.04; two attempts say so.
-    let one = repo.check('a', 1, -0.04, 11, None);
+    let one = repo.attempt('a', 1, -0.04, 11, None);
     assert_eq!(one.code, 1, "{}", one.stderr);
     assert!(one.report.get("attempts").is_none(), "a first attempt");
-    let two = repo.check('a', 2, -0.04, 12, None);
+    let two = repo.attempt('a', 2, -0.04, 12, None);
     assert_eq!(two.code, 1, "{}", two.stderr);
     assert_eq!(two.report["attempts"]["runs"], 2);
 
     // The third attempt alone would pass: checked on its own (another commit's PR) it does.
     let alone = Repo::new();
-    let lucky = alone.check('a', 1, 0.01, 13, None);
+    let lucky = alone.attempt('a', 1, 0.01, 13, None);
     assert_eq!(lucky.code, 0, "alone: {}", lucky.stderr);
 
     // As the third attempt of the same commit, it is judged on all three runs and fails.
-    let three = repo.check('a', 3, 0.01, 13, None);
+    let three = repo.attempt('a', 3, 0.01, 13, None);
     assert_eq!(three.code, 1, "{}", three.stderr);
     let a = &three.report["attempts"];
     assert_eq!(a["attempt"], 3);
@@ -209,7 +209,7 @@ fn a_lucky_third_attempt_is_judged_on_all_three_and_fails() {
     );
     // The same attempt checked again in the same run (a second step), in text and HTML.
     let html = repo.dir.path().join("attempt.html");
-    let again = repo.check_with(
+    let again = repo.attempt_with(
         'a',
         3,
         0.01,
@@ -244,11 +244,11 @@ fn visible(body: &str) -> &str {
 #[test]
 fn identical_attempts_give_the_identical_report() {
     let repo = Repo::new();
-    let one = repo.check('b', 1, -0.005, 21, None);
+    let one = repo.attempt('b', 1, -0.005, 21, None);
     assert!(one.wrote);
     let first = repo.body();
     for attempt in [2, 3] {
-        let again = repo.check('b', attempt, -0.005, 21, None);
+        let again = repo.attempt('b', attempt, -0.005, 21, None);
         assert_eq!(one.code, again.code);
         assert_eq!(one.report, again.report, "attempt {attempt}");
         assert_eq!(one.stdout, again.stdout, "attempt {attempt}");
@@ -256,7 +256,7 @@ fn identical_attempts_give_the_identical_report() {
         assert_eq!(visible(&repo.body()), visible(&first));
     }
     // A noisy fourth attempt is judged with the first (the identical ones counted once).
-    let four = repo.check('b', 4, -0.010, 22, None);
+    let four = repo.attempt('b', 4, -0.010, 22, None);
     let a = &four.report["attempts"];
     assert_eq!(
         (a["attempt"].clone(), a["runs"].clone()),
@@ -277,9 +277,9 @@ fn identical_attempts_give_the_identical_report() {
 #[test]
 fn a_second_check_in_the_same_run_attempt_replaces_its_record() {
     let repo = Repo::new();
-    repo.check('c', 1, -0.04, 31, None);
+    repo.attempt('c', 1, -0.04, 31, None);
     // The same run attempt checks again (a second step), with other results: not a re-run.
-    let again = repo.check('c', 1, 0.01, 32, None);
+    let again = repo.attempt('c', 1, 0.01, 32, None);
     assert!(again.report.get("attempts").is_none(), "{}", again.stderr);
     assert_eq!(again.code, 0, "{}", again.stderr);
 }
@@ -288,7 +288,7 @@ fn a_second_check_in_the_same_run_attempt_replaces_its_record() {
 fn an_edited_state_is_ignored_with_a_warning_never_trusted() {
     let repo = Repo::new();
     let key = Some("s3cret-state-key");
-    let one = repo.check('d', 1, -0.04, 41, key);
+    let one = repo.attempt('d', 1, -0.04, 41, key);
     assert_eq!(one.code, 1);
     // Someone with write access edits the hidden state: one character of its payload.
     let body = repo.body();
@@ -296,7 +296,7 @@ fn an_edited_state_is_ignored_with_a_warning_never_trusted() {
     let mut edited = body.clone().into_bytes();
     edited[at] = if edited[at] == b'A' { b'B' } else { b'A' };
     *repo.comment.borrow_mut() = Some(String::from_utf8(edited).unwrap());
-    let two = repo.check('d', 2, 0.01, 43, key);
+    let two = repo.attempt('d', 2, 0.01, 43, key);
     assert!(
         warnings(&two.report).contains("hidden state was ignored: its state failed its check"),
         "{}",
@@ -307,9 +307,9 @@ fn an_edited_state_is_ignored_with_a_warning_never_trusted() {
     // A state forged without the key (a plain SHA-256 recomputed over an edited payload) is
     // not trusted either when a key is set.
     let forged = Repo::new();
-    forged.check('d', 1, -0.04, 41, None);
+    forged.attempt('d', 1, -0.04, 41, None);
     *repo.comment.borrow_mut() = Some(forged.body());
-    let three = repo.check('d', 3, 0.01, 43, key);
+    let three = repo.attempt('d', 3, 0.01, 43, key);
     assert!(
         warnings(&three.report).contains("its state is not signed, and a state key is set"),
         "{}",
@@ -321,12 +321,12 @@ fn an_edited_state_is_ignored_with_a_warning_never_trusted() {
 #[test]
 fn a_state_copied_from_another_gates_comment_is_ignored() {
     let other = Repo::with_id("staging");
-    other.check('e', 1, -0.04, 51, None);
+    other.attempt('e', 1, -0.04, 51, None);
     // staging's state pasted under prod's marker: the check covers the gate key, so it fails.
     let repo = Repo::new();
     let pasted = other.body().replacen("id=staging", "id=prod", 1);
     *repo.comment.borrow_mut() = Some(pasted);
-    let two = repo.check('e', 2, 0.01, 53, None);
+    let two = repo.attempt('e', 2, 0.01, 53, None);
     assert!(
         warnings(&two.report).contains("its state failed its check"),
         "{}",
@@ -340,9 +340,9 @@ fn a_state_copied_from_another_gates_comment_is_ignored() {
 fn the_history_of_looks_flags_a_fail_to_pass_by_changes_within_the_noise() {
     let repo = Repo::new();
     // Commit 1 fails narrowly; commit 2 passes narrowly, having moved less than the noise.
-    let one = repo.check('1', 1, -0.0185, 61, None);
+    let one = repo.attempt('1', 1, -0.0185, 61, None);
     assert_eq!(one.code, 1, "{}", one.report["gates"]);
-    let two = repo.check('2', 1, -0.0165, 61, None);
+    let two = repo.attempt('2', 1, -0.0165, 61, None);
     assert_eq!(two.code, 0, "{}", two.report["gates"]);
     let looks = &two.report["looks"];
     assert_eq!(looks["looks"].as_array().unwrap().len(), 2, "{looks}");
@@ -365,7 +365,7 @@ fn the_history_of_looks_flags_a_fail_to_pass_by_changes_within_the_noise() {
     assert!(body.contains("**Possible tuning:**"), "{body}");
     // The text report and the HTML report show the looks too.
     let html = repo.dir.path().join("report.html");
-    let again = repo.check_with(
+    let again = repo.attempt_with(
         '2',
         1,
         -0.0165,
@@ -391,7 +391,7 @@ fn the_history_of_looks_flags_a_fail_to_pass_by_changes_within_the_noise() {
     assert!(page.contains("<h2>History of looks</h2>"), "{page}");
     assert!(page.contains("possible tuning: this pull request went from fail"));
     // A real improvement is no tuning.
-    let three = repo.check('3', 1, 0.02, 61, None);
+    let three = repo.attempt('3', 1, 0.02, 61, None);
     assert_eq!(three.code, 0);
     assert!(three.report["looks"].get("tuning").is_none());
     assert_eq!(three.report["looks"]["looks"].as_array().unwrap().len(), 3);

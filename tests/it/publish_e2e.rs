@@ -4,11 +4,12 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::json;
-use support::cli::{assert_contains, check_example};
+use support::cli::{assert_contains, Out};
 use support::github::*;
+use support::TestContext;
 use wiremock::matchers::{header, method};
 use wiremock::{Mock, ResponseTemplate};
 
@@ -21,17 +22,20 @@ struct Run {
     report: PathBuf,
 }
 
-fn check(gh: &Gh, comment: &str, dir: &Path) -> Run {
-    let summary = dir.join("summary.md");
-    let outputs = dir.join("output.txt");
-    let event = dir.join("event.json");
-    let report = dir.join("report.json");
-    std::fs::write(
-        &event,
+/// `rag-gate check gates/prod.toml COMMENT --format json --output report.json` in `ctx`, as a
+/// GitHub Actions run of PR 7 against the mock (job summary and step outputs in the folder).
+fn on_pull_request(gh: &Gh, comment: &str, ctx: &TestContext) -> Run {
+    let event = ctx.write(
+        "event.json",
         json!({ "pull_request": { "number": 7 } }).to_string(),
-    )
-    .unwrap();
-    let out = check_example()
+    );
+    let (summary, outputs, report) = (
+        ctx.join("summary.md"),
+        ctx.join("output.txt"),
+        ctx.join("report.json"),
+    );
+    let out: Out = ctx
+        .command()
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_TOKEN", TOKEN)
         .env("GITHUB_REPOSITORY", "octo/repo")
@@ -39,6 +43,8 @@ fn check(gh: &Gh, comment: &str, dir: &Path) -> Run {
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_STEP_SUMMARY", &summary)
         .env("GITHUB_OUTPUT", &outputs)
+        .arg("check")
+        .arg(support::cli::example_gate())
         .args([
             comment,
             "--resamples",
@@ -49,11 +55,12 @@ fn check(gh: &Gh, comment: &str, dir: &Path) -> Run {
         ])
         .arg(&report)
         .output()
-        .unwrap();
+        .unwrap()
+        .into();
     Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.code.unwrap(),
+        stdout: out.stdout,
+        stderr: out.stderr,
         summary: std::fs::read_to_string(&summary).unwrap_or_default(),
         outputs: std::fs::read_to_string(&outputs).unwrap_or_default(),
         report,
@@ -77,8 +84,8 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
             .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 101 })))
             .expect(1),
     );
-    let dir = tempfile::tempdir().unwrap();
-    let r = check(&gh, "--comment", dir.path());
+    let ctx = TestContext::new();
+    let r = on_pull_request(&gh, "--comment", &ctx);
 
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
@@ -111,6 +118,7 @@ fn check_posts_the_comment_writes_summary_and_outputs_and_keeps_the_verdict() {
         r.summary.as_str(),
         "the comment is the summary"
     );
+    insta::assert_snapshot!("the_comment_as_posted", body["body"].as_str().unwrap());
     assert_no_token_printed(&r);
     gh.verify();
 }
@@ -122,8 +130,8 @@ fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
     gh.mount(
         Mock::given(method("GET")).respond_with(ResponseTemplate::new(403).set_body_json(refusal)),
     );
-    let dir = tempfile::tempdir().unwrap();
-    let r = check(&gh, "--comment", dir.path());
+    let ctx = TestContext::new();
+    let r = on_pull_request(&gh, "--comment", &ctx);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_contains(
         &r.stderr,
@@ -132,8 +140,8 @@ fn a_forbidden_comment_warns_and_keeps_exit_1_unless_required() {
     assert!(r.outputs.starts_with("verdict=fail\n"), "{}", r.outputs);
     assert_no_token_printed(&r);
 
-    let dir = tempfile::tempdir().unwrap();
-    let r = check(&gh, "--comment=required", dir.path());
+    let ctx = TestContext::new();
+    let r = on_pull_request(&gh, "--comment=required", &ctx);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert_contains(
         &r.stderr,

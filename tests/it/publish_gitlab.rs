@@ -10,7 +10,8 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, rag_gate};
+use support::cli::assert_contains;
+use support::{command_in, repo};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -58,16 +59,14 @@ impl Lab {
         self.rt.block_on(self.server.verify());
     }
 
-    /// `rag-gate check GATES --comment` in a merge-request pipeline pointing at this server.
-    fn check(&self, gates: &[&str], extra: &[&str], token_var: &str) -> Run {
-        let out = rag_gate()
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+    /// `rag-gate check GATES --comment` from the repository root in a merge-request pipeline
+    /// pointing at this server.
+    fn comment_run(&self, gates: &[&str], extra: &[&str], token_var: &str) -> Run {
+        let out = command_in(&repo(""))
             .arg("check")
             .args(gates)
             .args(["--resamples", "500", "--comment"])
             .args(extra)
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_TOKEN")
             .env("GITLAB_CI", "true")
             .env("CI_API_V4_URL", format!("{}/api/v4", self.server.uri()))
             .env("CI_PROJECT_ID", "42")
@@ -129,7 +128,7 @@ fn first_body() -> String {
     let lab = Lab::start();
     lab.mount(list(vec![]));
     lab.mount(created(500));
-    let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
+    let run = lab.comment_run(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
     assert_eq!(run.code, 1, "{}", run.stderr);
     lab.writes().remove(0).2
 }
@@ -140,7 +139,7 @@ fn a_merge_request_pipeline_creates_one_note_and_keeps_the_verdict() {
     // Listed twice: the note's state is read before the analysis, then again before the write.
     lab.mount(list(vec![note(1, "alice", "LGTM")]).expect(2));
     lab.mount(created(501).expect(1));
-    let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
+    let run = lab.comment_run(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
     assert_eq!(
         run.code, 1,
         "the failing example still exits 1: {}",
@@ -163,7 +162,7 @@ fn our_note_is_edited_in_place_or_left_alone_when_it_shows_this_report() {
     // The same report: nothing written.
     let lab = Lab::start();
     lab.mount(list(vec![note(9, BOT, &body)]));
-    let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
+    let run = lab.comment_run(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
     assert_contains(
         &run.stderr,
         "merge-request note 9 already shows this report",
@@ -179,7 +178,7 @@ fn our_note_is_edited_in_place_or_left_alone_when_it_shows_this_report() {
             .respond_with(ResponseTemplate::new(200).set_body_json(note(9, BOT, "x")))
             .expect(1),
     );
-    let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
+    let run = lab.comment_run(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
     assert_eq!(run.code, 1);
     assert_contains(&run.stderr, "updated merge-request note 9");
     assert_eq!(lab.writes().len(), 1);
@@ -220,7 +219,7 @@ fn notes_are_paged_through_on_the_same_host() {
             .respond_with(ResponseTemplate::new(200).set_body_json(note(150, BOT, "x")))
             .expect(1),
     );
-    let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
+    let run = lab.comment_run(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
     assert_contains(&run.stderr, "updated merge-request note 150");
     lab.verify();
 }
@@ -240,7 +239,7 @@ fn another_users_note_with_our_marker_is_left_alone() {
             .respond_with(ResponseTemplate::new(500))
             .expect(0),
     );
-    let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
+    let run = lab.comment_run(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
     assert_contains(&run.stderr, "posted the report as merge-request note 502");
     lab.verify();
 }
@@ -264,7 +263,7 @@ fn refusals_are_warnings_that_keep_the_exit_code_and_hide_the_token() {
                 .respond_with(ResponseTemplate::new(500))
                 .expect(0),
         );
-        let run = lab.check(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
+        let run = lab.comment_run(&["gates/prod.toml"], &[], "GITLAB_TOKEN");
         assert_eq!(
             run.code, 1,
             "{status}: the verdict's exit code stands: {}",
@@ -284,7 +283,7 @@ fn a_required_note_that_fails_is_exit_2() {
             .and(path(NOTES))
             .respond_with(ResponseTemplate::new(403)),
     );
-    let run = lab.check(
+    let run = lab.comment_run(
         &["gates/prod.toml"],
         &["--comment=required"],
         "GITLAB_TOKEN",
@@ -295,7 +294,7 @@ fn a_required_note_that_fails_is_exit_2() {
 #[test]
 fn ci_job_token_cannot_write_notes_and_says_so() {
     let lab = Lab::start();
-    let run = lab.check(
+    let run = lab.comment_run(
         &["gates/prod.toml"],
         &["--token-env", "CI_JOB_TOKEN"],
         "CI_JOB_TOKEN",
@@ -318,7 +317,7 @@ fn three_gate_files_make_one_note_with_three_sections() {
         "tests/data/junit/pass.toml",
         "tests/data/junit/not-judged.toml",
     ];
-    let run = lab.check(&gates, &[], "GITLAB_TOKEN");
+    let run = lab.comment_run(&gates, &[], "GITLAB_TOKEN");
     assert_eq!(run.code, 1, "{}", run.stderr);
     let writes = lab.writes();
     assert_eq!(writes.len(), 1);
@@ -351,7 +350,7 @@ fn a_run_that_stops_with_an_error_marks_our_note_stale() {
     );
     // A seed no gate file can hold is refused (exit 2) after the gate file is read: no verdict
     // for this commit.
-    let run = lab.check(
+    let run = lab.comment_run(
         &["gates/prod.toml"],
         &["--seed", "18446744073709551615"],
         "GITLAB_TOKEN",
@@ -393,12 +392,10 @@ fn a_retried_job_is_judged_on_both_attempts() {
     };
     let gate = gate.to_str().unwrap();
     let run = |job: &str, lab: &Lab| {
-        let out = rag_gate()
+        let out = command_in(dir.path())
             .arg("check")
             .arg(gate)
             .args(["--comment", "--format", "json"])
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_TOKEN")
             .env("GITLAB_CI", "true")
             .env("CI_API_V4_URL", format!("{}/api/v4", lab.server.uri()))
             .env("CI_PROJECT_ID", "42")
@@ -438,4 +435,11 @@ fn a_retried_job_is_judged_on_both_attempts() {
         "**attempt 2 of 0123456: judged on 2 runs (earlier verdict",
     );
     lab.verify();
+}
+
+/// The note as GitLab gets it for the shipped example: the Markdown report under its hidden
+/// marker, byte for byte.
+#[test]
+fn the_note_as_posted() {
+    insta::assert_snapshot!("the_note_as_posted", first_body());
 }

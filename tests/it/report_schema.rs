@@ -21,10 +21,10 @@ fn schema() -> Value {
 }
 
 /// Every way `v` breaks `s` (empty when it fits), each with its JSON path.
-fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
+fn validate(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
     if let Some(r) = s.get("$ref").and_then(Value::as_str) {
         let name = r.strip_prefix("#/$defs/").expect("local $ref");
-        return check(root, &root["$defs"][name], v, at, errs);
+        return validate(root, &root["$defs"][name], v, at, errs);
     }
     if let Some(any) = s.get("anyOf").and_then(Value::as_array) {
         // No alternative fits: the errors of the closest one (the fewest), so a report that
@@ -33,7 +33,7 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
             .iter()
             .map(|alt| {
                 let mut e = Vec::new();
-                check(root, alt, v, at, &mut e);
+                validate(root, alt, v, at, &mut e);
                 e
             })
             .min_by_key(Vec::len)
@@ -99,7 +99,7 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
         }
         if let Some(item) = s.get("items") {
             for (i, x) in items.iter().enumerate() {
-                check(root, item, x, &format!("{at}[{i}]"), errs);
+                validate(root, item, x, &format!("{at}[{i}]"), errs);
             }
         }
     }
@@ -117,7 +117,7 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
         }
         for (k, x) in o {
             match props.and_then(|p| p.get(k)) {
-                Some(ps) => check(root, ps, x, &format!("{at}.{k}"), errs),
+                Some(ps) => validate(root, ps, x, &format!("{at}.{k}"), errs),
                 None if s.get("additionalProperties") == Some(&Value::Bool(false)) => {
                     errs.push(format!("{at}: {k} is not in the schema"))
                 }
@@ -130,7 +130,7 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
 pub fn violations(report: &Value) -> Vec<String> {
     let s = schema();
     let mut errs = Vec::new();
-    check(&s, &s, report, "$", &mut errs);
+    validate(&s, &s, report, "$", &mut errs);
     errs
 }
 

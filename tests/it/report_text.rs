@@ -3,10 +3,8 @@
 //! only with `--details` or `[report] details = true`. A slice smaller than min-queries shows
 //! no interval and no MDE; the tie table names each gate's rule. On the TREC-COVID fixtures.
 
-use std::path::{Path, PathBuf};
-
 use crate::support;
-use support::cli::{rag_gate, verdict, write};
+use support::{GateFile, TestContext};
 
 const COVID: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -15,30 +13,43 @@ const COVID: &str = concat!(
 
 /// sim vs t5 with a 4-query slice and a gate with two rules on ndcg@10; `report` is appended
 /// as the gate file's `[report]` table.
-fn gate(dir: &Path, report: &str) -> PathBuf {
+fn sim_vs_t5(report: &str) -> TestContext {
+    let ctx = TestContext::new();
     let queries: String = (1..=35)
         .map(|q| {
             let kind = if q <= 4 { "when" } else { "what" };
             format!("{{\"query_id\":\"{q}\",\"slices\":{{\"qtype\":\"{kind}\"}}}}\n")
         })
         .collect();
-    write(dir, "queries.jsonl", queries);
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nqrels = \"{COVID}/qrels.covid-round2.txt\"\nqueries = \"queries.jsonl\"\n\
-             baseline = {{ run = \"{COVID}/run.covidex-sim.txt\" }}\n\
-             candidate = {{ run = \"{COVID}/run.covidex-t5.txt\" }}\n\
-             [bootstrap]\nresamples = 300\n[slices]\nby = [\"qtype\"]\nmin-queries = 30\non-small-slice = \"warn\"\n\
-             [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\nmin-mean = 0.2\n{report}"
-        ),
-    )
+    ctx.write("queries.jsonl", queries);
+    ctx.gate(
+        GateFile::default()
+            .path("qrels", format!("{COVID}/qrels.covid-round2.txt"))
+            .queries("queries.jsonl")
+            .input(
+                "baseline",
+                format!("{{ run = \"{COVID}/run.covidex-sim.txt\" }}"),
+            )
+            .input(
+                "candidate",
+                format!("{{ run = \"{COVID}/run.covidex-t5.txt\" }}"),
+            )
+            .resamples(300)
+            .table(
+                "slices",
+                "by = [\"qtype\"]\nmin-queries = 30\non-small-slice = \"warn\"",
+            )
+            .gate("ndcg@10", "max-drop = 0.05\nmin-mean = 0.2")
+            .gates_raw(report),
+    );
+    ctx
 }
 
-fn text(g: &Path, more: &[&str]) -> String {
-    let (_, out) = verdict(rag_gate().arg("check").arg(g).args(more));
-    String::from_utf8(out.stdout).unwrap()
+/// The text report (exit 0 or 1).
+fn text(ctx: &TestContext, more: &[&str]) -> String {
+    let out = ctx.check(more);
+    out.verdict();
+    out.stdout
 }
 
 /// Where each of `heads` starts in `s`, asserting each is there.
@@ -51,8 +62,7 @@ fn at(s: &str, heads: &[&str]) -> Vec<usize> {
 
 #[test]
 fn the_default_text_report_puts_gates_and_warnings_before_the_details() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = text(&gate(dir.path(), ""), &[]);
+    let s = text(&sim_vs_t5(""), &[]);
     assert!(s.starts_with("rag-gate gate: "), "{s}");
     let order = at(
         &s,
@@ -79,11 +89,10 @@ fn the_default_text_report_puts_gates_and_warnings_before_the_details() {
 
 #[test]
 fn the_protocol_table_appears_only_when_asked_for() {
-    let dir = tempfile::tempdir().unwrap();
-    let plain = gate(dir.path(), "");
+    let plain = sim_vs_t5("");
     for s in [
         text(&plain, &["--details"]),
-        text(&gate(dir.path(), "[report]\ndetails = true\n"), &[]),
+        text(&sim_vs_t5("[report]\ndetails = true\n"), &[]),
     ] {
         let [table, tail] = at(&s, &["\nProtocol (shared)\n", "\nprotocol shared: sha256 "])[..]
         else {
@@ -94,20 +103,13 @@ fn the_protocol_table_appears_only_when_asked_for() {
         assert!(!s.contains("--details or [report] details"), "{s}");
     }
     // JSON carries the protocol's fields whatever the flag.
-    let (_, out) = verdict(
-        rag_gate()
-            .arg("check")
-            .arg(&plain)
-            .args(["--format", "json"]),
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (_, v) = plain.check_json(&[]).verdict_json();
     assert!(v["protocol"]["fields"].as_array().unwrap().len() > 5, "{v}");
 }
 
 #[test]
 fn a_slice_below_min_queries_shows_no_interval_and_ties_name_the_rule() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = text(&gate(dir.path(), ""), &[]);
+    let s = text(&sim_vs_t5(""), &[]);
     let row = s
         .lines()
         .find(|l| l.contains("ndcg@10") && l.contains("qtype=when"))

@@ -4,51 +4,57 @@
 
 use crate::support;
 
-use support::cli::rag_gate;
+use support::{GateFile, TestContext};
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/eval/fixtures/trec-covid-r2"
 );
 
-fn check(dir: &std::path::Path, runs: bool) -> (String, serde_json::Value, String) {
-    let inputs = if runs {
-        format!("[inputs]\nqrels = \"{DATA}/qrels.covid-round2.txt\"\nbaseline = {{ run = \"{DATA}/run.covidex-sim.txt\" }}\ncandidate = {{ run = \"{DATA}/run.covidex-t5.txt\" }}\n")
+/// sim vs t5, as runs (`runs`) or as their trec_eval per-query files, gated on ndcg@10.
+fn sim_vs_t5(runs: bool) -> GateFile {
+    let gate = if runs {
+        GateFile::default()
+            .path("qrels", format!("{DATA}/qrels.covid-round2.txt"))
+            .input(
+                "baseline",
+                format!("{{ run = \"{DATA}/run.covidex-sim.txt\" }}"),
+            )
+            .input(
+                "candidate",
+                format!("{{ run = \"{DATA}/run.covidex-t5.txt\" }}"),
+            )
     } else {
-        format!("[inputs]\nbaseline = \"{DATA}/run.covidex-sim.te.txt\"\ncandidate = \"{DATA}/run.covidex-t5.te.txt\"\n")
+        GateFile::new(
+            format!("{DATA}/run.covidex-sim.te.txt"),
+            format!("{DATA}/run.covidex-t5.te.txt"),
+        )
     };
-    let gate = dir.join("g.toml");
-    std::fs::write(
-        &gate,
-        format!("{inputs}[bootstrap]\nresamples = 300\n[slices]\nmin-queries = 30\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"),
-    )
-    .unwrap();
-    let (json, html) = (dir.join("r.json"), dir.join("r.html"));
-    let out = rag_gate()
-        .arg("check")
-        .arg(&gate)
-        .args(["--format", "markdown", "--export-json"])
-        .arg(&json)
-        .arg("--export-html")
-        .arg(&html)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.code().unwrap() <= 1,
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap(),
-        std::fs::read_to_string(html).unwrap(),
-    )
+    gate.resamples(300)
+        .table("slices", "min-queries = 30")
+        .gate("ndcg@10", "max-drop = 0.01")
+}
+
+/// The Markdown report, the JSON report and the HTML report of [`sim_vs_t5`].
+fn reports(runs: bool) -> (String, serde_json::Value, String) {
+    let ctx = TestContext::new();
+    ctx.gate(sim_vs_t5(runs));
+    let out = ctx.check(&[
+        "--format",
+        "markdown",
+        "--export-json",
+        "r.json",
+        "--export-html",
+        "r.html",
+    ]);
+    out.verdict();
+    let json = serde_json::from_str(&ctx.read("r.json")).unwrap();
+    (out.stdout, json, ctx.read("r.html"))
 }
 
 #[test]
 fn worst_regressions_of_runs_say_how_relevant_documents_moved() {
-    let dir = tempfile::tempdir().unwrap();
-    let (md, json, html) = check(dir.path(), true);
+    let (md, json, html) = reports(true);
     let worst = &json["comparisons"][0]["worst"][0];
     assert_eq!(worst["query_id"], "15");
     // The baseline ranked h9gj814e (rel 2) first; the candidate's 1,000 do not contain it.
@@ -66,8 +72,7 @@ fn worst_regressions_of_runs_say_how_relevant_documents_moved() {
 
 #[test]
 fn metric_files_have_no_moves_and_no_why_column() {
-    let dir = tempfile::tempdir().unwrap();
-    let (md, json, _) = check(dir.path(), false);
+    let (md, json, _) = reports(false);
     assert!(json["comparisons"][0]["worst"][0].get("moves").is_none());
     assert!(md.contains("| query | baseline → candidate | Δ | slices |\n"));
 }

@@ -7,11 +7,12 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::{assert_contains, check_json, code_and_stderr, exit, rag_gate};
+use support::cli::assert_contains;
+use support::{GateFile, TestContext};
 
 /// Writes b.jsonl / c.jsonl: `sizes[g]` queries in group g; groups listed in `slice_groups` are
 /// tagged risk=compliance. Every candidate value is the baseline's minus `drop` plus a wobble.
-fn write(dir: &Path, sizes: &[usize], slice_groups: &[usize], drop: f64) {
+fn groups(dir: &Path, sizes: &[usize], slice_groups: &[usize], drop: f64) {
     let (mut b, mut c) = (String::new(), String::new());
     let mut q = 0;
     for (g, &size) in sizes.iter().enumerate() {
@@ -38,21 +39,21 @@ fn write(dir: &Path, sizes: &[usize], slice_groups: &[usize], drop: f64) {
     std::fs::write(dir.join("c.jsonl"), c).unwrap();
 }
 
-fn check(dir: &Path, extra_slices: &str, rule: &str) -> (Option<i32>, Value) {
-    let gate = dir.join("g.toml");
-    std::fs::write(
-        &gate,
-        format!(
-            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\nunit = \"group\"\n\
-             [slices]\nby = [\"risk\"]\ncritical = [\"risk=compliance\"]\nmin-queries = 5\n{extra_slices}\n\
-             [[gate]]\nmetric = \"ndcg@10\"\n{rule}\nslices = [\"risk=compliance\"]\n"
-        ),
-    )
-    .unwrap();
-    let out = check_json(&gate).output().unwrap();
-    let r = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
-    (out.status.code(), r)
+/// ndcg@10 by group on the critical slice `risk=compliance`, gated by `rule`, with
+/// `extra_slices` in `[slices]`.
+fn compliance_gate(extra_slices: &str, rule: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .table("bootstrap", "resamples = 2000\nunit = \"group\"")
+        .table(
+            "slices",
+            &format!(
+                "by = [\"risk\"]\ncritical = [\"risk=compliance\"]\nmin-queries = 5\n{extra_slices}"
+            ),
+        )
+        .gate(
+            "ndcg@10",
+            &format!("{rule}\nslices = [\"risk=compliance\"]"),
+        )
 }
 
 fn compliance(r: &Value) -> &Value {
@@ -66,10 +67,11 @@ fn compliance(r: &Value) -> &Value {
 
 #[test]
 fn five_conversations_are_not_judged_under_the_default_min_groups() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // 30 groups of 4; the compliance slice holds 5 of them (20 queries, above min-queries 5).
-    write(dir.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.0);
-    let (code, r) = check(dir.path(), "", "max-drop = 0.01");
+    groups(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.0);
+    ctx.gate(compliance_gate("", "max-drop = 0.01"));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
     let g = &r["gates"][0];
     assert_eq!(g["status"], "too-small", "{g}");
     assert_eq!(g["decided_by"], "not judged: too small (min-groups)");
@@ -83,14 +85,23 @@ fn five_conversations_are_not_judged_under_the_default_min_groups() {
     );
     assert_eq!(compliance(&r)["effective_groups"], 5.0);
     // A failure by default (on-small-slice = "fail"); a warning with "warn".
-    assert_eq!(code, Some(1));
-    let (code, _) = check(dir.path(), "on-small-slice = \"warn\"", "max-drop = 0.01");
-    assert_eq!(code, Some(0));
-    let (code, r) = check(dir.path(), "on-small-slice = \"fail\"", "max-drop = 0.01");
-    assert_eq!(code, Some(1));
+    assert_eq!(code, 1);
+    ctx.gate(compliance_gate(
+        "on-small-slice = \"warn\"",
+        "max-drop = 0.01",
+    ));
+    let (code, _) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 0);
+    ctx.gate(compliance_gate(
+        "on-small-slice = \"fail\"",
+        "max-drop = 0.01",
+    ));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 1);
     assert_eq!(r["gates"][0]["passed"], false);
     // With min-groups = 5 it is judged (and fails: 5 groups cannot prove a drop under 0.01).
-    let (_, r) = check(dir.path(), "min-groups = 5", "max-drop = 0.01");
+    ctx.gate(compliance_gate("min-groups = 5", "max-drop = 0.01"));
+    let (_, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(
         r["gates"][0]["decided_by"], "non-inferiority (max-drop)",
         "{}",
@@ -100,14 +111,15 @@ fn five_conversations_are_not_judged_under_the_default_min_groups() {
 
 #[test]
 fn very_unequal_groups_count_as_their_effective_number() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // Compliance: 10 groups, one of 30 queries and nine of 1: Kish (39)² / (900 + 9) = 1.67
     // groups; counted with the (weak) within-group correlation of these deltas, 1 + IK df = 2.6.
     let mut sizes = vec![30];
     sizes.extend([1; 9]);
     sizes.extend([4; 20]);
-    write(dir.path(), &sizes, &(0..10).collect::<Vec<_>>(), 0.0);
-    let (_, r) = check(dir.path(), "", "max-drop = 0.01");
+    groups(ctx.path(), &sizes, &(0..10).collect::<Vec<_>>(), 0.0);
+    ctx.gate(compliance_gate("", "max-drop = 0.01"));
+    let (_, r) = ctx.check_json(&[]).verdict_json();
     let g = &r["gates"][0];
     assert_eq!(g["status"], "too-small");
     assert!(
@@ -125,14 +137,14 @@ fn very_unequal_groups_count_as_their_effective_number() {
 
 #[test]
 fn a_proven_harm_rule_that_cannot_fire_says_so() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // Everything drops by 0.2: the interval is far below −0.01, but 5 groups give p ≥ 2/32 > 0.05.
-    write(dir.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.2);
-    let (_, r) = check(
-        dir.path(),
+    groups(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.2);
+    ctx.gate(compliance_gate(
         "min-groups = 3",
         "fail-if-significant-drop = 0.01",
-    );
+    ));
+    let (_, r) = ctx.check_json(&[]).verdict_json();
     let c = compliance(&r);
     assert_eq!(c["p_floor"], 0.0625);
     // Undecided on this sample, with an observed drop of 0.2 ≥ m/2: it fails.
@@ -158,36 +170,28 @@ fn a_proven_harm_rule_that_cannot_fire_says_so() {
 
 #[test]
 fn min_groups_must_be_positive_and_is_dumped() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &[4; 10], &[0], 0.0);
-    let gate = dir.path().join("g.toml");
-    std::fs::write(
-        &gate,
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[slices]\nmin-groups = 0\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    )
-    .unwrap();
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
-    assert_eq!(code, Some(2));
-    assert_contains(&err, "g.toml:5:14: [slices] min-groups must be ≥ 1");
-    std::fs::write(
-        &gate,
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    )
-    .unwrap();
-    let out = exit(rag_gate().arg("check").arg(&gate).arg("--dump-config"), 0);
-    let dumped = String::from_utf8_lossy(&out.stdout);
+    let ctx = TestContext::new();
+    groups(ctx.path(), &[4; 10], &[0], 0.0);
+    let gate = GateFile::new("b.jsonl", "c.jsonl").gate("ndcg@10", "max-drop = 0.01");
+    ctx.gate(gate.clone().table("slices", "min-groups = 0"));
+    let err = ctx.check(&[]).expect(2).stderr;
+    assert_contains(&err, "gate.toml:5:14: [slices] min-groups must be ≥ 1");
+    ctx.gate(gate);
+    let dumped = ctx.check(&["--dump-config"]).expect(0).stdout;
     assert_contains(&dumped, "min-groups = 8");
     assert_contains(&dumped, "method = \"bootstrap-t\"");
 }
 
 #[test]
 fn the_headline_names_the_groups_or_the_sign_flip_floor_that_made_it_too_small() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.0);
-    let (code, r) = check(dir.path(), "on-small-slice = \"fail\"", "max-drop = 0.01");
-    assert_eq!(code, Some(1));
+    let ctx = TestContext::new();
+    groups(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.0);
+    ctx.gate(compliance_gate(
+        "on-small-slice = \"fail\"",
+        "max-drop = 0.01",
+    ));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 1);
     let headline = r["headline"].as_str().unwrap();
     assert!(
         headline.starts_with(
@@ -199,19 +203,23 @@ fn the_headline_names_the_groups_or_the_sign_flip_floor_that_made_it_too_small()
     let mut sizes = vec![30];
     sizes.extend([1; 9]);
     sizes.extend([4; 20]);
-    write(dir.path(), &sizes, &(0..10).collect::<Vec<_>>(), 0.0);
-    let (_, r) = check(dir.path(), "on-small-slice = \"fail\"", "max-drop = 0.01");
+    groups(ctx.path(), &sizes, &(0..10).collect::<Vec<_>>(), 0.0);
+    ctx.gate(compliance_gate(
+        "on-small-slice = \"fail\"",
+        "max-drop = 0.01",
+    ));
+    let (_, r) = ctx.check_json(&[]).verdict_json();
     let headline = r["headline"].as_str().unwrap();
     assert!(
         headline.contains("not judged: 2.6 effective groups (of 10), too few"),
         "{headline}"
     );
-    write(dir.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.2);
-    let (_, r) = check(
-        dir.path(),
+    groups(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.2);
+    ctx.gate(compliance_gate(
         "min-groups = 3\non-small-slice = \"fail\"",
         "fail-if-significant-drop = 0.01",
-    );
+    ));
+    let (_, r) = ctx.check_json(&[]).verdict_json();
     let headline = r["headline"].as_str().unwrap();
     assert!(
         headline.starts_with(
@@ -224,28 +232,19 @@ fn the_headline_names_the_groups_or_the_sign_flip_floor_that_made_it_too_small()
 #[test]
 fn compare_warns_where_check_would_not_judge() {
     // 5 conversations of 8 turns: 40 queries (above min-queries 30), 5 groups < min-groups 8.
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &[8; 5], &[], 0.0);
-    let out = rag_gate()
-        .current_dir(dir.path())
-        .args(["compare", "b.jsonl", "c.jsonl", "--unit", "group"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let ctx = TestContext::new();
+    groups(ctx.path(), &[8; 5], &[], 0.0);
+    let text = ctx
+        .run(&["compare", "b.jsonl", "c.jsonl", "--unit", "group"])
+        .expect(0)
+        .stdout;
     assert_contains(
         &text,
         "1 comparison is smaller than check judges (its defaults: min-queries 30, min-groups 8), so their labels rest on too few units: ndcg@10 on all (5 groups < min-groups 8)",
     );
     // 30 groups: nothing to warn about.
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &[4; 30], &[], 0.0);
-    let out = rag_gate()
-        .current_dir(dir.path())
-        .args(["compare", "b.jsonl", "c.jsonl", "--unit", "group"])
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8(out.stdout)
-        .unwrap()
-        .contains("smaller than check judges"));
+    let ctx = TestContext::new();
+    groups(ctx.path(), &[4; 30], &[], 0.0);
+    let out = ctx.run(&["compare", "b.jsonl", "c.jsonl", "--unit", "group"]);
+    assert!(!out.stdout.contains("smaller than check judges"));
 }

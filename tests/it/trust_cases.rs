@@ -7,13 +7,9 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{
-    append_to, assert_contains, first_line_cell, missing_in_order, rag_gate, run_in, write, Out,
-};
-
-fn run(dir: &Path, args: &[&str]) -> Out {
-    run_in(rag_gate().args(args), dir)
-}
+use support::cli::Out;
+use support::cli::{append_to, assert_contains, first_line_cell, missing_in_order, write};
+use support::{in_repo, GateFile, TestContext};
 
 /// `n` queries; the candidate's ndcg@10 is `shift` away from the baseline's on each, give or
 /// take 0.002 (the change is `shift` on average over every five queries); `latency_ms` rises by
@@ -37,30 +33,27 @@ fn data(dir: &Path, n: usize, base: f64, shift: f64, rise: f64, ko: usize) {
     write(dir, "c.jsonl", &c);
 }
 
-const INPUTS: &str =
-    "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 1000\n";
-
-fn gate(dir: &Path, rest: &str) {
-    write(dir, "gate.toml", format!("{INPUTS}{rest}"));
+/// b.jsonl vs c.jsonl at 1000 resamples, then `rest` (tables and gates).
+fn b_vs_c(rest: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .resamples(1000)
+        .raw(rest)
 }
 
 // ---------------------------------------------------------------- false passes
 
 #[test]
 fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 20, 0.8, -0.6, 0.0, 0);
+    let ctx = TestContext::new();
+    data(ctx.path(), 20, 0.8, -0.6, 0.0, 0);
     for rule in ["max-drop = 0.01", "min-mean = 0.7"] {
-        gate(
-            dir.path(),
-            &format!("[[gate]]\nmetric = \"ndcg@10\"\n{rule}\n"),
-        );
-        let o = run(dir.path(), &["check", "gate.toml"]);
+        ctx.gate(b_vs_c(&format!("[[gate]]\nmetric = \"ndcg@10\"\n{rule}\n")));
+        let o = ctx.check(&[]);
         assert_eq!(o.code, Some(1), "{rule}: {}{}", o.stdout, o.stderr);
         assert_contains(&o.stdout, "FAIL");
     }
     // min-mean is a fact about the mean: judged at any size, so it fails as itself.
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    let o = ctx.check(&[]);
     assert_contains(
         &o.stdout,
         "ndcg@10 mean 0.2000 below the minimum 0.7000 on all",
@@ -69,13 +62,10 @@ fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
 
 #[test]
 fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 20, 0.5, 0.05, 0.0, 0);
-    gate(
-        dir.path(),
-        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    );
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    let ctx = TestContext::new();
+    data(ctx.path(), 20, 0.5, 0.05, 0.0, 0);
+    ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
     assert_contains(
         &o.stdout,
@@ -83,21 +73,20 @@ fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() 
     );
     assert_contains(&o.stdout, "not judged (FAIL)");
     // Lowering min-queries on purpose judges it.
-    gate(
-        dir.path(),
+    ctx.gate(b_vs_c(
         "[slices]\nmin-queries = 20\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    );
-    assert_eq!(run(dir.path(), &["check", "gate.toml"]).code, Some(0));
+    ));
+    assert_eq!(ctx.check(&[]).code, Some(0));
 }
 
 #[test]
 fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 60, 0.5, 0.05, 0.0, 10);
-    // on-small-slice = "warn": the slice warns (the default fails: tests/it/critical_slices.rs).
+    let ctx = TestContext::new();
+    data(ctx.path(), 60, 0.5, 0.05, 0.0, 10);
+    // on-small-slice = "warn": the slice warns (the default fails: tests/it/check_critical_slices.rs).
     let g = "[slices]\nby = [\"lang\"]\non-small-slice = \"warn\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nslices = [\"all\", \"lang=ko\"]\n";
-    gate(dir.path(), g);
-    let o = run(dir.path(), &["check", "gate.toml", "--format", "json"]);
+    ctx.gate(b_vs_c(g));
+    let o = ctx.check(&["--format", "json"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let ko = &v["gates"][1];
@@ -115,12 +104,11 @@ fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
         "PASS: 1 of 2 checks passed (1 gate); 1 not judged (slices too small), not passed"
     );
     // With on-small-slice = "fail" it fails, and a real failure elsewhere is the reason.
-    gate(
-        dir.path(),
+    ctx.gate(b_vs_c(
         &g.replace("on-small-slice = \"warn\"", "on-small-slice = \"fail\"")
             .replace("max-drop = 0.01", "max-drop = 0.01\nmin-mean = 0.9"),
-    );
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    ));
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1));
     assert!(
         o.stdout
@@ -132,27 +120,23 @@ fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
 
 #[test]
 fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 40, 0.5, 0.0, 40.0, 0);
-    gate(
-        dir.path(),
+    let ctx = TestContext::new();
+    data(ctx.path(), 40, 0.5, 0.0, 40.0, 0);
+    ctx.gate(b_vs_c(
         "[[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drop = 10.0\n",
-    );
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    ));
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
     assert_contains(&o.stdout, "latency_ms rose 40.0000");
-    let o = run(
-        dir.path(),
-        &[
-            "compare",
-            "b.jsonl",
-            "c.jsonl",
-            "--lower-is-better",
-            "latency_ms",
-            "--format",
-            "json",
-        ],
-    );
+    let o = ctx.run(&[
+        "compare",
+        "b.jsonl",
+        "c.jsonl",
+        "--lower-is-better",
+        "latency_ms",
+        "--format",
+        "json",
+    ]);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let lat = v["comparisons"]
         .as_array()
@@ -164,44 +148,38 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
     assert_eq!(lat["higher_is_better"], false);
     // Without the flag, compare does not guess (a 9x rise once read "better"): latency_ms is
     // left out, named in a warning, and the metrics of known direction are compared.
-    let o = run(dir.path(), &["compare", "b.jsonl", "c.jsonl"]);
+    let o = ctx.run(&["compare", "b.jsonl", "c.jsonl"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert_contains(&o.stdout, "not compared, direction unknown: \"latency_ms\"; latency_ms: is a higher latency_ms better or worse? rag-gate knows the direction of IR metrics only; pass --lower-is-better latency_ms (latency, cost) or --higher-is-better latency_ms");
     assert!(!o.stdout.contains("latency_ms  "), "{}", o.stdout);
-    let o = run(
-        dir.path(),
-        &[
-            "compare",
-            "b.jsonl",
-            "c.jsonl",
-            "--higher-is-better",
-            "latency_ms",
-        ],
-    );
+    let o = ctx.run(&[
+        "compare",
+        "b.jsonl",
+        "c.jsonl",
+        "--higher-is-better",
+        "latency_ms",
+    ]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert!(!o.stdout.contains("direction unknown"), "{}", o.stdout);
 }
 
 #[test]
 fn labels_say_better_for_an_interval_above_zero() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 200, 0.5, 0.02, 0.0, 0);
-    gate(
-        dir.path(),
-        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    );
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    let ctx = TestContext::new();
+    data(ctx.path(), 200, 0.5, 0.02, 0.0, 0);
+    ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(0));
     assert_contains(&o.stdout, "better (±0.0100)");
     assert_contains(&o.stdout, "label, from the interval: better / worse");
-    data(dir.path(), 200, 0.5, 0.004, 0.0, 0);
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    data(ctx.path(), 200, 0.5, 0.004, 0.0, 0);
+    let o = ctx.check(&[]);
     assert_contains(&o.stdout, "better, below margin (±0.0100)");
 }
 
 #[test]
 fn the_mde_warning_is_only_where_power_matters() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // 40 noisy queries, no real change: max-drop 0.01 cannot be shown, and the MDE says why.
     let mut b = String::new();
     let mut c = String::new();
@@ -213,22 +191,19 @@ fn the_mde_warning_is_only_where_power_matters() {
             0.5 + d
         ));
     }
-    write(dir.path(), "b.jsonl", &b);
-    write(dir.path(), "c.jsonl", &c);
-    gate(
-        dir.path(),
-        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    );
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    write(ctx.path(), "b.jsonl", &b);
+    write(ctx.path(), "c.jsonl", &c);
+    ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1));
     assert_contains(&o.stdout, "can only detect drops ≥");
     // A proven collapse, or a pass, needs no such warning.
-    data(dir.path(), 40, 0.8, -0.5, 0.0, 0);
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    data(ctx.path(), 40, 0.8, -0.5, 0.0, 0);
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1));
     assert!(!o.stdout.contains("can only detect"), "{}", o.stdout);
-    data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(0));
     assert!(!o.stdout.contains("can only detect"), "{}", o.stdout);
 }
@@ -256,78 +231,66 @@ const EVAL: &[&str] = &[
 
 #[test]
 fn eval_refuses_to_overwrite_its_own_inputs_through_symlinks_too() {
-    let dir = tempfile::tempdir().unwrap();
-    eval_data(dir.path());
-    let before = std::fs::read(dir.path().join("run.txt")).unwrap();
-    std::os::unix::fs::symlink("run.txt", dir.path().join("link.txt")).unwrap();
+    let ctx = TestContext::new();
+    eval_data(ctx.path());
+    let before = std::fs::read(ctx.path().join("run.txt")).unwrap();
+    std::os::unix::fs::symlink("run.txt", ctx.path().join("link.txt")).unwrap();
     for out in ["run.txt", "qrels.txt", "link.txt"] {
-        let o = run(dir.path(), &[EVAL, &["-o", out]].concat());
+        let o = ctx.run(&[EVAL, &["-o", out]].concat());
         assert_eq!(o.code, Some(2), "{out}");
         assert_contains(&o.stderr, "refusing to overwrite it");
     }
-    assert_eq!(std::fs::read(dir.path().join("run.txt")).unwrap(), before);
+    assert_eq!(std::fs::read(ctx.path().join("run.txt")).unwrap(), before);
 }
 
 #[test]
 fn dash_is_stdout_for_every_output() {
-    let dir = tempfile::tempdir().unwrap();
-    eval_data(dir.path());
-    let plain = run(dir.path(), EVAL);
-    let dashed = run(dir.path(), &[EVAL, &["-o", "-"]].concat());
+    let ctx = TestContext::new();
+    eval_data(ctx.path());
+    let plain = ctx.run(EVAL);
+    let dashed = ctx.run(&[EVAL, &["-o", "-"]].concat());
     assert_eq!((dashed.code, &dashed.stdout), (Some(0), &plain.stdout));
-    assert!(!dir.path().join("-").exists());
-    data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    gate(
-        dir.path(),
-        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    );
-    let o = run(
-        dir.path(),
-        &[
-            "check",
-            "gate.toml",
-            "--output",
-            "r.txt",
-            "--export-json",
-            "-",
-        ],
-    );
+    assert!(!ctx.path().join("-").exists());
+    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
+    let o = ctx.run(&[
+        "check",
+        "gate.toml",
+        "--output",
+        "r.txt",
+        "--export-json",
+        "-",
+    ]);
     assert_eq!(o.code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["verdict"], "pass");
-    assert!(!dir.path().join("-").exists());
-    let o = run(dir.path(), &["check", "gate.toml", "--export-json", "-"]);
+    assert!(!ctx.path().join("-").exists());
+    let o = ctx.check(&["--export-json", "-"]);
     assert_eq!(o.code, Some(2), "two outputs on stdout");
 }
 
 #[test]
 fn a_symlinked_output_is_written_through_and_stays_a_link() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    gate(
-        dir.path(),
-        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    );
-    std::fs::create_dir(dir.path().join("reports")).unwrap();
-    write(dir.path(), "reports/r.json", "old");
-    std::os::unix::fs::symlink("reports/r.json", dir.path().join("r.json")).unwrap();
-    let o = run(
-        dir.path(),
-        &["check", "gate.toml", "--export-json", "r.json"],
-    );
+    let ctx = TestContext::new();
+    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
+    std::fs::create_dir(ctx.path().join("reports")).unwrap();
+    write(ctx.path(), "reports/r.json", "old");
+    std::os::unix::fs::symlink("reports/r.json", ctx.path().join("r.json")).unwrap();
+    let o = ctx.check(&["--export-json", "r.json"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    let meta = std::fs::symlink_metadata(dir.path().join("r.json")).unwrap();
+    let meta = std::fs::symlink_metadata(ctx.path().join("r.json")).unwrap();
     assert!(meta.file_type().is_symlink());
-    let text = std::fs::read_to_string(dir.path().join("reports/r.json")).unwrap();
+    let text = std::fs::read_to_string(ctx.path().join("reports/r.json")).unwrap();
     assert!(text.contains("\"verdict\": \"pass\""));
 }
 
 #[test]
 fn a_fifo_is_written_in_place_never_replaced() {
     use std::os::unix::fs::FileTypeExt;
-    let dir = tempfile::tempdir().unwrap();
-    eval_data(dir.path());
-    let fifo = dir.path().join("pipe");
+    let ctx = TestContext::new();
+    eval_data(ctx.path());
+    let fifo = ctx.path().join("pipe");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
         .status()
@@ -337,7 +300,7 @@ fn a_fifo_is_written_in_place_never_replaced() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
     };
-    let o = run(dir.path(), &[EVAL, &["-o", "pipe"]].concat());
+    let o = ctx.run(&[EVAL, &["-o", "pipe"]].concat());
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let got = reader.join().unwrap();
     assert!(got.contains("\"ndcg@10\""), "{got}");
@@ -350,10 +313,10 @@ fn a_fifo_is_written_in_place_never_replaced() {
 #[test]
 fn a_device_is_written_in_place_never_replaced() {
     use std::os::unix::fs::FileTypeExt;
-    let dir = tempfile::tempdir().unwrap();
-    eval_data(dir.path());
+    let ctx = TestContext::new();
+    eval_data(ctx.path());
     // A character device like /dev/null (1, 3), made in the temp folder (needs root, as CI is).
-    let null = dir.path().join("null");
+    let null = ctx.path().join("null");
     let made = std::process::Command::new("mknod")
         .arg(&null)
         .args(["c", "1", "3"])
@@ -363,7 +326,7 @@ fn a_device_is_written_in_place_never_replaced() {
         eprintln!("skipped: mknod needs root");
         return;
     }
-    let o = run(dir.path(), &[EVAL, &["-o", "null"]].concat());
+    let o = ctx.run(&[EVAL, &["-o", "null"]].concat());
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let t = std::fs::symlink_metadata(&null).unwrap().file_type();
     assert!(t.is_char_device(), "the device was replaced: {t:?}");
@@ -372,12 +335,12 @@ fn a_device_is_written_in_place_never_replaced() {
 #[test]
 fn new_files_get_the_usual_mode_and_rewritten_ones_keep_theirs() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    eval_data(dir.path());
+    let ctx = TestContext::new();
+    eval_data(ctx.path());
     let bin = assert_cmd::cargo::cargo_bin("rag-gate");
     let sh = |out: &str| {
         std::process::Command::new("sh")
-            .current_dir(dir.path())
+            .current_dir(ctx.path())
             .arg("-c")
             .arg(format!(
                 "umask 022; exec '{}' eval --run run.txt --qrels qrels.txt --metrics ndcg@10 -o {out}",
@@ -388,16 +351,16 @@ fn new_files_get_the_usual_mode_and_rewritten_ones_keep_theirs() {
     };
     assert!(sh("new.jsonl").success());
     let mode = |p: &str| {
-        std::fs::metadata(dir.path().join(p))
+        std::fs::metadata(ctx.path().join(p))
             .unwrap()
             .permissions()
             .mode()
             & 0o777
     };
     assert_eq!(mode("new.jsonl"), 0o644);
-    write(dir.path(), "old.jsonl", "x");
+    write(ctx.path(), "old.jsonl", "x");
     std::fs::set_permissions(
-        dir.path().join("old.jsonl"),
+        ctx.path().join("old.jsonl"),
         std::fs::Permissions::from_mode(0o600),
     )
     .unwrap();
@@ -409,7 +372,7 @@ fn new_files_get_the_usual_mode_and_rewritten_ones_keep_theirs() {
 
 #[test]
 fn trec_eval_count_rows_are_never_metrics() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let te = |shift: f64| -> String {
         let mut s = String::from("runid\tall\tbm25\nnum_q\tall\t40\n");
         for i in 0..40 {
@@ -418,20 +381,17 @@ fn trec_eval_count_rows_are_never_metrics() {
         }
         s
     };
-    write(dir.path(), "b.te", te(0.0));
-    write(dir.path(), "c.te", te(0.01));
-    let o = run(
-        dir.path(),
-        &[
-            "compare",
-            "b.te",
-            "c.te",
-            "--input-format",
-            "trec-eval",
-            "--format",
-            "json",
-        ],
-    );
+    write(ctx.path(), "b.te", te(0.0));
+    write(ctx.path(), "c.te", te(0.01));
+    let o = ctx.run(&[
+        "compare",
+        "b.te",
+        "c.te",
+        "--input-format",
+        "trec-eval",
+        "--format",
+        "json",
+    ]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let metrics: Vec<&str> = v["comparisons"]
@@ -445,53 +405,47 @@ fn trec_eval_count_rows_are_never_metrics() {
 
 #[test]
 fn hash_lines_are_comments_in_runs_and_qrels_and_data_inside_an_id() {
-    let dir = tempfile::tempdir().unwrap();
-    eval_data(dir.path());
-    let clean = run(dir.path(), EVAL).stdout;
-    let run_text = std::fs::read_to_string(dir.path().join("run.txt")).unwrap();
-    let qrels_text = std::fs::read_to_string(dir.path().join("qrels.txt")).unwrap();
+    let ctx = TestContext::new();
+    eval_data(ctx.path());
+    let clean = ctx.run(EVAL).stdout;
+    let run_text = std::fs::read_to_string(ctx.path().join("run.txt")).unwrap();
+    let qrels_text = std::fs::read_to_string(ctx.path().join("qrels.txt")).unwrap();
     write(
-        dir.path(),
+        ctx.path(),
         "run.txt",
         format!("# ir_metadata: tag t\n{run_text}#end\n"),
     );
-    write(dir.path(), "qrels.txt", format!("#qrels v1\n{qrels_text}"));
-    let o = run(dir.path(), EVAL);
+    write(ctx.path(), "qrels.txt", format!("#qrels v1\n{qrels_text}"));
+    let o = ctx.run(EVAL);
     assert_eq!((o.code, &o.stdout), (Some(0), &clean), "{}", o.stderr);
     // A `#` inside a doc id is data: D#1 is a different doc from D1.
-    write(dir.path(), "run.txt", run_text.replace("D1 ", "D#1 "));
-    assert_ne!(run(dir.path(), EVAL).stdout, clean);
+    write(ctx.path(), "run.txt", run_text.replace("D1 ", "D#1 "));
+    assert_ne!(ctx.run(EVAL).stdout, clean);
 }
 
 #[test]
 fn eval_metrics_take_every_gate_spelling() {
-    let dir = tempfile::tempdir().unwrap();
-    eval_data(dir.path());
-    let ours = run(
-        dir.path(),
-        &[
+    let ctx = TestContext::new();
+    eval_data(ctx.path());
+    let ours = ctx.run(&[
+        "eval",
+        "--run",
+        "run.txt",
+        "--qrels",
+        "qrels.txt",
+        "--metrics",
+        "ndcg@10,p@10,mrr",
+    ]);
+    for spelled in ["ndcg_cut_10,P_10,recip_rank", "NDCG@10,P@10,RR"] {
+        let o = ctx.run(&[
             "eval",
             "--run",
             "run.txt",
             "--qrels",
             "qrels.txt",
             "--metrics",
-            "ndcg@10,p@10,mrr",
-        ],
-    );
-    for spelled in ["ndcg_cut_10,P_10,recip_rank", "NDCG@10,P@10,RR"] {
-        let o = run(
-            dir.path(),
-            &[
-                "eval",
-                "--run",
-                "run.txt",
-                "--qrels",
-                "qrels.txt",
-                "--metrics",
-                spelled,
-            ],
-        );
+            spelled,
+        ]);
         assert_eq!(
             (o.code, &o.stdout),
             (Some(0), &ours.stdout),
@@ -503,13 +457,10 @@ fn eval_metrics_take_every_gate_spelling() {
 
 #[test]
 fn dump_config_shows_every_default_eval_and_policy_included() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    gate(
-        dir.path(),
-        "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    );
-    let o = run(dir.path(), &["check", "gate.toml", "--dump-config"]);
+    let ctx = TestContext::new();
+    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
+    let o = ctx.check(&["--dump-config"]);
     assert_eq!(o.code, Some(0));
     for key in [
         "[eval]",
@@ -525,13 +476,12 @@ fn dump_config_shows_every_default_eval_and_policy_included() {
 
 #[test]
 fn a_key_with_no_effect_is_a_warning() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 40, 0.5, 0.05, 0.0, 0);
-    gate(
-        dir.path(),
+    let ctx = TestContext::new();
+    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    ctx.gate(b_vs_c(
         "[eval]\nrel-level = 2\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
-    );
-    let o = run(dir.path(), &["check", "gate.toml"]);
+    ));
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(0));
     assert_contains(
         &o.stdout,
@@ -543,8 +493,7 @@ fn a_key_with_no_effect_is_a_warning() {
 
 #[test]
 fn the_shipped_example_fails_on_compliance_with_counts_that_say_what_they_count() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let o = run(root, &["check", "gates/prod.toml"]);
+    let o = in_repo(&["check", "gates/prod.toml"]);
     assert_eq!(o.code, Some(1));
     let head = o.stdout.lines().next().unwrap();
     assert!(head.contains("on risk=compliance"), "{head}");
@@ -552,13 +501,13 @@ fn the_shipped_example_fails_on_compliance_with_counts_that_say_what_they_count(
         head.ends_with("; 2 of 6 checks failed (3 gates); 3 of 3 run-level checks passed"),
         "{head}"
     );
-    let md = run(root, &["check", "gates/prod.toml", "--format", "markdown"]).stdout;
+    let md = in_repo(&["check", "gates/prod.toml", "--format", "markdown"]).stdout;
     assert!(md.contains("`ndcg@10`"), "metric names as code spans");
     assert!(
         !md.contains("ndcg@&#8203;"),
         "no zero-width character inside a metric name"
     );
-    let json = run(root, &["check", "gates/prod.toml", "--format", "json"]).stdout;
+    let json = in_repo(&["check", "gates/prod.toml", "--format", "json"]).stdout;
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["rag_gate_version"], env!("CARGO_PKG_VERSION"));
     let details: Vec<&str> = v["gates"]
@@ -589,15 +538,15 @@ fn the_shipped_example_fails_on_compliance_with_counts_that_say_what_they_count(
 
 #[test]
 fn evaluated_runs_give_notes_not_warnings_and_the_report_names_qrels_and_eval() {
-    let dir = tempfile::tempdir().unwrap();
-    eval_data(dir.path());
+    let ctx = TestContext::new();
+    eval_data(ctx.path());
     write(
-        dir.path(),
+        ctx.path(),
         "gate.toml",
         "[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"run.txt\" }\ncandidate = { run = \"run.txt\" }\n\
          [slices]\nmin-queries = 3\n[[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.1\n",
     );
-    let o = run(dir.path(), &["check", "gate.toml", "--format", "json"]);
+    let o = ctx.check(&["--format", "json"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["inputs"]["qrels"], "qrels.txt");
@@ -645,7 +594,8 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-fn run_case(dir: &Path, c: &Case) -> Out {
+fn run_case(ctx: &TestContext, c: &Case) -> Out {
+    let dir = ctx.path();
     data(dir, 40, 0.5, 0.05, 0.0, 0);
     eval_data(dir);
     write(dir, "b.csv", "qid,ndcg@10\nq1,0.5\n");
@@ -672,7 +622,7 @@ fn run_case(dir: &Path, c: &Case) -> Out {
     } else if c.id.starts_with("compare-") {
         [&["compare"][..], c.args].concat()
     } else {
-        let text = format!("{INPUTS}{}", c.gate);
+        let text = b_vs_c(c.gate).to_string();
         let text = if c.id == "gate-input-path-missing" {
             text.replace("candidate = \"c.jsonl\"", "candidate = \"nope.jsonl\"")
         } else if c.id == "gate-run-as-metrics" {
@@ -680,18 +630,18 @@ fn run_case(dir: &Path, c: &Case) -> Out {
         } else {
             text
         };
-        write(dir, "gate.toml", &text);
+        ctx.gate(&text);
         [&["check", "gate.toml"][..], c.args].concat()
     };
-    run(dir, &args)
+    ctx.run(&args)
 }
 
 #[test]
 fn mistakes_exit_2_with_one_message_naming_the_place() {
     let mut failures = Vec::new();
     for c in cases() {
-        let dir = tempfile::tempdir().unwrap();
-        let o = run_case(dir.path(), &c);
+        let ctx = TestContext::new();
+        let o = run_case(&ctx, &c);
         let mut problems = Vec::new();
         if o.code != Some(2) {
             problems.push(format!("exit {:?}", o.code));

@@ -8,7 +8,8 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{assert_contains, rag_gate, run_in, write, Out};
+use support::cli::{assert_contains, write};
+use support::{GateFile, TestContext};
 
 /// 40 queries with ndcg@10, recall@5 and latency_ms; the candidate is a little better (+0.02,
 /// give or take 0.004) and 9× slower.
@@ -30,21 +31,15 @@ fn data(dir: &Path) {
     write(dir, "c.jsonl", c);
 }
 
-fn check(dir: &Path, gate: &str, extra: &[&str]) -> Out {
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 200\n{gate}"
-        ),
-    );
-    run_in(rag_gate().args(["check", "gate.toml"]).args(extra), dir)
+/// b.jsonl vs c.jsonl at 200 resamples, then `rest` (tables and gates).
+fn b_vs_c(rest: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl").resamples(200).raw(rest)
 }
 
 #[test]
 fn a_margin_or_bar_a_bounded_metric_cannot_reach_is_refused_with_a_hint() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path());
+    let ctx = TestContext::new();
+    data(ctx.path());
     let cases = [
         (
             "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 1\n",
@@ -83,7 +78,8 @@ fn a_margin_or_bar_a_bounded_metric_cannot_reach_is_refused_with_a_hint() {
         ),
     ];
     for (gate, want, hint) in cases {
-        let out = check(dir.path(), gate, &[]);
+        ctx.gate(b_vs_c(gate));
+        let out = ctx.check(&[]);
         assert_eq!(out.code, Some(2), "{gate}: {}", out.stderr);
         assert_contains(&out.stderr, want);
         assert_contains(&out.stderr, hint);
@@ -94,15 +90,16 @@ fn a_margin_or_bar_a_bounded_metric_cannot_reach_is_refused_with_a_hint() {
         "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\nmin-mean = 0\nmax-mean = 1\n",
         "[[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drop = 10\nmax-mean = 5000\n",
     ] {
-        let out = check(dir.path(), gate, &["--dump-config"]);
+        ctx.gate(b_vs_c(gate));
+        let out = ctx.check(&["--dump-config"]);
         assert_eq!(out.code, Some(0), "{gate}: {}", out.stderr);
     }
 }
 
 #[test]
 fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path());
+    let ctx = TestContext::new();
+    data(ctx.path());
     let compare = [
         "compare",
         "b.jsonl",
@@ -113,7 +110,7 @@ fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
         "json",
     ];
     // Not guessed: latency_ms is left out with a warning; ndcg@10 and recall@5 are compared.
-    let out = run_in(rag_gate().args(compare), dir.path());
+    let out = ctx.run(&compare);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let metrics: Vec<&str> = r["comparisons"]
@@ -131,21 +128,13 @@ fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
     let only: String = (0..40)
         .map(|i| format!("{{\"query_id\": \"q{i}\", \"latency_ms\": {i}}}\n"))
         .collect();
-    write(dir.path(), "lb.jsonl", &only);
-    write(dir.path(), "lc.jsonl", &only);
-    let out = run_in(
-        rag_gate().args(["compare", "lb.jsonl", "lc.jsonl"]),
-        dir.path(),
-    );
+    ctx.write("lb.jsonl", &only);
+    ctx.write("lc.jsonl", &only);
+    let out = ctx.run(&["compare", "lb.jsonl", "lc.jsonl"]);
     assert_eq!(out.code, Some(2), "{}", out.stdout);
     assert_contains(&out.stderr, "or leave it out with --metric");
     // Told, the 9× rise is worse.
-    let out = run_in(
-        rag_gate()
-            .args(compare)
-            .args(["--lower-is-better", "latency_ms"]),
-        dir.path(),
-    );
+    let out = ctx.run(&[&compare[..], &["--lower-is-better", "latency_ms"][..]].concat());
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let latency = support::cli::comparison(&r, "latency_ms", "all");
@@ -156,17 +145,20 @@ fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
         &["--higher-is-better", "latency_ms"][..],
         &["--metric", "ndcg@10"],
     ] {
-        let out = run_in(rag_gate().args(compare).args(extra), dir.path());
+        let out = ctx.run(&[&compare[..], extra].concat());
         assert_eq!(out.code, Some(0), "{extra:?}: {}", out.stderr);
     }
-    let out = run_in(
-        rag_gate().args(compare).args([
-            "--lower-is-better",
-            "latency_ms",
-            "--higher-is-better",
-            "latency_ms",
-        ]),
-        dir.path(),
+    let out = ctx.run(
+        &[
+            &compare[..],
+            &[
+                "--lower-is-better",
+                "latency_ms",
+                "--higher-is-better",
+                "latency_ms",
+            ][..],
+        ]
+        .concat(),
     );
     assert_eq!(out.code, Some(2));
     assert_contains(&out.stderr, "a metric has one direction");
@@ -174,7 +166,7 @@ fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
 
 #[test]
 fn a_sign_flip_rule_too_small_to_fire_says_why_and_the_rules_that_passed_show_as_passed() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // 8 queries, the candidate better on 5, tied on 3.
     let (mut b, mut c) = (String::new(), String::new());
     for (i, d) in [0.1, 0.2, 0.05, 0.15, 0.1, 0.0, 0.0, 0.0]
@@ -187,8 +179,8 @@ fn a_sign_flip_rule_too_small_to_fire_says_why_and_the_rules_that_passed_show_as
             0.5 + d
         ));
     }
-    write(dir.path(), "b.jsonl", b);
-    write(dir.path(), "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
     let gate = |min_moved: &str| {
         format!("[slices]\nmin-queries = 5\n{min_moved}[[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.3\nmax-drop = 0.2\nfail-if-significant-drop = 0.01\n")
     };
@@ -196,7 +188,8 @@ fn a_sign_flip_rule_too_small_to_fire_says_why_and_the_rules_that_passed_show_as
     // the sign-flip rule cannot fire on 5 units: undecided on this sample, and the candidate is
     // better, so it is inconclusive (amber, exit 0), with the reason.
     for min_moved in ["", "min-moved = 1\n"] {
-        let out = check(dir.path(), &gate(min_moved), &["--format", "json"]);
+        ctx.gate(b_vs_c(&gate(min_moved)));
+        let out = ctx.check(&["--format", "json"]);
         assert_eq!(out.code, Some(0), "{}", out.stderr);
         let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         assert_eq!(r["verdict"], "inconclusive");
@@ -205,7 +198,8 @@ fn a_sign_flip_rule_too_small_to_fire_says_why_and_the_rules_that_passed_show_as
             "INCONCLUSIVE: gate #1 fail-if-significant-drop, ndcg@10 on all: fail-if-significant-drop cannot fire, the sign-flip test has 5 units with a non-zero delta and needs at least 6; add queries, or gate with max-drop instead (min-mean, max-drop passed); inconclusive: the observed mean delta +0.0750 is above −m/2 = −0.0050",
         );
     }
-    let out = check(dir.path(), &gate(""), &["--format", "json"]);
+    ctx.gate(b_vs_c(&gate("")));
+    let out = ctx.check(&["--format", "json"]);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let status: Vec<(&str, &str)> = r["gates"]
         .as_array()
@@ -225,14 +219,11 @@ fn a_sign_flip_rule_too_small_to_fire_says_why_and_the_rules_that_passed_show_as
 
 #[test]
 fn flags_and_noise_files_that_cannot_apply_are_warnings() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path());
+    let ctx = TestContext::new();
+    data(ctx.path());
     let gate = "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n";
-    let out = check(
-        dir.path(),
-        gate,
-        &["--comment-mode", "on-change", "--pr", "7"],
-    );
+    ctx.gate(b_vs_c(gate));
+    let out = ctx.check(&["--comment-mode", "on-change", "--pr", "7"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_contains(
         &out.stderr,
@@ -243,26 +234,22 @@ fn flags_and_noise_files_that_cannot_apply_are_warnings() {
         "warning: --pr 7 has no effect without --comment",
     );
     // A noise file measured on another metric: its floors apply to nothing.
-    let aa = run_in(
-        rag_gate().args([
-            "aa",
-            "b.jsonl",
-            "b.jsonl",
-            "--metric",
-            "recall@5",
-            "--resamples",
-            "100",
-            "-o",
-            "noise.json",
-        ]),
-        dir.path(),
-    );
+    let aa = ctx.run(&[
+        "aa",
+        "b.jsonl",
+        "b.jsonl",
+        "--metric",
+        "recall@5",
+        "--resamples",
+        "100",
+        "-o",
+        "noise.json",
+    ]);
     assert_eq!(aa.code, Some(0), "{}", aa.stderr);
-    let out = check(
-        dir.path(),
-        &format!("[noise]\nfile = \"noise.json\"\n[report]\nmetrics = [\"ndcg@10\"]\n{gate}"),
-        &["--format", "json"],
-    );
+    ctx.gate(b_vs_c(&format!(
+        "[noise]\nfile = \"noise.json\"\n[report]\nmetrics = [\"ndcg@10\"]\n{gate}"
+    )));
+    let out = ctx.check(&["--format", "json"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let warnings = r["warnings"].to_string();
@@ -274,18 +261,17 @@ fn flags_and_noise_files_that_cannot_apply_are_warnings() {
 
 #[test]
 fn the_max_k_error_suggests_a_metric_that_exists() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path());
+    let ctx = TestContext::new();
+    data(ctx.path());
     for (metric, want) in [
         ("map", "(e.g. ap@5)"),
         ("ndcg", "(e.g. ndcg@5)"),
         ("rprec", "(e.g. p@5)"),
     ] {
-        let out = check(
-            dir.path(),
-            &format!("[policy]\nmax-k = 5\n[[gate]]\nmetric = \"{metric}\"\nmin-mean = 0.1\n"),
-            &[],
-        );
+        ctx.gate(b_vs_c(&format!(
+            "[policy]\nmax-k = 5\n[[gate]]\nmetric = \"{metric}\"\nmin-mean = 0.1\n"
+        )));
+        let out = ctx.check(&[]);
         assert_eq!(out.code, Some(2), "{}", out.stderr);
         assert_contains(&out.stderr, want);
     }
@@ -294,12 +280,12 @@ fn the_max_k_error_suggests_a_metric_that_exists() {
 #[test]
 fn a_compare_report_in_markdown_claims_no_pass() {
     // compare judges nothing: its Markdown head says "comparison", never a ✅ pass.
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path());
+    let ctx = TestContext::new();
+    data(ctx.path());
     let args = [
         "compare", "b.jsonl", "c.jsonl", "--metric", "ndcg@10", "--format", "markdown",
     ];
-    let out = run_in(rag_gate().args(args), dir.path());
+    let out = ctx.run(&args);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(!out.stdout.contains("✅"), "{}", out.stdout);
     assert_contains(&out.stdout, "### 📊 rag-gate comparison:");

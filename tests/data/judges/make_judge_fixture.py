@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Splits the TREC-COVID round 2 qrels (tests/data/eval/fixtures/trec-covid-r2) into a "human"
-share and a simulated LLM judge with a known bias, for tests/it/judges_cli.rs and docs/judges.md.
+share and a simulated LLM judge with a known bias, for tests/it/judges_check.rs and docs/judges.md.
 
 - human.qrels: the real qrels of a seeded random 12 of the 35 topics (the human-labelled sample).
 - judge.qrels: every topic, graded by a simulated judge: the real grade, moved one step with

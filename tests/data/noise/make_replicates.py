@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replicate-run fixtures for the noise tests (tests/it/noise_cli.rs). Deterministic (random.Random).
+"""Replicate-run fixtures for the noise tests (tests/it/noise_aa.rs). Deterministic (random.Random).
 
 ann/: 200 queries, 3 runs of main and 3 of a PR that changed nothing. Model: difficulty
   u ~ U(0.2, 0.9) per query; 30% of the queries are unstable: in each run they get that run's

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes one set of per-query metrics three ways, for tests/it/number_parsing.rs: the same
+"""Writes one set of per-query metrics three ways, for tests/it/input_number_parsing.rs: the same
 values as JSONL, CSV and Parquet (pyarrow 26.0.1, an independent writer), baseline and
 candidate, in folders jsonl/, csv/ and parquet/ with the files named `baseline` and
 `candidate` (no extension: the format is recognised from the content).

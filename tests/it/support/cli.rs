@@ -8,9 +8,17 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// The binary under test.
+/// The binary under test, without the runner's CI, forge and colour variables (so the machine
+/// the tests run on cannot change what it does); a test sets the ones it needs. A CLI test
+/// usually runs it through [`TestContext`](super::TestContext).
 pub fn rag_gate() -> Command {
-    Command::cargo_bin("rag-gate").unwrap()
+    let mut cmd = Command::cargo_bin("rag-gate").unwrap();
+    for (key, _) in std::env::vars_os() {
+        if key.to_str().is_some_and(super::context::ambient) {
+            cmd.env_remove(&key);
+        }
+    }
+    cmd
 }
 
 /// `rag-gate check GATE --format json`; add a folder or flags, then run it with [`json_exit`]

@@ -7,6 +7,8 @@ use std::time::Duration;
 use rag_gate::model::Report;
 use rag_gate::publish::{publish, CommentMode, GithubEnv, PublishArgs};
 use serde_json::{json, Value};
+
+use super::TestContext;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockBuilder, MockServer, ResponseTemplate};
 
@@ -67,6 +69,17 @@ impl Gh {
         // Retries wait a millisecond, not a second: the stand-in answers at once.
         env.backoff = Duration::from_millis(1);
         env
+    }
+
+    /// `ctx` set up as a pull-request run against this server: the token, `octo/repo`, this
+    /// server as the API, and an event file (`event.json` in the folder) for PR 7 at `sha`.
+    pub fn pull_request(&self, ctx: TestContext, sha: &str) -> TestContext {
+        let event = json!({ "pull_request": { "number": 7, "head": { "sha": sha } } });
+        let path = ctx.write("event.json", event.to_string());
+        ctx.env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", self.server.uri())
+            .env("GITHUB_EVENT_PATH", path)
     }
 
     /// Publishes `report` to PR 7 of this server in `mode`; the lines it would print.

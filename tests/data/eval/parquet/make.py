@@ -26,7 +26,7 @@ shared TREC fixtures (tests/data/eval/fixtures) and the example metric files (ex
   `risk=standard/language=en/data_0.parquet`), mixed/ (a part file beside a partition folder),
   run_by_qid/ (trec_eval's test run partitioned by its query id: `qid=301/part-0.parquet`, the
   qid column only in the folder names).
-- hostile/: bad inputs for tests/it/parquet_inputs.rs: score_string.parquet (a run whose score
+- hostile/: bad inputs for tests/it/input_parquet.rs: score_string.parquet (a run whose score
   column holds strings), null_score.parquet (a null score in the second row group),
   null_id.parquet (a metric table with a null query_id), mixed/ (two part files whose score
   columns differ in type), empty/ (a folder holding only Spark's `_SUCCESS`).

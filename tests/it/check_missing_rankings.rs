@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use crate::support;
-use support::cli::{assert_contains, assert_input_error, rag_gate, run_in, write, Out};
+use support::cli::{assert_contains, assert_input_error, write};
+use support::{GateFile, TestContext};
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -31,36 +32,35 @@ fn edited_run(dir: &Path, run: &str, name: &str, drop: &[&str], extra: Option<&s
     write(dir, name, out);
 }
 
-fn check(dir: &Path, queries: bool, format: &str) -> Out {
-    let q = if queries {
-        "queries = \"q.jsonl\"\n"
+/// b.txt vs c.txt on the qrels (with q.jsonl when `queries`), ndcg@10 gated on a 0.1 drop.
+fn edited_runs(queries: bool) -> GateFile {
+    let gate = GateFile::default()
+        .path("qrels", format!("{DATA}/qrels.covid-round2.txt"))
+        .input("baseline", "{ run = \"b.txt\" }")
+        .input("candidate", "{ run = \"c.txt\" }");
+    let gate = if queries {
+        gate.queries("q.jsonl")
     } else {
-        ""
+        gate
     };
-    let gate = format!(
-        "[inputs]\nqrels = \"{DATA}/qrels.covid-round2.txt\"\nbaseline = {{ run = \"b.txt\" }}\n\
-         candidate = {{ run = \"c.txt\" }}\n{q}[bootstrap]\nresamples = 200\n[judged]\n\
-         on-unreliable = \"warn\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\n"
-    );
-    write(dir, "gate.toml", gate);
-    run_in(
-        rag_gate().args(["check", "gate.toml", "--format", format]),
-        dir,
-    )
+    gate.resamples(200)
+        .table("judged", "on-unreliable = \"warn\"")
+        .gate("ndcg@10", "max-drop = 0.1")
 }
 
 #[test]
 fn a_candidate_missing_judged_queries_names_them_and_counts_them_in_the_header() {
-    let dir = tempfile::tempdir().unwrap();
-    edited_run(dir.path(), "run.covidex-sim.txt", "b.txt", &[], None);
+    let ctx = TestContext::new();
+    edited_run(ctx.path(), "run.covidex-sim.txt", "b.txt", &[], None);
     edited_run(
-        dir.path(),
+        ctx.path(),
         "run.covidex-t5.txt",
         "c.txt",
         &["2", "3", "4"],
         None,
     );
-    let text = check(dir.path(), false, "text");
+    ctx.gate(edited_runs(false));
+    let text = ctx.check(&["--format", "text"]);
     assert!(matches!(text.code, Some(0 | 1)), "{}", text.stderr);
     assert_contains(
         &text.stdout,
@@ -70,7 +70,8 @@ fn a_candidate_missing_judged_queries_names_them_and_counts_them_in_the_header()
         &text.stdout,
         "the candidate run c.txt has no ranking for 3 judged queries of the qrels (each scored 0): \"2\", \"3\", \"4\"",
     );
-    let json = check(dir.path(), false, "json");
+    ctx.gate(edited_runs(false));
+    let json = ctx.check(&["--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(v["pairing"]["candidate_unranked"], 3);
     assert!(v["pairing"].get("baseline_unranked").is_none());
@@ -78,16 +79,17 @@ fn a_candidate_missing_judged_queries_names_them_and_counts_them_in_the_header()
 
 #[test]
 fn unjudged_queries_in_the_queries_file_are_ignored_and_counted_not_blamed_on_the_user() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // Both runs rank a query 900 that the qrels do not judge; the queries file lists it.
-    edited_run(dir.path(), "run.covidex-sim.txt", "b.txt", &[], Some("900"));
-    edited_run(dir.path(), "run.covidex-t5.txt", "c.txt", &[], Some("900"));
+    edited_run(ctx.path(), "run.covidex-sim.txt", "b.txt", &[], Some("900"));
+    edited_run(ctx.path(), "run.covidex-t5.txt", "c.txt", &[], Some("900"));
     let mut q: String = (1..=35)
         .map(|i| format!("{{\"query_id\": \"{i}\", \"slices\": {{\"round\": \"2\"}}}}\n"))
         .collect();
     q.push_str("{\"query_id\": \"900\", \"slices\": {\"round\": \"3\"}}\n");
-    write(dir.path(), "q.jsonl", &q);
-    let o = check(dir.path(), true, "json");
+    ctx.write("q.jsonl", &q);
+    ctx.gate(edited_runs(true));
+    let o = ctx.check(&["--format", "json"]);
     assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
     let notes = v["notes"].to_string();
@@ -98,7 +100,8 @@ fn unjudged_queries_in_the_queries_file_are_ignored_and_counted_not_blamed_on_th
     assert_eq!(v["pairing"]["paired"], 35);
     // A row naming a query no file has is still the user's mistake.
     q.push_str("{\"query_id\": \"35 \", \"slices\": {\"round\": \"2\"}}\n");
-    write(dir.path(), "q.jsonl", &q);
-    let o = check(dir.path(), true, "json");
+    ctx.write("q.jsonl", &q);
+    ctx.gate(edited_runs(true));
+    let o = ctx.check(&["--format", "json"]);
     assert_input_error(&o, &["q.jsonl", "1 row match no query", "\"35 \""]);
 }

@@ -5,16 +5,15 @@
 
 use crate::support;
 
-use std::path::Path;
-
 use serde_json::Value;
-use support::cli::{assert_contains, json, rag_gate, run_in, warnings, write, Out};
+use support::cli::{assert_contains, warnings};
+use support::{example_with_cards, GateFile, TestContext};
 
 const METRICS: [&str; 3] = ["ndcg@10", "recall@10", "mrr"];
 
 /// 20 topics of `per` queries each, three metrics; the candidate is the baseline plus a
 /// symmetric wobble of amplitude `wobble` (six of every seven queries move, the mean barely).
-fn data(dir: &Path, per: usize, wobble: f64) {
+fn data(ctx: &TestContext, per: usize, wobble: f64) {
     let (mut b, mut c) = (String::new(), String::new());
     for q in 0..20 * per {
         let topic = q % 20;
@@ -35,42 +34,38 @@ fn data(dir: &Path, per: usize, wobble: f64) {
             cm.join(", ")
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
 /// A gate on each metric over `all` and the 20 topics (63 comparisons), with `rule`.
-fn check(dir: &Path, resamples: usize, rule: &str) -> Out {
+fn every_topic(resamples: usize, rule: &str) -> GateFile {
     let critical: Vec<String> = (0..20).map(|t| format!("\"topic=t{t}\"")).collect();
-    let mut gate = format!(
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = {resamples}\n[slices]\nby = [\"topic\"]\ncritical = [{}]\non-small-slice = \"warn\"\n",
-        critical.join(", ")
-    );
+    let mut gate = GateFile::new("b.jsonl", "c.jsonl")
+        .resamples(resamples)
+        .table(
+            "slices",
+            &format!(
+                "by = [\"topic\"]\ncritical = [{}]\non-small-slice = \"warn\"",
+                critical.join(", ")
+            ),
+        );
     for m in METRICS {
-        gate.push_str(&format!(
-            "[[gate]]\nmetric = \"{m}\"\nslices = \"critical\"\n{rule}\n"
-        ));
+        gate = gate.gate(m, &format!("slices = \"critical\"\n{rule}"));
     }
-    write(dir, "gate.toml", gate);
-    run_in(
-        rag_gate().args(["check", "gate.toml", "--format", "json"]),
-        dir,
-    )
-}
-
-fn report(o: &Out) -> Value {
-    json(o.stdout.as_bytes())
+    gate
 }
 
 #[test]
 fn a_resample_floor_is_named_with_the_resamples_that_lift_it() {
     // Holm over 63 comparisons needs p < 0.05/63 = 0.000794; 1000 resamples cannot go below
     // 1/1001 = 0.000999, however many queries moved (680 on all).
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 40, 0.02);
-    let o = check(dir.path(), 1000, "fail-if-significant-drop = 0.0");
+    let ctx = TestContext::new();
+    data(&ctx, 40, 0.02);
+    ctx.gate(every_topic(1000, "fail-if-significant-drop = 0.0"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
-    let r = report(&o);
+    let r = o.json();
     let headline = r["headline"].as_str().unwrap();
     assert_contains(
         headline,
@@ -88,9 +83,10 @@ fn a_resample_floor_is_named_with_the_resamples_that_lift_it() {
         "the resample floor, not the data",
     );
     // The resamples it names lift the floor: every check is judged and passes.
-    let o = check(dir.path(), 1260, "fail-if-significant-drop = 0.0");
+    ctx.gate(every_topic(1260, "fail-if-significant-drop = 0.0"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
-    let r = report(&o);
+    let r = o.json();
     assert!(
         r["gates"]
             .as_array()
@@ -102,35 +98,18 @@ fn a_resample_floor_is_named_with_the_resamples_that_lift_it() {
     );
 }
 
-/// A gate file in `dir` with the shipped example's quality gate and a run-level latency gate
-/// `max-increase = "10%"` on cards of these latency measurements.
-fn welch_check(dir: &Path, base: &[f64], cand: &[f64]) -> Value {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+/// The shipped example's quality gate and a run-level latency gate `max-increase = "10%"` on
+/// cards of these latency measurements: the report.
+fn welch_check(ctx: &TestContext, base: &[f64], cand: &[f64]) -> Value {
     let card = |ms: &[f64]| {
         format!(
             "{{\"model\": {{\"id\": \"m\"}}, \"conditions\": {{\"hardware\": \"h\"}}, \"metrics\": {{\"query-latency-ms\": {ms:?}}}}}"
         )
     };
-    write(dir, "b.card.json", card(base));
-    write(dir, "c.card.json", card(cand));
-    write(
-        dir,
-        "g.toml",
-        format!(
-            "[inputs]\nbaseline = {:?}\ncandidate = {:?}\n[bootstrap]\nresamples = 200\n\
-             [efficiency]\nbaseline = \"b.card.json\"\ncandidate = \"c.card.json\"\n\
-             [[gate]]\nmetric = \"recall@5\"\nmin-mean = 0.5\n\
-             [[gate]]\nmetric = \"query-latency-ms\"\nmax-increase = \"10%\"\n",
-            root.join("baseline.jsonl").display().to_string(),
-            root.join("candidate.jsonl").display().to_string()
-        ),
-    );
-    let o = run_in(
-        rag_gate().args(["check", "g.toml", "--format", "json"]),
-        dir,
-    );
-    assert!(matches!(o.code, Some(0 | 1)), "{}{}", o.stdout, o.stderr);
-    json(o.stdout.as_bytes())
+    ctx.write("b.card.json", card(base));
+    ctx.write("c.card.json", card(cand));
+    ctx.gate(example_with_cards().gate("query-latency-ms", "max-increase = \"10%\""));
+    ctx.check_json(&[]).verdict_json().1
 }
 
 /// The measurements a side the Welch warning says would let a no-op pass.
@@ -144,10 +123,10 @@ fn a_welch_gate_with_three_measurements_at_cv_10_percent_warns_before_judging() 
     // Three measurements a side with a spread of about 10% of the mean, no true change: a
     // no-op passes a 10% max-increase about 10% of the time; about 16 a side would let it
     // pass 80% (an outside audit put a no-op pass at ~19 a side for CV 10%).
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let base = [100.0, 110.0, 90.0];
     let cand = [108.0, 92.0, 100.0];
-    let r = welch_check(dir.path(), &base, &cand);
+    let r = welch_check(&ctx, &base, &cand);
     let w: Vec<String> = warnings(&r)
         .into_iter()
         .filter(|w| w.contains("run-level gate #2 query-latency-ms max-increase 10.0%"))
@@ -161,7 +140,7 @@ fn a_welch_gate_with_three_measurements_at_cv_10_percent_warns_before_judging() 
     assert!((12..=30).contains(&n), "{n}: {}", w[0]);
     // With that many measurements of the same spread, no warning.
     let many = |x: &[f64; 3]| -> Vec<f64> { (0..n).map(|i| x[i % 3]).collect() };
-    let r = welch_check(dir.path(), &many(&base), &many(&cand));
+    let r = welch_check(&ctx, &many(&base), &many(&cand));
     assert!(
         !warnings(&r).iter().any(|w| w.contains("run-level gate #2")),
         "{:?}",
@@ -174,9 +153,9 @@ fn a_welch_gate_reads_the_change_of_means_the_metrics_table_shows() {
     // A noisier candidate: its geometric mean (103.9) is below its arithmetic one (106). The gate
     // reads the ratio of the arithmetic means, the change the metrics table shows (+6.0%), so
     // the two are one quantity.
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let r = welch_check(
-        dir.path(),
+        &ctx,
         &[100.0, 101.0, 99.0, 100.0, 100.0],
         &[80.0, 140.0, 100.0, 90.0, 120.0],
     );
@@ -203,10 +182,11 @@ fn a_welch_gate_reads_the_change_of_means_the_metrics_table_shows() {
 fn sixty_three_comparisons_at_tight_margins_warn_that_a_no_op_is_unlikely_to_pass() {
     // Deltas of SD 0.013 on 40 queries a slice: a slice's standard error is 0.0021, and
     // max-drop = 0.005 is about 2.4 of them; 63 such checks pass a no-op almost never.
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 40, 0.02);
-    let o = check(dir.path(), 200, "max-drop = 0.005");
-    let r = report(&o);
+    let ctx = TestContext::new();
+    data(&ctx, 40, 0.02);
+    ctx.gate(every_topic(200, "max-drop = 0.005"));
+    let o = ctx.check_json(&[]);
+    let r = o.json();
     let w: Vec<String> = warnings(&r)
         .into_iter()
         .filter(|w| {
@@ -229,8 +209,9 @@ fn sixty_three_comparisons_at_tight_margins_warn_that_a_no_op_is_unlikely_to_pas
         .filter_map(|s| s.split(' ').next().unwrap().parse::<f64>().ok())
         .fold(0.0, f64::max);
     assert!(widest > 0.005 && widest < 0.02, "{widest}: {}", w[0]);
-    let o = check(dir.path(), 200, &format!("max-drop = {widest}"));
-    let r = report(&o);
+    ctx.gate(every_topic(200, &format!("max-drop = {widest}")));
+    let o = ctx.check_json(&[]);
+    let r = o.json();
     assert!(
         !warnings(&r).iter().any(|w| w.contains("unlikely to pass")),
         "{:?}",
@@ -244,13 +225,14 @@ fn sixty_three_comparisons_at_tight_margins_warn_that_a_no_op_is_unlikely_to_pas
         .and_then(|s| s.parse().ok())
         .expect(&w[0]);
     assert!(per > 40 && per < 200, "{per}");
-    data(dir.path(), per, 0.02);
-    let o = check(dir.path(), 200, "max-drop = 0.005");
+    data(&ctx, per, 0.02);
+    ctx.gate(every_topic(200, "max-drop = 0.005"));
+    let o = ctx.check_json(&[]);
     assert!(
-        !warnings(&report(&o))
+        !warnings(&o.json())
             .iter()
             .any(|w| w.contains("unlikely to pass")),
         "{:?}",
-        warnings(&report(&o))
+        warnings(&o.json())
     );
 }

@@ -5,10 +5,12 @@
 
 use crate::support;
 
-use support::cli::{code_and_stderr, exit, json, rag_gate, write};
+use support::{GateFile, TestContext};
 
-fn setup() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+/// 20 conversations of 3 turns, ids `conv3<::>t1`; the candidate 0.03 lower; q.jsonl gives the
+/// same groups.
+fn multi_turn() -> TestContext {
+    let ctx = TestContext::new();
     let (mut b, mut c, mut q) = (String::new(), String::new(), String::new());
     for conv in 0..20 {
         for turn in 0..3 {
@@ -24,25 +26,26 @@ fn setup() -> tempfile::TempDir {
             ));
         }
     }
-    write(dir.path(), "b.jsonl", b);
-    write(dir.path(), "c.jsonl", c);
-    write(dir.path(), "q.jsonl", q);
-    dir
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.write("q.jsonl", q);
+    ctx
 }
 
-const TAIL: &str = "[bootstrap]\nresamples = 500\nunit = \"group\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\n";
+/// b.jsonl vs c.jsonl by group, `inputs` (one line) added to `[inputs]` as its fourth line.
+fn by_group(inputs: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .inputs_raw(inputs)
+        .table("bootstrap", "resamples = 500\nunit = \"group\"")
+        .gate("ndcg@10", "max-drop = 0.1")
+}
 
 #[test]
 fn groups_from_ids_equal_groups_from_a_queries_file() {
-    let dir = setup();
+    let ctx = multi_turn();
     let report = |inputs: &str| {
-        let g = write(
-            dir.path(),
-            "gate.toml",
-            format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n{inputs}\n{TAIL}"),
-        );
-        let out = exit(rag_gate().arg("check").arg(g).args(["--format", "json"]), 0);
-        let mut r = json(&out.stdout);
+        ctx.gate(by_group(inputs));
+        let mut r = ctx.check_json(&[]).expect(0).json();
         r["inputs"] = serde_json::Value::Null;
         r
     };
@@ -53,7 +56,7 @@ fn groups_from_ids_equal_groups_from_a_queries_file() {
 
 #[test]
 fn a_pattern_without_one_capture_is_an_error_at_the_key() {
-    let dir = setup();
+    let ctx = multi_turn();
     for (pattern, want) in [
         (
             "^.*<::>",
@@ -62,13 +65,8 @@ fn a_pattern_without_one_capture_is_an_error_at_the_key() {
         ("^(.*)<::>(.*)$", "found 2"),
         ("^(.*<::>", "not a valid regex"),
     ] {
-        let g = write(
-            dir.path(),
-            "gate.toml",
-            format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\ngroup-from-id = {pattern:?}\n{TAIL}"),
-        );
-        let (code, err) = code_and_stderr(rag_gate().arg("check").arg(g));
-        assert_eq!(code, Some(2), "{err}");
+        ctx.gate(by_group(&format!("group-from-id = {pattern:?}")));
+        let err = ctx.check(&[]).expect(2).stderr;
         assert!(
             err.contains("gate.toml:4:") && err.contains("[inputs] group-from-id"),
             "{err}"

@@ -6,17 +6,16 @@
 
 use crate::support;
 
-use std::path::Path;
-
-use support::cli::{assert_contains, json, rag_gate, run_in, warnings, write, Out};
+use support::cli::{assert_contains, warnings};
+use support::{GateFile, TestContext};
 
 /// 40 queries; the candidate moves the first `moved` of them by `by` (the rest exactly equal).
-fn data(dir: &Path, moved: usize, by: f64) {
-    data_of(dir, 40, moved, by);
+fn data(ctx: &TestContext, moved: usize, by: f64) {
+    data_of(ctx, 40, moved, by);
 }
 
 /// As [`data`], with `n` queries.
-fn data_of(dir: &Path, n: usize, moved: usize, by: f64) {
+fn data_of(ctx: &TestContext, n: usize, moved: usize, by: f64) {
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..n {
         let x = 0.4 + 0.01 * (i % 7) as f64;
@@ -24,27 +23,19 @@ fn data_of(dir: &Path, n: usize, moved: usize, by: f64) {
         b.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {x}}}\n"));
         c.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {y}}}\n"));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
-fn check(dir: &Path, slices: &str, extra: &[&str]) -> Out {
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 500\n[slices]\n{slices}\n[[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.1\nmax-drop = 0.01\n"
-        ),
-    );
-    run_in(
-        rag_gate()
-            .args(["check", "gate.toml", "--format", "json"])
-            .args(extra),
-        dir,
-    )
+/// ndcg@10 gated on a mean of 0.1 and a 0.01 drop, with `slices` in `[slices]`.
+fn min_moved(slices: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .resamples(500)
+        .table("slices", slices)
+        .gate("ndcg@10", "min-mean = 0.1\nmax-drop = 0.01")
 }
 
-fn gate<'a>(report: &'a serde_json::Value, rule: &str) -> &'a serde_json::Value {
+fn result<'a>(report: &'a serde_json::Value, rule: &str) -> &'a serde_json::Value {
     report["gates"]
         .as_array()
         .unwrap()
@@ -55,13 +46,14 @@ fn gate<'a>(report: &'a serde_json::Value, rule: &str) -> &'a serde_json::Value 
 
 #[test]
 fn a_small_drop_carried_by_three_moved_queries_is_judged_on_its_interval() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 3, -0.005);
-    let o = check(dir.path(), "min-moved = 8", &[]);
+    let ctx = TestContext::new();
+    data(&ctx, 3, -0.005);
+    ctx.gate(min_moved("min-moved = 8"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
-    let r = json(o.stdout.as_bytes());
-    assert_eq!(gate(&r, "max-drop")["status"], "pass");
-    assert_eq!(gate(&r, "min-mean")["status"], "pass");
+    let r = o.json();
+    assert_eq!(result(&r, "max-drop")["status"], "pass");
+    assert_eq!(result(&r, "min-mean")["status"], "pass");
     assert!(
         warnings(&r)
             .iter()
@@ -73,13 +65,14 @@ fn a_small_drop_carried_by_three_moved_queries_is_judged_on_its_interval() {
 #[test]
 fn a_no_op_is_untouched_at_any_size() {
     // 367 or 40 queries with no move: untouched either way (the old no-op reach is gone).
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     for n in [40, 367] {
-        data_of(dir.path(), n, 0, 0.0);
-        let o = check(dir.path(), "", &[]);
+        data_of(&ctx, n, 0, 0.0);
+        ctx.gate(min_moved(""));
+        let o = ctx.check_json(&[]);
         assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
-        let r = json(o.stdout.as_bytes());
-        assert_eq!(gate(&r, "max-drop")["status"], "untouched");
+        let r = o.json();
+        assert_eq!(result(&r, "max-drop")["status"], "untouched");
         assert_contains(
             r["headline"].as_str().unwrap(),
             &format!("UNTOUCHED: unchanged on all {n} queries"),
@@ -89,71 +82,61 @@ fn a_no_op_is_untouched_at_any_size() {
 
 #[test]
 fn compare_no_longer_warns_about_min_moved() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 3, -0.005);
-    let w = warnings(&compare(dir.path(), &[]));
+    let ctx = TestContext::new();
+    data(&ctx, 3, -0.005);
+    let w = warnings(&compare(&ctx, &[]));
     assert!(!w.iter().any(|w| w.contains("min-moved")), "{w:?}");
 }
 
 #[test]
 fn a_clear_drop_on_ten_moved_queries_fails_and_a_clear_gain_passes() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 10, -0.3);
-    let o = check(dir.path(), "", &[]);
+    let ctx = TestContext::new();
+    data(&ctx, 10, -0.3);
+    ctx.gate(min_moved(""));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
-    let r = json(o.stdout.as_bytes());
-    assert_eq!(gate(&r, "max-drop")["status"], "fail");
+    let r = o.json();
+    assert_eq!(result(&r, "max-drop")["status"], "fail");
     assert_contains(
         r["headline"].as_str().unwrap(),
         "FAIL: ndcg@10 dropped 0.0750",
     );
-    data(dir.path(), 12, 0.2);
-    let o = check(dir.path(), "", &[]);
+    data(&ctx, 12, 0.2);
+    ctx.gate(min_moved(""));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}", o.stdout);
-    assert_eq!(
-        gate(&json(o.stdout.as_bytes()), "max-drop")["status"],
-        "pass"
-    );
+    assert_eq!(result(&o.json(), "max-drop")["status"], "pass");
 }
 
 #[test]
 fn a_drop_on_few_moved_queries_that_fails_stays_a_failure() {
     // Not judged replaces a pass only: the interval of 3 large drops already shows the harm.
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 3, -0.3);
-    let o = check(dir.path(), "", &[]);
+    let ctx = TestContext::new();
+    data(&ctx, 3, -0.3);
+    ctx.gate(min_moved(""));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1));
-    assert_eq!(
-        gate(&json(o.stdout.as_bytes()), "max-drop")["status"],
-        "fail"
-    );
+    assert_eq!(result(&o.json(), "max-drop")["status"], "fail");
 }
 
 #[test]
 fn min_moved_is_dumped_and_a_bad_value_names_the_key() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 0, 0.0);
-    check(dir.path(), "", &[]);
-    let o = run_in(
-        rag_gate().args(["check", "gate.toml", "--dump-config"]),
-        dir.path(),
-    );
+    let ctx = TestContext::new();
+    data(&ctx, 0, 0.0);
+    ctx.gate(min_moved(""));
+    let o = ctx.check(&["--dump-config"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert_contains(&o.stdout, "min-moved = 8");
-    let o = check(dir.path(), "min-moved = 0", &[]);
+    ctx.gate(min_moved("min-moved = 0"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(2));
     assert_contains(&o.stderr, "gate.toml:7:13");
     assert_contains(&o.stderr, "[slices] min-moved must be ≥ 1");
 }
 
 /// `rag-gate compare` on the same data, its JSON report.
-fn compare(dir: &Path, extra: &[&str]) -> serde_json::Value {
-    let o = run_in(
-        rag_gate()
-            .args(["compare", "b.jsonl", "c.jsonl", "--format", "json"])
-            .args(extra),
-        dir,
-    );
-    assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
-    json(o.stdout.as_bytes())
+fn compare(ctx: &TestContext, extra: &[&str]) -> serde_json::Value {
+    let args = ["compare", "b.jsonl", "c.jsonl", "--format", "json"];
+    let args: Vec<&str> = args.iter().chain(extra).copied().collect();
+    ctx.run(&args).expect(0).json()
 }

@@ -8,7 +8,8 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::{assert_contains, code_and_stderr, exit, json_exit, rag_gate, write};
+use support::cli::assert_contains;
+use support::{example_with_cards, repo, GateFile, TestContext};
 
 /// The shipped example's per-query files (their quality gate below passes).
 fn examples() -> (String, String) {
@@ -37,27 +38,12 @@ fn cand_card(index_bytes: u64, batch: u32) -> String {
     )
 }
 
-/// A gate file in `dir` with the quality gate, the cards and `gates` (run-level tables).
-fn gate_file(dir: &Path, cand: &str, gates: &str) -> std::path::PathBuf {
-    let (b, c) = examples();
-    write(dir, "b.card.json", BASE_CARD);
-    write(dir, "c.card.json", cand);
-    write(
-        dir,
-        "g.toml",
-        format!(
-            "[inputs]\nbaseline = {b:?}\ncandidate = {c:?}\n[bootstrap]\nresamples = 200\n\
-             [efficiency]\nbaseline = \"b.card.json\"\ncandidate = \"c.card.json\"\n\
-             [[gate]]\nmetric = \"recall@5\"\nmin-mean = 0.5\n{gates}"
-        ),
-    )
-}
-
-fn check(gate: &Path, format: &str, code: i32) -> std::process::Output {
-    exit(
-        rag_gate().arg("check").arg(gate).args(["--format", format]),
-        code,
-    )
+/// The cards (`b.card.json`, `cand` as `c.card.json`) and the gate file: the quality gate, the
+/// cards and `gates` (run-level tables).
+fn gate_file(ctx: &TestContext, cand: &str, gates: &str) {
+    ctx.write("b.card.json", BASE_CARD);
+    ctx.write("c.card.json", cand);
+    ctx.gate(example_with_cards().gates_raw(gates));
 }
 
 fn run_gates(report: &Value) -> &Vec<Value> {
@@ -68,9 +54,9 @@ const INDEX_GATE: &str = "[[gate]]\nmetric = \"index-bytes\"\nmax-increase = \"1
 
 #[test]
 fn an_index_size_gate_fails_on_25_percent_and_passes_on_5_percent() {
-    let dir = tempfile::tempdir().unwrap();
-    let g = gate_file(dir.path(), &cand_card(5_000_000, 1), INDEX_GATE);
-    let r = support::cli::json(&check(&g, "json", 1).stdout);
+    let ctx = TestContext::new();
+    gate_file(&ctx, &cand_card(5_000_000, 1), INDEX_GATE);
+    let r = ctx.check_json(&[]).expect(1).json();
     assert_eq!(r["verdict"], "fail");
     let gate = &run_gates(&r)[0];
     assert_eq!(gate["status"], "fail");
@@ -84,8 +70,8 @@ fn an_index_size_gate_fails_on_25_percent_and_passes_on_5_percent() {
         "plain comparison (one measurement a side",
     );
 
-    let g = gate_file(dir.path(), &cand_card(4_200_000, 1), INDEX_GATE);
-    let r = support::cli::json(&check(&g, "json", 0).stdout);
+    gate_file(&ctx, &cand_card(4_200_000, 1), INDEX_GATE);
+    let r = ctx.check_json(&[]).expect(0).json();
     assert_eq!(r["verdict"], "pass");
     assert_eq!(run_gates(&r)[0]["status"], "pass");
     assert_contains(
@@ -96,11 +82,11 @@ fn an_index_size_gate_fails_on_25_percent_and_passes_on_5_percent() {
 
 #[test]
 fn an_absolute_amount_and_a_bar() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gates =
         "[[gate]]\nmetric = \"index-bytes\"\nmax-increase = { absolute = 500000 }\nmax = 4400000\n";
-    let g = gate_file(dir.path(), &cand_card(4_450_000, 1), gates);
-    let r = support::cli::json(&check(&g, "json", 1).stdout);
+    gate_file(&ctx, &cand_card(4_450_000, 1), gates);
+    let r = ctx.check_json(&[]).expect(1).json();
     let gates = run_gates(&r);
     assert_eq!(
         (gates[0]["rule"].as_str(), gates[0]["status"].as_str()),
@@ -115,11 +101,11 @@ fn an_absolute_amount_and_a_bar() {
 
 #[test]
 fn qps_at_a_target_recall_is_interpolated_log_linearly() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gates =
         "[[gate]]\nmetric = \"qps\"\nat = { \"ann-recall@10\" = 0.93 }\nmax-decrease = \"20%\"\n";
-    let g = gate_file(dir.path(), &cand_card(4_000_000, 1), gates);
-    let r = support::cli::json(&check(&g, "json", 0).stdout);
+    gate_file(&ctx, &cand_card(4_000_000, 1), gates);
+    let r = ctx.check_json(&[]).expect(0).json();
     let gate = &run_gates(&r)[0];
     // By hand: baseline between (0.90, 2000) and (0.95, 1000), 3/5 of the way:
     // exp(ln 2000 + 0.6 ln(1000/2000)) = 2000 · 0.5^0.6; candidate between (0.90, 3000) and
@@ -135,10 +121,10 @@ fn qps_at_a_target_recall_is_interpolated_log_linearly() {
 
 #[test]
 fn a_target_outside_a_curve_is_not_judged_and_never_extrapolated() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gates = "[[gate]]\nmetric = \"qps\"\nat = { \"ann-recall@10\" = 0.98 }\nmin = 100\n";
-    let g = gate_file(dir.path(), &cand_card(4_000_000, 1), gates);
-    let r = support::cli::json(&check(&g, "json", 1).stdout);
+    gate_file(&ctx, &cand_card(4_000_000, 1), gates);
+    let r = ctx.check_json(&[]).expect(1).json();
     let gate = &run_gates(&r)[0];
     assert_eq!(gate["status"], "not-judged");
     assert_eq!(gate["fails_build"], true);
@@ -149,31 +135,29 @@ fn a_target_outside_a_curve_is_not_judged_and_never_extrapolated() {
         "ann-recall@10 = 0.98 is above the highest recall on the candidate's curve (0.96)",
     );
     assert_contains(detail, "never extrapolated");
-    let text = String::from_utf8(check(&g, "text", 1).stdout).unwrap();
+    let text = ctx.check(&[]).expect(1).stdout;
     assert_contains(&text, "fail (not judged)");
 }
 
 #[test]
 fn different_batch_sizes_are_refused_unless_allowed() {
-    let dir = tempfile::tempdir().unwrap();
-    let g = gate_file(dir.path(), &cand_card(4_000_000, 256), INDEX_GATE);
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&g));
-    assert_eq!(code, Some(2), "{err}");
-    assert_contains(&err, "g.toml:13:");
+    let ctx = TestContext::new();
+    gate_file(&ctx, &cand_card(4_000_000, 256), INDEX_GATE);
+    let err = ctx.check(&[]).expect(2).stderr;
+    assert_contains(&err, "gate.toml:13:");
     assert_contains(&err, "[[gate]] #2 (index-bytes): the run cards were measured under different conditions: query-batch 1 → 256");
     assert_contains(&err, "allow-condition-change = [\"query-batch\"]");
 
     let allowed = format!("{INDEX_GATE}allow-condition-change = [\"query-batch\"]\n");
-    let g = gate_file(dir.path(), &cand_card(4_000_000, 256), &allowed);
-    let r = support::cli::json(&check(&g, "json", 0).stdout);
+    gate_file(&ctx, &cand_card(4_000_000, 256), &allowed);
+    let r = ctx.check_json(&[]).expect(0).json();
     assert_eq!(run_gates(&r)[0]["allowed_changes"][0], "query-batch");
-    let md = String::from_utf8(check(&g, "markdown", 0).stdout).unwrap();
+    let md = ctx.check(&["--format", "markdown"]).expect(0).stdout;
     assert_contains(&md, "conditions differ: query-batch 1 → 256");
 
     let typo = format!("{INDEX_GATE}allow-condition-change = [\"hardwre\"]\n");
-    let g = gate_file(dir.path(), &cand_card(4_000_000, 1), &typo);
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&g));
-    assert_eq!(code, Some(2), "{err}");
+    gate_file(&ctx, &cand_card(4_000_000, 1), &typo);
+    let err = ctx.check(&[]).expect(2).stderr;
     assert_contains(
         &err,
         "no condition \"hardwre\" in either run card; conditions: hardware, query-batch",
@@ -182,10 +166,10 @@ fn different_batch_sizes_are_refused_unless_allowed() {
 
 #[test]
 fn replicate_timings_give_a_t_interval_of_the_ratio_of_means() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gates = "[[gate]]\nmetric = \"query-latency-ms\"\nmax-increase = 0.10\n";
-    let g = gate_file(dir.path(), &cand_card(4_000_000, 1), gates);
-    let r = support::cli::json(&check(&g, "json", 1).stdout);
+    gate_file(&ctx, &cand_card(4_000_000, 1), gates);
+    let r = ctx.check_json(&[]).expect(1).json();
     let gate = &run_gates(&r)[0];
     assert_eq!(gate["measurements"], serde_json::json!([5, 5]));
     // The log-scale delta interval of mean(c) / mean(b), numpy moments and scipy's t
@@ -207,20 +191,11 @@ fn replicate_timings_give_a_t_interval_of_the_ratio_of_means() {
 
 #[test]
 fn the_model_card_difference_shows_in_every_format() {
-    let dir = tempfile::tempdir().unwrap();
-    let g = gate_file(dir.path(), &cand_card(4_200_000, 1), INDEX_GATE);
-    let html = dir.path().join("r.html");
-    let out = exit(
-        rag_gate()
-            .arg("check")
-            .arg(&g)
-            .arg("--export-html")
-            .arg(&html),
-        0,
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let md = String::from_utf8(check(&g, "markdown", 0).stdout).unwrap();
-    let html = std::fs::read_to_string(&html).unwrap();
+    let ctx = TestContext::new();
+    gate_file(&ctx, &cand_card(4_200_000, 1), INDEX_GATE);
+    let text = ctx.check(&["--export-html", "r.html"]).expect(0).stdout;
+    let md = ctx.check(&["--format", "markdown"]).expect(0).stdout;
+    let html = ctx.read("r.html");
     for (name, s) in [("text", &text), ("markdown", &md), ("html", &html)] {
         for want in [
             "Efficiency",
@@ -231,7 +206,7 @@ fn the_model_card_difference_shows_in_every_format() {
             assert!(s.contains(want), "{name} lacks {want:?}:\n{s}");
         }
     }
-    let r = support::cli::json(&check(&g, "json", 0).stdout);
+    let r = ctx.check_json(&[]).expect(0).json();
     let model = r["efficiency"]["model"].as_array().unwrap();
     let dim = model.iter().find(|f| f["key"] == "dimension").unwrap();
     assert_eq!(
@@ -248,55 +223,57 @@ fn the_model_card_difference_shows_in_every_format() {
 
 #[test]
 fn compare_takes_the_cards_on_the_command_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let (b, c) = examples();
-    let bc = write(dir.path(), "b.card.json", BASE_CARD);
-    let cc = write(dir.path(), "c.card.json", cand_card(5_000_000, 1));
-    let r = json_exit(
-        rag_gate()
-            .args(["compare", &b, &c, "--resamples", "200", "--format", "json"])
-            .arg("--baseline-card")
-            .arg(&bc)
-            .arg("--candidate-card")
-            .arg(&cc),
-        0,
-    );
+    ctx.write("b.card.json", BASE_CARD);
+    ctx.write("c.card.json", cand_card(5_000_000, 1));
+    let r = ctx
+        .run(&[
+            "compare",
+            &b,
+            &c,
+            "--resamples",
+            "200",
+            "--format",
+            "json",
+            "--baseline-card",
+            "b.card.json",
+            "--candidate-card",
+            "c.card.json",
+        ])
+        .expect(0)
+        .json();
     let m = &r["efficiency"]["metrics"][0];
     assert_eq!(m["metric"], "index-bytes");
     assert!((m["relative_change"].as_f64().unwrap() - 0.25).abs() < 1e-12);
     assert_eq!(m["higher_is_better"], false);
-    let (code, err) = code_and_stderr(
-        rag_gate()
-            .args(["compare", &b, &c])
-            .arg("--baseline-card")
-            .arg(&bc),
-    );
-    assert_eq!(code, Some(2), "{err}");
+    let err = ctx
+        .run(&["compare", &b, &c, "--baseline-card", "b.card.json"])
+        .expect(2)
+        .stderr;
     assert_contains(&err, "--candidate-card");
 }
 
 #[test]
 fn a_bad_card_names_the_file_and_the_key() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let bad = cand_card(1, 1).replace("\"index-bytes\": 1", "\"index-bytes\": \"4GB\"");
-    let g = gate_file(dir.path(), &bad, INDEX_GATE);
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&g));
-    assert_eq!(code, Some(2), "{err}");
+    gate_file(&ctx, &bad, INDEX_GATE);
+    let err = ctx.check(&[]).expect(2).stderr;
     assert_contains(
         &err,
         "c.card.json: metrics.\"index-bytes\": expected a number or a list of numbers",
     );
 
-    std::fs::remove_file(dir.path().join("c.card.json")).unwrap();
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&g));
-    assert_eq!(code, Some(2), "{err}");
+    std::fs::remove_file(ctx.join("c.card.json")).unwrap();
+    let err = ctx.check(&[]).expect(2).stderr;
     assert_contains(&err, "[efficiency] candidate:");
     assert_contains(&err, "c.card.json: opening");
 }
 
 #[test]
 fn gate_file_mistakes_are_named() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let cases = [
         (
             "[[gate]]\nmetric = \"qps\"\nmax-increase = \"10%\"\n",
@@ -328,34 +305,29 @@ fn gate_file_mistakes_are_named() {
         ),
     ];
     for (gates, want) in cases {
-        let g = gate_file(dir.path(), &cand_card(4_000_000, 1), gates);
-        let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&g));
-        assert_eq!(code, Some(2), "{gates}: {err}");
+        gate_file(&ctx, &cand_card(4_000_000, 1), gates);
+        let err = ctx.check(&[]).expect(2).stderr;
         assert_contains(&err, want);
     }
     // A run-level gate needs the cards.
     let (b, c) = examples();
-    let g = write(
-        dir.path(),
+    ctx.write(
         "nocards.toml",
-        format!("[inputs]\nbaseline = {b:?}\ncandidate = {c:?}\n{INDEX_GATE}"),
+        GateFile::new(b, c).gates_raw(INDEX_GATE).to_string(),
     );
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&g));
-    assert_eq!(code, Some(2), "{err}");
+    let err = ctx.check_file("nocards.toml", &[]).expect(2).stderr;
     assert_contains(&err, "nocards.toml:5:");
     assert_contains(&err, "needs the run cards, [efficiency]");
 }
 
 #[test]
 fn dump_config_shows_the_cards_and_the_run_level_gates_and_reads_back() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gates =
         "[[gate]]\nmetric = \"qps\"\nat = { \"ann-recall@10\" = 0.93 }\nmax-decrease = 0.2\n\
                  [[gate]]\nmetric = \"index-bytes\"\nmax-increase = { absolute = 500000 }\n";
-    let g = gate_file(dir.path(), &cand_card(4_200_000, 1), gates);
-    let dumped =
-        String::from_utf8(exit(rag_gate().arg("check").arg(&g).arg("--dump-config"), 0).stdout)
-            .unwrap();
+    gate_file(&ctx, &cand_card(4_200_000, 1), gates);
+    let dumped = ctx.check(&["--dump-config"]).expect(0).stdout;
     for want in [
         "[efficiency]",
         "baseline = \"b.card.json\"",
@@ -367,19 +339,24 @@ fn dump_config_shows_the_cards_and_the_run_level_gates_and_reads_back() {
     ] {
         assert_contains(&dumped, want);
     }
-    let again = write(dir.path(), "dumped.toml", &dumped);
-    let a = support::cli::json(&check(&g, "json", 0).stdout);
-    let b = support::cli::json(&check(&again, "json", 0).stdout);
+    ctx.write("dumped.toml", &dumped);
+    let a = ctx.check_json(&[]).expect(0).json();
+    let b = ctx
+        .check_file("dumped.toml", &["--format", "json"])
+        .expect(0)
+        .json();
     assert_eq!(a["efficiency"], b["efficiency"]);
 }
 
 /// docs/efficiency.md's worked example: what it says each gate file does.
 #[test]
 fn the_worked_example_of_the_docs_holds() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ctx = TestContext::new();
     let run = |file: &str, code: i32| {
-        let gate = root.join("examples/efficiency").join(file);
-        support::cli::json(&check(&gate, "json", code).stdout)
+        let gate = repo("examples/efficiency").join(file);
+        ctx.check_file(gate, &["--format", "json"])
+            .expect(code)
+            .json()
     };
     let step1 = run("exact-vs-hnsw.toml", 0);
     assert_eq!(
@@ -401,7 +378,7 @@ fn the_worked_example_of_the_docs_holds() {
         g[3]["detail"].as_str().unwrap(),
         "above the highest recall on the candidate's curve (0.97)",
     );
-    let shipped = support::cli::json(&check(&root.join("gates/prod.toml"), "json", 1).stdout);
+    let shipped = run("../../gates/prod.toml", 1);
     let shipped: Vec<&str> = run_gates(&shipped)
         .iter()
         .map(|g| g["status"].as_str().unwrap())

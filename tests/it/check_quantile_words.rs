@@ -7,8 +7,8 @@ use crate::support;
 
 use std::path::Path;
 
-use serde_json::Value;
-use support::cli::{assert_contains, json, rag_gate, run_in, warnings, write};
+use support::cli::{assert_contains, warnings, write};
+use support::{GateFile, TestContext};
 
 /// 200 queries of `metric`: the baseline spread over [0.3, 0.9], except every `ceiling`-th
 /// query at 1.0 (none when 0); the candidate the same with a small symmetric wobble off the
@@ -40,31 +40,20 @@ fn data(dir: &Path, metric: &str, ceiling: usize, scale: f64) {
     write(dir, "c.jsonl", c);
 }
 
-fn check(dir: &Path, gate: &str) -> (Option<i32>, Value) {
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 200\n[[gate]]\n{gate}\n"
-        ),
-    );
-    let o = run_in(
-        rag_gate().args(["check", "gate.toml", "--format", "json"]),
-        dir,
-    );
-    assert!(matches!(o.code, Some(0 | 1)), "{}{}", o.stdout, o.stderr);
-    (o.code, json(o.stdout.as_bytes()))
+/// One `[[gate]]` with `keys`.
+fn one_gate(keys: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .resamples(200)
+        .gates_raw(&format!("[[gate]]\n{keys}"))
 }
 
 #[test]
 fn a_p95_gate_says_it_compares_the_p95_of_each_side() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), "latency_ms", 0, 100.0);
-    let (code, r) = check(
-        dir.path(),
-        "metric = \"latency_ms\"\nhigher-is-better = false\nstatistic = \"p95\"\nmax-drop = 5.0\nmax-change = 5.0",
-    );
-    assert_eq!(code, Some(0), "{}", r["headline"]);
+    let ctx = TestContext::new();
+    data(ctx.path(), "latency_ms", 0, 100.0);
+    ctx.gate(one_gate("metric = \"latency_ms\"\nhigher-is-better = false\nstatistic = \"p95\"\nmax-drop = 5.0\nmax-change = 5.0"));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 0, "{}", r["headline"]);
     let detail = |rule: &str| {
         r["gates"]
             .as_array()
@@ -96,13 +85,13 @@ fn a_p95_gate_says_it_compares_the_p95_of_each_side() {
 fn a_p95_on_the_ceiling_atom_is_inconclusive_and_says_why() {
     // Every 10th query at nDCG's ceiling 1.0 on both sides: the p95 is 1.0 on 10% of values.
     // Undecided on this sample, with an observed mean delta above −m/2: inconclusive, exit 0.
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), "ndcg@10", 10, 1.0);
-    let (code, r) = check(
-        dir.path(),
+    let ctx = TestContext::new();
+    data(ctx.path(), "ndcg@10", 10, 1.0);
+    ctx.gate(one_gate(
         "metric = \"ndcg@10\"\nstatistic = \"p95\"\nmax-drop = 0.05",
-    );
-    assert_eq!(code, Some(0), "{}", r["headline"]);
+    ));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 0, "{}", r["headline"]);
     assert_eq!(r["verdict"], "inconclusive");
     let g = &r["gates"][0];
     assert_eq!(g["status"], "inconclusive", "{g}");
@@ -115,17 +104,17 @@ fn a_p95_on_the_ceiling_atom_is_inconclusive_and_says_why() {
         "INCONCLUSIVE: gate #1 max-drop, ndcg@10 p95 on all: inconclusive, the p95 sits on an atom: 10.0% of the baseline's and 10.0% of the candidate's values equal their p95 (1.0000 and 1.0000; 5.0% or more on both sides is an atom), so the difference p95 of candidate − p95 of baseline cannot see a change in the tail beyond it",
     );
     // A median off the atom on the same data is judged (and passes).
-    let (code, r) = check(
-        dir.path(),
+    ctx.gate(one_gate(
         "metric = \"ndcg@10\"\nstatistic = \"median\"\nmax-drop = 0.05",
-    );
-    assert_eq!(code, Some(0), "{}", r["headline"]);
+    ));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 0, "{}", r["headline"]);
     // A rule whose pass does not claim the tail unharmed is judged, with the atom named.
-    let (code, r) = check(
-        dir.path(),
+    ctx.gate(one_gate(
         "metric = \"ndcg@10\"\nstatistic = \"p95\"\nfail-if-significant-drop = 0.0",
-    );
-    assert_eq!(code, Some(0), "{}", r["headline"]);
+    ));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 0, "{}", r["headline"]);
     assert!(
         warnings(&r).iter().any(|w| w.starts_with(
             "gate #1 ndcg@10 p95 on all, fail-if-significant-drop: the p95 sits on an atom"

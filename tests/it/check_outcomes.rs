@@ -9,7 +9,8 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{assert_contains, json, rag_gate, run_in, write, Out};
+use support::cli::{assert_contains, write};
+use support::{GateFile, TestContext};
 
 /// `n` queries on a spread of values in [0.62, 0.92]; `moves[i]` is added to query i's
 /// candidate value.
@@ -29,19 +30,12 @@ fn data(dir: &Path, n: usize, moves: &[(usize, f64)]) {
     write(dir, "c.jsonl", c);
 }
 
-fn check(dir: &Path, verdict: &str, rules: &str) -> Out {
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 1000\n\
-             [verdict]\n{verdict}\n[[gate]]\nmetric = \"ndcg@10\"\n{rules}\n"
-        ),
-    );
-    run_in(
-        rag_gate().args(["check", "gate.toml", "--format", "json"]),
-        dir,
-    )
+/// ndcg@10 gated by `rules`, with `verdict` in `[verdict]`.
+fn verdict(verdict: &str, rules: &str) -> GateFile {
+    GateFile::new("b.jsonl", "c.jsonl")
+        .resamples(1000)
+        .table("verdict", verdict)
+        .gate("ndcg@10", rules)
 }
 
 const GUARANTEES: [&str; 2] = [
@@ -51,12 +45,13 @@ const GUARANTEES: [&str; 2] = [
 
 #[test]
 fn three_of_477_improved_passes() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 477, &[(5, 0.05), (100, 0.05), (300, 0.05)]);
+    let ctx = TestContext::new();
+    data(ctx.path(), 477, &[(5, 0.05), (100, 0.05), (300, 0.05)]);
     for g in GUARANTEES {
-        let o = check(dir.path(), g, "max-drop = 0.01");
+        ctx.gate(verdict(g, "max-drop = 0.01"));
+        let o = ctx.check_json(&[]);
         assert_eq!(o.code, Some(0), "{g}: {}{}", o.stdout, o.stderr);
-        let r = json(o.stdout.as_bytes());
+        let r = o.json();
         assert_eq!(r["verdict"], "pass", "{g}");
     }
 }
@@ -66,7 +61,7 @@ fn three_of_1000_moved_by_two_hundredths_pass_at_a_margin_of_one_hundredth() {
     // Every sign pattern: about 5% of the resamples draw none of the three moved queries, and
     // those are not read as the worst delta (it used to fail the patterns whose mean is below
     // the tie, with [−0.0200, +0.0001]).
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     for signs in [
         [1.0, -1.0, 1.0],
         [1.0, -1.0, -1.0],
@@ -75,11 +70,12 @@ fn three_of_1000_moved_by_two_hundredths_pass_at_a_margin_of_one_hundredth() {
         [1.0, 1.0, 1.0],
     ] {
         let moves: Vec<(usize, f64)> = (0..3).map(|i| (i + 1, 0.02 * signs[i])).collect();
-        data(dir.path(), 1000, &moves);
+        data(ctx.path(), 1000, &moves);
         for g in GUARANTEES {
-            let o = check(dir.path(), g, "max-drop = 0.01");
+            ctx.gate(verdict(g, "max-drop = 0.01"));
+            let o = ctx.check_json(&[]);
             assert_eq!(o.code, Some(0), "{g} {signs:?}: {}{}", o.stdout, o.stderr);
-            let r = json(o.stdout.as_bytes());
+            let r = o.json();
             assert_eq!(r["verdict"], "pass", "{g} {signs:?}");
             let low = r["comparisons"][0]["ci"][0].as_f64().unwrap();
             assert!(low > -0.01, "{g} {signs:?}: {low}");
@@ -98,12 +94,13 @@ fn three_of_1000_moved_by_two_hundredths_pass_at_a_margin_of_one_hundredth() {
 fn two_of_200_moved_pass_at_a_margin_of_one_hundredth_under_the_regular_guarantee() {
     // −0.035 and +0.012 among 200 queries: the mean is −0.000115; the resamples that draw
     // neither moved query (about 13%) used to put the low bound at −0.035.
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     for moves in [[(1, -0.035), (2, 0.012)], [(1, 0.035), (2, -0.012)]] {
-        data(dir.path(), 200, &moves);
-        let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.01");
+        data(ctx.path(), 200, &moves);
+        ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.01"));
+        let o = ctx.check_json(&[]);
         assert_eq!(o.code, Some(0), "{moves:?}: {}{}", o.stdout, o.stderr);
-        let r = json(o.stdout.as_bytes());
+        let r = o.json();
         assert_eq!(r["verdict"], "pass", "{moves:?}");
         let [low, high] = [0, 1].map(|k| r["comparisons"][0]["ci"][k].as_f64().unwrap());
         assert!(
@@ -116,16 +113,17 @@ fn two_of_200_moved_pass_at_a_margin_of_one_hundredth_under_the_regular_guarante
 
 #[test]
 fn refactors_moving_one_to_five_of_100_queries_by_at_most_half_a_hundredth_never_block() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     for k in 1..=5 {
         for sign in [-1.0, 1.0] {
             let moves: Vec<(usize, f64)> = (0..k)
                 .map(|i| (i * 17 + 3, sign * 0.001 * (i + 1) as f64))
                 .collect();
-            data(dir.path(), 100, &moves);
-            let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.02");
+            data(ctx.path(), 100, &moves);
+            ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.02"));
+            let o = ctx.check_json(&[]);
             assert_eq!(o.code, Some(0), "{k} moved: {}{}", o.stdout, o.stderr);
-            assert_eq!(json(o.stdout.as_bytes())["verdict"], "pass");
+            assert_eq!(o.json()["verdict"], "pass");
         }
     }
 }
@@ -134,30 +132,33 @@ fn refactors_moving_one_to_five_of_100_queries_by_at_most_half_a_hundredth_never
 fn more_evidence_of_change_never_makes_passing_easier() {
     // Identical: untouched. Every query jittered by ±1e-6 (beyond tie-epsilon): a pass. Both
     // exit 0: the jitter neither blocks nor is needed.
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 100, &[]);
-    let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.02");
+    let ctx = TestContext::new();
+    data(ctx.path(), 100, &[]);
+    ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.02"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}", o.stdout);
-    assert_eq!(json(o.stdout.as_bytes())["verdict"], "untouched");
+    assert_eq!(o.json()["verdict"], "untouched");
     let jitter: Vec<(usize, f64)> = (0..100)
         .map(|i| (i, if i % 2 == 0 { 1e-6 } else { -1e-6 }))
         .collect();
-    data(dir.path(), 100, &jitter);
-    let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.02");
+    data(ctx.path(), 100, &jitter);
+    ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.02"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}", o.stdout);
-    assert_eq!(json(o.stdout.as_bytes())["verdict"], "pass");
+    assert_eq!(o.json()["verdict"], "pass");
 }
 
 #[test]
 fn a_drop_carried_by_four_percent_of_queries_fails_under_both_guarantees() {
     // 4 of 100 queries lose 0.6: −0.024 on the set, margin 0.01.
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let moves: Vec<(usize, f64)> = [2, 30, 61, 90].iter().map(|&i| (i, -0.6)).collect();
-    data(dir.path(), 100, &moves);
+    data(ctx.path(), 100, &moves);
     for g in GUARANTEES {
-        let o = check(dir.path(), g, "max-drop = 0.01");
+        ctx.gate(verdict(g, "max-drop = 0.01"));
+        let o = ctx.check_json(&[]);
         assert_eq!(o.code, Some(1), "{g}: {}{}", o.stdout, o.stderr);
-        let r = json(o.stdout.as_bytes());
+        let r = o.json();
         assert_eq!(r["verdict"], "fail", "{g}");
         assert!((r["comparisons"][0]["delta"].as_f64().unwrap() + 0.024).abs() < 1e-9);
     }
@@ -168,65 +169,64 @@ fn distribution_free_reaches_the_unseen_worst_loss_where_regular_states_its_reso
     // One query of 43 moved by −0.001: regular passes at 0.05 (its resolution says a change
     // touching fewer than 8.2% can hide); distribution-free puts an unseen query at −1 and
     // fails at the same margin (about −0.083 < −0.05).
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 43, &[(7, -0.001)]);
-    let o = check(dir.path(), GUARANTEES[0], "max-drop = 0.05");
+    let ctx = TestContext::new();
+    data(ctx.path(), 43, &[(7, -0.001)]);
+    ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.05"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
-    let r = json(o.stdout.as_bytes());
+    let r = o.json();
     assert!((r["resolution"][0]["share"].as_f64().unwrap() - 0.0822).abs() < 1e-4);
     assert!(support::cli::warnings(&r)
         .iter()
         .any(|w| w.contains("fewer than 8.2% of the 43 queries can hide")
             && w.contains("72 queries would close it")));
-    let o = check(
-        dir.path(),
+    ctx.gate(verdict(
         &format!("{}\naccept-blind-spot = true", GUARANTEES[0]),
         "max-drop = 0.05",
-    );
-    let r = json(o.stdout.as_bytes());
+    ));
+    let o = ctx.check_json(&[]);
+    let r = o.json();
     assert!(!support::cli::warnings(&r)
         .iter()
         .any(|w| w.contains("accept-blind-spot")));
-    let o = check(dir.path(), GUARANTEES[1], "max-drop = 0.05");
+    ctx.gate(verdict(GUARANTEES[1], "max-drop = 0.05"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
-    let low = json(o.stdout.as_bytes())["comparisons"][0]["ci"][0]
-        .as_f64()
-        .unwrap();
+    let low = o.json()["comparisons"][0]["ci"][0].as_f64().unwrap();
     assert!((-0.095..-0.075).contains(&low), "{low}");
 }
 
 #[test]
 fn an_undecided_check_is_inconclusive_above_half_the_margin_and_fails_at_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // Three queries improved: the sign-flip test cannot fire on 3 moved units (p ≥ 0.25).
-    data(dir.path(), 100, &[(1, 0.01), (2, 0.01), (3, 0.01)]);
-    let o = check(dir.path(), "", "fail-if-significant-drop = 0.02");
+    data(ctx.path(), 100, &[(1, 0.01), (2, 0.01), (3, 0.01)]);
+    ctx.gate(verdict("", "fail-if-significant-drop = 0.02"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
-    let r = json(o.stdout.as_bytes());
+    let r = o.json();
     assert_eq!(r["verdict"], "inconclusive");
     assert_eq!(r["gates"][0]["status"], "inconclusive");
     assert_eq!(r["gates"][0]["fails_build"], false);
     assert_contains(r["headline"].as_str().unwrap(), "INCONCLUSIVE: gate #1 ");
     // on-inconclusive = "fail": the same verdict exits 1.
-    let o = check(
-        dir.path(),
+    ctx.gate(verdict(
         "on-inconclusive = \"fail\"",
         "fail-if-significant-drop = 0.02",
-    );
+    ));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
-    assert_eq!(json(o.stdout.as_bytes())["verdict"], "inconclusive");
+    assert_eq!(o.json()["verdict"], "inconclusive");
     // JUnit: inconclusive is skipped with the reason, not failed.
-    let o = run_in(
-        rag_gate().args(["check", "gate.toml", "--format", "junit"]),
-        dir.path(),
-    );
+    let o = ctx.check(&["--format", "junit"]);
     assert_contains(&o.stdout, "<skipped");
     assert!(!o.stdout.contains("<failure"), "{}", o.stdout);
     // Three queries dropped by 0.5: observed −0.015 ≤ −0.02/2: the undecided check fails.
-    data(dir.path(), 100, &[(1, -0.5), (2, -0.5), (3, -0.5)]);
-    let o = check(dir.path(), "", "fail-if-significant-drop = 0.02");
+    data(ctx.path(), 100, &[(1, -0.5), (2, -0.5), (3, -0.5)]);
+    ctx.gate(verdict("", "fail-if-significant-drop = 0.02"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
-    let r = json(o.stdout.as_bytes());
+    let r = o.json();
     assert_eq!(r["verdict"], "fail");
     assert_eq!(r["gates"][0]["status"], "fail");
     assert_contains(
@@ -237,15 +237,18 @@ fn an_undecided_check_is_inconclusive_above_half_the_margin_and_fails_at_it() {
 
 #[test]
 fn verdict_keys_are_strict_and_distribution_free_needs_the_worst_loss_of_an_unbounded_metric() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 50, &[]);
-    let o = check(dir.path(), "guarantee = \"exact\"", "max-drop = 0.01");
+    let ctx = TestContext::new();
+    data(ctx.path(), 50, &[]);
+    ctx.gate(verdict("guarantee = \"exact\"", "max-drop = 0.01"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
     assert_contains(&o.stderr, "gate.toml");
     assert_contains(&o.stderr, "distribution-free");
-    let o = check(dir.path(), "on-inconclusive = \"maybe\"", "max-drop = 0.01");
+    ctx.gate(verdict("on-inconclusive = \"maybe\"", "max-drop = 0.01"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
-    let o = check(dir.path(), "accept-blind-spots = true", "max-drop = 0.01");
+    ctx.gate(verdict("accept-blind-spots = true", "max-drop = 0.01"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
     assert_contains(&o.stderr, "accept-blind-spots");
     // An unbounded metric under distribution-free: max-unit-loss is required, with line and key.
@@ -256,15 +259,18 @@ fn verdict_keys_are_strict_and_distribution_free_needs_the_worst_loss_of_an_unbo
             100 + i
         ));
     }
-    write(dir.path(), "b.jsonl", &b);
-    write(dir.path(), "c.jsonl", &b);
-    write(
-        dir.path(),
-        "gate.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[verdict]\nguarantee = \"distribution-free\"\n\
-         [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drop = 5\n",
-    );
-    let o = run_in(rag_gate().args(["check", "gate.toml"]), dir.path());
+    ctx.write("b.jsonl", &b);
+    ctx.write("c.jsonl", &b);
+    let latency = |rules: &str| {
+        GateFile::new("b.jsonl", "c.jsonl")
+            .table("verdict", "guarantee = \"distribution-free\"")
+            .gate(
+                "latency_ms",
+                &format!("higher-is-better = false\nmax-drop = 5\n{rules}"),
+            )
+    };
+    ctx.gate(latency(""));
+    let o = ctx.check(&[]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
     assert_contains(&o.stderr, "gate.toml:7");
     assert_contains(&o.stderr, "max-unit-loss");
@@ -272,19 +278,15 @@ fn verdict_keys_are_strict_and_distribution_free_needs_the_worst_loss_of_an_unbo
     // unseen rise within the margin (0.071 × 50 ms ≈ 3.6 ms ≤ 5 ms), and fail where they cannot
     // (0.071 × 5,000 ms): anything not proven fails.
     for (loss, code, word) in [(50, 0, "UNTOUCHED"), (5000, 1, "FAIL")] {
-        write(
-            dir.path(),
-            "gate.toml",
-            format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[verdict]\nguarantee = \"distribution-free\"\n\
-             [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drop = 5\nmax-unit-loss = {loss}\n"),
-        );
-        let o = run_in(rag_gate().args(["check", "gate.toml"]), dir.path());
+        ctx.gate(latency(&format!("max-unit-loss = {loss}")));
+        let o = ctx.check(&[]);
         assert_eq!(o.code, Some(code), "{}{}", o.stdout, o.stderr);
         assert_contains(&o.stdout, word);
     }
     // A bounded metric's max-unit-loss above 1 is refused.
-    data(dir.path(), 50, &[]);
-    let o = check(dir.path(), "", "max-drop = 0.01\nmax-unit-loss = 2");
+    data(ctx.path(), 50, &[]);
+    ctx.gate(verdict("", "max-drop = 0.01\nmax-unit-loss = 2"));
+    let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
     assert_contains(&o.stderr, "max-unit-loss");
 }
@@ -332,20 +334,19 @@ fn fork_cannot_turn_a_failure_inconclusive() {
     // The candidate's P@10 interval reaches past the margin 0.12 (a failure), while its observed
     // mean, −0.05, is above −m/2. Filling its rankings with unjudged documents (judged@10 below
     // min-judged, a check undecided on this sample) must not turn the failure amber.
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "gate.toml",
-        "[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"base.run\" }\ncandidate = { run = \"cand.run\" }\n\
-         [bootstrap]\nresamples = 1000\n[judged]\nmin-judged = 0.9\n\
-         [[gate]]\nmetric = \"P@10\"\nmax-drop = 0.12\n",
+    let ctx = TestContext::new();
+    ctx.gate(
+        GateFile::default()
+            .path("qrels", "qrels.txt")
+            .input("baseline", "{ run = \"base.run\" }")
+            .input("candidate", "{ run = \"cand.run\" }")
+            .resamples(1000)
+            .table("judged", "min-judged = 0.9")
+            .gate("P@10", "max-drop = 0.12"),
     );
     for unjudged in [false, true] {
-        runs(dir.path(), unjudged);
-        let o = run_in(
-            rag_gate().args(["check", "gate.toml", "--format", "json"]),
-            dir.path(),
-        );
+        runs(ctx.path(), unjudged);
+        let o = ctx.check_json(&[]);
         assert_eq!(
             o.code,
             Some(1),
@@ -353,7 +354,7 @@ fn fork_cannot_turn_a_failure_inconclusive() {
             o.stdout,
             o.stderr
         );
-        let r = json(o.stdout.as_bytes());
+        let r = o.json();
         assert_eq!(r["verdict"], "fail", "unjudged {unjudged}");
         let g = &r["gates"][0];
         assert_eq!(g["status"], "fail", "{g}");

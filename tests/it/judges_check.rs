@@ -8,7 +8,8 @@
 use crate::support::cli::{check_json, json_exit, rag_gate, warnings, write};
 use serde_json::Value;
 
-fn gate(name: &str) -> String {
+/// `name` in tests/data/judges (its gate files, qrels and judge sidecar).
+fn data(name: &str) -> String {
     format!("{}/tests/data/judges/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -18,11 +19,11 @@ fn max_drop_value(report: &Value) -> f64 {
 
 #[test]
 fn judge_only_passes_what_humans_and_the_corrected_gate_fail() {
-    let judge_only = json_exit(&mut check_json(gate("judge-only.toml")), 0);
+    let judge_only = json_exit(&mut check_json(data("judge-only.toml")), 0);
     assert_eq!(judge_only["verdict"], "pass");
-    let human = json_exit(&mut check_json(gate("human.toml")), 1);
+    let human = json_exit(&mut check_json(data("human.toml")), 1);
     assert_eq!(human["gates"][0]["status"], "fail");
-    let corrected = json_exit(&mut check_json(gate("corrected.toml")), 1);
+    let corrected = json_exit(&mut check_json(data("corrected.toml")), 1);
     assert_eq!(corrected["gates"][0]["status"], "fail");
     assert!(
         max_drop_value(&corrected) < -0.05,
@@ -66,7 +67,7 @@ fn judge_only_passes_what_humans_and_the_corrected_gate_fail() {
 
 #[test]
 fn conversations_as_units_when_humans_label_whole_conversations() {
-    let r = json_exit(&mut check_json(gate("corrected-group.toml")), 1);
+    let r = json_exit(&mut check_json(data("corrected-group.toml")), 1);
     assert_eq!(r["unit"], "group");
     let d = &r["judge"]["deltas"][0];
     let c = &d["corrected"];
@@ -93,7 +94,7 @@ fn the_three_deltas_are_in_every_report_format() {
         let out = rag_gate()
             .args([
                 "check",
-                &gate("corrected.toml"),
+                &data("corrected.toml"),
                 "--format",
                 format,
                 "--export-html",
@@ -118,7 +119,7 @@ fn the_three_deltas_are_in_every_report_format() {
 
 /// A gate file beside the fixture's data, with `[judge]` as given.
 fn judge_gate(dir: &std::path::Path, judge: &str) -> std::path::PathBuf {
-    let data = gate("");
+    let data = data("");
     let runs = format!(
         "{}/tests/data/eval/fixtures/trec-covid-r2",
         env!("CARGO_MANIFEST_DIR")
@@ -139,7 +140,7 @@ fn too_few_human_labels_is_not_judged_and_fails() {
         dir.path(),
         &format!(
             "qrels = \"{}\"\ngate-on = \"corrected\"\nmin-labelled = 13",
-            gate("judge.qrels")
+            data("judge.qrels")
         ),
     );
     let r = json_exit(&mut check_json(&g), 1);
@@ -163,7 +164,7 @@ fn a_judge_below_the_kappa_floor_is_not_judged() {
         dir.path(),
         &format!(
             "qrels = \"{}\"\ngate-on = \"corrected\"\nmin-kappa = 0.99",
-            gate("judge.qrels")
+            data("judge.qrels")
         ),
     );
     let r = json_exit(&mut check_json(&g), 1);
@@ -178,7 +179,7 @@ fn a_missing_or_broken_sidecar_and_a_wrong_key_are_errors() {
     let qrels = write(
         dir.path(),
         "j.qrels",
-        std::fs::read(gate("judge.qrels")).unwrap(),
+        std::fs::read(data("judge.qrels")).unwrap(),
     );
     let g = judge_gate(dir.path(), &format!("qrels = \"{}\"", qrels.display()));
     let out = rag_gate().arg("check").arg(&g).output().unwrap();
@@ -220,7 +221,7 @@ fn holes_export_as_json_lines_for_a_judging_step() {
     let dir = tempfile::tempdir().unwrap();
     let holes = dir.path().join("holes.jsonl");
     let out = rag_gate()
-        .args(["check", &gate("human.toml"), "--holes"])
+        .args(["check", &data("human.toml"), "--holes"])
         .arg(&holes)
         .output()
         .unwrap();
@@ -270,7 +271,7 @@ fn judged_qrels(dir: &std::path::Path, name: &str, sidecar: Option<Value>) -> st
     let q = write(
         &sub,
         "judge.qrels",
-        std::fs::read(gate("judge.qrels")).unwrap(),
+        std::fs::read(data("judge.qrels")).unwrap(),
     );
     if let Some(s) = sidecar {
         write(&sub, "judge.qrels.judge.json", s.to_string());
@@ -279,7 +280,7 @@ fn judged_qrels(dir: &std::path::Path, name: &str, sidecar: Option<Value>) -> st
 }
 
 fn shipped_sidecar() -> Value {
-    serde_json::from_str(&std::fs::read_to_string(gate("judge.qrels.judge.json")).unwrap()).unwrap()
+    serde_json::from_str(&std::fs::read_to_string(data("judge.qrels.judge.json")).unwrap()).unwrap()
 }
 
 /// `compare b.jsonl c.jsonl` in `dir`.
@@ -410,7 +411,7 @@ fn a_run_judged_here_against_a_stored_file_of_another_judge_is_refused() {
 
 #[test]
 fn a_check_on_judged_qrels_shows_the_judge_in_its_shared_protocol() {
-    let r = json_exit(&mut check_json(gate("judge-only.toml")), 0);
+    let r = json_exit(&mut check_json(data("judge-only.toml")), 0);
     assert_eq!(r["protocol"]["status"], "shared");
     let fields = r["protocol"]["fields"].as_array().unwrap();
     for (field, value) in [
@@ -425,7 +426,7 @@ fn a_check_on_judged_qrels_shows_the_judge_in_its_shared_protocol() {
         );
     }
     // Human labels carry no judge fields.
-    let human = json_exit(&mut check_json(gate("human.toml")), 1);
+    let human = json_exit(&mut check_json(data("human.toml")), 1);
     let fields = human["protocol"]["fields"].as_array().unwrap();
     assert!(!fields
         .iter()

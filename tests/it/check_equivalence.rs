@@ -4,14 +4,13 @@
 
 use crate::support;
 
-use std::path::Path;
-
 use serde_json::Value;
-use support::cli::{assert_contains, check_json, code_and_stderr, exit, rag_gate, write};
+use support::cli::assert_contains;
+use support::TestContext;
 
 /// b.jsonl / c.jsonl with `n` queries, every second one tagged risk=compliance; the candidate is
 /// the baseline plus `shift` plus a symmetric wobble of amplitude `wobble`.
-fn data(dir: &Path, n: usize, shift: f64, wobble: f64) {
+fn data(ctx: &TestContext, n: usize, shift: f64, wobble: f64) {
     let (mut b, mut c) = (String::new(), String::new());
     for q in 0..n {
         let x = 0.3 + 0.4 * ((q * 37 % 101) as f64 / 101.0);
@@ -26,28 +25,12 @@ fn data(dir: &Path, n: usize, shift: f64, wobble: f64) {
             x + shift + w
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
 const HEAD: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
                     [slices]\nby = [\"risk\"]\ncritical = [\"risk=compliance\"]\nmin-queries = 10\n";
-
-fn gate_file(dir: &Path, gates: &str) -> std::path::PathBuf {
-    write(dir, "g.toml", format!("{HEAD}{gates}"))
-}
-
-/// The JSON report of the check and its exit code (0 or 1).
-fn check(dir: &Path, gates: &str) -> (i32, Value) {
-    let out = check_json(gate_file(dir, gates)).output().unwrap();
-    let code = out.status.code().unwrap();
-    assert!(
-        code == 0 || code == 1,
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (code, serde_json::from_slice(&out.stdout).unwrap())
-}
 
 fn result<'a>(r: &'a Value, rule: &str, slice: &str) -> &'a Value {
     r["gates"]
@@ -67,9 +50,10 @@ const EQUIVALENCE: &str =
 
 #[test]
 fn a_change_that_changes_nothing_is_equivalent_on_every_slice() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 400, 0.0, 0.01);
-    let (code, r) = check(dir.path(), EQUIVALENCE);
+    let ctx = TestContext::new();
+    data(&ctx, 400, 0.0, 0.01);
+    ctx.gate(format!("{HEAD}{}", EQUIVALENCE));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 0, "{}", r["headline"]);
     for slice in ["all", "risk=compliance"] {
         let g = result(&r, "max-change", slice);
@@ -86,9 +70,10 @@ fn a_change_that_changes_nothing_is_equivalent_on_every_slice() {
 
 #[test]
 fn a_real_change_fails_in_either_direction_and_says_which_side() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 400, 0.05, 0.01);
-    let (code, r) = check(dir.path(), EQUIVALENCE);
+    let ctx = TestContext::new();
+    data(&ctx, 400, 0.05, 0.01);
+    ctx.gate(format!("{HEAD}{}", EQUIVALENCE));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 1);
     let g = result(&r, "max-change", "all");
     assert_eq!(g["status"], "fail");
@@ -103,8 +88,9 @@ fn a_real_change_fails_in_either_direction_and_says_which_side() {
     );
     assert_contains(headline, ": changed by +0.0500 [");
 
-    data(dir.path(), 400, -0.05, 0.01);
-    let (code, r) = check(dir.path(), EQUIVALENCE);
+    data(&ctx, 400, -0.05, 0.01);
+    ctx.gate(format!("{HEAD}{}", EQUIVALENCE));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 1);
     let g = result(&r, "max-change", "risk=compliance");
     assert!(
@@ -112,19 +98,21 @@ fn a_real_change_fails_in_either_direction_and_says_which_side() {
         "{g}"
     );
     // max-drop alone would pass the improvement; max-change is the one that fails it.
-    data(dir.path(), 400, 0.05, 0.01);
+    data(&ctx, 400, 0.05, 0.01);
     let both = format!("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n{EQUIVALENCE}");
-    let (_, r) = check(dir.path(), &both);
+    ctx.gate(format!("{HEAD}{}", &both));
+    let (_, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(result(&r, "max-drop", "all")["status"], "pass");
     assert_eq!(result(&r, "max-change", "all")["status"], "fail");
 }
 
 #[test]
 fn an_interval_too_wide_proves_nothing_either_way() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // No true change, but 40 noisy queries: the interval reaches past both margins.
-    data(dir.path(), 40, 0.0, 0.2);
-    let (code, r) = check(dir.path(), EQUIVALENCE);
+    data(&ctx, 40, 0.0, 0.2);
+    ctx.gate(format!("{HEAD}{}", EQUIVALENCE));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 1);
     let g = result(&r, "max-change", "all");
     assert_eq!(g["status"], "fail");
@@ -141,11 +129,12 @@ fn an_interval_too_wide_proves_nothing_either_way() {
 
 #[test]
 fn max_change_works_for_a_median_gate_beside_a_holm_rule() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 400, 0.0, 0.01);
+    let ctx = TestContext::new();
+    data(&ctx, 400, 0.0, 0.01);
     let gates = "[[gate]]\nmetric = \"ndcg@10\"\nstatistic = \"median\"\nmax-change = 0.01\n\
                  fail-if-significant-drop = 0.0\nslices = \"critical\"\n";
-    let (code, r) = check(dir.path(), gates);
+    ctx.gate(format!("{HEAD}{}", gates));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 0, "{}", r["headline"]);
     let g = result(&r, "max-change", "risk=compliance");
     assert_contains(
@@ -159,10 +148,9 @@ fn max_change_works_for_a_median_gate_beside_a_holm_rule() {
 
 #[test]
 fn max_change_reads_replicate_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 300, 0.0, 0.01);
-    let b = std::fs::read_to_string(dir.path().join("b.jsonl")).unwrap();
-    write(dir.path(), "b2.jsonl", &b);
+    let ctx = TestContext::new();
+    data(&ctx, 300, 0.0, 0.01);
+    ctx.write("b2.jsonl", ctx.read("b.jsonl"));
     let gates = format!(
         "{}[[gate]]\nmetric = \"ndcg@10\"\nmax-change = 0.01\n",
         HEAD.replace(
@@ -170,8 +158,8 @@ fn max_change_reads_replicate_runs() {
             "baseline = [\"b.jsonl\", \"b2.jsonl\"]"
         )
     );
-    let gate = write(dir.path(), "r.toml", gates);
-    let r = support::cli::json_exit(&mut check_json(&gate), 0);
+    ctx.gate(gates);
+    let r = ctx.check_json(&[]).expect(0).json();
     let g = result(&r, "max-change", "all");
     assert_eq!(g["status"], "pass", "{g}");
     let c = support::cli::comparison(&r, "ndcg@10", "all");
@@ -180,35 +168,26 @@ fn max_change_reads_replicate_runs() {
 
 #[test]
 fn the_markdown_report_and_the_dump_show_the_rule() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 400, 0.0, 0.01);
-    let gate = gate_file(dir.path(), EQUIVALENCE);
-    let out = exit(
-        rag_gate()
-            .arg("check")
-            .arg(&gate)
-            .args(["--format", "markdown"]),
-        0,
-    );
-    let md = String::from_utf8(out.stdout).unwrap();
+    let ctx = TestContext::new();
+    data(&ctx, 400, 0.0, 0.01);
+    ctx.gate(format!("{HEAD}{EQUIVALENCE}"));
+    let md = ctx.check(&["--format", "markdown"]).expect(0).stdout;
     assert_contains(&md, "| max-change | CI far end ");
     assert_contains(&md, "| inside ±0.0100 | ✅ pass |");
-    let out = exit(rag_gate().arg("check").arg(&gate).arg("--dump-config"), 0);
-    assert_contains(&String::from_utf8(out.stdout).unwrap(), "max-change = 0.01");
+    let dumped = ctx.check(&["--dump-config"]).expect(0).stdout;
+    assert_contains(&dumped, "max-change = 0.01");
 }
 
 #[test]
 fn a_margin_that_is_not_positive_is_refused_at_its_line() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 40, 0.0, 0.01);
+    let ctx = TestContext::new();
+    data(&ctx, 40, 0.0, 0.01);
     for bad in ["0.0", "-0.01", "nan"] {
-        let gate = gate_file(
-            dir.path(),
-            &format!("[[gate]]\nmetric = \"ndcg@10\"\nmax-change = {bad}\n"),
-        );
-        let (code, err) = code_and_stderr(&mut check_json(&gate));
-        assert_eq!(code, Some(2), "{bad}: {err}");
-        assert_contains(&err, "g.toml:12:");
+        ctx.gate(format!(
+            "{HEAD}[[gate]]\nmetric = \"ndcg@10\"\nmax-change = {bad}\n"
+        ));
+        let err = ctx.check_json(&[]).expect(2).stderr;
+        assert_contains(&err, "gate.toml:12:");
         assert_contains(
             &err,
             "[[gate]] #1 (ndcg@10): max-change must be a finite number > 0",

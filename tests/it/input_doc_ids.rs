@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::support;
-use support::cli::{code_and_stderr, json_verdict, rag_gate, warnings, write};
+use support::cli::warnings;
+use support::{toml_path, GateFile, TestContext};
 
 const COVID: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -28,25 +29,30 @@ fn with_docs(file: &str, f: impl Fn(&str, &str) -> String) -> String {
 
 /// The qrels with every doc id prefixed `cord19_` (as MS MARCO's `msmarco_passage_`), and the
 /// runs as they are: their ids lack the prefix.
-fn prefixed_qrels(dir: &Path) -> PathBuf {
+fn prefixed_qrels(ctx: &TestContext) -> PathBuf {
     let text = with_docs(&format!("{COVID}/qrels.covid-round2.txt"), |_, d| {
         format!("cord19_{d}")
     });
-    write(dir, "qrels.txt", text)
+    ctx.write("qrels.txt", text)
 }
 
 #[test]
 fn eval_of_a_run_without_the_qrels_prefix_is_exit_2_naming_the_pairs() {
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = prefixed_qrels(dir.path());
-    let (code, err) = code_and_stderr(rag_gate().arg("eval").arg("--qrels").arg(&qrels).args([
-        "--run",
-        &format!("{COVID}/run.covidex-sim.txt"),
-        "--metrics",
-        "ndcg@10",
-        "--summary",
-    ]));
-    assert_eq!(code, Some(2), "{err}");
+    let ctx = TestContext::new();
+    prefixed_qrels(&ctx);
+    let err = ctx
+        .run(&[
+            "eval",
+            "--qrels",
+            "qrels.txt",
+            "--run",
+            &format!("{COVID}/run.covidex-sim.txt"),
+            "--metrics",
+            "ndcg@10",
+            "--summary",
+        ])
+        .expect(2)
+        .stderr;
     for want in [
         "no retrieved document of the run is in the qrels",
         "every metric would be 0",
@@ -63,27 +69,25 @@ fn eval_of_a_run_without_the_qrels_prefix_is_exit_2_naming_the_pairs() {
 
 #[test]
 fn eval_names_case_when_only_case_differs() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = write(
-        dir.path(),
+    let ctx = TestContext::new();
+    ctx.write(
         "run.txt",
         with_docs(&format!("{COVID}/run.covidex-sim.txt"), |_, d| {
             d.to_uppercase()
         }),
     );
-    let (code, err) = code_and_stderr(
-        rag_gate()
-            .args([
-                "eval",
-                "--qrels",
-                &format!("{COVID}/qrels.covid-round2.txt"),
-                "--metrics",
-                "p@10",
-                "--run",
-            ])
-            .arg(&run),
-    );
-    assert_eq!(code, Some(2), "{err}");
+    let err = ctx
+        .run(&[
+            "eval",
+            "--qrels",
+            &format!("{COVID}/qrels.covid-round2.txt"),
+            "--metrics",
+            "p@10",
+            "--run",
+            "run.txt",
+        ])
+        .expect(2)
+        .stderr;
     assert!(
         err.contains("case, surrounding whitespace or leading zeros differ"),
         "{err}"
@@ -92,29 +96,25 @@ fn eval_names_case_when_only_case_differs() {
 }
 
 /// A gate file over two runs and `qrels`, with a gate on ndcg@10.
-fn gate(dir: &Path, qrels: &Path, base: &Path, cand: &Path) -> PathBuf {
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nqrels = {:?}\nbaseline = {{ run = {:?} }}\ncandidate = {{ run = {:?} }}\n\
-             [bootstrap]\nresamples = 200\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
-            qrels, base, cand
-        ),
-    )
+fn runs(qrels: &Path, base: &Path, cand: &Path) -> GateFile {
+    GateFile::default()
+        .path("qrels", qrels)
+        .input("baseline", format!("{{ run = {} }}", toml_path(base)))
+        .input("candidate", format!("{{ run = {} }}", toml_path(cand)))
+        .resamples(200)
+        .gate("ndcg@10", "max-drop = 0.05")
 }
 
 #[test]
 fn check_of_runs_without_the_qrels_prefix_is_exit_2_not_a_pass() {
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = prefixed_qrels(dir.path());
+    let ctx = TestContext::new();
+    let qrels = prefixed_qrels(&ctx);
     let (b, c) = (
         PathBuf::from(format!("{COVID}/run.covidex-sim.txt")),
         PathBuf::from(format!("{COVID}/run.covidex-t5.txt")),
     );
-    let g = gate(dir.path(), &qrels, &b, &c);
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&g));
-    assert_eq!(code, Some(2), "{err}");
+    ctx.gate(runs(&qrels, &b, &c));
+    let err = ctx.check(&[]).expect(2).stderr;
     assert!(
         err.contains("no retrieved document of the run is in the qrels"),
         "{err}"
@@ -124,7 +124,7 @@ fn check_of_runs_without_the_qrels_prefix_is_exit_2_not_a_pass() {
 
 #[test]
 fn metric_files_whose_judged_at_k_is_0_everywhere_never_pass() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let rows = |judged: f64| -> String {
         (0..40)
             .map(|i| {
@@ -139,15 +139,10 @@ fn metric_files_whose_judged_at_k_is_0_everywhere_never_pass() {
             })
             .collect()
     };
-    write(dir.path(), "b.jsonl", rows(0.0));
-    write(dir.path(), "c.jsonl", rows(0.0));
-    let g = write(
-        dir.path(),
-        "gate.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
-    );
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&g));
-    assert_eq!(code, Some(2), "{err}");
+    ctx.write("b.jsonl", rows(0.0));
+    ctx.write("c.jsonl", rows(0.0));
+    ctx.gate(GateFile::new("b.jsonl", "c.jsonl").gate("ndcg@10", "max-drop = 0.05"));
+    let err = ctx.check(&[]).expect(2).stderr;
     assert!(err.contains("b.jsonl"), "{err}");
     assert!(
         err.contains("judged@10 is 0 on every one of the 40 paired queries"),
@@ -157,12 +152,11 @@ fn metric_files_whose_judged_at_k_is_0_everywhere_never_pass() {
 
 #[test]
 fn a_side_with_far_less_judged_is_a_warning_naming_the_share() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // The candidate writes the doc ids of 25 of its 35 queries another way: those meet nothing
     // (its mean judged@10 is then 0.27 against the baseline's 0.50: not below half, but 25
     // queries have nothing judged where the baseline's top 10 has some).
-    let cand = write(
-        dir.path(),
+    let cand = ctx.write(
         "cand.txt",
         with_docs(&format!("{COVID}/run.covidex-t5.txt"), |q, d| {
             match q.parse::<u32>().unwrap() <= 25 {
@@ -172,13 +166,13 @@ fn a_side_with_far_less_judged_is_a_warning_naming_the_share() {
         }),
     );
     let base = PathBuf::from(format!("{COVID}/run.covidex-sim.txt"));
-    let g = gate(
-        dir.path(),
+    ctx.gate(runs(
         Path::new(&format!("{COVID}/qrels.covid-round2.txt")),
         &base,
         &cand,
-    );
-    let (code, report) = json_verdict(rag_gate().arg("check").arg(&g).args(["--format", "json"]));
+    ));
+    let out = ctx.check_json(&[]);
+    let (code, report) = (out.verdict(), out.json());
     assert_eq!(code, 1, "{report}");
     let w = warnings(&report);
     let found = w

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rag_gate::eval::{evaluate, EvalOptions, Format, Metric};
-use support::cli::{assert_input_error, exit, rag_gate, rag_isolated, run_in, Out};
+use support::cli::{assert_input_error, exit, rag_gate, run_in, Out};
+use support::{GateFile, TestContext};
 
 const METRICS: &str =
     "map,rprec,mrr,p@5,p@10,recall@5,recall@10,recall@100,ndcg@5,ndcg@10,hit@1,hit@5,hit@10";
@@ -170,13 +171,18 @@ fn parquet_metric_tables_give_the_jsonl_report() {
 /// JSONL files with a queries file.
 #[test]
 fn check_reads_mapped_parquet_tables_like_jsonl() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let gate = |inputs: &str| {
-        format!(
-            "[inputs]\n{inputs}\n[slices]\nby = [\"language\"]\non-small-slice = \"warn\"\n\n[bootstrap]\nunit = \"group\"\nresamples = 2000\n\n\
-             [[gate]]\nmetric = \"mrr@5\"\nmax-drop = 0.05\nslices = [\"all\", \"language=en\"]\n"
-        )
+        GateFile::default()
+            .inputs_raw(inputs)
+            .table("slices", "by = [\"language\"]\non-small-slice = \"warn\"")
+            .table("bootstrap", "unit = \"group\"\nresamples = 2000")
+            .gate(
+                "mrr@5",
+                "max-drop = 0.05\nslices = [\"all\", \"language=en\"]",
+            )
+            .to_string()
     };
     let ex = root.join("examples");
     let jsonl = gate(&format!(
@@ -191,14 +197,8 @@ fn check_reads_mapped_parquet_tables_like_jsonl() {
     );
     let parquet = gate(&format!("baseline = {long}\ncandidate = {long}\n"));
     let report = |text: &str| {
-        std::fs::write(dir.path().join("gate.toml"), text).unwrap();
-        let out = exit(
-            rag_gate()
-                .current_dir(dir.path())
-                .args(["check", "gate.toml", "--format", "json"]),
-            0,
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        ctx.gate(text);
+        let v = ctx.check_json(&[]).expect(0).json();
         // The JSONL files carry two more metrics; the mapping reads only mrr@5.
         let mrr: Vec<&serde_json::Value> = v["comparisons"]
             .as_array()
@@ -212,8 +212,11 @@ fn check_reads_mapped_parquet_tables_like_jsonl() {
     assert_eq!(report(&parquet), report(&jsonl));
 }
 
-/// The files of a case, made in a temporary folder from the committed fixtures.
-fn setup(dir: &Path) {
+/// The hostile Parquet files of tests/data/parquet/hostile, the CACM qrels and run, and the
+/// damaged copies made here (text, truncated, huge chunk, rows and list), in a new folder.
+fn hostile_parquet() -> TestContext {
+    let ctx = TestContext::new();
+    let dir = ctx.path();
     let copy = |from: &Path, to: &Path| {
         if from.is_dir() {
             std::fs::create_dir_all(to).unwrap();
@@ -246,6 +249,7 @@ fn setup(dir: &Path) {
     std::fs::write(dir.join("huge-chunk.parquet"), huge(&good, true)).unwrap();
     std::fs::write(dir.join("huge-rows.parquet"), huge(&good, false)).unwrap();
     std::fs::write(dir.join("huge-list.parquet"), huge_list(&good)).unwrap();
+    ctx
 }
 
 /// `good` with a footer declaring a column chunk of 2^40 bytes (`chunk`) or a row group of
@@ -320,12 +324,12 @@ const HOSTILE: &[Hostile] = &[
 
 #[test]
 fn hostile_parquet_runs_exit_2_naming_the_file_and_the_place() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
+    let ctx = hostile_parquet();
     let mut undocumented = Vec::new();
     for (id, run, extra, want) in HOSTILE {
-        let o: Out = rag_isolated(std::time::Duration::from_secs(60))
-            .current_dir(dir.path())
+        let o: Out = ctx
+            .command()
+            .timeout(std::time::Duration::from_secs(60))
             .args([
                 "eval",
                 "--qrels",
@@ -353,14 +357,8 @@ fn hostile_parquet_runs_exit_2_naming_the_file_and_the_place() {
 
 #[test]
 fn a_null_id_in_a_metric_table_names_the_row() {
-    let dir = tempfile::tempdir().unwrap();
-    setup(dir.path());
-    let o: Out = rag_gate()
-        .current_dir(dir.path())
-        .args(["compare", "null_id.parquet", "null_id.parquet"])
-        .output()
-        .unwrap()
-        .into();
+    let ctx = hostile_parquet();
+    let o = ctx.run(&["compare", "null_id.parquet", "null_id.parquet"]);
     assert_input_error(
         &o,
         &["null_id.parquet (row group 1, row 2): column \"query_id\" (the query id) is null"],

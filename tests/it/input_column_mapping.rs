@@ -5,14 +5,12 @@
 
 use crate::support;
 
-use std::path::Path;
-
-use support::cli::{code_and_stderr, exit, json, rag_gate, write};
+use support::{GateFile, TestContext};
 
 const N: usize = 40;
 
 /// rag-gate's own JSONL and the same rows in a ragas-style CSV and a JSONL export.
-fn files(dir: &Path, side: &str, shift: f64) {
+fn files(ctx: &TestContext, side: &str, shift: f64) {
     let mut own = String::new();
     let mut csv = String::from(
         "sample_id,user_input,language,conversation_id,id_based_context_recall,faithfulness\n",
@@ -31,24 +29,31 @@ fn files(dir: &Path, side: &str, shift: f64) {
             i / 2
         ));
     }
-    write(dir, &format!("{side}.jsonl"), own);
-    write(dir, &format!("{side}.ragas.csv"), csv);
-    write(dir, &format!("{side}.export.jsonl"), export);
+    ctx.write(format!("{side}.jsonl"), own);
+    ctx.write(format!("{side}.ragas.csv"), csv);
+    ctx.write(format!("{side}.export.jsonl"), export);
 }
 
-fn setup() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    files(dir.path(), "b", 0.0);
-    files(dir.path(), "c", -0.05);
-    dir
+/// The baseline (`b.*`) and the candidate 0.05 lower (`c.*`), each in the three layouts.
+fn both_sides() -> TestContext {
+    let ctx = TestContext::new();
+    files(&ctx, "b", 0.0);
+    files(&ctx, "c", -0.05);
+    ctx
 }
 
-const GATE_TAIL: &str = "[slices]\nby = [\"lang\"]\n[bootstrap]\nresamples = 500\nunit = \"group\"\n[[gate]]\nmetric = \"recall@5\"\nmax-drop = 0.2\n";
+/// `inputs` (the `[inputs]` lines), by lang and by group, recall@5 gated on a 0.2 drop.
+fn by_lang(inputs: &str) -> GateFile {
+    GateFile::default()
+        .inputs_raw(inputs)
+        .table("slices", "by = [\"lang\"]")
+        .table("bootstrap", "resamples = 500\nunit = \"group\"")
+        .gate("recall@5", "max-drop = 0.2")
+}
 
-fn report(dir: &Path, gate: &str) -> serde_json::Value {
-    let g = write(dir, "gate.toml", gate);
-    let out = exit(rag_gate().arg("check").arg(g).args(["--format", "json"]), 0);
-    let mut r = json(&out.stdout);
+fn report(ctx: &TestContext, inputs: &str) -> serde_json::Value {
+    ctx.gate(by_lang(inputs));
+    let mut r = ctx.check_json(&[]).expect(0).json();
     // The inputs' names differ by construction; everything else must not.
     r["inputs"] = serde_json::Value::Null;
     r
@@ -56,16 +61,13 @@ fn report(dir: &Path, gate: &str) -> serde_json::Value {
 
 #[test]
 fn mapped_csv_and_jsonl_give_the_report_of_the_own_format() {
-    let dir = setup();
-    let own = report(
-        dir.path(),
-        &format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n{GATE_TAIL}"),
-    );
+    let ctx = both_sides();
+    let own = report(&ctx, "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"");
     let ragas = "{ path = \"SIDE.ragas.csv\", id = \"sample_id\", group = \"conversation_id\", slices = { lang = \"language\" }, metrics = { \"recall@5\" = \"id_based_context_recall\" } }";
     let csv = report(
-        dir.path(),
+        &ctx,
         &format!(
-            "[inputs]\nbaseline = {}\ncandidate = {}\n{GATE_TAIL}",
+            "baseline = {}\ncandidate = {}",
             ragas.replace("SIDE", "b"),
             ragas.replace("SIDE", "c")
         ),
@@ -73,9 +75,9 @@ fn mapped_csv_and_jsonl_give_the_report_of_the_own_format() {
     assert_eq!(csv, own);
     let export = "{ path = \"SIDE.export.jsonl\", id = \"example_id\", group = \"thread\", slices = { lang = \"language\" }, metrics = { \"recall@5\" = \"ctx_recall\" } }";
     let jsonl = report(
-        dir.path(),
+        &ctx,
         &format!(
-            "[inputs]\nbaseline = {}\ncandidate = {}\n{GATE_TAIL}",
+            "baseline = {}\ncandidate = {}",
             export.replace("SIDE", "b"),
             export.replace("SIDE", "c")
         ),
@@ -85,26 +87,25 @@ fn mapped_csv_and_jsonl_give_the_report_of_the_own_format() {
 
 #[test]
 fn compare_column_flags_map_the_same() {
-    let dir = setup();
+    let ctx = both_sides();
     let run = |args: &[&str]| {
-        let out = exit(
-            rag_gate()
-                .current_dir(dir.path())
-                .arg("compare")
-                .args(args)
-                .args([
-                    "--by",
-                    "lang",
-                    "--resamples",
-                    "300",
-                    "--unit",
-                    "group",
-                    "--format",
-                    "json",
-                ]),
-            0,
-        );
-        let mut r = json(&out.stdout);
+        let flags = [
+            "--by",
+            "lang",
+            "--resamples",
+            "300",
+            "--unit",
+            "group",
+            "--format",
+            "json",
+        ];
+        let args: Vec<&str> = ["compare"]
+            .iter()
+            .chain(args)
+            .chain(&flags)
+            .copied()
+            .collect();
+        let mut r = ctx.run(&args).expect(0).json();
         r["inputs"] = serde_json::Value::Null;
         r
     };
@@ -126,7 +127,7 @@ fn compare_column_flags_map_the_same() {
 
 #[test]
 fn a_mapping_to_a_missing_column_names_it_the_key_and_the_file() {
-    let dir = setup();
+    let ctx = both_sides();
     for (gate, want) in [
         (
             "baseline = { path = \"b.ragas.csv\", id = \"sample_id\", metrics = { \"recall@5\" = \"context_recall\" } }\ncandidate = \"c.jsonl\"",
@@ -145,19 +146,20 @@ fn a_mapping_to_a_missing_column_names_it_the_key_and_the_file() {
             "a column mapping (id, group, slices, metrics) applies to `path` tables, not to runs",
         ),
     ] {
-        let g = write(dir.path(), "gate.toml", format!("[inputs]\n{gate}\n{GATE_TAIL}"));
-        let (code, err) = code_and_stderr(rag_gate().arg("check").arg(g));
-        assert_eq!(code, Some(2), "{err}");
+        ctx.gate(by_lang(gate));
+        let err = ctx.check(&[]).expect(2).stderr;
         assert!(err.contains(want), "{gate}\n{err}");
     }
-    let (code, err) = code_and_stderr(rag_gate().current_dir(dir.path()).args([
-        "compare",
-        "b.ragas.csv",
-        "c.ragas.csv",
-        "--column",
-        "recall@5",
-    ]));
-    assert_eq!(code, Some(2));
+    let err = ctx
+        .run(&[
+            "compare",
+            "b.ragas.csv",
+            "c.ragas.csv",
+            "--column",
+            "recall@5",
+        ])
+        .expect(2)
+        .stderr;
     assert!(
         err.contains("--column recall@5: expected ROLE=COLUMN"),
         "{err}"

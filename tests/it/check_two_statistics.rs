@@ -4,9 +4,8 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
-
-use support::cli::{assert_contains, exit, json, json_verdict, rag_gate, write};
+use support::cli::assert_contains;
+use support::TestContext;
 
 const GATES: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\
 [bootstrap]\nresamples = 2000\n\
@@ -17,7 +16,8 @@ const GATES: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n
 
 /// 120 queries: the slowest sixth of the baseline gets 80 ms slower, the rest 10 ms faster (the
 /// mean barely moves, the p95 jumps); nDCG rises by 0.01 everywhere.
-fn fixture(dir: &Path) -> PathBuf {
+fn fixture() -> TestContext {
+    let ctx = TestContext::new();
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..120 {
         let lat = 100.0 + (i * 37 % 120) as f64;
@@ -31,24 +31,16 @@ fn fixture(dir: &Path) -> PathBuf {
             ndcg + 0.01
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
-    write(dir, "g.toml", GATES)
-}
-
-fn check(gate: &Path, format: &str) -> String {
-    let out = exit(
-        rag_gate().arg("check").arg(gate).args(["--format", format]),
-        1,
-    );
-    String::from_utf8(out.stdout).unwrap()
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.gate(GATES);
+    ctx
 }
 
 #[test]
 fn each_statistic_is_its_own_comparison_in_the_json() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = fixture(dir.path());
-    let r = json(check(&gate, "json").as_bytes());
+    let ctx = fixture();
+    let r = ctx.check_json(&[]).expect(1).json();
     let keys: Vec<(String, String)> = r["comparisons"]
         .as_array()
         .unwrap()
@@ -91,9 +83,8 @@ fn each_statistic_is_its_own_comparison_in_the_json() {
 
 #[test]
 fn text_markdown_and_html_name_the_statistic_beside_the_metric() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = fixture(dir.path());
-    let text = check(&gate, "text");
+    let ctx = fixture();
+    let text = ctx.check(&[]).expect(1).stdout;
     for want in [
         "latency_ms mean",
         "latency_ms p95",
@@ -103,7 +94,7 @@ fn text_markdown_and_html_name_the_statistic_beside_the_metric() {
         assert_contains(&text, want);
     }
     assert_contains(text.lines().next().unwrap(), "FAIL: latency_ms p95 rose");
-    let md = check(&gate, "markdown");
+    let md = ctx.check(&["--format", "markdown"]).expect(1).stdout;
     for want in [
         "`latency_ms` mean",
         "`latency_ms` p95",
@@ -112,16 +103,8 @@ fn text_markdown_and_html_name_the_statistic_beside_the_metric() {
     ] {
         assert_contains(&md, want);
     }
-    let html = dir.path().join("r.html");
-    exit(
-        rag_gate()
-            .arg("check")
-            .arg(&gate)
-            .arg("--export-html")
-            .arg(&html),
-        1,
-    );
-    let html = std::fs::read_to_string(html).unwrap();
+    ctx.check(&["--export-html", "r.html"]).expect(1);
+    let html = ctx.read("r.html");
     for want in [
         "<code>latency_ms</code> mean",
         "<code>latency_ms</code> p95",
@@ -133,22 +116,14 @@ fn text_markdown_and_html_name_the_statistic_beside_the_metric() {
 
 #[test]
 fn the_mean_can_fail_while_the_p95_passes() {
-    let dir = tempfile::tempdir().unwrap();
-    fixture(dir.path());
+    let ctx = fixture();
     // A tight bar on the mean, a loose one on the p95.
-    let gate = write(
-        dir.path(),
-        "g2.toml",
+    ctx.gate(
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
          [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-mean = 100\n\
          [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = false\nmax-mean = 1000\n",
     );
-    let (code, r) = json_verdict(
-        rag_gate()
-            .arg("check")
-            .arg(&gate)
-            .args(["--format", "json"]),
-    );
+    let (code, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 1);
     let passed: Vec<(&str, bool)> = r["gates"]
         .as_array()
@@ -168,41 +143,29 @@ fn the_mean_can_fail_while_the_p95_passes() {
 
 #[test]
 fn dump_config_round_trips_two_statistics_on_one_metric() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = fixture(dir.path());
-    let dump = |g: &Path| {
-        let out = exit(rag_gate().arg("check").arg(g).arg("--dump-config"), 0);
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let first = dump(&gate);
+    let ctx = fixture();
+    let dump = |gate: &str| ctx.check_file(gate, &["--dump-config"]).expect(0).stdout;
+    let first = dump(support::GATE);
     assert_eq!(first.matches("statistic = \"p95\"").count(), 1, "{first}");
     assert_eq!(
         first.matches("statistic = \"median\"").count(),
         1,
         "{first}"
     );
-    let again = write(dir.path(), "dumped.toml", &first);
-    assert_eq!(dump(&again), first);
+    ctx.write("dumped.toml", &first);
+    assert_eq!(dump("dumped.toml"), first);
 }
 
 #[test]
 fn two_gates_on_one_statistic_are_one_comparison() {
-    let dir = tempfile::tempdir().unwrap();
-    fixture(dir.path());
-    let gate = write(
-        dir.path(),
-        "g3.toml",
+    let ctx = fixture();
+    ctx.gate(
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.1\n\
          [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-mean = 1000\n",
     );
-    let (code, r) = json_verdict(
-        rag_gate()
-            .arg("check")
-            .arg(&gate)
-            .args(["--format", "json"]),
-    );
+    let (code, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 0, "{}", r["headline"]);
     assert_eq!(r["comparisons"].as_array().unwrap().len(), 2);
     assert!(r["gates"]
@@ -211,24 +174,20 @@ fn two_gates_on_one_statistic_are_one_comparison() {
         .iter()
         .all(|g| g["family_size"] == 2 && g["statistic"] == "mean"));
     // One statistic per metric: names stay as they were, without the statistic.
-    let text = String::from_utf8(exit(rag_gate().arg("check").arg(&gate), 0).stdout).unwrap();
+    let text = ctx.check(&[]).expect(0).stdout;
     assert!(!text.contains("ndcg@10 mean"), "{text}");
 }
 
 #[test]
 fn two_directions_on_one_metric_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    fixture(dir.path());
-    let gate = write(
-        dir.path(),
-        "g4.toml",
+    let ctx = fixture();
+    ctx.gate(
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\
          [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-mean = 200\n\
          [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = true\nmax-mean = 230\n",
     );
-    let out = exit(rag_gate().arg("check").arg(&gate), 2);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_contains(&err, "g4.toml:8:1");
+    let err = ctx.check(&[]).expect(2).stderr;
+    assert_contains(&err, "gate.toml:8:1");
     assert_contains(
         &err,
         "[[gate]] #2 (latency_ms): higher-is-better must match gate #1",
