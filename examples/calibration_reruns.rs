@@ -2,11 +2,13 @@
 //! its author re-triggers the check up to 1, 3 or 10 times (re-runs, empty commits, amends and
 //! rebases, in turn) and stops at the first pass.
 //!
-//!     nice -n 10 cargo run --release --example calibration_reruns [-- SETS RESAMPLES DATA_SEED [STATISTIC [SHIFT]]]
+//!     nice -n 10 cargo run --release --example calibration_reruns [-- SETS RESAMPLES DATA_SEED [STATISTIC [SHIFT [levels]]]]
 //!
 //! STATISTIC is the gated statistic (`mean`, the default; `median`; `p95`), SHIFT the true
 //! change (`margin`, the default: exactly at the gate's margin, where a pass is a false pass;
-//! `zero`: an honest pull request that changes nothing, where a fail is friction).
+//! `zero`: an honest pull request that changes nothing, where a fail is friction; `gain`: an
+//! honest one better by half the margin). `levels`: only the two pooled columns (the level
+//! spent over the attempts, and not), which are all the level rule changes.
 //!
 //! Each set is one pull request of 200 queries.
 //! - `mean`: a baseline uniform in [0.3, 0.7] (one run, no noise), and a candidate system whose
@@ -26,7 +28,11 @@
 //! (`publish::across_runs`), the earlier attempts pooled (`check::analyze_with`), the next state
 //! written within its budget and read back. Compared:
 //! - pooled: attempts keyed by the pull request's change (what rag-gate does: every trigger is
-//!   an attempt of one candidate);
+//!   an attempt of one candidate), each judged at the level left after the candidate's failing
+//!   attempts (`stats::spending`);
+//! - pooled, level not spent: the same, every attempt judged at the configured level (the rule
+//!   before the spending; obtained by handing the analysis the earlier attempts with their
+//!   verdicts read as passes, the only thing the level reads);
 //! - averaged: each query's value averaged over the attempts so far, judged as one run (what
 //!   "average the attempts, then apply the rule" gives; for a mean it is the pooled verdict, for
 //!   a quantile it judges another quantity: the averaged values spread less than one run's);
@@ -116,11 +122,31 @@ const TRIGGERS: [(&str, bool); 4] = [
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
     Pooled,
+    Unspent,
     Averaged,
     Fresh,
 }
 
-const MODES: [Mode; 3] = [Mode::Pooled, Mode::Averaged, Mode::Fresh];
+const MODES: [Mode; 4] = [Mode::Pooled, Mode::Unspent, Mode::Averaged, Mode::Fresh];
+const HEADS: [&str; 4] = [
+    "pooled, level spent",
+    "pooled, level not spent",
+    "averaged per query",
+    "fresh (each attempt alone)",
+];
+
+/// `earlier` as the rule before the spending judged it: every attempt at the configured level
+/// (the level reads nothing else of the earlier verdicts).
+fn unspent(mut earlier: rag_gate::model::looks::Earlier) -> rag_gate::model::looks::Earlier {
+    for a in &mut earlier.attempts {
+        a.verdict = Verdict::Pass;
+    }
+    if let Some(s) = earlier.summary.as_mut() {
+        let n: u32 = s.verdicts.values().sum();
+        s.verdicts = [("pass".to_string(), n)].into_iter().collect();
+    }
+    earlier
+}
 
 /// Each attempt's verdict (pass?), `max` attempts of `set`.
 fn verdicts(dir: &std::path::Path, set: &Set, max: usize, mode: Mode, seed: u64) -> Vec<bool> {
@@ -161,11 +187,12 @@ fn verdicts(dir: &std::path::Path, set: &Set, max: usize, mode: Mode, seed: u64)
         let cfg = rag_gate::config::load(&dir.join("gate.toml")).unwrap();
         let earlier = match mode {
             Mode::Pooled => history.earlier(),
+            Mode::Unspent => unspent(history.earlier()),
             _ => Default::default(),
         };
         let a = rag_gate::check::analyze_with(&cfg, &earlier).unwrap();
         out.push(a.report.verdict == Verdict::Pass);
-        if mode == Mode::Pooled {
+        if matches!(mode, Mode::Pooled | Mode::Unspent) {
             let mut next = history
                 .next(&a.report, earlier.attempt.max(1), (&a.own, &a.extra))
                 .unwrap();
@@ -186,8 +213,10 @@ struct Set {
 }
 
 /// One set's baseline (written) and candidate's expected values.
-fn make_set(kind: Kind, honest: bool, rng: &mut ChaCha8Rng, dir: &std::path::Path) -> Set {
-    let margin = if honest { 0.0 } else { kind.margin() };
+/// `shift`: the true change as a multiple of the margin, worse (1: at the margin; 0: none;
+/// −0.5: better by half of it).
+fn make_set(kind: Kind, shift: f64, rng: &mut ChaCha8Rng, dir: &std::path::Path) -> Set {
+    let margin = shift * kind.margin();
     if kind == Kind::Mean {
         let base: Vec<f64> = (0..QUERIES)
             .map(|_| 0.3 + 0.4 * rng.random::<f64>())
@@ -237,15 +266,29 @@ fn main() {
         Some("p95") => Kind::P95,
         Some(other) => panic!("unknown statistic {other}: mean, median or p95"),
     };
-    let honest = all.iter().any(|a| a == "zero");
+    let shift = if all.iter().any(|a| a == "zero") {
+        0.0
+    } else if all.iter().any(|a| a == "gain") {
+        -0.5
+    } else {
+        1.0
+    };
+    let honest = shift < 1.0;
+    let modes: Vec<usize> = if all.iter().any(|a| a == "levels") {
+        vec![0, 1]
+    } else {
+        (0..MODES.len()).collect()
+    };
     let (name, m) = (kind.metric(), kind.margin());
     let stat = match kind {
         Kind::Mean => "mean",
         Kind::Median => "median",
         Kind::P95 => "p95",
     };
-    let truth = if honest {
+    let truth = if shift == 0.0 {
         "0: honest".to_string()
+    } else if honest {
+        format!("better by {}: honest", m / 2.0)
     } else {
         "at the margin".to_string()
     };
@@ -264,15 +307,15 @@ fn main() {
     .unwrap();
     let max = *TRIES.iter().max().unwrap();
     // passes[mode][set]: each attempt's verdict.
-    let mut passes: [Vec<Vec<bool>>; 3] = Default::default();
+    let mut passes: [Vec<Vec<bool>>; 4] = Default::default();
     let t = std::time::Instant::now();
     for s in 0..sets {
         let mut rng =
             ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(s as u64));
-        let set = make_set(kind, honest, &mut rng, dir.path());
+        let set = make_set(kind, shift, &mut rng, dir.path());
         let attempt_seed: u64 = rng.random();
-        for (i, mode) in MODES.into_iter().enumerate() {
-            passes[i].push(verdicts(dir.path(), &set, max, mode, attempt_seed));
+        for &i in &modes {
+            passes[i].push(verdicts(dir.path(), &set, max, MODES[i], attempt_seed));
         }
     }
     let rate = |k: usize| {
@@ -280,28 +323,41 @@ fn main() {
         let se = (p * (1.0 - p) / sets as f64).sqrt();
         format!("{:.1}% ± {:.1} ({k}/{sets})", 100.0 * p, 100.0 * se)
     };
+    let heads: Vec<&str> = modes.iter().map(|&i| HEADS[i]).collect();
+    let table = |title: &str, first: &str, count: &dyn Fn(&[bool], usize) -> bool| {
+        println!("{title}");
+        println!("| {first} | {} |", heads.join(" | "));
+        println!("|---|{}", "---|".repeat(heads.len()));
+        for tries in TRIES {
+            let cells: Vec<String> = modes
+                .iter()
+                .map(|&i| rate(passes[i].iter().filter(|v| count(v, tries)).count()))
+                .collect();
+            println!("| {tries} | {} |", cells.join(" | "));
+        }
+    };
     if honest {
-        println!("blocked (exit 1) on attempt k of an honest pull request:");
-        println!("| attempt | pooled (keyed by the change) | averaged per query | fresh (each attempt alone) |");
+        table(
+            "blocked (exit 1) on attempt k of an honest pull request:",
+            "attempt",
+            &|v, k| !v[k - 1],
+        );
+        table(
+            "still blocked after k tries of an honest pull request (no pass among them):",
+            "tries",
+            &|v, k| v[..k].iter().all(|&p| !p),
+        );
+        table(
+            "blocked on attempt k of an honest pull request whose first attempt failed, of all sets:",
+            "attempt",
+            &|v, k| !v[0] && !v[k - 1],
+        );
     } else {
-        println!("false pass at the margin within k tries (stopping at the first pass):");
-        println!("| tries | pooled (keyed by the change) | averaged per query | fresh (each attempt alone) |");
-    }
-    println!("|---|---|---|---|");
-    for tries in TRIES {
-        let cells: Vec<String> = (0..3)
-            .map(|i| {
-                let k = passes[i]
-                    .iter()
-                    .filter(|v| match honest {
-                        true => !v[tries - 1],
-                        false => v[..tries].iter().any(|&p| p),
-                    })
-                    .count();
-                rate(k)
-            })
-            .collect();
-        println!("| {tries} | {} |", cells.join(" | "));
+        table(
+            "false pass at the margin within k tries (stopping at the first pass):",
+            "tries",
+            &|v, k| v[..k].iter().any(|&p| p),
+        );
     }
     eprintln!("{:.0} s", t.elapsed().as_secs_f64());
 }

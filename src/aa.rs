@@ -108,6 +108,7 @@ fn config(args: &AaArgs) -> Result<Config> {
             unit: Unit::Query,
             unit_span: None,
             method: Method::Percentile,
+            failed_attempts: 0,
         },
         slices: Slices::reported_by(&args.by),
         report: ReportSettings {

@@ -324,6 +324,8 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
     let metrics = choose_metrics(cfg, base, cand, &shared)?;
     let protocol = check_protocol(cfg, &inputs.base, &inputs.cand, &metrics)?;
     let (mut paired, own, pooled) = pair_inputs(cfg, &inputs, &metrics, earlier)?;
+    let spent = spent_config(cfg, pooled.failed);
+    let cfg = spent.as_ref().unwrap_or(cfg);
     paired
         .warnings
         .splice(0..0, earlier.warnings.iter().cloned());
@@ -389,6 +391,16 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
         holes,
         own,
         extra: pooling.extra(),
+    })
+}
+
+/// A re-run after `failed` failing attempts of its candidate is judged at the spent level
+/// (`verdict::spent`); None: the configuration as it is.
+fn spent_config(cfg: &Config, failed: u32) -> Option<Config> {
+    (failed > 0).then(|| {
+        let mut c = cfg.clone();
+        c.bootstrap.failed_attempts = failed;
+        c
     })
 }
 

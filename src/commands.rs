@@ -527,6 +527,7 @@ pub fn compare_config(args: &CompareArgs) -> Result<Config> {
             unit: args.unit.into(),
             unit_span: None,
             method: args.method.into(),
+            failed_attempts: 0,
         },
         slices: Slices::reported_by(&args.by),
         report: ReportSettings {

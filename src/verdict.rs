@@ -51,6 +51,7 @@ pub mod no_op;
 pub mod resolution;
 mod rules;
 mod run_rules;
+pub mod spent;
 
 pub use headline::{check_line, headline, headline_at};
 pub use rules::{difference, equivalent, label, oriented};
@@ -270,7 +271,14 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
             let Some(t) = threshold(gate, rule) else {
                 continue;
             };
+            // A re-run after failing attempts: the rules that need evidence read the interval
+            // at the spent level.
+            let widened = spent::view(cfg, rule, c);
+            let c = widened.as_ref().unwrap_or(c);
             let mut r = rules::apply(gate.index, rule, t, c, p_adj, alpha);
+            if widened.is_some() {
+                r.detail.push_str(&spent::words(cfg));
+            }
             r.family_size = family.len();
             if is_statistical(rule) && reads_untouched(cfg, rule, &mut r, c) {
                 out.results.push(r);

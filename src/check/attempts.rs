@@ -7,13 +7,15 @@
 //! says so. A median or p95 gate reads the attempts' runs stacked (every value of every run:
 //! `stats::harrell_davis::pooled_difference`); the summarised attempts, folded into per-query
 //! means past the state's cap, are runs to a mean but not to a quantile, and the report says
-//! which attempts a quantile read.
+//! which attempts a quantile read. Each earlier attempt that did not pass spends the level
+//! this one is judged at (`stats::spending`): the count goes to the analysis and the report.
 
 use crate::config::Config;
 use crate::load::{MetricTable, QueryRow};
 use crate::model::looks::{
     AttemptValues, AttemptsReport, Earlier, EarlierSummary, EarlierVerdict, SummarisedAttempts,
 };
+use crate::model::Verdict;
 use crate::pair::Paired;
 
 /// The earlier attempts as the analysis uses them.
@@ -28,6 +30,10 @@ pub struct Pooled {
     /// (it is the first attempt's) unless what the other rules read differs.
     pub identical: bool,
     pub warnings: Vec<String>,
+    /// The earlier attempts of the candidate that did not pass (their verdicts as the signed
+    /// state keeps them; 0 when every attempt had these very results), and the runs the state
+    /// lost: what this attempt's level is spent by (`stats::spending`).
+    pub failed: u32,
 }
 
 pub use crate::model::looks::ids_hash;
@@ -61,6 +67,8 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         report: None,
         identical: false,
         warnings: Vec::new(),
+        // Runs the state lost count as failing attempts, a first attempt's too.
+        failed: earlier.unaccounted,
     };
     let first_attempt = earlier.attempts.is_empty() && earlier.summary.is_none();
     let (Some(commit), false) = (&earlier.commit, first_attempt) else {
@@ -102,9 +110,16 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         .map_or(0, |(s, _)| s.distinct);
     let pooled = shown.iter().filter(|s| s.results == "pooled").count();
     let runs = 1 + pooled + folded as usize;
+    // Every look that did not pass spends the level; a deterministic re-run adds no look.
+    if !out.identical {
+        out.failed = out.failed.saturating_add(failed_looks(earlier));
+    }
+    let confidence = crate::stats::spending::spent_confidence(cfg.bootstrap.confidence, out.failed);
     out.report = Some(AttemptsReport {
         commit: commit.clone(),
         attempt: earlier.attempt.max(1),
+        failed_before: out.failed,
+        confidence,
         runs,
         earlier: shown,
         summarised: summarised.map(|(s, results)| SummarisedAttempts {
@@ -118,6 +133,24 @@ pub fn pool(cfg: &Config, earlier: &Earlier, paired: &Paired, own: &AttemptValue
         pooled: Vec::new(),
     });
     out
+}
+
+/// The earlier attempts that did not pass, kept and folded alike (their verdicts as the signed
+/// state records them).
+fn failed_looks(earlier: &Earlier) -> u32 {
+    let folded: u32 = earlier.summary.as_ref().map_or(0, |s| {
+        s.verdicts
+            .iter()
+            .filter(|(v, _)| v.as_str() != Verdict::Pass.as_str())
+            .map(|(_, n)| *n)
+            .sum()
+    });
+    let kept = earlier
+        .attempts
+        .iter()
+        .filter(|a| a.verdict != Verdict::Pass)
+        .count() as u32;
+    folded.saturating_add(kept)
 }
 
 /// How one earlier attempt is judged ("identical", "lost" or "pooled"); a pooled

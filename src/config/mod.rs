@@ -262,6 +262,10 @@ pub struct Bootstrap {
     /// Where the gate file sets `unit`, for errors about it.
     pub unit_span: Option<Range<usize>>,
     pub method: Method,
+    /// A re-run after attempts of the same candidate that did not pass (`check --comment`): how
+    /// many did. Its `max-drop` / `max-change` rules are judged at the spent level
+    /// (`stats::spending`); 0, never set by a gate file: the configured `confidence`.
+    pub failed_attempts: u32,
 }
 
 /// The slices a gate applies to.

@@ -239,6 +239,7 @@ fn bootstrap_settings(src: &SourceText, b: &RawBootstrap) -> Result<Bootstrap> {
         unit: b.unit.as_ref().map_or(Unit::Query, |u| *u.get_ref()),
         unit_span: b.unit.as_ref().map(|u| u.span()),
         method: b.method.unwrap_or(DEFAULT_METHOD),
+        failed_attempts: 0,
     })
 }
 

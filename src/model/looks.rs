@@ -116,6 +116,9 @@ pub struct Earlier {
     pub summary: Option<EarlierSummary>,
     /// Warnings from reading the state (a state that failed its check, a lost attempt).
     pub warnings: Vec<String>,
+    /// Runs of the request the forge lists that the state holds no record of (it was removed,
+    /// or replaced by an older one): counted as attempts that did not pass.
+    pub unaccounted: u32,
 }
 
 /// The oldest attempts of a candidate as the state keeps them past its cap: their verdicts
@@ -198,6 +201,12 @@ pub struct AttemptsReport {
     pub commit: String,
     /// This attempt's number (1 for the first check of the commit).
     pub attempt: u32,
+    /// The earlier attempts of the candidate that did not pass (0 when all passed, or when
+    /// every attempt had these very results).
+    pub failed_before: u32,
+    /// The two-sided confidence this attempt's `max-drop` / `max-change` rules are judged at:
+    /// the configured one, spent by `failed_before` (`stats::spending`).
+    pub confidence: f64,
     /// Distinct results the verdict is judged on (identical attempts count once).
     pub runs: usize,
     /// The attempts before this one, oldest first (past the state's cap, the newest ones; the

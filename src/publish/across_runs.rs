@@ -51,6 +51,9 @@ pub struct History {
     /// `--comment-mode on-failure`: a passing run posts nothing, so a missing state says
     /// nothing about a removal.
     pub may_skip: bool,
+    /// Runs of the request the forge lists that the state cannot account for (it was removed,
+    /// or replaced by an older one): each spends the level as a failing attempt would.
+    pub unaccounted: u32,
 }
 
 /// Reads this gate's sticky comment (best effort: a failure is a warning, and the check runs
@@ -81,8 +84,9 @@ pub fn read(args: &PublishArgs, env: &GithubEnv) -> History {
                      and looks are not counted"
                 )),
             }
-            if let Some((warning, replayed)) = h.rolled_back() {
+            if let Some((warning, replayed, lost)) = h.rolled_back() {
                 h.warnings.push(warning);
+                h.unaccounted = lost;
                 if replayed {
                     h.state = None;
                 }
@@ -124,7 +128,7 @@ impl History {
     /// With a state key, on GitHub's re-run of a run (`RUN_ID/ATTEMPT`, attempt 2 or more): the
     /// warning when the state holds no earlier attempt of that run, which a re-run always
     /// follows: the state (or the comment) was removed, or replaced by an older one.
-    fn vanished(&self) -> Option<String> {
+    fn vanished(&self) -> Option<(String, u32)> {
         self.ctx.key.as_ref()?;
         let (id, attempt) = self.ctx.run.as_deref()?.split_once('/')?;
         let attempt: u32 = attempt.parse().ok().filter(|&a| a > 1)?;
@@ -142,13 +146,14 @@ impl History {
             .map(|k| k.to_string())
             .collect();
         (!missing.is_empty()).then(|| {
-            format!(
+            let w = format!(
                 "this is attempt {attempt} of CI run {id}, but the sticky comment's signed state \
                  holds no record of its attempt(s) {}: the state or the comment was removed, or \
                  replaced by an older one (or that attempt stopped before it posted); what it \
-                 lost is not counted",
+                 lost is not pooled, and each lost attempt spends the level as a failing one",
                 missing.join(", ")
-            )
+            );
+            (w, missing.len() as u32)
         })
     }
 
@@ -156,7 +161,8 @@ impl History {
     /// when the state went back in time (a run that finished after the one that wrote it; the
     /// state is then a replay, not trusted: `true`) or disappeared (no state, but earlier runs
     /// finished), or when the forge could not say.
-    fn rolled_back(&self) -> Option<(String, bool)> {
+    /// Also how many runs the state cannot account for.
+    fn rolled_back(&self) -> Option<(String, bool, u32)> {
         self.ctx.key.as_ref()?;
         let standing = match self.ctx.standing.as_ref()? {
             Ok(s) => s,
@@ -166,7 +172,7 @@ impl History {
                      forge's runs ({why}): a state removed, or replaced by an older one, would \
                      go unnoticed"
                 );
-                return Some((w, false));
+                return Some((w, false, 0));
             }
         };
         let mut before: Vec<u64> = standing
@@ -190,23 +196,25 @@ impl History {
                         "the sticky comment's signed state was last written by {}, but {} of \
                          this request finished after it (this is {}): the state was replaced \
                          by an older one (or those runs stopped before they posted); it is not \
-                         trusted, and this verdict is judged without the request's history",
+                         trusted, and this verdict is judged without the request's history (each \
+                         run it cannot account for spends the level as a failing attempt)",
                         named(src, &[r.number]),
                         named(src, &newer),
                         named(src, &[now]),
                     );
-                    (w, true)
+                    (w, true, newer.len() as u32)
                 })
             }
             None if self.warnings.is_empty() && !self.may_skip && !before.is_empty() => {
                 let w = format!(
                     "the sticky comment holds no state, but {} of this request finished before \
                      this one ({}): the state or the comment was removed (or those runs stopped \
-                     before they posted); this verdict is judged without the request's history",
+                     before they posted); this verdict is judged without the request's history \
+                     (each of those runs spends the level as a failing attempt)",
                     named(src, &before),
                     named(src, &[now]),
                 );
-                Some((w, false))
+                Some((w, false, before.len() as u32))
             }
             None => None,
         }
@@ -220,6 +228,7 @@ impl History {
             attempts: Vec::new(),
             summary: None,
             warnings: self.warnings.clone(),
+            unaccounted: self.unaccounted,
         };
         if let (Some(_), Some(Err(why))) = (&self.ctx.commit, &self.ctx.change) {
             e.warnings.push(format!(
@@ -227,7 +236,10 @@ impl History {
                  listed ({why}); an empty commit, an amend or a rebase starts a new count"
             ));
         }
-        e.warnings.extend(self.vanished());
+        if let Some((w, lost)) = self.vanished() {
+            e.warnings.push(w);
+            e.unaccounted += lost;
+        }
         let look = self
             .state
             .as_ref()

@@ -1,5 +1,6 @@
 //! The pull request across runs in text, Markdown and HTML: the attempt line of a re-run ("attempt
-//! 3 of abc1234: judged on 3 runs (earlier verdicts FAIL, FAIL)") and the history of looks (one
+//! 3 of abc1234: judged on 3 runs (earlier verdicts FAIL, FAIL) at 99.875%, the level left after
+//! 2 earlier attempts that did not pass …") and the history of looks (one
 //! row per pushed commit: its attempts, verdict and gated estimates), with the flag for a
 //! fail → pass by changes within the noise. "" when the report has neither, so other reports do
 //! not change.
@@ -38,6 +39,7 @@ pub fn attempt_line(a: &AttemptsReport) -> String {
         },
         verdicts.join(", ")
     );
+    s.push_str(&level_words(a));
     if let Some(f) = &a.summarised {
         let counts: Vec<String> = f
             .verdicts
@@ -83,6 +85,26 @@ pub fn attempt_line(a: &AttemptsReport) -> String {
     }
     s.push_str(&beyond_results(a));
     s
+}
+
+/// The level the attempt was judged at: " at 95%", or after failing attempts " at 99.875%,
+/// the level left after 2 earlier attempts that did not pass (max-drop and max-change;
+/// stats::spending)".
+fn level_words(a: &AttemptsReport) -> String {
+    let level = crate::verdict::spent::level(a.confidence);
+    if a.failed_before == 0 {
+        return format!(" at {level}");
+    }
+    format!(
+        " at {level}, the level left after {} that did not pass or {} lost (its max-drop and \
+         max-change rules)",
+        crate::numbers::count(
+            a.failed_before as usize,
+            "earlier attempt",
+            "earlier attempts"
+        ),
+        if a.failed_before == 1 { "was" } else { "were" }
+    )
 }
 
 /// The rules beyond the per-query results: how the pooled ones read the attempts, and which

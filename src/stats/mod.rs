@@ -27,6 +27,8 @@
 //!   bit as the portable loops).
 //! - `page_rows`: the engine's row tables on 2 MiB pages where the system offers them (fewer
 //!   page translations per random draw; the same bytes).
+//! - `spending`: the level a re-run after failing attempts of one candidate is judged at (the
+//!   error spent over the attempts, Bonferroni over the looks; Lan & DeMets 1983).
 //! - `holm`: Holm–Bonferroni adjusted p-values (Holm 1979).
 //! - `ppi`: prediction-powered inference of a mean (delta) from judge labels corrected by a few
 //!   human labels, PPI++ weighting and the analytic interval (Angelopoulos et al. 2023).
@@ -74,6 +76,7 @@ pub mod quantile_window;
 pub mod signflip;
 pub mod simd;
 pub mod small_sample;
+pub mod spending;
 pub mod spread_columns;
 pub mod statistic;
 pub mod streams;

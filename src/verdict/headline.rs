@@ -468,6 +468,11 @@ fn max_drop_reason(worst: &GateResult, c: &Comparison, ci: &str) -> String {
     };
     let margin = worst.threshold.abs();
     let name = shown(&c.name_with_statistic());
+    // A re-run judged at the spent level: the bound it read, beside the configured interval.
+    let ci = match super::spent::judged_level(&worst.detail) {
+        Some(level) => format!("{ci} (judged at {level}: {})", signed(worst.value)),
+        None => ci.to_string(),
+    };
     if drop_of(Some(c)) > margin {
         format!(
             "{name} {dropped} {} {ci} on {} (allowed {drop} {})",

@@ -88,6 +88,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "fn rerun_fail_to_pass_of_one_change_is_flagged_whatever_the_move()",
     ),
     (
+        "rerun-level-spent",
+        "tests/it/hostile_reruns.rs",
+        "fn rerun_level_spent_over_every_trigger()",
+    ),
+    (
         "rerun-thousand-attempts",
         "tests/it/hostile_reruns.rs",
         "fn rerun_thousand_attempts_keep_the_marker_the_verdict_and_the_count()",

@@ -1495,3 +1495,104 @@ fn rerun_quantile_past_the_cap_says_what_it_reads() {
         "{w}"
     );
 }
+
+/// Class `rerun-level-spent`: each attempt of one change that did not pass spends the level
+/// the next is judged at, however it was triggered (a CI re-run, an empty commit, an amend, a
+/// rebase, a force-push of the same change), and the attempt line and the gate row say which
+/// attempt it is and the level it read; a removed state spends the level too.
+#[test]
+fn rerun_level_spent_over_every_trigger() {
+    let key = Some("s3cret-state-key");
+    let repo = Repo::plain();
+    *repo.files.borrow_mut() = Some(listing("5e5e5"));
+    let one = repo.check('a', (1, 1), &candidate(-0.03, 71), key);
+    assert_eq!(one.code, 1, "{}", one.report["gates"]);
+    assert!(one.report.get("attempts").is_none());
+    // The same change, re-triggered: (head, CI run and attempt); each fails again.
+    let triggers = [
+        ("CI re-run", 'a', (1, 2)),
+        ("empty commit", 'b', (2, 1)),
+        ("amend", 'c', (3, 1)),
+        ("rebase", 'd', (4, 1)),
+        ("force-push", 'e', (5, 1)),
+    ];
+    for (k, (what, sha, run)) in triggers.into_iter().enumerate() {
+        let failed = k as u32 + 1;
+        let r = repo.check(sha, run, &candidate(-0.03, 72 + k as u64), key);
+        let a = &r.report["attempts"];
+        assert_eq!(a["attempt"], json!(failed + 1), "{what}: {a}");
+        assert_eq!(a["failed_before"], json!(failed), "{what}: {a}");
+        let spent = rag_gate::stats::spending::spent_confidence(0.95, failed);
+        assert_eq!(a["confidence"].as_f64(), Some(spent), "{what}: {a}");
+        let level = rag_gate::verdict::spent::level(spent);
+        let line = format!(
+            "attempt {} of {}: judged on {} runs",
+            failed + 1,
+            sha.to_string().repeat(7),
+            failed + 1
+        );
+        let body = repo.body();
+        assert!(body.contains(&line), "{what}: {body}");
+        assert!(
+            body.contains(&format!(
+                " at {level}, the level left after {failed} earlier attempt"
+            )),
+            "{what}: {body}"
+        );
+        let detail = r.report["gates"][0]["detail"].as_str().unwrap().to_string();
+        assert!(
+            detail.contains(&format!("judged at {level}")),
+            "{what}: {detail}"
+        );
+    }
+    // The state removed from the comment before the next run: the forge lists five earlier
+    // runs of the request, which the state cannot account for; they spend the level.
+    *repo.runs.borrow_mut() = Some(
+        (1..=5)
+            .map(|n| finished(n, "failure", "octo/repo"))
+            .collect(),
+    );
+    let body = repo.body();
+    *repo.comment.borrow_mut() =
+        Some(body[..body.find("<!-- rag-gate:state").unwrap()].to_string());
+    let lost = repo.check('f', (6, 1), &candidate(-0.03, 80), key);
+    assert!(
+        warnings(&lost.report).contains("each of those runs spends the level as a failing attempt"),
+        "{}",
+        warnings(&lost.report)
+    );
+    let detail = lost.report["gates"][0]["detail"].as_str().unwrap();
+    let level =
+        rag_gate::verdict::spent::level(rag_gate::stats::spending::spent_confidence(0.95, 5));
+    assert!(detail.contains(&format!("judged at {level}")), "{detail}");
+}
+
+/// Class `rerun-level-spent`: a re-run whose pooled interval at the configured 95% would pass
+/// fails at the level left after a failing attempt; its comparison still shows the 95% interval,
+/// and its gate row the bound it read.
+#[test]
+fn rerun_level_spent_blocks_a_pass_at_the_configured_level() {
+    let repo = Repo::plain();
+    *repo.files.borrow_mut() = Some(listing("5a5a5"));
+    let one = repo.check('a', (1, 1), &candidate(-0.0185, 61), None);
+    assert_eq!(one.code, 1, "{}", one.report["gates"]);
+    let two = repo.check('b', (2, 1), &candidate(-0.0155, 62), None);
+    let ci95 = two.report["comparisons"][0]["ci"][0].as_f64().unwrap();
+    let judged = two.report["gates"][0]["value"].as_f64().unwrap();
+    assert!(ci95 >= -0.02, "the 95% bound {ci95} passes");
+    assert!(judged < -0.02, "the spent bound {judged} fails");
+    assert_eq!(two.code, 1, "{}", two.report["gates"]);
+    assert!(two.report["gates"][0]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("judged at 99.75%, the level left after 1 earlier attempt of this change"));
+    // The headline shows the bound the verdict read beside the 95% interval.
+    let body = repo.body();
+    assert!(
+        body.contains(&format!(
+            "(judged at 99.75%: {})",
+            rag_gate::numbers::signed(judged)
+        )),
+        "{body}"
+    );
+}

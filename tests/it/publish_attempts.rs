@@ -223,7 +223,11 @@ fn a_lucky_third_attempt_is_judged_on_all_three_and_fails() {
     assert!(std::fs::read_to_string(&html).unwrap().contains(line));
     let body = repo.body();
     assert!(
-        body.contains("**attempt 3 of aaaaaaa: judged on 3 runs (earlier verdicts FAIL, FAIL)**"),
+        body.contains(
+            "**attempt 3 of aaaaaaa: judged on 3 runs (earlier verdicts FAIL, FAIL) at 99.875%, \
+             the level left after 2 earlier attempts that did not pass or were lost (its max-drop \
+             and max-change rules)**"
+        ),
         "{body}"
     );
     // The pooled mean lies between the attempts' own.
@@ -266,7 +270,7 @@ fn identical_attempts_give_the_identical_report() {
         .collect();
     assert_eq!(results, ["pooled", "identical", "identical"]);
     assert!(repo.body().contains(
-        "attempt 4 of bbbbbbb: judged on 2 runs (earlier verdicts PASS, PASS, PASS); attempts 2, 3: identical results, counted once"
+        "attempt 4 of bbbbbbb: judged on 2 runs (earlier verdicts PASS, PASS, PASS) at 95%; attempts 2, 3: identical results, counted once"
     ), "{}", repo.body());
 }
 
