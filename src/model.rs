@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 pub mod history;
 pub mod looks;
 pub mod plan;
+pub mod probe;
 
 /// Version of the JSON report layout; bump when a field changes meaning or disappears.
 ///
@@ -209,6 +210,10 @@ pub struct Report {
     /// judge).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeReport>,
+    /// `[probe]`: unlabelled queries ranked by both sides, what the change moved there and the
+    /// worst-case bound it sets (absent without a probe).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probe: Option<probe::ProbeReport>,
     /// How the text report is laid out; not in the JSON (it changes no figure).
     #[serde(skip)]
     pub view: TextView,

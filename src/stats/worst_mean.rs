@@ -61,6 +61,11 @@ pub fn upper(values: &[f64], units: usize, a: f64, draws: usize, key: [u8; 32]) 
     if units == 0 || draws == 0 {
         return 1.0;
     }
+    if values.iter().all(|&v| v == 0.0 || v >= 1.0) {
+        // Zeros and ones: the sum is Beta(k + 1, n − k) exactly (Clopper–Pearson).
+        let k = values.iter().take(units).filter(|&&v| v >= 1.0).count();
+        return super::clopper_pearson::upper(k, units, a);
+    }
     let mut counts: BTreeMap<u64, usize> = BTreeMap::new();
     for v in values.iter().take(units) {
         let v = if v.is_nan() { 1.0 } else { v.clamp(0.0, 1.0) };
@@ -101,7 +106,12 @@ mod tests {
     #[test]
     fn zeros_and_ones_give_the_clopper_pearson_bound() {
         for (k, n) in [(0usize, 43usize), (0, 157), (5, 157), (12, 64), (3, 5000)] {
-            let got = upper(&vec![1.0; k], n, 0.025, 40_000, [3; 32]);
+            assert_eq!(
+                upper(&vec![1.0; k], n, 0.025, 1, [3; 32]),
+                clopper_pearson::upper(k, n, 0.025)
+            );
+            // The Monte-Carlo route agrees: ones just below 1 are drawn, not closed-form.
+            let got = upper(&vec![1.0 - 1e-12; k], n, 0.025, 40_000, [3; 32]);
             let want = clopper_pearson::upper(k, n, 0.025);
             assert!(
                 (got - want).abs() < 0.06 * want,
