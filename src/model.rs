@@ -426,7 +426,7 @@ pub struct TieGate {
     pub slice: String,
     /// The gate's rule (`max-drop`, `min-mean`, …): a gate with two rules has a row for each.
     pub rule: String,
-    /// The gate's value and decision ("pass", "fail", "not-judged") with trec_eval's order.
+    /// The gate's value and decision ("pass", "fail", "not-judged", "untouched") with trec_eval's order.
     pub value: f64,
     pub decision: String,
     /// Candidate's tied documents least favourable, baseline's most favourable.

@@ -80,6 +80,7 @@ mod outputs_no_clobber;
 mod parquet_inputs;
 mod plan_cli;
 mod plan_power;
+mod probe;
 mod prop_parsers_no_panic;
 mod prop_stats;
 mod protocol_cli;
