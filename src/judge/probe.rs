@@ -5,8 +5,11 @@
 //! - some moved: a `max-drop` / `max-change` check on `all` passes when the probe's worst-case
 //!   bound of the metric's mean change (at α/2) stays within its margin, unless the labelled
 //!   set proves a drop beyond the margin (its interval wholly past it);
-//! - otherwise the labelled analysis decides, as without a probe; a labelled check that read
-//!   untouched is a pass then (the probe saw a change), never untouched.
+//! - a check whose labelled queries did not move at all while probe queries did (the change
+//!   touched queries the labelled set is too small to see) fails when the worst case exceeds
+//!   the margin: the labelled set has no evidence on the change, and the moved queries are the
+//!   batch to label; a rule the probe does not bound (`min-mean`, …) reads it as a pass;
+//! - otherwise the labelled analysis decides, as without a probe.
 //!
 //! The labelled interval and the probe bound each hold at α/2, so the tighter of the two
 //! decides at α. `decided` says, in the header's words, which evidence decided.
@@ -64,8 +67,23 @@ pub fn apply(r: &mut Report, p: &mut ProbeReport) {
         return;
     }
     let mut by_probe: Vec<String> = Vec::new();
+    let mut unseen: Vec<String> = Vec::new();
     for g in r.gates.iter_mut() {
+        let bound = bound_for(p, g);
         if g.status == GateStatus::Untouched {
+            if let Some(b) = bound.filter(|b| *b > g.threshold.abs()) {
+                g.status = GateStatus::Fail;
+                g.passed = false;
+                g.fails_build = true;
+                g.decided_by = "probe: moved where the labelled set saw nothing".into();
+                g.detail.push_str(&format!(
+                    "; no labelled query moved, but {seen}, whose worst case of the mean change reaches {} (margin {}): the labelled set cannot see this change; label the moved probe queries (--probe-batch)",
+                    plain(b),
+                    plain(g.threshold.abs())
+                ));
+                unseen.push(format!("{} ≤ {}", g.metric, plain(b)));
+                continue;
+            }
             g.status = GateStatus::Pass;
             g.passed = true;
             g.decided_by = "labelled set: no labelled query moved (the probe saw moves)".into();
@@ -73,7 +91,7 @@ pub fn apply(r: &mut Report, p: &mut ProbeReport) {
                 "; no labelled query moved, but {seen}: a pass, not untouched"
             ));
         }
-        let Some(b) = bound_for(p, g) else { continue };
+        let Some(b) = bound else { continue };
         let proven_worse = g.label == Label::Worse;
         if b <= g.threshold.abs() && !proven_worse && g.status != GateStatus::Pass {
             g.status = GateStatus::Pass;
@@ -94,7 +112,12 @@ pub fn apply(r: &mut Report, p: &mut ProbeReport) {
         .map(|b| format!("{} ≤ {}", b.metric, plain(b.loss_bound)))
         .collect::<Vec<_>>()
         .join(", ");
-    p.decided = if by_probe.is_empty() {
+    p.decided = if !unseen.is_empty() {
+        format!(
+            "{seen} (share ≤ {}) where no labelled query moved; worst-case mean loss {worst}: beyond the margin, the probe decided (fail: label the moved queries)",
+            percent(p.changed_share_bound)
+        )
+    } else if by_probe.is_empty() {
         format!(
             "{seen} (share ≤ {}); worst-case mean loss {worst}: beyond the margin, the labelled set decided",
             percent(p.changed_share_bound)

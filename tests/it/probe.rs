@@ -1,7 +1,8 @@
 //! `[probe]`: both sides' runs on unlabelled queries. On the CACM BM25 run (64 ranked queries,
 //! 52 judged: 12 unlabelled) the same run on both sides is untouched with the probe's
 //! resolution in the header; the deepest ten documents lifted to the top on 5 probe queries
-//! names those 5 (report and `--probe-batch`) and bounds the loss; on TREC-COVID with 10
+//! names those 5 (report and `--probe-batch`) and bounds the loss (beyond the margin where no
+//! labelled query moved: a fail); on TREC-COVID with 10
 //! queries' judgments held out, the real system change (Covidex sim → t5) is decided by the
 //! labelled set. A synthetic probe of 5,000 queries shows the probe deciding a pass the labelled
 //! set cannot. Protocol mismatches and bad keys are exit 2 with file, line and key; every
@@ -114,7 +115,7 @@ fn five_moved_probe_queries_are_named_bounded_and_written_as_the_next_batch() {
     lift_deepest(&cand, &lifted);
     let gate = cacm_gate(d.path(), cand.to_str().unwrap(), "");
     let batch = d.path().join("batch.txt");
-    let v = json_exit(check_json(&gate).arg("--probe-batch").arg(&batch), 0);
+    let v = json_exit(check_json(&gate).arg("--probe-batch").arg(&batch), 1);
     let p = &v["probe"];
     assert_eq!(p["changed"], 5);
     let named: BTreeSet<&str> = p["moved"]
@@ -139,9 +140,14 @@ fn five_moved_probe_queries_are_named_bounded_and_written_as_the_next_batch() {
         (b["loss_bound"].as_f64().unwrap() - 0.7233303).abs() < 1e-6,
         "{b}"
     );
-    // The labelled set did not move: it decides (a pass, no longer untouched).
-    assert_eq!(v["verdict"], "pass");
-    assert_contains(p["decided"].as_str().unwrap(), "the labelled set decided");
+    // No labelled query moved, so the labelled set cannot see this change, and its worst case
+    // is beyond the margin: the probe fails it, naming the queries to label.
+    assert_eq!(v["verdict"], "fail");
+    assert_contains(p["decided"].as_str().unwrap(), "label the moved queries");
+    assert_eq!(
+        v["gates"][0]["decided_by"],
+        "probe: moved where the labelled set saw nothing"
+    );
     let batch = std::fs::read_to_string(&batch).unwrap();
     let queries: BTreeSet<&str> = batch
         .lines()
@@ -369,7 +375,7 @@ fn every_output_format_carries_the_probe() {
                 .arg("check")
                 .arg(&gate)
                 .args(["--format", format]),
-            0,
+            1,
         );
         let s = String::from_utf8(out.stdout).unwrap();
         assert_contains(
@@ -391,7 +397,7 @@ fn every_output_format_carries_the_probe() {
             .arg(&gate)
             .arg("--export-html")
             .arg(&html),
-        0,
+        1,
     );
     let page = std::fs::read_to_string(&html).unwrap();
     assert_contains(&page, "<h2>Probe (unlabelled queries)</h2>");
@@ -402,7 +408,7 @@ fn every_output_format_carries_the_probe() {
             .arg("check")
             .arg(&gate)
             .args(["--format", "json"]),
-        0,
+        1,
     )
     .stdout;
     let b = exit(
@@ -410,7 +416,7 @@ fn every_output_format_carries_the_probe() {
             .arg("check")
             .arg(&gate)
             .args(["--format", "json"]),
-        0,
+        1,
     )
     .stdout;
     assert_eq!(a, b);
