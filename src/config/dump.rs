@@ -75,6 +75,16 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
         }
         root.insert("anchor".into(), t.into());
     }
+    if let Some(p) = &c.probe {
+        let mut t = Table::new();
+        t.insert("baseline".into(), p.baseline.written.clone().into());
+        t.insert("candidate".into(), p.candidate.written.clone().into());
+        if let Some(f) = p.run_format {
+            t.insert("run-format".into(), f.name().into());
+        }
+        t.insert("persistence".into(), p.persistence.into());
+        root.insert("probe".into(), t.into());
+    }
     // Per-query and run-level gates, in gate-file order.
     let mut gates: Vec<(usize, Value)> = c.gates.iter().map(|g| (g.index, gate(g))).collect();
     gates.extend(
@@ -196,6 +206,10 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ),
     ("efficiency", &["baseline", "candidate"]),
     ("anchor", &["file", "name", "ledger"]),
+    (
+        "probe",
+        &["baseline", "candidate", "run-format", "persistence"],
+    ),
     (
         "gate",
         &[

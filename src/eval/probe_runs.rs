@@ -108,8 +108,9 @@ pub fn fingerprint(
     }
     if base.order != cand.order {
         return Err(key(format!(
-            "its rankings are ordered by {:?}, the baseline's by {:?} (set [eval] order or [probe] run-format)",
-            cand.order, base.order
+            "its rankings are ordered by {}, the baseline's by {} (set [eval] order or [probe] run-format)",
+            format!("{:?}", cand.order).to_ascii_lowercase(),
+            format!("{:?}", base.order).to_ascii_lowercase()
         )));
     }
     Ok(ProbeFingerprint {

@@ -421,3 +421,56 @@ fn every_output_format_carries_the_probe() {
     .stdout;
     assert_eq!(a, b);
 }
+
+#[test]
+fn probes_that_cannot_be_compared_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    // A JSONL ranked list (kept in its given order) against the scored TREC run.
+    let run = std::fs::read_to_string(cacm("run.cacm-bm25.txt")).unwrap();
+    let mut by: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for l in run.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        by.entry(f[0]).or_default().push(f[2]);
+    }
+    let jsonl: String = by
+        .iter()
+        .map(|(q, docs)| format!("{}\n", serde_json::json!({"query_id": q, "ranked": docs})))
+        .collect();
+    let cand = d.path().join("cand.jsonl");
+    std::fs::write(&cand, jsonl).unwrap();
+    let gate = cacm_gate(d.path(), cand.to_str().unwrap(), "");
+    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    assert_eq!(code, Some(2), "{err}");
+    assert_contains(
+        &err,
+        "its rankings are ordered by given, the baseline's by score",
+    );
+    // Every query of the probe runs labelled: no probe.
+    let dir = format!("{FIXTURES}/trec-covid-r2");
+    let (sim, t5) = (
+        format!("{dir}/run.covidex-sim.txt"),
+        format!("{dir}/run.covidex-t5.txt"),
+    );
+    let gate = d.path().join("all.toml");
+    std::fs::write(
+        &gate,
+        format!(
+            "[inputs]\nqrels = \"{dir}/qrels.covid-round2.txt\"\nbaseline = {{ run = \"{sim}\" }}\ncandidate = {{ run = \"{t5}\" }}\n\
+             [probe]\nbaseline = \"{sim}\"\ncandidate = \"{t5}\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
+        ),
+    )
+    .unwrap();
+    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    assert_eq!(code, Some(2), "{err}");
+    assert_contains(&err, "all.toml:5");
+    assert_contains(&err, "every one of the 35 queries");
+    // No gate on a ranking metric: nothing to bound.
+    let text = std::fs::read_to_string(&gate).unwrap().replace(
+        "metric = \"ndcg@10\"\nmax-drop = 0.02",
+        "metric = \"latency_ms\"\nhigher-is-better = false\nmax-mean = 5",
+    );
+    std::fs::write(&gate, text).unwrap();
+    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    assert_eq!(code, Some(2), "{err}");
+    assert_contains(&err, "no [[gate]] gates a ranking metric");
+}
