@@ -3,7 +3,7 @@
 //! queries move by N(0, 0.25²); conversations of 3 share an N(0, 0.1²) effect) with a true
 //! human delta of 0 (a change that changes nothing). A pilot set with 5% or 33% of units labelled
 //! gives the plan's size for a margin; fresh sets with that many units labelled at random then
-//! say how often the corrected max-drop gate passes. Used by `examples/calibration_label_plan.rs`.
+//! say how often the corrected max-drop gate passes, pilot after pilot. Used by `examples/calibration_label_plan.rs`.
 
 use rag_gate::stats::ppi::{labels_needed, mean_interval_small_sample, parts, Lambda, Units};
 use rand::{Rng, SeedableRng};
@@ -90,57 +90,44 @@ fn units<'a>(s: &'a SplitSet, grouped: bool) -> Units<'a> {
     }
 }
 
-/// One cell's result: the planned labelled units and the share of fresh sets that pass.
+/// One pilot's plan and how often fresh sets at the planned size pass.
 pub struct Outcome {
-    pub planned: usize,
+    /// None: the pilot's plan says the margin is not reachable short of labelling every unit.
+    pub planned: Option<usize>,
     pub passed: usize,
     pub sets: usize,
-    /// The plan's se at the planned size, the fresh sets' mean estimated se, and the standard
-    /// deviation of their corrected estimates (the true se).
-    pub planned_se: f64,
-    pub mean_se: f64,
-    pub sd_estimate: f64,
 }
 
-/// Plans from one pilot (`pilot_share` of units labelled) for power 0.8, then runs `sets` fresh
-/// sets at the planned size.
+/// Plans from one pilot (`pilot_share` of units labelled, seed `seed`) for power 0.8 at
+/// `assurance` (`Parts::with_assurance`, as `label-plan` does), then runs `sets` fresh sets at
+/// the planned size.
 pub fn run(
     (queries, group_size): (usize, usize),
     pilot_share: f64,
     margin: f64,
+    assurance: f64,
     sets: usize,
     seed: u64,
-) -> Option<Outcome> {
-    let power = 0.8;
+) -> Outcome {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let grouped = group_size > 1;
     let total = queries / group_size;
-    let pilot = split(
-        queries,
-        group_size,
-        (total as f64 * pilot_share) as usize,
-        &mut rng,
-    );
-    let pu = units(&pilot, grouped);
-    let p = parts(&pu)?;
-    let planned = labels_needed(&p, total, margin, 0.95, power)?;
+    let labelled = (total as f64 * pilot_share) as usize;
+    let pilot = split(queries, group_size, labelled, &mut rng);
+    let planned = parts(&units(&pilot, grouped)).and_then(|p| {
+        let p = p.with_assurance(labelled, assurance);
+        labels_needed(&p, total, margin, 0.95, 0.8)
+    });
     let mut passed = 0;
-    let (mut se_sum, mut est, mut est2) = (0.0, 0.0, 0.0);
-    for _ in 0..sets {
-        let s = split(queries, group_size, planned, &mut rng);
-        let e = mean_interval_small_sample(&units(&s, grouped), Lambda::Tuned, 0.95)?;
+    for _ in 0..planned.map_or(0, |_| sets) {
+        let s = split(queries, group_size, planned.expect("planned"), &mut rng);
+        let e = mean_interval_small_sample(&units(&s, grouped), Lambda::Tuned, 0.95)
+            .expect("two labelled and unlabelled units");
         passed += usize::from(e.low >= -margin);
-        se_sum += e.se;
-        est += e.estimate;
-        est2 += e.estimate * e.estimate;
     }
-    let n = sets as f64;
-    Some(Outcome {
+    Outcome {
         planned,
         passed,
         sets,
-        planned_se: p.variance_at(planned, total).0.sqrt(),
-        mean_se: se_sum / n,
-        sd_estimate: (est2 / n - (est / n).powi(2)).max(0.0).sqrt(),
-    })
+    }
 }

@@ -6,8 +6,15 @@ a -> b means a names `crate::b...` (in a `use` or a path). A child module may na
 items through `super::`, which is not counted: a parent owns its children. An edge to `crate::x::y`
 goes to the file of `x::y` when that file exists, else to `x`; `super::` paths count the same
 way. A parent that uses a child's items depends on it. Unit tests (from `#[cfg(test)]` on) are
-left out. Prints the loops and exits 1, or
-prints the floors (bottom up) and exits 0. Run by .ci/run.
+left out.
+
+Modules are checked the same way: each file stands for its top-level module (`report::json` for
+`report`), and no two modules may import each other, directly or through others. And no module
+may import one declared below it in src/lib.rs, whose `pub mod` lines list the rooms bottom up
+in the order the data flow (load → pair → resample → judge → report → publish).
+
+Prints the loops or up-running imports and exits 1, or prints the floors (bottom up) and exits
+0. Run by .ci/run.
 """
 import re
 import sys
@@ -145,6 +152,45 @@ if loops:
             print(f"  {files[v]} -> {', '.join(str(files[w]) for w in inside)}", file=sys.stderr)
     sys.exit(1)
 
+# Modules: the same graph with every file folded into its top-level module.
+def top(m: str) -> str:
+    return m.split("::")[0]
+
+
+lib = root / "lib.rs"
+order = re.findall(r"^pub mod (\w+);", lib.read_text(), flags=re.M) if lib.exists() else []
+rank = {m: i for i, m in enumerate(order)}
+module_edges: dict[str, set[str]] = {}
+for a, bs in edges.items():
+    for b in bs:
+        if top(a) != top(b) and top(a) in rank and top(b) in rank:
+            module_edges.setdefault(top(a), set()).add(top(b))
+
+
+def reach(start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in module_edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+reached = {m: reach(m) for m in rank}
+module_loops = sorted({tuple(sorted({m} | {o for o in reached[m] if m in reached[o]}))
+                       for m in rank if m in reached[m]})
+upward = sorted((a, b) for a, bs in edges.items() for b in bs
+                if top(a) != top(b) and top(a) in rank and top(b) in rank
+                and rank[top(b)] > rank[top(a)])
+if module_loops or upward:
+    for c in module_loops:
+        print(f"import loop among the modules {', '.join(c)}", file=sys.stderr)
+    for a, b in upward:
+        print(f"{files[a]} imports {b}, a room above {top(a)} (declared after it in {lib})",
+              file=sys.stderr)
+    sys.exit(1)
+
 # Floors: a file's floor is one above the highest floor it imports.
 floor: dict[str, int] = {}
 for comp in sccs:  # Tarjan yields sinks first
@@ -153,6 +199,7 @@ for comp in sccs:  # Tarjan yields sinks first
 by_floor: dict[int, list[str]] = {}
 for v, f in floor.items():
     by_floor.setdefault(f, []).append(v)
-print(f"no import loop among {len(files)} files of {root}/; floors, bottom up:")
+print(f"no import loop among {len(files)} files and {len(rank)} modules of {root}/, "
+      "and none imports a module declared above it; floors, bottom up:")
 for f in sorted(by_floor):
     print(f"  {f}: {', '.join(sorted(by_floor[f]))}")

@@ -8,10 +8,10 @@ use std::path::Path;
 
 use crate::cli::FetchArgs;
 use crate::error::{Error, Result};
+use crate::forge::github::artifacts::{self, Wanted};
+use crate::forge::github::client::Client;
+use crate::forge::github::GithubEnv;
 use crate::forge::stored::{short, FoundRun, Problem};
-use crate::github::artifacts::{self, Wanted};
-use crate::github::client::Client;
-use crate::github::GithubEnv;
 use crate::outcome::Outcome;
 use crate::provenance::{self, Provenance};
 
@@ -27,11 +27,11 @@ pub fn fetch(args: &FetchArgs) -> Result<Outcome> {
     check_args(args)?;
     let env = GithubEnv::from_process(&args.token_env);
     if let Some(gl) =
-        crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
+        crate::forge::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
     {
         return fetch_gitlab(args, &gl, &env);
     }
-    let fail = |m: String| Error::Fetch(crate::github::redact(&m, env.token.as_ref()));
+    let fail = |m: String| Error::Fetch(crate::forge::redact(&m, env.token.as_ref()));
     let token = env.token.clone().ok_or_else(|| {
         fail(format!(
             "no GitHub token: {} is not set (in Actions: `env: GITHUB_TOKEN: ${{{{ github.token }}}}` \
@@ -91,7 +91,7 @@ fn conclude(
     mut record: Provenance,
     fetched: std::result::Result<Fetched, (Option<MergeBase>, Problem)>,
     (actions, forge): (bool, &str),
-    token: Option<&crate::github::Token>,
+    token: Option<&crate::forge::Token>,
 ) -> Result<Outcome> {
     match fetched {
         Ok((base, run, zip)) => {
@@ -100,7 +100,7 @@ fn conclude(
         }
         Err((base, Problem::Missing(why))) => {
             (record.merge_base, record.merge_base_behind) = base.unwrap_or_default();
-            let why = crate::github::redact(&why, token);
+            let why = crate::forge::redact(&why, token);
             record.missing = Some(why.clone());
             write_record(&args.to, &record)?;
             if !args.missing_ok {
@@ -114,7 +114,7 @@ fn conclude(
                 ..Default::default()
             })
         }
-        Err((_, Problem::Failed(m))) => Err(Error::Fetch(crate::github::redact(&m, token))),
+        Err((_, Problem::Failed(m))) => Err(Error::Fetch(crate::forge::redact(&m, token))),
     }
 }
 
@@ -123,12 +123,12 @@ fn conclude(
 /// or `CI_MERGE_REQUEST_DIFF_BASE_SHA`.
 fn fetch_gitlab(
     args: &FetchArgs,
-    gl: &crate::gitlab::GitlabEnv,
+    gl: &crate::forge::gitlab::GitlabEnv,
     env: &GithubEnv,
 ) -> Result<Outcome> {
-    use crate::gitlab::artifacts;
+    use crate::forge::gitlab::artifacts;
     let token = gl.token.clone();
-    let fail = |m: String| Error::Fetch(crate::github::redact(&m, token.as_ref()));
+    let fail = |m: String| Error::Fetch(crate::forge::redact(&m, token.as_ref()));
     if gl.token_var == "CI_JOB_TOKEN" {
         return Err(fail(
             "CI_JOB_TOKEN cannot list the target branch's pipelines; use a project or group \
@@ -161,7 +161,7 @@ fn fetch_gitlab(
         .map_err(|e| fail(format!("could not start the async runtime: {e}")))?
         .block_on(async {
             let known = |p: Problem| (Some((merge_base.clone(), None)), p);
-            let client = crate::gitlab::Client::new(gl, &token, env.retries, 0)
+            let client = crate::forge::gitlab::Client::new(gl, &token, env.retries, 0)
                 .map_err(|m| known(Problem::Failed(m)))?;
             // How far the target branch moved on past the merge-base (for `max-behind`): best
             // effort, unknown when the compare fails.
@@ -368,7 +368,8 @@ fn event_range(env: &GithubEnv, branch: &str) -> std::result::Result<(String, St
     let Some(path) = &env.event_path else {
         return Err("no merge-base: pass --base-sha SHA (GITHUB_EVENT_PATH is not set)".into());
     };
-    let text = crate::github::env::read_event(path).map_err(|e| format!("no merge-base: {e}"))?;
+    let text =
+        crate::forge::github::env::read_event(path).map_err(|e| format!("no merge-base: {e}"))?;
     let event: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| format!("no merge-base: {} is not JSON: {e}", path.display()))?;
     let sha =

@@ -1,5 +1,9 @@
 //! Command-line definitions (clap derive): `check`, `compare`, `init`, `eval`, `aa`, …
 
+// The doc comments are the --help text, which names gate-file sections in brackets
+// (`[judge]`): plain text there, not links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -87,7 +91,7 @@ pub enum Command {
     LabelPlan(LabelPlanArgs),
     /// Compute per-query metrics from a run and qrels (trec_eval-exact).
     #[command(after_help = EXIT_CODES_HELP)]
-    Eval(crate::eval::cli::EvalArgs),
+    Eval(EvalArgs),
     /// A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1
     /// when the identical arms differ significantly: the instrument is broken).
     #[command(after_help = AA_EXIT_CODES_HELP)]
@@ -362,6 +366,11 @@ pub struct LabelPlanArgs {
     /// The chance each corrected gate should pass an unchanged system (max-drop, max-change).
     #[arg(long, default_value_t = 0.8, value_name = "P")]
     pub power: f64,
+    /// The share of pilots like the labelled units so far for which the planned size gives at
+    /// least that power: the size reads the labelled spreads' upper confidence limit at this
+    /// level (0.5 reads them about as they are).
+    #[arg(long, default_value_t = 0.8, value_name = "P")]
+    pub assurance: f64,
     /// Units (queries; conversations with the group unit) to draw for the next batch (default:
     /// what the gates still need).
     #[arg(long, value_name = "N")]
@@ -559,5 +568,98 @@ impl From<MissingArg> for Missing {
             MissingArg::Error => Missing::Error,
             MissingArg::Intersect => Missing::Intersect,
         }
+    }
+}
+
+/// Per-query metrics from a run and qrels, trec_eval-exact.
+///
+/// Rows are written in a form `check` reads (JSONL, CSV or trec_eval -q). Queries in the qrels
+/// but not in the run score 0 (trec_eval -c); run-only queries are ignored and counted; queries
+/// without a relevant doc at --rel-level are kept with 0, as trec_eval does at every -l
+/// (--empty-gold). Every policy is recorded in the summary. Docs: docs/eval.md.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EvalArgs {
+    /// Qrels: TREC, JSONL {"query_id", "gold"}, ranx/BEIR JSON, BEIR TSV or LlamaIndex JSONL
+    /// (recognised from content; gzip undone; `-` is stdin).
+    #[arg(long, value_name = "FILE", required_unless_present = "exact_run")]
+    pub qrels: Option<PathBuf>,
+    /// Run: TREC, JSONL {"query_id", "ranked"}, ranx/BEIR JSON, MS MARCO TSV or LlamaIndex
+    /// JSONL (recognised from content; gzip undone; `-` is stdin).
+    #[arg(long, value_name = "FILE")]
+    pub run: PathBuf,
+    /// Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k,
+    /// complete@k (1 if every relevant document is in the top k), judged@k (share of the top k
+    /// that is judged), ann-recall@k (the last only with --exact-run, on its own).
+    #[arg(long, value_name = "LIST")]
+    pub metrics: String,
+    /// Per-query output format; `json` prints the summary only.
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: crate::eval::output::RowFormat,
+    /// Write the per-query rows to FILE (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print the summary JSON on stdout (rows then go only to -o FILE, if given).
+    #[arg(long)]
+    pub summary: bool,
+    /// Relevant means rel >= N for every binary metric (trec_eval -l); nDCG uses raw grades.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..))]
+    pub rel_level: i32,
+    /// nDCG gain: linear (rel, trec_eval) or exponential (2^rel - 1).
+    #[arg(long, value_enum, default_value = "linear")]
+    pub gain: crate::eval::Gain,
+    /// Ranking order [default: score for TREC runs (trec_eval's rule), given for JSONL].
+    #[arg(long, value_enum)]
+    pub order: Option<crate::eval::Order>,
+    /// Queries with no relevant doc at --rel-level: zero (kept, binary metrics 0, nDCG by its
+    /// grades: trec_eval at every -l, with or without -c), exclude (listed, not averaged), error.
+    #[arg(long, value_enum, default_value = "zero")]
+    pub empty_gold: crate::eval::EmptyGold,
+    /// Qrels format, instead of recognising it from content and name.
+    #[arg(long, value_enum)]
+    pub qrels_format: Option<crate::eval::Format>,
+    /// Run format (also of --exact-run), instead of recognising it from content and name.
+    #[arg(long, value_enum)]
+    pub run_format: Option<crate::eval::Format>,
+    /// Corpus doc ids, one per line: any other gold or ranked id is an error.
+    #[arg(long, value_name = "FILE")]
+    pub corpus: Option<PathBuf>,
+    /// `chunk_id<TAB>doc_id`: map a chunk run to documents (first occurrence kept, then cutoffs).
+    #[arg(long, value_name = "FILE")]
+    pub chunk_map: Option<PathBuf>,
+    /// Exact-search run for ann-recall@k (--run is then the approximate run).
+    #[arg(long, value_name = "FILE")]
+    pub exact_run: Option<PathBuf>,
+    /// Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring.
+    #[arg(long)]
+    pub judged_only: bool,
+    /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub holes: Option<PathBuf>,
+    /// Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`,
+    /// `score=similarity`, `rank=position` [default: the usual names, docs/eval.md].
+    #[arg(long = "column", value_name = "ROLE=COLUMN", value_parser = run_column)]
+    pub columns: Vec<(String, String)>,
+    /// Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`,
+    /// `relevance=label` [default: the usual names].
+    #[arg(long = "qrels-column", value_name = "ROLE=COLUMN", value_parser = qrels_column)]
+    pub qrels_columns: Vec<(String, String)>,
+}
+
+fn run_column(s: &str) -> std::result::Result<(String, String), String> {
+    role_column(s, &["qid", "doc_id", "score", "rank"])
+}
+
+fn qrels_column(s: &str) -> std::result::Result<(String, String), String> {
+    role_column(s, &["qid", "doc_id", "relevance"])
+}
+
+/// One `ROLE=COLUMN` with ROLE one of `roles`.
+fn role_column(s: &str, roles: &[&str]) -> std::result::Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((r, c)) if roles.contains(&r) && !c.is_empty() => Ok((r.to_string(), c.to_string())),
+        _ => Err(format!(
+            "expected ROLE=COLUMN with ROLE one of {}, e.g. qid=query_id",
+            roles.join(", ")
+        )),
     }
 }

@@ -1,4 +1,7 @@
-//! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome.
+//! Entry points of `check` and `compare`: flags → configuration → analysis → outputs → Outcome;
+//! `eval`'s in [`eval`].
+
+pub mod eval;
 
 use crate::check::{analyze, analyze_with, exit_code, write_outputs, Outputs};
 use crate::cli::{CheckArgs, CompareArgs, InputFormatArg, OutputArgs};
@@ -95,7 +98,7 @@ fn outputs(o: &OutputArgs) -> Outputs {
 
 /// `rag-gate check`: the gate file with the command line's overrides, `--dump-config` or the
 /// analysis, the report files, then publishing; exit 1 when the gate fails. Several gate files
-/// (or a folder) are checked together ([`check_many`]). A run that stops with an error under
+/// (or a folder) are checked together (`check_many`). A run that stops with an error under
 /// `--comment` marks the sticky PR comment of its gate files stale.
 pub fn check(args: &CheckArgs) -> Result<Outcome> {
     let files = gate_files(args)?;

@@ -152,7 +152,7 @@ fn run_deltas(
 /// commit's message names (a rebase merge's message may name another pull request).
 fn merged_pr(
     flag: Option<u64>,
-    env: &crate::github::GithubEnv,
+    env: &crate::forge::github::GithubEnv,
     commit: &str,
 ) -> (Option<u64>, Option<String>) {
     if flag.is_some() {
@@ -166,7 +166,8 @@ fn merged_pr(
         Err(e) => e,
         _ => "the forge names no merged request for it".into(),
     };
-    let gitlab = crate::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").filter(|_| !env.actions);
+    let gitlab =
+        crate::forge::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").filter(|_| !env.actions);
     let message = match &gitlab {
         Some(gl) => gl.commit_message.clone(),
         None => env.push_message(),
@@ -190,25 +191,26 @@ fn merged_pr(
 /// The forge's answer for `commit`; Err says why there is none (no forge, no token, a refusal).
 #[cfg(feature = "github")]
 fn from_forge(
-    env: &crate::github::GithubEnv,
+    env: &crate::forge::github::GithubEnv,
     commit: &str,
 ) -> std::result::Result<Option<u64>, String> {
-    let gitlab = crate::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").filter(|_| !env.actions);
+    let gitlab =
+        crate::forge::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").filter(|_| !env.actions);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("could not start the async runtime: {e}"))?;
-    let token = |t: Option<&crate::github::Token>, var: &str| {
+    let token = |t: Option<&crate::forge::Token>, var: &str| {
         t.cloned()
             .ok_or_else(|| format!("no token: {var} is not set"))
     };
     if let Some(gl) = gitlab {
         let t = token(gl.token.as_ref(), &gl.token_var)?;
         let found = rt.block_on(async {
-            let client = crate::gitlab::Client::new(&gl, &t, env.retries, 0)?;
+            let client = crate::forge::gitlab::Client::new(&gl, &t, env.retries, 0)?;
             crate::forge::merged::gitlab(&client, commit).await
         });
-        return found.map_err(|e| crate::github::redact(&e, Some(&t)));
+        return found.map_err(|e| crate::forge::redact(&e, Some(&t)));
     }
     let t = token(env.token.as_ref(), &env.token_var)?;
     let repo = env
@@ -216,22 +218,25 @@ fn from_forge(
         .clone()
         .ok_or("GITHUB_REPOSITORY is not set")?;
     let found = rt.block_on(async {
-        let client = crate::github::client::Client::new(env, &t, &repo)?;
+        let client = crate::forge::github::client::Client::new(env, &t, &repo)?;
         tokio::time::timeout(env.deadline, crate::forge::merged::github(&client, commit))
             .await
             .map_err(|_| "GitHub did not answer in time".to_string())?
     });
-    found.map_err(|e| crate::github::redact(&e, Some(&t)))
+    found.map_err(|e| crate::forge::redact(&e, Some(&t)))
 }
 
 #[cfg(not(feature = "github"))]
-fn from_forge(_: &crate::github::GithubEnv, _: &str) -> std::result::Result<Option<u64>, String> {
+fn from_forge(
+    _: &crate::forge::github::GithubEnv,
+    _: &str,
+) -> std::result::Result<Option<u64>, String> {
     Err("this rag-gate was built without the forge clients (cargo feature `github`)".into())
 }
 
 pub fn ledger_record(args: &LedgerRecordArgs) -> Result<Outcome> {
     let cfg = config::load(&args.gate_file)?;
-    let env = crate::github::GithubEnv::from_process("GITHUB_TOKEN");
+    let env = crate::forge::github::GithubEnv::from_process("GITHUB_TOKEN");
     let Some(anchor) = &cfg.anchor else {
         // A workflow may record on every main run before the team adopts an anchor.
         let w = format!(
@@ -247,7 +252,9 @@ pub fn ledger_record(args: &LedgerRecordArgs) -> Result<Outcome> {
         .commit
         .clone()
         .or_else(|| env.sha.clone())
-        .or_else(|| crate::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").and_then(|gl| gl.sha))
+        .or_else(|| {
+            crate::forge::gitlab::GitlabEnv::from_process("GITHUB_TOKEN").and_then(|gl| gl.sha)
+        })
         .ok_or_else(|| {
             Error::Usage(
                 "no commit: pass --commit SHA (neither GITHUB_SHA nor CI_COMMIT_SHA is set)".into(),

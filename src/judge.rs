@@ -31,7 +31,7 @@
 //!   (group unit) fewer than `min-groups` effective groups (1 + the Imbens–Kolesár df of the CR2
 //!   SE, `stats::small_sample`), a median or p95 with too thin a tail, a sign-flip test held
 //!   back by the resamples. It fails the build on `all` and, on a slice, warns or fails
-//!   (`on-small-slice`). See [`too_small`] and [`resample_floor`].
+//!   (`on-small-slice`). See [`too_small`] and `resample_floor`.
 //! - **undecided on this sample**: a passing `fail-if-significant-drop` that could not have
 //!   fired (its p floor 2 / 2^G, G units with a non-zero delta, is at least Holm's α/m), a
 //!   passing `max-drop` / `max-change` on a median or p95 sitting on an atom; also a slice
@@ -409,7 +409,7 @@ pub fn resamples_lifting_floor(alpha: f64, family: usize) -> u64 {
 /// The rules whose pass claims the change is small, and so rests on the units that moved.
 const PASS_NEEDS_MOVES: [&str; 2] = ["max-drop", "max-change"];
 
-/// What zero moves on `c` bound against `margin`, in the words of [`unseen_words`].
+/// What zero moves on `c` bound against `margin`, in the words of `unseen_words`.
 pub fn nothing_moved_words(c: &Comparison, margin: f64, alpha: f64) -> String {
     let u = no_op::unseen(moving_units(c), c.value_range, margin, alpha);
     unseen_words(c, &u, margin, alpha)

@@ -59,6 +59,8 @@ pub struct BatchRow {
 pub struct LabelPlan {
     pub unit: String,
     pub power: f64,
+    /// The share of pilots for which the planned sizes give at least `power` (`--assurance`).
+    pub assurance: f64,
     pub confidence: f64,
     pub gates: Vec<GateNeed>,
     /// Units drawn for the next batch, of the pool of unlabelled units.
@@ -83,6 +85,12 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
                 .into(),
         ));
     }
+    if !(args.assurance >= 0.5 && args.assurance < 1.0) {
+        return Err(Error::Usage(format!(
+            "--assurance {}: expected a share from 0.5 up to (not including) 1, e.g. 0.8",
+            args.assurance
+        )));
+    }
     if !(args.power > 0.5 && args.power < 1.0) {
         return Err(Error::Usage(format!(
             "--power {}: expected a chance strictly between 0.5 and 1, e.g. 0.8",
@@ -102,7 +110,7 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
             "label-plan: the judge section was not computed (both inputs must be runs)".into(),
         )
     })?;
-    let gates = needs(&cfg, judge, args.power);
+    let gates = needs(&cfg, judge, args.power, args.assurance);
     let grouped = cfg.bootstrap.unit == Unit::Group;
     let pool = pool_units(judge, grouped);
     let want = args
@@ -112,6 +120,7 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
     let mut plan = LabelPlan {
         unit: if grouped { "group" } else { "query" }.into(),
         power: args.power,
+        assurance: args.assurance,
         confidence: cfg.bootstrap.confidence,
         gates,
         batch: want.min(pool.len()),
@@ -146,8 +155,23 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         }
         LabelPlanFormat::Text => render(&plan, args.output.as_deref()),
     };
+    // A --batch above the pool draws the whole pool: said, not silently cut.
+    let stderr = match args.batch {
+        Some(b) if b > pool.len() => vec![format!(
+            "warning: --batch {b}: only {} unlabelled {} left; the batch is all of them",
+            pool.len(),
+            if grouped {
+                "conversations are"
+            } else {
+                "queries are"
+            }
+        )
+        .into()],
+        _ => Vec::new(),
+    };
     Ok(Outcome {
         stdout,
+        stderr,
         ..Outcome::default()
     })
 }
@@ -162,7 +186,7 @@ fn default_batch(gates: &[GateNeed], pool: usize) -> usize {
 }
 
 /// Each gated mean with a delta rule (max-drop, max-change), on each slice the judge section has.
-fn needs(cfg: &Config, judge: &JudgeReport, power: f64) -> Vec<GateNeed> {
+fn needs(cfg: &Config, judge: &JudgeReport, power: f64, assurance: f64) -> Vec<GateNeed> {
     let mut out = Vec::new();
     for g in &cfg.gates {
         let Some(margin) = g.max_drop.or(g.max_change) else {
@@ -177,6 +201,11 @@ fn needs(cfg: &Config, judge: &JudgeReport, power: f64) -> Vec<GateNeed> {
                 judge_unlabelled: p.judge_unlabelled,
                 query_cov: p.query_cov,
                 query_judge: p.query_judge,
+            };
+            // No human labels: the judge's spread stands in, and has no pilot's uncertainty.
+            let parts = match p.without_labels {
+                true => parts,
+                false => parts.with_assurance(p.labelled, assurance),
             };
             let needed = crate::stats::ppi::labels_needed(
                 &parts,
@@ -257,9 +286,10 @@ fn render(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
         "queries"
     };
     let mut s = format!(
-        "Human labels each corrected gate needs to pass an unchanged system with power {} at {}% confidence ({units}):\n",
+        "Human labels each corrected gate needs to pass an unchanged system with power {} at {}% confidence ({units}), for {}% of samples like the labelled one (--assurance):\n",
         plan.power,
-        100.0 * plan.confidence
+        100.0 * plan.confidence,
+        100.0 * plan.assurance
     );
     for g in &plan.gates {
         let need = match (g.needed, g.more) {

@@ -7,10 +7,13 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod date;
 pub mod history;
 pub mod looks;
 pub mod plan;
 pub mod probe;
+
+pub use date::Date;
 
 /// Version of the JSON report layout; bump when a field changes meaning or disappears.
 ///

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-/// The files a command reads, each with what it is ("the --run file", "the [noise] file").
+/// The files a command reads, each with what it is ("the --run file", "the `[noise]` file").
 #[derive(Debug, Clone, Default)]
 pub struct Reads {
     files: Vec<(String, PathBuf)>,

@@ -302,7 +302,7 @@ pub fn positive_only(runs: &Runs) -> bool {
 
 /// Adds the judged figures and bounds to the gated comparisons and applies min-judged and
 /// on-unreliable to the gate results. The bounds and the candidate's judged@k read the earlier
-/// attempts of the same candidate too (`earlier`: [`pool_bounds`], [`pool_judged`]), as the
+/// attempts of the same candidate too (`earlier`: `pool_bounds`, `pool_judged`), as the
 /// gated comparisons read their pooled runs.
 pub fn apply(
     cfg: &Config,

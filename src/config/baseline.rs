@@ -56,7 +56,7 @@ pub struct BaselineSettings {
     pub commit: Option<String>,
     /// Today, for the baseline's age: set by the command (`--today`, `RAG_GATE_TODAY`, the
     /// clock); `None` leaves the age out.
-    pub today: Option<crate::noise::quarantine::Date>,
+    pub today: Option<crate::model::Date>,
 }
 
 /// Checks `[baseline]` (limits ≥ 0) and `[inputs] baseline-commit` (a commit id).

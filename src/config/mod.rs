@@ -445,7 +445,7 @@ pub struct NoiseSettings {
     /// `quarantine`: the quarantine list (`noise::quarantine`).
     pub quarantine: Option<InputSpec>,
     /// Today, for quarantine expiry: set by the command (`--today`, `RAG_GATE_TODAY`, the clock).
-    pub today: Option<crate::noise::quarantine::Date>,
+    pub today: Option<crate::model::Date>,
 }
 
 pub const DEFAULT_RESAMPLES: u64 = 10_000;
@@ -525,7 +525,7 @@ fn key_path(gate_file: &Path) -> PathBuf {
         return resolve(Path::new(""), &gate_file.to_string_lossy());
     };
     let checkout = || {
-        crate::github::env::checkout_roots()
+        crate::checkout::roots()
             .into_iter()
             .filter_map(|d| std::fs::canonicalize(d).ok())
             .find(|d| real.starts_with(d))

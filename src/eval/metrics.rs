@@ -1,16 +1,16 @@
 //! Metric names and the pure per-query maths, following trec_eval 10 (m_*.c):
-//! recall@k [recall_k] hits in top k / R; p@k [P_k] hits in top k / k (always k);
-//! mrr@k [recip_rank with -M k] and mrr [recip_rank] 1 / rank of the first relevant doc;
-//! ndcg@k [ndcg_cut_k] and ndcg [ndcg]: Σ gain_i / log2(i + 1) over the ranking, divided by the
+//! recall@k (`recall_k`) hits in top k / R; p@k (`P_k`) hits in top k / k (always k);
+//! mrr@k (`recip_rank` with -M k) and mrr (`recip_rank`) 1 / rank of the first relevant doc;
+//! ndcg@k (`ndcg_cut_k`) and ndcg (`ndcg`): Σ gain_i / log2(i + 1) over the ranking, divided by the
 //! same sum over the ideal ordering of every judged doc of the query (retrieved or not);
-//! ap@k [map_cut_k] and map [map]: Σ precision at each relevant retrieved doc / R;
-//! rprec [Rprec] hits in top R / R; hit@k [success_k] 1 if any relevant doc is in the top k;
-//! complete@k [ours: complete_k] 1 if every relevant doc is in the top k (R ≤ k is needed; the
+//! ap@k (`map_cut_k`) and map (`map`): Σ precision at each relevant retrieved doc / R;
+//! rprec (`Rprec`) hits in top R / R; hit@k (`success_k`) 1 if any relevant doc is in the top k;
+//! complete@k (ours, `complete_k`) 1 if every relevant doc is in the top k (R ≤ k is needed; the
 //! "complete evidence" of multi-hop questions), with the same policies (rel_level, R = 0 → 0).
 //! "Relevant" means rel >= rel_level (trec_eval -l); nDCG ignores the level and uses the raw
 //! grade (gain = rel, or 2^rel − 1 with the exponential gain). Every metric is 0 when R = 0 or the
 //! ranking is empty. `ann-recall@k` (ANN top k ∩ exact top k / k) lives in `ann.rs`.
-//! judged@k [ir_measures Judged@k]: judged docs (any grade, also ≤ 0) in the top k / the docs in
+//! judged@k (ir_measures `Judged@k`): judged docs (any grade, also ≤ 0) in the top k / the docs in
 //! the top k (min(k, ranking length); 0 for an empty ranking); it does not depend on R.
 //! Unjudged docs carry the grade [`UNJUDGED`].
 

@@ -8,7 +8,6 @@
 pub mod ann;
 pub mod agreement;
 pub mod chunks;
-pub mod cli;
 pub mod corpus;
 mod doc_meeting;
 pub mod engine;
@@ -26,6 +25,7 @@ pub mod output;
 mod overlap;
 pub mod qrels;
 mod parquet_columns;
+pub use parquet_columns::TableColumns;
 #[cfg(feature = "parquet")]
 mod qrels_parquet;
 #[cfg(not(feature = "parquet"))]

@@ -17,6 +17,24 @@ pub struct TableColumns {
     pub relevance: Option<String>,
 }
 
+impl TableColumns {
+    /// The `--column` flags as the Parquet readers' column names (a later flag for a role wins).
+    pub fn from_roles(flags: &[(String, String)]) -> TableColumns {
+        let mut c = TableColumns::default();
+        for (role, col) in flags {
+            let slot = match role.as_str() {
+                "qid" => &mut c.qid,
+                "doc_id" => &mut c.doc_id,
+                "score" => &mut c.score,
+                "rank" => &mut c.rank,
+                _ => &mut c.relevance,
+            };
+            *slot = Some(col.clone());
+        }
+        c
+    }
+}
+
 /// Query id names tried in order when not given.
 #[cfg(feature = "parquet")]
 pub const QID: &[&str] = &["qid", "query_id", "query-id", "query", "topic"];

@@ -42,7 +42,7 @@ mod sweep;
 /// Up to this many pool documents, AP's bounds try every assignment (2^16 per query).
 pub const AP_EXACT_POOL: usize = 16;
 
-/// One side's ranking of a query: the grades of its top documents ([`UNJUDGED`] for none, as
+/// One side's ranking of a query: the grades of its top documents (`UNJUDGED` for none, as
 /// deep as the metric's cutoff) and its unjudged documents `(rank, doc)`, rank 1-based.
 #[derive(Debug, Clone, Copy)]
 pub struct Side<'a> {

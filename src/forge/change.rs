@@ -47,7 +47,10 @@ fn key(forge: &str, mut lines: Vec<String>) -> String {
 }
 
 /// The key of pull request `pr`'s change on GitHub.
-pub async fn github(client: &crate::github::client::Client, pr: u64) -> Result<String, String> {
+pub async fn github(
+    client: &crate::forge::github::client::Client,
+    pr: u64,
+) -> Result<String, String> {
     let what = format!("listing the files of pull request #{pr}");
     let route = format!("{}/pulls/{pr}/files?per_page=100", client.repo_path());
     let refused = |r: &super::transport::Reply| {
@@ -69,7 +72,7 @@ pub async fn github(client: &crate::github::client::Client, pr: u64) -> Result<S
 }
 
 /// The key of merge request `mr`'s change on GitLab.
-pub async fn gitlab(client: &crate::gitlab::Client, mr: u64) -> Result<String, String> {
+pub async fn gitlab(client: &crate::forge::gitlab::Client, mr: u64) -> Result<String, String> {
     let what = format!("listing the diffs of merge request !{mr}");
     let route = format!(
         "{}/merge_requests/{mr}/diffs?per_page=100",

@@ -27,7 +27,7 @@ struct GitlabMerge {
 
 /// The pull request GitHub says `sha` came from.
 pub async fn github(
-    client: &crate::github::client::Client,
+    client: &crate::forge::github::client::Client,
     sha: &str,
 ) -> Result<Option<u64>, String> {
     let what = format!(
@@ -51,7 +51,10 @@ pub async fn github(
 }
 
 /// The merge request GitLab says `sha` came from.
-pub async fn gitlab(client: &crate::gitlab::Client, sha: &str) -> Result<Option<u64>, String> {
+pub async fn gitlab(
+    client: &crate::forge::gitlab::Client,
+    sha: &str,
+) -> Result<Option<u64>, String> {
     let what = format!(
         "listing the merge requests of commit {}",
         super::stored::short(sha)

@@ -1,68 +1,29 @@
 //! The forge layer: what rag-gate needs of a code host, written once for GitHub (PR comments,
 //! Actions artifacts) and GitLab (merge-request notes, job artifacts). `publish::sticky` (marker,
-//! comment modes, ownership, stale verdicts) speaks to [`Notes`] only; `baseline fetch` reads a
-//! [`stored::FoundRun`] and a zip whichever forge found them. `github/` and `gitlab/` implement
-//! both on the shared HTTP [`transport`] (octocrab's hyper and rustls, the body cap, the
+//! comment modes, ownership, stale verdicts) speaks to `Notes` only; `baseline fetch` reads a
+//! `stored::FoundRun` and a zip whichever forge found them. `github/` and `gitlab/` implement
+//! both on the shared HTTP `transport` (octocrab's hyper and rustls, the body cap, the
 //! same-host rule, the token-free download of a redirect, the redaction).
+
+pub mod github;
+pub mod gitlab;
+mod token;
 
 #[cfg(feature = "github")]
 pub mod change;
 #[cfg(feature = "github")]
 pub mod merged;
 #[cfg(feature = "github")]
+mod notes;
+#[cfg(feature = "github")]
 pub mod retry;
+#[cfg(feature = "github")]
 pub mod runs;
+#[cfg(feature = "github")]
 pub mod stored;
+#[cfg(feature = "github")]
 pub mod transport;
 
-use serde::Deserialize;
-
-/// The notes (comments) of one pull or merge request, as the sticky comment uses them.
-// The futures are awaited on one current-thread runtime: no `Send` bound is needed.
-#[allow(async_fn_in_trait)]
-pub trait Notes {
-    /// The login the token posts as.
-    async fn identity(&self) -> Result<String, String>;
-    /// Every note of request `pr`, oldest first; `keep` says which to hold on to.
-    async fn list_comments(
-        &self,
-        pr: u64,
-        keep: &dyn Fn(&RawComment) -> bool,
-    ) -> Result<Vec<RawComment>, String>;
-    /// Creates a note, once (a failure whose outcome is unknown says so).
-    async fn create_comment(&self, pr: u64, body: &str) -> Result<RawComment, Failure>;
-    /// Edits note `id`.
-    async fn update_comment(&self, id: u64, body: &str) -> Result<RawComment, String>;
-    /// Retries after a 5xx, a 429 or a transport error.
-    fn retries(&self) -> usize;
-}
-
-/// A comment (GitHub) or note (GitLab): the fields the sticky comment reads.
-#[derive(Debug, Clone, Deserialize)]
-pub struct RawComment {
-    pub id: u64,
-    #[serde(default)]
-    pub body: Option<String>,
-    #[serde(default)]
-    pub user: Option<Author>,
-}
-
-/// Who wrote a comment.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Author {
-    pub login: String,
-}
-
-impl RawComment {
-    pub fn login(&self) -> Option<&str> {
-        self.user.as_ref().map(|u| u.login.as_str())
-    }
-}
-
-/// Why a request failed: `unknown` when the forge may have acted on it (a 5xx, a transport
-/// error or a timeout after sending), so a create must not simply be sent again.
-#[derive(Debug)]
-pub struct Failure {
-    pub msg: String,
-    pub unknown: bool,
-}
+#[cfg(feature = "github")]
+pub use notes::{Author, Failure, Notes, RawComment};
+pub use token::{redact, Token};

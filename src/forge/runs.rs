@@ -57,7 +57,7 @@ const ACTIONS_READ: &str = "the token needs actions: read";
 
 /// GitHub's standing of run `run_id` (this run, or on `workflow_run` the triggering one).
 pub async fn github(
-    client: &crate::github::client::Client,
+    client: &crate::forge::github::client::Client,
     run_id: u64,
 ) -> Result<Standing, String> {
     let what = format!("reading workflow run {run_id}");
@@ -100,7 +100,7 @@ pub async fn github(
 
 /// GitLab's standing of pipeline `pipeline` in merge request `mr`.
 pub async fn gitlab(
-    client: &crate::gitlab::Client,
+    client: &crate::forge::gitlab::Client,
     mr: u64,
     pipeline: u64,
 ) -> Result<Standing, String> {

@@ -24,7 +24,7 @@ use serde::de::DeserializeOwned;
 
 use super::retry::{self, Next, Policy};
 use super::Failure;
-use crate::github::{redact, Token};
+use crate::forge::{redact, Token};
 
 /// Safety stop for the comment (note) listings: 300 pages of 100.
 pub const MAX_PAGES: usize = 300;

@@ -6,7 +6,7 @@
 //! Limits on untrusted input live here, once: gzip may expand at most [`MAX_GZIP_RATIO`]-fold
 //! past its first [`GZIP_FREE_BYTES`] (a decompression bomb is refused, not unpacked), the sniffed
 //! head is [`HEAD_BYTES`], JSON nesting is serde_json's 128 levels, Parquet is read
-//! [`parquet::BATCH_ROWS`] rows at a time after its footer's declared sizes are checked against
+//! `parquet::BATCH_ROWS` rows at a time after its footer's declared sizes are checked against
 //! the file (`parquet.rs`, `parquet_footer.rs`), and ids key hash maps with a seed per map
 //! (`fasthash.rs`), so no crafted id list collides in every map.
 

@@ -237,7 +237,7 @@ pub struct PooledRule {
 /// (`[efficiency]`: this attempt's run card).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AloneRule {
-    /// The rule in words: "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])".
+    /// The rule in words: "gate #1 max-drop ndcg@10 on all: its judged bounds (`[judged]`)".
     pub rule: String,
     /// It failed this attempt (a failing check of the verdict).
     pub failed: bool,
@@ -247,7 +247,7 @@ pub struct AloneRule {
     pub reads: String,
 }
 
-/// "gate #2 max-increase query-latency-ms: the run cards ([efficiency])".
+/// "gate #2 max-increase query-latency-ms: the run cards (`[efficiency]`)".
 pub fn card_rule(r: &crate::model::RunGateResult) -> String {
     format!(
         "gate #{} {} {}: the run cards ([efficiency])",

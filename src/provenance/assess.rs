@@ -13,7 +13,7 @@ use super::{recorded, Provenance};
 use crate::config::{Config, OnMissing};
 use crate::error::{Error, Result};
 use crate::model::BaselineInfo;
-use crate::noise::quarantine::Date;
+use crate::model::Date;
 
 /// The provenance line and the warnings `[baseline] on-missing = "warn"` turns limits into.
 pub struct Assessed {

@@ -17,16 +17,17 @@ mod post;
 
 // The GitHub client and environment are shared with `baseline fetch` (src/github/).
 #[cfg(feature = "github")]
-pub use crate::github::client;
-pub use crate::github::env;
+pub use crate::forge::github::client;
+pub use crate::forge::github::env;
 
 use std::path::Path;
 
-pub use crate::github::{GithubEnv, Token};
+pub use crate::forge::github::GithubEnv;
+pub use crate::forge::Token;
 pub use args::{CommentMode, CommentWhen, PublishArgs};
 
 use crate::error::{Error, Result};
-use crate::github::redact;
+use crate::forge::redact;
 use crate::model::{Report, Verdict};
 use crate::report::markdown::{self, Page};
 use crate::safe_text::Line;
@@ -197,7 +198,7 @@ fn publish_rendered(
 
 /// A GitLab merge-request pipeline (outside GitHub Actions): the sticky comment is a note there.
 fn on_gitlab(args: &PublishArgs, env: &GithubEnv) -> bool {
-    !env.actions && crate::gitlab::GitlabEnv::from_process(&args.token_env).is_some()
+    !env.actions && crate::forge::gitlab::GitlabEnv::from_process(&args.token_env).is_some()
 }
 
 /// Where the artifact with the HTML report is, in words ("the `NAME` artifact of [this
@@ -216,7 +217,8 @@ fn artifact_words(args: &PublishArgs, env: &GithubEnv) -> Option<String> {
 /// `error`'s first line, so an earlier ✅ never stands for a commit nothing judged. Best effort
 /// whatever the comment mode (the run fails with exit 2 anyway); returns the lines for stderr.
 pub fn mark_stale(key: &str, error: &str, args: &PublishArgs, env: &GithubEnv) -> Vec<Line> {
-    let gitlab = crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions);
+    let gitlab =
+        crate::forge::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions);
     let commit = match &gitlab {
         Some(gl) => gl.judged_commit(),
         None => env.judged_commit(),
@@ -354,7 +356,7 @@ mod post {
     pub(super) fn read_comment(
         _: &PublishArgs,
         _: &GithubEnv,
-    ) -> Result<(super::history::Context, Option<String>), String> {
+    ) -> Result<(crate::publish::history::Context, Option<String>), String> {
         Ok(Default::default())
     }
 

@@ -18,7 +18,7 @@ pub(super) fn comment_line(
 /// The sticky comment on the forge the run is on: a GitLab merge-request note in a GitLab
 /// pipeline (outside GitHub Actions), else a GitHub PR comment.
 fn comment(the: &Rendered, args: &PublishArgs, env: &GithubEnv) -> Result<Action, String> {
-    match crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions) {
+    match crate::forge::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions) {
         Some(gl) => gitlab_note(the, args, &gl, env),
         None => github_comment(the, args, env),
     }
@@ -57,7 +57,7 @@ fn on_runtime<T>(
 /// The merge request's iid (`--pr`, else `CI_MERGE_REQUEST_IID`) and the GitLab token.
 fn gitlab_target<'a>(
     args: &PublishArgs,
-    gl: &'a crate::gitlab::GitlabEnv,
+    gl: &'a crate::forge::gitlab::GitlabEnv,
 ) -> Result<(u64, &'a Token), String> {
     if let Some(problem) = gl.job_token_problem() {
         return Err(problem);
@@ -79,7 +79,7 @@ fn gitlab_target<'a>(
 fn gitlab_note(
     the: &Rendered,
     args: &PublishArgs,
-    gl: &crate::gitlab::GitlabEnv,
+    gl: &crate::forge::gitlab::GitlabEnv,
     env: &GithubEnv,
 ) -> Result<Action, String> {
     let (mr, token) = gitlab_target(args, gl)?;
@@ -109,7 +109,7 @@ fn gitlab_note(
         failing: the.verdict == Verdict::Fail,
     };
     let result = on_runtime(env.deadline, "GitLab", async {
-        let client = crate::gitlab::Client::new(gl, token, env.retries, mr)?;
+        let client = crate::forge::gitlab::Client::new(gl, token, env.retries, mr)?;
         sticky::upsert(&client, mr, &want, args.comment_mode).await
     });
     result.map_err(|e| redact(&e, Some(token)))
@@ -159,7 +159,7 @@ pub(super) fn check_run_line(
     args: &PublishArgs,
     env: &GithubEnv,
 ) -> Result<String, String> {
-    use crate::github::checks::{self, CheckRun, Done};
+    use crate::forge::github::checks::{self, CheckRun, Done};
     let (token, repo) = github_target(env)?;
     let sha = env.judged_commit().ok_or(
         "no commit to attach it to: neither the event's pull request head nor GITHUB_SHA is a \
@@ -215,7 +215,7 @@ pub(super) fn read_comment(
     let marker = markdown::marker(&key);
     let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
     if let Some(gl) =
-        crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
+        crate::forge::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
     {
         return read_note(args, env, &gl, id);
     }
@@ -258,7 +258,7 @@ pub(super) fn read_comment(
 fn read_note(
     args: &PublishArgs,
     env: &GithubEnv,
-    gl: &crate::gitlab::GitlabEnv,
+    gl: &crate::forge::gitlab::GitlabEnv,
     id: &str,
 ) -> Result<(history::Context, Option<String>), String> {
     let Ok((mr, token)) = gitlab_target(args, gl) else {
@@ -277,7 +277,7 @@ fn read_note(
     };
     let pipeline = gl.pipeline_job.as_ref().and_then(|(p, _)| p.parse().ok());
     let read = on_runtime(env.deadline, "GitLab", async {
-        let client = crate::gitlab::Client::new(gl, token, env.retries, mr)?;
+        let client = crate::forge::gitlab::Client::new(gl, token, env.retries, mr)?;
         // The runs first: a pipeline listed as finished posted before it finished, so the note
         // read after it holds its state (no false alarm for a pipeline that ends in between).
         let standing = match (keyed(args), pipeline) {
@@ -382,13 +382,13 @@ pub(super) fn stale_comment(
     env: &GithubEnv,
 ) -> Result<Option<u64>, String> {
     if let Some(gl) =
-        crate::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
+        crate::forge::gitlab::GitlabEnv::from_process(&args.token_env).filter(|_| !env.actions)
     {
         let (mr, token) = gitlab_target(args, &gl)?;
         let marker = markdown::marker(key);
         let (id, _) = markdown::parse_marker(&marker).expect("our own marker parses");
         let result = on_runtime(env.deadline, "GitLab", async {
-            let client = crate::gitlab::Client::new(&gl, token, env.retries, mr)?;
+            let client = crate::forge::gitlab::Client::new(&gl, token, env.retries, mr)?;
             sticky::mark_stale(&client, mr, id, banner).await
         });
         return result.map_err(|e| redact(&e, Some(token)));

@@ -35,7 +35,7 @@ pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
 #[derive(Debug, Clone, Default)]
 pub struct Page {
     pub limit: Option<usize>,
-    /// Markdown naming where the full report is, e.g. "the job summary of [this run](URL)".
+    /// Markdown naming where the full report is, e.g. "the job summary of `[this run](URL)`".
     pub full_report: Option<String>,
     /// A URL (already checked to be plain) for the footer's "full report" link.
     pub link: Option<String>,

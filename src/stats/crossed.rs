@@ -51,6 +51,7 @@ use rand_chacha::ChaCha8Rng;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 use super::bootstrap::bounded;
+use super::small_sample::t_quantile;
 
 /// One side's replicates on a slice, decomposed.
 #[derive(Debug, Clone, PartialEq)]
@@ -283,14 +284,6 @@ pub struct Correction {
     pub se: f64,
 }
 
-fn t_quantile(df: f64, p: f64) -> f64 {
-    if df.is_finite() && df < 1e7 {
-        StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(p)
-    } else {
-        Normal::new(0.0, 1.0).expect("normal").inverse_cdf(p)
-    }
-}
-
 /// The correction for rows variance `rows_var` on `rows_df` degrees of freedom (units − 1) and
 /// the run part, at `confidence`.
 pub fn correction(rows_var: f64, rows_df: f64, runs: &RunPart, confidence: f64) -> Correction {
@@ -307,7 +300,7 @@ pub fn correction(rows_var: f64, rows_df: f64, runs: &RunPart, confidence: f64) 
     let p = 1.0 - (1.0 - confidence) / 2.0;
     Correction {
         df,
-        stretch: t_quantile(df, p) / t_quantile(f64::INFINITY, p),
+        stretch: t_quantile(p, df) / t_quantile(p, f64::INFINITY),
         se: var.sqrt(),
     }
 }
@@ -347,7 +340,7 @@ pub fn noise_floor(side: &SideNoise, confidence: f64) -> Option<f64> {
         return None;
     }
     let df = (side.replicates - 1) as f64;
-    Some(t_quantile(df, 1.0 - (1.0 - confidence) / 2.0) * (2.0 * side.mean_var).sqrt())
+    Some(t_quantile(1.0 - (1.0 - confidence) / 2.0, df) * (2.0 * side.mean_var).sqrt())
 }
 
 /// The `confidence` interval of a standard deviation s on `df` degrees of freedom from the

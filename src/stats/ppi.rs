@@ -27,8 +27,15 @@
 //! of squares of the variance becomes a sum over groups of the squared within-group sums of centred values
 //! (the cluster-robust, CR0 variance of a mean; Liang & Zeger 1986), so that groups of one query
 //! give the query-unit numbers exactly. Pure, O(n + N).
+//!
+//! The labelling plan ([`labels_needed`]) reads the spreads of a pilot of G labelled units, which
+//! read low as often as not: a plan from them gives less than its power for about half of the
+//! pilots. [`Parts::with_assurance`] plans from the labelled spreads' upper confidence limit
+//! instead, (G − 1) s² / χ²_{1−γ, G−1} (Browne, "On the use of a pilot sample for sample size
+//! determination", *Statistics in Medicine* 14:1933, 1995; Kieser & Wassmer 1996), so that the
+//! plan gives at least its power for about a share γ of pilots (calibration/label_plan.rs).
 
-use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
 use std::collections::BTreeMap;
 
 /// How λ is chosen.
@@ -269,6 +276,29 @@ impl Parts {
             + b * (self.human - 2.0 * lambda * self.cov + lambda * lambda * self.judge_labelled);
         (v.max(0.0), lambda)
     }
+
+    /// These parts with the labelled spreads (`human`, `cov`, `judge_labelled`) at their upper
+    /// `assurance` confidence limit from `pilot` labelled units: × (G − 1) / χ²_{1−γ, G−1}
+    /// (Browne 1995). Unchanged with fewer than two labelled units.
+    ///
+    /// Panics unless 0 < `assurance` < 1.
+    pub fn with_assurance(&self, pilot: usize, assurance: f64) -> Parts {
+        assert!(assurance > 0.0 && assurance < 1.0, "assurance in (0, 1)");
+        if pilot < 2 {
+            return *self;
+        }
+        let df = (pilot - 1) as f64;
+        let f = df
+            / ChiSquared::new(df)
+                .expect("df ≥ 1")
+                .inverse_cdf(1.0 - assurance);
+        Parts {
+            human: self.human * f,
+            cov: self.cov * f,
+            judge_labelled: self.judge_labelled * f,
+            ..*self
+        }
+    }
 }
 
 /// The variance per unit of a mean's values, G · Σ_g(Σ_{i∈g} (x_i − x̄))² / n² for G units; 0
@@ -357,6 +387,34 @@ mod tests {
             judge_unlabelled: u,
             groups: None,
         }
+    }
+
+    #[test]
+    fn assurance_scales_the_labelled_spreads_by_the_chi_square_limit() {
+        let p = Parts {
+            human: 2.0,
+            cov: 0.5,
+            judge_labelled: 1.0,
+            judge_unlabelled: 3.0,
+            query_cov: 0.4,
+            query_judge: 0.9,
+        };
+        // scipy: 19 / chi2.ppf(0.2, 19) = 1.3852647501066655; 49 / chi2.ppf(0.2, 49).
+        for (g, f) in [(20, 1.385_264_750_106_665_5), (50, 1.208_849_248_014_184_8)] {
+            let a = p.with_assurance(g, 0.8);
+            assert!(
+                (a.human / p.human - f).abs() < 1e-9,
+                "{g}: {}",
+                a.human / p.human
+            );
+            assert!((a.cov / p.cov - f).abs() < 1e-9);
+            assert!((a.judge_labelled / p.judge_labelled - f).abs() < 1e-9);
+            assert_eq!(
+                (a.judge_unlabelled, a.query_cov, a.query_judge),
+                (3.0, 0.4, 0.9)
+            );
+        }
+        assert_eq!(p.with_assurance(1, 0.8), p);
     }
 
     #[test]

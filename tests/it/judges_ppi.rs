@@ -287,3 +287,65 @@ fn the_labelling_plan_sizes_each_gate_and_draws_the_next_batch() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("needs a [judge] table"));
 }
+
+/// `label-plan --assurance`: the plan reads the labelled spreads at their upper confidence limit
+/// (the share of pilots for which the size gives the power), so a higher assurance never asks
+/// for fewer labels; an assurance outside [0.5, 1) is exit 2, and a `--batch` above the
+/// unlabelled units left draws them all and says so.
+#[test]
+fn the_labelling_plan_asks_more_labels_for_more_assurance() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = dir.path().join("wide.toml");
+    let text = std::fs::read_to_string(data("corrected.toml"))
+        .unwrap()
+        .replace("max-drop = 0.05", "max-drop = 0.3")
+        .replace("\"../eval/", &format!("\"{}/../eval/", data("")))
+        .replace("\"human.qrels\"", &format!("{:?}", data("human.qrels")))
+        .replace("\"judge.qrels\"", &format!("{:?}", data("judge.qrels")));
+    std::fs::write(&gate, text).unwrap();
+    let needed = |assurance: &str| {
+        let o = rag_gate()
+            .args(["label-plan", "--format", "json", "--assurance", assurance])
+            .arg(&gate)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(plan["assurance"].as_f64(), Some(assurance.parse().unwrap()));
+        plan["gates"][0]["needed"]
+            .as_u64()
+            .expect("reachable at margin 0.3")
+    };
+    let (half, default, high) = (needed("0.5"), needed("0.8"), needed("0.95"));
+    assert!(half < default && default < high, "{half} {default} {high}");
+    for bad in ["1", "0.4", "nan"] {
+        let o = rag_gate()
+            .args(["label-plan", "--assurance", bad])
+            .arg(&gate)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "--assurance {bad}");
+    }
+    let o = rag_gate()
+        .args(["label-plan", "--format", "json", "--batch", "100"])
+        .arg(&gate)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (plan["batch"].as_u64(), plan["pool"].as_u64()),
+        (Some(23), Some(23))
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--batch 100: only 23 unlabelled queries are left"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -173,7 +173,7 @@ fn retries_wait_the_backoff_then_what_retry_after_says_without_sleeping_in_tests
         }),
         now: || 1_800_000_000,
     };
-    let token = rag_gate::github::Token::new(TOKEN);
+    let token = rag_gate::forge::Token::new(TOKEN);
     let uri = gh.server.uri();
     let status = gh.rt.block_on(async {
         let crab = octocrab::Octocrab::builder()

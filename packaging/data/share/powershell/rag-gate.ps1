@@ -149,6 +149,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
         }
         'rag-gate;label-plan' {
             [CompletionResult]::new('--power', '--power', [CompletionResultType]::ParameterName, 'The chance each corrected gate should pass an unchanged system (max-drop, max-change)')
+            [CompletionResult]::new('--assurance', '--assurance', [CompletionResultType]::ParameterName, 'The share of pilots like the labelled units so far for which the planned size gives at least that power: the size reads the labelled spreads'' upper confidence limit at this level (0.5 reads them about as they are)')
             [CompletionResult]::new('--batch', '--batch', [CompletionResultType]::ParameterName, 'Units (queries; conversations with the group unit) to draw for the next batch (default: what the gates still need)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the batch''s random sample (default: the gate file''s [bootstrap] seed)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}')

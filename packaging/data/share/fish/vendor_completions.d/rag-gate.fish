@@ -161,6 +161,7 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -s q -l quiet -d
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -s v -l verbose -d 'Also say what each step did (the inputs read, the bootstrap\'s size, each HTTP retry)'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand plan" -s h -l help -d 'Print help'
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l power -d 'The chance each corrected gate should pass an unchanged system (max-drop, max-change)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l assurance -d 'The share of pilots like the labelled units so far for which the planned size gives at least that power: the size reads the labelled spreads\' upper confidence limit at this level (0.5 reads them about as they are)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l batch -d 'Units (queries; conversations with the group unit) to draw for the next batch (default: what the gates still need)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l seed -d 'Seed of the batch\'s random sample (default: the gate file\'s [bootstrap] seed)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s o -l output -d 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}' -r -F

@@ -6,7 +6,7 @@
 //! `GET /repos/R/commits?sha=SHA` (its ancestors, newest first), `GET
 //! /repos/R/actions/workflows/FILE/runs?branch=B&status=success` (all pages, bounded), `GET
 //! /repos/R/actions/runs/ID/artifacts?name=N`, and `GET /repos/R/actions/artifacts/ID/zip`, whose
-//! redirect is followed without the token ([`Client::archive`]).
+//! redirect is followed without the token (`Client::archive`).
 //!
 //! Only runs of the repository itself count, started by an event of the base branch (`push`,
 //! `schedule`, `workflow_dispatch`, ...), never by a pull request: a fork can name its branch

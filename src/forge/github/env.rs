@@ -1,39 +1,10 @@
 //! The GitHub Actions environment, read once into a struct so tests pass one in instead of
 //! mutating the process environment; and the PR number from the event payload.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The GitHub token. Its `Debug` never shows it; only the client reads it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Token(String);
-
-impl Token {
-    pub fn new(s: impl Into<String>) -> Self {
-        Token(s.into())
-    }
-    pub(crate) fn expose(&self) -> &str {
-        &self.0
-    }
-
-    /// What makes the token unusable in an HTTP header (a line break, a control character,
-    /// anything but visible ASCII), said without showing it; `None` when it is usable.
-    pub fn problem(&self) -> Option<String> {
-        let bad = self.0.chars().position(|c| !c.is_ascii_graphic())?;
-        Some(format!(
-            "has a character that cannot go in an HTTP header (a line break, space or control \
-             character at position {}); set it again without it",
-            bad + 1
-        ))
-    }
-}
-
-impl fmt::Debug for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Token(***)")
-    }
-}
+use crate::forge::Token;
 
 /// Everything the GitHub steps (publish, baseline fetch) read from the environment, plus the network limits.
 #[derive(Debug, Clone)]
@@ -81,7 +52,7 @@ impl GithubEnv {
         GithubEnv {
             actions: get("GITHUB_ACTIONS").as_deref() == Some("true"),
             token_var: token_var.to_string(),
-            token: get(token_var).map(|t| Token(t.trim().to_string())),
+            token: get(token_var).map(|t| Token::new(t.trim())),
             repository: get("GITHUB_REPOSITORY"),
             api_url: get("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".to_string()),
             event_path: get("GITHUB_EVENT_PATH").map(PathBuf::from),
@@ -230,16 +201,6 @@ fn pr_from_event(path: &Path) -> Result<u64, String> {
         }
     }
     Err("no pull request number: this event is not about a pull request (pass --pr N)".into())
-}
-
-/// The CI checkout the run works in (`GITHUB_WORKSPACE` on GitHub, `CI_PROJECT_DIR` on GitLab),
-/// the ones set: the repository root a gate file's path is taken relative to.
-pub fn checkout_roots() -> Vec<std::path::PathBuf> {
-    ["GITHUB_WORKSPACE", "CI_PROJECT_DIR"]
-        .iter()
-        .filter_map(|v| std::env::var_os(v).filter(|d| !d.is_empty()))
-        .map(std::path::PathBuf::from)
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! What a GitLab merge-request pipeline tells rag-gate through its predefined variables.
 
-use crate::github::Token;
+use crate::forge::Token;
 
 /// The variable the GitLab token is read from when `--token-env` names an unset one (its
 /// default, `GITHUB_TOKEN`, is never set on GitLab).

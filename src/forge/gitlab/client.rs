@@ -17,8 +17,8 @@ use serde_json::json;
 
 use super::env::GitlabEnv;
 use crate::forge::transport::{self, Reply, Transport, Verb, MAX_BODY, MAX_PAGES};
+use crate::forge::Token;
 use crate::forge::{Author, Failure, Notes, RawComment};
-use crate::github::Token;
 
 /// A merge-request note as GitLab sends it (the fields we read).
 #[derive(Debug, Deserialize)]

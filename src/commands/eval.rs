@@ -1,125 +1,17 @@
-//! `rag-gate eval` flags and entry point: parse flags into `EvalOptions`, evaluate, render, write
+//! `rag-gate eval`'s entry point: flags (`cli::EvalArgs`) into `EvalOptions`, evaluate, render, write
 //! through `outputs::write` (checked against every file it reads). Notes about left-out queries go to stderr; only main prints.
 
 use std::path::PathBuf;
 
-use super::ann::evaluate_ann;
-use super::metrics::{Kind, Metric, NAMES_HELP};
-use super::output::{render_rows, summary_json, RowFormat};
-use super::{evaluate, EmptyGold, EvalOptions, EvalSummary, Evaluation, Format, Gain, Order};
 use crate::atomic::is_stdout;
+use crate::cli::EvalArgs;
 use crate::error::{few, Error, Result};
+use crate::eval::ann::evaluate_ann;
+use crate::eval::metrics::{Kind, Metric, NAMES_HELP};
+use crate::eval::output::{render_rows, summary_json, RowFormat};
+use crate::eval::{evaluate, holes, EvalOptions, EvalSummary, Evaluation, TableColumns};
 use crate::outcome::Outcome;
 use crate::outputs::{refuse_clobbering, Output, Reads};
-
-/// Per-query metrics from a run and qrels, trec_eval-exact.
-///
-/// Rows are written in a form `check` reads (JSONL, CSV or trec_eval -q). Queries in the qrels
-/// but not in the run score 0 (trec_eval -c); run-only queries are ignored and counted; queries
-/// without a relevant doc at --rel-level are kept with 0, as trec_eval does at every -l
-/// (--empty-gold). Every policy is recorded in the summary. Docs: docs/eval.md.
-#[derive(Debug, Clone, clap::Args)]
-pub struct EvalArgs {
-    /// Qrels: TREC, JSONL {"query_id", "gold"}, ranx/BEIR JSON, BEIR TSV or LlamaIndex JSONL
-    /// (recognised from content; gzip undone; `-` is stdin).
-    #[arg(long, value_name = "FILE", required_unless_present = "exact_run")]
-    pub qrels: Option<PathBuf>,
-    /// Run: TREC, JSONL {"query_id", "ranked"}, ranx/BEIR JSON, MS MARCO TSV or LlamaIndex
-    /// JSONL (recognised from content; gzip undone; `-` is stdin).
-    #[arg(long, value_name = "FILE")]
-    pub run: PathBuf,
-    /// Comma-separated metrics: recall@k, p@k, mrr@k, mrr, ndcg@k, ndcg, ap@k, map, rprec, hit@k,
-    /// complete@k (1 if every relevant document is in the top k), judged@k (share of the top k
-    /// that is judged), ann-recall@k (the last only with --exact-run, on its own).
-    #[arg(long, value_name = "LIST")]
-    pub metrics: String,
-    /// Per-query output format; `json` prints the summary only.
-    #[arg(long, value_enum, default_value = "jsonl")]
-    pub format: RowFormat,
-    /// Write the per-query rows to FILE (atomically) instead of stdout.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Print the summary JSON on stdout (rows then go only to -o FILE, if given).
-    #[arg(long)]
-    pub summary: bool,
-    /// Relevant means rel >= N for every binary metric (trec_eval -l); nDCG uses raw grades.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..))]
-    pub rel_level: i32,
-    /// nDCG gain: linear (rel, trec_eval) or exponential (2^rel - 1).
-    #[arg(long, value_enum, default_value = "linear")]
-    pub gain: Gain,
-    /// Ranking order [default: score for TREC runs (trec_eval's rule), given for JSONL].
-    #[arg(long, value_enum)]
-    pub order: Option<Order>,
-    /// Queries with no relevant doc at --rel-level: zero (kept, binary metrics 0, nDCG by its
-    /// grades: trec_eval at every -l, with or without -c), exclude (listed, not averaged), error.
-    #[arg(long, value_enum, default_value = "zero")]
-    pub empty_gold: EmptyGold,
-    /// Qrels format, instead of recognising it from content and name.
-    #[arg(long, value_enum)]
-    pub qrels_format: Option<Format>,
-    /// Run format (also of --exact-run), instead of recognising it from content and name.
-    #[arg(long, value_enum)]
-    pub run_format: Option<Format>,
-    /// Corpus doc ids, one per line: any other gold or ranked id is an error.
-    #[arg(long, value_name = "FILE")]
-    pub corpus: Option<PathBuf>,
-    /// `chunk_id<TAB>doc_id`: map a chunk run to documents (first occurrence kept, then cutoffs).
-    #[arg(long, value_name = "FILE")]
-    pub chunk_map: Option<PathBuf>,
-    /// Exact-search run for ann-recall@k (--run is then the approximate run).
-    #[arg(long, value_name = "FILE")]
-    pub exact_run: Option<PathBuf>,
-    /// Condensed lists (trec_eval -J): remove every unjudged doc from each ranking before scoring.
-    #[arg(long)]
-    pub judged_only: bool,
-    /// Write the unjudged docs within the metrics' largest cutoff as a qrels stub to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub holes: Option<PathBuf>,
-    /// Column names of a Parquet run (repeat): `qid=query_id`, `doc_id=passage`,
-    /// `score=similarity`, `rank=position` [default: the usual names, docs/eval.md].
-    #[arg(long = "column", value_name = "ROLE=COLUMN", value_parser = run_column)]
-    pub columns: Vec<(String, String)>,
-    /// Column names of Parquet qrels (repeat): `qid=query_id`, `doc_id=corpus_id`,
-    /// `relevance=label` [default: the usual names].
-    #[arg(long = "qrels-column", value_name = "ROLE=COLUMN", value_parser = qrels_column)]
-    pub qrels_columns: Vec<(String, String)>,
-}
-
-fn run_column(s: &str) -> std::result::Result<(String, String), String> {
-    role_column(s, &["qid", "doc_id", "score", "rank"])
-}
-
-fn qrels_column(s: &str) -> std::result::Result<(String, String), String> {
-    role_column(s, &["qid", "doc_id", "relevance"])
-}
-
-/// One `ROLE=COLUMN` with ROLE one of `roles`.
-fn role_column(s: &str, roles: &[&str]) -> std::result::Result<(String, String), String> {
-    match s.split_once('=') {
-        Some((r, c)) if roles.contains(&r) && !c.is_empty() => Ok((r.to_string(), c.to_string())),
-        _ => Err(format!(
-            "expected ROLE=COLUMN with ROLE one of {}, e.g. qid=query_id",
-            roles.join(", ")
-        )),
-    }
-}
-
-/// The `--column` flags as the Parquet readers' column names (a later flag for a role wins).
-fn table_columns(flags: &[(String, String)]) -> super::parquet_columns::TableColumns {
-    let mut c = super::parquet_columns::TableColumns::default();
-    for (role, col) in flags {
-        let slot = match role.as_str() {
-            "qid" => &mut c.qid,
-            "doc_id" => &mut c.doc_id,
-            "score" => &mut c.score,
-            "rank" => &mut c.rank,
-            _ => &mut c.relevance,
-        };
-        *slot = Some(col.clone());
-    }
-    c
-}
 
 pub fn run(args: &EvalArgs) -> Result<Outcome> {
     let ms =
@@ -134,8 +26,11 @@ pub fn run(args: &EvalArgs) -> Result<Outcome> {
     let mut stderr = left_out_notes(&ev.summary);
     stderr.extend(tie_notes(&ev.summary));
     stderr.extend(piped_run_note(args, &ev.summary));
-    stderr.extend(super::engine::shallow_note(&ev.summary.run, &ev.summary));
-    stderr.extend(super::engine::disagree_warning(
+    stderr.extend(crate::eval::engine::shallow_note(
+        &ev.summary.run,
+        &ev.summary,
+    ));
+    stderr.extend(crate::eval::engine::disagree_warning(
         &ev.summary.run,
         &ev.summary.scores_disagree,
     ));
@@ -165,8 +60,8 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
         optimistic: false,
         judged_only: args.judged_only,
         keep_ranks: false,
-        columns: table_columns(&args.columns),
-        qrels_columns: table_columns(&args.qrels_columns),
+        columns: TableColumns::from_roles(&args.columns),
+        qrels_columns: TableColumns::from_roles(&args.qrels_columns),
     }
 }
 
@@ -330,8 +225,8 @@ fn holes_depth(ms: &[Metric]) -> usize {
         .unwrap_or(0)
 }
 
-fn holes_text(ev: &super::Evaluation) -> Result<String> {
-    super::holes::render(&super::holes::collect(ev.rows.iter().flat_map(|r| {
+fn holes_text(ev: &Evaluation) -> Result<String> {
+    holes::render(&holes::collect(ev.rows.iter().flat_map(|r| {
         r.unjudged
             .iter()
             .map(|(rank, d)| (r.qid.clone(), d.clone(), "run".to_string(), *rank))
@@ -344,7 +239,7 @@ fn holes_text(ev: &super::Evaluation) -> Result<String> {
 fn write_with_sidecar(
     path: &std::path::Path,
     rows: &str,
-    ev: &super::Evaluation,
+    ev: &Evaluation,
     holes_path: Option<&std::path::Path>,
     holes: Option<String>,
     reads: &Reads,

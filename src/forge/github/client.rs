@@ -3,7 +3,7 @@
 //! bounded retries and pages, the same-host rule, the token-free download of a redirect). The
 //! comment's calls: who the token is (`GET /user`), list every comment of a PR (all pages),
 //! create one (never retried: `sticky.rs` lists again first), edit one; and for `baseline fetch`
-//! a plain capped GET ([`Client::get`]) and the download of an artifact ([`Client::archive`]).
+//! a plain capped GET (`Client::get`) and the download of an artifact (`Client::archive`).
 //! Errors come back as plain sentences saying what to do; they never contain the token.
 
 use octocrab::service::middleware::retry::RetryConfig;
@@ -11,8 +11,9 @@ use octocrab::Octocrab;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::env::{GithubEnv, Token};
+use super::env::GithubEnv;
 use crate::forge::transport::{self, Reply, Transport, Verb, MAX_BODY, MAX_PAGES};
+use crate::forge::Token;
 use crate::forge::{Failure, Notes, RawComment};
 
 pub struct Client {
