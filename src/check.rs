@@ -327,9 +327,8 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
     let metrics = choose_metrics(cfg, base, cand, &shared)?;
     let protocol = check_protocol(cfg, &inputs.base, &inputs.cand, &metrics)?;
     let (mut paired, own, pooled) = pair_inputs(cfg, &inputs, &metrics, earlier)?;
-    paired
-        .warnings
-        .splice(0..0, earlier.warnings.iter().cloned());
+    let earlier_warnings = earlier.warnings.iter().cloned();
+    paired.warnings.splice(0..0, earlier_warnings);
     let probe_sides = probe::load(cfg, &paired.ids.iter().map(String::as_str).collect())?;
     let mut slices = slices::build(cfg, &paired)?;
     refuse_quantiles_over_budget(cfg, &slices, &paired)?;

@@ -218,14 +218,12 @@ fn no_state_warning(
 /// and one sticky comment, and the worst verdict's exit code. Each file's id keys its section
 /// and its part of the comment's state; two files with the same id are refused.
 fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome> {
-    if args.dump_config || args.holes.is_some() || args.probe_batch.is_some() {
-        let flag = if args.dump_config {
-            "--dump-config"
-        } else if args.holes.is_some() {
-            "--holes"
-        } else {
-            "--probe-batch"
-        };
+    let one_file_only = [
+        ("--dump-config", args.dump_config),
+        ("--holes", args.holes.is_some()),
+        ("--probe-batch", args.probe_batch.is_some()),
+    ];
+    if let Some((flag, _)) = one_file_only.iter().find(|(_, given)| *given) {
         return Err(Error::Usage(format!(
             "{flag} takes one gate file; {} were given",
             files.len()
@@ -319,15 +317,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
             ..Default::default()
         });
     }
-    if let Some(h) = &args.holes {
-        refuse_holes_without_runs(&cfg, h)?;
-    }
-    if args.probe_batch.is_some() && cfg.probe.is_none() {
-        return Err(Error::Usage(format!(
-            "--probe-batch: {} has no [probe] (the two sides' runs on unlabelled queries), so there is no batch to write",
-            args.gate_file.display()
-        )));
-    }
+    refuse_batches_without_runs(&cfg, args)?;
     // A fetch that found no baseline: an error, or under on-missing = "warn" a warning and no check.
     // The summary, the step output and the sticky comment say "not checked", so an earlier ✅
     // never stands for this commit.
@@ -352,19 +342,14 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     let (analysis, hidden, unread) = analyze_across_runs(&cfg, &publish, &env)?;
     let report = analysis.report;
     let mut outs = outputs(&args.output);
-    if let Some(h) = &args.holes {
-        outs.extra.push((
-            "--holes",
-            h.clone(),
-            crate::eval::holes::render_for(h, &analysis.holes)?,
-        ));
-    }
-    if let Some(b) = &args.probe_batch {
-        outs.extra.push((
-            "--probe-batch",
-            b.clone(),
-            crate::eval::holes::render_for(b, &analysis.probe_batch)?,
-        ));
+    for (flag, path, holes) in [
+        ("--holes", &args.holes, &analysis.holes),
+        ("--probe-batch", &args.probe_batch, &analysis.probe_batch),
+    ] {
+        if let Some(p) = path {
+            let text = crate::eval::holes::render_for(p, holes)?;
+            outs.extra.push((flag, p.clone(), text));
+        }
     }
     let stdout = write_outputs(&report, &outs, &reads)?;
     // After the files are written: job summary, outputs, annotations, the sticky PR comment.
@@ -483,6 +468,20 @@ fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
     cfg.baseline.today = Some(today);
     if cfg.noise.quarantine.is_some() {
         cfg.noise.today = Some(today);
+    }
+    Ok(())
+}
+
+/// `--holes` only when both inputs are runs, `--probe-batch` only with `[probe]`.
+fn refuse_batches_without_runs(cfg: &Config, args: &CheckArgs) -> Result<()> {
+    if let Some(h) = &args.holes {
+        refuse_holes_without_runs(cfg, h)?;
+    }
+    if args.probe_batch.is_some() && cfg.probe.is_none() {
+        return Err(Error::Usage(format!(
+            "--probe-batch: {} has no [probe] (the two sides' runs on unlabelled queries), so there is no batch to write",
+            args.gate_file.display()
+        )));
     }
     Ok(())
 }

@@ -5,6 +5,18 @@ use toml::{Table, Value};
 
 use super::*;
 
+/// `[probe]` with its default persistence filled in.
+fn probe_table(p: &ProbeSettings) -> Table {
+    let mut t = Table::new();
+    t.insert("baseline".into(), p.baseline.written.clone().into());
+    t.insert("candidate".into(), p.candidate.written.clone().into());
+    if let Some(f) = p.run_format {
+        t.insert("run-format".into(), f.name().into());
+    }
+    t.insert("persistence".into(), p.persistence.into());
+    t
+}
+
 /// One side: its input, or the list of its replicates.
 fn side(first: &InputSpec, more: &[InputSpec]) -> Value {
     if more.is_empty() {
@@ -76,14 +88,7 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
         root.insert("anchor".into(), t.into());
     }
     if let Some(p) = &c.probe {
-        let mut t = Table::new();
-        t.insert("baseline".into(), p.baseline.written.clone().into());
-        t.insert("candidate".into(), p.candidate.written.clone().into());
-        if let Some(f) = p.run_format {
-            t.insert("run-format".into(), f.name().into());
-        }
-        t.insert("persistence".into(), p.persistence.into());
-        root.insert("probe".into(), t.into());
+        root.insert("probe".into(), probe_table(p).into());
     }
     // Per-query and run-level gates, in gate-file order.
     let mut gates: Vec<(usize, Value)> = c.gates.iter().map(|g| (g.index, gate(g))).collect();

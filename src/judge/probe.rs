@@ -35,65 +35,56 @@ fn cut(p: &ProbeReport) -> String {
     p.cutoff.map_or("ranking".into(), |k| format!("top {k}"))
 }
 
-/// Applies the probe to the judged gates of `r` and says which evidence decided; the caller
-/// recomputes the verdict and headline from the gates.
-pub fn apply(r: &mut Report, p: &mut ProbeReport) {
-    let seen = format!(
-        "{} of {} moved their {}",
-        p.changed,
-        count(p.queries, "unlabelled query", "unlabelled queries"),
-        cut(p)
-    );
-    if p.changed == 0 {
-        let untouched = r.gates.iter().any(|g| g.status == GateStatus::Untouched)
-            && r.gates
-                .iter()
-                .all(|g| g.status == GateStatus::Untouched || g.passed);
-        p.decided = if untouched {
-            format!(
-                "untouched by the probe: no {} moved on {}; a change touching fewer than {} of queries can hide (the probe's resolution)",
-                cut(p),
-                count(p.queries, "unlabelled query", "unlabelled queries"),
-                percent(p.resolution)
-            )
-        } else {
-            format!(
-                "no {} moved on {} (resolution {}), but labelled queries moved: the labelled set decided",
-                cut(p),
-                count(p.queries, "unlabelled query", "unlabelled queries"),
-                percent(p.resolution)
-            )
-        };
-        return;
+/// What the probe did to one gate result.
+enum Said {
+    /// Nothing: the labelled analysis stands.
+    Nothing,
+    /// Passed on the probe's worst case (the bound).
+    Passed(f64),
+    /// Failed: probe queries moved where no labelled query did, beyond the margin.
+    Unseen(f64),
+}
+
+/// The line when no probe query moved.
+fn still_line(r: &Report, p: &ProbeReport) -> String {
+    let untouched = r.gates.iter().any(|g| g.status == GateStatus::Untouched)
+        && r.gates
+            .iter()
+            .all(|g| g.status == GateStatus::Untouched || g.passed);
+    let n = count(p.queries, "unlabelled query", "unlabelled queries");
+    if untouched {
+        format!(
+            "untouched by the probe: no {} moved on {n}; a change touching fewer than {} of queries can hide (the probe's resolution)",
+            cut(p),
+            percent(p.resolution)
+        )
+    } else {
+        format!(
+            "no {} moved on {n} (resolution {}), but labelled queries moved: the labelled set decided",
+            cut(p),
+            percent(p.resolution)
+        )
     }
-    let mut by_probe: Vec<String> = Vec::new();
-    let mut unseen: Vec<String> = Vec::new();
-    for g in r.gates.iter_mut() {
-        let bound = bound_for(p, g);
-        if g.status == GateStatus::Untouched {
-            if let Some(b) = bound.filter(|b| *b > g.threshold.abs()) {
-                g.status = GateStatus::Fail;
-                g.passed = false;
-                g.fails_build = true;
-                g.decided_by = "probe: moved where the labelled set saw nothing".into();
-                g.detail.push_str(&format!(
-                    "; no labelled query moved, but {seen}, whose worst case of the mean change reaches {} (margin {}): the labelled set cannot see this change; label the moved probe queries (--probe-batch)",
-                    plain(b),
-                    plain(g.threshold.abs())
-                ));
-                unseen.push(format!("{} ≤ {}", g.metric, plain(b)));
-                continue;
-            }
-            g.status = GateStatus::Pass;
-            g.passed = true;
-            g.decided_by = "labelled set: no labelled query moved (the probe saw moves)".into();
+}
+
+/// One gate result under a probe that saw `seen` (some queries moved).
+fn judge_gate(g: &mut GateResult, bound: Option<f64>, seen: &str) -> Said {
+    let margin = g.threshold.abs();
+    let untouched = g.status == GateStatus::Untouched;
+    match bound {
+        Some(b) if untouched && b > margin => {
+            g.status = GateStatus::Fail;
+            g.passed = false;
+            g.fails_build = true;
+            g.decided_by = "probe: moved where the labelled set saw nothing".into();
             g.detail.push_str(&format!(
-                "; no labelled query moved, but {seen}: a pass, not untouched"
+                "; no labelled query moved, but {seen}, whose worst case of the mean change reaches {} (margin {}): the labelled set cannot see this change; label the moved probe queries (--probe-batch)",
+                plain(b),
+                plain(margin)
             ));
+            Said::Unseen(b)
         }
-        let Some(b) = bound else { continue };
-        let proven_worse = g.label == Label::Worse;
-        if b <= g.threshold.abs() && !proven_worse && g.status != GateStatus::Pass {
+        Some(b) if b <= margin && g.label != Label::Worse && g.status != GateStatus::Pass => {
             g.status = GateStatus::Pass;
             g.passed = true;
             g.fails_build = false;
@@ -101,9 +92,43 @@ pub fn apply(r: &mut Report, p: &mut ProbeReport) {
             g.detail.push_str(&format!(
                 "; the probe's worst case of the mean change is ≤ {} (margin {}): passed on the probe",
                 plain(b),
-                plain(g.threshold.abs())
+                plain(margin)
             ));
-            by_probe.push(format!("{} ≤ {}", g.metric, plain(b)));
+            Said::Passed(b)
+        }
+        _ if untouched => {
+            g.status = GateStatus::Pass;
+            g.passed = true;
+            g.decided_by = "labelled set: no labelled query moved (the probe saw moves)".into();
+            g.detail.push_str(&format!(
+                "; no labelled query moved, but {seen}: a pass, not untouched"
+            ));
+            Said::Nothing
+        }
+        _ => Said::Nothing,
+    }
+}
+
+/// Applies the probe to the judged gates of `r` and says which evidence decided; the caller
+/// recomputes the verdict and headline from the gates.
+pub fn apply(r: &mut Report, p: &mut ProbeReport) {
+    if p.changed == 0 {
+        p.decided = still_line(r, p);
+        return;
+    }
+    let seen = format!(
+        "{} of {} moved their {}",
+        p.changed,
+        count(p.queries, "unlabelled query", "unlabelled queries"),
+        cut(p)
+    );
+    let (mut by_probe, mut unseen) = (Vec::new(), Vec::new());
+    for g in r.gates.iter_mut() {
+        let bound = bound_for(p, g);
+        match judge_gate(g, bound, &seen) {
+            Said::Passed(b) => by_probe.push(format!("{} ≤ {}", g.metric, plain(b))),
+            Said::Unseen(b) => unseen.push(format!("{} ≤ {}", g.metric, plain(b))),
+            Said::Nothing => {}
         }
     }
     let worst = p
@@ -112,20 +137,14 @@ pub fn apply(r: &mut Report, p: &mut ProbeReport) {
         .map(|b| format!("{} ≤ {}", b.metric, plain(b.loss_bound)))
         .collect::<Vec<_>>()
         .join(", ");
+    let share = percent(p.changed_share_bound);
     p.decided = if !unseen.is_empty() {
-        format!(
-            "{seen} (share ≤ {}) where no labelled query moved; worst-case mean loss {worst}: beyond the margin, the probe decided (fail: label the moved queries)",
-            percent(p.changed_share_bound)
-        )
+        format!("{seen} (share ≤ {share}) where no labelled query moved; worst-case mean loss {worst}: beyond the margin, the probe decided (fail: label the moved queries)")
     } else if by_probe.is_empty() {
-        format!(
-            "{seen} (share ≤ {}); worst-case mean loss {worst}: beyond the margin, the labelled set decided",
-            percent(p.changed_share_bound)
-        )
+        format!("{seen} (share ≤ {share}); worst-case mean loss {worst}: beyond the margin, the labelled set decided")
     } else {
         format!(
-            "{seen} (share ≤ {}); worst-case mean loss {worst}: within the margin, the probe decided ({})",
-            percent(p.changed_share_bound),
+            "{seen} (share ≤ {share}); worst-case mean loss {worst}: within the margin, the probe decided ({})",
             by_probe.join(", ")
         )
     };
