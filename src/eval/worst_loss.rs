@@ -8,8 +8,14 @@
 //! - `mrr@k` / `mrr`: the largest 1/r_b(d) − 1/r_c(d) over the baseline's documents d (0 when d
 //!   is not in the candidate's list): a single relevant document is the worst labelling, as
 //!   more relevant documents only raise the candidate's reciprocal rank.
-//! - `ndcg`, `ap`, `rprec` and the rest: 1 (the metric's reach) when the ranking within the
-//!   cutoff changed at all, else 0; no tighter bound is claimed for them.
+//! - `ndcg@k` / `ndcg`: with a_d = disc_b(d) − disc_c(d) (disc(r) = 1/log2(r + 1) within the
+//!   cutoff, else 0), the largest (sum of the j largest positive a_d) / IDCG_j over j, IDCG_j
+//!   the ideal DCG of j equally relevant documents. For any non-negative gains the drop is a
+//!   linear-fractional function of the gains, largest on a ray where the j documents with the
+//!   largest a_d share one grade and the rest are not relevant, so this is the exact worst
+//!   over graded labellings too (relevant documents neither side retrieved only raise IDCG).
+//! - `ap`, `rprec` and the rest: 1 (the metric's reach) when the ranking within the cutoff
+//!   changed at all, else 0; no tighter bound is claimed for them.
 //!
 //! The worst gain is the worst loss with the sides swapped.
 
@@ -41,8 +47,31 @@ pub fn worst_loss<T: Eq + std::hash::Hash>(m: &Metric, base: &[T], cand: &[T]) -
                 1.0 / (i + 1) as f64 - kept
             })
             .fold(0.0, f64::max),
+        Kind::Ndcg => ndcg_worst(b, &in_cand),
         _ => 1.0,
     }
+}
+
+fn disc(rank: usize) -> f64 {
+    1.0 / ((rank + 1) as f64).log2()
+}
+
+/// The worst nDCG drop: max over j of the j largest positive a_d over IDCG_j.
+fn ndcg_worst<T: Eq + std::hash::Hash>(b: &[T], in_cand: &HashMap<&T, usize>) -> f64 {
+    let mut gains: Vec<f64> = b
+        .iter()
+        .enumerate()
+        .map(|(i, d)| disc(i + 1) - in_cand.get(d).map_or(0.0, |&r| disc(r)))
+        .filter(|a| *a > 0.0)
+        .collect();
+    gains.sort_unstable_by(|x, y| y.total_cmp(x));
+    let (mut num, mut ideal, mut worst) = (0.0, 0.0, 0.0f64);
+    for (j, a) in gains.iter().enumerate() {
+        num += a;
+        ideal += disc(j + 1);
+        worst = worst.max(num / ideal);
+    }
+    worst.min(1.0)
 }
 
 /// Whether the rankings differ within the cutoff `k` (everything without one).
@@ -116,9 +145,64 @@ mod tests {
         }
     }
 
+    /// nDCG@k under every labelling with grades 0, 1, 2 (linear gain) of the documents either
+    /// side ranked: the largest drop.
+    fn brute_ndcg(k: usize, base: &str, cand: &str) -> f64 {
+        let (b, c) = (v(base), v(cand));
+        let mut docs: Vec<char> = b.iter().chain(&c).copied().collect();
+        docs.sort_unstable();
+        docs.dedup();
+        let dcg = |list: &[char], g: &dyn Fn(char) -> f64| -> f64 {
+            list.iter()
+                .take(k)
+                .enumerate()
+                .map(|(i, d)| g(*d) / ((i + 2) as f64).log2())
+                .sum()
+        };
+        let mut worst: f64 = 0.0;
+        for code in 1..3usize.pow(docs.len() as u32) {
+            let grade = |d: char| {
+                let i = docs.iter().position(|x| *x == d).unwrap();
+                ((code / 3usize.pow(i as u32)) % 3) as f64
+            };
+            let mut ideal: Vec<f64> = docs.iter().map(|d| grade(*d)).collect();
+            ideal.sort_unstable_by(|x, y| y.total_cmp(x));
+            let idcg: f64 = ideal
+                .iter()
+                .take(k)
+                .enumerate()
+                .map(|(i, g)| g / ((i + 2) as f64).log2())
+                .sum();
+            worst = worst.max((dcg(&b, &grade) - dcg(&c, &grade)) / idcg);
+        }
+        worst
+    }
+
+    #[test]
+    fn ndcg_exact_against_every_graded_labelling() {
+        let cases = [
+            ("abcd", "bacd"),
+            ("abcd", "abcx"),
+            ("abcd", "dcba"),
+            ("abc", "xyz"),
+            ("abcd", "axby"),
+            ("abcd", "abcd"),
+        ];
+        for k in [2usize, 3, 4] {
+            for (b, c) in cases {
+                let got = worst_loss(&m(&format!("ndcg@{k}")), &v(b), &v(c));
+                let want = brute_ndcg(k, b, c);
+                assert!(
+                    (got - want).abs() < 1e-12,
+                    "ndcg@{k} {b}→{c}: {got} vs {want}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn other_metrics_take_their_reach_when_the_top_changed() {
-        assert_eq!(worst_loss(&m("ndcg@3"), &v("abcd"), &v("bacd")), 1.0);
+        assert_eq!(worst_loss(&m("ap@3"), &v("abcd"), &v("bacd")), 1.0);
         assert_eq!(worst_loss(&m("ndcg@2"), &v("abcd"), &v("abdc")), 0.0);
         assert!(changed(&v("abcd"), &v("abdc"), None));
         assert!(!changed(&v("abcd"), &v("abdc"), Some(2)));
