@@ -58,7 +58,14 @@ pub fn load(cfg: &Config, labelled: &BTreeSet<&str>) -> Result<Option<Sides>> {
     let Some(probe) = &cfg.probe else {
         return Ok(None);
     };
-    let keep = cutoff(&probed_metrics(cfg));
+    let metrics = probed_metrics(cfg);
+    if metrics.is_empty() {
+        return Err(cfg.error_at(
+            &probe.span,
+            "[probe] is given but no [[gate]] gates a ranking metric (ndcg@10, recall@10, mrr@10, …): the probe would bound nothing; add such a gate, or remove [probe]",
+        ));
+    }
+    let keep = cutoff(&metrics);
     let mut base = probe_runs::read_side(cfg, probe, &probe.baseline, keep)?;
     let mut cand = probe_runs::read_side(cfg, probe, &probe.candidate, keep)?;
     probe_runs::fingerprint(cfg, probe, &base, &cand)?;

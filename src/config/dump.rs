@@ -10,8 +10,8 @@ fn probe_table(p: &ProbeSettings) -> Table {
     let mut t = Table::new();
     t.insert("baseline".into(), p.baseline.written.clone().into());
     t.insert("candidate".into(), p.candidate.written.clone().into());
-    if let Some(f) = p.run_format {
-        t.insert("run-format".into(), f.name().into());
+    if let Some((f, _)) = &p.run_format {
+        t.insert("run-format".into(), f.clone().into());
     }
     t.insert("persistence".into(), p.persistence.into());
     t

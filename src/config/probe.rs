@@ -8,9 +8,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::span::SourceText;
-use super::{resolve, Gate, InputKind, InputSpec};
+use super::{resolve, InputKind, InputSpec};
 use crate::error::Result;
-use crate::eval::Format;
 
 /// Rank-biased overlap persistence when `[probe] persistence` is not given: the top 10 carry
 /// about 86% of the weight (Webber, Moffat & Zobel 2010).
@@ -24,8 +23,9 @@ pub struct RawProbe {
     pub baseline: Spanned<String>,
     /// The candidate's run on the same queries.
     pub candidate: Spanned<String>,
-    /// The runs' format; default: `[eval] run-format`, else sniffed from each file.
-    pub run_format: Option<Format>,
+    /// The runs' format; default: `[eval] run-format`, else sniffed from each file (checked
+    /// where the runs are read, `eval::probe_runs`).
+    pub run_format: Option<Spanned<String>>,
     /// Rank-biased overlap persistence p, 0 < p < 1.
     pub persistence: Option<Spanned<f64>>,
 }
@@ -35,18 +35,19 @@ pub struct RawProbe {
 pub struct ProbeSettings {
     pub baseline: InputSpec,
     pub candidate: InputSpec,
-    pub run_format: Option<Format>,
+    /// `run-format` as written, with where it is written.
+    pub run_format: Option<(String, Option<Range<usize>>)>,
     pub persistence: f64,
     /// Where `[probe]` is written, for errors about it.
     pub span: Option<Range<usize>>,
 }
 
-/// Checks `[probe]`: a persistence in (0, 1), and a gate on a ranking metric to bound.
+/// Checks `[probe]`: a persistence in (0, 1) (the run format and the gated ranking metrics
+/// are checked where the runs are read, `check::probe`).
 pub fn probe_settings(
     src: &SourceText,
     base: &std::path::Path,
     raw: Option<&Spanned<RawProbe>>,
-    gates: &[Gate],
 ) -> Result<Option<ProbeSettings>> {
     let Some(raw) = raw else { return Ok(None) };
     let span = Some(raw.span());
@@ -64,15 +65,6 @@ pub fn probe_settings(
             ))
         }
     };
-    let ranked = gates
-        .iter()
-        .any(|g| crate::eval::Metric::parse(&g.metric).is_ok());
-    if !ranked {
-        return Err(src.error(
-            span,
-            "[probe] is given but no [[gate]] gates a ranking metric (ndcg@10, recall@10, mrr@10, …): the probe would bound nothing; add such a gate, or remove [probe]",
-        ));
-    }
     let spec = |s: &Spanned<String>| InputSpec {
         path: resolve(base, s.get_ref()),
         written: s.get_ref().clone(),
@@ -82,7 +74,10 @@ pub fn probe_settings(
     Ok(Some(ProbeSettings {
         baseline: spec(&p.baseline),
         candidate: spec(&p.candidate),
-        run_format: p.run_format,
+        run_format: p
+            .run_format
+            .as_ref()
+            .map(|f| (f.get_ref().clone(), Some(f.span()))),
         persistence,
         span,
     }))

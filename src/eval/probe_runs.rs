@@ -28,8 +28,15 @@ pub fn read_side(
     keep: Option<usize>,
 ) -> Result<ProbeSide> {
     let (mut opts, _) = super::gate_input::eval_options(cfg)?;
-    if probe.run_format.is_some() {
-        opts.run_format = probe.run_format;
+    if let Some((name, span)) = &probe.run_format {
+        use clap::ValueEnum;
+        let f = Format::from_str(name, false).map_err(|_| {
+            cfg.error_at(
+                span,
+                format!("[probe] run-format = {name:?}: expected one of \"trec\", \"jsonl\", \"json\", \"msmarco\", \"llamaindex\", \"parquet\""),
+            )
+        })?;
+        opts.run_format = Some(f);
     }
     let shown = spec.shown();
     let at_key = |e: crate::Error| match e {

@@ -465,11 +465,20 @@ fn probes_that_cannot_be_compared_are_refused() {
     assert_contains(&err, "all.toml:5");
     assert_contains(&err, "every one of the 35 queries");
     // No gate on a ranking metric: nothing to bound.
-    let text = std::fs::read_to_string(&gate).unwrap().replace(
-        "metric = \"ndcg@10\"\nmax-drop = 0.02",
-        "metric = \"latency_ms\"\nhigher-is-better = false\nmax-mean = 5",
-    );
-    std::fs::write(&gate, text).unwrap();
+    let rows: String = (0..40)
+        .map(|i| format!("{{\"query_id\":\"l{i}\",\"latency_ms\":3}}\n"))
+        .collect();
+    std::fs::write(d.path().join("b.jsonl"), &rows).unwrap();
+    std::fs::write(d.path().join("c.jsonl"), &rows).unwrap();
+    let run = cacm("run.cacm-bm25.txt");
+    std::fs::write(
+        &gate,
+        format!(
+            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[probe]\nbaseline = \"{run}\"\ncandidate = \"{run}\"\n\
+             [[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-mean = 5\n"
+        ),
+    )
+    .unwrap();
     let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "no [[gate]] gates a ranking metric");
