@@ -127,6 +127,7 @@ fn config(args: &AaArgs) -> Result<Config> {
         baseline: crate::config::BaselineSettings::default(),
         efficiency: crate::config::Efficiency::default(),
         anchor: None,
+        probe: None,
         verdict: Default::default(),
         warnings: Vec::new(),
         gates: Vec::new(),

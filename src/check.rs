@@ -24,6 +24,7 @@ use crate::{pair, resample, slices, verdict};
 
 pub mod anchor;
 pub mod attempts;
+pub mod probe;
 
 /// One side as loaded: its table, a note for the warnings, its protocol fingerprint (a metric
 /// file's sidecar, or the evaluation's own) and, for a run, the evaluation.
@@ -284,6 +285,8 @@ pub fn analyze(cfg: &Config) -> Result<Report> {
 pub struct Analysis {
     pub report: Report,
     pub holes: Vec<crate::eval::holes::Hole>,
+    /// The probe's next labelling batch (`--probe-batch`; empty without `[probe]`).
+    pub probe_batch: Vec<crate::eval::holes::Hole>,
     /// This attempt's own candidate results (kept in the sticky comment's state).
     pub own: AttemptValues,
     /// What the rules beyond them read of this attempt (kept there too).
@@ -329,6 +332,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
     paired
         .warnings
         .splice(0..0, earlier.warnings.iter().cloned());
+    let probe_sides = probe::load(cfg, &paired.ids.iter().map(String::as_str).collect())?;
     let mut slices = slices::build(cfg, &paired)?;
     refuse_quantiles_over_budget(cfg, &slices, &paired)?;
     say_sizes(cfg, &inputs, (&paired, &slices), &metrics);
@@ -380,18 +384,25 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
     };
     let mut report = build_report(cfg, paired.info.clone(), found, protocol, noise)?;
     report.baseline = Some(baseline.info);
+    let probe_batch = probe_part(cfg, &mut report, probe_sides)?;
     anchor::judge_anchor(cfg, &mut report, (&pooled.tables, pooled.summarised))?;
-    if let Some(e) = efficiency {
-        verdict::efficiency::add_to_verdict(&mut report, &e);
-        report.efficiency = Some(e);
-    }
+    efficiency_part(&mut report, efficiency);
     attempts_section(&mut report, pooled, (earlier, &pooling));
     Ok(Analysis {
         report,
         holes,
+        probe_batch,
         own,
         extra: pooling.extra(),
     })
+}
+
+/// The run cards' section and its say in the verdict.
+fn efficiency_part(report: &mut Report, efficiency: Option<crate::model::EfficiencyReport>) {
+    if let Some(e) = efficiency {
+        verdict::efficiency::add_to_verdict(report, &e);
+        report.efficiency = Some(e);
+    }
 }
 
 /// A re-run after `failed` failing attempts of its candidate is judged at the spent level
@@ -402,6 +413,25 @@ fn spent_config(cfg: &Config, failed: u32) -> Option<Config> {
         c.bootstrap.failed_attempts = failed;
         c
     })
+}
+
+/// `[probe]`: its statistics, its say in the verdict (the verdict and headline judged again
+/// from the gates) and its part of the report; returns the next labelling batch.
+fn probe_part(cfg: &Config, report: &mut Report, sides: Option<probe::Sides>) -> Result<Vec<Hole>> {
+    let (Some(settings), Some(sides)) = (&cfg.probe, sides) else {
+        return Ok(Vec::new());
+    };
+    let mut found = probe::analyze(cfg, settings, sides)?;
+    verdict::probe::apply(report, &mut found.report);
+    report.verdict = verdict::verdict(&report.gates);
+    report.headline = verdict::headline_at(
+        &report.gates,
+        &report.comparisons,
+        1.0 - cfg.bootstrap.confidence,
+    );
+    found.report.moved.truncate(crate::model::probe::LISTED);
+    report.probe = Some(found.report);
+    Ok(found.batch)
 }
 
 /// [`load_inputs`] with `extra` (earlier attempts' runs, the first `summarised` standing for
@@ -1168,6 +1198,7 @@ fn build_report(
         attempts: None,
         looks: None,
         judge: found.judge,
+        probe: None,
         view: crate::model::TextView {
             details: cfg.report.details,
             min_queries: cfg.slices.min_queries,

@@ -300,6 +300,11 @@ pub struct CheckArgs {
     /// JSON lines (query_id, doc_id, each side's rank) for a judging step when FILE ends in .jsonl.
     #[arg(long, value_name = "FILE")]
     pub holes: Option<PathBuf>,
+    /// With [probe]: write the documents of every probe query whose top k moved, heaviest
+    /// worst case first, as the next labelling batch (the --holes format: a qrels stub, or JSON
+    /// lines when FILE ends in .jsonl).
+    #[arg(long, value_name = "FILE")]
+    pub probe_batch: Option<PathBuf>,
     /// Today's date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date.
     #[arg(long, value_name = "DATE", env = "RAG_GATE_TODAY")]
     pub today: Option<String>,

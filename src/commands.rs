@@ -42,6 +42,10 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
             r.add("[eval] chunk-map", c);
         }
     }
+    if let Some(p) = &cfg.probe {
+        r.add("[probe] baseline run", &p.baseline.path);
+        r.add("[probe] candidate run", &p.candidate.path);
+    }
     if let Some(n) = &cfg.noise.file {
         r.add("[noise] file", &n.path);
     }
@@ -64,6 +68,7 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
 fn planned<'a>(
     o: &'a OutputArgs,
     holes: Option<&'a std::path::Path>,
+    probe_batch: Option<&'a std::path::Path>,
 ) -> Vec<(&'static str, &'a std::path::Path)> {
     [
         ("--output", o.output.as_deref()),
@@ -72,6 +77,7 @@ fn planned<'a>(
         ("--export-html", o.export_html.as_deref()),
         ("--export-junit", o.export_junit.as_deref()),
         ("--holes", holes),
+        ("--probe-batch", probe_batch),
     ]
     .into_iter()
     .filter_map(|(flag, p)| p.map(|p| (flag, p)))
@@ -212,12 +218,12 @@ fn no_state_warning(
 /// and one sticky comment, and the worst verdict's exit code. Each file's id keys its section
 /// and its part of the comment's state; two files with the same id are refused.
 fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome> {
-    if args.dump_config || args.holes.is_some() {
-        let flag = if args.dump_config {
-            "--dump-config"
-        } else {
-            "--holes"
-        };
+    let one_file_only = [
+        ("--dump-config", args.dump_config),
+        ("--holes", args.holes.is_some()),
+        ("--probe-batch", args.probe_batch.is_some()),
+    ];
+    if let Some((flag, _)) = one_file_only.iter().find(|(_, given)| *given) {
         return Err(Error::Usage(format!(
             "{flag} takes one gate file; {} were given",
             files.len()
@@ -257,7 +263,7 @@ fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome>
             )),
         }
     }
-    refuse_clobbering(&planned(&args.output, None), &all_reads)?;
+    refuse_clobbering(&planned(&args.output, None, None), &all_reads)?;
     if done.is_empty() {
         return Ok(Outcome {
             stderr,
@@ -297,16 +303,21 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     // [eval] is checked even when no input is a run, so a typo there is never silent.
     let eval = crate::eval::gate_input::eval_settings(&cfg)?;
     let reads = reads(&cfg, Some(&args.gate_file))?;
-    refuse_clobbering(&planned(&args.output, args.holes.as_deref()), &reads)?;
+    refuse_clobbering(
+        &planned(
+            &args.output,
+            args.holes.as_deref(),
+            args.probe_batch.as_deref(),
+        ),
+        &reads,
+    )?;
     if args.dump_config {
         return Ok(Outcome {
             stdout: config::dump(&cfg, Some(crate::eval::gate_input::eval_table(&eval))),
             ..Default::default()
         });
     }
-    if let Some(h) = &args.holes {
-        refuse_holes_without_runs(&cfg, h)?;
-    }
+    refuse_batches_without_runs(&cfg, args)?;
     // A fetch that found no baseline: an error, or under on-missing = "warn" a warning and no check.
     // The summary, the step output and the sticky comment say "not checked", so an earlier ✅
     // never stands for this commit.
@@ -331,12 +342,14 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     let (analysis, hidden, unread) = analyze_across_runs(&cfg, &publish, &env)?;
     let report = analysis.report;
     let mut outs = outputs(&args.output);
-    if let Some(h) = &args.holes {
-        outs.extra.push((
-            "--holes",
-            h.clone(),
-            crate::eval::holes::render_for(h, &analysis.holes)?,
-        ));
+    for (flag, path, holes) in [
+        ("--holes", &args.holes, &analysis.holes),
+        ("--probe-batch", &args.probe_batch, &analysis.probe_batch),
+    ] {
+        if let Some(p) = path {
+            let text = crate::eval::holes::render_for(p, holes)?;
+            outs.extra.push((flag, p.clone(), text));
+        }
     }
     let stdout = write_outputs(&report, &outs, &reads)?;
     // After the files are written: job summary, outputs, annotations, the sticky PR comment.
@@ -459,6 +472,20 @@ fn apply_check_flags(cfg: &mut config::Config, args: &CheckArgs) -> Result<()> {
     Ok(())
 }
 
+/// `--holes` only when both inputs are runs, `--probe-batch` only with `[probe]`.
+fn refuse_batches_without_runs(cfg: &Config, args: &CheckArgs) -> Result<()> {
+    if let Some(h) = &args.holes {
+        refuse_holes_without_runs(cfg, h)?;
+    }
+    if args.probe_batch.is_some() && cfg.probe.is_none() {
+        return Err(Error::Usage(format!(
+            "--probe-batch: {} has no [probe] (the two sides' runs on unlabelled queries), so there is no batch to write",
+            args.gate_file.display()
+        )));
+    }
+    Ok(())
+}
+
 /// `--holes PATH` only when both inputs are runs.
 fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
     let runs = [&cfg.inputs.baseline, &cfg.inputs.candidate]
@@ -476,7 +503,7 @@ fn refuse_holes_without_runs(cfg: &Config, h: &std::path::Path) -> Result<()> {
 pub fn compare(args: &CompareArgs) -> Result<Outcome> {
     let cfg = compare_config(args)?;
     let reads = reads(&cfg, None)?;
-    refuse_clobbering(&planned(&args.output, None), &reads)?;
+    refuse_clobbering(&planned(&args.output, None, None), &reads)?;
     let mut report = analyze(&cfg).map_err(in_compare_words)?;
     refuse_unknown_directions(args, &mut report)?;
     in_compare_notes(&mut report);
@@ -557,6 +584,7 @@ pub fn compare_config(args: &CompareArgs) -> Result<Config> {
         baseline: BaselineSettings::default(),
         efficiency: compare_cards(args),
         anchor: None,
+        probe: None,
         verdict: crate::config::VerdictSettings {
             guarantee: args.guarantee.into(),
             bound_every_mean: true,

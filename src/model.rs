@@ -11,6 +11,7 @@ pub mod date;
 pub mod ledger;
 pub mod looks;
 pub mod plan;
+pub mod probe;
 
 pub use date::Date;
 
@@ -212,6 +213,10 @@ pub struct Report {
     /// judge).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeReport>,
+    /// `[probe]`: unlabelled queries ranked by both sides, what the change moved there and the
+    /// worst-case bound it sets (absent without a probe).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probe: Option<probe::ProbeReport>,
     /// How the text report is laid out; not in the JSON (it changes no figure).
     #[serde(skip)]
     pub view: TextView,
@@ -424,7 +429,7 @@ pub struct TieGate {
     pub slice: String,
     /// The gate's rule (`max-drop`, `min-mean`, …): a gate with two rules has a row for each.
     pub rule: String,
-    /// The gate's value and decision ("pass", "fail", "not-judged") with trec_eval's order.
+    /// The gate's value and decision ("pass", "fail", "not-judged", "untouched") with trec_eval's order.
     pub value: f64,
     pub decision: String,
     /// Candidate's tied documents least favourable, baseline's most favourable.

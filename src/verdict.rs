@@ -48,6 +48,7 @@ pub mod drift;
 pub mod efficiency;
 mod headline;
 pub mod no_op;
+pub mod probe;
 pub mod resolution;
 mod rules;
 mod run_rules;

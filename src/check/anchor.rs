@@ -51,6 +51,7 @@ pub fn drift_config(
         ..Default::default()
     };
     d.anchor = None;
+    d.probe = None;
     d.warnings = Vec::new();
     d
 }

@@ -5,6 +5,18 @@ use toml::{Table, Value};
 
 use super::*;
 
+/// `[probe]` with its default persistence filled in.
+fn probe_table(p: &ProbeSettings) -> Table {
+    let mut t = Table::new();
+    t.insert("baseline".into(), p.baseline.written.clone().into());
+    t.insert("candidate".into(), p.candidate.written.clone().into());
+    if let Some((f, _)) = &p.run_format {
+        t.insert("run-format".into(), f.clone().into());
+    }
+    t.insert("persistence".into(), p.persistence.into());
+    t
+}
+
 /// One side: its input, or the list of its replicates.
 fn side(first: &InputSpec, more: &[InputSpec]) -> Value {
     if more.is_empty() {
@@ -74,6 +86,9 @@ pub fn dump(c: &Config, eval: Option<Table>) -> String {
             t.insert("ledger".into(), l.written.clone().into());
         }
         root.insert("anchor".into(), t.into());
+    }
+    if let Some(p) = &c.probe {
+        root.insert("probe".into(), probe_table(p).into());
     }
     // Per-query and run-level gates, in gate-file order.
     let mut gates: Vec<(usize, Value)> = c.gates.iter().map(|g| (g.index, gate(g))).collect();
@@ -196,6 +211,10 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ),
     ("efficiency", &["baseline", "candidate"]),
     ("anchor", &["file", "name", "ledger"]),
+    (
+        "probe",
+        &["baseline", "candidate", "run-format", "persistence"],
+    ),
     (
         "gate",
         &[

@@ -6,6 +6,7 @@ pub mod anchor;
 mod baseline;
 mod dump;
 mod gate;
+pub mod probe;
 mod raw;
 pub mod run_gate;
 pub mod span;
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 pub use anchor::AnchorSettings;
 pub use baseline::{is_commit, BaselineSettings, OnMissing};
 pub use dump::dump;
+pub use probe::ProbeSettings;
 pub use run_gate::{Efficiency, RunGate, RunRule, RunRuleKind};
 pub use span::SourceText;
 
@@ -429,6 +431,8 @@ pub struct Config {
     pub efficiency: Efficiency,
     /// `[anchor]`: the approved state `max-drift` is measured against, and main's ledger.
     pub anchor: Option<AnchorSettings>,
+    /// `[probe]`: both sides' runs on unlabelled queries (None without it).
+    pub probe: Option<ProbeSettings>,
     /// `[verdict]`: the guarantee and what an undecided check does.
     pub verdict: VerdictSettings,
     /// Things in the gate file that have no effect for these inputs (e.g. `[eval]` with metric

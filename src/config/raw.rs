@@ -35,6 +35,7 @@ pub struct RawConfig {
     pub efficiency: Option<RawEfficiency>,
     pub anchor: Option<Spanned<super::anchor::RawAnchor>>,
     pub judge: Option<Spanned<RawJudge>>,
+    pub probe: Option<Spanned<super::probe::RawProbe>>,
     #[serde(default)]
     pub verdict: RawVerdict,
 }

@@ -33,6 +33,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         super::baseline::baseline_settings(&src, &raw.baseline, &raw.inputs.baseline_commit)?;
     let anchor =
         super::anchor::anchor_settings(&src, base, raw.anchor.as_ref(), &gates, &id_column)?;
+    let probe = super::probe::probe_settings(&src, base, raw.probe.as_ref())?;
     let verdict = verdict_settings(&raw.verdict);
     if verdict.guarantee == Guarantee::DistributionFree {
         for (g, gate) in raw.gates.iter().zip(&gates) {
@@ -67,6 +68,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         baseline,
         efficiency,
         anchor,
+        probe,
         verdict,
         warnings,
         source: src,

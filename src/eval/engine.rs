@@ -343,7 +343,7 @@ fn read_qrels(
 }
 
 /// The corpus and the chunk map the options name (each read once, when given).
-fn corpus_and_chunks(opts: &EvalOptions) -> Result<(Option<Corpus>, Option<ChunkMap>)> {
+pub(crate) fn corpus_and_chunks(opts: &EvalOptions) -> Result<(Option<Corpus>, Option<ChunkMap>)> {
     let corpus = opts
         .corpus
         .as_deref()

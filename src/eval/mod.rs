@@ -46,6 +46,7 @@ mod qrels_parquet {
         Err(crate::input::parquet_not_built(shown))
     }
 }
+pub mod probe_runs;
 pub mod ranking;
 pub mod run;
 mod run_json;
@@ -75,6 +76,7 @@ mod run_parquet {
 }
 pub mod shared_bounds;
 pub mod ties;
+pub mod worst_loss;
 
 use std::path::{Path, PathBuf};
 

@@ -108,6 +108,7 @@ pub fn render(r: &Report) -> String {
     s.push_str(&crate::report::judge::html(r, esc));
     comparisons(&mut s, r);
     s.push_str(&super::anchor::html(r, esc));
+    s.push_str(&super::probe::html(r, esc));
     s.push_str(&super::efficiency::html(r, esc));
     worst(&mut s, r);
     protocol(&mut s, r);

@@ -194,6 +194,9 @@ fn properties(w: &mut Writer<Vec<u8>>, r: &Report) {
         ];
         props.extend(optional.into_iter().filter_map(|(k, v)| Some((k, v?))));
     }
+    if let Some(line) = super::probe::header_line(r) {
+        props.push(("probe", line));
+    }
     props.push(("rag-gate.version", r.rag_gate_version.clone()));
     put(w, Event::Start(BytesStart::new("properties")));
     for (name, value) in props {

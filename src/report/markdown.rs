@@ -166,6 +166,7 @@ fn render_with(r: &Report, d: Detail, page: &Page, ranks: &trim::Ranks) -> Strin
     }
     tables::gates(&mut s, r, &trim::gated_rows(r, d.other_gated));
     s.push_str(&super::anchor::markdown(r, escape));
+    s.push_str(&super::probe::markdown(r, escape));
     s.push_str(&super::looks::markdown(r, escape));
     let (changed, total) = trim::changed_rows(r, ranks, d.changed_rows);
     tables::changed(&mut s, r, &changed, total);

@@ -12,6 +12,7 @@ pub mod junit;
 pub mod markdown;
 pub mod noise;
 pub mod plan;
+pub mod probe;
 pub mod text;
 pub mod ties;
 pub mod words;

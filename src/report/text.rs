@@ -30,6 +30,7 @@ fn reasons_section(out: &mut String, r: &Report) {
     out.push_str(&super::looks::text(r, table));
     gates_text(out, r);
     out.push_str(&super::anchor::text(r, table));
+    out.push_str(&super::probe::text(r, table));
 }
 
 /// The deltas of every comparison, then the run-level (efficiency) figures.

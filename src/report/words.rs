@@ -113,7 +113,8 @@ pub fn rank_move(m: &RankMove) -> String {
 /// (margin 0.0500)", and one line per slice where the worst cost exceeds its margin. Nothing
 /// for a report without gates.
 pub fn resolution_lines(r: &Report) -> Vec<String> {
-    let lines = crate::verdict::resolution::header_lines(&r.resolution, &r.unit);
+    let mut lines = crate::verdict::resolution::header_lines(&r.resolution, &r.unit);
+    lines.extend(super::probe::header_line(r));
     lines
         .into_iter()
         .enumerate()

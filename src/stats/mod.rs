@@ -17,6 +17,11 @@
 //!   1969) and the tilted score bound, on every sample.
 //! - `dirichlet_bound`: the distribution-free bound of a mean with a known worst case (Gaffke
 //!   2005; Learned-Miller & Thomas 2019), `[verdict] guarantee = "distribution-free"`.
+//! - `clopper_pearson`: the one-sided Clopper–Pearson bound of a binomial share (Clopper &
+//!   Pearson 1934): the probe's share of queries whose top k changed.
+//! - `rbo`: rank-biased overlap of two rankings, extrapolated (Webber, Moffat & Zobel 2010).
+//! - `worst_mean`: the distribution-free upper bound of a mean of worst-case values in [0, 1],
+//!   mostly 0 (Gaffke 2005), equal values drawn as one Gamma (Marsaglia & Tsang 2000).
 //! - `tilt`: the exponentially tilted score interval of a mean (Efron 1981; DiCiccio & Romano
 //!   1990; Wilson 1927 for 0/1 deltas).
 //! - `small_sample`: effective number of groups, CR2 standard error and its Bell–McCaffrey
@@ -55,6 +60,7 @@
 
 pub mod active_ppi;
 pub mod bootstrap;
+pub mod clopper_pearson;
 pub mod columns;
 pub mod crossed;
 pub mod describe;
@@ -71,6 +77,7 @@ pub mod poisson;
 pub mod power;
 pub mod ppi;
 pub mod quantile;
+pub mod rbo;
 pub mod sample_size;
 pub mod quantile_window;
 pub mod signflip;
@@ -84,4 +91,5 @@ pub mod studentized;
 pub mod ties;
 pub mod tilt;
 pub mod welch;
+pub mod worst_mean;
 pub mod qps_at_recall;

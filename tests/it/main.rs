@@ -82,6 +82,7 @@ mod noise_moved;
 mod outputs_no_clobber;
 mod plan_command;
 mod plan_power;
+mod probe;
 mod protocol_fingerprint;
 mod protocol_report;
 mod publish_actions;

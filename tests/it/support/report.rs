@@ -247,6 +247,7 @@ pub fn failing_report() -> Report {
         anchor: None,
         attempts: None,
         looks: None,
+        probe: None,
         view: Default::default(),
     }
 }

@@ -49,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Override [bootstrap] seed')
             [CompletionResult]::new('--resamples', '--resamples', [CompletionResultType]::ParameterName, 'Override [bootstrap] resamples')
             [CompletionResult]::new('--holes', '--holes', [CompletionResultType]::ParameterName, 'Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE, or as JSON lines (query_id, doc_id, each side''s rank) for a judging step when FILE ends in .jsonl')
+            [CompletionResult]::new('--probe-batch', '--probe-batch', [CompletionResultType]::ParameterName, 'With [probe]: write the documents of every probe query whose top k moved, heaviest worst case first, as the next labelling batch (the --holes format: a qrels stub, or JSON lines when FILE ends in .jsonl)')
             [CompletionResult]::new('--today', '--today', [CompletionResultType]::ParameterName, 'Today''s date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout (or in --output)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report to this file (atomically) instead of stdout')

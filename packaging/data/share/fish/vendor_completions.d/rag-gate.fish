@@ -47,6 +47,7 @@ complete -c rag-gate -n "__fish_rag_gate_needs_command" -f -a "help" -d 'Print t
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l seed -d 'Override [bootstrap] seed' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l resamples -d 'Override [bootstrap] resamples' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l holes -d 'Write the unjudged docs of the gated cutoffs (both runs) as a qrels stub to FILE, or as JSON lines (query_id, doc_id, each side\'s rank) for a judging step when FILE ends in .jsonl' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l probe-batch -d 'With [probe]: write the documents of every probe query whose top k moved, heaviest worst case first, as the next labelling batch (the --holes format: a qrels stub, or JSON lines when FILE ends in .jsonl)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l today -d 'Today\'s date (YYYY-MM-DD) for [noise] quarantine expiry; default: the UTC date' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand check" -l format -d 'Report format on stdout (or in --output)' -r -f -a "text\t''
 markdown\t''
