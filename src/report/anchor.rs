@@ -86,16 +86,7 @@ pub fn text(r: &Report, table: impl Fn(&[&str], &[Vec<String>]) -> String) -> St
             crate::safe_text::one_line(&budget_line(d, &a.name))
         );
     }
-    let rows: Vec<Vec<String>> = a
-        .drift
-        .iter()
-        .map(|d| {
-            row(d)
-                .iter()
-                .map(|c| crate::safe_text::one_line(c))
-                .collect()
-        })
-        .collect();
+    let rows: Vec<Vec<String>> = a.drift.iter().map(row).collect();
     s.push_str(&table(&HEADERS, &rows));
     s
 }

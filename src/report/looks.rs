@@ -181,12 +181,7 @@ pub fn text(r: &Report, table: impl Fn(&[&str], &[Vec<String>]) -> String) -> St
         .looks
         .iter()
         .enumerate()
-        .map(|(i, look)| {
-            row(i, look)
-                .iter()
-                .map(|c| crate::safe_text::one_line(c))
-                .collect()
-        })
+        .map(|(i, look)| row(i, look))
         .collect();
     s.push_str(&table(&HEADERS, &rows));
     s

@@ -79,16 +79,7 @@ pub fn text(r: &Report, table: impl Fn(&[&str], &[Vec<String>]) -> String) -> St
         let _ = writeln!(s, "  {}", crate::safe_text::one_line(&l));
     }
     if !p.moved.is_empty() {
-        let rows: Vec<Vec<String>> = p
-            .moved
-            .iter()
-            .map(|q| {
-                row(q)
-                    .iter()
-                    .map(|c| crate::safe_text::one_line(c))
-                    .collect()
-            })
-            .collect();
+        let rows: Vec<Vec<String>> = p.moved.iter().map(row).collect();
         s.push_str(&table(&HEADERS, &rows));
     }
     s
