@@ -761,3 +761,71 @@ fn a_rate_limit_that_resets_within_the_budget_is_waited_for() {
     assert_eq!(run_list_requests(&w), 2);
     assert_contains(&stderr(&out), "(rate limit reset, retry 1 of 2)");
 }
+
+/// `[probe]` with main's stored runs: main's artifact carries its run and its run on the
+/// unlabelled probe queries; `baseline fetch` unpacks both beside the provenance record, and a
+/// check whose `[inputs] baseline` and `[probe] baseline` point into that folder reads both (the
+/// same ranking on the PR's side: untouched, the probe's 12 CACM queries in the report, the
+/// baseline's provenance the fetch's).
+#[test]
+fn the_artifact_brings_mains_probe_run_with_its_results() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures/cacm");
+    let ranking = std::fs::read_to_string(format!("{fixtures}/run.cacm-bm25.txt")).unwrap();
+    let qrels = format!("{fixtures}/qrels.cacm.txt");
+    let judged: std::collections::BTreeSet<String> = std::fs::read_to_string(&qrels)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    let probe: String = ranking
+        .lines()
+        .filter(|l| !judged.contains(l.split_whitespace().next().unwrap()))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let w = World::new();
+    w.runs(vec![run(900, 0)]);
+    w.artifact(
+        900,
+        zip_of(&[
+            ("run.txt", ranking.as_bytes()),
+            ("probe.txt", probe.as_bytes()),
+        ]),
+    );
+    assert_exit(&w.fetch_base(), 0);
+    let files = &w.provenance()["found"]["files"];
+    assert_eq!(files, &json!(["run.txt", "probe.txt"]), "{files}");
+    // The pull request's side: the same rankings, as the PR's own evaluation writes them.
+    let pr = w.dir.path().join("pr");
+    std::fs::create_dir_all(&pr).unwrap();
+    std::fs::write(pr.join("run.txt"), &ranking).unwrap();
+    std::fs::write(pr.join("probe.txt"), &probe).unwrap();
+    let gate = w.dir.path().join("gate.toml");
+    let to = w.to();
+    std::fs::write(
+        &gate,
+        format!(
+            "[inputs]\nqrels = {qrels:?}\nbaseline = {{ run = {b:?} }}\ncandidate = {{ run = {c:?} }}\n\
+             [bootstrap]\nresamples = 500\n\
+             [probe]\nbaseline = {pb:?}\ncandidate = {pc:?}\n\
+             [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+            b = to.join("run.txt"),
+            c = pr.join("run.txt"),
+            pb = to.join("probe.txt"),
+            pc = pr.join("probe.txt"),
+        ),
+    )
+    .unwrap();
+    let out = rag_gate()
+        .arg("check")
+        .arg(&gate)
+        .args(["--format", "json", "--today", "2026-11-28"])
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "untouched", "{}", v["headline"]);
+    assert_eq!(v["probe"]["queries"], 12, "{}", v["probe"]);
+    assert_eq!(v["probe"]["changed"], 0);
+    assert_eq!(v["baseline"]["source"], "fetch", "{}", v["baseline"]);
+    assert_eq!(v["baseline"]["run_id"], 900);
+}
