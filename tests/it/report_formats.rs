@@ -7,8 +7,8 @@
 //! PR comment (`report_comment::example_comment`), `check --format junit` is `report_junit`'s,
 //! `plan`'s text and Markdown are `plan_command`'s, `init`'s gate file is `init_command`'s and the
 //! GitLab merge-request note as posted is `publish_gitlab::the_note_as_posted`, the GitHub PR
-//! comment as posted `publish_e2e::the_comment_as_posted`. `aa` offers `markdown` and `junit`
-//! but prints its text report for both, so they have no snapshot of their own.
+//! comment as posted `publish_e2e::the_comment_as_posted`. `aa` writes `text` and `json` only
+//! (`noise_aa::aa_refuses_a_format_it_cannot_write`).
 
 use crate::support;
 
