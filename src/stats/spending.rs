@@ -32,8 +32,6 @@
 //!
 //! Pure: numbers in, numbers out.
 
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
-
 /// The share of the configured one-sided level an attempt is judged at after `failed` earlier
 /// attempts of its candidate that did not pass: 1, then 2^−f / 10.
 pub fn share(failed: u32) -> f64 {
@@ -64,13 +62,12 @@ fn upper(p: f64, df: f64) -> f64 {
     if p < SMALLEST_LEVEL {
         return f64::INFINITY;
     }
-    if df.is_finite() && df > 0.0 {
-        -StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(p)
+    let df = if df.is_finite() && df > 0.0 {
+        df
     } else {
-        -Normal::new(0.0, 1.0)
-            .expect("the standard normal")
-            .inverse_cdf(p)
-    }
+        f64::INFINITY
+    };
+    -super::small_sample::t_quantile(p, df)
 }
 
 /// How far each half-width of an interval at `confidence` stretches to be read after `failed`
