@@ -46,7 +46,7 @@ fn exp1(rng: &mut ChaCha8Rng) -> f64 {
 
 /// The `level` quantile of `sorted` read conservatively outward: the k-th smallest with
 /// k = ⌊level · B⌋ (at least the first) for a low level, its mirror for a high one.
-fn outward(sorted: &[f64], level: f64, low: bool) -> f64 {
+pub(crate) fn outward(sorted: &[f64], level: f64, low: bool) -> f64 {
     let b = sorted.len();
     let k = ((level * b as f64).floor() as usize).clamp(1, b);
     if low {
@@ -95,8 +95,7 @@ pub fn bounds(
 
 /// The bound with every delta 0 on `units` units: ∓ worst · (1 − (α/2)^(1/units)).
 pub fn zero_bound(units: usize, worst: f64, confidence: f64) -> f64 {
-    let side = (1.0 - confidence) / 2.0;
-    worst * (1.0 - side.powf(1.0 / units.max(1) as f64))
+    worst * super::ties::unseen_share(units, confidence)
 }
 
 #[cfg(test)]

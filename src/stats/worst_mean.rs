@@ -94,8 +94,7 @@ pub fn upper(values: &[f64], units: usize, a: f64, draws: usize, key: [u8; 32]) 
     }
     sums.sort_unstable_by(f64::total_cmp);
     // The 1 − a quantile read outward: the k-th largest with k = ⌊a · draws⌋, at least 1.
-    let k = ((a * draws as f64).floor() as usize).clamp(1, draws);
-    sums[draws - k]
+    super::dirichlet_bound::outward(&sums, a, false)
 }
 
 #[cfg(test)]
