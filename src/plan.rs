@@ -144,8 +144,7 @@ fn resolution(gate: &Gate, m: &Measured) -> Option<PlanResolution> {
         .flatten()
         .min_by(f64::total_cmp)?;
     let units = m.groups.unwrap_or(m.queries);
-    let alpha = 1.0 - crate::config::DEFAULT_CONFIDENCE;
-    let share = 1.0 - (alpha / 2.0).powf(1.0 / units.max(1) as f64);
+    let share = crate::stats::ties::unseen_share(units, crate::config::DEFAULT_CONFIDENCE);
     let most = crate::metric_names::is_bounded(&crate::metric_names::canonical(&gate.metric))
         .then_some(1.0);
     Some(PlanResolution {

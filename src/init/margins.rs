@@ -81,8 +81,7 @@ pub fn needed(c: &Comparison, margin: f64) -> Option<usize> {
 
 /// The resolution of `units` units: 1 − (α/2)^(1/units) at the default confidence.
 pub fn resolution(units: usize) -> f64 {
-    let half_alpha = (1.0 - DEFAULT_CONFIDENCE) / 2.0;
-    1.0 - half_alpha.powf(1.0 / units.max(1) as f64)
+    crate::stats::ties::unseen_share(units, DEFAULT_CONFIDENCE)
 }
 
 /// The coarsest resolution over the gated comparisons: (p*, its comparison).

@@ -88,8 +88,7 @@ pub fn at_least_t(boot: Interval, t: [f64; 2]) -> Interval {
 /// The share of `units` a change could have moved when none of them moved, at the one-sided
 /// level (1 − `confidence`)/2: 1 − (α/2)^(1/G), the Clopper–Pearson bound for 0 of G.
 pub fn unseen_share(units: usize, confidence: f64) -> f64 {
-    let side = (1.0 - confidence) / 2.0;
-    1.0 - side.powf(1.0 / units.max(1) as f64)
+    super::clopper_pearson::upper(0, units.max(1), (1.0 - confidence) / 2.0)
 }
 
 /// Per side the widest of the bootstrap-t interval `boot`, the Student t bound `t` and the
