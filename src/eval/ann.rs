@@ -66,11 +66,7 @@ type Truth = BTreeMap<String, (usize, Vec<Vec<u8>>)>;
 /// format's default (by score where there are scores).
 fn spec_for(p: &Path, shown: &str, opts: &EvalOptions) -> Result<RunSpec<'static>> {
     let format = Format::resolve(p, shown, super::Role::Run, opts.run_format)?;
-    let order = match (opts.order, format) {
-        (Some(o), _) => o,
-        (None, Format::Parquet) => super::run_parquet::default_order(p, shown, &opts.columns)?,
-        (None, f) => f.default_order(),
-    };
+    let order = super::engine::run_order(opts, (p, shown), format)?;
     Ok(RunSpec {
         format,
         order,

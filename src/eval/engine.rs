@@ -366,14 +366,22 @@ fn formats_and_order(
 ) -> Result<(Format, Format, Order)> {
     let qrels_format = Format::resolve(qrels_path, qrels_shown, Role::Qrels, opts.qrels_format)?;
     let run_format = Format::resolve(run_path, run_shown, Role::Run, opts.run_format)?;
-    let order = match (opts.order, run_format) {
-        (Some(o), _) => o,
-        (None, Format::Parquet) => {
-            super::run_parquet::default_order(run_path, run_shown, &opts.columns)?
-        }
-        (None, f) => f.default_order(),
-    };
+    let order = run_order(opts, (run_path, run_shown), run_format)?;
     Ok((qrels_format, run_format, order))
+}
+
+/// A run's ranking order: `--order` (`[eval] order`), else its format's default (by score where
+/// there are scores; a Parquet run's from its columns).
+pub(super) fn run_order(
+    opts: &EvalOptions,
+    (path, shown): (&Path, &str),
+    format: Format,
+) -> Result<Order> {
+    Ok(match (opts.order, format) {
+        (Some(o), _) => o,
+        (None, Format::Parquet) => super::run_parquet::default_order(path, shown, &opts.columns)?,
+        (None, f) => f.default_order(),
+    })
 }
 
 /// Scores every judged, not excluded query the run lacks as an empty ranking (trec_eval -c)

@@ -44,13 +44,7 @@ pub fn read_side(
         other => other,
     };
     let format = Format::resolve(&spec.path, &shown, Role::Run, opts.run_format).map_err(at_key)?;
-    let order = match (opts.order, format) {
-        (Some(o), _) => o,
-        (None, Format::Parquet) => {
-            super::run_parquet::default_order(&spec.path, &shown, &opts.columns)?
-        }
-        (None, f) => f.default_order(),
-    };
+    let order = super::engine::run_order(&opts, (&spec.path, &shown), format)?;
     let (corpus, chunks) = super::engine::corpus_and_chunks(&opts)?;
     let run_spec = RunSpec {
         format,
