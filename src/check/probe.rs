@@ -6,7 +6,7 @@
 //! in the verdict: untouched when no top k moved, a pass where even the worst case stays
 //! within a `max-drop` / `max-change` margin, the labelled analysis otherwise.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use crate::config::{Config, ProbeSettings};
 use crate::error::Result;
@@ -209,23 +209,16 @@ pub fn analyze(
 fn batch(moved: &[Moved]) -> Vec<Hole> {
     let mut out = Vec::new();
     for m in moved {
-        let mut ranks: BTreeMap<&str, Vec<(String, usize)>> = BTreeMap::new();
-        for (side, list) in [("baseline", &m.base), ("candidate", &m.cand)] {
-            for (i, d) in list.iter().enumerate() {
-                ranks.entry(d).or_default().push((side.to_string(), i + 1));
-            }
-        }
-        let mut holes: Vec<Hole> = ranks
+        // One query at a time: `collect` orders a query's documents by best rank, then id.
+        let q = &m.query.query_id;
+        let sightings = [("baseline", &m.base), ("candidate", &m.cand)]
             .into_iter()
-            .map(|(d, ranks)| Hole {
-                query_id: m.query.query_id.clone(),
-                doc_id: d.to_string(),
-                ranks,
-            })
-            .collect();
-        let best = |h: &Hole| h.ranks.iter().map(|r| r.1).min().unwrap_or(usize::MAX);
-        holes.sort_by(|a, b| best(a).cmp(&best(b)).then_with(|| a.doc_id.cmp(&b.doc_id)));
-        out.extend(holes);
+            .flat_map(|(side, list)| {
+                list.iter()
+                    .enumerate()
+                    .map(move |(i, d)| (q.clone(), d.clone(), side.to_string(), i + 1))
+            });
+        out.extend(crate::eval::holes::collect(sightings));
     }
     out
 }
