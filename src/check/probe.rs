@@ -66,8 +66,8 @@ pub fn load(cfg: &Config, labelled: &BTreeSet<&str>) -> Result<Option<Sides>> {
         ));
     }
     let keep = cutoff(&metrics);
-    let mut base = probe_runs::read_side(cfg, probe, &probe.baseline, keep)?;
-    let mut cand = probe_runs::read_side(cfg, probe, &probe.candidate, keep)?;
+    let mut base = probe_runs::read_side(cfg, probe, ("baseline", &probe.baseline), keep)?;
+    let mut cand = probe_runs::read_side(cfg, probe, ("candidate", &probe.candidate), keep)?;
     probe_runs::fingerprint(cfg, probe, &base, &cand)?;
     let before = base.lists.len();
     base.lists.retain(|q, _| !labelled.contains(q.as_str()));

@@ -20,11 +20,12 @@ pub struct ProbeSide {
     pub order: Order,
 }
 
-/// Reads one side's probe run, keeping each ranking's first `keep` documents (all: None).
+/// Reads one side's probe run (`key`: "baseline" or "candidate", the spec's key in `[probe]`),
+/// keeping each ranking's first `keep` documents (all: None).
 pub fn read_side(
     cfg: &Config,
     probe: &ProbeSettings,
-    spec: &InputSpec,
+    (key, spec): (&str, &InputSpec),
     keep: Option<usize>,
 ) -> Result<ProbeSide> {
     let (mut opts, _) = super::gate_input::eval_options(cfg)?;
@@ -39,8 +40,11 @@ pub fn read_side(
         opts.run_format = Some(f);
     }
     let shown = spec.shown();
+    // What the run's file says, and a file that cannot be opened, at the key that named it
+    // (`gate.toml:9:13: [probe] candidate: p.txt: opening: …`), as `[inputs]` does.
     let at_key = |e: crate::Error| match e {
         crate::Error::Usage(m) => cfg.error_at(&spec.span, format!("[probe]: {m}")),
+        e @ crate::Error::Io { .. } => cfg.error_at(&spec.span, format!("[probe] {key}: {e}")),
         other => other,
     };
     let format = Format::resolve(&spec.path, &shown, Role::Run, opts.run_format).map_err(at_key)?;

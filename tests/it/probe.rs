@@ -229,7 +229,9 @@ fn bad_probe_keys_are_refused_with_line_and_key() {
     let gate = cacm_gate(d.path(), "nowhere.txt", "");
     let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
     assert_eq!(code, Some(2), "{err}");
-    assert_contains(&err, "nowhere.txt");
+    assert_contains(&err, "gate.toml:9");
+    assert_contains(&err, "[probe] candidate: ");
+    assert_contains(&err, "nowhere.txt: opening");
     // --probe-batch without [probe].
     let plain = d.path().join("plain.toml");
     let text = std::fs::read_to_string(&gate).unwrap();
