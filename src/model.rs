@@ -223,12 +223,37 @@ pub struct Report {
 }
 
 /// The text report's layout: the full protocol table only with `details` (`--details`,
-/// `[report] details = true`); a comparison on fewer queries than `min_queries` (the gate
-/// file's `[slices] min-queries`) shows no interval or MDE, only that it is too small.
+/// `[report] details = true`); a comparison too small for an interval (`TextView::too_small`)
+/// shows no interval or MDE, only that it is too small.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TextView {
     pub details: bool,
+    /// The gate file's `[slices] min-queries`.
     pub min_queries: usize,
+    /// The fewest queries a rule is judged on: `min-queries`, or 2 under `on-small-slice =
+    /// "judge"` (`verdict::fewest_judged`).
+    pub judged_from: usize,
+    /// The gate file's `[slices] min-groups` (group unit).
+    pub min_groups: usize,
+}
+
+impl TextView {
+    /// Why `c` shows no interval, in a table cell's words: fewer queries than a rule is judged
+    /// on, or (group unit) fewer effective groups than `min-groups`; None when it shows one.
+    pub fn too_small(&self, c: &Comparison) -> Option<String> {
+        if c.n < self.judged_from {
+            return Some(if self.judged_from == self.min_queries {
+                format!("too small: {} < min-queries {}", c.n, self.min_queries)
+            } else {
+                format!("too small: {} queries", c.n)
+            });
+        }
+        let g = c.effective_groups.filter(|&g| g < self.min_groups as f64)?;
+        Some(format!(
+            "too small: {g:.1} groups < min-groups {}",
+            self.min_groups
+        ))
+    }
 }
 
 /// A relevance judge (a model) as its sidecar names it, what it agrees with, and the deltas.

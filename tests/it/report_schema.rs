@@ -160,7 +160,7 @@ fn real_reports(dir: &Path) -> Vec<(String, Value)> {
     std::fs::write(dir.join("c.jsonl"), small.replace("0.", "0.0")).unwrap();
     std::fs::write(
         dir.join("small.toml"),
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nmin-mean = 0.1\n",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[slices]\non-small-slice = \"fail\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nmin-mean = 0.1\n",
     )
     .unwrap();
     std::fs::write(
