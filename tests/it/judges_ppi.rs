@@ -356,3 +356,72 @@ fn the_labelling_plan_asks_more_labels_for_more_assurance() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// `label-plan` on a gate its units cannot reach promises no size: it says so, with the power
+/// all but two units labelled would give and the smallest margin the power reaches, and that
+/// margin is reachable. A `max-change` gate (a no-op must stay inside ±margin) needs more
+/// labels than a `max-drop` gate at the same margin.
+#[test]
+fn the_labelling_plan_says_what_it_cannot_reach_and_plans_each_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |rule: &str| {
+        let gate = dir.path().join("gate.toml");
+        let text = std::fs::read_to_string(data("corrected.toml"))
+            .unwrap()
+            .replace("max-drop = 0.05", rule)
+            .replace("\"../eval/", &format!("\"{}/../eval/", data("")))
+            .replace("\"human.qrels\"", &format!("{:?}", data("human.qrels")))
+            .replace("\"judge.qrels\"", &format!("{:?}", data("judge.qrels")));
+        std::fs::write(&gate, text).unwrap();
+        let run = |format: &str| {
+            let o = rag_gate()
+                .args(["label-plan", "--format", format])
+                .arg(&gate)
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            String::from_utf8(o.stdout).unwrap()
+        };
+        let json: Value = serde_json::from_str(&run("json")).unwrap();
+        (json["gates"][0].clone(), run("text"))
+    };
+    let (g, text) = plan("max-drop = 0.05");
+    assert_eq!(
+        (g["needed"].is_null(), g["rule"].as_str()),
+        (true, Some("max-drop"))
+    );
+    let most = g["power_at_most"].as_f64().unwrap();
+    let margin = g["reachable_margin"].as_f64().unwrap();
+    assert!(most > 0.0 && most < 0.8, "{g}");
+    assert!(margin > 0.05, "{g}");
+    assert!(
+        text.contains(&format!(
+            "not reachable: with all but two of the 35 labelled it passes with power about {most:.2} (has 12); power 0.8 needs a margin of {margin:.4} or more"
+        )),
+        "{text}"
+    );
+    // The margin it names is reachable; a hair below it is not.
+    let (at, _) = plan(&format!("max-drop = {}", margin + 1e-9));
+    assert!(at["needed"].as_u64().is_some(), "{at}");
+    assert!(at["power_at_most"].is_null(), "{at}");
+    let (below, _) = plan(&format!("max-drop = {}", margin - 1e-6));
+    assert!(below["needed"].is_null(), "{below}");
+    // Two-sided: max-change asks for more than max-drop at the same margin.
+    let (drop, _) = plan("max-drop = 0.3");
+    let (change, text) = plan("max-change = 0.3");
+    assert_eq!(change["rule"], "max-change");
+    let (d, c) = (
+        drop["needed"].as_u64().unwrap(),
+        change["needed"].as_u64().unwrap(),
+    );
+    assert!(c > d, "max-change {c}, max-drop {d}");
+    assert!(
+        text.contains("(max-change 0.3, 35 queries in all): needs"),
+        "{text}"
+    );
+}
