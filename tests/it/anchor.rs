@@ -17,8 +17,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, assert_exit, rag_gate, warnings, Out};
+use support::cli::{assert_exit, rag_gate};
 use support::github::{Gh, TOKEN};
+use support::output::{assert_contains, warnings};
+use support::Out;
 use support::{command_in, GateFile};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};

@@ -9,8 +9,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, assert_exit, rag_gate, stderr, tree};
+use support::cli::{assert_exit, rag_gate, stderr};
 use support::github::{Gh, TOKEN};
+use support::output::{assert_contains, tree};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 

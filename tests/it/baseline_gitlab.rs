@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::support::cli::{assert_contains, assert_exit, rag_gate, stderr, tree};
+use crate::support::cli::{assert_exit, rag_gate, stderr};
+use crate::support::output::{assert_contains, tree};
 
 const TOKEN: &str = "glpat-TOPSECRET-abcdef987654";
 const PROJECT: &str = "/api/v4/projects/42";

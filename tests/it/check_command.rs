@@ -5,7 +5,8 @@ use crate::support;
 use std::path::Path;
 
 use predicates::prelude::*;
-use support::cli::{check_json, comparisons, json, json_verdict, rag_gate, verdict, write};
+use support::cli::{check_json, json_verdict, rag_gate, verdict, write};
+use support::output::{comparisons, json};
 
 /// A small clustered data set: `n` queries in groups of 4, tagged by language, with the
 /// candidate `shift` better on every query except `ko`, where it is `ko_shift`.

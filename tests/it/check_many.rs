@@ -8,8 +8,9 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, exit, rag_gate};
+use support::cli::{exit, rag_gate};
 use support::github::*;
+use support::output::assert_contains;
 use wiremock::{Mock, ResponseTemplate};
 
 const THREE: [&str; 3] = [

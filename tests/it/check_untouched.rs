@@ -8,7 +8,8 @@
 
 use crate::support;
 
-use support::cli::{assert_contains, json, rag_gate, run_in, write};
+use support::cli::{rag_gate, run_in, write};
+use support::output::{assert_contains, json};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures");
 
@@ -203,7 +204,7 @@ fn identical_metric_files_with_critical_slices_of_three_queries_are_untouched() 
     );
     // min-moved is accepted and said to decide nothing.
     assert!(
-        support::cli::warnings(&r)
+        support::output::warnings(&r)
             .iter()
             .any(|w| w.contains("min-moved no longer decides")),
         "{r}"
@@ -214,7 +215,7 @@ fn identical_metric_files_with_critical_slices_of_three_queries_are_untouched() 
         .unwrap()
         .iter()
         .any(|e| e["slice"] == "topic=tiny" && e["units"] == 3));
-    assert!(support::cli::warnings(&r)
+    assert!(support::output::warnings(&r)
         .iter()
         .any(|w| w.contains("topic=tiny") && w.contains("accept-blind-spot")));
 }

@@ -9,7 +9,8 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::{assert_contains, json, rag_gate, run_in, write};
+use support::cli::{rag_gate, run_in, write};
+use support::output::{assert_contains, json};
 
 /// `n` queries of hit@1 (every third a hit); `moves` set query i's candidate to the other value.
 fn data(dir: &Path, n: usize, moves: &[usize]) {

@@ -9,7 +9,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use support::cli::{assert_input_error, rag_isolated, run_in, write, Out};
+use support::cli::{rag_isolated, run_in, write};
+use support::output::assert_input_error;
+use support::Out;
 use support::{GateFile, TestContext};
 
 /// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
@@ -297,7 +299,7 @@ fn replicates(ctx: &TestContext, base: &[f64], cand: &[f64]) {
 
 fn warnings(o: &Out) -> Vec<String> {
     let v: serde_json::Value = serde_json::from_str(&o.stdout).expect(&o.stderr);
-    support::cli::warnings(&v)
+    support::output::warnings(&v)
 }
 
 #[test]

@@ -10,7 +10,9 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{append_to, first_line_cell, missing_in_order, run_in, Out};
+use support::cli::run_in;
+use support::output::{append_to, first_line_cell, missing_in_order};
+use support::Out;
 use support::TestContext;
 
 const N: usize = 12;

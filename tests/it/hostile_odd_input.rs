@@ -12,7 +12,9 @@ use std::process::{Command as StdCommand, Stdio};
 use std::time::Duration;
 
 use assert_cmd::Command;
-use support::cli::{assert_contains, assert_input_error, rag_isolated, run_in, write, Out};
+use support::cli::{rag_isolated, run_in, write};
+use support::output::{assert_contains, assert_input_error};
+use support::Out;
 use support::{GateFile, TestContext};
 
 const N: usize = 12;

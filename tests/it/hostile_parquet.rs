@@ -8,7 +8,9 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use support::cli::{assert_input_error, rag_isolated, run_in, Out};
+use support::cli::{rag_isolated, run_in};
+use support::output::assert_input_error;
+use support::Out;
 
 fn types() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/eval/parquet/types")

@@ -12,7 +12,8 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use support::cli::{rag_isolated, run_in, write, Out};
+use support::cli::{rag_isolated, run_in, write};
+use support::Out;
 use support::{GateFile, TestContext};
 
 /// A name with a line break into a workflow command, a CR, `::add-mask::`, the legacy form,

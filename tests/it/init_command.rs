@@ -6,7 +6,8 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{assert_contains, rag_gate, run_in, write};
+use support::cli::{rag_gate, run_in, write};
+use support::output::assert_contains;
 
 /// A folder holding a copy of the shipped examples (so the written paths are stable).
 fn examples() -> tempfile::TempDir {
@@ -18,7 +19,7 @@ fn examples() -> tempfile::TempDir {
     dir
 }
 
-fn init_examples(dir: &Path) -> support::cli::Out {
+fn init_examples(dir: &Path) -> support::Out {
     run_in(
         rag_gate().args([
             "init",
@@ -36,7 +37,7 @@ fn init_examples(dir: &Path) -> support::cli::Out {
 }
 
 /// `check` on the written file ends with a verdict (0 or 1), never a gate-file error (2).
-fn check_runs(dir: &Path, gate: &str) -> support::cli::Out {
+fn check_runs(dir: &Path, gate: &str) -> support::Out {
     let out = run_in(rag_gate().args(["check", gate]), dir);
     assert!(
         matches!(out.code, Some(0 | 1)),
@@ -150,12 +151,7 @@ fn fixture(dir: &Path, collection: &str, file: &str, name: &str) {
 }
 
 /// `init` on `base` and `cand` (plus `extra` flags) into gate.toml, then `check` on it.
-fn init_then_check(
-    dir: &Path,
-    base: &str,
-    cand: &str,
-    extra: &[&str],
-) -> (String, support::cli::Out) {
+fn init_then_check(dir: &Path, base: &str, cand: &str, extra: &[&str]) -> (String, support::Out) {
     let mut args = vec![
         "init",
         "--baseline",

@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::support;
-use support::cli::{assert_input_error, rag_gate, run_in, write, Out};
+use support::cli::{rag_gate, run_in, write};
+use support::output::assert_input_error;
+use support::Out;
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

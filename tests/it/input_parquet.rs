@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rag_gate::eval::{evaluate, EvalOptions, Format, Metric};
-use support::cli::{assert_input_error, exit, rag_gate, run_in, Out};
+use support::cli::{exit, rag_gate, run_in};
+use support::output::assert_input_error;
+use support::Out;
 use support::{GateFile, TestContext};
 
 const METRICS: &str =

@@ -5,7 +5,8 @@
 //! judge (its sidecar) is part of the protocol fingerprint: two sides labelled by different judges
 //! are refused (exit 2).
 
-use crate::support::cli::{check_json, json_exit, rag_gate, warnings, write};
+use crate::support::cli::{check_json, json_exit, rag_gate, write};
+use crate::support::output::warnings;
 use serde_json::Value;
 
 /// `name` in tests/data/judges (its gate files, qrels and judge sidecar).

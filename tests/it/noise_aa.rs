@@ -6,7 +6,8 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
-use support::cli::{assert_exit, json, rag_gate};
+use support::cli::{assert_exit, rag_gate};
+use support::output::json;
 
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -486,7 +487,7 @@ fn a_whole_run_shift_one_baseline_run_does_not_carry_warns() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        support::cli::warnings(&json(&out.stdout))
+        support::output::warnings(&json(&out.stdout))
             .into_iter()
             .filter(|w| w.contains("whole-run shift"))
             .collect::<Vec<_>>()

@@ -9,7 +9,8 @@ use crate::support;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use support::cli::{write, Out};
+use support::cli::write;
+use support::Out;
 use support::{GateFile, TestContext};
 
 /// Every file under `dir` (name → bytes), to show that a refused command wrote nothing.

@@ -9,17 +9,15 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::{
-    assert_contains, assert_input_error, check_json, comparison, json_exit, rag_gate, run_in,
-    warnings, write,
-};
+use support::cli::{check_json, json_exit, rag_gate, run_in, write};
+use support::output::{assert_contains, assert_input_error, comparison, warnings};
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `rag-gate plan ARGS` run from the repository root.
-fn plan(args: &[&str]) -> support::cli::Out {
+fn plan(args: &[&str]) -> support::Out {
     run_in(
         rag_gate()
             .arg("plan")

@@ -10,7 +10,8 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::{assert_contains, json_exit, rag_gate, run_in, warnings, write};
+use support::cli::{json_exit, rag_gate, run_in, write};
+use support::output::{assert_contains, warnings};
 
 /// The deltas of one block of 20 queries: 12 untouched, 6 small gains, 2 large losses (mean
 /// −0.0055, a long tail of losses).

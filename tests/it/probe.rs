@@ -15,7 +15,8 @@ use std::fmt::Write;
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::{assert_contains, check_json, code_and_stderr, exit, json_exit, rag_gate};
+use support::cli::{check_json, code_and_stderr, exit, json_exit, rag_gate};
+use support::output::assert_contains;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures");
 

@@ -8,7 +8,8 @@ use crate::support;
 
 use std::path::{Path, PathBuf};
 
-use support::cli::{assert_exit, check_json, json, json_exit, rag_gate};
+use support::cli::{assert_exit, check_json, json_exit, rag_gate};
+use support::output::json;
 
 const COVID: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -4,7 +4,8 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{check_json, comparisons, json_exit, json_verdict, rag_gate, write};
+use support::cli::{check_json, json_exit, json_verdict, rag_gate, write};
+use support::output::comparisons;
 
 #[test]
 fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {

@@ -13,7 +13,8 @@ use rag_gate::stats::statistic::Statistic;
 use rag_gate::stats::ties::{t_bounds, tied_share, TIE_SHARE};
 use rag_gate::stats::tilt;
 use serde_json::Value;
-use support::cli::{check_json, comparison, write};
+use support::cli::{check_json, write};
+use support::output::comparison;
 use support::scipy::floats;
 
 struct Case {

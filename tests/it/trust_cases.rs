@@ -7,8 +7,9 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::Out;
-use support::cli::{append_to, assert_contains, first_line_cell, missing_in_order, write};
+use support::cli::write;
+use support::output::{append_to, assert_contains, first_line_cell, missing_in_order};
+use support::Out;
 use support::{in_repo, GateFile, TestContext};
 
 /// `n` queries; the candidate's ndcg@10 is `shift` away from the baseline's on each, give or

@@ -7,7 +7,8 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::{assert_contains, rag_gate, run_in, write};
+use support::cli::{rag_gate, run_in, write};
+use support::output::assert_contains;
 
 /// 40 queries: the candidate's recall@5 alternates +0.30 / −0.285 around the baseline's 0.5,
 /// a mean rise of +0.0075 with an interval far wider than the 0.01 margin.

@@ -8,17 +8,13 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::Value;
 
+pub use super::output::*;
+
 /// The binary under test, without the runner's CI, forge and colour variables (so the machine
 /// the tests run on cannot change what it does); a test sets the ones it needs. A CLI test
 /// usually runs it through [`TestContext`](super::TestContext).
 pub fn rag_gate() -> Command {
-    let mut cmd = Command::cargo_bin("rag-gate").unwrap();
-    for (key, _) in std::env::vars_os() {
-        if key.to_str().is_some_and(super::context::ambient) {
-            cmd.env_remove(&key);
-        }
-    }
-    cmd
+    super::context::clean_command()
 }
 
 /// `rag-gate check GATE --format json`; add a folder or flags, then run it with [`json_exit`]
@@ -78,40 +74,6 @@ pub fn code_and_stderr(cmd: &mut Command) -> (Option<i32>, String) {
     )
 }
 
-/// Asserts that `text` contains `want`; the failure message is the whole text.
-#[track_caller]
-pub fn assert_contains(text: &str, want: &str) {
-    assert!(text.contains(want), "{text}");
-}
-
-/// `bytes` (a report printed on stdout) parsed as JSON.
-pub fn json(bytes: &[u8]) -> Value {
-    serde_json::from_slice(bytes).unwrap()
-}
-
-/// The warnings of a JSON report, as text.
-pub fn warnings(report: &Value) -> Vec<String> {
-    report["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// The comparisons of a JSON report.
-pub fn comparisons(report: &Value) -> &Vec<Value> {
-    report["comparisons"].as_array().unwrap()
-}
-
-/// The comparison of `metric` on `slice` in a JSON report.
-pub fn comparison<'a>(report: &'a Value, metric: &str, slice: &str) -> &'a Value {
-    comparisons(report)
-        .iter()
-        .find(|c| c["metric"] == metric && c["slice"] == slice)
-        .unwrap_or_else(|| panic!("no comparison of {metric} on {slice}"))
-}
-
 /// Writes `text` to `dir/name` and returns its path.
 pub fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
     let p = dir.join(name);
@@ -132,58 +94,9 @@ pub fn check_example() -> Command {
     cmd
 }
 
-/// What a run printed, as text, and how it exited (`None`: killed by a signal).
-pub struct Out {
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl From<Output> for Out {
-    fn from(o: Output) -> Out {
-        Out {
-            code: o.status.code(),
-            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-        }
-    }
-}
-
 /// Runs `cmd` in `dir`: its exit code, stdout and stderr as text.
 pub fn run_in(cmd: &mut Command, dir: &Path) -> Out {
     cmd.current_dir(dir).output().unwrap().into()
-}
-
-/// The fragments of `want` that `text` lacks, each looked for after the previous one found
-/// (so "in order"); empty when every one is there.
-pub fn missing_in_order<'a>(text: &str, want: &[&'a str]) -> Vec<&'a str> {
-    let mut rest = text;
-    let mut missing = Vec::new();
-    for w in want {
-        match rest.find(w) {
-            Some(at) => rest = &rest[at + w.len()..],
-            None => missing.push(*w),
-        }
-    }
-    missing
-}
-
-/// The first line of an error message as a Markdown table cell: `|` escaped, `error: ` cut.
-pub fn first_line_cell(stderr: &str) -> String {
-    let first = stderr.lines().next().unwrap_or("").replace('|', "\\|");
-    first.trim_start_matches("error: ").to_string()
-}
-
-/// Appends `text` to the file at `path` (created if need be): the `*_DUMP` table rows.
-pub fn append_to(path: &str, text: &str) {
-    use std::io::Write;
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
 }
 
 /// The binary with a time limit (a hang fails the test instead of hanging CI) and none of the
@@ -207,40 +120,6 @@ pub fn isolated(mut c: Command, timeout: std::time::Duration) -> Command {
         c.env_remove(v);
     }
     c
-}
-
-/// Exit 2, one short `error:` line containing every fragment in order, no report, no panic.
-pub fn assert_input_error(o: &Out, want: &[&str]) {
-    assert_eq!(
-        o.code,
-        Some(2),
-        "stdout: {}\nstderr: {}",
-        o.stdout,
-        o.stderr
-    );
-    assert!(o.stdout.is_empty(), "printed a report: {}", o.stdout);
-    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
-    assert!(o.stderr.len() < 2000, "a {}-byte message", o.stderr.len());
-    if let Some(w) = missing_in_order(&o.stderr, want).first() {
-        panic!("no {w:?} (in order) in {}", o.stderr);
-    }
-}
-
-/// Every path under `root`, relative, sorted (a symlinked folder listed, not entered).
-pub fn tree(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            out.push(p.strip_prefix(root).unwrap().display().to_string());
-            if p.is_dir() && !p.is_symlink() {
-                stack.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// A finished command's stderr as text.

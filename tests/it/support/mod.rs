@@ -9,11 +9,13 @@
 pub mod cli;
 pub mod context;
 pub mod gate_file;
+pub mod output;
 pub mod github;
 pub mod report;
 pub mod scipy;
 
 // `command_in` serves the fixtures of the `github` modules only.
 #[cfg_attr(not(feature = "github"), allow(unused_imports))]
-pub use context::{command_in, in_repo, repo, TestContext, GATE};
+pub use context::{command_in, example_gate, in_repo, repo, TestContext, GATE};
 pub use gate_file::{example_with_cards, toml_path, GateFile};
+pub use output::Out;
