@@ -132,14 +132,18 @@ impl TestContext {
         cmd
     }
 
+    /// The binary this context runs (for a test that must start it through a shell: a umask).
+    pub fn bin(&self) -> PathBuf {
+        match &self.binary {
+            Some(bin) => bin.clone(),
+            None => assert_cmd::cargo::cargo_bin("rag-gate"),
+        }
+    }
+
     /// [`command`](Self::command) as a `std::process::Command`, for a run the test starts and
     /// stops itself (a kill mid-write); no timeout.
     pub fn process(&self) -> std::process::Command {
-        let bin = match &self.binary {
-            Some(bin) => bin.clone(),
-            None => assert_cmd::cargo::cargo_bin("rag-gate"),
-        };
-        let mut cmd = std::process::Command::new(bin);
+        let mut cmd = std::process::Command::new(self.bin());
         if self.env_clear {
             cmd.env_clear();
         } else {
