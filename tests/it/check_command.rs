@@ -1,7 +1,7 @@
 //! `rag-gate check` and `compare` through the binary: exit codes, messages, determinism.
 
 use crate::support;
-use support::{Out, TestContext};
+use support::{GateFile, Out, TestContext};
 
 use std::path::Path;
 
@@ -345,4 +345,24 @@ fn group_unit_without_groups_and_missing_gate_file_are_errors() {
         .stderr(predicate::str::contains(
             "a folder with no gate file (*.toml)",
         ));
+}
+
+/// The example of docs/development.md ("Writing an integration test").
+#[test]
+fn a_drop_past_the_margin_fails() {
+    let ctx = TestContext::new();
+    let rows = |v: f64| -> String {
+        (0..40)
+            .map(|i| format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {v}}}\n"))
+            .collect()
+    };
+    ctx.write("b.jsonl", rows(0.6));
+    ctx.write("c.jsonl", rows(0.5));
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(200)
+            .gate("ndcg@10", "max-drop = 0.05"),
+    );
+    let report = ctx.check_json(&[]).expect(1).json();
+    assert_eq!(report["verdict"], "fail");
 }

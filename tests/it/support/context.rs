@@ -215,7 +215,7 @@ impl TestContext {
 
 /// `rag-gate` without the runner's CI, forge and colour variables (so the machine the tests
 /// run on cannot change what it does); a context sets the ones a test needs.
-pub(super) fn clean_command() -> Command {
+fn clean_command() -> Command {
     let mut cmd = Command::cargo_bin("rag-gate").unwrap();
     for (key, _) in std::env::vars_os() {
         if key.to_str().is_some_and(ambient) {
