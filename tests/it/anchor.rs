@@ -466,9 +466,9 @@ fn an_anchor_measured_with_another_protocol_is_exit_2() {
     );
     let out = h.ctx.check_file(&gate, &[]).expect(2);
     let err = &out.stderr;
-    assert_contains(&err, "[anchor] file = ");
-    assert_contains(&err, "protocol mismatch");
-    assert_contains(&err, "ndcg@10.unjudged: anchor");
+    assert_contains(err, "[anchor] file = ");
+    assert_contains(err, "protocol mismatch");
+    assert_contains(err, "ndcg@10.unjudged: anchor");
 }
 
 #[test]
@@ -663,8 +663,8 @@ fn under_distribution_free_a_drift_gate_on_an_unbounded_metric_needs_its_worst_l
     );
     let o = ctx.check(&[]).expect(2);
     let err = &o.stderr;
-    assert_contains(&err, "gate.toml:9");
-    assert_contains(&err, "max-unit-loss");
+    assert_contains(err, "gate.toml:9");
+    assert_contains(err, "max-unit-loss");
 }
 
 #[test]

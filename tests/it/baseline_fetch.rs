@@ -298,7 +298,7 @@ fn an_expired_artifact_is_exit_2_saying_so() {
     let out = out.expect(2);
     assert_contains(&out.stderr, "of run 500 has expired");
     assert_contains(&out.stderr, "retention-days");
-    assert!(!out.stderr.clone().contains(TOKEN));
+    assert!(!out.stderr.contains(TOKEN));
     // The reason is kept for check's [baseline] on-missing; --missing-ok makes it a warning.
     assert_contains(w.provenance()["missing"].as_str().unwrap(), "has expired");
     let out = w.fetch(&["--base-sha", &sha(0), "--missing-ok"]);
@@ -488,7 +488,7 @@ fn a_refusal_partway_leaves_the_earlier_fetch_whole() {
         "is a folder; the artifact has a file of that name",
     );
     assert_contains(&out.stderr, "nothing was changed in");
-    assert_eq!(tree(&to), before, "{}", out.stderr.clone());
+    assert_eq!(tree(&to), before, "{}", out.stderr);
     let read = |n: &str| std::fs::read_to_string(to.join(n)).unwrap();
     assert_eq!(read("a.jsonl"), "old baseline\n");
     assert_eq!(read("a.protocol.json"), "old sidecar\n");
@@ -522,7 +522,7 @@ fn check_names_the_fetched_baseline() {
     );
     let out = out.expect(0);
     assert_contains(
-        &out.stdout.as_str(),
+        out.stdout.as_str(),
         "baseline: main@3333333 (run 300, 3 days old, 3 commits behind the merge-base)",
     );
 }
@@ -650,7 +650,7 @@ fn how_far_main_moved_past_the_merge_base_is_reported_and_bounded() {
     let unknown = check("max-behind = 500");
     let unknown = unknown.expect(2);
     assert_contains(
-        &unknown.stderr.clone(),
+        &unknown.stderr,
         "the baseline's merge-base's distance behind the base branch is unknown",
     );
 }
@@ -708,11 +708,7 @@ fn a_429_is_retried_after_the_wait_retry_after_names() {
     let out = w.fetch(&["--base-sha", &sha(0), "-q"]);
     let out = out.expect(0);
     assert_eq!(run_list_requests(&w), 2);
-    assert!(
-        !out.stderr.clone().contains("retrying"),
-        "{}",
-        out.stderr.clone()
-    );
+    assert!(!out.stderr.contains("retrying"), "{}", out.stderr.clone());
 }
 
 #[test]

@@ -245,7 +245,7 @@ fn a_hostile_zip_is_refused_and_nothing_lands_outside() {
     let out = w.fetch(&[]);
     let out = out.expect(2);
     assert_contains(&out.stderr, "a `..` part in the path");
-    assert_eq!(tree(w.ctx.path()), ["out"], "{}", out.stderr.clone());
+    assert_eq!(tree(w.ctx.path()), ["out"], "{}", out.stderr);
 }
 
 #[test]
@@ -432,7 +432,7 @@ fn the_pipeline_on_the_second_page_of_pipelines_is_found() {
     let out = w.fetch(&[]);
     let out = out.expect(0);
     let p = w.provenance();
-    assert_eq!(p["found"]["run-id"], 800, "{}", out.stderr.clone());
+    assert_eq!(p["found"]["run-id"], 800, "{}", out.stderr);
     assert_eq!(p["found"]["commits-behind"], 0);
 }
 
@@ -519,7 +519,7 @@ fn gitlab_max_behind_is_recorded_and_enforced() {
     );
     let check = check.expect(2);
     assert_contains(
-        &check.stderr.clone(),
+        &check.stderr,
         "[baseline] max-behind: the pull request's merge-base aaaaaaa is 5 commits behind main",
     );
     ctx.write("gate.toml", gate(5));
@@ -528,5 +528,5 @@ fn gitlab_max_behind_is_recorded_and_enforced() {
             .env_remove("GITHUB_ACTIONS")
             .args(["check", "gate.toml"]),
     );
-    assert_ne!(within.code, Some(2), "{}", within.stderr.clone());
+    assert_ne!(within.code, Some(2), "{}", within.stderr);
 }

@@ -219,7 +219,7 @@ fn regression_eval_read_binary_runs_without_end() {
                 .timeout(std::time::Duration::from_secs(60)),
         )
         .expect(2);
-        assert!(out.stderr.as_str().contains("/dev/zero"));
+        assert!(out.stderr.contains("/dev/zero"));
     }
 }
 

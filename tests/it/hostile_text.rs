@@ -159,12 +159,12 @@ fn hostile_gate(inputs: &str, extra: &str) -> GateFile {
 }
 
 fn every_format(ctx: &TestContext) {
-    let inputs = inputs_of(&ctx);
+    let inputs = inputs_of(ctx);
     for f in ["text", "markdown", "json"] {
-        sweep(&ctx, &["check", "gate.toml", "--format", f], false, &inputs);
+        sweep(ctx, &["check", "gate.toml", "--format", f], false, &inputs);
     }
     sweep(
-        &ctx,
+        ctx,
         &[
             "check",
             "gate.toml",
@@ -180,7 +180,7 @@ fn every_format(ctx: &TestContext) {
         false,
         &inputs,
     );
-    sweep(&ctx, &["check", "gate.toml"], true, &inputs);
+    sweep(ctx, &["check", "gate.toml"], true, &inputs);
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn replicates_and_aa_print_nothing_unsafe() {
         ("c0", 0.2, 0.0),
         ("c1", 0.2, -0.01),
     ] {
-        ctx.write(&format!("{n}.jsonl"), metric_rows(drop, shift));
+        ctx.write(format!("{n}.jsonl"), metric_rows(drop, shift));
     }
     ctx.gate(hostile_gate(
         "baseline = [\"b0.jsonl\", \"b1.jsonl\"]\ncandidate = [\"c0.jsonl\", \"c1.jsonl\"]",

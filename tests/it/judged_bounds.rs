@@ -478,7 +478,7 @@ fn sim_to_t5_on_trec_covid_passes_max_drop_by_default_with_the_judged_figures() 
     let (_, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(v["comparisons"][0]["judged"]["exact"], false);
     let out = ctx.check_file(&g, &[]);
-    assert!(out.stdout.as_str().contains("(proved, wider)"));
+    assert!(out.stdout.contains("(proved, wider)"));
 }
 
 #[test]

@@ -45,7 +45,7 @@ fn plan(gate: &Path, out: &Path, extra: &[&str]) -> (Value, Vec<Value>) {
             .arg(out)
             .args(extra),
     );
-    assert_eq!(o.code, Some(0), "{}", o.stderr.as_str());
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
     let rows = std::fs::read_to_string(out)
         .unwrap()
         .lines()

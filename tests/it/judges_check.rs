@@ -133,7 +133,7 @@ fn the_three_deltas_are_in_every_report_format() {
                 ])
                 .arg(&html),
         );
-        assert_eq!(out.code, Some(1), "{}", out.stderr.as_str());
+        assert_eq!(out.code, Some(1), "{}", out.stderr);
         let text = out.stdout.as_str();
         assert!(text.contains(want), "{format}: no {want:?} in\n{text}");
         assert!(text.contains("simulated-judge-v1"), "{format}");
@@ -244,7 +244,7 @@ fn holes_export_as_json_lines_for_a_judging_step() {
             .args(["check", &data("human.toml"), "--holes"])
             .arg(&holes),
     );
-    assert_eq!(out.code, Some(1), "{}", out.stderr.as_str());
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
     let text = std::fs::read_to_string(&holes).unwrap();
     let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert!(
@@ -271,7 +271,7 @@ fn eval_judged(qrels: &std::path::Path, run: &str, out: &std::path::Path) {
             .args(["--run", &run, "-o"])
             .arg(out),
     );
-    assert_eq!(o.code, Some(0), "{}", o.stderr.as_str());
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
 }
 
 /// The judge's qrels copied into `name/` in the folder with `sidecar` beside them (none: no
@@ -353,7 +353,7 @@ fn the_judge_is_part_of_the_fingerprint_and_two_judges_are_not_compared() {
     let q = judged_qrels(&ctx, "later", Some(later));
     eval_judged(&q, "sim", &ctx.join("c.jsonl"));
     let o = compare_in(&ctx);
-    assert_eq!(o.code, Some(0), "{}", o.stderr.as_str());
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
     let r: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(r["protocol"]["status"], "checked");
     let fields = r["protocol"]["fields"].as_array().unwrap();

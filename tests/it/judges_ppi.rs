@@ -254,7 +254,7 @@ fn the_labelling_plan_sizes_each_gate_and_draws_the_next_batch() {
                 ])
                 .arg(&out),
         );
-        assert_eq!(o.code, Some(0), "{}", o.stderr.as_str());
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
         let plan: Value = serde_json::from_str(&o.stdout).unwrap();
         let rows: Vec<Value> = std::fs::read_to_string(&out)
             .unwrap()
@@ -303,7 +303,7 @@ fn the_labelling_plan_sizes_each_gate_and_draws_the_next_batch() {
     // Without [judge] there is nothing to plan: exit 2.
     let o = ctx.run(&["label-plan", &data("human.toml")]);
     assert_eq!(o.code, Some(2));
-    assert!(o.stderr.as_str().contains("needs a [judge] table"));
+    assert!(o.stderr.contains("needs a [judge] table"));
 }
 
 /// `label-plan --assurance`: the plan reads the labelled spreads at their upper confidence limit
@@ -327,7 +327,7 @@ fn the_labelling_plan_asks_more_labels_for_more_assurance() {
                 .args(["label-plan", "--format", "json", "--assurance", assurance])
                 .arg(&gate),
         );
-        assert_eq!(o.code, Some(0), "{}", o.stderr.as_str());
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
         let plan: Value = serde_json::from_str(&o.stdout).unwrap();
         assert_eq!(plan["assurance"].as_f64(), Some(assurance.parse().unwrap()));
         plan["gates"][0]["needed"]

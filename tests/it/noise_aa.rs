@@ -372,7 +372,7 @@ fn noise_floor_warns_and_quarantine_keeps_queries_out() {
         "--today",
         "2026-12-01",
     ]));
-    assert!(out.code != Some(2), "{}", out.stderr.as_str());
+    assert!(out.code != Some(2), "{}", out.stderr);
     let r = out.json();
     assert_eq!(
         r["comparisons"][0]["n"], 199,
@@ -468,7 +468,7 @@ fn a_whole_run_shift_one_baseline_run_does_not_carry_warns() {
             ctx.command()
                 .args(["check", "gate.toml", "--format", "json"]),
         );
-        assert_ne!(out.code, Some(2), "{}", out.stderr.as_str());
+        assert_ne!(out.code, Some(2), "{}", out.stderr);
         support::output::warnings(&out.json())
             .into_iter()
             .filter(|w| w.contains("whole-run shift"))

@@ -139,7 +139,7 @@ fn counts_say_what_they_count_and_footnotes_name_the_test() {
     // A second run of each commit, and one quarantined query.
     for side in ["b", "c"] {
         let text = std::fs::read_to_string(ctx.path().join(format!("{side}.jsonl"))).unwrap();
-        ctx.write(&format!("{side}2.jsonl"), text.replace(": 0.5", ": 0.51"));
+        ctx.write(format!("{side}2.jsonl"), text.replace(": 0.5", ": 0.51"));
     }
     ctx.write("flaky.toml", QUARANTINE);
     ctx.write("gate.toml",
