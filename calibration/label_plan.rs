@@ -5,7 +5,10 @@
 //! gives the plan's size for a margin; fresh sets with that many units labelled at random then
 //! say how often the corrected max-drop gate passes, pilot after pilot. Used by `examples/calibration_label_plan.rs`.
 
-use rag_gate::stats::ppi::{labels_needed, mean_interval_small_sample, parts, Lambda, Units};
+use rag_gate::stats::power::NoOpRule;
+use rag_gate::stats::ppi::{
+    labels_needed, mean_interval_small_sample, parts, power_at, Lambda, Parts, Units,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -92,15 +95,20 @@ fn units<'a>(s: &'a SplitSet, grouped: bool) -> Units<'a> {
 
 /// One pilot's plan and how often fresh sets at the planned size pass.
 pub struct Outcome {
-    /// None: the pilot's plan says the margin is not reachable short of labelling every unit.
+    /// None: the pilot's plan says the margin is not reachable (the corrected gate allows up to
+    /// all but two units labelled).
     pub planned: Option<usize>,
+    /// Fresh sets passed at the planned size, or when not reachable at all but two labelled
+    /// (the most the plan says labelling can give).
     pub passed: usize,
     pub sets: usize,
+    /// When not reachable: the power the plan states for all but two labelled.
+    pub stated: Option<f64>,
 }
 
 /// Plans from one pilot (`pilot_share` of units labelled, seed `seed`) for power 0.8 at
 /// `assurance` (`Parts::with_assurance`, as `label-plan` does), then runs `sets` fresh sets at
-/// the planned size.
+/// the planned size (all but two units when the plan says it is not reachable).
 pub fn run(
     (queries, group_size): (usize, usize),
     pilot_share: f64,
@@ -114,20 +122,67 @@ pub fn run(
     let total = queries / group_size;
     let labelled = (total as f64 * pilot_share) as usize;
     let pilot = split(queries, group_size, labelled, &mut rng);
-    let planned = parts(&units(&pilot, grouped)).and_then(|p| {
-        let p = p.with_assurance(labelled, assurance);
-        labels_needed(&p, total, margin, 0.95, 0.8)
-    });
-    let mut passed = 0;
-    for _ in 0..planned.map_or(0, |_| sets) {
-        let s = split(queries, group_size, planned.expect("planned"), &mut rng);
-        let e = mean_interval_small_sample(&units(&s, grouped), Lambda::Tuned, 0.95)
-            .expect("two labelled and unlabelled units");
-        passed += usize::from(e.low >= -margin);
-    }
+    let p = parts(&units(&pilot, grouped))
+        .expect("a pilot of two units or more")
+        .with_assurance(labelled, assurance);
+    let planned = labels_needed(&p, total, NoOpRule::Drop, margin, (0.95, 0.8));
+    let stated = planned
+        .is_none()
+        .then(|| power_at(&p, total - 2, total, NoOpRule::Drop, margin, 0.95));
+    let n = planned.unwrap_or(total - 2);
+    let passed = passes((queries, group_size), n, margin, sets, &mut rng);
     Outcome {
         planned,
         passed,
         sets,
+        stated,
     }
+}
+
+/// How many of `sets` fresh sets with `n` random units labelled pass the corrected max-drop gate.
+fn passes(
+    (queries, group_size): (usize, usize),
+    n: usize,
+    margin: f64,
+    sets: usize,
+    rng: &mut ChaCha8Rng,
+) -> usize {
+    let grouped = group_size > 1;
+    let mut passed = 0;
+    for _ in 0..sets {
+        let s = split(queries, group_size, n, rng);
+        let e = mean_interval_small_sample(&units(&s, grouped), Lambda::Tuned, 0.95)
+            .expect("two labelled and unlabelled units");
+        passed += usize::from(e.low >= -margin);
+    }
+    passed
+}
+
+/// The generator's own spreads, read from one large set (400 times the size, half labelled):
+/// what a pilot estimates.
+pub fn true_parts((queries, group_size): (usize, usize)) -> Parts {
+    let mut rng = ChaCha8Rng::seed_from_u64(u64::MAX);
+    let big = 400 * queries;
+    let s = split(big, group_size, big / group_size / 2, &mut rng);
+    parts(&units(&s, group_size > 1)).expect("a large set")
+}
+
+/// The size the plan would give knowing the generator's spreads, and how often fresh sets at
+/// that size pass: (need, passed).
+pub fn oracle(
+    shape: (usize, usize),
+    margin: f64,
+    sets: usize,
+    seed: u64,
+) -> (Option<usize>, usize) {
+    let need = labels_needed(
+        &true_parts(shape),
+        shape.0 / shape.1,
+        NoOpRule::Drop,
+        margin,
+        (0.95, 0.8),
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let passed = need.map_or(0, |n| passes(shape, n, margin, sets, &mut rng));
+    (need, passed)
 }

@@ -1202,6 +1202,8 @@ fn build_report(
         view: crate::model::TextView {
             details: cfg.report.details,
             min_queries: cfg.slices.min_queries,
+            judged_from: crate::verdict::fewest_judged(cfg),
+            min_groups: cfg.slices.min_groups,
         },
     })
 }

@@ -506,7 +506,8 @@ fn plan_input(
     let (p, without_labels) = match ppi::parts(units) {
         Some(p) => (p, false),
         None if total >= 2 => {
-            let spread = ppi::unit_variance(all, all_groups);
+            // Unbiased, as `ppi::parts` reads the spreads.
+            let spread = ppi::unit_variance(all, all_groups) * total as f64 / (total - 1) as f64;
             let p = ppi::Parts {
                 human: spread,
                 cov: 0.0,

@@ -4,10 +4,12 @@
 //! uniform random sample of the units the humans have not labelled (what the corrected
 //! interval assumes), written as JSON lines with each unit's inclusion probability.
 //!
-//! The size reads the corrected variance se(G)² = v_u / (units − G) + v_r / (G − 1) at the data's
-//! own λ and spreads (`stats::ppi::labels_needed`); with fewer than two labelled units the
-//! judge's spread of deltas stands in for the humans' at λ = 0 (a judge worth nothing), which
-//! the plan says.
+//! The size reads the corrected variance se(G)² = λ² v_u / (units − G) + v_r / G at the data's
+//! own λ and unbiased spreads, the labelled ones at their upper `--assurance` limit, for the
+//! gate's rule (`stats::ppi::labels_needed`); with fewer than two labelled units the judge's
+//! spread of deltas stands in for the humans' at λ = 0 (a judge worth nothing), which the plan
+//! says. A gate the units cannot reach gets no size: the plan says so, with the power all but
+//! two units labelled would give and the smallest margin the power reaches.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -17,6 +19,8 @@ use crate::cli::{LabelPlanArgs, LabelPlanFormat};
 use crate::config::{Config, Unit};
 use crate::error::{Error, Result};
 use crate::model::JudgeReport;
+use crate::stats::power::NoOpRule;
+use crate::stats::ppi;
 use crate::Outcome;
 
 mod active;
@@ -33,10 +37,19 @@ pub struct GateNeed {
     pub lambda: Option<f64>,
     pub labelled: usize,
     pub units: usize,
+    /// "max-drop" (one-sided) or "max-change" (two-sided: a no-op must stay inside ±margin).
+    pub rule: String,
     /// Labelled units needed (None: not reachable short of labelling every unit).
     pub needed: Option<usize>,
     /// Labelled units still to add (0 when enough).
     pub more: Option<usize>,
+    /// When not reachable: the power with all but two units labelled (the most the corrected
+    /// gate can have, at the spreads the plan read), and the smallest margin the asked power
+    /// reaches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_at_most: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reachable_margin: Option<f64>,
     /// No human labels yet: the judge's spread stood in for the humans' (λ = 0).
     pub without_labels: bool,
 }
@@ -200,12 +213,14 @@ fn default_batch(gates: &[GateNeed], pool: usize) -> usize {
 fn needs(cfg: &Config, judge: &JudgeReport, power: f64, assurance: f64) -> Vec<GateNeed> {
     let mut out = Vec::new();
     for g in &cfg.gates {
-        let Some(margin) = g.max_drop.or(g.max_change) else {
-            continue;
+        let (rule, margin) = match (g.max_drop, g.max_change) {
+            (Some(m), _) => (NoOpRule::Drop, m),
+            (None, Some(m)) => (NoOpRule::Change, m),
+            (None, None) => continue,
         };
         for d in judge.deltas.iter().filter(|d| d.metric == g.metric) {
             let Some(p) = d.plan else { continue };
-            let parts = crate::stats::ppi::Parts {
+            let parts = ppi::Parts {
                 human: p.human,
                 cov: p.cov,
                 judge_labelled: p.judge_labelled,
@@ -218,14 +233,12 @@ fn needs(cfg: &Config, judge: &JudgeReport, power: f64, assurance: f64) -> Vec<G
                 true => parts,
                 false => parts.with_assurance(p.labelled, assurance),
             };
-            let needed = crate::stats::ppi::labels_needed(
-                &parts,
-                p.total,
-                margin,
-                cfg.bootstrap.confidence,
-                power,
-            );
+            let levels = (cfg.bootstrap.confidence, power);
+            let needed = ppi::labels_needed(&parts, p.total, rule, margin, levels);
             let lambda = needed.map(|n| parts.variance_at(n.max(p.labelled).max(3), p.total).1);
+            // The corrected interval needs two unlabelled units.
+            let most = p.total.saturating_sub(2);
+            let short = needed.is_none() && most >= 3;
             out.push(GateNeed {
                 gate: g.index,
                 metric: d.metric.clone(),
@@ -234,7 +247,16 @@ fn needs(cfg: &Config, judge: &JudgeReport, power: f64, assurance: f64) -> Vec<G
                 lambda,
                 labelled: p.labelled,
                 units: p.total,
+                rule: match rule {
+                    NoOpRule::Drop => "max-drop",
+                    NoOpRule::Change => "max-change",
+                }
+                .into(),
                 needed,
+                power_at_most: short
+                    .then(|| ppi::power_at(&parts, most, p.total, rule, margin, levels.0)),
+                reachable_margin: short
+                    .then(|| ppi::reachable_margin(&parts, p.total, rule, levels)),
                 more: needed.map(|n| n.saturating_sub(p.labelled)),
                 without_labels: p.without_labels,
             });
@@ -306,10 +328,15 @@ fn render(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
         let need = match (g.needed, g.more) {
             (Some(n), Some(0)) => format!("needs {n}, has {}: enough", g.labelled),
             (Some(n), Some(m)) => format!("needs {n}, has {}: label {m} more", g.labelled),
-            _ => format!(
-                "not reachable short of labelling all {} (has {})",
-                g.units, g.labelled
-            ),
+            _ => match (g.power_at_most, g.reachable_margin) {
+                (Some(p), Some(m)) => format!(
+                    "not reachable: with all but two of the {} labelled it passes with power \
+                     about {p:.2} (has {}); power {} needs a margin of {m:.4} or more, or more \
+                     {units}",
+                    g.units, g.labelled, plan.power
+                ),
+                _ => format!("not reachable (has {} of {})", g.labelled, g.units),
+            },
         };
         let assumed = if g.without_labels {
             " (no human labels yet: assumes the judge is worth nothing, λ = 0)"
@@ -317,10 +344,11 @@ fn render(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
             ""
         };
         s.push_str(&format!(
-            "  gate #{} {} on {} (margin {}, {} {units} in all): {need}{lambda}{assumed}\n",
+            "  gate #{} {} on {} ({} {}, {} {units} in all): {need}{lambda}{assumed}\n",
             g.gate,
             g.metric,
             g.slice,
+            g.rule,
             g.margin,
             g.units,
             lambda = g

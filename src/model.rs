@@ -5,6 +5,7 @@
 //! Renderers (text, Markdown, JSON) take a `&Report` and return a `String`; the caller decides
 //! where it goes. Field order here is the JSON field order; every map is ordered, no clock.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub mod date;
@@ -12,8 +13,10 @@ pub mod ledger;
 pub mod looks;
 pub mod plan;
 pub mod probe;
+pub mod real;
 
 pub use date::Date;
+pub use real::Real;
 
 /// Version of the JSON report layout; bump when a field changes meaning or disappears.
 ///
@@ -29,8 +32,9 @@ pub use date::Date;
 /// published as `docs/report.schema.json`.
 pub const SCHEMA_VERSION: u32 = 3;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[schemars(rename = "verdict")]
 pub enum Verdict {
     Pass,
     Fail,
@@ -127,49 +131,68 @@ pub fn headline_reason(h: &str) -> &str {
 /// The gate's resolution on one gated slice: a change touching fewer than `share` of its
 /// `units` can leave none of them moved in this sample (one-sided at the interval's level:
 /// 1 − (α/2)^(1/units)), at a worst cost of `share` × the most one unit can lose.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "resolution")]
 pub struct Resolution {
     pub slice: String,
     /// Queries, or groups with the group unit.
     pub units: usize,
+    #[schemars(range(min = 0, max = 1))]
     pub share: f64,
     /// The gate and metric whose margin the worst cost is set against (the smallest margin on
     /// this slice).
     pub metric: String,
+    /// Its margin (0 when no `max-drop` / `max-change` is on the slice).
+    #[schemars(range(min = 0))]
     pub margin: f64,
     /// `share` × the most one unit can lose (1 for a metric in [0, 1], else the gate's
     /// `max-unit-loss`); None when that is unknown (an unbounded metric without it).
     pub worst_cost: Option<f64>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One gate file's report (`check` on one gate file, `compare`), and each section of a
+/// several-file report: the JSON report.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "report")]
 pub struct Report {
+    #[schemars(extend("const" = SCHEMA_VERSION))]
     pub schema_version: u32,
     /// The rag-gate version that made this report.
     pub rag_gate_version: String,
     /// Names this gate (from the gate file's `id`, default the file stem); keys the sticky comment.
     pub gate_id: String,
+    /// pass (green), untouched (green: no gated comparison moved, "unchanged on all N queries"),
+    /// fail (red, exit 1), inconclusive (amber: nothing failed but a check could not be decided on
+    /// this sample; exit 0, or 1 under `[verdict] on-inconclusive = "fail"`).
     pub verdict: Verdict,
     /// One line: the verdict and the reason that matters most.
     pub headline: String,
     /// `[verdict] guarantee`: "regular" or "distribution-free".
+    #[schemars(extend("enum" = ["regular", "distribution-free"]))]
     pub guarantee: String,
     /// `[verdict] on-inconclusive`: "pass" (an inconclusive verdict exits 0) or "fail".
+    #[schemars(extend("enum" = ["pass", "fail"]))]
     pub on_inconclusive: String,
     /// The resolution on each gated slice: `all` first, then the critical slices a gate reads.
     pub resolution: Vec<Resolution>,
     pub seed: u64,
+    #[schemars(range(min = 1))]
     pub resamples: u64,
+    #[schemars(extend("exclusiveMinimum" = 0, "exclusiveMaximum" = 1))]
     pub confidence: f64,
     /// "query" or "group".
+    #[schemars(extend("enum" = ["query", "group"]))]
     pub unit: String,
     /// Interval method, e.g. "percentile".
+    #[schemars(extend("enum" = ["bootstrap-t", "percentile", "bca", "expanded-percentile"]))]
     pub method: String,
+    #[schemars(range(min = 0))]
     pub tie_epsilon: f64,
     pub inputs: InputsInfo,
     /// Where the baseline came from (commit, run, age, distance from the merge-base), as far as
     /// known; `line` is what every report prints after "baseline: ".
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "BaselineInfo")]
     pub baseline: Option<BaselineInfo>,
     pub pairing: PairingInfo,
     /// One per metric × statistic × slice: metrics in name order, then each statistic some gate
@@ -183,39 +206,48 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// How the two sides were measured (the protocol fingerprint), when the analysis checked it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "ProtocolReport")]
     pub protocol: Option<ProtocolReport>,
     /// Replicate counts, the measured noise and the quarantine (absent when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "NoiseReport")]
     pub noise: Option<NoiseReport>,
     /// Information (what an evaluation counted, which comparisons were re-run), not warnings.
     pub notes: Vec<String>,
     /// Run cards, run-level metrics and gates (`[efficiency]`; absent without run cards).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "EfficiencyReport")]
     pub efficiency: Option<EfficiencyReport>,
     /// Tie sensitivity of the gated metrics, when `check` evaluated both runs itself and ordered
     /// them by score or rank (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "TieReport")]
     pub ties: Option<TieReport>,
     /// `[anchor]`: the drift of every `max-drift` gate against the approved anchor, and main's
     /// ledger (absent without an anchor).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "ledger::AnchorReport")]
     pub anchor: Option<ledger::AnchorReport>,
     /// A re-run of the judged commit: the attempts judged together (absent on a first attempt,
     /// and without the sticky comment's state).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "looks::AttemptsReport")]
     pub attempts: Option<looks::AttemptsReport>,
     /// The pull request's history of looks from the sticky comment's state (absent with fewer
     /// than two looks).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "looks::LooksReport")]
     pub looks: Option<looks::LooksReport>,
     /// `[judge]`: the judge, its agreement with the human labels, and per gated metric × slice
     /// the human-only, judge-only and prediction-powered (corrected) deltas (absent without a
     /// judge).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "JudgeReport")]
     pub judge: Option<JudgeReport>,
     /// `[probe]`: unlabelled queries ranked by both sides, what the change moved there and the
     /// worst-case bound it sets (absent without a probe).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "probe::ProbeReport")]
     pub probe: Option<probe::ProbeReport>,
     /// How the text report is laid out; not in the JSON (it changes no figure).
     #[serde(skip)]
@@ -223,16 +255,45 @@ pub struct Report {
 }
 
 /// The text report's layout: the full protocol table only with `details` (`--details`,
-/// `[report] details = true`); a comparison on fewer queries than `min_queries` (the gate
-/// file's `[slices] min-queries`) shows no interval or MDE, only that it is too small.
+/// `[report] details = true`); a comparison too small for an interval (`TextView::too_small`)
+/// shows no interval or MDE, only that it is too small.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TextView {
     pub details: bool,
+    /// The gate file's `[slices] min-queries`.
     pub min_queries: usize,
+    /// The fewest queries a rule is judged on: `min-queries`, or 2 under `on-small-slice =
+    /// "judge"` (`verdict::fewest_judged`).
+    pub judged_from: usize,
+    /// The gate file's `[slices] min-groups` (group unit).
+    pub min_groups: usize,
 }
 
-/// A relevance judge (a model) as its sidecar names it, what it agrees with, and the deltas.
-#[derive(Debug, Clone, Serialize)]
+impl TextView {
+    /// Why `c` shows no interval, in a table cell's words: fewer queries than a rule is judged
+    /// on, or (group unit) fewer effective groups than `min-groups`; None when it shows one.
+    pub fn too_small(&self, c: &Comparison) -> Option<String> {
+        if c.n < self.judged_from {
+            return Some(if self.judged_from == self.min_queries {
+                format!("too small: {} < min-queries {}", c.n, self.min_queries)
+            } else {
+                format!("too small: {} queries", c.n)
+            });
+        }
+        let g = c.effective_groups.filter(|&g| g < self.min_groups as f64)?;
+        Some(format!(
+            "too small: {g:.1} groups < min-groups {}",
+            self.min_groups
+        ))
+    }
+}
+
+/// `[judge]`: a model's relevance labels corrected by the human qrels (prediction-powered
+/// inference; docs/judges.md). The judge as its sidecar names it, its agreement with the humans
+/// on the (query, document) pairs both graded, and per gated mean metric × slice the human-only,
+/// judge-only and corrected deltas.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "judge")]
 pub struct JudgeReport {
     /// The judge's qrels as the gate file wrote them, and their fingerprint (the SHA-256 of the
     /// protocol fingerprint's `qrels_sha256`: both sides are evaluated against these labels).
@@ -244,10 +305,12 @@ pub struct JudgeReport {
     /// The sidecar's `settings` (temperature, …), as written.
     pub settings: std::collections::BTreeMap<String, serde_json::Value>,
     /// What the rules read: "human" (the human-only interval) or "corrected".
+    #[schemars(extend("enum" = ["human", "corrected"]))]
     pub gate_on: String,
     /// Queries the judge's labels score on both sides (the corrected analysis' queries), and
     /// how many of them the humans labelled.
     pub queries: usize,
+    /// Of those, the queries with human labels.
     pub labelled_queries: usize,
     pub min_labelled: usize,
     /// The floor on the binary κ (None: no floor, the corrected interval decides).
@@ -256,6 +319,7 @@ pub struct JudgeReport {
     /// probabilities and the corrected and human-only deltas weight them by the inverse. None:
     /// a uniform random sample, unweighted.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub sample: Option<String>,
     pub agreement: Agreement,
     /// One per gated mean metric × slice, in the comparisons' order.
@@ -272,7 +336,8 @@ pub struct JudgeReport {
 }
 
 /// The judge against the humans on the (query, document) pairs both judged.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "agreement")]
 pub struct Agreement {
     /// Pairs judged by both.
     pub pairs: usize,
@@ -296,8 +361,10 @@ pub struct Agreement {
 }
 
 /// How the judge errs on one side's top-k documents that both humans and the judge graded.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "side_agreement")]
 pub struct SideAgreement {
+    #[schemars(extend("enum" = ["baseline", "candidate"]))]
     pub side: String,
     /// Top-k slots (k: the gates' largest cutoff) on the queries both graded: k × queries.
     pub slots: usize,
@@ -310,7 +377,8 @@ pub struct SideAgreement {
 }
 
 /// One gated metric × slice under each source of labels.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "judged_delta")]
 pub struct JudgedDelta {
     pub metric: String,
     pub slice: String,
@@ -325,6 +393,7 @@ pub struct JudgedDelta {
     pub judge_minus_human: Option<DeltaInterval>,
     /// Why the corrected delta was not judged (too few labelled units, κ below the floor).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub not_judged: Option<String>,
     /// What `label-plan` reads: the corrected variance's parts (`stats::ppi::Parts`).
     #[serde(skip)]
@@ -347,21 +416,29 @@ pub struct LabelPlanInput {
     pub without_labels: bool,
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[schemars(rename = "delta_interval")]
 pub struct DeltaInterval {
     /// Queries (query unit) or groups (group unit).
     pub units: usize,
+    #[schemars(with = "Real")]
     pub delta: f64,
+    #[schemars(with = "[Real; 2]")]
     pub ci: [f64; 2],
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[schemars(rename = "corrected_delta")]
 pub struct CorrectedDelta {
+    #[schemars(with = "Real")]
     pub delta: f64,
+    #[schemars(with = "[Real; 2]")]
     pub ci: [f64; 2],
     /// Its standard error (the interval is delta ± z · se).
+    #[schemars(with = "Real")]
     pub se: f64,
     /// The PPI++ power-tuning weight (0: human only, 1: plain PPI).
+    #[schemars(with = "Real")]
     pub lambda: f64,
     /// Units with human labels, and units with only the judge's.
     pub labelled: usize,
@@ -373,18 +450,23 @@ pub struct CorrectedDelta {
 
 /// Several gate files checked in one run (`check a.toml b.toml`, or a folder): each file's own
 /// report, and one verdict over them (the worst) with one headline.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "combined")]
 pub struct CombinedReport {
+    #[schemars(extend("const" = SCHEMA_VERSION))]
     pub schema_version: u32,
+    /// The worst of the files' verdicts: fail, then inconclusive, then pass, then untouched.
     pub verdict: Verdict,
     /// "FAIL: 1 of 3 gate files failed; prod: …", or "PASS: 3 of 3 gate files passed".
     pub headline: String,
     /// In the order given on the command line (a folder's files in name order).
+    #[schemars(length(min = 2))]
     pub gate_files: Vec<GateFileReport>,
 }
 
-/// One gate file's report within a [`CombinedReport`].
-#[derive(Debug, Clone, Serialize)]
+/// One gate file's report within a several-file report ([`CombinedReport`]'s `gate_files`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "gate_file")]
 pub struct GateFileReport {
     /// The gate file as given.
     pub file: String,
@@ -393,8 +475,12 @@ pub struct GateFileReport {
     pub report: Report,
 }
 
-/// How much the gated metrics and the gates' decisions depend on the order of tied scores.
-#[derive(Debug, Clone, Default, Serialize)]
+/// How much the gated metrics and the gates' decisions depend on the order of tied scores
+/// (`check` on runs ordered by score or rank): per metric and side the queries whose value depends
+/// on the order of tied scores and the mean between the least and most favourable orders; per
+/// gate its decision re-judged with both sides at opposite extreme orders (docs/eval.md, ties).
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[schemars(rename = "ties")]
 pub struct TieReport {
     /// One per gated metric and side (baseline first).
     pub metrics: Vec<TieMetric>,
@@ -404,10 +490,12 @@ pub struct TieReport {
 }
 
 /// One side's tie sensitivity of one metric over its evaluated queries.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "tie_metric")]
 pub struct TieMetric {
     pub metric: String,
     /// "baseline" or "candidate".
+    #[schemars(extend("enum" = ["baseline", "candidate"]))]
     pub side: String,
     pub evaluated: usize,
     /// Queries whose value differs between the least and the most favourable tie orders.
@@ -422,8 +510,10 @@ pub struct TieMetric {
 }
 
 /// A gate re-judged with both sides at opposite extreme tie orders.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "tie_gate")]
 pub struct TieGate {
+    #[schemars(range(min = 1))]
     pub gate: usize,
     pub metric: String,
     pub slice: String,
@@ -431,13 +521,16 @@ pub struct TieGate {
     pub rule: String,
     /// The gate's value and decision ("pass", "fail", "not-judged", "untouched") with trec_eval's order.
     pub value: f64,
+    #[schemars(extend("enum" = ["pass", "fail", "not-judged", "untouched"]))]
     pub decision: String,
     /// Candidate's tied documents least favourable, baseline's most favourable.
     pub against_value: f64,
+    #[schemars(extend("enum" = ["pass", "fail", "not-judged", "untouched"]))]
     pub against: String,
     /// Candidate's tied documents most favourable, baseline's least favourable.
     pub for_value: f64,
     #[serde(rename = "for")]
+    #[schemars(extend("enum" = ["pass", "fail", "not-judged", "untouched"]))]
     pub for_decision: String,
     /// True when either extreme's decision differs from today's.
     pub could_change: bool,
@@ -445,15 +538,19 @@ pub struct TieGate {
 
 /// Run-to-run noise in a check: its replicates, the noise file's floors and flaky queries, and
 /// the quarantined queries kept out of the gates.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[schemars(rename = "noise")]
 pub struct NoiseReport {
     /// Replicate runs per side (baseline, candidate), when a side has several.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "[usize; 2]")]
     pub replicates: Option<[usize; 2]>,
     /// The noise file as written in the gate file, and the replicates it was measured on.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub noise_file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize")]
     pub noise_replicates: Option<usize>,
     /// Noise floor of each compared metric × slice the noise file measured.
     pub floors: Vec<NoiseFloor>,
@@ -463,37 +560,46 @@ pub struct NoiseReport {
     pub quarantined: Vec<Quarantined>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "noise_floor")]
 pub struct NoiseFloor {
     pub metric: String,
     pub slice: String,
     /// The noise file's floor: the A/A difference of two single runs stays inside ±this.
+    #[schemars(with = "Real")]
     pub noise_floor: f64,
     /// The same for this check's replicate counts: floor · √((1/Rᵦ + 1/R꜀)/2).
+    #[schemars(with = "Real")]
     pub floor_here: f64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "quarantined")]
 pub struct Quarantined {
     pub query_id: String,
     pub reason: String,
     pub owner: String,
     pub expires: String,
     /// metric → candidate − baseline for this query (not in any comparison).
+    #[schemars(with = "std::collections::BTreeMap<String, Real>")]
     pub deltas: std::collections::BTreeMap<String, f64>,
 }
 
 /// The baseline's provenance: from `baseline fetch`'s `rag-gate-baseline.json`, else
 /// `[inputs] baseline-commit`, else the baseline sidecar's ir_metadata commit, else unknown.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "baseline")]
 pub struct BaselineInfo {
     /// "main@abc1234 (run 123456, 3 days old, 2 commits behind the merge-base)", or what is
     /// known, or "unknown (...)" saying why.
     pub line: String,
     /// "fetch", "gate-file", "ir-metadata" or "unknown".
+    #[schemars(extend("enum" = ["fetch", "gate-file", "ir-metadata", "unknown"]))]
     pub source: String,
+    /// The commit the baseline measured.
     pub commit: Option<String>,
     pub branch: Option<String>,
+    /// The workflow file whose run made it.
     pub workflow: Option<String>,
     pub run_id: Option<u64>,
     pub run_url: Option<String>,
@@ -507,11 +613,14 @@ pub struct BaselineInfo {
     pub merge_base: Option<String>,
     /// How many commits the base branch has past the merge-base (fetched baselines only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u64")]
     pub merge_base_behind: Option<u64>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "inputs")]
 pub struct InputsInfo {
+    /// Each side as written in the gate file or on the command line.
     pub baseline: String,
     pub candidate: String,
     pub queries: Option<String>,
@@ -522,21 +631,28 @@ pub struct InputsInfo {
 }
 
 /// The effective `[eval]` settings, every default filled in.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "eval_settings")]
 pub struct EvalSettings {
     /// Computed besides the gated metrics.
     pub metrics: Vec<String>,
+    #[schemars(range(min = 1))]
     pub rel_level: i32,
     /// "linear" or "exponential".
+    #[schemars(extend("enum" = ["linear", "exponential"]))]
     pub gain: String,
     /// "score", "rank" or "given"; None when the runs' formats differ (TREC runs by score,
     /// JSONL runs as given).
+    #[schemars(extend("enum" = ["score", "rank", "given", null]))]
     pub order: Option<String>,
     /// "exclude", "zero" or "error".
+    #[schemars(extend("enum" = ["exclude", "zero", "error"]))]
     pub empty_gold: String,
     /// "trec" or "jsonl".
+    #[schemars(extend("enum" = ["trec", "jsonl"]))]
     pub qrels_format: String,
     /// "trec" or "jsonl"; None when the two runs differ (each by its extension).
+    #[schemars(extend("enum" = ["trec", "jsonl", null]))]
     pub run_format: Option<String>,
     pub corpus: Option<String>,
     pub chunk_map: Option<String>,
@@ -544,9 +660,11 @@ pub struct EvalSettings {
     pub judged_only: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "pairing")]
 pub struct PairingInfo {
     /// "error" or "intersect".
+    #[schemars(extend("enum" = ["error", "intersect"]))]
     pub missing_policy: String,
     pub baseline_queries: usize,
     pub candidate_queries: usize,
@@ -558,9 +676,11 @@ pub struct PairingInfo {
     pub dropped_examples: Vec<String>,
     /// Judged queries the baseline's run has no ranking for (scored 0; runs only).
     #[serde(skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
     pub baseline_unranked: usize,
     /// Judged queries the candidate's run has no ranking for (scored 0; runs only).
     #[serde(skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
     pub candidate_unranked: usize,
 }
 
@@ -576,7 +696,8 @@ pub struct Atom {
     pub shares: [f64; 2],
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "comparison")]
 pub struct Comparison {
     pub metric: String,
     /// `all`, or `tag=value`.
@@ -586,13 +707,18 @@ pub struct Comparison {
     pub groups: Option<usize>,
     /// Group unit: the effective number of groups (1 + the Imbens–Kolesár df), what `min-groups` reads
     /// (equal to `groups` when the groups are of one size). None for the query unit.
+    #[schemars(range(min = 0))]
     pub effective_groups: Option<f64>,
+    #[schemars(with = "Real")]
     pub baseline_mean: f64,
+    #[schemars(with = "Real")]
     pub candidate_mean: f64,
     /// Mean of candidate − baseline.
+    #[schemars(with = "Real")]
     pub delta: f64,
     /// Bootstrap interval of `estimate` (the mean delta unless `statistic` says otherwise),
     /// `[low, high]`.
+    #[schemars(with = "[Real; 2]")]
     pub ci: [f64; 2],
     /// Queries that got better (delta > ε; for a lower-is-better metric, delta < −ε), tied, worse.
     pub wins: usize,
@@ -610,6 +736,7 @@ pub struct Comparison {
     /// band, and the mean delta lies within the run-level noise floor (`noise::band`); the
     /// statistical rules read "untouched" where the bands allow it (`verdict`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "WithinNoise")]
     pub within_noise: Option<WithinNoise>,
     /// The largest change one query's value can make: 1 for a metric bounded to [0, 1], else
     /// the values' observed range on both sides (what bounds an unseen drop when none moved).
@@ -627,36 +754,49 @@ pub struct Comparison {
     #[serde(skip)]
     pub df: f64,
     /// "mean", "median" or "p95": what `estimate` and `ci` are about.
+    #[schemars(extend("enum" = ["mean", "median", "p95"]))]
     pub statistic: String,
     /// False for metrics where lower is better (latency): labels read a rise as a drop.
     pub higher_is_better: bool,
     /// The statistic of each side (the means when `statistic` is "mean"; a median or p95 is the
     /// Harrell–Davis quantile, or type 7 under `method = "percentile"` / `"bca"`).
+    #[schemars(with = "Real")]
     pub baseline_value: f64,
+    #[schemars(with = "Real")]
     pub candidate_value: f64,
     /// statistic(candidate) − statistic(baseline), paired (= `delta` for the mean).
+    #[schemars(with = "Real")]
     pub estimate: f64,
     /// Monte-Carlo standard error of each interval bound.
+    #[schemars(with = "[Real; 2]")]
     pub ci_mc_se: [f64; 2],
     /// Resamples behind `ci`: the configured number, or 10× when a bound lay within 3 Monte-Carlo
     /// standard errors of a gate threshold (`mc_rerun`).
+    #[schemars(range(min = 1))]
     pub resamples_used: u64,
     pub mc_rerun: bool,
     /// Two-sided paired randomization (sign-flip) p-value at the resampling unit, from
     /// `resamples` random sign vectors: (1 + #as extreme) / (R + 1).
+    #[schemars(with = "Real")]
     pub p_value: f64,
     /// The smallest p-value the sign-flip test can give here: 2 / 2^G' for G' units with a
     /// non-zero delta (exact enumeration of all sign vectors when 2^G ≤ resamples), and no less
     /// than 1 / (resamples + 1).
+    #[schemars(range(min = 0, max = 1))]
     pub p_floor: f64,
     /// Minimum detectable effect at the confidence level and 80% power.
+    #[schemars(with = "Real")]
     pub mde: f64,
     /// The margin m behind `label`: the smallest delta-rule margin of the gates on this
     /// comparison, else `practical_tie`.
+    #[schemars(with = "Real")]
     pub margin: f64,
-    /// Set by the verdict stage (`verdict::label_comparisons`); resample leaves it empty.
+    /// What the interval says against `margin`: set by the verdict stage
+    /// (`verdict::label_comparisons`; resample leaves it empty), so present in every report.
+    #[schemars(with = "Label")]
     pub label: Option<Label>,
     /// |delta| at or below this is a practical tie; counts at that threshold.
+    #[schemars(with = "Real")]
     pub practical_tie: f64,
     pub practical_wins: usize,
     pub practical_ties: usize,
@@ -667,14 +807,17 @@ pub struct Comparison {
     /// Judged coverage and the bounds unjudged documents put on the delta (gated comparisons of
     /// runs that `check` evaluated).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "JudgedBounds")]
     pub judged: Option<JudgedBounds>,
     /// With replicate runs: what the interval rests on (absent with one run per side).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "ReplicateInfo")]
     pub replicates: Option<ReplicateInfo>,
     /// A median or p95 on pooled attempts (a re-run): the candidate's runs whose values its
     /// quantile reads, stacked (this attempt's and each earlier attempt's kept in full; absent
     /// with one run).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize", range(min = 2))]
     pub stacked_runs: Option<usize>,
     /// The metric is compared under more than one statistic, so every name a reader sees
     /// carries the statistic ("latency_ms p95" beside "latency_ms mean"; see [`Comparison::name`]).
@@ -685,23 +828,30 @@ pub struct Comparison {
 
 /// A comparison whose every per-query move lies within the run-to-run noise an A/A noise file
 /// measured (`noise::band`): what "unchanged beyond run-to-run noise" rests on.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "within_noise")]
 pub struct WithinNoise {
     /// The noise file, as written in the gate file.
     pub file: String,
     /// Queries whose delta lies beyond tie-epsilon (each within its band).
+    #[schemars(range(min = 1))]
     pub jittered: usize,
     /// The largest |delta| among them.
+    #[schemars(with = "Real")]
     pub largest_move: f64,
     /// The run-level band: the largest difference two A/A replicates showed on any query (the
     /// band of a query they never moved), at this check's replicate counts.
+    #[schemars(with = "Real")]
     pub run_band: f64,
     /// The most queries that may move: as many as the A/A replicates moved on this slice.
+    #[schemars(range(min = 1))]
     pub jitter_cap: usize,
     /// The largest mean change moves within the noise can carry: the `jitter_cap` largest
     /// per-query bands summed over the slice's queries, divided by their number.
+    #[schemars(with = "Real")]
     pub can_carry: f64,
     /// The run-level noise floor at this check's replicate counts, which |delta| lies within.
+    #[schemars(with = "Real")]
     pub floor: f64,
 }
 
@@ -720,19 +870,27 @@ pub fn reading_name(metric: &str, statistic: &str, statistic_in_name: bool) -> S
 /// side's top k one judgment shared by both sides, relevant or not, and take per query the
 /// assignment that raises the delta most (`upper`) or lowers it most (`lower`)
 /// (`eval::shared_bounds`). The gate is judged again at each bound with the same seeds.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "judged_bounds")]
 pub struct JudgedBounds {
     /// The k of judged@k (the metric's cutoff; none for whole-ranking metrics).
+    #[schemars(range(min = 1))]
     pub k: Option<usize>,
     /// Mean judged@k over the slice's queries (none without a cutoff).
+    #[schemars(range(min = 0, max = 1))]
     pub baseline_judged: Option<f64>,
+    #[schemars(range(min = 0, max = 1))]
     pub candidate_judged: Option<f64>,
+    /// Today's delta: unjudged documents count as non-relevant (trec_eval).
+    #[schemars(with = "Real")]
     pub delta: f64,
     /// The delta and its interval when the unjudged documents are judged to lower it most.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "DeltaAtBound")]
     pub lower: Option<DeltaAtBound>,
     /// The same, judged to raise it most.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "DeltaAtBound")]
     pub upper: Option<DeltaAtBound>,
     /// False when some query's bound is a proved, wider bound than the optimum (AP over more
     /// than 16 unjudged documents).
@@ -740,47 +898,62 @@ pub struct JudgedBounds {
     /// `[judged] condensed = true`: the delta and its interval on condensed lists (unjudged docs
     /// removed before scoring, trec_eval -J).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "DeltaAtBound")]
     pub condensed: Option<DeltaAtBound>,
     /// Why no bounds were computed (positive-only qrels, metric files); none when they were.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub not_computed: Option<String>,
     /// Unjudged documents in the top k, summed over the slice's queries (none for metric files).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize")]
     pub baseline_unjudged: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize")]
     pub candidate_unjudged: Option<usize>,
 }
 
 /// The gated comparison at one judged bound: the mean delta and its interval.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[schemars(rename = "delta_at_bound")]
 pub struct DeltaAtBound {
+    #[schemars(with = "Real")]
     pub delta: f64,
+    #[schemars(with = "[Real; 2]")]
     pub ci: [f64; 2],
 }
 
 /// A gate's decision at each judged bound (`pass`, `fail` or `not-judged`), and whether they
 /// differ (the gate is unreliable: unjudged documents could flip it).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "gate_bounds")]
 pub struct GateBounds {
+    #[schemars(extend("enum" = ["pass", "fail", "not-judged"]))]
     pub lower: String,
+    #[schemars(extend("enum" = ["pass", "fail", "not-judged"]))]
     pub upper: String,
     pub unreliable: bool,
     /// The documents to judge first (query: doc@rank …), when unreliable.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub judge_first: Option<String>,
 }
 
 /// The replicate runs behind a comparison's crossed interval (`stats::crossed`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "replicates")]
 pub struct ReplicateInfo {
     pub baseline_runs: usize,
     pub candidate_runs: usize,
     /// Satterthwaite degrees of freedom of the interval, over its mean squares (`stats::crossed`;
     /// capped at 1e9 for "unbounded").
+    #[schemars(with = "Real")]
     pub df: f64,
     /// t_{df} / z: the factor the interval's distances from the estimate were stretched by.
+    #[schemars(with = "Real")]
     pub t_stretch: f64,
     /// Standard error of the whole-run-shift part of the estimate.
+    #[schemars(with = "Real")]
     pub run_se: f64,
 }
 
@@ -793,8 +966,9 @@ pub struct ReplicateInfo {
 /// tie-epsilon, and the interval is the point: nothing to label, as `check` reads it; a change
 /// touching fewer than the resolution can hide there). The README and the report legends say the
 /// same.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+#[schemars(rename = "label")]
 pub enum Label {
     Better,
     BetterBelowMargin,
@@ -873,11 +1047,15 @@ pub fn label_legend(comparisons: &[Comparison]) -> String {
     )
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "regression")]
 pub struct Regression {
     pub query_id: String,
+    #[schemars(with = "Real")]
     pub baseline: f64,
+    #[schemars(with = "Real")]
     pub candidate: f64,
+    #[schemars(with = "Real")]
     pub delta: f64,
     /// Why it regressed, when the inputs are runs: how the query's relevant documents moved
     /// between the two rankings (those ranked within the metric's cutoff on either side whose
@@ -888,7 +1066,8 @@ pub struct Regression {
 
 /// Where one side's ranking put one of a query's relevant documents (eval → check, when the
 /// inputs are runs): its id, grade, and 1-based rank (`None`: not retrieved).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(rename = "relevant_rank")]
 pub struct RelevantRank {
     pub doc: String,
     pub rel: i32,
@@ -897,7 +1076,8 @@ pub struct RelevantRank {
 
 /// One relevant document of a regressed query, ranked by both sides (1-based ranks; `None`:
 /// not retrieved at all).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(rename = "rank_move")]
 pub struct RankMove {
     pub doc: String,
     /// Its relevance grade in the qrels.
@@ -908,8 +1088,9 @@ pub struct RankMove {
     pub cutoff: usize,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+#[schemars(rename = "gate_status")]
 pub enum GateStatus {
     Pass,
     Fail,
@@ -989,24 +1170,34 @@ impl NotJudged {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "gate_result")]
 pub struct GateResult {
     /// 1-based position of the `[[gate]]` table in the gate file.
+    #[schemars(range(min = 1))]
     pub gate: usize,
     pub metric: String,
     /// The gate's statistic ("mean", "median", "p95"): with `metric` and `slice` it names the
     /// comparison the result was judged on.
+    #[schemars(extend("enum" = ["mean", "median", "p95"]))]
     pub statistic: String,
     pub slice: String,
     /// "min-mean", "max-drop", "max-loss-rate", …
+    #[schemars(extend("enum" = ["min-mean", "max-mean", "max-drop", "max-change", "fail-if-significant-drop", "max-loss-rate", "max-drift"]))]
     pub rule: String,
+    #[schemars(with = "Real")]
     pub threshold: f64,
     /// The value compared with the threshold (candidate mean, CI lower bound, loss rate …).
+    #[schemars(with = "Real")]
     pub value: f64,
     /// The rule was judged and held (false when it failed or was not judged).
     pub passed: bool,
     /// This check fails the verdict (a failed rule, or one not judged that must be).
     pub fails_build: bool,
+    /// too-small: not judged (never a pass; a setup matter: sizes, resamples). untouched: a
+    /// statistical rule on a comparison where no unit moved (never a failure). inconclusive: undecided
+    /// on this sample with the observed mean delta above −m/2 (amber, not a pass; at or below −m/2
+    /// the same check fails).
     pub status: GateStatus,
     /// Plain-words explanation: what was compared with what.
     pub detail: String,
@@ -1014,9 +1205,11 @@ pub struct GateResult {
     /// comparison's own margin).
     pub label: Label,
     /// The comparison's sign-flip p-value.
+    #[schemars(with = "Real")]
     pub p_value: f64,
     /// Holm–Bonferroni adjusted across the family of gated comparisons (every metric × statistic
     /// × slice some gate applies to); it must be below 1 − confidence for a proven drop to fail.
+    #[schemars(with = "Real")]
     pub p_adjusted: f64,
     pub family_size: usize,
     /// The interval behind this result was re-run with more resamples because a bound lay
@@ -1027,13 +1220,16 @@ pub struct GateResult {
     pub decided_by: String,
     /// The decision at each judged bound (gates of runs with judged bounds).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "GateBounds")]
     pub judged: Option<GateBounds>,
     /// `[judged] condensed = true`: the decision on condensed lists (reported, decides nothing).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String", extend("enum" = ["pass", "fail", "not-judged"]))]
     pub condensed: Option<String>,
     /// As [`Comparison::stacked_runs`]: a median or p95 judged on the pooled attempts' runs,
     /// stacked (absent with one run).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize", range(min = 2))]
     pub stacked_runs: Option<usize>,
     /// As [`Comparison::statistic_in_name`] (not in the JSON).
     #[serde(skip)]
@@ -1109,8 +1305,9 @@ impl<'a> OnIndex<'a> {
 }
 
 /// Whether and how the two sides' protocol fingerprints were checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+#[schemars(rename = "protocol_status")]
 pub enum ProtocolStatus {
     /// `check` evaluated both runs: one protocol by construction.
     Shared,
@@ -1130,14 +1327,16 @@ impl ProtocolStatus {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "protocol_field")]
 pub struct ProtocolField {
     pub field: String,
     pub value: String,
 }
 
 /// The protocol section of the report: how both sides were measured (`crate::protocol`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "protocol")]
 pub struct ProtocolReport {
     pub status: ProtocolStatus,
     /// SHA-256 of the shared comparable protocol (compared metrics only); none when unchecked.
@@ -1152,7 +1351,8 @@ pub struct ProtocolReport {
 
 /// One side's run card (`[efficiency]`, `load::run_card`): how the run was made and what it
 /// measured at the run level, beside the per-query metrics.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "run_card")]
 pub struct RunCard {
     /// The file as messages name it.
     pub source: String,
@@ -1168,8 +1368,9 @@ pub struct RunCard {
 }
 
 /// The Efficiency section: both run cards side by side, each run-level metric, the run-level
-/// gates (`verdict::efficiency`).
-#[derive(Debug, Clone, Serialize)]
+/// gates (`[efficiency]`, `compare --baseline-card/--candidate-card`; docs/efficiency.md).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "efficiency")]
 pub struct EfficiencyReport {
     /// The run cards as written (gate file or command line).
     pub baseline_card: String,
@@ -1188,7 +1389,9 @@ pub struct EfficiencyReport {
     pub warnings: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One model field or condition of either run card; null where a card does not have it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "card_field")]
 pub struct CardField {
     pub key: String,
     /// None: this card does not have the key.
@@ -1197,7 +1400,8 @@ pub struct CardField {
     pub changed: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "run_metric")]
 pub struct RunMetric {
     pub metric: String,
     /// The mean of each side's measurements (None: not in that card).
@@ -1213,8 +1417,9 @@ pub struct RunMetric {
     pub higher_is_better: Option<bool>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+#[schemars(rename = "run_gate_status")]
 pub enum RunGateStatus {
     Pass,
     Fail,
@@ -1234,18 +1439,24 @@ impl RunGateStatus {
 }
 
 /// One rule of one run-level gate, judged on the two run cards.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "run_gate_result")]
 pub struct RunGateResult {
     /// 1-based position of the `[[gate]]` table in the gate file.
+    #[schemars(range(min = 1))]
     pub gate: usize,
     pub metric: String,
     /// `at = { "ann-recall@10" = 0.95 }`: the curve metric and the target the QPS is read at.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "CurveTarget")]
     pub at: Option<CurveTarget>,
     /// "max-increase", "max-decrease", "min" or "max".
+    #[schemars(extend("enum" = ["max-increase", "max-decrease", "min", "max"]))]
     pub rule: String,
     /// The rule's value: a fraction of the baseline when `relative`, else in the metric's unit.
+    #[schemars(with = "Real")]
     pub threshold: f64,
+    /// `threshold` is a fraction of the baseline (0.10 = 10%).
     pub relative: bool,
     pub higher_is_better: bool,
     /// Each side's value: the mean of its measurements, or the QPS read off its curve.
@@ -1260,13 +1471,16 @@ pub struct RunGateResult {
     /// t interval of the ratio of means, on its log (Hsu's df), for a relative rule; of the difference
     /// otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "[Real; 2]")]
     pub interval: Option<[f64; 2]>,
     /// Welch–Satterthwaite degrees of freedom of `interval`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Real")]
     pub df: Option<f64>,
     /// How it was decided, in words ("t interval on log-ratios, 5 and 5 measurements", "plain
     /// comparison, one measurement a side", "log-linear interpolation on the curves").
     pub decided_by: String,
+    /// not-judged: never a pass; it fails the build.
     pub status: RunGateStatus,
     pub passed: bool,
     pub fails_build: bool,
@@ -1276,7 +1490,8 @@ pub struct RunGateResult {
     pub allowed_changes: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "curve_target")]
 pub struct CurveTarget {
     pub metric: String,
     pub target: f64,

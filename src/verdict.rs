@@ -129,9 +129,12 @@ pub struct Judged {
 /// Why a comparison is too small for a statistical rule to judge it, if it is, and the size rule
 /// that says so: fewer queries than `min-queries`, a median or p95 with fewer than `TAIL_VALUES`
 /// beyond its quantile, or (group unit) fewer effective groups than `min-groups`. The one place
-/// that decides "too small".
+/// that decides "too small". Under `on-small-slice = "judge"` (the default) fewer queries than
+/// `min-queries` is too small only below `JUDGED_FEWEST`, where no interval exists, and is then
+/// undecided on the sample (`undecided_or_small`); from there the interval judges and the size
+/// is a setup warning (`small_but_judged`).
 pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, NotJudged)> {
-    let min = cfg.slices.min_queries;
+    let min = fewest_judged(cfg);
     if c.n < min {
         let n = crate::numbers::count(c.n, "query", "queries");
         return Some((format!("{n} < min-queries {min}"), NotJudged::MinQueries));
@@ -160,6 +163,37 @@ pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, NotJudged)> {
     ))
 }
 
+/// The fewest queries an interval is computed on (a spread needs two): below it, under
+/// `on-small-slice = "judge"`, a statistical rule is undecided on the sample.
+pub const JUDGED_FEWEST: usize = 2;
+
+/// The fewest queries a statistical rule is judged on: `min-queries`, or under `on-small-slice
+/// = "judge"` (the default) `JUDGED_FEWEST`. Reports show a comparison's interval from here.
+pub fn fewest_judged(cfg: &Config) -> usize {
+    match cfg.slices.on_small_slice {
+        OnSmallSlice::Judge => cfg.slices.min_queries.min(JUDGED_FEWEST),
+        _ => cfg.slices.min_queries,
+    }
+}
+
+/// The setup warning of a rule judged on fewer queries than `min-queries` (`on-small-slice =
+/// "judge"`), unless the gate file accepted the blind spot: the size, and that the interval
+/// decided. None when `c` is not below `min-queries` or the rule is not statistical.
+fn small_but_judged(cfg: &Config, rule: &str, r: &GateResult, c: &Comparison) -> Option<String> {
+    let min = cfg.slices.min_queries;
+    let judged = cfg.slices.on_small_slice == OnSmallSlice::Judge
+        && is_statistical(rule)
+        && r.not_judged.is_none()
+        && c.n < min
+        && !cfg.verdict.accept_blind_spot;
+    judged.then(|| {
+        format!(
+            "judged on {}, fewer than min-queries {min}: the interval decided (on-small-slice = \"judge\", the default), and the resolution line says what a set this small can miss; to accept this size once, set [verdict] accept-blind-spot = true",
+            crate::numbers::count(c.n, "query", "queries")
+        )
+    })
+}
+
 /// The fewest values a median or p95 comparison must have beyond its quantile (on the far side
 /// from the bulk) to be judged: with fewer, the p95's interval rests on its top 1–4 values and
 /// misses 4–5% per side at 30–50 queries, where it holds from 100 (calibration/results.txt,
@@ -183,9 +217,10 @@ fn is_statistical(rule: &str) -> bool {
 }
 
 /// Marks `r` as not judged: never a pass. On `all` it fails the build (a set too small to
-/// judge cannot show the candidate is safe); on a slice `on-small-slice` decides.
+/// judge cannot show the candidate is safe); on a slice it fails unless `on-small-slice =
+/// "warn"`.
 fn not_judged(r: &mut GateResult, why: &str, reason: NotJudged, on_small: OnSmallSlice) {
-    let fails = r.slice == "all" || on_small == OnSmallSlice::Fail;
+    let fails = r.slice == "all" || on_small != OnSmallSlice::Warn;
     r.status = GateStatus::TooSmall;
     r.passed = false;
     r.fails_build = fails;
@@ -194,9 +229,13 @@ fn not_judged(r: &mut GateResult, why: &str, reason: NotJudged, on_small: OnSmal
     let consequence = match (r.slice == "all", on_small) {
         (true, _) => "the whole set must be large enough to judge, so this fails",
         (false, OnSmallSlice::Fail) => {
-            "a slice a gate names must be judged, so this fails (on-small-slice = \"fail\", the \
-             default): give the slice enough queries, or set on-small-slice = \"warn\" to let it \
-             warn instead"
+            "a slice a gate names must be judged, so this fails (on-small-slice = \"fail\"): \
+             give the slice enough queries, or set on-small-slice = \"warn\" to let it warn \
+             instead"
+        }
+        (false, OnSmallSlice::Judge) => {
+            "a slice a gate names must be judged, so this fails: give the slice enough queries, \
+             or set on-small-slice = \"warn\" to let it warn instead"
         }
         (false, OnSmallSlice::Warn) => "a warning (on-small-slice = \"warn\"), not a pass",
     };
@@ -285,22 +324,8 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
                 out.results.push(r);
                 continue;
             }
-            if let Some(reason) = undecided_or_small(cfg, &mut r, c, alpha, family.len()) {
-                if matches!(reason, NotJudged::MinQueries | NotJudged::MinGroups) {
-                    r.detail
-                        .push_str(&plan_hint(cfg, gate, rule, c, family.len()));
-                }
-                out.warnings.push(format!(
-                    "gate #{} {} on {}, {rule}: {}",
-                    gate.index,
-                    shown(&c.name()),
-                    shown(slice),
-                    r.detail
-                ));
-            } else if let Some(w) = power_warning(gate, rule, &r, c) {
-                out.warnings
-                    .push(w + &plan_hint(cfg, gate, rule, c, family.len()));
-            }
+            let judged = (cfg, *gate, slice.as_str(), family.len());
+            out.warnings.extend(size_warnings(judged, &mut r, c, alpha));
             if r.not_judged.is_none() && is_statistical(rule) {
                 if let Some(words) = atom_words(c) {
                     out.warnings.push(format!(
@@ -328,6 +353,39 @@ pub fn judge(cfg: &Config, comparisons: &[Comparison]) -> Result<Judged> {
     Ok(out)
 }
 
+/// The warnings of one check about its size: not decided here (too small or undecided, with
+/// the size `plan` asks for), a rule with little power, a rule judged on fewer queries than
+/// `min-queries`. Marks `r` when it is not decided here.
+fn size_warnings(
+    (cfg, gate, slice, family): (&Config, &Gate, &str, usize),
+    r: &mut GateResult,
+    c: &Comparison,
+    alpha: f64,
+) -> Vec<String> {
+    let rule = r.rule.clone();
+    let at = |words: &str| {
+        format!(
+            "gate #{} {} on {}, {rule}: {words}",
+            gate.index,
+            shown(&c.name()),
+            shown(slice)
+        )
+    };
+    let mut out = Vec::new();
+    if let Some(reason) = undecided_or_small(cfg, r, c, alpha, family) {
+        if matches!(reason, NotJudged::MinQueries | NotJudged::MinGroups) {
+            r.detail.push_str(&plan_hint(cfg, gate, &rule, c, family));
+        }
+        out.push(at(&r.detail));
+    } else if let Some(w) = power_warning(gate, &rule, r, c) {
+        out.push(w + &plan_hint(cfg, gate, &rule, c, family));
+    }
+    if let Some(words) = small_but_judged(cfg, &rule, r, c) {
+        out.push(at(&(words + &plan_hint(cfg, gate, &rule, c, family))));
+    }
+    out
+}
+
 /// A statistical rule not decided here: too small (the setup's: `not_judged`) or undecided on
 /// this sample (`undecided`); marks `r` and returns the reason, or None when `r` stands.
 fn undecided_or_small(
@@ -343,7 +401,9 @@ fn undecided_or_small(
         .or_else(|| cannot_fire(&r.rule, r, c, alpha, family))
         .map(|(why, reason)| resample_floor(cfg, c, alpha, family, why, reason))
         .or_else(|| pass_on_atom(r, c))?;
-    if is_per_sample(reason) {
+    let no_interval =
+        reason == NotJudged::MinQueries && cfg.slices.on_small_slice == OnSmallSlice::Judge;
+    if is_per_sample(reason) || no_interval {
         undecided(r, &why, reason, c);
     } else {
         not_judged(r, &why, reason, cfg.slices.on_small_slice);
@@ -670,7 +730,8 @@ fn shown_change(ci: [f64; 2], m: f64) -> bool {
 /// A slice the trusted side (the baseline and the queries file) makes large enough to judge,
 /// left too small by the pairing (the candidate lacks some of its queries under `missing =
 /// "intersect"`), fails the build whatever `on-small-slice` says: leaving queries out of the
-/// candidate must not turn a judged slice into a warning. Returns a warning per such check.
+/// candidate must not turn a judged slice into a warning, nor into one judged on fewer queries
+/// than the setup gives it. Returns a warning per such check.
 pub fn shrunk_slices(
     cfg: &Config,
     results: &mut [GateResult],
@@ -679,20 +740,31 @@ pub fn shrunk_slices(
 ) -> Vec<String> {
     let min = cfg.slices.min_queries;
     let mut warnings = Vec::new();
-    for r in results
-        .iter_mut()
-        .filter(|r| r.status == GateStatus::TooSmall)
-    {
+    for r in results.iter_mut() {
         let (Some(&size), Some(&n)) = (trusted.get(&r.slice), paired_n.get(&r.slice)) else {
             continue;
         };
-        let by_size = matches!(
-            r.not_judged,
-            Some(NotJudged::MinQueries | NotJudged::MinGroups | NotJudged::ThinTail)
-        );
+        let by_size = match r.status {
+            GateStatus::TooSmall => matches!(
+                r.not_judged,
+                Some(NotJudged::MinQueries | NotJudged::MinGroups | NotJudged::ThinTail)
+            ),
+            // Judged below `min-queries` (`on-small-slice = "judge"`), or undecided there.
+            _ => is_statistical(&r.rule) && n < min,
+        };
         if !by_size || size < min || n >= size {
             continue;
         }
+        if r.status != GateStatus::TooSmall {
+            r.detail = format!(
+                "not judged, {} < min-queries {min}",
+                crate::numbers::count(n, "query", "queries")
+            );
+            r.status = GateStatus::TooSmall;
+            r.not_judged = Some(NotJudged::MinQueries);
+            r.decided_by = format!("not judged: {}", NotJudged::MinQueries.decided_by());
+        }
+        r.passed = false;
         r.fails_build = true;
         r.detail = format!(
             "{}; the baseline and queries file give the slice {size} queries (≥ min-queries {min}) \

@@ -524,7 +524,7 @@ fn min_judged(cfg: &Config, c: &Comparison, r: &mut GateResult) -> Option<String
         // pass; on `all` it fails the build, on a slice `on-small-slice` decides.
         r.status = GateStatus::TooSmall;
         r.passed = false;
-        r.fails_build = r.slice == "all" || cfg.slices.on_small_slice == OnSmallSlice::Fail;
+        r.fails_build = r.slice == "all" || cfg.slices.on_small_slice != OnSmallSlice::Warn;
         r.not_judged = Some(NotJudged::TooFewJudgments);
         r.decided_by = NotJudged::TooFewJudgments.decided_by().into();
         r.detail = format!(

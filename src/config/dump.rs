@@ -348,6 +348,7 @@ fn slices_table(s: &Slices) -> Table {
     slices.insert("min-groups".into(), (s.min_groups as i64).into());
     slices.insert("min-moved".into(), (s.min_moved as i64).into());
     let small = match s.on_small_slice {
+        OnSmallSlice::Judge => "judge",
         OnSmallSlice::Warn => "warn",
         OnSmallSlice::Fail => "fail",
     };

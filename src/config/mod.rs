@@ -82,9 +82,15 @@ pub enum Missing {
     Intersect,
 }
 
+/// `[slices] on-small-slice`: what a statistical rule on fewer than `min-queries` queries
+/// does. `judge` (the default): judged on its interval like any other (the guarantee's interval
+/// family holds at every size from two queries; the size is the setup's, stated as a warning
+/// with its resolution and the size `plan` asks for, never a per-PR failure). `warn` / `fail`:
+/// not judged, never a pass; on a slice a warning or a failure, on `all` a failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OnSmallSlice {
+    Judge,
     Warn,
     Fail,
 }

@@ -272,7 +272,7 @@ fn slices_settings(src: &SourceText, s: &RawSlices) -> Result<Slices> {
             .unwrap_or(DEFAULT_MIN_GROUPS),
         min_moved: at_least_one(src, &s.min_moved, "[slices] min-moved must be ≥ 1")?
             .unwrap_or(DEFAULT_MIN_MOVED),
-        on_small_slice: s.on_small_slice.unwrap_or(OnSmallSlice::Fail),
+        on_small_slice: s.on_small_slice.unwrap_or(OnSmallSlice::Judge),
     })
 }
 

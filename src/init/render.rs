@@ -20,7 +20,7 @@ fn overall(d: &Design) -> impl Iterator<Item = &Comparison> {
 fn too_small(c: &Comparison) -> Option<String> {
     if c.n < DEFAULT_MIN_QUERIES {
         return Some(format!(
-            "{}: below min-queries = {DEFAULT_MIN_QUERIES}, a gate there is not judged",
+            "{}: below min-queries = {DEFAULT_MIN_QUERIES}, a gate there is judged on a wide interval, with a warning",
             crate::numbers::count(c.n, "query", "queries")
         ));
     }

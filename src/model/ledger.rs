@@ -3,18 +3,25 @@
 //! forge-neutral (no GitHub here): the ledger and the anchor record are files that travel with
 //! main's stored results and with the anchor.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// A paired estimate (candidate − reference) and its interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+use super::Real;
+
+/// A paired estimate (candidate − reference) and its interval at the report's confidence.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema, Deserialize)]
+#[schemars(rename = "interval")]
 pub struct Interval {
+    #[schemars(with = "Real")]
     pub estimate: f64,
+    #[schemars(with = "[Real; 2]")]
     pub ci: [f64; 2],
 }
 
 /// What the drift rule decided for one gated metric × slice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+#[schemars(rename = "drift_status")]
 pub enum DriftStatus {
     /// The candidate is proven within the budget of the anchor.
     Within,
@@ -44,23 +51,29 @@ impl DriftStatus {
 /// One merge's share of the drift, from the ledger: its commit, the pull request it merged when
 /// known, and its delta against its parent's results (as measured: for a lower-is-better
 /// metric a rise).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "spend")]
 pub struct Spend {
     pub commit: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u64", range(min = 1))]
     pub pr: Option<u64>,
+    #[schemars(with = "Real")]
     pub delta: f64,
 }
 
 /// One gated metric × slice against the anchor.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "drift_row")]
 pub struct DriftRow {
+    #[schemars(range(min = 1))]
     pub gate: usize,
     pub metric: String,
     pub statistic: String,
     pub slice: String,
     pub higher_is_better: bool,
     /// `max-drift`: the drift from the anchor the gate allows.
+    #[schemars(with = "Real")]
     pub budget: f64,
     /// candidate − anchor.
     pub candidate: Interval,
@@ -70,15 +83,21 @@ pub struct DriftRow {
     pub change: Interval,
     /// The share of the budget main has used: its oriented drift (point estimate) over the
     /// budget, 0 when main is not worse than the anchor.
+    #[schemars(with = "Real")]
     pub used: f64,
+    /// within: proven within the budget; crossed: not proven within and main was: this change
+    /// crosses it (fails); inherited: main had spent the budget and this change is not shown to add
+    /// to it (passes with a warning); added: main had spent it and this change is shown to add to
+    /// the drift (fails); not-judged: too few queries, groups or moved units to judge.
     pub status: DriftStatus,
     /// The ledger's merges that made main worse on this metric and slice, in merge order.
     pub spent_by: Vec<Spend>,
 }
 
 /// Whether the ledger was read, and why not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+#[schemars(rename = "ledger_status")]
 pub enum LedgerStatus {
     /// Read, its chain and its tie to the baseline checked.
     Verified,
@@ -88,8 +107,11 @@ pub enum LedgerStatus {
     Ignored,
 }
 
-/// The anchor as the report shows it.
-#[derive(Debug, Clone, Serialize)]
+/// `[anchor]`: the approved anchor every `max-drift` gate measures the candidate against,
+/// main's ledger, and one drift row per `max-drift` gate × slice (docs/github.md, the gate
+/// across time).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "anchor")]
 pub struct AnchorReport {
     pub name: String,
     /// As the gate file wrote it.
@@ -98,10 +120,14 @@ pub struct AnchorReport {
     pub sha256: String,
     /// The commit the anchor measured (from its record), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub commit: Option<String>,
     /// The protocol hash both sides share (the candidate's fingerprint equals the anchor's).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub protocol_hash: Option<String>,
+    /// main's ledger beside the baseline: verified (its chain and its tie to the baseline hold),
+    /// absent (none, or one for another anchor), ignored (it failed its check; a warning says why).
     pub ledger: LedgerStatus,
     /// Merges the ledger records since the anchor.
     pub ledger_entries: usize,

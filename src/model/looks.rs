@@ -3,9 +3,10 @@
 //! gated estimates). Plain data: the forge layer keeps it in the sticky comment's checked state
 //! and hands it to the analysis; the renderers show it.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Verdict;
+use super::{Real, Verdict};
 
 /// One attempt's candidate results, as pooled with the others of its commit: per metric, one
 /// value per paired query, in the pairing's query order; `ids` is the SHA-256 of that order.
@@ -194,26 +195,33 @@ impl Earlier {
     }
 }
 
-/// How the report's verdict pooled the attempts of one commit (absent on a first attempt).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// How the report's verdict pooled the attempts of one commit (`--comment`: a re-run, or a
+/// commit that left the change as it was), its attempts' results pooled as replicates of the
+/// candidate from the sticky comment's checked state (absent on a first attempt).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "attempts")]
 pub struct AttemptsReport {
     /// The judged commit.
     pub commit: String,
     /// This attempt's number (1 for the first check of the commit).
+    #[schemars(range(min = 1))]
     pub attempt: u32,
     /// The earlier attempts of the candidate that did not pass (0 when all passed, or when
     /// every attempt had these very results).
     pub failed_before: u32,
     /// The two-sided confidence this attempt's `max-drop` / `max-change` rules are judged at:
     /// the configured one, spent by `failed_before` (`stats::spending`).
+    #[schemars(range(max = 1), extend("exclusiveMinimum" = 0))]
     pub confidence: f64,
     /// Distinct results the verdict is judged on (identical attempts count once).
+    #[schemars(range(min = 1))]
     pub runs: usize,
     /// The attempts before this one, oldest first (past the state's cap, the newest ones; the
     /// older are in `summarised`).
     pub earlier: Vec<EarlierVerdict>,
     /// The oldest attempts, folded into per-query means when the state reached its cap.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "SummarisedAttempts")]
     pub summarised: Option<SummarisedAttempts>,
     /// The rules beyond the per-query results that read this attempt's own inputs alone (no
     /// earlier attempt kept what they read: recorded by an older rag-gate, or lost).
@@ -226,11 +234,13 @@ pub struct AttemptsReport {
 }
 
 /// A rule beyond the per-query results judged on the pooled attempts.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "pooled_rule")]
 pub struct PooledRule {
     /// The rule in words, as [`AloneRule::rule`].
     pub rule: String,
     /// The attempts whose evidence it read (this one included).
+    #[schemars(range(min = 2))]
     pub attempts: usize,
     /// How: "the per-query bounds averaged over the attempts", "the worst attempt's run card
     /// decides", …
@@ -244,7 +254,8 @@ pub struct PooledRule {
 /// of a gate on the judge-corrected delta (`[judge] gate-on = "corrected"`: this attempt's runs
 /// against the judge's labels; the human-labelled part reads the pooled runs), a run-level gate
 /// (`[efficiency]`: this attempt's run card).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "alone_rule")]
 pub struct AloneRule {
     /// The rule in words: "gate #1 max-drop ndcg@10 on all: its judged bounds (`[judged]`)".
     pub rule: String,
@@ -329,56 +340,73 @@ impl crate::model::Report {
 }
 
 /// The report's view of [`EarlierSummary`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "summarised_attempts")]
 pub struct SummarisedAttempts {
+    #[schemars(range(min = 1))]
     pub first: u32,
+    #[schemars(range(min = 1))]
     pub last: u32,
     /// Verdict → attempts.
     pub verdicts: std::collections::BTreeMap<String, u32>,
     /// Runs their means stand for in the pooled verdict (0 when not pooled).
     pub runs: usize,
     /// "pooled", "identical" or "lost", as for an earlier attempt.
+    #[schemars(extend("enum" = ["pooled", "identical", "lost", "not-pooled"]))]
     pub results: String,
 }
 
 /// An earlier attempt as the report shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "earlier_verdict")]
 pub struct EarlierVerdict {
+    #[schemars(range(min = 1))]
     pub attempt: u32,
     pub verdict: Verdict,
     /// "pooled" (its results are among the runs judged), "identical" (the same results as a
     /// pooled run: counted once) or "lost" (its results were not kept; not judged).
+    #[schemars(extend("enum" = ["pooled", "identical", "lost", "not-pooled"]))]
     pub results: String,
 }
 
 /// One gated row of a look: the gate, its metric and slice, the estimate and interval.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema, Deserialize)]
+#[schemars(rename = "look_row")]
 pub struct LookRow {
+    #[schemars(range(min = 1))]
     pub gate: usize,
     pub metric: String,
     pub slice: String,
+    #[schemars(with = "Real")]
     pub estimate: f64,
+    #[schemars(with = "[Real; 2]")]
     pub ci: [f64; 2],
     pub passed: bool,
 }
 
 /// One pushed commit's check: its verdict (over all its attempts) and gated estimates.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema, Deserialize)]
+#[schemars(rename = "look")]
 pub struct Look {
     pub commit: String,
+    /// The distinct attempts recorded for this commit.
     pub attempts: u32,
     pub verdict: Verdict,
+    /// Each gated metric × slice: the estimate and interval (candidate − baseline) and whether it
+    /// passed.
     pub rows: Vec<LookRow>,
 }
 
 /// The pull request's history of looks, oldest first, the current one last (absent with fewer
 /// than two looks).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(rename = "looks")]
 pub struct LooksReport {
     pub looks: Vec<Look>,
     /// Set when the pull request went from fail to pass by changes within the noise: what
     /// moved, for the reviewer to check for tuning to the evaluation set.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub tuning: Option<String>,
 }
 

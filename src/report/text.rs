@@ -150,7 +150,7 @@ fn deltas_text(out: &mut String, r: &Report) {
     let rows: Vec<Vec<String>> = r
         .comparisons
         .iter()
-        .map(|c| delta_row(c, r.view.min_queries))
+        .map(|c| delta_row(c, &r.view))
         .collect();
     out.push_str(&table(
         &[
@@ -179,10 +179,11 @@ fn deltas_text(out: &mut String, r: &Report) {
     }
 }
 
-/// One row of the deltas table. A comparison on fewer than `min_queries` queries says so in
-/// place of its interval and MDE (too few queries for either to mean anything).
-fn delta_row(c: &Comparison, min_queries: usize) -> Vec<String> {
-    let small = c.n < min_queries;
+/// One row of the deltas table. A comparison too small for an interval says so in place of its
+/// interval and MDE (too few units for either to mean anything).
+fn delta_row(c: &Comparison, view: &crate::model::TextView) -> Vec<String> {
+    let too_small = view.too_small(c);
+    let small = too_small.is_some();
     vec![
         shown(&c.name()),
         shown(&c.slice),
@@ -199,9 +200,9 @@ fn delta_row(c: &Comparison, min_queries: usize) -> Vec<String> {
         } else {
             format!("{} {}", c.statistic, signed(c.estimate))
         },
-        match small {
-            true => format!("too small: {} < min-queries {min_queries}", c.n),
-            false => format!(
+        match too_small {
+            Some(words) => words,
+            None => format!(
                 "[{}, {}]{}",
                 signed(c.ci[0]),
                 signed(c.ci[1]),

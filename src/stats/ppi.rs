@@ -28,13 +28,16 @@
 //! (the cluster-robust, CR0 variance of a mean; Liang & Zeger 1986), so that groups of one query
 //! give the query-unit numbers exactly. Pure, O(n + N).
 //!
-//! The labelling plan ([`labels_needed`]) reads the spreads of a pilot of G labelled units, which
+//! The labelling plan ([`labels_needed`]) reads the unbiased spreads of a pilot of G labelled
+//! units (divisor G − 1, as the gates' G/(G − 1) scaling), for the rule's no-op pass chance
+//! (`stats::power::no_op_margin`: one-sided for max-drop, two-sided for max-change). They
 //! read low as often as not: a plan from them gives less than its power for about half of the
 //! pilots. [`Parts::with_assurance`] plans from the labelled spreads' upper confidence limit
 //! instead, (G − 1) s² / χ²_{1−γ, G−1} (Browne, "On the use of a pilot sample for sample size
 //! determination", *Statistics in Medicine* 14:1933, 1995; Kieser & Wassmer 1996), so that the
 //! plan gives at least its power for about a share γ of pilots (calibration/label_plan.rs).
 
+use super::power::{no_op_margin, no_op_pass, NoOpRule};
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
 use std::collections::BTreeMap;
 
@@ -243,12 +246,14 @@ pub fn effective_labelled(u: &Units<'_>, e: &PpiEstimate) -> Option<f64> {
     (vh > 0.0 && vp > 0.0).then(|| e.labelled as f64 * vh / vp)
 }
 
-/// What a labelling plan needs of one corrected comparison, per unit (cluster-robust with
-/// groups: G · Σ_g(Σ_{i∈g} a_i − ā)(Σ_{i∈g} b_i − b̄) / n² for G units): the human deltas' variance,
-/// their covariance with the judge's and the judge's variance on the labelled units, and the
-/// judge's variance on the unlabelled ones. At weight λ with G of `total` units labelled the
-/// gates' variance is
-///   se² = λ² · judge_unlabelled / (total − G) + (human − 2λ · cov + λ² · judge_labelled) / (G − 1).
+/// What a labelling plan needs of one corrected comparison, per unit, unbiased (cluster-robust
+/// with groups: G/(G − 1) · G · Σ_g(Σ_{i∈g} a_i − ā)(Σ_{i∈g} b_i − b̄) / n² for G units, the
+/// sample variance s² of the unit means when the groups are of one size): the human deltas'
+/// variance, their covariance with the judge's and the judge's variance on the labelled units,
+/// and the judge's variance on the unlabelled ones. At weight λ with G of `total` units labelled
+/// the corrected estimate's variance is
+///   se² = λ² · judge_unlabelled / (total − G) + (human − 2λ · cov + λ² · judge_labelled) / G,
+/// which is what the gates' se² (the rectifier's with the G/(G − 1) scaling) estimates.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Parts {
     pub human: f64,
@@ -265,7 +270,7 @@ impl Parts {
     /// The gates' variance with `g` of `total` units labelled, at the λ the estimator will take
     /// there (PPI++'s over queries, [`tuned_lambda`], with n/N read as g/(total − g)), and that λ.
     pub fn variance_at(&self, g: usize, total: usize) -> (f64, f64) {
-        let (a, b) = (1.0 / (total - g) as f64, 1.0 / (g - 1) as f64);
+        let (a, b) = (1.0 / (total - g) as f64, 1.0 / g as f64);
         let ratio = g as f64 / (total - g) as f64;
         let lambda = if self.query_judge > 0.0 {
             (self.query_cov / ((1.0 + ratio) * self.query_judge)).clamp(0.0, 1.0)
@@ -315,7 +320,8 @@ fn unit_cov(x: &[f64], y: &[f64], groups: Option<&[usize]>) -> f64 {
     group_count(groups, x.len()) as f64 * cross(x, y, groups) / (n * n)
 }
 
-/// [`Parts`] of a split; None with fewer than two labelled or unlabelled units.
+/// [`Parts`] of a split (unbiased spreads); None with fewer than two labelled or unlabelled
+/// units.
 pub fn parts(u: &Units<'_>) -> Option<Parts> {
     let (gl, gu) = split(u);
     let labelled = group_count(gl, u.human.len());
@@ -330,32 +336,71 @@ pub fn parts(u: &Units<'_>) -> Option<Parts> {
         .copied()
         .collect();
     let n = u.human.len() as f64;
+    // The unbiased spreads: × G/(G − 1), the gates' own small-sample scaling. Read as they are
+    // (divisor G), a pilot of 20 conversations plans from spreads 5% low on average.
+    let (bl, bu) = (
+        labelled as f64 / (labelled - 1) as f64,
+        unlabelled as f64 / (unlabelled - 1) as f64,
+    );
     Some(Parts {
-        human: unit_variance(u.human, gl),
-        cov: unit_cov(u.human, u.judge_labelled, gl),
-        judge_labelled: unit_variance(u.judge_labelled, gl),
-        judge_unlabelled: unit_variance(u.judge_unlabelled, gu),
+        human: bl * unit_variance(u.human, gl),
+        cov: bl * unit_cov(u.human, u.judge_labelled, gl),
+        judge_labelled: bl * unit_variance(u.judge_labelled, gl),
+        judge_unlabelled: bu * unit_variance(u.judge_unlabelled, gu),
         query_cov: cross(u.human, u.judge_labelled, None) / n,
         query_judge: cross(&pooled, &pooled, None) / (pooled.len() as f64 - 1.0),
     })
 }
 
 /// The smallest number of labelled units G (of `total`) at which a delta rule of margin `margin`
-/// passes an unchanged system with probability `power`: the minimum detectable effect
-/// (t_{1−α/2, G−1} + t_{power, G−1}) · se(G) at or below the margin (`stats::power::mde`, the
-/// same reading as `plan`), se(G) from [`Parts::variance_at`]. None when no G below `total` is
-/// enough.
+/// passes an unchanged system with probability `power`: the margin a no-op passes with that
+/// chance, se(G) · (t_{1−α/2, G−1} + t_{power, G−1}) for `max-drop` and
+/// se(G) · (t_{1−α/2, G−1} + t_{(1+power)/2, G−1}) for the two-sided `max-change`
+/// (`stats::power::no_op_margin`, the reading of `plan`), at or below the margin, se(G) from
+/// [`Parts::variance_at`]. G runs up to `total` − 2 (the corrected interval needs two unlabelled
+/// units). None when no such G is enough.
 pub fn labels_needed(
     p: &Parts,
     total: usize,
+    rule: NoOpRule,
+    margin: f64,
+    (confidence, power): (f64, f64),
+) -> Option<usize> {
+    (3..total.saturating_sub(1)).find(|&g| {
+        let (v, _) = p.variance_at(g, total);
+        no_op_margin(rule, power, v.sqrt(), (g - 1) as f64, confidence) <= margin
+    })
+}
+
+/// The chance an unchanged system passes the rule with `g` of `total` units labelled
+/// (`stats::power::no_op_pass` at se(G), G − 1 degrees of freedom): what a plan that cannot
+/// reach its power says the most labelling gives.
+pub fn power_at(
+    p: &Parts,
+    g: usize,
+    total: usize,
+    rule: NoOpRule,
     margin: f64,
     confidence: f64,
-    power: f64,
-) -> Option<usize> {
-    (3..total).find(|&g| {
-        let (v, _) = p.variance_at(g, total);
-        super::power::mde(v.sqrt(), (g - 1) as f64, confidence, power) <= margin
-    })
+) -> f64 {
+    let (v, _) = p.variance_at(g, total);
+    no_op_pass(rule, margin, v.sqrt(), (g - 1) as f64, confidence)
+}
+
+/// The smallest margin the rule passes an unchanged system at with chance `power`, labelling up
+/// to `total` − 2 units (the G with the smallest such margin); infinite below 5 units.
+pub fn reachable_margin(
+    p: &Parts,
+    total: usize,
+    rule: NoOpRule,
+    (confidence, power): (f64, f64),
+) -> f64 {
+    (3..total.saturating_sub(1))
+        .map(|g| {
+            let (v, _) = p.variance_at(g, total);
+            no_op_margin(rule, power, v.sqrt(), (g - 1) as f64, confidence)
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 fn z_of(confidence: f64) -> f64 {
@@ -415,6 +460,57 @@ mod tests {
             );
         }
         assert_eq!(p.with_assurance(1, 0.8), p);
+    }
+
+    /// The plan's size, its power at the most labelling and the smallest reachable margin,
+    /// against scipy (`stats.t.ppf`, `stats.t.cdf`) on the same parts: the smallest G in
+    /// 3..=398 with se(G) · (t.ppf(0.975, G − 1) + t.ppf(q, G − 1)) ≤ margin, q = 0.8 for
+    /// max-drop and 0.9 for max-change, se(G)² = λ²·0.0112/(400 − G) +
+    /// (0.02 − 2λ·0.013 + λ²·0.011)/G, λ = clip(0.0245 / ((1 + G/(400 − G))·0.0236), 0, 1).
+    #[test]
+    fn the_plan_size_matches_scipy_for_both_rules() {
+        let p = Parts {
+            human: 0.02,
+            cov: 0.013,
+            judge_labelled: 0.011,
+            judge_unlabelled: 0.0112,
+            query_cov: 0.0245,
+            query_judge: 0.0236,
+        };
+        let need = |rule, m| labels_needed(&p, 400, rule, m, (0.95, 0.8));
+        assert_eq!(need(NoOpRule::Drop, 0.02), Some(380));
+        assert_eq!(need(NoOpRule::Drop, 0.03), Some(67));
+        assert_eq!(need(NoOpRule::Change, 0.03), Some(107));
+        assert_eq!(need(NoOpRule::Change, 0.02), None);
+        let at = |rule| power_at(&p, 398, 400, rule, 0.02, 0.95);
+        assert!((at(NoOpRule::Drop) - 0.805_029_548_663_466_7).abs() < 1e-6);
+        assert!((at(NoOpRule::Change) - 0.610_059_097_326_933_3).abs() < 1e-6);
+        let m = reachable_margin(&p, 400, NoOpRule::Drop, (0.95, 0.8));
+        assert!((m - 0.019_871_652_427_840_433).abs() < 1e-8, "{m}");
+        // scipy's noncentral t: at G = 67 the gate passes a no-op with chance 0.8016.
+    }
+
+    /// The plan's spreads are unbiased: for the query unit, the sample variance (divisor G − 1)
+    /// and sample covariance of the labelled values; the judge's over the unlabelled ones.
+    #[test]
+    fn the_plan_parts_are_sample_variances() {
+        let (y, yh, u) = (
+            [0.1, 0.4, -0.2, 0.3],
+            [0.2, 0.3, -0.1, 0.5],
+            [0.3, -0.4, 0.2],
+        );
+        let p = parts(&units(&y, &yh, &u)).unwrap();
+        // numpy: np.var(y, ddof=1), np.cov(y, yh)[0, 1], np.var(yh, ddof=1), np.var(u, ddof=1)
+        let want = [
+            0.069_999_999_999_999_99,
+            0.058_333_333_333_333_33,
+            0.0625,
+            0.143_333_333_333_333_34,
+        ];
+        let got = [p.human, p.cov, p.judge_labelled, p.judge_unlabelled];
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-14, "{got:?}");
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! A critical slice too small to judge fails the build by default, saying why and what would be
-//! needed; `on-small-slice = "warn"` keeps the warning. A slice's size comes from the trusted
+//! A critical slice below `min-queries` is judged on its interval by default (`on-small-slice =
+//! "judge"`), with a warning naming its size: a pull request that changes nothing on it passes
+//! and a drop on it fails. `on-small-slice = "fail"` fails it unjudged, saying why and what would
+//! be needed; `"warn"` keeps the warning. A slice's size comes from the trusted
 //! side (the baseline and the queries file): a candidate that leaves queries out under
 //! `missing = "intersect"` cannot shrink a critical slice below `min-queries` to escape it.
 
@@ -47,10 +49,49 @@ fn gate_file(inputs: &str, slices: &str) -> GateFile {
 }
 
 #[test]
-fn a_too_small_critical_slice_fails_by_default_and_says_what_is_needed() {
+fn a_too_small_critical_slice_is_judged_on_its_interval_by_default_and_warns() {
     let ctx = TestContext::new();
     files(&ctx, 8, 0);
     ctx.gate(gate_file("", ""));
+    let o = ctx.check(&[]).expect(0);
+    assert_contains(&o.stdout, "PASS");
+    assert_contains(
+        &o.stdout,
+        "on risk=legal, max-drop: judged on 8 queries, fewer than min-queries 30: the interval decided",
+    );
+    assert!(!o.stdout.contains("not judged"), "{}", o.stdout);
+}
+
+#[test]
+fn a_drop_on_a_too_small_critical_slice_fails_by_default() {
+    // The 8 legal queries lose 0.2 each: the slice's interval lies below −0.05.
+    let ctx = TestContext::new();
+    files(&ctx, 8, 0);
+    let worse: String = ctx
+        .read("c.jsonl")
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i < 8 {
+                let v = 0.3 + (i % 7) as f64 / 20.0;
+                format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {}}}\n", v - 0.2)
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    ctx.write("c.jsonl", worse);
+    ctx.gate(gate_file("", ""));
+    let o = ctx.check(&[]).expect(1);
+    assert_contains(&o.stdout, "FAIL");
+    assert_contains(&o.stdout, "judged on 8 queries, fewer than min-queries 30");
+}
+
+#[test]
+fn a_too_small_critical_slice_fails_under_on_small_slice_fail_and_says_what_is_needed() {
+    let ctx = TestContext::new();
+    files(&ctx, 8, 0);
+    ctx.gate(gate_file("", "on-small-slice = \"fail\""));
     let o = ctx.check(&[]).expect(1);
     assert_contains(&o.stdout, "FAIL");
     assert_contains(&o.stdout, "8 queries < min-queries 30");
@@ -90,5 +131,13 @@ fn a_fork_cannot_shrink_a_critical_slice_out_of_judgement() {
     assert_contains(
         &o.stdout,
         "the baseline and queries file give the slice 30 queries (≥ min-queries 30) but the candidate lacks 5 of them",
+    );
+    // And under the default, where a slice below min-queries is judged, it is not judged on
+    // the 25 the candidate left: it fails.
+    ctx.gate(gate_file("missing = \"intersect\"", ""));
+    let o = ctx.check(&[]).expect(1);
+    assert_contains(
+        &o.stdout,
+        "not judged, 25 queries < min-queries 30; the baseline and queries file give the slice 30 queries (≥ min-queries 30) but the candidate lacks 5 of them",
     );
 }

@@ -217,8 +217,9 @@ fn the_documented_example_is_judged_by_default() {
         "{gate}"
     );
     assert!(r["judge"]["min_kappa"].is_null());
-    // Gating on the humans alone reads the 12 labelled queries: under the default
-    // `[slices] min-queries` they are too few, and the docs say so.
+    // Gating on the humans alone reads the 12 labelled queries: fewer than the default
+    // `[slices] min-queries`, so they are judged on their interval with a warning saying so (the
+    // docs say so); the drop is large enough to fail on 12.
     let human = ctx.write(
         "human.toml",
         std::fs::read_to_string(&g).unwrap().replace(
@@ -230,7 +231,13 @@ fn the_documented_example_is_judged_by_default() {
         .check_file(&human, &["--format", "json"])
         .expect(1)
         .json();
-    assert_eq!(r["gates"][0]["status"], "too-small", "{}", r["gates"][0]);
+    assert_eq!(r["gates"][0]["status"], "fail", "{}", r["gates"][0]);
+    let warned = r["warnings"].as_array().unwrap().iter().any(|w| {
+        w.as_str()
+            .unwrap()
+            .contains("judged on 12 queries, fewer than min-queries 30")
+    });
+    assert!(warned, "{}", r["warnings"]);
 }
 
 /// `label-plan`: per gate, the human labels its corrected gate needs at its margin and power, and
@@ -361,5 +368,65 @@ fn the_labelling_plan_asks_more_labels_for_more_assurance() {
             .contains("--batch 100: only 23 unlabelled queries are left"),
         "{}",
         o.stderr.as_str()
+    );
+}
+
+/// `label-plan` on a gate its units cannot reach promises no size: it says so, with the power
+/// all but two units labelled would give and the smallest margin the power reaches, and that
+/// margin is reachable. A `max-change` gate (a no-op must stay inside ±margin) needs more
+/// labels than a `max-drop` gate at the same margin.
+#[test]
+fn the_labelling_plan_says_what_it_cannot_reach_and_plans_each_rule() {
+    let ctx = TestContext::new();
+    let plan = |rule: &str| {
+        let text = std::fs::read_to_string(data("corrected.toml"))
+            .unwrap()
+            .replace("max-drop = 0.05", rule)
+            .replace("\"../eval/", &format!("\"{}/../eval/", data("")))
+            .replace("\"human.qrels\"", &format!("{:?}", data("human.qrels")))
+            .replace("\"judge.qrels\"", &format!("{:?}", data("judge.qrels")));
+        ctx.gate(text);
+        let run = |format: &str| {
+            ctx.run(&["label-plan", "--format", format, "gate.toml"])
+                .expect(0)
+                .utf8()
+                .stdout
+        };
+        let json: Value = serde_json::from_str(&run("json")).unwrap();
+        (json["gates"][0].clone(), run("text"))
+    };
+    let (g, text) = plan("max-drop = 0.05");
+    assert_eq!(
+        (g["needed"].is_null(), g["rule"].as_str()),
+        (true, Some("max-drop"))
+    );
+    let most = g["power_at_most"].as_f64().unwrap();
+    let margin = g["reachable_margin"].as_f64().unwrap();
+    assert!(most > 0.0 && most < 0.8, "{g}");
+    assert!(margin > 0.05, "{g}");
+    assert!(
+        text.contains(&format!(
+            "not reachable: with all but two of the 35 labelled it passes with power about {most:.2} (has 12); power 0.8 needs a margin of {margin:.4} or more"
+        )),
+        "{text}"
+    );
+    // The margin it names is reachable; a hair below it is not.
+    let (at, _) = plan(&format!("max-drop = {}", margin + 1e-9));
+    assert!(at["needed"].as_u64().is_some(), "{at}");
+    assert!(at["power_at_most"].is_null(), "{at}");
+    let (below, _) = plan(&format!("max-drop = {}", margin - 1e-6));
+    assert!(below["needed"].is_null(), "{below}");
+    // Two-sided: max-change asks for more than max-drop at the same margin.
+    let (drop, _) = plan("max-drop = 0.3");
+    let (change, text) = plan("max-change = 0.3");
+    assert_eq!(change["rule"], "max-change");
+    let (d, c) = (
+        drop["needed"].as_u64().unwrap(),
+        change["needed"].as_u64().unwrap(),
+    );
+    assert!(c > d, "max-change {c}, max-drop {d}");
+    assert!(
+        text.contains("(max-change 0.3, 35 queries in all): needs"),
+        "{text}"
     );
 }

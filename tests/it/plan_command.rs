@@ -277,7 +277,7 @@ fn checks_too_small_and_want_of_data_lines_point_to_plan() {
         &ctx,
         40,
         10,
-        "[slices]\nmin-queries = 50\n\n[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
+        "[slices]\nmin-queries = 50\non-small-slice = \"fail\"\n\n[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
     let report = Out::of(
         ctx.command()

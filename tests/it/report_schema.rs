@@ -1,9 +1,10 @@
-//! The JSON report against its published layout, `docs/report.schema.json`, on real reports
-//! made by the binary (the shipped example, `compare`, a gate on evaluated runs, a set too small
-//! to judge, a judge, three gate files in one check). The checker below covers the JSON Schema
-//! keywords the file uses (type, const, enum, properties, required, additionalProperties, items,
-//! minItems, maxItems, minimum, exclusiveMinimum, exclusiveMaximum, anyOf, $ref); CI also
-//! validates the same reports with check-jsonschema (scripts/validate-report-schema.sh).
+//! The JSON report against its published layout, `docs/report.schema.json`: the committed file
+//! is what the report model generates (`bash scripts/generate-report-schema.sh`), and real
+//! reports made by the binary (the shipped example, `compare`, a gate on evaluated runs, a set
+//! too small to judge, a judge, three gate files in one check) fit it. The checker below covers
+//! the JSON Schema keywords the generated file uses (a test fails when it starts using another);
+//! CI also validates the same reports with check-jsonschema, a full validator
+//! (scripts/validate-report-schema.sh).
 
 use crate::support;
 use support::{Out, TestContext};
@@ -25,6 +26,23 @@ fn validate(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>
     if let Some(r) = s.get("$ref").and_then(Value::as_str) {
         let name = r.strip_prefix("#/$defs/").expect("local $ref");
         return validate(root, &root["$defs"][name], v, at, errs);
+    }
+    if let Some(one) = s.get("oneOf").and_then(Value::as_array) {
+        let errors: Vec<Vec<String>> = one
+            .iter()
+            .map(|alt| {
+                let mut e = Vec::new();
+                validate(root, alt, v, at, &mut e);
+                e
+            })
+            .collect();
+        let fits = errors.iter().filter(|e| e.is_empty()).count();
+        if fits != 1 {
+            errs.push(format!(
+                "{at}: {v} fits {fits} alternatives of oneOf, not one"
+            ));
+        }
+        return;
     }
     if let Some(any) = s.get("anyOf").and_then(Value::as_array) {
         // No alternative fits: the errors of the closest one (the fewest), so a report that
@@ -80,6 +98,7 @@ fn validate(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>
             s.get(k).and_then(Value::as_f64).is_some_and(|m| f(x, m))
         };
         if below("minimum", |x, m| x < m)
+            || below("maximum", |x, m| x > m)
             || below("exclusiveMinimum", |x, m| x <= m)
             || below("exclusiveMaximum", |x, m| x >= m)
         {
@@ -118,12 +137,61 @@ fn validate(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>
         for (k, x) in o {
             match props.and_then(|p| p.get(k)) {
                 Some(ps) => validate(root, ps, x, &format!("{at}.{k}"), errs),
-                None if s.get("additionalProperties") == Some(&Value::Bool(false)) => {
-                    errs.push(format!("{at}: {k} is not in the schema"))
-                }
-                None => {}
+                None => match s.get("additionalProperties") {
+                    Some(Value::Bool(false)) => {
+                        errs.push(format!("{at}: {k} is not in the schema"))
+                    }
+                    // A map: every value fits the one schema.
+                    Some(each @ Value::Object(_)) => {
+                        validate(root, each, x, &format!("{at}.{k}"), errs)
+                    }
+                    _ => {}
+                },
             }
         }
+    }
+}
+
+/// The keywords [`validate`] reads, and those that only annotate (names, descriptions, the
+/// integer or float width of `format`).
+const CHECKED: [&str; 16] = [
+    "$ref",
+    "oneOf",
+    "anyOf",
+    "const",
+    "enum",
+    "type",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "items",
+    "required",
+    "properties",
+    "additionalProperties",
+];
+const ANNOTATIONS: [&str; 6] = ["$schema", "$id", "$defs", "title", "description", "format"];
+
+/// Every keyword of `s` and its subschemas (the names under `properties` and `$defs` are not
+/// keywords).
+fn keywords(s: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match s {
+        Value::Object(o) => {
+            for (k, v) in o {
+                out.insert(k.clone());
+                match (k.as_str(), v) {
+                    ("properties" | "$defs", Value::Object(named)) => {
+                        named.values().for_each(|x| keywords(x, out))
+                    }
+                    ("const" | "enum", _) => {}
+                    _ => keywords(v, out),
+                }
+            }
+        }
+        Value::Array(xs) => xs.iter().for_each(|x| keywords(x, out)),
+        _ => {}
     }
 }
 
@@ -159,7 +227,7 @@ fn real_reports(dir: &Path) -> Vec<(String, Value)> {
     std::fs::write(dir.join("c.jsonl"), small.replace("0.", "0.0")).unwrap();
     std::fs::write(
         dir.join("small.toml"),
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nmin-mean = 0.1\n",
+        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[slices]\non-small-slice = \"fail\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nmin-mean = 0.1\n",
     )
     .unwrap();
     std::fs::write(
@@ -297,4 +365,77 @@ fn the_checker_reads_each_section_of_a_several_file_report() {
     ] {
         assert!(errs.iter().any(|e| e.contains(want)), "{want}: {errs:#?}");
     }
+}
+
+#[test]
+fn the_committed_schema_is_what_the_model_generates() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
+    let committed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        committed == rag_gate::report::json::schema(),
+        "docs/report.schema.json differs from what the report model generates: run `bash \
+         scripts/generate-report-schema.sh` and commit the result"
+    );
+}
+
+#[test]
+fn the_checker_knows_every_keyword_the_schema_uses() {
+    let mut used = std::collections::BTreeSet::new();
+    keywords(&schema(), &mut used);
+    let unknown: Vec<&String> = used
+        .iter()
+        .filter(|k| !CHECKED.contains(&k.as_str()) && !ANNOTATIONS.contains(&k.as_str()))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "the schema uses {unknown:?}, which validate() does not check: teach it them"
+    );
+    // And the checker's keywords are the schema's: none is kept for a keyword no longer used.
+    let unused: Vec<&&str> = CHECKED.iter().filter(|k| !used.contains(**k)).collect();
+    assert!(
+        unused.is_empty(),
+        "validate() checks {unused:?}, which the schema no longer uses"
+    );
+}
+
+#[test]
+fn the_checker_reads_maps_and_documented_enums() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = real_reports(dir.path()).remove(0).1;
+    // `verdict` is a oneOf (its variants carry their own descriptions).
+    r["verdict"] = "maybe".into();
+    let errs = violations(&r);
+    assert!(
+        errs.iter()
+            .any(|e| e.starts_with("$.verdict: ") && e.contains("oneOf")),
+        "{errs:#?}"
+    );
+    // A ratio above 1 where the schema says at most 1.
+    r["verdict"] = "pass".into();
+    r["resolution"][0]["share"] = 1.5.into();
+    let errs = violations(&r);
+    assert!(
+        errs.iter().any(|e| e.starts_with("$.resolution[0].share")),
+        "{errs:#?}"
+    );
+    // A map's values each fit its one schema: a quarantined query's deltas are floats or null.
+    let root = schema();
+    let quarantined = |deltas: Value| {
+        let q = serde_json::json!({
+            "query_id": "q1", "reason": "flaky", "owner": "me", "expires": "2027-01-01",
+            "deltas": deltas,
+        });
+        let mut e = Vec::new();
+        validate(&root, &root["$defs"]["quarantined"], &q, "$", &mut e);
+        e
+    };
+    assert_eq!(
+        quarantined(serde_json::json!({"ndcg@10": -0.5, "map": null})),
+        Vec::<String>::new()
+    );
+    let errs = quarantined(serde_json::json!({"ndcg@10": "low"}));
+    assert!(
+        errs.iter().any(|e| e.starts_with("$.deltas.ndcg@10")),
+        "{errs:#?}"
+    );
 }

@@ -61,10 +61,32 @@ fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
 }
 
 #[test]
-fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() {
+fn all_below_min_queries_is_judged_on_its_interval_and_warns_by_default() {
+    // 20 queries, every one better by 0.05: the interval judges it (a pass), and the size is
+    // said as a warning, not a per-PR failure.
     let ctx = TestContext::new();
     data(&ctx, 20, 0.5, 0.05, 0.0, 0);
     ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
+    let o = ctx.check(&[]);
+    assert_eq!(o.code, Some(0), "{}", o.stdout);
+    assert_contains(
+        &o.stdout,
+        "gate #1 ndcg@10 on all, max-drop: judged on 20 queries, fewer than min-queries 30: the interval decided",
+    );
+    // The same 20 queries all worse by 0.05: the interval fails it.
+    data(&ctx, 20, 0.5, -0.05, 0.0, 0);
+    let o = ctx.check(&[]);
+    assert_eq!(o.code, Some(1), "{}", o.stdout);
+    assert_contains(&o.stdout, "FAIL: ndcg@10 dropped");
+}
+
+#[test]
+fn all_below_min_queries_is_not_judged_and_fails_under_on_small_slice_fail() {
+    let ctx = TestContext::new();
+    data(&ctx, 20, 0.5, 0.05, 0.0, 0);
+    ctx.gate(b_vs_c(
+        "[slices]\non-small-slice = \"fail\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    ));
     let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
     assert_contains(
@@ -74,7 +96,7 @@ fn all_below_min_queries_is_not_judged_and_fails_even_when_the_data_look_fine() 
     assert_contains(&o.stdout, "not judged (FAIL)");
     // Lowering min-queries on purpose judges it.
     ctx.gate(b_vs_c(
-        "[slices]\nmin-queries = 20\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+        "[slices]\non-small-slice = \"fail\"\nmin-queries = 20\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
     ));
     assert_eq!(ctx.check(&[]).code, Some(0));
 }

@@ -206,20 +206,14 @@ pub(super) fn all(s: &mut String, r: &Report, shown: &[usize]) {
             Some(g) => format!("{} ({g} groups)", c.n),
             None => c.n.to_string(),
         };
-        // Fewer queries than min-queries: no interval or MDE, only that it is too small.
-        let small = c.n < r.view.min_queries;
-        let (delta, mde) = match (small, c.mde > 0.0) {
-            (true, _) => (
-                format!(
-                    "{} (too small: {} < min-queries {})",
-                    signed4(c.estimate),
-                    c.n,
-                    r.view.min_queries
-                ),
+        // Too small for an interval: no interval or MDE, only that it is too small.
+        let (delta, mde) = match (r.view.too_small(c), c.mde > 0.0) {
+            (Some(words), _) => (
+                format!("{} ({words})", signed4(c.estimate)),
                 "—".to_string(),
             ),
-            (false, true) => (delta_ci(c), format!("{:.4}", c.mde)),
-            (false, false) => (delta_ci(c), "—".to_string()),
+            (None, true) => (delta_ci(c), format!("{:.4}", c.mde)),
+            (None, false) => (delta_ci(c), "—".to_string()),
         };
         let _ = writeln!(
             s,
