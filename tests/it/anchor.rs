@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, assert_exit, rag_gate, warnings, Out};
 use support::github::{Gh, TOKEN};
-use support::{command_in, GateFile};
+use support::output::{assert_contains, warnings};
+use support::{GateFile, Out, TestContext};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
@@ -66,17 +66,18 @@ fn zip_of(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
 /// The generated collection evaluated by `rag-gate eval` into `out` (with its fingerprint).
 fn eval_collection(out: &Path, extra: &[&str]) {
     let (qrels, run) = collection(out);
-    let o = rag_gate()
-        .args(["eval", "--metrics", "ndcg@10,recall@100", "--qrels"])
-        .arg(qrels)
-        .arg("--run")
-        .arg(run)
-        .args(extra)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert_exit(&o, 0);
+    Out::of(
+        TestContext::new()
+            .command()
+            .args(["eval", "--metrics", "ndcg@10,recall@100", "--qrels"])
+            .arg(qrels)
+            .arg("--run")
+            .arg(run)
+            .args(extra)
+            .arg("-o")
+            .arg(out),
+    )
+    .expect(0);
 }
 
 /// `rows` written to `out` as JSONL, with `sidecar`'s fingerprint re-tied to the new rows (the
@@ -126,14 +127,14 @@ fn gate_file(dir: &Path, name: &str, base: &Path, cand: &Path, anchor: Option<&P
 struct History {
     gh: Gh,
     blob: Gh,
-    dir: tempfile::TempDir,
+    ctx: TestContext,
     rows: Vec<Value>,
     sidecar: Value,
 }
 
 impl History {
     fn root(&self) -> &Path {
-        self.dir.path()
+        self.ctx.path()
     }
 
     fn anchor(&self) -> PathBuf {
@@ -147,19 +148,20 @@ impl History {
 
     /// `baseline fetch` of main's stored results for commit `k` into `to`.
     fn fetch(&self, k: usize, to: &Path) -> PathBuf {
-        let out = rag_gate()
-            .args(["baseline", "fetch", "--artifact", "rag-gate-baseline"])
-            .args(["--workflow", "eval.yml", "--base-sha", &sha(k)])
-            .arg("--to")
-            .arg(to)
-            .env("GITHUB_TOKEN", TOKEN)
-            .env("GITHUB_REPOSITORY", "octo/repo")
-            .env("GITHUB_API_URL", self.gh.server.uri())
-            .env_remove("GITHUB_EVENT_PATH")
-            .env_remove("GITHUB_ACTIONS")
-            .output()
-            .unwrap();
-        assert_exit(&out, 0);
+        Out::of(
+            self.ctx
+                .command()
+                .args(["baseline", "fetch", "--artifact", "rag-gate-baseline"])
+                .args(["--workflow", "eval.yml", "--base-sha", &sha(k)])
+                .arg("--to")
+                .arg(to)
+                .env("GITHUB_TOKEN", TOKEN)
+                .env("GITHUB_REPOSITORY", "octo/repo")
+                .env("GITHUB_API_URL", self.gh.server.uri())
+                .env_remove("GITHUB_EVENT_PATH")
+                .env_remove("GITHUB_ACTIONS"),
+        )
+        .expect(0);
         to.join("baseline.jsonl")
     }
 
@@ -219,24 +221,25 @@ impl History {
             &results,
             Some(&self.anchor()),
         );
-        let out = rag_gate()
-            .args(["ledger", "record"])
-            .arg(&gate)
-            .arg("--results")
-            .arg(&results)
-            .arg("--parent")
-            .arg(&parent)
-            .args(["--commit", &sha(k)])
-            .env("GITHUB_EVENT_PATH", &event)
-            .output()
-            .unwrap();
-        assert_exit(&out, 0);
+        Out::of(
+            self.ctx
+                .command()
+                .args(["ledger", "record"])
+                .arg(&gate)
+                .arg("--results")
+                .arg(&results)
+                .arg("--parent")
+                .arg(&parent)
+                .args(["--commit", &sha(k)])
+                .env("GITHUB_EVENT_PATH", &event),
+        )
+        .expect(0);
         self.upload(k);
     }
 
     fn build() -> History {
-        let dir = tempfile::tempdir().unwrap();
-        let m0 = dir.path().join("main0/baseline.jsonl");
+        let ctx = TestContext::new();
+        let m0 = ctx.join("main0/baseline.jsonl");
         std::fs::create_dir_all(m0.parent().unwrap()).unwrap();
         eval_collection(&m0, &[]);
         let rows: Vec<Value> = std::fs::read_to_string(&m0)
@@ -251,7 +254,7 @@ impl History {
         let h = History {
             gh: Gh::start(),
             blob: Gh::start(),
-            dir,
+            ctx,
             rows,
             sidecar,
         };
@@ -281,14 +284,15 @@ impl History {
                 }))),
         );
         // The approved anchor: main's first stored results, written by `anchor write`.
-        let o = rag_gate()
-            .args(["anchor", "write", "--name", "v1", "--from"])
-            .arg(&m0)
-            .arg("--to")
-            .arg(h.anchor())
-            .output()
-            .unwrap();
-        assert_exit(&o, 0);
+        Out::of(
+            h.ctx
+                .command()
+                .args(["anchor", "write", "--name", "v1", "--from"])
+                .arg(&m0)
+                .arg("--to")
+                .arg(h.anchor()),
+        )
+        .expect(0);
         h.upload(0);
         for k in 1..=MERGES {
             h.main_run(k);
@@ -305,14 +309,9 @@ impl History {
         anchor: Option<&Path>,
     ) -> (i32, Value) {
         let gate = gate_file(self.root(), name, base, cand, anchor);
-        let out: Out = command_in(self.root())
-            .arg("check")
-            .arg(&gate)
-            .args(["--format", "json"])
-            .output()
-            .unwrap()
-            .into();
-        out.verdict_json()
+        self.ctx
+            .check_file(&gate, &["--format", "json"])
+            .verdict_json()
     }
 }
 
@@ -418,15 +417,16 @@ fn re_anchoring_writes_a_file_the_next_check_accepts_and_never_replaces_one() {
     let main = h.fetch(MERGES, &h.root().join("reanchor/baseline"));
     let v2 = h.root().join("reanchor/anchors/v2.jsonl");
     let write = || {
-        rag_gate()
-            .args(["anchor", "write", "--name", "v2", "--from"])
-            .arg(&main)
-            .arg("--to")
-            .arg(&v2)
-            .output()
-            .unwrap()
+        Out::of(
+            h.ctx
+                .command()
+                .args(["anchor", "write", "--name", "v2", "--from"])
+                .arg(&main)
+                .arg("--to")
+                .arg(&v2),
+        )
     };
-    assert_exit(&write(), 0);
+    write().expect(0);
     let record: Value = serde_json::from_str(
         &std::fs::read_to_string(format!("{}.anchor.json", v2.display())).unwrap(),
     )
@@ -437,12 +437,8 @@ fn re_anchoring_writes_a_file_the_next_check_accepts_and_never_replaces_one() {
     assert_eq!(spent.len(), MERGES);
     assert_eq!(spent[0]["pr"], 801);
     let before = std::fs::read(&v2).unwrap();
-    let again = write();
-    assert_exit(&again, 2);
-    assert_contains(
-        &String::from_utf8_lossy(&again.stderr),
-        "never replaced silently",
-    );
+    let again = write().expect(2);
+    assert_contains(&again.stderr, "never replaced silently");
     assert_eq!(std::fs::read(&v2).unwrap(), before);
     // The next check against the new anchor: main is the anchor, a no-op is within budget.
     let (code, r) = h.check_pair("reanchor.toml", &main, &main, Some(&v2));
@@ -468,12 +464,11 @@ fn an_anchor_measured_with_another_protocol_is_exit_2() {
         &h.results(2),
         Some(&other),
     );
-    let out = rag_gate().arg("check").arg(&gate).output().unwrap();
-    assert_exit(&out, 2);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_contains(&err, "[anchor] file = ");
-    assert_contains(&err, "protocol mismatch");
-    assert_contains(&err, "ndcg@10.unjudged: anchor");
+    let out = h.ctx.check_file(&gate, &[]).expect(2);
+    let err = &out.stderr;
+    assert_contains(err, "[anchor] file = ");
+    assert_contains(err, "protocol mismatch");
+    assert_contains(err, "ndcg@10.unjudged: anchor");
 }
 
 #[test]
@@ -489,12 +484,8 @@ fn an_anchor_without_its_fingerprint_is_exit_2() {
         &h.results(2),
         Some(&bare),
     );
-    let out = rag_gate().arg("check").arg(&gate).output().unwrap();
-    assert_exit(&out, 2);
-    assert_contains(
-        &String::from_utf8_lossy(&out.stderr),
-        "has no protocol fingerprint",
-    );
+    let out = h.ctx.check_file(&gate, &[]).expect(2);
+    assert_contains(&out.stderr, "has no protocol fingerprint");
 }
 
 #[test]
@@ -526,35 +517,33 @@ fn ledger_record_without_an_anchor_writes_nothing_and_says_so() {
     let results = dir.join("r.jsonl");
     std::fs::copy(h.results(3), &results).unwrap();
     let gate = gate_file(&dir, "plain.toml", &h.results(2), &results, None);
-    let out = rag_gate()
-        .args(["ledger", "record"])
-        .arg(&gate)
-        .arg("--results")
-        .arg(&results)
-        .args(["--commit", &sha(3)])
-        .env_remove("GITHUB_EVENT_PATH")
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
-    assert_contains(
-        &String::from_utf8_lossy(&out.stderr),
-        "no [anchor], so there is no drift to record",
-    );
+    let out = Out::of(
+        h.ctx
+            .command()
+            .args(["ledger", "record"])
+            .arg(&gate)
+            .arg("--results")
+            .arg(&results)
+            .args(["--commit", &sha(3)])
+            .env_remove("GITHUB_EVENT_PATH"),
+    )
+    .expect(0);
+    assert_contains(&out.stderr, "no [anchor], so there is no drift to record");
     assert!(!dir.join("r.jsonl.ledger.json").exists());
 }
 
 /// A spent main without the forge: the generated collection evaluated (the anchor, written by
 /// `anchor write`), main after every merge (twelve fifths lost 0.02 each: past the 0.02 budget).
 struct Spent {
-    dir: tempfile::TempDir,
+    ctx: TestContext,
     rows: Vec<Value>,
     sidecar: Value,
 }
 
 impl Spent {
     fn new() -> Spent {
-        let dir = tempfile::tempdir().unwrap();
-        let m0 = dir.path().join("m0/results.jsonl");
+        let ctx = TestContext::new();
+        let m0 = ctx.join("m0/results.jsonl");
         std::fs::create_dir_all(m0.parent().unwrap()).unwrap();
         eval_collection(&m0, &[]);
         let rows: Vec<Value> = std::fs::read_to_string(&m0)
@@ -566,26 +555,22 @@ impl Spent {
             &std::fs::read_to_string(format!("{}.protocol.json", m0.display())).unwrap(),
         )
         .unwrap();
-        let o = rag_gate()
-            .args(["anchor", "write", "--name", "v1", "--from"])
-            .arg(&m0)
-            .arg("--to")
-            .arg(dir.path().join("v1.jsonl"))
-            .output()
-            .unwrap();
-        assert_exit(&o, 0);
-        write_results(
-            &dir.path().join("main.jsonl"),
-            &drifted(&rows, MERGES),
-            &sidecar,
-        );
-        Spent { dir, rows, sidecar }
+        Out::of(
+            ctx.command()
+                .args(["anchor", "write", "--name", "v1", "--from"])
+                .arg(&m0)
+                .arg("--to")
+                .arg(ctx.join("v1.jsonl")),
+        )
+        .expect(0);
+        write_results(&ctx.join("main.jsonl"), &drifted(&rows, MERGES), &sidecar);
+        Spent { ctx, rows, sidecar }
     }
 
     /// `check --format json` of `cand` (main's rows changed by `change`) on the spent main under
     /// `guarantee`, `max-drift = 0.02` alone on ndcg@10.
     fn check_changed(&self, guarantee: &str, change: impl Fn(usize, f64) -> f64) -> (i32, Value) {
-        let root = self.dir.path();
+        let root = self.ctx.path();
         let mut rows = drifted(&self.rows, MERGES);
         for (i, r) in rows.iter_mut().enumerate() {
             r["ndcg@10"] = change(i, r["ndcg@10"].as_f64().unwrap()).into();
@@ -596,13 +581,8 @@ impl Spent {
             .table("verdict", &format!("guarantee = \"{guarantee}\""))
             .table("anchor", "file = \"v1.jsonl\"")
             .gate("ndcg@10", "max-drift = 0.02");
-        std::fs::write(root.join(support::GATE), gate.to_string()).unwrap();
-        let out: Out = command_in(root)
-            .args(["check", support::GATE, "--format", "json"])
-            .output()
-            .unwrap()
-            .into();
-        out.verdict_json()
+        self.ctx.gate(gate);
+        self.ctx.check_json(&[]).verdict_json()
     }
 }
 
@@ -676,22 +656,15 @@ fn under_distribution_free_a_clear_gain_on_a_spent_main_inherits() {
 
 #[test]
 fn under_distribution_free_a_drift_gate_on_an_unbounded_metric_needs_its_worst_loss() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("gate.toml"),
+    let ctx = TestContext::new();
+    ctx.gate(
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[verdict]\nguarantee = \"distribution-free\"\n\
          [anchor]\nfile = \"v1.jsonl\"\n[[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drift = 5\n",
-    )
-    .unwrap();
-    let o = rag_gate()
-        .current_dir(dir.path())
-        .args(["check", "gate.toml"])
-        .output()
-        .unwrap();
-    assert_exit(&o, 2);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_contains(&err, "gate.toml:9");
-    assert_contains(&err, "max-unit-loss");
+    );
+    let o = ctx.check(&[]).expect(2);
+    let err = &o.stderr;
+    assert_contains(err, "gate.toml:9");
+    assert_contains(err, "max-unit-loss");
 }
 
 #[test]

@@ -4,13 +4,14 @@
 //! hostile zips refused with nothing written outside `--to`, a missing permission, the rate limit.
 
 use crate::support;
+use support::{Out, TestContext};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, assert_exit, rag_gate, stderr, tree};
 use support::github::{Gh, TOKEN};
+use support::output::{assert_contains, tree};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
@@ -52,7 +53,7 @@ fn good_zip() -> Vec<u8> {
 struct World {
     gh: Gh,
     blob: Gh,
-    dir: tempfile::TempDir,
+    ctx: TestContext,
 }
 
 impl World {
@@ -60,7 +61,7 @@ impl World {
         let w = World {
             gh: Gh::start(),
             blob: Gh::start(),
-            dir: tempfile::tempdir().unwrap(),
+            ctx: TestContext::new(),
         };
         let commits: Vec<Value> = (0..10).map(|i| json!({"sha": sha(i)})).collect();
         w.gh.mount(
@@ -107,37 +108,38 @@ impl World {
     }
 
     fn to(&self) -> PathBuf {
-        self.dir.path().join("out").join("baseline")
+        self.ctx.path().join("out").join("baseline")
     }
 
-    fn fetch(&self, extra: &[&str]) -> std::process::Output {
-        rag_gate()
-            .args([
-                "baseline",
-                "fetch",
-                "--artifact",
-                "baseline",
-                "--workflow",
-                "eval.yml",
-            ])
-            .arg("--to")
-            .arg(self.to())
-            .args(extra)
-            .env("GITHUB_TOKEN", TOKEN)
-            .env("GITHUB_REPOSITORY", "octo/repo")
-            .env("GITHUB_API_URL", self.gh.server.uri())
-            .env_remove("GITHUB_EVENT_PATH")
-            .env_remove("GITHUB_ACTIONS")
-            .output()
-            .unwrap()
+    fn fetch(&self, extra: &[&str]) -> Out {
+        Out::of(
+            self.ctx
+                .command()
+                .args([
+                    "baseline",
+                    "fetch",
+                    "--artifact",
+                    "baseline",
+                    "--workflow",
+                    "eval.yml",
+                ])
+                .arg("--to")
+                .arg(self.to())
+                .args(extra)
+                .env("GITHUB_TOKEN", TOKEN)
+                .env("GITHUB_REPOSITORY", "octo/repo")
+                .env("GITHUB_API_URL", self.gh.server.uri())
+                .env_remove("GITHUB_EVENT_PATH")
+                .env_remove("GITHUB_ACTIONS"),
+        )
     }
 
-    fn fetch_base(&self) -> std::process::Output {
+    fn fetch_base(&self) -> Out {
         self.fetch(&["--base-sha", &sha(0)])
     }
 
-    fn fetch_base_with(&self, workflow: &str) -> std::process::Output {
-        let mut cmd = rag_gate();
+    fn fetch_base_with(&self, workflow: &str) -> Out {
+        let mut cmd = self.ctx.command();
         cmd.args([
             "baseline",
             "fetch",
@@ -152,7 +154,7 @@ impl World {
         .env("GITHUB_TOKEN", TOKEN)
         .env("GITHUB_REPOSITORY", "octo/repo")
         .env("GITHUB_API_URL", self.gh.server.uri());
-        cmd.output().unwrap()
+        Out::of(&mut cmd)
     }
 
     fn provenance(&self) -> Value {
@@ -164,7 +166,8 @@ impl World {
 #[test]
 fn the_merge_base_run_from_the_event_and_the_zip_without_the_token() {
     let w = World::new();
-    let event = w.dir.path().join("event.json");
+    let ctx = &w.ctx;
+    let event = w.ctx.path().join("event.json");
     let pr = json!({"pull_request": {"number": 7,
         "base": {"sha": sha(0xb)}, "head": {"sha": sha(0xc)}}});
     std::fs::write(&event, pr.to_string()).unwrap();
@@ -183,26 +186,26 @@ fn the_merge_base_run_from_the_event_and_the_zip_without_the_token() {
     // A newer run of an ancestor comes first in the list; the merge-base's own run wins.
     w.runs(vec![run(200, 1), run(123456, 0)]);
     w.artifact(123456, good_zip());
-    let out = rag_gate()
-        .args([
-            "baseline",
-            "fetch",
-            "--artifact",
-            "baseline",
-            "--workflow",
-            "eval.yml",
-        ])
-        .arg("--to")
-        .arg(w.to())
-        .env("GITHUB_TOKEN", TOKEN)
-        .env("GITHUB_REPOSITORY", "octo/repo")
-        .env("GITHUB_API_URL", w.gh.server.uri())
-        .env("GITHUB_EVENT_PATH", &event)
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
-    assert_contains(&stderr(&out), "from run 123456 of eval.yml on main@0000000");
-    assert_contains(&stderr(&out), "(the merge-base itself)");
+    let out = Out::of(
+        ctx.command()
+            .args([
+                "baseline",
+                "fetch",
+                "--artifact",
+                "baseline",
+                "--workflow",
+                "eval.yml",
+            ])
+            .arg("--to")
+            .arg(w.to())
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", w.gh.server.uri())
+            .env("GITHUB_EVENT_PATH", &event),
+    );
+    let out = out.expect(0);
+    assert_contains(&out.stderr, "from run 123456 of eval.yml on main@0000000");
+    assert_contains(&out.stderr, "(the merge-base itself)");
     assert!(w.to().join("run.jsonl").is_file());
     assert!(w.to().join("run.protocol.json").is_file());
     let p = w.provenance();
@@ -238,8 +241,8 @@ fn falls_back_three_commits_and_ignores_pull_request_runs() {
     w.runs(vec![fork, failed, run(300, 3), run(301, 5)]);
     w.artifact(300, good_zip());
     let out = w.fetch_base();
-    assert_exit(&out, 0);
-    assert_contains(&stderr(&out), "3 commits behind the merge-base 0000000");
+    let out = out.expect(0);
+    assert_contains(&out.stderr, "3 commits behind the merge-base 0000000");
     let p = w.provenance();
     assert_eq!(p["found"]["commit"], sha(3));
     assert_eq!(p["found"]["commits-behind"], 3);
@@ -269,8 +272,7 @@ fn follows_the_pages_of_the_run_list() {
             ),
     );
     w.artifact(401, good_zip());
-    let out = w.fetch_base();
-    assert_exit(&out, 0);
+    w.fetch_base().expect(0);
     let p = w.provenance();
     assert_eq!(p["found"]["run-id"], 401);
     assert_eq!(p["found"]["commits-behind"], 1);
@@ -293,15 +295,15 @@ fn an_expired_artifact_is_exit_2_saying_so() {
             .respond_with(ResponseTemplate::new(410)),
     );
     let out = w.fetch_base();
-    assert_exit(&out, 2);
-    assert_contains(&stderr(&out), "of run 500 has expired");
-    assert_contains(&stderr(&out), "retention-days");
-    assert!(!stderr(&out).contains(TOKEN));
+    let out = out.expect(2);
+    assert_contains(&out.stderr, "of run 500 has expired");
+    assert_contains(&out.stderr, "retention-days");
+    assert!(!out.stderr.contains(TOKEN));
     // The reason is kept for check's [baseline] on-missing; --missing-ok makes it a warning.
     assert_contains(w.provenance()["missing"].as_str().unwrap(), "has expired");
     let out = w.fetch(&["--base-sha", &sha(0), "--missing-ok"]);
-    assert_exit(&out, 0);
-    assert_contains(&stderr(&out), "no baseline fetched");
+    let out = out.expect(0);
+    assert_contains(&out.stderr, "no baseline fetched");
 }
 
 #[test]
@@ -309,8 +311,8 @@ fn no_run_at_all_says_how_far_it_looked() {
     let w = World::new();
     w.runs(vec![run(600, 42)]);
     let out = w.fetch_base();
-    assert_exit(&out, 2);
-    let err = stderr(&out);
+    let out = out.expect(2);
+    let err = out.stderr.clone();
     assert_contains(
         &err,
         "no successful run of eval.yml on main for 0000000 or any of its 9 older ancestors",
@@ -329,9 +331,9 @@ fn without_actions_read_the_403_says_which_permission() {
         ),
     );
     let out = w.fetch_base();
-    assert_exit(&out, 2);
-    assert_contains(&stderr(&out), "Resource not accessible by integration");
-    assert_contains(&stderr(&out), "actions: read");
+    let out = out.expect(2);
+    assert_contains(&out.stderr, "Resource not accessible by integration");
+    assert_contains(&out.stderr, "actions: read");
 }
 
 #[test]
@@ -349,9 +351,9 @@ fn a_used_up_rate_limit_is_named_and_not_retried() {
             .expect(1),
     );
     let out = w.fetch_base();
-    assert_exit(&out, 2);
+    let out = out.expect(2);
     assert_contains(
-        &stderr(&out),
+        &out.stderr,
         "rate limit for this token is used up (it resets at 12:00 UTC)",
     );
     w.gh.verify();
@@ -364,13 +366,13 @@ fn refused(zip: Vec<u8>, why: &str) {
     w.runs(vec![run(700, 0)]);
     w.artifact(700, zip);
     let out = w.fetch_base();
-    assert_exit(&out, 2);
-    assert_contains(&stderr(&out), why);
+    let out = out.expect(2);
+    assert_contains(&out.stderr, why);
     assert_eq!(
-        tree(w.dir.path()),
+        tree(w.ctx.path()),
         ["out", "out/baseline"],
         "{}",
-        stderr(&out)
+        out.stderr.clone()
     );
 }
 
@@ -408,8 +410,8 @@ fn a_zip_with_a_repeated_name_is_refused() {
 
 #[test]
 fn a_zip_with_an_absolute_path_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let target = dir.path().join("abs-evil");
+    let ctx = TestContext::new();
+    let target = ctx.join("abs-evil");
     let name = target.display().to_string();
     refused(zip_of(&[(name.as_str(), b"x")]), "an absolute path");
     assert!(!target.exists());
@@ -480,13 +482,13 @@ fn a_refusal_partway_leaves_the_earlier_fetch_whole() {
         ]),
     );
     let out = w.fetch_base();
-    assert_exit(&out, 2);
+    let out = out.expect(2);
     assert_contains(
-        &stderr(&out),
+        &out.stderr,
         "is a folder; the artifact has a file of that name",
     );
-    assert_contains(&stderr(&out), "nothing was changed in");
-    assert_eq!(tree(&to), before, "{}", stderr(&out));
+    assert_contains(&out.stderr, "nothing was changed in");
+    assert_eq!(tree(&to), before, "{}", out.stderr);
     let read = |n: &str| std::fs::read_to_string(to.join(n)).unwrap();
     assert_eq!(read("a.jsonl"), "old baseline\n");
     assert_eq!(read("a.protocol.json"), "old sidecar\n");
@@ -497,11 +499,12 @@ fn a_refusal_partway_leaves_the_earlier_fetch_whole() {
 fn check_names_the_fetched_baseline() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let w = World::new();
+    let ctx = &w.ctx;
     w.runs(vec![run(300, 3)]);
     let rows = std::fs::read(examples.join("baseline.jsonl")).unwrap();
     w.artifact(300, zip_of(&[("baseline.jsonl", &rows)]));
-    assert_exit(&w.fetch_base(), 0);
-    let gate = w.dir.path().join("gate.toml");
+    w.fetch_base().expect(0);
+    let gate = w.ctx.path().join("gate.toml");
     let text = format!(
         "[inputs]\nbaseline = \"out/baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n\
          [baseline]\nmax-commits-behind = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
@@ -509,17 +512,17 @@ fn check_names_the_fetched_baseline() {
         examples.join("queries.jsonl")
     );
     std::fs::write(&gate, text).unwrap();
-    let out = rag_gate()
-        .arg("check")
-        .arg(&gate)
-        .args(["--resamples", "200", "--today", "2026-12-01"])
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
+    let out = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(&gate)
+            .args(["--resamples", "200", "--today", "2026-12-01"])
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_STEP_SUMMARY"),
+    );
+    let out = out.expect(0);
     assert_contains(
-        &String::from_utf8_lossy(&out.stdout),
+        out.stdout.as_str(),
         "baseline: main@3333333 (run 300, 3 days old, 3 commits behind the merge-base)",
     );
 }
@@ -529,11 +532,11 @@ fn the_workflow_may_be_given_as_its_path_but_not_as_another_path() {
     let w = World::new();
     w.runs(vec![run(800, 0)]);
     w.artifact(800, good_zip());
-    assert_exit(&w.fetch_base_with(".github/workflows/eval.yml"), 0);
+    w.fetch_base_with(".github/workflows/eval.yml").expect(0);
     let out = w.fetch_base_with("ci/eval.yml");
-    assert_exit(&out, 2);
+    let out = out.expect(2);
     assert_contains(
-        &stderr(&out),
+        &out.stderr,
         "expected the workflow's file name under .github/workflows",
     );
 }
@@ -557,8 +560,8 @@ fn an_upper_case_base_sha_is_the_merge_base_itself() {
     w.runs(vec![run(500, 1), run(501, 0xa)]);
     w.artifact(501, good_zip());
     let out = w.fetch(&["--base-sha", &sha(0xa).to_uppercase()]);
-    assert_exit(&out, 0);
-    assert_contains(&stderr(&out), "(the merge-base itself)");
+    let out = out.expect(0);
+    assert_contains(&out.stderr, "(the merge-base itself)");
     let p = w.provenance();
     assert_eq!(p["merge-base"], sha(0xa));
     assert_eq!(p["found"]["commits-behind"], 0);
@@ -573,7 +576,8 @@ fn an_upper_case_base_sha_is_the_merge_base_itself() {
 fn how_far_main_moved_past_the_merge_base_is_reported_and_bounded() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let w = World::new();
-    let event = w.dir.path().join("event.json");
+    let ctx = &w.ctx;
+    let event = w.ctx.path().join("event.json");
     let pr = json!({"pull_request": {"number": 7,
         "base": {"sha": sha(0xb)}, "head": {"sha": sha(0xc)}}});
     std::fs::write(&event, pr.to_string()).unwrap();
@@ -591,23 +595,23 @@ fn how_far_main_moved_past_the_merge_base_is_reported_and_bounded() {
     w.runs(vec![run(600, 0)]);
     let rows = std::fs::read(examples.join("baseline.jsonl")).unwrap();
     w.artifact(600, zip_of(&[("baseline.jsonl", &rows)]));
-    let out = rag_gate()
-        .args(["baseline", "fetch", "--artifact", "baseline"])
-        .args(["--workflow", "eval.yml", "--to"])
-        .arg(w.to())
-        .env("GITHUB_TOKEN", TOKEN)
-        .env("GITHUB_REPOSITORY", "octo/repo")
-        .env("GITHUB_API_URL", w.gh.server.uri())
-        .env("GITHUB_EVENT_PATH", &event)
-        .env_remove("GITHUB_ACTIONS")
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
-    assert_contains(&stderr(&out), "; main is 400 commits past the merge-base");
+    let out = Out::of(
+        ctx.command()
+            .args(["baseline", "fetch", "--artifact", "baseline"])
+            .args(["--workflow", "eval.yml", "--to"])
+            .arg(w.to())
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", w.gh.server.uri())
+            .env("GITHUB_EVENT_PATH", &event)
+            .env_remove("GITHUB_ACTIONS"),
+    );
+    let out = out.expect(0);
+    assert_contains(&out.stderr, "; main is 400 commits past the merge-base");
     assert_eq!(w.provenance()["merge-base-behind"], 400);
 
     let check = |baseline_table: &str| {
-        let gate = w.dir.path().join("gate.toml");
+        let gate = w.ctx.path().join("gate.toml");
         let text = format!(
             "[inputs]\nbaseline = \"out/baseline/baseline.jsonl\"\ncandidate = {:?}\nqueries = {:?}\n\
              [baseline]\n{baseline_table}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.2\n",
@@ -615,35 +619,24 @@ fn how_far_main_moved_past_the_merge_base_is_reported_and_bounded() {
             examples.join("queries.jsonl")
         );
         std::fs::write(&gate, text).unwrap();
-        rag_gate()
-            .arg("check")
-            .arg(&gate)
-            .args(["--resamples", "200", "--today", "2026-12-01"])
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_STEP_SUMMARY")
-            .output()
-            .unwrap()
+        ctx.check_file(&gate, &["--resamples", "200", "--today", "2026-12-01"])
     };
     let ok = check("max-behind = 500");
-    assert_exit(&ok, 0);
+    let ok = ok.expect(0);
     assert_contains(
-        &String::from_utf8_lossy(&ok.stdout),
+        &ok.stdout,
         "at the merge-base; main is 400 commits past the merge-base)",
     );
     let over = check("max-behind = 50");
-    assert_exit(&over, 2);
+    let over = over.expect(2);
     assert_contains(
-        &stderr(&over),
+        &over.stderr,
         "[baseline] max-behind: the pull request's merge-base 0000000 is 400 commits behind main",
     );
-    assert_contains(&stderr(&over), "more than max-behind = 50");
+    assert_contains(&over.stderr, "more than max-behind = 50");
     let warned = check("max-behind = 50\non-missing = \"warn\"");
-    assert_exit(&warned, 0);
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&warned.stdout),
-        stderr(&warned)
-    );
+    let warned = warned.expect(0);
+    let said = format!("{}{}", warned.stdout, warned.stderr);
     assert_contains(
         &said,
         "[baseline] max-behind: the pull request's merge-base 0000000",
@@ -652,12 +645,12 @@ fn how_far_main_moved_past_the_merge_base_is_reported_and_bounded() {
     // A fetch that could not learn the distance (no compare answer for --base-sha) records
     // none, and max-behind refuses the unknown.
     std::fs::remove_dir_all(w.to()).unwrap();
-    assert_exit(&w.fetch_base(), 0);
+    w.fetch_base().expect(0);
     assert!(w.provenance().get("merge-base-behind").is_none());
     let unknown = check("max-behind = 500");
-    assert_exit(&unknown, 2);
+    let unknown = unknown.expect(2);
     assert_contains(
-        &stderr(&unknown),
+        &unknown.stderr,
         "the baseline's merge-base's distance behind the base branch is unknown",
     );
 }
@@ -693,7 +686,7 @@ fn a_429_is_retried_after_the_wait_retry_after_names() {
     );
     let started = std::time::Instant::now();
     let out = w.fetch_base();
-    assert_exit(&out, 0);
+    let out = out.expect(0);
     assert!(
         started.elapsed() >= std::time::Duration::from_secs(1),
         "the second request came before Retry-After said: {:?}",
@@ -701,7 +694,7 @@ fn a_429_is_retried_after_the_wait_retry_after_names() {
     );
     assert_eq!(run_list_requests(&w), 2);
     assert_contains(
-        &stderr(&out),
+        &out.stderr,
         "GitHub answered 429; retrying in 1 s (Retry-After, retry 1 of 2)",
     );
     assert!(w.to().join("run.jsonl").exists());
@@ -713,9 +706,9 @@ fn a_429_is_retried_after_the_wait_retry_after_names() {
         ResponseTemplate::new(429).insert_header("retry-after", "0"),
     );
     let out = w.fetch(&["--base-sha", &sha(0), "-q"]);
-    assert_exit(&out, 0);
+    let out = out.expect(0);
     assert_eq!(run_list_requests(&w), 2);
-    assert!(!stderr(&out).contains("retrying"), "{}", stderr(&out));
+    assert!(!out.stderr.contains("retrying"), "{}", out.stderr.clone());
 }
 
 #[test]
@@ -733,10 +726,10 @@ fn a_wait_longer_than_the_budget_is_not_waited_for() {
     );
     let started = std::time::Instant::now();
     let out = w.fetch_base();
-    assert_exit(&out, 2);
+    let out = out.expect(2);
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
     assert_contains(
-        &stderr(&out),
+        &out.stderr,
         "it asks for a wait of 3600 s (Retry-After), more than rag-gate waits for one request (60 s): not retried",
     );
     w.gh.verify();
@@ -757,9 +750,9 @@ fn a_rate_limit_that_resets_within_the_budget_is_waited_for() {
             .set_body_json(json!({"message": "API rate limit exceeded"})),
     );
     let out = w.fetch_base();
-    assert_exit(&out, 0);
+    let out = out.expect(0);
     assert_eq!(run_list_requests(&w), 2);
-    assert_contains(&stderr(&out), "(rate limit reset, retry 1 of 2)");
+    assert_contains(&out.stderr, "(rate limit reset, retry 1 of 2)");
 }
 
 /// `[probe]` with main's stored runs: main's artifact carries its run and its run on the
@@ -783,6 +776,7 @@ fn the_artifact_brings_mains_probe_run_with_its_results() {
         .map(|l| format!("{l}\n"))
         .collect();
     let w = World::new();
+    let ctx = &w.ctx;
     w.runs(vec![run(900, 0)]);
     w.artifact(
         900,
@@ -791,15 +785,15 @@ fn the_artifact_brings_mains_probe_run_with_its_results() {
             ("probe.txt", probe.as_bytes()),
         ]),
     );
-    assert_exit(&w.fetch_base(), 0);
+    w.fetch_base().expect(0);
     let files = &w.provenance()["found"]["files"];
     assert_eq!(files, &json!(["run.txt", "probe.txt"]), "{files}");
     // The pull request's side: the same rankings, as the PR's own evaluation writes them.
-    let pr = w.dir.path().join("pr");
+    let pr = w.ctx.path().join("pr");
     std::fs::create_dir_all(&pr).unwrap();
     std::fs::write(pr.join("run.txt"), &ranking).unwrap();
     std::fs::write(pr.join("probe.txt"), &probe).unwrap();
-    let gate = w.dir.path().join("gate.toml");
+    let gate = w.ctx.path().join("gate.toml");
     let to = w.to();
     std::fs::write(
         &gate,
@@ -815,14 +809,14 @@ fn the_artifact_brings_mains_probe_run_with_its_results() {
         ),
     )
     .unwrap();
-    let out = rag_gate()
-        .arg("check")
-        .arg(&gate)
-        .args(["--format", "json", "--today", "2026-11-28"])
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = Out::of(ctx.command().arg("check").arg(&gate).args([
+        "--format",
+        "json",
+        "--today",
+        "2026-11-28",
+    ]));
+    let out = out.expect(0);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["verdict"], "untouched", "{}", v["headline"]);
     assert_eq!(v["probe"]["queries"], 12, "{}", v["probe"]);
     assert_eq!(v["probe"]["changed"], 0);

@@ -6,6 +6,7 @@
 //! token goes to GitLab's host only, never to the redirect's; pipelines and jobs are read on every
 //! page (same host only, at most 10 pages).
 
+use crate::support::{Out, TestContext};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -13,7 +14,7 @@ use serde_json::{json, Value};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::support::cli::{assert_contains, assert_exit, rag_gate, stderr, tree};
+use crate::support::output::{assert_contains, tree};
 
 const TOKEN: &str = "glpat-TOPSECRET-abcdef987654";
 const PROJECT: &str = "/api/v4/projects/42";
@@ -47,7 +48,7 @@ struct World {
     rt: tokio::runtime::Runtime,
     lab: MockServer,
     blob: MockServer,
-    dir: tempfile::TempDir,
+    ctx: TestContext,
 }
 
 impl World {
@@ -60,7 +61,7 @@ impl World {
             rt,
             lab,
             blob,
-            dir: tempfile::tempdir().unwrap(),
+            ctx: TestContext::new(),
         };
         let commits: Vec<Value> = (0..10).map(|i| json!({ "id": sha(i) })).collect();
         w.mount(
@@ -131,37 +132,34 @@ impl World {
     }
 
     fn to(&self) -> PathBuf {
-        self.dir.path().join("out")
+        self.ctx.path().join("out")
     }
 
-    fn fetch(&self, extra: &[&str]) -> std::process::Output {
-        let out = rag_gate()
-            .args([
-                "baseline",
-                "fetch",
-                "--artifact",
-                "eval-main",
-                "--workflow",
-                ".gitlab-ci.yml",
-            ])
-            .arg("--to")
-            .arg(self.to())
-            .args(extra)
-            .env_remove("GITHUB_ACTIONS")
-            .env_remove("GITHUB_TOKEN")
-            .env("GITLAB_CI", "true")
-            .env("CI_API_V4_URL", format!("{}/api/v4", self.lab.uri()))
-            .env("CI_PROJECT_ID", "42")
-            .env("CI_MERGE_REQUEST_IID", "7")
-            .env("CI_MERGE_REQUEST_DIFF_BASE_SHA", sha(0))
-            .env("GITLAB_TOKEN", TOKEN)
-            .output()
-            .unwrap();
-        let printed = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
+    fn fetch(&self, extra: &[&str]) -> Out {
+        let out = Out::of(
+            self.ctx
+                .command()
+                .args([
+                    "baseline",
+                    "fetch",
+                    "--artifact",
+                    "eval-main",
+                    "--workflow",
+                    ".gitlab-ci.yml",
+                ])
+                .arg("--to")
+                .arg(self.to())
+                .args(extra)
+                .env_remove("GITHUB_ACTIONS")
+                .env_remove("GITHUB_TOKEN")
+                .env("GITLAB_CI", "true")
+                .env("CI_API_V4_URL", format!("{}/api/v4", self.lab.uri()))
+                .env("CI_PROJECT_ID", "42")
+                .env("CI_MERGE_REQUEST_IID", "7")
+                .env("CI_MERGE_REQUEST_DIFF_BASE_SHA", sha(0))
+                .env("GITLAB_TOKEN", TOKEN),
         );
+        let printed = format!("{}{}", out.stdout, out.stderr);
         assert!(!printed.contains(TOKEN), "the token was printed: {printed}");
         out
     }
@@ -179,8 +177,8 @@ fn the_nearest_ancestor_with_a_pipeline_gives_the_baseline_without_the_token_on_
     w.pipeline(1, 900, false);
     w.archive(901, good_zip());
     let out = w.fetch(&[]);
-    assert_exit(&out, 0);
-    assert_contains(&stderr(&out), "1 commit behind the merge-base");
+    let out = out.expect(0);
+    assert_contains(&out.stderr, "1 commit behind the merge-base");
     let p = w.provenance();
     assert_eq!(p["merge-base"], sha(0));
     assert_eq!(p["found"]["commit"], sha(1));
@@ -206,7 +204,7 @@ fn the_merge_base_pipeline_comes_first() {
     w.pipeline(0, 800, false);
     w.pipeline(1, 700, false);
     w.archive(801, good_zip());
-    assert_exit(&w.fetch(&[]), 0);
+    w.fetch(&[]).expect(0);
     assert_eq!(w.provenance()["found"]["commits-behind"], 0);
     assert_eq!(w.provenance()["found"]["run-id"], 800);
 }
@@ -216,10 +214,9 @@ fn expired_artifacts_are_a_missing_baseline() {
     let w = World::new();
     w.pipeline(0, 800, true);
     let out = w.fetch(&[]);
-    assert_exit(&out, 2);
-    assert_contains(&stderr(&out), "have expired");
-    let out = w.fetch(&["--missing-ok"]);
-    assert_exit(&out, 0);
+    let out = out.expect(2);
+    assert_contains(&out.stderr, "have expired");
+    w.fetch(&["--missing-ok"]).expect(0);
     assert_contains(
         w.provenance()["missing"].as_str().unwrap(),
         "artifacts of job \"eval-main\"",
@@ -230,9 +227,9 @@ fn expired_artifacts_are_a_missing_baseline() {
 fn no_pipeline_within_reach_is_a_missing_baseline() {
     let w = World::new();
     let out = w.fetch(&[]);
-    assert_exit(&out, 2);
+    let out = out.expect(2);
     assert_contains(
-        &stderr(&out),
+        &out.stderr,
         "no successful pipeline of \"main\" with a job \"eval-main\"",
     );
 }
@@ -246,14 +243,15 @@ fn a_hostile_zip_is_refused_and_nothing_lands_outside() {
         zip_of(&[("ok.jsonl", b"{}\n"), ("../evil.jsonl", b"{}\n")]),
     );
     let out = w.fetch(&[]);
-    assert_exit(&out, 2);
-    assert_contains(&stderr(&out), "a `..` part in the path");
-    assert_eq!(tree(w.dir.path()), ["out"], "{}", stderr(&out));
+    let out = out.expect(2);
+    assert_contains(&out.stderr, "a `..` part in the path");
+    assert_eq!(tree(w.ctx.path()), ["out"], "{}", out.stderr);
 }
 
 #[test]
 fn a_refused_token_is_exit_2_and_not_printed() {
     let w = World::new();
+    let ctx = &w.ctx;
     let rt = tokio::runtime::Runtime::new().unwrap();
     let lab = rt.block_on(MockServer::start());
     rt.block_on(
@@ -264,27 +262,27 @@ fn a_refused_token_is_exit_2_and_not_printed() {
             )
             .mount(&lab),
     );
-    let out = rag_gate()
-        .args([
-            "baseline",
-            "fetch",
-            "--artifact",
-            "eval-main",
-            "--workflow",
-            ".gitlab-ci.yml",
-        ])
-        .arg("--to")
-        .arg(w.to())
-        .env_remove("GITHUB_ACTIONS")
-        .env("GITLAB_CI", "true")
-        .env("CI_API_V4_URL", format!("{}/api/v4", lab.uri()))
-        .env("CI_PROJECT_ID", "42")
-        .env("CI_MERGE_REQUEST_DIFF_BASE_SHA", sha(0))
-        .env("GITLAB_TOKEN", TOKEN)
-        .output()
-        .unwrap();
-    assert_exit(&out, 2);
-    let err = stderr(&out);
+    let out = Out::of(
+        ctx.command()
+            .args([
+                "baseline",
+                "fetch",
+                "--artifact",
+                "eval-main",
+                "--workflow",
+                ".gitlab-ci.yml",
+            ])
+            .arg("--to")
+            .arg(w.to())
+            .env_remove("GITHUB_ACTIONS")
+            .env("GITLAB_CI", "true")
+            .env("CI_API_V4_URL", format!("{}/api/v4", lab.uri()))
+            .env("CI_PROJECT_ID", "42")
+            .env("CI_MERGE_REQUEST_DIFF_BASE_SHA", sha(0))
+            .env("GITLAB_TOKEN", TOKEN),
+    );
+    let out = out.expect(2);
+    let err = out.stderr.clone();
     assert_contains(&err, "GitLab rejected the token (401");
     assert!(!err.contains(TOKEN), "{err}");
 }
@@ -372,8 +370,7 @@ fn the_job_on_the_second_page_of_jobs_is_found() {
         .collect();
     w.jobs_on_two_pages(800, json!(lint), json!([eval_job(801)]));
     w.archive(801, good_zip());
-    let out = w.fetch(&[]);
-    assert_exit(&out, 0);
+    w.fetch(&[]).expect(0);
     assert_eq!(w.provenance()["found"]["run-id"], 800);
     assert!(w.to().join("eval/baseline.jsonl").exists());
     let asked: Vec<String> =
@@ -433,9 +430,9 @@ fn the_pipeline_on_the_second_page_of_pipelines_is_found() {
     );
     w.archive(801, good_zip());
     let out = w.fetch(&[]);
-    assert_exit(&out, 0);
+    let out = out.expect(0);
     let p = w.provenance();
-    assert_eq!(p["found"]["run-id"], 800, "{}", stderr(&out));
+    assert_eq!(p["found"]["run-id"], 800, "{}", out.stderr);
     assert_eq!(p["found"]["commits-behind"], 0);
 }
 
@@ -446,9 +443,9 @@ fn an_endless_chain_of_pages_stops_at_the_bound() {
     // Every page of jobs links to another one.
     let jobs = w.jobs_linking_to(&w.lab.uri());
     let out = w.fetch(&[]);
-    assert_exit(&out, 2);
+    let out = out.expect(2);
     assert_contains(
-        &stderr(&out),
+        &out.stderr,
         "listing the jobs of pipeline 800: more than 10 pages",
     );
     let asked =
@@ -466,8 +463,8 @@ fn a_next_page_on_another_host_is_not_followed() {
     w.merge_base_pipeline_800();
     w.jobs_linking_to(&w.blob.uri());
     let out = w.fetch(&[]);
-    assert_exit(&out, 2);
-    assert_contains(&stderr(&out), "the next-page link points to another host");
+    let out = out.expect(2);
+    assert_contains(&out.stderr, "the next-page link points to another host");
     assert!(w
         .rt
         .block_on(w.blob.received_requests())
@@ -499,12 +496,12 @@ fn gitlab_max_behind_is_recorded_and_enforced() {
             }))),
     );
     let out = w.fetch(&[]);
-    assert_exit(&out, 0);
-    assert_contains(&stderr(&out), "main is 5 commits past the merge-base");
+    let out = out.expect(0);
+    assert_contains(&out.stderr, "main is 5 commits past the merge-base");
     assert_eq!(w.provenance()["merge-base-behind"], 5);
-    let dir = w.dir.path();
+    let ctx = &w.ctx;
     std::fs::write(
-        dir.join("cand.jsonl"),
+        ctx.join("cand.jsonl"),
         "{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"ndcg@10\":0.25}\n",
     )
     .unwrap();
@@ -514,24 +511,22 @@ fn gitlab_max_behind_is_recorded_and_enforced() {
              [baseline]\nmax-behind = {max}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n"
         )
     };
-    std::fs::write(dir.join("gate.toml"), gate(2)).unwrap();
-    let check = rag_gate()
-        .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .args(["check", "gate.toml"])
-        .output()
-        .unwrap();
-    assert_exit(&check, 2);
+    ctx.write("gate.toml", gate(2));
+    let check = Out::of(
+        ctx.command()
+            .env_remove("GITHUB_ACTIONS")
+            .args(["check", "gate.toml"]),
+    );
+    let check = check.expect(2);
     assert_contains(
-        &stderr(&check),
+        &check.stderr,
         "[baseline] max-behind: the pull request's merge-base aaaaaaa is 5 commits behind main",
     );
-    std::fs::write(dir.join("gate.toml"), gate(5)).unwrap();
-    let within = rag_gate()
-        .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .args(["check", "gate.toml"])
-        .output()
-        .unwrap();
-    assert_ne!(within.status.code(), Some(2), "{}", stderr(&within));
+    ctx.write("gate.toml", gate(5));
+    let within = Out::of(
+        ctx.command()
+            .env_remove("GITHUB_ACTIONS")
+            .args(["check", "gate.toml"]),
+    );
+    assert_ne!(within.code, Some(2), "{}", within.stderr);
 }

@@ -5,7 +5,7 @@
 use crate::support;
 
 use serde_json::{json, Value};
-use support::cli::assert_contains;
+use support::output::assert_contains;
 use support::{repo, GateFile, TestContext};
 
 /// A folder with `baseline/baseline.jsonl` (the example's), a gate file `gate.toml` with

@@ -1,15 +1,16 @@
 //! `rag-gate check` and `compare` through the binary: exit codes, messages, determinism.
 
 use crate::support;
+use support::{GateFile, Out, TestContext};
 
 use std::path::Path;
 
 use predicates::prelude::*;
-use support::cli::{check_json, comparisons, json, json_verdict, rag_gate, verdict, write};
+use support::output::comparisons;
 
 /// A small clustered data set: `n` queries in groups of 4, tagged by language, with the
 /// candidate `shift` better on every query except `ko`, where it is `ko_shift`.
-fn dataset(dir: &Path, n: usize, shift: f64, ko_shift: f64) {
+fn dataset(ctx: &TestContext, n: usize, shift: f64, ko_shift: f64) {
     let mut b = String::new();
     let mut c = String::new();
     let mut q = String::new();
@@ -26,9 +27,9 @@ fn dataset(dir: &Path, n: usize, shift: f64, ko_shift: f64) {
         ));
         q.push_str(&format!("{{\"query_id\":\"q{i:03}\",\"group\":\"g{}\",\"slices\":{{\"language\":\"{lang}\"}}}}\n", i / 4));
     }
-    write(dir, "b.jsonl", &b);
-    write(dir, "c.jsonl", &c);
-    write(dir, "q.jsonl", &q);
+    ctx.write("b.jsonl", &b);
+    ctx.write("c.jsonl", &c);
+    ctx.write("q.jsonl", &q);
 }
 
 const GATE: &str = r#"
@@ -50,9 +51,10 @@ slices = "critical"
 
 #[test]
 fn the_shipped_example_fails_on_the_compliance_slice() {
-    rag_gate()
+    TestContext::new()
+        .cwd(support::repo(""))
+        .command()
         .args(["check", "gates/prod.toml"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .assert()
         .code(1)
         .stdout(
@@ -63,19 +65,19 @@ fn the_shipped_example_fails_on_the_compliance_slice() {
 
 #[test]
 fn pass_is_0_and_fail_is_1() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "gate.toml", GATE);
-    dataset(dir.path(), 240, 0.05, 0.04);
-    rag_gate()
+    let ctx = TestContext::new();
+    ctx.write("gate.toml", GATE);
+    dataset(&ctx, 240, 0.05, 0.04);
+    ctx.command()
         .arg("check")
-        .arg(dir.path().join("gate.toml"))
+        .arg(ctx.path().join("gate.toml"))
         .assert()
         .code(0)
         .stdout(predicate::str::contains("PASS"));
-    dataset(dir.path(), 240, 0.05, -0.08);
-    rag_gate()
+    dataset(&ctx, 240, 0.05, -0.08);
+    ctx.command()
         .arg("check")
-        .arg(dir.path().join("gate.toml"))
+        .arg(ctx.path().join("gate.toml"))
         .assert()
         .code(1)
         .stdout(
@@ -86,14 +88,20 @@ fn pass_is_0_and_fail_is_1() {
 
 #[test]
 fn same_seed_same_bytes_and_seed_changes_the_interval() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = write(dir.path(), "gate.toml", GATE);
-    dataset(dir.path(), 120, 0.01, -0.01);
-    let run = |seed: &str| verdict(check_json(&gate).args(["--seed", seed])).1.stdout;
+    let ctx = TestContext::new();
+    let gate = ctx.write("gate.toml", GATE);
+    dataset(&ctx, 120, 0.01, -0.01);
+    let run = |seed: &str| {
+        let o = ctx
+            .check_file(&gate, &["--format", "json", "--seed", seed])
+            .utf8();
+        o.verdict();
+        o.stdout
+    };
     let (a, b) = (run("17"), run("17"));
     assert_eq!(a, b);
     assert_ne!(a, run("18"));
-    let json = json(&a);
+    let json: serde_json::Value = serde_json::from_str(&a).unwrap();
     for key in [
         "schema_version",
         "verdict",
@@ -127,22 +135,18 @@ fn same_seed_same_bytes_and_seed_changes_the_interval() {
 }
 
 /// The comparisons of the JSON report of `check GATE`.
-fn comparisons_of(gate: &Path) -> Vec<serde_json::Value> {
-    comparisons(&json_verdict(&mut check_json(gate)).1).clone()
+fn comparisons_of(ctx: &TestContext, gate: &Path) -> Vec<serde_json::Value> {
+    comparisons(&ctx.check_file(gate, &["--format", "json"]).verdict_json().1).clone()
 }
 
 #[test]
 fn adding_a_slice_does_not_change_another_slices_numbers() {
-    let dir = tempfile::tempdir().unwrap();
-    dataset(dir.path(), 120, 0.01, -0.01);
-    let gate1 = write(dir.path(), "g1.toml", GATE);
-    let gate2 = write(
-        dir.path(),
-        "g2.toml",
-        GATE.replace("by = [\"language\"]", "by = []"),
-    );
-    let with = comparisons_of(&gate1);
-    let without = comparisons_of(&gate2);
+    let ctx = TestContext::new();
+    dataset(&ctx, 120, 0.01, -0.01);
+    let gate1 = ctx.write("g1.toml", GATE);
+    let gate2 = ctx.write("g2.toml", GATE.replace("by = [\"language\"]", "by = []"));
+    let with = comparisons_of(&ctx, &gate1);
+    let without = comparisons_of(&ctx, &gate2);
     assert!(with.len() > without.len());
     for c in &without {
         assert!(with.contains(c), "{c} changed when a slice was added");
@@ -153,20 +157,18 @@ fn adding_a_slice_does_not_change_another_slices_numbers() {
 fn adding_a_metric_does_not_change_another_metrics_numbers() {
     // The mean metrics of a slice share its index and sign streams; each must still get
     // exactly the numbers it gets alone.
-    let dir = tempfile::tempdir().unwrap();
-    dataset(dir.path(), 120, 0.01, -0.01);
-    let both = write(
-        dir.path(),
+    let ctx = TestContext::new();
+    dataset(&ctx, 120, 0.01, -0.01);
+    let both = ctx.write(
         "both.toml",
         format!("{GATE}[report]\nmetrics = [\"ndcg@10\", \"recall@5\"]\n"),
     );
-    let alone = write(
-        dir.path(),
+    let alone = ctx.write(
         "alone.toml",
         format!("{GATE}[report]\nmetrics = [\"ndcg@10\"]\n"),
     );
-    let with = comparisons_of(&both);
-    let without = comparisons_of(&alone);
+    let with = comparisons_of(&ctx, &both);
+    let without = comparisons_of(&ctx, &alone);
     assert_eq!(with.len(), 2 * without.len());
     for c in &without {
         assert_eq!(c["metric"], "ndcg@10");
@@ -176,11 +178,11 @@ fn adding_a_metric_does_not_change_another_metrics_numbers() {
 
 #[test]
 fn output_file_is_written_and_dump_config_shows_defaults() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = write(dir.path(), "gate.toml", GATE);
-    dataset(dir.path(), 120, 0.02, 0.02);
-    let out = dir.path().join("report.json");
-    rag_gate()
+    let ctx = TestContext::new();
+    let gate = ctx.write("gate.toml", GATE);
+    dataset(&ctx, 120, 0.02, 0.02);
+    let out = ctx.path().join("report.json");
+    ctx.command()
         .arg("check")
         .arg(&gate)
         .args(["--format", "json", "-o"])
@@ -190,7 +192,7 @@ fn output_file_is_written_and_dump_config_shows_defaults() {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["verdict"], "pass");
-    rag_gate()
+    ctx.command()
         .arg("check")
         .arg(&gate)
         .arg("--dump-config")
@@ -204,10 +206,9 @@ fn output_file_is_written_and_dump_config_shows_defaults() {
 
 #[test]
 fn compare_runs_without_a_gate_file() {
-    let dir = tempfile::tempdir().unwrap();
-    dataset(dir.path(), 120, 0.02, -0.05);
-    rag_gate()
-        .current_dir(dir.path())
+    let ctx = TestContext::new();
+    dataset(&ctx, 120, 0.02, -0.05);
+    ctx.command()
         .args([
             "compare",
             "b.jsonl",
@@ -282,21 +283,23 @@ fn bad_inputs_exit_2_with_a_message_naming_the_place() {
         ),
     ];
     for (file, content, gate_edit, want) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        dataset(dir.path(), 120, 0.0, 0.0);
+        let ctx = TestContext::new();
+        dataset(&ctx, 120, 0.0, 0.0);
         let gate = if gate_edit.is_empty() {
             GATE.to_string()
         } else {
             GATE.replace("max-drop = 0.01\nslices = \"critical\"", gate_edit)
         };
-        let g = write(dir.path(), "gate.toml", &gate);
+        let g = ctx.write("gate.toml", &gate);
         if !file.is_empty() {
-            write(dir.path(), file, content);
+            ctx.write(file, content);
         }
-        let out = rag_gate().arg("check").arg(&g).output().unwrap();
-        let err =
-            String::from_utf8_lossy(&out.stderr).replace(&dir.path().display().to_string(), "");
-        assert_eq!(out.status.code(), Some(2), "{want}: {err}");
+        let out = Out::of(ctx.command().arg("check").arg(&g));
+        let err = out
+            .stderr
+            .as_str()
+            .replace(&ctx.path().display().to_string(), "");
+        assert_eq!(out.code, Some(2), "{want}: {err}");
         assert!(err.contains(want), "want {want:?} in:\n{err}");
         assert!(out.stdout.is_empty(), "no report on error");
     }
@@ -304,15 +307,14 @@ fn bad_inputs_exit_2_with_a_message_naming_the_place() {
 
 #[test]
 fn group_unit_without_groups_and_missing_gate_file_are_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    dataset(dir.path(), 60, 0.0, 0.0);
-    let g = write(
-        dir.path(),
+    let ctx = TestContext::new();
+    dataset(&ctx, 60, 0.0, 0.0);
+    let g = ctx.write(
         "gate.toml",
         GATE.replace("queries = \"q.jsonl\"\n", "")
             .replace("by = [\"language\"]\ncritical = [\"language=ko\"]", ""),
     );
-    rag_gate()
+    ctx.command()
         .arg("check")
         .arg(&g)
         .assert()
@@ -320,22 +322,22 @@ fn group_unit_without_groups_and_missing_gate_file_are_errors() {
         .stderr(predicate::str::contains(
             "unit = \"group\", but 60 queries have no group",
         ));
-    rag_gate()
+    ctx.command()
         .args(["check", "does/not/exist.toml"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("does/not/exist.toml"));
     // A folder stands for its gate files: this one's gate.toml, with the same error.
-    rag_gate()
+    ctx.command()
         .arg("check")
-        .arg(dir.path())
+        .arg(ctx.path())
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "unit = \"group\", but 60 queries have no group",
         ));
-    let empty = tempfile::tempdir().unwrap();
-    rag_gate()
+    let empty = TestContext::new();
+    ctx.command()
         .arg("check")
         .arg(empty.path())
         .assert()
@@ -343,4 +345,24 @@ fn group_unit_without_groups_and_missing_gate_file_are_errors() {
         .stderr(predicate::str::contains(
             "a folder with no gate file (*.toml)",
         ));
+}
+
+/// The example of docs/development.md ("Writing an integration test").
+#[test]
+fn a_drop_past_the_margin_fails() {
+    let ctx = TestContext::new();
+    let rows = |v: f64| -> String {
+        (0..40)
+            .map(|i| format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {v}}}\n"))
+            .collect()
+    };
+    ctx.write("b.jsonl", rows(0.6));
+    ctx.write("c.jsonl", rows(0.5));
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(200)
+            .gate("ndcg@10", "max-drop = 0.05"),
+    );
+    let report = ctx.check_json(&[]).expect(1).json();
+    assert_eq!(report["verdict"], "fail");
 }

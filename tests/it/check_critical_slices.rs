@@ -6,7 +6,7 @@
 //! `missing = "intersect"` cannot shrink a critical slice below `min-queries` to escape it.
 
 use crate::support;
-use support::cli::assert_contains;
+use support::output::assert_contains;
 use support::{GateFile, TestContext};
 
 /// 60 queries, 8 of them in `risk=legal` (so below the default `min-queries` 30 when small),

@@ -8,7 +8,7 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::assert_contains;
+use support::output::assert_contains;
 use support::{example_with_cards, repo, GateFile, TestContext};
 
 /// The shipped example's per-query files (their quality gate below passes).

@@ -5,7 +5,7 @@
 use crate::support;
 
 use serde_json::Value;
-use support::cli::assert_contains;
+use support::output::assert_contains;
 use support::TestContext;
 
 /// b.jsonl / c.jsonl with `n` queries, every second one tagged risk=compliance; the candidate is
@@ -162,7 +162,7 @@ fn max_change_reads_replicate_runs() {
     let r = ctx.check_json(&[]).expect(0).json();
     let g = result(&r, "max-change", "all");
     assert_eq!(g["status"], "pass", "{g}");
-    let c = support::cli::comparison(&r, "ndcg@10", "all");
+    let c = support::output::comparison(&r, "ndcg@10", "all");
     assert!(!c["replicates"].is_null(), "{c}");
 }
 

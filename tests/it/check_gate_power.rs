@@ -6,7 +6,7 @@
 use crate::support;
 
 use serde_json::Value;
-use support::cli::{assert_contains, warnings};
+use support::output::{assert_contains, warnings};
 use support::{example_with_cards, GateFile, TestContext};
 
 const METRICS: [&str; 3] = ["ndcg@10", "recall@10", "mrr"];

@@ -4,12 +4,13 @@
 //! comment and one job summary. A bad file is exit 2 naming it, with nothing written or posted.
 
 use crate::support;
+use support::{Out, TestContext};
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use support::cli::{assert_contains, exit, rag_gate};
 use support::github::*;
+use support::output::assert_contains;
 use wiremock::{Mock, ResponseTemplate};
 
 const THREE: [&str; 3] = [
@@ -22,18 +23,20 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Runs from the repository root (the gate files' paths as the reports print them).
+fn in_root() -> TestContext {
+    TestContext::new().cwd(root())
+}
+
 /// `rag-gate check` on the three gate files (fewer resamples: the layout is under test).
 fn check_three() -> assert_cmd::Command {
-    let mut cmd = rag_gate();
-    cmd.current_dir(root())
-        .arg("check")
-        .args(THREE)
-        .args(["--resamples", "500"]);
+    let mut cmd = in_root().command();
+    cmd.arg("check").args(THREE).args(["--resamples", "500"]);
     cmd
 }
 
 fn stdout(cmd: &mut assert_cmd::Command, code: i32) -> String {
-    String::from_utf8(exit(cmd, code).stdout).unwrap()
+    Out::of(cmd).expect(code).utf8().stdout
 }
 
 #[test]
@@ -62,7 +65,7 @@ fn three_gate_files_give_one_headline_three_sections_and_the_worst_exit_code() {
 #[test]
 fn passing_files_together_pass() {
     let out = stdout(
-        rag_gate().current_dir(root()).args([
+        in_root().command().args([
             "check",
             "tests/data/junit/pass.toml",
             "tests/data/junit/not-judged.toml",
@@ -115,7 +118,7 @@ fn one_junit_file_has_a_suite_per_gate_file() {
 #[test]
 fn a_folder_stands_for_its_gate_files_in_name_order() {
     let json: Value = serde_json::from_str(&stdout(
-        rag_gate().current_dir(root()).args([
+        in_root().command().args([
             "check",
             "tests/data/junit",
             "--resamples",
@@ -142,35 +145,33 @@ fn a_folder_stands_for_its_gate_files_in_name_order() {
 }
 
 /// A copy of the pass gate file in `dir` with `text` appended, its inputs still found.
-fn gate_copy(dir: &Path, name: &str, text: &str) -> PathBuf {
+fn gate_copy(ctx: &TestContext, name: &str, text: &str) -> PathBuf {
     let src = std::fs::read_to_string(root().join("tests/data/junit/pass.toml")).unwrap();
     let examples = root().join("examples").display().to_string();
     let body = src.replace("../../../examples", &examples) + text;
-    let p = dir.join(name);
-    std::fs::write(&p, body).unwrap();
-    p
+    ctx.write(name, body)
 }
 
 #[test]
 fn a_bad_file_is_exit_2_naming_it_and_nothing_is_written() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let bad = gate_copy(
-        dir.path(),
+        &ctx,
         "bad.toml",
         "\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = \"x\"\n",
     );
-    let out_file = dir.path().join("report.json");
-    let out = exit(
-        rag_gate()
-            .current_dir(root())
+    let out_file = ctx.path().join("report.json");
+    let out = Out::of(
+        in_root()
+            .command()
             .args(["check", "gates/prod.toml"])
             .arg(&bad)
             .args(["--resamples", "500", "--format", "json", "--output"])
             .arg(&out_file),
-        2,
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_contains(&err, &bad.display().to_string());
+    )
+    .expect(2);
+    let err = &out.stderr;
+    assert_contains(err, &bad.display().to_string());
     assert!(
         !out_file.exists(),
         "a report was written despite the bad file"
@@ -179,51 +180,44 @@ fn a_bad_file_is_exit_2_naming_it_and_nothing_is_written() {
 
 #[test]
 fn a_missing_input_of_one_file_is_exit_2_naming_that_gate_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let src = std::fs::read_to_string(root().join("tests/data/junit/pass.toml")).unwrap();
-    let broken = dir.path().join("broken.toml");
-    std::fs::write(&broken, src.replace("candidate.jsonl", "gone.jsonl")).unwrap();
-    let out = exit(
-        rag_gate()
-            .current_dir(root())
+    let broken = ctx.write("broken.toml", src.replace("candidate.jsonl", "gone.jsonl"));
+    let out = Out::of(
+        in_root()
+            .command()
             .args(["check", "gates/prod.toml"])
             .arg(&broken),
-        2,
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_contains(&err, "broken.toml");
+    )
+    .expect(2);
+    let err = &out.stderr;
+    assert_contains(err, "broken.toml");
 }
 
 #[test]
 fn two_files_with_the_same_id_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = gate_copy(dir.path(), "a.toml", "");
-    let b = gate_copy(dir.path(), "b.toml", "");
-    let out = exit(rag_gate().arg("check").arg(&a).arg(&b), 2);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_contains(&err, "both have the id example-pass");
+    let ctx = TestContext::new();
+    let a = gate_copy(&ctx, "a.toml", "");
+    let b = gate_copy(&ctx, "b.toml", "");
+    let out = Out::of(ctx.command().arg("check").arg(&a).arg(&b)).expect(2);
+    let err = &out.stderr;
+    assert_contains(err, "both have the id example-pass");
 }
 
 #[test]
 fn the_same_file_twice_or_an_empty_folder_is_a_usage_error() {
-    exit(
-        rag_gate()
-            .current_dir(root())
-            .args(["check", "gates/prod.toml", "./gates"]),
-        2,
-    );
-    let empty = tempfile::tempdir().unwrap();
-    let out = exit(
-        rag_gate()
-            .current_dir(root())
+    in_root()
+        .run(&["check", "gates/prod.toml", "./gates"])
+        .expect(2);
+    let empty = TestContext::new();
+    let out = Out::of(
+        in_root()
+            .command()
             .args(["check", "gates/prod.toml"])
             .arg(empty.path()),
-        2,
-    );
-    assert_contains(
-        &String::from_utf8_lossy(&out.stderr),
-        "no gate file (*.toml)",
-    );
+    )
+    .expect(2);
+    assert_contains(&out.stderr, "no gate file (*.toml)");
 }
 
 #[test]
@@ -240,28 +234,27 @@ fn on_github_three_files_make_one_comment_with_three_sections() {
             .respond_with(ResponseTemplate::new(500))
             .expect(0),
     );
-    let dir = tempfile::tempdir().unwrap();
-    let summary = dir.path().join("summary.md");
-    let outputs = dir.path().join("output.txt");
-    let event = dir.path().join("event.json");
-    std::fs::write(
-        &event,
+    let ctx = TestContext::new();
+    let summary = ctx.path().join("summary.md");
+    let outputs = ctx.path().join("output.txt");
+    let event = ctx.path().join("event.json");
+    ctx.write(
+        "event.json",
         json!({ "pull_request": { "number": 7 } }).to_string(),
-    )
-    .unwrap();
-    let out = check_three()
-        .env("GITHUB_ACTIONS", "true")
-        .env("GITHUB_TOKEN", TOKEN)
-        .env("GITHUB_REPOSITORY", "octo/repo")
-        .env("GITHUB_API_URL", gh.server.uri())
-        .env("GITHUB_EVENT_PATH", &event)
-        .env("GITHUB_STEP_SUMMARY", &summary)
-        .env("GITHUB_OUTPUT", &outputs)
-        .arg("--comment")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    );
+    let out = Out::of(
+        check_three()
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("GITHUB_REPOSITORY", "octo/repo")
+            .env("GITHUB_API_URL", gh.server.uri())
+            .env("GITHUB_EVENT_PATH", &event)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("GITHUB_OUTPUT", &outputs)
+            .arg("--comment"),
+    );
+    let stderr = out.stderr.clone();
+    assert_eq!(out.code, Some(1), "{stderr}");
     assert_contains(&stderr, "rag-gate: posted the report as PR comment 101");
     let post = gh
         .requests()
@@ -280,12 +273,9 @@ fn on_github_three_files_make_one_comment_with_three_sections() {
     for file in THREE {
         assert_eq!(body.matches(&format!("#### `{file}`")).count(), 1, "{body}");
     }
-    let summary = std::fs::read_to_string(&summary).unwrap();
+    let summary = ctx.read("summary.md");
     assert_eq!(summary, body, "the comment is the job summary");
-    assert_eq!(
-        std::fs::read_to_string(&outputs).unwrap().lines().next(),
-        Some("verdict=fail")
-    );
+    assert_eq!(ctx.read("output.txt").lines().next(), Some("verdict=fail"));
     // The failed checks' annotations name their gate file (two files can share gate numbers).
     let errors: Vec<&str> = stderr
         .lines()
@@ -298,6 +288,6 @@ fn on_github_three_files_make_one_comment_with_three_sections() {
             .all(|l| l.starts_with("::error title=rag-gate::gates/prod.toml: gate ")),
         "{errors:#?}"
     );
-    assert_no_token(&[String::from_utf8_lossy(&out.stdout).to_string(), stderr]);
+    assert_no_token(&[out.stdout, stderr]);
     gh.verify();
 }

@@ -6,7 +6,7 @@
 
 use crate::support;
 
-use support::cli::{assert_contains, warnings};
+use support::output::{assert_contains, warnings};
 use support::{GateFile, TestContext};
 
 /// 40 queries; the candidate moves the first `moved` of them by `by` (the rest exactly equal).

@@ -3,10 +3,8 @@
 //! and counted in the header; a query the runs rank but the qrels do not judge is unjudged:
 //! ignored and counted in a note, never an error, even when a queries file lists it.
 
-use std::path::Path;
-
 use crate::support;
-use support::cli::{assert_contains, assert_input_error, write};
+use support::output::{assert_contains, assert_input_error};
 use support::{GateFile, TestContext};
 
 const DATA: &str = concat!(
@@ -15,7 +13,7 @@ const DATA: &str = concat!(
 );
 
 /// `run` with the queries in `drop` left out and the rankings of query 1 repeated as `extra`.
-fn edited_run(dir: &Path, run: &str, name: &str, drop: &[&str], extra: Option<&str>) {
+fn edited_run(ctx: &TestContext, run: &str, name: &str, drop: &[&str], extra: Option<&str>) {
     let text = std::fs::read_to_string(format!("{DATA}/{run}")).unwrap();
     let mut out = String::new();
     for line in text.lines() {
@@ -29,7 +27,7 @@ fn edited_run(dir: &Path, run: &str, name: &str, drop: &[&str], extra: Option<&s
             out.push('\n');
         }
     }
-    write(dir, name, out);
+    ctx.write(name, out);
 }
 
 /// b.txt vs c.txt on the qrels (with q.jsonl when `queries`), ndcg@10 gated on a 0.1 drop.
@@ -51,14 +49,8 @@ fn edited_runs(queries: bool) -> GateFile {
 #[test]
 fn a_candidate_missing_judged_queries_names_them_and_counts_them_in_the_header() {
     let ctx = TestContext::new();
-    edited_run(ctx.path(), "run.covidex-sim.txt", "b.txt", &[], None);
-    edited_run(
-        ctx.path(),
-        "run.covidex-t5.txt",
-        "c.txt",
-        &["2", "3", "4"],
-        None,
-    );
+    edited_run(&ctx, "run.covidex-sim.txt", "b.txt", &[], None);
+    edited_run(&ctx, "run.covidex-t5.txt", "c.txt", &["2", "3", "4"], None);
     ctx.gate(edited_runs(false));
     let text = ctx.check(&["--format", "text"]);
     assert!(matches!(text.code, Some(0 | 1)), "{}", text.stderr);
@@ -81,8 +73,8 @@ fn a_candidate_missing_judged_queries_names_them_and_counts_them_in_the_header()
 fn unjudged_queries_in_the_queries_file_are_ignored_and_counted_not_blamed_on_the_user() {
     let ctx = TestContext::new();
     // Both runs rank a query 900 that the qrels do not judge; the queries file lists it.
-    edited_run(ctx.path(), "run.covidex-sim.txt", "b.txt", &[], Some("900"));
-    edited_run(ctx.path(), "run.covidex-t5.txt", "c.txt", &[], Some("900"));
+    edited_run(&ctx, "run.covidex-sim.txt", "b.txt", &[], Some("900"));
+    edited_run(&ctx, "run.covidex-t5.txt", "c.txt", &[], Some("900"));
     let mut q: String = (1..=35)
         .map(|i| format!("{{\"query_id\": \"{i}\", \"slices\": {{\"round\": \"2\"}}}}\n"))
         .collect();

@@ -7,14 +7,12 @@
 
 use crate::support;
 
-use std::path::Path;
-
-use support::cli::{assert_contains, write};
+use support::output::assert_contains;
 use support::{GateFile, TestContext};
 
 /// `n` queries on a spread of values in [0.62, 0.92]; `moves[i]` is added to query i's
 /// candidate value.
-fn data(dir: &Path, n: usize, moves: &[(usize, f64)]) {
+fn data(ctx: &TestContext, n: usize, moves: &[(usize, f64)]) {
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..n {
         let x = 0.62 + 0.3 * ((i * 37) % 101) as f64 / 100.0;
@@ -26,8 +24,8 @@ fn data(dir: &Path, n: usize, moves: &[(usize, f64)]) {
         b.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {x}}}\n"));
         c.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": {y}}}\n"));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
 /// ndcg@10 gated by `rules`, with `verdict` in `[verdict]`.
@@ -46,7 +44,7 @@ const GUARANTEES: [&str; 2] = [
 #[test]
 fn three_of_477_improved_passes() {
     let ctx = TestContext::new();
-    data(ctx.path(), 477, &[(5, 0.05), (100, 0.05), (300, 0.05)]);
+    data(&ctx, 477, &[(5, 0.05), (100, 0.05), (300, 0.05)]);
     for g in GUARANTEES {
         ctx.gate(verdict(g, "max-drop = 0.01"));
         let o = ctx.check_json(&[]);
@@ -70,7 +68,7 @@ fn three_of_1000_moved_by_two_hundredths_pass_at_a_margin_of_one_hundredth() {
         [1.0, 1.0, 1.0],
     ] {
         let moves: Vec<(usize, f64)> = (0..3).map(|i| (i + 1, 0.02 * signs[i])).collect();
-        data(ctx.path(), 1000, &moves);
+        data(&ctx, 1000, &moves);
         for g in GUARANTEES {
             ctx.gate(verdict(g, "max-drop = 0.01"));
             let o = ctx.check_json(&[]);
@@ -96,7 +94,7 @@ fn two_of_200_moved_pass_at_a_margin_of_one_hundredth_under_the_regular_guarante
     // neither moved query (about 13%) used to put the low bound at −0.035.
     let ctx = TestContext::new();
     for moves in [[(1, -0.035), (2, 0.012)], [(1, 0.035), (2, -0.012)]] {
-        data(ctx.path(), 200, &moves);
+        data(&ctx, 200, &moves);
         ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.01"));
         let o = ctx.check_json(&[]);
         assert_eq!(o.code, Some(0), "{moves:?}: {}{}", o.stdout, o.stderr);
@@ -119,7 +117,7 @@ fn refactors_moving_one_to_five_of_100_queries_by_at_most_half_a_hundredth_never
             let moves: Vec<(usize, f64)> = (0..k)
                 .map(|i| (i * 17 + 3, sign * 0.001 * (i + 1) as f64))
                 .collect();
-            data(ctx.path(), 100, &moves);
+            data(&ctx, 100, &moves);
             ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.02"));
             let o = ctx.check_json(&[]);
             assert_eq!(o.code, Some(0), "{k} moved: {}{}", o.stdout, o.stderr);
@@ -133,7 +131,7 @@ fn more_evidence_of_change_never_makes_passing_easier() {
     // Identical: untouched. Every query jittered by ±1e-6 (beyond tie-epsilon): a pass. Both
     // exit 0: the jitter neither blocks nor is needed.
     let ctx = TestContext::new();
-    data(ctx.path(), 100, &[]);
+    data(&ctx, 100, &[]);
     ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.02"));
     let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}", o.stdout);
@@ -141,7 +139,7 @@ fn more_evidence_of_change_never_makes_passing_easier() {
     let jitter: Vec<(usize, f64)> = (0..100)
         .map(|i| (i, if i % 2 == 0 { 1e-6 } else { -1e-6 }))
         .collect();
-    data(ctx.path(), 100, &jitter);
+    data(&ctx, 100, &jitter);
     ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.02"));
     let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}", o.stdout);
@@ -153,7 +151,7 @@ fn a_drop_carried_by_four_percent_of_queries_fails_under_both_guarantees() {
     // 4 of 100 queries lose 0.6: −0.024 on the set, margin 0.01.
     let ctx = TestContext::new();
     let moves: Vec<(usize, f64)> = [2, 30, 61, 90].iter().map(|&i| (i, -0.6)).collect();
-    data(ctx.path(), 100, &moves);
+    data(&ctx, 100, &moves);
     for g in GUARANTEES {
         ctx.gate(verdict(g, "max-drop = 0.01"));
         let o = ctx.check_json(&[]);
@@ -170,13 +168,13 @@ fn distribution_free_reaches_the_unseen_worst_loss_where_regular_states_its_reso
     // touching fewer than 8.2% can hide); distribution-free puts an unseen query at −1 and
     // fails at the same margin (about −0.083 < −0.05).
     let ctx = TestContext::new();
-    data(ctx.path(), 43, &[(7, -0.001)]);
+    data(&ctx, 43, &[(7, -0.001)]);
     ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.05"));
     let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
     let r = o.json();
     assert!((r["resolution"][0]["share"].as_f64().unwrap() - 0.0822).abs() < 1e-4);
-    assert!(support::cli::warnings(&r)
+    assert!(support::output::warnings(&r)
         .iter()
         .any(|w| w.contains("fewer than 8.2% of the 43 queries can hide")
             && w.contains("72 queries would close it")));
@@ -186,7 +184,7 @@ fn distribution_free_reaches_the_unseen_worst_loss_where_regular_states_its_reso
     ));
     let o = ctx.check_json(&[]);
     let r = o.json();
-    assert!(!support::cli::warnings(&r)
+    assert!(!support::output::warnings(&r)
         .iter()
         .any(|w| w.contains("accept-blind-spot")));
     ctx.gate(verdict(GUARANTEES[1], "max-drop = 0.05"));
@@ -200,7 +198,7 @@ fn distribution_free_reaches_the_unseen_worst_loss_where_regular_states_its_reso
 fn an_undecided_check_is_inconclusive_above_half_the_margin_and_fails_at_it() {
     let ctx = TestContext::new();
     // Three queries improved: the sign-flip test cannot fire on 3 moved units (p ≥ 0.25).
-    data(ctx.path(), 100, &[(1, 0.01), (2, 0.01), (3, 0.01)]);
+    data(&ctx, 100, &[(1, 0.01), (2, 0.01), (3, 0.01)]);
     ctx.gate(verdict("", "fail-if-significant-drop = 0.02"));
     let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
@@ -222,7 +220,7 @@ fn an_undecided_check_is_inconclusive_above_half_the_margin_and_fails_at_it() {
     assert_contains(&o.stdout, "<skipped");
     assert!(!o.stdout.contains("<failure"), "{}", o.stdout);
     // Three queries dropped by 0.5: observed −0.015 ≤ −0.02/2: the undecided check fails.
-    data(ctx.path(), 100, &[(1, -0.5), (2, -0.5), (3, -0.5)]);
+    data(&ctx, 100, &[(1, -0.5), (2, -0.5), (3, -0.5)]);
     ctx.gate(verdict("", "fail-if-significant-drop = 0.02"));
     let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(1), "{}{}", o.stdout, o.stderr);
@@ -238,7 +236,7 @@ fn an_undecided_check_is_inconclusive_above_half_the_margin_and_fails_at_it() {
 #[test]
 fn verdict_keys_are_strict_and_distribution_free_needs_the_worst_loss_of_an_unbounded_metric() {
     let ctx = TestContext::new();
-    data(ctx.path(), 50, &[]);
+    data(&ctx, 50, &[]);
     ctx.gate(verdict("guarantee = \"exact\"", "max-drop = 0.01"));
     let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
@@ -284,7 +282,7 @@ fn verdict_keys_are_strict_and_distribution_free_needs_the_worst_loss_of_an_unbo
         assert_contains(&o.stdout, word);
     }
     // A bounded metric's max-unit-loss above 1 is refused.
-    data(ctx.path(), 50, &[]);
+    data(&ctx, 50, &[]);
     ctx.gate(verdict("", "max-drop = 0.01\nmax-unit-loss = 2"));
     let o = ctx.check_json(&[]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
@@ -295,7 +293,7 @@ fn verdict_keys_are_strict_and_distribution_free_needs_the_worst_loss_of_an_unbo
 /// judged non-relevant ones `n0..n9`. The baseline ranks 5 relevant then 5 judged non-relevant
 /// documents; the candidate ranks `rel` relevant ones then `10 − rel` others, judged (`n…`) or
 /// unjudged (`u…`).
-fn runs(dir: &Path, unjudged: bool) {
+fn runs(ctx: &TestContext, unjudged: bool) {
     let (mut qrels, mut base, mut cand) = (String::new(), String::new(), String::new());
     for q in 0..40 {
         for d in 0..10 {
@@ -324,9 +322,9 @@ fn runs(dir: &Path, unjudged: bool) {
                 .collect(),
         );
     }
-    write(dir, "qrels.txt", qrels);
-    write(dir, "base.run", base);
-    write(dir, "cand.run", cand);
+    ctx.write("qrels.txt", qrels);
+    ctx.write("base.run", base);
+    ctx.write("cand.run", cand);
 }
 
 #[test]
@@ -345,7 +343,7 @@ fn fork_cannot_turn_a_failure_inconclusive() {
             .gate("P@10", "max-drop = 0.12"),
     );
     for unjudged in [false, true] {
-        runs(ctx.path(), unjudged);
+        runs(&ctx, unjudged);
         let o = ctx.check_json(&[]);
         assert_eq!(
             o.code,

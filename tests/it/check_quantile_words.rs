@@ -5,15 +5,13 @@
 
 use crate::support;
 
-use std::path::Path;
-
-use support::cli::{assert_contains, warnings, write};
+use support::output::{assert_contains, warnings};
 use support::{GateFile, TestContext};
 
 /// 200 queries of `metric`: the baseline spread over [0.3, 0.9], except every `ceiling`-th
 /// query at 1.0 (none when 0); the candidate the same with a small symmetric wobble off the
 /// ceiling.
-fn data(dir: &Path, metric: &str, ceiling: usize, scale: f64) {
+fn data(ctx: &TestContext, metric: &str, ceiling: usize, scale: f64) {
     let (mut b, mut c) = (String::new(), String::new());
     for q in 0..200 {
         let at_top = ceiling > 0 && q % ceiling == 0;
@@ -36,8 +34,8 @@ fn data(dir: &Path, metric: &str, ceiling: usize, scale: f64) {
             scale * (x + w)
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
 /// One `[[gate]]` with `keys`.
@@ -50,7 +48,7 @@ fn one_gate(keys: &str) -> GateFile {
 #[test]
 fn a_p95_gate_says_it_compares_the_p95_of_each_side() {
     let ctx = TestContext::new();
-    data(ctx.path(), "latency_ms", 0, 100.0);
+    data(&ctx, "latency_ms", 0, 100.0);
     ctx.gate(one_gate("metric = \"latency_ms\"\nhigher-is-better = false\nstatistic = \"p95\"\nmax-drop = 5.0\nmax-change = 5.0"));
     let (code, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 0, "{}", r["headline"]);
@@ -86,7 +84,7 @@ fn a_p95_on_the_ceiling_atom_is_inconclusive_and_says_why() {
     // Every 10th query at nDCG's ceiling 1.0 on both sides: the p95 is 1.0 on 10% of values.
     // Undecided on this sample, with an observed mean delta above −m/2: inconclusive, exit 0.
     let ctx = TestContext::new();
-    data(ctx.path(), "ndcg@10", 10, 1.0);
+    data(&ctx, "ndcg@10", 10, 1.0);
     ctx.gate(one_gate(
         "metric = \"ndcg@10\"\nstatistic = \"p95\"\nmax-drop = 0.05",
     ));

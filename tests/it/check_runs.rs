@@ -5,7 +5,7 @@
 
 use crate::support;
 
-use support::cli::{comparison, comparisons};
+use support::output::{comparison, comparisons};
 use support::{GateFile, TestContext};
 
 const DATA: &str = concat!(

@@ -164,7 +164,7 @@ fn file_order_and_metric_files_have_no_tie_section() {
         "{notes}"
     );
     // Per-query metric files carry no ranking: nothing to assess.
-    let example = support::cli::example_gate();
+    let example = support::example_gate();
     let r = ctx
         .run(&["check", example.to_str().unwrap(), "--format", "json"])
         .json();

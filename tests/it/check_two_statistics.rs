@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use support::cli::assert_contains;
+use support::output::assert_contains;
 use support::TestContext;
 
 const GATES: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\

@@ -7,8 +7,9 @@
 //! a failure that says why, on 5,000 identical queries at 0.01 it is untouched.
 
 use crate::support;
+use support::TestContext;
 
-use support::cli::{assert_contains, json, rag_gate, run_in, write};
+use support::output::{assert_contains, json};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures");
 
@@ -37,31 +38,27 @@ fn gate_file(collection: &str, qrels: &str, run: &str, margin: f64, guarantee: &
 
 #[test]
 fn the_same_run_on_both_sides_is_untouched_on_every_collection_and_margin() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     for (collection, qrels, run) in COLLECTIONS {
         for margin in [0.01, 0.02, 0.05] {
             for guarantee in ["regular"] {
                 let case = format!("{collection} at {margin}, {guarantee}");
-                write(
-                    dir.path(),
+                ctx.write(
                     "gate.toml",
                     gate_file(collection, qrels, run, margin, guarantee),
                 );
-                let o = run_in(
-                    rag_gate().args([
-                        "check",
-                        "gate.toml",
-                        "--format",
-                        "text",
-                        "--export-json",
-                        "r.json",
-                        "--export-junit",
-                        "r.xml",
-                        "--export-markdown",
-                        "r.md",
-                    ]),
-                    dir.path(),
-                );
+                let o = ctx.run(&[
+                    "check",
+                    "gate.toml",
+                    "--format",
+                    "text",
+                    "--export-json",
+                    "r.json",
+                    "--export-junit",
+                    "r.xml",
+                    "--export-markdown",
+                    "r.md",
+                ]);
                 assert_eq!(o.code, Some(0), "{case}: {}{}", o.stdout, o.stderr);
                 assert!(!o.stdout.contains("FAIL"), "{case}: {}", o.stdout);
                 assert_contains(&o.stdout, "UNTOUCHED: unchanged on all ");
@@ -69,7 +66,7 @@ fn the_same_run_on_both_sides_is_untouched_on_every_collection_and_margin() {
                     &o.stdout,
                     "resolution on all: a change touching fewer than ",
                 );
-                let r = json(&std::fs::read(dir.path().join("r.json")).unwrap());
+                let r = json(&std::fs::read(ctx.path().join("r.json")).unwrap());
                 assert_eq!(r["verdict"], "untouched", "{case}");
                 assert_eq!(r["guarantee"], guarantee, "{case}");
                 let n = r["pairing"]["paired"].as_u64().unwrap();
@@ -90,10 +87,10 @@ fn the_same_run_on_both_sides_is_untouched_on_every_collection_and_margin() {
                     assert_eq!(c["untouched"], true, "{case}");
                     assert_eq!(c["ci"][0], c["ci"][1], "{case}: the interval is the point");
                 }
-                let junit = std::fs::read_to_string(dir.path().join("r.xml")).unwrap();
+                let junit = ctx.read("r.xml");
                 assert!(!junit.contains("<failure"), "{case}: {junit}");
                 assert!(!junit.contains("<skipped"), "{case}: {junit}");
-                let md = std::fs::read_to_string(dir.path().join("r.md")).unwrap();
+                let md = ctx.read("r.md");
                 assert_contains(&md, "rag-gate untouched: unchanged on all ");
                 assert!(!md.contains("fail**"), "{case}: {md}");
             }
@@ -103,21 +100,17 @@ fn the_same_run_on_both_sides_is_untouched_on_every_collection_and_margin() {
 
 #[test]
 fn distribution_free_fails_what_zero_moves_on_a_small_collection_cannot_prove() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     for (collection, qrels, run) in COLLECTIONS {
         for margin in [0.01, 0.05] {
             let case = format!("{collection} at {margin}");
-            write(
-                dir.path(),
+            ctx.write(
                 "gate.toml",
                 gate_file(collection, qrels, run, margin, "distribution-free"),
             );
-            let o = run_in(
-                rag_gate().args(["check", "gate.toml", "--export-json", "r.json"]),
-                dir.path(),
-            );
+            let o = ctx.run(&["check", "gate.toml", "--export-json", "r.json"]);
             assert_eq!(o.code, Some(1), "{case}: {}{}", o.stdout, o.stderr);
-            let r = json(&std::fs::read(dir.path().join("r.json")).unwrap());
+            let r = json(&std::fs::read(ctx.path().join("r.json")).unwrap());
             assert_eq!(r["verdict"], "fail", "{case}");
             let rule = |name: &str| {
                 r["gates"]
@@ -150,20 +143,15 @@ fn distribution_free_fails_what_zero_moves_on_a_small_collection_cannot_prove() 
             )
         })
         .collect();
-    write(dir.path(), "b.jsonl", &rows);
-    write(dir.path(), "c.jsonl", &rows);
-    write(
-        dir.path(),
-        "gate.toml",
+    ctx.write("b.jsonl", &rows);
+    ctx.write("c.jsonl", &rows);
+    ctx.write("gate.toml",
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 300\n\
          [verdict]\nguarantee = \"distribution-free\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
     );
-    let o = run_in(
-        rag_gate().args(["check", "gate.toml", "--export-json", "r.json"]),
-        dir.path(),
-    );
+    let o = ctx.run(&["check", "gate.toml", "--export-json", "r.json"]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
-    let r = json(&std::fs::read(dir.path().join("r.json")).unwrap());
+    let r = json(&std::fs::read(ctx.path().join("r.json")).unwrap());
     assert_eq!(r["verdict"], "untouched");
     let lo = r["comparisons"][0]["ci"][0].as_f64().unwrap();
     assert!(lo < 0.0 && lo > -0.01, "the finite-sample bound: {lo}");
@@ -171,7 +159,7 @@ fn distribution_free_fails_what_zero_moves_on_a_small_collection_cannot_prove() 
 
 #[test]
 fn identical_metric_files_with_critical_slices_of_three_queries_are_untouched() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let mut rows = String::new();
     for i in 0..43 {
         let tag = ["a", "b", "c", "d", "e"][i % 5];
@@ -181,19 +169,15 @@ fn identical_metric_files_with_critical_slices_of_three_queries_are_untouched() 
             0.3 + 0.013 * (i % 11) as f64
         ));
     }
-    write(dir.path(), "b.jsonl", &rows);
-    write(dir.path(), "c.jsonl", &rows);
-    write(
-        dir.path(),
+    ctx.write("b.jsonl", &rows);
+    ctx.write("c.jsonl", &rows);
+    ctx.write(
         "gate.toml",
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 300\n\
          [slices]\nby = [\"topic\"]\ncritical = [\"topic=tiny\"]\nmin-moved = 8\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nslices = \"critical\"\n",
     );
-    let o = run_in(
-        rag_gate().args(["check", "gate.toml", "--format", "json"]),
-        dir.path(),
-    );
+    let o = ctx.run(&["check", "gate.toml", "--format", "json"]);
     assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
     let r = json(o.stdout.as_bytes());
     assert_eq!(r["verdict"], "untouched");
@@ -203,7 +187,7 @@ fn identical_metric_files_with_critical_slices_of_three_queries_are_untouched() 
     );
     // min-moved is accepted and said to decide nothing.
     assert!(
-        support::cli::warnings(&r)
+        support::output::warnings(&r)
             .iter()
             .any(|w| w.contains("min-moved no longer decides")),
         "{r}"
@@ -214,7 +198,7 @@ fn identical_metric_files_with_critical_slices_of_three_queries_are_untouched() 
         .unwrap()
         .iter()
         .any(|e| e["slice"] == "topic=tiny" && e["units"] == 3));
-    assert!(support::cli::warnings(&r)
+    assert!(support::output::warnings(&r)
         .iter()
         .any(|w| w.contains("topic=tiny") && w.contains("accept-blind-spot")));
 }

@@ -6,13 +6,12 @@
 
 use crate::support;
 
-use std::path::Path;
-
 use serde_json::Value;
-use support::cli::{assert_contains, json, rag_gate, run_in, write};
+use support::output::assert_contains;
+use support::{GateFile, TestContext};
 
 /// `n` queries of hit@1 (every third a hit); `moves` set query i's candidate to the other value.
-fn data(dir: &Path, n: usize, moves: &[usize]) {
+fn data(ctx: &TestContext, n: usize, moves: &[usize]) {
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..n {
         let x: f64 = if i % 3 == 0 { 1.0 } else { 0.0 };
@@ -20,8 +19,8 @@ fn data(dir: &Path, n: usize, moves: &[usize]) {
         b.push_str(&format!("{{\"query_id\": \"q{i}\", \"hit@1\": {x}}}\n"));
         c.push_str(&format!("{{\"query_id\": \"q{i}\", \"hit@1\": {y}}}\n"));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
 /// The `hit@1` on `all` comparison of a JSON report.
@@ -35,37 +34,29 @@ fn all(report: &Value) -> &Value {
 }
 
 /// (check's comparison, its max-drop result, compare's comparison) under `guarantee`.
-fn both(dir: &Path, guarantee: &str) -> (Value, Value, Value) {
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
-             [verdict]\nguarantee = \"{guarantee}\"\n[[gate]]\nmetric = \"hit@1\"\nmax-drop = 0.01\n"
-        ),
+fn both(ctx: &TestContext, guarantee: &str) -> (Value, Value, Value) {
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(2000)
+            .table("verdict", &format!("guarantee = \"{guarantee}\""))
+            .gate("hit@1", "max-drop = 0.01"),
     );
-    let o = run_in(
-        rag_gate().args(["check", "gate.toml", "--format", "json"]),
-        dir,
-    );
+    let o = ctx.check_json(&[]);
     assert!(o.code.unwrap() < 2, "{}", o.stderr);
-    let check = json(o.stdout.as_bytes());
-    let o = run_in(
-        rag_gate().args([
-            "compare",
-            "b.jsonl",
-            "c.jsonl",
-            "--resamples",
-            "2000",
-            "--guarantee",
-            guarantee,
-            "--format",
-            "json",
-        ]),
-        dir,
-    );
+    let check = o.json();
+    let o = ctx.run(&[
+        "compare",
+        "b.jsonl",
+        "c.jsonl",
+        "--resamples",
+        "2000",
+        "--guarantee",
+        guarantee,
+        "--format",
+        "json",
+    ]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    let compare = json(o.stdout.as_bytes());
+    let compare = o.json();
     assert_eq!(compare["guarantee"], guarantee);
     let gate = check["gates"][0].clone();
     (all(&check).clone(), gate, all(&compare).clone())
@@ -73,7 +64,7 @@ fn both(dir: &Path, guarantee: &str) -> (Value, Value, Value) {
 
 #[test]
 fn compare_labels_as_check_judges_on_sparse_loss_heavy_samples_and_identical_inputs() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // (n, moved queries): losses (hits lost at i % 3 == 0) outnumber gains, few queries moved.
     let samples: [(usize, &[usize]); 5] = [
         (30, &[0, 3, 1]),
@@ -84,9 +75,9 @@ fn compare_labels_as_check_judges_on_sparse_loss_heavy_samples_and_identical_inp
     ];
     let mut compared = 0;
     for (n, moves) in samples {
-        data(dir.path(), n, moves);
+        data(&ctx, n, moves);
         for g in ["regular", "distribution-free"] {
-            let (c, gate, k) = both(dir.path(), g);
+            let (c, gate, k) = both(&ctx, g);
             let what = format!("n = {n}, moved {moves:?}, {g}");
             assert_eq!(c["label"], k["label"], "{what}: {c} vs {k}");
             // A close call re-runs check's interval with more resamples (compare has no
@@ -114,12 +105,9 @@ fn compare_labels_as_check_judges_on_sparse_loss_heavy_samples_and_identical_inp
 
 #[test]
 fn compare_states_the_resolution_and_says_what_untouched_means() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path(), 30, &[]);
-    let o = run_in(
-        rag_gate().args(["compare", "b.jsonl", "c.jsonl"]),
-        dir.path(),
-    );
+    let ctx = TestContext::new();
+    data(&ctx, 30, &[]);
+    let o = ctx.run(&["compare", "b.jsonl", "c.jsonl"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert_contains(
         &o.stdout,
@@ -135,7 +123,7 @@ fn compare_states_the_resolution_and_says_what_untouched_means() {
 
 #[test]
 fn compare_under_distribution_free_names_a_metric_it_cannot_bound() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let mut b = String::new();
     for i in 0..30 {
         b.push_str(&format!(
@@ -144,20 +132,17 @@ fn compare_under_distribution_free_names_a_metric_it_cannot_bound() {
             100 + i
         ));
     }
-    write(dir.path(), "b.jsonl", &b);
-    write(dir.path(), "c.jsonl", &b);
-    let o = run_in(
-        rag_gate().args([
-            "compare",
-            "b.jsonl",
-            "c.jsonl",
-            "--lower-is-better",
-            "latency_ms",
-            "--guarantee",
-            "distribution-free",
-        ]),
-        dir.path(),
-    );
+    ctx.write("b.jsonl", &b);
+    ctx.write("c.jsonl", &b);
+    let o = ctx.run(&[
+        "compare",
+        "b.jsonl",
+        "c.jsonl",
+        "--lower-is-better",
+        "latency_ms",
+        "--guarantee",
+        "distribution-free",
+    ]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert_contains(
         &o.stdout,

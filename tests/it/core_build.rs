@@ -11,20 +11,16 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use support::cli::{example_gate, isolated, rag_isolated, Out};
+use support::{example_gate, repo, Out, TestContext};
 
 const NO_PARQUET: &str = "built without Parquet support (cargo feature `parquet`)";
 const NO_GITHUB: &str = "built without the GitHub client (cargo feature `github`)";
 const NO_FORGE: &str = "built without the forge clients (cargo feature `github`)";
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn parquet(rel: &str) -> PathBuf {
-    root().join("tests/data/eval/parquet").join(rel)
+    repo("tests/data/eval/parquet").join(rel)
 }
 
 /// A build of the binary and the features it was built with.
@@ -52,14 +48,15 @@ fn builds() -> Vec<Build> {
     all
 }
 
+/// `build` run with `args` from the repository, killed after two minutes.
 fn run(build: &Build, args: &[&std::ffi::OsStr]) -> Out {
-    let timeout = std::time::Duration::from_secs(120);
-    let mut cmd = match &build.bin {
-        None => rag_isolated(timeout),
-        Some(bin) => isolated(assert_cmd::Command::new(bin), timeout),
-    };
-    cmd.current_dir(root()).args(args);
-    cmd.output().unwrap().into()
+    let mut ctx = TestContext::new()
+        .cwd(repo(""))
+        .timeout(std::time::Duration::from_secs(120));
+    if let Some(bin) = &build.bin {
+        ctx = ctx.binary(bin);
+    }
+    ctx.run_os(args)
 }
 
 /// Exit 2, nothing on stdout, `want` in the one error.

@@ -6,12 +6,12 @@
 //! - every `action.yml` input and output is in docs/github.md's tables.
 
 use crate::support;
+use support::TestContext;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use clap::CommandFactory;
-use support::cli::{rag_gate, run_in, write};
 
 fn doc(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
@@ -105,18 +105,13 @@ fn every_flag_of_every_subcommand_is_in_its_flag_table() {
 
 /// `check GATE --dump-config` on a gate file with metric-file inputs (the [eval] keys then
 /// appear as not set).
-fn dump(dir: &Path) -> String {
-    write(dir, "b.jsonl", "{\"query_id\": \"q1\", \"ndcg@10\": 0.5}\n");
-    write(dir, "c.jsonl", "{\"query_id\": \"q1\", \"ndcg@10\": 0.5}\n");
-    write(
-        dir,
-        "gate.toml",
+fn dump(ctx: &TestContext) -> String {
+    ctx.write("b.jsonl", "{\"query_id\": \"q1\", \"ndcg@10\": 0.5}\n");
+    ctx.write("c.jsonl", "{\"query_id\": \"q1\", \"ndcg@10\": 0.5}\n");
+    ctx.write("gate.toml",
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
     );
-    let out = run_in(
-        rag_gate().args(["check", "gate.toml", "--dump-config"]),
-        dir,
-    );
+    let out = ctx.run(&["check", "gate.toml", "--dump-config"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     out.stdout
 }
@@ -142,8 +137,8 @@ fn dump_keys(dump: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_dumped_key_is_in_the_gate_file_docs() {
-    let dir = tempfile::tempdir().unwrap();
-    let keys = dump_keys(&dump(dir.path()));
+    let ctx = TestContext::new();
+    let keys = dump_keys(&dump(&ctx));
     assert!(keys.contains("resamples") && keys.contains("max-k") && keys.contains("corpus"));
     let rows = doc("docs/gate-file.md");
     let rows = table_rows(&rows);
@@ -163,12 +158,9 @@ fn every_dumped_key_is_in_the_gate_file_docs() {
 
 /// The keys the parser accepts in a section, from its error for an unknown key ("expected one
 /// of `a`, `b`" / "expected `a` or `b`").
-fn accepted(dir: &Path, gate: &str) -> Vec<String> {
-    write(dir, "probe.toml", gate);
-    let out = run_in(
-        rag_gate().args(["check", "probe.toml", "--dump-config"]),
-        dir,
-    );
+fn accepted(ctx: &TestContext, gate: &str) -> Vec<String> {
+    ctx.write("probe.toml", gate);
+    let out = ctx.run(&["check", "probe.toml", "--dump-config"]);
     assert_eq!(out.code, Some(2), "{gate}");
     let (_, list) = out
         .stderr
@@ -186,8 +178,8 @@ fn accepted(dir: &Path, gate: &str) -> Vec<String> {
 
 #[test]
 fn every_key_the_parser_accepts_is_in_dump_config() {
-    let dir = tempfile::tempdir().unwrap();
-    let keys = dump_keys(&dump(dir.path()));
+    let ctx = TestContext::new();
+    let keys = dump_keys(&dump(&ctx));
     let inputs = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n";
     let gate = "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n";
     let mut probes = vec![
@@ -212,7 +204,7 @@ fn every_key_the_parser_accepts_is_in_dump_config() {
     let mut missing = Vec::new();
     let mut all = BTreeSet::new();
     for p in &probes {
-        for k in accepted(dir.path(), p) {
+        for k in accepted(&ctx, p) {
             if !keys.contains(&k) {
                 missing.push(k.clone());
             }
@@ -265,7 +257,7 @@ fn every_action_input_and_output_is_in_the_github_docs() {
 
 #[test]
 fn help_texts_say_what_each_command_does() {
-    let help = |cmd: &str| run_in(rag_gate().args([cmd, "--help"]), Path::new(".")).stdout;
+    let help = |cmd: &str| TestContext::new().run(&[cmd, "--help"]).stdout;
     assert!(help("eval").contains("judged@k"), "{}", help("eval"));
     let aa = help("aa");
     assert!(!aa.contains("a gate failed"), "{aa}");

@@ -3,28 +3,18 @@
 //! unsorted runs, CRLF/BOM, ann-recall) and `-o` output.
 
 use crate::support;
+use support::{Out, TestContext};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use predicates::str::contains;
-use support::cli::{json_exit, rag_gate};
 
-struct Files(tempfile::TempDir);
-
-impl Files {
-    fn new() -> Self {
-        Files(tempfile::tempdir().unwrap())
-    }
-    fn put(&self, name: &str, content: &str) -> PathBuf {
-        let p = self.0.path().join(name);
-        std::fs::write(&p, content).unwrap();
-        p
-    }
-}
-
+/// `rag-gate eval` of `run` against `qrels` (files of one folder, named relative to it, as the
+/// messages name them), run from that folder.
 fn eval(qrels: &Path, run: &Path, metrics: &str, extra: &[&str]) -> assert_cmd::assert::Assert {
-    rag_gate()
-        .current_dir(qrels.parent().unwrap())
+    TestContext::new()
+        .cwd(qrels.parent().unwrap())
+        .command()
         .args(["eval", "--metrics", metrics, "--qrels"])
         .arg(qrels.file_name().unwrap())
         .arg("--run")
@@ -41,8 +31,8 @@ const QRELS: &str = "q1 0 D1 1\nq1 0 D2 2\nq1 0 D3 0\nq2 0 D4 1\n";
 
 #[test]
 fn bad_input_exits_2_naming_file_line_and_expectation() {
-    let f = Files::new();
-    let q = f.put("q.txt", QRELS);
+    let f = TestContext::new();
+    let q = f.write("q.txt", QRELS);
     let cases: &[(&str, &str, &str)] = &[
         ("r1.txt", "q1 Q0 D1 1 0.5 t\nq1 Q0 D2 2 0.4\n", "r1.txt:2: expected 6 fields `qid Q0 docid rank score tag`, found 5"),
         ("r2.txt", "q1 Q0 D1 1 high t\n", "r2.txt:1: expected a number score in field 5, found \"high\""),
@@ -57,10 +47,10 @@ fn bad_input_exits_2_naming_file_line_and_expectation() {
         ("r11.jsonl", "\r\n\n", "r11.jsonl: empty run file"),
     ];
     for (name, content, msg) in cases {
-        let r = f.put(name, content);
+        let r = f.write(name, content);
         eval(&q, &r, "ndcg@10", &[]).code(2).stderr(contains(*msg));
     }
-    let r = f.put("ok.txt", "q1 Q0 D1 1 0.5 t\n");
+    let r = f.write("ok.txt", "q1 Q0 D1 1 0.5 t\n");
     for (content, msg) in [
         (
             "q1 0 D1\n",
@@ -77,7 +67,7 @@ fn bad_input_exits_2_naming_file_line_and_expectation() {
         ("", "bad.txt: empty qrels file"),
         ("\n \n", "bad.txt: empty qrels file"),
     ] {
-        let bad = f.put("bad.txt", content);
+        let bad = f.write("bad.txt", content);
         eval(&bad, &r, "ndcg@10", &[]).code(2).stderr(contains(msg));
     }
     eval(&q, &r, "ndcg", &["--rel-level", "0"]).code(2);
@@ -87,17 +77,17 @@ fn bad_input_exits_2_naming_file_line_and_expectation() {
     eval(&q, &r, "ann-recall@10", &[])
         .code(2)
         .stderr(contains("needs --exact-run"));
-    eval(&q, &f.0.path().join("nope.txt"), "map", &[])
+    eval(&q, &f.path().join("nope.txt"), "map", &[])
         .code(2)
         .stderr(contains("nope.txt: opening"));
 }
 
 #[test]
 fn ties_break_by_docid_descending_and_order_flag_overrides() {
-    let f = Files::new();
-    let q = f.put("q.txt", "q1 0 A 1\n");
+    let f = TestContext::new();
+    let q = f.write("q.txt", "q1 0 A 1\n");
     // Equal scores: trec_eval puts B before A (docid descending), ignoring rank and line order.
-    let r = f.put("r.txt", "q1 Q0 A 1 0.5 t\nq1 Q0 B 2 0.5 t\n");
+    let r = f.write("r.txt", "q1 Q0 A 1 0.5 t\nq1 Q0 B 2 0.5 t\n");
     assert_eq!(
         stdout(eval(&q, &r, "mrr", &[])),
         "{\"query_id\":\"q1\",\"mrr\":0.5}\n"
@@ -110,7 +100,7 @@ fn ties_break_by_docid_descending_and_order_flag_overrides() {
         stdout(eval(&q, &r, "mrr", &["--order", "given"])),
         "{\"query_id\":\"q1\",\"mrr\":1.0}\n"
     );
-    let j = f.put("r.jsonl", "{\"query_id\":\"q1\",\"ranked\":[{\"doc_id\":\"A\",\"score\":0.1},{\"doc_id\":\"B\",\"score\":0.9}]}\n");
+    let j = f.write("r.jsonl", "{\"query_id\":\"q1\",\"ranked\":[{\"doc_id\":\"A\",\"score\":0.1},{\"doc_id\":\"B\",\"score\":0.9}]}\n");
     assert_eq!(
         stdout(eval(&q, &j, "mrr", &[])),
         "{\"query_id\":\"q1\",\"mrr\":1.0}\n"
@@ -119,7 +109,7 @@ fn ties_break_by_docid_descending_and_order_flag_overrides() {
         stdout(eval(&q, &j, "mrr", &["--order", "score"])),
         "{\"query_id\":\"q1\",\"mrr\":0.5}\n"
     );
-    let plain = f.put("p.jsonl", "{\"query_id\":\"q1\",\"ranked\":[\"A\"]}\n");
+    let plain = f.write("p.jsonl", "{\"query_id\":\"q1\",\"ranked\":[\"A\"]}\n");
     eval(&q, &plain, "mrr", &["--order", "score"])
         .code(2)
         .stderr(contains("--order score needs scores"));
@@ -127,13 +117,13 @@ fn ties_break_by_docid_descending_and_order_flag_overrides() {
 
 #[test]
 fn unsorted_run_equals_grouped_run() {
-    let f = Files::new();
-    let q = f.put("q.txt", QRELS);
-    let grouped = f.put(
+    let f = TestContext::new();
+    let q = f.write("q.txt", QRELS);
+    let grouped = f.write(
         "g.txt",
         "q1 Q0 D3 1 0.9 t\nq1 Q0 D1 2 0.8 t\nq2 Q0 D4 1 0.7 t\nq2 Q0 D9 2 0.6 t\n",
     );
-    let mixed = f.put(
+    let mixed = f.write(
         "m.txt",
         "q2 Q0 D9 2 0.6 t\nq1 Q0 D1 2 0.8 t\nq2 Q0 D4 1 0.7 t\nq1 Q0 D3 1 0.9 t\n",
     );
@@ -141,7 +131,7 @@ fn unsorted_run_equals_grouped_run() {
     assert_eq!(a, stdout(eval(&q, &mixed, "ndcg@5,map,recall@1", &[])));
     assert!(a.contains("\"query_id\":\"q2\",\"ndcg@5\":1.0"), "{a}");
     // Duplicates are still found when a query's lines are split across the file.
-    let dup = f.put(
+    let dup = f.write(
         "d.txt",
         "q1 Q0 D1 1 0.9 t\nq2 Q0 D4 1 0.7 t\nq1 Q0 D1 2 0.8 t\n",
     );
@@ -152,9 +142,9 @@ fn unsorted_run_equals_grouped_run() {
 
 #[test]
 fn crlf_and_bom_are_tolerated() {
-    let f = Files::new();
-    let q = f.put("q.txt", "\u{feff}q1 0 D1 1\r\nq1 0 D2 1\r\n");
-    let r = f.put("r.txt", "\u{feff}q1 Q0 D1 1 2 t\r\nq1 Q0 D5 2 1 t\r\n");
+    let f = TestContext::new();
+    let q = f.write("q.txt", "\u{feff}q1 0 D1 1\r\nq1 0 D2 1\r\n");
+    let r = f.write("r.txt", "\u{feff}q1 Q0 D1 1 2 t\r\nq1 Q0 D5 2 1 t\r\n");
     assert_eq!(
         stdout(eval(&q, &r, "recall@2", &[])),
         "{\"query_id\":\"q1\",\"recall@2\":0.5}\n"
@@ -163,9 +153,9 @@ fn crlf_and_bom_are_tolerated() {
 
 #[test]
 fn empty_gold_policies_and_run_only_count() {
-    let f = Files::new();
-    let q = f.put("q.txt", "q1 0 D1 1\nq2 0 D2 0\n");
-    let r = f.put("r.txt", "q1 Q0 D1 1 2 t\nq2 Q0 D2 1 2 t\nq9 Q0 D2 1 2 t\n");
+    let f = TestContext::new();
+    let q = f.write("q.txt", "q1 0 D1 1\nq2 0 D2 0\n");
+    let r = f.write("r.txt", "q1 Q0 D1 1 2 t\nq2 Q0 D2 1 2 t\nq9 Q0 D2 1 2 t\n");
     let s: serde_json::Value = serde_json::from_str(&stdout(eval(
         &q,
         &r,
@@ -196,10 +186,10 @@ fn empty_gold_policies_and_run_only_count() {
 
 #[test]
 fn chunk_map_dedupes_before_cutoff_and_corpus_is_enforced() {
-    let f = Files::new();
-    let q = f.put("q.txt", "q1 0 D1 1\nq1 0 D2 1\n");
-    let cm = f.put("chunks.tsv", "c1\tD1\nc2\tD1\nc3\tD2\n");
-    let r = f.put("r.txt", "q1 Q0 c1 1 3 t\nq1 Q0 c2 2 2 t\nq1 Q0 c3 3 1 t\n");
+    let f = TestContext::new();
+    let q = f.write("q.txt", "q1 0 D1 1\nq1 0 D2 1\n");
+    let cm = f.write("chunks.tsv", "c1\tD1\nc2\tD1\nc3\tD2\n");
+    let r = f.write("r.txt", "q1 Q0 c1 1 3 t\nq1 Q0 c2 2 2 t\nq1 Q0 c3 3 1 t\n");
     let out = stdout(eval(&q, &r, "recall@2", &["--chunk-map", "chunks.tsv"]));
     assert_eq!(
         out, "{\"query_id\":\"q1\",\"recall@2\":1.0}\n",
@@ -214,14 +204,14 @@ fn chunk_map_dedupes_before_cutoff_and_corpus_is_enforced() {
         )),
         out
     );
-    let r2 = f.put("r2.txt", "q1 Q0 c1 1 3 t\nq1 Q0 c7 2 2 t\n");
+    let r2 = f.write("r2.txt", "q1 Q0 c1 1 3 t\nq1 Q0 c7 2 2 t\n");
     eval(&q, &r2, "map", &["--chunk-map", "chunks.tsv"])
         .code(2)
         .stderr(contains(
             "r2.txt:2: chunk id \"c7\" is not in the chunk map",
         ));
-    f.put("corpus.txt", "D1\nD2\n");
-    let r3 = f.put("r3.txt", "q1 Q0 D1 1 3 t\nq1 Q0 D8 2 2 t\n");
+    f.write("corpus.txt", "D1\nD2\n");
+    let r3 = f.write("r3.txt", "q1 Q0 D1 1 3 t\nq1 Q0 D8 2 2 t\n");
     eval(&q, &r3, "map", &["--corpus", "corpus.txt"])
         .code(2)
         .stderr(contains(
@@ -231,9 +221,9 @@ fn chunk_map_dedupes_before_cutoff_and_corpus_is_enforced() {
 
 #[test]
 fn output_file_is_written_and_summary_goes_to_stdout() {
-    let f = Files::new();
-    let q = f.put("q.txt", QRELS);
-    let r = f.put("r.txt", "q1 Q0 D2 1 2 t\nq1 Q0 D1 2 1 t\n");
+    let f = TestContext::new();
+    let q = f.write("q.txt", QRELS);
+    let r = f.write("r.txt", "q1 Q0 D2 1 2 t\nq1 Q0 D1 2 1 t\n");
     let a = eval(
         &q,
         &r,
@@ -243,39 +233,38 @@ fn output_file_is_written_and_summary_goes_to_stdout() {
     let s: serde_json::Value = serde_json::from_str(&stdout(a)).unwrap();
     assert_eq!(s["missing_from_run"], serde_json::json!(["q2"]));
     assert_eq!(s["pooled"]["recall@5"], 2.0 / 3.0);
-    let rows = std::fs::read_to_string(f.0.path().join("rows.csv")).unwrap();
+    let rows = f.read("rows.csv");
     assert_eq!(rows, "query_id,ndcg@10,recall@5\nq1,1,1\nq2,0,0\n");
 }
 
 #[test]
 fn ann_recall_against_exact_run() {
-    let f = Files::new();
-    let exact = f.put(
+    let f = TestContext::new();
+    let exact = f.write(
         "exact.txt",
         "q1 Q0 A 1 9 t\nq1 Q0 B 2 8 t\nq1 Q0 C 3 7 t\nq2 Q0 A 1 9 t\n",
     );
-    let ann = f.put(
+    let ann = f.write(
         "ann.txt",
         "q1 Q0 A 1 9 t\nq1 Q0 C 2 8 t\nq1 Q0 X 3 7 t\nq3 Q0 A 1 1 t\n",
     );
-    let s = json_exit(
-        rag_gate().current_dir(f.0.path()).args([
-            "eval",
-            "--metrics",
-            "ann-recall@2,ann-recall@3",
-            "--run",
-            "ann.txt",
-            "--exact-run",
-            "exact.txt",
-            "--summary",
-            "-o",
-            "ann.jsonl",
-        ]),
-        0,
-    );
+    let s = Out::of(f.command().args([
+        "eval",
+        "--metrics",
+        "ann-recall@2,ann-recall@3",
+        "--run",
+        "ann.txt",
+        "--exact-run",
+        "exact.txt",
+        "--summary",
+        "-o",
+        "ann.jsonl",
+    ]))
+    .expect(0)
+    .json();
     assert_eq!(s["run_only_ignored"], 1);
     assert_eq!(s["missing_from_run"], serde_json::json!(["q2"]));
-    let rows = std::fs::read_to_string(f.0.path().join("ann.jsonl")).unwrap();
+    let rows = f.read("ann.jsonl");
     assert_eq!(rows, "{\"query_id\":\"q1\",\"ann-recall@2\":0.5,\"ann-recall@3\":0.6666666666666666}\n{\"query_id\":\"q2\",\"ann-recall@2\":0.0,\"ann-recall@3\":0.0}\n");
     let _ = (exact, ann);
 }
@@ -284,9 +273,9 @@ fn ann_recall_against_exact_run() {
 /// from the raw grades); our default excludes it and lists it.
 #[test]
 fn rel_level_above_every_grade_follows_empty_gold_policy() {
-    let f = Files::new();
-    let q = f.put("q.txt", "q1 0 D1 1\n");
-    let r = f.put("r.txt", "q1 Q0 D1 1 2 t\n");
+    let f = TestContext::new();
+    let q = f.write("q.txt", "q1 0 D1 1\n");
+    let r = f.write("r.txt", "q1 Q0 D1 1 2 t\n");
     let zero = stdout(eval(
         &q,
         &r,
@@ -326,9 +315,9 @@ fn rel_level_above_every_grade_follows_empty_gold_policy() {
 /// with a note saying what it reads like; judged@k is not named.
 #[test]
 fn a_cutoff_deeper_than_the_run_is_noted() {
-    let f = Files::new();
-    let q = f.put("q.txt", QRELS);
-    let r = f.put("r.txt", "q1 Q0 D1 1 2 t\nq1 Q0 D9 2 1 t\nq2 Q0 D4 1 2 t\n");
+    let f = TestContext::new();
+    let q = f.write("q.txt", QRELS);
+    let r = f.write("r.txt", "q1 Q0 D1 1 2 t\nq1 Q0 D9 2 1 t\nq2 Q0 D4 1 2 t\n");
     let out = eval(&q, &r, "recall@1000,recall@2,judged@1000", &[]).success();
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rag_gate::eval::{evaluate, EvalOptions, Format, Metric};
-use support::cli::{code_and_stderr, exit, rag_gate};
+use support::{Out, TestContext};
 
 const METRICS: &str =
     "map,rprec,mrr,p@5,p@10,recall@5,recall@10,recall@100,ndcg@5,ndcg@10,hit@1,hit@5,hit@10";
@@ -77,9 +77,10 @@ fn every_route_equals_the_trec_route() {
 /// `rag-gate eval` prints the same rows for every route of the cacm run.
 #[test]
 fn the_binary_prints_the_same_rows_for_every_route() {
+    let ctx = TestContext::new();
     let eval = |q: &Path, r: &Path| {
-        let out = exit(
-            rag_gate()
+        Out::of(
+            ctx.command()
                 .arg("eval")
                 .arg("--qrels")
                 .arg(q)
@@ -89,9 +90,10 @@ fn the_binary_prints_the_same_rows_for_every_route() {
                 // LlamaIndex qrels list relevant ids only: a query with none cannot be written
                 // there, so every route leaves such queries out to compare the same set.
                 .args(["--empty-gold", "exclude"]),
-            0,
-        );
-        String::from_utf8(out.stdout).unwrap()
+        )
+        .expect(0)
+        .utf8()
+        .stdout
     };
     let trec = data("fixtures/cacm");
     let want = eval(
@@ -108,8 +110,11 @@ fn the_binary_prints_the_same_rows_for_every_route() {
 #[test]
 fn forced_formats_are_checked() {
     let dir = data("formats/cacm");
-    let (code, err) = code_and_stderr(
-        rag_gate()
+    let ctx = TestContext::new();
+    let Out {
+        code, stderr: err, ..
+    } = Out::of(
+        ctx.command()
             .arg("eval")
             .arg("--qrels")
             .arg(dir.join("qrels.json"))
@@ -122,8 +127,10 @@ fn forced_formats_are_checked() {
         err.contains("--run-format beir: beir is a qrels format"),
         "{err}"
     );
-    let (code, err) = code_and_stderr(
-        rag_gate()
+    let Out {
+        code, stderr: err, ..
+    } = Out::of(
+        ctx.command()
             .arg("eval")
             .arg("--qrels")
             .arg(dir.join("qrels.json"))
@@ -150,17 +157,19 @@ fn gzip(data: &[u8]) -> Vec<u8> {
 fn standard_input_and_gzip_without_a_name() {
     let trec = data("fixtures/cacm");
     let run = std::fs::read(trec.join("run.cacm-bm25.txt")).unwrap();
+    let ctx = TestContext::new();
     let eval = |stdin: Vec<u8>| {
-        let out = exit(
-            rag_gate()
+        Out::of(
+            ctx.command()
                 .arg("eval")
                 .arg("--qrels")
                 .arg(trec.join("qrels.cacm.txt"))
                 .args(["--run", "-", "--metrics", "ndcg@10,recall@100"])
                 .write_stdin(stdin),
-            0,
-        );
-        String::from_utf8(out.stdout).unwrap()
+        )
+        .expect(0)
+        .utf8()
+        .stdout
     };
     let plain = eval(run.clone());
     assert!(plain.lines().count() > 20, "{plain}");
@@ -170,7 +179,7 @@ fn standard_input_and_gzip_without_a_name() {
 /// `compare` reads gzip-compressed metric files (`.jsonl.gz` is JSONL).
 #[test]
 fn compare_reads_gzip_metric_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let rows = |shift: f64| -> String {
         (0..40)
             .map(|i| {
@@ -181,10 +190,10 @@ fn compare_reads_gzip_metric_files() {
             })
             .collect()
     };
-    std::fs::write(dir.path().join("b.jsonl.gz"), gzip(rows(0.0).as_bytes())).unwrap();
-    std::fs::write(dir.path().join("c.jsonl"), rows(0.0)).unwrap();
-    let out = exit(
-        rag_gate().current_dir(dir.path()).args([
+    ctx.write("b.jsonl.gz", gzip(rows(0.0).as_bytes()));
+    ctx.write("c.jsonl", rows(0.0));
+    let text = ctx
+        .run(&[
             "compare",
             "b.jsonl.gz",
             "c.jsonl",
@@ -192,10 +201,10 @@ fn compare_reads_gzip_metric_files() {
             "ndcg@10",
             "--resamples",
             "200",
-        ]),
-        0,
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+        ])
+        .expect(0)
+        .utf8()
+        .stdout;
     assert!(text.contains("40"), "{text}");
 }
 
@@ -222,18 +231,20 @@ fn complete_at_k_matches_a_direct_count() {
             .or_default()
             .push((f[4].parse().unwrap(), f[2]));
     }
-    let out = exit(
-        rag_gate()
+    let out = Out::of(
+        TestContext::new()
+            .command()
             .arg("eval")
             .arg("--qrels")
             .arg(dir.join("qrels.cacm.txt"))
             .arg("--run")
             .arg(dir.join("run.cacm-bm25.txt"))
             .args(["--metrics", "complete@10,complete@100"]),
-        0,
-    );
+    )
+    .expect(0)
+    .utf8();
     let mut ones = [0, 0];
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
+    for line in out.stdout.lines() {
         let row: serde_json::Value = serde_json::from_str(line).unwrap();
         let qid = row["query_id"].as_str().unwrap();
         let mut docs = ranked.get(qid).cloned().unwrap_or_default();
@@ -257,11 +268,10 @@ fn complete_at_k_matches_a_direct_count() {
 /// the first such query; `--order score` sorts it and says nothing.
 #[test]
 fn scores_that_disagree_with_the_list_order_are_a_warning() {
-    let dir = tempfile::tempdir().unwrap();
-    let q = support::cli::write(dir.path(), "q.txt", "a 0 D1 1\nb 0 D2 1\nc 0 D3 1\n");
+    let ctx = TestContext::new();
+    let q = ctx.write("q.txt", "a 0 D1 1\nb 0 D2 1\nc 0 D3 1\n");
     let item = |d: &str, s: f64| format!("{{\"doc_id\":\"{d}\",\"score\":{s}}}");
-    let run = support::cli::write(
-        dir.path(),
+    let run = ctx.write(
         "r.jsonl",
         format!(
             "{{\"query_id\":\"a\",\"ranked\":[{},{}]}}\n{{\"query_id\":\"b\",\"ranked\":[{},{}]}}\n{{\"query_id\":\"c\",\"ranked\":[{},{}]}}\n",
@@ -271,8 +281,8 @@ fn scores_that_disagree_with_the_list_order_are_a_warning() {
         ),
     );
     let eval = |extra: &[&str]| {
-        let out = exit(
-            rag_gate()
+        let out = Out::of(
+            ctx.command()
                 .arg("eval")
                 .arg("--qrels")
                 .arg(&q)
@@ -280,12 +290,10 @@ fn scores_that_disagree_with_the_list_order_are_a_warning() {
                 .arg(&run)
                 .args(["--metrics", "mrr"])
                 .args(extra),
-            0,
-        );
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
         )
+        .expect(0)
+        .utf8();
+        (out.stdout, out.stderr)
     };
     let (rows, err) = eval(&[]);
     assert!(

@@ -9,7 +9,7 @@ use crate::support;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use support::cli::{exit, json_exit, rag_gate};
+use support::{Out, TestContext};
 
 const METRICS: &str =
     "ndcg@10,ndcg,p@5,recall@100,map,ap@10,mrr,mrr@10,rprec,hit@1,complete@100,judged@10";
@@ -18,16 +18,20 @@ fn covid(name: &str) -> PathBuf {
     PathBuf::from("tests/data/eval/fixtures/trec-covid-r2").join(name)
 }
 
-fn eval(run: &str, extra: &[&str]) -> assert_cmd::Command {
-    let mut cmd = rag_gate();
-    cmd.arg("eval")
-        .arg("--qrels")
-        .arg(covid("qrels.covid-round2.txt"))
-        .arg("--run")
-        .arg(covid(run))
-        .args(["--metrics", METRICS])
-        .args(extra);
-    cmd
+/// `rag-gate eval` of `run` with `extra`, from the repository (the paths are relative to it).
+fn eval(run: &str, extra: &[&str]) -> Out {
+    Out::of(
+        TestContext::new()
+            .cwd(support::repo(""))
+            .command()
+            .arg("eval")
+            .arg("--qrels")
+            .arg(covid("qrels.covid-round2.txt"))
+            .arg("--run")
+            .arg(covid(run))
+            .args(["--metrics", METRICS])
+            .args(extra),
+    )
 }
 
 /// The reference rows of one run: metric → the TSV's cells.
@@ -47,7 +51,7 @@ fn close(a: &Value, b: &str) -> bool {
 #[test]
 fn covid_ties_equal_the_python_reference() {
     for run in ["run.covidex-sim.txt", "run.covidex-t5.txt"] {
-        let s = json_exit(&mut eval(run, &["--summary"]), 0);
+        let s = eval(run, &["--summary"]).expect(0).json();
         let ties = &s["ties"];
         let rows = reference(run);
         assert_eq!(rows.len(), 12, "{run}");
@@ -78,8 +82,8 @@ fn covid_ties_equal_the_python_reference() {
 
 #[test]
 fn the_note_names_each_metric_that_depends_on_the_tie_rule() {
-    let out = exit(&mut eval("run.covidex-t5.txt", &["--format", "trec"]), 0);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let out = eval("run.covidex-t5.txt", &["--format", "trec"]).expect(0);
+    let err = &out.stderr;
     let notes: Vec<&str> = err
         .lines()
         .filter(|l| l.starts_with("note: ties:"))
@@ -92,7 +96,7 @@ fn the_note_names_each_metric_that_depends_on_the_tie_rule() {
     ));
     assert!(!err.contains("ties: p@5"), "{err}");
     // The rows on stdout are trec_eval -q's, untouched.
-    let rows = String::from_utf8_lossy(&out.stdout);
+    let rows = &out.stdout;
     assert!(
         rows.contains("ndcg_cut_10\tall\t0.6249802081055077\n"),
         "{rows}"
@@ -101,22 +105,20 @@ fn the_note_names_each_metric_that_depends_on_the_tie_rule() {
 
 #[test]
 fn file_order_assesses_no_tie() {
-    let s = json_exit(
-        &mut eval("run.covidex-t5.txt", &["--summary", "--order", "given"]),
-        0,
-    );
+    let s = eval("run.covidex-t5.txt", &["--summary", "--order", "given"])
+        .expect(0)
+        .json();
     assert!(s.get("ties").is_none(), "{s}");
-    let out = exit(&mut eval("run.covidex-t5.txt", &["--order", "given"]), 0);
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("note: ties"));
+    let out = eval("run.covidex-t5.txt", &["--order", "given"]).expect(0);
+    assert!(!out.stderr.contains("note: ties"));
 }
 
 #[test]
 fn condensed_lists_keep_their_ties_and_ranks_tie_on_equal_rank() {
     // -J removes unjudged docs first; the tied groups are renumbered, never out of range.
-    let s = json_exit(
-        &mut eval("run.covidex-t5.txt", &["--summary", "--judged-only"]),
-        0,
-    );
+    let s = eval("run.covidex-t5.txt", &["--summary", "--judged-only"])
+        .expect(0)
+        .json();
     let m = &s["ties"]["metrics"][0];
     let (lo, mean, hi) = (
         m["worst_mean"].as_f64().unwrap(),
@@ -125,9 +127,8 @@ fn condensed_lists_keep_their_ties_and_ranks_tie_on_equal_rank() {
     );
     assert!(lo <= mean && mean <= hi, "{m}");
     // --order rank: the run's ranks are distinct, so no group and nothing depends on ties.
-    let s = json_exit(
-        &mut eval("run.covidex-t5.txt", &["--summary", "--order", "rank"]),
-        0,
-    );
+    let s = eval("run.covidex-t5.txt", &["--summary", "--order", "rank"])
+        .expect(0)
+        .json();
     assert_eq!(s["ties"]["tie_groups"], 0, "{s}");
 }

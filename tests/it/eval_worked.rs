@@ -6,7 +6,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use rag_gate::eval::{evaluate_to_table, EvalOptions};
-use support::cli::{json_exit, rag_gate, write};
+use support::{Out, TestContext};
 
 fn worked(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -91,10 +91,10 @@ fn gold_with_empty_ranking_scores_zero() {
 
 #[test]
 fn only_empty_gold_query_gives_null_means() {
-    let d = tempfile::tempdir().unwrap();
-    let q = write(d.path(), "q.jsonl", "{\"query_id\":\"q4\",\"gold\":[]}\n");
-    let v = json_exit(
-        rag_gate()
+    let ctx = TestContext::new();
+    let q = ctx.write("q.jsonl", "{\"query_id\":\"q4\",\"gold\":[]}\n");
+    let v = Out::of(
+        ctx.command()
             .args([
                 "eval",
                 "--metrics",
@@ -107,8 +107,9 @@ fn only_empty_gold_query_gives_null_means() {
             .arg(&q)
             .arg("--run")
             .arg(worked("run.jsonl")),
-        0,
-    );
+    )
+    .expect(0)
+    .json();
     assert_eq!(v["evaluated"], 0);
     assert_eq!(v["excluded"], serde_json::json!(["q4"]));
     assert_eq!(
@@ -122,29 +123,33 @@ fn only_empty_gold_query_gives_null_means() {
 
 #[test]
 fn worked_example_cli_rows_in_every_format() {
+    let ctx = TestContext::new();
     let run = |fmt: &str| {
-        let out = rag_gate()
-            .args([
-                "eval",
-                "--metrics",
-                "recall@3,mrr@3",
-                "--format",
-                fmt,
-                "--empty-gold",
-                "exclude",
-                "--qrels",
-            ])
-            .arg(worked("qrels.jsonl"))
-            .arg("--run")
-            .arg(worked("run.jsonl"))
-            .assert()
-            .success()
-            .stderr(predicates::str::contains(
-                "excluded (--empty-gold exclude): \"q4\"",
-            ))
-            .get_output()
-            .clone();
-        String::from_utf8(out.stdout).unwrap()
+        let out = Out::of(
+            ctx.command()
+                .args([
+                    "eval",
+                    "--metrics",
+                    "recall@3,mrr@3",
+                    "--format",
+                    fmt,
+                    "--empty-gold",
+                    "exclude",
+                    "--qrels",
+                ])
+                .arg(worked("qrels.jsonl"))
+                .arg("--run")
+                .arg(worked("run.jsonl")),
+        )
+        .expect(0)
+        .utf8();
+        assert!(
+            out.stderr
+                .contains("excluded (--empty-gold exclude): \"q4\""),
+            "{}",
+            out.stderr
+        );
+        out.stdout
     };
     assert_eq!(
         run("jsonl"),

@@ -7,10 +7,9 @@ use crate::support;
 use std::path::Path;
 use std::time::Duration;
 
-use support::cli::write;
 use support::TestContext;
 
-fn dataset(dir: &Path, n: usize, shift: f64) {
+fn dataset(ctx: &TestContext, n: usize, shift: f64) {
     let mut b = String::new();
     let mut c = String::new();
     for i in 0..n {
@@ -24,8 +23,8 @@ fn dataset(dir: &Path, n: usize, shift: f64) {
             v + shift
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
 const GATE: &str = "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 500\n\
@@ -57,7 +56,7 @@ fn snapshot(dir: &Path) -> (Vec<Vec<u8>>, Vec<String>) {
 /// 90 queries by language, checked once with the reports written to `OUTPUTS`.
 fn with_reports() -> TestContext {
     let ctx = TestContext::new();
-    dataset(ctx.path(), 90, 0.01);
+    dataset(&ctx, 90, 0.01);
     ctx.gate(GATE);
     ctx.check(&OUTPUTS).expect(0);
     ctx
@@ -84,7 +83,7 @@ fn bad_input_after_a_report_leaves_it_intact() {
 fn regression_a_failing_export_replaced_the_exports_written_before_it() {
     let ctx = with_reports();
     let before = snapshot(ctx.path());
-    dataset(ctx.path(), 90, -0.2); // a different report (and a failing gate) if it were written
+    dataset(&ctx, 90, -0.2); // a different report (and a failing gate) if it were written
     let out = ctx.check(&[
         "-o",
         "report.txt",
@@ -128,15 +127,14 @@ fn output_path_that_is_a_directory_is_an_error_and_leaves_nothing() {
 #[test]
 fn a_killed_run_leaves_the_old_report_or_the_new_one_never_a_partial_one() {
     let ctx = TestContext::new();
-    dataset(ctx.path(), 3000, 0.01);
+    dataset(&ctx, 3000, 0.01);
     ctx.gate(GATE.replace("resamples = 500", "resamples = 4000"));
     let old = "{\"old\": true}\n";
-    let bin = assert_cmd::cargo::cargo_bin("rag-gate");
     let mut outcomes = Vec::new();
     for delay_ms in [5u64, 40, 120, 300, 900] {
         std::fs::write(ctx.path().join("report.json"), old).unwrap();
-        let mut child = std::process::Command::new(&bin)
-            .current_dir(ctx.path())
+        let mut child = ctx
+            .process()
             .args([
                 "check",
                 "gate.toml",

@@ -6,12 +6,9 @@
 
 use crate::support;
 
-use std::path::Path;
-
 use serde_json::{json, Value};
-use support::cli::write;
 use support::github::*;
-use support::TestContext;
+use support::{GateFile, TestContext};
 use wiremock::matchers::body_string_contains;
 
 const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
@@ -27,18 +24,18 @@ fn rows(drop: f64, spread: f64) -> String {
         .collect()
 }
 
-/// `dir/sub/NAME`: a gate file on b.jsonl and c.jsonl next to it (a passing gate).
-fn gate_at(dir: &Path, sub: &str, name: &str) {
-    std::fs::create_dir_all(dir.join(sub)).unwrap();
-    write(&dir.join(sub), "b.jsonl", rows(0.0, 0.0));
+/// `sub/NAME` in the folder: a gate file on b.jsonl and c.jsonl next to it (a passing gate).
+fn gate_at(ctx: &TestContext, sub: &str, name: &str) {
+    ctx.write(format!("{sub}/b.jsonl"), rows(0.0, 0.0));
     // Every query 0.001 better: moved, so the pass is judged (a no-op on 30 queries is not
     // proven within max-drop 0.05).
-    write(&dir.join(sub), "c.jsonl", rows(-0.001, 0.0005));
-    write(
-        &dir.join(sub),
-        name,
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = 200\n\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+    ctx.write(format!("{sub}/c.jsonl"), rows(-0.001, 0.0005));
+    ctx.write(
+        format!("{sub}/{name}"),
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(200)
+            .gate("ndcg@10", "max-drop = 0.05")
+            .to_string(),
     );
 }
 
@@ -72,7 +69,7 @@ fn bodies(gh: &Gh, verb: &str) -> Vec<String> {
 fn stale_after_error() {
     let gh = Gh::start();
     let d = pull_request(&gh);
-    gate_at(d.path(), "svc", "prod.toml");
+    gate_at(&d, "svc", "prod.toml");
     let k = key("prod", "svc/prod.toml");
     let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
     gh.mount(list(vec![comment(5, &old)]));
@@ -84,7 +81,7 @@ fn stale_after_error() {
     );
     gh.mount(never("POST"));
     // The candidate file breaks: exit 2, and the ✅ of the earlier run is marked stale.
-    write(&d.path().join("svc"), "c.jsonl", "{\"query_id\": \n");
+    d.write("svc/c.jsonl", "{\"query_id\": \n");
     let o = d.check_file("svc/prod.toml", &["--comment"]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
     assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
@@ -113,7 +110,7 @@ fn stale_after_error() {
 fn comment_names_commit() {
     let gh = Gh::start();
     let d = pull_request(&gh);
-    gate_at(d.path(), "svc", "prod.toml");
+    gate_at(&d, "svc", "prod.toml");
     gh.mount(list(vec![]));
     gh.mount(create().respond_with(created(9)).expect(1));
     let o = d.check_file("svc/prod.toml", &["--comment"]);
@@ -126,7 +123,7 @@ fn comment_names_commit() {
 fn duplicate_comments_collapsed() {
     let gh = Gh::start();
     let d = pull_request(&gh);
-    gate_at(d.path(), "svc", "prod.toml");
+    gate_at(&d, "svc", "prod.toml");
     let k = key("prod", "svc/prod.toml");
     let m = |v: &str| format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### {v}\n");
     // Two of our comments with the key (the newer a ✅), and one with the old bare-id marker.
@@ -173,7 +170,7 @@ fn sticky_key_per_gate_path() {
         let (sub, name) = g.split_once('/').unwrap();
         let gh = Gh::start();
         let d = pull_request(&gh);
-        gate_at(d.path(), sub, name);
+        gate_at(&d, sub, name);
         gh.mount(list(vec![]));
         gh.mount(create().respond_with(created(9)).expect(1));
         let o = d.check_file(g, &["--comment"]);
@@ -210,7 +207,7 @@ fn sticky_key_per_gate_path() {
 fn no_baseline_marks_the_comment_not_checked() {
     let gh = Gh::start();
     let d = pull_request(&gh);
-    gate_at(d.path(), "svc", "prod.toml");
+    gate_at(&d, "svc", "prod.toml");
     let gate = d.path().join("svc/prod.toml");
     let text = std::fs::read_to_string(&gate).unwrap();
     std::fs::write(
@@ -223,11 +220,7 @@ fn no_baseline_marks_the_comment_not_checked() {
         "branch": "main", "artifact": "baseline", "merge-base": "a".repeat(40),
         "missing": "no successful run of eval.yml on main for aaaaaaa or any of its 49 older ancestors"
     });
-    write(
-        &d.path().join("svc"),
-        "rag-gate-baseline.json",
-        record.to_string(),
-    );
+    d.write("svc/rag-gate-baseline.json", record.to_string());
     let k = key("prod", "svc/prod.toml");
     let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
     gh.mount(list(vec![comment(5, &old)]));
@@ -283,7 +276,7 @@ fn no_baseline_marks_the_comment_not_checked() {
 fn one_gate_file_named_three_ways_keys_one_comment() {
     let gh = Gh::start();
     let d = pull_request(&gh);
-    gate_at(d.path(), "svc", "prod.toml");
+    gate_at(&d, "svc", "prod.toml");
     let k = key("prod", "svc/prod.toml");
     let old = format!("<!-- rag-gate:v1 id={k} state=aaaa -->\n### ✅ rag-gate pass: all good\n");
     gh.mount(list(vec![comment(5, &old)]));

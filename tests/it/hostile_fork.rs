@@ -8,8 +8,8 @@ use crate::support;
 use std::path::Path;
 use std::time::Duration;
 
-use assert_cmd::Command;
-use support::cli::{assert_input_error, rag_isolated, run_in, write, Out};
+use support::output::assert_input_error;
+use support::Out;
 use support::{GateFile, TestContext};
 
 /// Queries in the comparison; the first `COMPLIANCE` are `risk=compliance` on the trusted side.
@@ -17,10 +17,6 @@ const N: usize = 200;
 const COMPLIANCE: usize = 30;
 /// A hang fails the test instead of hanging CI.
 const TIMEOUT: Duration = Duration::from_secs(60);
-
-fn rag() -> Command {
-    rag_isolated(TIMEOUT)
-}
 
 /// A folder whose runs are killed after [`TIMEOUT`].
 fn context() -> TestContext {
@@ -108,8 +104,7 @@ fn candidate_changes_slice_tag() {
         &["c.jsonl:1: query \"q000\": slice tag \"risk\" is \"low\" here but \"compliance\" in b.jsonl:1"],
     );
     // With a queries file, it is trusted too: a candidate tag it does not give is refused.
-    write(
-        ctx.path(),
+    ctx.write(
         "q.jsonl",
         (0..N)
             .map(|i| format!("{{\"query_id\":\"q{i:03}\"}}\n"))
@@ -121,8 +116,7 @@ fn candidate_changes_slice_tag() {
         "candidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n",
     ));
     ctx.write("b.jsonl", rows(base_value, |_| String::new()));
-    write(
-        ctx.path(),
+    ctx.write(
         "c.jsonl",
         rows(cand_value, |i| {
             if i == 7 {
@@ -164,17 +158,16 @@ fn covid(name: &str) -> std::path::PathBuf {
     Path::new(COVID).join(name)
 }
 
-/// `rag-gate eval` of `run` against `qrels` into `dir/out` (with its sidecar).
-fn eval_to(dir: &Path, qrels: &Path, run: &Path, out: &str) {
-    let o = run_in(
-        rag()
+/// `rag-gate eval` of `run` against `qrels` into `out` in the folder (with its sidecar).
+fn eval_to(ctx: &TestContext, qrels: &Path, run: &Path, out: &str) {
+    let o = Out::of(
+        ctx.command()
             .args(["eval", "--metrics", "ndcg@10", "--qrels"])
             .arg(qrels)
             .arg("--run")
             .arg(run)
             .arg("-o")
             .arg(out),
-        dir,
     );
     assert_eq!(o.code, Some(0), "{}", o.stderr);
 }
@@ -187,9 +180,8 @@ fn protocol_gate() -> GateFile {
 }
 
 /// The baseline's sidecar as JSON, to copy onto the candidate.
-fn baseline_sidecar(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("b.jsonl.protocol.json")).unwrap())
-        .unwrap()
+fn baseline_sidecar(ctx: &TestContext) -> serde_json::Value {
+    serde_json::from_str(&ctx.read("b.jsonl.protocol.json")).unwrap()
 }
 
 fn sha256(bytes: &[u8]) -> String {
@@ -203,18 +195,17 @@ fn sha256(bytes: &[u8]) -> String {
 #[test]
 fn sidecar_hash_dropped() {
     let ctx = context();
-    let dir = ctx.path();
     let qrels = covid("qrels.covid-round2.txt");
-    eval_to(dir, &qrels, &covid("run.covidex-sim.txt"), "b.jsonl");
-    eval_to(dir, &qrels, &covid("run.covidex-t5.txt"), "c.jsonl");
+    eval_to(&ctx, &qrels, &covid("run.covidex-sim.txt"), "b.jsonl");
+    eval_to(&ctx, &qrels, &covid("run.covidex-t5.txt"), "c.jsonl");
     ctx.gate(protocol_gate());
     let o = ctx.check(&["--format", "json"]);
     assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
     assert!(o.stdout.contains("\"status\": \"checked\""), "{}", o.stdout);
     // The baseline's sidecar copied next to the candidate with its rows hash dropped.
-    let mut side = baseline_sidecar(dir);
+    let mut side = baseline_sidecar(&ctx);
     side.as_object_mut().unwrap().remove("rows-sha256");
-    write(dir, "c.jsonl.protocol.json", side.to_string());
+    ctx.write("c.jsonl.protocol.json", side.to_string());
     let o = ctx.check(&[]);
     assert_input_error(
         &o,
@@ -225,9 +216,8 @@ fn sidecar_hash_dropped() {
 #[test]
 fn sidecar_hash_recomputed() {
     let ctx = context();
-    let dir = ctx.path();
     eval_to(
-        dir,
+        &ctx,
         &covid("qrels.covid-round2.txt"),
         &covid("run.covidex-sim.txt"),
         "b.jsonl",
@@ -240,18 +230,18 @@ fn sidecar_hash_recomputed() {
         .filter(|l| l.split_whitespace().next() != Some(&first))
         .map(|l| format!("{l}\n"))
         .collect();
-    write(dir, "other-qrels.txt", other);
+    ctx.write("other-qrels.txt", other);
     eval_to(
-        dir,
-        &dir.join("other-qrels.txt"),
+        &ctx,
+        &ctx.join("other-qrels.txt"),
         &covid("run.covidex-t5.txt"),
         "c.jsonl",
     );
     ctx.gate(protocol_gate());
     // The baseline's sidecar, its rows hash recomputed for the candidate's file.
-    let mut side = baseline_sidecar(dir);
-    side["rows-sha256"] = sha256(&std::fs::read(dir.join("c.jsonl")).unwrap()).into();
-    write(dir, "c.jsonl.protocol.json", side.to_string());
+    let mut side = baseline_sidecar(&ctx);
+    side["rows-sha256"] = sha256(&std::fs::read(ctx.join("c.jsonl")).unwrap()).into();
+    ctx.write("c.jsonl.protocol.json", side.to_string());
     let o = ctx.check(&[]);
     assert_input_error(
         &o,
@@ -297,7 +287,7 @@ fn replicates(ctx: &TestContext, base: &[f64], cand: &[f64]) {
 
 fn warnings(o: &Out) -> Vec<String> {
     let v: serde_json::Value = serde_json::from_str(&o.stdout).expect(&o.stderr);
-    support::cli::warnings(&v)
+    support::output::warnings(&v)
 }
 
 #[test]
@@ -346,14 +336,14 @@ fn candidate_replicates_no_baseline_noise() {
 // ---- ir_metadata limits apply while scanning ----
 
 /// A one-query run under `header` (YAML lines, each written as a `# ` comment).
-fn run_with_header(dir: &Path, header: &[String]) -> Out {
+fn run_with_header(ctx: &TestContext, header: &[String]) -> Out {
     let mut run = String::from("# ir_metadata.start\n");
     for l in header {
         run.push_str(&format!("# {l}\n"));
     }
     run.push_str("# ir_metadata.end\nq1 Q0 d1 1 1 t\n");
-    write(dir, "run.trec", run);
-    write(dir, "qrels.txt", "q1 0 d1 1\n");
+    ctx.write("run.trec", run);
+    ctx.write("qrels.txt", "q1 0 d1 1\n");
     let args = [
         "eval",
         "--qrels",
@@ -363,7 +353,7 @@ fn run_with_header(dir: &Path, header: &[String]) -> Out {
         "--metrics",
         "ndcg@10",
     ];
-    run_in(rag().args(args), dir)
+    Out::of(ctx.command().args(args))
 }
 
 #[test]
@@ -372,25 +362,25 @@ fn ir_metadata_deep_flow() {
     // `[`/`{` is checked line by line as the block is read, before any parsing.
     let ctx = context();
     let deep = format!("tag: {}{}", "[".repeat(100_000), "]".repeat(100_000));
-    let o = run_with_header(ctx.path(), &[deep]);
+    let o = run_with_header(&ctx, &[deep]);
     assert_input_error(
         &o,
         &["run.trec:2: the ir_metadata block opens more than 1024 flow collections (`[` or `{`)"],
     );
     // Spread over lines, and in quotes, the count is the same.
     let lines: Vec<String> = (0..2000).map(|i| format!("k{i}: \"{{[\"")).collect();
-    let o = run_with_header(ctx.path(), &lines);
+    let o = run_with_header(&ctx, &lines);
     assert_input_error(&o, &["run.trec:", "opens more than 1024 flow collections"]);
     // Under the limit the parser's own recursion limit answers, at once.
     let nested = format!("tag: {}{}", "[".repeat(1000), "]".repeat(1000));
-    let o = run_with_header(ctx.path(), &[nested]);
+    let o = run_with_header(&ctx, &[nested]);
     assert_input_error(
         &o,
         &["run.trec:1: ir_metadata block is not valid YAML: recursion limit exceeded"],
     );
     // A real header is read.
     let o = run_with_header(
-        ctx.path(),
+        &ctx,
         &[
             "tag: bm25".into(),
             "method: {retrieval: [{name: bm25}]}".into(),
@@ -403,7 +393,7 @@ fn ir_metadata_deep_flow() {
 fn ir_metadata_huge() {
     let ctx = context();
     let wide: Vec<String> = (0..40_000).map(|i| format!("method_{i}: x")).collect();
-    let o = run_with_header(ctx.path(), &wide);
+    let o = run_with_header(&ctx, &wide);
     assert_input_error(&o, &["run.trec:", "the ir_metadata block is over 256 KiB"]);
     // Reading stops at the limit: the error names a line near 256 KiB, not the end of the block.
     let line: usize = o.stderr["error: run.trec:".len()..]

@@ -7,11 +7,11 @@
 //! the two in step.
 
 use crate::support;
+use support::{Out, TestContext};
 
 use std::path::Path;
 
-use support::cli::{append_to, first_line_cell, missing_in_order, run_in, Out};
-use support::TestContext;
+use support::output::{append_to, first_line_cell, missing_in_order};
 
 const N: usize = 12;
 
@@ -565,9 +565,8 @@ fn cases() -> Vec<Case> {
 }
 
 fn run_case(ctx: &TestContext, c: &Case) -> Out {
-    let dir = ctx.path();
     for (name, content) in &c.files {
-        let p = dir.join(name);
+        let p = ctx.join(name);
         match content {
             Content::Text(t) => std::fs::write(&p, t).unwrap(),
             Content::Bytes(b) => std::fs::write(&p, b).unwrap(),
@@ -580,7 +579,7 @@ fn run_case(ctx: &TestContext, c: &Case) -> Out {
             }
         }
     }
-    run_in(
+    Out::of(
         ctx.command()
             .args(if c.id.starts_with("eval-") {
                 &["eval"][..]
@@ -588,7 +587,6 @@ fn run_case(ctx: &TestContext, c: &Case) -> Out {
                 &["check", "gate.toml"][..]
             })
             .args(c.args),
-        dir,
     )
 }
 
@@ -710,7 +708,7 @@ fn tolerated_inputs_give_the_clean_report() {
             _ => ("b.jsonl", "c.jsonl"),
         };
         let want = reference(&ctx, b, c);
-        std::fs::write(ctx.path().join(file), &content).unwrap();
+        ctx.write(file, &content);
         if file == "gate.toml" {
             // the gate file itself is the one under test
         } else {
@@ -766,8 +764,8 @@ fn eval_tolerates_bom_and_crlf() {
     let clean = eval("run.trec", "qrels.trec");
     assert!(!clean.is_empty());
     let odd = |s: String| format!("\u{feff}{}", s.replace('\n', "\r\n"));
-    std::fs::write(ctx.path().join("run2.trec"), odd(trec_run())).unwrap();
-    std::fs::write(ctx.path().join("qrels2.trec"), odd(trec_qrels())).unwrap();
+    ctx.write("run2.trec", odd(trec_run()));
+    ctx.write("qrels2.trec", odd(trec_qrels()));
     assert_eq!(eval("run2.trec", "qrels2.trec"), clean, "eval-bom-crlf");
     assert!(id_in_docs("eval-bom-crlf"));
 }

@@ -11,17 +11,13 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::Duration;
 
-use assert_cmd::Command;
-use support::cli::{assert_contains, assert_input_error, rag_isolated, run_in, write, Out};
+use support::output::{assert_contains, assert_input_error};
+use support::Out;
 use support::{GateFile, TestContext};
 
 const N: usize = 12;
 /// A hang fails the test instead of hanging CI.
 const TIMEOUT: Duration = Duration::from_secs(60);
-
-fn rag() -> Command {
-    rag_isolated(TIMEOUT)
-}
 
 fn ndcg(i: usize, cand: bool) -> f64 {
     ((i * 37) % 10) as f64 / 20.0 + 0.2 + if cand { 0.05 } else { 0.0 }
@@ -99,10 +95,10 @@ fn eval_args(run: &str) -> Vec<String> {
 }
 
 /// `rag-gate eval --run /dev/stdin` with `input` on stdin.
-fn eval_stdin(dir: &Path, input: &str) -> Out {
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
+fn eval_stdin(ctx: &TestContext, input: &str) -> Out {
+    let mut child = ctx
+        .process()
         .args(eval_args("/dev/stdin"))
-        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -137,10 +133,10 @@ fn mkfifo(p: &Path) {
     assert!(ok.success(), "mkfifo {}", p.display());
 }
 
-/// A named FIFO `dir/run.fifo` and a thread that writes `text` into it once rag-gate opens it
+/// A named FIFO `run.fifo` in the folder and a thread that writes `text` into it once rag-gate opens it
 /// (a second open by rag-gate would hang); join it after the run.
-fn run_fifo(dir: &Path, text: String) -> std::thread::JoinHandle<()> {
-    let fifo = dir.join("run.fifo");
+fn run_fifo(ctx: &TestContext, text: String) -> std::thread::JoinHandle<()> {
+    let fifo = ctx.join("run.fifo");
     mkfifo(&fifo);
     std::thread::spawn(move || {
         if let Ok(mut w) = std::fs::OpenOptions::new().write(true).open(&fifo) {
@@ -154,14 +150,14 @@ fn run_comes_back_pipe() {
     let ctx = TestContext::new().timeout(TIMEOUT);
     ctx.write("qrels.txt", QRELS);
     ctx.write("run.txt", GROUPED);
-    let from_file = run_in(rag().args(eval_args("run.txt")), ctx.path());
+    let from_file = Out::of(ctx.command().args(eval_args("run.txt")));
     assert_eq!(from_file.code, Some(0), "{}", from_file.stderr);
     // A grouped run reads the same from a pipe as from a file...
-    let piped = eval_stdin(ctx.path(), GROUPED);
+    let piped = eval_stdin(&ctx, GROUPED);
     assert_eq!(piped.code, Some(0), "{}", piped.stderr);
     assert_eq!(piped.stdout, from_file.stdout);
     // ...and one whose query comes back is refused instead of read short.
-    let o = eval_stdin(ctx.path(), INTERLEAVED);
+    let o = eval_stdin(&ctx, INTERLEAVED);
     assert_input_error(
         &o,
         &[
@@ -175,8 +171,8 @@ fn run_comes_back_pipe() {
 fn run_comes_back_fifo() {
     let ctx = TestContext::new().timeout(TIMEOUT);
     ctx.write("qrels.txt", QRELS);
-    let writer = run_fifo(ctx.path(), INTERLEAVED.to_string());
-    let o = run_in(rag().args(eval_args("run.fifo")), ctx.path());
+    let writer = run_fifo(&ctx, INTERLEAVED.to_string());
+    let o = Out::of(ctx.command().args(eval_args("run.fifo")));
     assert_input_error(
         &o,
         &["run.fifo:3: query \"q1\" comes back after other queries"],
@@ -192,11 +188,11 @@ fn fifo_run_ir_metadata() {
     let ctx = TestContext::new().timeout(TIMEOUT);
     ctx.write("qrels.txt", QRELS);
     let run = format!("# ir_metadata.start\n# tag: bm25\n# ir_metadata.end\n{GROUPED}");
-    let writer = run_fifo(ctx.path(), run);
-    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
+    let writer = run_fifo(&ctx, run);
+    let child = ctx
+        .process()
         .args(eval_args("run.fifo"))
         .args(["-o", "rows.jsonl"])
-        .current_dir(ctx.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -211,7 +207,7 @@ fn fifo_run_ir_metadata() {
         "{}",
         o.stderr
     );
-    let sidecar = std::fs::read_to_string(ctx.path().join("rows.jsonl.protocol.json")).unwrap();
+    let sidecar = ctx.read("rows.jsonl.protocol.json");
     assert!(!sidecar.contains("bm25"), "{sidecar}");
 }
 
@@ -225,13 +221,16 @@ fn piped_run_ir_metadata_check() {
     let run = format!("# ir_metadata.start\n# tag: bm25\n# ir_metadata.end\n{GROUPED}");
     ctx.write("run.trec", &run);
     ctx.gate(
-        "[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"run.trec\" }\n\
-         candidate = { run = \"/dev/stdin\" }\n[slices]\nmin-queries = 1\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+        GateFile::default()
+            .path("qrels", "qrels.txt")
+            .input("baseline", "{ run = \"run.trec\" }")
+            .input("candidate", "{ run = \"/dev/stdin\" }")
+            .table("slices", "min-queries = 1")
+            .gate("ndcg@10", "max-drop = 0.05"),
     );
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("rag-gate"))
+    let mut child = ctx
+        .process()
         .args(["check", "gate.toml"])
-        .current_dir(ctx.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -262,8 +261,8 @@ fn run_comes_back_file() {
     ctx.write("qrels.txt", QRELS);
     ctx.write("a.txt", INTERLEAVED);
     ctx.write("b.txt", GROUPED);
-    let a = run_in(rag().args(eval_args("a.txt")), ctx.path());
-    let b = run_in(rag().args(eval_args("b.txt")), ctx.path());
+    let a = Out::of(ctx.command().args(eval_args("a.txt")));
+    let b = Out::of(ctx.command().args(eval_args("b.txt")));
     assert_eq!((a.code, b.code), (Some(0), Some(0)), "{}", a.stderr);
     assert_eq!(a.stdout, b.stdout);
     assert_contains(&a.stdout, "\"recall@1\":1");
@@ -291,11 +290,7 @@ fn queries_row_matches_nothing() {
 #[test]
 fn queries_row_matches_nothing_intersect() {
     let ctx = clean_comparison();
-    write(
-        ctx.path(),
-        "q.jsonl",
-        &(queries("ko") + "{\"query_id\":\"extra\"}\n"),
-    );
+    ctx.write("q.jsonl", &(queries("ko") + "{\"query_id\":\"extra\"}\n"));
     ctx.gate(by_lang("missing = \"intersect\"", ""));
     let o = ctx.check(&[]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
@@ -446,16 +441,11 @@ fn json_slice_tag_twice() {
 #[test]
 fn qrels_jsonl_doc_twice() {
     let ctx = TestContext::new().timeout(TIMEOUT);
-    write(
-        ctx.path(),
+    ctx.write(
         "qrels.jsonl",
         "{\"query_id\":\"q1\",\"gold\":{\"A\":1,\"A\":0}}\n",
     );
-    write(
-        ctx.path(),
-        "run.jsonl",
-        "{\"query_id\":\"q1\",\"ranked\":[\"A\"]}\n",
-    );
+    ctx.write("run.jsonl", "{\"query_id\":\"q1\",\"ranked\":[\"A\"]}\n");
     let o = ctx.run(&[
         "eval",
         "--run",
@@ -470,38 +460,33 @@ fn qrels_jsonl_doc_twice() {
 
 // ---- ids that cannot round-trip ----
 
-fn eval_jsonl_ids(dir: &Path, id: &str, format: &str) -> Out {
+fn eval_jsonl_ids(ctx: &TestContext, id: &str, format: &str) -> Out {
     let q = json(id);
-    write(
-        dir,
+    ctx.write(
         "qrels.jsonl",
         format!("{{\"query_id\":{q},\"gold\":[\"A\"]}}\n"),
     );
-    write(
-        dir,
+    ctx.write(
         "run.jsonl",
         format!("{{\"query_id\":{q},\"ranked\":[\"A\"]}}\n"),
     );
-    run_in(
-        rag().args([
-            "eval",
-            "--run",
-            "run.jsonl",
-            "--qrels",
-            "qrels.jsonl",
-            "--metrics",
-            "recall@1",
-            "--format",
-            format,
-        ]),
-        dir,
-    )
+    Out::of(ctx.command().args([
+        "eval",
+        "--run",
+        "run.jsonl",
+        "--qrels",
+        "qrels.jsonl",
+        "--metrics",
+        "recall@1",
+        "--format",
+        format,
+    ]))
 }
 
 #[test]
 fn eval_trec_id_all() {
     let ctx = TestContext::new().timeout(TIMEOUT);
-    let o = eval_jsonl_ids(ctx.path(), "all", "trec");
+    let o = eval_jsonl_ids(&ctx, "all", "trec");
     assert_input_error(
         &o,
         &[
@@ -509,23 +494,23 @@ fn eval_trec_id_all() {
             "--format jsonl",
         ],
     );
-    assert_eq!(eval_jsonl_ids(ctx.path(), "all", "jsonl").code, Some(0));
+    assert_eq!(eval_jsonl_ids(&ctx, "all", "jsonl").code, Some(0));
 }
 
 #[test]
 fn eval_trec_id_white_space() {
     let ctx = TestContext::new().timeout(TIMEOUT);
     for id in ["a b", "a\tb", "a\u{a0}b", "a\nb"] {
-        let o = eval_jsonl_ids(ctx.path(), id, "trec");
+        let o = eval_jsonl_ids(&ctx, id, "trec");
         assert_input_error(&o, &["cannot be written with --format trec"]);
     }
-    let o = eval_jsonl_ids(ctx.path(), " q1", "csv");
+    let o = eval_jsonl_ids(&ctx, " q1", "csv");
     assert_input_error(
         &o,
         &["query id \" q1\" cannot be written with --format csv"],
     );
     // What is written reads back: eval's trec output of a plain id is a valid check input.
-    let ok = eval_jsonl_ids(ctx.path(), "q-1", "trec");
+    let ok = eval_jsonl_ids(&ctx, "q-1", "trec");
     assert_eq!(ok.code, Some(0), "{}", ok.stderr);
     assert!(ok.stdout.starts_with("recall_1\tq-1\t1\n"), "{}", ok.stdout);
 }
@@ -562,7 +547,7 @@ fn name_workflow_command() {
     for args in [&[][..], &["--format", "markdown"][..]] {
         let mut cmd = ctx.command();
         cmd.env("GITHUB_ACTIONS", "true");
-        let o = run_in(cmd.arg("check").arg("gate.toml").args(args), ctx.path());
+        let o = Out::of(cmd.arg("check").arg("gate.toml").args(args));
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
         no_smuggled_commands(&o.stdout);
         no_smuggled_commands(&o.stderr);
@@ -583,11 +568,7 @@ fn name_workflow_command() {
 #[test]
 fn name_ansi_escape() {
     let ctx = clean_comparison();
-    write(
-        ctx.path(),
-        "q.jsonl",
-        queries("ko\u{1b}[2J\u{1b}]0;owned\u{7}"),
-    );
+    ctx.write("q.jsonl", queries("ko\u{1b}[2J\u{1b}]0;owned\u{7}"));
     let o = ctx.check(&[]);
     assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
     assert!(
@@ -633,20 +614,17 @@ fn name_10mb_tag() {
 
 // ---- secrets ----
 
-fn publish_env(cmd: &mut Command, api: &str, token: &str) {
+fn publish_env(cmd: &mut assert_cmd::Command, api: &str, token: &str) {
     cmd.env("GITHUB_API_URL", api)
         .env("GITHUB_TOKEN", token)
         .env("GITHUB_REPOSITORY", "octo/repo");
 }
 
-/// `check --comment --pr 7` in `dir`, publishing to `api` with `token`.
+/// `check --comment --pr 7` in the folder, publishing to `api` with `token`.
 fn comment_to(ctx: &TestContext, api: &str, token: &str) -> Out {
     let mut cmd = ctx.command();
     publish_env(&mut cmd, api, token);
-    cmd.args(["check", "gate.toml", "--comment", "--pr", "7"])
-        .output()
-        .unwrap()
-        .into()
+    Out::of(cmd.args(["check", "gate.toml", "--comment", "--pr", "7"]))
 }
 
 #[test]
@@ -691,7 +669,7 @@ fn summary_fifo() {
         mkfifo(&fifo);
         let mut cmd = ctx.command();
         cmd.env(var, &fifo);
-        let o = run_in(cmd.args(["check", "gate.toml"]), ctx.path());
+        let o = Out::of(cmd.args(["check", "gate.toml"]));
         assert_eq!(o.code, clean, "{}", o.stderr);
         assert!(
             o.stderr.contains("not a regular file"),
@@ -702,7 +680,7 @@ fn summary_fifo() {
     // A device is refused the same way.
     let mut cmd = ctx.command();
     cmd.env("GITHUB_OUTPUT", "/dev/null");
-    let o = run_in(cmd.args(["check", "gate.toml"]), ctx.path());
+    let o = Out::of(cmd.args(["check", "gate.toml"]));
     assert_contains(&o.stderr, "not a regular file");
 }
 
@@ -715,7 +693,7 @@ fn event_path_endless() {
         let mut cmd = ctx.command();
         publish_env(&mut cmd, "http://127.0.0.1:9", "tok_abcdefgh");
         cmd.env("GITHUB_EVENT_PATH", event);
-        let o = run_in(cmd.args(["check", "gate.toml", "--comment"]), ctx.path());
+        let o = Out::of(cmd.args(["check", "gate.toml", "--comment"]));
         assert!(matches!(o.code, Some(0 | 1)), "{}", o.stderr);
         assert_contains(&o.stderr, "not a regular file");
     }
@@ -747,8 +725,7 @@ fn crafted_doc_ids() {
         .map(|(r, d)| format!("q1 Q0 {d} {} {} t\n", r + 1, 1e6 - r as f64))
         .collect();
     ctx.write("run.txt", &run_text);
-    write(
-        ctx.path(),
+    ctx.write(
         "qrels.txt",
         format!("q1 0 {} 1\nq1 0 {} 1\n", ids[0], ids[19_999]),
     );
@@ -767,8 +744,7 @@ fn crafted_doc_ids() {
         "{\"query_id\":\"q1\",\"recall@1\":0.5,\"recall@20000\":1.0}\n"
     );
     // A doc twice among them is still found.
-    write(
-        ctx.path(),
+    ctx.write(
         "run.txt",
         &(run_text + &format!("q1 Q0 {} 20001 0 t\n", ids[777])),
     );
@@ -802,12 +778,15 @@ fn many_critical_slices() {
     ctx.write("b.jsonl", rows(false));
     ctx.write("c.jsonl", rows(true));
     let critical: Vec<String> = (0..n).map(|i| json(&format!("t=v{i}"))).collect();
-    let g = format!(
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 40\n\
-         [slices]\ncritical = [{}]\nmin-queries = 1\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.4\nslices = \"critical\"\n",
-        critical.join(", ")
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(40)
+            .table(
+                "slices",
+                &format!("critical = [{}]\nmin-queries = 1", critical.join(", ")),
+            )
+            .gate("ndcg@10", "max-drop = 0.4\nslices = \"critical\""),
     );
-    ctx.gate(&g);
     let r = report(&ctx, &[]);
     assert_eq!(r["gates"].as_array().unwrap().len(), n + 1);
 }

@@ -8,25 +8,31 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use support::cli::{assert_input_error, rag_isolated, run_in, Out};
+use support::output::assert_input_error;
+use support::{GateFile, Out, TestContext};
 
 fn types() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/eval/parquet/types")
 }
 
+/// Runs from the fixtures' folder (the messages name the files as the tests give them), killed
+/// after a minute.
+fn in_types() -> TestContext {
+    TestContext::new()
+        .cwd(types())
+        .timeout(Duration::from_secs(60))
+}
+
 fn eval(run: &str, metrics: &str) -> Out {
-    run_in(
-        rag_isolated(Duration::from_secs(60)).args([
-            "eval",
-            "--qrels",
-            "qrels.trec",
-            "--run",
-            run,
-            "--metrics",
-            metrics,
-        ]),
-        &types(),
-    )
+    in_types().run(&[
+        "eval",
+        "--qrels",
+        "qrels.trec",
+        "--run",
+        run,
+        "--metrics",
+        metrics,
+    ])
 }
 
 /// `parquet-unsigned`: uint32 query ids 4,000,000,000 and up, uint64 doc ids from 2^63, a uint32
@@ -50,20 +56,17 @@ fn parquet_unsigned_columns_are_read_as_unsigned() {
     );
     assert!(!parquet.stdout.contains('-'), "{}", parquet.stdout);
     // Ordered by rank (uint16) instead of score: the same numbers.
-    let by_rank = run_in(
-        rag_isolated(Duration::from_secs(60)).args([
-            "eval",
-            "--qrels",
-            "qrels.trec",
-            "--run",
-            "unsigned.parquet",
-            "--metrics",
-            metrics,
-            "--order",
-            "rank",
-        ]),
-        &types(),
-    );
+    let by_rank = in_types().run(&[
+        "eval",
+        "--qrels",
+        "qrels.trec",
+        "--run",
+        "unsigned.parquet",
+        "--metrics",
+        metrics,
+        "--order",
+        "rank",
+    ]);
     assert_eq!(by_rank.code, Some(0), "{}", by_rank.stderr);
     assert_eq!(by_rank.stdout, trec.stdout);
 }
@@ -95,20 +98,17 @@ fn parquet_types_that_are_not_numbers_are_refused_by_name() {
         &o,
         &["column \"rank\" (the rank) holds unsigned 64-bit integer values; expected integer"],
     );
-    let o = run_in(
-        rag_isolated(Duration::from_secs(60)).args([
-            "eval",
-            "--qrels",
-            "qrels.trec",
-            "--run",
-            "rank_uint64.parquet",
-            "--metrics",
-            "p@1",
-            "--order",
-            "rank",
-        ]),
-        &types(),
-    );
+    let o = in_types().run(&[
+        "eval",
+        "--qrels",
+        "qrels.trec",
+        "--run",
+        "rank_uint64.parquet",
+        "--metrics",
+        "p@1",
+        "--order",
+        "rank",
+    ]);
     assert_input_error(
         &o,
         &["column \"rank\" (the rank) holds unsigned 64-bit integer values; expected integer"],
@@ -146,22 +146,10 @@ fn a_repeated_id_stops_the_parquet_read_at_once() {
         ],
     );
     assert!(!o.stderr.contains("decompression bomb"), "{}", o.stderr);
-    let d = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        types().join("table_repeated_id.parquet"),
-        d.path().join("t.parquet"),
-    )
-    .unwrap();
-    support::cli::write(
-        d.path(),
-        "gate.toml",
-        "[inputs]\nbaseline = \"t.parquet\"\ncandidate = \"t.parquet\"\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
-    );
-    let o = run_in(
-        rag_isolated(Duration::from_secs(60)).args(["check", "gate.toml"]),
-        d.path(),
-    );
+    let ctx = TestContext::new().timeout(Duration::from_secs(60));
+    ctx.copy(types().join("table_repeated_id.parquet"), "t.parquet");
+    ctx.gate(GateFile::new("t.parquet", "t.parquet").gate("ndcg@10", "max-drop = 0.05"));
+    let o = ctx.check(&[]);
     assert_input_error(
         &o,
         &[r#"t.parquet: row 2: duplicate query id "q1" (first at row 1)"#],

@@ -1,9 +1,9 @@
 //! One test per bug found with hostile inputs, named after what broke (through the library).
 
 use crate::support;
+use support::{GateFile, Out, TestContext};
 
 use rag_gate::load::{load_metrics, parse_metrics_bytes, Format};
-use support::cli::{exit, rag_gate, write};
 
 fn err(text: &str, shown: &str, format: Format) -> String {
     parse_metrics_bytes(text.as_bytes().to_vec(), shown, Some(format), "query_id")
@@ -169,24 +169,19 @@ fn regression_a_metric_missing_on_the_last_row_panicked() {
     for col in t.metrics.values() {
         assert_eq!(col.len(), t.rows.len());
     }
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
+    let ctx = TestContext::new();
+    ctx.write(
         "b.jsonl",
         "{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"map\":0.5}\n",
     );
-    write(
-        dir.path(),
+    ctx.write(
         "c.jsonl",
         "{\"query_id\":\"q1\",\"ndcg@10\":0.5}\n{\"query_id\":\"q2\",\"ndcg@10\":0.7}\n",
     );
-    let out = exit(
-        rag_gate()
-            .current_dir(dir.path())
-            .args(["compare", "b.jsonl", "c.jsonl", "--metric", "ndcg@10"]),
-        2,
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+    let out = ctx
+        .run(&["compare", "b.jsonl", "c.jsonl", "--metric", "ndcg@10"])
+        .expect(2);
+    let err = out.stderr.as_str();
     assert!(
         err.starts_with(
             "error: b.jsonl:2: metric \"ndcg@10\" is missing for 1 query: \"q2\" (line 2)"
@@ -199,36 +194,37 @@ fn regression_a_metric_missing_on_the_last_row_panicked() {
 /// buffer until memory ran out; a NUL byte in a run line was accepted as part of a doc id.
 #[test]
 fn regression_eval_read_binary_runs_without_end() {
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = write(dir.path(), "qrels.txt", "q1 0 D1 1\n");
-    let run = write(dir.path(), "run.trec", b"q1 Q0 D\x001 1 1.0 t\n");
-    let out = exit(
-        rag_gate()
+    let ctx = TestContext::new();
+    let qrels = ctx.write("qrels.txt", "q1 0 D1 1\n");
+    let run = ctx.write("run.trec", b"q1 Q0 D\x001 1 1.0 t\n");
+    let out = Out::of(
+        ctx.command()
             .args(["eval", "--metrics", "recall@5", "--qrels"])
             .arg(&qrels)
             .arg("--run")
             .arg(&run),
-        2,
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+    )
+    .expect(2);
+    let err = out.stderr.as_str();
     assert!(
         err.contains("run.trec:1: binary data (a NUL byte)"),
         "{err}"
     );
     if std::path::Path::new("/dev/zero").exists() {
-        let out = exit(
-            rag_gate()
+        let out = Out::of(
+            ctx.command()
                 .args(["eval", "--metrics", "recall@5", "--qrels"])
                 .arg(&qrels)
                 .args(["--run", "/dev/zero"])
                 .timeout(std::time::Duration::from_secs(60)),
-            2,
-        );
-        assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/zero"));
+        )
+        .expect(2);
+        assert!(out.stderr.contains("/dev/zero"));
     }
 }
 
-fn small_gate(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
+/// 40 queries, the same on both sides, and their gate file (`extra` before the gate).
+fn small_gate(ctx: &TestContext, extra: &str) -> std::path::PathBuf {
     let mut b = String::new();
     for i in 0..40 {
         b.push_str(&format!(
@@ -236,49 +232,50 @@ fn small_gate(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
             i % 10
         ));
     }
-    write(dir, "b.jsonl", &b);
-    write(dir, "c.jsonl", &b);
-    write(
-        dir,
-        "gate.toml",
-        format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 200\n{extra}[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"),
+    ctx.write("b.jsonl", &b);
+    ctx.write("c.jsonl", &b);
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(200)
+            .raw(extra)
+            .gate("ndcg@10", "max-drop = 0.01"),
     )
 }
 
 /// An unknown key under `[eval]` was accepted silently when no input was a run.
 #[test]
 fn regression_unknown_eval_keys_were_silent_without_run_inputs() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = small_gate(dir.path(), "[eval]\nrel-levle = 2\n");
-    let out = exit(rag_gate().arg("check").arg(&gate), 2);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let ctx = TestContext::new();
+    let gate = small_gate(&ctx, "[eval]\nrel-levle = 2\n");
+    let out = ctx.check_file(&gate, &[]).expect(2);
+    let err = out.stderr.as_str();
     assert!(err.contains("[eval]: unknown field `rel-levle`"), "{err}");
 }
 
 /// `-o` naming one of the inputs overwrote that input with the report.
 #[test]
 fn regression_output_over_an_input_overwrote_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = small_gate(dir.path(), "");
-    let before = std::fs::read(dir.path().join("b.jsonl")).unwrap();
-    let out = exit(
-        rag_gate()
+    let ctx = TestContext::new();
+    let gate = small_gate(&ctx, "");
+    let before = std::fs::read(ctx.path().join("b.jsonl")).unwrap();
+    let out = Out::of(
+        ctx.command()
             .arg("check")
             .arg(&gate)
             .arg("-o")
-            .arg(dir.path().join("b.jsonl")),
-        2,
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+            .arg(ctx.path().join("b.jsonl")),
+    )
+    .expect(2);
+    let err = out.stderr.as_str();
     assert!(err.contains("refusing to overwrite it"), "{err}");
-    assert_eq!(std::fs::read(dir.path().join("b.jsonl")).unwrap(), before);
+    assert_eq!(std::fs::read(ctx.path().join("b.jsonl")).unwrap(), before);
     // The gate file itself is an input too.
-    exit(
-        rag_gate()
+    Out::of(
+        ctx.command()
             .arg("check")
             .arg(&gate)
             .arg("--export-json")
             .arg(&gate),
-        2,
-    );
+    )
+    .expect(2);
 }

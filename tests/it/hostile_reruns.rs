@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use crate::support::cli::rag_gate;
 use crate::support::github::*;
+use crate::support::{GateFile, TestContext};
 use serde_json::{json, Value};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
@@ -49,7 +49,8 @@ fn listing(blob: &str) -> Value {
 }
 
 struct Repo {
-    dir: tempfile::TempDir,
+    /// The repository's folder; its runs get an empty environment but what each sets.
+    ctx: TestContext,
     gh: Gh,
     comment: std::cell::RefCell<Option<String>>,
     /// The listing `pulls/7/files` answers (None: 404, as on a forge that cannot list it).
@@ -71,14 +72,14 @@ struct Run {
 
 impl Repo {
     fn new(gate: &str) -> Repo {
-        let dir = tempfile::tempdir().unwrap();
+        let ctx = TestContext::new().env_clear();
         let base: String = (0..N)
             .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
             .collect();
-        std::fs::write(dir.path().join("baseline.jsonl"), base).unwrap();
-        std::fs::write(dir.path().join("gate.toml"), gate).unwrap();
+        ctx.write("baseline.jsonl", base);
+        ctx.gate(gate);
         Repo {
-            dir,
+            ctx,
             gh: Gh::start(),
             comment: Default::default(),
             files: Default::default(),
@@ -89,8 +90,11 @@ impl Repo {
 
     fn plain() -> Repo {
         Repo::new(
-            "id = \"prod\"\n[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
-             [bootstrap]\nresamples = 2000\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
+            &GateFile::new("baseline.jsonl", "candidate.jsonl")
+                .id("prod")
+                .resamples(2000)
+                .gate("ndcg@10", "max-drop = 0.02")
+                .to_string(),
         )
     }
 
@@ -117,8 +121,8 @@ impl Repo {
     }
 
     /// `check --comment` on head `sha` (one character, repeated), CI run `run`/`attempt`.
-    fn check(&self, sha: char, (run, attempt): (u32, u32), cand: &str, key: Option<&str>) -> Run {
-        std::fs::write(self.dir.path().join("candidate.jsonl"), cand).unwrap();
+    fn pr_run(&self, sha: char, (run, attempt): (u32, u32), cand: &str, key: Option<&str>) -> Run {
+        std::fs::write(self.ctx.path().join("candidate.jsonl"), cand).unwrap();
         self.serve();
         if let Some(finished) = &*self.runs.borrow() {
             let me = json!({
@@ -142,13 +146,12 @@ impl Repo {
                     )),
             );
         }
-        let event = self.dir.path().join("event.json");
+        let event = self.ctx.path().join("event.json");
         let head = sha.to_string().repeat(40);
         let payload = json!({ "pull_request": { "number": 7, "head": { "sha": head } } });
         std::fs::write(&event, payload.to_string()).unwrap();
-        let mut cmd = rag_gate();
-        cmd.env_clear()
-            .env("GITHUB_ACTIONS", "true")
+        let mut cmd = self.ctx.command();
+        cmd.env("GITHUB_ACTIONS", "true")
             .env("GITHUB_TOKEN", TOKEN)
             .env("GITHUB_REPOSITORY", "octo/repo")
             .env("GITHUB_API_URL", self.gh.server.uri())
@@ -160,9 +163,9 @@ impl Repo {
         }
         let out = cmd
             .arg("check")
-            .arg(self.dir.path().join("gate.toml"))
+            .arg(self.ctx.path().join("gate.toml"))
             .args(["--comment", "--export-json"])
-            .arg(self.dir.path().join("report.json"))
+            .arg(self.ctx.path().join("report.json"))
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -179,7 +182,7 @@ impl Repo {
         }
         Run {
             code: out.status.code().unwrap(),
-            report: std::fs::read(self.dir.path().join("report.json"))
+            report: std::fs::read(self.ctx.path().join("report.json"))
                 .map(|b| serde_json::from_slice(&b).unwrap())
                 .unwrap_or_else(|e| panic!("{e}: {stderr}")),
             created: requests
@@ -224,15 +227,18 @@ fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate() {
     let repo = Repo::plain();
     *repo.files.borrow_mut() = Some(listing("b10b1"));
     // The change really costs about 0.04: two attempts on commit a say so.
-    let one = repo.check('a', (1, 1), &candidate(-0.04, 11), None);
+    let one = repo.pr_run('a', (1, 1), &candidate(-0.04, 11), None);
     assert_eq!(one.code, 1, "{}", one.stderr);
-    let two = repo.check('a', (1, 2), &candidate(-0.04, 12), None);
+    let two = repo.pr_run('a', (1, 2), &candidate(-0.04, 12), None);
     assert_eq!(two.code, 1);
     // The lucky results alone pass (another pull request, nothing pooled).
     let alone = Repo::plain();
-    assert_eq!(alone.check('a', (1, 1), &candidate(0.01, 13), None).code, 0);
+    assert_eq!(
+        alone.pr_run('a', (1, 1), &candidate(0.01, 13), None).code,
+        0
+    );
     // `git commit --allow-empty`: a new head SHA, the same change: attempt 3, pooled, fails.
-    let empty = repo.check('b', (2, 1), &candidate(0.01, 13), None);
+    let empty = repo.pr_run('b', (2, 1), &candidate(0.01, 13), None);
     assert_eq!(empty.code, 1, "{}", empty.stderr);
     assert_eq!(empty.report["attempts"]["attempt"], 3);
     assert_eq!(empty.report["attempts"]["runs"], 3);
@@ -241,12 +247,12 @@ fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate() {
         ["fail pooled", "fail pooled"]
     );
     // An amend and a rebase onto a main that moved elsewhere: the same files, the same blobs.
-    let amend = repo.check('c', (3, 1), &candidate(-0.035, 14), None);
+    let amend = repo.pr_run('c', (3, 1), &candidate(-0.035, 14), None);
     assert_eq!(
         (amend.code, amend.report["attempts"]["attempt"].clone()),
         (1, json!(4))
     );
-    let rebase = repo.check('d', (4, 1), &candidate(-0.035, 15), None);
+    let rebase = repo.pr_run('d', (4, 1), &candidate(-0.035, 15), None);
     assert_eq!(
         (rebase.code, rebase.report["attempts"]["attempt"].clone()),
         (1, json!(5))
@@ -254,7 +260,7 @@ fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate() {
     assert_eq!(rebase.report["attempts"]["runs"], 5);
     // A real edit of the retriever: another change, judged on its own.
     *repo.files.borrow_mut() = Some(listing("e0e0e"));
-    let edit = repo.check('e', (5, 1), &candidate(0.01, 13), None);
+    let edit = repo.pr_run('e', (5, 1), &candidate(0.01, 13), None);
     assert!(
         edit.report.get("attempts").is_none(),
         "{}",
@@ -263,7 +269,7 @@ fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate() {
     assert_eq!(edit.code, 0, "{}", edit.stderr);
     // Without a listing (a forge that refuses it), the run says attempts are per commit.
     *repo.files.borrow_mut() = None;
-    let unlisted = repo.check('f', (6, 1), &candidate(0.01, 13), None);
+    let unlisted = repo.pr_run('f', (6, 1), &candidate(0.01, 13), None);
     assert!(
         warnings(&unlisted.report).contains(
             "attempts are counted per commit: the pull request's changed files could not be listed"
@@ -279,10 +285,10 @@ fn rerun_empty_commit_amend_and_rebase_are_attempts_of_one_candidate() {
 fn rerun_fail_to_pass_of_one_change_is_flagged_whatever_the_move() {
     let repo = Repo::plain();
     *repo.files.borrow_mut() = Some(listing("f1f1f"));
-    let one = repo.check('a', (1, 1), &candidate(-0.0185, 61), None);
+    let one = repo.pr_run('a', (1, 1), &candidate(-0.0185, 61), None);
     assert_eq!(one.code, 1, "{}", one.report["gates"]);
     // An empty commit; the pooled estimate moves well within the noise, and passes.
-    let two = repo.check('b', (2, 1), &candidate(-0.005, 62), None);
+    let two = repo.pr_run('b', (2, 1), &candidate(-0.005, 62), None);
     assert_eq!(two.code, 0, "{}", two.report["gates"]);
     let w = warnings(&two.report);
     assert!(
@@ -324,7 +330,8 @@ fn fingerprint(dir: &Path) -> Value {
     );
     std::fs::write(&qp, qrels).unwrap();
     std::fs::write(&rp, run).unwrap();
-    let o = rag_gate()
+    let o = TestContext::new()
+        .command()
         .args(["eval", "--metrics", "ndcg@10", "--qrels"])
         .arg(&qp)
         .arg("--run")
@@ -352,23 +359,23 @@ fn rerun_drift_pooled_max_drift_reads_every_attempt() {
                 [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\nmax-drift = 0.02\n";
     let repo = Repo::new(gate);
     *repo.files.borrow_mut() = Some(listing("d1d1d"));
-    let fp = fingerprint(repo.dir.path());
+    let fp = fingerprint(repo.ctx.path());
     let base: String = (0..N)
         .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
         .collect();
     // main is the anchor: no drift spent; the candidate's own change is all the drift.
-    with_sidecar(&repo.dir.path().join("anchor.jsonl"), &base, &fp);
-    with_sidecar(&repo.dir.path().join("baseline.jsonl"), &base, &fp);
+    with_sidecar(&repo.ctx.path().join("anchor.jsonl"), &base, &fp);
+    with_sidecar(&repo.ctx.path().join("baseline.jsonl"), &base, &fp);
     let attempt = |sha, run, shift, stream| {
         let text = candidate(shift, stream);
         let mut s = fp.clone();
         s["rows-sha256"] = rag_gate::protocol::sha256_hex(text.as_bytes()).into();
         std::fs::write(
-            repo.dir.path().join("candidate.jsonl.protocol.json"),
+            repo.ctx.path().join("candidate.jsonl.protocol.json"),
             s.to_string(),
         )
         .unwrap();
-        repo.check(sha, (run, 1), &text, None)
+        repo.pr_run(sha, (run, 1), &text, None)
     };
     let one = attempt('a', 1, -0.04, 11);
     assert_eq!(one.code, 1, "{}", one.stderr);
@@ -377,11 +384,11 @@ fn rerun_drift_pooled_max_drift_reads_every_attempt() {
     // Alone, the lucky third run is within the drift budget.
     let lone = Repo::new(gate);
     for f in ["anchor.jsonl", "baseline.jsonl"] {
-        with_sidecar(&lone.dir.path().join(f), &base, &fp);
+        with_sidecar(&lone.ctx.path().join(f), &base, &fp);
     }
     let text = candidate(0.01, 13);
-    with_sidecar(&lone.dir.path().join("candidate.jsonl"), &text, &fp);
-    let alone = lone.check('a', (1, 1), &text, None);
+    with_sidecar(&lone.ctx.path().join("candidate.jsonl"), &text, &fp);
+    let alone = lone.pr_run('a', (1, 1), &text, None);
     assert_eq!(alone.code, 0, "alone: {}", alone.report["gates"]);
     // As the third attempt: every rule, the drift rule included, reads the three runs.
     let three = attempt('b', 3, 0.01, 13);
@@ -462,7 +469,7 @@ fn rerun_thousand_attempts_keep_the_marker_the_verdict_and_the_count() {
         reference: None,
     };
     *repo.comment.borrow_mut() = Some(body_with(&state, None));
-    let next = repo.check('a', (2000, 1), &candidate(0.02, 7), None);
+    let next = repo.pr_run('a', (2000, 1), &candidate(0.02, 7), None);
     assert_eq!(next.created, 0, "a second comment: {}", next.stderr);
     let a = &next.report["attempts"];
     assert_eq!(a["attempt"], 1001, "{a}");
@@ -494,7 +501,7 @@ fn rerun_thousand_attempts_keep_the_marker_the_verdict_and_the_count() {
     let block = &body[body.find("<!-- rag-gate:state").unwrap()..];
     assert!(block.len() <= BUDGET, "{}", block.len());
     // The next run reads the folded state back and counts on.
-    let after = repo.check('a', (2001, 1), &candidate(0.02, 8), None);
+    let after = repo.pr_run('a', (2001, 1), &candidate(0.02, 8), None);
     assert_eq!(after.created, 0);
     assert_eq!(after.report["attempts"]["attempt"], 1002);
     assert_eq!(after.report["attempts"]["runs"], 1002);
@@ -524,7 +531,7 @@ fn state_values_checked_forged_values_are_never_pooled() {
             reference: None,
         };
         *repo.comment.borrow_mut() = Some(body_with(&state, None));
-        let run = repo.check('a', (2, 1), &candidate(0.0, 4), None);
+        let run = repo.pr_run('a', (2, 1), &candidate(0.0, 4), None);
         let w = warnings(&run.report);
         assert!(
             w.contains("attempt 1 of aaaaaaa: a value read back fails the input checks: metric"),
@@ -544,7 +551,7 @@ fn comment_identity_is_the_path_from_the_checkout_root() {
         "[inputs]\nbaseline = \"baseline.jsonl\"\ncandidate = \"candidate.jsonl\"\n\
          [bootstrap]\nresamples = 200\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
     );
-    let root = repo.dir.path().canonicalize().unwrap();
+    let root = repo.ctx.path().canonicalize().unwrap();
     std::fs::rename(root.join("gate.toml"), root.join("prod.toml")).unwrap();
     std::fs::write(root.join("candidate.jsonl"), candidate(0.0, 5)).unwrap();
     std::fs::create_dir(root.join("sub")).unwrap();
@@ -557,8 +564,9 @@ fn comment_identity_is_the_path_from_the_checkout_root() {
         (root.join("sub"), "../prod.toml"),
     ] {
         repo.serve();
-        let out = rag_gate()
-            .env_clear()
+        let out = repo
+            .ctx
+            .command()
             .env("GITHUB_ACTIONS", "true")
             .env("GITHUB_WORKSPACE", &root)
             .env("GITHUB_TOKEN", TOKEN)
@@ -599,20 +607,20 @@ fn comment_identity_is_the_path_from_the_checkout_root() {
 #[test]
 fn check_many_no_state_is_said_in_the_run() {
     let repo = Repo::plain();
-    let root = repo.dir.path();
+    let root = repo.ctx.path();
     std::fs::write(root.join("candidate.jsonl"), candidate(0.0, 5)).unwrap();
     let second = std::fs::read_to_string(root.join("gate.toml"))
         .unwrap()
         .replace("id = \"prod\"", "id = \"staging\"");
     std::fs::write(root.join("staging.toml"), second).unwrap();
     repo.serve();
-    let out = rag_gate()
-        .env_clear()
+    let out = repo
+        .ctx
+        .command()
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_TOKEN", TOKEN)
         .env("GITHUB_REPOSITORY", "octo/repo")
         .env("GITHUB_API_URL", repo.gh.server.uri())
-        .current_dir(root)
         .args([
             "check",
             "gate.toml",
@@ -639,9 +647,9 @@ fn state_rolled_back_between_attempts_of_a_run_is_reported() {
     let key = Some("s3cret-state-key");
     let repo = Repo::plain();
     *repo.files.borrow_mut() = Some(listing("a0a0a"));
-    repo.check('a', (9, 1), &candidate(-0.04, 11), key);
+    repo.pr_run('a', (9, 1), &candidate(-0.04, 11), key);
     let after_one = repo.body();
-    let two = repo.check('a', (9, 2), &candidate(-0.04, 12), key);
+    let two = repo.pr_run('a', (9, 2), &candidate(-0.04, 12), key);
     assert!(
         !warnings(&two.report).contains("holds no record"),
         "{}",
@@ -649,7 +657,7 @@ fn state_rolled_back_between_attempts_of_a_run_is_reported() {
     );
     // The older signed state pasted back: attempt 2's record is gone.
     *repo.comment.borrow_mut() = Some(after_one);
-    let three = repo.check('a', (9, 3), &candidate(0.01, 13), key);
+    let three = repo.pr_run('a', (9, 3), &candidate(0.01, 13), key);
     assert!(
         warnings(&three.report).contains("this is attempt 3 of CI run 9, but the sticky comment's signed state holds no record of its attempt(s) 2"),
         "{}",
@@ -659,7 +667,7 @@ fn state_rolled_back_between_attempts_of_a_run_is_reported() {
     let body = repo.body();
     *repo.comment.borrow_mut() =
         Some(body[..body.find("<!-- rag-gate:state").unwrap()].to_string());
-    let four = repo.check('a', (9, 4), &candidate(0.01, 14), key);
+    let four = repo.pr_run('a', (9, 4), &candidate(0.01, 14), key);
     assert!(
         warnings(&four.report).contains("holds no record of its attempt(s) 1, 2, 3"),
         "{}",
@@ -677,7 +685,7 @@ fn ledger_merged_pr_comes_from_the_forge() {
          [bootstrap]\nresamples = 200\n[anchor]\nfile = \"anchor.jsonl\"\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\nmax-drift = 0.02\n",
     );
-    let root = repo.dir.path();
+    let root = repo.ctx.path();
     let fp = fingerprint(root);
     let base: String = (0..N)
         .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
@@ -704,13 +712,13 @@ fn ledger_merged_pr_comes_from_the_forge() {
                     ]))),
             );
         }
-        let out = rag_gate()
-            .env_clear()
+        let out = repo
+            .ctx
+            .command()
             .env("GITHUB_TOKEN", TOKEN)
             .env("GITHUB_REPOSITORY", "octo/repo")
             .env("GITHUB_API_URL", repo.gh.server.uri())
             .env("GITHUB_EVENT_PATH", &event)
-            .current_dir(root)
             .args([
                 "ledger",
                 "record",
@@ -761,7 +769,7 @@ fn ledger_merged_mr_comes_from_gitlab() {
          [bootstrap]\nresamples = 200\n[anchor]\nfile = \"anchor.jsonl\"\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.1\nmax-drift = 0.02\n",
     );
-    let root = repo.dir.path();
+    let root = repo.ctx.path();
     let fp = fingerprint(root);
     let base: String = (0..N)
         .map(|i| format!("{{\"query_id\":\"q{i}\",\"ndcg@10\":{}}}\n", baseline(i)))
@@ -782,15 +790,15 @@ fn ledger_merged_mr_comes_from_gitlab() {
                     .respond_with(ResponseTemplate::new(200).set_body_json(a)),
             );
         }
-        let out = rag_gate()
-            .env_clear()
+        let out = repo
+            .ctx
+            .command()
             .env("GITLAB_CI", "true")
             .env("CI_API_V4_URL", format!("{}/api/v4", repo.gh.server.uri()))
             .env("CI_PROJECT_ID", "42")
             .env("CI_COMMIT_SHA", &sha)
             .env("CI_COMMIT_MESSAGE", message)
             .env("GITLAB_TOKEN", TOKEN)
-            .current_dir(root)
             .args([
                 "ledger",
                 "record",
@@ -866,7 +874,7 @@ fn card_repo() -> Repo {
     let repo = Repo::new(CARD_GATE);
     *repo.files.borrow_mut() = Some(listing("c4c4c"));
     std::fs::write(
-        repo.dir.path().join("b.card.json"),
+        repo.ctx.path().join("b.card.json"),
         card(&[12.1, 12.4, 11.9, 12.6, 12.0]),
     )
     .unwrap();
@@ -879,19 +887,19 @@ fn card_repo() -> Repo {
 #[test]
 fn rerun_card_worst_attempt_decides_a_run_level_gate() {
     let repo = card_repo();
-    let root = repo.dir.path();
+    let root = repo.ctx.path();
     // Attempt 1: a slow run card fails the latency gate.
     std::fs::write(root.join("c.card.json"), card(&SLOW)).unwrap();
-    let one = repo.check('a', (1, 1), &candidate(0.0, 21), None);
+    let one = repo.pr_run('a', (1, 1), &candidate(0.0, 21), None);
     assert_eq!(one.code, 1, "{}", one.report["efficiency"]);
     // A re-run of the same change on a quick card: alone it passes (another pull request).
     std::fs::write(root.join("c.card.json"), card(&QUICK)).unwrap();
     let lone = card_repo();
-    std::fs::write(lone.dir.path().join("c.card.json"), card(&QUICK)).unwrap();
-    let alone = lone.check('a', (1, 1), &candidate(0.0, 22), None);
+    std::fs::write(lone.ctx.path().join("c.card.json"), card(&QUICK)).unwrap();
+    let alone = lone.pr_run('a', (1, 1), &candidate(0.0, 22), None);
     assert_eq!(alone.code, 0, "{}", alone.report["efficiency"]);
     // Pooled with attempt 1's card, the worst attempt decides: a fail.
-    let two = repo.check('a', (1, 2), &candidate(0.0, 22), None);
+    let two = repo.pr_run('a', (1, 2), &candidate(0.0, 22), None);
     assert_eq!(two.code, 1, "{}", two.report["efficiency"]);
     let rule = "gate #2 max-increase query-latency-ms: the run cards ([efficiency])";
     let g = &two.report["efficiency"]["gates"][0];
@@ -917,7 +925,7 @@ fn rerun_card_worst_attempt_decides_a_run_level_gate() {
         "{body}"
     );
     // A third attempt, quick again: still the worst of three.
-    let three = repo.check('a', (1, 3), &candidate(0.0, 23), None);
+    let three = repo.pr_run('a', (1, 3), &candidate(0.0, 23), None);
     assert_eq!(three.code, 1);
     assert_eq!(three.report["attempts"]["pooled"][0]["attempts"], 3);
 }
@@ -928,9 +936,9 @@ fn rerun_card_worst_attempt_decides_a_run_level_gate() {
 #[test]
 fn rerun_rule_judged_alone_is_said_and_its_flip_flagged() {
     let repo = card_repo();
-    let root = repo.dir.path();
+    let root = repo.ctx.path();
     std::fs::write(root.join("c.card.json"), card(&SLOW)).unwrap();
-    let one = repo.check('a', (1, 1), &candidate(0.0, 21), None);
+    let one = repo.pr_run('a', (1, 1), &candidate(0.0, 21), None);
     assert_eq!(one.code, 1, "{}", one.report["efficiency"]);
     // The state as an older rag-gate wrote it: no run card kept.
     let scope = "octo/repo#7/prod";
@@ -946,7 +954,7 @@ fn rerun_rule_judged_alone_is_said_and_its_flip_flagged() {
     let kept = rag_gate::publish::state::without(&repo.body()).to_string();
     *repo.comment.borrow_mut() = Some(format!("{kept}{block}"));
     std::fs::write(root.join("c.card.json"), card(&QUICK)).unwrap();
-    let two = repo.check('a', (1, 2), &candidate(0.0, 22), None);
+    let two = repo.pr_run('a', (1, 2), &candidate(0.0, 22), None);
     assert_eq!(two.code, 0, "{}", two.report["gates"]);
     let rule = "gate #2 max-increase query-latency-ms: the run cards ([efficiency])";
     assert_eq!(two.report["attempts"]["runs"], 2);
@@ -997,7 +1005,7 @@ fn bounds_repo(extra: &str) -> Repo {
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
     ));
     *repo.files.borrow_mut() = Some(listing("b0b0b"));
-    let root = repo.dir.path();
+    let root = repo.ctx.path();
     let qrels: String = (0..40)
         .flat_map(|q| (0..4).map(move |j| format!("q{q} 0 d{j} {}\n", u8::from(j < 2))))
         .collect();
@@ -1014,18 +1022,18 @@ fn bounds_repo(extra: &str) -> Repo {
 fn rerun_bounds_pooled_over_every_attempt() {
     let gate = "[judged]\non-unreliable = \"fail\"\n";
     let repo = bounds_repo(gate);
-    let root = repo.dir.path();
+    let root = repo.ctx.path();
     std::fs::write(root.join("candidate.run"), run_with(&["u0"])).unwrap();
-    let one = repo.check('a', (3, 1), "", None);
+    let one = repo.pr_run('a', (3, 1), "", None);
     assert_eq!(one.code, 1, "{}", one.stderr);
     assert_eq!(one.report["gates"][0]["judged"]["unreliable"], true);
     // The re-run alone (another pull request): reliable.
     let lone = bounds_repo(gate);
-    std::fs::write(lone.dir.path().join("candidate.run"), run_with(&[])).unwrap();
-    let alone = lone.check('a', (3, 1), "", None);
+    std::fs::write(lone.ctx.path().join("candidate.run"), run_with(&[])).unwrap();
+    let alone = lone.pr_run('a', (3, 1), "", None);
     assert_eq!(alone.report["gates"][0]["judged"]["unreliable"], false);
     std::fs::write(root.join("candidate.run"), run_with(&[])).unwrap();
-    let two = repo.check('a', (3, 2), "", None);
+    let two = repo.pr_run('a', (3, 2), "", None);
     assert_eq!(two.code, 1, "{}", two.report["gates"]);
     let rule = "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])";
     assert_eq!(two.report["attempts"]["pooled"][0]["rule"], rule);
@@ -1049,7 +1057,7 @@ fn rerun_bounds_pooled_over_every_attempt() {
 fn rerun_min_judged_reads_the_pooled_coverage() {
     let gate = "[judged]\nmin-judged = 0.7\n[verdict]\non-inconclusive = \"fail\"\n";
     let repo = bounds_repo(gate);
-    let root = repo.dir.path();
+    let root = repo.ctx.path();
     // Ten judged documents a query (d0, d1 relevant); main ranks a non-relevant one first.
     let qrels: String = (0..40)
         .flat_map(|q| (0..10).map(move |j| format!("q{q} 0 d{j} {}\n", u8::from(j < 2))))
@@ -1081,7 +1089,7 @@ fn rerun_min_judged_reads_the_pooled_coverage() {
         ranking(&names(&["d0", "d1"], "u", 8)),
     )
     .unwrap();
-    let one = repo.check('a', (4, 1), "", None);
+    let one = repo.pr_run('a', (4, 1), "", None);
     assert_eq!(one.code, 1, "{}", one.report["gates"]);
     let covered = |r: &Value| {
         r["comparisons"][0]["judged"]["candidate_judged"]
@@ -1092,7 +1100,7 @@ fn rerun_min_judged_reads_the_pooled_coverage() {
     // A re-run of the same change that ranks judged documents only: alone, a pass.
     let full: Vec<String> = (0..10).map(|j| format!("d{j}")).collect();
     std::fs::write(root.join("candidate.run"), ranking(&full)).unwrap();
-    let two = repo.check('a', (4, 2), "", None);
+    let two = repo.pr_run('a', (4, 2), "", None);
     assert_eq!(two.code, 1, "{}", two.report["gates"]);
     assert!((covered(&two.report) - (covered(&one.report) + 1.0) / 2.0).abs() < 1e-9);
     let rule = "gate #1 max-drop ndcg@10 on all: its judged bounds ([judged])";
@@ -1134,13 +1142,13 @@ fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
             .unwrap()
             .push(finished(n, c, "octo/repo"))
     };
-    let one = repo.check('a', (1, 1), &candidate(-0.04, 11), key);
+    let one = repo.pr_run('a', (1, 1), &candidate(-0.04, 11), key);
     assert_eq!(one.code, 1);
     assert!(!warnings(&one.report).contains("judged without the request's history"));
     let after_one = repo.body();
     done(1, "failure");
     // An empty commit: run 2, attempt 2 of the change, pooled; nothing went back.
-    let two = repo.check('b', (2, 1), &candidate(-0.04, 12), key);
+    let two = repo.pr_run('b', (2, 1), &candidate(-0.04, 12), key);
     assert_eq!(two.report["attempts"]["attempt"], 2);
     assert!(
         !warnings(&two.report).contains("judged without the request's history"),
@@ -1150,7 +1158,7 @@ fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
     done(2, "failure");
     // Run 1's signed state pasted back before run 3: run 2 finished after it.
     *repo.comment.borrow_mut() = Some(after_one);
-    let three = repo.check('c', (3, 1), &candidate(0.01, 13), key);
+    let three = repo.pr_run('c', (3, 1), &candidate(0.01, 13), key);
     let w = warnings(&three.report);
     assert!(
         w.contains("the sticky comment's signed state was last written by workflow run #1, but workflow run #2 of this request finished after it (this is workflow run #3): the state was replaced by an older one"),
@@ -1166,7 +1174,7 @@ fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
     done(3, "success");
     // The comment deleted before run 4: no state, while runs 1–3 finished.
     *repo.comment.borrow_mut() = None;
-    let four = repo.check('d', (4, 1), &candidate(0.01, 14), key);
+    let four = repo.pr_run('d', (4, 1), &candidate(0.01, 14), key);
     assert!(
         warnings(&four.report).contains("the sticky comment holds no state, but workflow runs #1, #2, #3 of this request finished before this one (workflow run #4): the state or the comment was removed"),
         "{}",
@@ -1181,7 +1189,7 @@ fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
         .unwrap()
         .push(finished(5, "failure", "someone/repo"));
     done(5, "cancelled");
-    let six = repo.check('e', (6, 1), &candidate(0.01, 15), key);
+    let six = repo.pr_run('e', (6, 1), &candidate(0.01, 15), key);
     assert!(
         !warnings(&six.report).contains("judged without the request's history"),
         "{}",
@@ -1189,7 +1197,7 @@ fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
     );
     // A pull_request_target run lists the base branch's runs of every pull request: not counted.
     repo.event.set("pull_request_target");
-    let target = repo.check('f', (8, 1), &candidate(0.01, 16), key);
+    let target = repo.pr_run('f', (8, 1), &candidate(0.01, 16), key);
     assert!(
         warnings(&target.report).contains("could not be checked against the forge's runs (workflow run 8 is a pull_request_target run, not a pull_request one"),
         "{}",
@@ -1198,7 +1206,7 @@ fn state_rolled_back_across_runs_is_reported_and_not_pooled() {
     repo.event.set("pull_request");
     // Without actions: read the check says it could not be made.
     *repo.runs.borrow_mut() = None;
-    let seven = repo.check('f', (7, 1), &candidate(0.01, 16), key);
+    let seven = repo.pr_run('f', (7, 1), &candidate(0.01, 16), key);
     assert!(
         warnings(&seven.report).contains("the sticky comment's signed state could not be checked against the forge's runs (reading workflow run 7: GitHub answered 404"),
         "{}",
@@ -1224,8 +1232,8 @@ impl Lab {
     }
 
     /// `check --comment` in pipeline `pipeline` of the merge request, with the state key.
-    fn check(&self, repo: &Repo, pipeline: u64, cand: &str) -> Value {
-        let root = repo.dir.path();
+    fn mr_run(&self, repo: &Repo, pipeline: u64, cand: &str) -> Value {
+        let root = repo.ctx.path();
         std::fs::write(root.join("candidate.jsonl"), cand).unwrap();
         let gh = &self.gh;
         gh.reset();
@@ -1256,8 +1264,9 @@ impl Lab {
                     .respond_with(ResponseTemplate::new(200).set_body_json(self.note("x"))),
             );
         }
-        let out = rag_gate()
-            .env_clear()
+        let out = repo
+            .ctx
+            .command()
             .env("GITLAB_CI", "true")
             .env("CI_API_V4_URL", format!("{}/api/v4", gh.server.uri()))
             .env("CI_PROJECT_ID", "42")
@@ -1305,14 +1314,14 @@ fn state_rolled_back_on_gitlab_by_pipeline_ids() {
         note: Default::default(),
         pipelines: Default::default(),
     };
-    let one = lab.check(&repo, 801, &candidate(-0.04, 11));
+    let one = lab.mr_run(&repo, 801, &candidate(-0.04, 11));
     assert!(
         !warnings(&one).contains("judged without"),
         "{}",
         warnings(&one)
     );
     let after_one = lab.note.borrow().clone().expect("a note was posted");
-    let two = lab.check(&repo, 805, &candidate(-0.04, 12));
+    let two = lab.mr_run(&repo, 805, &candidate(-0.04, 12));
     assert_eq!(two["attempts"]["attempt"], 2, "{}", warnings(&two));
     assert!(
         !warnings(&two).contains("judged without"),
@@ -1321,7 +1330,7 @@ fn state_rolled_back_on_gitlab_by_pipeline_ids() {
     );
     // Pipeline 801's signed state pasted back before pipeline 809.
     *lab.note.borrow_mut() = Some(after_one);
-    let three = lab.check(&repo, 809, &candidate(0.01, 13));
+    let three = lab.mr_run(&repo, 809, &candidate(0.01, 13));
     assert!(
         warnings(&three).contains("the sticky comment's signed state was last written by pipeline 801, but pipeline 805 of this request finished after it (this is pipeline 809)"),
         "{}",
@@ -1330,7 +1339,7 @@ fn state_rolled_back_on_gitlab_by_pipeline_ids() {
     assert!(three.get("attempts").is_none(), "{}", three["attempts"]);
     // The note removed before pipeline 812.
     *lab.note.borrow_mut() = None;
-    let four = lab.check(&repo, 812, &candidate(0.01, 14));
+    let four = lab.mr_run(&repo, 812, &candidate(0.01, 14));
     assert!(
         warnings(&four).contains("the sticky comment holds no state, but pipelines 801, 805, 809 of this request finished before this one (pipeline 812)"),
         "{}",
@@ -1355,17 +1364,17 @@ fn rerun_judge_corrected_gate_pools_both_parts() {
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
     ));
     *repo.files.borrow_mut() = Some(listing("e1e1e"));
-    let cand = repo.dir.path().join("candidate.run");
+    let cand = repo.ctx.path().join("candidate.run");
     // Attempt 1: the weaker run, which the corrected delta fails.
     std::fs::copy(format!("{runs}/run.covidex-sim.txt"), &cand).unwrap();
-    let one = repo.check('a', (5, 1), "", None);
+    let one = repo.pr_run('a', (5, 1), "", None);
     assert_eq!(one.code, 1, "{}", one.report["gates"]);
     let human = |r: &Value| r["judge"]["deltas"][0]["human"]["delta"].as_f64().unwrap();
     let rule = "gate #1 max-drop ndcg@10 on all: the judge's part of its corrected delta ([judge] gate-on = \"corrected\")";
     assert!(one.report.get("attempts").is_none());
     // A re-run of the same change whose run is main's own: alone it would be untouched.
     std::fs::copy(format!("{runs}/run.covidex-t5.txt"), &cand).unwrap();
-    let two = repo.check('a', (5, 2), "", None);
+    let two = repo.pr_run('a', (5, 2), "", None);
     assert_eq!(two.code, 1, "{}", two.report["gates"]);
     let pooled = &two.report["attempts"]["pooled"];
     assert_eq!(pooled[0]["rule"], rule, "{}", two.report["attempts"]);
@@ -1401,15 +1410,15 @@ fn rerun_quantile_stacked_reads_every_attempt() {
     for statistic in ["median", "p95"] {
         let repo = quantile_repo(statistic);
         *repo.files.borrow_mut() = Some(listing("9a9a9"));
-        let one = repo.check('a', (1, 1), &candidate(-0.04, 71), None);
+        let one = repo.pr_run('a', (1, 1), &candidate(-0.04, 71), None);
         assert_eq!(one.code, 1, "{statistic}: {}", one.report["gates"]);
         assert!(one.report["gates"][0].get("stacked_runs").is_none());
         // The lucky draw alone passes (another pull request, nothing pooled).
         let alone = quantile_repo(statistic);
-        let lone = alone.check('a', (1, 1), &candidate(0.0, 72), None);
+        let lone = alone.pr_run('a', (1, 1), &candidate(0.0, 72), None);
         assert_eq!(lone.code, 0, "{statistic}: {}", lone.report["gates"]);
         // An empty commit of the same change: attempt 2, both runs stacked, still failing.
-        let two = repo.check('b', (2, 1), &candidate(0.0, 72), None);
+        let two = repo.pr_run('b', (2, 1), &candidate(0.0, 72), None);
         assert_eq!(two.code, 1, "{statistic}: {}", two.report["gates"]);
         let gate = &two.report["gates"][0];
         assert_eq!(gate["stacked_runs"], 2, "{gate}");
@@ -1477,7 +1486,7 @@ fn rerun_quantile_past_the_cap_says_what_it_reads() {
     let kept = state.looks[0].attempts.len();
     assert_eq!(kept, MAX_ATTEMPTS);
     *repo.comment.borrow_mut() = Some(body_with(&state, None));
-    let next = repo.check('a', (40, 1), &candidate(0.0, 7), None);
+    let next = repo.pr_run('a', (40, 1), &candidate(0.0, 7), None);
     assert_eq!(next.code, 1, "{}", next.report["gates"]);
     let a = &next.report["attempts"];
     assert_eq!(a["attempt"], 31, "{a}");
@@ -1505,7 +1514,7 @@ fn rerun_level_spent_over_every_trigger() {
     let key = Some("s3cret-state-key");
     let repo = Repo::plain();
     *repo.files.borrow_mut() = Some(listing("5e5e5"));
-    let one = repo.check('a', (1, 1), &candidate(-0.03, 71), key);
+    let one = repo.pr_run('a', (1, 1), &candidate(-0.03, 71), key);
     assert_eq!(one.code, 1, "{}", one.report["gates"]);
     assert!(one.report.get("attempts").is_none());
     // The same change, re-triggered: (head, CI run and attempt); each fails again.
@@ -1518,7 +1527,7 @@ fn rerun_level_spent_over_every_trigger() {
     ];
     for (k, (what, sha, run)) in triggers.into_iter().enumerate() {
         let failed = k as u32 + 1;
-        let r = repo.check(sha, run, &candidate(-0.03, 72 + k as u64), key);
+        let r = repo.pr_run(sha, run, &candidate(-0.03, 72 + k as u64), key);
         let a = &r.report["attempts"];
         assert_eq!(a["attempt"], json!(failed + 1), "{what}: {a}");
         assert_eq!(a["failed_before"], json!(failed), "{what}: {a}");
@@ -1555,7 +1564,7 @@ fn rerun_level_spent_over_every_trigger() {
     let body = repo.body();
     *repo.comment.borrow_mut() =
         Some(body[..body.find("<!-- rag-gate:state").unwrap()].to_string());
-    let lost = repo.check('f', (6, 1), &candidate(-0.03, 80), key);
+    let lost = repo.pr_run('f', (6, 1), &candidate(-0.03, 80), key);
     assert!(
         warnings(&lost.report).contains("each of those runs spends the level as a failing attempt"),
         "{}",
@@ -1574,9 +1583,9 @@ fn rerun_level_spent_over_every_trigger() {
 fn rerun_level_spent_blocks_a_pass_at_the_configured_level() {
     let repo = Repo::plain();
     *repo.files.borrow_mut() = Some(listing("5a5a5"));
-    let one = repo.check('a', (1, 1), &candidate(-0.0185, 61), None);
+    let one = repo.pr_run('a', (1, 1), &candidate(-0.0185, 61), None);
     assert_eq!(one.code, 1, "{}", one.report["gates"]);
-    let two = repo.check('b', (2, 1), &candidate(-0.0155, 62), None);
+    let two = repo.pr_run('b', (2, 1), &candidate(-0.0155, 62), None);
     let ci95 = two.report["comparisons"][0]["ci"][0].as_f64().unwrap();
     let judged = two.report["gates"][0]["value"].as_f64().unwrap();
     assert!(ci95 >= -0.02, "the 95% bound {ci95} passes");

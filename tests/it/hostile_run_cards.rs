@@ -8,7 +8,7 @@ use crate::support;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::cli::Out;
+use support::output::Out;
 use support::{example_with_cards, TestContext};
 
 /// Run cards whose `metrics` are `base` and `cand`, and a gate file on the shipped example's

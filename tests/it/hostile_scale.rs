@@ -8,15 +8,13 @@
 
 use crate::support;
 
-use std::path::Path;
-
 use serde_json::Value;
-use support::cli::{comparison, comparisons, write};
+use support::output::{comparison, comparisons};
 use support::{GateFile, TestContext};
 
 /// `n` queries; `group(i)` names query i's group; `tag(i)` its `s` slice value.
 fn write_data(
-    dir: &Path,
+    ctx: &TestContext,
     n: usize,
     group: impl Fn(usize) -> String,
     tag: impl Fn(usize) -> String,
@@ -36,9 +34,9 @@ fn write_data(
             tag(i)
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
-    write(dir, "q.jsonl", q);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.write("q.jsonl", q);
 }
 
 /// ndcg@10 on the critical slices, `unit`, slices `by`, `extra` in `[slices]`.
@@ -60,12 +58,7 @@ fn run_check(ctx: &TestContext, gate: GateFile) -> (i32, Value) {
 #[test]
 fn one_query_per_group_is_the_query_bootstrap() {
     let ctx = TestContext::new();
-    write_data(
-        ctx.path(),
-        3000,
-        |i| format!("g{i}"),
-        |i| format!("v{}", i % 4),
-    );
+    write_data(&ctx, 3000, |i| format!("g{i}"), |i| format!("v{}", i % 4));
     let (_, by_group) = run_check(&ctx, by_slice("group", "\"s\"", ""));
     let (_, by_query) = run_check(&ctx, by_slice("query", "\"s\"", ""));
     let (cg, cq) = (comparisons(&by_group), comparisons(&by_query));
@@ -81,7 +74,7 @@ fn one_query_per_group_is_the_query_bootstrap() {
 fn one_group_of_all_queries_gives_the_interval_of_one_unit() {
     let ctx = TestContext::new();
     write_data(
-        ctx.path(),
+        &ctx,
         3000,
         |_| "everything".into(),
         |i| format!("v{}", i % 4),
@@ -103,7 +96,7 @@ fn thousands_of_slices_of_one_query_each() {
     // engine is unoptimised in a debug build: about 7 ms per one-query slice).
     let n = 500;
     write_data(
-        ctx.path(),
+        &ctx,
         n,
         |i| format!("g{}", i / 10),
         |i| format!("only-q{i}"),

@@ -6,7 +6,7 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::Out;
+use support::output::Out;
 use support::TestContext;
 
 /// A folder with b.jsonl and c.jsonl (equal), where `HOME` is the folder and `B` is `b.jsonl`.

@@ -9,10 +9,10 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use support::cli::{rag_isolated, run_in, write, Out};
+use support::Out;
 use support::{GateFile, TestContext};
 
 /// A name with a line break into a workflow command, a CR, `::add-mask::`, the legacy form,
@@ -21,8 +21,9 @@ const H: &str = "h\n::error::FORGED\r::add-mask::M ##[add-mask]N\u{1b}[31m\u{202
 /// The same without white space, for fields split on it (TREC runs and qrels).
 const H_WORD: &str = "::add-mask::W##[add-mask]W\u{1b}[2J\u{202e}\u{2066}w";
 
-fn rag() -> assert_cmd::Command {
-    rag_isolated(Duration::from_secs(120))
+/// A folder whose runs are killed after two minutes.
+fn context() -> TestContext {
+    TestContext::new().timeout(Duration::from_secs(120))
 }
 
 fn json_str(s: &str) -> String {
@@ -76,17 +77,17 @@ fn assert_safe(what: &str, text: &str) {
     }
 }
 
-/// Runs `args` in `dir` (optionally as on an Actions runner) and checks stdout, stderr and every
-/// file in `dir` not in `inputs`. Returns the output for further checks.
-fn sweep(dir: &Path, args: &[&str], actions: bool, inputs: &[PathBuf]) -> Out {
-    let mut cmd = rag();
+/// Runs `args` in the folder (optionally as on an Actions runner) and checks stdout, stderr and
+/// every file in the folder not in `inputs`. Returns the output for further checks.
+fn sweep(ctx: &TestContext, args: &[&str], actions: bool, inputs: &[PathBuf]) -> Out {
+    let mut cmd = ctx.command();
     cmd.args(args);
     if actions {
         cmd.env("GITHUB_ACTIONS", "true")
-            .env("GITHUB_STEP_SUMMARY", dir.join("summary.md"))
-            .env("GITHUB_OUTPUT", dir.join("gh-output.txt"));
+            .env("GITHUB_STEP_SUMMARY", ctx.join("summary.md"))
+            .env("GITHUB_OUTPUT", ctx.join("gh-output.txt"));
     }
-    let o = run_in(&mut cmd, dir);
+    let o = Out::of(&mut cmd);
     let what = format!("rag-gate {}", args.join(" "));
     eprintln!(
         "SWEEP {:?} {what} {}",
@@ -102,7 +103,7 @@ fn sweep(dir: &Path, args: &[&str], actions: bool, inputs: &[PathBuf]) -> Out {
     assert!(!o.stderr.contains("panicked"), "{what}: {}", o.stderr);
     assert_safe(&format!("{what}: stdout"), &o.stdout);
     assert_safe(&format!("{what}: stderr"), &o.stderr);
-    for e in std::fs::read_dir(dir).unwrap() {
+    for e in std::fs::read_dir(ctx.path()).unwrap() {
         let p = e.unwrap().path();
         if inputs.contains(&p) || !p.is_file() {
             continue;
@@ -114,8 +115,8 @@ fn sweep(dir: &Path, args: &[&str], actions: bool, inputs: &[PathBuf]) -> Out {
     o
 }
 
-fn inputs_of(dir: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(dir)
+fn inputs_of(ctx: &TestContext) -> Vec<PathBuf> {
+    std::fs::read_dir(ctx.path())
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect()
@@ -157,13 +158,13 @@ fn hostile_gate(inputs: &str, extra: &str) -> GateFile {
         .gates_raw(extra)
 }
 
-fn every_format(dir: &Path) {
-    let inputs = inputs_of(dir);
+fn every_format(ctx: &TestContext) {
+    let inputs = inputs_of(ctx);
     for f in ["text", "markdown", "json"] {
-        sweep(dir, &["check", "gate.toml", "--format", f], false, &inputs);
+        sweep(ctx, &["check", "gate.toml", "--format", f], false, &inputs);
     }
     sweep(
-        dir,
+        ctx,
         &[
             "check",
             "gate.toml",
@@ -179,57 +180,57 @@ fn every_format(dir: &Path) {
         false,
         &inputs,
     );
-    sweep(dir, &["check", "gate.toml"], true, &inputs);
+    sweep(ctx, &["check", "gate.toml"], true, &inputs);
 }
 
 #[test]
 fn check_with_hostile_metric_files_prints_nothing_unsafe() {
-    let d = TestContext::new();
-    write(d.path(), "b.jsonl", metric_rows(0.0, 0.0));
-    write(d.path(), "c.jsonl", metric_rows(0.2, 0.0));
-    d.gate(hostile_gate(
+    let ctx = context();
+    ctx.write("b.jsonl", metric_rows(0.0, 0.0));
+    ctx.write("c.jsonl", metric_rows(0.2, 0.0));
+    ctx.gate(hostile_gate(
         "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
         "",
     ));
-    every_format(d.path());
+    every_format(&ctx);
     // A gate on the hostile metric itself, and [report] metrics naming it.
     let extra = format!("\n[[gate]]\nmetric = {}\nmax-drop = 0.01\n", toml_str(H));
-    d.gate(hostile_gate(
+    ctx.gate(hostile_gate(
         "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
         &extra,
     ));
-    every_format(d.path());
+    every_format(&ctx);
     let extra = format!(
         "\n[[gate]]\nmetric = {}\nmax-drop = 0.01\n",
         toml_str(&format!("{H}@10"))
     );
-    d.gate(hostile_gate(
+    ctx.gate(hostile_gate(
         "baseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"",
         &extra,
     ));
-    every_format(d.path());
+    every_format(&ctx);
 }
 
 #[test]
 fn hostile_file_names_print_nothing_unsafe() {
-    let d = TestContext::new();
+    let ctx = context();
     let name = format!("c{H}.jsonl");
-    write(d.path(), "b.jsonl", metric_rows(0.0, 0.0));
-    write(d.path(), &name, metric_rows(0.2, 0.0));
-    d.gate(hostile_gate(
+    ctx.write("b.jsonl", metric_rows(0.0, 0.0));
+    ctx.write(&name, metric_rows(0.2, 0.0));
+    ctx.gate(hostile_gate(
         &format!("baseline = \"b.jsonl\"\ncandidate = {}", toml_str(&name)),
         "",
     ));
-    every_format(d.path());
+    every_format(&ctx);
     // A missing file named like that.
-    d.gate(hostile_gate(
+    ctx.gate(hostile_gate(
         &format!(
             "baseline = \"b.jsonl\"\ncandidate = {}",
             toml_str(&format!("x{H}"))
         ),
         "",
     ));
-    every_format(d.path());
+    every_format(&ctx);
 }
 
 const AA_TO_NOISE_FILE: [&str; 7] = [
@@ -244,46 +245,41 @@ const AA_TO_NOISE_FILE: [&str; 7] = [
 
 #[test]
 fn replicates_and_aa_print_nothing_unsafe() {
-    let d = TestContext::new();
+    let ctx = context();
     for (n, drop, shift) in [
         ("b0", 0.0, 0.0),
         ("b1", 0.0, 0.01),
         ("c0", 0.2, 0.0),
         ("c1", 0.2, -0.01),
     ] {
-        write(d.path(), &format!("{n}.jsonl"), metric_rows(drop, shift));
+        ctx.write(format!("{n}.jsonl"), metric_rows(drop, shift));
     }
-    d.gate(hostile_gate(
+    ctx.gate(hostile_gate(
         "baseline = [\"b0.jsonl\", \"b1.jsonl\"]\ncandidate = [\"c0.jsonl\", \"c1.jsonl\"]",
         "",
     ));
-    every_format(d.path());
-    let inputs = inputs_of(d.path());
+    every_format(&ctx);
+    let inputs = inputs_of(&ctx);
     for f in ["text", "json"] {
         let args = [
             "aa", "b0.jsonl", "b1.jsonl", "c0.jsonl", "c1.jsonl", "--format", f,
         ];
-        sweep(d.path(), &args, false, &inputs);
+        sweep(&ctx, &args, false, &inputs);
     }
     let args = AA_TO_NOISE_FILE;
-    let o = sweep(d.path(), &args, false, &inputs);
+    let o = sweep(&ctx, &args, false, &inputs);
     assert!(o.code.is_some_and(|c| c < 2), "{}", o.stderr);
     // The sweep removed what it checked; write the noise file again for `[noise] file`.
-    run_in(rag().args(args), d.path());
-    d.gate(hostile_gate(
+    Out::of(ctx.command().args(args));
+    ctx.gate(hostile_gate(
         "baseline = \"b0.jsonl\"\ncandidate = \"c0.jsonl\"",
         "\n[noise]\nfile = \"noise.json\"\n",
     ));
-    every_format(d.path());
-    let inputs = inputs_of(d.path());
-    sweep(
-        d.path(),
-        &["compare", "b0.jsonl", "c0.jsonl"],
-        false,
-        &inputs,
-    );
+    every_format(&ctx);
+    let inputs = inputs_of(&ctx);
+    sweep(&ctx, &["compare", "b0.jsonl", "c0.jsonl"], false, &inputs);
     let hb = ["compare", "b0.jsonl", "c0.jsonl", "--higher-is-better", H];
-    sweep(d.path(), &hb, false, &inputs);
+    sweep(&ctx, &hb, false, &inputs);
 }
 
 /// A TREC run with a hostile ir_metadata header, query and doc ids.
@@ -325,11 +321,11 @@ fn qrels() -> String {
 
 #[test]
 fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe() {
-    let d = TestContext::new();
-    write(d.path(), "b.trec", trec_run(0));
-    write(d.path(), "c.trec", trec_run(3));
-    write(d.path(), "qrels.txt", qrels());
-    d.gate(
+    let ctx = context();
+    ctx.write("b.trec", trec_run(0));
+    ctx.write("c.trec", trec_run(3));
+    ctx.write("qrels.txt", qrels());
+    ctx.gate(
         GateFile::default()
             .input("baseline", "{ run = \"b.trec\" }")
             .input("candidate", "{ run = \"c.trec\" }")
@@ -338,10 +334,10 @@ fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe() {
             .table("slices", "min-queries = 5")
             .gate("ndcg@10", "max-drop = 0.01"),
     );
-    every_format(d.path());
-    let inputs = inputs_of(d.path());
+    every_format(&ctx);
+    let inputs = inputs_of(&ctx);
     sweep(
-        d.path(),
+        &ctx,
         &["check", "gate.toml", "--holes", "holes.txt"],
         false,
         &inputs,
@@ -358,13 +354,13 @@ fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe() {
             "--format",
             f,
         ];
-        let o = sweep(d.path(), &args, false, &inputs);
+        let o = sweep(&ctx, &args, false, &inputs);
         // Text formats refuse an id the output guard would change; JSON carries it exactly.
         let want = if matches!(f, "trec" | "csv") { 2 } else { 0 };
         assert_eq!(o.code, Some(want), "{f}: {}", o.stderr);
         let mut with_files = args.to_vec();
         with_files.extend(["-o", "rows.out", "--holes", "h.txt"]);
-        sweep(d.path(), &with_files, false, &inputs);
+        sweep(&ctx, &with_files, false, &inputs);
     }
     let unknown = [
         "eval",
@@ -375,51 +371,43 @@ fn runs_with_hostile_ir_metadata_and_ids_print_nothing_unsafe() {
         "--metrics",
         H,
     ];
-    sweep(d.path(), &unknown, false, &inputs);
+    sweep(&ctx, &unknown, false, &inputs);
     // Protocol mismatch: the sides evaluated on different qrels, under hostile file names.
     // (Other grades, the same documents: doc ids that never met the qrels would stop `eval`.)
-    write(d.path(), "qrels2.txt", qrels().replace("-5 0\n", "-5 2\n"));
+    ctx.write("qrels2.txt", qrels().replace("-5 0\n", "-5 2\n"));
     let (bn, cn) = (format!("b{H_WORD}.jsonl"), format!("c{H_WORD}.jsonl"));
     for (q, r, n) in [("qrels.txt", "b.trec", &bn), ("qrels2.txt", "c.trec", &cn)] {
-        run_in(
-            rag().args([
-                "eval",
-                "--qrels",
-                q,
-                "--run",
-                r,
-                "--metrics",
-                "ndcg@10",
-                "-o",
-                n,
-            ]),
-            d.path(),
-        );
+        Out::of(ctx.command().args([
+            "eval",
+            "--qrels",
+            q,
+            "--run",
+            r,
+            "--metrics",
+            "ndcg@10",
+            "-o",
+            n,
+        ]));
     }
-    d.gate(
+    ctx.gate(
         GateFile::default()
             .input("baseline", toml_str(&bn))
             .input("candidate", toml_str(&cn))
             .resamples(200)
             .gate("ndcg@10", "max-drop = 0.01"),
     );
-    let o = sweep(
-        d.path(),
-        &["check", "gate.toml"],
-        false,
-        &inputs_of(d.path()),
-    );
+    let o = sweep(&ctx, &["check", "gate.toml"], false, &inputs_of(&ctx));
     assert!(o.stderr.contains("protocol mismatch"), "{}", o.stderr);
 }
 
 #[test]
 fn holes_refuse_ids_that_would_forge_a_qrels_line() {
-    let d = TestContext::new();
-    write(d.path(), "qrels.json", "{\"q1\": {\"d0\": 1}}\n");
+    let ctx = context();
+    ctx.write("qrels.json", "{\"q1\": {\"d0\": 1}}\n");
     for bad in ["d1\nq1 0 FORGED 2", "d1 0 x", "d1\tx", "d1\r"] {
         let run = format!("{{\"q1\": {{\"d0\": 2.0, {}: 1.0}}}}\n", json_str(bad));
-        write(d.path(), "run.json", run);
-        let inputs = inputs_of(d.path());
+        ctx.write("run.json", run);
+        let inputs = inputs_of(&ctx);
         let args = [
             "eval",
             "--qrels",
@@ -431,16 +419,16 @@ fn holes_refuse_ids_that_would_forge_a_qrels_line() {
             "--holes",
             "h.txt",
         ];
-        let o = sweep(d.path(), &args, false, &inputs);
+        let o = sweep(&ctx, &args, false, &inputs);
         assert_eq!(o.code, Some(2), "{bad:?}: {}", o.stderr);
         assert!(o.stderr.contains("--holes"), "{}", o.stderr);
-        assert!(!d.path().join("h.txt").exists());
+        assert!(!ctx.path().join("h.txt").exists());
     }
 }
 
 #[test]
 fn issue_references_and_urls_in_ids_do_not_link() {
-    let d = TestContext::new();
+    let ctx = context();
     let id = "GH-123 https://github.com/o/r/issues/1 www.x.io #7 @bob";
     let rows = |drop: f64| -> String {
         (0..40)
@@ -455,18 +443,18 @@ fn issue_references_and_urls_in_ids_do_not_link() {
             })
             .collect()
     };
-    write(d.path(), "b.jsonl", rows(0.0));
-    write(d.path(), "c.jsonl", rows(0.4));
-    d.gate(
+    ctx.write("b.jsonl", rows(0.0));
+    ctx.write("c.jsonl", rows(0.4));
+    ctx.gate(
         GateFile::new("b.jsonl", "c.jsonl")
             .resamples(200)
             .gate("ndcg@10", "max-drop = 0.01"),
     );
     let o = sweep(
-        d.path(),
+        &ctx,
         &["check", "gate.toml", "--format", "markdown"],
         false,
-        &inputs_of(d.path()),
+        &inputs_of(&ctx),
     );
     assert_eq!(o.code, Some(1), "{}", o.stderr);
     let j = "&#8288;";
@@ -486,12 +474,12 @@ fn issue_references_and_urls_in_ids_do_not_link() {
 
 #[test]
 fn a_piped_run_says_its_ir_metadata_is_not_read() {
-    let d = TestContext::new();
-    write(d.path(), "qrels.txt", qrels());
+    let ctx = context();
+    ctx.write("qrels.txt", qrels());
     let run = trec_run(0).replace(H, "bm25").replace(&json_str(H), "bm25");
-    write(d.path(), "run.trec", &run);
+    ctx.write("run.trec", &run);
     let eval = |run_arg: &str| {
-        let mut c = rag();
+        let mut c = ctx.command();
         c.args([
             "eval",
             "--qrels",
@@ -503,9 +491,9 @@ fn a_piped_run_says_its_ir_metadata_is_not_read() {
         ]);
         c.args(["--format", "jsonl", "-o", "rows.jsonl"]);
         c.write_stdin(run.clone());
-        let o = run_in(&mut c, d.path());
+        let o = Out::of(&mut c);
         assert_eq!(o.code, Some(0), "{}", o.stderr);
-        let sidecar = std::fs::read_to_string(d.path().join("rows.jsonl.protocol.json")).unwrap();
+        let sidecar = std::fs::read_to_string(ctx.path().join("rows.jsonl.protocol.json")).unwrap();
         (o.stderr, sidecar)
     };
     let (stderr, sidecar) = eval("-");
@@ -533,7 +521,7 @@ fn a_piped_run_says_its_ir_metadata_is_not_read() {
 /// names hold `<`, `&` and quotes: the HTML report is well-formed XML (every cell escaped).
 #[test]
 fn the_html_report_with_tiny_p_values_is_well_formed() {
-    let d = TestContext::new();
+    let ctx = context();
     let rows = |drop: f64| -> String {
         (0..300)
             .map(|i| {
@@ -542,20 +530,18 @@ fn the_html_report_with_tiny_p_values_is_well_formed() {
             })
             .collect()
     };
-    write(d.path(), "b.jsonl", rows(0.0));
-    write(d.path(), "c.jsonl", rows(0.2));
-    write(
-        d.path(),
+    ctx.write("b.jsonl", rows(0.0));
+    ctx.write("c.jsonl", rows(0.2));
+    ctx.write(
         "g.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 20000\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(20000)
+            .gate("ndcg@10", "max-drop = 0.05")
+            .to_string(),
     );
-    let o = run_in(
-        rag().args(["check", "g.toml", "--export-html", "r.html"]),
-        d.path(),
-    );
+    let o = ctx.run(&["check", "g.toml", "--export-html", "r.html"]);
     assert_eq!(o.code, Some(1), "{}", o.stderr);
-    let html = std::fs::read_to_string(d.path().join("r.html")).unwrap();
+    let html = std::fs::read_to_string(ctx.path().join("r.html")).unwrap();
     assert!(html.contains("&lt;0.0001"), "no escaped tiny p-value");
     let opts = roxmltree::ParsingOptions {
         allow_dtd: true,
@@ -573,8 +559,7 @@ fn the_html_report_with_tiny_p_values_is_well_formed() {
 /// whole (identity: the two ids stay two queries, each with its own numbers).
 #[test]
 fn name_5000_characters() {
-    let d = TestContext::new();
-    let dir = d.path();
+    let ctx = context();
     let (long_q, tag, value) = ("Q".repeat(5000), "s".repeat(5000), "v".repeat(5000));
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..40 {
@@ -591,20 +576,20 @@ fn name_5000_characters() {
             ));
         }
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "id = \"{}\"\n[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\
-             [bootstrap]\nresamples = 200\n[slices]\ncritical = [\"{tag}={value}\"]\nmin-queries = 5\n\
-             [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.005\nslices = \"critical\"\n",
-            "g".repeat(100)
-        ),
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .id(&"g".repeat(100))
+            .resamples(200)
+            .table(
+                "slices",
+                &format!("critical = [\"{tag}={value}\"]\nmin-queries = 5"),
+            )
+            .gate("ndcg@10", "max-drop = 0.005\nslices = \"critical\""),
     );
     let run = |args: &[&str]| -> Out {
-        let o = run_in(rag().args(["check", "gate.toml"]).args(args), dir);
+        let o = Out::of(ctx.command().args(["check", "gate.toml"]).args(args));
         assert_eq!(o.code, Some(1), "{}", o.stderr);
         o
     };
@@ -614,7 +599,7 @@ fn name_5000_characters() {
     let text = run(&[]).stdout;
     let markdown = run(&["--format", "markdown"]).stdout;
     run(&["--export-html", "r.html"]);
-    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    let html = ctx.read("r.html");
     // The comment's first line is its marker, which keys the sticky comment by the whole id.
     let (marker, body) = markdown.split_once('\n').unwrap();
     for (what, shown) in [

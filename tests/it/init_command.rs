@@ -3,41 +3,38 @@
 //! file, with bad input an error naming the file and line.
 
 use crate::support;
+use support::{Out, TestContext};
 
 use std::path::Path;
 
-use support::cli::{assert_contains, rag_gate, run_in, write};
+use support::output::assert_contains;
 
 /// A folder holding a copy of the shipped examples (so the written paths are stable).
-fn examples() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+fn examples() -> TestContext {
+    let ctx = TestContext::new();
     for f in ["baseline.jsonl", "candidate.jsonl", "queries.jsonl"] {
-        std::fs::copy(root.join(f), dir.path().join(f)).unwrap();
+        ctx.copy(support::repo("examples").join(f), f);
     }
-    dir
+    ctx
 }
 
-fn init_examples(dir: &Path) -> support::cli::Out {
-    run_in(
-        rag_gate().args([
-            "init",
-            "--baseline",
-            "baseline.jsonl",
-            "--candidate",
-            "candidate.jsonl",
-            "--queries",
-            "queries.jsonl",
-            "-o",
-            "gates/gate.toml",
-        ]),
-        dir,
-    )
+fn init_examples(ctx: &TestContext) -> support::Out {
+    ctx.run(&[
+        "init",
+        "--baseline",
+        "baseline.jsonl",
+        "--candidate",
+        "candidate.jsonl",
+        "--queries",
+        "queries.jsonl",
+        "-o",
+        "gates/gate.toml",
+    ])
 }
 
 /// `check` on the written file ends with a verdict (0 or 1), never a gate-file error (2).
-fn check_runs(dir: &Path, gate: &str) -> support::cli::Out {
-    let out = run_in(rag_gate().args(["check", gate]), dir);
+fn check_runs(ctx: &TestContext, gate: &str) -> support::Out {
+    let out = ctx.run(&["check", gate]);
     assert!(
         matches!(out.code, Some(0 | 1)),
         "exit {:?}: {}",
@@ -49,23 +46,23 @@ fn check_runs(dir: &Path, gate: &str) -> support::cli::Out {
 
 #[test]
 fn on_the_examples_the_written_file_is_checked_as_is() {
-    let dir = examples();
-    std::fs::create_dir(dir.path().join("gates")).unwrap();
-    let out = init_examples(dir.path());
+    let ctx = examples();
+    std::fs::create_dir(ctx.path().join("gates")).unwrap();
+    let out = init_examples(&ctx);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(out.stdout, "");
     assert_contains(&out.stderr, "init: unit = \"group\"");
     assert_contains(&out.stderr, "init: ndcg@10: max-drop = ");
-    let text = std::fs::read_to_string(dir.path().join("gates/gate.toml")).unwrap();
+    let text = ctx.read("gates/gate.toml");
     assert_contains(&text, "baseline  = \"../baseline.jsonl\"");
     insta::assert_snapshot!("examples_gate_file", text);
-    let report = check_runs(dir.path(), "gates/gate.toml");
+    let report = check_runs(&ctx, "gates/gate.toml");
     assert_contains(&report.stdout, "unit group");
 }
 
 #[test]
 fn without_o_it_prints_the_file_and_multi_turn_ids_give_the_groups() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let (mut b, mut c) = (String::new(), String::new());
     for conv in 0..40 {
         for turn in 0..3 {
@@ -80,82 +77,72 @@ fn without_o_it_prints_the_file_and_multi_turn_ids_give_the_groups() {
             c.push_str(&format!("{{\"query_id\":\"{id}\",\"ndcg@10\":{w}}}\n"));
         }
     }
-    write(dir.path(), "b.jsonl", b);
-    write(dir.path(), "c.jsonl", c);
-    let out = run_in(
-        rag_gate().args(["init", "--baseline", "b.jsonl", "--candidate", "c.jsonl"]),
-        dir.path(),
-    );
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    let out = ctx.run(&["init", "--baseline", "b.jsonl", "--candidate", "c.jsonl"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_contains(&out.stderr, "guessed the groups from the ids");
     assert_contains(&out.stdout, "group-from-id = \"^(.*)<::>\"");
     assert_contains(&out.stdout, "unit = \"group\"");
-    write(dir.path(), "gate.toml", &out.stdout);
-    let report = check_runs(dir.path(), "gate.toml");
+    ctx.write("gate.toml", &out.stdout);
+    let report = check_runs(&ctx, "gate.toml");
     assert_contains(&report.stdout, "unit group");
 }
 
 #[test]
 fn it_never_overwrites_a_file() {
-    let dir = examples();
-    std::fs::create_dir(dir.path().join("gates")).unwrap();
-    write(&dir.path().join("gates"), "gate.toml", "keep me\n");
-    let out = init_examples(dir.path());
+    let ctx = examples();
+    ctx.write("gates/gate.toml", "keep me\n");
+    let out = init_examples(&ctx);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert_contains(&out.stderr, "init never overwrites a file");
-    let kept = std::fs::read_to_string(dir.path().join("gates/gate.toml")).unwrap();
+    let kept = ctx.read("gates/gate.toml");
     assert_eq!(kept, "keep me\n");
-    let out = run_in(
-        rag_gate().args([
-            "init",
-            "--baseline",
-            "baseline.jsonl",
-            "--candidate",
-            "candidate.jsonl",
-            "-o",
-            "baseline.jsonl",
-        ]),
-        dir.path(),
-    );
+    let out = ctx.run(&[
+        "init",
+        "--baseline",
+        "baseline.jsonl",
+        "--candidate",
+        "candidate.jsonl",
+        "-o",
+        "baseline.jsonl",
+    ]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
 }
 
 #[test]
 fn bad_input_is_exit_2_naming_the_file_and_line() {
-    let dir = examples();
-    let mut text = std::fs::read_to_string(dir.path().join("candidate.jsonl")).unwrap();
+    let ctx = examples();
+    let mut text = ctx.read("candidate.jsonl");
     text = text.replacen("\n", "\n{\"query_id\": \"conv-000-t9\", \"ndcg@10\": \n", 1);
-    write(dir.path(), "broken.jsonl", text);
-    let out = run_in(
-        rag_gate().args([
-            "init",
-            "--baseline",
-            "baseline.jsonl",
-            "--candidate",
-            "broken.jsonl",
-        ]),
-        dir.path(),
-    );
+    ctx.write("broken.jsonl", text);
+    let out = ctx.run(&[
+        "init",
+        "--baseline",
+        "baseline.jsonl",
+        "--candidate",
+        "broken.jsonl",
+    ]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert_contains(&out.stderr, "broken.jsonl:2");
     assert_eq!(out.stdout, "");
 }
 
 /// A folder with a fixture's per-query file (pytrec_eval rows) copied in as `name`.
-fn fixture(dir: &Path, collection: &str, file: &str, name: &str) {
+fn fixture(ctx: &TestContext, collection: &str, file: &str, name: &str) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/eval/fixtures")
         .join(collection);
-    std::fs::copy(data.join(file), dir.join(name)).unwrap();
+    std::fs::copy(data.join(file), ctx.join(name)).unwrap();
 }
 
 /// `init` on `base` and `cand` (plus `extra` flags) into gate.toml, then `check` on it.
 fn init_then_check(
-    dir: &Path,
+    ctx: &TestContext,
     base: &str,
     cand: &str,
     extra: &[&str],
-) -> (String, support::cli::Out) {
+) -> (String, support::Out) {
     let mut args = vec![
         "init",
         "--baseline",
@@ -166,10 +153,10 @@ fn init_then_check(
         "gate.toml",
     ];
     args.extend(extra);
-    let out = run_in(rag_gate().args(&args), dir);
+    let out = Out::of(ctx.command().args(&args));
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let text = std::fs::read_to_string(dir.join("gate.toml")).unwrap();
-    (text, run_in(rag_gate().args(["check", "gate.toml"]), dir))
+    let text = ctx.read("gate.toml");
+    (text, ctx.run(&["check", "gate.toml"]))
 }
 
 #[test]
@@ -181,10 +168,10 @@ fn on_identical_files_of_35_and_52_topics_the_first_check_passes_as_untouched() 
         ("trec-covid-r2", "run.covidex-sim.pte.tsv"),
         ("cacm", "run.cacm-bm25.pte.tsv"),
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        fixture(dir.path(), collection, file, "main.tsv");
-        fixture(dir.path(), collection, file, "pr.tsv");
-        let (text, check) = init_then_check(dir.path(), "main.tsv", "pr.tsv", &[]);
+        let ctx = TestContext::new();
+        fixture(&ctx, collection, file, "main.tsv");
+        fixture(&ctx, collection, file, "pr.tsv");
+        let (text, check) = init_then_check(&ctx, "main.tsv", "pr.tsv", &[]);
         assert!(!text.contains("# [[gate]]"), "{text}");
         assert_contains(&text, "[[gate]]\nmetric   = \"ndcg@10\"");
         assert_contains(&text, "max-drop = 0.02\n");
@@ -203,20 +190,10 @@ fn the_margins_are_what_a_team_writes_with_the_queries_they_need_beside_them() {
     // only drops of several points, yet the margins are 0.02 (teams write 0.01-0.02 on [0, 1]
     // metrics), each with the queries 80% power needs and the resolution (8.1% of 35 topics:
     // a worst cost of 0.100 > 0.02, so [verdict] names the blind spot).
-    let dir = tempfile::tempdir().unwrap();
-    fixture(
-        dir.path(),
-        "trec-covid-r2",
-        "run.covidex-sim.pte.tsv",
-        "sim.tsv",
-    );
-    fixture(
-        dir.path(),
-        "trec-covid-r2",
-        "run.covidex-t5.pte.tsv",
-        "t5.tsv",
-    );
-    let (text, check) = init_then_check(dir.path(), "sim.tsv", "t5.tsv", &[]);
+    let ctx = TestContext::new();
+    fixture(&ctx, "trec-covid-r2", "run.covidex-sim.pte.tsv", "sim.tsv");
+    fixture(&ctx, "trec-covid-r2", "run.covidex-t5.pte.tsv", "t5.tsv");
+    let (text, check) = init_then_check(&ctx, "sim.tsv", "t5.tsv", &[]);
     assert!(!text.contains("# [[gate]]"), "{text}");
     for metric in ["ndcg@10", "hit@10", "map"] {
         assert_contains(&text, &format!("[[gate]]\nmetric   = \"{metric}\""));
@@ -242,9 +219,9 @@ fn a_topics_file_listing_unjudged_topics_is_read_as_check_reads_it() {
     // CACM: the run ranks 64 topics, the qrels judge 52, so the per-query file has 52 and the
     // topics file 64: init does not refuse the 12 unjudged rows, and check on the file it
     // writes notes them and passes the unchanged pair.
-    let dir = tempfile::tempdir().unwrap();
-    fixture(dir.path(), "cacm", "run.cacm-bm25.pte.tsv", "main.tsv");
-    fixture(dir.path(), "cacm", "run.cacm-bm25.pte.tsv", "pr.tsv");
+    let ctx = TestContext::new();
+    fixture(&ctx, "cacm", "run.cacm-bm25.pte.tsv", "main.tsv");
+    fixture(&ctx, "cacm", "run.cacm-bm25.pte.tsv", "pr.tsv");
     let run = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/eval/fixtures/cacm/run.cacm-bm25.txt");
     let ids: std::collections::BTreeSet<String> = std::fs::read_to_string(run)
@@ -257,13 +234,8 @@ fn a_topics_file_listing_unjudged_topics_is_read_as_check_reads_it() {
         .iter()
         .map(|q| format!("{{\"query_id\": \"{q}\"}}\n"))
         .collect();
-    write(dir.path(), "topics.jsonl", topics);
-    let (text, check) = init_then_check(
-        dir.path(),
-        "main.tsv",
-        "pr.tsv",
-        &["--queries", "topics.jsonl"],
-    );
+    ctx.write("topics.jsonl", topics);
+    let (text, check) = init_then_check(&ctx, "main.tsv", "pr.tsv", &["--queries", "topics.jsonl"]);
     assert_contains(&text, "queries   = \"topics.jsonl\"");
     assert_eq!(check.code, Some(0), "{}\n{}", check.stdout, check.stderr);
     assert_contains(&check.stdout, "12 rows naming a query neither side has");

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support;
-use support::cli::warnings;
+use support::output::warnings;
 use support::{toml_path, GateFile, TestContext};
 
 const COVID: &str = concat!(

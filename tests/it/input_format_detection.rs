@@ -2,57 +2,43 @@
 //! CSV/TSV with a header, trec_eval -q. `rag-gate eval … | rag-gate compare - cand.jsonl` works,
 //! and each side of `compare` can take its own format flag.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use crate::support;
-use support::cli::{rag_gate, write};
+use support::{Out, TestContext};
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/eval/fixtures/trec-covid-r2"
 );
 
-fn bin() -> std::path::PathBuf {
-    assert_cmd::cargo::cargo_bin("rag-gate")
-}
-
 /// `rag-gate eval` of one run on the TREC-COVID round-2 qrels, as JSONL rows.
-fn eval_rows(run: &str, format: &str) -> Vec<u8> {
-    let out = rag_gate()
-        .args(["eval", "--qrels", &format!("{DATA}/qrels.covid-round2.txt")])
-        .args(["--run", &format!("{DATA}/{run}")])
-        .args(["--metrics", "ndcg@10,recall@100", "--format", format])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+fn eval_rows(run: &str, format: &str) -> String {
+    TestContext::new()
+        .run(&[
+            "eval",
+            "--qrels",
+            &format!("{DATA}/qrels.covid-round2.txt"),
+            "--run",
+            &format!("{DATA}/{run}"),
+            "--metrics",
+            "ndcg@10,recall@100",
+            "--format",
+            format,
+        ])
+        .expect(0)
+        .utf8()
+        .stdout
 }
 
 /// `compare BASELINE CANDIDATE --format json` with `stdin` piped in: the report.
-fn compare(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
-    let mut child = Command::new(bin())
-        .current_dir(dir)
-        .arg("compare")
-        .args(args)
-        .args(["--format", "json", "--resamples", "300"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+fn compare(ctx: &TestContext, args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    let out = Out::of(
+        ctx.command()
+            .arg("compare")
+            .args(args)
+            .args(["--format", "json", "--resamples", "300"])
+            .write_stdin(stdin),
+    );
+    (out.code, out.stdout, out.stderr)
 }
 
 fn comparisons(report: &str) -> serde_json::Value {
@@ -62,61 +48,33 @@ fn comparisons(report: &str) -> serde_json::Value {
 
 #[test]
 fn eval_piped_into_compare_gives_the_report_of_the_files() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "b.jsonl",
-        eval_rows("run.covidex-sim.txt", "jsonl"),
-    );
-    write(
-        dir.path(),
-        "c.jsonl",
-        eval_rows("run.covidex-t5.txt", "jsonl"),
-    );
-    let (code, files, err) = compare(dir.path(), &["b.jsonl", "c.jsonl"], b"");
+    let ctx = TestContext::new();
+    ctx.write("b.jsonl", eval_rows("run.covidex-sim.txt", "jsonl"));
+    ctx.write("c.jsonl", eval_rows("run.covidex-t5.txt", "jsonl"));
+    let (code, files, err) = compare(&ctx, &["b.jsonl", "c.jsonl"], b"");
     assert_eq!(code, Some(0), "{err}");
     let piped = eval_rows("run.covidex-sim.txt", "jsonl");
-    let (code, from_pipe, err) = compare(dir.path(), &["-", "c.jsonl"], &piped);
+    let (code, from_pipe, err) = compare(&ctx, &["-", "c.jsonl"], piped.as_bytes());
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(comparisons(&from_pipe), comparisons(&files));
-    let (code, dev_stdin, err) = compare(dir.path(), &["/dev/stdin", "c.jsonl"], &piped);
+    let (code, dev_stdin, err) = compare(&ctx, &["/dev/stdin", "c.jsonl"], piped.as_bytes());
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(comparisons(&dev_stdin), comparisons(&files));
 }
 
 #[test]
 fn any_name_is_read_by_its_content() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "b.jsonl",
-        eval_rows("run.covidex-sim.txt", "jsonl"),
-    );
-    write(
-        dir.path(),
-        "c.jsonl",
-        eval_rows("run.covidex-t5.txt", "jsonl"),
-    );
-    let (_, want, err) = compare(dir.path(), &["b.jsonl", "c.jsonl"], b"");
+    let ctx = TestContext::new();
+    ctx.write("b.jsonl", eval_rows("run.covidex-sim.txt", "jsonl"));
+    ctx.write("c.jsonl", eval_rows("run.covidex-t5.txt", "jsonl"));
+    let (_, want, err) = compare(&ctx, &["b.jsonl", "c.jsonl"], b"");
     assert!(!want.is_empty(), "{err}");
     // JSONL, CSV and trec_eval -q rows under names that say nothing.
-    write(
-        dir.path(),
-        "base.txt",
-        eval_rows("run.covidex-sim.txt", "jsonl"),
-    );
-    write(
-        dir.path(),
-        "cand.out",
-        eval_rows("run.covidex-t5.txt", "csv"),
-    );
-    write(
-        dir.path(),
-        "cand.data",
-        eval_rows("run.covidex-t5.txt", "trec"),
-    );
+    ctx.write("base.txt", eval_rows("run.covidex-sim.txt", "jsonl"));
+    ctx.write("cand.out", eval_rows("run.covidex-t5.txt", "csv"));
+    ctx.write("cand.data", eval_rows("run.covidex-t5.txt", "trec"));
     for (b, c) in [("base.txt", "cand.out"), ("base.txt", "cand.data")] {
-        let (code, got, err) = compare(dir.path(), &[b, c], b"");
+        let (code, got, err) = compare(&ctx, &[b, c], b"");
         assert_eq!(code, Some(0), "{b} {c}: {err}");
         assert_eq!(comparisons(&got), comparisons(&want), "{b} {c}");
     }
@@ -126,34 +84,30 @@ fn any_name_is_read_by_its_content() {
 fn q_output_named_tsv_is_read_by_its_content() {
     // pytrec_eval's `measure<TAB>qid<TAB>value` rows (no header) saved as `.tsv`: read as
     // trec_eval -q output, the same comparison as with the format given.
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let (b, c) = (
         format!("{DATA}/run.covidex-sim.pte.tsv"),
         format!("{DATA}/run.covidex-t5.pte.tsv"),
     );
-    let (code, got, err) = compare(dir.path(), &[&b, &c], b"");
+    let (code, got, err) = compare(&ctx, &[&b, &c], b"");
     assert_eq!(code, Some(0), "{err}");
     let flags = ["--input-format", "trec-eval"];
-    let (_, want, _) = compare(dir.path(), &[&b, &c, flags[0], flags[1]], b"");
+    let (_, want, _) = compare(&ctx, &[&b, &c, flags[0], flags[1]], b"");
     assert_eq!(comparisons(&got), comparisons(&want));
     assert!(comparisons(&got).as_array().unwrap().len() > 5);
     // A real TSV table keeps its header.
-    write(dir.path(), "t.tsv", "query_id\tmap\n1\t0.5\n2\t0.25\n");
-    let (code, _, err) = compare(dir.path(), &["t.tsv", "t.tsv"], b"");
+    ctx.write("t.tsv", "query_id\tmap\n1\t0.5\n2\t0.25\n");
+    let (code, _, err) = compare(&ctx, &["t.tsv", "t.tsv"], b"");
     assert_eq!(code, Some(0), "{err}");
 }
 
 #[test]
 fn each_side_of_compare_takes_its_own_format_flag() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "b.rows",
-        eval_rows("run.covidex-sim.txt", "jsonl"),
-    );
-    write(dir.path(), "c.rows", eval_rows("run.covidex-t5.txt", "csv"));
+    let ctx = TestContext::new();
+    ctx.write("b.rows", eval_rows("run.covidex-sim.txt", "jsonl"));
+    ctx.write("c.rows", eval_rows("run.covidex-t5.txt", "csv"));
     let (code, _, err) = compare(
-        dir.path(),
+        &ctx,
         &[
             "b.rows",
             "c.rows",
@@ -166,11 +120,7 @@ fn each_side_of_compare_takes_its_own_format_flag() {
     );
     assert_eq!(code, Some(0), "{err}");
     // One flag for both forces the wrong reader on one of them: an error naming that file.
-    let (code, _, err) = compare(
-        dir.path(),
-        &["b.rows", "c.rows", "--input-format", "jsonl"],
-        b"",
-    );
+    let (code, _, err) = compare(&ctx, &["b.rows", "c.rows", "--input-format", "jsonl"], b"");
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("c.rows"), "{err}");
 }

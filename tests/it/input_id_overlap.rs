@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::support;
-use support::cli::{assert_input_error, rag_gate, run_in, write, Out};
+use support::output::assert_input_error;
+use support::{Out, TestContext};
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -14,7 +15,7 @@ const DATA: &str = concat!(
 );
 
 /// The TREC-COVID round-2 qrels with every id below `below` zero-padded to `width` digits.
-fn padded_qrels(dir: &Path, width: usize, below: u32) -> PathBuf {
+fn padded_qrels(ctx: &TestContext, width: usize, below: u32) -> PathBuf {
     let text = std::fs::read_to_string(format!("{DATA}/qrels.covid-round2.txt")).unwrap();
     let mut out = String::new();
     for line in text.lines() {
@@ -25,26 +26,25 @@ fn padded_qrels(dir: &Path, width: usize, below: u32) -> PathBuf {
             false => out.push_str(&format!("{qid} {rest}\n")),
         }
     }
-    write(dir, "qrels.txt", out)
+    ctx.write("qrels.txt", out)
 }
 
-fn eval(dir: &Path, qrels: &Path) -> Out {
-    run_in(
-        rag_gate()
+fn eval(ctx: &TestContext, qrels: &Path) -> Out {
+    Out::of(
+        ctx.command()
             .arg("eval")
             .arg("--qrels")
             .arg(qrels)
             .args(["--run", &format!("{DATA}/run.covidex-sim.txt")])
             .args(["--metrics", "ndcg@10", "--format", "json"]),
-        dir,
     )
 }
 
 #[test]
 fn eval_refuses_qrels_whose_ids_are_all_padded() {
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = padded_qrels(dir.path(), 4, 1000);
-    let o = eval(dir.path(), &qrels);
+    let ctx = TestContext::new();
+    let qrels = padded_qrels(&ctx, 4, 1000);
+    let o = eval(&ctx, &qrels);
     assert_input_error(
         &o,
         &[
@@ -62,9 +62,9 @@ fn eval_refuses_qrels_whose_ids_are_all_padded() {
 #[test]
 fn eval_refuses_a_partial_overlap_that_is_the_same_ids_spelled_another_way() {
     // Ids 1–9 padded to two digits: 26 of 35 queries meet, the other 9 would score 0.
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = padded_qrels(dir.path(), 2, 10);
-    let o = eval(dir.path(), &qrels);
+    let ctx = TestContext::new();
+    let qrels = padded_qrels(&ctx, 2, 10);
+    let o = eval(&ctx, &qrels);
     assert_input_error(
         &o,
         &[
@@ -76,10 +76,7 @@ fn eval_refuses_a_partial_overlap_that_is_the_same_ids_spelled_another_way() {
         ],
     );
     // The same qrels unpadded evaluate every query: the refusal is about the spelling.
-    let clean = eval(
-        dir.path(),
-        Path::new(&format!("{DATA}/qrels.covid-round2.txt")),
-    );
+    let clean = eval(&ctx, Path::new(&format!("{DATA}/qrels.covid-round2.txt")));
     assert_eq!(clean.code, Some(0), "{}", clean.stderr);
     assert!(
         clean.stdout.contains("\"evaluated\": 35"),
@@ -90,16 +87,16 @@ fn eval_refuses_a_partial_overlap_that_is_the_same_ids_spelled_another_way() {
 
 #[test]
 fn check_on_runs_refuses_padded_qrels_instead_of_passing_on_zeros() {
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = padded_qrels(dir.path(), 4, 1000);
+    let ctx = TestContext::new();
+    let qrels = padded_qrels(&ctx, 4, 1000);
     let gate = format!(
         "[inputs]\nqrels = \"{}\"\nbaseline = {{ run = \"{DATA}/run.covidex-sim.txt\" }}\n\
          candidate = {{ run = \"{DATA}/run.covidex-t5.txt\" }}\n[bootstrap]\nresamples = 200\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
         qrels.display()
     );
-    write(dir.path(), "gate.toml", gate);
-    let o = run_in(rag_gate().args(["check", "gate.toml"]), dir.path());
+    ctx.write("gate.toml", gate);
+    let o = ctx.run(&["check", "gate.toml"]);
     assert_input_error(
         &o,
         &["no query id of the run is in the qrels", "\"0001\" in"],
@@ -107,7 +104,7 @@ fn check_on_runs_refuses_padded_qrels_instead_of_passing_on_zeros() {
 }
 
 /// Two per-query metric files: `b` ids in the baseline, `c` ids in the candidate.
-fn metric_files(dir: &Path, b: &[&str], c: &[&str]) {
+fn metric_files(ctx: &TestContext, b: &[&str], c: &[&str]) {
     let rows = |ids: &[&str], v: f64| -> String {
         ids.iter()
             .enumerate()
@@ -119,11 +116,11 @@ fn metric_files(dir: &Path, b: &[&str], c: &[&str]) {
             })
             .collect()
     };
-    write(dir, "b.jsonl", rows(b, 0.3));
-    write(dir, "c.jsonl", rows(c, 0.31));
+    ctx.write("b.jsonl", rows(b, 0.3));
+    ctx.write("c.jsonl", rows(c, 0.31));
 }
 
-fn check_files(dir: &Path, missing: &str, queries: bool) -> Out {
+fn check_files(ctx: &TestContext, missing: &str, queries: bool) -> Out {
     let q = if queries {
         "queries = \"q.jsonl\"\n"
     } else {
@@ -133,8 +130,8 @@ fn check_files(dir: &Path, missing: &str, queries: bool) -> Out {
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n{q}missing = \"{missing}\"\n\
          [bootstrap]\nresamples = 200\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n"
     );
-    write(dir, "gate.toml", gate);
-    run_in(rag_gate().args(["check", "gate.toml"]), dir)
+    ctx.write("gate.toml", gate);
+    ctx.run(&["check", "gate.toml"])
 }
 
 fn ids(prefix: &str, width: usize, n: usize) -> Vec<String> {
@@ -143,13 +140,13 @@ fn ids(prefix: &str, width: usize, n: usize) -> Vec<String> {
 
 #[test]
 fn metric_files_that_never_meet_are_refused_in_both_missing_modes() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let (b, c) = (ids("q", 3, 40), ids("Q", 1, 40));
     let b: Vec<&str> = b.iter().map(String::as_str).collect();
     let c: Vec<&str> = c.iter().map(String::as_str).collect();
-    metric_files(dir.path(), &b, &c);
+    metric_files(&ctx, &b, &c);
     for missing in ["error", "intersect"] {
-        let o = check_files(dir.path(), missing, false);
+        let o = check_files(&ctx, missing, false);
         assert_input_error(
             &o,
             &[
@@ -162,8 +159,8 @@ fn metric_files_that_never_meet_are_refused_in_both_missing_modes() {
     // Ids with nothing in common even after normalising: no overlap, ids of each side named.
     let other = ids("x", 1, 40);
     let other: Vec<&str> = other.iter().map(String::as_str).collect();
-    metric_files(dir.path(), &b, &other);
-    let o = check_files(dir.path(), "intersect", false);
+    metric_files(&ctx, &b, &other);
+    let o = check_files(&ctx, "intersect", false);
     assert_input_error(
         &o,
         &[
@@ -178,7 +175,7 @@ fn metric_files_that_never_meet_are_refused_in_both_missing_modes() {
 #[test]
 fn a_partial_respelling_is_refused_even_under_intersect() {
     // 35 ids meet, 5 differ only by a trailing space: intersecting would drop them silently.
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let b = ids("q", 2, 40);
     let mut c = b.clone();
     for id in c.iter_mut().take(5) {
@@ -186,8 +183,8 @@ fn a_partial_respelling_is_refused_even_under_intersect() {
     }
     let b: Vec<&str> = b.iter().map(String::as_str).collect();
     let c: Vec<&str> = c.iter().map(String::as_str).collect();
-    metric_files(dir.path(), &b, &c);
-    let o = check_files(dir.path(), "intersect", false);
+    metric_files(&ctx, &b, &c);
+    let o = check_files(&ctx, "intersect", false);
     assert_input_error(
         &o,
         &[
@@ -200,17 +197,17 @@ fn a_partial_respelling_is_refused_even_under_intersect() {
 
 #[test]
 fn a_queries_file_with_padded_ids_is_refused_naming_the_pair() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let b = ids("", 1, 40);
     let b: Vec<&str> = b.iter().map(String::as_str).collect();
-    metric_files(dir.path(), &b, &b);
+    metric_files(&ctx, &b, &b);
     let q: String = ids("", 4, 40)
         .iter()
         .map(|id| format!("{{\"query_id\": \"{id}\", \"slices\": {{\"risk\": \"high\"}}}}\n"))
         .collect();
-    write(dir.path(), "q.jsonl", q);
+    ctx.write("q.jsonl", q);
     for missing in ["error", "intersect"] {
-        let o = check_files(dir.path(), missing, true);
+        let o = check_files(&ctx, missing, true);
         assert_input_error(
             &o,
             &[

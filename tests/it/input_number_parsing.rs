@@ -6,35 +6,23 @@
 use std::path::Path;
 
 use crate::support;
-use support::cli::{rag_gate, write};
+use support::{GateFile, TestContext};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/number_parsing");
 
-const GATE: &str = "[inputs]\nbaseline = \"baseline\"\ncandidate = \"candidate\"\n\
-                    [bootstrap]\nresamples = 500\n[[gate]]\nmetric = \"ndcg@10\"\n\
-                    max-drop = 0.05\nmin-mean = 0.45\n";
-
 /// The JSON report of `check` on the files of `format` (named alike in every folder).
-fn report(format: &str) -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
+fn report(format: &str) -> String {
+    let ctx = TestContext::new();
     for side in ["baseline", "candidate"] {
-        std::fs::copy(
-            Path::new(DATA).join(format).join(side),
-            dir.path().join(side),
-        )
-        .unwrap();
+        ctx.copy(Path::new(DATA).join(format).join(side), side);
     }
-    write(dir.path(), "gate.toml", GATE);
-    let out = rag_gate()
-        .current_dir(dir.path())
-        .args(["check", "gate.toml", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "{format}: {}",
-        String::from_utf8_lossy(&out.stderr)
+    ctx.gate(
+        GateFile::new("baseline", "candidate")
+            .resamples(500)
+            .gate("ndcg@10", "max-drop = 0.05\nmin-mean = 0.45"),
     );
+    let out = ctx.check_json(&[]).utf8();
+    assert!(matches!(out.code, Some(0 | 1)), "{format}: {}", out.stderr);
     out.stdout
 }
 
@@ -57,7 +45,7 @@ fn the_same_values_as_jsonl_csv_and_parquet_give_byte_identical_reports() {
         .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
         .collect();
     let mean = vals.iter().sum::<f64>() / vals.len() as f64;
-    let v: serde_json::Value = serde_json::from_slice(&jsonl).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&jsonl).unwrap();
     let c = &v["comparisons"][0];
     assert_eq!(c["baseline_mean"].as_f64().unwrap(), mean);
 }
@@ -66,7 +54,7 @@ fn the_same_values_as_jsonl_csv_and_parquet_give_byte_identical_reports() {
 fn a_17_digit_jsonl_value_is_the_double_its_text_denotes() {
     // 11/28 as Python prints it: the JSONL reader must give exactly `str::parse`'s double, which
     // the report prints back (full precision in the per-query worst list) as the same text.
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let rows = |v: &str| {
         (0..40)
             .map(|i| {
@@ -77,20 +65,12 @@ fn a_17_digit_jsonl_value_is_the_double_its_text_denotes() {
             })
             .collect::<String>()
     };
-    write(dir.path(), "b.jsonl", rows("0.39285714285714285"));
-    write(dir.path(), "c.jsonl", rows("0.5"));
-    let out = rag_gate()
-        .current_dir(dir.path())
-        .args(["compare", "b.jsonl", "c.jsonl", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    ctx.write("b.jsonl", rows("0.39285714285714285"));
+    ctx.write("c.jsonl", rows("0.5"));
+    let v = ctx
+        .run(&["compare", "b.jsonl", "c.jsonl", "--format", "json"])
+        .expect(0)
+        .json();
     let want: f64 = "0.39285714285714285".parse().unwrap();
     let mean = (want + 39.0 * 0.5) / 40.0;
     assert_eq!(v["comparisons"][0]["baseline_mean"].as_f64().unwrap(), mean);

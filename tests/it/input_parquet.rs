@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rag_gate::eval::{evaluate, EvalOptions, Format, Metric};
-use support::cli::{assert_input_error, exit, rag_gate, run_in, Out};
-use support::{GateFile, TestContext};
+use support::output::assert_input_error;
+
+use support::{GateFile, Out, TestContext};
 
 const METRICS: &str =
     "map,rprec,mrr,p@5,p@10,recall@5,recall@10,recall@100,ndcg@5,ndcg@10,hit@1,hit@5,hit@10";
@@ -61,9 +62,10 @@ fn parquet_runs_and_qrels_equal_the_trec_route_exactly() {
 }
 
 fn eval(dir: &Path, qrels: &Path, run: &Path, extra: &[&str]) -> String {
-    let out = exit(
-        rag_gate()
-            .current_dir(dir)
+    let out = Out::of(
+        TestContext::new()
+            .cwd(dir)
+            .command()
             .arg("eval")
             .arg("--qrels")
             .arg(qrels)
@@ -71,9 +73,9 @@ fn eval(dir: &Path, qrels: &Path, run: &Path, extra: &[&str]) -> String {
             .arg(run)
             .args(["--metrics", METRICS])
             .args(extra),
-        0,
-    );
-    String::from_utf8(out.stdout).unwrap()
+    )
+    .expect(0);
+    out.utf8().stdout
 }
 
 #[test]
@@ -115,14 +117,14 @@ fn run_columns_are_mappable() {
     let cols = ["--column", "doc_id=passage", "--column", "score=similarity"];
     let got = eval(&dir, &qrels, Path::new("renamed.parquet"), &cols);
     assert_eq!(got, want);
-    let o = run_in(
-        rag_gate().arg("eval").arg("--qrels").arg(&qrels).args([
-            "--run",
-            "renamed.parquet",
-            "--metrics",
-            "map",
-        ]),
-        &dir,
+    let o = Out::of(
+        TestContext::new()
+            .cwd(&dir)
+            .command()
+            .arg("eval")
+            .arg("--qrels")
+            .arg(&qrels)
+            .args(["--run", "renamed.parquet", "--metrics", "map"]),
     );
     assert_input_error(
         &o,
@@ -134,16 +136,17 @@ fn run_columns_are_mappable() {
 }
 
 fn compare(dir: &Path, b: &Path, c: &Path, extra: &[&str]) -> String {
-    let out = exit(
-        rag_gate()
-            .current_dir(dir)
+    let out = Out::of(
+        TestContext::new()
+            .cwd(dir)
+            .command()
             .arg("compare")
             .arg(b)
             .arg(c)
             .args(extra),
-        0,
-    );
-    String::from_utf8(out.stdout).unwrap()
+    )
+    .expect(0);
+    out.utf8().stdout
 }
 
 #[test]
@@ -377,18 +380,19 @@ fn in_docs(id: &str) -> bool {
 /// with `extra` flags: the report.
 fn compare_by_slices(baseline: &Path, by: &[&str], extra: &[&str]) -> serde_json::Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = exit(
-        rag_gate()
-            .current_dir(root)
+    let out = Out::of(
+        TestContext::new()
+            .cwd(root)
+            .command()
             .arg("compare")
             .arg(baseline)
             .arg("examples/candidate.jsonl")
             .args(by.iter().flat_map(|t| ["--by", t]))
             .args(["--format", "json"])
             .args(extra),
-        0,
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    )
+    .expect(0);
+    out.json()
 }
 
 /// Each comparison's (metric, slice, n, delta, interval).
@@ -444,12 +448,12 @@ fn a_null_partition_value_leaves_the_row_without_that_slice() {
 
 #[test]
 fn a_folder_mixing_part_files_and_partition_folders_is_refused_naming_it() {
-    let o: Out = rag_gate()
-        .current_dir(data("parquet/hive"))
-        .args(["compare", "mixed", "mixed"])
-        .output()
-        .unwrap()
-        .into();
+    let o = Out::of(
+        TestContext::new()
+            .cwd(data("parquet/hive"))
+            .command()
+            .args(["compare", "mixed", "mixed"]),
+    );
     assert_input_error(
         &o,
         &["mixed: holds both *.parquet part files (\"part-0.parquet\") and subfolders (\"language=en\")"],
@@ -471,14 +475,14 @@ fn a_run_partitioned_by_query_id_is_evaluated_like_the_trec_file() {
     assert_eq!(fmt, Format::Parquet);
     assert_eq!(got, want);
     // Through the binary: the same rows, and a folder is not taken for a pipe.
-    let o: Out = rag_gate()
-        .args(["eval", "--metrics", METRICS, "--qrels"])
-        .arg(fixtures.join("qrels.test"))
-        .arg("--run")
-        .arg(data("parquet/hive/run_by_qid"))
-        .output()
-        .unwrap()
-        .into();
+    let o = Out::of(
+        TestContext::new()
+            .command()
+            .args(["eval", "--metrics", METRICS, "--qrels"])
+            .arg(fixtures.join("qrels.test"))
+            .arg("--run")
+            .arg(data("parquet/hive/run_by_qid")),
+    );
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert!(!o.stderr.contains("pipe or device"), "{}", o.stderr);
 }
@@ -507,8 +511,8 @@ fn copy_hive(to: &Path) {
 #[test]
 fn a_hive_folder_with_a_symlink_beside_each_level_is_walked_once() {
     use std::os::unix::fs::symlink;
-    let dir = tempfile::tempdir().unwrap();
-    let hive = dir.path().join("hive");
+    let ctx = TestContext::new();
+    let hive = ctx.join("hive");
     copy_hive(&hive);
     // Beside each level, a link to a sibling partition: 2 levels, the read paths would double
     // per level (the walk used to follow every one of them).
@@ -516,35 +520,25 @@ fn a_hive_folder_with_a_symlink_beside_each_level_is_walked_once() {
     for risk in ["risk=standard", "risk=compliance"] {
         symlink("language=de", hive.join(risk).join("language=zz")).unwrap();
     }
-    let o: Out = rag_gate()
-        .current_dir(dir.path())
-        .args(["compare", "hive", "hive"])
-        .output()
-        .unwrap()
-        .into();
+    let o = Out::of(ctx.command().args(["compare", "hive", "hive"]));
     assert_input_error(
         &o,
         &["\"language=zz\" leads to a folder or part file already read (a symbolic link)"],
     );
     // A link out of the dataset folder.
-    let out = tempfile::tempdir().unwrap();
+    let out = TestContext::new();
     copy_hive(out.path());
-    let clean = dir.path().join("clean");
+    let clean = ctx.join("clean");
     copy_hive(&clean);
     symlink(out.path().join("risk=standard"), clean.join("risk=zout")).unwrap();
-    let o: Out = rag_gate()
-        .current_dir(dir.path())
-        .args(["compare", "clean", "clean"])
-        .output()
-        .unwrap()
-        .into();
+    let o = Out::of(ctx.command().args(["compare", "clean", "clean"]));
     assert_input_error(
         &o,
         &["\"risk=zout\" is a symbolic link out of the dataset folder"],
     );
     // A part reached only through a link inside the dataset is read, once: the same figures as
     // the folder without the link.
-    let linked = dir.path().join("linked");
+    let linked = ctx.join("linked");
     copy_hive(&linked);
     let lang = linked.join("risk=standard/language=ko");
     std::fs::create_dir_all(linked.join("risk=standard/.store")).unwrap();

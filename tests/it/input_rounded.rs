@@ -2,7 +2,7 @@
 //! in the report, with what that means for ties and small deltas; full-precision files are not.
 
 use crate::support;
-use support::cli::{json_verdict, rag_gate};
+use support::{Out, TestContext};
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -11,9 +11,10 @@ const DATA: &str = concat!(
 
 /// `compare` of two per-query files of the fixtures: the JSON report's notes.
 fn notes(baseline: &str, candidate: &str, extra: &[&str]) -> Vec<String> {
-    let (_, v) = json_verdict(
-        rag_gate()
-            .current_dir(DATA)
+    let v = Out::of(
+        TestContext::new()
+            .cwd(DATA)
+            .command()
             .args(["compare", baseline, candidate])
             .args(extra)
             .args([
@@ -24,7 +25,9 @@ fn notes(baseline: &str, candidate: &str, extra: &[&str]) -> Vec<String> {
                 "--format",
                 "json",
             ]),
-    );
+    )
+    .verdict_json()
+    .1;
     v["notes"]
         .as_array()
         .unwrap()

@@ -8,10 +8,8 @@
 use crate::support;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use support::cli::{assert_exit, rag_gate};
-use support::{GateFile, TestContext};
+use support::{GateFile, Out, TestContext};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval");
 
@@ -30,6 +28,7 @@ fn judged_at_k_equals_ir_measures_judged_on_the_shared_fixtures() {
         r.dedup();
         r
     };
+    let ctx = TestContext::new();
     let mut compared = 0;
     for run in runs {
         let folder = run.split('/').next().unwrap();
@@ -38,22 +37,21 @@ fn judged_at_k_equals_ir_measures_judged_on_the_shared_fixtures() {
             "trec-covid-r2" => "trec-covid-r2/qrels.covid-round2.txt",
             _ => "trec_eval_test/qrels.rel_level",
         };
-        let out = rag_gate()
-            .args([
+        let out = ctx
+            .run(&[
                 "eval",
                 "--metrics",
                 "judged@5,judged@10,judged@100",
                 "--empty-gold",
                 "zero",
+                "--qrels",
+                &format!("{DATA}/fixtures/{qrels}"),
+                "--run",
+                &format!("{DATA}/fixtures/{run}"),
             ])
-            .arg("--qrels")
-            .arg(format!("{DATA}/fixtures/{qrels}"))
-            .arg("--run")
-            .arg(format!("{DATA}/fixtures/{run}"))
-            .output()
-            .unwrap();
-        assert_exit(&out, 0);
-        for line in String::from_utf8(out.stdout).unwrap().lines() {
+            .expect(0)
+            .utf8();
+        for line in out.stdout.lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             let qid = v["query_id"].as_str().unwrap().to_string();
             for m in ["judged@5", "judged@10", "judged@100"] {
@@ -77,7 +75,7 @@ fn judged_at_k_equals_ir_measures_judged_on_the_shared_fixtures() {
 /// non-relevant ones. The baseline ranks `a` first; the candidate brings in `c` first and ranks
 /// `a` second: a clear gain. `unjudge` queries have no judgment for `c`, which only the
 /// candidate ranks (a full pool minus the candidate-only documents' judgments).
-fn write_case(dir: &Path, unjudge: usize) {
+fn write_case(ctx: &TestContext, unjudge: usize) {
     let (mut qrels, mut base, mut cand) = (String::new(), String::new(), String::new());
     for q in 0..40 {
         let qid = format!("q{q:02}");
@@ -102,13 +100,13 @@ fn write_case(dir: &Path, unjudge: usize) {
         put(&mut cand, &c);
         put(&mut base, &b);
     }
-    std::fs::write(dir.join("qrels.txt"), qrels).unwrap();
-    std::fs::write(dir.join("base.txt"), base).unwrap();
-    std::fs::write(dir.join("cand.txt"), cand).unwrap();
+    ctx.write("qrels.txt", qrels);
+    ctx.write("base.txt", base);
+    ctx.write("cand.txt", cand);
 }
 
-/// `dir/gate.toml` over base.txt and cand.txt of [`write_case`], `extra` after `[slices]`.
-fn unjudged_case_gate(dir: &Path, extra: &str) -> std::path::PathBuf {
+/// `gate.toml` in the folder, over base.txt and cand.txt of [`write_case`], `extra` after `[slices]`.
+fn unjudged_case_gate(ctx: &TestContext, extra: &str) -> std::path::PathBuf {
     let text = GateFile::default()
         .path("qrels", "qrels.txt")
         .input("baseline", "{ run = \"base.txt\" }")
@@ -117,7 +115,7 @@ fn unjudged_case_gate(dir: &Path, extra: &str) -> std::path::PathBuf {
         .table("slices", "min-queries = 10")
         .raw(extra)
         .gate("ndcg@10", "max-drop = 0.02");
-    let p = dir.join(support::GATE);
+    let p = ctx.join(support::GATE);
     std::fs::write(&p, text.to_string()).unwrap();
     p
 }
@@ -125,10 +123,9 @@ fn unjudged_case_gate(dir: &Path, extra: &str) -> std::path::PathBuf {
 #[test]
 fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_clears_it() {
     let ctx = TestContext::new();
-    let dir = ctx.path();
-    let g = unjudged_case_gate(dir, "");
+    let g = unjudged_case_gate(&ctx, "");
     // Full pool: passes, and both bounds are today's delta with today's interval.
-    write_case(dir, 0);
+    write_case(&ctx, 0);
     let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(code, 0, "{}", v["headline"]);
     let c = &v["comparisons"][0];
@@ -154,7 +151,7 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
     // The judgments of the candidate-only `c` removed: today the candidate loses (c counts
     // non-relevant, `a` fell to rank 2) and fails; had `c` been relevant it would pass.
     // Unreliable: a warning by default, naming the documents to judge first.
-    write_case(dir, 40);
+    write_case(&ctx, 40);
     let (code, v) = ctx
         .check_file(
             &g,
@@ -162,7 +159,7 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
                 "--format",
                 "json",
                 "--holes",
-                dir.join("holes.txt").to_str().unwrap(),
+                ctx.join("holes.txt").to_str().unwrap(),
             ],
         )
         .verdict_json();
@@ -196,7 +193,7 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
             && w.contains("judge these first: q00 (candidate c@1)")
     });
     assert!(named, "{}", v["warnings"]);
-    let holes = std::fs::read_to_string(dir.join("holes.txt")).unwrap();
+    let holes = ctx.read("holes.txt");
     let lines: Vec<&str> = holes.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(lines.len(), 40);
     assert!(lines[0].starts_with("q00 0 c ?"), "{}", lines[0]);
@@ -204,7 +201,7 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
     // both bounds' intervals.
     let (code, v) = ctx
         .check_file(
-            unjudged_case_gate(dir, "[judged]\non-unreliable = \"fail\""),
+            unjudged_case_gate(&ctx, "[judged]\non-unreliable = \"fail\""),
             &["--format", "json"],
         )
         .verdict_json();
@@ -219,7 +216,7 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
         "{h}"
     );
     // The judgments back: passes, no warning.
-    write_case(dir, 0);
+    write_case(&ctx, 0);
     let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(code, 0);
     assert_eq!(v["gates"][0]["judged"]["unreliable"], false);
@@ -228,11 +225,10 @@ fn removing_the_candidate_only_judgments_flags_the_gate_and_adding_them_back_cle
 #[test]
 fn a_pull_request_that_changes_nothing_has_bounds_equal_to_its_delta() {
     let ctx = TestContext::new();
-    let dir = ctx.path();
-    write_case(dir, 20);
-    std::fs::copy(dir.join("cand.txt"), dir.join("base.txt")).unwrap();
+    write_case(&ctx, 20);
+    std::fs::copy(ctx.join("cand.txt"), ctx.join("base.txt")).unwrap();
     let (code, v) = ctx
-        .check_file(unjudged_case_gate(dir, ""), &["--format", "json"])
+        .check_file(unjudged_case_gate(&ctx, ""), &["--format", "json"])
         .verdict_json();
     // Nothing moved among 40 queries: untouched, exit 0.
     assert_eq!(code, 0, "{}", v["headline"]);
@@ -262,25 +258,24 @@ fn a_pull_request_that_changes_nothing_has_bounds_equal_to_its_delta() {
 }
 
 /// The qrels of `write_case` without their judged non-relevant documents (MS MARCO style).
-fn positive_only(dir: &Path) {
-    let q = std::fs::read_to_string(dir.join("qrels.txt")).unwrap();
+fn positive_only(ctx: &TestContext) {
+    let q = ctx.read("qrels.txt");
     let kept: String = q
         .lines()
         .filter(|l| !l.ends_with(" 0"))
         .map(|l| format!("{l}\n"))
         .collect();
-    std::fs::write(dir.join("qrels.txt"), kept).unwrap();
+    ctx.write("qrels.txt", kept);
 }
 
 #[test]
 fn positive_only_qrels_are_the_collections_convention_never_unreliable() {
     let ctx = TestContext::new();
-    let dir = ctx.path();
-    write_case(dir, 40);
-    positive_only(dir);
+    write_case(&ctx, 40);
+    positive_only(&ctx);
     for extra in ["", "[judged]\non-unreliable = \"fail\""] {
         let (_, v) = ctx
-            .check_file(unjudged_case_gate(dir, extra), &["--format", "json"])
+            .check_file(unjudged_case_gate(&ctx, extra), &["--format", "json"])
             .verdict_json();
         let text = v.to_string();
         assert!(!text.contains("unreliable: "), "{text}");
@@ -317,14 +312,13 @@ fn positive_only_qrels_are_the_collections_convention_never_unreliable() {
 #[test]
 fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
     let ctx = TestContext::new();
-    let dir = ctx.path();
-    write_case(dir, 20);
+    write_case(&ctx, 20);
     // Mean judged@10: the baseline's 1.0, the candidate's 0.95 (its 20 queries with `c`
     // unjudged have 9 of 10). Below min-judged on the candidate's side only: undecided on this
     // pull request; its max-drop already failed on the interval, so it stays failed.
     let (code, v) = ctx
         .check_file(
-            unjudged_case_gate(dir, "[judged]\nmin-judged = 0.97"),
+            unjudged_case_gate(&ctx, "[judged]\nmin-judged = 0.97"),
             &["--format", "json"],
         )
         .verdict_json();
@@ -340,12 +334,12 @@ fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
     );
     // The baseline's own coverage below the floor is the setup's: not judged, which fails on
     // `all` (the sides swapped: the baseline is the 0.95 one).
-    std::fs::rename(dir.join("cand.txt"), dir.join("swap.txt")).unwrap();
-    std::fs::rename(dir.join("base.txt"), dir.join("cand.txt")).unwrap();
-    std::fs::rename(dir.join("swap.txt"), dir.join("base.txt")).unwrap();
+    std::fs::rename(ctx.join("cand.txt"), ctx.join("swap.txt")).unwrap();
+    std::fs::rename(ctx.join("base.txt"), ctx.join("cand.txt")).unwrap();
+    std::fs::rename(ctx.join("swap.txt"), ctx.join("base.txt")).unwrap();
     let (code, v) = ctx
         .check_file(
-            unjudged_case_gate(dir, "[judged]\nmin-judged = 0.97"),
+            unjudged_case_gate(&ctx, "[judged]\nmin-judged = 0.97"),
             &["--format", "json"],
         )
         .verdict_json();
@@ -360,14 +354,14 @@ fn a_slice_below_min_judged_is_undecided_and_a_failed_rule_stays_failed() {
     let (code, _) = ctx
         .check_file(
             unjudged_case_gate(
-                dir,
+                &ctx,
                 "on-small-slice = \"fail\"\n[judged]\nmin-judged = 0.97",
             ),
             &["--format", "json"],
         )
         .verdict_json();
     assert_eq!(code, 1);
-    let e = ctx.check_file(unjudged_case_gate(dir, "[judged]\nmin-judged = 1.5"), &[]);
+    let e = ctx.check_file(unjudged_case_gate(&ctx, "[judged]\nmin-judged = 1.5"), &[]);
     assert_eq!(e.code, Some(2));
     assert!(e
         .stderr
@@ -381,7 +375,7 @@ const COVID: &str = concat!(
 );
 
 /// A gate file over the TREC-COVID fixture runs, one `max-drop` gate per metric.
-fn covid_gate(dir: &Path, base: &str, cand: &str, metrics: &[&str]) -> std::path::PathBuf {
+fn covid_gate(ctx: &TestContext, base: &str, cand: &str, metrics: &[&str]) -> std::path::PathBuf {
     let mut s = GateFile::default()
         .path("qrels", format!("{COVID}/qrels.covid-round2.txt"))
         .input("baseline", format!("{{ run = \"{COVID}/{base}\" }}"))
@@ -390,7 +384,7 @@ fn covid_gate(dir: &Path, base: &str, cand: &str, metrics: &[&str]) -> std::path
     for m in metrics {
         s = s.gate(m, "max-drop = 0.02");
     }
-    let p = dir.join("covid.toml");
+    let p = ctx.join("covid.toml");
     std::fs::write(&p, s.to_string()).unwrap();
     p
 }
@@ -414,10 +408,7 @@ fn a_no_op_on_trec_covid_has_bounds_equal_to_its_delta_for_every_metric() {
     ];
     for run in ["run.covidex-sim.txt", "run.covidex-t5.txt"] {
         let (code, v) = ctx
-            .check_file(
-                covid_gate(ctx.path(), run, run, &metrics),
-                &["--format", "json"],
-            )
+            .check_file(covid_gate(&ctx, run, run, &metrics), &["--format", "json"])
             .verdict_json();
         // A no-op on 35 topics: untouched; the bounds below are the subject.
         assert_eq!(code, 0, "{run}: {}", v["headline"]);
@@ -444,7 +435,7 @@ fn a_no_op_on_trec_covid_has_bounds_equal_to_its_delta_for_every_metric() {
 fn sim_to_t5_on_trec_covid_passes_max_drop_by_default_with_the_judged_figures() {
     let ctx = TestContext::new();
     let g = covid_gate(
-        ctx.path(),
+        &ctx,
         "run.covidex-sim.txt",
         "run.covidex-t5.txt",
         &["ndcg@10"],
@@ -483,16 +474,11 @@ fn sim_to_t5_on_trec_covid_passes_max_drop_by_default_with_the_judged_figures() 
     assert!(text.contains("#1 max-drop: "), "{text}");
     // map over 1000-deep rankings: AP's pools are too large to try every assignment, so the
     // bound is the proved, wider one, and the report says so.
-    let g = covid_gate(
-        ctx.path(),
-        "run.covidex-sim.txt",
-        "run.covidex-t5.txt",
-        &["map"],
-    );
+    let g = covid_gate(&ctx, "run.covidex-sim.txt", "run.covidex-t5.txt", &["map"]);
     let (_, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert_eq!(v["comparisons"][0]["judged"]["exact"], false);
     let out = ctx.check_file(&g, &[]);
-    assert!(out.stdout.as_str().contains("(proved, wider)"));
+    assert!(out.stdout.contains("(proved, wider)"));
 }
 
 #[test]
@@ -507,25 +493,25 @@ fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() 
             (f[1].to_string(), f[2].parse().unwrap())
         })
         .collect();
-    let out_path = ctx.path().join("sim.J.jsonl");
-    let out = rag_gate()
-        .args([
-            "eval",
-            "--metrics",
-            "ndcg@10",
-            "--empty-gold",
-            "zero",
-            "--judged-only",
-        ])
-        .arg("--qrels")
-        .arg(format!("{COVID}/qrels.covid-round2.txt"))
-        .arg("--run")
-        .arg(format!("{COVID}/run.covidex-sim.txt"))
-        .arg("-o")
-        .arg(&out_path)
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
+    let out_path = ctx.join("sim.J.jsonl");
+    Out::of(
+        ctx.command()
+            .args([
+                "eval",
+                "--metrics",
+                "ndcg@10",
+                "--empty-gold",
+                "zero",
+                "--judged-only",
+            ])
+            .arg("--qrels")
+            .arg(format!("{COVID}/qrels.covid-round2.txt"))
+            .arg("--run")
+            .arg(format!("{COVID}/run.covidex-sim.txt"))
+            .arg("-o")
+            .arg(&out_path),
+    )
+    .expect(0);
     let rows = std::fs::read_to_string(&out_path).unwrap();
     let mut n = 0;
     for line in rows.lines() {
@@ -543,24 +529,28 @@ fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() 
     assert!((want["all"] - 0.5958).abs() < 1e-9);
     // The fingerprint says how unjudged documents counted: a condensed side is refused against
     // a plain one, naming the field.
-    let proto = std::fs::read_to_string(ctx.path().join("sim.J.jsonl.protocol.json")).unwrap();
+    let proto = ctx.read("sim.J.jsonl.protocol.json");
     assert!(
         proto.contains("removed before scoring (condensed list, trec_eval -J)"),
         "{proto}"
     );
-    let plain = rag_gate()
-        .args(["eval", "--metrics", "ndcg@10", "--empty-gold", "zero"])
-        .arg("--qrels")
-        .arg(format!("{COVID}/qrels.covid-round2.txt"))
-        .arg("--run")
-        .arg(format!("{COVID}/run.covidex-t5.txt"))
-        .arg("-o")
-        .arg(ctx.path().join("t5.jsonl"))
-        .output()
-        .unwrap();
-    assert_exit(&plain, 0);
-    let g = ctx.path().join("mix.toml");
-    std::fs::write(&g, "[inputs]\nbaseline = \"sim.J.jsonl\"\ncandidate = \"t5.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
+    Out::of(
+        ctx.command()
+            .args(["eval", "--metrics", "ndcg@10", "--empty-gold", "zero"])
+            .arg("--qrels")
+            .arg(format!("{COVID}/qrels.covid-round2.txt"))
+            .arg("--run")
+            .arg(format!("{COVID}/run.covidex-t5.txt"))
+            .arg("-o")
+            .arg(ctx.join("t5.jsonl")),
+    )
+    .expect(0);
+    let g = ctx.write(
+        "mix.toml",
+        GateFile::new("sim.J.jsonl", "t5.jsonl")
+            .gate("ndcg@10", "max-drop = 0.02")
+            .to_string(),
+    );
     let out = ctx.check_file(&g, &[]);
     let out = out.expect(2);
     let err = out.stderr.as_str();
@@ -570,19 +560,19 @@ fn eval_judged_only_is_trec_eval_minus_j_per_query_and_enters_the_fingerprint() 
     );
 }
 
-/// `rag-gate eval` of one TREC-COVID run into `dir/NAME.jsonl` with these metrics.
-fn eval_to(dir: &Path, run: &str, name: &str, metrics: &str) {
-    let out = rag_gate()
-        .args(["eval", "--metrics", metrics])
-        .arg("--qrels")
-        .arg(format!("{COVID}/qrels.covid-round2.txt"))
-        .arg("--run")
-        .arg(format!("{COVID}/{run}"))
-        .arg("-o")
-        .arg(dir.join(format!("{name}.jsonl")))
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
+/// `rag-gate eval` of one TREC-COVID run into `NAME.jsonl` in the folder with these metrics.
+fn eval_to(ctx: &TestContext, run: &str, name: &str, metrics: &str) {
+    Out::of(
+        ctx.command()
+            .args(["eval", "--metrics", metrics])
+            .arg("--qrels")
+            .arg(format!("{COVID}/qrels.covid-round2.txt"))
+            .arg("--run")
+            .arg(format!("{COVID}/{run}"))
+            .arg("-o")
+            .arg(ctx.join(format!("{name}.jsonl"))),
+    )
+    .expect(0);
 }
 
 /// The judged figures of the ndcg@10 comparison on `all`.
@@ -599,19 +589,19 @@ fn ndcg(v: &serde_json::Value) -> serde_json::Value {
 #[test]
 fn metric_files_and_runs_get_one_verdict_on_min_judged() {
     let ctx = TestContext::new();
-    let dir = ctx.path();
-    eval_to(dir, "run.covidex-sim.txt", "sim", "ndcg@10,judged@10");
-    eval_to(dir, "run.covidex-t5.txt", "t5", "ndcg@10,judged@10");
-    eval_to(dir, "run.covidex-sim.txt", "sim-bare", "ndcg@10");
-    eval_to(dir, "run.covidex-t5.txt", "t5-bare", "ndcg@10");
+    eval_to(&ctx, "run.covidex-sim.txt", "sim", "ndcg@10,judged@10");
+    eval_to(&ctx, "run.covidex-t5.txt", "t5", "ndcg@10,judged@10");
+    eval_to(&ctx, "run.covidex-sim.txt", "sim-bare", "ndcg@10");
+    eval_to(&ctx, "run.covidex-t5.txt", "t5-bare", "ndcg@10");
     let tail = "[judged]\nmin-judged = 0.9\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n";
-    let files = dir.join("files.toml");
-    std::fs::write(
-        &files,
-        format!("[inputs]\nbaseline = \"sim.jsonl\"\ncandidate = \"t5.jsonl\"\n{tail}"),
-    )
-    .unwrap();
-    let runs = covid_gate(dir, "run.covidex-sim.txt", "run.covidex-t5.txt", &[]);
+    let min_judged = |b: &str, c: &str| {
+        GateFile::new(b, c)
+            .table("judged", "min-judged = 0.9")
+            .gate("ndcg@10", "max-drop = 0.02")
+            .to_string()
+    };
+    let files = ctx.write("files.toml", min_judged("sim.jsonl", "t5.jsonl"));
+    let runs = covid_gate(&ctx, "run.covidex-sim.txt", "run.covidex-t5.txt", &[]);
     let runs_text = std::fs::read_to_string(&runs).unwrap();
     std::fs::write(&runs, format!("{runs_text}{tail}")).unwrap();
     // Both routes: sim's mean judged@10 is 0.497, below 0.9: not judged, which fails on `all`.
@@ -636,11 +626,7 @@ fn metric_files_and_runs_get_one_verdict_on_min_judged() {
         .unwrap()
         .starts_with("metric files: the bounds need both sides' rankings"));
     // Files without the judged@10 column: min-judged cannot be applied, an error naming it.
-    std::fs::write(
-        &files,
-        format!("[inputs]\nbaseline = \"sim-bare.jsonl\"\ncandidate = \"t5-bare.jsonl\"\n{tail}"),
-    )
-    .unwrap();
+    ctx.write("files.toml", min_judged("sim-bare.jsonl", "t5-bare.jsonl"));
     let out = ctx.check_file(&files, &[]);
     let out = out.expect(2);
     let err = out.stderr.as_str();
@@ -654,7 +640,7 @@ fn metric_files_and_runs_get_one_verdict_on_min_judged() {
 fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
     let ctx = TestContext::new();
     let g = covid_gate(
-        ctx.path(),
+        &ctx,
         "run.covidex-sim.txt",
         "run.covidex-t5.txt",
         &["ndcg@10"],
@@ -686,35 +672,38 @@ fn condensed_true_reports_the_gated_deltas_on_condensed_lists_beside_todays() {
 #[test]
 fn the_sidecar_records_why_a_metric_file_has_no_bounds() {
     let ctx = TestContext::new();
-    let dir = ctx.path();
-    write_case(dir, 40);
+    write_case(&ctx, 40);
     let eval = |qrels: &str, run: &str, out: &str| {
-        let o = rag_gate()
-            .args(["eval", "--metrics", "ndcg@10,judged@10", "--qrels"])
-            .arg(dir.join(qrels))
-            .arg("--run")
-            .arg(dir.join(run))
-            .arg("-o")
-            .arg(dir.join(out))
-            .output()
-            .unwrap();
-        assert_exit(&o, 0);
-        let p = std::fs::read_to_string(dir.join(format!("{out}.protocol.json"))).unwrap();
+        Out::of(
+            ctx.command()
+                .args(["eval", "--metrics", "ndcg@10,judged@10", "--qrels"])
+                .arg(ctx.join(qrels))
+                .arg("--run")
+                .arg(ctx.join(run))
+                .arg("-o")
+                .arg(ctx.join(out)),
+        )
+        .expect(0);
+        let p = std::fs::read_to_string(ctx.join(format!("{out}.protocol.json"))).unwrap();
         serde_json::from_str::<serde_json::Value>(&p).unwrap()["judged-bounds"]
             .as_str()
             .unwrap()
             .to_string()
     };
     assert!(eval("qrels.txt", "base.txt", "b.jsonl").starts_with("not computable from this file"));
-    positive_only(dir);
+    positive_only(&ctx);
     let why = eval("qrels.txt", "base.txt", "b.jsonl");
     assert!(
         why.starts_with("not needed: the qrels list only relevant documents"),
         "{why}"
     );
     eval("qrels.txt", "cand.txt", "c.jsonl");
-    let g = dir.join("files.toml");
-    std::fs::write(&g, "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n").unwrap();
+    let g = ctx.write(
+        "files.toml",
+        GateFile::new("b.jsonl", "c.jsonl")
+            .gate("ndcg@10", "max-drop = 0.02")
+            .to_string(),
+    );
     let (_, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
     assert!(ndcg(&v)["not_computed"]
         .as_str()
@@ -794,30 +783,26 @@ fn a_passing_gate_that_unjudged_documents_could_flip_says_why_it_passed_first() 
 fn deep_judged_bounds() {
     let n = 3000;
     let ctx = TestContext::new();
-    let dir = ctx.path();
     let (mut base, mut cand) = (String::from("q1 Q0 r 1 100000 b\n"), String::new());
     for i in 1..=n {
         base.push_str(&format!("q1 Q0 u{i} {} {} b\n", i + 1, 100000 - i));
         cand.push_str(&format!("q1 Q0 u{i} {i} {} c\n", 100000 - i));
     }
     cand.push_str(&format!("q1 Q0 r {} 1 c\n", n + 1));
-    support::cli::write(dir, "qrels.txt", "q1 0 r 1\nq1 0 n 0\n");
-    support::cli::write(dir, "base.txt", base);
-    support::cli::write(dir, "cand.txt", cand);
-    let gates: String = ["mrr", "rprec", "ndcg", "map"]
-        .iter()
-        .map(|m| format!("[[gate]]\nmetric = \"{m}\"\nmax-drop = 0.05\n"))
-        .collect();
-    let g = support::cli::write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nqrels = \"qrels.txt\"\nbaseline = {{ run = \"base.txt\" }}\n\
-             candidate = {{ run = \"cand.txt\" }}\n[bootstrap]\nresamples = 40\n\
-             [slices]\nmin-queries = 1\n{gates}"
-        ),
+    ctx.write("qrels.txt", "q1 0 r 1\nq1 0 n 0\n");
+    ctx.write("base.txt", base);
+    ctx.write("cand.txt", cand);
+    let gate = ["mrr", "rprec", "ndcg", "map"].iter().fold(
+        GateFile::default()
+            .path("qrels", "qrels.txt")
+            .input("baseline", "{ run = \"base.txt\" }")
+            .input("candidate", "{ run = \"cand.txt\" }")
+            .resamples(40)
+            .table("slices", "min-queries = 1"),
+        |g, m| g.gate(m, "max-drop = 0.05"),
     );
-    let (code, v) = ctx.check_file(&g, &["--format", "json"]).verdict_json();
+    ctx.gate(gate);
+    let (code, v) = ctx.check_json(&[]).verdict_json();
     assert_eq!(code, 1, "{}", v["headline"]);
     let judged = |metric: &str| -> (f64, f64, f64, bool) {
         let c = v["comparisons"]

@@ -5,7 +5,7 @@
 //! labelled topics by 1/probability. Bad or missing probabilities are exit 2 with file, line and
 //! key.
 
-use crate::support::cli::{check_json, json_exit, rag_gate, write};
+use crate::support::{Out, TestContext};
 use serde_json::Value;
 use std::path::Path;
 
@@ -22,7 +22,7 @@ fn full_qrels() -> String {
 
 /// corrected.toml with its relative paths made absolute, the human qrels at `human` and
 /// `extra` added to `[judge]`.
-fn gate_file(dir: &Path, name: &str, human: &str, extra: &str) -> std::path::PathBuf {
+fn gate_file(ctx: &TestContext, name: &str, human: &str, extra: &str) -> std::path::PathBuf {
     let text = std::fs::read_to_string(data("corrected.toml"))
         .unwrap()
         .replace("\"../eval/", &format!("\"{}/../eval/", data("")))
@@ -32,34 +32,30 @@ fn gate_file(dir: &Path, name: &str, human: &str, extra: &str) -> std::path::Pat
             "gate-on = \"corrected\"",
             &format!("gate-on = \"corrected\"\n{extra}"),
         );
-    write(dir, name, text)
+    ctx.write(name, text)
 }
 
 fn plan(gate: &Path, out: &Path, extra: &[&str]) -> (Value, Vec<Value>) {
-    let o = rag_gate()
-        .arg("label-plan")
-        .arg(gate)
-        .args(["--active", "--format", "json", "-o"])
-        .arg(out)
-        .args(extra)
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
+    let ctx = TestContext::new();
+    let o = Out::of(
+        ctx.command()
+            .arg("label-plan")
+            .arg(gate)
+            .args(["--active", "--format", "json", "-o"])
+            .arg(out)
+            .args(extra),
     );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
     let rows = std::fs::read_to_string(out)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    (serde_json::from_slice(&o.stdout).unwrap(), rows)
+    (serde_json::from_str(&o.stdout).unwrap(), rows)
 }
 
 /// The human qrels with the real labels of `topics` added (the labelling step).
-fn label(dir: &Path, topics: &[&str]) -> String {
+fn label(ctx: &TestContext, topics: &[&str]) -> String {
     let mut text = std::fs::read_to_string(data("human.qrels")).unwrap();
     for l in std::fs::read_to_string(full_qrels()).unwrap().lines() {
         if topics.contains(&l.split_whitespace().next().unwrap()) {
@@ -67,14 +63,14 @@ fn label(dir: &Path, topics: &[&str]) -> String {
             text.push('\n');
         }
     }
-    write(dir, "human2.qrels", text).display().to_string()
+    ctx.write("human2.qrels", text).display().to_string()
 }
 
 #[test]
 fn an_active_sample_is_drawn_labelled_and_weighted_by_the_corrected_gate() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = gate_file(dir.path(), "plan.toml", &data("human.qrels"), "");
-    let out = dir.path().join("sample.jsonl");
+    let ctx = TestContext::new();
+    let gate = gate_file(&ctx, "plan.toml", &data("human.qrels"), "");
+    let out = ctx.path().join("sample.jsonl");
     let (p, rows) = plan(&gate, &out, &["--batch", "8"]);
     assert_eq!(p["design"], "active");
     let new: Vec<&str> = rows
@@ -96,33 +92,35 @@ fn an_active_sample_is_drawn_labelled_and_weighted_by_the_corrected_gate() {
     assert!(hi > lo + 0.1, "unequal probabilities: {lo}..{hi}");
     // The same seed, the same bytes.
     let bytes = std::fs::read(&out).unwrap();
-    let again = dir.path().join("again.jsonl");
+    let again = ctx.path().join("again.jsonl");
     plan(&gate, &again, &["--batch", "8"]);
     assert_eq!(bytes, std::fs::read(&again).unwrap());
 
     // Label the drawn topics; the corrected gate reads the sample.
-    let human = label(dir.path(), &new);
-    let weighted = gate_file(
-        dir.path(),
-        "weighted.toml",
-        &human,
-        "sample = \"sample.jsonl\"",
-    );
-    let r = json_exit(&mut check_json(&weighted), 1);
+    let human = label(&ctx, &new);
+    let weighted = gate_file(&ctx, "weighted.toml", &human, "sample = \"sample.jsonl\"");
+    let r = ctx
+        .check_file(&weighted, &["--format", "json"])
+        .expect(1)
+        .json();
     assert_eq!(r["judge"]["sample"], "sample.jsonl");
     let c = &r["judge"]["deltas"][0]["corrected"];
     assert_eq!(c["labelled"].as_u64(), Some(12 + new.len() as u64));
     // All 35 topics labelled by humans: the truth the weighted interval should hold.
-    let all = gate_file(dir.path(), "all.toml", &full_qrels(), "");
-    let truth = json_exit(&mut check_json(&all), 1)["judge"]["deltas"][0]["human"]["delta"]
+    let all = gate_file(&ctx, "all.toml", &full_qrels(), "");
+    let truth = ctx.check_file(&all, &["--format", "json"]).expect(1).json()["judge"]["deltas"][0]
+        ["human"]["delta"]
         .as_f64()
         .unwrap();
     let ci = [c["ci"][0].as_f64().unwrap(), c["ci"][1].as_f64().unwrap()];
     assert!(ci[0] <= truth && truth <= ci[1], "{ci:?} misses {truth}");
     assert_eq!(r["comparisons"][0]["delta"], c["delta"]);
     // The same labels read as a uniform sample give another delta: the weights are applied.
-    let plain = gate_file(dir.path(), "plain.toml", &human, "");
-    let u = json_exit(&mut check_json(&plain), 1);
+    let plain = gate_file(&ctx, "plain.toml", &human, "");
+    let u = ctx
+        .check_file(&plain, &["--format", "json"])
+        .expect(1)
+        .json();
     let ud = u["judge"]["deltas"][0]["corrected"]["delta"]
         .as_f64()
         .unwrap();
@@ -136,7 +134,7 @@ fn an_active_sample_is_drawn_labelled_and_weighted_by_the_corrected_gate() {
 /// human-only delta is the plain mean of the labelled topics' deltas.
 #[test]
 fn equal_probabilities_give_the_unweighted_human_mean() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let human = std::fs::read_to_string(data("human.qrels")).unwrap();
     let mut topics: Vec<&str> = human
         .lines()
@@ -147,24 +145,30 @@ fn equal_probabilities_give_the_unweighted_human_mean() {
         .iter()
         .map(|t| format!("{{\"query_id\":\"{t}\",\"inclusion_probability\":0.25}}\n"))
         .collect();
-    write(dir.path(), "flat.jsonl", lines);
+    ctx.write("flat.jsonl", lines);
     let flat = gate_file(
-        dir.path(),
+        &ctx,
         "flat.toml",
         &data("human.qrels"),
         "sample = \"flat.jsonl\"",
     );
-    let plain = gate_file(dir.path(), "plain.toml", &data("human.qrels"), "");
-    let a = json_exit(&mut check_json(&flat), 1);
-    let b = json_exit(&mut check_json(&plain), 1);
+    let plain = gate_file(&ctx, "plain.toml", &data("human.qrels"), "");
+    let a = ctx
+        .check_file(&flat, &["--format", "json"])
+        .expect(1)
+        .json();
+    let b = ctx
+        .check_file(&plain, &["--format", "json"])
+        .expect(1)
+        .json();
     let d = |r: &Value| r["judge"]["deltas"][0]["human"]["delta"].as_f64().unwrap();
     assert!((d(&a) - d(&b)).abs() < 1e-12, "{} vs {}", d(&a), d(&b));
 }
 
 fn refused(gate: &Path, want: &[&str]) {
-    let o = rag_gate().arg("check").arg(gate).output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let o = TestContext::new().check_file(gate, &[]);
+    let err = o.stderr.as_str();
+    assert_eq!(o.code, Some(2), "{err}");
     for w in want {
         assert!(err.contains(w), "{err} lacks {w}");
     }
@@ -173,12 +177,11 @@ fn refused(gate: &Path, want: &[&str]) {
 
 #[test]
 fn bad_or_missing_probabilities_are_refused_with_file_line_and_key() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
+    let ctx = TestContext::new();
     let with = |name: &str, text: &str| {
-        write(d, &format!("{name}.jsonl"), text);
+        ctx.write(format!("{name}.jsonl"), text);
         gate_file(
-            d,
+            &ctx,
             &format!("{name}.toml"),
             &data("human.qrels"),
             &format!("sample = \"{name}.jsonl\""),
@@ -238,12 +241,11 @@ fn bad_or_missing_probabilities_are_refused_with_file_line_and_key() {
         &["twice.jsonl:", "drawn twice"],
     );
     // gate-on = "human" would read the weighted labels unweighted.
-    write(d, "ok.jsonl", &good);
-    let human_on = write(
-        d,
+    ctx.write("ok.jsonl", &good);
+    let human_on = ctx.write(
         "human-on.toml",
         std::fs::read_to_string(gate_file(
-            d,
+            &ctx,
             "x.toml",
             &data("human.qrels"),
             "sample = \"ok.jsonl\"",
@@ -256,33 +258,33 @@ fn bad_or_missing_probabilities_are_refused_with_file_line_and_key() {
         &["human-on.toml:", "[judge] sample", "gate-on = \"human\""],
     );
     // An active draw on top of a weighted sample is refused.
-    let o = rag_gate()
-        .arg("label-plan")
-        .arg(gate_file(
-            d,
-            "again.toml",
-            &data("human.qrels"),
-            "sample = \"ok.jsonl\"",
-        ))
-        .arg("--active")
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("not supported"));
-    // A batch of nothing is a usage error, under either design, and writes no sample.
-    let plain = gate_file(d, "plain.toml", &data("human.qrels"), "");
-    for design in [&[][..], &["--active"][..]] {
-        let out = d.join("zero.jsonl");
-        let o = rag_gate()
+    let o = Out::of(
+        ctx.command()
             .arg("label-plan")
-            .arg(&plain)
-            .args(["--batch", "0", "-o"])
-            .arg(&out)
-            .args(design)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
+            .arg(gate_file(
+                &ctx,
+                "again.toml",
+                &data("human.qrels"),
+                "sample = \"ok.jsonl\"",
+            ))
+            .arg("--active"),
+    );
+    assert_eq!(o.code, Some(2));
+    assert!(o.stderr.contains("not supported"));
+    // A batch of nothing is a usage error, under either design, and writes no sample.
+    let plain = gate_file(&ctx, "plain.toml", &data("human.qrels"), "");
+    for design in [&[][..], &["--active"][..]] {
+        let out = ctx.join("zero.jsonl");
+        let o = Out::of(
+            ctx.command()
+                .arg("label-plan")
+                .arg(&plain)
+                .args(["--batch", "0", "-o"])
+                .arg(&out)
+                .args(design),
+        );
+        let err = o.stderr.as_str();
+        assert_eq!(o.code, Some(2), "{err}");
         assert!(err.contains("--batch 0: expected at least 1"), "{err}");
         assert!(!out.exists());
     }
@@ -291,8 +293,8 @@ fn bad_or_missing_probabilities_are_refused_with_file_line_and_key() {
 /// With the group unit whole conversations are drawn, each with one probability.
 #[test]
 fn the_group_unit_draws_whole_conversations_with_one_probability() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("s.jsonl");
+    let ctx = TestContext::new();
+    let out = ctx.path().join("s.jsonl");
     let (p, rows) = plan(
         Path::new(&data("ppi/group-unit.toml")),
         &out,

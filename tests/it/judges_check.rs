@@ -5,7 +5,8 @@
 //! judge (its sidecar) is part of the protocol fingerprint: two sides labelled by different judges
 //! are refused (exit 2).
 
-use crate::support::cli::{check_json, json_exit, rag_gate, warnings, write};
+use crate::support::output::warnings;
+use crate::support::{Out, TestContext};
 use serde_json::Value;
 
 /// `name` in tests/data/judges (its gate files, qrels and judge sidecar).
@@ -19,11 +20,33 @@ fn max_drop_value(report: &Value) -> f64 {
 
 #[test]
 fn judge_only_passes_what_humans_and_the_corrected_gate_fail() {
-    let judge_only = json_exit(&mut check_json(data("judge-only.toml")), 0);
+    let ctx = TestContext::new();
+    let judge_only = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("judge-only.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(0)
+    .json();
     assert_eq!(judge_only["verdict"], "pass");
-    let human = json_exit(&mut check_json(data("human.toml")), 1);
+    let human = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("human.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     assert_eq!(human["gates"][0]["status"], "fail");
-    let corrected = json_exit(&mut check_json(data("corrected.toml")), 1);
+    let corrected = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("corrected.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     assert_eq!(corrected["gates"][0]["status"], "fail");
     assert!(
         max_drop_value(&corrected) < -0.05,
@@ -67,7 +90,15 @@ fn judge_only_passes_what_humans_and_the_corrected_gate_fail() {
 
 #[test]
 fn conversations_as_units_when_humans_label_whole_conversations() {
-    let r = json_exit(&mut check_json(data("corrected-group.toml")), 1);
+    let ctx = TestContext::new();
+    let r = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("corrected-group.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     assert_eq!(r["unit"], "group");
     let d = &r["judge"]["deltas"][0];
     let c = &d["corrected"];
@@ -82,8 +113,8 @@ fn conversations_as_units_when_humans_label_whole_conversations() {
 
 #[test]
 fn the_three_deltas_are_in_every_report_format() {
-    let dir = tempfile::tempdir().unwrap();
-    let html = dir.path().join("report.html");
+    let ctx = TestContext::new();
+    let html = ctx.path().join("report.html");
     for (format, want) in [
         ("text", "corrected (PPI++)"),
         (
@@ -91,24 +122,19 @@ fn the_three_deltas_are_in_every_report_format() {
             "Judge: human-only, judge-only and corrected deltas",
         ),
     ] {
-        let out = rag_gate()
-            .args([
-                "check",
-                &data("corrected.toml"),
-                "--format",
-                format,
-                "--export-html",
-            ])
-            .arg(&html)
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = Out::of(
+            ctx.command()
+                .args([
+                    "check",
+                    &data("corrected.toml"),
+                    "--format",
+                    format,
+                    "--export-html",
+                ])
+                .arg(&html),
         );
-        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.code, Some(1), "{}", out.stderr);
+        let text = out.stdout.as_str();
         assert!(text.contains(want), "{format}: no {want:?} in\n{text}");
         assert!(text.contains("simulated-judge-v1"), "{format}");
         let page = std::fs::read_to_string(&html).unwrap();
@@ -118,15 +144,13 @@ fn the_three_deltas_are_in_every_report_format() {
 }
 
 /// A gate file beside the fixture's data, with `[judge]` as given.
-fn judge_gate(dir: &std::path::Path, judge: &str) -> std::path::PathBuf {
+fn judge_gate(ctx: &TestContext, judge: &str) -> std::path::PathBuf {
     let data = data("");
     let runs = format!(
         "{}/tests/data/eval/fixtures/trec-covid-r2",
         env!("CARGO_MANIFEST_DIR")
     );
-    write(
-        dir,
-        "gate.toml",
+    ctx.write("gate.toml",
         format!(
             "[inputs]\nbaseline = {{ run = \"{runs}/run.covidex-t5.txt\" }}\ncandidate = {{ run = \"{runs}/run.covidex-sim.txt\" }}\nqrels = \"{data}human.qrels\"\n\n[slices]\nmin-queries = 10\n\n[judge]\n{judge}\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n"
         ),
@@ -135,15 +159,15 @@ fn judge_gate(dir: &std::path::Path, judge: &str) -> std::path::PathBuf {
 
 #[test]
 fn too_few_human_labels_is_not_judged_and_fails() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let g = judge_gate(
-        dir.path(),
+        &ctx,
         &format!(
             "qrels = \"{}\"\ngate-on = \"corrected\"\nmin-labelled = 13",
             data("judge.qrels")
         ),
     );
-    let r = json_exit(&mut check_json(&g), 1);
+    let r = ctx.check_file(&g, &["--format", "json"]).expect(1).json();
     let gr = &r["gates"][0];
     assert_eq!(gr["status"], "too-small");
     assert_eq!(gr["fails_build"], true);
@@ -159,15 +183,15 @@ fn too_few_human_labels_is_not_judged_and_fails() {
 
 #[test]
 fn a_judge_below_the_kappa_floor_is_not_judged() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let g = judge_gate(
-        dir.path(),
+        &ctx,
         &format!(
             "qrels = \"{}\"\ngate-on = \"corrected\"\nmin-kappa = 0.99",
             data("judge.qrels")
         ),
     );
-    let r = json_exit(&mut check_json(&g), 1);
+    let r = ctx.check_file(&g, &["--format", "json"]).expect(1).json();
     assert_eq!(r["gates"][0]["status"], "too-small");
     let why = r["judge"]["deltas"][0]["not_judged"].as_str().unwrap();
     assert!(why.contains("below min-kappa 0.99"), "{why}");
@@ -175,41 +199,36 @@ fn a_judge_below_the_kappa_floor_is_not_judged() {
 
 #[test]
 fn a_missing_or_broken_sidecar_and_a_wrong_key_are_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = write(
-        dir.path(),
-        "j.qrels",
-        std::fs::read(data("judge.qrels")).unwrap(),
-    );
-    let g = judge_gate(dir.path(), &format!("qrels = \"{}\"", qrels.display()));
-    let out = rag_gate().arg("check").arg(&g).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let ctx = TestContext::new();
+    let qrels = ctx.write("j.qrels", std::fs::read(data("judge.qrels")).unwrap());
+    let g = judge_gate(&ctx, &format!("qrels = \"{}\"", qrels.display()));
+    let out = Out::of(ctx.command().arg("check").arg(&g));
+    assert_eq!(out.code, Some(2));
+    let err = out.stderr.as_str();
     assert!(
         err.contains("j.qrels.judge.json") && err.contains("sidecar"),
         "{err}"
     );
 
-    write(
-        dir.path(),
+    ctx.write(
         "j.qrels.judge.json",
         "{\"model\": \"m\", \"date\": \"2026-01-01\"}",
     );
-    let out = rag_gate().arg("check").arg(&g).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let out = Out::of(ctx.command().arg("check").arg(&g));
+    assert_eq!(out.code, Some(2));
+    let err = out.stderr.as_str();
     assert!(
         err.contains("j.qrels.judge.json") && err.contains("prompt_hash"),
         "{err}"
     );
 
     let g = judge_gate(
-        dir.path(),
+        &ctx,
         &format!("qrels = \"{}\"\ngate-on = \"judge\"", qrels.display()),
     );
-    let out = rag_gate().arg("check").arg(&g).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let out = Out::of(ctx.command().arg("check").arg(&g));
+    assert_eq!(out.code, Some(2));
+    let err = out.stderr.as_str();
     assert!(
         err.contains("gate-on = \"judge\"") && err.contains("\"corrected\""),
         "{err}"
@@ -218,19 +237,14 @@ fn a_missing_or_broken_sidecar_and_a_wrong_key_are_errors() {
 
 #[test]
 fn holes_export_as_json_lines_for_a_judging_step() {
-    let dir = tempfile::tempdir().unwrap();
-    let holes = dir.path().join("holes.jsonl");
-    let out = rag_gate()
-        .args(["check", &data("human.toml"), "--holes"])
-        .arg(&holes)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let ctx = TestContext::new();
+    let holes = ctx.path().join("holes.jsonl");
+    let out = Out::of(
+        ctx.command()
+            .args(["check", &data("human.toml"), "--holes"])
+            .arg(&holes),
     );
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
     let text = std::fs::read_to_string(&holes).unwrap();
     let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert!(
@@ -245,36 +259,27 @@ fn holes_export_as_json_lines_for_a_judging_step() {
 
 /// `rag-gate eval` of a covid run (`t5` or `sim`) against `qrels` into `out` with its sidecar.
 fn eval_judged(qrels: &std::path::Path, run: &str, out: &std::path::Path) {
+    let ctx = TestContext::new();
     let run = format!(
         "{}/tests/data/eval/fixtures/trec-covid-r2/run.covidex-{run}.txt",
         env!("CARGO_MANIFEST_DIR")
     );
-    let o = rag_gate()
-        .args(["eval", "--metrics", "ndcg@10", "--qrels"])
-        .arg(qrels)
-        .args(["--run", &run, "-o"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
+    let o = Out::of(
+        ctx.command()
+            .args(["eval", "--metrics", "ndcg@10", "--qrels"])
+            .arg(qrels)
+            .args(["--run", &run, "-o"])
+            .arg(out),
     );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
 }
 
-/// The judge's qrels copied into `dir/name/` with `sidecar` beside them (none: no sidecar).
-fn judged_qrels(dir: &std::path::Path, name: &str, sidecar: Option<Value>) -> std::path::PathBuf {
-    let sub = dir.join(name);
-    std::fs::create_dir_all(&sub).unwrap();
-    let q = write(
-        &sub,
-        "judge.qrels",
-        std::fs::read(data("judge.qrels")).unwrap(),
-    );
+/// The judge's qrels copied into `name/` in the folder with `sidecar` beside them (none: no
+/// sidecar).
+fn judged_qrels(ctx: &TestContext, name: &str, sidecar: Option<Value>) -> std::path::PathBuf {
+    let q = ctx.copy(data("judge.qrels"), format!("{name}/judge.qrels"));
     if let Some(s) = sidecar {
-        write(&sub, "judge.qrels.judge.json", s.to_string());
+        ctx.write(format!("{name}/judge.qrels.judge.json"), s.to_string());
     }
     q
 }
@@ -283,32 +288,25 @@ fn shipped_sidecar() -> Value {
     serde_json::from_str(&std::fs::read_to_string(data("judge.qrels.judge.json")).unwrap()).unwrap()
 }
 
-/// `compare b.jsonl c.jsonl` in `dir`.
-fn compare_in(dir: &std::path::Path) -> std::process::Output {
-    rag_gate()
-        .current_dir(dir)
-        .args([
-            "compare",
-            "b.jsonl",
-            "c.jsonl",
-            "--resamples",
-            "200",
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap()
+/// `compare b.jsonl c.jsonl` in the folder.
+fn compare_in(ctx: &TestContext) -> Out {
+    ctx.run(&[
+        "compare",
+        "b.jsonl",
+        "c.jsonl",
+        "--resamples",
+        "200",
+        "--format",
+        "json",
+    ])
 }
 
 #[test]
 fn the_judge_is_part_of_the_fingerprint_and_two_judges_are_not_compared() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
-    let a = judged_qrels(dir, "a", Some(shipped_sidecar()));
-    eval_judged(&a, "t5", &dir.join("b.jsonl"));
-    let side: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("b.jsonl.protocol.json")).unwrap())
-            .unwrap();
+    let ctx = TestContext::new();
+    let a = judged_qrels(&ctx, "a", Some(shipped_sidecar()));
+    eval_judged(&a, "t5", &ctx.join("b.jsonl"));
+    let side: Value = serde_json::from_str(&ctx.read("b.jsonl.protocol.json")).unwrap();
     assert_eq!(side["judge"]["model"], "simulated-judge-v1");
     assert_eq!(side["judge"]["prompt-hash"], "sha256:0f1e2d3c");
     assert_eq!(
@@ -336,11 +334,11 @@ fn the_judge_is_part_of_the_fingerprint_and_two_judges_are_not_compared() {
         ),
     ];
     for (name, sidecar, needle) in cases {
-        let q = judged_qrels(dir, name, sidecar);
-        eval_judged(&q, "sim", &dir.join("c.jsonl"));
-        let o = compare_in(dir);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        let q = judged_qrels(&ctx, name, sidecar);
+        eval_judged(&q, "sim", &ctx.join("c.jsonl"));
+        let o = compare_in(&ctx);
+        let err = o.stderr.as_str();
+        assert_eq!(o.code, Some(2), "{name}: {err}");
         assert!(
             err.contains("protocol mismatch: b.jsonl and c.jsonl"),
             "{err}"
@@ -352,16 +350,11 @@ fn the_judge_is_part_of_the_fingerprint_and_two_judges_are_not_compared() {
     // The same judge on another day is the same judge: compared, and the report names it.
     let mut later = shipped_sidecar();
     later["date"] = "2027-01-15".into();
-    let q = judged_qrels(dir, "later", Some(later));
-    eval_judged(&q, "sim", &dir.join("c.jsonl"));
-    let o = compare_in(dir);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let q = judged_qrels(&ctx, "later", Some(later));
+    eval_judged(&q, "sim", &ctx.join("c.jsonl"));
+    let o = compare_in(&ctx);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let r: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(r["protocol"]["status"], "checked");
     let fields = r["protocol"]["fields"].as_array().unwrap();
     assert!(
@@ -374,44 +367,48 @@ fn the_judge_is_part_of_the_fingerprint_and_two_judges_are_not_compared() {
 
 #[test]
 fn a_run_judged_here_against_a_stored_file_of_another_judge_is_refused() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
-    let a = judged_qrels(dir, "a", Some(shipped_sidecar()));
-    eval_judged(&a, "t5", &dir.join("b.jsonl"));
+    let ctx = TestContext::new();
+    let a = judged_qrels(&ctx, "a", Some(shipped_sidecar()));
+    eval_judged(&a, "t5", &ctx.join("b.jsonl"));
     let mut next = shipped_sidecar();
     next["model"] = "simulated-judge-v2".into();
-    judged_qrels(dir, "next", Some(next));
+    judged_qrels(&ctx, "next", Some(next));
     let run = format!(
         "{}/tests/data/eval/fixtures/trec-covid-r2/run.covidex-sim.txt",
         env!("CARGO_MANIFEST_DIR")
     );
-    let g = write(
-        dir,
-        "g.toml",
+    let g = ctx.write("g.toml",
         format!(
             "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = {{ run = \"{run}\" }}\nqrels = \"next/judge.qrels\"\n\
              [bootstrap]\nresamples = 200\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n"
         ),
     );
-    let o = rag_gate()
-        .current_dir(dir)
-        .arg("check")
-        .arg(&g)
-        .args(["--export-json", "report.json"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let o = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(&g)
+            .args(["--export-json", "report.json"]),
+    );
+    let err = o.stderr.as_str();
+    assert_eq!(o.code, Some(2), "{err}");
     assert!(
         err.contains("judge-model: baseline simulated-judge-v1 | candidate simulated-judge-v2"),
         "{err}"
     );
-    assert!(!dir.join("report.json").exists(), "a report was written");
+    assert!(!ctx.join("report.json").exists(), "a report was written");
 }
 
 #[test]
 fn a_check_on_judged_qrels_shows_the_judge_in_its_shared_protocol() {
-    let r = json_exit(&mut check_json(data("judge-only.toml")), 0);
+    let ctx = TestContext::new();
+    let r = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("judge-only.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(0)
+    .json();
     assert_eq!(r["protocol"]["status"], "shared");
     let fields = r["protocol"]["fields"].as_array().unwrap();
     for (field, value) in [
@@ -426,7 +423,14 @@ fn a_check_on_judged_qrels_shows_the_judge_in_its_shared_protocol() {
         );
     }
     // Human labels carry no judge fields.
-    let human = json_exit(&mut check_json(data("human.toml")), 1);
+    let human = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("human.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     let fields = human["protocol"]["fields"].as_array().unwrap();
     assert!(!fields
         .iter()

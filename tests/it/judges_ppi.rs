@@ -5,7 +5,7 @@
 //! (calibration/sklearn_kappa.py). With `gate-on = "corrected"` (the default) every figure of a
 //! mean comparison belongs to the corrected analysis.
 
-use crate::support::cli::{check_json, json_exit, rag_gate, write};
+use crate::support::{Out, TestContext};
 use serde_json::Value;
 
 fn data(name: &str) -> String {
@@ -22,8 +22,16 @@ fn num(v: &Value) -> f64 {
 
 #[test]
 fn ten_labelled_queries_in_nine_conversations_are_ten_and_the_estimate_is_ppi_pythons() {
+    let ctx = TestContext::new();
     let want = &reference("ppi/expected.json")["query-unit-10-in-9"];
-    let r = json_exit(&mut check_json(data("ppi/query-unit.toml")), 1);
+    let r = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("ppi/query-unit.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     let d = &r["judge"]["deltas"][0];
     assert!(d["not_judged"].is_null(), "{d}");
     let c = &d["corrected"];
@@ -39,8 +47,16 @@ fn ten_labelled_queries_in_nine_conversations_are_ten_and_the_estimate_is_ppi_py
 
 #[test]
 fn whole_labelled_conversations_count_as_groups_and_the_estimate_is_ppi_pythons() {
+    let ctx = TestContext::new();
     let want = &reference("ppi/expected.json")["group-unit-whole"];
-    let r = json_exit(&mut check_json(data("ppi/group-unit.toml")), 1);
+    let r = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("ppi/group-unit.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     assert_eq!(r["unit"], "group");
     let c = &r["judge"]["deltas"][0]["corrected"];
     assert_eq!(c["labelled"], want["labelled_groups"]);
@@ -63,8 +79,16 @@ fn whole_labelled_conversations_count_as_groups_and_the_estimate_is_ppi_pythons(
 
 #[test]
 fn the_three_kappas_equal_scikit_learns_and_are_named() {
+    let ctx = TestContext::new();
     let want = &reference("kappa_reference.json")["fixture"];
-    let r = json_exit(&mut check_json(data("corrected.toml")), 1);
+    let r = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("corrected.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     let a = &r["judge"]["agreement"];
     assert_eq!(a["pairs"], want["pairs"]);
     assert_eq!(a["confusion"], want["confusion"]);
@@ -80,11 +104,8 @@ fn the_three_kappas_equal_scikit_learns_and_are_named() {
         );
     }
     assert_eq!(a["relevance_level"], 1);
-    let out = rag_gate()
-        .args(["check", &data("corrected.toml")])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = ctx.run(&["check", &data("corrected.toml")]);
+    let text = out.stdout.as_str();
     for words in [
         "binary (relevant at grade ≥ 1) 0.887",
         "linear-weighted on grades 0.900",
@@ -119,7 +140,15 @@ fn an_over_grading_judge_reads_poor_unweighted_and_fair_weighted_as_scikit_learn
 
 #[test]
 fn a_corrected_report_is_one_analysis() {
-    let r = json_exit(&mut check_json(data("corrected.toml")), 1);
+    let ctx = TestContext::new();
+    let r = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(data("corrected.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     let j = &r["judge"];
     let d = &j["deltas"][0];
     let c = &d["corrected"];
@@ -143,11 +172,8 @@ fn a_corrected_report_is_one_analysis() {
     assert_eq!(d["judge_only"]["units"], 35);
     // The correction's worth in human labels: a judge the humans agree with is worth more.
     assert!(num(&c["worth_labelled"]) > 12.0, "{c}");
-    let out = rag_gate()
-        .args(["check", &data("corrected.toml")])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = ctx.run(&["check", &data("corrected.toml")]);
+    let text = out.stdout.as_str();
     assert!(
         text.contains(
             "35 queries paired under the judge's labels (12 human-labelled, 23 judge-only)"
@@ -170,21 +196,19 @@ fn a_corrected_report_is_one_analysis() {
 /// queries), not a "too few queries" refusal of the 12 labelled ones.
 #[test]
 fn the_documented_example_is_judged_by_default() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let runs = format!(
         "{}/tests/data/eval/fixtures/trec-covid-r2",
         env!("CARGO_MANIFEST_DIR")
     );
-    let g = write(
-        dir.path(),
-        "gate.toml",
+    let g = ctx.write("gate.toml",
         format!(
             "[inputs]\nbaseline = {{ run = \"{runs}/run.covidex-t5.txt\" }}\ncandidate = {{ run = \"{runs}/run.covidex-sim.txt\" }}\nqrels = \"{}\"\n\n[judge]\nqrels = \"{}\"\nmin-labelled = 10\n\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n",
             data("human.qrels"),
             data("judge.qrels")
         ),
     );
-    let r = json_exit(&mut check_json(&g), 1);
+    let r = ctx.check_file(&g, &["--format", "json"]).expect(1).json();
     assert_eq!(r["judge"]["gate_on"], "corrected");
     let gate = &r["gates"][0];
     assert_eq!(gate["status"], "fail", "{gate}");
@@ -196,15 +220,17 @@ fn the_documented_example_is_judged_by_default() {
     // Gating on the humans alone reads the 12 labelled queries: fewer than the default
     // `[slices] min-queries`, so they are judged on their interval with a warning saying so (the
     // docs say so); the drop is large enough to fail on 12.
-    let human = write(
-        dir.path(),
+    let human = ctx.write(
         "human.toml",
         std::fs::read_to_string(&g).unwrap().replace(
             "min-labelled = 10",
             "min-labelled = 10\ngate-on = \"human\"",
         ),
     );
-    let r = json_exit(&mut check_json(&human), 1);
+    let r = ctx
+        .check_file(&human, &["--format", "json"])
+        .expect(1)
+        .json();
     assert_eq!(r["gates"][0]["status"], "fail", "{}", r["gates"][0]);
     let warned = r["warnings"].as_array().unwrap().iter().any(|w| {
         w.as_str()
@@ -219,29 +245,24 @@ fn the_documented_example_is_judged_by_default() {
 /// lines with each unit's inclusion probability; the same seed gives the same bytes.
 #[test]
 fn the_labelling_plan_sizes_each_gate_and_draws_the_next_batch() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("next.jsonl");
+    let ctx = TestContext::new();
+    let out = ctx.path().join("next.jsonl");
     let run = |gate: &str, batch: &str| {
-        let o = rag_gate()
-            .args([
-                "label-plan",
-                &data(gate),
-                "--format",
-                "json",
-                "--batch",
-                batch,
-                "-o",
-            ])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
+        let o = Out::of(
+            ctx.command()
+                .args([
+                    "label-plan",
+                    &data(gate),
+                    "--format",
+                    "json",
+                    "--batch",
+                    batch,
+                    "-o",
+                ])
+                .arg(&out),
         );
-        let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        let plan: Value = serde_json::from_str(&o.stdout).unwrap();
         let rows: Vec<Value> = std::fs::read_to_string(&out)
             .unwrap()
             .lines()
@@ -287,12 +308,9 @@ fn the_labelling_plan_sizes_each_gate_and_draws_the_next_batch() {
     assert_eq!(groups.len(), 2);
     assert!(rows.len() >= 3, "{rows:?}");
     // Without [judge] there is nothing to plan: exit 2.
-    let o = rag_gate()
-        .args(["label-plan", &data("human.toml")])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("needs a [judge] table"));
+    let o = ctx.run(&["label-plan", &data("human.toml")]);
+    assert_eq!(o.code, Some(2));
+    assert!(o.stderr.contains("needs a [judge] table"));
 }
 
 /// `label-plan --assurance`: the plan reads the labelled spreads at their upper confidence limit
@@ -301,8 +319,8 @@ fn the_labelling_plan_sizes_each_gate_and_draws_the_next_batch() {
 /// unlabelled units left draws them all and says so.
 #[test]
 fn the_labelling_plan_asks_more_labels_for_more_assurance() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = dir.path().join("wide.toml");
+    let ctx = TestContext::new();
+    let gate = ctx.path().join("wide.toml");
     let text = std::fs::read_to_string(data("corrected.toml"))
         .unwrap()
         .replace("max-drop = 0.05", "max-drop = 0.3")
@@ -311,18 +329,13 @@ fn the_labelling_plan_asks_more_labels_for_more_assurance() {
         .replace("\"judge.qrels\"", &format!("{:?}", data("judge.qrels")));
     std::fs::write(&gate, text).unwrap();
     let needed = |assurance: &str| {
-        let o = rag_gate()
-            .args(["label-plan", "--format", "json", "--assurance", assurance])
-            .arg(&gate)
-            .output()
-            .unwrap();
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
+        let o = Out::of(
+            ctx.command()
+                .args(["label-plan", "--format", "json", "--assurance", assurance])
+                .arg(&gate),
         );
-        let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        let plan: Value = serde_json::from_str(&o.stdout).unwrap();
         assert_eq!(plan["assurance"].as_f64(), Some(assurance.parse().unwrap()));
         plan["gates"][0]["needed"]
             .as_u64()
@@ -331,29 +344,30 @@ fn the_labelling_plan_asks_more_labels_for_more_assurance() {
     let (half, default, high) = (needed("0.5"), needed("0.8"), needed("0.95"));
     assert!(half < default && default < high, "{half} {default} {high}");
     for bad in ["1", "0.4", "nan"] {
-        let o = rag_gate()
-            .args(["label-plan", "--assurance", bad])
-            .arg(&gate)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(2), "--assurance {bad}");
+        let o = Out::of(
+            ctx.command()
+                .args(["label-plan", "--assurance", bad])
+                .arg(&gate),
+        );
+        assert_eq!(o.code, Some(2), "--assurance {bad}");
     }
-    let o = rag_gate()
-        .args(["label-plan", "--format", "json", "--batch", "100"])
-        .arg(&gate)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0));
-    let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let o = Out::of(
+        ctx.command()
+            .args(["label-plan", "--format", "json", "--batch", "100"])
+            .arg(&gate),
+    );
+    assert_eq!(o.code, Some(0));
+    let plan: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(
         (plan["batch"].as_u64(), plan["pool"].as_u64()),
         (Some(23), Some(23))
     );
     assert!(
-        String::from_utf8_lossy(&o.stderr)
+        o.stderr
+            .as_str()
             .contains("--batch 100: only 23 unlabelled queries are left"),
         "{}",
-        String::from_utf8_lossy(&o.stderr)
+        o.stderr.as_str()
     );
 }
 
@@ -363,29 +377,20 @@ fn the_labelling_plan_asks_more_labels_for_more_assurance() {
 /// labels than a `max-drop` gate at the same margin.
 #[test]
 fn the_labelling_plan_says_what_it_cannot_reach_and_plans_each_rule() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let plan = |rule: &str| {
-        let gate = dir.path().join("gate.toml");
         let text = std::fs::read_to_string(data("corrected.toml"))
             .unwrap()
             .replace("max-drop = 0.05", rule)
             .replace("\"../eval/", &format!("\"{}/../eval/", data("")))
             .replace("\"human.qrels\"", &format!("{:?}", data("human.qrels")))
             .replace("\"judge.qrels\"", &format!("{:?}", data("judge.qrels")));
-        std::fs::write(&gate, text).unwrap();
+        ctx.gate(text);
         let run = |format: &str| {
-            let o = rag_gate()
-                .args(["label-plan", "--format", format])
-                .arg(&gate)
-                .output()
-                .unwrap();
-            assert_eq!(
-                o.status.code(),
-                Some(0),
-                "{}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            String::from_utf8(o.stdout).unwrap()
+            ctx.run(&["label-plan", "--format", format, "gate.toml"])
+                .expect(0)
+                .utf8()
+                .stdout
         };
         let json: Value = serde_json::from_str(&run("json")).unwrap();
         (json["gates"][0].clone(), run("text"))

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::CommandFactory;
 
-use crate::support::cli::rag_gate;
+use crate::support::TestContext;
 
 const COMPLETIONS: [(&str, &str); 4] = [
     ("bash", "bash-completion/completions/rag-gate"),
@@ -21,9 +21,7 @@ fn share() -> PathBuf {
 }
 
 fn printed(args: &[&str]) -> String {
-    let out = rag_gate().args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "rag-gate {args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
+    TestContext::new().run(args).expect(0).utf8().stdout
 }
 
 fn committed(rel: &str) -> String {
@@ -157,9 +155,8 @@ fn a_new_flag_changes_the_completions_and_the_man_page() {
 
 #[test]
 fn man_of_an_unknown_command_names_the_commands() {
-    let out = rag_gate().args(["man", "chekc"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8(out.stderr).unwrap();
+    let out = TestContext::new().run(&["man", "chekc"]).expect(2).utf8();
+    let err = out.stderr;
     assert!(
         err.contains(
             "man chekc: no such command; expected one of: check, compare, init, plan, label-plan, eval, aa, baseline, ledger, anchor"

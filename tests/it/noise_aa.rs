@@ -2,11 +2,11 @@
 //! that single-run reports carry nothing new. Fixtures: tests/data/noise (make_replicates.py).
 
 use crate::support;
+use support::{GateFile, Out, TestContext};
 
 use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
-use support::cli::{assert_exit, json, rag_gate};
 
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,17 +19,23 @@ fn ann(name: &str) -> PathBuf {
 }
 
 /// The ann fixture copied into a temp folder with a gate file (`extra` appended).
-fn gate_dir(baseline: &str, candidate: &str, extra: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+fn gate_dir(baseline: &str, candidate: &str, extra: &str) -> TestContext {
+    let ctx = TestContext::new();
     for f in std::fs::read_dir(data("ann")).unwrap() {
         let p = f.unwrap().path();
-        std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
+        ctx.copy(&p, p.file_name().unwrap());
     }
-    let gate = format!(
-        "[inputs]\nbaseline = {baseline}\ncandidate = {candidate}\nqueries = \"queries.jsonl\"\n[bootstrap]\nresamples = 2000\n[slices]\nby = [\"lang\"]\n{extra}\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"
+    ctx.gate(
+        GateFile::default()
+            .input("baseline", baseline)
+            .input("candidate", candidate)
+            .queries("queries.jsonl")
+            .resamples(2000)
+            .table("slices", "by = [\"lang\"]")
+            .raw(extra)
+            .gate("ndcg@10", "max-drop = 0.01"),
     );
-    std::fs::write(dir.path().join("gate.toml"), gate).unwrap();
-    dir
+    ctx
 }
 
 const MAIN: &str = "[\"main-1.jsonl\", \"main-2.jsonl\", \"main-3.jsonl\"]";
@@ -37,9 +43,9 @@ const PR: &str = "[\"pr-1.jsonl\", \"pr-2.jsonl\", \"pr-3.jsonl\"]";
 
 #[test]
 fn aa_on_two_identical_files_reports_zero_noise() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("noise.json");
-    rag_gate()
+    let ctx = TestContext::new();
+    let out = ctx.path().join("noise.json");
+    ctx.command()
         .arg("aa")
         .arg(ann("main-1.jsonl"))
         .arg(ann("main-1.jsonl"))
@@ -73,8 +79,9 @@ fn aa_on_two_identical_files_reports_zero_noise() {
 /// (exit 2), never the text report under another name.
 #[test]
 fn aa_refuses_a_format_it_cannot_write() {
+    let ctx = TestContext::new();
     for format in ["markdown", "junit", "html"] {
-        rag_gate()
+        ctx.command()
             .arg("aa")
             .arg(ann("main-1.jsonl"))
             .arg(ann("main-1.jsonl"))
@@ -87,20 +94,21 @@ fn aa_refuses_a_format_it_cannot_write() {
 
 #[test]
 fn aa_recovers_the_injected_spread_within_its_interval() {
+    let ctx = TestContext::new();
     let truth: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(data("recover/truth.json")).unwrap())
             .unwrap();
     let files: Vec<PathBuf> = (1..=8)
         .map(|r| data(&format!("recover/rec-{r}.jsonl")))
         .collect();
-    let out = rag_gate()
-        .arg("aa")
-        .args(&files)
-        .args(["--resamples", "2000", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
-    let f = json(&out.stdout);
+    let out = Out::of(ctx.command().arg("aa").args(&files).args([
+        "--resamples",
+        "2000",
+        "--format",
+        "json",
+    ]));
+    let out = out.expect(0);
+    let f = out.json();
     let e = &f["entries"][0];
     for (est, ci, want) in [
         ("run_sd", "run_sd_ci", "run_sd"),
@@ -126,7 +134,7 @@ fn aa_on_a_broken_instrument_exits_1() {
     // arm A's files minus 0.05; a copy shares A's jitter, so its run-shift variance estimate has
     // under 1 df under Satterthwaite's rule and could not show a break of 0.05. Independent
     // jitter is what replicates have.)
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let mut files = vec![
         ann("main-1.jsonl"),
         ann("main-2.jsonl"),
@@ -144,11 +152,11 @@ fn aa_on_a_broken_instrument_exits_1() {
                 format!("{v}\n")
             })
             .collect();
-        let p = dir.path().join(format!("broken-{r}.jsonl"));
+        let p = ctx.path().join(format!("broken-{r}.jsonl"));
         std::fs::write(&p, shifted).unwrap();
         files.push(p);
     }
-    rag_gate()
+    ctx.command()
         .arg("aa")
         .args(&files)
         .args(["--resamples", "2000"])
@@ -159,20 +167,21 @@ fn aa_on_a_broken_instrument_exits_1() {
 
 #[test]
 fn aa_healthy_replicates_pass_and_list_flaky_queries() {
+    let ctx = TestContext::new();
     let files: Vec<PathBuf> = ["main-1", "main-2", "main-3", "pr-1", "pr-2", "pr-3"]
         .iter()
         .map(|f| ann(&format!("{f}.jsonl")))
         .collect();
-    let out = rag_gate()
-        .arg("aa")
-        .args(&files)
-        .arg("--queries")
-        .arg(ann("queries.jsonl"))
-        .args(["--by", "lang", "--resamples", "2000", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let f = json(&out.stdout);
+    let out = Out::of(
+        ctx.command()
+            .arg("aa")
+            .args(&files)
+            .arg("--queries")
+            .arg(ann("queries.jsonl"))
+            .args(["--by", "lang", "--resamples", "2000", "--format", "json"]),
+    );
+    assert_eq!(out.code, Some(0));
+    let f = out.json();
     let slices: Vec<&str> = f["entries"]
         .as_array()
         .unwrap()
@@ -193,20 +202,21 @@ fn aa_healthy_replicates_pass_and_list_flaky_queries() {
 
 #[test]
 fn aa_refuses_one_file_and_a_replicate_that_lacks_queries() {
-    rag_gate()
+    let ctx = TestContext::new();
+    ctx.command()
         .arg("aa")
         .arg(ann("main-1.jsonl"))
         .assert()
         .code(2);
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let text = std::fs::read_to_string(ann("main-2.jsonl")).unwrap();
-    let short = dir.path().join("short.jsonl");
+    let short = ctx.path().join("short.jsonl");
     std::fs::write(
         &short,
         text.lines().skip(1).collect::<Vec<_>>().join("\n") + "\n",
     )
     .unwrap();
-    rag_gate()
+    ctx.command()
         .arg("aa")
         .arg(ann("main-1.jsonl"))
         .arg(&short)
@@ -220,13 +230,12 @@ fn aa_refuses_one_file_and_a_replicate_that_lacks_queries() {
 
 #[test]
 fn check_with_replicates_reports_counts_and_degrees_of_freedom() {
-    let dir = gate_dir(MAIN, PR, "");
-    let out = rag_gate()
-        .current_dir(dir.path())
-        .args(["check", "gate.toml", "--format", "json"])
-        .output()
-        .unwrap();
-    let r = json(&out.stdout);
+    let ctx = gate_dir(MAIN, PR, "");
+    let out = Out::of(
+        ctx.command()
+            .args(["check", "gate.toml", "--format", "json"]),
+    );
+    let r = out.json();
     assert_eq!(r["noise"]["replicates"], serde_json::json!([3, 3]));
     let c = &r["comparisons"][0];
     assert_eq!(c["replicates"]["baseline_runs"], 3);
@@ -237,7 +246,7 @@ fn check_with_replicates_reports_counts_and_degrees_of_freedom() {
         (1..=3)
             .map(|k| {
                 let t =
-                    std::fs::read_to_string(dir.path().join(format!("{side}-{k}.jsonl"))).unwrap();
+                    std::fs::read_to_string(ctx.path().join(format!("{side}-{k}.jsonl"))).unwrap();
                 t.lines()
                     .map(|l| {
                         serde_json::from_str::<serde_json::Value>(l).unwrap()["ndcg@10"]
@@ -252,36 +261,31 @@ fn check_with_replicates_reports_counts_and_degrees_of_freedom() {
     };
     assert!((c["baseline_mean"].as_f64().unwrap() - mean("main")).abs() < 1e-9);
     assert!((c["candidate_mean"].as_f64().unwrap() - mean("pr")).abs() < 1e-9);
-    let text = rag_gate()
-        .current_dir(dir.path())
-        .args(["check", "gate.toml"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(text.stdout).unwrap();
+    let text = Out::of(ctx.command().args(["check", "gate.toml"]));
+    let text = text.stdout;
     assert!(
         text.contains("ndcg@10 on all: 3 baseline × 3 candidate runs;"),
         "{text}"
     );
-    let md = rag_gate()
-        .current_dir(dir.path())
-        .args(["check", "gate.toml", "--format", "markdown"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8(md.stdout)
-        .unwrap()
+    let md = Out::of(
+        ctx.command()
+            .args(["check", "gate.toml", "--format", "markdown"]),
+    );
+    assert!(md
+        .utf8()
+        .stdout
         .contains("**Replicates:** 3 baseline × 3 candidate runs"));
 }
 
 #[test]
 fn single_run_reports_carry_nothing_new() {
-    let dir = gate_dir("\"main-1.jsonl\"", "\"pr-1.jsonl\"", "");
+    let ctx = gate_dir("\"main-1.jsonl\"", "\"pr-1.jsonl\"", "");
     for format in ["json", "text", "markdown"] {
-        let out = rag_gate()
-            .current_dir(dir.path())
-            .args(["check", "gate.toml", "--format", format])
-            .output()
-            .unwrap();
-        let s = String::from_utf8(out.stdout).unwrap();
+        let out = Out::of(
+            ctx.command()
+                .args(["check", "gate.toml", "--format", format]),
+        );
+        let s = out.stdout;
         for word in [
             "replicates",
             "Replicates",
@@ -297,12 +301,11 @@ fn single_run_reports_carry_nothing_new() {
 
 #[test]
 fn replicates_must_cover_the_paired_queries() {
-    let dir = gate_dir(MAIN, "[\"pr-1.jsonl\", \"short.jsonl\"]", "");
-    let text = std::fs::read_to_string(dir.path().join("pr-2.jsonl")).unwrap();
+    let ctx = gate_dir(MAIN, "[\"pr-1.jsonl\", \"short.jsonl\"]", "");
+    let text = ctx.read("pr-2.jsonl");
     let kept: Vec<&str> = text.lines().filter(|l| !l.contains("\"q007\"")).collect();
-    std::fs::write(dir.path().join("short.jsonl"), kept.join("\n") + "\n").unwrap();
-    rag_gate()
-        .current_dir(dir.path())
+    ctx.write("short.jsonl", kept.join("\n") + "\n");
+    ctx.command()
         .args(["check", "gate.toml"])
         .assert()
         .code(2)
@@ -314,13 +317,12 @@ fn replicates_must_cover_the_paired_queries() {
 
 #[test]
 fn quantile_gates_refuse_replicates() {
-    let dir = gate_dir(
+    let ctx = gate_dir(
         MAIN,
         PR,
         "[[gate]]\nmetric = \"recall@10\"\nstatistic = \"median\"\nmax-drop = 0.1\n",
     );
-    rag_gate()
-        .current_dir(dir.path())
+    ctx.command()
         .args(["check", "gate.toml"])
         .assert()
         .code(2)
@@ -329,13 +331,12 @@ fn quantile_gates_refuse_replicates() {
         ));
 }
 
-fn noise_file(dir: &Path) {
+fn noise_file(ctx: &TestContext) {
     let files: Vec<PathBuf> = ["main-1", "main-2", "main-3"]
         .iter()
-        .map(|f| dir.join(format!("{f}.jsonl")))
+        .map(|f| ctx.join(format!("{f}.jsonl")))
         .collect();
-    rag_gate()
-        .current_dir(dir)
+    ctx.command()
         .arg("aa")
         .args(&files)
         .args([
@@ -356,31 +357,23 @@ const QUARANTINE: &str = "[[query]]\nid = \"q000\"\nreason = \"HNSW tie at rank 
 
 #[test]
 fn noise_floor_warns_and_quarantine_keeps_queries_out() {
-    let dir = gate_dir(
+    let ctx = gate_dir(
         MAIN,
         PR,
         "[noise]\nfile = \"noise.json\"\nquarantine = \"flaky.toml\"\n",
     );
-    noise_file(dir.path());
-    std::fs::write(dir.path().join("flaky.toml"), QUARANTINE).unwrap();
-    let out = rag_gate()
-        .current_dir(dir.path())
-        .args([
-            "check",
-            "gate.toml",
-            "--format",
-            "json",
-            "--today",
-            "2026-12-01",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.code() != Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r = json(&out.stdout);
+    noise_file(&ctx);
+    ctx.write("flaky.toml", QUARANTINE);
+    let out = Out::of(ctx.command().args([
+        "check",
+        "gate.toml",
+        "--format",
+        "json",
+        "--today",
+        "2026-12-01",
+    ]));
+    assert!(out.code != Some(2), "{}", out.stderr);
+    let r = out.json();
     assert_eq!(
         r["comparisons"][0]["n"], 199,
         "q000 is out of the comparison"
@@ -408,10 +401,10 @@ fn noise_floor_warns_and_quarantine_keeps_queries_out() {
 
 #[test]
 fn an_expired_quarantine_entry_fails_loudly() {
-    let dir = gate_dir(MAIN, PR, "[noise]\nquarantine = \"flaky.toml\"\n");
-    std::fs::write(dir.path().join("flaky.toml"), QUARANTINE).unwrap();
-    rag_gate()
-        .current_dir(dir.path())
+    let ctx = gate_dir(MAIN, PR, "[noise]\nquarantine = \"flaky.toml\"\n");
+    ctx.write("flaky.toml", QUARANTINE);
+    ctx.command()
+
         .args(["check", "gate.toml"])
         .env("RAG_GATE_TODAY", "2027-01-01")
         .assert()
@@ -419,8 +412,7 @@ fn an_expired_quarantine_entry_fails_loudly() {
         .stderr(predicate::str::contains(
             "flaky.toml:1:1: quarantine entry \"q000\" (owner alice, \"HNSW tie at rank 10\") expired on 2026-12-31 (today is 2027-01-01)",
         ));
-    rag_gate()
-        .current_dir(dir.path())
+    ctx.command()
         .args(["check", "gate.toml", "--today", "31/12/2026"])
         .assert()
         .code(2)
@@ -429,32 +421,29 @@ fn an_expired_quarantine_entry_fails_loudly() {
 
 #[test]
 fn compare_takes_replicate_flags() {
-    let out = rag_gate()
-        .arg("compare")
-        .arg(ann("main-1.jsonl"))
-        .arg(ann("pr-1.jsonl"))
-        .arg("--baseline-replicate")
-        .arg(ann("main-2.jsonl"))
-        .arg("--candidate-replicate")
-        .arg(ann("pr-2.jsonl"))
-        .arg("--candidate-replicate")
-        .arg(ann("pr-3.jsonl"))
-        .args(["--resamples", "2000", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
-    assert_eq!(
-        json(&out.stdout)["noise"]["replicates"],
-        serde_json::json!([2, 3])
+    let ctx = TestContext::new();
+    let out = Out::of(
+        ctx.command()
+            .arg("compare")
+            .arg(ann("main-1.jsonl"))
+            .arg(ann("pr-1.jsonl"))
+            .arg("--baseline-replicate")
+            .arg(ann("main-2.jsonl"))
+            .arg("--candidate-replicate")
+            .arg(ann("pr-2.jsonl"))
+            .arg("--candidate-replicate")
+            .arg(ann("pr-3.jsonl"))
+            .args(["--resamples", "2000", "--format", "json"]),
     );
+    let out = out.expect(0);
+    assert_eq!(out.json()["noise"]["replicates"], serde_json::json!([2, 3]));
 }
 
 #[test]
 fn replicate_reports_are_deterministic() {
-    let dir = gate_dir(MAIN, PR, "");
+    let ctx = gate_dir(MAIN, PR, "");
     let run = || {
-        rag_gate()
-            .current_dir(dir.path())
+        ctx.command()
             .args(["check", "gate.toml", "--format", "json"])
             .output()
             .unwrap()
@@ -469,24 +458,18 @@ fn a_whole_run_shift_one_baseline_run_does_not_carry_warns() {
     // margin 0.01): with one baseline run the interval cannot carry it, so check says so; with
     // the baseline's three replicates it does, and the warning is gone.
     let warned = |baseline: &str| {
-        let dir = gate_dir(
+        let ctx = gate_dir(
             baseline,
             "\"pr-1.jsonl\"",
             "[noise]\nfile = \"noise.json\"\n",
         );
-        noise_file(dir.path());
-        let out = rag_gate()
-            .current_dir(dir.path())
-            .args(["check", "gate.toml", "--format", "json"])
-            .output()
-            .unwrap();
-        assert_ne!(
-            out.status.code(),
-            Some(2),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        noise_file(&ctx);
+        let out = Out::of(
+            ctx.command()
+                .args(["check", "gate.toml", "--format", "json"]),
         );
-        support::cli::warnings(&json(&out.stdout))
+        assert_ne!(out.code, Some(2), "{}", out.stderr);
+        support::output::warnings(&out.json())
             .into_iter()
             .filter(|w| w.contains("whole-run shift"))
             .collect::<Vec<_>>()

@@ -13,7 +13,6 @@ use crate::support;
 
 use std::collections::BTreeMap;
 
-use support::cli::write;
 use support::{GateFile, TestContext};
 
 const N: usize = 60;
@@ -40,11 +39,7 @@ fn with_noise_file(candidate: &str) -> TestContext {
     let none = BTreeMap::new();
     let mut files = Vec::new();
     for (k, flips) in [[0, 0], [1, 0], [0, 1]].into_iter().enumerate() {
-        files.push(write(
-            ctx.path(),
-            &format!("aa-{k}.jsonl"),
-            run(flips, &none),
-        ));
+        files.push(ctx.write(format!("aa-{k}.jsonl"), run(flips, &none)));
     }
     ctx.command()
         .arg("aa")

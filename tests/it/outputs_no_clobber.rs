@@ -9,7 +9,7 @@ use crate::support;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use support::cli::{write, Out};
+use support::Out;
 use support::{GateFile, TestContext};
 
 /// Every file under `dir` (name → bytes), to show that a refused command wrote nothing.
@@ -51,12 +51,12 @@ fn every_input() -> TestContext {
         push_run(&mut c, i, &[first, second, "b"]);
         queries_line(&mut queries, i);
     }
-    write(dir, "q.txt", qrels);
-    write(dir, "b.trec", b);
-    write(dir, "c.trec", c);
-    write(dir, "corpus.txt", corpus);
-    write(dir, "map.tsv", map);
-    write(dir, "queries.jsonl", queries);
+    ctx.write("q.txt", qrels);
+    ctx.write("b.trec", b);
+    ctx.write("c.trec", c);
+    ctx.write("corpus.txt", corpus);
+    ctx.write("map.tsv", map);
+    ctx.write("queries.jsonl", queries);
     for side in ["b", "c"] {
         let (run, out) = (format!("{side}.trec"), format!("{side}.jsonl"));
         ctx.run(&[
@@ -83,7 +83,7 @@ fn every_input() -> TestContext {
         "noise.json",
     ])
     .expect(0);
-    write(dir, "flaky.toml", QUARANTINE);
+    ctx.write("flaky.toml", QUARANTINE);
     ctx.gate(
         GateFile::new("b.jsonl", "c.jsonl")
             .queries("queries.jsonl")

@@ -5,27 +5,26 @@
 //! point to `plan` with the number.
 
 use crate::support;
+use support::{Out, TestContext};
 
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::{
-    assert_contains, assert_input_error, check_json, comparison, json_exit, rag_gate, run_in,
-    warnings, write,
-};
+use support::output::{assert_contains, assert_input_error, comparison, warnings};
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `rag-gate plan ARGS` run from the repository root.
-fn plan(args: &[&str]) -> support::cli::Out {
-    run_in(
-        rag_gate()
+fn plan(args: &[&str]) -> support::Out {
+    Out::of(
+        TestContext::new()
+            .cwd(repo())
+            .command()
             .arg("plan")
             .args(args)
             .args(["--pull-requests", "0"]),
-        repo(),
     )
 }
 
@@ -55,7 +54,11 @@ fn on_the_example_every_format_renders_and_the_text_is_stable() {
 fn the_detectable_drop_is_checks_mde_and_the_units_reach_the_margin() {
     let v: Value =
         serde_json::from_str(&plan(&["gates/prod.toml", "--format", "json"]).stdout).unwrap();
-    let report = json_exit(check_json(repo().join("gates/prod.toml")).env_clear(), 1);
+    let report = TestContext::new()
+        .env_clear()
+        .check_example(&["--format", "json"])
+        .expect(1)
+        .json();
     for row in rows(&v) {
         let slice = row["slice"].as_str().unwrap();
         let c = comparison(&report, "ndcg@10", slice);
@@ -86,7 +89,7 @@ fn the_detectable_drop_is_checks_mde_and_the_units_reach_the_margin() {
 }
 
 /// A 0/1 metric: `n` queries, `k` of them discordant (alternating 1 → 0 and 0 → 1).
-fn hits(dir: &Path, n: usize, k: usize, gate: &str) -> std::path::PathBuf {
+fn hits(ctx: &TestContext, n: usize, k: usize, gate: &str) -> std::path::PathBuf {
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..n {
         let (x, y) = match i {
@@ -98,10 +101,9 @@ fn hits(dir: &Path, n: usize, k: usize, gate: &str) -> std::path::PathBuf {
         b.push_str(&format!("{{\"query_id\":\"q{i:04}\",\"hit@10\":{x}}}\n"));
         c.push_str(&format!("{{\"query_id\":\"q{i:04}\",\"hit@10\":{y}}}\n"));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
-    write(
-        dir,
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.write(
         "gate.toml",
         format!("[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n{gate}"),
     )
@@ -109,19 +111,18 @@ fn hits(dir: &Path, n: usize, k: usize, gate: &str) -> std::path::PathBuf {
 
 #[test]
 fn a_binary_metric_is_planned_from_its_discordant_pairs() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gate = hits(
-        dir.path(),
+        &ctx,
         200,
         40,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
-    let out = run_in(
-        rag_gate()
+    let out = Out::of(
+        ctx.command()
             .args(["plan", "--pull-requests", "0"])
             .arg(&gate)
             .args(["--format", "json"]),
-        dir.path(),
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
@@ -144,21 +145,20 @@ fn a_binary_metric_is_planned_from_its_discordant_pairs() {
 
 #[test]
 fn fail_if_significant_drop_is_planned_to_catch_twice_its_margin_or_the_drop_given() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gate = hits(
-        dir.path(),
+        &ctx,
         200,
         40,
         "[[gate]]\nmetric = \"hit@10\"\nfail-if-significant-drop = 0.03\n",
     );
     let run = |extra: &[&str]| {
-        let out = run_in(
-            rag_gate()
+        let out = Out::of(
+            ctx.command()
                 .arg("plan")
                 .arg(&gate)
                 .args(["--format", "json"])
                 .args(extra),
-            dir.path(),
         );
         assert_eq!(out.code, Some(0), "{}", out.stderr);
         serde_json::from_str::<Value>(&out.stdout).unwrap()
@@ -184,16 +184,17 @@ fn fail_if_significant_drop_is_planned_to_catch_twice_its_margin_or_the_drop_giv
 
 #[test]
 fn nothing_moved_or_few_moved_is_said() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gate = hits(
-        dir.path(),
+        &ctx,
         60,
         0,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.02\n",
     );
-    let out = run_in(
-        rag_gate().args(["plan", "--pull-requests", "0"]).arg(&gate),
-        dir.path(),
+    let out = Out::of(
+        ctx.command()
+            .args(["plan", "--pull-requests", "0"])
+            .arg(&gate),
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     // Nothing moved: no spread to plan from, and no "from a margin of 0.0000".
@@ -210,14 +211,15 @@ fn nothing_moved_or_few_moved_is_said() {
     assert_contains(&out.stdout, "resolution 6.0% of 60 queries");
     assert_contains(&out.stdout, "goes unseen 29.8% of the time");
     let gate = hits(
-        dir.path(),
+        &ctx,
         60,
         6,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
-    let out = run_in(
-        rag_gate().args(["plan", "--pull-requests", "0"]).arg(&gate),
-        dir.path(),
+    let out = Out::of(
+        ctx.command()
+            .args(["plan", "--pull-requests", "0"])
+            .arg(&gate),
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_contains(&out.stdout, "planned from only 6 units that moved");
@@ -225,17 +227,18 @@ fn nothing_moved_or_few_moved_is_said() {
 
 #[test]
 fn bad_input_is_exit_2_with_nothing_printed() {
-    let dir = tempfile::tempdir().unwrap();
-    let missing = run_in(rag_gate().args(["plan", "nope.toml"]), dir.path());
+    let ctx = TestContext::new();
+    let missing = ctx.run(&["plan", "nope.toml"]);
     assert_input_error(&missing, &["nope.toml"]);
-    let gate = write(dir.path(), "g.toml", "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-dorp = 0.01\n");
-    let typo = run_in(
-        rag_gate().args(["plan", "--pull-requests", "0"]).arg(&gate),
-        dir.path(),
+    let gate = ctx.write("g.toml", "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-dorp = 0.01\n");
+    let typo = Out::of(
+        ctx.command()
+            .args(["plan", "--pull-requests", "0"])
+            .arg(&gate),
     );
     assert_input_error(&typo, &["max-dorp"]);
     let gate = hits(
-        dir.path(),
+        &ctx,
         40,
         10,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
@@ -244,61 +247,76 @@ fn bad_input_is_exit_2_with_nothing_printed() {
         ("--power", "1.2", "--power 1.2"),
         ("--drop", "0", "--drop 0:"),
     ] {
-        let out = run_in(
-            rag_gate()
+        let out = Out::of(
+            ctx.command()
                 .args(["plan", "--pull-requests", "0"])
                 .arg(&gate)
                 .args([flag, value]),
-            dir.path(),
         );
         assert_input_error(&out, &[want]);
     }
     // An input that does not parse: the file and the line, as for check.
     std::fs::write(
-        dir.path().join("c.jsonl"),
+        ctx.path().join("c.jsonl"),
         "{\"query_id\": \"q0000\", \"hit@10\": }\n",
     )
     .unwrap();
-    let out = run_in(
-        rag_gate().args(["plan", "--pull-requests", "0"]).arg(&gate),
-        dir.path(),
+    let out = Out::of(
+        ctx.command()
+            .args(["plan", "--pull-requests", "0"])
+            .arg(&gate),
     );
     assert_input_error(&out, &["c.jsonl:1:", "not valid JSON"]);
 }
 
 #[test]
 fn checks_too_small_and_want_of_data_lines_point_to_plan() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // 40 queries, 10 moved, min-queries 50: too small on all.
     let gate = hits(
-        dir.path(),
+        &ctx,
         40,
         10,
         "[slices]\nmin-queries = 50\non-small-slice = \"fail\"\n\n[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
-    let report = json_exit(check_json(&gate).env_clear(), 1);
+    let report = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(&gate)
+            .args(["--format", "json"])
+            .env_clear(),
+    )
+    .expect(1)
+    .json();
     let w = warnings(&report).join("\n");
     assert_contains(&w, "not judged");
     assert_contains(&w, "`rag-gate plan` puts max-drop 0.0500 at about");
     // Large enough to judge but too few to prove no harm: "perhaps for want of data".
     let gate = hits(
-        dir.path(),
+        &ctx,
         60,
         20,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
-    let report = json_exit(check_json(&gate).env_clear(), 1);
+    let report = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(&gate)
+            .args(["--format", "json"])
+            .env_clear(),
+    )
+    .expect(1)
+    .json();
     let w = warnings(&report).join("\n");
     assert_contains(
         &w,
         "perhaps for want of data; `rag-gate plan` puts max-drop 0.0500 at about",
     );
-    let plan = run_in(
-        rag_gate()
+    let plan = Out::of(
+        ctx.command()
             .args(["plan", "--pull-requests", "0"])
             .arg(&gate)
             .args(["--format", "json"]),
-        dir.path(),
     );
     let v: Value = serde_json::from_str(&plan.stdout).unwrap();
     let n = rows(&v)[0]["needed"].as_u64().unwrap();
@@ -316,18 +334,17 @@ fn checks_too_small_and_want_of_data_lines_point_to_plan() {
 fn it_predicts_friction_amber_and_escape_on_the_gate_files_own_pair() {
     // 60 queries of a 0/1 metric, 6 moved, max-drop 0.05: honest pull requests (the sides
     // swapped per query) and regressions at the margin, judged as check judges them.
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let gate = hits(
-        dir.path(),
+        &ctx,
         60,
         6,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
-    let out = run_in(
-        rag_gate()
+    let out = Out::of(
+        ctx.command()
             .args(["plan", "--pull-requests", "20", "--format", "json"])
             .arg(&gate),
-        dir.path(),
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
@@ -339,20 +356,18 @@ fn it_predicts_friction_amber_and_escape_on_the_gate_files_own_pair() {
         // Shares of 20 pull requests.
         assert!((x * 20.0 - (x * 20.0).round()).abs() < 1e-9, "{key} {x}");
     }
-    let text = run_in(
-        rag_gate()
+    let text = Out::of(
+        ctx.command()
             .args(["plan", "--pull-requests", "20"])
             .arg(&gate),
-        dir.path(),
     );
     assert_contains(&text.stdout, "friction: an honest one");
     assert_contains(&text.stdout, "escape: a regression at the margin");
     // The same seed gives the same prediction.
-    let again = run_in(
-        rag_gate()
+    let again = Out::of(
+        ctx.command()
             .args(["plan", "--pull-requests", "20"])
             .arg(&gate),
-        dir.path(),
     );
     assert_eq!(text.stdout, again.stdout);
 }

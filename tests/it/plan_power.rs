@@ -6,11 +6,12 @@
 //! `init` and `check` in the user's words with the queries it needs.
 
 use crate::support;
+use support::{GateFile, Out, TestContext};
 
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::{assert_contains, json_exit, rag_gate, run_in, warnings, write};
+use support::output::{assert_contains, warnings};
 
 /// The deltas of one block of 20 queries: 12 untouched, 6 small gains, 2 large losses (mean
 /// −0.0055, a long tail of losses).
@@ -20,7 +21,7 @@ const BLOCK: [f64; 20] = [
 ];
 
 /// Baseline and candidate files with `blocks` copies of the block, and a gate file.
-fn pilot(dir: &Path, blocks: usize, verdict: &str, margin: f64) -> std::path::PathBuf {
+fn pilot(ctx: &TestContext, blocks: usize, verdict: &str, margin: f64) -> std::path::PathBuf {
     let (mut b, mut c) = (String::new(), String::new());
     for k in 0..blocks {
         for (i, d) in BLOCK.iter().enumerate() {
@@ -35,23 +36,19 @@ fn pilot(dir: &Path, blocks: usize, verdict: &str, margin: f64) -> std::path::Pa
             ));
         }
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
-    write(
-        dir,
-        "gate.toml",
-        format!(
-            "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n{verdict}[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = {margin}\nfail-if-significant-drop = 0.01\n"
-        ),
-    )
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.gate(GateFile::new("b.jsonl", "c.jsonl").raw(verdict).gate(
+        "ndcg@10",
+        &format!("max-drop = {margin}\nfail-if-significant-drop = 0.01"),
+    ))
 }
 
-fn plan_json(dir: &Path, gate: &Path) -> Value {
-    let out = run_in(
-        rag_gate()
+fn plan_json(ctx: &TestContext, gate: &Path) -> Value {
+    let out = Out::of(
+        ctx.command()
             .args(["plan", "--pull-requests", "0", "--format", "json"])
             .arg(gate),
-        dir,
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     serde_json::from_str(&out.stdout).unwrap()
@@ -71,9 +68,9 @@ fn plug_in(row: &Value) -> u64 {
 
 #[test]
 fn the_size_carries_the_pilots_uncertainty_and_the_intervals_width() {
-    let (small, large) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = plan_json(small.path(), &pilot(small.path(), 3, "", 0.02));
-    let b = plan_json(large.path(), &pilot(large.path(), 50, "", 0.02));
+    let (small, large) = (TestContext::new(), TestContext::new());
+    let a = plan_json(&small, &pilot(&small, 3, "", 0.02));
+    let b = plan_json(&large, &pilot(&large, 50, "", 0.02));
     for rule in ["max-drop", "fail-if-significant-drop"] {
         let row = |v: &Value| -> Value {
             v["rows"]
@@ -108,18 +105,18 @@ fn the_size_carries_the_pilots_uncertainty_and_the_intervals_width() {
         }
     }
     // The same gate file plans the same size, byte for byte.
-    let again = plan_json(small.path(), &small.path().join("gate.toml"));
+    let again = plan_json(&small, &small.join("gate.toml"));
     assert_eq!(a, again);
 }
 
 #[test]
 fn a_set_too_small_for_the_distribution_free_guarantee_is_said_with_the_queries_it_needs() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let verdict = "[verdict]\nguarantee = \"distribution-free\"\n";
     // 60 queries at max-drop 0.02: the bound at zero moved is 1 − 0.025^(1/60) = 0.0597 below
     // the mean, and 183 queries bring it within 0.02.
-    let gate = pilot(dir.path(), 3, verdict, 0.02);
-    let v = plan_json(dir.path(), &gate);
+    let gate = pilot(&ctx, 3, verdict, 0.02);
+    let v = plan_json(&ctx, &gate);
     let w = v["warnings"].as_array().unwrap();
     let said = w
         .iter()
@@ -132,13 +129,9 @@ fn a_set_too_small_for_the_distribution_free_guarantee_is_said_with_the_queries_
     assert_eq!(row["rule"], "max-drop");
     assert!(row["needed"].as_u64().unwrap() >= 183, "{row}");
     // check says it in the header's warnings, as the setup's, not as the pull request's state.
-    let report = json_exit(
-        rag_gate()
-            .current_dir(dir.path())
-            .args(["check", "--format", "json"])
-            .arg(&gate),
-        1,
-    );
+    let report = Out::of(ctx.command().args(["check", "--format", "json"]).arg(&gate))
+        .expect(1)
+        .json();
     let w = warnings(&report).join("\n");
     assert_contains(
         &w,
@@ -146,19 +139,16 @@ fn a_set_too_small_for_the_distribution_free_guarantee_is_said_with_the_queries_
     );
     assert_contains(&w, "183 queries would let an unchanged pull request pass");
     // Under the regular guarantee neither says it.
-    let regular = pilot(dir.path(), 3, "", 0.02);
-    let v = plan_json(dir.path(), &regular);
+    let regular = pilot(&ctx, 3, "", 0.02);
+    let v = plan_json(&ctx, &regular);
     assert!(!v["warnings"].to_string().contains("distribution-free"));
 }
 
 #[test]
 fn init_steers_a_small_set_away_from_the_distribution_free_guarantee() {
-    let dir = tempfile::tempdir().unwrap();
-    pilot(dir.path(), 3, "", 0.02);
-    let out = run_in(
-        rag_gate().args(["init", "--baseline", "b.jsonl", "--candidate", "c.jsonl"]),
-        dir.path(),
-    );
+    let ctx = TestContext::new();
+    pilot(&ctx, 3, "", 0.02);
+    let out = ctx.run(&["init", "--baseline", "b.jsonl", "--candidate", "c.jsonl"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_contains(&out.stdout, "guarantee = \"regular\"");
     assert_contains(&out.stdout, "# Not distribution-free on this set");

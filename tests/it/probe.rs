@@ -9,13 +9,13 @@
 //! output format carries the probe's header line.
 
 use crate::support;
+use support::{toml_path, GateFile, Out, TestContext};
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
-use serde_json::Value;
-use support::cli::{assert_contains, check_json, code_and_stderr, exit, json_exit, rag_gate};
+use support::output::assert_contains;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures");
 
@@ -59,7 +59,7 @@ fn lift_deepest(path: &Path, lifted: &[String]) {
 }
 
 /// A gate file on the CACM run (labelled: the judged queries) with `[probe]` on `base`, `cand`.
-fn cacm_gate(dir: &Path, cand: &str, extra: &str) -> std::path::PathBuf {
+fn cacm_gate(ctx: &TestContext, cand: &str, extra: &str) -> std::path::PathBuf {
     let run = cacm("run.cacm-bm25.txt");
     let text = format!(
         "[inputs]\nqrels = \"{q}\"\nbaseline = {{ run = \"{run}\" }}\ncandidate = {{ run = \"{run}\" }}\n\
@@ -68,16 +68,19 @@ fn cacm_gate(dir: &Path, cand: &str, extra: &str) -> std::path::PathBuf {
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
         q = cacm("qrels.cacm.txt"),
     );
-    let p = dir.join("gate.toml");
+    let p = ctx.join("gate.toml");
     std::fs::write(&p, text).unwrap();
     p
 }
 
 #[test]
 fn the_same_run_on_both_sides_is_untouched_with_the_probe_resolution() {
-    let d = tempfile::tempdir().unwrap();
-    let gate = cacm_gate(d.path(), &cacm("run.cacm-bm25.txt"), "");
-    let v = json_exit(&mut check_json(&gate), 0);
+    let ctx = TestContext::new();
+    let gate = cacm_gate(&ctx, &cacm("run.cacm-bm25.txt"), "");
+    let v = ctx
+        .check_file(&gate, &["--format", "json"])
+        .expect(0)
+        .json();
     assert_eq!(v["verdict"], "untouched");
     let p = &v["probe"];
     assert_eq!(p["queries"], 12);
@@ -92,8 +95,7 @@ fn the_same_run_on_both_sides_is_untouched_with_the_probe_resolution() {
     );
     assert_eq!(p["changed_share_bound"].as_f64().unwrap(), res);
     assert_contains(p["decided"].as_str().unwrap(), "untouched by the probe");
-    let text = exit(rag_gate().arg("check").arg(&gate), 0).stdout;
-    let text = String::from_utf8(text).unwrap();
+    let text = ctx.check_file(&gate, &[]).expect(0).utf8().stdout;
     let header: Vec<&str> = text.lines().take(6).collect();
     assert!(
         header.iter().any(|l| l.starts_with("probe: untouched by the probe: no top 10 moved on 12 unlabelled queries; a change touching fewer than 26.5% of queries can hide")),
@@ -108,14 +110,23 @@ fn the_same_run_on_both_sides_is_untouched_with_the_probe_resolution() {
 
 #[test]
 fn five_moved_probe_queries_are_named_bounded_and_written_as_the_next_batch() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let probe = unjudged_cacm();
     let lifted: Vec<String> = probe[..5].to_vec();
-    let cand = d.path().join("cand.txt");
+    let cand = ctx.path().join("cand.txt");
     lift_deepest(&cand, &lifted);
-    let gate = cacm_gate(d.path(), cand.to_str().unwrap(), "");
-    let batch = d.path().join("batch.txt");
-    let v = json_exit(check_json(&gate).arg("--probe-batch").arg(&batch), 1);
+    let gate = cacm_gate(&ctx, cand.to_str().unwrap(), "");
+    let batch = ctx.path().join("batch.txt");
+    let v = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(&gate)
+            .args(["--format", "json"])
+            .arg("--probe-batch")
+            .arg(&batch),
+    )
+    .expect(1)
+    .json();
     let p = &v["probe"];
     assert_eq!(p["changed"], 5);
     let named: BTreeSet<&str> = p["moved"]
@@ -165,7 +176,7 @@ fn five_moved_probe_queries_are_named_bounded_and_written_as_the_next_batch() {
 
 #[test]
 fn a_probe_whose_protocol_differs_is_refused_with_its_key() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let run = std::fs::read_to_string(cacm("run.cacm-bm25.txt")).unwrap();
     let dropped = unjudged_cacm()[0].clone();
     let fewer: String = run
@@ -173,10 +184,13 @@ fn a_probe_whose_protocol_differs_is_refused_with_its_key() {
         .filter(|l| l.split_whitespace().next() != Some(dropped.as_str()))
         .map(|l| format!("{l}\n"))
         .collect();
-    let cand = d.path().join("fewer.txt");
+    let cand = ctx.path().join("fewer.txt");
     std::fs::write(&cand, fewer).unwrap();
-    let gate = cacm_gate(d.path(), cand.to_str().unwrap(), "");
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    let gate = cacm_gate(&ctx, cand.to_str().unwrap(), "");
+    let (code, err) = {
+        let o = Out::of(ctx.command().arg("check").arg(&gate));
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "gate.toml:9");
     assert_contains(&err, "[probe] candidate");
@@ -196,61 +210,76 @@ fn a_probe_whose_protocol_differs_is_refused_with_its_key() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&cand, shallow).unwrap();
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    let (code, err) = {
+        let o = Out::of(ctx.command().arg("check").arg(&gate));
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "ranks to depth 20, the baseline's");
     assert_contains(&err, "to depth 30");
     // Nothing half-written: no batch file.
-    let batch = d.path().join("batch.txt");
-    let out = rag_gate()
-        .arg("check")
-        .arg(&gate)
-        .arg("--probe-batch")
-        .arg(&batch)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let batch = ctx.path().join("batch.txt");
+    let out = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(&gate)
+            .arg("--probe-batch")
+            .arg(&batch),
+    );
+    assert_eq!(out.code, Some(2));
     assert!(!batch.exists());
 }
 
 #[test]
 fn bad_probe_keys_are_refused_with_line_and_key() {
-    let d = tempfile::tempdir().unwrap();
-    let gate = cacm_gate(d.path(), &cacm("run.cacm-bm25.txt"), "persistence = 1.5\n");
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    let ctx = TestContext::new();
+    let gate = cacm_gate(&ctx, &cacm("run.cacm-bm25.txt"), "persistence = 1.5\n");
+    let (code, err) = {
+        let o = Out::of(ctx.command().arg("check").arg(&gate));
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "gate.toml:10");
     assert_contains(&err, "[probe] persistence = 1.5");
-    let gate = cacm_gate(d.path(), &cacm("run.cacm-bm25.txt"), "depth = 10\n");
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    let gate = cacm_gate(&ctx, &cacm("run.cacm-bm25.txt"), "depth = 10\n");
+    let (code, err) = {
+        let o = Out::of(ctx.command().arg("check").arg(&gate));
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "depth");
     // A missing probe run names its key.
-    let gate = cacm_gate(d.path(), "nowhere.txt", "");
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    let gate = cacm_gate(&ctx, "nowhere.txt", "");
+    let (code, err) = {
+        let o = Out::of(ctx.command().arg("check").arg(&gate));
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "gate.toml:9");
     assert_contains(&err, "[probe] candidate: ");
     assert_contains(&err, "nowhere.txt: opening");
     // --probe-batch without [probe].
-    let plain = d.path().join("plain.toml");
+    let plain = ctx.path().join("plain.toml");
     let text = std::fs::read_to_string(&gate).unwrap();
     let start = text.find("[probe]").unwrap();
     let end = text.find("[[gate]]").unwrap();
     std::fs::write(&plain, format!("{}{}", &text[..start], &text[end..])).unwrap();
-    let (code, err) = code_and_stderr(
-        rag_gate()
-            .arg("check")
-            .arg(&plain)
-            .args(["--probe-batch", "b.txt"]),
-    );
+    let (code, err) = {
+        let o = Out::of(
+            ctx.command()
+                .arg("check")
+                .arg(&plain)
+                .args(["--probe-batch", "b.txt"]),
+        );
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "--probe-batch");
 }
 
 /// `n` probe queries of 10 documents each; on the first `moved`, the candidate swaps in two new
 /// documents at ranks 9 and 10 (p@10 loses at most 0.2 there).
-fn synthetic_probe(dir: &Path, n: usize, moved: usize) {
+fn synthetic_probe(ctx: &TestContext, n: usize, moved: usize) {
     let (mut b, mut c) = (String::new(), String::new());
     for q in 0..n {
         for r in 1..=10 {
@@ -263,23 +292,23 @@ fn synthetic_probe(dir: &Path, n: usize, moved: usize) {
             let _ = writeln!(c, "p{q} Q0 {doc} {r} {} cand", 100 - r);
         }
     }
-    std::fs::write(dir.join("probe-base.txt"), b).unwrap();
-    std::fs::write(dir.join("probe-cand.txt"), c).unwrap();
+    ctx.write("probe-base.txt", b);
+    ctx.write("probe-cand.txt", c);
 }
 
 /// 40 labelled queries whose p@10 deltas are wide (±0.3): the labelled interval reaches past a
 /// 0.05 margin, so `max-drop` fails on them alone.
-fn noisy_labelled(dir: &Path) {
+fn noisy_labelled(ctx: &TestContext) {
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..40 {
         let d = [0.3, -0.3, 0.2, -0.2][i % 4];
         let _ = writeln!(b, "{{\"query_id\":\"l{i}\",\"p@10\":0.5}}");
         let _ = writeln!(c, "{{\"query_id\":\"l{i}\",\"p@10\":{}}}", 0.5 + d);
     }
-    std::fs::write(dir.join("b.jsonl"), b).unwrap();
-    std::fs::write(dir.join("c.jsonl"), c).unwrap();
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
     std::fs::write(
-        dir.join("gate.toml"),
+        ctx.join("gate.toml"),
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 500\n\
          [probe]\nbaseline = \"probe-base.txt\"\ncandidate = \"probe-cand.txt\"\n\
          [[gate]]\nmetric = \"p@10\"\nmax-drop = 0.05\n",
@@ -289,19 +318,33 @@ fn noisy_labelled(dir: &Path) {
 
 #[test]
 fn a_few_moved_probe_queries_within_the_margin_pass_on_the_probe() {
-    let d = tempfile::tempdir().unwrap();
-    noisy_labelled(d.path());
+    let ctx = TestContext::new();
+    noisy_labelled(&ctx);
     // Without the probe's say (every probe query moved), the labelled set fails the gate.
-    synthetic_probe(d.path(), 5000, 5000);
-    let v = json_exit(&mut check_json(d.path().join("gate.toml")), 1);
+    synthetic_probe(&ctx, 5000, 5000);
+    let v = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(ctx.path().join("gate.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(1)
+    .json();
     assert_eq!(v["verdict"], "fail");
     assert_contains(
         v["probe"]["decided"].as_str().unwrap(),
         "the labelled set decided",
     );
     // 3 of 5,000 moved, each losing at most 0.2 of p@10: the worst case stays within 0.05.
-    synthetic_probe(d.path(), 5000, 3);
-    let v = json_exit(&mut check_json(d.path().join("gate.toml")), 0);
+    synthetic_probe(&ctx, 5000, 3);
+    let v = Out::of(
+        ctx.command()
+            .arg("check")
+            .arg(ctx.path().join("gate.toml"))
+            .args(["--format", "json"]),
+    )
+    .expect(0)
+    .json();
     assert_eq!(v["verdict"], "pass");
     let p = &v["probe"];
     assert_eq!(p["changed"], 3);
@@ -318,7 +361,7 @@ fn a_few_moved_probe_queries_within_the_margin_pass_on_the_probe() {
 
 #[test]
 fn a_real_system_change_is_decided_by_the_labelled_set() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let dir = format!("{FIXTURES}/trec-covid-r2");
     let qrels = std::fs::read_to_string(format!("{dir}/qrels.covid-round2.txt")).unwrap();
     let ids: BTreeSet<&str> = qrels
@@ -332,22 +375,28 @@ fn a_real_system_change_is_decided_by_the_labelled_set() {
         .filter(|l| !held.contains(l.split_whitespace().next().unwrap()))
         .map(|l| format!("{l}\n"))
         .collect();
-    std::fs::write(d.path().join("qrels.txt"), kept).unwrap();
+    ctx.write("qrels.txt", kept);
     let (sim, t5) = (
         format!("{dir}/run.covidex-sim.txt"),
         format!("{dir}/run.covidex-t5.txt"),
     );
-    std::fs::write(
-        d.path().join("gate.toml"),
-        format!(
-            "[inputs]\nqrels = \"qrels.txt\"\nbaseline = {{ run = \"{sim}\" }}\ncandidate = {{ run = \"{t5}\" }}\n\
-             [bootstrap]\nresamples = 500\n[probe]\nbaseline = \"{sim}\"\ncandidate = \"{t5}\"\n\
-             [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.02\n"
-        ),
-    )
-    .unwrap();
-    let out = check_json(d.path().join("gate.toml")).output().unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    ctx.gate(
+        GateFile::default()
+            .path("qrels", "qrels.txt")
+            .input("baseline", format!("{{ run = {} }}", toml_path(&sim)))
+            .input("candidate", format!("{{ run = {} }}", toml_path(&t5)))
+            .resamples(500)
+            .table(
+                "probe",
+                &format!(
+                    "baseline = {}\ncandidate = {}",
+                    toml_path(&sim),
+                    toml_path(&t5)
+                ),
+            )
+            .gate("ndcg@10", "max-drop = 0.02"),
+    );
+    let v = ctx.check_json(&[]).json();
     let p = &v["probe"];
     assert_eq!(p["queries"], 10);
     // The reranker moves the top 10 of 6 of the 10 held-out queries (measured).
@@ -366,20 +415,20 @@ fn a_real_system_change_is_decided_by_the_labelled_set() {
 
 #[test]
 fn every_output_format_carries_the_probe() {
-    let d = tempfile::tempdir().unwrap();
-    let cand = d.path().join("cand.txt");
+    let ctx = TestContext::new();
+    let cand = ctx.path().join("cand.txt");
     lift_deepest(&cand, &unjudged_cacm()[..5]);
-    let gate = cacm_gate(d.path(), cand.to_str().unwrap(), "");
+    let gate = cacm_gate(&ctx, cand.to_str().unwrap(), "");
     let line = "probe: 5 of 12 unlabelled queries moved their top 10";
     for format in ["text", "markdown", "json", "junit"] {
-        let out = exit(
-            rag_gate()
+        let out = Out::of(
+            ctx.command()
                 .arg("check")
                 .arg(&gate)
                 .args(["--format", format]),
-            1,
-        );
-        let s = String::from_utf8(out.stdout).unwrap();
+        )
+        .expect(1);
+        let s = out.stdout;
         assert_contains(
             &s,
             if format == "json" {
@@ -392,41 +441,41 @@ fn every_output_format_carries_the_probe() {
             assert_contains(&s, "Probe (unlabelled queries)");
         }
     }
-    let html = d.path().join("r.html");
-    exit(
-        rag_gate()
+    let html = ctx.path().join("r.html");
+    Out::of(
+        ctx.command()
             .arg("check")
             .arg(&gate)
             .arg("--export-html")
             .arg(&html),
-        1,
-    );
+    )
+    .expect(1);
     let page = std::fs::read_to_string(&html).unwrap();
     assert_contains(&page, "<h2>Probe (unlabelled queries)</h2>");
     assert_contains(&page, line);
     // The same seed gives the same report, byte for byte.
-    let a = exit(
-        rag_gate()
+    let a = Out::of(
+        ctx.command()
             .arg("check")
             .arg(&gate)
             .args(["--format", "json"]),
-        1,
     )
+    .expect(1)
     .stdout;
-    let b = exit(
-        rag_gate()
+    let b = Out::of(
+        ctx.command()
             .arg("check")
             .arg(&gate)
             .args(["--format", "json"]),
-        1,
     )
+    .expect(1)
     .stdout;
     assert_eq!(a, b);
 }
 
 #[test]
 fn probes_that_cannot_be_compared_are_refused() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     // A JSONL ranked list (kept in its given order) against the scored TREC run.
     let run = std::fs::read_to_string(cacm("run.cacm-bm25.txt")).unwrap();
     let mut by: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
@@ -438,10 +487,13 @@ fn probes_that_cannot_be_compared_are_refused() {
         .iter()
         .map(|(q, docs)| format!("{}\n", serde_json::json!({"query_id": q, "ranked": docs})))
         .collect();
-    let cand = d.path().join("cand.jsonl");
+    let cand = ctx.path().join("cand.jsonl");
     std::fs::write(&cand, jsonl).unwrap();
-    let gate = cacm_gate(d.path(), cand.to_str().unwrap(), "");
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    let gate = cacm_gate(&ctx, cand.to_str().unwrap(), "");
+    let (code, err) = {
+        let o = Out::of(ctx.command().arg("check").arg(&gate));
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(
         &err,
@@ -453,7 +505,7 @@ fn probes_that_cannot_be_compared_are_refused() {
         format!("{dir}/run.covidex-sim.txt"),
         format!("{dir}/run.covidex-t5.txt"),
     );
-    let gate = d.path().join("all.toml");
+    let gate = ctx.path().join("all.toml");
     std::fs::write(
         &gate,
         format!(
@@ -462,7 +514,10 @@ fn probes_that_cannot_be_compared_are_refused() {
         ),
     )
     .unwrap();
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    let (code, err) = {
+        let o = Out::of(ctx.command().arg("check").arg(&gate));
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "all.toml:5");
     assert_contains(&err, "every one of the 35 queries");
@@ -470,8 +525,8 @@ fn probes_that_cannot_be_compared_are_refused() {
     let rows: String = (0..40)
         .map(|i| format!("{{\"query_id\":\"l{i}\",\"latency_ms\":3}}\n"))
         .collect();
-    std::fs::write(d.path().join("b.jsonl"), &rows).unwrap();
-    std::fs::write(d.path().join("c.jsonl"), &rows).unwrap();
+    ctx.write("b.jsonl", &rows);
+    ctx.write("c.jsonl", &rows);
     let run = cacm("run.cacm-bm25.txt");
     std::fs::write(
         &gate,
@@ -481,7 +536,10 @@ fn probes_that_cannot_be_compared_are_refused() {
         ),
     )
     .unwrap();
-    let (code, err) = code_and_stderr(rag_gate().arg("check").arg(&gate));
+    let (code, err) = {
+        let o = Out::of(ctx.command().arg("check").arg(&gate));
+        (o.code, o.stderr)
+    };
     assert_eq!(code, Some(2), "{err}");
     assert_contains(&err, "no [[gate]] gates a ranking metric");
 }

@@ -5,10 +5,9 @@
 //! note, unless `[protocol] require = true`. ir_metadata in a run becomes the run context.
 
 use crate::support;
+use support::{toml_path, GateFile, Out, TestContext};
 
 use std::path::{Path, PathBuf};
-
-use support::cli::{assert_exit, check_json, json, json_exit, rag_gate};
 
 const COVID: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -18,27 +17,30 @@ const PROTO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/protoc
 const CACM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures/cacm");
 
 /// `rag-gate eval` of `run` against `qrels` into `out` (with its sidecar), plus `extra` flags.
-fn eval_to(qrels: &Path, run: &Path, out: &Path, extra: &[&str]) {
-    let o = rag_gate()
-        .args(["eval", "--metrics", "ndcg@10,recall@100", "--qrels"])
-        .arg(qrels)
-        .arg("--run")
-        .arg(run)
-        .arg("-o")
-        .arg(out)
-        .args(extra)
-        .output()
-        .unwrap();
-    assert_exit(&o, 0);
+fn eval_to(ctx: &TestContext, qrels: &Path, run: &Path, out: &Path, extra: &[&str]) {
+    Out::of(
+        ctx.command()
+            .args(["eval", "--metrics", "ndcg@10,recall@100", "--qrels"])
+            .arg(qrels)
+            .arg("--run")
+            .arg(run)
+            .arg("-o")
+            .arg(out)
+            .args(extra),
+    )
+    .expect(0);
 }
 
-fn compare(dir: &Path, format: &str) -> std::process::Output {
-    rag_gate()
-        .current_dir(dir)
-        .args(["compare", "b.jsonl", "c.jsonl", "--resamples", "200"])
-        .args(["--format", format])
-        .output()
-        .unwrap()
+fn compare(ctx: &TestContext, format: &str) -> Out {
+    ctx.run(&[
+        "compare",
+        "b.jsonl",
+        "c.jsonl",
+        "--resamples",
+        "200",
+        "--format",
+        format,
+    ])
 }
 
 fn covid(name: &str) -> PathBuf {
@@ -46,7 +48,7 @@ fn covid(name: &str) -> PathBuf {
 }
 
 /// Every doc id of the covid qrels and the sim run, one per line (a corpus both sides fit).
-fn corpus(dir: &Path, extra: &str) -> PathBuf {
+fn corpus(ctx: &TestContext, extra: &str) -> PathBuf {
     let mut ids = std::collections::BTreeSet::new();
     for (file, col) in [("qrels.covid-round2.txt", 2), ("run.covidex-sim.txt", 2)] {
         for l in std::fs::read_to_string(covid(file)).unwrap().lines() {
@@ -57,49 +59,50 @@ fn corpus(dir: &Path, extra: &str) -> PathBuf {
     }
     let mut text: String = ids.into_iter().map(|d| d + "\n").collect();
     text.push_str(extra);
-    let p = dir.join(format!("corpus{}.txt", extra.len()));
+    let p = ctx.join(format!("corpus{}.txt", extra.len()));
     std::fs::write(&p, text).unwrap();
     p
 }
 
 #[test]
 fn identical_protocols_pass_and_show_the_hash() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     eval_to(
+        &ctx,
         &covid("qrels.covid-round2.txt"),
         &covid("run.covidex-sim.txt"),
-        &d.path().join("b.jsonl"),
+        &ctx.path().join("b.jsonl"),
         &[],
     );
     eval_to(
+        &ctx,
         &covid("qrels.covid-round2.txt"),
         &covid("run.covidex-t5.txt"),
-        &d.path().join("c.jsonl"),
+        &ctx.path().join("c.jsonl"),
         &[],
     );
-    assert!(d.path().join("b.jsonl.protocol.json").is_file());
-    let o = compare(d.path(), "json");
-    assert_exit(&o, 0);
-    let v = json(&o.stdout);
+    assert!(ctx.path().join("b.jsonl.protocol.json").is_file());
+    let o = compare(&ctx, "json");
+    let o = o.expect(0);
+    let v = o.json();
     assert_eq!(v["protocol"]["status"], "checked");
     let hash = v["protocol"]["hash"].as_str().unwrap();
     assert_eq!(hash.len(), 64);
-    let text = String::from_utf8(compare(d.path(), "text").stdout).unwrap();
+    let text = compare(&ctx, "text").utf8().stdout;
     assert!(
         text.ends_with(&format!(
             "protocol checked: sha256 {hash} (21 fields: --details or [report] details = true)\n"
         )),
         "{text}"
     );
-    let md = String::from_utf8(compare(d.path(), "markdown").stdout).unwrap();
+    let md = compare(&ctx, "markdown").utf8().stdout;
     assert!(md.contains("<details><summary>Protocol: checked, both sides match</summary>"));
     assert!(md.contains(&format!("<sub>protocol checked: sha256 {hash}</sub>")));
 }
 
 #[test]
 fn each_protocol_mismatch_exits_2_naming_the_field() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
     let qrels = covid("qrels.covid-round2.txt");
     // Other qrels: one judgment changed.
     let text = std::fs::read_to_string(&qrels).unwrap();
@@ -107,7 +110,7 @@ fn each_protocol_mismatch_exits_2_naming_the_field() {
     let mut f: Vec<&str> = first.split_whitespace().collect();
     let flipped = if f[3] == "0" { "1" } else { "0" };
     f[3] = flipped;
-    let other = dir.join("qrels.other.txt");
+    let other = ctx.join("qrels.other.txt");
     std::fs::write(&other, text.replacen(&first, &f.join(" "), 1)).unwrap();
     // An identity chunk map: same docs, but the cutoff now counts documents after mapping chunks.
     let run = covid("run.covidex-sim.txt");
@@ -116,7 +119,7 @@ fn each_protocol_mismatch_exits_2_naming_the_field() {
         .lines()
         .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
         .collect();
-    let chunks = dir.join("chunks.tsv");
+    let chunks = ctx.join("chunks.tsv");
     std::fs::write(
         &chunks,
         ids.iter()
@@ -124,7 +127,7 @@ fn each_protocol_mismatch_exits_2_naming_the_field() {
             .collect::<String>(),
     )
     .unwrap();
-    let (c1, c2) = (corpus(dir, ""), corpus(dir, "extra-doc\n"));
+    let (c1, c2) = (corpus(&ctx, ""), corpus(&ctx, "extra-doc\n"));
     let (c1, c2) = (c1.display().to_string(), c2.display().to_string());
     let chunks = chunks.display().to_string();
     let cases: Vec<(PathBuf, Vec<&str>, Vec<&str>, &str)> = vec![
@@ -136,11 +139,11 @@ fn each_protocol_mismatch_exits_2_naming_the_field() {
         (qrels.clone(), vec!["--corpus", &c1], vec!["--corpus", &c2], "corpus-sha256"),
     ];
     for (cand_qrels, base_extra, cand_extra, needle) in cases {
-        eval_to(&qrels, &run, &dir.join("b.jsonl"), &base_extra);
-        eval_to(&cand_qrels, &run, &dir.join("c.jsonl"), &cand_extra);
-        let o = compare(dir, "text");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{needle}: {err}");
+        eval_to(&ctx, &qrels, &run, &ctx.join("b.jsonl"), &base_extra);
+        eval_to(&ctx, &cand_qrels, &run, &ctx.join("c.jsonl"), &cand_extra);
+        let o = compare(&ctx, "text");
+        let err = o.stderr.as_str();
+        assert_eq!(o.code, Some(2), "{needle}: {err}");
         assert!(
             err.contains("protocol mismatch: b.jsonl and c.jsonl were not measured the same way"),
             "{err}"
@@ -151,15 +154,26 @@ fn each_protocol_mismatch_exits_2_naming_the_field() {
 
 #[test]
 fn files_without_a_fingerprint_work_with_a_note_unless_required() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
     let q = covid("qrels.covid-round2.txt");
-    eval_to(&q, &covid("run.covidex-sim.txt"), &dir.join("b.jsonl"), &[]);
-    eval_to(&q, &covid("run.covidex-t5.txt"), &dir.join("c.jsonl"), &[]);
-    std::fs::remove_file(dir.join("c.jsonl.protocol.json")).unwrap();
-    let o = compare(dir, "json");
-    assert_eq!(o.status.code(), Some(0));
-    let v = json(&o.stdout);
+    eval_to(
+        &ctx,
+        &q,
+        &covid("run.covidex-sim.txt"),
+        &ctx.join("b.jsonl"),
+        &[],
+    );
+    eval_to(
+        &ctx,
+        &q,
+        &covid("run.covidex-t5.txt"),
+        &ctx.join("c.jsonl"),
+        &[],
+    );
+    std::fs::remove_file(ctx.join("c.jsonl.protocol.json")).unwrap();
+    let o = compare(&ctx, "json");
+    assert_eq!(o.code, Some(0));
+    let v = o.json();
     assert_eq!(v["protocol"]["status"], "unchecked");
     let warned = v["warnings"].as_array().unwrap().iter().any(|w| {
         w.as_str()
@@ -167,16 +181,15 @@ fn files_without_a_fingerprint_work_with_a_note_unless_required() {
             .starts_with("protocol could not be checked: the candidate has no fingerprint")
     });
     assert!(warned, "{}", v["warnings"]);
-    let gate = dir.join("gate.toml");
-    std::fs::write(
-        &gate,
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[protocol]\nrequire = true\n\
-         [bootstrap]\nresamples = 200\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n",
-    )
-    .unwrap();
-    let o = rag_gate().arg("check").arg(&gate).output().unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .table("protocol", "require = true")
+            .resamples(200)
+            .gate("ndcg@10", "max-drop = 0.05"),
+    );
+    let o = ctx.check(&[]);
+    assert_eq!(o.code, Some(2));
+    let err = o.stderr.as_str();
     assert!(
         err.contains(
             "[protocol] require = true, but c.jsonl (candidate) carries no protocol fingerprint"
@@ -187,16 +200,27 @@ fn files_without_a_fingerprint_work_with_a_note_unless_required() {
 
 #[test]
 fn a_sidecar_that_no_longer_describes_its_rows_is_refused() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
     let q = covid("qrels.covid-round2.txt");
-    eval_to(&q, &covid("run.covidex-sim.txt"), &dir.join("b.jsonl"), &[]);
-    eval_to(&q, &covid("run.covidex-t5.txt"), &dir.join("c.jsonl"), &[]);
-    let rows = std::fs::read_to_string(dir.join("c.jsonl")).unwrap();
-    std::fs::write(dir.join("c.jsonl"), rows.replacen("0.", "0.9", 1)).unwrap();
-    let o = compare(dir, "text");
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    eval_to(
+        &ctx,
+        &q,
+        &covid("run.covidex-sim.txt"),
+        &ctx.join("b.jsonl"),
+        &[],
+    );
+    eval_to(
+        &ctx,
+        &q,
+        &covid("run.covidex-t5.txt"),
+        &ctx.join("c.jsonl"),
+        &[],
+    );
+    let rows = ctx.read("c.jsonl");
+    ctx.write("c.jsonl", rows.replacen("0.", "0.9", 1));
+    let o = compare(&ctx, "text");
+    assert_eq!(o.code, Some(2));
+    let err = o.stderr.as_str();
     assert!(
         err.contains("c.jsonl.protocol.json: describes other rows than c.jsonl"),
         "{err}"
@@ -205,36 +229,35 @@ fn a_sidecar_that_no_longer_describes_its_rows_is_refused() {
 
 #[test]
 fn ir_metadata_of_a_real_looking_run_is_the_run_context() {
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path();
+    let ctx = TestContext::new();
     let qrels = Path::new(CACM).join("qrels.cacm.txt");
     let run = Path::new(PROTO).join("run.cacm-bm25.ir_metadata.txt");
-    eval_to(&qrels, &run, &dir.join("b.jsonl"), &[]);
-    let side: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("b.jsonl.protocol.json")).unwrap())
-            .unwrap();
-    let ctx = &side["run-context"];
-    assert_eq!(ctx["tag"], "cacm-bm25-anserini");
-    assert_eq!(ctx["method.retrieval.0.name"], "bm25");
-    assert_eq!(ctx["method.retrieval.0.k1"], "0.9");
-    assert_eq!(ctx["method.indexing.index_type"], "inverted");
-    assert_eq!(ctx["method.seed"], "42");
+    eval_to(&ctx, &qrels, &run, &ctx.join("b.jsonl"), &[]);
+    let side: serde_json::Value = serde_json::from_str(&ctx.read("b.jsonl.protocol.json")).unwrap();
+    let context = &side["run-context"];
+    assert_eq!(context["tag"], "cacm-bm25-anserini");
+    assert_eq!(context["method.retrieval.0.name"], "bm25");
+    assert_eq!(context["method.retrieval.0.k1"], "0.9");
+    assert_eq!(context["method.indexing.index_type"], "inverted");
+    assert_eq!(context["method.seed"], "42");
     assert_eq!(
-        ctx["implementation.source.commit"],
+        context["implementation.source.commit"],
         "81e3414573a39ad7433d271c5cadc360bc821945"
     );
-    assert!(ctx.get("actor.team").is_none() && ctx.get("platform.hardware.cpu.model").is_none());
+    assert!(
+        context.get("actor.team").is_none() && context.get("platform.hardware.cpu.model").is_none()
+    );
     // The same run with other BM25 parameters: a report line, not a mismatch.
-    let tuned = dir.join("run.tuned.txt");
+    let tuned = ctx.join("run.tuned.txt");
     let text =
         std::fs::read_to_string(&run)
             .unwrap()
             .replacen("#       k1: 0.9", "#       k1: 1.2", 1);
     std::fs::write(&tuned, text).unwrap();
-    eval_to(&qrels, &tuned, &dir.join("c.jsonl"), &[]);
-    let o = compare(dir, "json");
-    assert_exit(&o, 0);
-    let v = json(&o.stdout);
+    eval_to(&ctx, &qrels, &tuned, &ctx.join("c.jsonl"), &[]);
+    let o = compare(&ctx, "json");
+    let o = o.expect(0);
+    let v = o.json();
     assert_eq!(
         v["protocol"]["context_changes"][0],
         "method.retrieval.0.k1: 0.9 → 1.2"
@@ -248,28 +271,29 @@ fn ir_metadata_of_a_real_looking_run_is_the_run_context() {
 
 #[test]
 fn check_evaluating_both_runs_shares_one_protocol_and_shows_it() {
-    let d = tempfile::tempdir().unwrap();
-    let gate = d.path().join("gate.toml");
-    std::fs::write(
-        &gate,
-        format!(
-            "[inputs]\nqrels = \"{COVID}/qrels.covid-round2.txt\"\nbaseline = {{ run = \"{COVID}/run.covidex-sim.txt\" }}\n\
-             candidate = {{ run = \"{COVID}/run.covidex-t5.txt\" }}\n[protocol]\nrequire = true\n[judged]\non-unreliable = \"warn\"\n\
-             [bootstrap]\nresamples = 200\n[slices]\nmin-queries = 10\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n"
-        ),
-    )
-    .unwrap();
-    let v = json_exit(&mut check_json(&gate), 0);
+    let ctx = TestContext::new();
+    ctx.gate(
+        GateFile::default()
+            .path("qrels", covid("qrels.covid-round2.txt"))
+            .input(
+                "baseline",
+                format!("{{ run = {} }}", toml_path(covid("run.covidex-sim.txt"))),
+            )
+            .input(
+                "candidate",
+                format!("{{ run = {} }}", toml_path(covid("run.covidex-t5.txt"))),
+            )
+            .table("protocol", "require = true")
+            .table("judged", "on-unreliable = \"warn\"")
+            .resamples(200)
+            .table("slices", "min-queries = 10")
+            .gate("ndcg@10", "max-drop = 0.05"),
+    );
+    let v = ctx.check_json(&[]).expect(0).json();
     assert_eq!(v["protocol"]["status"], "shared");
     let fields = v["protocol"]["fields"].as_array().unwrap();
     assert!(fields.iter().any(|f| f["field"] == "ndcg@10.tie-rule"));
-    let md = rag_gate()
-        .arg("check")
-        .arg(&gate)
-        .args(["--format", "markdown"])
-        .output()
-        .unwrap();
-    let md = String::from_utf8(md.stdout).unwrap();
+    let md = ctx.check(&["--format", "markdown"]).stdout;
     assert!(md.contains("<details><summary>Protocol: shared (check evaluated both runs)</summary>"));
     assert!(md.contains("<sub>protocol shared: sha256 "));
 }

@@ -237,19 +237,20 @@ fn check_with_the_flag_posts_the_check_run_and_keeps_the_exit_code() {
             .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 77 })))
             .expect(1),
     );
-    let out = support::cli::check_example()
+    // The context runs in an empty environment: no GITHUB_EVENT_PATH, no GITHUB_ACTIONS.
+    let out = support::TestContext::new()
+        .env_clear()
         .env("GITHUB_TOKEN", TOKEN)
         .env("GITHUB_REPOSITORY", "octo/repo")
         .env("GITHUB_API_URL", gh.server.uri())
         .env("GITHUB_SHA", SHA)
-        .env_remove("GITHUB_EVENT_PATH")
-        .env_remove("GITHUB_ACTIONS")
-        .args(["--check-run", "--resamples", "2000"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("created check run 77"), "{stderr}");
-    assert_no_token(&[stderr.into_owned()]);
+        .check_example(&["--check-run", "--resamples", "2000"])
+        .expect(1);
+    assert!(
+        out.stderr.contains("created check run 77"),
+        "{}",
+        out.stderr
+    );
+    assert_no_token(&[out.stderr]);
     gh.verify();
 }

@@ -7,8 +7,9 @@ use crate::support;
 use std::path::PathBuf;
 
 use serde_json::json;
-use support::cli::{assert_contains, Out};
 use support::github::*;
+use support::output::assert_contains;
+use support::Out;
 use support::TestContext;
 use wiremock::matchers::{header, method};
 use wiremock::{Mock, ResponseTemplate};
@@ -44,7 +45,7 @@ fn on_pull_request(gh: &Gh, comment: &str, ctx: &TestContext) -> Run {
         .env("GITHUB_STEP_SUMMARY", &summary)
         .env("GITHUB_OUTPUT", &outputs)
         .arg("check")
-        .arg(support::cli::example_gate())
+        .arg(support::example_gate())
         .args([
             comment,
             "--resamples",

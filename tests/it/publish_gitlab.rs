@@ -10,7 +10,7 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use support::cli::assert_contains;
+use support::output::assert_contains;
 use support::{command_in, repo};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::support;
-use support::cli::{exit, rag_gate, write};
+use support::{Out, TestContext};
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -16,7 +16,7 @@ const DATA: &str = concat!(
 
 /// The TREC-COVID round-2 qrels with query 1's grade-2 judgments lowered to 1: query 1 then has
 /// no doc at rel ≥ 2, and graded gold.
-fn lowered_qrels(dir: &Path) -> std::path::PathBuf {
+fn lowered_qrels(ctx: &TestContext) -> std::path::PathBuf {
     let text = std::fs::read_to_string(format!("{DATA}/qrels.covid-round2.txt")).unwrap();
     let lowered: String = text
         .lines()
@@ -29,7 +29,7 @@ fn lowered_qrels(dir: &Path) -> std::path::PathBuf {
         })
         .collect();
     assert_ne!(lowered, text);
-    write(dir, "qrels.txt", lowered)
+    ctx.write("qrels.txt", lowered)
 }
 
 /// `eval` of the `sim` run on `qrels`: (stdout rows by query id, stderr).
@@ -38,33 +38,35 @@ fn eval(
     level: &str,
     metrics: &str,
 ) -> (serde_json::Map<String, serde_json::Value>, String) {
-    let out = exit(
-        rag_gate()
+    let out = Out::of(
+        TestContext::new()
+            .command()
             .arg("eval")
             .arg("--qrels")
             .arg(qrels)
             .args(["--run", &format!("{DATA}/run.covidex-sim.txt")])
             .args(["--rel-level", level, "--metrics", metrics])
             .args(["--empty-gold", "exclude"]),
-        0,
-    );
-    let rows = String::from_utf8(out.stdout)
-        .unwrap()
+    )
+    .expect(0);
+    let out = out.utf8();
+    let rows = out
+        .stdout
         .lines()
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
             (v["query_id"].as_str().unwrap().to_string(), v)
         })
         .collect();
-    (rows, String::from_utf8(out.stderr).unwrap())
+    (rows, out.stderr)
 }
 
 /// Under `--empty-gold exclude`, a query judged only below the level keeps its nDCG (listed as
 /// graded-only) and is left out when no metric reads grades.
 #[test]
 fn a_query_judged_only_below_the_level_keeps_its_ndcg() {
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = lowered_qrels(dir.path());
+    let ctx = TestContext::new();
+    let qrels = lowered_qrels(&ctx);
     let (l1, _) = eval(&qrels, "1", "ndcg@10,recall@100");
     let (l2, err) = eval(&qrels, "2", "ndcg@10,recall@100");
     // Kept: trec_eval -l 2 gives nDCG by grades (the -l 1 value, checked against trec_eval by
@@ -128,8 +130,8 @@ fn summary_and_rows(
     BTreeMap<String, serde_json::Value>,
     String,
 ) {
-    let dir = tempfile::tempdir().unwrap();
-    let rows = dir.path().join("rows.jsonl");
+    let ctx = TestContext::new();
+    let rows = ctx.path().join("rows.jsonl");
     let all: Vec<&str> = MEASURES.iter().map(|m| m.1).collect();
     let metrics = match more.iter().position(|a| *a == "--metrics") {
         Some(i) => more[i + 1].to_string(),
@@ -139,8 +141,9 @@ fn summary_and_rows(
         Some(i) => [&more[..i], &more[i + 2..]].concat(),
         None => more.to_vec(),
     };
-    let out = exit(
-        rag_gate()
+    let out = Out::of(
+        TestContext::new()
+            .command()
             .arg("eval")
             .arg("--qrels")
             .arg(qrels)
@@ -148,9 +151,9 @@ fn summary_and_rows(
             .arg(&rows)
             .args(["--metrics", &metrics])
             .args(&more),
-        0,
-    );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    )
+    .expect(0);
+    let summary: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let rows = std::fs::read_to_string(&rows)
         .unwrap()
         .lines()
@@ -159,7 +162,7 @@ fn summary_and_rows(
             (v["query_id"].as_str().unwrap().to_string(), v)
         })
         .collect();
-    (summary, rows, String::from_utf8(out.stderr).unwrap())
+    (summary, rows, out.stderr)
 }
 
 /// Every per-query value and every mean against the reference, to 1e-12; returns how many
@@ -215,7 +218,7 @@ fn means_at_every_level_equal_trec_eval_on_its_own_graded_test_files() {
 
 /// The TREC-COVID round-2 qrels with grade 2 raised to 3 on the odd-numbered topics (what
 /// make.py does): the 17 even-numbered topics have no grade-3 document.
-fn graded3_qrels(dir: &Path) -> std::path::PathBuf {
+fn graded3_qrels(ctx: &TestContext) -> std::path::PathBuf {
     let text = std::fs::read_to_string(format!("{DATA}/qrels.covid-round2.txt")).unwrap();
     let raised: String = text
         .lines()
@@ -227,13 +230,13 @@ fn graded3_qrels(dir: &Path) -> std::path::PathBuf {
             }
         })
         .collect();
-    write(dir, "qrels.txt", raised)
+    ctx.write("qrels.txt", raised)
 }
 
 #[test]
 fn rel_level_3_means_equal_trec_eval_l3_with_queries_lacking_grade_3() {
-    let dir = tempfile::tempdir().unwrap();
-    let qrels = graded3_qrels(dir.path());
+    let ctx = TestContext::new();
+    let qrels = graded3_qrels(&ctx);
     let run = format!("{DATA}/run.covidex-sim.txt");
     let (summary, rows, err) = summary_and_rows(&qrels, &run, "3", &[]);
     assert_eq!(summary["evaluated"], 35, "{err}");

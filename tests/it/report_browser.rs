@@ -7,11 +7,10 @@
 //! `RAG_GATE_REQUIRE_BROWSER` is set, as `.ci/run` does (it installs chromium).
 
 use crate::support;
+use support::TestContext;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-use support::cli::{rag_gate, run_in, write};
 
 fn chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("RAG_GATE_CHROMIUM") {
@@ -89,7 +88,7 @@ const HOSTILE: [&str; 2] = [
 
 /// 60 queries in three slices (two with hostile names), a small drop on one of them; the
 /// HTML and JSON reports of `check`.
-fn report(dir: &Path) -> serde_json::Value {
+fn report(ctx: &TestContext) -> serde_json::Value {
     let (mut b, mut c, mut q) = (String::new(), String::new(), String::new());
     for i in 0..60 {
         let lang = match i % 3 {
@@ -110,37 +109,33 @@ fn report(dir: &Path) -> serde_json::Value {
             "{{\"query_id\": \"q{i}\", \"slices\": {{\"lang\": \"{lang}\"}}}}\n"
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
-    write(dir, "q.jsonl", q);
-    write(
-        dir,
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.write("q.jsonl", q);
+    ctx.write(
         "gate.toml",
         "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\nqueries = \"q.jsonl\"\n\
          [bootstrap]\nresamples = 300\n[slices]\nby = [\"lang\"]\nmin-queries = 10\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nslices = [\"all\", \"lang=en\"]\n",
     );
-    let out = run_in(
-        rag_gate().args([
-            "check",
-            "gate.toml",
-            "--export-html",
-            "r.html",
-            "--export-json",
-            "r.json",
-        ]),
-        dir,
-    );
+    let out = ctx.run(&[
+        "check",
+        "gate.toml",
+        "--export-html",
+        "r.html",
+        "--export-json",
+        "r.json",
+    ]);
     assert!(matches!(out.code, Some(0 | 1)), "{}", out.stderr);
-    serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap()
+    serde_json::from_str(&ctx.read("r.json")).unwrap()
 }
 
 #[test]
 fn the_html_report_renders_cleanly_with_a_row_per_comparison_and_names_as_text() {
     let Some(browser) = chromium() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let json = report(dir.path());
-    let page = dir.path().join("r.html");
+    let ctx = TestContext::new();
+    let json = report(&ctx);
+    let page = ctx.path().join("r.html");
     let r = render(&browser, &page);
     assert!(r.console.is_empty(), "console messages: {:#?}", r.console);
     assert!(
@@ -172,15 +167,15 @@ fn the_html_report_renders_cleanly_with_a_row_per_comparison_and_names_as_text()
 #[test]
 fn the_content_security_policy_stops_a_script_that_got_into_the_page() {
     let Some(browser) = chromium() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    report(dir.path());
-    let html = std::fs::read_to_string(dir.path().join("r.html")).unwrap();
+    let ctx = TestContext::new();
+    report(&ctx);
+    let html = ctx.read("r.html");
     assert!(html.contains(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'"
     ));
     let script = "<main><script>document.title='SCRIPT RAN'</script>";
     let injected = html.replacen("<main>", script, 1);
-    let with_policy = write(dir.path(), "injected.html", &injected);
+    let with_policy = ctx.write("injected.html", &injected);
     let r = render(&browser, &with_policy);
     assert!(
         title(&r.dom).starts_with("rag-gate fail"),
@@ -201,6 +196,6 @@ fn the_content_security_policy_stops_a_script_that_got_into_the_page() {
         .unwrap();
     let end = start + injected[start..].find("/>").unwrap() + 2;
     let without = format!("{}{}", &injected[..start], &injected[end..]);
-    let control = write(dir.path(), "control.html", without);
+    let control = ctx.write("control.html", without);
     assert_eq!(title(&render(&browser, &control).dom), "SCRIPT RAN");
 }

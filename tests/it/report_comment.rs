@@ -7,16 +7,15 @@ use std::fmt::Write;
 use std::path::Path;
 
 use rag_gate::report::markdown::{render_trimmed, GITHUB_COMMENT_LIMIT};
-use support::cli::check_example;
+use support::TestContext;
 
 #[test]
 fn example_comment_snapshot() {
-    let out = check_example()
-        .args(["--format", "markdown"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let md = String::from_utf8(out.stdout).unwrap();
+    let md = TestContext::new()
+        .env_clear()
+        .check_example(&["--format", "markdown"])
+        .expect(1)
+        .stdout;
     assert!(md.len() <= GITHUB_COMMENT_LIMIT);
     insta::assert_snapshot!("example_comment", md);
 }

@@ -3,23 +3,22 @@
 
 use crate::support;
 
-use std::path::Path;
+use support::TestContext;
 
-use support::cli::check_example;
-
-fn export(dir: &Path) -> (String, serde_json::Value) {
-    let html = dir.join("report.html");
-    let json = dir.join("report.json");
-    let out = check_example()
-        .args(["--resamples", "500", "--export-html"])
-        .arg(&html)
-        .arg("--export-json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "the example fails one gate");
-    let report = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    (std::fs::read_to_string(&html).unwrap(), report)
+/// The shipped example exported as HTML and JSON in a new folder: the page and the report.
+fn export() -> (String, serde_json::Value) {
+    let ctx = TestContext::new().env_clear();
+    let out = ctx.check_example(&[
+        "--resamples",
+        "500",
+        "--export-html",
+        "report.html",
+        "--export-json",
+        "report.json",
+    ]);
+    assert_eq!(out.code, Some(1), "the example fails one gate");
+    let report = serde_json::from_str(&ctx.read("report.json")).unwrap();
+    (ctx.read("report.html"), report)
 }
 
 /// roxmltree refuses a DTD unless asked; the HTML5 doctype declares nothing.
@@ -38,8 +37,7 @@ fn class_has(n: &roxmltree::Node<'_, '_>, word: &str) -> bool {
 
 #[test]
 fn the_html_report_has_one_mark_per_comparison_and_marks_gated_and_failing_rows() {
-    let dir = tempfile::tempdir().unwrap();
-    let (html, report) = export(dir.path());
+    let (html, report) = export();
     let doc = parse(&html);
     let comparisons = report["comparisons"].as_array().unwrap();
     let marks: Vec<_> = doc
@@ -96,8 +94,7 @@ fn the_html_report_has_one_mark_per_comparison_and_marks_gated_and_failing_rows(
 
 #[test]
 fn the_html_report_is_self_contained() {
-    let dir = tempfile::tempdir().unwrap();
-    let (html, _) = export(dir.path());
+    let (html, _) = export();
     let doc = parse(&html);
     assert!(doc
         .descendants()
@@ -117,6 +114,5 @@ fn the_html_report_is_self_contained() {
 
 #[test]
 fn same_inputs_same_bytes() {
-    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    assert_eq!(export(a.path()).0, export(b.path()).0);
+    assert_eq!(export().0, export().0);
 }

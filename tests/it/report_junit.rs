@@ -6,10 +6,9 @@
 //! (scripts/validate-junit.sh).
 
 use crate::support;
+use support::{Out, TestContext};
 
 use std::path::Path;
-
-use support::cli::{exit, rag_gate};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -17,13 +16,14 @@ fn root() -> &'static Path {
 
 /// `rag-gate check GATE --format junit` from the repository root, asserting the exit code.
 fn junit(gate: &str, code: i32) -> String {
-    let out = exit(
-        rag_gate()
-            .current_dir(root())
+    let out = Out::of(
+        TestContext::new()
+            .cwd(root())
+            .command()
             .args(["check", gate, "--format", "junit"]),
-        code,
-    );
-    String::from_utf8(out.stdout).unwrap()
+    )
+    .expect(code);
+    out.stdout
 }
 
 /// The attribute `name` of `node`, parsed as a number.
@@ -162,22 +162,22 @@ fn checks_not_judged_that_warn_are_skipped_with_their_reason() {
 
 #[test]
 fn checks_not_judged_that_fail_the_build_are_failures() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let text = std::fs::read_to_string(root().join("tests/data/junit/not-judged.toml")).unwrap();
     let examples = root().join("examples").display().to_string();
-    let gate = dir.path().join("small-fails.toml");
+    let gate = ctx.path().join("small-fails.toml");
     let text = text
         .replace("../../../examples", &examples)
         .replace("on-small-slice = \"warn\"", "on-small-slice = \"fail\"");
     std::fs::write(&gate, text).unwrap();
-    let out = exit(
-        rag_gate()
+    let out = Out::of(
+        ctx.command()
             .arg("check")
             .arg(&gate)
             .args(["--format", "junit"]),
-        1,
-    );
-    let xml = String::from_utf8(out.stdout).unwrap();
+    )
+    .expect(1);
+    let xml = out.stdout;
     assert_eq!(shape(&xml), (4, 2, 0), "{xml}");
     assert!(
         xml.contains("<failure message=\"ndcg@10 on language=de not judged"),
@@ -187,19 +187,20 @@ fn checks_not_judged_that_fail_the_build_are_failures() {
 
 #[test]
 fn export_junit_writes_the_same_bytes_beside_the_other_reports() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("junit.xml");
-    let json = dir.path().join("report.json");
-    exit(
-        rag_gate()
-            .current_dir(root())
+    let ctx = TestContext::new();
+    let file = ctx.path().join("junit.xml");
+    let json = ctx.path().join("report.json");
+    Out::of(
+        TestContext::new()
+            .cwd(root())
+            .command()
             .args(["check", "gates/prod.toml", "--format", "text"])
             .arg("--export-junit")
             .arg(&file)
             .arg("--export-json")
             .arg(&json),
-        1,
-    );
+    )
+    .expect(1);
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         junit("gates/prod.toml", 1)
@@ -209,15 +210,13 @@ fn export_junit_writes_the_same_bytes_beside_the_other_reports() {
 
 #[test]
 fn an_export_junit_path_that_is_an_input_is_refused() {
-    let out = exit(
-        rag_gate().current_dir(root()).args([
-            "check",
-            "gates/prod.toml",
-            "--export-junit",
-            "examples/baseline.jsonl",
-        ]),
-        2,
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+    let out = Out::of(TestContext::new().cwd(root()).command().args([
+        "check",
+        "gates/prod.toml",
+        "--export-junit",
+        "examples/baseline.jsonl",
+    ]))
+    .expect(2);
+    let err = out.stderr.as_str();
     assert!(err.contains("--export-junit"), "{err}");
 }

@@ -7,11 +7,11 @@
 //! (scripts/validate-report-schema.sh).
 
 use crate::support;
+use support::{Out, TestContext};
 
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::rag_gate;
 
 fn schema() -> Value {
     let text = std::fs::read_to_string(
@@ -202,19 +202,18 @@ pub fn violations(report: &Value) -> Vec<String> {
     errs
 }
 
+/// `rag-gate ARGS --format json` run from `dir` (a test's folder, or the one
+/// `RAG_GATE_REPORTS_DIR` names): the report.
 fn json_of(dir: &Path, args: &[&str]) -> Value {
-    let out = rag_gate()
-        .current_dir(dir)
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = Out::of(
+        TestContext::new()
+            .cwd(dir)
+            .command()
+            .args(args)
+            .args(["--format", "json"]),
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    assert!(matches!(out.code, Some(0 | 1)), "{args:?}: {}", out.stderr);
+    out.json()
 }
 
 /// Real reports of every kind, written to `dir` as `*.json` (for check-jsonschema too).
@@ -298,8 +297,8 @@ fn real_reports(dir: &Path) -> Vec<(String, Value)> {
 #[test]
 fn real_reports_fit_the_published_schema() {
     // RAG_GATE_REPORTS_DIR keeps the reports for check-jsonschema (scripts/validate-report-schema.sh).
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = std::env::var_os("RAG_GATE_REPORTS_DIR").map_or(tmp.path().to_path_buf(), Into::into);
+    let ctx = TestContext::new();
+    let dir = std::env::var_os("RAG_GATE_REPORTS_DIR").map_or(ctx.path().to_path_buf(), Into::into);
     std::fs::create_dir_all(&dir).unwrap();
     let reports = real_reports(&dir);
     for (name, r) in &reports {
@@ -332,8 +331,8 @@ fn real_reports_fit_the_published_schema() {
 
 #[test]
 fn the_checker_rejects_what_the_schema_forbids() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut r = real_reports(dir.path()).remove(0).1;
+    let ctx = TestContext::new();
+    let mut r = real_reports(ctx.path()).remove(0).1;
     r["comparisons"][0]["label"] = "inconclusive".into();
     r["gates"][0]["extra"] = 1.into();
     r.as_object_mut().unwrap().remove("notes");
@@ -351,8 +350,8 @@ fn the_checker_rejects_what_the_schema_forbids() {
 
 #[test]
 fn the_checker_reads_each_section_of_a_several_file_report() {
-    let dir = tempfile::tempdir().unwrap();
-    let reports = real_reports(dir.path());
+    let ctx = TestContext::new();
+    let reports = real_reports(ctx.path());
     let mut many = reports.into_iter().find(|(k, _)| k == "many").unwrap().1;
     assert!(violations(&many).is_empty());
     many["gate_files"][1]["report"]["gates"][0]["extra"] = 1.into();

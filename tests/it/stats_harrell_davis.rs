@@ -11,7 +11,7 @@ use rag_gate::stats::harrell_davis;
 use rag_gate::stats::interval::IntervalMethod;
 use rag_gate::stats::paired_quantile::{members, singletons};
 use rag_gate::stats::statistic::Statistic;
-use support::cli::{check_json, json_exit, json_verdict};
+use support::{GateFile, TestContext};
 
 fn refs() -> support::scipy::Reference {
     support::scipy::reference(include_str!("../data/stats/scipy_harrell_davis.json"))
@@ -146,22 +146,20 @@ fn the_report_carries_the_same_interval() {
         .iter()
         .find(|c| c.name == "ties-n150-p95")
         .unwrap();
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let rows = |v: &[f64]| -> String {
         v.iter()
             .enumerate()
             .map(|(i, x)| format!("{{\"query_id\":\"q{i}\",\"latency_ms\":{x}}}\n"))
             .collect()
     };
-    std::fs::write(d.path().join("b.jsonl"), rows(&case.base)).unwrap();
-    std::fs::write(d.path().join("c.jsonl"), rows(&case.cand)).unwrap();
-    std::fs::write(
-        d.path().join("gate.toml"),
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[bootstrap]\nresamples = 300\n\n\
-         [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = false\nmax-drop = 40\n",
-    )
-    .unwrap();
-    let report = json_exit(check_json("gate.toml").current_dir(d.path()), 0);
+    ctx.write("b.jsonl", rows(&case.base));
+    ctx.write("c.jsonl", rows(&case.cand));
+    ctx.gate(GateFile::new("b.jsonl", "c.jsonl").resamples(300).gate(
+        "latency_ms",
+        "statistic = \"p95\"\nhigher-is-better = false\nmax-drop = 40",
+    ));
+    let report = ctx.check_json(&[]).expect(0).json();
     let c = report["comparisons"]
         .as_array()
         .unwrap()
@@ -198,7 +196,7 @@ fn the_report_carries_the_same_interval() {
 /// median of the same queries is judged.
 #[test]
 fn a_p95_on_too_few_queries_is_not_judged() {
-    let d = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let rows = |shift: f64| -> String {
         (0..60)
             .map(|i| {
@@ -207,18 +205,14 @@ fn a_p95_on_too_few_queries_is_not_judged() {
             })
             .collect()
     };
-    std::fs::write(d.path().join("b.jsonl"), rows(0.0)).unwrap();
-    std::fs::write(d.path().join("c.jsonl"), rows(0.5)).unwrap();
+    ctx.write("b.jsonl", rows(0.0));
+    ctx.write("c.jsonl", rows(0.5));
     let run = |statistic: &str| {
-        std::fs::write(
-            d.path().join("gate.toml"),
-            format!(
-                "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n\n[[gate]]\nmetric = \"latency_ms\"\n\
-                 statistic = \"{statistic}\"\nhigher-is-better = false\nmax-drop = 50\n"
-            ),
-        )
-        .unwrap();
-        json_verdict(check_json("gate.toml").current_dir(d.path()))
+        ctx.gate(GateFile::new("b.jsonl", "c.jsonl").gate(
+            "latency_ms",
+            &format!("statistic = \"{statistic}\"\nhigher-is-better = false\nmax-drop = 50"),
+        ));
+        ctx.check_json(&[]).verdict_json()
     };
     let (code, report) = run("p95");
     assert_eq!(code, 1);

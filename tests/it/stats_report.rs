@@ -2,16 +2,16 @@
 
 use crate::support;
 
-use std::path::Path;
-
-use support::cli::{check_json, comparisons, json_exit, json_verdict, rag_gate, write};
+use support::output::comparisons;
+use support::{GateFile, TestContext};
 
 #[test]
 fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
-    let r = json_exit(
-        check_json("gates/prod.toml").current_dir(env!("CARGO_MANIFEST_DIR")),
-        1,
-    );
+    let r = TestContext::new()
+        .cwd(support::repo(""))
+        .check_file("gates/prod.toml", &["--format", "json"])
+        .expect(1)
+        .json();
     assert_eq!(r["schema_version"], 3);
     assert_eq!(
         (r["method"].as_str(), r["unit"].as_str()),
@@ -75,7 +75,7 @@ fn shipped_example_reports_p_values_labels_mde_and_the_deciding_rule() {
     );
 }
 
-fn write_pair(dir: &Path, n: usize, drop: f64) {
+fn write_pair(ctx: &TestContext, n: usize, drop: f64) {
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..n {
         let x = 0.3 + 0.6 * ((i * 37 % 101) as f64 / 101.0);
@@ -86,22 +86,21 @@ fn write_pair(dir: &Path, n: usize, drop: f64) {
             x - drop + wobble
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
 #[test]
 fn proven_harm_rule_fails_only_on_a_proven_drop_beyond_its_margin() {
-    let dir = tempfile::tempdir().unwrap();
-    let gate = write(
-        dir.path(),
-        "g.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
-         [[gate]]\nmetric = \"ndcg@10\"\nfail-if-significant-drop = 0.02\n",
+    let ctx = TestContext::new();
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(2000)
+            .gate("ndcg@10", "fail-if-significant-drop = 0.02"),
     );
     let run = |drop: f64| {
-        write_pair(dir.path(), 200, drop);
-        json_verdict(&mut check_json(&gate))
+        write_pair(&ctx, 200, drop);
+        ctx.check_json(&[]).verdict_json()
     };
     // A drop of 0.01 is real but inside the margin: passes; 0.06 is proven beyond it: fails.
     let (code, r) = run(0.01);
@@ -122,10 +121,10 @@ fn proven_harm_rule_fails_only_on_a_proven_drop_beyond_its_margin() {
 
 #[test]
 fn compare_accepts_method_bca() {
-    let dir = tempfile::tempdir().unwrap();
-    write_pair(dir.path(), 120, 0.01);
-    let r = json_exit(
-        rag_gate().current_dir(dir.path()).args([
+    let ctx = TestContext::new();
+    write_pair(&ctx, 120, 0.01);
+    let r = ctx
+        .run(&[
             "compare",
             "b.jsonl",
             "c.jsonl",
@@ -135,9 +134,9 @@ fn compare_accepts_method_bca() {
             "2000",
             "--format",
             "json",
-        ]),
-        0,
-    );
+        ])
+        .expect(0)
+        .json();
     assert_eq!(r["method"], "bca");
     let c = &r["comparisons"][0];
     assert!(c["ci"][0].as_f64().unwrap() < c["estimate"].as_f64().unwrap());
@@ -145,7 +144,7 @@ fn compare_accepts_method_bca() {
 
 #[test]
 fn lower_is_better_metrics_count_rises_as_losses_and_gate_on_p95() {
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..120 {
         let lat = 100.0 + (i * 37 % 120) as f64;
@@ -158,15 +157,13 @@ fn lower_is_better_metrics_count_rises_as_losses_and_gate_on_p95() {
             "{{\"query_id\": \"q{i}\", \"latency_ms\": {cand}}}\n"
         ));
     }
-    write(dir.path(), "b.jsonl", b);
-    write(dir.path(), "c.jsonl", c);
-    let gate = write(
-        dir.path(),
-        "g.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
-         [[gate]]\nmetric = \"latency_ms\"\nstatistic = \"p95\"\nhigher-is-better = false\nmax-mean = 1000\n",
-    );
-    let r = json_exit(&mut check_json(&gate), 0);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.gate(GateFile::new("b.jsonl", "c.jsonl").resamples(2000).gate(
+        "latency_ms",
+        "statistic = \"p95\"\nhigher-is-better = false\nmax-mean = 1000",
+    ));
+    let r = ctx.check_json(&[]).expect(0).json();
     let c = &r["comparisons"][0];
     assert_eq!(c["statistic"], "p95");
     assert_eq!(

@@ -7,7 +7,7 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::Value;
-use support::cli::assert_contains;
+use support::output::assert_contains;
 use support::{GateFile, TestContext};
 
 /// Writes b.jsonl / c.jsonl: `sizes[g]` queries in group g; groups listed in `slice_groups` are

@@ -13,8 +13,9 @@ use rag_gate::stats::statistic::Statistic;
 use rag_gate::stats::ties::{t_bounds, tied_share, TIE_SHARE};
 use rag_gate::stats::tilt;
 use serde_json::Value;
-use support::cli::{check_json, comparison, write};
+use support::output::comparison;
 use support::scipy::floats;
+use support::{GateFile, TestContext};
 
 struct Case {
     name: String,
@@ -176,7 +177,7 @@ fn the_report_of_a_sparse_change_carries_the_guarded_bounds() {
         .into_iter()
         .find(|c| c.name == "sparse-15pct-n30")
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let ctx = TestContext::new();
     let (mut b, mut k) = (String::new(), String::new());
     for (i, d) in c.deltas.iter().enumerate() {
         b.push_str(&format!("{{\"query_id\": \"q{i}\", \"ndcg@10\": 0.5}}\n"));
@@ -185,23 +186,22 @@ fn the_report_of_a_sparse_change_carries_the_guarded_bounds() {
             0.5 + d
         ));
     }
-    write(dir.path(), "b.jsonl", b);
-    write(dir.path(), "c.jsonl", k);
-    let gate = write(
-        dir.path(),
-        "g.toml",
-        "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 2000\n\
-         [slices]\nmin-queries = 5\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", k);
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .resamples(2000)
+            .table("slices", "min-queries = 5")
+            .gate("ndcg@10", "max-drop = 0.01"),
     );
-    let out = check_json(&gate).output().unwrap();
-    let r: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    let out = ctx.check_json(&[]);
+    let r = out.json();
     let ci = floats(&comparison(&r, "ndcg@10", "all")["ci"]);
     let want = c.guarded();
     at_least([ci[0], ci[1]], want, "check's interval");
     // The low bound is below −0.01: max-drop 0.01 cannot prove no harm on two moved queries.
     assert!(ci[0] < -0.01, "{ci:?}");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.code, Some(1));
 }
 
 #[test]

@@ -5,90 +5,103 @@
 
 use crate::support;
 
-use support::cli::{check_example, rag_gate};
+use support::{Out, TestContext};
 
 const ESC: char = '\u{1b}';
 
-fn run(cmd: &mut assert_cmd::Command) -> (i32, String, String) {
-    let out = cmd.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+/// The shipped example's `check` with `args`, in an empty environment; both streams UTF-8.
+fn example(ctx: &TestContext, args: &[&str]) -> Out {
+    ctx.check_example(args).utf8()
 }
 
 #[test]
 fn with_output_to_a_file_stdout_is_empty_and_the_file_holds_the_report_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("report.txt");
-    let (code, stdout, stderr) = run(check_example().arg("-o").arg(&file));
-    assert_eq!(code, 1, "{stderr}");
-    assert_eq!(stdout, "", "stdout is for the report only");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert!(lines[0].starts_with("rag-gate prod: FAIL: "), "{stderr}");
+    let ctx = TestContext::new().env_clear();
+    let file = ctx.join("report.txt");
+    let o = example(&ctx, &["-o", file.to_str().unwrap()]);
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
+    assert_eq!(o.stdout, "", "stdout is for the report only");
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("rag-gate prod: FAIL: "),
+        "{}",
+        o.stderr
+    );
     assert_eq!(lines[1], format!("report written to {}", file.display()));
-    assert!(!stderr.contains(ESC), "no colour in a pipe: {stderr:?}");
+    assert!(
+        !o.stderr.contains(ESC),
+        "no colour in a pipe: {:?}",
+        o.stderr
+    );
 
-    let (code, on_stdout, stderr) = run(&mut check_example());
-    assert_eq!(code, 1);
-    assert_eq!(stderr, "", "no status line when the report is on stdout");
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), on_stdout);
+    let o = example(&ctx, &[]);
+    assert_eq!(o.code, Some(1));
+    assert_eq!(o.stderr, "", "no status line when the report is on stdout");
+    assert_eq!(ctx.read("report.txt"), o.stdout);
 }
 
 #[test]
 fn quiet_silences_status_lines_and_keeps_warnings_and_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("report.json");
-    let (code, stdout, stderr) = run(check_example()
-        .args(["-q", "--format", "json", "-o"])
-        .arg(&file));
-    assert_eq!((code, stdout.as_str(), stderr.as_str()), (1, "", ""));
-    assert!(std::fs::read_to_string(&file).unwrap().starts_with('{'));
+    let ctx = TestContext::new().env_clear();
+    let file = ctx.join("report.json");
+    let o = example(
+        &ctx,
+        &["-q", "--format", "json", "-o", file.to_str().unwrap()],
+    );
+    assert_eq!(
+        (o.code, o.stdout.as_str(), o.stderr.as_str()),
+        (Some(1), "", "")
+    );
+    assert!(ctx.read("report.json").starts_with('{'));
 
     // A warning (the comment cannot be posted without a token) still shows under -q.
-    let (code, _, stderr) = run(check_example().args(["--quiet", "--comment=best-effort"]));
-    assert_eq!(code, 1);
-    assert!(stderr.starts_with("warning: "), "{stderr}");
-    assert!(!stderr.contains("report written"), "{stderr}");
+    let o = example(&ctx, &["--quiet", "--comment=best-effort"]);
+    assert_eq!(o.code, Some(1));
+    assert!(o.stderr.starts_with("warning: "), "{}", o.stderr);
+    assert!(!o.stderr.contains("report written"), "{}", o.stderr);
 
-    let (code, _, stderr) = run(rag_gate().args(["-q", "check", "no-such-gate.toml"]));
-    assert_eq!(code, 2);
-    assert!(stderr.starts_with("error: no-such-gate.toml"), "{stderr}");
+    let o = TestContext::new()
+        .run(&["-q", "check", "no-such-gate.toml"])
+        .utf8();
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr.starts_with("error: no-such-gate.toml"),
+        "{}",
+        o.stderr
+    );
 }
 
 #[test]
 fn verbose_says_each_step_and_quiet_with_verbose_is_a_usage_error() {
-    let (code, stdout, stderr) = run(check_example().arg("-v"));
-    assert_eq!(code, 1);
-    assert!(stdout.starts_with("rag-gate prod: FAIL"), "{stdout}");
-    assert!(stderr.contains(": 480 rows, 3 metrics"), "{stderr}");
+    let ctx = TestContext::new().env_clear();
+    let o = example(&ctx, &["-v"]);
+    assert_eq!(o.code, Some(1));
+    assert!(o.stdout.starts_with("rag-gate prod: FAIL"), "{}", o.stdout);
+    assert!(o.stderr.contains(": 480 rows, 3 metrics"), "{}", o.stderr);
     assert!(
-        stderr.contains(
+        o.stderr.contains(
             "paired 480 queries; bootstrap: 3 metrics × 9 slices, 10000 resamples, seed 17"
         ),
-        "{stderr}"
+        "{}",
+        o.stderr
     );
-    let (_, plain, _) = run(&mut check_example());
-    assert_eq!(stdout, plain, "-v never changes the report");
+    let plain = example(&ctx, &[]).stdout;
+    assert_eq!(o.stdout, plain, "-v never changes the report");
 
-    let (code, _, stderr) = run(check_example().args(["-q", "-v"]));
-    assert_eq!(code, 2);
+    let o = example(&ctx, &["-q", "-v"]);
+    assert_eq!(o.code, Some(2));
     assert!(
-        stderr.contains("'--quiet' cannot be used with '--verbose'"),
-        "{stderr}"
+        o.stderr
+            .contains("'--quiet' cannot be used with '--verbose'"),
+        "{}",
+        o.stderr
     );
 }
 
 #[test]
 fn colour_follows_the_flag_then_no_color_then_clicolor_force() {
-    let missing = || {
-        let mut cmd = rag_gate();
-        cmd.env_remove("NO_COLOR")
-            .env_remove("CLICOLOR_FORCE")
-            .args(["check", "no-such-gate.toml"]);
-        cmd
-    };
+    // The context runs without the runner's NO_COLOR and CLICOLOR_FORCE; each case sets its own.
+    let ctx = TestContext::new();
     let red_error = "\u{1b}[1m\u{1b}[31merror:\u{1b}[0m no-such-gate.toml";
     // (flags, environment, whether the error is coloured)
     type Case = (
@@ -106,10 +119,19 @@ fn colour_follows_the_flag_then_no_color_then_clicolor_force() {
         (&["--color", "auto"], &[("CLICOLOR_FORCE", "0")], false),
     ];
     for (flags, env, coloured) in cases {
-        let mut cmd = missing();
-        cmd.args(flags).envs(env.iter().copied());
-        let (code, stdout, stderr) = run(&mut cmd);
-        assert_eq!((code, stdout.as_str()), (2, ""), "{flags:?} {env:?}");
+        let o = Out::of(
+            ctx.command()
+                .args(["check", "no-such-gate.toml"])
+                .args(flags)
+                .envs(env.iter().copied()),
+        )
+        .utf8();
+        let (stdout, stderr) = (o.stdout, o.stderr);
+        assert_eq!(
+            (o.code, stdout.as_str()),
+            (Some(2), ""),
+            "{flags:?} {env:?}"
+        );
         if coloured {
             assert!(
                 stderr.starts_with(red_error),
@@ -124,32 +146,34 @@ fn colour_follows_the_flag_then_no_color_then_clicolor_force() {
 
 #[test]
 fn the_report_is_never_coloured() {
-    let (_, always, _) = run(check_example().args(["--color", "always"]));
-    let (_, plain, _) = run(&mut check_example());
+    let ctx = TestContext::new().env_clear();
+    let always = example(&ctx, &["--color", "always"]).stdout;
+    let plain = example(&ctx, &[]).stdout;
     assert_eq!(always, plain);
     assert!(!always.contains(ESC));
 }
 
 #[test]
 fn init_says_what_it_guessed_and_wrote_unless_quiet() {
-    let dir = tempfile::tempdir().unwrap();
-    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let ctx = TestContext::new();
+    let examples = support::repo("examples");
     let init = |out: &str, quiet: bool| {
-        let mut cmd = rag_gate();
+        let mut cmd = ctx.command();
         cmd.arg("init")
             .arg("--baseline")
             .arg(examples.join("baseline.jsonl"))
             .arg("--candidate")
             .arg(examples.join("candidate.jsonl"))
             .arg("-o")
-            .arg(dir.path().join(out));
+            .arg(ctx.join(out));
         if quiet {
             cmd.arg("-q");
         }
-        run(&mut cmd)
+        let o = Out::of(&mut cmd).utf8();
+        (o.code, o.stdout, o.stderr)
     };
     let (code, stdout, stderr) = init("loud.toml", false);
-    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    assert_eq!((code, stdout.as_str()), (Some(0), ""), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     assert!(lines.len() >= 2, "{stderr}");
     assert!(lines.iter().all(|l| l.starts_with("init: ")), "{stderr}");
@@ -159,11 +183,10 @@ fn init_says_what_it_guessed_and_wrote_unless_quiet() {
     );
 
     let (code, stdout, stderr) = init("quiet.toml", true);
-    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
-    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (Some(0), "", ""));
     assert_eq!(
-        read("quiet.toml"),
-        read("loud.toml"),
+        ctx.read("quiet.toml"),
+        ctx.read("loud.toml"),
         "-q changes no written byte"
     );
 }

@@ -7,15 +7,15 @@ use crate::support;
 
 use std::path::Path;
 
-use support::cli::Out;
-use support::cli::{append_to, assert_contains, first_line_cell, missing_in_order, write};
+use support::output::{append_to, assert_contains, first_line_cell, missing_in_order};
+use support::Out;
 use support::{in_repo, GateFile, TestContext};
 
 /// `n` queries; the candidate's ndcg@10 is `shift` away from the baseline's on each, give or
 /// take 0.002 (the change is `shift` on average over every five queries); `latency_ms` rises by
 /// `rise`, give or take 0.2 ms. Every query is tagged lang=en, except the first `ko` ones,
 /// tagged lang=ko.
-fn data(dir: &Path, n: usize, base: f64, shift: f64, rise: f64, ko: usize) {
+fn data(ctx: &TestContext, n: usize, base: f64, shift: f64, rise: f64, ko: usize) {
     let mut b = String::new();
     let mut c = String::new();
     for i in 0..n {
@@ -29,8 +29,8 @@ fn data(dir: &Path, n: usize, base: f64, shift: f64, rise: f64, ko: usize) {
         b.push_str(&format!("{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{bv},\"recall@30\":{bv},\"latency_ms\":{lat},\"slices\":{{\"lang\":\"{lang}\"}}}}\n"));
         c.push_str(&format!("{{\"query_id\":\"q{i:03}\",\"ndcg@10\":{cv},\"recall@30\":{bv},\"latency_ms\":{},\"slices\":{{\"lang\":\"{lang}\"}}}}\n", lat + rise));
     }
-    write(dir, "b.jsonl", &b);
-    write(dir, "c.jsonl", &c);
+    ctx.write("b.jsonl", &b);
+    ctx.write("c.jsonl", &c);
 }
 
 /// b.jsonl vs c.jsonl at 1000 resamples, then `rest` (tables and gates).
@@ -45,7 +45,7 @@ fn b_vs_c(rest: &str) -> GateFile {
 #[test]
 fn a_small_set_that_collapses_fails_under_max_drop_and_under_min_mean() {
     let ctx = TestContext::new();
-    data(ctx.path(), 20, 0.8, -0.6, 0.0, 0);
+    data(&ctx, 20, 0.8, -0.6, 0.0, 0);
     for rule in ["max-drop = 0.01", "min-mean = 0.7"] {
         ctx.gate(b_vs_c(&format!("[[gate]]\nmetric = \"ndcg@10\"\n{rule}\n")));
         let o = ctx.check(&[]);
@@ -65,7 +65,7 @@ fn all_below_min_queries_is_judged_on_its_interval_and_warns_by_default() {
     // 20 queries, every one better by 0.05: the interval judges it (a pass), and the size is
     // said as a warning, not a per-PR failure.
     let ctx = TestContext::new();
-    data(ctx.path(), 20, 0.5, 0.05, 0.0, 0);
+    data(&ctx, 20, 0.5, 0.05, 0.0, 0);
     ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
     let o = ctx.check(&[]);
     assert_eq!(o.code, Some(0), "{}", o.stdout);
@@ -74,7 +74,7 @@ fn all_below_min_queries_is_judged_on_its_interval_and_warns_by_default() {
         "gate #1 ndcg@10 on all, max-drop: judged on 20 queries, fewer than min-queries 30: the interval decided",
     );
     // The same 20 queries all worse by 0.05: the interval fails it.
-    data(ctx.path(), 20, 0.5, -0.05, 0.0, 0);
+    data(&ctx, 20, 0.5, -0.05, 0.0, 0);
     let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1), "{}", o.stdout);
     assert_contains(&o.stdout, "FAIL: ndcg@10 dropped");
@@ -83,7 +83,7 @@ fn all_below_min_queries_is_judged_on_its_interval_and_warns_by_default() {
 #[test]
 fn all_below_min_queries_is_not_judged_and_fails_under_on_small_slice_fail() {
     let ctx = TestContext::new();
-    data(ctx.path(), 20, 0.5, 0.05, 0.0, 0);
+    data(&ctx, 20, 0.5, 0.05, 0.0, 0);
     ctx.gate(b_vs_c(
         "[slices]\non-small-slice = \"fail\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
     ));
@@ -104,7 +104,7 @@ fn all_below_min_queries_is_not_judged_and_fails_under_on_small_slice_fail() {
 #[test]
 fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
     let ctx = TestContext::new();
-    data(ctx.path(), 60, 0.5, 0.05, 0.0, 10);
+    data(&ctx, 60, 0.5, 0.05, 0.0, 10);
     // on-small-slice = "warn": the slice warns (the default fails: tests/it/check_critical_slices.rs).
     let g = "[slices]\nby = [\"lang\"]\non-small-slice = \"warn\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\nslices = [\"all\", \"lang=ko\"]\n";
     ctx.gate(b_vs_c(g));
@@ -143,7 +143,7 @@ fn a_small_slice_is_not_judged_never_passed_and_never_the_headline_reason() {
 #[test]
 fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag() {
     let ctx = TestContext::new();
-    data(ctx.path(), 40, 0.5, 0.0, 40.0, 0);
+    data(&ctx, 40, 0.5, 0.0, 40.0, 0);
     ctx.gate(b_vs_c(
         "[[gate]]\nmetric = \"latency_ms\"\nhigher-is-better = false\nmax-drop = 10.0\n",
     ));
@@ -188,13 +188,13 @@ fn a_rise_of_a_lower_is_better_metric_fails_and_compare_reads_it_with_the_flag()
 #[test]
 fn labels_say_better_for_an_interval_above_zero() {
     let ctx = TestContext::new();
-    data(ctx.path(), 200, 0.5, 0.02, 0.0, 0);
+    data(&ctx, 200, 0.5, 0.02, 0.0, 0);
     ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
     let o = ctx.check(&[]);
     assert_eq!(o.code, Some(0));
     assert_contains(&o.stdout, "better (±0.0100)");
     assert_contains(&o.stdout, "label, from the interval: better / worse");
-    data(ctx.path(), 200, 0.5, 0.004, 0.0, 0);
+    data(&ctx, 200, 0.5, 0.004, 0.0, 0);
     let o = ctx.check(&[]);
     assert_contains(&o.stdout, "better, below margin (±0.0100)");
 }
@@ -213,18 +213,18 @@ fn the_mde_warning_is_only_where_power_matters() {
             0.5 + d
         ));
     }
-    write(ctx.path(), "b.jsonl", &b);
-    write(ctx.path(), "c.jsonl", &c);
+    ctx.write("b.jsonl", &b);
+    ctx.write("c.jsonl", &c);
     ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
     let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1));
     assert_contains(&o.stdout, "can only detect drops ≥");
     // A proven collapse, or a pass, needs no such warning.
-    data(ctx.path(), 40, 0.8, -0.5, 0.0, 0);
+    data(&ctx, 40, 0.8, -0.5, 0.0, 0);
     let o = ctx.check(&[]);
     assert_eq!(o.code, Some(1));
     assert!(!o.stdout.contains("can only detect"), "{}", o.stdout);
-    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    data(&ctx, 40, 0.5, 0.05, 0.0, 0);
     let o = ctx.check(&[]);
     assert_eq!(o.code, Some(0));
     assert!(!o.stdout.contains("can only detect"), "{}", o.stdout);
@@ -232,13 +232,13 @@ fn the_mde_warning_is_only_where_power_matters() {
 
 // ---------------------------------------------------------------- files
 
-fn eval_data(dir: &Path) {
+fn eval_data(ctx: &TestContext) {
     let run: String = (1..=3)
         .flat_map(|q| (1..=4).map(move |d| format!("q{q} Q0 D{d} {d} {} t\n", 5 - d)))
         .collect();
     let qrels: String = (1..=3).map(|q| format!("q{q} 0 D{q} 1\n")).collect();
-    write(dir, "run.txt", &run);
-    write(dir, "qrels.txt", &qrels);
+    ctx.write("run.txt", &run);
+    ctx.write("qrels.txt", &qrels);
 }
 
 const EVAL: &[&str] = &[
@@ -254,7 +254,7 @@ const EVAL: &[&str] = &[
 #[test]
 fn eval_refuses_to_overwrite_its_own_inputs_through_symlinks_too() {
     let ctx = TestContext::new();
-    eval_data(ctx.path());
+    eval_data(&ctx);
     let before = std::fs::read(ctx.path().join("run.txt")).unwrap();
     std::os::unix::fs::symlink("run.txt", ctx.path().join("link.txt")).unwrap();
     for out in ["run.txt", "qrels.txt", "link.txt"] {
@@ -268,12 +268,12 @@ fn eval_refuses_to_overwrite_its_own_inputs_through_symlinks_too() {
 #[test]
 fn dash_is_stdout_for_every_output() {
     let ctx = TestContext::new();
-    eval_data(ctx.path());
+    eval_data(&ctx);
     let plain = ctx.run(EVAL);
     let dashed = ctx.run(&[EVAL, &["-o", "-"]].concat());
     assert_eq!((dashed.code, &dashed.stdout), (Some(0), &plain.stdout));
     assert!(!ctx.path().join("-").exists());
-    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    data(&ctx, 40, 0.5, 0.05, 0.0, 0);
     ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
     let o = ctx.run(&[
         "check",
@@ -294,10 +294,10 @@ fn dash_is_stdout_for_every_output() {
 #[test]
 fn a_symlinked_output_is_written_through_and_stays_a_link() {
     let ctx = TestContext::new();
-    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    data(&ctx, 40, 0.5, 0.05, 0.0, 0);
     ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
     std::fs::create_dir(ctx.path().join("reports")).unwrap();
-    write(ctx.path(), "reports/r.json", "old");
+    ctx.write("reports/r.json", "old");
     std::os::unix::fs::symlink("reports/r.json", ctx.path().join("r.json")).unwrap();
     let o = ctx.check(&["--export-json", "r.json"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
@@ -311,7 +311,7 @@ fn a_symlinked_output_is_written_through_and_stays_a_link() {
 fn a_fifo_is_written_in_place_never_replaced() {
     use std::os::unix::fs::FileTypeExt;
     let ctx = TestContext::new();
-    eval_data(ctx.path());
+    eval_data(&ctx);
     let fifo = ctx.path().join("pipe");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -336,7 +336,7 @@ fn a_fifo_is_written_in_place_never_replaced() {
 fn a_device_is_written_in_place_never_replaced() {
     use std::os::unix::fs::FileTypeExt;
     let ctx = TestContext::new();
-    eval_data(ctx.path());
+    eval_data(&ctx);
     // A character device like /dev/null (1, 3), made in the temp folder (needs root, as CI is).
     let null = ctx.path().join("null");
     let made = std::process::Command::new("mknod")
@@ -358,8 +358,8 @@ fn a_device_is_written_in_place_never_replaced() {
 fn new_files_get_the_usual_mode_and_rewritten_ones_keep_theirs() {
     use std::os::unix::fs::PermissionsExt;
     let ctx = TestContext::new();
-    eval_data(ctx.path());
-    let bin = assert_cmd::cargo::cargo_bin("rag-gate");
+    eval_data(&ctx);
+    let bin = ctx.bin();
     let sh = |out: &str| {
         std::process::Command::new("sh")
             .current_dir(ctx.path())
@@ -380,7 +380,7 @@ fn new_files_get_the_usual_mode_and_rewritten_ones_keep_theirs() {
             & 0o777
     };
     assert_eq!(mode("new.jsonl"), 0o644);
-    write(ctx.path(), "old.jsonl", "x");
+    ctx.write("old.jsonl", "x");
     std::fs::set_permissions(
         ctx.path().join("old.jsonl"),
         std::fs::Permissions::from_mode(0o600),
@@ -403,8 +403,8 @@ fn trec_eval_count_rows_are_never_metrics() {
         }
         s
     };
-    write(ctx.path(), "b.te", te(0.0));
-    write(ctx.path(), "c.te", te(0.01));
+    ctx.write("b.te", te(0.0));
+    ctx.write("c.te", te(0.01));
     let o = ctx.run(&[
         "compare",
         "b.te",
@@ -428,27 +428,23 @@ fn trec_eval_count_rows_are_never_metrics() {
 #[test]
 fn hash_lines_are_comments_in_runs_and_qrels_and_data_inside_an_id() {
     let ctx = TestContext::new();
-    eval_data(ctx.path());
+    eval_data(&ctx);
     let clean = ctx.run(EVAL).stdout;
     let run_text = std::fs::read_to_string(ctx.path().join("run.txt")).unwrap();
     let qrels_text = std::fs::read_to_string(ctx.path().join("qrels.txt")).unwrap();
-    write(
-        ctx.path(),
-        "run.txt",
-        format!("# ir_metadata: tag t\n{run_text}#end\n"),
-    );
-    write(ctx.path(), "qrels.txt", format!("#qrels v1\n{qrels_text}"));
+    ctx.write("run.txt", format!("# ir_metadata: tag t\n{run_text}#end\n"));
+    ctx.write("qrels.txt", format!("#qrels v1\n{qrels_text}"));
     let o = ctx.run(EVAL);
     assert_eq!((o.code, &o.stdout), (Some(0), &clean), "{}", o.stderr);
     // A `#` inside a doc id is data: D#1 is a different doc from D1.
-    write(ctx.path(), "run.txt", run_text.replace("D1 ", "D#1 "));
+    ctx.write("run.txt", run_text.replace("D1 ", "D#1 "));
     assert_ne!(ctx.run(EVAL).stdout, clean);
 }
 
 #[test]
 fn eval_metrics_take_every_gate_spelling() {
     let ctx = TestContext::new();
-    eval_data(ctx.path());
+    eval_data(&ctx);
     let ours = ctx.run(&[
         "eval",
         "--run",
@@ -480,7 +476,7 @@ fn eval_metrics_take_every_gate_spelling() {
 #[test]
 fn dump_config_shows_every_default_eval_and_policy_included() {
     let ctx = TestContext::new();
-    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    data(&ctx, 40, 0.5, 0.05, 0.0, 0);
     ctx.gate(b_vs_c("[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n"));
     let o = ctx.check(&["--dump-config"]);
     assert_eq!(o.code, Some(0));
@@ -499,7 +495,7 @@ fn dump_config_shows_every_default_eval_and_policy_included() {
 #[test]
 fn a_key_with_no_effect_is_a_warning() {
     let ctx = TestContext::new();
-    data(ctx.path(), 40, 0.5, 0.05, 0.0, 0);
+    data(&ctx, 40, 0.5, 0.05, 0.0, 0);
     ctx.gate(b_vs_c(
         "[eval]\nrel-level = 2\n[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
     ));
@@ -561,12 +557,14 @@ fn the_shipped_example_fails_on_compliance_with_counts_that_say_what_they_count(
 #[test]
 fn evaluated_runs_give_notes_not_warnings_and_the_report_names_qrels_and_eval() {
     let ctx = TestContext::new();
-    eval_data(ctx.path());
-    write(
-        ctx.path(),
-        "gate.toml",
-        "[inputs]\nqrels = \"qrels.txt\"\nbaseline = { run = \"run.txt\" }\ncandidate = { run = \"run.txt\" }\n\
-         [slices]\nmin-queries = 3\n[[gate]]\nmetric = \"ndcg@10\"\nmin-mean = 0.1\n",
+    eval_data(&ctx);
+    ctx.gate(
+        GateFile::default()
+            .path("qrels", "qrels.txt")
+            .input("baseline", "{ run = \"run.txt\" }")
+            .input("candidate", "{ run = \"run.txt\" }")
+            .table("slices", "min-queries = 3")
+            .gate("ndcg@10", "min-mean = 0.1"),
     );
     let o = ctx.check(&["--format", "json"]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
@@ -617,15 +615,13 @@ fn cases() -> Vec<Case> {
 }
 
 fn run_case(ctx: &TestContext, c: &Case) -> Out {
-    let dir = ctx.path();
-    data(dir, 40, 0.5, 0.05, 0.0, 0);
-    eval_data(dir);
-    write(dir, "b.csv", "qid,ndcg@10\nq1,0.5\n");
-    write(dir, "c.csv", "qid,ndcg@10\nq1,0.5\n");
-    write(dir, "b.txt", "hello world\n");
-    let b = std::fs::read_to_string(dir.join("b.jsonl")).unwrap();
-    write(
-        dir,
+    data(ctx, 40, 0.5, 0.05, 0.0, 0);
+    eval_data(ctx);
+    ctx.write("b.csv", "qid,ndcg@10\nq1,0.5\n");
+    ctx.write("c.csv", "qid,ndcg@10\nq1,0.5\n");
+    ctx.write("b.txt", "hello world\n");
+    let b = ctx.read("b.jsonl");
+    ctx.write(
         "short.jsonl",
         b.lines()
             .skip(1)

@@ -4,14 +4,13 @@
 //! quarantine keeps queries out; the p-value footnote names the test that made it.
 
 use crate::support;
+use support::{Out, TestContext};
 
-use std::path::Path;
-
-use support::cli::{assert_contains, rag_gate, run_in, write};
+use support::output::assert_contains;
 
 /// 40 queries: the candidate's recall@5 alternates +0.30 / −0.285 around the baseline's 0.5,
 /// a mean rise of +0.0075 with an interval far wider than the 0.01 margin.
-fn noisy_rise(dir: &Path, metric: &str) {
+fn noisy_rise(ctx: &TestContext, metric: &str) {
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..40 {
         let d = if i % 2 == 0 { 0.3 } else { -0.285 };
@@ -21,11 +20,9 @@ fn noisy_rise(dir: &Path, metric: &str) {
             0.5 + d
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
-    write(
-        dir,
-        "gate.toml",
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
+    ctx.write("gate.toml",
         format!(
             "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[bootstrap]\nresamples = 500\n\
              [[gate]]\nmetric = \"{metric}\"\nmax-drop = 0.01\n"
@@ -42,20 +39,22 @@ struct Reports {
     html: String,
 }
 
-fn reports(dir: &Path, extra: &[&str]) -> Reports {
-    let out = run_in(
-        rag_gate().args(["check", "gate.toml"]).args(extra).args([
-            "--export-json",
-            "r.json",
-            "--export-markdown",
-            "r.md",
-            "--export-html",
-            "r.html",
-        ]),
-        dir,
+fn reports(ctx: &TestContext, extra: &[&str]) -> Reports {
+    let out = Out::of(
+        ctx.command()
+            .args(["check", "gate.toml"])
+            .args(extra)
+            .args([
+                "--export-json",
+                "r.json",
+                "--export-markdown",
+                "r.md",
+                "--export-html",
+                "r.html",
+            ]),
     );
     assert!(matches!(out.code, Some(0 | 1)), "{}", out.stderr);
-    let read = |n: &str| std::fs::read_to_string(dir.join(n)).unwrap();
+    let read = |n: &str| ctx.read(n);
     Reports {
         code: out.code,
         text: out.stdout,
@@ -67,9 +66,9 @@ fn reports(dir: &Path, extra: &[&str]) -> Reports {
 
 #[test]
 fn a_max_drop_failure_with_a_rising_estimate_says_what_failed() {
-    let dir = tempfile::tempdir().unwrap();
-    noisy_rise(dir.path(), "recall@5");
-    let r = reports(dir.path(), &[]);
+    let ctx = TestContext::new();
+    noisy_rise(&ctx, "recall@5");
+    let r = reports(&ctx, &[]);
     assert_eq!(r.code, Some(1));
     let headline = r.json["headline"].as_str().unwrap();
     let want = "recall@5 +0.0075 [";
@@ -94,9 +93,9 @@ fn a_max_drop_failure_with_a_rising_estimate_says_what_failed() {
 
 #[test]
 fn a_metric_copied_from_the_comment_is_the_metric() {
-    let dir = tempfile::tempdir().unwrap();
-    noisy_rise(dir.path(), "recall@5");
-    let r = reports(dir.path(), &[]);
+    let ctx = TestContext::new();
+    noisy_rise(&ctx, "recall@5");
+    let r = reports(&ctx, &[]);
     // Every place the name is written (headline, tables, warnings) has it whole: `recall`
     // followed by `@5`, never by an invisible character.
     for (name, text) in [
@@ -121,16 +120,12 @@ fn a_metric_copied_from_the_comment_is_the_metric() {
         .unwrap()
         .trim_matches('`');
     assert_eq!(copied, "recall@5");
-    let gate = std::fs::read_to_string(dir.path().join("gate.toml")).unwrap();
-    write(
-        dir.path(),
+    let gate = ctx.read("gate.toml");
+    ctx.write(
         "copied.toml",
         gate.replace("\"recall@5\"", &format!("{copied:?}")),
     );
-    let out = run_in(
-        rag_gate().args(["check", "copied.toml", "--format", "json"]),
-        dir.path(),
-    );
+    let out = ctx.run(&["check", "copied.toml", "--format", "json"]);
     assert_eq!(out.code, Some(1), "{}", out.stderr);
 }
 
@@ -139,26 +134,20 @@ const QUARANTINE: &str =
 
 #[test]
 fn counts_say_what_they_count_and_footnotes_name_the_test() {
-    let dir = tempfile::tempdir().unwrap();
-    noisy_rise(dir.path(), "ndcg@10");
+    let ctx = TestContext::new();
+    noisy_rise(&ctx, "ndcg@10");
     // A second run of each commit, and one quarantined query.
     for side in ["b", "c"] {
-        let text = std::fs::read_to_string(dir.path().join(format!("{side}.jsonl"))).unwrap();
-        write(
-            dir.path(),
-            &format!("{side}2.jsonl"),
-            text.replace(": 0.5", ": 0.51"),
-        );
+        let text = std::fs::read_to_string(ctx.path().join(format!("{side}.jsonl"))).unwrap();
+        ctx.write(format!("{side}2.jsonl"), text.replace(": 0.5", ": 0.51"));
     }
-    write(dir.path(), "flaky.toml", QUARANTINE);
-    write(
-        dir.path(),
-        "gate.toml",
+    ctx.write("flaky.toml", QUARANTINE);
+    ctx.write("gate.toml",
         "[inputs]\nbaseline = [\"b.jsonl\", \"b2.jsonl\"]\ncandidate = [\"c.jsonl\", \"c2.jsonl\"]\n\
          [bootstrap]\nresamples = 500\n[noise]\nquarantine = \"flaky.toml\"\n\
          [[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.01\n",
     );
-    let r = reports(dir.path(), &["--today", "2026-12-01"]);
+    let r = reports(&ctx, &["--today", "2026-12-01"]);
     assert_eq!(r.json["comparisons"][0]["n"], 39);
     let count = "40 queries paired, 1 quarantined: 39 in the comparisons";
     let test = "two-sided t test on the replicate-aware standard error";
@@ -175,8 +164,8 @@ fn counts_say_what_they_count_and_footnotes_name_the_test() {
         );
     }
     // One run per side and no quarantine: the plain count, the sign-flip test.
-    noisy_rise(dir.path(), "ndcg@10");
-    let r = reports(dir.path(), &[]);
+    noisy_rise(&ctx, "ndcg@10");
+    let r = reports(&ctx, &[]);
     for text in [&r.text, &r.markdown, &r.html] {
         assert_contains(text, "40 queries paired");
         assert!(!text.contains("quarantined"));

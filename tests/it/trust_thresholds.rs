@@ -6,14 +6,12 @@
 
 use crate::support;
 
-use std::path::Path;
-
-use support::cli::{assert_contains, write};
+use support::output::assert_contains;
 use support::{GateFile, TestContext};
 
 /// 40 queries with ndcg@10, recall@5 and latency_ms; the candidate is a little better (+0.02,
 /// give or take 0.004) and 9× slower.
-fn data(dir: &Path) {
+fn data(ctx: &TestContext) {
     let (mut b, mut c) = (String::new(), String::new());
     for i in 0..40 {
         let x = 0.4 + 0.01 * (i % 7) as f64;
@@ -27,8 +25,8 @@ fn data(dir: &Path) {
             900 + 9 * i
         ));
     }
-    write(dir, "b.jsonl", b);
-    write(dir, "c.jsonl", c);
+    ctx.write("b.jsonl", b);
+    ctx.write("c.jsonl", c);
 }
 
 /// b.jsonl vs c.jsonl at 200 resamples, then `rest` (tables and gates).
@@ -39,7 +37,7 @@ fn b_vs_c(rest: &str) -> GateFile {
 #[test]
 fn a_margin_or_bar_a_bounded_metric_cannot_reach_is_refused_with_a_hint() {
     let ctx = TestContext::new();
-    data(ctx.path());
+    data(&ctx);
     let cases = [
         (
             "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 1\n",
@@ -99,7 +97,7 @@ fn a_margin_or_bar_a_bounded_metric_cannot_reach_is_refused_with_a_hint() {
 #[test]
 fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
     let ctx = TestContext::new();
-    data(ctx.path());
+    data(&ctx);
     let compare = [
         "compare",
         "b.jsonl",
@@ -137,7 +135,7 @@ fn compare_leaves_out_a_column_whose_direction_it_does_not_know() {
     let out = ctx.run(&[&compare[..], &["--lower-is-better", "latency_ms"][..]].concat());
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    let latency = support::cli::comparison(&r, "latency_ms", "all");
+    let latency = support::output::comparison(&r, "latency_ms", "all");
     assert_eq!(latency["label"], "worse");
     assert_eq!(latency["losses"], 40);
     // Said to be higher-is-better, it is compared as such; leaving it out works too.
@@ -220,7 +218,7 @@ fn a_sign_flip_rule_too_small_to_fire_says_why_and_the_rules_that_passed_show_as
 #[test]
 fn flags_and_noise_files_that_cannot_apply_are_warnings() {
     let ctx = TestContext::new();
-    data(ctx.path());
+    data(&ctx);
     let gate = "[[gate]]\nmetric = \"ndcg@10\"\nmax-drop = 0.05\n";
     ctx.gate(b_vs_c(gate));
     let out = ctx.check(&["--comment-mode", "on-change", "--pr", "7"]);
@@ -262,7 +260,7 @@ fn flags_and_noise_files_that_cannot_apply_are_warnings() {
 #[test]
 fn the_max_k_error_suggests_a_metric_that_exists() {
     let ctx = TestContext::new();
-    data(ctx.path());
+    data(&ctx);
     for (metric, want) in [
         ("map", "(e.g. ap@5)"),
         ("ndcg", "(e.g. ndcg@5)"),
@@ -281,7 +279,7 @@ fn the_max_k_error_suggests_a_metric_that_exists() {
 fn a_compare_report_in_markdown_claims_no_pass() {
     // compare judges nothing: its Markdown head says "comparison", never a ✅ pass.
     let ctx = TestContext::new();
-    data(ctx.path());
+    data(&ctx);
     let args = [
         "compare", "b.jsonl", "c.jsonl", "--metric", "ndcg@10", "--format", "markdown",
     ];

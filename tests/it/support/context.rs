@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
-use super::cli::{rag_gate, Out};
+use super::output::Out;
 
 /// The name [`TestContext::gate`] writes and [`TestContext::check`] reads.
 pub const GATE: &str = "gate.toml";
@@ -21,6 +21,9 @@ pub struct TestContext {
     dir: tempfile::TempDir,
     env: Vec<(OsString, OsString)>,
     timeout: Option<Duration>,
+    cwd: Option<PathBuf>,
+    binary: Option<PathBuf>,
+    env_clear: bool,
 }
 
 impl Default for TestContext {
@@ -36,6 +39,9 @@ impl TestContext {
             dir: tempfile::tempdir().unwrap(),
             env: Vec::new(),
             timeout: None,
+            cwd: None,
+            binary: None,
+            env_clear: false,
         }
     }
 
@@ -95,23 +101,76 @@ impl TestContext {
         self
     }
 
+    /// Runs every command from `dir` (committed fixtures whose relative paths the report must
+    /// print, the repository) instead of the context's own folder, which still holds what the
+    /// test writes.
+    pub fn cwd(mut self, dir: impl AsRef<Path>) -> Self {
+        self.cwd = Some(dir.as_ref().to_owned());
+        self
+    }
+
+    /// Runs `bin` (another build of rag-gate: the core build) instead of the suite's binary.
+    pub fn binary(mut self, bin: impl AsRef<Path>) -> Self {
+        self.binary = Some(bin.as_ref().to_owned());
+        self
+    }
+
+    /// Runs every command in an empty environment (then this context's [`env`](Self::env)).
+    pub fn env_clear(mut self) -> Self {
+        self.env_clear = true;
+        self
+    }
+
     /// `rag-gate`, run from the folder, without the runner's CI, forge and colour variables (so
     /// the machine the tests run on cannot change what the binary does), with this context's
     /// [`env`](Self::env). Add arguments and run it, or use [`run`](Self::run).
     pub fn command(&self) -> Command {
-        let mut cmd = clean_command();
-        cmd.current_dir(self.path());
-        for (k, v) in &self.env {
-            cmd.env(k, v);
-        }
+        let mut cmd = Command::from_std(self.process());
         if let Some(limit) = self.timeout {
             cmd.timeout(limit);
         }
         cmd
     }
 
+    /// The binary this context runs (for a test that must start it through a shell: a umask).
+    pub fn bin(&self) -> PathBuf {
+        match &self.binary {
+            Some(bin) => bin.clone(),
+            None => assert_cmd::cargo::cargo_bin("rag-gate"),
+        }
+    }
+
+    /// [`command`](Self::command) as a `std::process::Command`, for a run the test starts and
+    /// stops itself (a kill mid-write); no timeout.
+    pub fn process(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(self.bin());
+        if self.env_clear {
+            cmd.env_clear();
+        } else {
+            for (key, _) in std::env::vars_os() {
+                if key.to_str().is_some_and(ambient) {
+                    cmd.env_remove(&key);
+                }
+            }
+        }
+        cmd.current_dir(self.cwd.as_deref().unwrap_or(self.path()));
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
     /// `rag-gate ARGS`, run: its exit code, stdout and stderr.
     pub fn run(&self, args: &[&str]) -> Out {
+        self.command().args(args).output().unwrap().into()
+    }
+
+    /// `rag-gate ARGS` for arguments that are not all text (paths), run.
+    pub fn run_os<I, S>(&self, args: I) -> Out
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
         self.command().args(args).output().unwrap().into()
     }
 
@@ -146,11 +205,24 @@ impl TestContext {
             .unwrap()
             .into()
     }
+
+    /// `rag-gate check gates/prod.toml ARGS`: the shipped example (its `recall@5` gate fails
+    /// on the `risk=compliance` slice), run from the folder.
+    pub fn check_example(&self, args: &[&str]) -> Out {
+        self.check_file(example_gate(), args)
+    }
 }
 
-/// `rag-gate` without the runner's CI, forge and colour variables.
+/// `rag-gate` without the runner's CI, forge and colour variables (so the machine the tests
+/// run on cannot change what it does); a context sets the ones a test needs.
 fn clean_command() -> Command {
-    rag_gate()
+    let mut cmd = Command::cargo_bin("rag-gate").unwrap();
+    for (key, _) in std::env::vars_os() {
+        if key.to_str().is_some_and(ambient) {
+            cmd.env_remove(&key);
+        }
+    }
+    cmd
 }
 
 /// `rag-gate`, run from `dir`, without the runner's variables: for fixtures that keep their own
@@ -175,51 +247,19 @@ pub fn in_repo(args: &[&str]) -> Out {
 
 /// A variable of the runner that the binary reads (the forges' CI variables, rag-gate's own,
 /// colour switches): never passed through from the machine the tests run on.
-pub(super) fn ambient(key: &str) -> bool {
+fn ambient(key: &str) -> bool {
     ["GITHUB_", "GITLAB_", "CI_", "RAG_GATE_"]
         .iter()
         .any(|p| key.starts_with(p))
         || ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"].contains(&key)
 }
 
+/// The shipped example gate file, `gates/prod.toml`.
+pub fn example_gate() -> PathBuf {
+    repo("gates/prod.toml")
+}
+
 /// `rel` in the repository (the crate's folder): `repo("examples/baseline.jsonl")`.
 pub fn repo(rel: impl AsRef<Path>) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
-impl Out {
-    /// Asserts that the run exited with `code` (the failure message has stdout and stderr).
-    #[track_caller]
-    pub fn expect(self, code: i32) -> Self {
-        assert_eq!(
-            self.code,
-            Some(code),
-            "stdout:\n{}\nstderr:\n{}",
-            self.stdout,
-            self.stderr
-        );
-        self
-    }
-
-    /// Asserts that the run ended with a verdict (0 pass, 1 fail), not an error, and returns it.
-    #[track_caller]
-    pub fn verdict(&self) -> i32 {
-        match self.code {
-            Some(c @ (0 | 1)) => c,
-            c => panic!("exit {c:?}: {}", self.stderr),
-        }
-    }
-
-    /// [`verdict`](Self::verdict) and [`json`](Self::json): the exit code (0 or 1) and the report.
-    #[track_caller]
-    pub fn verdict_json(&self) -> (i32, serde_json::Value) {
-        (self.verdict(), self.json())
-    }
-
-    /// Stdout parsed as JSON (a report printed with `--format json`).
-    #[track_caller]
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("{e}: stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr))
-    }
 }

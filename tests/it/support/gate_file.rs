@@ -23,6 +23,7 @@ use std::path::Path;
 /// A gate file being built; its `Display` is the TOML text.
 #[derive(Clone, Debug, Default)]
 pub struct GateFile {
+    id: Option<String>,
     inputs: Vec<String>,
     tables: Vec<String>,
     gates: Vec<String>,
@@ -52,6 +53,12 @@ impl GateFile {
         GateFile::default()
             .path("baseline", baseline)
             .path("candidate", candidate)
+    }
+
+    /// The gate file's top-level `id` (before `[inputs]`).
+    pub fn id(mut self, id: &str) -> Self {
+        self.id = Some(id.to_string());
+        self
     }
 
     /// An `[inputs]` key with a path value.
@@ -135,6 +142,9 @@ pub fn example_with_cards() -> GateFile {
 
 impl fmt::Display for GateFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(id) = &self.id {
+            writeln!(f, "id = {}", toml_path(id))?;
+        }
         writeln!(f, "[inputs]")?;
         for line in self.inputs.iter().chain(&self.tables).chain(&self.gates) {
             writeln!(f, "{line}")?;
