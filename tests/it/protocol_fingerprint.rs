@@ -17,6 +17,17 @@ const PROTO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/protoc
 const CACM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/eval/fixtures/cacm");
 
 /// `rag-gate eval` of `run` against `qrels` into `out` (with its sidecar), plus `extra` flags.
+/// b.jsonl and c.jsonl: TREC-COVID round 2's sim and t5 runs evaluated, each with its sidecar.
+fn sim_and_t5(ctx: &TestContext) {
+    let q = covid("qrels.covid-round2.txt");
+    for (run, out) in [
+        ("run.covidex-sim.txt", "b.jsonl"),
+        ("run.covidex-t5.txt", "c.jsonl"),
+    ] {
+        eval_to(ctx, &q, &covid(run), &ctx.join(out), &[]);
+    }
+}
+
 fn eval_to(ctx: &TestContext, qrels: &Path, run: &Path, out: &Path, extra: &[&str]) {
     Out::of(
         ctx.command()
@@ -67,20 +78,7 @@ fn corpus(ctx: &TestContext, extra: &str) -> PathBuf {
 #[test]
 fn identical_protocols_pass_and_show_the_hash() {
     let ctx = TestContext::new();
-    eval_to(
-        &ctx,
-        &covid("qrels.covid-round2.txt"),
-        &covid("run.covidex-sim.txt"),
-        &ctx.path().join("b.jsonl"),
-        &[],
-    );
-    eval_to(
-        &ctx,
-        &covid("qrels.covid-round2.txt"),
-        &covid("run.covidex-t5.txt"),
-        &ctx.path().join("c.jsonl"),
-        &[],
-    );
+    sim_and_t5(&ctx);
     assert!(ctx.path().join("b.jsonl.protocol.json").is_file());
     let o = compare(&ctx, "json");
     let o = o.expect(0);
@@ -155,21 +153,7 @@ fn each_protocol_mismatch_exits_2_naming_the_field() {
 #[test]
 fn files_without_a_fingerprint_work_with_a_note_unless_required() {
     let ctx = TestContext::new();
-    let q = covid("qrels.covid-round2.txt");
-    eval_to(
-        &ctx,
-        &q,
-        &covid("run.covidex-sim.txt"),
-        &ctx.join("b.jsonl"),
-        &[],
-    );
-    eval_to(
-        &ctx,
-        &q,
-        &covid("run.covidex-t5.txt"),
-        &ctx.join("c.jsonl"),
-        &[],
-    );
+    sim_and_t5(&ctx);
     std::fs::remove_file(ctx.join("c.jsonl.protocol.json")).unwrap();
     let o = compare(&ctx, "json");
     assert_eq!(o.code, Some(0));
@@ -201,21 +185,7 @@ fn files_without_a_fingerprint_work_with_a_note_unless_required() {
 #[test]
 fn a_sidecar_that_no_longer_describes_its_rows_is_refused() {
     let ctx = TestContext::new();
-    let q = covid("qrels.covid-round2.txt");
-    eval_to(
-        &ctx,
-        &q,
-        &covid("run.covidex-sim.txt"),
-        &ctx.join("b.jsonl"),
-        &[],
-    );
-    eval_to(
-        &ctx,
-        &q,
-        &covid("run.covidex-t5.txt"),
-        &ctx.join("c.jsonl"),
-        &[],
-    );
+    sim_and_t5(&ctx);
     let rows = ctx.read("c.jsonl");
     ctx.write("c.jsonl", rows.replacen("0.", "0.9", 1));
     let o = compare(&ctx, "text");
