@@ -203,11 +203,8 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
     if let Some(out) = &args.output {
         write_rows(out, &rows)?;
     }
-    if let Some((pairs, key, summary)) = planted {
-        let (out, key_file) = (args.plant_out.as_ref(), args.plant_key.as_ref());
-        crate::atomic::write_atomic(out.expect("checked"), plant::jsonl(&pairs).as_bytes())?;
-        crate::atomic::write_atomic(key_file.expect("checked"), plant::jsonl(&key).as_bytes())?;
-        plan.planted = Some(summary);
+    if let Some(p) = planted {
+        plan.planted = Some(write_planted(args, p)?);
     }
     let stdout = match args.format {
         LabelPlanFormat::Json => {
@@ -215,25 +212,29 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         }
         LabelPlanFormat::Text => render(&plan, args.output.as_deref()),
     };
-    // A --batch above the pool draws the whole pool: said, not silently cut.
-    let stderr = match args.batch {
-        Some(b) if b > pool.len() => vec![format!(
-            "warning: --batch {b}: only {} unlabelled {} left; the batch is all of them",
-            pool.len(),
-            if grouped {
-                "conversations are"
-            } else {
-                "queries are"
-            }
-        )
-        .into()],
-        _ => Vec::new(),
-    };
+    let stderr = batch_warning(args.batch, pool.len(), grouped);
     Ok(Outcome {
         stdout,
         stderr,
         ..Outcome::default()
     })
+}
+
+type PlantedPairs = (
+    Vec<plant::PlantedRow>,
+    Vec<crate::load::plant_key::Planted>,
+    plant::PlantSummary,
+);
+
+/// Writes the planted pairs to `--plant-out` and their key to `--plant-key`.
+fn write_planted(
+    args: &LabelPlanArgs,
+    (pairs, key, summary): PlantedPairs,
+) -> Result<plant::PlantSummary> {
+    let (out, key_file) = (args.plant_out.as_ref(), args.plant_key.as_ref());
+    crate::atomic::write_atomic(out.expect("checked"), plant::jsonl(&pairs).as_bytes())?;
+    crate::atomic::write_atomic(key_file.expect("checked"), plant::jsonl(&key).as_bytes())?;
+    Ok(summary)
 }
 
 /// The planted pairs of `--plant`, on the queries the judge scored that have text.
@@ -301,6 +302,23 @@ fn plant_pairs(
             .to_string(),
     };
     Ok((pairs, key, summary))
+}
+
+/// A --batch above the pool draws the whole pool: said, not silently cut.
+fn batch_warning(batch: Option<usize>, pool: usize, grouped: bool) -> Vec<crate::safe_text::Line> {
+    match batch {
+        Some(b) if b > pool => vec![format!(
+            "warning: --batch {b}: only {} unlabelled {} left; the batch is all of them",
+            pool,
+            if grouped {
+                "conversations are"
+            } else {
+                "queries are"
+            }
+        )
+        .into()],
+        _ => Vec::new(),
+    }
 }
 
 /// What the gates still need: the largest shortfall, or every unlabelled unit when a gate cannot
