@@ -8,6 +8,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+mod publish_flags;
+mod values;
+
+pub use publish_flags::PublishFlags;
+
 use crate::config::{Method, Missing, Unit};
 use crate::report::Format;
 
@@ -311,7 +316,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
-    pub publish: crate::publish::PublishArgs,
+    pub publish: PublishFlags,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -125,7 +125,8 @@ pub fn check(args: &CheckArgs) -> Result<Outcome> {
             keys.sort();
             let key = keys.join("+");
             let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
-            let lines = crate::publish::mark_stale(&key, &e.to_string(), &args.publish, &env);
+            let lines =
+                crate::publish::mark_stale(&key, &e.to_string(), &args.publish.settings(), &env);
             if lines.is_empty() {
                 Err(e)
             } else {
@@ -230,7 +231,7 @@ fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome>
         )));
     }
     let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
-    let mut stderr: Vec<crate::safe_text::Line> = flags_without_effect(&args.publish)
+    let mut stderr: Vec<crate::safe_text::Line> = flags_without_effect(&args.publish.settings())
         .iter()
         .map(|m| crate::publish::actions::warning(env.actions, m))
         .collect();
@@ -282,7 +283,7 @@ fn check_many(args: &CheckArgs, files: &[std::path::PathBuf]) -> Result<Outcome>
     stderr.extend(crate::publish::publish_combined(
         &combined,
         report_path,
-        &args.publish,
+        &args.publish.settings(),
         &env,
     )?);
     Ok(Outcome {
@@ -325,7 +326,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
         let publish = crate::publish::PublishArgs {
             comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
-            ..args.publish.clone()
+            ..args.publish.settings()
         };
         let mut stderr = vec![crate::publish::actions::warning(env.actions, &msg)];
         stderr.extend(crate::publish::not_checked(&msg, &publish, &env));
@@ -337,7 +338,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
     let env = crate::publish::GithubEnv::from_process(&args.publish.token_env);
     let publish = crate::publish::PublishArgs {
         comment_key: Some(config::comment_key(&cfg, &args.gate_file)),
-        ..args.publish.clone()
+        ..args.publish.settings()
     };
     let (analysis, hidden, unread) = analyze_across_runs(&cfg, &publish, &env)?;
     let report = analysis.report;
@@ -359,7 +360,7 @@ fn check_gate(args: &CheckArgs) -> Result<Outcome> {
         .as_deref()
         .or(args.output.output.as_deref())
         .filter(|p| !crate::atomic::is_stdout(p));
-    let mut stderr: Vec<crate::safe_text::Line> = flags_without_effect(&args.publish)
+    let mut stderr: Vec<crate::safe_text::Line> = flags_without_effect(&args.publish.settings())
         .iter()
         .chain(&unread)
         .map(|m| crate::publish::actions::warning(env.actions, m))
@@ -425,8 +426,7 @@ fn flags_without_effect(p: &crate::publish::PublishArgs) -> Vec<String> {
     if p.comment_mode != CommentWhen::Always {
         out.push(format!(
             "--comment-mode {} has no effect without --comment: no PR comment is posted (add --comment)",
-            clap::ValueEnum::to_possible_value(&p.comment_mode)
-                .map_or(String::new(), |v| v.get_name().to_string())
+            crate::choice::Choice::name(p.comment_mode)
         ));
     }
     if let Some(n) = p.pr {

@@ -34,6 +34,8 @@
 // per line; the outputs; then the commands that wire them together.
 #[doc(hidden)]
 pub mod safe_text; // untrusted names made one visible, short line for every output
+#[doc(hidden)]
+pub mod choice; // enums picked by name (a flag's value, a gate-file key): names, help, parsing
 pub mod error; // the one user-facing error type (exit 2)
 #[doc(hidden)]
 pub mod outcome; // what a command returns to main: stdout, stderr lines, exit code

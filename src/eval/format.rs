@@ -11,9 +11,7 @@ use crate::error::{Error, Result};
 use crate::input::sniff;
 
 /// Input file format of a run or qrels.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// Whitespace-separated TREC lines (`qid Q0 docid rank score tag`; qrels `qid 0 docid rel`).
@@ -33,6 +31,16 @@ pub enum Format {
     /// `qid, doc_id, relevance` (names mappable with `--column`).
     Parquet,
 }
+
+crate::choice!(Format {
+    Trec => "trec": "Whitespace-separated TREC lines (`qid Q0 docid rank score tag`; qrels `qid 0 docid rel`)",
+    Jsonl => "jsonl": "One JSON object per line: {\"query_id\", \"ranked\"} runs, {\"query_id\", \"gold\"} qrels",
+    Json => "json": "ranx / BEIR JSON map: run {qid: {doc_id: score}}, qrels {qid: {doc_id: rel}}",
+    Beir => "beir": "BEIR qrels TSV with a header line: `query-id corpus-id score`",
+    Msmarco => "msmarco": "MS MARCO run TSV: `qid pid rank` (ordered by rank)",
+    Llamaindex => "llamaindex": "LlamaIndex-style JSONL: {\"query_id\", \"expected_ids\", \"retrieved_ids\"}; one file is both the qrels (expected_ids, rel 1) and the run (retrieved_ids in rank order)",
+    Parquet => "parquet": "Parquet, a file or a folder of part files: runs `qid, doc_id, score and/or rank`, qrels `qid, doc_id, relevance` (names mappable with `--column`)",
+});
 
 /// What a file is read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,9 +145,7 @@ impl Format {
 
     /// The name a flag takes (`msmarco`).
     pub fn name(self) -> String {
-        use clap::ValueEnum;
-        self.to_possible_value()
-            .map_or_else(String::new, |p| p.get_name().to_string())
+        crate::choice::Choice::name(self).to_string()
     }
 }
 

@@ -7,7 +7,7 @@
 //! `corpus` and `chunk-map` (paths relative to the gate file), `judged-only` (condensed lists,
 //! trec_eval -J).
 
-use clap::ValueEnum;
+use crate::choice::Choice;
 use serde::Deserialize;
 
 use super::{EvalOptions, Format, Role};
@@ -31,19 +31,17 @@ struct EvalSection {
     judged_only: Option<bool>,
 }
 
-fn choice<T: ValueEnum>(cfg: &Config, key: &str, v: &Option<String>) -> Result<Option<T>> {
+fn choice<T: Choice>(cfg: &Config, key: &str, v: &Option<String>) -> Result<Option<T>> {
     let span = cfg.eval.as_ref().and_then(|(_, s)| s.clone());
     match v {
         None => Ok(None),
-        Some(s) => T::from_str(s, false).map(Some).map_err(|_| {
-            let names: Vec<String> = T::value_variants()
-                .iter()
-                .filter_map(|v| v.to_possible_value())
-                .map(|p| format!("{:?}", p.get_name()))
-                .collect();
+        Some(s) => T::parse(s).map(Some).ok_or_else(|| {
             cfg.error_at(
                 &span,
-                format!("[eval] {key} = {s:?}: expected one of {}", names.join(", ")),
+                format!(
+                    "[eval] {key} = {s:?}: expected one of {}",
+                    T::quoted_names()
+                ),
             )
         }),
     }
@@ -122,9 +120,6 @@ pub fn ranks(ev: &super::Evaluation) -> Ranks {
 /// The effective `[eval]` settings, defaults filled in (for `--dump-config` and the report).
 pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
     let (opts, metrics) = eval_options(cfg)?;
-    let name = |v: &dyn Fn() -> Option<clap::builder::PossibleValue>| {
-        v().map_or(String::new(), |p| p.get_name().to_string())
-    };
     let runs: Vec<&InputSpec> = [&cfg.inputs.baseline, &cfg.inputs.candidate]
         .into_iter()
         .filter(|i| matches!(i.kind, InputKind::Run))
@@ -158,11 +153,11 @@ pub fn eval_settings(cfg: &Config) -> Result<EvalSettings> {
     Ok(EvalSettings {
         metrics,
         rel_level: opts.rel_level,
-        gain: name(&|| opts.gain.to_possible_value()),
-        order: order.map(|o| name(&|| o.to_possible_value())),
-        empty_gold: name(&|| opts.empty_gold.to_possible_value()),
-        qrels_format: name(&|| qrels_format.to_possible_value()),
-        run_format: run_format.map(|f| name(&|| f.to_possible_value())),
+        gain: opts.gain.name().to_string(),
+        order: order.map(|o| o.name().to_string()),
+        empty_gold: opts.empty_gold.name().to_string(),
+        qrels_format: Choice::name(qrels_format).to_string(),
+        run_format: run_format.map(|f| Choice::name(f).to_string()),
         corpus: written("corpus"),
         chunk_map: written("chunk-map"),
         judged_only: opts.judged_only,

@@ -88,9 +88,7 @@ use crate::error::{Error, Result};
 use crate::load::{MetricTable, QueryRow};
 
 /// How a query's ranking is ordered before cutoffs apply.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Order {
     /// Score descending as f64, ties by docid descending in byte order (trec_eval).
@@ -101,18 +99,14 @@ pub enum Order {
     Given,
 }
 
+crate::choice!(Order {
+    Score => "score": "Score descending as f64, ties by docid descending in byte order (trec_eval)",
+    Rank => "rank": "The TREC rank column ascending, ties by docid descending",
+    Given => "given": "File order (TREC line order; JSONL list order)",
+});
+
 /// nDCG gain of a grade `rel > 0`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Gain {
     /// gain = rel (trec_eval).
@@ -122,18 +116,13 @@ pub enum Gain {
     Exponential,
 }
 
+crate::choice!(Gain {
+    Linear => "linear": "gain = rel (trec_eval)",
+    Exponential => "exponential": "gain = 2^rel − 1 (Burges et al.)",
+});
+
 /// What to do with a judged query that has no relevant doc (R = 0 at the relevance level).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EmptyGold {
     /// Leave it out of every row and mean; list it in `excluded` (`check`'s default: a query
@@ -146,6 +135,12 @@ pub enum EmptyGold {
     /// Stop with an error naming the query and its qrels line.
     Error,
 }
+
+crate::choice!(EmptyGold {
+    Exclude => "exclude": "Leave it out of every row and mean; list it in `excluded` (`check`'s default: a query with nothing to find is a tie at 0 on both sides and would only dilute the deltas)",
+    Zero => "zero": "Keep it: binary metrics are 0, nDCG by its grades; what trec_eval does at every `-l`, with or without `-c` (`rag-gate eval`'s default)",
+    Error => "error": "Stop with an error naming the query and its qrels line",
+});
 
 /// Evaluation options; `Default` gives `check`'s defaults: rel level 1, linear gain, order by
 /// format (TREC: score, JSONL: given), empty-gold queries excluded, formats by extension

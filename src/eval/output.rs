@@ -7,7 +7,7 @@ use super::engine::Evaluation;
 use crate::error::{Error, Result};
 
 /// Per-query output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowFormat {
     /// `{"query_id": "q1", "ndcg@10": 0.5, ...}` per line.
     Jsonl,
@@ -18,6 +18,13 @@ pub enum RowFormat {
     /// The summary only (same as --summary).
     Json,
 }
+
+crate::choice!(RowFormat {
+    Jsonl => "jsonl": "`{\"query_id\": \"q1\", \"ndcg@10\": 0.5, ...}` per line",
+    Csv => "csv": "`query_id,ndcg@10,...` header then one row per query",
+    Trec => "trec": "trec_eval -q layout: `ndcg_cut_10\\tq1\\t0.5`",
+    Json => "json": "The summary only (same as --summary)",
+});
 
 pub fn render_rows(ev: &Evaluation, format: RowFormat) -> Result<String> {
     match format {

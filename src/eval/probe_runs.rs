@@ -30,8 +30,8 @@ pub fn read_side(
 ) -> Result<ProbeSide> {
     let (mut opts, _) = super::gate_input::eval_options(cfg)?;
     if let Some((name, span)) = &probe.run_format {
-        use clap::ValueEnum;
-        let f = Format::from_str(name, false).map_err(|_| {
+        use crate::choice::Choice;
+        let f = Format::parse(name).ok_or_else(|| {
             cfg.error_at(
                 span,
                 format!("[probe] run-format = {name:?}: expected one of \"trec\", \"jsonl\", \"json\", \"msmarco\", \"llamaindex\", \"parquet\""),

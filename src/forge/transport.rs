@@ -11,6 +11,14 @@
 //!
 //! What differs between GitHub and GitLab (the routes, the token header, the CI variables, how a
 //! refusal is worded) stays in `github/` and `gitlab/`.
+//!
+//! Every call goes through octocrab's routed requests (`_get`, `_post`, `_patch`), not its
+//! typed builders (`issues().list_comments()`, `checks().create_check_run()`, …): a typed call
+//! reads the whole body with no cap, and returns an error without the response's headers, so it
+//! could honour neither `MAX_BODY` nor `Retry-After`, a rate limit's reset or `Link: rel="next"`
+//! on the API's host; and GitLab, which shares this transport, has no typed API in octocrab.
+//! The routes' JSON is read into small typed structs of our own (`RawComment`, the check run's
+//! and the artifacts' fields), the fields the forge answers that we use.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -21,7 +21,7 @@ use crate::model::{Comparison, GateResult, Report};
 use crate::numbers::{delta_and_interval, signed};
 
 /// Output format of `check` and `compare`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,
     Markdown,
@@ -29,6 +29,13 @@ pub enum Format {
     /// JUnit XML: a test case per gate × slice × rule (CI test-report widgets).
     Junit,
 }
+
+crate::choice!(Format {
+    Text => "text",
+    Markdown => "markdown",
+    Json => "json",
+    Junit => "junit": "JUnit XML: a test case per gate × slice × rule (CI test-report widgets)",
+});
 
 pub fn render(r: &Report, format: Format) -> String {
     match format {

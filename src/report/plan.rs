@@ -5,12 +5,18 @@ use crate::numbers::{count, plain};
 use crate::safe_text::shown;
 
 /// Output format of `plan`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlanFormat {
     Text,
     Markdown,
     Json,
 }
+
+crate::choice!(PlanFormat {
+    Text => "text",
+    Markdown => "markdown",
+    Json => "json",
+});
 
 pub fn render(r: &PlanReport, format: PlanFormat) -> String {
     match format {
