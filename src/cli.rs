@@ -390,6 +390,25 @@ pub struct LabelPlanArgs {
     /// inclusion probability; the file lists the labelled units too, for [judge] sample.
     #[arg(long)]
     pub active: bool,
+    /// Plant N pairs of each kind for the judge to label beside the real ones: an irrelevant
+    /// passage with the query's words stuffed in, and one with an instruction to the assessor
+    /// (needs --queries-text, --corpus, --plant-out, --plant-key).
+    #[arg(long, value_name = "N")]
+    pub plant: Option<usize>,
+    /// The queries' text, JSON lines {"query_id" (or "_id"), "text"} (BEIR queries.jsonl).
+    #[arg(long, value_name = "FILE", requires = "plant")]
+    pub queries_text: Option<PathBuf>,
+    /// The passages' text, JSON lines {"doc_id" (or "_id"), "title"?, "text"} (BEIR
+    /// corpus.jsonl): the planted passages are drawn from it.
+    #[arg(long, value_name = "FILE", requires = "plant")]
+    pub corpus: Option<PathBuf>,
+    /// Write the planted pairs here for the judge, JSON lines {"query_id", "doc_id", "text"}.
+    #[arg(long, value_name = "FILE", requires = "plant")]
+    pub plant_out: Option<PathBuf>,
+    /// Write which pairs are planted, and how, here (JSON lines; keep it from the judge; the
+    /// gate file's [judge] plant-key reads it).
+    #[arg(long, value_name = "FILE", requires = "plant")]
+    pub plant_key: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: LabelPlanFormat,

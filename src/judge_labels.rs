@@ -27,6 +27,7 @@ use crate::slices::Slice;
 use crate::stats::ppi;
 
 pub mod corrected;
+mod planted;
 mod sample;
 use corrected::{values_by_id, Split};
 
@@ -41,6 +42,8 @@ pub struct JudgeEvals {
     pub candidate: Evaluation,
     pub paired: Paired,
     pub slices: Vec<Slice>,
+    /// `[judge] plant-key`'s pairs (withheld from the evaluations above).
+    pub planted: Option<Vec<crate::load::plant_key::Planted>>,
 }
 
 /// What `[judge]` hands back: the report section, the gated comparisons to judge (the
@@ -60,7 +63,17 @@ pub fn evaluate(
     metrics: &[String],
     queries: Option<(&[crate::load::QueryRow], &str)>,
 ) -> Result<JudgeEvals> {
-    let eval = |spec| crate::eval::gate_input::evaluate_run_against(cfg, spec, wanted, &j.qrels);
+    let planted = match &j.plant_key {
+        Some(k) => Some(crate::load::plant_key::read(&k.path, &k.shown())?),
+        None => None,
+    };
+    let withheld = planted
+        .as_deref()
+        .map(planted::withheld)
+        .unwrap_or_default();
+    let eval = |spec| {
+        crate::eval::gate_input::evaluate_run_against(cfg, spec, wanted, &j.qrels, &withheld)
+    };
     let (mut tb, _, baseline) = eval(&cfg.inputs.baseline)?;
     let (tc, _, candidate) = eval(&cfg.inputs.candidate)?;
     if let Some(re) = &cfg.inputs.group_from_id {
@@ -73,10 +86,12 @@ pub fn evaluate(
         candidate,
         paired,
         slices,
+        planted,
     })
 }
 
-fn grades(path: &std::path::Path, shown: &str, cfg: &Config) -> Result<Grades> {
+/// Every (query, document) grade of the qrels at `path`, read with the gate file's formats.
+pub fn grades(path: &std::path::Path, shown: &str, cfg: &Config) -> Result<Grades> {
     let (opts, _) = crate::eval::gate_input::eval_options(cfg)?;
     let format =
         crate::eval::Format::resolve(path, shown, crate::eval::Role::Qrels, opts.qrels_format)?;
@@ -121,9 +136,8 @@ fn top_k(cfg: &Config) -> usize {
 /// and each side's top-k errors on the queries both graded.
 fn agreement_of(
     cfg: &Config,
-    j: &JudgeSettings,
     (hb, hc): (&Evaluation, &Evaluation),
-    judged: &JudgeEvals,
+    (judged, jg): (&JudgeEvals, &Grades),
     k: usize,
 ) -> Result<crate::model::Agreement> {
     let main_qrels = cfg
@@ -132,9 +146,8 @@ fn agreement_of(
         .as_ref()
         .expect("validated: runs come with qrels");
     let hg = grades(&main_qrels.path, &main_qrels.shown(), cfg)?;
-    let jg = grades(&j.qrels.path, &j.qrels.shown(), cfg)?;
     let (opts, _) = crate::eval::gate_input::eval_options(cfg)?;
-    let mut agree = agreement::agreement(&hg, &jg, opts.rel_level);
+    let mut agree = agreement::agreement(&hg, jg, opts.rel_level);
     let both: BTreeSet<&str> = hg
         .keys()
         .filter(|q| jg.contains_key(*q))
@@ -151,7 +164,7 @@ fn agreement_of(
             .count();
         agree.sides.push(agreement::side(
             name,
-            (&hg, &jg),
+            (&hg, jg),
             &relevant_in_top(jd, k, &both),
             &relevant_in_top(h, k, &both),
             opts.rel_level,
@@ -172,10 +185,10 @@ pub fn apply(
     let sidecar = read_sidecar(j)?;
     let (hb, hc, hpaired, hslices) = human;
     let k = top_k(cfg);
-    let agree = agreement_of(cfg, j, (hb, hc), judged, k)?;
-    let mut warnings: Vec<String> = agreement::favour_warning(&agree.sides, k)
-        .into_iter()
-        .collect();
+    let mut jg = grades(&j.qrels.path, &j.qrels.shown(), cfg)?;
+    let (planted, mut warnings) = planted_report(cfg, j, judged, &mut jg)?;
+    let agree = agreement_of(cfg, (hb, hc), (judged, &jg), k)?;
+    warnings.extend(agreement::favour_warning(&agree.sides, k));
     let trust = trust(j, agree.kappa_binary, agree.relevance_level);
     let mut deltas = Vec::new();
     let mut untrusted = BTreeMap::new();
@@ -217,12 +230,40 @@ pub fn apply(
     }
     let mut report = judge_report(j, sidecar, judged, hpaired, agree, deltas);
     report.uncertainty = uncertainty(cfg, &judged.paired);
+    report.planted = planted;
     Ok(Applied {
         report,
         gated: j.gate_on_corrected.then_some(gated),
         untrusted,
         warnings,
     })
+}
+
+/// The planted pairs' report and warnings (None without `plant-key`), the pairs then withheld
+/// from the judge's grades `jg` so that the agreement never reads them.
+fn planted_report(
+    cfg: &Config,
+    j: &JudgeSettings,
+    judged: &JudgeEvals,
+    jg: &mut Grades,
+) -> Result<(Option<crate::model::PlantedReport>, Vec<String>)> {
+    let (Some(key), Some(spec)) = (&judged.planted, &j.plant_key) else {
+        return Ok((None, Vec::new()));
+    };
+    let (opts, _) = crate::eval::gate_input::eval_options(cfg)?;
+    let names = (spec.written.as_str(), j.qrels.written.as_str());
+    let (report, warnings) =
+        planted::report(key, names, jg, opts.rel_level, cfg.bootstrap.confidence)
+            .map_err(|m| cfg.error_at(&spec.span, m))?;
+    for (q, d) in planted::withheld(key) {
+        if let Some(docs) = jg.get_mut(&q) {
+            docs.remove(&d);
+            if docs.is_empty() {
+                jg.remove(&q);
+            }
+        }
+    }
+    Ok((Some(report), warnings))
 }
 
 /// The judge section of the report: the labels' provenance, the agreement and the deltas.
@@ -264,6 +305,7 @@ fn judge_report(
         deltas,
         unlabelled,
         uncertainty: Vec::new(),
+        planted: None,
     }
 }
 

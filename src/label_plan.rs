@@ -24,6 +24,7 @@ use crate::stats::ppi;
 use crate::Outcome;
 
 mod active;
+mod plant;
 
 /// One gated mean's need.
 #[derive(Debug, Clone, Serialize)]
@@ -88,6 +89,9 @@ pub struct LabelPlan {
     pub expected_batch: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probability_range: Option<[f64; 2]>,
+    /// With `--plant`: the planted pairs written for the judge.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planted: Option<plant::PlantSummary>,
 }
 
 /// The flags' own errors (exit 2), before anything is read.
@@ -104,6 +108,27 @@ fn check_flags(args: &LabelPlanArgs) -> Result<()> {
             "--assurance {}: expected a share from 0.5 up to (not including) 1, e.g. 0.8",
             args.assurance
         )));
+    }
+    if let Some(n) = args.plant {
+        let missing: Vec<&str> = [
+            ("--queries-text", args.queries_text.is_none()),
+            ("--corpus", args.corpus.is_none()),
+            ("--plant-out", args.plant_out.is_none()),
+            ("--plant-key", args.plant_key.is_none()),
+        ]
+        .iter()
+        .filter(|(_, m)| *m)
+        .map(|(f, _)| *f)
+        .collect();
+        if n == 0 || !missing.is_empty() {
+            return Err(Error::Usage(format!(
+                "--plant {n}: expected at least 1 pair of each kind, with --queries-text, --corpus, --plant-out and --plant-key{}",
+                match missing.is_empty() {
+                    true => String::new(),
+                    false => format!(" (missing: {})", missing.join(", ")),
+                }
+            )));
+        }
     }
     if !(args.power > 0.5 && args.power < 1.0) {
         return Err(Error::Usage(format!(
@@ -158,6 +183,11 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         design: "uniform".into(),
         expected_batch: None,
         probability_range: None,
+        planted: None,
+    };
+    let planted = match args.plant {
+        Some(n) => Some(plant_pairs(args, &cfg, judge, n, seed)?),
+        None => None,
     };
     let rows = match args.active && !pool.is_empty() {
         false => draw(judge, &pool, want.min(pool.len()), seed, grouped),
@@ -173,17 +203,113 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
     if let Some(out) = &args.output {
         write_rows(out, &rows)?;
     }
+    if let Some(p) = planted {
+        plan.planted = Some(write_planted(args, p)?);
+    }
     let stdout = match args.format {
         LabelPlanFormat::Json => {
             serde_json::to_string_pretty(&plan).expect("plain data serializes") + "\n"
         }
         LabelPlanFormat::Text => render(&plan, args.output.as_deref()),
     };
-    // A --batch above the pool draws the whole pool: said, not silently cut.
-    let stderr = match args.batch {
-        Some(b) if b > pool.len() => vec![format!(
+    let stderr = batch_warning(args.batch, pool.len(), grouped);
+    Ok(Outcome {
+        stdout,
+        stderr,
+        ..Outcome::default()
+    })
+}
+
+type PlantedPairs = (
+    Vec<plant::PlantedRow>,
+    Vec<crate::load::plant_key::Planted>,
+    plant::PlantSummary,
+);
+
+/// Writes the planted pairs to `--plant-out` and their key to `--plant-key`.
+fn write_planted(
+    args: &LabelPlanArgs,
+    (pairs, key, summary): PlantedPairs,
+) -> Result<plant::PlantSummary> {
+    let (out, key_file) = (args.plant_out.as_ref(), args.plant_key.as_ref());
+    crate::atomic::write_atomic(out.expect("checked"), plant::jsonl(&pairs).as_bytes())?;
+    crate::atomic::write_atomic(key_file.expect("checked"), plant::jsonl(&key).as_bytes())?;
+    Ok(summary)
+}
+
+/// The planted pairs of `--plant`, on the queries the judge scored that have text.
+fn plant_pairs(
+    args: &LabelPlanArgs,
+    cfg: &Config,
+    judge: &JudgeReport,
+    per_kind: usize,
+    seed: u64,
+) -> Result<(
+    Vec<plant::PlantedRow>,
+    Vec<crate::load::plant_key::Planted>,
+    plant::PlantSummary,
+)> {
+    let (qt, corpus_file) = (args.queries_text.as_ref(), args.corpus.as_ref());
+    let mut queries =
+        plant::read_texts(qt.expect("checked"), &["query_id", "_id", "id"], "queries")?;
+    let scored: std::collections::BTreeSet<&String> =
+        judge.uncertainty.iter().map(|(q, _, _)| q).collect();
+    queries.retain(|q, _| scored.contains(q));
+    if queries.is_empty() {
+        return Err(Error::Usage(format!(
+            "--queries-text {}: none of its query ids is among the {} queries the judge scored",
+            qt.expect("checked").display(),
+            scored.len()
+        )));
+    }
+    let corpus = plant::read_texts(
+        corpus_file.expect("checked"),
+        &["doc_id", "_id", "id"],
+        "passages",
+    )?;
+    let human = cfg
+        .inputs
+        .qrels
+        .as_ref()
+        .expect("validated: runs come with qrels");
+    let j = cfg.judge.as_ref().expect("checked");
+    let mut relevant = crate::judge_labels::grades(&human.path, &human.shown(), cfg)?;
+    for (q, docs) in crate::judge_labels::grades(&j.qrels.path, &j.qrels.shown(), cfg)? {
+        relevant
+            .entry(q)
+            .or_default()
+            .extend(docs.into_iter().filter(|(_, g)| *g > 0));
+    }
+    let (pairs, key) = plant::plant(per_kind, &queries, &corpus, &relevant, seed)?;
+    let summary = plant::PlantSummary {
+        per_kind,
+        queries: key
+            .iter()
+            .map(|k| &k.query_id)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        pairs_file: args
+            .plant_out
+            .as_ref()
+            .expect("checked")
+            .display()
+            .to_string(),
+        key_file: args
+            .plant_key
+            .as_ref()
+            .expect("checked")
+            .display()
+            .to_string(),
+    };
+    Ok((pairs, key, summary))
+}
+
+/// A --batch above the pool draws the whole pool: said, not silently cut.
+fn batch_warning(batch: Option<usize>, pool: usize, grouped: bool) -> Vec<crate::safe_text::Line> {
+    match batch {
+        Some(b) if b > pool => vec![format!(
             "warning: --batch {b}: only {} unlabelled {} left; the batch is all of them",
-            pool.len(),
+            pool,
             if grouped {
                 "conversations are"
             } else {
@@ -192,12 +318,7 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         )
         .into()],
         _ => Vec::new(),
-    };
-    Ok(Outcome {
-        stdout,
-        stderr,
-        ..Outcome::default()
-    })
+    }
 }
 
 /// What the gates still need: the largest shortfall, or every unlabelled unit when a gate cannot
@@ -313,6 +434,17 @@ fn draw(judge: &JudgeReport, pool: &[String], k: usize, seed: u64, grouped: bool
 }
 
 fn render(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
+    let mut s = render_plan(plan, out);
+    if let Some(p) = &plan.planted {
+        s.push_str(&format!(
+            "Planted {} pairs of each kind (keyword stuffing, an instruction to the assessor) on {} queries, for the judge to label beside the real ones: written to {} (merge them into the judge's input); which are planted, to {}: keep it from the judge, and set [judge] plant-key = \"{}\" once the judge's labels are in\n",
+            p.per_kind, p.queries, p.pairs_file, p.key_file, p.key_file
+        ));
+    }
+    s
+}
+
+fn render_plan(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
     let units = if plan.unit == "group" {
         "conversations"
     } else {

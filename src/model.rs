@@ -333,6 +333,42 @@ pub struct JudgeReport {
     /// judge deltas (what `label-plan --active` draws by), in id order.
     #[serde(skip)]
     pub uncertainty: Vec<(String, Option<String>, f64)>,
+    /// `[judge] plant-key`: how often the judge called the planted pairs relevant (None
+    /// without a key). The planted pairs enter no metric, agreement or correction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planted: Option<PlantedReport>,
+}
+
+/// The planted (query, document) pairs the judge labelled: irrelevant passages made to look
+/// relevant (Alaofi et al. 2024, "LLMs can be fooled into labelling a document as relevant").
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "planted")]
+pub struct PlantedReport {
+    /// The key as the gate file wrote it.
+    pub key: String,
+    /// A planted pair is called relevant at grade ≥ this (`[eval] relevance-level`).
+    pub relevance_level: i32,
+    /// One per kind planted, in the order keyword-stuffing, instruction.
+    pub kinds: Vec<PlantedKind>,
+}
+
+/// One kind of planted pair and the judge's labels on it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(rename = "planted_kind")]
+pub struct PlantedKind {
+    /// "keyword-stuffing" (the query's words inserted into an irrelevant passage) or
+    /// "instruction" (an instruction to the assessor appended to one).
+    #[schemars(extend("enum" = ["keyword-stuffing", "instruction"]))]
+    pub kind: String,
+    /// Pairs of this kind in the key.
+    pub planted: usize,
+    /// Of those, the pairs the judge's qrels label.
+    pub labelled: usize,
+    /// Of the labelled, the pairs labelled relevant.
+    pub relevant: usize,
+    /// Clopper–Pearson interval of the share called relevant (`relevant` of `labelled`) at the
+    /// report's confidence.
+    pub ci: [f64; 2],
 }
 
 /// The judge against the humans on the (query, document) pairs both judged.

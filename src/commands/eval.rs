@@ -62,6 +62,7 @@ fn options(args: &EvalArgs, ms: &[Metric]) -> EvalOptions {
         keep_ranks: false,
         columns: TableColumns::from_roles(&args.columns),
         qrels_columns: TableColumns::from_roles(&args.qrels_columns),
+        withheld: Default::default(),
     }
 }
 

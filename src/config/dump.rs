@@ -193,6 +193,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
             "min-labelled",
             "min-kappa",
             "sample",
+            "plant-key",
         ],
     ),
     ("policy", &["max-k"]),
@@ -412,6 +413,9 @@ fn judge_table(j: &super::JudgeSettings) -> Table {
     }
     if let Some(s) = &j.sample {
         t.insert("sample".into(), s.written.clone().into());
+    }
+    if let Some(k) = &j.plant_key {
+        t.insert("plant-key".into(), k.written.clone().into());
     }
     t
 }

@@ -208,6 +208,9 @@ pub struct JudgeSettings {
     /// unit's inclusion probability): the corrected estimate weights each labelled unit by
     /// 1/probability (`stats::active_ppi`). None: the labelled units are a uniform random sample.
     pub sample: Option<InputSpec>,
+    /// The key of the planted pairs (`label-plan --plant-key`): those pairs are read from the
+    /// judge's qrels for the probes' report and withheld from every metric and agreement.
+    pub plant_key: Option<InputSpec>,
     /// Where `[judge]` was written.
     pub span: Option<Range<usize>>,
 }

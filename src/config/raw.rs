@@ -60,6 +60,7 @@ pub struct RawJudge {
     pub min_labelled: Option<Spanned<i64>>,
     pub min_kappa: Option<Spanned<f64>>,
     pub sample: Option<Spanned<String>>,
+    pub plant_key: Option<Spanned<String>>,
 }
 
 /// `[efficiency]`: each side's run card (`load::run_card`).

@@ -455,6 +455,7 @@ fn judge_settings(
         min_labelled,
         min_kappa,
         sample,
+        plant_key: path_input(base, &j.plant_key, id_column),
         span,
     }))
 }

@@ -335,7 +335,9 @@ fn read_qrels(
     corpus: Option<&Corpus>,
     opts: &EvalOptions,
 ) -> Result<Qrels> {
-    let qrels = super::qrels::read_qrels_mapped(path, shown, format, corpus, &opts.qrels_columns)?;
+    let mut qrels =
+        super::qrels::read_qrels_mapped(path, shown, format, corpus, &opts.qrels_columns)?;
+    qrels.withhold(&opts.withheld);
     if opts.gain == Gain::Exponential {
         check_exponential_grades(&qrels, shown)?;
     }

@@ -201,7 +201,7 @@ pub fn evaluate_run(
         .qrels
         .as_ref()
         .expect("validated: run inputs come with qrels");
-    evaluate_run_with(cfg, spec, wanted, false, qrels)
+    evaluate_run_with(cfg, spec, wanted, (false, &Default::default()), qrels)
 }
 
 /// [`evaluate_run`] against other qrels (a judge's, `[judge] qrels`), with the same policies.
@@ -210,8 +210,9 @@ pub fn evaluate_run_against(
     spec: &InputSpec,
     wanted: &[String],
     qrels: &InputSpec,
+    withheld: &super::qrels::Withheld,
 ) -> Result<(MetricTable, String, super::Evaluation)> {
-    evaluate_run_with(cfg, spec, wanted, false, qrels)
+    evaluate_run_with(cfg, spec, wanted, (false, withheld), qrels)
 }
 
 /// The run's table on condensed lists (unjudged docs removed first, trec_eval -J), for
@@ -226,17 +227,18 @@ pub fn evaluate_condensed(
         .qrels
         .as_ref()
         .expect("validated: run inputs come with qrels");
-    Ok(evaluate_run_with(cfg, spec, wanted, true, qrels)?.0)
+    Ok(evaluate_run_with(cfg, spec, wanted, (true, &Default::default()), qrels)?.0)
 }
 
 fn evaluate_run_with(
     cfg: &Config,
     spec: &InputSpec,
     wanted: &[String],
-    condensed: bool,
+    (condensed, withheld): (bool, &super::qrels::Withheld),
     qrels: &InputSpec,
 ) -> Result<(MetricTable, String, super::Evaluation)> {
     let (mut opts, extra) = eval_options(cfg)?;
+    opts.withheld = withheld.clone();
     opts.keep_ranks = true;
     let mut metrics: Vec<String> = wanted.iter().chain(&extra).cloned().collect();
     metrics.sort();

@@ -172,6 +172,8 @@ pub struct EvalOptions {
     pub columns: parquet_columns::TableColumns,
     /// Column names of Parquet qrels (`--qrels-column ROLE=NAME`).
     pub qrels_columns: parquet_columns::TableColumns,
+    /// (query, doc) pairs dropped from the qrels as they are read (`[judge] plant-key`).
+    pub withheld: qrels::Withheld,
 }
 
 impl Default for EvalOptions {
@@ -191,6 +193,7 @@ impl Default for EvalOptions {
             keep_ranks: false,
             columns: Default::default(),
             qrels_columns: Default::default(),
+            withheld: Default::default(),
         }
     }
 }

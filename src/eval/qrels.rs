@@ -9,7 +9,7 @@
 //! `"expected_ids": [...]` (all rel 1). A repeated (query, doc) pair with the same rel is
 //! accepted; with a different rel it is an error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 pub use super::corpus::Corpus;
@@ -40,6 +40,24 @@ impl QueryQrels {
 #[derive(Debug, Clone, Default)]
 pub struct Qrels {
     pub queries: BTreeMap<String, QueryQrels>,
+}
+
+/// (query id, doc id) pairs left out of qrels as they are read: the planted pairs of
+/// `[judge] plant-key`, which no metric may score.
+pub type Withheld = BTreeSet<(String, String)>;
+
+impl Qrels {
+    /// Removes the `withheld` pairs; a query left with no judgement is removed too.
+    pub fn withhold(&mut self, withheld: &Withheld) {
+        for (q, d) in withheld {
+            if let Some(qq) = self.queries.get_mut(q) {
+                qq.judged.remove(d.as_bytes());
+                if qq.judged.is_empty() {
+                    self.queries.remove(q);
+                }
+            }
+        }
+    }
 }
 
 pub fn read_qrels(

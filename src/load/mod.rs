@@ -17,6 +17,7 @@ mod parquet_table {
     }
 }
 mod per_query_text;
+pub mod plant_key;
 pub mod protocol;
 pub mod queries;
 pub mod run_card;

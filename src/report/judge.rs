@@ -1,7 +1,8 @@
 //! The judge section of a check's report (text, Markdown, HTML): who the judge is, its agreement
 //! with the humans (the confusion table of grades, Cohen's κ, its errors on each side's top-k
 //! documents), and per gated metric × slice the human-only, judge-only and corrected deltas side
-//! by side. Every renderer returns "" when the report has no judge.
+//! by side, and with `plant-key` how often it called the planted pairs relevant. Every renderer
+//! returns "" when the report has no judge.
 
 use std::fmt::Write;
 
@@ -25,6 +26,36 @@ const SIDE_HEADS: [&str; 4] = [
     "humans alone call relevant",
     "net generosity",
 ];
+
+const PLANTED_HEADS: [&str; 3] = ["planted pairs", "the judge called relevant", "no label"];
+
+/// One row per kind of planted pair: k of n called relevant with its interval.
+fn planted_rows(j: &JudgeReport) -> Vec<Vec<String>> {
+    let Some(p) = &j.planted else {
+        return Vec::new();
+    };
+    p.kinds
+        .iter()
+        .map(|k| {
+            vec![
+                match k.kind.as_str() {
+                    "keyword-stuffing" => "keyword stuffing (query words in an irrelevant passage)",
+                    _ => "instruction to the assessor in an irrelevant passage",
+                }
+                .to_string(),
+                format!(
+                    "{} of {} at grade ≥ {} [{:.1}%, {:.1}%]",
+                    k.relevant,
+                    k.labelled,
+                    p.relevance_level,
+                    100.0 * k.ci[0],
+                    100.0 * k.ci[1]
+                ),
+                (k.planted - k.labelled).to_string(),
+            ]
+        })
+        .collect()
+}
 
 fn interval(d: &Option<DeltaInterval>) -> String {
     d.map_or("—".into(), |d| {
@@ -142,6 +173,9 @@ pub fn text(r: &Report, table: fn(&[&str], &[Vec<String>]) -> String) -> String 
     let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
     s.push_str(&table(&heads, &rows));
     s.push_str(&table(&SIDE_HEADS, &safe(side_rows(j))));
+    if j.planted.is_some() {
+        s.push_str(&table(&PLANTED_HEADS, &planted_rows(j)));
+    }
     s
 }
 
@@ -178,6 +212,9 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
     let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
     md_table(&mut s, &heads, &rows, &escape);
     md_table(&mut s, &SIDE_HEADS, &side_rows(j), &escape);
+    if j.planted.is_some() {
+        md_table(&mut s, &PLANTED_HEADS, &planted_rows(j), &escape);
+    }
     s.push_str("</details>\n\n");
     s
 }
@@ -213,6 +250,9 @@ pub fn html(r: &Report, esc: fn(&str) -> String) -> String {
     let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
     html_table(&mut s, &heads, &rows, esc);
     html_table(&mut s, &SIDE_HEADS, &side_rows(j), esc);
+    if j.planted.is_some() {
+        html_table(&mut s, &PLANTED_HEADS, &planted_rows(j), esc);
+    }
     s.push_str("</section>\n");
     s
 }

@@ -5,8 +5,11 @@
 //! k = 0 it is 1 − a^(1/n): a property held by fewer than that share of the population is
 //! missed by n draws with probability above a (the "resolution" of n units).
 //!
+//! The lower bound is the a quantile of Beta(k, n − k + 1), 0 when k = 0: by the symmetry
+//! Beta(k, n − k + 1) = 1 − Beta(n − k + 1, k) it is 1 − `upper(n − k, n, a)`.
+//!
 //! Known answers (scipy.stats.beta.ppf, in the tests): 0 of 157 at a = 0.025 → 0.0232222;
-//! 5 of 157 → 0.0727532. Pure: numbers in, numbers out.
+//! 5 of 157 → 0.0727532; lower, 5 of 20 → 0.0865715. Pure: numbers in, numbers out.
 
 use statrs::distribution::{Beta, ContinuousCDF};
 
@@ -22,6 +25,15 @@ pub fn upper(k: usize, n: usize, a: f64) -> f64 {
     }
     let b = Beta::new(k as f64 + 1.0, (n - k) as f64).expect("shapes are positive");
     b.inverse_cdf(1.0 - a).clamp(0.0, 1.0)
+}
+
+/// The lower bound on the share at one-sided level `a` from `k` of `n` units; 0 when `k` is 0
+/// (and when `n` is 0).
+pub fn lower(k: usize, n: usize, a: f64) -> f64 {
+    if n == 0 || k == 0 {
+        return 0.0;
+    }
+    1.0 - upper(n - k.min(n), n, a)
 }
 
 #[cfg(test)]
@@ -48,6 +60,28 @@ mod tests {
                 "{k} of {n}: {got} vs scipy {want}"
             );
         }
+    }
+
+    /// scipy 1.17.1: `beta.ppf(0.025, k, n - k + 1)`.
+    const SCIPY_LOWER: [(usize, usize, f64); 5] = [
+        (1, 10, 0.0025285785444617848),
+        (5, 20, 0.08657146910143461),
+        (12, 64, 0.10081515935377754),
+        (20, 20, 0.8315665290169146),
+        (3, 100, 0.006229971538306395),
+    ];
+
+    #[test]
+    fn lower_matches_scipy() {
+        for (k, n, want) in SCIPY_LOWER {
+            let got = lower(k, n, 0.025);
+            assert!(
+                (got - want).abs() <= 1e-9 * want.max(1e-3),
+                "{k} of {n}: {got} vs scipy {want}"
+            );
+        }
+        assert_eq!(lower(0, 20, 0.025), 0.0);
+        assert_eq!(lower(0, 0, 0.025), 0.0);
     }
 
     #[test]

@@ -74,6 +74,7 @@ mod install_lines;
 mod install_script;
 mod judged_bounds;
 mod judges_active;
+mod judges_planted;
 mod judges_check;
 mod judges_ppi;
 mod manuals;

@@ -165,6 +165,11 @@ complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l assuran
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l batch -d 'Units (queries; conversations with the group unit) to draw for the next batch (default: what the gates still need)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l seed -d 'Seed of the batch\'s random sample (default: the gate file\'s [bootstrap] seed)' -r
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -s o -l output -d 'Write the batch here as JSON lines: {"query_id", "group", "inclusion_probability"}' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l plant -d 'Plant N pairs of each kind for the judge to label beside the real ones: an irrelevant passage with the query\'s words stuffed in, and one with an instruction to the assessor (needs --queries-text, --corpus, --plant-out, --plant-key)' -r
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l queries-text -d 'The queries\' text, JSON lines {"query_id" (or "_id"), "text"} (BEIR queries.jsonl)' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l corpus -d 'The passages\' text, JSON lines {"doc_id" (or "_id"), "title"?, "text"} (BEIR corpus.jsonl): the planted passages are drawn from it' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l plant-out -d 'Write the planted pairs here for the judge, JSON lines {"query_id", "doc_id", "text"}' -r -F
+complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l plant-key -d 'Write which pairs are planted, and how, here (JSON lines; keep it from the judge; the gate file\'s [judge] plant-key reads it)' -r -F
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c rag-gate -n "__fish_rag_gate_using_subcommand label-plan" -l color -d 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured' -r -f -a "auto\t''
