@@ -6,7 +6,7 @@
 //! scipy's, warned about, and its planted labels change no figure of the judge section. Bad
 //! input is exit 2 with file, line and key.
 
-use crate::support::cli::{check_json, exit, json_exit, rag_gate, write};
+use crate::support::{Out, TestContext};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -17,18 +17,18 @@ fn data(name: &str) -> String {
 
 /// corrected.toml gating recall@10 (a metric that reads every relevant label), its paths made
 /// absolute, the judge's qrels at `judge` and `extra` added to `[judge]`.
-fn gate_file(dir: &Path, name: &str, judge: &Path, extra: &str) -> PathBuf {
+fn gate_file(ctx: &TestContext, name: &str, judge: &Path, extra: &str) -> PathBuf {
     let text = std::fs::read_to_string(data("corrected.toml"))
         .unwrap()
         .replace("\"../eval/", &format!("\"{}/../eval/", data("")))
         .replace("\"human.qrels\"", &format!("{:?}", data("human.qrels")))
         .replace("\"judge.qrels\"", &format!("{judge:?}\n{extra}"))
         .replace("\"ndcg@10\"", "\"recall@10\"");
-    write(dir, name, text)
+    ctx.write(name, text)
 }
 
 /// Query text for every topic, and a passage for the first 300 judged doc ids.
-fn texts(dir: &Path) -> (PathBuf, PathBuf, BTreeSet<String>) {
+fn texts(ctx: &TestContext) -> (PathBuf, PathBuf, BTreeSet<String>) {
     let words = ["virus", "mask", "lung", "cell", "trial", "immune", "data"];
     let queries: String = (1..=35)
         .map(|t| {
@@ -51,28 +51,27 @@ fn texts(dir: &Path) -> (PathBuf, PathBuf, BTreeSet<String>) {
         })
         .collect();
     (
-        write(dir, "queries.jsonl", queries),
-        write(dir, "corpus.jsonl", corpus),
+        ctx.write("queries.jsonl", queries),
+        ctx.write("corpus.jsonl", corpus),
         docs,
     )
 }
 
-fn plant(dir: &Path, out: &str, key: &str) -> std::process::Output {
-    let (q, c, _) = texts(dir);
-    let gate = gate_file(dir, "plan.toml", Path::new(&data("judge.qrels")), "");
-    rag_gate()
-        .arg("label-plan")
+fn plant(ctx: &TestContext, out: &str, key: &str) -> Out {
+    let (q, c, _) = texts(ctx);
+    let gate = gate_file(ctx, "plan.toml", Path::new(&data("judge.qrels")), "");
+    let mut cmd = ctx.command();
+    cmd.arg("label-plan")
         .arg(&gate)
         .args(["--plant", "10", "--queries-text"])
         .arg(q)
         .arg("--corpus")
         .arg(c)
         .arg("--plant-out")
-        .arg(dir.join(out))
+        .arg(ctx.join(out))
         .arg("--plant-key")
-        .arg(dir.join(key))
-        .output()
-        .unwrap()
+        .arg(ctx.join(key));
+    Out::of(&mut cmd)
 }
 
 fn rows(p: &Path) -> Vec<Value> {
@@ -86,7 +85,7 @@ fn rows(p: &Path) -> Vec<Value> {
 /// The judge's qrels with the planted pairs labelled: every instruction pair relevant
 /// (grade 2), every third keyword-stuffing pair relevant (grade 1), the others 0, and the
 /// first keyword-stuffing pair left unlabelled. Its sidecar is copied beside it.
-fn fooled_judge(dir: &Path, key: &[Value]) -> PathBuf {
+fn fooled_judge(ctx: &TestContext, key: &[Value]) -> PathBuf {
     let mut text = std::fs::read_to_string(data("judge.qrels")).unwrap();
     let mut stuffed = 0;
     for k in key {
@@ -104,30 +103,21 @@ fn fooled_judge(dir: &Path, key: &[Value]) -> PathBuf {
     }
     std::fs::copy(
         data("judge.qrels.judge.json"),
-        dir.join("judge.qrels.judge.json"),
+        ctx.join("judge.qrels.judge.json"),
     )
     .unwrap();
-    write(dir, "judge.qrels", text)
+    ctx.write("judge.qrels", text)
 }
 
 #[test]
 fn planted_pairs_look_real_and_are_deterministic() {
-    let d = tempfile::tempdir().unwrap();
-    let o = plant(d.path(), "planted.jsonl", "key.jsonl");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&o.stdout);
+    let d = TestContext::new();
+    let o = plant(&d, "planted.jsonl", "key.jsonl").expect(0);
+    let stdout = &o.stdout;
     assert!(stdout.contains("Planted 10 pairs of each kind"), "{stdout}");
-    let (pairs, key) = (
-        rows(&d.path().join("planted.jsonl")),
-        rows(&d.path().join("key.jsonl")),
-    );
+    let (pairs, key) = (rows(&d.join("planted.jsonl")), rows(&d.join("key.jsonl")));
     assert_eq!((pairs.len(), key.len()), (20, 20));
-    let (_, _, corpus) = texts(d.path());
+    let (_, _, corpus) = texts(&d);
     let human = std::fs::read_to_string(data("human.qrels")).unwrap()
         + &std::fs::read_to_string(data("judge.qrels")).unwrap();
     let relevant: BTreeSet<(String, String)> = human
@@ -161,26 +151,27 @@ fn planted_pairs_look_real_and_are_deterministic() {
             ),
         }
     }
-    plant(d.path(), "again.jsonl", "again-key.jsonl");
+    plant(&d, "again.jsonl", "again-key.jsonl").expect(0);
     for (a, b) in [
         ("planted.jsonl", "again.jsonl"),
         ("key.jsonl", "again-key.jsonl"),
     ] {
         assert_eq!(
-            std::fs::read(d.path().join(a)).unwrap(),
-            std::fs::read(d.path().join(b)).unwrap()
+            std::fs::read(d.join(a)).unwrap(),
+            std::fs::read(d.join(b)).unwrap()
         );
     }
 }
 
 #[test]
 fn a_fooled_judge_is_reported_and_its_planted_labels_change_no_figure() {
-    let d = tempfile::tempdir().unwrap();
-    plant(d.path(), "planted.jsonl", "key.jsonl");
-    let key = rows(&d.path().join("key.jsonl"));
-    let judge = fooled_judge(d.path(), &key);
-    let keyed = gate_file(d.path(), "keyed.toml", &judge, "plant-key = \"key.jsonl\"");
-    let r = json_exit(&mut check_json(&keyed), 1);
+    let d = TestContext::new();
+    plant(&d, "planted.jsonl", "key.jsonl").expect(0);
+    let key = rows(&d.join("key.jsonl"));
+    let judge = fooled_judge(&d, &key);
+    let keyed = gate_file(&d, "keyed.toml", &judge, "plant-key = \"key.jsonl\"");
+    let json = ["--format", "json"];
+    let r = d.check_file(&keyed, &json).expect(1).json();
     let p = &r["judge"]["planted"];
     assert_eq!(p["relevance_level"], 1);
     // scipy 1.17.1: beta.ppf(0.025, k, n - k + 1), beta.ppf(0.975, k + 1, n - k).
@@ -225,53 +216,41 @@ fn a_fooled_judge_is_reported_and_its_planted_labels_change_no_figure() {
     );
     // The judge section equals the one read from the judge's own labels alone; without the key
     // the planted labels would have moved it.
-    let clean = gate_file(d.path(), "clean.toml", Path::new(&data("judge.qrels")), "");
-    let c = json_exit(&mut check_json(&clean), 1);
-    let unkeyed = gate_file(d.path(), "unkeyed.toml", &judge, "");
-    let u = json_exit(&mut check_json(&unkeyed), 1);
+    let clean = gate_file(&d, "clean.toml", Path::new(&data("judge.qrels")), "");
+    let c = d.check_file(&clean, &json).expect(1).json();
+    let unkeyed = gate_file(&d, "unkeyed.toml", &judge, "");
+    let u = d.check_file(&unkeyed, &json).expect(1).json();
     for part in ["deltas", "agreement"] {
         assert_eq!(r["judge"][part], c["judge"][part], "{part}");
     }
     assert_eq!(r["comparisons"], c["comparisons"]);
     assert_ne!(u["judge"]["deltas"], c["judge"]["deltas"]);
-    let text = String::from_utf8(exit(rag_gate().arg("check").arg(&keyed), 1).stdout).unwrap();
+    let text = d.check_file(&keyed, &[]).expect(1).utf8().stdout;
     assert!(text.contains("instruction to the assessor in an irrelevant passage     10 of 10 at grade ≥ 1 [69.2%, 100.0%]"), "{text}");
-    let md = exit(
-        rag_gate()
-            .arg("check")
-            .arg(&keyed)
-            .args(["--format", "markdown"]),
-        1,
-    );
-    let md = String::from_utf8(md.stdout).unwrap();
+    let md = d
+        .check_file(&keyed, &["--format", "markdown"])
+        .expect(1)
+        .utf8()
+        .stdout;
     assert!(md.contains("| keyword stuffing (query words in an irrelevant passage) | 3 of 9 at grade ≥ 1 \\[7.5%, 70.1%\\] | 1 |"), "{md}");
 }
 
 fn stderr_of(mut cmd: assert_cmd::Command) -> String {
-    String::from_utf8(exit(&mut cmd, 2).stderr).unwrap()
+    Out::of(&mut cmd).expect(2).utf8().stderr
 }
 
 #[test]
 fn bad_keys_and_flags_are_exit_2_with_file_line_and_key() {
-    let d = tempfile::tempdir().unwrap();
-    plant(d.path(), "planted.jsonl", "key.jsonl");
-    let key = rows(&d.path().join("key.jsonl"));
-    let judge = fooled_judge(d.path(), &key);
-    let check = |gate: &Path| {
-        let mut c = rag_gate();
-        c.arg("check").arg(gate);
-        stderr_of(c)
-    };
-    let missing = gate_file(
-        d.path(),
-        "missing.toml",
-        &judge,
-        "plant-key = \"nope.jsonl\"",
-    );
+    let d = TestContext::new();
+    plant(&d, "planted.jsonl", "key.jsonl").expect(0);
+    let key = rows(&d.join("key.jsonl"));
+    let judge = fooled_judge(&d, &key);
+    let check = |gate: &Path| d.check_file(gate, &[]).expect(2).utf8().stderr;
+    let missing = gate_file(&d, "missing.toml", &judge, "plant-key = \"nope.jsonl\"");
     assert!(check(&missing).contains("nope.jsonl"));
     // A key whose pairs the judge never labelled: the gate file's line.
     let own = gate_file(
-        d.path(),
+        &d,
         "own.toml",
         Path::new(&data("judge.qrels")),
         "plant-key = \"key.jsonl\"",
@@ -281,7 +260,7 @@ fn bad_keys_and_flags_are_exit_2_with_file_line_and_key() {
         e.contains("own.toml:9") && e.contains("none of its 20 planted pairs"),
         "{e}"
     );
-    let good = std::fs::read_to_string(d.path().join("key.jsonl")).unwrap();
+    let good = d.read("key.jsonl");
     let first = good.lines().next().unwrap();
     for (bad, want) in [
         (
@@ -293,21 +272,16 @@ fn bad_keys_and_flags_are_exit_2_with_file_line_and_key() {
         (first.replace("\"doc_id\"", "\"doc\""), "key doc_id"),
         ("{not json".to_string(), "not a JSON object"),
     ] {
-        write(d.path(), "bad-key.jsonl", format!("{first}\n{bad}\n"));
-        let gate = gate_file(
-            d.path(),
-            "bad.toml",
-            &judge,
-            "plant-key = \"bad-key.jsonl\"",
-        );
+        d.write("bad-key.jsonl", format!("{first}\n{bad}\n"));
+        let gate = gate_file(&d, "bad.toml", &judge, "plant-key = \"bad-key.jsonl\"");
         let e = check(&gate);
         assert!(
             e.contains("bad-key.jsonl:2") && e.contains(want),
             "{want}: {e}"
         );
     }
-    let gate = gate_file(d.path(), "plan.toml", Path::new(&data("judge.qrels")), "");
-    let mut c = rag_gate();
+    let gate = gate_file(&d, "plan.toml", Path::new(&data("judge.qrels")), "");
+    let mut c = d.command();
     c.arg("label-plan").arg(&gate).args([
         "--plant",
         "3",
@@ -318,25 +292,23 @@ fn bad_keys_and_flags_are_exit_2_with_file_line_and_key() {
     ]);
     let e = stderr_of(c);
     assert!(e.contains("missing: --plant-out, --plant-key"), "{e}");
-    let bad_corpus = write(
-        d.path(),
+    let bad_corpus = d.write(
         "bad-corpus.jsonl",
         "{\"_id\":\"d1\",\"text\":\"x\"}\n{\"_id\":\"d2\"}\n",
     );
-    let (q, _, _) = texts(d.path());
-    let mut c = rag_gate();
+    let (q, _, _) = texts(&d);
+    let mut c = d.command();
     c.arg("label-plan")
         .arg(&gate)
         .args(["--plant", "3", "--queries-text"])
         .arg(q)
         .arg("--corpus")
         .arg(&bad_corpus)
-        .args(["--plant-out", "o.jsonl", "--plant-key", "k.jsonl"])
-        .current_dir(d.path());
+        .args(["--plant-out", "o.jsonl", "--plant-key", "k.jsonl"]);
     let e = stderr_of(c);
     assert!(
         e.contains("bad-corpus.jsonl:2") && e.contains("key text of d2"),
         "{e}"
     );
-    assert!(!d.path().join("o.jsonl").exists() && !d.path().join("k.jsonl").exists());
+    assert!(!d.join("o.jsonl").exists() && !d.join("k.jsonl").exists());
 }
