@@ -141,12 +141,7 @@ fn check_flags(args: &LabelPlanArgs) -> Result<()> {
 
 /// The rows of the batch file, one JSON object a line.
 fn write_rows(out: &std::path::Path, rows: &[BatchRow]) -> Result<()> {
-    let mut text = String::new();
-    for r in rows {
-        text.push_str(&serde_json::to_string(r).expect("plain rows serialize"));
-        text.push('\n');
-    }
-    crate::atomic::write_atomic(out, text.as_bytes())
+    crate::atomic::write_atomic(out, plant::jsonl(rows).as_bytes())
 }
 
 pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {

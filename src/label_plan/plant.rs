@@ -49,11 +49,8 @@ pub fn read_texts(path: &Path, id_keys: &[&str], what: &str) -> Result<BTreeMap<
     let layout = format!("{{\"{}\": \"…\", \"text\": \"…\"}}", id_keys[0]);
     let text = crate::load::source::read_text(path, &shown, &format!("{what} as JSON lines"))?;
     let mut out = BTreeMap::new();
-    for (i, raw) in text.lines().enumerate() {
-        if raw.trim().is_empty() {
-            continue;
-        }
-        let at = |m: String| Error::input(&shown, i + 1, m);
+    for (line, raw) in crate::load::source::numbered_lines(&text) {
+        let at = |m: String| Error::input(&shown, line, m);
         let v: serde_json::Value = serde_json::from_str(raw)
             .map_err(|e| at(format!("not a JSON object, expected {layout}: {e}")))?;
         let id = id_keys

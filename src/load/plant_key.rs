@@ -32,11 +32,7 @@ pub fn read(path: &Path, shown: &str) -> Result<Vec<Planted>> {
     let text = super::source::read_text(path, shown, "the planted pairs' key (JSON lines)")?;
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        if raw.trim().is_empty() {
-            continue;
-        }
+    for (line, raw) in super::source::numbered_lines(&text) {
         let at = |msg: String| Error::input(shown, line, msg);
         let v: serde_json::Value = serde_json::from_str(raw)
             .map_err(|e| at(format!("not a JSON object, expected {LAYOUT}: {e}")))?;
