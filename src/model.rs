@@ -277,7 +277,8 @@ impl TextView {
             return Some(if self.judged_from == self.min_queries {
                 format!("too small: {} < min-queries {}", c.n, self.min_queries)
             } else {
-                format!("too small: {} queries", c.n)
+                let one = if c.n == 1 { "query" } else { "queries" };
+                format!("too small: {} {one}", c.n)
             });
         }
         let g = c.effective_groups.filter(|&g| g < self.min_groups as f64)?;

@@ -137,7 +137,11 @@ pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, NotJudged)> {
     let min = fewest_judged(cfg);
     if c.n < min {
         let n = crate::numbers::count(c.n, "query", "queries");
-        return Some((format!("{n} < min-queries {min}"), NotJudged::MinQueries));
+        let why = match min < cfg.slices.min_queries {
+            true => format!("{n}: no interval on fewer than {min}"),
+            false => format!("{n} < min-queries {min}"),
+        };
+        return Some((why, NotJudged::MinQueries));
     }
     if let Some(fewest) = quantile_fewest(&c.statistic).filter(|&f| c.n < f) {
         let n = crate::numbers::count(c.n, "query", "queries");
@@ -178,13 +182,14 @@ pub fn fewest_judged(cfg: &Config) -> usize {
 
 /// The setup warning of a rule judged on fewer queries than `min-queries` (`on-small-slice =
 /// "judge"`), unless the gate file accepted the blind spot: the size, and that the interval
-/// decided. None when `c` is not below `min-queries` or the rule is not statistical.
+/// decided. None when `c` is not below `min-queries`, has no interval (fewer than
+/// `JUDGED_FEWEST` queries: undecided there), or the rule is not statistical.
 fn small_but_judged(cfg: &Config, rule: &str, r: &GateResult, c: &Comparison) -> Option<String> {
     let min = cfg.slices.min_queries;
     let judged = cfg.slices.on_small_slice == OnSmallSlice::Judge
         && is_statistical(rule)
         && r.not_judged.is_none()
-        && c.n < min
+        && (JUDGED_FEWEST..min).contains(&c.n)
         && !cfg.verdict.accept_blind_spot;
     judged.then(|| {
         format!(

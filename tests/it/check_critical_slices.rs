@@ -63,6 +63,20 @@ fn a_too_small_critical_slice_is_judged_on_its_interval_by_default_and_warns() {
 }
 
 #[test]
+fn a_critical_slice_of_one_query_has_no_interval_and_is_undecided() {
+    // One legal query, moved by about −0.002: no interval exists on one query, so the check
+    // is undecided on the sample (inconclusive above a drop of half the margin), never said to
+    // be judged on its interval.
+    let ctx = TestContext::new();
+    files(&ctx, 1, 0);
+    ctx.gate(gate_file("", ""));
+    let o = ctx.check(&[]).expect(0);
+    assert_contains(&o.stdout, "1 query: no interval on fewer than 2");
+    assert_contains(&o.stdout, "too small: 1 query");
+    assert!(!o.stdout.contains("judged on 1 query"), "{}", o.stdout);
+}
+
+#[test]
 fn a_drop_on_a_too_small_critical_slice_fails_by_default() {
     // The 8 legal queries lose 0.2 each: the slice's interval lies below −0.05.
     let ctx = TestContext::new();
