@@ -12,6 +12,16 @@ use std::path::Path;
 use serde_json::Value;
 use support::output::{assert_contains, assert_input_error, comparison, warnings};
 
+/// `rag-gate plan --pull-requests 0 GATE ARGS`, run in the context's folder.
+fn plan_once(ctx: &TestContext, gate: &Path, args: &[&str]) -> Out {
+    Out::of(
+        ctx.command()
+            .args(["plan", "--pull-requests", "0"])
+            .arg(gate)
+            .args(args),
+    )
+}
+
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -118,12 +128,7 @@ fn a_binary_metric_is_planned_from_its_discordant_pairs() {
         40,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
-    let out = Out::of(
-        ctx.command()
-            .args(["plan", "--pull-requests", "0"])
-            .arg(&gate)
-            .args(["--format", "json"]),
-    );
+    let out = plan_once(&ctx, &gate, &["--format", "json"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     let row = &rows(&v)[0];
@@ -191,11 +196,7 @@ fn nothing_moved_or_few_moved_is_said() {
         0,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.02\n",
     );
-    let out = Out::of(
-        ctx.command()
-            .args(["plan", "--pull-requests", "0"])
-            .arg(&gate),
-    );
+    let out = plan_once(&ctx, &gate, &[]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     // Nothing moved: no spread to plan from, and no "from a margin of 0.0000".
     assert_contains(&out.stdout, "no size can be planned");
@@ -216,11 +217,7 @@ fn nothing_moved_or_few_moved_is_said() {
         6,
         "[[gate]]\nmetric = \"hit@10\"\nmax-drop = 0.05\n",
     );
-    let out = Out::of(
-        ctx.command()
-            .args(["plan", "--pull-requests", "0"])
-            .arg(&gate),
-    );
+    let out = plan_once(&ctx, &gate, &[]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_contains(&out.stdout, "planned from only 6 units that moved");
 }
@@ -231,11 +228,7 @@ fn bad_input_is_exit_2_with_nothing_printed() {
     let missing = ctx.run(&["plan", "nope.toml"]);
     assert_input_error(&missing, &["nope.toml"]);
     let gate = ctx.write("g.toml", "[inputs]\nbaseline = \"b.jsonl\"\ncandidate = \"c.jsonl\"\n[[gate]]\nmetric = \"ndcg@10\"\nmax-dorp = 0.01\n");
-    let typo = Out::of(
-        ctx.command()
-            .args(["plan", "--pull-requests", "0"])
-            .arg(&gate),
-    );
+    let typo = plan_once(&ctx, &gate, &[]);
     assert_input_error(&typo, &["max-dorp"]);
     let gate = hits(
         &ctx,
@@ -247,12 +240,7 @@ fn bad_input_is_exit_2_with_nothing_printed() {
         ("--power", "1.2", "--power 1.2"),
         ("--drop", "0", "--drop 0:"),
     ] {
-        let out = Out::of(
-            ctx.command()
-                .args(["plan", "--pull-requests", "0"])
-                .arg(&gate)
-                .args([flag, value]),
-        );
+        let out = plan_once(&ctx, &gate, &[flag, value]);
         assert_input_error(&out, &[want]);
     }
     // An input that does not parse: the file and the line, as for check.
@@ -261,11 +249,7 @@ fn bad_input_is_exit_2_with_nothing_printed() {
         "{\"query_id\": \"q0000\", \"hit@10\": }\n",
     )
     .unwrap();
-    let out = Out::of(
-        ctx.command()
-            .args(["plan", "--pull-requests", "0"])
-            .arg(&gate),
-    );
+    let out = plan_once(&ctx, &gate, &[]);
     assert_input_error(&out, &["c.jsonl:1:", "not valid JSON"]);
 }
 
@@ -312,12 +296,7 @@ fn checks_too_small_and_want_of_data_lines_point_to_plan() {
         &w,
         "perhaps for want of data; `rag-gate plan` puts max-drop 0.0500 at about",
     );
-    let plan = Out::of(
-        ctx.command()
-            .args(["plan", "--pull-requests", "0"])
-            .arg(&gate)
-            .args(["--format", "json"]),
-    );
+    let plan = plan_once(&ctx, &gate, &["--format", "json"]);
     let v: Value = serde_json::from_str(&plan.stdout).unwrap();
     let n = rows(&v)[0]["needed"].as_u64().unwrap();
     // check's number is plan's (up to the discordance-based variance plan uses for 0/1).
