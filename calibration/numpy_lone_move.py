@@ -13,7 +13,12 @@ before). Prints, per n:
   clamped at +-0.06) gets from samples with one moved query at max-drop 0.01 / 0.02 / 0.05:
   P(one moved) · P(x < -m / c).
 
-usage: python3 calibration/numpy_lone_move.py
+With `replay SETS SEED`: the same no-op replayed through the guard's bounds (per side the wider
+of the Student t bound on n - 1 df and the tilted bound of sparse_models.py; one moved: the rule
+above, K = inf and K = 10), and the share of samples whose low bound lies below -m, by how many
+queries moved, at 100 and 200 queries (the bootstrap-t partner is left out).
+
+usage: python3 calibration/numpy_lone_move.py [replay SETS SEED]
 """
 import os
 import sys
@@ -40,7 +45,41 @@ def worst_miss(n, c):
     return (n * p * (1 - p) ** (n - 1) * np.minimum(1.0, share)).max()
 
 
+def replay(sets, seed):
+    import sparse_models as sm
+    rng = np.random.default_rng(seed)
+    print(f"{sets} no-ops a cell, seed {seed}: failing max-drop % by moved count (k, m)")
+    for n in [100, 200]:
+        for k_rule in (np.inf, 10):
+            fails, counts = {}, {}
+            for _ in range(sets):
+                d = np.zeros(n)
+                mv = rng.random(n) < 0.01
+                d[mv] = np.clip(0.02 * rng.standard_normal(mv.sum()), -0.06, 0.06)
+                k = int(mv.sum())
+                counts[k] = counts.get(k, 0) + 1
+                if k == 0:
+                    continue
+                half = stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / np.sqrt(n)
+                if k == 1:
+                    x = d[mv][0]
+                    lo = min(1.0, k_rule * wilson_one(n)) * x if x < 0 else 0.0
+                else:
+                    lo, _ = sm.tilt_bounds(d, n - 1)
+                lo = min(lo, d.mean() - half)
+                for m in (0.01, 0.02):
+                    if lo < -m:
+                        fails[(k, m)] = fails.get((k, m), 0) + 1
+            shown = {key: round(100 * v / sets, 2) for key, v in sorted(fails.items())}
+            share = {k: round(100 * v / sets, 1) for k, v in sorted(counts.items()) if k < 5}
+            name = "hull" if k_rule == np.inf else f"K = {k_rule}"
+            print(f"{n} queries, {name}: failing {shown}; samples by moved count % {share}")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "replay":
+        replay(int(sys.argv[2]), int(sys.argv[3]))
+        return
     print("n, W(n), c at K = 5 / 10 / 20, worst one-moved miss % at K = 5 / 10 / 20 / hull")
     for n in [20, 30, 43, 50, 53, 100, 200, 500, 1000]:
         w = wilson_one(n)
