@@ -24,6 +24,7 @@ use crate::{pair, resample, slices, verdict};
 
 pub mod anchor;
 pub mod attempts;
+pub mod keyed;
 pub mod probe;
 
 /// One side as loaded: its table, a note for the warnings, its protocol fingerprint (a metric
@@ -317,6 +318,9 @@ pub fn analyze_pooled_runs(
 type PooledRuns<'a> = (&'a [MetricTable], usize);
 
 fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Result<Analysis> {
+    if cfg.bootstrap.weights == crate::config::Weights::Keyed {
+        return keyed::analyze(cfg);
+    }
     refuse_unsupported_confidence(cfg)?;
     let inputs = load_pooled(cfg, extra)?;
     let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);

@@ -14,6 +14,7 @@ pub mod looks;
 pub mod plan;
 pub mod probe;
 pub mod real;
+pub mod summary;
 
 pub use date::Date;
 pub use real::Real;
@@ -1342,7 +1343,7 @@ impl<'a> OnIndex<'a> {
 }
 
 /// Whether and how the two sides' protocol fingerprints were checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 #[schemars(rename = "protocol_status")]
 pub enum ProtocolStatus {
@@ -1364,7 +1365,7 @@ impl ProtocolStatus {
     }
 }
 
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema, Deserialize)]
 #[schemars(rename = "protocol_field")]
 pub struct ProtocolField {
     pub field: String,
@@ -1372,7 +1373,7 @@ pub struct ProtocolField {
 }
 
 /// The protocol section of the report: how both sides were measured (`crate::protocol`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema, Deserialize)]
 #[schemars(rename = "protocol")]
 pub struct ProtocolReport {
     pub status: ProtocolStatus,

@@ -27,6 +27,7 @@ mod check_runs;
 mod check_ties;
 mod check_two_statistics;
 mod check_untouched;
+mod shards;
 mod ci_parity;
 mod compare_rules;
 mod contributor_docs;
