@@ -301,6 +301,9 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
 
 /// [`analyze_full`] with the earlier attempts of the judged commit pooled into the candidate.
 pub fn analyze_with(cfg: &Config, earlier: &Earlier) -> Result<Analysis> {
+    if cfg.bootstrap.weights == crate::config::Weights::Keyed {
+        return keyed::analyze(cfg);
+    }
     analyze_pooling(cfg, earlier, (&[], 0))
 }
 
@@ -318,9 +321,6 @@ pub fn analyze_pooled_runs(
 type PooledRuns<'a> = (&'a [MetricTable], usize);
 
 fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Result<Analysis> {
-    if cfg.bootstrap.weights == crate::config::Weights::Keyed {
-        return keyed::analyze(cfg);
-    }
     refuse_unsupported_confidence(cfg)?;
     let inputs = load_pooled(cfg, extra)?;
     let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);

@@ -16,6 +16,9 @@ use crate::model::summary::{Summary, SUMMARY_FORMAT, SUMMARY_VERSION};
 use crate::model::{PairingInfo, Report};
 use crate::{pair, resample, slices, verdict};
 
+/// What every keyed report says of its resampling.
+const KEYED_NOTE: &str = "keyed weights ([bootstrap] weights = \"keyed\"): each unit's resampling weights and sign flips come from the seed and its id, values summed exactly on a 2^-32 grid, so rag-gate merge of any shards gives this report; percentile interval, no close-call re-run";
+
 /// SHA-256 of the gate file's text: what a summary was computed under.
 pub fn fingerprint(cfg: &Config) -> String {
     crate::protocol::sha256_hex(cfg.source.text.as_bytes())
@@ -173,6 +176,7 @@ pub fn report(cfg: &Config, s: &Summary) -> Result<Report> {
     warnings.append(&mut found.warnings);
     found.warnings = warnings;
     let mut notes = s.notes.clone();
+    notes.push(KEYED_NOTE.into());
     notes.extend(direction_notes(cfg, &s.metrics));
     notes.append(&mut found.notes);
     found.notes = notes;

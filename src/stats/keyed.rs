@@ -20,6 +20,8 @@
 //! values bounded to [−1, 1]), and every sum is an integer sum, so no order of adding (threads,
 //! shards, merges) changes a bit.
 //!
+//! The inner loops have AVX2 builds (integer sums: the same numbers on every machine).
+//!
 //! Pure: ids and integers in, integers out.
 
 use rand::{RngCore, SeedableRng};
@@ -120,20 +122,59 @@ impl Draws {
     }
 }
 
-/// acc[b] += w[b] · q for every resample b.
-#[inline]
+/// acc[b] += w[b] · q for every resample b (integers: the AVX2 build of the same loop gives the
+/// same sums).
 pub fn add_weighted(acc: &mut [i64], w: &[u8], q: i64) {
+    #[cfg(target_arch = "x86_64")]
+    if super::simd::available() {
+        // SAFETY: `simd::available` said the CPU has AVX2.
+        return unsafe { add_weighted_avx2(acc, w, q) };
+    }
+    add_weighted_portable(acc, w, q)
+}
+
+#[inline(always)]
+fn add_weighted_portable(acc: &mut [i64], w: &[u8], q: i64) {
     for (a, &w) in acc.iter_mut().zip(w) {
         *a += i64::from(w) * q;
     }
 }
 
+/// `add_weighted_portable` compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn add_weighted_avx2(acc: &mut [i64], w: &[u8], q: i64) {
+    add_weighted_portable(acc, w, q)
+}
+
 /// acc[b] += s[b] · q for every resample b.
-#[inline]
 pub fn add_signed(acc: &mut [i64], s: &[i8], q: i64) {
+    #[cfg(target_arch = "x86_64")]
+    if super::simd::available() {
+        // SAFETY: `simd::available` said the CPU has AVX2.
+        return unsafe { add_signed_avx2(acc, s, q) };
+    }
+    add_signed_portable(acc, s, q)
+}
+
+#[inline(always)]
+fn add_signed_portable(acc: &mut [i64], s: &[i8], q: i64) {
     for (a, &s) in acc.iter_mut().zip(s) {
         *a += i64::from(s) * q;
     }
+}
+
+/// `add_signed_portable` compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn add_signed_avx2(acc: &mut [i64], s: &[i8], q: i64) {
+    add_signed_portable(acc, s, q)
 }
 
 /// The two-sided Monte-Carlo sign-flip p-value of an observed grid sum `observed` from the
@@ -267,6 +308,26 @@ mod tests {
         let ratio = vb / (s2 / n as f64);
         // Relative s.e. of a variance from 3000 draws: √(2/2999) ≈ 2.6%.
         assert!((ratio - 1.0).abs() < 0.1, "ratio {ratio}");
+    }
+
+    #[test]
+    fn the_avx2_loops_match_the_portable_ones() {
+        if !crate::stats::simd::available() {
+            return;
+        }
+        let mut d = Draws::new(1003);
+        d.draw(&Keys::new(4), unit_hash("q"));
+        for q in [0, 1, -7, fixed(0.731), fixed(-1.0) * 5] {
+            let (mut a, mut b) = (vec![3i64; 1003], vec![3i64; 1003]);
+            add_weighted_portable(&mut a, &d.weights, q);
+            // SAFETY: checked above.
+            unsafe { add_weighted_avx2(&mut b, &d.weights, q) };
+            assert_eq!(a, b);
+            add_signed_portable(&mut a, &d.signs, q);
+            // SAFETY: checked above.
+            unsafe { add_signed_avx2(&mut b, &d.signs, q) };
+            assert_eq!(a, b);
+        }
     }
 
     #[test]

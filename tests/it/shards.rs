@@ -287,3 +287,49 @@ fn what_does_not_merge_is_refused_by_name() {
     assert_contains(&out.stderr, "partial needs [bootstrap] weights = \"keyed\"");
     assert!(!ctx.join("s.json").exists());
 }
+
+#[test]
+fn shards_that_disagree_on_metrics_or_lack_a_critical_slice_are_refused() {
+    let ctx = TestContext::new();
+    whole(&ctx, "query");
+    let all = rows();
+    let write = |name: &str, rows: &[&Row], extra: bool| {
+        let (mut b, mut c) = files(rows);
+        if extra {
+            b = b.replace("\"ndcg@10\"", "\"hit@1\": 1, \"ndcg@10\"");
+            c = c.replace("\"ndcg@10\"", "\"hit@1\": 1, \"ndcg@10\"");
+        }
+        let (bf, cf, sf) = (
+            format!("{name}-b.jsonl"),
+            format!("{name}-c.jsonl"),
+            format!("{name}.json"),
+        );
+        ctx.write(&bf, b);
+        ctx.write(&cf, c);
+        ctx.run(&[
+            "partial",
+            "gate.toml",
+            "--baseline",
+            &bf,
+            "--candidate",
+            &cf,
+            "-o",
+            &sf,
+        ])
+        .expect(0);
+        sf
+    };
+    let even: Vec<&Row> = all.iter().filter(|r| r.1 % 2 == 0).collect();
+    let odd: Vec<&Row> = all.iter().filter(|r| r.1 % 2 == 1).collect();
+    let (a, b) = (write("m0", &even, true), write("m1", &odd, false));
+    let out = ctx.run(&["merge", "gate.toml", &a, &b]).expect(2);
+    assert_contains(&out.stderr, "m1.json: metrics [\"ndcg@10\", \"recall@5\"] ≠ [\"hit@1\", \"ndcg@10\", \"recall@5\"] of the first summary");
+    // A shard alone that holds no query of the critical slice lang=ko.
+    let no_ko: Vec<&Row> = all.iter().filter(|r| r.2 != "ko").collect();
+    let s = write("noko", &no_ko, false);
+    let out = ctx.run(&["merge", "gate.toml", &s]).expect(2);
+    assert_contains(
+        &out.stderr,
+        "critical slice \"lang=ko\": no query of any shard has it",
+    );
+}
