@@ -1343,7 +1343,7 @@ impl<'a> OnIndex<'a> {
 }
 
 /// Whether and how the two sides' protocol fingerprints were checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 #[schemars(rename = "protocol_status")]
 pub enum ProtocolStatus {
@@ -1365,7 +1365,7 @@ impl ProtocolStatus {
     }
 }
 
-#[derive(Debug, Clone, Serialize, JsonSchema, Deserialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[schemars(rename = "protocol_field")]
 pub struct ProtocolField {
     pub field: String,
@@ -1373,7 +1373,7 @@ pub struct ProtocolField {
 }
 
 /// The protocol section of the report: how both sides were measured (`crate::protocol`).
-#[derive(Debug, Clone, Serialize, JsonSchema, Deserialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[schemars(rename = "protocol")]
 pub struct ProtocolReport {
     pub status: ProtocolStatus,

@@ -34,7 +34,6 @@ pub fn summarize(cfg: &Config, shard: bool) -> Result<(Summary, pair::Paired)> {
     let shared = pair::shared_metrics(base, cand);
     let metrics = super::choose_metrics(cfg, base, cand, &shared)?;
     refuse_unbounded(cfg, &metrics)?;
-    let protocol = super::check_protocol(cfg, &inputs.base, &inputs.cand, &metrics)?;
     let (paired, _, _) = pair_inputs(cfg, &inputs, &metrics, &Earlier::default())?;
     let slices = match shard {
         true => slices::build_present(cfg, &paired),
@@ -67,7 +66,6 @@ pub fn summarize(cfg: &Config, shard: bool) -> Result<(Summary, pair::Paired)> {
             .into_iter()
             .filter(|n| !direction_notes(cfg, &metrics).contains(n))
             .collect(),
-        protocol,
         slices: resample::keyed::summarize(&paired, &slices, &metrics, &settings),
         metrics,
     };
@@ -139,6 +137,35 @@ fn refuse_missing_slices(cfg: &Config, s: &Summary) -> Result<()> {
     Ok(())
 }
 
+/// The protocol check of the gate file's own inputs: their `FILE.protocol.json` fingerprints
+/// (a shard's rows carry none), read where the report is made, by `check` and `merge` alike.
+fn whole_protocol(cfg: &Config, metrics: &[String]) -> Result<crate::model::ProtocolReport> {
+    let read = |spec: &crate::config::InputSpec| {
+        crate::load::protocol::read_sidecar(&spec.path, &spec.shown())
+    };
+    let (b, c) = (read(&cfg.inputs.baseline)?, read(&cfg.inputs.candidate)?);
+    crate::protocol::verify::verify(
+        cfg.protocol.require,
+        &side("baseline", &cfg.inputs.baseline, b.as_ref()),
+        &side("candidate", &cfg.inputs.candidate, c.as_ref()),
+        metrics,
+    )
+}
+
+/// A side of the protocol check: a metric file (never evaluated here).
+fn side<'a>(
+    name: &'a str,
+    spec: &'a crate::config::InputSpec,
+    protocol: Option<&'a crate::protocol::Protocol>,
+) -> crate::protocol::verify::Side<'a> {
+    crate::protocol::verify::Side {
+        name,
+        written: &spec.written,
+        protocol,
+        evaluated_here: false,
+    }
+}
+
 /// The report of a summary (the whole data's, or the shards' merged).
 pub fn report(cfg: &Config, s: &Summary) -> Result<Report> {
     refuse_missing_slices(cfg, s)?;
@@ -161,12 +188,13 @@ pub fn report(cfg: &Config, s: &Summary) -> Result<Report> {
         .warnings
         .extend(verdict::resolution::resolution(cfg, &comparisons, &found.gates).1);
     found.comparisons = comparisons;
-    let context = Some(&s.protocol.baseline_context).filter(|c| !c.is_empty());
+    let protocol = whole_protocol(cfg, &s.metrics)?;
+    let context = Some(&protocol.baseline_context).filter(|c| !c.is_empty());
     let baseline = crate::provenance::assess::assess(cfg, context)?;
     let mut warnings = cfg.warnings.clone();
-    warnings.extend(s.protocol.note.iter().cloned());
+    warnings.extend(protocol.note.iter().cloned());
     warnings.extend(
-        s.protocol
+        protocol
             .context_changes
             .iter()
             .map(|c| format!("run context changed: {c}")),
@@ -191,7 +219,7 @@ pub fn report(cfg: &Config, s: &Summary) -> Result<Report> {
         baseline_unranked: 0,
         candidate_unranked: 0,
     };
-    let mut report = build_report(cfg, pairing, found, s.protocol.clone(), None)?;
+    let mut report = build_report(cfg, pairing, found, protocol, None)?;
     report.baseline = Some(baseline.info);
     Ok(report)
 }
@@ -273,8 +301,7 @@ fn add(mut a: Summary, b: Summary, settings: &resample::Settings) -> Summary {
     a
 }
 
-/// A summary of another version, gate file, seed, resample count, unit, metrics or protocol
-/// than the gate file's (or the first summary's) is refused, naming its file.
+/// A summary of another version, gate file, seed, resample count, unit or metrics than the gate file's (or the first summary's) is refused, naming its file.
 fn refuse_mismatch(
     cfg: &Config,
     fp: &str,
@@ -310,9 +337,6 @@ fn refuse_mismatch(
     let Some(f) = first else { return Ok(()) };
     if s.metrics != f.metrics {
         return Err(bad(format!("metrics {:?} ≠ {:?} of the first summary; every shard must have the same metric columns", s.metrics, f.metrics)));
-    }
-    if serde_json::to_string(&s.protocol).ok() != serde_json::to_string(&f.protocol).ok() {
-        return Err(bad("its protocol check differs from the first summary's (shards must carry the same protocol fingerprints, or none)".into()));
     }
     Ok(())
 }

@@ -7,8 +7,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::ProtocolReport;
-
 /// The summary format's version: a summary of another version is refused.
 pub const SUMMARY_VERSION: u32 = 1;
 /// The `format` field of every summary file.
@@ -38,8 +36,6 @@ pub struct Summary {
     pub groups: Vec<String>,
     /// Every tag and its values seen (the slices' existence checks of the merged data).
     pub tags: BTreeMap<String, Vec<String>>,
-    /// The protocol check of the shard's inputs (shards must agree).
-    pub protocol: ProtocolReport,
     /// The loading's and pairing's warnings and notes, in order.
     pub warnings: Vec<String>,
     pub notes: Vec<String>,
