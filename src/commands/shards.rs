@@ -70,11 +70,7 @@ pub fn partial(args: &PartialArgs) -> Result<Outcome> {
 /// A summary file, read whole.
 fn read_summary(path: &Path) -> Result<(String, Summary)> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: shown.clone(),
-        action: "reading the summary",
-        source,
-    })?;
+    let text = crate::load::source::read_text(path, &shown, "a rag-gate summary (JSON)")?;
     let summary = serde_json::from_str(&text).map_err(|e| Error::Input {
         path: shown.clone(),
         line: e.line(),
