@@ -19,7 +19,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-for script in validate-action.sh deny.sh check-packaging.sh validate-junit.sh; do
+for script in validate-action.sh deny.sh check-packaging.sh validate-junit.sh shards-duckdb.sh; do
   echo "tools of scripts/$script"
   RAG_GATE_TOOLS_ONLY=1 bash "$root/scripts/$script"
 done

@@ -108,6 +108,8 @@ fn config(args: &AaArgs) -> Result<Config> {
             unit: Unit::Query,
             unit_span: None,
             method: Method::Percentile,
+            weights: Default::default(),
+            weights_span: None,
             failed_attempts: 0,
         },
         slices: Slices::reported_by(&args.by),

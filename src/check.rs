@@ -24,6 +24,7 @@ use crate::{pair, resample, slices, verdict};
 
 pub mod anchor;
 pub mod attempts;
+pub mod keyed;
 pub mod probe;
 
 /// One side as loaded: its table, a note for the warnings, its protocol fingerprint (a metric
@@ -300,6 +301,9 @@ pub fn analyze_full(cfg: &Config) -> Result<Analysis> {
 
 /// [`analyze_full`] with the earlier attempts of the judged commit pooled into the candidate.
 pub fn analyze_with(cfg: &Config, earlier: &Earlier) -> Result<Analysis> {
+    if cfg.bootstrap.weights == crate::config::Weights::Keyed {
+        return keyed::analyze(cfg);
+    }
     analyze_pooling(cfg, earlier, (&[], 0))
 }
 

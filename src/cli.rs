@@ -94,6 +94,14 @@ pub enum Command {
     /// margin and power, and the next batch to label (a seeded random sample, as JSON lines).
     #[command(after_help = PLAN_EXIT_CODES_HELP)]
     LabelPlan(LabelPlanArgs),
+    /// One shard's summary for `merge`: the gate file (with `[bootstrap] weights = "keyed"`)
+    /// read on a shard of both sides' per-query results; each shard must hold whole groups.
+    #[command(after_help = EXIT_CODES_HELP)]
+    Partial(PartialArgs),
+    /// The report of the shards' summaries added together: byte for byte the report `check`
+    /// gives with the same gate file on the whole data (exit 0 pass, 1 a gate failed).
+    #[command(after_help = EXIT_CODES_HELP)]
+    Merge(MergeArgs),
     /// Compute per-query metrics from a run and qrels (trec_eval-exact).
     #[command(after_help = EXIT_CODES_HELP)]
     Eval(EvalArgs),
@@ -317,6 +325,36 @@ pub struct CheckArgs {
     pub output: OutputArgs,
     #[command(flatten)]
     pub publish: PublishFlags,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PartialArgs {
+    /// The gate file (TOML) with `[bootstrap] weights = "keyed"`: the metrics, slices, unit,
+    /// seed and resamples of the summary (its own inputs are replaced by the shard's).
+    pub gate_file: PathBuf,
+    /// The shard of the baseline's per-query metrics (read in the gate file's baseline format).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: PathBuf,
+    /// The same queries' candidate metrics.
+    #[arg(long, value_name = "FILE")]
+    pub candidate: PathBuf,
+    /// The shard's queries file (groups and slice tags), when the gate file has one.
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<PathBuf>,
+    /// Write the summary (JSON) here (atomically; `-` for stdout).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MergeArgs {
+    /// The gate file every summary was computed with.
+    pub gate_file: PathBuf,
+    /// The shards' summary files (`rag-gate partial -o`), in any order.
+    #[arg(required = true, value_name = "SUMMARY")]
+    pub summaries: Vec<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -2,6 +2,7 @@
 //! `eval`'s in [`eval`].
 
 pub mod eval;
+pub mod shards;
 
 use crate::check::{analyze, analyze_with, exit_code, write_outputs, Outputs};
 use crate::cli::{CheckArgs, CompareArgs, InputFormatArg, OutputArgs};
@@ -13,7 +14,7 @@ use crate::outputs::{refuse_clobbering, Reads};
 /// Every file `check` or `compare` reads: the gate file, both sides and their replicates (each
 /// with its protocol sidecar), the queries and qrels files, `[eval]` corpus and chunk map, the
 /// `[noise]` file and quarantine list. An output may be none of them (`outputs`).
-fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
+pub(crate) fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
     let mut r = Reads::default();
     if let Some(g) = gate_file {
         r.add("gate file", g);
@@ -65,7 +66,7 @@ fn reads(cfg: &Config, gate_file: Option<&std::path::Path>) -> Result<Reads> {
 }
 
 /// The files the flags ask `check` / `compare` to write, with the flag that names each.
-fn planned<'a>(
+pub(crate) fn planned<'a>(
     o: &'a OutputArgs,
     holes: Option<&'a std::path::Path>,
     probe_batch: Option<&'a std::path::Path>,
@@ -84,7 +85,7 @@ fn planned<'a>(
     .collect()
 }
 
-fn outputs(o: &OutputArgs) -> Outputs {
+pub(crate) fn outputs(o: &OutputArgs) -> Outputs {
     Outputs {
         format: o.format,
         output: o.output.clone(),
@@ -554,6 +555,8 @@ pub fn compare_config(args: &CompareArgs) -> Result<Config> {
             unit: args.unit.into(),
             unit_span: None,
             method: args.method.into(),
+            weights: Default::default(),
+            weights_span: None,
             failed_attempts: 0,
         },
         slices: Slices::reported_by(&args.by),

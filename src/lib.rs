@@ -129,6 +129,8 @@ pub fn run(cli: cli::Cli) -> Result<Outcome> {
         cli::Command::Plan(args) => plan::run(&args),
         cli::Command::LabelPlan(args) => label_plan::run(&args),
         cli::Command::Eval(args) => commands::eval::run(&args),
+        cli::Command::Partial(args) => commands::shards::partial(&args),
+        cli::Command::Merge(args) => commands::shards::merge(&args),
         cli::Command::Aa(args) => aa::run(&args),
         #[cfg(feature = "github")]
         cli::Command::Baseline(cli::BaselineCommand::Fetch(args)) => baseline::fetch(&args),

@@ -14,6 +14,7 @@ pub mod looks;
 pub mod plan;
 pub mod probe;
 pub mod real;
+pub mod summary;
 
 pub use date::Date;
 pub use real::Real;

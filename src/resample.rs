@@ -7,6 +7,8 @@
 //! draws, and its mean the slice's shared draws.
 
 pub mod estimate;
+pub mod keyed;
+pub mod keyed_read;
 pub mod range;
 pub mod runs;
 

@@ -86,6 +86,44 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
     Ok(out)
 }
 
+/// The slices `build` makes, leaving out (instead of refusing) a critical slice these queries do
+/// not hold: a shard's slices (`rag-gate partial`; the merge checks the whole).
+pub fn build_present(cfg: &Config, paired: &Paired) -> Vec<Slice> {
+    let mut named: BTreeMap<String, Slice> = BTreeMap::new();
+    for (tag, _) in &cfg.slices.by {
+        for (value, members) in paired.tags.get(tag).into_iter().flatten() {
+            let name = format!("{tag}={value}");
+            let slice = Slice {
+                name: name.clone(),
+                members: members.clone(),
+                critical: false,
+            };
+            named.insert(name, slice);
+        }
+    }
+    for (name, _) in &cfg.slices.critical {
+        let (tag, value) = name.split_once('=').unwrap_or((name, ""));
+        let Some(members) = paired.tags.get(tag).and_then(|v| v.get(value)) else {
+            continue;
+        };
+        named
+            .entry(name.clone())
+            .or_insert_with(|| Slice {
+                name: name.clone(),
+                members: members.clone(),
+                critical: true,
+            })
+            .critical = true;
+    }
+    let mut out = vec![Slice {
+        name: "all".into(),
+        members: (0..paired.ids.len() as u32).collect(),
+        critical: false,
+    }];
+    out.extend(named.into_values());
+    out
+}
+
 fn tag_list(p: &Paired) -> String {
     if p.tags.is_empty() {
         "none; tags come from \"slices\" in the metric files or the queries file".into()

@@ -143,7 +143,14 @@ pub const KEYS: &[(&str, &[&str])] = &[
     ),
     (
         "bootstrap",
-        &["resamples", "seed", "confidence", "unit", "method"],
+        &[
+            "resamples",
+            "seed",
+            "confidence",
+            "unit",
+            "method",
+            "weights",
+        ],
     ),
     (
         "slices",
@@ -334,6 +341,7 @@ fn bootstrap_table(b: &Bootstrap) -> Table {
     boot.insert("confidence".into(), b.confidence.into());
     boot.insert("unit".into(), b.unit.as_str().into());
     boot.insert("method".into(), b.method.as_str().into());
+    boot.insert("weights".into(), b.weights.as_str().into());
     boot
 }
 

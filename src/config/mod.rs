@@ -6,6 +6,7 @@ pub mod anchor;
 mod baseline;
 mod dump;
 mod gate;
+pub mod keyed;
 pub mod probe;
 mod raw;
 pub mod run_gate;
@@ -40,6 +41,27 @@ impl Unit {
         match self {
             Unit::Query => "query",
             Unit::Group => "group",
+        }
+    }
+}
+
+/// `[bootstrap] weights`: where a unit's resampling weights come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Weights {
+    /// The default: drawn indices below 10,000 units, Poisson weights by position from there.
+    #[default]
+    Positional,
+    /// Each unit's weights from the seed and the unit's id (`stats::keyed`), summed exactly:
+    /// any split of the data gives the same figures (`rag-gate partial` / `merge`).
+    Keyed,
+}
+
+impl Weights {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Weights::Positional => "positional",
+            Weights::Keyed => "keyed",
         }
     }
 }
@@ -273,6 +295,10 @@ pub struct Bootstrap {
     /// Where the gate file sets `unit`, for errors about it.
     pub unit_span: Option<Range<usize>>,
     pub method: Method,
+    /// `weights`: positional (default) or keyed by the unit's id.
+    pub weights: Weights,
+    /// Where the gate file sets `weights`, for errors about it.
+    pub weights_span: Option<Range<usize>>,
     /// A re-run after attempts of the same candidate that did not pass (`check --comment`): how
     /// many did. Its `max-drop` / `max-change` rules are judged at the spent level
     /// (`stats::spending`); 0, never set by a gate file: the configured `confidence`.

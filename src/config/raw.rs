@@ -100,6 +100,7 @@ pub struct RawBootstrap {
     pub confidence: Option<Spanned<f64>>,
     pub unit: Option<Spanned<Unit>>,
     pub method: Option<Method>,
+    pub weights: Option<Spanned<super::Weights>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

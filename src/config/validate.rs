@@ -50,7 +50,7 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         let span = Some(t.span());
         (t.into_inner(), span)
     });
-    Ok(Config {
+    let cfg = Config {
         id,
         inputs,
         bootstrap,
@@ -72,7 +72,9 @@ pub fn validate(mut raw: RawConfig, src: SourceText, base: &Path, stem: &str) ->
         verdict,
         warnings,
         source: src,
-    })
+    };
+    super::keyed::refuse_unmergeable(&cfg)?;
+    Ok(cfg)
 }
 
 /// `[verdict]`: every default filled in.
@@ -241,6 +243,11 @@ fn bootstrap_settings(src: &SourceText, b: &RawBootstrap) -> Result<Bootstrap> {
         unit: b.unit.as_ref().map_or(Unit::Query, |u| *u.get_ref()),
         unit_span: b.unit.as_ref().map(|u| u.span()),
         method: b.method.unwrap_or(DEFAULT_METHOD),
+        weights: b
+            .weights
+            .as_ref()
+            .map_or_else(Default::default, |w| *w.get_ref()),
+        weights_span: b.weights.as_ref().map(|w| w.span()),
         failed_attempts: 0,
     })
 }

@@ -11,6 +11,8 @@
 //!   resample, from the same draws (Hall 1992; Cameron, Gelbach & Miller 2008).
 //! - `poisson`: from 10,000 units, the Poisson bootstrap of means (Hanley & MacGibbon 2006;
 //!   Chamandy et al. 2012): one integer weight per unit and resample, read in storage order.
+//! - `keyed`: bootstrap weights and sign flips keyed by the unit's id, summed exactly on a
+//!   fixed grid, so shards merge (Præstgaard & Wellner 1993; Chamandy et al. 2012).
 //! - `spread_columns`: the bootstrap-t's spread columns computed per draw (the same sums as
 //!   stored columns, bit for bit, with half the memory traffic or less).
 //! - `ties`: the bootstrap-t's partners: per side the widest of it, the Student t bound (Efron
@@ -73,6 +75,7 @@ pub mod jackknife;
 pub mod order_counts;
 pub mod page_rows;
 pub mod paired_quantile;
+pub mod keyed;
 pub mod poisson;
 pub mod power;
 pub mod ppi;

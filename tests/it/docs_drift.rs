@@ -50,6 +50,8 @@ fn every_flag_of_every_subcommand_is_in_its_flag_table() {
         ("baseline fetch", vec!["docs/github.md"]),
         ("ledger record", vec!["docs/github.md"]),
         ("anchor write", vec!["docs/github.md"]),
+        ("partial", vec!["docs/shards.md"]),
+        ("merge", vec!["docs/shards.md"]),
     ];
     let cli = rag_gate::cli::Cli::command();
     let mut missing = Vec::new();

@@ -15,6 +15,8 @@ const TOOLS: &[&str] = &[
     "cargo-nextest",
     "check-jsonschema",
     "cmarkgfm",
+    // The real engine of the shards example (scripts/shards-duckdb.sh).
+    "duckdb",
     "junitparser",
     "maturin",
     // Its sdist carries the JUnit schema scripts/validate-junit.sh checks against; setuptools,

@@ -28,6 +28,7 @@ mod check_ties;
 mod check_two_statistics;
 mod check_lone_move;
 mod check_untouched;
+mod shards;
 mod ci_parity;
 mod compare_rules;
 mod contributor_docs;

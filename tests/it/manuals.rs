@@ -83,6 +83,8 @@ fn every_man_page_is_what_the_binary_prints() {
             "man/man1/rag-gate-init.1",
             "man/man1/rag-gate-plan.1",
             "man/man1/rag-gate-label-plan.1",
+            "man/man1/rag-gate-partial.1",
+            "man/man1/rag-gate-merge.1",
             "man/man1/rag-gate-eval.1",
             "man/man1/rag-gate-aa.1",
             "man/man1/rag-gate-baseline.1",
@@ -159,7 +161,7 @@ fn man_of_an_unknown_command_names_the_commands() {
     let err = out.stderr;
     assert!(
         err.contains(
-            "man chekc: no such command; expected one of: check, compare, init, plan, label-plan, eval, aa, baseline, ledger, anchor"
+            "man chekc: no such command; expected one of: check, compare, init, plan, label-plan, partial, merge, eval, aa, baseline, ledger, anchor"
         ),
         "{err}"
     );

@@ -35,6 +35,8 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'How many queries (or groups) each gated metric × slice needs for its rule at a power, from the gate file''s own inputs: the units, an interval on them, today''s detectable drop')
             [CompletionResult]::new('label-plan', 'label-plan', [CompletionResultType]::ParameterValue, 'With [judge]: how many human-labelled queries (groups) each corrected gate needs at its margin and power, and the next batch to label (a seeded random sample, as JSON lines)')
+            [CompletionResult]::new('partial', 'partial', [CompletionResultType]::ParameterValue, 'One shard''s summary for `merge`: the gate file (with `[bootstrap] weights = "keyed"`) read on a shard of both sides'' per-query results; each shard must hold whole groups')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'The report of the shards'' summaries added together: byte for byte the report `check` gives with the same gate file on the whole data (exit 0 pass, 1 a gate failed)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
             [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
@@ -168,6 +170,39 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;partial' {
+            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'The shard of the baseline''s per-query metrics (read in the gate file''s baseline format)')
+            [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'The same queries'' candidate metrics')
+            [CompletionResult]::new('--queries', '--queries', [CompletionResultType]::ParameterName, 'The shard''s queries file (groups and slice tags), when the gate file has one')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the summary (JSON) here (atomically; `-` for stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the summary (JSON) here (atomically; `-` for stdout)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'rag-gate;merge' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Report format on stdout (or in --output)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the report to this file (atomically) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the report to this file (atomically) instead of stdout')
+            [CompletionResult]::new('--export-json', '--export-json', [CompletionResultType]::ParameterName, 'Also write the JSON report to this file')
+            [CompletionResult]::new('--export-markdown', '--export-markdown', [CompletionResultType]::ParameterName, 'Also write the Markdown report to this file')
+            [CompletionResult]::new('--export-html', '--export-html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML report (inline CSS and SVG forest plots) to this file')
+            [CompletionResult]::new('--export-junit', '--export-junit', [CompletionResultType]::ParameterName, 'Also write the JUnit XML report (a test case per gate × slice × rule) to this file')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour on stderr: auto (when stderr is a terminal and NO_COLOR is unset; CLICOLOR_FORCE forces it), always or never. Reports are never coloured')
+            [CompletionResult]::new('--details', '--details', [CompletionResultType]::ParameterName, 'The text report in full: the protocol table too (overrides [report] details)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No status lines ("report written to …") and no progress; warnings and errors still show')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also say what each step did (the inputs read, the bootstrap''s size, each HTTP retry)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'rag-gate;eval' {
@@ -362,6 +397,8 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Write a commented gate file from two per-query metric files: the metrics, the unit, the slices with their sizes, margins measured on the files (never overwrites a file)')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'How many queries (or groups) each gated metric × slice needs for its rule at a power, from the gate file''s own inputs: the units, an interval on them, today''s detectable drop')
             [CompletionResult]::new('label-plan', 'label-plan', [CompletionResultType]::ParameterValue, 'With [judge]: how many human-labelled queries (groups) each corrected gate needs at its margin and power, and the next batch to label (a seeded random sample, as JSON lines)')
+            [CompletionResult]::new('partial', 'partial', [CompletionResultType]::ParameterValue, 'One shard''s summary for `merge`: the gate file (with `[bootstrap] weights = "keyed"`) read on a shard of both sides'' per-query results; each shard must hold whole groups')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'The report of the shards'' summaries added together: byte for byte the report `check` gives with the same gate file on the whole data (exit 0 pass, 1 a gate failed)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Compute per-query metrics from a run and qrels (trec_eval-exact)')
             [CompletionResult]::new('aa', 'aa', [CompletionResultType]::ParameterValue, 'A/A: several runs of one commit → run-to-run noise, flaky queries, noise floor (exit 1 when the identical arms differ significantly: the instrument is broken)')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'The baseline: `baseline fetch` downloads main''s per-query results for the pull request''s merge-base from GitHub Actions, with a provenance file `check` reports')
@@ -385,6 +422,12 @@ Register-ArgumentCompleter -Native -CommandName 'rag-gate' -ScriptBlock {
             break
         }
         'rag-gate;help;label-plan' {
+            break
+        }
+        'rag-gate;help;partial' {
+            break
+        }
+        'rag-gate;help;merge' {
             break
         }
         'rag-gate;help;eval' {
