@@ -185,33 +185,6 @@ impl Columns {
         }
     }
 
-    /// `add_signed_rows` for eight rounds at once: round k's signs are `signs[k]` and its
-    /// lanes `acc[k * stride..]` (`stride` = `lanes().len()`). Each round gets the same
-    /// additions in the same order as from `add_signed_rows`, so the same sums; the eight
-    /// rounds' accumulators are independent, so their additions overlap instead of each waiting
-    /// on the one before.
-    #[inline(always)]
-    pub fn add_signed_rows_8(
-        &self,
-        start: usize,
-        len: usize,
-        signs: &[u64; ROUNDS],
-        acc: &mut [f64],
-        stride: usize,
-    ) {
-        let mut at = 0;
-        for b in &self.blocks {
-            let r = start..start + len;
-            at += match b {
-                Block::One(x) => add_signed_8(&x[r], signs, acc, at, stride),
-                Block::Two(x) => add_signed_8(&x[r], signs, acc, at, stride),
-                Block::Three(x) => add_signed_8(&x[r], signs, acc, at, stride),
-                Block::Four(x) => add_signed_8(&x[r], signs, acc, at, stride),
-                Block::Eight(x, _) => add_signed_8(&x[r], signs, acc, at, stride),
-            };
-        }
-    }
-
     /// Each column's total from the lanes: (lane0 + lane1) + (lane2 + lane3).
     pub fn totals(&self, acc: &[f64], out: &mut [f64]) {
         let mut at = 0;
@@ -338,59 +311,6 @@ fn add_signed<const L: usize, R: Row<L>>(rows: &[R], signs: u64, acc: &mut [f64]
     4 * L
 }
 
-/// Rounds `add_signed_rows_8` adds at once.
-pub const ROUNDS: usize = 8;
-
-/// `add_signed` for `ROUNDS` rounds: round k reads `signs[k]` and its lanes start at
-/// `acc[k * stride + at]`. Per round, the rows are added octet by octet, row by row, to lane
-/// j mod 4, as `add_signed` adds them.
-#[inline(always)]
-fn add_signed_8<const L: usize, R: Row<L>>(
-    rows: &[R],
-    signs: &[u64; ROUNDS],
-    acc: &mut [f64],
-    at: usize,
-    stride: usize,
-) -> usize {
-    let mut a = [[[0.0f64; L]; 4]; ROUNDS];
-    for (k, round) in a.iter_mut().enumerate() {
-        for (lane, v) in round.iter_mut().enumerate() {
-            let from = k * stride + at + lane * L;
-            v.copy_from_slice(&acc[from..from + L]);
-        }
-    }
-    let mut octets = rows.chunks_exact(8);
-    let mut j = 0;
-    for o in &mut octets {
-        for (round, word) in a.iter_mut().zip(signs) {
-            let masks = &SIGN_MASKS[((word >> j) & 0xFF) as usize];
-            for (r, row) in o.iter().enumerate() {
-                let row = row.values();
-                for c in 0..L {
-                    round[r & 3][c] += f64::from_bits(row[c].to_bits() ^ masks[r]);
-                }
-            }
-        }
-        j += 8;
-    }
-    for (round, word) in a.iter_mut().zip(signs) {
-        for (r, row) in octets.remainder().iter().enumerate() {
-            let flip = ((word >> (j + r)) & 1) << 63;
-            let row = row.values();
-            for c in 0..L {
-                round[r & 3][c] += f64::from_bits(row[c].to_bits() ^ flip);
-            }
-        }
-    }
-    for (k, round) in a.iter().enumerate() {
-        for (lane, v) in round.iter().enumerate() {
-            let to = k * stride + at + lane * L;
-            acc[to..to + L].copy_from_slice(v);
-        }
-    }
-    4 * L
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,37 +360,5 @@ mod tests {
             - 2.0 * (1.0 + 2.0 + 4.0)
             - (65..=70).map(f64::from).sum::<f64>();
         assert_eq!(out, [want; 3]);
-    }
-
-    #[test]
-    fn eight_rounds_at_once_sum_as_eight_rounds_one_by_one_bit_for_bit() {
-        let col = |k: u64| -> Vec<f64> {
-            (0..150u64)
-                .map(|i| ((i * 7 + k * 13) as f64 * 0.731).sin() * 1e3 / (1.0 + k as f64))
-                .collect()
-        };
-        let cols: Vec<Vec<f64>> = (0..11).map(col).collect();
-        for width in [1, 2, 3, 4, 6, 9, 11] {
-            let refs: Vec<&[f64]> = cols[..width].iter().map(Vec::as_slice).collect();
-            let t = Columns::new(&refs);
-            let stride = t.lanes().len();
-            let mut one = vec![0.0; 8 * stride];
-            let mut eight = one.clone();
-            let mut word = 0x9E37_79B9_7F4A_7C15u64;
-            for start in (0..150).step_by(64) {
-                let len = 64.min(150 - start);
-                let mut signs = [0u64; ROUNDS];
-                for w in &mut signs {
-                    word = word.rotate_left(17).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                    *w = word;
-                }
-                for (k, lanes) in one.chunks_exact_mut(stride).enumerate() {
-                    t.add_signed_rows(start, len, signs[k], lanes);
-                }
-                t.add_signed_rows_8(start, len, &signs, &mut eight, stride);
-            }
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&one), bits(&eight), "{width} columns");
-        }
     }
 }

@@ -33,9 +33,8 @@ use super::bootstrap::{chunk_rng, Units, CHUNK};
 use super::columns::Columns;
 pub use quantile::p_value_quantile;
 
-/// Rounds of the mean test that read the data together (see the module header), their sums
-/// side by side (`Columns::add_signed_rows_8`).
-const ROUNDS_AT_ONCE: usize = super::columns::ROUNDS;
+/// Rounds of the mean test that read the data together (see the module header).
+const ROUNDS_AT_ONCE: usize = 8;
 
 /// "As extreme" with the relative 1e-12 allowance for floating-point ties: `scale` is the typical
 /// magnitude of the statistic's terms.
@@ -193,13 +192,6 @@ impl Chunk<'_> {
             // L1 for all of them); bit j of a round's word flips unit 64·block + j.
             for start in (0..n).step_by(64) {
                 let rows = 64.min(n - start);
-                if group == ROUNDS_AT_ONCE {
-                    // The same words in the same order, the eight rounds' sums side by side.
-                    let mut signs = [0u64; ROUNDS_AT_ONCE];
-                    signs.iter_mut().for_each(|w| *w = rng.next_u64());
-                    table.add_signed_rows_8(start, rows, &signs, &mut acc, lanes);
-                    continue;
-                }
                 for lanes_of_round in acc.chunks_exact_mut(lanes).take(group) {
                     table.add_signed_rows(start, rows, rng.next_u64(), lanes_of_round);
                 }
