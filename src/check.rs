@@ -334,9 +334,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
         .splice(0..0, earlier.warnings.iter().cloned());
     let probe_sides = probe::load(cfg, &paired.ids)?;
     let mut slices = slices::build(cfg, &paired)?;
-    refuse_quantiles_over_budget(cfg, &slices, &paired)?;
-    say_sizes(cfg, &inputs, (&paired, &slices), &metrics);
-    release_tables(cfg, &mut inputs);
+    before_resampling(cfg, &mut inputs, (&paired, &slices), &metrics)?;
     let (quarantined, quarantine_warnings) =
         crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
     let noise_file = crate::noise::apply::read_file(cfg)?;
@@ -443,6 +441,20 @@ fn load_pooled(cfg: &Config, (extra, summarised): (&[MetricTable], usize)) -> Re
     inputs.summarised = at..at + summarised;
     inputs.more[1].extend(extra.iter().cloned());
     Ok(inputs)
+}
+
+/// Before the resampling: the quantile gates' budget, the `-v` sizes, and what pairing leaves
+/// unread let go ([`release_tables`]).
+fn before_resampling(
+    cfg: &Config,
+    inputs: &mut Inputs,
+    (paired, slices): (&Paired, &[Slice]),
+    metrics: &[String],
+) -> Result<()> {
+    refuse_quantiles_over_budget(cfg, slices, paired)?;
+    say_sizes(cfg, inputs, (paired, slices), metrics);
+    release_tables(cfg, inputs);
+    Ok(())
 }
 
 /// What pairing leaves unread of two metric files: the replicates' tables (copied into the

@@ -222,16 +222,9 @@ struct Sides<'a> {
     deltas: Vec<f64>,
 }
 
-/// Every (metric, statistic) comparison on one slice, metrics in the given order and each
-/// metric's statistics in order; the mean readings share the slice's draws
-/// (`estimate::mean_draws`), and a metric's median and p95 draw from the same streams.
-fn compare_slice<'p>(
-    paired: &'p Paired,
-    slice: &Slice,
-    metrics: &[String],
-    s: &Settings,
-) -> Vec<Comparison> {
-    let idx: Vec<usize> = slice.members.iter().map(|&i| i as usize).collect();
+/// Each metric's values on the slice's members `idx`: the paired columns themselves when the
+/// members are every query in order (`all`), else copies.
+fn slice_sides<'p>(paired: &'p Paired, idx: &[usize], metrics: &[String]) -> Vec<Sides<'p>> {
     let whole = idx.len() == paired.ids.len() && idx.iter().enumerate().all(|(k, &i)| k == i);
     let pick = |col: &'p [f64]| -> Cow<'p, [f64]> {
         match whole {
@@ -239,7 +232,7 @@ fn compare_slice<'p>(
             false => Cow::Owned(idx.iter().map(|&i| col[i]).collect()),
         }
     };
-    let sides: Vec<Sides> = metrics
+    metrics
         .iter()
         .map(|metric| {
             let pair = &paired.metrics[metric];
@@ -247,7 +240,20 @@ fn compare_slice<'p>(
             let deltas = cand.iter().zip(base.iter()).map(|(c, b)| c - b).collect();
             Sides { base, cand, deltas }
         })
-        .collect();
+        .collect()
+}
+
+/// Every (metric, statistic) comparison on one slice, metrics in the given order and each
+/// metric's statistics in order; the mean readings share the slice's draws
+/// (`estimate::mean_draws`), and a metric's median and p95 draw from the same streams.
+fn compare_slice(
+    paired: &Paired,
+    slice: &Slice,
+    metrics: &[String],
+    s: &Settings,
+) -> Vec<Comparison> {
+    let idx: Vec<usize> = slice.members.iter().map(|&i| i as usize).collect();
+    let sides = slice_sides(paired, &idx, metrics);
     let local_groups: Option<(Vec<u32>, usize)> = {
         let mut remap: HashMap<u32, u32> = HashMap::new();
         idx.iter()
