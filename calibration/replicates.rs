@@ -11,7 +11,7 @@
 //! has standard deviation √2·0.005 ≈ 0.0071: comparable, as in real A/A spreads.
 
 use rag_gate::resample::estimate::{estimate_crossed, Input};
-use rag_gate::stats::crossed::{side_noise, RunPart};
+use rag_gate::stats::crossed::{side_noise, RunPart, SideNoise};
 use rag_gate::stats::interval::IntervalMethod;
 use rag_gate::stats::statistic::Statistic;
 use rag_gate::stats::streams::stream_key;
@@ -66,19 +66,28 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
 
 /// `runs` replicate runs per side of one simulated set: (baseline runs, candidate runs).
 pub fn simulate(seed: u64, set: usize, runs: usize, delta: f64) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    simulate_sides(seed, set, QUERIES, [runs, runs], delta)
+}
+
+/// `runs` = [baseline, candidate] replicate runs of one simulated set on `n` queries.
+pub fn simulate_sides(
+    seed: u64,
+    set: usize,
+    n: usize,
+    runs: [usize; 2],
+    delta: f64,
+) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
     let mut rng = ChaCha8Rng::from_seed(stream_key(
         seed,
         &["calibration-replicates", &set.to_string()],
     ));
-    let q: Vec<f64> = (0..QUERIES)
-        .map(|_| 0.2 + 0.7 * uniform(&mut rng))
-        .collect();
-    let flaky: Vec<bool> = (0..QUERIES).map(|_| uniform(&mut rng) < FLAKY).collect();
-    let mut side = |d: f64| -> Vec<Vec<f64>> {
+    let q: Vec<f64> = (0..n).map(|_| 0.2 + 0.7 * uniform(&mut rng)).collect();
+    let flaky: Vec<bool> = (0..n).map(|_| uniform(&mut rng) < FLAKY).collect();
+    let mut side = |d: f64, runs: usize| -> Vec<Vec<f64>> {
         (0..runs)
             .map(|_| {
                 let shift = SHIFT * normal(&mut rng);
-                (0..QUERIES)
+                (0..n)
                     .map(|i| {
                         let e = if flaky[i] {
                             JITTER * normal(&mut rng)
@@ -91,9 +100,46 @@ pub fn simulate(seed: u64, set: usize, runs: usize, delta: f64) -> (Vec<Vec<f64>
             })
             .collect()
     };
-    let base = side(0.0);
-    let cand = side(delta);
+    let base = side(0.0, runs[0]);
+    let cand = side(delta, runs[1]);
     (base, cand)
+}
+
+/// The single-run design with an A/A noise file: `aa` runs of main recorded as `rag-gate aa`
+/// records them (each run's mean and the jitter mean square: `SideNoise::recorded`), then one
+/// baseline and one candidate run (true delta `delta`) on `n` queries; the low and high bounds
+/// of the report's default interval (bootstrap-t) without the noise file and with it.
+pub fn aa_set(
+    seed: u64,
+    set: usize,
+    (n, aa, resamples): (usize, usize, usize),
+    delta: f64,
+) -> [[f64; 2]; 2] {
+    let (base, cand) = simulate_sides(seed, set, n, [aa + 1, 1], delta);
+    let main = &base[1..];
+    let whole = side_noise(&main.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    let means: Vec<f64> = main
+        .iter()
+        .map(|r| r.iter().sum::<f64>() / n as f64)
+        .collect();
+    let pool = SideNoise::recorded(n, &means, whole.jitter_var);
+    let deltas: Vec<f64> = cand[0].iter().zip(&base[0]).map(|(c, b)| c - b).collect();
+    let input = Input {
+        base: &base[0],
+        cand: &cand[0],
+        deltas: &deltas,
+        groups: None,
+        statistic: Statistic::Mean,
+        method: IntervalMethod::BootstrapT,
+        confidence: 0.95,
+        resamples,
+        seed: set as u64,
+        names: ["calibration", "all"],
+        tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+        cand_runs: &[],
+    };
+    let part = RunPart::from_aa(&pool, [1, 1]);
+    [None, part.as_ref()].map(|runs| estimate_crossed(&input, &[], None, runs).interval.bounds)
 }
 
 fn mean_over_runs(runs: &[Vec<f64>]) -> Vec<f64> {

@@ -464,6 +464,10 @@ pub enum Moved {
     /// of Exp(mean 0.15): no ties, a drop carried by a tenth of the units (an outside audit's
     /// design).
     NormalLoss,
+    /// −Exp(mean 0.05): losses whose density is highest at the tie (the law that shows a lone
+    /// moved query nearest the tie for its mean: what the one-unit rule of `stats::tilt` is
+    /// bounded on).
+    ExpLoss,
 }
 
 impl Moved {
@@ -472,6 +476,7 @@ impl Moved {
             Moved::Symmetric => uniform(rng) - 0.5,
             Moved::Skewed => 0.05 * (1.0 - uniform(rng).ln()),
             Moved::Losses => -0.05 * (1.0 - uniform(rng).ln()),
+            Moved::ExpLoss => 0.05 * uniform(rng).ln(),
             Moved::Shifted => 0.5 * uniform(rng) - 0.2,
             Moved::LongLoss => {
                 if uniform(rng) < 0.75 {
@@ -510,6 +515,7 @@ impl Moved {
             // (scipy.integrate.quad: E min(·) = 0.12770915273181643).
             Moved::LongLoss => 0.75 * 0.03 - 0.25 * 0.127_709_152_731_816_43,
             Moved::NormalLoss => -0.1 * 0.15,
+            Moved::ExpLoss => -0.05,
         }
     }
 }

@@ -3,9 +3,10 @@
 //!
 //!     cargo run --release --example calibration [-- SETS RESAMPLES DATA_SEED [CELLS]]
 //!
-//! CELLS: `small`, `sparse`, `asymmetric`, `quantile`, `poisson` or `heavy` (heavy tails with
-//! no ties, a latency mean, loss-carried sparse changes and a 0/1 drop carried by 8%). With
-//! `default` as well, `small`, `sparse`, `asymmetric` and `heavy` run the default route only
+//! CELLS: `small`, `sparse`, `asymmetric`, `quantile`, `poisson`, `heavy` (heavy tails with
+//! no ties, a latency mean, loss-carried sparse changes and a 0/1 drop carried by 8%) or `lone`
+//! (a lone moved query at 100–500 queries). With `default` as well, `small`, `sparse`,
+//! `asymmetric`, `heavy` and `lone` run the default route only
 //! (bootstrap-t with its partners), not the routes it is compared with.
 //!
 //! Defaults: 2000 sets per scenario, 2000 resamples per set (and 2000 sign-flip rounds). The
@@ -362,6 +363,28 @@ fn heavy(sets: usize, b: usize, seed: u64) {
     }
 }
 
+/// A lone moved unit at n ≥ 100: exponential losses (density highest at the tie) and
+/// symmetric moves at a moved share of about 2 / (n + 1), where a sample shows exactly one
+/// moved query most often (`stats::tilt`, "One unit off the tie").
+fn lone(sets: usize, b: usize, seed: u64) {
+    use sim::{Moved, Sparse};
+    for route in kept(&HEAVY_ROUTES) {
+        let t = std::time::Instant::now();
+        println!("[{}]", route.name());
+        for (n, changed, moved) in [
+            (100, 0.02, Moved::ExpLoss),
+            (200, 0.01, Moved::ExpLoss),
+            (500, 0.004, Moved::ExpLoss),
+            (100, 0.02, Moved::Symmetric),
+            (200, 0.01, Moved::Symmetric),
+        ] {
+            let cell = Sparse { n, changed, moved };
+            sparse_line(&cell, sets, b, seed, route);
+        }
+        println!("  ({:.1} s)", t.elapsed().as_secs_f64());
+    }
+}
+
 /// (h) The hit@1 drop carried by 8% of n: false passes of `max-drop` at the margin under
 /// `guarantee = "regular"` (every set judged; a set with no moved query is untouched and passes,
 /// below the stated resolution) and under `"distribution-free"` (the lower of the interval and the
@@ -399,6 +422,7 @@ fn main() {
     let only_poisson = raw.iter().any(|a| a == "poisson");
     let only_drift = raw.iter().any(|a| a == "drift");
     let only_heavy = raw.iter().any(|a| a == "heavy");
+    let only_lone = raw.iter().any(|a| a == "lone");
     DEFAULT_ONLY.store(
         raw.iter().any(|a| a == "default"),
         std::sync::atomic::Ordering::Relaxed,
@@ -417,6 +441,11 @@ fn main() {
     }
     if only_drift {
         drift(sets, b, seed);
+        return;
+    }
+    if only_lone {
+        println!("a lone moved query at n >= 100 (about 2 / (n + 1) of the queries moved): sparse lines as in `sparse`");
+        lone(sets, b, seed);
         return;
     }
     if only_heavy {

@@ -2,17 +2,18 @@
 //! size, unit, critical slices, `max-drop` margin, guarantee), friction on honest pull requests,
 //! escape at the margin (green / amber), the amber rate, and the resolution p*.
 //!
-//!     nice -n 10 cargo run --release --example calibration_prstream -- SETS [RESAMPLES [DATA_SEED [GUARANTEES [SIZES [SLICES [KINDS]]]]]]
+//!     nice -n 10 cargo run --release --example calibration_prstream -- SETS [RESAMPLES [DATA_SEED [GUARANTEES [SIZES [SLICES [KINDS [UNITS]]]]]]]
 //!
 //! SETS pull requests per kind and gate file (a quarter of them, at least 50, from 500 queries
 //! on); RESAMPLES per check (0: the gate file's default, 10,000); GUARANTEES `none` (no
 //! `[verdict]` table: the engine's only behaviour), or a comma list of `regular`,
 //! `distribution-free`; SIZES a comma list of set sizes (default every profile); SLICES `plain`
 //! (the gate files without a critical slice), `critical` (those with one) or `both` (default);
-//! KINDS `all` (default) or `escape`: only the regressions at the margin, each printed with its
-//! exit-0 count and the Wilson 95% interval of the escape rate (Wilson 1927), so a cell is called
-//! out of band only when the whole interval lies above 2.5% (`*`), in band when it lies below
-//! (blank), and not settled by this many pull requests otherwise (`?`).
+//! KINDS `all` (default), `honest` (the honest kinds only: friction and amber) or `escape`: only
+//! the regressions at the margin, each printed with its exit-0 count and the Wilson 95% interval
+//! of the escape rate (Wilson 1927), so a cell is called out of band only when the whole
+//! interval lies above 2.5% (`*`), in band when it lies below (blank), and not settled by this
+//! many pull requests otherwise (`?`); UNITS `query`, `group` or `both` (default).
 
 #[path = "../calibration/prstream.rs"]
 mod prstream;
@@ -36,6 +37,10 @@ struct Args {
     critical: Vec<bool>,
     /// Only the regressions at the margin (no honest kinds), with their Wilson intervals.
     escape_only: bool,
+    /// Only the honest kinds (no regressions).
+    honest_only: bool,
+    /// Which units to run: the query unit, the group unit, or both.
+    groups: Vec<bool>,
 }
 
 fn args() -> Args {
@@ -65,14 +70,23 @@ fn args() -> Args {
         Some("critical") => vec![true],
         Some(other) => panic!("unknown SLICES {other}: plain, critical or both"),
     };
-    let escape_only = match a.get(6).map(String::as_str) {
-        None | Some("all") => false,
-        Some("escape") => true,
-        Some(other) => panic!("unknown KINDS {other}: all or escape"),
+    let (escape_only, honest_only) = match a.get(6).map(String::as_str) {
+        None | Some("all") => (false, false),
+        Some("escape") => (true, false),
+        Some("honest") => (false, true),
+        Some(other) => panic!("unknown KINDS {other}: all, honest or escape"),
+    };
+    let groups = match a.get(7).map(String::as_str) {
+        None | Some("both") => vec![false, true],
+        Some("query") => vec![false],
+        Some("group") => vec![true],
+        Some(other) => panic!("unknown UNITS {other}: query, group or both"),
     };
     Args {
         critical,
         escape_only,
+        honest_only,
+        groups,
         sets: num(0, 200) as usize,
         resamples: Some(num(1, 0)).filter(|&r| r > 0),
         seed: num(2, 2026),
@@ -94,7 +108,8 @@ fn run_team(team: &Team, a: &Args, dir: &std::path::Path) -> Vec<(Kind, Tally)> 
         a.sets
     };
     let honest: &[Kind] = if a.escape_only { &[] } else { &Kind::HONEST };
-    let kinds = honest.iter().chain(&Kind::DROPS);
+    let drops: &[Kind] = if a.honest_only { &[] } else { &Kind::DROPS };
+    let kinds = honest.iter().chain(drops);
     kinds
         .filter(|k| team.critical || **k != Kind::DropCritical)
         .map(|&kind| {
@@ -281,7 +296,7 @@ fn main() {
         println!("* out of band (regular: friction > 1% quiet / 5% jitter, amber > 10%, escape > 2.5% above the resolution; distribution-free: escape > 2.5% on every design); b: the design moves fewer units than p* (below the resolution)");
     }
     for &n in &a.sizes {
-        for groups in [false, true] {
+        for &groups in &a.groups {
             for &critical in &a.critical {
                 for &margin in &prstream::MARGINS {
                     for &guarantee in &a.guarantees {

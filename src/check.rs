@@ -908,7 +908,10 @@ fn compare_and_judge(
     (paired, slices, bands): (&Paired, &[Slice], Option<&crate::noise::band::Bands<'_>>),
     (metrics, earlier): (&[String], &Earlier),
 ) -> Result<(Findings, Vec<Hole>)> {
-    let settings = resample::Settings::from_config(cfg);
+    let mut settings = resample::Settings::from_config(cfg);
+    if let Some(b) = bands {
+        settings.aa_pools = crate::noise::apply::shift_pools(b.file);
+    }
     let mut comparisons = resample::compare_all(paired, slices, metrics, &settings);
     let cut = resample::range::clamped_note(&resample::range::clamp_intervals(&mut comparisons));
     if let Some(b) = bands {

@@ -992,6 +992,9 @@ pub struct ReplicateInfo {
     /// Standard error of the whole-run-shift part of the estimate.
     #[schemars(with = "Real")]
     pub run_se: f64,
+    /// When the shift was read from the A/A noise file (one baseline run): its run count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aa_runs: Option<usize>,
 }
 
 /// What the interval says, oriented so that positive is an improvement: the word says where it

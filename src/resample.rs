@@ -52,6 +52,9 @@ pub struct Settings {
     pub guarantee: crate::config::Guarantee,
     /// `compare`: every mean is read as gated for that bound (compare labels each one).
     pub bound_every_mean: bool,
+    /// The whole-run shift of main's A/A runs by (metric, slice), from `[noise] file`: with one
+    /// baseline run it enters each mean's interval (`stats::crossed::RunPart::from_aa`).
+    pub aa_pools: std::collections::BTreeMap<(String, String), crate::stats::crossed::SideNoise>,
 }
 
 impl Settings {
@@ -71,6 +74,7 @@ impl Settings {
             both_sides_trusted: false,
             guarantee: cfg.verdict.guarantee,
             bound_every_mean: cfg.verdict.bound_every_mean,
+            aa_pools: std::collections::BTreeMap::new(),
         }
     }
 
@@ -298,9 +302,10 @@ fn compare_slice(
                 Statistic::Mean => shared.next(),
                 _ => None,
             };
-            let runs = draws
-                .as_ref()
-                .and_then(|_| runs::slice_runs(paired, metric, &view.idx, s.both_sides_trusted));
+            let runs = draws.as_ref().and_then(|_| {
+                runs::slice_runs(paired, metric, &view.idx, s.both_sides_trusted)
+                    .or_else(|| runs::aa_runs(paired, metric, &slice.name, &s.aa_pools))
+            });
             let stacked = match statistic {
                 Statistic::Mean => Vec::new(),
                 _ => stacked_runs(paired, metric, &view.idx),
@@ -616,5 +621,6 @@ fn replicate_info(
         df: c.df.min(1e9),
         t_stretch: c.stretch,
         run_se: r.var.sqrt(),
+        aa_runs: r.aa_runs,
     })
 }

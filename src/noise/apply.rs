@@ -11,6 +11,7 @@ use crate::load::source::read_text;
 use crate::model::{Comparison, NoiseFloor, NoiseReport, Quarantined};
 use crate::pair::Paired;
 use crate::slices::Slice;
+use crate::stats::crossed::SideNoise;
 
 use super::quarantine::{self, Entry};
 use super::NoiseFile;
@@ -193,15 +194,23 @@ fn floor_warnings(
     out
 }
 
-/// The share of a gate's margin above which a whole-run shift the interval does not carry is
-/// worth a warning.
-pub const SHIFT_SHARE: f64 = 0.1;
+/// The A/A runs' decomposition per (metric, slice) entry of the noise file, for the whole-run
+/// shift a single baseline run cannot carry (`resample::Settings::aa_pools`).
+pub fn shift_pools(f: &NoiseFile) -> BTreeMap<(String, String), SideNoise> {
+    f.entries
+        .iter()
+        .filter(|e| e.run_means.len() >= 2)
+        .map(|e| {
+            let pool = SideNoise::recorded(e.n, &e.run_means, e.jitter_sd * e.jitter_sd);
+            ((e.metric.clone(), e.slice.clone()), pool)
+        })
+        .collect()
+}
 
-/// "ndcg@10: the A/A runs of noise.json show a whole-run shift ..." for every gated metric whose
-/// A/A runs on `all` shift as a whole by more than `SHIFT_SHARE` of its smallest delta margin
-/// (√2 · shift sd, the shift between two single runs), when the baseline is one run: the
-/// interval carries per-query jitter (it is in the deltas) but not a whole-run shift, which
-/// only baseline replicates bring into it (`stats::crossed`).
+/// "ndcg@10: noise.json has no A/A runs of it ..." for every gated metric the noise file did not
+/// measure on `all`, when the baseline is one run: its intervals carry per-query jitter (it is in
+/// the deltas) but no whole-run shift, which only the A/A runs or baseline replicates bring into
+/// them (`stats::crossed`).
 fn shift_warnings(
     cfg: &Config,
     f: &NoiseFile,
@@ -214,20 +223,16 @@ fn shift_warnings(
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for g in &cfg.gates {
-        let Some(margin) = smallest_delta_margin(g) else {
+        if smallest_delta_margin(g).is_none() || !seen.insert(g.metric.as_str()) {
             continue;
-        };
-        let Some(e) = f.entry(&g.metric, "all") else {
-            continue;
-        };
-        let shift = std::f64::consts::SQRT_2 * e.shift_sd;
-        if shift > SHIFT_SHARE * margin && seen.insert(g.metric.as_str()) {
+        }
+        if f.entry(&g.metric, "all")
+            .is_none_or(|e| e.run_means.len() < 2)
+        {
             out.push(format!(
-                "{}: the A/A runs of {} show a whole-run shift (two single runs of one commit differ by {:.4} in mean before any change, {:.0}% of the margin {margin}) that one baseline run does not carry into the interval; give the baseline as 3 or more replicate runs of main (`baseline = [\"main-1.jsonl\", \"main-2.jsonl\", \"main-3.jsonl\"]`) so the interval carries it",
+                "{}: {} has no A/A runs of it, so with one baseline run its intervals carry no whole-run shift; run `rag-gate aa` with this metric, or give the baseline as 3 or more replicate runs of main",
                 crate::safe_text::shown(&g.metric),
                 spec.written,
-                shift,
-                100.0 * shift / margin
             ));
         }
     }

@@ -22,9 +22,12 @@ pub fn text(r: &Report) -> String {
         s.push_str("\nReplicates (run-to-run noise in the intervals)\n");
         for c in crossed {
             let x = c.replicates.as_ref().expect("filtered");
+            let from = x.aa_runs.map_or(String::new(), |r| {
+                format!(", the whole-run shift from the noise file's {r} A/A runs")
+            });
             let _ = writeln!(
                 s,
-                "  {} on {}: {} baseline × {} candidate runs; whole-run SE {:.4}, t on {} df (interval ×{:.3}); p: t test",
+                "  {} on {}: {} baseline × {} candidate runs{from}; whole-run SE {:.4}, t on {} df (interval ×{:.3}); p: t test",
                 shown(&c.metric), shown(&c.slice), x.baseline_runs, x.candidate_runs, x.run_se, df(x.df), x.t_stretch
             );
         }
@@ -90,6 +93,7 @@ pub fn markdown(r: &Report, escape: impl Fn(&str) -> String) -> String {
             worst_df.map_or("—".into(), df)
         );
     }
+    s.push_str(&aa_line(r, &escape));
     let Some(n) = &r.noise else { return s };
     if let Some(file) = &n.noise_file {
         let low: Vec<String> = n
@@ -173,4 +177,33 @@ fn df(x: f64) -> String {
     } else {
         format!("{x:.1}")
     }
+}
+
+/// "**Run-to-run noise:** one baseline run; …" when the mean intervals carry the A/A noise
+/// file's whole-run shift, or "".
+fn aa_line(r: &Report, escape: &impl Fn(&str) -> String) -> String {
+    let mut s = String::new();
+    let aa: Vec<&crate::model::ReplicateInfo> = r
+        .comparisons
+        .iter()
+        .filter_map(|c| c.replicates.as_ref())
+        .filter(|x| x.aa_runs.is_some())
+        .collect();
+    if let (Some(runs), Some(file)) = (
+        aa.iter().filter_map(|x| x.aa_runs).min(),
+        r.noise.as_ref().and_then(|n| n.noise_file.as_ref()),
+    ) {
+        let worst_df = aa
+            .iter()
+            .map(|x| x.df)
+            .reduce(f64::min)
+            .unwrap_or(f64::INFINITY);
+        let _ = writeln!(
+            s,
+            "**Run-to-run noise:** one baseline run; the mean intervals carry the whole-run shift of {}'s {runs} A/A runs (t on ≥ {} df).\n",
+            escape(file),
+            df(worst_df)
+        );
+    }
+    s
 }

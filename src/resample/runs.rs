@@ -33,6 +33,24 @@ pub fn slice_runs(
     }
 }
 
+/// The run part of `metric` on `slice` from the A/A noise file's runs (`Settings::aa_pools`:
+/// the slice's own record, else `all`'s), when the baseline has one run and so carries no
+/// whole-run shift itself; None otherwise.
+pub fn aa_runs(
+    paired: &Paired,
+    metric: &str,
+    slice: &str,
+    pools: &std::collections::BTreeMap<(String, String), SideNoise>,
+) -> Option<RunPart> {
+    let counts = paired.replicates.as_ref().map_or([1, 1], |r| r.counts);
+    if counts[0] >= 2 {
+        return None;
+    }
+    let key = |s: &str| (metric.to_string(), s.to_string());
+    let pool = pools.get(&key(slice)).or_else(|| pools.get(&key("all")))?;
+    RunPart::from_aa(pool, counts)
+}
+
 /// What the report says about the candidate's replicates, whose spread is never trusted
 /// (`stats::crossed`): without baseline replicates they only average (`quantiles`: a median or
 /// p95 gate stacks them, and the words say so); a candidate spread

@@ -126,6 +126,33 @@ pub fn side_noise(runs: &[&[f64]]) -> SideNoise {
 }
 
 impl SideNoise {
+    /// The decomposition an A/A noise file recorded (`rag-gate aa`): `run_means.len()` runs of
+    /// one commit on `queries` queries, each run's mean, and the row × run residual mean square
+    /// MSₑ; s²ₘ and σ̂²ᵣ as [`side_noise`] computes them.
+    pub fn recorded(queries: usize, run_means: &[f64], jitter_var: f64) -> SideNoise {
+        let r = run_means.len();
+        let grand = super::describe::mean(run_means);
+        let deviations: Vec<f64> = run_means.iter().map(|m| m - grand).collect();
+        let mean_var = if r >= 2 {
+            deviations.iter().map(|d| d * d).sum::<f64>() / (r as f64 - 1.0)
+        } else {
+            0.0
+        };
+        let shift_var = if r >= 2 && queries > 0 {
+            (mean_var - jitter_var / queries as f64).max(0.0)
+        } else {
+            0.0
+        };
+        SideNoise {
+            replicates: r,
+            queries,
+            deviations,
+            mean_var,
+            jitter_var,
+            shift_var,
+        }
+    }
+
     /// This side's terms of Satterthwaite's denominator when σ̂²ᵣ enters the variance with
     /// coefficient `k`: (k·s²ₘ)²/(R − 1) + (k·MSₑ/n)²/((n − 1)(R − 1)), each mean square at its
     /// own degrees of freedom (0 with one replicate).
@@ -162,6 +189,8 @@ pub struct RunPart {
     pub satterthwaite_den: f64,
     /// Replicates of each side (baseline, candidate).
     pub replicates: [usize; 2],
+    /// The A/A runs the shift was read from, when it came from a noise file (`from_aa`).
+    pub aa_runs: Option<usize>,
 }
 
 impl RunPart {
@@ -192,21 +221,39 @@ impl RunPart {
         }))
     }
 
+    /// The run part when the whole-run shift is known from an A/A noise file (`pool`: main's
+    /// own replicate runs, trusted) and the sides have `runs` = [baseline, candidate] runs
+    /// each: both sides draw from the A/A runs' deviations, and σ̂²ᵣ enters with coefficient
+    /// 1/Rᵦ + 1/R꜀ on the A/A runs' degrees of freedom. None when the A/A file has fewer than
+    /// two runs.
+    pub fn from_aa(pool: &SideNoise, runs: [usize; 2]) -> Option<RunPart> {
+        if pool.replicates < 2 || runs.contains(&0) {
+            return None;
+        }
+        let sides = runs.map(|draws| SideDraw {
+            draws,
+            pool: pool.deviations.clone(),
+            scale: shrink_scale(pool),
+        });
+        let k = runs.iter().map(|&r| 1.0 / r as f64).sum::<f64>();
+        Some(RunPart {
+            sides,
+            var: k * pool.shift_var,
+            satterthwaite_den: pool.satterthwaite_terms(k),
+            replicates: runs,
+            aa_runs: Some(pool.replicates),
+        })
+    }
+
     /// The run part where side s draws from the deviations of side `pool_of(s)`.
     fn from_pools(base: &SideNoise, cand: &SideNoise, pool_of: impl Fn(usize) -> usize) -> RunPart {
         let noise = [base, cand];
         let sides = [0, 1].map(|side| {
             let p = noise[pool_of(side)];
-            let pn = p.replicates as f64;
-            let scale = if p.mean_var > 0.0 {
-                (pn / (pn - 1.0) * p.shift_var / p.mean_var).sqrt()
-            } else {
-                0.0
-            };
             SideDraw {
                 draws: noise[side].replicates,
                 pool: p.deviations.clone(),
-                scale,
+                scale: shrink_scale(p),
             }
         });
         // Coefficient kₚ = Σ 1/Rₛ of each pool's σ̂²ᵣ (a borrowed pool adds to its owner's).
@@ -224,6 +271,7 @@ impl RunPart {
             var,
             satterthwaite_den,
             replicates: [base.replicates, cand.replicates],
+            aa_runs: None,
         }
     }
 
@@ -252,6 +300,17 @@ impl RunPart {
                 *t += sign * side.scale * sum / side.draws as f64;
             }
         }
+    }
+}
+
+/// The factor that rescales draws of `p`'s deviations (Rao & Wu's √(P/(P − 1))) and shrinks
+/// them to σ̂²ᵣ, so that one draw's variance is σ̂²ᵣ; 0 when the run means do not spread.
+fn shrink_scale(p: &SideNoise) -> f64 {
+    let pn = p.replicates as f64;
+    if p.mean_var > 0.0 {
+        (pn / (pn - 1.0) * p.shift_var / p.mean_var).sqrt()
+    } else {
+        0.0
     }
 }
 
@@ -473,6 +532,42 @@ mod tests {
         assert!((v / part.var - 1.0).abs() < 0.03, "{v} vs {}", part.var);
     }
 
+    /// The A/A file's summary rebuilds the decomposition of its runs, and single runs on both
+    /// sides draw the whole-run shift from it: variance 2σ̂²ᵣ on the A/A runs' R − 1 df.
+    #[test]
+    fn an_aa_record_carries_the_shift_into_single_runs() {
+        let runs: Vec<Vec<f64>> = [0.0, 0.03, -0.02, 0.01, 0.04]
+            .iter()
+            .enumerate()
+            .map(|(r, s)| {
+                (0..8)
+                    .map(|i| 0.4 + s + 0.01 * ((i * (r + 2)) % 3) as f64)
+                    .collect()
+            })
+            .collect();
+        let full = side_noise(&runs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        let means: Vec<f64> = runs
+            .iter()
+            .map(|x| crate::stats::describe::mean(x))
+            .collect();
+        let rec = SideNoise::recorded(8, &means, full.jitter_var);
+        assert!((rec.mean_var - full.mean_var).abs() < 1e-15);
+        assert!((rec.shift_var - full.shift_var).abs() < 1e-15 && rec.shift_var > 0.0);
+        let part = RunPart::from_aa(&rec, [1, 1]).expect("five A/A runs");
+        assert!((part.var - 2.0 * rec.shift_var).abs() < 1e-15);
+        // Satterthwaite by hand: (2 s²ₘ)²/4 + (2 MSₑ/8)²/(7·4).
+        let den = (2.0 * rec.mean_var).powi(2) / 4.0 + (2.0 * rec.jitter_var / 8.0).powi(2) / 28.0;
+        assert!((part.df() - part.var * part.var / den).abs() < 1e-9);
+        let mut stats = vec![0.0; 100_000];
+        part.add_draws(&mut stats, [5; 32]);
+        let v = crate::stats::describe::sd(&stats).powi(2);
+        assert!((v / part.var - 1.0).abs() < 0.03, "{v} vs {}", part.var);
+        // Three candidate runs: σ̂²ᵣ(1 + 1/3).
+        let three = RunPart::from_aa(&rec, [1, 3]).unwrap();
+        assert!((three.var - rec.shift_var * (4.0 / 3.0)).abs() < 1e-15);
+        assert!(RunPart::from_aa(&SideNoise::recorded(8, &[0.4], 0.0), [1, 1]).is_none());
+    }
+
     /// Known answers from calibration/scipy_crossed_df.py (numpy ANOVA, scipy t): V, ν, the t
     /// stretch and the p-value of a 3-run baseline against a 2-run candidate, once with a
     /// positive shift variance and once with one truncated to 0, where s²ₘ still enters ν at its
@@ -589,6 +684,7 @@ mod tests {
             // 1²/4: a run part on 4 df.
             satterthwaite_den: 0.25,
             replicates: [5, 5],
+            aa_runs: None,
         };
         let c = correction(0.0, 99.0, &part, 0.95);
         assert!((c.df - 4.0).abs() < 1e-12);

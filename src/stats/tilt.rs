@@ -30,17 +30,37 @@
 //! points from the sets with one moved query; calibration/results.txt, `heavy`).
 //!
 //! The far side is then pulled in to the tilted bound of the same units with the moved one
-//! moved by the most a unit can move (`reach`: 1 for a metric bounded to [0, 1]; unbounded
-//! metrics keep the hull), where that is nearer: only the moved share is left unknown, and
-//! that bound holds whatever the unseen moved values are. At n = 20–50 the moved unit's own
-//! value is almost always the nearer; with many units the reach's bound is (one hit@1 flip
-//! in 1,000 queries reads [−0.0056, 0], not [−1, 0]).
+//! moved from the tie by `LONE_SCALE` (K = 10) times its own distance, or by the most a unit
+//! can move (`reach`: 1 for a metric bounded to [0, 1]), whichever is less, where that is
+//! nearer than the hull: the moved share is bounded by the tilt (Wilson's bound on 1 of n), and
+//! the unseen moved units may lie up to K times as far from the tie as the one seen. Why K: a
+//! single value bounds its own law's centre at a stated level (Abbott & Rosenblatt 1963;
+//! Blachman & Machol 1987, "Confidence intervals based on one or more observations", IEEE
+//! Trans. Inf. Theory 33:373), and here the sample that shows one moved unit is itself the
+//! rare event when many moved. With a share p of the units moving by X of mean μ_F, a sample
+//! holds one moved unit with chance n·p·(1 − p)^(n − 1), and the far side (c·x, c = K·W(n),
+//! W(n) Wilson's bound on 1 of n, about 5.6 / n) misses μ = p·μ_F only when x lies between the
+//! tie and (p / c)·μ_F. Where P(X between the tie and s·μ_F) ≤ s / (1 − s) (a law symmetric
+//! and unimodal about μ_F gives half of it, exponential losses 1 − e^(−s)), those misses are at
+//! most max over p of n·p(1 − p)^(n − 1)·s / (1 − s), s = p / c: about 0.1 / K, 1.0% of samples
+//! at K = 10 for n ≥ 100 (the hull, c = 1, allows 1.9% at n = 30 by the same count), leaving the rest of
+//! the one-sided 2.5% to samples with more moved. Below about 53 units K·W(n) ≥ 1 and the far
+//! side stays the hull. Not covered: movers piled near the tie with a rare large loss (a mean
+//! carried by what a sample of one cannot show), the distribution-free guarantee's ground.
+//! With many units and a bounded metric the reach's bound is the nearer (one hit@1 flip in
+//! 1,000 queries reads [−0.0056, 0], not [−1, 0]); one query of 200 jittered by −0.03 reads
+//! about [−0.0084, 0], not [−0.03, 0].
 //!
 //! Pure: numbers in, numbers out. Each bound is found by bisection (to adjacent floats, at most
 //! 200 steps), each step solving for λ by safeguarded Newton over the distinct units, so the
 //! result depends on nothing but the input.
 
 use super::small_sample::t_quantile;
+
+/// How far from the tie the unseen moved units may lie, in multiples of the lone moved unit's
+/// distance from it ("One unit off the tie"): the far side's misses through samples with one
+/// moved unit stay near 0.1 / K = 1% of samples.
+pub const LONE_SCALE: f64 = 10.0;
 
 /// Distinct units with their multiplicity: (sum, size, count).
 struct Units {
@@ -199,7 +219,8 @@ impl Units {
 /// `None`), at `confidence` with t on `df` degrees of freedom; `None` for fewer than two units,
 /// no spread, or no degrees of freedom. `reach` is the largest |delta| one unit can have (1 for
 /// a metric bounded to [0, 1]; infinite when unknown): with one unit off the tie, the far side
-/// is the nearer of that unit's own mean and the tilted bound had it moved by the whole reach.
+/// is the nearer of that unit's own mean and the tilted bound had it moved `LONE_SCALE` times
+/// as far from the tie (at most the whole reach).
 pub fn bounds(
     values: &[f64],
     sizes: Option<&[f64]>,
@@ -226,10 +247,11 @@ pub fn bounds(
 }
 
 /// One unit off the tie: the hull of the unit means, its far side pulled in to the tilted
-/// bound of the same units with the moved one moved by the whole `reach` from the tie, where
-/// that is nearer. The moved share is then the only unknown, and that bound holds whatever the
-/// unseen moved units' values (none can move further): with many units, one moved query no
-/// longer stretches the interval to its own delta.
+/// bound of the same units with the moved one moved from the tie by `LONE_SCALE` times its own
+/// distance, or by the whole `reach` if less, where that is nearer: the moved share is bounded
+/// by the tilt, the unseen moved units' distance by K times the one seen (at most the reach,
+/// which no unit can pass). With many units one moved unit no longer stretches the interval to
+/// its own delta.
 fn one_moved(units: &Units, reach: f64, crit: f64) -> [f64; 2] {
     let hull = units.range;
     let mean = |r: &(f64, f64, f64)| r.0 / r.1;
@@ -251,7 +273,9 @@ fn one_moved(units: &Units, reach: f64, crit: f64) -> [f64; 2] {
     } else {
         (hull[1], false)
     };
-    let worst = tie + if up { 1.0 } else { -1.0 } * (reach + tie.abs());
+    let moved = if up { hull[1] } else { hull[0] };
+    let scale = LONE_SCALE * (moved - tie).abs();
+    let worst = tie + if up { 1.0 } else { -1.0 } * scale.min(reach + tie.abs());
     if !worst.is_finite() {
         return hull;
     }
@@ -344,9 +368,11 @@ mod tests {
         let [lo, hi] = bounds(&d, None, 999.0, 0.95, 1.0).unwrap();
         assert!((lo - want).abs() < 1e-9 && hi == 0.0, "{lo} {hi} vs {want}");
         assert!(lo < -0.003 && lo > -0.01, "{lo}");
-        // A small move: its own value is the nearer bound.
+        // A small move: the unseen moved queries may lie `LONE_SCALE` times as far, so the far
+        // side is Wilson's bound on the moved share times 10 × 0.002, not the reach.
         d[3] = -0.002;
-        assert_eq!(bounds(&d, None, 999.0, 0.95, 1.0), Some([-0.002, 0.0]));
+        let [lo, hi] = bounds(&d, None, 999.0, 0.95, 1.0).unwrap();
+        assert!((lo - 0.02 * want).abs() < 1e-12 && hi == 0.0, "{lo} {hi}");
         // Few units: the hull, as with an unknown reach (the calibrated cells).
         let mut e = vec![0.0; 30];
         e[7] = -0.12;
@@ -355,6 +381,37 @@ mod tests {
         d[3] = 1.0;
         let [lo, hi] = bounds(&d, None, 999.0, 0.95, 1.0).unwrap();
         assert!(lo == 0.0 && (hi + want).abs() < 1e-9, "{lo} {hi}");
+    }
+
+    #[test]
+    fn one_moved_unit_bounds_the_unseen_at_ten_times_its_distance() {
+        // One query of 200 jittered by -0.03: Wilson's bound on 1 of 200 times 10 × 0.03
+        // (about -0.0084), not the query's own -0.03; the far side scales with the move.
+        let mut d = vec![0.0; 200];
+        d[11] = -0.03;
+        let c = t_quantile(0.975, 199.0);
+        let want = -wilson(1.0, 200.0, c)[1] * LONE_SCALE * 0.03;
+        let [lo, hi] = bounds(&d, None, 199.0, 0.95, 1.0).unwrap();
+        assert!(
+            (lo - want).abs() < 1e-12 && hi == 0.0,
+            "{lo} {hi} vs {want}"
+        );
+        assert!(lo < -0.008 && lo > -0.009, "{lo}");
+        // The same with an unknown reach (an unbounded metric): K bounds it there too.
+        assert_eq!(bounds(&d, None, 199.0, 0.95, f64::INFINITY), Some([lo, hi]));
+        // Where 10 × Wilson's bound on 1 of n reaches past the moved unit (n below about 53),
+        // the hull stays: 50 queries.
+        let mut e = vec![0.0; 50];
+        e[4] = -0.03;
+        assert!(LONE_SCALE * wilson(1.0, 50.0, t_quantile(0.975, 49.0))[1] > 1.0);
+        assert_eq!(bounds(&e, None, 49.0, 0.95, 1.0), Some([-0.03, 0.0]));
+        // A tie at another value: the distance is from the tie.
+        let shifted: Vec<f64> = d.iter().map(|x| x + 0.25).collect();
+        let [slo, shi] = bounds(&shifted, None, 199.0, 0.95, 1.0).unwrap();
+        assert!(
+            (slo - (0.25 + want)).abs() < 1e-12 && shi == 0.25,
+            "{slo} {shi}"
+        );
     }
 
     #[test]

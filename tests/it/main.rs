@@ -26,6 +26,7 @@ mod check_quantile_words;
 mod check_runs;
 mod check_ties;
 mod check_two_statistics;
+mod check_lone_move;
 mod check_untouched;
 mod ci_parity;
 mod compare_rules;

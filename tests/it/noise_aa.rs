@@ -453,33 +453,78 @@ fn replicate_reports_are_deterministic() {
 }
 
 #[test]
-fn a_whole_run_shift_one_baseline_run_does_not_carry_warns() {
-    // The ann A/A runs shift as a whole (sd 0.0031: 0.0044 between two single runs, 44% of the
-    // margin 0.01): with one baseline run the interval cannot carry it, so check says so; with
-    // the baseline's three replicates it does, and the warning is gone.
-    let warned = |baseline: &str| {
-        let ctx = gate_dir(
-            baseline,
-            "\"pr-1.jsonl\"",
-            "[noise]\nfile = \"noise.json\"\n",
-        );
+fn a_single_baseline_run_carries_the_aa_runs_whole_run_shift() {
+    // The ann A/A runs shift as a whole (sd 0.0031: 0.0044 between two single runs). With one
+    // baseline run and the noise file, the mean intervals carry that shift (the crossed interval
+    // on the A/A runs' 2 df); with the baseline's three replicates, they carry it themselves.
+    let run = |baseline: &str, extra: &str| {
+        let ctx = gate_dir(baseline, "\"pr-1.jsonl\"", extra);
         noise_file(&ctx);
         let out = Out::of(
             ctx.command()
                 .args(["check", "gate.toml", "--format", "json"]),
         );
         assert_ne!(out.code, Some(2), "{}", out.stderr);
-        support::output::warnings(&out.json())
+        out.json()
+    };
+    let all = |r: &serde_json::Value| {
+        r["comparisons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["metric"] == "ndcg@10" && c["slice"] == "all")
+            .unwrap()
+            .clone()
+    };
+    let with_aa = run("\"main-1.jsonl\"", "[noise]\nfile = \"noise.json\"\n");
+    let without = run("\"main-1.jsonl\"", "");
+    let (a, w) = (all(&with_aa), all(&without));
+    assert_eq!(a["replicates"]["aa_runs"], 3, "{a}");
+    assert_eq!(a["replicates"]["baseline_runs"], 1);
+    assert!(a["replicates"]["run_se"].as_f64().unwrap() > 0.004, "{a}");
+    assert!(w["replicates"].is_null());
+    let width = |c: &serde_json::Value| c["ci"][1].as_f64().unwrap() - c["ci"][0].as_f64().unwrap();
+    assert!(
+        width(&a) > 1.5 * width(&w),
+        "{} vs {}",
+        width(&a),
+        width(&w)
+    );
+    assert_eq!(a["delta"], w["delta"]);
+    let shift_warnings = |r: &serde_json::Value| {
+        support::output::warnings(r)
             .into_iter()
             .filter(|w| w.contains("whole-run shift"))
             .collect::<Vec<_>>()
     };
-    let one = warned("\"main-1.jsonl\"");
-    assert_eq!(one.len(), 1, "{one:?}");
-    assert!(
-        one[0].starts_with("ndcg@10: the A/A runs of noise.json"),
-        "{one:?}"
+    assert!(shift_warnings(&with_aa).is_empty());
+    let replicated = run(MAIN, "[noise]\nfile = \"noise.json\"\n");
+    assert!(all(&replicated)["replicates"]["aa_runs"].is_null());
+    assert_eq!(all(&replicated)["replicates"]["baseline_runs"], 3);
+}
+
+#[test]
+fn a_noise_file_without_the_gated_metric_warns_that_no_shift_is_carried() {
+    let ctx = gate_dir(
+        "\"main-1.jsonl\"",
+        "\"pr-1.jsonl\"",
+        "[noise]\nfile = \"noise.json\"\n",
     );
-    assert!(one[0].contains("3 or more replicate runs"), "{one:?}");
-    assert!(warned(MAIN).is_empty());
+    noise_file(&ctx);
+    let text = std::fs::read_to_string(ctx.join("noise.json")).unwrap();
+    ctx.write("noise.json", text.replace("\"ndcg@10\"", "\"recall@5\""));
+    let out = Out::of(
+        ctx.command()
+            .args(["check", "gate.toml", "--format", "json"]),
+    );
+    assert_ne!(out.code, Some(2), "{}", out.stderr);
+    let warned: Vec<String> = support::output::warnings(&out.json())
+        .into_iter()
+        .filter(|w| w.contains("whole-run shift"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(
+        warned[0].starts_with("ndcg@10: noise.json has no A/A runs of it"),
+        "{warned:?}"
+    );
 }
