@@ -322,7 +322,7 @@ type PooledRuns<'a> = (&'a [MetricTable], usize);
 
 fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Result<Analysis> {
     refuse_unsupported_confidence(cfg)?;
-    let inputs = load_pooled(cfg, extra)?;
+    let mut inputs = load_pooled(cfg, extra)?;
     let context = inputs.base.protocol.as_ref().map(|p| &p.run_context);
     let baseline = crate::provenance::assess::assess(cfg, context)?;
     let (efficiency, mut pooling) = efficiency_section(cfg, earlier)?;
@@ -336,10 +336,9 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
     paired
         .warnings
         .splice(0..0, earlier.warnings.iter().cloned());
-    let probe_sides = probe::load(cfg, &paired.ids.iter().map(String::as_str).collect())?;
+    let probe_sides = probe::load(cfg, &paired.ids)?;
     let mut slices = slices::build(cfg, &paired)?;
-    refuse_quantiles_over_budget(cfg, &slices, &paired)?;
-    say_sizes(cfg, &inputs, (&paired, &slices), &metrics);
+    before_resampling(cfg, &mut inputs, (&paired, &slices), &metrics)?;
     let (quarantined, quarantine_warnings) =
         crate::noise::apply::quarantine(cfg, &paired, &mut slices)?;
     let noise_file = crate::noise::apply::read_file(cfg)?;
@@ -446,6 +445,47 @@ fn load_pooled(cfg: &Config, (extra, summarised): (&[MetricTable], usize)) -> Re
     inputs.summarised = at..at + summarised;
     inputs.more[1].extend(extra.iter().cloned());
     Ok(inputs)
+}
+
+/// Before the resampling: the quantile gates' budget, the `-v` sizes, and what pairing leaves
+/// unread let go ([`release_tables`]).
+fn before_resampling(
+    cfg: &Config,
+    inputs: &mut Inputs,
+    (paired, slices): (&Paired, &[Slice]),
+    metrics: &[String],
+) -> Result<()> {
+    refuse_quantiles_over_budget(cfg, slices, paired)?;
+    say_sizes(cfg, inputs, (paired, slices), metrics);
+    release_tables(cfg, inputs);
+    Ok(())
+}
+
+/// What pairing leaves unread of two metric files: the replicates' tables (copied into the
+/// pairing), the queries file and each side's rows and values, unless the side has a gated
+/// `judged@k` column (read again for the judged figures); the metric names stay (for the
+/// notes). Runs keep everything (their evaluations are read again). At 10M queries the two
+/// tables are GBs the resampling no longer holds.
+fn release_tables(cfg: &Config, inputs: &mut Inputs) {
+    if inputs.base.eval.is_some() || inputs.cand.eval.is_some() {
+        return;
+    }
+    let judged: Vec<String> = cfg
+        .gates
+        .iter()
+        .filter_map(|g| Metric::parse(&g.metric).ok()?.k)
+        .map(|k| format!("judged@{k}"))
+        .collect();
+    for side in [&mut inputs.base, &mut inputs.cand] {
+        let t = &mut side.table;
+        if judged.iter().any(|c| t.metrics.contains_key(c)) {
+            continue;
+        }
+        t.rows = Vec::new();
+        t.metrics.values_mut().for_each(|v| *v = Vec::new());
+    }
+    inputs.more = Default::default();
+    inputs.queries = None;
 }
 
 /// The `-v` lines: the rows each side gave, the pairing, the bootstrap's size.
@@ -982,24 +1022,33 @@ fn file_bounds(
     comparisons: &mut [Comparison],
     (gates, earlier, pooling): (&mut [GateResult], &Earlier, &mut Pooling),
 ) -> Result<crate::bounds::Found> {
-    let mut cand = inputs.cand.table.clone();
-    pool_file_coverage(cfg, &mut cand, earlier, pooling);
+    let pooled = pool_file_coverage(cfg, &inputs.cand.table, earlier, pooling);
     let files = crate::bounds::files::Files {
         baseline: &inputs.base.table,
-        candidate: &cand,
+        candidate: pooled.as_ref().unwrap_or(&inputs.cand.table),
         sidecars: [inputs.base.protocol.as_ref(), inputs.cand.protocol.as_ref()],
     };
     crate::bounds::files::apply(cfg, &files, (paired, slices), comparisons, gates)
 }
 
 /// A candidate metric file's judged@k column of each gated cutoff, pooled with the earlier
-/// attempts' (kept when every row has a value).
+/// attempts' (kept when every row has a value): a copy of the table when it has such a column,
+/// None (nothing copied) when it has none.
 fn pool_file_coverage(
     cfg: &Config,
-    cand: &mut MetricTable,
+    table: &MetricTable,
     earlier: &Earlier,
     pooling: &mut Pooling,
-) {
+) -> Option<MetricTable> {
+    let judged = |g: &crate::config::Gate| {
+        let k = Metric::parse(&g.metric).ok().and_then(|m| m.k)?;
+        table
+            .metrics
+            .contains_key(&format!("judged@{k}"))
+            .then_some(())
+    };
+    cfg.gates.iter().find_map(judged)?;
+    let mut cand = table.clone();
     let ids: Vec<String> = cand.rows.iter().map(|r| r.query_id.clone()).collect();
     let ids = attempts::ids_hash(&ids);
     for g in &cfg.gates {
@@ -1027,6 +1076,7 @@ fn pool_file_coverage(
         *reads = (*reads).max(n);
         pooling.series.insert(col, own);
     }
+    Some(cand)
 }
 
 /// Slices the trusted side makes large enough but the pairing left too small to judge: their

@@ -19,6 +19,7 @@ pub mod runs;
 /// run, docs/speed.md), so the worst case is about 3 minutes there; without close calls a tenth.
 pub const MAX_QUANTILE_DRAWS: u64 = 200_000_000_000;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 pub use estimate::{BoundCheck, CLOSE_CALL_SE, RERUN_FACTOR};
@@ -219,11 +220,33 @@ impl SliceView<'_> {
     }
 }
 
-/// A slice's values of one metric.
-struct Sides {
-    base: Vec<f64>,
-    cand: Vec<f64>,
+/// A slice's values of one metric: the paired columns themselves for a slice of every query in
+/// order (`all`), else copies of the members' values.
+struct Sides<'a> {
+    base: Cow<'a, [f64]>,
+    cand: Cow<'a, [f64]>,
     deltas: Vec<f64>,
+}
+
+/// Each metric's values on the slice's members `idx`: the paired columns themselves when the
+/// members are every query in order (`all`), else copies.
+fn slice_sides<'p>(paired: &'p Paired, idx: &[usize], metrics: &[String]) -> Vec<Sides<'p>> {
+    let whole = idx.len() == paired.ids.len() && idx.iter().enumerate().all(|(k, &i)| k == i);
+    let pick = |col: &'p [f64]| -> Cow<'p, [f64]> {
+        match whole {
+            true => Cow::Borrowed(col),
+            false => Cow::Owned(idx.iter().map(|&i| col[i]).collect()),
+        }
+    };
+    metrics
+        .iter()
+        .map(|metric| {
+            let pair = &paired.metrics[metric];
+            let (base, cand) = (pick(&pair.baseline), pick(&pair.candidate));
+            let deltas = cand.iter().zip(base.iter()).map(|(c, b)| c - b).collect();
+            Sides { base, cand, deltas }
+        })
+        .collect()
 }
 
 /// Every (metric, statistic) comparison on one slice, metrics in the given order and each
@@ -236,16 +259,7 @@ fn compare_slice(
     s: &Settings,
 ) -> Vec<Comparison> {
     let idx: Vec<usize> = slice.members.iter().map(|&i| i as usize).collect();
-    let sides: Vec<Sides> = metrics
-        .iter()
-        .map(|metric| {
-            let pair = &paired.metrics[metric];
-            let base: Vec<f64> = idx.iter().map(|&i| pair.baseline[i]).collect();
-            let cand: Vec<f64> = idx.iter().map(|&i| pair.candidate[i]).collect();
-            let deltas = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
-            Sides { base, cand, deltas }
-        })
-        .collect();
+    let sides = slice_sides(paired, &idx, metrics);
     let local_groups: Option<(Vec<u32>, usize)> = {
         let mut remap: HashMap<u32, u32> = HashMap::new();
         idx.iter()
@@ -340,12 +354,12 @@ struct Reading<'a> {
 fn compare_one(
     view: &SliceView<'_>,
     reading: &Reading<'_>,
-    v: &Sides,
+    v: &Sides<'_>,
     draws: Option<estimate::MeanDraws>,
     runs: Option<&crate::stats::crossed::RunPart>,
     s: &Settings,
 ) -> Comparison {
-    let (base, cand, deltas) = (&v.base, &v.cand, &v.deltas);
+    let (base, cand, deltas): (&[f64], &[f64], &[f64]) = (&v.base, &v.cand, &v.deltas);
     let (metric, statistic) = (reading.metric, reading.statistic);
     let higher_is_better = s.higher_is_better(metric);
     let oriented = oriented(deltas, higher_is_better);
@@ -516,11 +530,11 @@ fn moved_units(deltas: &[f64], groups: Option<(&[u32], usize)>, epsilon: f64) ->
 }
 
 /// Wins are improvements: for a lower-is-better metric, the negated deltas.
-fn oriented(deltas: &[f64], higher_is_better: bool) -> Vec<f64> {
+fn oriented(deltas: &[f64], higher_is_better: bool) -> Cow<'_, [f64]> {
     if higher_is_better {
-        deltas.to_vec()
+        Cow::Borrowed(deltas)
     } else {
-        deltas.iter().map(|d| -d).collect()
+        Cow::Owned(deltas.iter().map(|d| -d).collect())
     }
 }
 
@@ -529,7 +543,7 @@ fn oriented(deltas: &[f64], higher_is_better: bool) -> Vec<f64> {
 fn estimate_input<'a>(
     view: &'a SliceView<'_>,
     metric: &'a str,
-    v: &'a Sides,
+    v: &'a Sides<'a>,
     statistic: Statistic,
     s: &Settings,
 ) -> estimate::Input<'a> {

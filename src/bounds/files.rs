@@ -68,6 +68,18 @@ fn rows_of(t: &MetricTable) -> BTreeMap<&str, usize> {
         .collect()
 }
 
+/// [`rows_of`] for a file with a judged@k column of a gated cutoff `ks`, else empty: the map
+/// (hundreds of MB at 10M queries) is read only for those columns.
+fn rows_if<'a>(t: &'a MetricTable, ks: &[usize]) -> BTreeMap<&'a str, usize> {
+    match ks
+        .iter()
+        .any(|k| t.metrics.contains_key(&format!("judged@{k}")))
+    {
+        true => rows_of(t),
+        false => BTreeMap::new(),
+    }
+}
+
 /// The mean of a judged@k column over a slice's members (by query id; `at` is [`rows_of`]).
 fn mean_over(t: &MetricTable, at: &BTreeMap<&str, usize>, col: &str, ids: &[&str]) -> Option<f64> {
     let values = t.metrics.get(col)?;
@@ -90,12 +102,18 @@ pub fn apply(
     // Built once: a lookup per comparison (a scan per comparison was quadratic in slices).
     let by_name: std::collections::HashMap<&str, &slices::Slice> =
         sl.iter().rev().map(|s| (s.name.as_str(), s)).collect();
-    let (at_b, at_c) = (rows_of(files.baseline), rows_of(files.candidate));
+    let (at_b, at_c) = (rows_if(files.baseline, &ks), rows_if(files.candidate, &ks));
     for c in comparisons.iter_mut() {
         let Some(Some(k)) = metrics.get(&c.metric) else {
             continue;
         };
         let col = format!("judged@{k}");
+        if ![files.baseline, files.candidate]
+            .iter()
+            .any(|t| t.metrics.contains_key(&col))
+        {
+            continue;
+        }
         let Some(members) = by_name.get(c.slice.as_str()).map(|s| &s.members) else {
             continue;
         };

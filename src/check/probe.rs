@@ -53,11 +53,12 @@ fn cutoff(metrics: &[(String, Metric)]) -> Option<usize> {
 pub type Sides = (ProbeSide, ProbeSide, usize);
 
 /// Reads both probe runs and checks their protocol (exit 2 on a mismatch). `labelled` are the
-/// labelled queries, left to the labelled analysis.
-pub fn load(cfg: &Config, labelled: &BTreeSet<&str>) -> Result<Option<Sides>> {
+/// labelled queries, left to the labelled analysis (looked up only under `[probe]`).
+pub fn load(cfg: &Config, labelled: &[String]) -> Result<Option<Sides>> {
     let Some(probe) = &cfg.probe else {
         return Ok(None);
     };
+    let labelled: BTreeSet<&str> = labelled.iter().map(String::as_str).collect();
     let metrics = probed_metrics(cfg);
     if metrics.is_empty() {
         return Err(cfg.error_at(

@@ -110,6 +110,8 @@ fn duplicate(shown: &str, id: &str, row: usize, first: usize) -> Error {
 /// The duplicate check as rows arrive, so the read stops at the second copy of a query id
 /// instead of holding the whole table first: each id's hash (seeded) → its first row. Two
 /// different ids sharing a hash turn it off; the full check after the read then decides.
+/// While the ids arrive in strictly ascending order (a table sorted by id) none can repeat and
+/// no hash is kept: the map is built from the rows before the first id out of order.
 #[derive(Default)]
 struct EarlyIds {
     state: crate::input::fasthash::SeededState,
@@ -124,6 +126,21 @@ impl EarlyIds {
         let (Some(last), false) = (out.rows.last(), self.off) else {
             return Ok(());
         };
+        let n = out.rows.len();
+        if self.first.is_empty() {
+            if n < 2 || out.rows[n - 2].query_id < last.query_id {
+                return Ok(());
+            }
+            // The first id out of order: the rows before it are distinct (ascending).
+            self.first.reserve(n);
+            for (i, r) in out.rows[..n - 1].iter().enumerate() {
+                let h = self.state.hash_one(r.query_id.as_str());
+                if self.first.insert(h, i).is_some() {
+                    self.off = true;
+                    return Ok(());
+                }
+            }
+        }
         let h = self.state.hash_one(last.query_id.as_str());
         match self.first.get(&h).map(|&k| &out.rows[k]) {
             None => {
@@ -216,5 +233,48 @@ impl Rows {
             early.check(out)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::table::Tags;
+
+    /// Pushes the ids one by one through the early check; the first error's message.
+    fn first_error(ids: &[&str]) -> (Option<String>, bool) {
+        let mut out = MetricTable::new("t.parquet");
+        let mut early = EarlyIds::default();
+        for (i, id) in ids.iter().enumerate() {
+            out.rows.push(QueryRow {
+                query_id: id.to_string(),
+                line: i + 1,
+                group: None,
+                slices: Tags::default(),
+            });
+            if let Err(e) = early.check(&out) {
+                return (Some(e.to_string()), early.first.is_empty());
+            }
+        }
+        (None, early.first.is_empty())
+    }
+
+    #[test]
+    fn ascending_ids_keep_no_hashes_and_a_repeat_anywhere_is_found() {
+        assert_eq!(first_error(&["a", "b", "c", "d"]), (None, true));
+        let (e, _) = first_error(&["a", "b", "c", "b"]);
+        assert!(e
+            .unwrap()
+            .contains("row 4: duplicate query id \"b\" (first at row 2)"));
+        let (e, _) = first_error(&["a", "a"]);
+        assert!(e
+            .unwrap()
+            .contains("row 2: duplicate query id \"a\" (first at row 1)"));
+        // Out of order without a repeat: the map takes over, and still finds a later repeat.
+        assert_eq!(first_error(&["b", "a", "c"]), (None, false));
+        let (e, _) = first_error(&["b", "c", "a", "d", "c"]);
+        assert!(e
+            .unwrap()
+            .contains("row 5: duplicate query id \"c\" (first at row 2)"));
     }
 }

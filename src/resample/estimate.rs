@@ -17,6 +17,8 @@
 //! small-sample correction (its calibration: `docs/noise.md`), so bootstrap-t and the expanded
 //! percentile read the percentile interval there; the report states the df and the stretch.
 
+use std::borrow::Cow;
+
 use crate::stats::bootstrap::{bootstrap_means_many, group_sums, Units};
 use crate::stats::crossed::{correction, Correction, RunPart};
 use crate::stats::interval::{at_levels, interval, Interval, IntervalMethod};
@@ -109,18 +111,22 @@ fn studentises(method: IntervalMethod) -> bool {
 }
 
 /// Each metric's resampling values (the deltas, or the group sums) and the group sizes.
-fn unit_values(
-    deltas: &[&[f64]],
+fn unit_values<'a>(
+    deltas: &[&'a [f64]],
     groups: Option<(&[u32], usize)>,
-) -> (Vec<Vec<f64>>, Option<Vec<f64>>) {
+) -> (Vec<Cow<'a, [f64]>>, Option<Vec<f64>>) {
     match groups {
         Some((of, g)) => {
             let grouped: Vec<(Vec<f64>, Vec<f64>)> =
                 deltas.iter().map(|d| group_sums(d, of, g)).collect();
             let sizes = grouped.first().map(|(_, z)| z.clone());
-            (grouped.into_iter().map(|(s, _)| s).collect(), sizes)
+            (
+                grouped.into_iter().map(|(s, _)| Cow::Owned(s)).collect(),
+                sizes,
+            )
         }
-        None => (deltas.iter().map(|d| d.to_vec()).collect(), None),
+        // The query unit reads the deltas themselves (no copy of n values per metric).
+        None => (deltas.iter().map(|d| Cow::Borrowed(*d)).collect(), None),
     }
 }
 
@@ -159,7 +165,7 @@ pub fn mean_draws(
         return Vec::new();
     }
     let (values, sizes) = unit_values(deltas, groups);
-    let values: Vec<&[f64]> = values.iter().map(Vec::as_slice).collect();
+    let values: Vec<&[f64]> = values.iter().map(|v| &v[..]).collect();
     let draws = draw_means(
         &values,
         sizes.as_deref(),
