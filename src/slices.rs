@@ -19,9 +19,8 @@ pub struct Slice {
 }
 
 pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
-    let mut named: BTreeMap<String, Slice> = BTreeMap::new();
     for (tag, span) in &cfg.slices.by {
-        let Some(values) = paired.tags.get(tag) else {
+        if !paired.tags.contains_key(tag) {
             return Err(cfg.error_at(
                 span,
                 format!(
@@ -30,17 +29,6 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
                     tag_list(paired)
                 ),
             ));
-        };
-        for (value, members) in values {
-            let name = format!("{tag}={value}");
-            named.insert(
-                name.clone(),
-                Slice {
-                    name,
-                    members: members.clone(),
-                    critical: false,
-                },
-            );
         }
     }
     for (name, span) in &cfg.slices.critical {
@@ -56,7 +44,7 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
                 ),
             ));
         };
-        let Some(members) = values.get(value) else {
+        if !values.contains_key(value) {
             let seen: Vec<&str> = values.keys().map(String::as_str).take(11).collect();
             return Err(cfg.error_at(
                 span,
@@ -67,23 +55,9 @@ pub fn build(cfg: &Config, paired: &Paired) -> Result<Vec<Slice>> {
                     names(&seen, 10)
                 ),
             ));
-        };
-        named
-            .entry(name.clone())
-            .or_insert_with(|| Slice {
-                name: name.clone(),
-                members: members.clone(),
-                critical: true,
-            })
-            .critical = true;
+        }
     }
-    let mut out = vec![Slice {
-        name: "all".into(),
-        members: (0..paired.ids.len() as u32).collect(),
-        critical: false,
-    }];
-    out.extend(named.into_values());
-    Ok(out)
+    Ok(build_present(cfg, paired))
 }
 
 /// The slices `build` makes, leaving out (instead of refusing) a critical slice these queries do
