@@ -122,7 +122,7 @@ impl Draws {
     }
 }
 
-/// acc[b] += w[b] · q for every resample b (integers: the AVX2 build of the same loop gives the
+/// `acc[b] += w[b] · q` for every resample b (integers: the AVX2 build of the same loop gives the
 /// same sums).
 pub fn add_weighted(acc: &mut [i64], w: &[u8], q: i64) {
     #[cfg(target_arch = "x86_64")]
@@ -150,7 +150,7 @@ unsafe fn add_weighted_avx2(acc: &mut [i64], w: &[u8], q: i64) {
     add_weighted_portable(acc, w, q)
 }
 
-/// acc[b] += s[b] · q for every resample b.
+/// `acc[b] += s[b] · q` for every resample b.
 pub fn add_signed(acc: &mut [i64], s: &[i8], q: i64) {
     #[cfg(target_arch = "x86_64")]
     if super::simd::available() {
