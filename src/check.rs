@@ -903,6 +903,22 @@ struct Findings {
     pooling: Pooling,
 }
 
+impl Findings {
+    /// The verdict stage's gates, warnings and notes (the clamped-interval note `cut` after
+    /// them); comparisons, ties and the judge's section are the caller's to fill.
+    fn judged(judged: verdict::Judged, cut: Option<String>, pooling: Pooling) -> Findings {
+        Findings {
+            gates: judged.results,
+            warnings: judged.warnings,
+            notes: judged.notes.into_iter().chain(cut).collect(),
+            comparisons: Vec::new(),
+            ties: None,
+            judge: None,
+            pooling,
+        }
+    }
+}
+
 /// Resamples every metric on every slice, labels the deltas, judges the gates and, when both
 /// sides are runs, bounds the gated deltas by the unjudged documents (returning their holes).
 /// The judge's labels and the bounds read the earlier attempts too (`earlier`).
@@ -933,16 +949,7 @@ fn compare_and_judge(
     if let (Some(b), Some(c)) = (&inputs.base.eval, &inputs.cand.eval) {
         explain_regressions(&mut comparisons, &ranks(b), &ranks(c));
     }
-    let judged = verdict::judge(cfg, &comparisons)?;
-    let mut found = Findings {
-        gates: judged.results,
-        warnings: judged.warnings,
-        notes: judged.notes.into_iter().chain(cut).collect(),
-        comparisons: Vec::new(),
-        ties: None,
-        judge: None,
-        pooling,
-    };
+    let mut found = Findings::judged(verdict::judge(cfg, &comparisons)?, cut, pooling);
     found.judge =
         labels.map(|a| judge_findings(a, &mut found.gates, &mut found.warnings, &mut found.notes));
     let holes = bounds_part(

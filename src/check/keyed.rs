@@ -174,16 +174,7 @@ pub fn report(cfg: &Config, s: &Summary) -> Result<Report> {
         resample::keyed_read::comparisons(&s.slices, &s.metrics, s.has_groups, &settings);
     let cut = resample::range::clamped_note(&resample::range::clamp_intervals(&mut comparisons));
     verdict::label_comparisons(&mut comparisons);
-    let judged = verdict::judge(cfg, &comparisons)?;
-    let mut found = Findings {
-        gates: judged.results,
-        warnings: judged.warnings,
-        notes: judged.notes.into_iter().chain(cut).collect(),
-        comparisons: Vec::new(),
-        ties: None,
-        judge: None,
-        pooling: Default::default(),
-    };
+    let mut found = Findings::judged(verdict::judge(cfg, &comparisons)?, cut, Default::default());
     found
         .warnings
         .extend(verdict::resolution::resolution(cfg, &comparisons, &found.gates).1);
