@@ -89,27 +89,33 @@ fn partials(
         .map(|k| {
             let mine: Vec<&Row> = all.iter().filter(|r| shard_of(r.1) == k).collect();
             let (b, c) = files(&mine);
-            let (bf, cf, sf) = (
-                format!("{name}-{k}-b.jsonl"),
-                format!("{name}-{k}-c.jsonl"),
-                format!("{name}-{k}.json"),
-            );
-            ctx.write(&bf, b);
-            ctx.write(&cf, c);
-            ctx.run(&[
-                "partial",
-                "gate.toml",
-                "--baseline",
-                &bf,
-                "--candidate",
-                &cf,
-                "-o",
-                &sf,
-            ])
-            .expect(0);
-            sf
+            summary(ctx, &format!("{name}-{k}"), (b, c))
         })
         .collect()
+}
+
+/// Writes `{name}-b.jsonl` and `{name}-c.jsonl`, runs `partial` on them and returns the
+/// summary's file name, `{name}.json`.
+fn summary(ctx: &TestContext, name: &str, (b, c): (String, String)) -> String {
+    let (bf, cf, sf) = (
+        format!("{name}-b.jsonl"),
+        format!("{name}-c.jsonl"),
+        format!("{name}.json"),
+    );
+    ctx.write(&bf, b);
+    ctx.write(&cf, c);
+    ctx.run(&[
+        "partial",
+        "gate.toml",
+        "--baseline",
+        &bf,
+        "--candidate",
+        &cf,
+        "-o",
+        &sf,
+    ])
+    .expect(0);
+    sf
 }
 
 fn merged(ctx: &TestContext, summaries: &[String], extra: &[&str]) -> String {
@@ -299,25 +305,7 @@ fn shards_that_disagree_on_metrics_or_lack_a_critical_slice_are_refused() {
             b = b.replace("\"ndcg@10\"", "\"hit@1\": 1, \"ndcg@10\"");
             c = c.replace("\"ndcg@10\"", "\"hit@1\": 1, \"ndcg@10\"");
         }
-        let (bf, cf, sf) = (
-            format!("{name}-b.jsonl"),
-            format!("{name}-c.jsonl"),
-            format!("{name}.json"),
-        );
-        ctx.write(&bf, b);
-        ctx.write(&cf, c);
-        ctx.run(&[
-            "partial",
-            "gate.toml",
-            "--baseline",
-            &bf,
-            "--candidate",
-            &cf,
-            "-o",
-            &sf,
-        ])
-        .expect(0);
-        sf
+        summary(&ctx, name, (b, c))
     };
     let even: Vec<&Row> = all.iter().filter(|r| r.1 % 2 == 0).collect();
     let odd: Vec<&Row> = all.iter().filter(|r| r.1 % 2 == 1).collect();
