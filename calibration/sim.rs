@@ -258,6 +258,8 @@ fn run(
             names: ["ndcg@10", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             cand_runs: &[],
+            // The default gate file's: min-groups 8 under on-small-slice = "judge".
+            few_groups_below: rag_gate::config::DEFAULT_MIN_GROUPS as f64,
         },
         &[],
         None,
@@ -799,6 +801,7 @@ pub fn quantile_gate(
                 names: ["calibration", "all"],
                 tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
                 cand_runs: &[],
+                few_groups_below: 0.0,
             },
             &[],
             None,

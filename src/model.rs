@@ -1269,7 +1269,9 @@ pub struct GateResult {
     /// within 3 Monte-Carlo standard errors of its threshold: the result depends on the re-run.
     pub mc_rerun: bool,
     /// The rule that decided, in words: "non-inferiority (max-drop)", "proven harm
-    /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice".
+    /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice"; a
+    /// group-unit comparison judged below `min-groups` adds ", small-sample cluster interval
+    /// (CR2, Imbens–Kolesár t)", the interval that decided.
     pub decided_by: String,
     /// The decision at each judged bound (gates of runs with judged bounds).
     #[serde(skip_serializing_if = "Option::is_none")]

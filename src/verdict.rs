@@ -178,10 +178,11 @@ fn groups_words(c: &Comparison, g: f64) -> String {
 
 /// Whether a group-unit comparison of the mean below `min-groups` effective groups, on 2
 /// groups or more (a standard error needs two), is judged on its interval: under `on-small-slice =
-/// "judge"` (the default) with the default bootstrap-t, whose interval is at least the Student
-/// t on the CR2 standard error with the Bell–McCaffrey df (the small-sample cluster interval,
-/// exact for normal group means of equal sizes; calibration/results.txt `fewgroups` holds its
-/// coverage at 3–7 groups). Other methods, quantiles and replicate runs keep the floor.
+/// "judge"` (the default) with the default bootstrap-t, whose interval there is the
+/// small-sample cluster interval (`resample::estimate`: per side the wider of the Student t on
+/// the CR2 standard error with the Imbens–Kolesár df and the tilted score bound; exact for
+/// normal group means of equal sizes; calibration/results.txt `fewgroups` holds each side at
+/// 3–7 groups). Other methods, quantiles and replicate runs keep the floor.
 pub fn few_groups_judged(cfg: &Config, c: &Comparison) -> bool {
     few_groups_setup(cfg) && c.judged_on_few_groups()
 }
@@ -247,7 +248,7 @@ fn few_groups_judged_words(
     let g = c.effective_groups?;
     judged.then(|| {
         format!(
-            "judged on {}, fewer than min-groups {}: the small-sample cluster interval decided (the Student t on the CR2 standard error with Bell–McCaffrey degrees of freedom, on-small-slice = \"judge\", the default), and the resolution line says what so few groups can miss; to accept this size once, set [verdict] accept-blind-spot = true",
+            "judged on {}, fewer than min-groups {}: the small-sample cluster interval decided (the Student t on the CR2 standard error with the Imbens–Kolesár degrees of freedom, effective groups − 1; on-small-slice = \"judge\", the default), and the resolution line says what so few groups can miss; to accept this size once, set [verdict] accept-blind-spot = true",
             groups_words(c, g),
             cfg.slices.min_groups
         )
@@ -256,7 +257,7 @@ fn few_groups_judged_words(
 
 /// The words `decided_by` gains when a group-unit comparison below `min-groups` effective groups
 /// was judged on its small-sample cluster interval.
-pub const FEW_GROUPS_INTERVAL: &str = "small-sample cluster interval (CR2, Bell–McCaffrey t)";
+pub const FEW_GROUPS_INTERVAL: &str = "small-sample cluster interval (CR2, Imbens–Kolesár t)";
 
 /// The fewest values a median or p95 comparison must have beyond its quantile (on the far side
 /// from the bulk) to be judged: with fewer, the p95's interval rests on its top 1–4 values and

@@ -110,13 +110,13 @@ fn five_conversations_are_judged_on_the_small_sample_cluster_interval_by_default
     assert_eq!(g["status"], "pass", "{g}");
     assert_eq!(
         g["decided_by"],
-        "non-inferiority (max-drop), small-sample cluster interval (CR2, Bell–McCaffrey t)"
+        "non-inferiority (max-drop), small-sample cluster interval (CR2, Imbens–Kolesár t)"
     );
     assert_eq!(compliance(&r)["effective_groups"], 5.0);
     let warnings = r["warnings"].to_string();
     assert_contains(
         &warnings,
-        "gate #1 ndcg@10 on risk=compliance, max-drop: judged on 5 groups, fewer than min-groups 8: the small-sample cluster interval decided (the Student t on the CR2 standard error with Bell–McCaffrey degrees of freedom, on-small-slice = \\\"judge\\\", the default)",
+        "gate #1 ndcg@10 on risk=compliance, max-drop: judged on 5 groups, fewer than min-groups 8: the small-sample cluster interval decided (the Student t on the CR2 standard error with the Imbens–Kolesár degrees of freedom, effective groups − 1; on-small-slice = \\\"judge\\\", the default)",
     );
     assert_contains(&warnings, "set [verdict] accept-blind-spot = true");
     // Its interval is shown in the text report, not "too small".
