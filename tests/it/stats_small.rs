@@ -113,6 +113,16 @@ fn five_conversations_are_judged_on_the_small_sample_cluster_interval_by_default
         "non-inferiority (max-drop), small-sample cluster interval (CR2, Imbens–Kolesár t)"
     );
     assert_eq!(compliance(&r)["effective_groups"], 5.0);
+    // Equal sizes: the Student t interval on the 5 group means (0.001, −0.00075, 0.0005, 0, 0),
+    // t(0.975, 4) = 2.7764451051977987 (scipy.stats.t.ppf); here no tilted side is wider.
+    let means = [0.001, -0.00075, 0.0005, 0.0, 0.0];
+    let mean = means.iter().sum::<f64>() / 5.0;
+    let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / 4.0;
+    let half = 2.776_445_105_197_798_7 * (var / 5.0).sqrt();
+    let ci = &compliance(&r)["ci"];
+    for (bound, want) in [(&ci[0], mean - half), (&ci[1], mean + half)] {
+        assert!((bound.as_f64().unwrap() - want).abs() < 1e-9, "{ci} vs {want}");
+    }
     let warnings = r["warnings"].to_string();
     assert_contains(
         &warnings,
