@@ -520,6 +520,20 @@ fn render_plan(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
         ));
         return s;
     }
+    if plan.batch == 0 {
+        let why = match plan.gates.is_empty() {
+            true => "no gate has a max-drop or max-change margin to plan for".to_string(),
+            false => format!("every gate has the {units} it needs"),
+        };
+        s.push_str(&format!(
+            "Nothing to label next: {why}{}\n",
+            out.map_or(String::new(), |p| format!(
+                " ({} is written empty)",
+                p.display()
+            ))
+        ));
+        return s;
+    }
     s.push_str(&format!(
         "Next batch: {} of {} unlabelled {units}, a uniform random sample (seed {}){}\n",
         plan.batch,

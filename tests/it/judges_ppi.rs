@@ -502,4 +502,9 @@ fn the_labelling_plan_is_followed_in_two_steps_and_the_second_reads_the_new_labe
     assert_eq!(second["plan_again"], again > 0, "{second}");
     let text = plan("text");
     assert_eq!(text.contains("run label-plan again"), again > 0, "{text}");
+    assert_eq!(
+        text.contains("Nothing to label next: every gate has the queries it needs"),
+        again == 0,
+        "{text}"
+    );
 }
