@@ -175,7 +175,7 @@ fn pilot_figures(model: Model, set: &Set) -> (f64, Option<[f64; 2]>, f64) {
             let r: Vec<f64> = sums.iter().zip(&sizes).map(|(s, k)| s - mean * k).collect();
             (
                 se * (*g as f64).sqrt(),
-                sample_size::variance_factors(&r, CONFIDENCE),
+                sample_size::variance_factors_upper(&r, CONFIDENCE, sample_size::KURTOSIS_UPPER),
                 expected_power::skewness(&r),
             )
         }
@@ -187,7 +187,7 @@ fn pilot_figures(model: Model, set: &Set) -> (f64, Option<[f64; 2]>, f64) {
         }
         _ => (
             rag_gate::stats::describe::sd(&deltas),
-            sample_size::variance_factors(&deltas, CONFIDENCE),
+            sample_size::variance_factors_upper(&deltas, CONFIDENCE, sample_size::KURTOSIS_UPPER),
             expected_power::skewness(&deltas),
         ),
     }

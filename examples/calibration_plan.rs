@@ -7,10 +7,11 @@
 //! share is within 80% ± 3 Monte-Carlo standard errors or above it (over-delivering costs
 //! queries, not correctness; the size in queries is in the row).
 //!
-//!     nice -n 10 cargo run --release --example calibration_plan [-- PILOTS RESAMPLES DATA_SEED [MODEL]]
+//!     nice -n 10 cargo run --release --example calibration_plan [-- PILOTS RESAMPLES DATA_SEED [MODEL] [sizes=50,100]]
 //!
 //! Defaults: 1000 pilots per cell, 500 resamples per set, data seed 2026; MODEL one of query,
-//! group, binary, carried (all when absent).
+//! group, binary, carried (all when absent); `sizes=` keeps those pilot sizes only (each row is
+//! seeded on its own, so a row run alone repeats the full run's to the digit).
 
 #[path = "../calibration/plan.rs"]
 mod plan;
@@ -23,7 +24,13 @@ fn main() {
     let pilots = args.first().copied().unwrap_or(1000);
     let b = args.get(1).copied().unwrap_or(500);
     let seed = args.get(2).map_or(2026, |&s| s as u64);
-    let only = raw.iter().find(|a| a.parse::<usize>().is_err());
+    let only = raw
+        .iter()
+        .find(|a| a.parse::<usize>().is_err() && !a.starts_with("sizes="));
+    let sizes: Option<Vec<usize>> = raw
+        .iter()
+        .find_map(|a| a.strip_prefix("sizes="))
+        .map(|list| list.split(',').filter_map(|s| s.parse().ok()).collect());
     println!(
         "plan calibration: {pilots} pilots per cell (one set each), {b} resamples per set, data seed {seed}, bootstrap-t 95% with its Student t floor, power {POWER}"
     );
@@ -46,6 +53,9 @@ fn main() {
             };
             println!("  {what}   pilot units | before: median n, power | after: median n, power");
             for pilot in [50, 100, 1_000, 20_000] {
+                if sizes.as_ref().is_some_and(|k| !k.contains(&pilot)) {
+                    continue;
+                }
                 let cell =
                     |planner| plan::average_power(model, pilot, rule, planner, pilots, b, seed);
                 let (before, n0) = cell(Planner::PlugIn);

@@ -357,13 +357,18 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
         (&metrics, earlier),
     )?;
     pooling.join(std::mem::take(&mut judged.pooling));
-    let (noise, noise_warnings) = crate::noise::apply::report(
+    let (noise, mut noise_warnings) = crate::noise::apply::report(
         cfg,
         &paired,
         &judged.comparisons,
         quarantined,
         noise_file.as_ref().map(|(spec, f)| (*spec, f)),
     )?;
+    noise_warnings.extend(nondeterministic_without_noise(
+        cfg,
+        &paired,
+        efficiency.as_ref(),
+    ));
     let found = Findings {
         warnings: gather_warnings(
             cfg,
@@ -577,6 +582,39 @@ fn efficiency_section(
         ..Default::default()
     };
     Ok((Some(e), pooled))
+}
+
+/// The warning for a retriever its run card declares nondeterministic
+/// (`conditions.deterministic = false`) when the intervals carry no run-to-run noise: one
+/// baseline run and no `[noise] file`.
+fn nondeterministic_without_noise(
+    cfg: &Config,
+    paired: &Paired,
+    efficiency: Option<&crate::model::EfficiencyReport>,
+) -> Option<String> {
+    let e = efficiency?;
+    let field = e
+        .conditions
+        .iter()
+        .find(|c| c.key == load::run_card::DETERMINISTIC)?;
+    let says = [
+        (&field.baseline, &e.baseline_card),
+        (&field.candidate, &e.candidate_card),
+    ];
+    let cards: Vec<&str> = says
+        .iter()
+        .filter(|(v, _)| v.as_deref() == Some("false"))
+        .map(|(_, card)| card.as_str())
+        .collect();
+    let baseline_runs = paired.replicates.as_ref().map_or(1, |r| r.counts[0]);
+    if cards.is_empty() || baseline_runs > 1 || cfg.noise.file.is_some() {
+        return None;
+    }
+    Some(format!(
+        "{} {} the retriever is nondeterministic (conditions.deterministic = false), but the intervals carry no run-to-run noise: with one baseline run and no [noise] file, a whole-run shift (a run a little worse or better on every query) is in neither side's per-query spread, so a drop can pass and an unchanged pull request can fail; record main's run-to-run noise with `rag-gate aa` and point [noise] file at it, or give replicate baseline runs ([inputs] baseline = [\"main-1.jsonl\", \"main-2.jsonl\", \"main-3.jsonl\"])",
+        cards.join(" and "),
+        if cards.len() == 1 { "says" } else { "say" }
+    ))
 }
 
 /// A run card as a later attempt needs it: its conditions, the gated metrics and the curve.
