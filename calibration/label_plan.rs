@@ -3,7 +3,9 @@
 //! queries move by N(0, 0.25²); conversations of 3 share an N(0, 0.1²) effect) with a true
 //! human delta of 0 (a change that changes nothing). A pilot set with 5% or 33% of units labelled
 //! gives the plan's size for a margin; fresh sets with that many units labelled at random then
-//! say how often the corrected max-drop gate passes, pilot after pilot. Used by `examples/calibration_label_plan.rs`.
+//! say how often the corrected max-drop gate passes, pilot after pilot; in two steps
+//! (`Follow::Replan`), each fresh set's labelled units plan again and the set is topped up
+//! before it is judged. Used by `examples/calibration_label_plan.rs`.
 
 use rag_gate::stats::power::NoOpRule;
 use rag_gate::stats::ppi::{
@@ -53,35 +55,64 @@ struct SplitSet {
 }
 
 fn split(queries: usize, group_size: usize, labelled: usize, rng: &mut ChaCha8Rng) -> SplitSet {
-    let (h, j, g) = draw(queries, group_size, rng);
-    let units = queries / group_size;
-    let mut order: Vec<usize> = (0..units).collect();
-    for i in 0..labelled {
-        let k = rng.random_range(i..units);
-        order.swap(i, k);
-    }
-    let mut is = vec![false; units];
-    for &u in &order[..labelled] {
-        is[u] = true;
-    }
-    let mut s = SplitSet {
-        y: vec![],
-        yh: vec![],
-        gl: vec![],
-        u: vec![],
-        gu: vec![],
-    };
-    for i in 0..queries {
-        if is[g[i]] {
-            s.y.push(h[i]);
-            s.yh.push(j[i]);
-            s.gl.push(g[i]);
-        } else {
-            s.u.push(j[i]);
-            s.gu.push(g[i]);
+    Drawn::new(queries, group_size, rng).labelled(labelled, rng)
+}
+
+/// One drawn set and a random order of its units, shuffled as far as it has been labelled (a
+/// partial Fisher–Yates shuffle): labelling the first k of the order is a uniform random sample
+/// of k units, and labelling more later keeps the first ones labelled (a top-up).
+struct Drawn {
+    h: Vec<f64>,
+    j: Vec<f64>,
+    g: Vec<usize>,
+    order: Vec<usize>,
+    shuffled: usize,
+}
+
+impl Drawn {
+    fn new(queries: usize, group_size: usize, rng: &mut ChaCha8Rng) -> Drawn {
+        let (h, j, g) = draw(queries, group_size, rng);
+        let order: Vec<usize> = (0..queries / group_size).collect();
+        Drawn {
+            h,
+            j,
+            g,
+            order,
+            shuffled: 0,
         }
     }
-    s
+
+    /// The split with the first `labelled` units of the order labelled.
+    fn labelled(&mut self, labelled: usize, rng: &mut ChaCha8Rng) -> SplitSet {
+        let units = self.order.len();
+        for i in self.shuffled..labelled {
+            let k = rng.random_range(i..units);
+            self.order.swap(i, k);
+        }
+        self.shuffled = self.shuffled.max(labelled);
+        let mut is = vec![false; self.order.len()];
+        for &u in &self.order[..labelled] {
+            is[u] = true;
+        }
+        let mut s = SplitSet {
+            y: vec![],
+            yh: vec![],
+            gl: vec![],
+            u: vec![],
+            gu: vec![],
+        };
+        for i in 0..self.h.len() {
+            if is[self.g[i]] {
+                s.y.push(self.h[i]);
+                s.yh.push(self.j[i]);
+                s.gl.push(self.g[i]);
+            } else {
+                s.u.push(self.j[i]);
+                s.gu.push(self.g[i]);
+            }
+        }
+        s
+    }
 }
 
 fn units<'a>(s: &'a SplitSet, grouped: bool) -> Units<'a> {
@@ -91,6 +122,16 @@ fn units<'a>(s: &'a SplitSet, grouped: bool) -> Units<'a> {
         judge_unlabelled: &s.u,
         groups: grouped.then_some((s.gl.as_slice(), s.gu.as_slice())),
     }
+}
+
+/// How a team follows the plan.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Follow {
+    /// Label the size the pilot's plan names, then judge.
+    Once,
+    /// Label that size, run `label-plan` again on everything labelled, and top up to the size it
+    /// names then (never fewer; all but two units when it says "not reachable"), then judge.
+    Replan,
 }
 
 /// One pilot's plan and how often fresh sets at the planned size pass.
@@ -104,16 +145,32 @@ pub struct Outcome {
     pub sets: usize,
     /// When not reachable: the power the plan states for all but two labelled.
     pub stated: Option<f64>,
+    /// With `Follow::Replan`: the fresh sets by what the second plan said.
+    pub replanned: Replanned,
+}
+
+/// The fresh sets of one pilot under `Follow::Replan`, split by the second plan's answer: it
+/// reached the margin (its stated power is the asked one), or it said "not reachable" (its
+/// stated power is the one with all but two labelled).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Replanned {
+    pub reached: usize,
+    pub reached_passed: usize,
+    pub short: usize,
+    pub short_passed: usize,
+    pub short_stated: f64,
+    /// Units labelled in the end, summed over the sets.
+    pub labelled: usize,
 }
 
 /// Plans from one pilot (`pilot_share` of units labelled, seed `seed`) for power 0.8 at
 /// `assurance` (`Parts::with_assurance`, as `label-plan` does), then runs `sets` fresh sets at
-/// the planned size (all but two units when the plan says it is not reachable).
+/// the planned size (all but two units when the plan says it is not reachable), re-planned on
+/// each set's labelled units with `Follow::Replan`.
 pub fn run(
     (queries, group_size): (usize, usize),
-    pilot_share: f64,
-    margin: f64,
-    assurance: f64,
+    (pilot_share, margin, assurance): (f64, f64, f64),
+    follow: Follow,
     sets: usize,
     seed: u64,
 ) -> Outcome {
@@ -130,32 +187,69 @@ pub fn run(
         .is_none()
         .then(|| power_at(&p, total - 2, total, NoOpRule::Drop, margin, 0.95));
     let n = planned.unwrap_or(total - 2);
-    let passed = passes((queries, group_size), n, margin, sets, &mut rng);
+    let replan = (follow == Follow::Replan).then_some(assurance);
+    let (passed, replanned) = passes((queries, group_size), (n, margin, replan), sets, &mut rng);
     Outcome {
         planned,
         passed,
         sets,
         stated,
+        replanned,
     }
 }
 
-/// How many of `sets` fresh sets with `n` random units labelled pass the corrected max-drop gate.
+/// How many of `sets` fresh sets with `n` random units labelled pass the corrected max-drop
+/// gate; with `replan = Some(assurance)`, each set's `n` labelled units plan again and the set
+/// is topped up to that size before it is judged.
 fn passes(
     (queries, group_size): (usize, usize),
-    n: usize,
-    margin: f64,
+    (n, margin, replan): (usize, f64, Option<f64>),
     sets: usize,
     rng: &mut ChaCha8Rng,
-) -> usize {
+) -> (usize, Replanned) {
     let grouped = group_size > 1;
-    let mut passed = 0;
+    let most = queries / group_size - 2;
+    let (mut passed, mut r) = (0, Replanned::default());
     for _ in 0..sets {
-        let s = split(queries, group_size, n, rng);
+        let mut d = Drawn::new(queries, group_size, rng);
+        let mut s = d.labelled(n, rng);
+        let mut again = None;
+        if let Some(assurance) = replan {
+            let p = parts(&units(&s, grouped))
+                .expect("two labelled units or more")
+                .with_assurance(n, assurance);
+            let total = queries / group_size;
+            again = Some(
+                labels_needed(&p, total, NoOpRule::Drop, margin, (0.95, 0.8))
+                    .ok_or_else(|| power_at(&p, most, total, NoOpRule::Drop, margin, 0.95)),
+            );
+            let k = again
+                .expect("just set")
+                .map_or(most, |k| k.min(most))
+                .max(n);
+            if k > n {
+                s = d.labelled(k, rng);
+            }
+            r.labelled += k;
+        }
         let e = mean_interval_small_sample(&units(&s, grouped), Lambda::Tuned, 0.95)
             .expect("two labelled and unlabelled units");
-        passed += usize::from(e.low >= -margin);
+        let pass = usize::from(e.low >= -margin);
+        passed += pass;
+        match again {
+            Some(Ok(_)) => {
+                r.reached += 1;
+                r.reached_passed += pass;
+            }
+            Some(Err(stated)) => {
+                r.short += 1;
+                r.short_passed += pass;
+                r.short_stated += stated;
+            }
+            None => {}
+        }
     }
-    passed
+    (passed, r)
 }
 
 /// The generator's own spreads, read from one large set (400 times the size, half labelled):
@@ -183,6 +277,6 @@ pub fn oracle(
         (0.95, 0.8),
     );
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let passed = need.map_or(0, |n| passes(shape, n, margin, sets, &mut rng));
+    let passed = need.map_or(0, |n| passes(shape, (n, margin, None), sets, &mut rng).0);
     (need, passed)
 }

@@ -10,6 +10,11 @@
 //! spread of deltas stands in for the humans' at λ = 0 (a judge worth nothing), which the plan
 //! says. A gate the units cannot reach gets no size: the plan says so, with the power all but
 //! two units labelled would give and the smallest margin the power reaches.
+//!
+//! A size read from the units labelled so far rests on their spreads: when a gate asks for more,
+//! the plan says to run it again once the batch is labelled (`plan_again`), and the second plan,
+//! read from every labelled unit, names any top-up. The two steps deliver the stated power in
+//! simulation (calibration/label_plan_results.txt).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -92,6 +97,10 @@ pub struct LabelPlan {
     /// With `--plant`: the planted pairs written for the judge.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub planted: Option<plant::PlantSummary>,
+    /// A gate asks for more labels: its size rests on the spreads of the units labelled so far,
+    /// so once the batch is labelled the plan is to be run again on every labelled unit, which
+    /// names any top-up. Labelling in these two steps is what delivers the stated power.
+    pub plan_again: bool,
 }
 
 /// The flags' own errors (exit 2), before anything is read.
@@ -179,7 +188,9 @@ pub fn run(args: &LabelPlanArgs) -> Result<Outcome> {
         expected_batch: None,
         probability_range: None,
         planted: None,
+        plan_again: false,
     };
+    plan.plan_again = plan.gates.iter().any(|g| g.more.is_some_and(|m| m > 0));
     let planted = match args.plant {
         Some(n) => Some(plant_pairs(args, &cfg, judge, n, seed)?),
         None => None,
@@ -483,6 +494,11 @@ fn render_plan(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
                 .map_or(String::new(), |l| format!(" (λ about {l:.2} there)"))
         ));
     }
+    if plan.plan_again {
+        s.push_str(&format!(
+            "These sizes rest on the spreads of the {units} labelled so far: once the batch is labelled, run label-plan again on all the labelled {units}; it names any top-up (the two steps together deliver the stated power)\n"
+        ));
+    }
     if plan.pool == 0 {
         s.push_str(&format!(
             "Every {} is human-labelled: the human-only comparison decides, nothing to label next\n",
@@ -499,6 +515,20 @@ fn render_plan(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
             out.map_or(String::new(), |p| format!(
                 "; written to {} with the labelled {units}, each with its inclusion probability: once the new ones are labelled, set [judge] sample = \"{}\" so the corrected delta weights each by 1/probability",
                 p.display(),
+                p.display()
+            ))
+        ));
+        return s;
+    }
+    if plan.batch == 0 {
+        let why = match plan.gates.is_empty() {
+            true => "no gate has a max-drop or max-change margin to plan for".to_string(),
+            false => format!("every gate has the {units} it needs"),
+        };
+        s.push_str(&format!(
+            "Nothing to label next: {why}{}\n",
+            out.map_or(String::new(), |p| format!(
+                " ({} is written empty)",
                 p.display()
             ))
         ));

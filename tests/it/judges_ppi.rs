@@ -430,3 +430,81 @@ fn the_labelling_plan_says_what_it_cannot_reach_and_plans_each_rule() {
         "{text}"
     );
 }
+
+/// `label-plan` in two steps, as a team follows it: a plan that asks for more labels says its
+/// size rests on the labels so far and to plan again once the batch is labelled; labelling the
+/// batch's queries (their human qrels from the full judgments) and planning again reads every
+/// labelled query, and a plan with enough labels no longer asks for another step.
+#[test]
+fn the_labelling_plan_is_followed_in_two_steps_and_the_second_reads_the_new_labels() {
+    let ctx = TestContext::new();
+    let full = format!(
+        "{}/tests/data/eval/fixtures/trec-covid-r2/qrels.covid-round2.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let full = std::fs::read_to_string(full).unwrap();
+    let human = ctx.write(
+        "human.qrels",
+        std::fs::read_to_string(data("human.qrels")).unwrap(),
+    );
+    ctx.gate(
+        std::fs::read_to_string(data("corrected.toml"))
+            .unwrap()
+            .replace("max-drop = 0.05", "max-drop = 0.3")
+            .replace("\"../eval/", &format!("\"{}/../eval/", data("")))
+            .replace("\"judge.qrels\"", &format!("{:?}", data("judge.qrels"))),
+    );
+    let plan = |format: &str| {
+        ctx.run(&[
+            "label-plan",
+            "--format",
+            format,
+            "gate.toml",
+            "-o",
+            "next.jsonl",
+        ])
+        .expect(0)
+        .utf8()
+        .stdout
+    };
+    let first: Value = serde_json::from_str(&plan("json")).unwrap();
+    let g = &first["gates"][0];
+    let (has, more) = (g["labelled"].as_u64().unwrap(), g["more"].as_u64().unwrap());
+    assert_eq!(has, 12);
+    assert!(more > 0, "{g}");
+    assert_eq!(first["plan_again"], true);
+    assert!(plan("text")
+        .contains("once the batch is labelled, run label-plan again on all the labelled queries"),);
+    // The humans label the batch: its queries' judgments join the human qrels.
+    let batch: Vec<String> = std::fs::read_to_string(ctx.path().join("next.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["query_id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(batch.len() as u64, more);
+    let mut labels = std::fs::read_to_string(&human).unwrap();
+    for l in full.lines() {
+        if batch.iter().any(|q| l.split_whitespace().next() == Some(q)) {
+            labels.push_str(l);
+            labels.push('\n');
+        }
+    }
+    std::fs::write(&human, labels).unwrap();
+    let second: Value = serde_json::from_str(&plan("json")).unwrap();
+    let g = &second["gates"][0];
+    assert_eq!(g["labelled"].as_u64(), Some(has + more), "{g}");
+    let again = g["more"].as_u64().unwrap();
+    assert_eq!(second["plan_again"], again > 0, "{second}");
+    let text = plan("text");
+    assert_eq!(text.contains("run label-plan again"), again > 0, "{text}");
+    assert_eq!(
+        text.contains("Nothing to label next: every gate has the queries it needs"),
+        again == 0,
+        "{text}"
+    );
+}
