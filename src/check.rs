@@ -357,18 +357,13 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
         (&metrics, earlier),
     )?;
     pooling.join(std::mem::take(&mut judged.pooling));
-    let (noise, mut noise_warnings) = crate::noise::apply::report(
+    let (noise, noise_warnings) = crate::noise::apply::report(
         cfg,
         &paired,
         &judged.comparisons,
         quarantined,
         noise_file.as_ref().map(|(spec, f)| (*spec, f)),
     )?;
-    noise_warnings.extend(nondeterministic_without_noise(
-        cfg,
-        &paired,
-        efficiency.as_ref(),
-    ));
     let found = Findings {
         warnings: gather_warnings(
             cfg,
@@ -379,6 +374,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
                 judged.warnings,
                 quarantine_warnings,
                 noise_warnings,
+                nondeterministic_without_noise(cfg, &paired, efficiency.as_ref()),
             ],
         ),
         notes: gather_notes(
@@ -588,6 +584,17 @@ fn efficiency_section(
 /// (`conditions.deterministic = false`) when the intervals carry no run-to-run noise: one
 /// baseline run and no `[noise] file`.
 fn nondeterministic_without_noise(
+    cfg: &Config,
+    paired: &Paired,
+    efficiency: Option<&crate::model::EfficiencyReport>,
+) -> Vec<String> {
+    nondeterministic_warning(cfg, paired, efficiency)
+        .into_iter()
+        .collect()
+}
+
+/// [`nondeterministic_without_noise`]'s warning, when it applies.
+fn nondeterministic_warning(
     cfg: &Config,
     paired: &Paired,
     efficiency: Option<&crate::model::EfficiencyReport>,
@@ -1202,12 +1209,13 @@ fn pool_judge_labels(cfg: &Config, judged: &mut Paired, earlier: &Earlier, pooli
 }
 
 /// The report's warnings, in order: the gate file's, the protocol's, the pairing's, then
-/// `later` (the gates', the quarantine's and the noise floor's).
+/// `later` (the gates', the quarantine's, the noise floor's and a nondeterministic
+/// retriever's).
 fn gather_warnings(
     cfg: &Config,
     protocol: &ProtocolReport,
     paired: &Paired,
-    later: [Vec<String>; 4],
+    later: [Vec<String>; 5],
 ) -> Vec<String> {
     let mut warnings: Vec<String> = cfg.warnings.clone();
     warnings.extend(protocol.note.iter().cloned());

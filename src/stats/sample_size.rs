@@ -152,7 +152,7 @@ pub fn variance_factors(x: &[f64], confidence: f64) -> Option<[f64; 2]> {
 /// instead of its point estimate: the spread of ln s² a plan averages over, which a small
 /// sample whose variance rests on a few large values under-reads. `level` 0.5 is Bonett's.
 pub fn variance_factors_upper(x: &[f64], confidence: f64, level: f64) -> Option<[f64; 2]> {
-    if !(level >= 0.5 && level < 1.0) {
+    if !(0.5..1.0).contains(&level) {
         return None;
     }
     bonett(x, confidence, z(level))
