@@ -304,6 +304,7 @@ pub fn hit(
             names: ["calibration", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             cand_runs: &[],
+            few_groups_below: 0.0,
         },
         &[],
         None,

@@ -137,6 +137,7 @@ pub fn aa_set(
         names: ["calibration", "all"],
         tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
         cand_runs: &[],
+        few_groups_below: 0.0,
     };
     let part = RunPart::from_aa(&pool, [1, 1]);
     [None, part.as_ref()].map(|runs| estimate_crossed(&input, &[], None, runs).interval.bounds)
@@ -176,6 +177,7 @@ pub fn one(
             names: ["calibration", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             cand_runs: &[],
+            few_groups_below: 0.0,
         },
         &[],
         None,

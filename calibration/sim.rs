@@ -258,6 +258,8 @@ fn run(
             names: ["ndcg@10", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             cand_runs: &[],
+            // The default gate file's: min-groups 8 under on-small-slice = "judge".
+            few_groups_below: rag_gate::config::DEFAULT_MIN_GROUPS as f64,
         },
         &[],
         None,
@@ -396,6 +398,50 @@ pub fn unequal_groups(seed: u64, sets: usize, resamples: usize, route: Route) ->
         t.not_judged += usize::from(correlated_groups(&z, e, u) < MIN_GROUPS);
     }
     t
+}
+
+/// A few groups (2–7), group unit: coverage of μ under three group designs — equal groups of 4
+/// (`few_groups`), sizes uniform on 2–10 (the clustered design (c)), sizes from {1, 2, 3, 10,
+/// 30} (design (e)) — and the effective groups `min-groups` reads, averaged over the sets.
+pub fn fewer_groups(
+    seed: u64,
+    sets: usize,
+    groups: usize,
+    design: FewDesign,
+    resamples: usize,
+    route: Route,
+) -> (Tally, f64) {
+    const WIDE: [usize; 5] = [1, 2, 3, 10, 30];
+    let mut t = Tally::default();
+    let mut counted = 0.0;
+    for set in 0..sets {
+        let mut rng = rng_for(seed, &format!("fewer-{groups}-{design:?}"), set);
+        let sizes: Vec<usize> = (0..groups)
+            .map(|_| match design {
+                FewDesign::Equal => 4,
+                FewDesign::TwoToTen => 2 + (rng.next_u32() % 9) as usize,
+                FewDesign::OneToThirty => WIDE[(rng.next_u32() % 5) as usize],
+            })
+            .collect();
+        let (d, of) = grouped(&mut rng, &sizes);
+        t.add(
+            run_route(&d, Some((&of, groups)), route, resamples, set),
+            MU,
+        );
+        let z: Vec<f64> = sizes.iter().map(|&k| k as f64).collect();
+        use rag_gate::stats::small_sample::{correlated_groups, variance_components};
+        let (e, u) = variance_components(&d, &of, &z).unwrap_or((1.0, 0.0));
+        counted += correlated_groups(&z, e, u);
+    }
+    (t, counted / sets.max(1) as f64)
+}
+
+/// The group sizes of a `fewer_groups` cell.
+#[derive(Clone, Copy, Debug)]
+pub enum FewDesign {
+    Equal,
+    TwoToTen,
+    OneToThirty,
 }
 
 /// The true mean of the zero-inflated deltas: 15% of 0.05 · (1 + 1).
@@ -755,6 +801,7 @@ pub fn quantile_gate(
                 names: ["calibration", "all"],
                 tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
                 cand_runs: &[],
+                few_groups_below: 0.0,
             },
             &[],
             None,

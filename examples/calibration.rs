@@ -3,7 +3,7 @@
 //!
 //!     cargo run --release --example calibration [-- SETS RESAMPLES DATA_SEED [CELLS]]
 //!
-//! CELLS: `small`, `sparse`, `asymmetric`, `quantile`, `poisson`, `heavy` (heavy tails with
+//! CELLS: `small`, `fewgroups` (2–7 groups, below `min-groups`), `sparse`, `asymmetric`, `quantile`, `poisson`, `heavy` (heavy tails with
 //! no ties, a latency mean, loss-carried sparse changes and a 0/1 drop carried by 8%) or `lone`
 //! (a lone moved query at 100–500 queries). With `default` as well, `small`, `sparse`,
 //! `asymmetric`, `heavy` and `lone` run the default route only
@@ -125,6 +125,42 @@ fn line(label: &str, t: &Tally, route: Route, want: Option<(f64, f64)>) {
         pct(t, t.coverage()),
         pct(t, t.low_miss_rate()),
     );
+}
+
+/// Below `min-groups`: the default interval and the Student t on the CR2 standard error with
+/// the Bell–McCaffrey df at 2–7 groups of the three group designs; the target (coverage
+/// 93.5–96.5%, each side ≤ 3.5%) applies from 3 groups.
+fn fewer(sets: usize, b: usize, seed: u64) {
+    use sim::FewDesign;
+    let routes = kept(&[Route::Report(IntervalMethod::BootstrapT), Route::StudentT]);
+    for route in routes {
+        let t = std::time::Instant::now();
+        println!("[{}]", route.name());
+        for design in [
+            FewDesign::Equal,
+            FewDesign::TwoToTen,
+            FewDesign::OneToThirty,
+        ] {
+            for g in 2..=7 {
+                let (tally, counted) = sim::fewer_groups(seed, sets, g, design, b, route);
+                let ok = in_range(tally.coverage(), 0.935, 0.965)
+                    && tally.low_miss_rate() <= 0.035
+                    && tally.high_miss_rate() <= 0.035;
+                let check = match g >= 3 {
+                    true => format!("  {}", verdict(ok)),
+                    false => String::new(),
+                };
+                println!(
+                    "  {design:?}, {g} groups ({counted:.1} effective): coverage {}, low above {}, high below {}, width {:.4}{check}",
+                    pct(&tally, tally.coverage()),
+                    pct(&tally, tally.low_miss_rate()),
+                    pct(&tally, tally.high_miss_rate()),
+                    tally.mean_width(),
+                );
+            }
+        }
+        println!("  ({:.1} s)", t.elapsed().as_secs_f64());
+    }
 }
 
 fn small(sets: usize, b: usize, seed: u64) {
@@ -423,6 +459,7 @@ fn main() {
     let only_drift = raw.iter().any(|a| a == "drift");
     let only_heavy = raw.iter().any(|a| a == "heavy");
     let only_lone = raw.iter().any(|a| a == "lone");
+    let only_fewer = raw.iter().any(|a| a == "fewgroups");
     DEFAULT_ONLY.store(
         raw.iter().any(|a| a == "default"),
         std::sync::atomic::Ordering::Relaxed,
@@ -441,6 +478,11 @@ fn main() {
     }
     if only_drift {
         drift(sets, b, seed);
+        return;
+    }
+    if only_fewer {
+        println!("fewer groups than min-groups: 2–7 groups, group unit; coverage of the true delta, the low bound above it (hides a drop), the high bound below it (hides a gain), the mean width, the mean effective groups (1 + the Imbens–Kolesár df)");
+        fewer(sets, b, seed);
         return;
     }
     if only_lone {

@@ -1314,6 +1314,7 @@ fn build_report(
             min_queries: cfg.slices.min_queries,
             judged_from: crate::verdict::fewest_judged(cfg),
             min_groups: cfg.slices.min_groups,
+            few_groups_judged: crate::verdict::few_groups_setup(cfg),
         },
     })
 }

@@ -268,6 +268,9 @@ pub struct TextView {
     pub judged_from: usize,
     /// The gate file's `[slices] min-groups` (group unit).
     pub min_groups: usize,
+    /// Group-unit comparisons of the mean below `min-groups` are judged on their small-sample
+    /// cluster interval from 2 groups (`verdict::few_groups_judged`).
+    pub few_groups_judged: bool,
 }
 
 impl TextView {
@@ -283,6 +286,9 @@ impl TextView {
             });
         }
         let g = c.effective_groups.filter(|&g| g < self.min_groups as f64)?;
+        if self.few_groups_judged && c.judged_on_few_groups() {
+            return None;
+        }
         Some(format!(
             "too small: {g:.1} groups < min-groups {}",
             self.min_groups
@@ -1021,6 +1027,12 @@ pub enum Label {
 }
 
 impl Comparison {
+    /// A comparison the small-sample cluster interval can judge below `min-groups`: the mean of
+    /// one run per side on 2 groups or more (`verdict::few_groups_judged`).
+    pub fn judged_on_few_groups(&self) -> bool {
+        self.statistic == "mean" && self.replicates.is_none() && self.groups.is_some_and(|g| g >= 2)
+    }
+
     /// The judge's label ("" before the verdict stage ran).
     pub fn label_str(&self) -> &'static str {
         self.label.map_or("", Label::as_str)
@@ -1257,7 +1269,9 @@ pub struct GateResult {
     /// within 3 Monte-Carlo standard errors of its threshold: the result depends on the re-run.
     pub mc_rerun: bool,
     /// The rule that decided, in words: "non-inferiority (max-drop)", "proven harm
-    /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice".
+    /// (fail-if-significant-drop)", "absolute bar (min-mean)", … or "too-small slice"; a
+    /// group-unit comparison judged below `min-groups` adds ", small-sample cluster interval
+    /// (CR2, Imbens–Kolesár t)", the interval that decided.
     pub decided_by: String,
     /// The decision at each judged bound (gates of runs with judged bounds).
     #[serde(skip_serializing_if = "Option::is_none")]

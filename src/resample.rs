@@ -57,6 +57,10 @@ pub struct Settings {
     /// The whole-run shift of main's A/A runs by (metric, slice), from `[noise] file`: with one
     /// baseline run it enters each mean's interval (`stats::crossed::RunPart::from_aa`).
     pub aa_pools: std::collections::BTreeMap<(String, String), crate::stats::crossed::SideNoise>,
+    /// Group unit, bootstrap-t: below this many effective groups a mean's interval is the
+    /// small-sample cluster interval (`estimate::Input::few_groups_below`); 0 never. The gate
+    /// file's `min-groups` under `on-small-slice = "judge"`, where such a mean is judged.
+    pub few_groups_below: f64,
 }
 
 impl Settings {
@@ -77,6 +81,10 @@ impl Settings {
             guarantee: cfg.verdict.guarantee,
             bound_every_mean: cfg.verdict.bound_every_mean,
             aa_pools: std::collections::BTreeMap::new(),
+            few_groups_below: match cfg.slices.on_small_slice {
+                crate::config::OnSmallSlice::Judge => cfg.slices.min_groups as f64,
+                _ => 0.0,
+            },
         }
     }
 
@@ -560,6 +568,7 @@ fn estimate_input<'a>(
         names: [metric, &view.slice.name],
         tie_epsilon: s.tie_epsilon,
         cand_runs: &[],
+        few_groups_below: s.few_groups_below,
     }
 }
 

@@ -155,16 +155,50 @@ pub fn too_small(cfg: &Config, c: &Comparison) -> Option<(String, NotJudged)> {
     }
     let min_groups = cfg.slices.min_groups;
     let g = c.effective_groups.filter(|&g| g < min_groups as f64)?;
-    let counted = match c.groups {
-        Some(raw) if (raw as f64 - g).abs() > 1e-9 => {
-            format!("{g:.1} effective groups ({raw} groups, weighed by size and within-group correlation)")
-        }
-        _ => crate::numbers::count(g.round() as usize, "group", "groups"),
-    };
+    if few_groups_judged(cfg, c) {
+        return None;
+    }
+    let counted = groups_words(c, g);
     Some((
         format!("{counted} < min-groups {min_groups}"),
         NotJudged::MinGroups,
     ))
+}
+
+/// "5 groups", or "4.3 effective groups (6 groups, weighed by size and within-group
+/// correlation)" when `g`, the effective groups, differs from the groups counted.
+fn groups_words(c: &Comparison, g: f64) -> String {
+    match c.groups {
+        Some(raw) if (raw as f64 - g).abs() > 1e-9 => {
+            format!("{g:.1} effective groups ({raw} groups, weighed by size and within-group correlation)")
+        }
+        _ => crate::numbers::count(g.round() as usize, "group", "groups"),
+    }
+}
+
+/// Whether a group-unit comparison of the mean below `min-groups` effective groups, on 2
+/// groups or more (a standard error needs two), is judged on its interval: under `on-small-slice =
+/// "judge"` (the default) with the default bootstrap-t, whose interval there is the
+/// small-sample cluster interval (`resample::estimate`: per side the wider of the Student t on
+/// the CR2 standard error with the Imbens–Kolesár df and the tilted score bound; exact for
+/// normal group means of equal sizes; calibration/results.txt `fewgroups` holds each side at
+/// 3–7 groups). Other methods, quantiles and replicate runs keep the floor.
+pub fn few_groups_judged(cfg: &Config, c: &Comparison) -> bool {
+    few_groups_setup(cfg) && c.judged_on_few_groups()
+}
+
+/// The gate file's side of `few_groups_judged`: `on-small-slice = "judge"` and the bootstrap-t.
+pub fn few_groups_setup(cfg: &Config) -> bool {
+    cfg.slices.on_small_slice == OnSmallSlice::Judge
+        && cfg.bootstrap.method == crate::config::Method::BootstrapT
+}
+
+/// Whether `c` is a group-unit comparison below `min-groups` judged on its small-sample cluster
+/// interval (`few_groups_judged`).
+pub fn below_min_groups(cfg: &Config, c: &Comparison) -> bool {
+    c.effective_groups
+        .is_some_and(|g| g < cfg.slices.min_groups as f64)
+        && few_groups_judged(cfg, c)
 }
 
 /// The fewest queries an interval is computed on (a spread needs two): below it, under
@@ -185,6 +219,9 @@ pub fn fewest_judged(cfg: &Config) -> usize {
 /// decided. None when `c` is not below `min-queries`, has no interval (fewer than
 /// `JUDGED_FEWEST` queries: undecided there), or the rule is not statistical.
 fn small_but_judged(cfg: &Config, rule: &str, r: &GateResult, c: &Comparison) -> Option<String> {
+    if below_min_groups(cfg, c) {
+        return few_groups_judged_words(cfg, rule, r, c);
+    }
     let min = cfg.slices.min_queries;
     let judged = cfg.slices.on_small_slice == OnSmallSlice::Judge
         && is_statistical(rule)
@@ -198,6 +235,29 @@ fn small_but_judged(cfg: &Config, rule: &str, r: &GateResult, c: &Comparison) ->
         )
     })
 }
+
+/// As `small_but_judged`, for a group-unit comparison judged below `min-groups` effective
+/// groups (`below_min_groups`).
+fn few_groups_judged_words(
+    cfg: &Config,
+    rule: &str,
+    r: &GateResult,
+    c: &Comparison,
+) -> Option<String> {
+    let judged = is_statistical(rule) && r.not_judged.is_none() && !cfg.verdict.accept_blind_spot;
+    let g = c.effective_groups?;
+    judged.then(|| {
+        format!(
+            "judged on {}, fewer than min-groups {}: the small-sample cluster interval decided (the Student t on the CR2 standard error with the Imbens–Kolesár degrees of freedom, effective groups − 1; on-small-slice = \"judge\", the default), and the resolution line says what so few groups can miss; to accept this size once, set [verdict] accept-blind-spot = true",
+            groups_words(c, g),
+            cfg.slices.min_groups
+        )
+    })
+}
+
+/// The words `decided_by` gains when a group-unit comparison below `min-groups` effective groups
+/// was judged on its small-sample cluster interval.
+pub const FEW_GROUPS_INTERVAL: &str = "small-sample cluster interval (CR2, Imbens–Kolesár t)";
 
 /// The fewest values a median or p95 comparison must have beyond its quantile (on the far side
 /// from the bulk) to be judged: with fewer, the p95's interval rests on its top 1–4 values and
@@ -384,6 +444,9 @@ fn size_warnings(
         out.push(at(&r.detail));
     } else if let Some(w) = power_warning(gate, &rule, r, c) {
         out.push(w + &plan_hint(cfg, gate, &rule, c, family));
+    }
+    if r.not_judged.is_none() && is_statistical(&rule) && below_min_groups(cfg, c) {
+        r.decided_by = format!("{}, {FEW_GROUPS_INTERVAL}", r.decided_by);
     }
     if let Some(words) = small_but_judged(cfg, &rule, r, c) {
         out.push(at(&(words + &plan_hint(cfg, gate, &rule, c, family))));

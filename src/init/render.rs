@@ -26,7 +26,7 @@ fn too_small(c: &Comparison) -> Option<String> {
     }
     let groups = c.effective_groups?;
     (groups < DEFAULT_MIN_GROUPS as f64).then(|| {
-        format!("{groups:.1} effective groups: below min-groups = {DEFAULT_MIN_GROUPS}, a gate there is not judged")
+        format!("{groups:.1} effective groups: below min-groups = {DEFAULT_MIN_GROUPS}, a gate there is judged on the small-sample cluster interval, wide at so few groups, with a warning")
     })
 }
 

@@ -77,6 +77,7 @@ pub fn half_widths(pilot: &PilotUnits<'_>, units: usize, p: Procedure<'_>) -> Op
                 names: [p.metric, "plan"],
                 tie_epsilon: p.tie_epsilon,
                 cand_runs: &[],
+                few_groups_below: 0.0,
             },
             &[],
             None,

@@ -62,6 +62,12 @@ pub struct Input<'a> {
     /// aligned with `base`), whose values the candidate's quantile stacks (`cand` holds their
     /// per-query means). Empty, or one run: `cand` alone.
     pub cand_runs: &'a [Vec<f64>],
+    /// Group unit, bootstrap-t: below this many effective groups (`groups_counted`) the mean's
+    /// interval is the small-sample cluster interval, per side the wider of the Student t on
+    /// the CR2 standard error and the tilted score bound, both on the Imbens–Kolesár df
+    /// (effective groups − 1, at most the Bell–McCaffrey df), without the bootstrap-t (which
+    /// over-covers there, 96–99%: calibration/results.txt `fewgroups`); 0: never.
+    pub few_groups_below: f64,
 }
 
 pub struct Estimate {
@@ -216,7 +222,11 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
             let stretch = t_stretch(z, x.confidence);
             let range = studentized::unit_range(values, sizes);
             let boot = studentized::interval(d, point, se, stretch, range, x.confidence);
-            let df = bm_df(z);
+            // Below `few_groups_below` effective groups the df is the Imbens–Kolesár one
+            // (effective groups − 1), which reads the within-group correlation the
+            // Bell–McCaffrey df ignores, and the bootstrap-t leaves the partners.
+            let few = few_groups(x, sizes);
+            let df = few.map_or_else(|| bm_df(z), |ik| ik.min(bm_df(z)));
             let Some(t) = ties::t_bounds(point, se, df, x.confidence) else {
                 return boot;
             };
@@ -225,8 +235,16 @@ fn mean_interval(d: &Draws, units: Units<'_>, point: f64, x: &Input<'_>, tie: f6
             let bounded =
                 crate::metric_names::is_bounded(&crate::metric_names::canonical(x.names[0]));
             let reach = if bounded { 1.0 } else { f64::INFINITY };
+            let first = match few {
+                Some(_) => Interval {
+                    bounds: t,
+                    levels: boot.levels,
+                    mc_se: [0.0, 0.0],
+                },
+                None => boot,
+            };
             ties::widest(
-                boot,
+                first,
                 t,
                 tilt::bounds(values, sizes, df, x.confidence, reach),
             )
@@ -364,6 +382,15 @@ pub fn estimate_crossed(
         effective_groups: x.groups.map(|(of, _)| groups_counted(x.deltas, of, &sizes)),
         crossed: part.crossed,
     }
+}
+
+/// The Imbens–Kolesár df (effective groups − 1) of a group-unit mean of groups of `sizes`
+/// below `few_groups_below` effective groups, whose interval is then the small-sample cluster
+/// interval; None otherwise, or without a positive df.
+fn few_groups(x: &Input<'_>, sizes: Option<&[f64]>) -> Option<f64> {
+    let (of, _) = x.groups.filter(|_| x.few_groups_below > 0.0)?;
+    let g = groups_counted(x.deltas, of, sizes?);
+    (g < x.few_groups_below && g > 1.0).then_some(g - 1.0)
 }
 
 /// The effective number of groups `min-groups` reads: 1 + the Imbens–Kolesár df of the CR2

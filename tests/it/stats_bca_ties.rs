@@ -81,6 +81,7 @@ fn bca_matches_scipy_on_tie_heavy_data() {
                     names: ["ties", name],
                     tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
                     cand_runs: &[],
+                    few_groups_below: 0.0,
                 },
                 &[],
                 None,

@@ -23,6 +23,7 @@ fn run(deltas: &[f64], checks: &[BoundCheck]) -> Estimate {
             names: ["ndcg@10", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             cand_runs: &[],
+            few_groups_below: 0.0,
         },
         checks,
         None,

@@ -28,6 +28,7 @@ fn run(
             names: ["m", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             cand_runs: &[],
+            few_groups_below: 0.0,
         },
         &[],
         None,

@@ -54,6 +54,7 @@ fn percentile_and_bca_match_scipy_within_monte_carlo_error() {
                     names: ["reference", name],
                     tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
                     cand_runs: &[],
+                    few_groups_below: 0.0,
                 },
                 &[],
                 None,

@@ -1,6 +1,8 @@
-//! Small samples through the binary: too few groups is *not judged* (min-groups, counted as the
-//! effective number of groups), a `fail-if-significant-drop` whose sign-flip p cannot reach its
-//! level says so, and the report carries the p floor and the effective groups.
+//! Small samples through the binary: too few groups (min-groups, counted as the effective number
+//! of groups) is judged on the small-sample cluster interval with a setup warning under the
+//! default `on-small-slice = "judge"` and *not judged* under `"fail"` / `"warn"`, a
+//! `fail-if-significant-drop` whose sign-flip p cannot reach its level says so, and the report
+//! carries the p floor and the effective groups.
 
 use crate::support;
 
@@ -65,15 +67,113 @@ fn compliance(r: &Value) -> &Value {
         .unwrap()
 }
 
+/// Writes b.jsonl / c.jsonl: `sizes[g]` queries in group g, those of `slice_groups` tagged
+/// risk=compliance; every candidate value equals the baseline's except query q, moved by d for
+/// each (q, d) of `moves`.
+fn moved(dir: &Path, sizes: &[usize], slice_groups: &[usize], moves: &[(usize, f64)]) {
+    groups(dir, sizes, slice_groups, 0.0);
+    let base = std::fs::read_to_string(dir.join("b.jsonl")).unwrap();
+    let cand: String = base
+        .lines()
+        .enumerate()
+        .map(|(q, line)| {
+            let mut row: Value = serde_json::from_str(line).unwrap();
+            let d = moves.iter().find(|m| m.0 == q).map_or(0.0, |m| m.1);
+            row["ndcg@10"] = (row["ndcg@10"].as_f64().unwrap() + d).into();
+            format!("{row}\n")
+        })
+        .collect();
+    std::fs::write(dir.join("c.jsonl"), cand).unwrap();
+}
+
+/// The compliance slice's one gate result.
+fn compliance_gate_result(r: &Value) -> &Value {
+    r["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["slice"] == "risk=compliance")
+        .unwrap()
+}
+
 #[test]
-fn five_conversations_are_not_judged_under_the_default_min_groups() {
+fn five_conversations_are_judged_on_the_small_sample_cluster_interval_by_default() {
     let ctx = TestContext::new();
     // 30 groups of 4; the compliance slice holds 5 of them (20 queries, above min-queries 5).
-    groups(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.0);
-    ctx.gate(compliance_gate("", "max-drop = 0.01"));
+    // A refactor: three of its queries move by at most 0.004, either way.
+    let refactor = [(1, 0.004), (6, -0.003), (11, 0.002)];
+    moved(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], &refactor);
+    ctx.gate(compliance_gate("", "max-drop = 0.05"));
     let (code, r) = ctx.check_json(&[]).verdict_json();
-    let g = &r["gates"][0];
+    let g = compliance_gate_result(&r);
+    assert_eq!(code, 0, "{g}");
+    assert_eq!(g["status"], "pass", "{g}");
+    assert_eq!(
+        g["decided_by"],
+        "non-inferiority (max-drop), small-sample cluster interval (CR2, Imbens–Kolesár t)"
+    );
+    assert_eq!(compliance(&r)["effective_groups"], 5.0);
+    // Equal sizes: the Student t interval on the 5 group means (0.001, −0.00075, 0.0005, 0, 0),
+    // t(0.975, 4) = 2.7764451051977987 (scipy.stats.t.ppf); here no tilted side is wider.
+    let means = [0.001, -0.00075, 0.0005, 0.0, 0.0];
+    let mean = means.iter().sum::<f64>() / 5.0;
+    let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / 4.0;
+    let half = 2.776_445_105_197_798_7 * (var / 5.0).sqrt();
+    let ci = &compliance(&r)["ci"];
+    for (bound, want) in [(&ci[0], mean - half), (&ci[1], mean + half)] {
+        assert!((bound.as_f64().unwrap() - want).abs() < 1e-9, "{ci} vs {want}");
+    }
+    let warnings = r["warnings"].to_string();
+    assert_contains(
+        &warnings,
+        "gate #1 ndcg@10 on risk=compliance, max-drop: judged on 5 groups, fewer than min-groups 8: the small-sample cluster interval decided (the Student t on the CR2 standard error with the Imbens–Kolesár degrees of freedom, effective groups − 1; on-small-slice = \\\"judge\\\", the default)",
+    );
+    assert_contains(&warnings, "set [verdict] accept-blind-spot = true");
+    // Its interval is shown in the text report, not "too small".
+    let text = ctx.check(&[]).expect(0).stdout;
+    assert!(!text.contains("too small"), "{text}");
+
+    // Accepted once in the gate file: no warning.
+    ctx.gate(compliance_gate("", "max-drop = 0.05").table("verdict", "accept-blind-spot = true"));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 0);
+    assert!(
+        !r["warnings"].to_string().contains("fewer than min-groups"),
+        "{}",
+        r["warnings"]
+    );
+
+    // A real drop on the slice (every query by 0.2, with a wobble): it fails.
+    groups(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], 0.2);
+    ctx.gate(compliance_gate("", "max-drop = 0.05"));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    let g = compliance_gate_result(&r);
+    assert_eq!(code, 1, "{g}");
+    assert_eq!(g["status"], "fail", "{g}");
+    assert!(g["value"].as_f64().unwrap() < -0.05, "{g}");
+
+    // Identical results: untouched, no size warning.
+    moved(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], &[]);
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 0);
+    assert_eq!(compliance_gate_result(&r)["status"], "untouched");
+    assert!(!r["warnings"].to_string().contains("fewer than min-groups"));
+}
+
+#[test]
+fn five_conversations_are_not_judged_under_fail_or_warn() {
+    let ctx = TestContext::new();
+    let refactor = [(1, 0.004), (6, -0.003), (11, 0.002)];
+    moved(ctx.path(), &[4; 30], &[0, 1, 2, 3, 4], &refactor);
+    ctx.gate(compliance_gate(
+        "on-small-slice = \"fail\"",
+        "max-drop = 0.05",
+    ));
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    let g = compliance_gate_result(&r);
+    assert_eq!(code, 1);
     assert_eq!(g["status"], "too-small", "{g}");
+    assert_eq!(g["passed"], false);
     assert_eq!(g["decided_by"], "not judged: too small (min-groups)");
     assert!(
         g["detail"]
@@ -83,30 +183,39 @@ fn five_conversations_are_not_judged_under_the_default_min_groups() {
         "{}",
         g["detail"]
     );
-    assert_eq!(compliance(&r)["effective_groups"], 5.0);
-    // A failure by default (on-small-slice = "fail"); a warning with "warn".
-    assert_eq!(code, 1);
+    // "warn": not judged, a warning on the slice, not a failure.
     ctx.gate(compliance_gate(
         "on-small-slice = \"warn\"",
-        "max-drop = 0.01",
-    ));
-    let (code, _) = ctx.check_json(&[]).verdict_json();
-    assert_eq!(code, 0);
-    ctx.gate(compliance_gate(
-        "on-small-slice = \"fail\"",
-        "max-drop = 0.01",
+        "max-drop = 0.05",
     ));
     let (code, r) = ctx.check_json(&[]).verdict_json();
-    assert_eq!(code, 1);
-    assert_eq!(r["gates"][0]["passed"], false);
-    // With min-groups = 5 it is judged (and fails: 5 groups cannot prove a drop under 0.01).
-    ctx.gate(compliance_gate("min-groups = 5", "max-drop = 0.01"));
+    assert_eq!(code, 0);
+    assert_eq!(compliance_gate_result(&r)["status"], "too-small");
+    // With min-groups = 5 it is judged on the regular interval, without the size warning.
+    ctx.gate(compliance_gate("min-groups = 5", "max-drop = 0.05"));
     let (_, r) = ctx.check_json(&[]).verdict_json();
     assert_eq!(
-        r["gates"][0]["decided_by"], "non-inferiority (max-drop)",
+        compliance_gate_result(&r)["decided_by"],
+        "non-inferiority (max-drop)",
         "{}",
-        r["gates"][0]
+        r["gates"]
     );
+    // A method the small-sample interval was not calibrated for keeps the floor.
+    ctx.gate(
+        GateFile::new("b.jsonl", "c.jsonl")
+            .table(
+                "bootstrap",
+                "resamples = 2000\nunit = \"group\"\nmethod = \"percentile\"",
+            )
+            .table(
+                "slices",
+                "by = [\"risk\"]\ncritical = [\"risk=compliance\"]\nmin-queries = 5",
+            )
+            .gate("ndcg@10", "max-drop = 0.05\nslices = [\"risk=compliance\"]"),
+    );
+    let (code, r) = ctx.check_json(&[]).verdict_json();
+    assert_eq!(code, 1);
+    assert_eq!(compliance_gate_result(&r)["status"], "too-small");
 }
 
 #[test]
@@ -118,7 +227,10 @@ fn very_unequal_groups_count_as_their_effective_number() {
     sizes.extend([1; 9]);
     sizes.extend([4; 20]);
     groups(ctx.path(), &sizes, &(0..10).collect::<Vec<_>>(), 0.0);
-    ctx.gate(compliance_gate("", "max-drop = 0.01"));
+    ctx.gate(compliance_gate(
+        "on-small-slice = \"fail\"",
+        "max-drop = 0.01",
+    ));
     let (_, r) = ctx.check_json(&[]).verdict_json();
     let g = &r["gates"][0];
     assert_eq!(g["status"], "too-small");

@@ -122,6 +122,7 @@ fn report_interval(c: &Case, seed: u64) -> [f64; 2] {
             names: ["m", "all"],
             tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
             cand_runs: &[],
+            few_groups_below: 0.0,
         },
         &[],
         None,
