@@ -463,51 +463,61 @@ fn render_plan(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
         100.0 * plan.assurance
     );
     for g in &plan.gates {
-        let need = match (g.needed, g.more) {
-            (Some(n), Some(0)) => format!("needs {n}, has {}: enough", g.labelled),
-            (Some(n), Some(m)) => format!("needs {n}, has {}: label {m} more", g.labelled),
-            _ => match (g.power_at_most, g.reachable_margin) {
-                (Some(p), Some(m)) => format!(
-                    "not reachable: with all but two of the {} labelled it passes with power \
-                     about {p:.2} (has {}); power {} needs a margin of {m:.4} or more, or more \
-                     {units}",
-                    g.units, g.labelled, plan.power
-                ),
-                _ => format!("not reachable (has {} of {})", g.labelled, g.units),
-            },
-        };
-        let assumed = if g.without_labels {
-            " (no human labels yet: assumes the judge is worth nothing, λ = 0)"
-        } else {
-            ""
-        };
-        s.push_str(&format!(
-            "  gate #{} {} on {} ({} {}, {} {units} in all): {need}{lambda}{assumed}\n",
-            g.gate,
-            g.metric,
-            g.slice,
-            g.rule,
-            g.margin,
-            g.units,
-            lambda = g
-                .lambda
-                .map_or(String::new(), |l| format!(" (λ about {l:.2} there)"))
-        ));
+        s.push_str(&gate_line(plan, g, units));
     }
     if plan.plan_again {
         s.push_str(&format!(
             "These sizes rest on the spreads of the {units} labelled so far: once the batch is labelled, run label-plan again on all the labelled {units}; it names any top-up (the two steps together deliver the stated power)\n"
         ));
     }
+    s.push_str(&batch_line(plan, out, units));
+    s
+}
+
+/// One gate's need: the size, what is still to label, or why it cannot be reached.
+fn gate_line(plan: &LabelPlan, g: &GateNeed, units: &str) -> String {
+    let need = match (g.needed, g.more) {
+        (Some(n), Some(0)) => format!("needs {n}, has {}: enough", g.labelled),
+        (Some(n), Some(m)) => format!("needs {n}, has {}: label {m} more", g.labelled),
+        _ => match (g.power_at_most, g.reachable_margin) {
+            (Some(p), Some(m)) => format!(
+                "not reachable: with all but two of the {} labelled it passes with power \
+                 about {p:.2} (has {}); power {} needs a margin of {m:.4} or more, or more \
+                 {units}",
+                g.units, g.labelled, plan.power
+            ),
+            _ => format!("not reachable (has {} of {})", g.labelled, g.units),
+        },
+    };
+    let assumed = if g.without_labels {
+        " (no human labels yet: assumes the judge is worth nothing, λ = 0)"
+    } else {
+        ""
+    };
+    format!(
+        "  gate #{} {} on {} ({} {}, {} {units} in all): {need}{lambda}{assumed}\n",
+        g.gate,
+        g.metric,
+        g.slice,
+        g.rule,
+        g.margin,
+        g.units,
+        lambda = g
+            .lambda
+            .map_or(String::new(), |l| format!(" (λ about {l:.2} there)"))
+    )
+}
+
+/// The next batch: what was drawn and where it was written, or why there is nothing to label.
+fn batch_line(plan: &LabelPlan, out: Option<&std::path::Path>, units: &str) -> String {
     if plan.pool == 0 {
-        s.push_str(&format!(
+        return format!(
             "Every {} is human-labelled: the human-only comparison decides, nothing to label next\n",
             if plan.unit == "group" { "conversation" } else { "query" }
-        ));
-        return s;
+        );
     }
     if let (Some(e), Some([lo, hi])) = (plan.expected_batch, plan.probability_range) {
-        s.push_str(&format!(
+        return format!(
             "Next batch: {} of {} unlabelled {units} (expected {e:.1}), an active sample (seed {}): each drawn with probability {lo:.3}–{hi:.3}, more where the judge's delta is large{}\n",
             plan.batch,
             plan.pool,
@@ -517,29 +527,26 @@ fn render_plan(plan: &LabelPlan, out: Option<&std::path::Path>) -> String {
                 p.display(),
                 p.display()
             ))
-        ));
-        return s;
+        );
     }
     if plan.batch == 0 {
         let why = match plan.gates.is_empty() {
             true => "no gate has a max-drop or max-change margin to plan for".to_string(),
             false => format!("every gate has the {units} it needs"),
         };
-        s.push_str(&format!(
+        return format!(
             "Nothing to label next: {why}{}\n",
             out.map_or(String::new(), |p| format!(
                 " ({} is written empty)",
                 p.display()
             ))
-        ));
-        return s;
+        );
     }
-    s.push_str(&format!(
+    format!(
         "Next batch: {} of {} unlabelled {units}, a uniform random sample (seed {}){}\n",
         plan.batch,
         plan.pool,
         plan.seed,
         out.map_or(String::new(), |p| format!(", written to {}", p.display()))
-    ));
-    s
+    )
 }

@@ -121,7 +121,10 @@ fn five_conversations_are_judged_on_the_small_sample_cluster_interval_by_default
     let half = 2.776_445_105_197_798_7 * (var / 5.0).sqrt();
     let ci = &compliance(&r)["ci"];
     for (bound, want) in [(&ci[0], mean - half), (&ci[1], mean + half)] {
-        assert!((bound.as_f64().unwrap() - want).abs() < 1e-9, "{ci} vs {want}");
+        assert!(
+            (bound.as_f64().unwrap() - want).abs() < 1e-9,
+            "{ci} vs {want}"
+        );
     }
     let warnings = r["warnings"].to_string();
     assert_contains(
