@@ -158,6 +158,20 @@ pub enum Planner {
     Expected,
 }
 
+/// The level of the kurtosis's upper limit the planner reads: `plan`'s
+/// (`sample_size::KURTOSIS_UPPER`) unless `set_kurtosis_level` chose another (0.5: Bonett's
+/// point kurtosis, the plan before the limit).
+static KURTOSIS_LEVEL: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+
+/// Sets the level `kurtosis_level` reads (once, before any cell).
+pub fn set_kurtosis_level(level: f64) {
+    let _ = KURTOSIS_LEVEL.set(level);
+}
+
+fn kurtosis_level() -> f64 {
+    *KURTOSIS_LEVEL.get_or_init(|| sample_size::KURTOSIS_UPPER)
+}
+
 /// What a pilot gives the planner: the unit spread, the interval on the variance (as factors)
 /// and the skewness of the unit deltas, as `plan::measure` reads them.
 fn pilot_figures(model: Model, set: &Set) -> (f64, Option<[f64; 2]>, f64) {
@@ -175,7 +189,7 @@ fn pilot_figures(model: Model, set: &Set) -> (f64, Option<[f64; 2]>, f64) {
             let r: Vec<f64> = sums.iter().zip(&sizes).map(|(s, k)| s - mean * k).collect();
             (
                 se * (*g as f64).sqrt(),
-                sample_size::variance_factors(&r, CONFIDENCE),
+                sample_size::variance_factors_upper(&r, CONFIDENCE, kurtosis_level()),
                 expected_power::skewness(&r),
             )
         }
@@ -187,7 +201,7 @@ fn pilot_figures(model: Model, set: &Set) -> (f64, Option<[f64; 2]>, f64) {
         }
         _ => (
             rag_gate::stats::describe::sd(&deltas),
-            sample_size::variance_factors(&deltas, CONFIDENCE),
+            sample_size::variance_factors_upper(&deltas, CONFIDENCE, kurtosis_level()),
             expected_power::skewness(&deltas),
         ),
     }

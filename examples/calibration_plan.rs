@@ -7,10 +7,12 @@
 //! share is within 80% ± 3 Monte-Carlo standard errors or above it (over-delivering costs
 //! queries, not correctness; the size in queries is in the row).
 //!
-//!     nice -n 10 cargo run --release --example calibration_plan [-- PILOTS RESAMPLES DATA_SEED [MODEL]]
+//!     nice -n 10 cargo run --release --example calibration_plan [-- PILOTS RESAMPLES DATA_SEED [MODEL] [sizes=50,100]]
 //!
 //! Defaults: 1000 pilots per cell, 500 resamples per set, data seed 2026; MODEL one of query,
-//! group, binary, carried (all when absent).
+//! group, binary, carried (all when absent); `sizes=` keeps those pilot sizes only (each row is
+//! seeded on its own, so a row run alone repeats the full run's to the digit); `kurtosis=0.5`
+//! plans with Bonett's point kurtosis in place of its upper limit (the plan before it).
 
 #[path = "../calibration/plan.rs"]
 mod plan;
@@ -23,10 +25,26 @@ fn main() {
     let pilots = args.first().copied().unwrap_or(1000);
     let b = args.get(1).copied().unwrap_or(500);
     let seed = args.get(2).map_or(2026, |&s| s as u64);
-    let only = raw.iter().find(|a| a.parse::<usize>().is_err());
+    let only = raw.iter().find(|a| {
+        a.parse::<usize>().is_err() && !a.starts_with("sizes=") && !a.starts_with("kurtosis=")
+    });
+    let level = raw
+        .iter()
+        .find_map(|a| a.strip_prefix("kurtosis="))
+        .and_then(|l| l.parse::<f64>().ok());
+    if let Some(l) = level {
+        plan::set_kurtosis_level(l);
+    }
+    let sizes: Option<Vec<usize>> = raw
+        .iter()
+        .find_map(|a| a.strip_prefix("sizes="))
+        .map(|list| list.split(',').filter_map(|s| s.parse().ok()).collect());
     println!(
         "plan calibration: {pilots} pilots per cell (one set each), {b} resamples per set, data seed {seed}, bootstrap-t 95% with its Student t floor, power {POWER}"
     );
+    if let Some(l) = level {
+        println!("the planner reads the kurtosis at its {l} upper limit (0.5: the point estimate)");
+    }
     let cells: [(Model, &str, f64, f64); 4] = [
         (Model::Query, "query", 0.05, 0.04),
         (Model::Group, "group", 0.03, 0.03),
@@ -46,6 +64,9 @@ fn main() {
             };
             println!("  {what}   pilot units | before: median n, power | after: median n, power");
             for pilot in [50, 100, 1_000, 20_000] {
+                if sizes.as_ref().is_some_and(|k| !k.contains(&pilot)) {
+                    continue;
+                }
                 let cell =
                     |planner| plan::average_power(model, pilot, rule, planner, pilots, b, seed);
                 let (before, n0) = cell(Planner::PlugIn);

@@ -374,6 +374,7 @@ fn analyze_pooling(cfg: &Config, earlier: &Earlier, extra: PooledRuns<'_>) -> Re
                 judged.warnings,
                 quarantine_warnings,
                 noise_warnings,
+                nondeterministic_without_noise(cfg, &paired, efficiency.as_ref()),
             ],
         ),
         notes: gather_notes(
@@ -577,6 +578,50 @@ fn efficiency_section(
         ..Default::default()
     };
     Ok((Some(e), pooled))
+}
+
+/// The warning for a retriever its run card declares nondeterministic
+/// (`conditions.deterministic = false`) when the intervals carry no run-to-run noise: one
+/// baseline run and no `[noise] file`.
+fn nondeterministic_without_noise(
+    cfg: &Config,
+    paired: &Paired,
+    efficiency: Option<&crate::model::EfficiencyReport>,
+) -> Vec<String> {
+    nondeterministic_warning(cfg, paired, efficiency)
+        .into_iter()
+        .collect()
+}
+
+/// [`nondeterministic_without_noise`]'s warning, when it applies.
+fn nondeterministic_warning(
+    cfg: &Config,
+    paired: &Paired,
+    efficiency: Option<&crate::model::EfficiencyReport>,
+) -> Option<String> {
+    let e = efficiency?;
+    let field = e
+        .conditions
+        .iter()
+        .find(|c| c.key == load::run_card::DETERMINISTIC)?;
+    let says = [
+        (&field.baseline, &e.baseline_card),
+        (&field.candidate, &e.candidate_card),
+    ];
+    let cards: Vec<&str> = says
+        .iter()
+        .filter(|(v, _)| v.as_deref() == Some("false"))
+        .map(|(_, card)| card.as_str())
+        .collect();
+    let baseline_runs = paired.replicates.as_ref().map_or(1, |r| r.counts[0]);
+    if cards.is_empty() || baseline_runs > 1 || cfg.noise.file.is_some() {
+        return None;
+    }
+    Some(format!(
+        "{} {} the retriever is nondeterministic (conditions.deterministic = false), but the intervals carry no run-to-run noise: with one baseline run and no [noise] file, a whole-run shift (a run a little worse or better on every query) is in neither side's per-query spread, so a drop can pass and an unchanged pull request can fail; record main's run-to-run noise with `rag-gate aa` and point [noise] file at it, or give replicate baseline runs ([inputs] baseline = [\"main-1.jsonl\", \"main-2.jsonl\", \"main-3.jsonl\"])",
+        cards.join(" and "),
+        if cards.len() == 1 { "says" } else { "say" }
+    ))
 }
 
 /// A run card as a later attempt needs it: its conditions, the gated metrics and the curve.
@@ -1164,12 +1209,13 @@ fn pool_judge_labels(cfg: &Config, judged: &mut Paired, earlier: &Earlier, pooli
 }
 
 /// The report's warnings, in order: the gate file's, the protocol's, the pairing's, then
-/// `later` (the gates', the quarantine's and the noise floor's).
+/// `later` (the gates', the quarantine's, the noise floor's and a nondeterministic
+/// retriever's).
 fn gather_warnings(
     cfg: &Config,
     protocol: &ProtocolReport,
     paired: &Paired,
-    later: [Vec<String>; 4],
+    later: [Vec<String>; 5],
 ) -> Vec<String> {
     let mut warnings: Vec<String> = cfg.warnings.clone();
     warnings.extend(protocol.note.iter().cloned());

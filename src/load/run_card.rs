@@ -53,7 +53,7 @@ pub fn parse(text: &str, shown: &str) -> Result<RunCard> {
     let card = RunCard {
         source: shown.to_string(),
         model: model(&top, shown)?,
-        conditions: fields(&top, "conditions", shown)?,
+        conditions: conditions(&top, shown)?,
         metrics: metrics(&top, shown)?,
         qps_at_recall: curves(&top, shown)?,
     };
@@ -117,6 +117,33 @@ fn fields(top: &Map<String, Value>, key: &str, shown: &str) -> Result<BTreeMap<S
         out.insert(k.clone(), text);
     }
     Ok(out)
+}
+
+/// `conditions`: free-form keys as `fields` reads them, except `deterministic`, which must be
+/// true or false (false: the retriever does not give the same results on every run, so a gate
+/// without run-to-run noise in its interval warns; docs/efficiency.md).
+fn conditions(top: &Map<String, Value>, shown: &str) -> Result<BTreeMap<String, String>> {
+    if let Some(v) = object(top, "conditions", shown)?.and_then(|c| c.get(DETERMINISTIC)) {
+        if !v.is_boolean() {
+            return Err(Error::input(
+                shown,
+                0,
+                format!(
+                    "conditions.{DETERMINISTIC}: expected true or false (whether the retriever gives the same results on every run), found {}",
+                    kind(v)
+                ),
+            ));
+        }
+    }
+    fields(top, "conditions", shown)
+}
+
+/// The condition that says whether the retriever gives the same results on every run.
+pub const DETERMINISTIC: &str = "deterministic";
+
+/// Whether `card` declares its retriever nondeterministic (`conditions.deterministic = false`).
+pub fn nondeterministic(card: &RunCard) -> bool {
+    card.conditions.get(DETERMINISTIC).map(String::as_str) == Some("false")
 }
 
 /// The model keys whose type is known (the seeds' model_eval fields) and what each must be.
@@ -308,6 +335,28 @@ mod tests {
         assert_eq!(c.conditions["query-batch"], "1");
         assert_eq!(c.metrics["latency-ms"], vec![1.0, 2.5, 3.0]);
         assert_eq!(c.qps_at_recall[0]["qps"], 50.0);
+    }
+
+    #[test]
+    fn deterministic_is_true_or_false() {
+        let card = |v: &str| {
+            parse(
+                &format!(r#"{{"conditions": {{"deterministic": {v}}}, "metrics": {{"a": 1}}}}"#),
+                "c.json",
+            )
+        };
+        assert!(nondeterministic(&card("false").unwrap()));
+        assert!(!nondeterministic(&card("true").unwrap()));
+        let absent = parse(r#"{"metrics": {"a": 1}}"#, "c.json").unwrap();
+        assert!(!nondeterministic(&absent));
+        assert_eq!(
+            card("\"no\"").unwrap_err().to_string(),
+            "c.json: conditions.deterministic: expected true or false (whether the retriever gives the same results on every run), found a string"
+        );
+        assert!(card("0")
+            .unwrap_err()
+            .to_string()
+            .ends_with("found a number"));
     }
 
     #[test]

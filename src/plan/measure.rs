@@ -30,6 +30,9 @@ pub struct Measured {
     pub sd_unit: f64,
     /// Factors [low, high] on the variance (so on the units), when they can be said.
     pub factors: Option<[f64; 2]>,
+    /// The factors the plan averages the spread over: Bonett's with the kurtosis at its upper
+    /// limit (`sample_size::variance_factors_upper`), or Wilson's on a 0/1 discordance rate.
+    pub spread_factors: Option<[f64; 2]>,
     pub design_effect: Option<f64>,
     pub icc: Option<f64>,
     /// A 0/1 metric: pairs that went 1 → 0 or 0 → 1.
@@ -80,6 +83,11 @@ pub fn measure(cfg: &Config, paired: &Paired, slice: &Slice, gate: &Gate) -> Res
         df: n as f64 - 1.0,
         sd_unit: sd_query,
         factors: ss::variance_factors(&deltas, cfg.bootstrap.confidence),
+        spread_factors: ss::variance_factors_upper(
+            &deltas,
+            cfg.bootstrap.confidence,
+            ss::KURTOSIS_UPPER,
+        ),
         design_effect: None,
         icc: None,
         discordant,
@@ -96,6 +104,7 @@ pub fn measure(cfg: &Config, paired: &Paired, slice: &Slice, gate: &Gate) -> Res
         m.factors = ss::rate_interval(k, n, cfg.bootstrap.confidence)
             .filter(|_| k > 0)
             .map(|[lo, hi]| [lo / p, hi / p]);
+        m.spread_factors = m.factors;
     }
     if cfg.bootstrap.unit == Unit::Group {
         by_group(
@@ -152,6 +161,7 @@ fn by_group(
     let mean = sums.iter().sum::<f64>() / n;
     let residuals: Vec<f64> = sums.iter().zip(&sizes).map(|(s, k)| s - mean * k).collect();
     m.factors = ss::variance_factors(&residuals, confidence);
+    m.spread_factors = ss::variance_factors_upper(&residuals, confidence, ss::KURTOSIS_UPPER);
     m.skew = ep::skewness(&residuals);
     m.group_of = Some((of, g));
 }
@@ -179,7 +189,7 @@ pub fn needed(
 ) -> Need {
     let conf = cfg.bootstrap.confidence;
     let alpha = 1.0 - conf;
-    let uncertainty = ep::log_var_sd(m.factors, conf);
+    let uncertainty = ep::log_var_sd(m.spread_factors, conf);
     let units_at = |sd: f64, log_var_sd: f64, drawn: &Drawn| {
         let pilot = Pilot {
             sd,

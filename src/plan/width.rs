@@ -53,6 +53,7 @@ pub struct Procedure<'a> {
 /// `units` units drawn from the pilot; None when no set had a spread to measure.
 pub fn half_widths(pilot: &PilotUnits<'_>, units: usize, p: Procedure<'_>) -> Option<[f64; 2]> {
     let units = units.clamp(2, MOST_UNITS);
+    let members = members(pilot);
     let mut sums = [0.0; 2];
     let mut used = 0usize;
     for set in 0..SETS {
@@ -60,7 +61,7 @@ pub fn half_widths(pilot: &PilotUnits<'_>, units: usize, p: Procedure<'_>) -> Op
             p.seed,
             &["plan", "width", &units.to_string(), &set.to_string()],
         ));
-        let (base, cand, of) = draw(pilot, units, &mut rng);
+        let (base, cand, of) = draw(pilot, &members, units, &mut rng);
         let deltas: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
         let e = estimate(
             &Input {
@@ -116,9 +117,10 @@ pub fn pivots(
         .collect();
     let centre = all.iter().sum::<f64>() / all.len().max(1) as f64;
     let mut rng = ChaCha8Rng::from_seed(stream_key(p.seed, &["plan", "pivot", &units.to_string()]));
+    let members = members(pilot);
     let mut draws: Vec<[f64; 4]> = (0..PIVOTS)
         .map(|_| {
-            let (base, cand, of) = draw(pilot, units, &mut rng);
+            let (base, cand, of) = draw(pilot, &members, units, &mut rng);
             let d: Vec<f64> = cand.iter().zip(&base).map(|(c, b)| c - b).collect();
             let mean = d.iter().sum::<f64>() / d.len().max(1) as f64;
             let (se, skew) = match &of {
@@ -164,11 +166,24 @@ pub fn pivots(
     draws
 }
 
-/// One set of `units` units drawn with replacement: queries, or whole groups with their
-/// queries (dense group indices).
+/// Each group's queries (dense group indices); empty under the query unit.
+fn members(pilot: &PilotUnits<'_>) -> Vec<Vec<usize>> {
+    let Some((of, g)) = pilot.groups else {
+        return Vec::new();
+    };
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); g];
+    for (i, &k) in of.iter().enumerate() {
+        members[k as usize].push(i);
+    }
+    members
+}
+
+/// One set of `units` units drawn with replacement: queries, or whole groups (`members`, each
+/// group's queries) with their queries (dense group indices).
 #[allow(clippy::type_complexity)]
 fn draw(
     pilot: &PilotUnits<'_>,
+    members: &[Vec<usize>],
     units: usize,
     rng: &mut ChaCha8Rng,
 ) -> (Vec<f64>, Vec<f64>, Option<(Vec<u32>, usize)>) {
@@ -181,11 +196,7 @@ fn draw(
             let cand = idx.iter().map(|&i| pilot.cand[i]).collect();
             (base, cand, None)
         }
-        Some((of, g)) => {
-            let mut members: Vec<Vec<usize>> = vec![Vec::new(); g];
-            for (i, &k) in of.iter().enumerate() {
-                members[k as usize].push(i);
-            }
+        Some((_, g)) => {
             let (mut base, mut cand, mut out) = (Vec::new(), Vec::new(), Vec::new());
             for k in 0..units {
                 for &i in &members[pick(rng, g)] {

@@ -522,6 +522,16 @@ fn cases() -> Vec<Case> {
             default_gate().replace("baseline = \"b.jsonl\"", "baseline = { path = \"b.jsonl\", id = \"sample_id\" }"),
             &["b.jsonl:1: no column \"sample_id\" (mapped by id in the gate file)"],
         ),
+        Case {
+            id: "run-card-deterministic-not-a-boolean",
+            files: vec![
+                ("gate.toml", text(default_gate() + "[efficiency]\nbaseline = \"b.card.json\"\ncandidate = \"c.card.json\"\n")),
+                ("b.card.json", text("{\"conditions\": {\"deterministic\": false}, \"metrics\": {\"query-latency-ms\": 12}}")),
+                ("c.card.json", text("{\"conditions\": {\"deterministic\": \"no\"}, \"metrics\": {\"query-latency-ms\": 12}}")),
+            ],
+            args: &[],
+            want: &["c.card.json: conditions.deterministic: expected true or false (whether the retriever gives the same results on every run), found a string"],
+        },
         // ---- the gate file ----
         case("gate-empty", "gate.toml", text(""), &["gate.toml: the file is empty; expected a TOML gate file"]),
         case("gate-missing", "gate.toml", Content::Absent, &["gate.toml: opening: No such file"]),

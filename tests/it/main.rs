@@ -82,6 +82,7 @@ mod judges_ppi;
 mod manuals;
 mod noise_aa;
 mod noise_moved;
+mod noise_nondeterministic;
 mod outputs_no_clobber;
 mod plan_command;
 mod plan_power;

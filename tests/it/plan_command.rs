@@ -81,7 +81,9 @@ fn the_detectable_drop_is_checks_mde_and_the_units_reach_the_margin() {
             "{slice}: {plan_mde} vs {check_mde}"
         );
         // Group unit: se scales as 1/√G, so the groups needed are about G·(MDE/m)², a little
-        // fewer where today's df is small (its t quantiles are wider than at the planned size).
+        // fewer where today's df is small (its t quantiles are wider than at the planned size),
+        // and at most 15% more on these 15–120 groups from averaging the power over the pilot's
+        // own uncertainty on the variance (the kurtosis read at its upper limit).
         let (g, need) = (
             row["groups"].as_f64().unwrap(),
             row["needed"].as_f64().unwrap(),
@@ -89,7 +91,7 @@ fn the_detectable_drop_is_checks_mde_and_the_units_reach_the_margin() {
         let m = row["margin"].as_f64().unwrap();
         let rough = g * (check_mde / m).powi(2);
         assert!(
-            need <= rough + 1.0 && need >= 0.8 * rough,
+            need <= 1.15 * rough + 1.0 && need >= 0.8 * rough,
             "{slice}: {need} vs {rough}"
         );
         let [lo, hi] = [0, 1].map(|i| row["needed_interval"][i].as_f64().unwrap());
