@@ -44,17 +44,21 @@ fn noisy_setup(baseline: &str, (base, cand): (&str, &str), extra: &str) -> TestC
     ctx
 }
 
+/// The report's nondeterministic-retriever warnings.
+fn warned(ctx: &TestContext) -> Vec<String> {
+    warnings(&ctx.check_json(&[]).json())
+        .into_iter()
+        .filter(|w| w.contains(WARNED))
+        .collect()
+}
+
 const NOISY: &str = r#""deterministic": false, "query-batch": 1"#;
 const STEADY: &str = r#""deterministic": true, "query-batch": 1"#;
 
 #[test]
 fn a_nondeterministic_card_without_run_noise_warns_in_every_format() {
     let ctx = noisy_setup("\"main-1.jsonl\"", (NOISY, NOISY), "");
-    let report = ctx.check_json(&[]).json();
-    let said: Vec<String> = warnings(&report)
-        .into_iter()
-        .filter(|w| w.contains(WARNED))
-        .collect();
+    let said = warned(&ctx);
     assert_eq!(said.len(), 1, "{said:?}");
     let w = &said[0];
     assert_contains(w, "main.card.json and pr.card.json say the retriever");
@@ -78,11 +82,7 @@ fn a_nondeterministic_card_without_run_noise_warns_in_every_format() {
 #[test]
 fn the_baseline_card_alone_is_enough_to_warn() {
     let ctx = noisy_setup("\"main-1.jsonl\"", (NOISY, STEADY), "");
-    let report = ctx.check_json(&[]).json();
-    let said: Vec<String> = warnings(&report)
-        .into_iter()
-        .filter(|w| w.contains(WARNED))
-        .collect();
+    let said = warned(&ctx);
     assert_eq!(said.len(), 1, "{said:?}");
     assert_contains(&said[0], "main.card.json says the retriever");
 }
