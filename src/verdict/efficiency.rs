@@ -106,6 +106,8 @@ fn metrics(cfg: &Config, cards: [&RunCard; 2]) -> Vec<RunMetric> {
 
 /// Refuses a gate whose cards were measured under different conditions, unless it allows each
 /// difference; an allowed name that is no condition of either card is a typo, refused too.
+/// `deterministic` says what the retriever is, not how it was measured: a change of it (a
+/// pull request moving to an approximate index) is the change under review, never refused.
 fn like_with_like(
     cfg: &Config,
     g: &RunGate,
@@ -126,9 +128,14 @@ fn like_with_like(
             ));
         }
     }
+    let refused = |c: &&CardField| {
+        c.changed
+            && !g.allow_condition_change.contains(&c.key)
+            && c.key != crate::load::run_card::DETERMINISTIC
+    };
     let differ: Vec<String> = conditions
         .iter()
-        .filter(|c| c.changed && !g.allow_condition_change.contains(&c.key))
+        .filter(refused)
         .map(|c| {
             let v = |x: &Option<String>| x.clone().unwrap_or_else(|| "(not given)".into());
             format!("{} {} → {}", c.key, v(&c.baseline), v(&c.candidate))
@@ -139,7 +146,7 @@ fn like_with_like(
     }
     let keys: Vec<String> = conditions
         .iter()
-        .filter(|c| c.changed && !g.allow_condition_change.contains(&c.key))
+        .filter(refused)
         .map(|c| format!("{:?}", c.key))
         .collect();
     Err(cfg.error_at(

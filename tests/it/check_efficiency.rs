@@ -164,6 +164,23 @@ fn different_batch_sizes_are_refused_unless_allowed() {
     );
 }
 
+/// `deterministic` says what the retriever is, not how it was measured: a pull request that moves
+/// to a nondeterministic retriever is the change under review, and its run-level gates are judged
+/// (the conditions table still shows the change).
+#[test]
+fn a_change_of_determinism_is_no_measuring_condition() {
+    let ctx = TestContext::new();
+    let cand = cand_card(4_000_000, 1).replace(
+        r#""query-batch": 1,"#,
+        r#""query-batch": 1, "deterministic": false,"#,
+    );
+    gate_file(&ctx, &cand, INDEX_GATE);
+    let r = ctx.check_json(&[]).expect(0).json();
+    assert_eq!(run_gates(&r)[0]["status"], "pass");
+    let md = ctx.check(&["--format", "markdown"]).expect(0).stdout;
+    assert_contains(&md, "deterministic");
+}
+
 #[test]
 fn replicate_timings_give_a_t_interval_of_the_ratio_of_means() {
     let ctx = TestContext::new();
