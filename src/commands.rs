@@ -612,8 +612,9 @@ fn in_compare_notes(report: &mut crate::model::Report) {
     }
 }
 
-/// The comparisons `check` would not judge with its default sizes (`min-queries`, `min-groups`),
-/// in one warning: compare labels every comparison, and a label on 5 groups must say so.
+/// The comparisons below `check`'s default sizes (`min-queries`, `min-groups`), which check
+/// judges only with a setup warning, in one warning: compare labels every comparison, and a
+/// label on 5 groups must say so.
 fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<String> {
     let strict = check_sizes(cfg);
     let small: Vec<String> = report
@@ -626,10 +627,11 @@ fn not_judged_by_check(cfg: &Config, report: &crate::model::Report) -> Option<St
         .collect();
     let listed = first_three(&small)?;
     Some(format!(
-        "{} smaller than check judges (its defaults: min-queries {}, min-groups {}), so their labels rest on too few units: {listed}",
+        "{} below check's default sizes (min-queries {}, min-groups {}), where check judges only with a setup warning (on-small-slice = \"judge\"), so {} on few units: {listed}",
         crate::numbers::count(small.len(), "comparison is", "comparisons are"),
         crate::config::DEFAULT_MIN_QUERIES,
         crate::config::DEFAULT_MIN_GROUPS,
+        if small.len() == 1 { "its label rests" } else { "their labels rest" },
     ))
 }
 

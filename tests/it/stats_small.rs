@@ -345,7 +345,7 @@ fn the_headline_names_the_groups_or_the_sign_flip_floor_that_made_it_too_small()
 }
 
 #[test]
-fn compare_warns_where_check_would_not_judge() {
+fn compare_warns_below_checks_default_sizes() {
     // 5 conversations of 8 turns: 40 queries (above min-queries 30), 5 groups < min-groups 8.
     let ctx = TestContext::new();
     groups(ctx.path(), &[8; 5], &[], 0.0);
@@ -355,11 +355,11 @@ fn compare_warns_where_check_would_not_judge() {
         .stdout;
     assert_contains(
         &text,
-        "1 comparison is smaller than check judges (its defaults: min-queries 30, min-groups 8), so their labels rest on too few units: ndcg@10 on all (5 groups < min-groups 8)",
+        "1 comparison is below check's default sizes (min-queries 30, min-groups 8), where check judges only with a setup warning (on-small-slice = \"judge\"), so its label rests on few units: ndcg@10 on all (5 groups < min-groups 8)",
     );
     // 30 groups: nothing to warn about.
     let ctx = TestContext::new();
     groups(ctx.path(), &[4; 30], &[], 0.0);
     let out = ctx.run(&["compare", "b.jsonl", "c.jsonl", "--unit", "group"]);
-    assert!(!out.stdout.contains("smaller than check judges"));
+    assert!(!out.stdout.contains("below check's default sizes"));
 }
