@@ -264,6 +264,7 @@ pub fn planned(
                 seed: pilot_seed,
                 metric: "calibration",
                 tie_epsilon: rag_gate::config::DEFAULT_TIE_EPSILON,
+                few_groups_below: rag_gate::config::DEFAULT_MIN_GROUPS as f64,
             };
             p.widths = width::half_widths(&pilot_units, first, procedure);
             let draws = width::pivots(&pilot_units, first, sd, p.widths, procedure);

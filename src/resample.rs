@@ -81,10 +81,7 @@ impl Settings {
             guarantee: cfg.verdict.guarantee,
             bound_every_mean: cfg.verdict.bound_every_mean,
             aa_pools: std::collections::BTreeMap::new(),
-            few_groups_below: match cfg.slices.on_small_slice {
-                crate::config::OnSmallSlice::Judge => cfg.slices.min_groups as f64,
-                _ => 0.0,
-            },
+            few_groups_below: cfg.slices.few_groups_below(),
         }
     }
 

@@ -389,6 +389,16 @@ impl Slices {
             on_small_slice: OnSmallSlice::Warn,
         }
     }
+
+    /// Group unit, bootstrap-t: below this many effective groups a mean's interval is the
+    /// small-sample cluster interval: `min-groups` under `on-small-slice = "judge"`, where such
+    /// a mean is judged; 0 (never) otherwise.
+    pub fn few_groups_below(&self) -> f64 {
+        match self.on_small_slice {
+            OnSmallSlice::Judge => self.min_groups as f64,
+            _ => 0.0,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -279,6 +279,7 @@ fn drawn_at(cfg: &Config, m: &Measured, n: usize) -> Drawn {
         seed: cfg.bootstrap.seed,
         metric: &m.metric,
         tie_epsilon: cfg.report.tie_epsilon,
+        few_groups_below: cfg.slices.few_groups_below(),
     };
     let widths = super::width::half_widths(&pilot, n, procedure);
     Drawn {

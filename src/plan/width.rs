@@ -47,6 +47,9 @@ pub struct Procedure<'a> {
     pub seed: u64,
     pub metric: &'a str,
     pub tie_epsilon: f64,
+    /// Below this many effective groups the interval is the small-sample cluster interval, as
+    /// `check` computes it (`config::Slices::few_groups_below`).
+    pub few_groups_below: f64,
 }
 
 /// The mean half-widths [low, high] in standard errors of the procedure's interval on sets of
@@ -77,7 +80,7 @@ pub fn half_widths(pilot: &PilotUnits<'_>, units: usize, p: Procedure<'_>) -> Op
                 names: [p.metric, "plan"],
                 tie_epsilon: p.tie_epsilon,
                 cand_runs: &[],
-                few_groups_below: 0.0,
+                few_groups_below: p.few_groups_below,
             },
             &[],
             None,
@@ -207,5 +210,51 @@ fn draw(
             }
             (base, cand, Some((out, units)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At 5 groups, below `few_groups_below`, the width is `check`'s small-sample cluster
+    /// interval: the Student t and the tilted bound without the bootstrap-t, so never wider on
+    /// either side than the interval with the bootstrap-t among its partners, narrower on some
+    /// side, and never narrower than the t quantile on the groups' df (equal sizes: 5 − 1).
+    #[test]
+    fn below_the_few_groups_floor_the_width_is_the_small_sample_interval() {
+        let groups = 12;
+        let of: Vec<u32> = (0..groups * 3).map(|i| (i / 3) as u32).collect();
+        let base: Vec<f64> = (0..of.len()).map(|i| 0.3 + 0.01 * (i % 7) as f64).collect();
+        let cand: Vec<f64> = (0..of.len())
+            .map(|i| base[i] + 0.05 * ((i * 37 % 11) as f64 - 5.0) / 5.0)
+            .collect();
+        let pilot = PilotUnits {
+            base: &base,
+            cand: &cand,
+            groups: Some((&of, groups)),
+        };
+        let at = |few: f64| {
+            let p = Procedure {
+                method: IntervalMethod::BootstrapT,
+                confidence: 0.95,
+                resamples: 400,
+                seed: 11,
+                metric: "ndcg@10",
+                tie_epsilon: 1e-9,
+                few_groups_below: few,
+            };
+            half_widths(&pilot, 5, p).expect("sets with a spread")
+        };
+        let (small, boot) = (at(8.0), at(0.0));
+        let t4 = 2.776_445_105_197_799;
+        for side in 0..2 {
+            assert!(small[side] <= boot[side] + 1e-12, "{small:?} vs {boot:?}");
+            assert!(small[side] >= t4 - 1e-9, "{small:?}");
+        }
+        assert!(
+            small[0] < boot[0] || small[1] < boot[1],
+            "{small:?} vs {boot:?}"
+        );
     }
 }
