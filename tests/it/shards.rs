@@ -173,26 +173,7 @@ fn a_group_split_across_shards_is_refused_by_name() {
             .filter(|(i, _)| i % 2 == k)
             .map(|(_, r)| r)
             .collect();
-        let (b, c) = files(&mine);
-        ctx.write(format!("s{k}-b.jsonl"), b);
-        ctx.write(format!("s{k}-c.jsonl"), c);
-        let (bf, cf, sf) = (
-            format!("s{k}-b.jsonl"),
-            format!("s{k}-c.jsonl"),
-            format!("s{k}.json"),
-        );
-        ctx.run(&[
-            "partial",
-            "gate.toml",
-            "--baseline",
-            &bf,
-            "--candidate",
-            &cf,
-            "-o",
-            &sf,
-        ])
-        .expect(0);
-        shards.push(sf);
+        shards.push(summary(&ctx, &format!("s{k}"), files(&mine)));
     }
     let out = ctx
         .run(&["merge", "gate.toml", &shards[0], &shards[1]])
