@@ -1217,6 +1217,15 @@ fn gather_warnings(
     paired: &Paired,
     later: [Vec<String>; 5],
 ) -> Vec<String> {
+    let mut warnings = setup_warnings(cfg, protocol);
+    warnings.extend(paired.warnings.iter().cloned());
+    warnings.extend(later.into_iter().flatten());
+    warnings
+}
+
+/// The warnings every report opens with: the gate file's, then the protocol's note and each
+/// run-context change.
+fn setup_warnings(cfg: &Config, protocol: &ProtocolReport) -> Vec<String> {
     let mut warnings: Vec<String> = cfg.warnings.clone();
     warnings.extend(protocol.note.iter().cloned());
     warnings.extend(
@@ -1225,8 +1234,6 @@ fn gather_warnings(
             .iter()
             .map(|c| format!("run context changed: {c}")),
     );
-    warnings.extend(paired.warnings.iter().cloned());
-    warnings.extend(later.into_iter().flatten());
     warnings
 }
 

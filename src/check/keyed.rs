@@ -182,14 +182,7 @@ pub fn report(cfg: &Config, s: &Summary) -> Result<Report> {
     let protocol = whole_protocol(cfg, &s.metrics)?;
     let context = Some(&protocol.baseline_context).filter(|c| !c.is_empty());
     let baseline = crate::provenance::assess::assess(cfg, context)?;
-    let mut warnings = cfg.warnings.clone();
-    warnings.extend(protocol.note.iter().cloned());
-    warnings.extend(
-        protocol
-            .context_changes
-            .iter()
-            .map(|c| format!("run context changed: {c}")),
-    );
+    let mut warnings = super::setup_warnings(cfg, &protocol);
     warnings.extend(s.warnings.iter().cloned());
     warnings.extend(baseline.warnings);
     warnings.append(&mut found.warnings);
