@@ -1069,3 +1069,106 @@ pub fn drift_guarantees(
     }
     out
 }
+
+/// A model of repeated per-query deltas (`repeated_values`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Repeated {
+    /// A 0/1 metric (hit@k): delta +1 with probability 0.06, −1 with 0.05 (μ = 0.01).
+    Hits,
+    /// A coarse metric: delta (P − 5)/100 with P ~ Poisson(6) (μ = 0.01, skewed, ~20 values).
+    Coarse,
+    /// Hits by groups of 2–10 queries sharing u = ±0.02: +1 with 0.06 + u, −1 with 0.05 − u.
+    GroupedHits,
+    /// The null: +1 and −1 each with probability 0.055 (μ = 0), for the sign-flip p-value.
+    NullHits,
+}
+
+impl Repeated {
+    pub fn name(self) -> &'static str {
+        match self {
+            Repeated::Hits => "hits (0/1 deltas), queries",
+            Repeated::Coarse => "coarse (1/100 steps, skewed), queries",
+            Repeated::GroupedHits => "hits by groups of 2–10, groups",
+            Repeated::NullHits => "null hits (mu = 0), queries",
+        }
+    }
+    fn mu(self) -> f64 {
+        match self {
+            Repeated::NullHits => 0.0,
+            _ => 0.01,
+        }
+    }
+}
+
+/// Poisson(λ) by Knuth's product method (small λ).
+fn poisson_knuth(rng: &mut ChaCha8Rng, lambda: f64) -> u32 {
+    let (limit, mut p, mut k) = ((-lambda).exp(), 1.0, 0);
+    loop {
+        p *= uniform(rng);
+        if p <= limit {
+            return k;
+        }
+        k += 1;
+    }
+}
+
+/// One data set of `repeated_values`: the deltas and (grouped) each query's group and the
+/// number of groups.
+pub fn repeated_data(
+    rng: &mut ChaCha8Rng,
+    n: usize,
+    model: Repeated,
+) -> (Vec<f64>, Vec<u32>, usize) {
+    let hit = |rng: &mut ChaCha8Rng, up: f64, down: f64| {
+        let u = uniform(rng);
+        if u < up {
+            1.0
+        } else if u < up + down {
+            -1.0
+        } else {
+            0.0
+        }
+    };
+    let (mut d, mut group_of) = (Vec::with_capacity(n), Vec::new());
+    match model {
+        Repeated::Hits => (0..n).for_each(|_| d.push(hit(rng, 0.06, 0.05))),
+        Repeated::NullHits => (0..n).for_each(|_| d.push(hit(rng, 0.055, 0.055))),
+        Repeated::Coarse => {
+            (0..n).for_each(|_| d.push((f64::from(poisson_knuth(rng, 6.0)) - 5.0) / 100.0))
+        }
+        Repeated::GroupedHits => {
+            for g in 0..n {
+                let u = if rng.next_u32() & 1 == 1 { 0.02 } else { -0.02 };
+                for _ in 0..2 + (rng.next_u32() % 9) {
+                    d.push(hit(rng, 0.06 + u, 0.05 - u));
+                    group_of.push(g as u32);
+                }
+            }
+        }
+    }
+    (d, group_of, n)
+}
+
+/// (r) Repeated values at many units (from `stats::poisson::POISSON_FROM` units these resample
+/// by distinct value, `stats::bins`): n queries (or n groups) of `model`; coverage of μ with
+/// both one-sided misses, and the sign-flip p-value's rejections at 5% (`p_rejects`).
+pub fn repeated_values(
+    seed: u64,
+    sets: usize,
+    n: usize,
+    model: Repeated,
+    resamples: usize,
+    method: IntervalMethod,
+) -> Tally {
+    let mut t = Tally::default();
+    for set in 0..sets {
+        let mut rng = rng_for(seed, &format!("repeated-{model:?}-{n}"), set);
+        let (d, group_of, groups) = repeated_data(&mut rng, n, model);
+        let unit = (model == Repeated::GroupedHits).then_some((group_of.as_slice(), groups));
+        let base = vec![0.0; d.len()];
+        let (bounds, p) = run(&base, &d, unit, method, resamples, set);
+        t.add(bounds, model.mu());
+        t.p_rejects += usize::from(p < 0.05);
+    }
+    t
+}

@@ -3,7 +3,7 @@
 //!
 //!     cargo run --release --example calibration [-- SETS RESAMPLES DATA_SEED [CELLS]]
 //!
-//! CELLS: `small`, `fewgroups` (2–7 groups, below `min-groups`), `sparse`, `asymmetric`, `quantile`, `poisson`, `heavy` (heavy tails with
+//! CELLS: `small`, `fewgroups` (2–7 groups, below `min-groups`), `sparse`, `asymmetric`, `quantile`, `poisson`, `repeated` (repeated values at many units), `heavy` (heavy tails with
 //! no ties, a latency mean, loss-carried sparse changes and a 0/1 drop carried by 8%) or `lone`
 //! (a lone moved query at 100–500 queries). With `default` as well, `small`, `sparse`,
 //! `asymmetric`, `heavy` and `lone` run the default route only
@@ -456,6 +456,7 @@ fn main() {
     let only_quantile = raw.iter().any(|a| a == "quantile");
     let only_asymmetric = raw.iter().any(|a| a == "asymmetric");
     let only_poisson = raw.iter().any(|a| a == "poisson");
+    let only_repeated = raw.iter().any(|a| a == "repeated");
     let only_drift = raw.iter().any(|a| a == "drift");
     let only_heavy = raw.iter().any(|a| a == "heavy");
     let only_lone = raw.iter().any(|a| a == "lone");
@@ -474,6 +475,10 @@ fn main() {
     }
     if only_poisson {
         poisson(sets, b, seed);
+        return;
+    }
+    if only_repeated {
+        repeated(sets, b, seed);
         return;
     }
     if only_drift {
@@ -810,6 +815,44 @@ fn poisson(sets: usize, b: usize, seed: u64) {
         }
     }
     side_by_side(seed, b);
+}
+
+/// (r) Repeated values at 10,000 and 100,000 units (bins: resampled by distinct value): coverage
+/// and both one-sided misses of the bootstrap-t and percentile intervals, and the sign-flip
+/// p-value's rejections at 5% (its size under the null model).
+fn repeated(sets: usize, b: usize, seed: u64) {
+    use sim::Repeated;
+    println!("repeated values at many units: 0/1 hits, coarse 1/100 steps and grouped hits, mu = 0.01; null hits (mu = 0) for the sign-flip p-value");
+    for n in [10_000, 100_000] {
+        let sets = if n > 10_000 { sets / 4 } else { sets };
+        for model in [
+            Repeated::Hits,
+            Repeated::Coarse,
+            Repeated::GroupedHits,
+            Repeated::NullHits,
+        ] {
+            for (method, name) in [
+                (IntervalMethod::BootstrapT, "bootstrap-t"),
+                (IntervalMethod::Percentile, "percentile"),
+            ] {
+                let t = std::time::Instant::now();
+                let c = sim::repeated_values(seed, sets, n, model, b, method);
+                let ok = in_range(c.coverage(), 0.935, 0.965)
+                    && c.low_miss_rate() <= 0.035
+                    && c.high_miss_rate() <= 0.035;
+                println!(
+                    "  {} {n}, {name}: coverage {}, low above {}, high below {}, sign-flip p < 0.05 {}  {} ({:.1} s)",
+                    model.name(),
+                    pct(&c, c.coverage()),
+                    pct(&c, c.low_miss_rate()),
+                    pct(&c, c.high_miss_rate()),
+                    pct(&c, c.p_rejects as f64 / c.sets as f64),
+                    verdict(ok),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
 }
 
 /// Percentile bounds of the mean from Poisson weights and from drawn indices on the same data
