@@ -5,8 +5,11 @@ bench/per_query_scale.sh, which builds the release binary and the venv).
 
 Data (seeded, under --folder, kept for the next run): a baseline and a candidate file of N rows
 `{"query_id": "q00000000", "ndcg@10": 0.4242}` (ids zero-padded, both files in the same order,
-values to 4 decimals, the candidate a noisy copy of the baseline), as JSONL and as Parquet
-(pyarrow, snappy, row groups of 1 Mi rows). The gate: one metric, `all`, query unit, the mean,
+values to 4 decimals as trec_eval -q prints them, the candidate a noisy copy of the baseline),
+as JSONL and as Parquet (pyarrow, snappy, row groups of 1 Mi rows); with `--values full` (or
+`4dp,full`) the same values unrounded (full-precision doubles, every delta distinct: the
+per-unit resampling path; 4-decimal deltas repeat and resample by distinct value from 10^6
+queries or so), in the folder `<size>-full`. The gate: one metric, `all`, query unit, the mean,
 B = --resamples (10,000), no queries file.
 
 Each case runs under /usr/bin/time -v (wall, CPU, peak RSS); the reports of JSONL and Parquet
@@ -16,6 +19,9 @@ chunk, fewer above 10^5 queries so the indices stay under 80 MB) is timed on the
 pyarrow from the Parquet files; above --numpy-full queries it runs fewer resamples (B x
 numpy-full / N, at least 100) and its time is scaled to B (it is linear in B), which the table
 says.
+
+With --before BINARY, each check also runs under that build, right after, and its row says
+whether its report is the same (but for the gate file's name and the input paths).
 
 Prints one Markdown table to paste into docs/speed.md.
 """
@@ -42,8 +48,9 @@ max-drop = 0.01
 SIZES = {"1e5": 100_000, "1e6": 1_000_000, "1e7": 10_000_000}
 
 
-def generate(d, n, seed=5):
-    """baseline and candidate as JSONL and Parquet, in chunks (10^7 rows in well under 2 GB)."""
+def generate(d, n, full=False, seed=5):
+    """baseline and candidate as JSONL and Parquet, in chunks (10^7 rows in well under 2 GB);
+    values to 4 decimals, or unrounded when `full`."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -59,8 +66,9 @@ def generate(d, n, seed=5):
     for start in range(0, n, chunk):
         k = min(chunk, n - start)
         ids = [f"q{i:08d}" for i in range(start, start + k)]
-        base = np.round(rng.random(k), 4)
-        cand = np.round(np.clip(base + rng.normal(0.002, 0.1, k), 0.0, 1.0), 4)
+        digits = (lambda v: v) if full else (lambda v: np.round(v, 4))  # noqa: E731
+        base = digits(rng.random(k))
+        cand = digits(np.clip(base + rng.normal(0.002, 0.1, k), 0.0, 1.0))
         for side, values in (("baseline", base), ("candidate", cand)):
             writers[side].write_table(pa.table({"query_id": ids, "ndcg@10": values}, schema=schema))
             texts[side].write("".join(f'{{"query_id": "{q}", "ndcg@10": {v!r}}}\n' for q, v in zip(ids, values.tolist())))
@@ -102,6 +110,40 @@ def numpy_time(d, resamples, full):
     return (time.perf_counter() - t0) * resamples / timed_b, timed_b
 
 
+def case(a, size, values):
+    """The rows of one size and value kind: each format's check, then numpy's bootstrap."""
+    n = SIZES[size]
+    full = values == "full"
+    d = f"{a.folder}/{size}" + ("-full" if full else "")
+    generate(d, n, full)
+    rows, reports = [], []
+    for ext in a.formats.split(","):
+        g = f"{d}/gate-{ext}.toml"
+        with open(g, "w") as f:
+            f.write(GATE.format(d=d, ext=ext, resamples=a.resamples))
+        report = f"{d}/report-{ext}.json"
+        wall, cpu, rss = timed(a.binary, g, report)
+        shown = json.load(open(report))
+        for key in ("gate_id", "inputs"):  # the gate file's name and the input paths differ
+            shown.pop(key, None)
+        reports.append(shown)
+        size_in = sum(os.path.getsize(f"{d}/{s}.{ext}") for s in ("baseline", "candidate"))
+        rows.append((n, values, ext, size_in, wall, cpu, rss))
+        if a.before:
+            wall, cpu, rss = timed(a.before, g, report + ".before")
+            before = json.load(open(report + ".before"))
+            for key in ("gate_id", "inputs"):
+                before.pop(key, None)
+            same = "same report" if before == shown else "report differs"
+            rows.append((n, values, f"{ext}, before ({same})", size_in, wall, cpu, rss))
+    if any(r != reports[0] for r in reports):
+        sys.exit(f"the JSONL and Parquet reports differ at {n} queries ({values})")
+    if not a.skip_numpy:
+        secs, timed_b = numpy_time(d, a.resamples, a.numpy_full)
+        rows.append((n, values, "numpy", timed_b, secs, None, None))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
@@ -110,44 +152,28 @@ def main():
     ap.add_argument("--resamples", type=int, default=10_000)
     ap.add_argument("--numpy-full", type=int, default=100_000, help="above this many queries numpy runs fewer resamples, scaled")
     ap.add_argument("--skip-numpy", action="store_true")
+    ap.add_argument("--values", default="4dp", help="of 4dp,full: values to 4 decimals, or unrounded")
+    ap.add_argument("--before", help="another build to time on the same files (its rows say whether its report is the same)")
+    ap.add_argument("--formats", default="parquet,jsonl", help="of parquet,jsonl (both: the reports must agree)")
     a = ap.parse_args()
 
     rows = []
     for size in a.sizes.split(","):
-        n = SIZES[size]
-        d = f"{a.folder}/{size}"
-        generate(d, n)
-        reports = []
-        for ext in ("parquet", "jsonl"):
-            g = f"{d}/gate-{ext}.toml"
-            with open(g, "w") as f:
-                f.write(GATE.format(d=d, ext=ext, resamples=a.resamples))
-            report = f"{d}/report-{ext}.json"
-            wall, cpu, rss = timed(a.binary, g, report)
-            shown = json.load(open(report))
-            for key in ("gate_id", "inputs"):  # the gate file's name and the input paths differ
-                shown.pop(key, None)
-            reports.append(shown)
-            size_in = sum(os.path.getsize(f"{d}/{s}.{ext}") for s in ("baseline", "candidate"))
-            rows.append((n, ext, size_in, wall, cpu, rss))
-        if reports[0] != reports[1]:
-            sys.exit(f"the JSONL and Parquet reports differ at {n} queries")
-        if not a.skip_numpy:
-            secs, timed_b = numpy_time(d, a.resamples, a.numpy_full)
-            rows.append((n, "numpy", timed_b, secs, None, None))
+        for values in a.values.split(","):
+            rows += case(a, size, values)
 
     mb = lambda x: x / 1e6  # noqa: E731
     print(f"\nB = {a.resamples:,}, one metric x all, query unit, {os.cpu_count()} cores\n")
-    print("| queries | input | wall | CPU | peak RSS | RSS / query | RSS - 64 MB / query | numpy | numpy / rag-gate |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    numpy = {r[0]: r for r in rows if r[1] == "numpy"}
-    for n, ext, size_in, wall, cpu, rss in (r for r in rows if r[1] != "numpy"):
+    print("| queries | values | input | wall | CPU | peak RSS | RSS / query | RSS - 64 MB / query | numpy | numpy / rag-gate (wall) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    numpy = {(r[0], r[1]): r for r in rows if r[2] == "numpy"}
+    for n, values, ext, size_in, wall, cpu, rss in (r for r in rows if r[2] != "numpy"):
         np_cell, ratio = "", ""
-        if n in numpy:
-            _, _, timed_b, secs, _, _ = numpy[n]
+        if (n, values) in numpy:
+            _, _, _, timed_b, secs, _, _ = numpy[(n, values)]
             scaled = "" if timed_b == a.resamples else f" (B = {timed_b:,}, scaled)"
             np_cell, ratio = f"{secs:.1f} s{scaled}", f"{secs / wall:.1f}x"
-        print(f"| {n:,} | {ext}, {mb(size_in):.0f} MB | {wall:.2f} s | {cpu:.2f} s | {mb(rss):.0f} MB "
+        print(f"| {n:,} | {values} | {ext}, {mb(size_in):.0f} MB | {wall:.2f} s | {cpu:.2f} s | {mb(rss):.0f} MB "
               f"| {rss / n:.0f} B | {max(0, rss - 64e6) / n:.0f} B | {np_cell} | {ratio} |")
 
 

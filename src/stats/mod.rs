@@ -11,6 +11,9 @@
 //!   resample, from the same draws (Hall 1992; Cameron, Gelbach & Miller 2008).
 //! - `poisson`: from 10,000 units, the Poisson bootstrap of means (Hanley & MacGibbon 2006;
 //!   Chamandy et al. 2012): one integer weight per unit and resample, read in storage order.
+//! - `bins`: from 10,000 units, when values repeat, the Poisson bootstrap and sign-flip test of
+//!   means over distinct values: Poisson(count) and Binomial(count, 1/2) per distinct value
+//!   (Hanley & MacGibbon 2006's frequency weights), O(distinct values) per resample.
 //! - `keyed`: bootstrap weights and sign flips keyed by the unit's id, summed exactly on a
 //!   fixed grid, so shards merge (Præstgaard & Wellner 1993; Chamandy et al. 2012).
 //! - `spread_columns`: the bootstrap-t's spread columns computed per draw (the same sums as
@@ -61,6 +64,7 @@
 //!   frontier's neighbouring points, never extrapolated.
 
 pub mod active_ppi;
+pub mod bins;
 pub mod bootstrap;
 pub mod clopper_pearson;
 pub mod columns;

@@ -59,10 +59,25 @@ pub fn applies(units: usize) -> bool {
 }
 
 /// Per resample, in resample order: Σ w·col for each of `cols` (all of one length), then Σ w;
-/// rows of `cols.len() + 1`.
+/// rows of `cols.len() + 1`. Over the distinct rows (`bins`, Poisson(1) weights) when values
+/// repeat enough (`bins::worth`), otherwise unit by unit (`unit_sums`).
 ///
 /// Panics if there are no columns or they differ in length.
 pub fn poisson_sums(cols: &[&[f64]], resamples: usize, key: [u8; 32]) -> Vec<f64> {
+    let binned = cols
+        .first()
+        .filter(|c| applies(c.len()))
+        .and_then(|_| super::bins::worth(cols));
+    match binned {
+        Some(bins) => bins.poisson_sums(resamples, key),
+        None => unit_sums(cols, resamples, key),
+    }
+}
+
+/// `poisson_sums` unit by unit, with the weights and layout of the module header.
+///
+/// Panics if there are no columns or they differ in length.
+pub fn unit_sums(cols: &[&[f64]], resamples: usize, key: [u8; 32]) -> Vec<f64> {
     assert!(!cols.is_empty(), "no columns to resample");
     let n = cols[0].len();
     assert!(
@@ -339,7 +354,7 @@ pub(crate) mod tests {
         // n not a multiple of 4 nor of BLOCK; resamples not a multiple of 4 nor of CHUNK.
         let (x, y) = (data(2 * BLOCK + 7, 1), data(2 * BLOCK + 7, 2));
         let key = stream_key(5, &["poisson"]);
-        let got = poisson_sums(&[&x, &y], 2 * CHUNK + 6, key);
+        let got = unit_sums(&[&x, &y], 2 * CHUNK + 6, key);
         assert_eq!(got, by_the_layout(&[&x, &y], 2 * CHUNK + 6, key));
     }
 
@@ -353,8 +368,8 @@ pub(crate) mod tests {
                 .build()
                 .unwrap()
         };
-        let one = pool(1).install(|| poisson_sums(&[&x], 3 * CHUNK + 1, key));
-        let three = pool(3).install(|| poisson_sums(&[&x], 3 * CHUNK + 1, key));
+        let one = pool(1).install(|| unit_sums(&[&x], 3 * CHUNK + 1, key));
+        let three = pool(3).install(|| unit_sums(&[&x], 3 * CHUNK + 1, key));
         assert_eq!(one, three);
     }
 
@@ -415,7 +430,7 @@ pub(crate) mod tests {
         let n = 20_000;
         let x = data(n, 4);
         let b = 4000;
-        let sums = poisson_sums(&[&x], b, stream_key(7, &["poisson-variance"]));
+        let sums = unit_sums(&[&x], b, stream_key(7, &["poisson-variance"]));
         let means: Vec<f64> = sums.chunks_exact(2).map(|r| r[0] / r[1]).collect();
         let m = x.iter().sum::<f64>() / n as f64;
         let s2 = x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / n as f64;

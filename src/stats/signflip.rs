@@ -20,7 +20,11 @@
 //! each summed in its own lanes as in `columns`. A quantile difference reads 32-bit words, one
 //! sign per unit.
 //!
-//! Cost: O(R · units) for the mean, O(R · n) for a quantile difference (2^G in place of R on the
+//! From `poisson::POISSON_FROM` units, when values repeat (`bins::worth`), the mean test draws
+//! per distinct value instead (`bins`: its c units' flips add v·(2·Binomial(c, 1/2) − c), the
+//! same randomization distribution), on the same chunks and streams.
+//!
+//! Cost: O(R · units) for the mean (O(R · distinct values) by value), O(R · n) for a quantile difference (2^G in place of R on the
 //! exact path).
 
 mod quantile;
@@ -29,8 +33,10 @@ use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use super::bins;
 use super::bootstrap::{chunk_rng, Units, CHUNK};
 use super::columns::Columns;
+use super::poisson;
 pub use quantile::p_value_quantile;
 
 /// Rounds of the mean test that read the data together (see the module header).
@@ -110,8 +116,7 @@ pub fn p_values_mean_many(
     rounds: usize,
     key: [u8; 32],
 ) -> Vec<f64> {
-    let table = Columns::new(values);
-    let n = table.units();
+    let n = values.first().map_or(0, |v| v.len());
     assert!(n > 0 && rounds > 0, "sign-flip test needs units and rounds");
     let total = sizes.map_or(n as f64, |z| z.iter().sum());
     let observed: Vec<f64> = values
@@ -122,6 +127,21 @@ pub fn p_values_mean_many(
         .iter()
         .map(|x| x.iter().map(|v| v.abs()).sum::<f64>() / total)
         .collect();
+    if !is_exact(n, rounds) && poisson::applies(n) {
+        if let Some(bins) = bins::worth(values) {
+            let sums = bins.sign_flip_sums(rounds, key);
+            let extreme = |m: usize| {
+                let t = |round: &&[f64]| round[m] / total;
+                sums.chunks_exact(values.len())
+                    .filter(|round| as_extreme(t(round), observed[m], scale[m]))
+                    .count()
+            };
+            return (0..values.len())
+                .map(|m| p_value(extreme(m), rounds))
+                .collect();
+        }
+    }
+    let table = Columns::new(values);
     let w = table.width();
     if is_exact(n, rounds) {
         let lanes = table.lanes().len();

@@ -47,8 +47,11 @@
 //! for queries and two per metric plus two for groups, computed per draw from the stored values
 //! for up to three metrics (`spread_columns`: the same sums, bit for bit) and stored beyond;
 //! one sort of B values per metric. From 10,000 units the same columns are summed with Poisson
-//! weights (`poisson`) and the units drawn, n or G above, are each resample's Σw.
+//! weights (`poisson`) and the units drawn, n or G above, are each resample's Σw; when the
+//! values (with the group sizes) repeat, by distinct row (`bins`), the stored columns computed
+//! once per row.
 
+use super::bins;
 use super::bootstrap::bootstrap_sums;
 use super::columns::Columns;
 use super::interval::{mc_half_width, Interval};
@@ -88,8 +91,7 @@ pub fn bootstrap_studentized_many(
     // Poisson weights (`poisson`, from 10,000 units) one more, Σw: the units drawn.
     let poisson = poisson::applies(units);
     let sums = if poisson {
-        let owned = stored_columns(values, &centre, sizes);
-        poisson::poisson_sums(&as_slices(values, &owned), resamples, key)
+        poisson_sums(values, &centre, sizes, resamples, key)
     } else {
         match SpreadColumns::new(values, &centre, sizes) {
             Some(table) => bootstrap_sums(&table, resamples, key),
@@ -150,6 +152,32 @@ fn stored_columns(values: &[&[f64]], centre: &[f64], sizes: Option<&[f64]>) -> V
         extra.push(z.iter().map(|k| k * k).collect());
     }
     extra
+}
+
+/// The column sums under Poisson weights (`poisson::poisson_sums` of the values and the stored
+/// columns): by distinct (values, size) rows when they repeat enough (`bins::worth`, the stored
+/// columns computed once per row: the same bins, in the same order, as the means alone draw),
+/// else unit by unit.
+fn poisson_sums(
+    values: &[&[f64]],
+    centre: &[f64],
+    sizes: Option<&[f64]>,
+    resamples: usize,
+    key: [u8; 32],
+) -> Vec<f64> {
+    let mut keys = values.to_vec();
+    keys.extend(sizes);
+    if let Some(bins) = bins::worth(&keys) {
+        let per_row: Vec<Vec<f64>> = (0..keys.len()).map(|j| bins.column(j)).collect();
+        let m = values.len();
+        let row_values: Vec<&[f64]> = per_row[..m].iter().map(Vec::as_slice).collect();
+        let row_sizes = sizes.map(|_| per_row[m].as_slice());
+        let extra = stored_columns(&row_values, centre, row_sizes);
+        let table = bins.with_columns(&as_slices(&row_values, &extra));
+        return table.poisson_sums(resamples, key);
+    }
+    let owned = stored_columns(values, centre, sizes);
+    poisson::unit_sums(&as_slices(values, &owned), resamples, key)
 }
 
 /// The values, then the stored columns, as the table's column list.
@@ -286,19 +314,51 @@ mod tests {
         );
     }
 
+    /// Each resample's mean and standard error of `x` (queries, `q`) and of `x` as group sums of
+    /// `sizes` (groups, `g`) against a direct weighted computation from `weights` (per resample,
+    /// one weight per value: queries s*/√N* over the N* = Σw drawn values; groups the CR1 SE
+    /// over the G* = Σw drawn groups).
+    fn check_weighted(x: &[f64], sizes: &[f64], weights: &[Vec<f64>], q: &Draws, g: &Draws) {
+        for (b, w) in weights.iter().enumerate() {
+            let sw: f64 = w.iter().sum();
+            let mean = w.iter().zip(x).map(|(w, x)| w * x).sum::<f64>() / sw;
+            let ss: f64 = w
+                .iter()
+                .zip(x)
+                .map(|(w, x)| w * (x - mean) * (x - mean))
+                .sum();
+            let se = (ss / ((sw - 1.0) * sw)).sqrt();
+            assert!(
+                (q.means[b] - mean).abs() < 1e-12 && (q.ses[b] - se).abs() < 1e-10 * se.max(1.0),
+                "{} vs {mean}, {} vs {se}",
+                q.means[b],
+                q.ses[b]
+            );
+            let nw: f64 = w.iter().zip(sizes).map(|(w, k)| w * k).sum();
+            let gm = w.iter().zip(x).map(|(w, s)| w * s).sum::<f64>() / nw;
+            let r2: f64 = (0..x.len())
+                .map(|i| w[i] * (x[i] - gm * sizes[i]).powi(2))
+                .sum();
+            let gse = (sw / (sw - 1.0) * r2).sqrt() / nw;
+            assert!((g.means[b] - gm).abs() < 1e-12, "{} vs {gm}", g.means[b]);
+            assert!((g.ses[b] - gse).abs() < 1e-9 * gse, "{} vs {gse}", g.ses[b]);
+        }
+    }
+
     #[test]
     fn poisson_means_and_ses_are_the_weighted_ones() {
-        // From 10,000 units: each resample's mean and standard error against a direct weighted
-        // computation from the documented weights (queries: s*/√N* over the N* = Σw drawn
-        // values; groups: the CR1 SE over the G* = Σw drawn groups).
+        // From 10,000 units, all values distinct (unit by unit): the documented weights.
         use crate::stats::poisson::{tests::layout_weights, POISSON_FROM};
         let n = POISSON_FROM + 5;
         let x: Vec<f64> = (0..n)
-            .map(|i| ((i * 37 % 101) as f64 - 40.0) / 80.0)
+            .map(|i| ((i * 37 % 101) as f64 - 40.0) / 80.0 + i as f64 * 1e-9)
             .collect();
         let sizes: Vec<f64> = (0..n).map(|i| (1 + i % 4) as f64).collect();
         let key = stream_key(9, &["bootstrap", "all"]);
-        let weights = layout_weights(n, 6, key);
+        let weights: Vec<Vec<f64>> = layout_weights(n, 6, key)
+            .iter()
+            .map(|w| w.iter().map(|&v| f64::from(v)).collect())
+            .collect();
         let q = bootstrap_studentized_many(&[&x], None, 6, key)
             .pop()
             .unwrap();
@@ -306,26 +366,41 @@ mod tests {
             .pop()
             .unwrap();
         assert_eq!(q.means, bootstrap_means_many(&[&x], None, 6, key)[0]);
-        for (b, w) in weights.iter().enumerate() {
-            let w: Vec<f64> = w.iter().map(|&v| f64::from(v)).collect();
-            let sw: f64 = w.iter().sum();
-            let mean = w.iter().zip(&x).map(|(w, x)| w * x).sum::<f64>() / sw;
-            let ss: f64 = w
-                .iter()
-                .zip(&x)
-                .map(|(w, x)| w * (x - mean) * (x - mean))
-                .sum();
-            let se = (ss / ((sw - 1.0) * sw)).sqrt();
-            assert!(
-                (q.means[b] - mean).abs() < 1e-12 && (q.ses[b] - se).abs() < 1e-12 * se.max(1.0)
-            );
-            let nw: f64 = w.iter().zip(&sizes).map(|(w, k)| w * k).sum();
-            let gm = w.iter().zip(&x).map(|(w, s)| w * s).sum::<f64>() / nw;
-            let r2: f64 = (0..n).map(|i| w[i] * (x[i] - gm * sizes[i]).powi(2)).sum();
-            let gse = (sw / (sw - 1.0) * r2).sqrt() / nw;
-            assert!((g.means[b] - gm).abs() < 1e-12, "{} vs {gm}", g.means[b]);
-            assert!((g.ses[b] - gse).abs() < 1e-9 * gse, "{} vs {gse}", g.ses[b]);
-        }
+        check_weighted(&x, &sizes, &weights, &q, &g);
+    }
+
+    #[test]
+    fn binned_means_and_ses_are_the_weighted_ones() {
+        // From 10,000 units with 101 distinct values (by distinct value, `bins`): each distinct
+        // (value, size) row's total weight, drawn as the bins' layout says, in the same formulas.
+        use crate::stats::bins::tests::layout_totals;
+        use crate::stats::poisson::POISSON_FROM;
+        let n = POISSON_FROM + 5;
+        let x: Vec<f64> = (0..n)
+            .map(|i| ((i * 37 % 101) as f64 - 40.0) / 80.0)
+            .collect();
+        let sizes: Vec<f64> = (0..n).map(|i| (1 + i * 37 % 101 % 4) as f64).collect();
+        let key = stream_key(9, &["bootstrap", "all"]);
+        let q = bootstrap_studentized_many(&[&x], None, 6, key)
+            .pop()
+            .unwrap();
+        let g = bootstrap_studentized_many(&[&x], Some(&sizes), 6, key)
+            .pop()
+            .unwrap();
+        assert_eq!(q.means, bootstrap_means_many(&[&x], None, 6, key)[0]);
+        assert_eq!(
+            g.means,
+            bootstrap_means_many(&[&x], Some(&sizes), 6, key)[0]
+        );
+        // The rows of (value, size) are the rows of value here (a size per value), so one set of
+        // per-row totals serves both units.
+        let bins = crate::stats::bins::Bins::of(&[&x, &sizes], n).unwrap();
+        assert_eq!(bins.len(), 101);
+        let (rx, rz) = (bins.column(0), bins.column(1));
+        let q_bins = crate::stats::bins::Bins::of(&[&x], n).unwrap();
+        assert_eq!(q_bins.column(0), rx);
+        let totals = layout_totals(&bins, 6, key);
+        check_weighted(&rx, &rz, &totals, &q, &g);
     }
 
     #[test]
