@@ -65,15 +65,6 @@ impl Numbers {
             false => Numbers::Wide(all.collect()),
         };
     }
-
-    /// Sets row `i` to `x` (a rare edit: may change the form).
-    pub fn set(&mut self, i: usize, x: u64) {
-        let n = self.len();
-        let mut all: Vec<u64> = (0..n).map(|k| self.get(k)).collect();
-        all[i] = x;
-        *self = Numbers::default();
-        all.into_iter().for_each(|v| self.push(v));
-    }
 }
 
 /// Query ids in one buffer, in row order.
@@ -181,9 +172,6 @@ mod tests {
         assert!(matches!(n, Numbers::Wide(_)));
         let got: Vec<u64> = (0..n.len()).map(|i| n.get(i)).collect();
         assert_eq!(got, [3, 4, 5, 9, u64::from(u32::MAX) + 7]);
-        n.set(1, 40);
-        assert_eq!(n.get(1), 40);
-        assert_eq!(n.get(4), u64::from(u32::MAX) + 7);
     }
 
     #[test]

@@ -92,11 +92,6 @@ impl Rows {
         (0..self.len()).map(|i| self.row(i))
     }
 
-    /// Whether any row has a group.
-    pub fn has_groups(&self) -> bool {
-        self.groups.iter().any(|&g| g > 0)
-    }
-
     /// Appends a row as read.
     pub fn push_read(&mut self, r: ReadRow) {
         self.push(&r.query_id, r.line, r.group.as_deref(), r.slices);
@@ -137,11 +132,6 @@ impl Rows {
             self.groups.resize(i + 1, 0);
         }
         self.groups[i] = k;
-    }
-
-    /// Sets the line of row `i` (a rare edit).
-    pub fn set_line(&mut self, i: usize, line: usize) {
-        self.lines.set(i, line as u64);
     }
 
     /// Gives back the spare capacity of columns built by pushing.
@@ -222,11 +212,6 @@ impl Column {
 
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Option<f64>> + Clone + '_ {
         (0..self.len()).map(|i| self.get(i))
-    }
-
-    /// Whether every row has a value.
-    pub fn is_full(&self) -> bool {
-        self.absent.iter().all(|&w| w == 0)
     }
 
     pub fn shrink_to_fit(&mut self) {
@@ -462,6 +447,50 @@ mod tests {
         assert!(names.tags(Vec::new()).is_empty());
         let from_map: Tags = BTreeMap::from([("lang".to_string(), "ko".to_string())]).into();
         assert_eq!(from_map.get("lang"), Some("ko"));
+    }
+
+    #[test]
+    fn a_column_keeps_values_and_missing_ones_past_a_bitmap_word() {
+        let mut c = Column::default();
+        for i in 0..130 {
+            c.push((i % 3 != 0).then_some(i as f64 / 2.0));
+        }
+        assert_eq!(c.len(), 130);
+        assert_eq!((c.get(0), c.get(1), c.get(129)), (None, Some(0.5), None));
+        assert_eq!(c.get(128), Some(64.0));
+        c.set(129, Some(-0.0));
+        c.set(1, None);
+        assert_eq!((c.get(129), c.get(1)), (Some(-0.0), None));
+        c.pad_to(200);
+        assert_eq!((c.len(), c.get(199)), (200, None));
+        let full: Column = vec![Some(1.0), Some(f64::MAX)].into();
+        assert_eq!(full, vec![Some(1.0), Some(f64::MAX)]);
+        assert_eq!(full.iter().collect::<Vec<_>>(), [Some(1.0), Some(f64::MAX)]);
+    }
+
+    #[test]
+    fn rows_give_back_ids_lines_groups_and_tags_as_pushed() {
+        let mut rows = Rows::default();
+        let ko: Tags = [("lang", "ko")].into_iter().collect();
+        rows.push("q1", 2, None, Tags::default());
+        rows.push("q2", 3, Some("g1"), ko.clone());
+        rows.push("q3", 7, Some("g1"), Tags::default());
+        rows.push("q4", 8, None, ko.clone());
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows.ids(), &vec!["q1", "q2", "q3", "q4"]);
+        let lines: Vec<usize> = (0..4).map(|i| rows.line(i)).collect();
+        assert_eq!(lines, [2, 3, 7, 8]);
+        let groups: Vec<_> = (0..4).map(|i| rows.group(i)).collect();
+        assert_eq!(groups, [None, Some("g1"), Some("g1"), None]);
+        assert!(rows.tags(0).is_empty() && rows.tags(2).is_empty());
+        assert_eq!((rows.tags(1), rows.tags(3)), (&ko, &ko));
+        assert_eq!(rows.tag_sets.len(), 1, "one copy of each distinct tag set");
+        rows.set_group(0, "g0");
+        let r = rows.row(0);
+        assert_eq!((r.query_id, r.line, r.group), ("q1", 2, Some("g0")));
+        let mut plain = Rows::default();
+        plain.push("a", 1, None, Tags::default());
+        assert!(plain.groups.is_empty() && plain.tags.is_empty());
     }
 
     #[test]
