@@ -180,7 +180,7 @@ mod tests {
         assert_eq!(ids.len(), 4);
         assert_eq!(&ids[2], "é-2");
         assert_eq!(ids, vec!["q1", "", "é-2", "q1"]);
-        assert_eq!(ids.iter().rev().next(), Some("q1"));
+        assert_eq!(ids.iter().next_back(), Some("q1"));
         assert!(IdColumn::default().is_empty());
     }
 }
