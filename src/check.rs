@@ -618,11 +618,16 @@ fn nondeterministic_warning(
         return None;
     }
     Some(format!(
-        "{} {} the retriever is nondeterministic (conditions.deterministic = false), but the intervals carry no run-to-run noise: with one baseline run and no [noise] file, a whole-run shift (a run a little worse or better on every query) is in neither side's per-query spread, so a drop can pass and an unchanged pull request can fail; record main's run-to-run noise with `rag-gate aa` and point [noise] file at it, or give replicate baseline runs ([inputs] baseline = [\"main-1.jsonl\", \"main-2.jsonl\", \"main-3.jsonl\"])",
+        "{} {} the retriever is nondeterministic (conditions.deterministic = false), but the intervals carry no run-to-run noise: with {ONE_RUN_NO_NOISE}, a whole-run shift (a run a little worse or better on every query) is in neither side's per-query spread, so a drop can pass and an unchanged pull request can fail; {RUN_NOISE_ADVICE}",
         cards.join(" and "),
         if cards.len() == 1 { "says" } else { "say" }
     ))
 }
+
+/// The setup the nondeterministic-retriever warning names (`compare` says it in its flags).
+pub const ONE_RUN_NO_NOISE: &str = "one baseline run and no [noise] file";
+/// The nondeterministic-retriever warning's advice (`compare` says it in its flags).
+pub const RUN_NOISE_ADVICE: &str = "record main's run-to-run noise with `rag-gate aa` and point [noise] file at it, or give replicate baseline runs ([inputs] baseline = [\"main-1.jsonl\", \"main-2.jsonl\", \"main-3.jsonl\"])";
 
 /// A run card as a later attempt needs it: its conditions, the gated metrics and the curve.
 fn gated_card(cfg: &Config, c: &crate::model::RunCard) -> crate::model::RunCard {

@@ -787,6 +787,11 @@ fn compare_words(m: String) -> String {
             "missing = \"intersect\": dropped",
             "--missing intersect: dropped",
         )
+        .replace(crate::check::ONE_RUN_NO_NOISE, "one baseline run")
+        .replace(
+            crate::check::RUN_NOISE_ADVICE,
+            "give each further run of main with --baseline-replicate FILE, or record main's run-to-run noise with `rag-gate aa` and gate with `rag-gate check` and a [noise] file",
+        )
 }
 
 /// An error from the shared stages, in `compare`'s words.

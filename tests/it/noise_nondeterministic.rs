@@ -1,7 +1,8 @@
 //! A retriever its run card declares nondeterministic (`conditions.deterministic = false`)
 //! through the binary: `check` warns in every format when the intervals carry no run-to-run
 //! noise (one baseline run, no `[noise] file`), and not when a noise file or baseline replicates
-//! carry it; a value that is not true or false is bad input. Fixtures: tests/data/noise/ann.
+//! carry it; `compare` gives the same warning in its own flags; a value that is not true or
+//! false is bad input. Fixtures: tests/data/noise/ann.
 
 use crate::support;
 use support::output::{assert_contains, assert_input_error, warnings};
@@ -141,4 +142,39 @@ fn a_deterministic_value_that_is_not_true_or_false_is_bad_input() {
         assert_input_error(&out, &["pr.card.json", "conditions.deterministic"]);
         assert_contains(&out.stderr, "expected true or false");
     }
+}
+
+#[test]
+fn compare_warns_in_its_own_flags_and_baseline_replicates_silence_it() {
+    let ctx = noisy_setup("\"main-1.jsonl\"", (NOISY, NOISY), "");
+    let compare = |extra: &[&str]| {
+        let out = Out::of(
+            ctx.command()
+                .args(["compare", "main-1.jsonl", "pr-1.jsonl", "--format", "json"])
+                .args(["--baseline-card", "main.card.json"])
+                .args(["--candidate-card", "pr.card.json", "--resamples", "500"])
+                .args(extra),
+        );
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        warnings(&out.json())
+            .into_iter()
+            .filter(|w| w.contains(WARNED))
+            .collect::<Vec<_>>()
+    };
+    let said = compare(&[]);
+    assert_eq!(said.len(), 1, "{said:?}");
+    let w = &said[0];
+    assert_contains(w, "with one baseline run, a whole-run shift");
+    assert_contains(w, "--baseline-replicate FILE");
+    assert_contains(w, "rag-gate aa");
+    for gate_file_words in ["[inputs]", "point [noise] file"] {
+        assert!(!w.contains(gate_file_words), "{gate_file_words}: {w}");
+    }
+    let replicated = compare(&[
+        "--baseline-replicate",
+        "main-2.jsonl",
+        "--baseline-replicate",
+        "main-3.jsonl",
+    ]);
+    assert!(replicated.is_empty(), "{replicated:?}");
 }
