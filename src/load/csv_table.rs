@@ -134,17 +134,17 @@ fn no_id_column(names: &[&str], shown: &str, delimiter: u8, id_column: &str) -> 
 }
 
 /// One record: its row (id, line, group, tags) and its non-empty metric values.
-fn read_row(
-    rec: &csv::StringRecord,
+fn read_row<'r>(
+    rec: &'r csv::StringRecord,
     shown: &str,
     id_column: &str,
     cols: &Columns,
     tags: &[(usize, Arc<str>)],
     interner: &mut Interner,
-) -> Result<(ReadRow, Vec<(String, f64)>)> {
+) -> Result<(ReadRow<'r>, Vec<(String, f64)>)> {
     let line = rec.position().map_or(0, |p| p.line() as usize);
-    let query_id = rec[cols.id_at].trim().to_string();
-    check_id(shown, line, id_column, &query_id)?;
+    let query_id = rec[cols.id_at].trim();
+    check_id(shown, line, id_column, query_id)?;
     let group = cols
         .group_at
         .map(|g| rec[g].trim())
@@ -164,7 +164,7 @@ fn read_row(
         }
     }
     let row = ReadRow {
-        query_id,
+        query_id: query_id.into(),
         line,
         group,
         slices,

@@ -76,7 +76,7 @@ pub fn parse<R: BufRead>(lines: TextLines<'_, R>, map: &ColumnMap) -> Result<Met
 /// Appends a row and its metrics, keeping every metric column aligned with the rows.
 pub fn push_row<N: AsRef<str> + Into<String>>(
     table: &mut MetricTable,
-    row: ReadRow,
+    row: ReadRow<'_>,
     metrics: impl IntoIterator<Item = (N, f64)>,
 ) {
     let idx = table.rows.len();
@@ -98,7 +98,7 @@ pub fn parse_tags(
     shown: &str,
     line: usize,
     names: &mut Interner,
-) -> Result<ReadRow> {
+) -> Result<ReadRow<'static>> {
     let query_id = match obj.get("query_id") {
         Some(v) => id_text(v).ok_or_else(|| {
             Error::input(shown, line, "\"query_id\" must be a string or an integer")
@@ -151,7 +151,7 @@ pub fn parse_tags(
         }
     }
     Ok(ReadRow {
-        query_id,
+        query_id: query_id.into(),
         line,
         group,
         slices: names.tags(slices),
@@ -178,7 +178,7 @@ fn parse_row(
     line: usize,
     names: &mut Interner,
     canonical: &mut Canonical,
-) -> Result<(ReadRow, Vec<(String, f64)>)> {
+) -> Result<(ReadRow<'static>, Vec<(String, f64)>)> {
     let row = parse_tags(obj, shown, line, names)?;
     let mut metrics = Vec::new();
     for (key, v) in obj {

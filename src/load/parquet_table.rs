@@ -188,9 +188,9 @@ impl Rows {
         for i in 0..b.len {
             let line = (b.table_row + i as u64 + 1) as usize;
             let query_id = b.text(0, i, &self.id_column, "the query id")?;
-            let query_id = query_id.trim().to_string();
+            let query_id = query_id.trim();
             if query_id.is_empty() {
-                check_id(&b.place(i), 0, &self.id_column, &query_id)?;
+                check_id(&b.place(i), 0, &self.id_column, query_id)?;
             }
             let group = match &self.group {
                 Some(g) if b.cell(1, i).is_some() => Some(b.text(1, i, g, "the group")?),
@@ -222,7 +222,7 @@ impl Rows {
                 }
             }
             let row = ReadRow {
-                query_id,
+                query_id: query_id.into(),
                 line,
                 group,
                 slices: interner.tags(tags),

@@ -1,15 +1,17 @@
 //! The in-memory form of one per-query metric file, whatever format it came in.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::ids::{IdColumn, Numbers};
 use crate::input::fasthash::{SeededMap, SeededSet};
 
-/// One row as a loader reads it, before it joins the table's columns.
+/// One row as a loader reads it, before it joins the table's columns (the id borrowed from
+/// the reader's buffer where it can be: no allocation a row).
 #[derive(Debug, Clone, PartialEq)]
-pub struct ReadRow {
-    pub query_id: String,
+pub struct ReadRow<'a> {
+    pub query_id: Cow<'a, str>,
     pub line: usize,
     pub group: Option<Arc<str>>,
     pub slices: Tags,
@@ -93,7 +95,7 @@ impl Rows {
     }
 
     /// Appends a row as read.
-    pub fn push_read(&mut self, r: ReadRow) {
+    pub fn push_read(&mut self, r: ReadRow<'_>) {
         self.push(&r.query_id, r.line, r.group.as_deref(), r.slices);
     }
 
