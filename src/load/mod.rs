@@ -1,6 +1,7 @@
 //! Load stage: one reader per per-query metric format, all producing a `MetricTable`.
 //! The format is chosen by an explicit `format` key, else by extension, else by sniffing.
 
+pub mod column;
 pub mod columns;
 pub mod ledger;
 pub mod judge;
@@ -31,9 +32,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use column::Column;
 pub use columns::ColumnMap;
 pub use ids::IdColumn;
-pub use table::{Column, MetricTable, Row, Rows};
+pub use table::{MetricTable, Row, Rows};
 
 use crate::error::{Error, Result};
 
