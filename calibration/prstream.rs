@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use rag_gate::config::{Config, Missing};
 use rag_gate::load::table::Tags;
-use rag_gate::load::{MetricTable, QueryRow};
+use rag_gate::load::{MetricTable, Rows};
 use rag_gate::model::Verdict;
 use rag_gate::stats::streams::stream_key;
 use rand::{RngCore, SeedableRng};
@@ -355,21 +355,19 @@ pub fn tables(s: &Sample, groups: bool) -> [MetricTable; 2] {
         .iter()
         .map(|&g| (g, Arc::from(format!("g{g:05}").as_str())))
         .collect();
-    let rows: Vec<QueryRow> = (0..s.base.len())
-        .map(|i| QueryRow {
-            query_id: format!("q{i:05}"),
-            line: i + 1,
-            group: groups.then(|| names[&s.group[i]].clone()),
-            slices: Tags::from_pairs(vec![(
-                kind.clone(),
-                if s.hard[i] {
-                    hard.clone()
-                } else {
-                    easy.clone()
-                },
-            )]),
-        })
-        .collect();
+    let mut rows = Rows::default();
+    for i in 0..s.base.len() {
+        let tags = Tags::from_pairs(vec![(
+            kind.clone(),
+            if s.hard[i] {
+                hard.clone()
+            } else {
+                easy.clone()
+            },
+        )]);
+        let group = groups.then(|| names[&s.group[i]].clone());
+        rows.push(&format!("q{i:05}"), i + 1, group.as_deref(), tags);
+    }
     let table = |source: &str, v: &[f64]| MetricTable {
         source: source.into(),
         rows: rows.clone(),

@@ -171,7 +171,7 @@ fn analyze(cfg: &Config, args: &AaArgs) -> Result<AaReport> {
     let paired = pair_arms(
         a,
         b,
-        queries.as_deref().map(|q| (q, q_shown.as_str())),
+        queries.as_ref().map(|q| (q, q_shown.as_str())),
         &metrics,
     )?;
     let slices = slices::build(cfg, &paired)?;
@@ -260,7 +260,7 @@ fn choose_metrics(args: &AaArgs, a: &MetricTable, b: &MetricTable) -> Result<Vec
 fn pair_arms(
     a: &[MetricTable],
     b: &[MetricTable],
-    queries: Option<(&[crate::load::QueryRow], &str)>,
+    queries: Option<(&crate::load::Rows, &str)>,
     metrics: &[String],
 ) -> Result<pair::Paired> {
     let mut paired = pair::pair(&a[0], &b[0], queries, Missing::Error, metrics)?;
@@ -303,7 +303,7 @@ fn flaky_queries(
             let all: Vec<usize> = (0..paired.ids.len()).collect();
             let ids = flaky(paired, m, &all, cfg.report.tie_epsilon)
                 .into_iter()
-                .map(|i| paired.ids[i].clone())
+                .map(|i| paired.ids[i].to_string())
                 .collect();
             (m.clone(), ids)
         })
@@ -325,7 +325,7 @@ fn query_bands(
                 .iter()
                 .map(|&i| (i, spread(&runs, i)))
                 .filter(|&(_, band)| band > cfg.report.tie_epsilon)
-                .map(|(i, band)| (paired.ids[i].clone(), band))
+                .map(|(i, band)| (paired.ids[i].to_string(), band))
                 .collect();
             (m.clone(), bands)
         })

@@ -10,7 +10,7 @@ use crate::eval::gate_input::{ranks, Ranks};
 use crate::eval::holes::Hole;
 use crate::eval::Evaluation;
 use crate::eval::Metric;
-use crate::load::{self, MetricTable, QueryRow};
+use crate::load::{self, MetricTable, Rows};
 use crate::model::looks::{AttemptExtra, AttemptValues, Earlier, PooledRule};
 use crate::model::{
     Comparison, GateResult, InputsInfo, NoiseReport, PairingInfo, Report, Verdict, SCHEMA_VERSION,
@@ -482,8 +482,8 @@ fn release_tables(cfg: &Config, inputs: &mut Inputs) {
         if judged.iter().any(|c| t.metrics.contains_key(c)) {
             continue;
         }
-        t.rows = Vec::new();
-        t.metrics.values_mut().for_each(|v| *v = Vec::new());
+        t.rows = Rows::default();
+        t.metrics.values_mut().for_each(|v| *v = Default::default());
     }
     inputs.more = Default::default();
     inputs.queries = None;
@@ -764,7 +764,7 @@ struct Inputs {
     cand: Loaded,
     more: [Vec<MetricTable>; 2],
     more_notes: Vec<String>,
-    queries: Option<Vec<QueryRow>>,
+    queries: Option<Rows>,
     /// The queries file as the messages name it (empty without one).
     queries_shown: String,
     /// The candidate runs (indices, the paired file 0) that stand for summarised attempts
@@ -774,9 +774,9 @@ struct Inputs {
 
 impl Inputs {
     /// The queries and the name they are shown by, for pairing and bounds.
-    fn queries(&self) -> Option<(&[QueryRow], &str)> {
+    fn queries(&self) -> Option<(&Rows, &str)> {
         self.queries
-            .as_deref()
+            .as_ref()
             .map(|q| (q, self.queries_shown.as_str()))
     }
 }
@@ -919,7 +919,7 @@ fn unranked(cfg: &Config, inputs: &Inputs, paired: &mut Paired) {
 
 /// With `unit = "group"`, every paired query must have a group.
 fn refuse_queries_without_group(cfg: &Config, paired: &Paired) -> Result<()> {
-    let lacking: Vec<&String> = paired
+    let lacking: Vec<&str> = paired
         .ids
         .iter()
         .zip(&paired.group_of)
@@ -1106,8 +1106,7 @@ fn pool_file_coverage(
     };
     cfg.gates.iter().find_map(judged)?;
     let mut cand = table.clone();
-    let ids: Vec<String> = cand.rows.iter().map(|r| r.query_id.clone()).collect();
-    let ids = attempts::ids_hash(&ids);
+    let ids = attempts::ids_hash(cand.rows.ids());
     for g in &cfg.gates {
         let Some(k) = Metric::parse(&g.metric).ok().and_then(|m| m.k) else {
             continue;
@@ -1116,7 +1115,7 @@ fn pool_file_coverage(
         let Some(values) = cand.metrics.get_mut(&col) else {
             continue;
         };
-        let Some(own) = values.iter().copied().collect::<Option<Vec<f64>>>() else {
+        let Some(own) = values.iter().collect::<Option<Vec<f64>>>() else {
             continue;
         };
         let own = crate::model::looks::Series {

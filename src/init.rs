@@ -17,7 +17,7 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, InitArgs};
 use crate::error::{Error, Result};
-use crate::load::{self, QueryRow};
+use crate::load::{self, Row, Rows};
 use crate::model::Report;
 use crate::outcome::Outcome;
 use crate::outputs::Reads;
@@ -122,9 +122,9 @@ fn measure(args: &InitArgs, out: Option<&Path>) -> Result<Design> {
     )?;
     let queries = match &args.queries {
         Some(q) => load::load_queries(q, &shown(q))?,
-        None => Vec::new(),
+        None => Rows::default(),
     };
-    let rows = || base.rows.iter().chain(&queries);
+    let rows = || base.rows.iter().chain(queries.iter());
     let groups = groups(args, &base.rows, rows().any(|r| r.group.is_some()))?;
     let tags = tags(rows());
     let report = analyze(args, &groups, &tags)?;
@@ -142,7 +142,7 @@ fn measure(args: &InitArgs, out: Option<&Path>) -> Result<Design> {
 
 /// The groups: given by the files, by `--group-from-id`, or the first pattern of
 /// [`GROUP_PATTERNS`] every id matches that puts some ids together.
-fn groups(args: &InitArgs, rows: &[QueryRow], given: bool) -> Result<Groups> {
+fn groups(args: &InitArgs, rows: &Rows, given: bool) -> Result<Groups> {
     if let Some(p) = &args.group_from_id {
         let re = regex::Regex::new(p)
             .map_err(|_| Error::Usage(format!("--group-from-id {p:?}: not a valid regex")))?;
@@ -162,12 +162,9 @@ fn groups(args: &InitArgs, rows: &[QueryRow], given: bool) -> Result<Groups> {
     for p in GROUP_PATTERNS {
         let re = regex::Regex::new(p).expect("a valid pattern");
         let found: Option<BTreeSet<&str>> = rows
+            .ids()
             .iter()
-            .map(|r| {
-                re.captures(&r.query_id)
-                    .and_then(|c| c.get(1))
-                    .map(|g| g.as_str())
-            })
+            .map(|id| re.captures(id).and_then(|c| c.get(1)).map(|g| g.as_str()))
             .collect();
         if found.is_some_and(|g| g.len() >= 2 && g.len() < rows.len()) {
             return Ok(Groups::FromIds {
@@ -180,7 +177,7 @@ fn groups(args: &InitArgs, rows: &[QueryRow], given: bool) -> Result<Groups> {
 }
 
 /// Every slice tag and its values.
-fn tags<'a>(rows: impl Iterator<Item = &'a QueryRow>) -> BTreeMap<String, BTreeSet<String>> {
+fn tags<'a>(rows: impl Iterator<Item = Row<'a>>) -> BTreeMap<String, BTreeSet<String>> {
     let mut tags: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for row in rows {
         for (tag, value) in row.slices.iter() {

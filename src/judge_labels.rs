@@ -61,7 +61,7 @@ pub fn evaluate(
     j: &JudgeSettings,
     wanted: &[String],
     metrics: &[String],
-    queries: Option<(&[crate::load::QueryRow], &str)>,
+    queries: Option<(&crate::load::Rows, &str)>,
 ) -> Result<JudgeEvals> {
     let planted = match &j.plant_key {
         Some(k) => Some(crate::load::plant_key::read(&k.path, &k.shown())?),
@@ -342,7 +342,7 @@ fn uncertainty(cfg: &Config, judged: &Paired) -> Vec<(String, Option<String>, f6
         .map(|((id, g), s)| {
             let group = g.map(|g| judged.group_names[g as usize].clone());
             (
-                id.clone(),
+                id.to_string(),
                 group,
                 if metrics > 0.0 { s / metrics } else { 0.0 },
             )
@@ -352,7 +352,7 @@ fn uncertainty(cfg: &Config, judged: &Paired) -> Vec<(String, Option<String>, f6
 
 /// The judge's queries without human values, with their groups.
 fn unlabelled_queries(judged: &Paired, human: &Paired) -> Vec<(String, Option<String>)> {
-    let labelled: BTreeSet<&String> = human.ids.iter().collect();
+    let labelled: BTreeSet<&str> = human.ids.iter().collect();
     let mut out: Vec<(String, Option<String>)> = judged
         .ids
         .iter()
@@ -360,7 +360,7 @@ fn unlabelled_queries(judged: &Paired, human: &Paired) -> Vec<(String, Option<St
         .filter(|(id, _)| !labelled.contains(id))
         .map(|(id, g)| {
             (
-                id.clone(),
+                id.to_string(),
                 g.map(|g| judged.group_names[g as usize].clone()),
             )
         })

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::config::Missing;
 use crate::error::{few_at, quoted, Error, Result};
 use crate::input::fasthash::{SeededMap, SeededSet};
-use crate::load::{MetricTable, QueryRow};
+use crate::load::{IdColumn, MetricTable, Row, Rows};
 use crate::model::PairingInfo;
 use ids::Ids;
 
@@ -25,7 +25,7 @@ pub struct MetricPair {
 #[derive(Debug, Clone)]
 pub struct Paired {
     /// Query ids in byte order.
-    pub ids: Vec<String>,
+    pub ids: IdColumn,
     /// Dense group index per query (None: the query has no group).
     pub group_of: Vec<Option<u32>>,
     pub group_names: Vec<String>,
@@ -57,7 +57,7 @@ pub fn shared_metrics(base: &MetricTable, cand: &MetricTable) -> Vec<String> {
 pub fn pair(
     base: &MetricTable,
     cand: &MetricTable,
-    queries: Option<(&[QueryRow], &str)>,
+    queries: Option<(&Rows, &str)>,
     missing: Missing,
     metrics: &[String],
 ) -> Result<Paired> {
@@ -69,7 +69,7 @@ pub fn pair(
 pub fn pair_with(
     base: &MetricTable,
     cand: &MetricTable,
-    queries: Option<(&[QueryRow], &str)>,
+    queries: Option<(&Rows, &str)>,
     missing: Missing,
     metrics: &[String],
     unjudged: &BTreeSet<&str>,
@@ -108,8 +108,8 @@ pub fn pair_with(
 
     let mut out_metrics = BTreeMap::new();
     for m in metrics {
-        let b = column(base, m, shared.iter().map(|s| (s.0, s.1)))?;
-        let c = column(cand, m, shared.iter().map(|s| (s.0, s.2)))?;
+        let b = column(base, m, shared.iter().map(|s| s.0 as usize))?;
+        let c = column(cand, m, shared.iter().map(|s| s.1 as usize))?;
         out_metrics.insert(
             m.clone(),
             MetricPair {
@@ -135,7 +135,7 @@ pub fn pair_with(
     Ok(Paired {
         notes,
         trusted_sizes,
-        ids: shared.iter().map(|s| s.0.to_string()).collect(),
+        ids: paired_ids(base, &shared),
         group_of,
         group_names,
         tags,
@@ -176,7 +176,7 @@ fn dropped_warnings(
 }
 
 /// The note on rows of the queries file that name unjudged queries (ignored and counted).
-fn unjudged_note(queries: Option<(&[QueryRow], &str)>, unjudged: &AtLines) -> Vec<String> {
+fn unjudged_note(queries: Option<(&Rows, &str)>, unjudged: &AtLines) -> Vec<String> {
     match (queries, unjudged.is_empty()) {
         (Some((_, q_src)), false) => vec![format!(
             "{}: {} of queries in the run but not in the qrels (unjudged) ignored: {}",
@@ -190,7 +190,7 @@ fn unjudged_note(queries: Option<(&[QueryRow], &str)>, unjudged: &AtLines) -> Ve
 
 /// The note on rows of a queries file that lists more queries than either side has (a topics
 /// file of which only some were judged and evaluated): ignored and counted.
-fn unevaluated_note(queries: Option<(&[QueryRow], &str)>, rows: &AtLines) -> Vec<String> {
+fn unevaluated_note(queries: Option<(&Rows, &str)>, rows: &AtLines) -> Vec<String> {
     match (queries, rows.is_empty()) {
         (Some((_, q_src)), false) => vec![format!(
             "{}: {} naming a query neither side has (topics not evaluated, e.g. unjudged) ignored: {}",
@@ -204,35 +204,30 @@ fn unevaluated_note(queries: Option<(&[QueryRow], &str)>, rows: &AtLines) -> Vec
 
 /// Whether the queries file has a row for every query of both tables: then its other rows
 /// name queries neither side evaluated (a topics file), not misspelt ids of these.
-fn covers_both(
-    queries: Option<(&[QueryRow], &str)>,
-    base: &MetricTable,
-    cand: &MetricTable,
-) -> bool {
+fn covers_both(queries: Option<(&Rows, &str)>, base: &MetricTable, cand: &MetricTable) -> bool {
     let Some((rows, _)) = queries else {
         return false;
     };
     let q_at = Ids::new(rows);
     [base, cand].iter().all(|t| {
         t.rows
+            .ids()
             .iter()
             .enumerate()
-            .all(|(i, r)| q_at.find(&r.query_id, i).is_some())
+            .all(|(i, id)| q_at.find(id, i).is_some())
     })
 }
 
 /// Queries per `tag=value` on the trusted side: every baseline query, tagged by the baseline or
 /// the queries file.
-fn trusted_sizes(
-    base: &MetricTable,
-    queries: Option<(&[QueryRow], &str)>,
-) -> BTreeMap<String, usize> {
-    let q_at = Ids::new(queries.map_or(&[][..], |(rows, _)| rows));
+fn trusted_sizes(base: &MetricTable, queries: Option<(&Rows, &str)>) -> BTreeMap<String, usize> {
+    let empty = Rows::default();
+    let q_at = Ids::new(queries.map_or(&empty, |(rows, _)| rows));
     let mut sizes: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     let mut tags: Vec<(&str, &str)> = Vec::new();
     for (i, r) in base.rows.iter().enumerate() {
         tags.clear();
-        let q = q_at.row(&r.query_id, i);
+        let q = q_at.row(r.query_id, i);
         for (t, v) in r
             .slices
             .iter()
@@ -277,20 +272,30 @@ fn refuse_one_sided(
     Ok(())
 }
 
-/// (id, baseline row, candidate row) of every shared query, in id byte order: each id is
-/// looked up once here, not once per metric and stage.
-fn shared_rows<'a>(base: &'a MetricTable, c_at: &Ids) -> Vec<(&'a str, usize, usize)> {
-    let mut shared: Vec<(&str, usize, usize)> = base
-        .rows
+/// (baseline row, candidate row) of every shared query, in id byte order: each id is looked up
+/// once here, not once per metric and stage. Eight bytes a query; a baseline sorted by id
+/// needs no sort.
+fn shared_rows(base: &MetricTable, c_at: &Ids) -> Vec<(u32, u32)> {
+    let ids = base.rows.ids();
+    let mut shared: Vec<(u32, u32)> = ids
         .iter()
         .enumerate()
-        .filter_map(|(i, r)| {
-            let id = r.query_id.as_str();
-            c_at.find(id, i).map(|j| (id, i, j))
-        })
+        .filter_map(|(i, id)| c_at.find(id, i).map(|j| (i as u32, j as u32)))
         .collect();
-    shared.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let id = |s: &(u32, u32)| ids.get(s.0 as usize);
+    if !shared.windows(2).all(|w| id(&w[0]) < id(&w[1])) {
+        shared.sort_unstable_by(|a, b| id(a).cmp(id(b)));
+    }
     shared
+}
+
+/// The paired ids in the order of `shared`, in one buffer.
+fn paired_ids(base: &MetricTable, shared: &[(u32, u32)]) -> IdColumn {
+    let id = |s: &(u32, u32)| base.rows.id(s.0 as usize);
+    let bytes = shared.iter().map(|s| id(s).len()).sum();
+    let mut ids = IdColumn::with_capacity(shared.len(), bytes);
+    shared.iter().for_each(|s| ids.push(id(s)));
+    ids
 }
 
 /// The slice tags and groups of the paired queries.
@@ -305,24 +310,33 @@ struct Labels {
 fn merge_labels(
     base: &MetricTable,
     cand: &MetricTable,
-    queries: Option<(&[QueryRow], &str)>,
-    shared: &[(&str, usize, usize)],
+    queries: Option<(&Rows, &str)>,
+    shared: &[(u32, u32)],
 ) -> Result<Labels> {
-    let q_at = Ids::new(queries.map_or(&[][..], |(rows, _)| rows));
+    let empty = Rows::default();
+    let q_at = Ids::new(queries.map_or(&empty, |(rows, _)| rows));
     let q_src = queries.map_or("", |(_, s)| s);
     let mut tags: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
     let mut group_set: SeededSet<&str> = SeededSet::default();
     let mut group_raw: Vec<Option<&str>> = Vec::with_capacity(shared.len());
     let mut merged: Vec<(&str, Place)> = Vec::new();
     let sources = trusted_sources(&base.source, queries.map(|(_, s)| s));
-    for (i, &(id, bi, ci)) in shared.iter().enumerate() {
+    for (i, &(bi, ci)) in shared.iter().enumerate() {
+        let (bi, ci) = (bi as usize, ci as usize);
+        let id = base.rows.id(bi);
         let trusted = [
-            Some((base.source.as_str(), &base.rows[bi])),
+            Some((base.source.as_str(), base.rows.row(bi))),
             q_at.row(id, bi).map(|r| (q_src, r)),
         ];
         merged.clear();
         let group = merge_places(id, trusted, &mut merged)?;
-        refuse_candidate_labels(id, (&cand.source, &cand.rows[ci]), &merged, group, &sources)?;
+        refuse_candidate_labels(
+            id,
+            (&cand.source, cand.rows.row(ci)),
+            &merged,
+            group,
+            &sources,
+        )?;
         for &(tag, (val, _, _)) in &merged {
             let values = match tags.get_mut(tag) {
                 Some(v) => v,
@@ -363,7 +377,7 @@ fn merge_labels(
 /// naming both places.
 fn merge_places<'a>(
     id: &str,
-    places: [Option<(&'a str, &'a QueryRow)>; 2],
+    places: [Option<(&'a str, Row<'a>)>; 2],
     merged: &mut Vec<(&'a str, Place<'a>)>,
 ) -> Result<Option<Place<'a>>> {
     let mut group: Option<Place> = None;
@@ -383,7 +397,7 @@ fn merge_places<'a>(
                 None => merged.push((tag, new)),
             }
         }
-        if let Some(g) = row.group.as_deref() {
+        if let Some(g) = row.group {
             let new = (g, src, row.line);
             match group {
                 Some(old) if old.0 != g => return Err(conflict(id, "group", new, old)),
@@ -408,7 +422,7 @@ fn trusted_sources(base: &str, queries: Option<&str>) -> String {
 /// the group it gives must be the trusted side's, else an error naming the query.
 fn refuse_candidate_labels(
     id: &str,
-    (src, row): (&str, &QueryRow),
+    (src, row): (&str, Row),
     trusted: &[(&str, Place)],
     group: Option<Place>,
     sources: &str,
@@ -446,7 +460,7 @@ fn refuse_candidate_labels(
             }
         }
     }
-    if let Some(g) = row.group.as_deref() {
+    if let Some(g) = row.group {
         let tail = match group {
             Some(old) if old.0 == g => return Ok(()),
             Some(old) => format!("{} in {}:{}", quoted(old.0), old.1, old.2),
@@ -497,20 +511,21 @@ fn pairing_info(
 fn one_sided(t: &MetricTable, other: &Ids) -> Vec<(String, usize)> {
     let mut v: Vec<(String, usize)> = t
         .rows
+        .ids()
         .iter()
         .enumerate()
-        .filter(|(i, r)| other.find(&r.query_id, *i).is_none())
-        .map(|(_, r)| (r.query_id.clone(), r.line))
+        .filter(|&(i, id)| other.find(id, i).is_none())
+        .map(|(i, id)| (id.to_string(), t.rows.line(i)))
         .collect();
     v.sort();
     v
 }
 
 /// `metric`'s values of `t` at the `rows` of the paired ids; every one must be present.
-fn column<'a>(
+fn column(
     t: &MetricTable,
     metric: &str,
-    rows: impl ExactSizeIterator<Item = (&'a str, usize)>,
+    rows: impl ExactSizeIterator<Item = usize>,
 ) -> Result<Vec<f64>> {
     let Some(col) = t.metrics.get(metric) else {
         let have: BTreeSet<&String> = t.metrics.keys().collect();
@@ -522,10 +537,10 @@ fn column<'a>(
     };
     let mut out = Vec::with_capacity(rows.len());
     let mut lacking = Vec::new();
-    for (id, row) in rows {
-        match col[row] {
+    for row in rows {
+        match col.get(row) {
             Some(v) => out.push(v),
-            None => lacking.push((id.to_string(), t.rows[row].line)),
+            None => lacking.push((t.rows.id(row).to_string(), t.rows.line(row))),
         }
     }
     if let Some((_, line)) = lacking.first() {
@@ -578,7 +593,7 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 fn refuse_unmatched_queries(
     base: &MetricTable,
     cand: &MetricTable,
-    queries: Option<(&[QueryRow], &str)>,
+    queries: Option<(&Rows, &str)>,
     unmatched: &[(String, usize)],
     missing: Missing,
     covers: bool,
@@ -587,7 +602,7 @@ fn refuse_unmatched_queries(
         return Ok(());
     };
     let ids: Vec<&str> = unmatched.iter().map(|(q, _)| q.as_str()).collect();
-    let base_ids: Vec<&str> = base.rows.iter().map(|r| r.query_id.as_str()).collect();
+    let base_ids: Vec<&str> = base.rows.ids().iter().collect();
     let pairs = crate::id_spelling::respelled(&ids, &base_ids);
     let hint = match pairs.is_empty() {
         true => {
@@ -620,7 +635,7 @@ type AtLines = Vec<(String, usize)>;
 fn unmatched_rows(
     base: &MetricTable,
     cand: &MetricTable,
-    queries: Option<(&[QueryRow], &str)>,
+    queries: Option<(&Rows, &str)>,
     (b_at, c_at): (&Ids, &Ids),
     missing: Missing,
     unjudged: &BTreeSet<&str>,
@@ -638,7 +653,7 @@ fn unmatched_rows(
 /// Rows of the queries file whose id is in neither table, with their lines: those naming an
 /// `unjudged` query (ranked by a run, not in its qrels), then the others.
 fn unmatched_queries(
-    queries: Option<(&[QueryRow], &str)>,
+    queries: Option<(&Rows, &str)>,
     b_at: &Ids,
     c_at: &Ids,
     unjudged: &BTreeSet<&str>,
@@ -649,11 +664,8 @@ fn unmatched_queries(
     let (unjudged, unknown): (AtLines, AtLines) = rows
         .iter()
         .enumerate()
-        .filter(|&(k, r)| {
-            let id = r.query_id.as_str();
-            b_at.find(id, k).is_none() && c_at.find(id, k).is_none()
-        })
-        .map(|(_, r)| (r.query_id.clone(), r.line))
+        .filter(|&(k, r)| b_at.find(r.query_id, k).is_none() && c_at.find(r.query_id, k).is_none())
+        .map(|(_, r)| (r.query_id.to_string(), r.line))
         .partition(|(id, _)| unjudged.contains(id.as_str()));
     (unknown, unjudged)
 }

@@ -609,7 +609,7 @@ fn worst_regressions(
     worst
         .into_iter()
         .map(|(i, d)| Regression {
-            query_id: ids[i].clone(),
+            query_id: ids[i].to_string(),
             baseline: pair.baseline[i],
             candidate: pair.candidate[i],
             delta: d,

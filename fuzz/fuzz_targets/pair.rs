@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         };
         assert_eq!(p.ids.len(), p.group_of.len());
         assert!(
-            p.ids.windows(2).all(|w| w[0] < w[1]),
+            (1..p.ids.len()).all(|i| p.ids[i - 1] < p.ids[i]),
             "ids sorted and unique"
         );
         for m in p.metrics.values() {

@@ -62,9 +62,10 @@ fn require_columns(cfg: &Config, files: &Files, ks: &[usize]) -> Result<()> {
 /// Each query id's row in `t`.
 fn rows_of(t: &MetricTable) -> BTreeMap<&str, usize> {
     t.rows
+        .ids()
         .iter()
         .enumerate()
-        .map(|(i, r)| (r.query_id.as_str(), i))
+        .map(|(i, id)| (id, i))
         .collect()
 }
 
@@ -83,7 +84,7 @@ fn rows_if<'a>(t: &'a MetricTable, ks: &[usize]) -> BTreeMap<&'a str, usize> {
 /// The mean of a judged@k column over a slice's members (by query id; `at` is [`rows_of`]).
 fn mean_over(t: &MetricTable, at: &BTreeMap<&str, usize>, col: &str, ids: &[&str]) -> Option<f64> {
     let values = t.metrics.get(col)?;
-    let got: Vec<f64> = ids.iter().filter_map(|q| values[*at.get(q)?]).collect();
+    let got: Vec<f64> = ids.iter().filter_map(|q| values.get(*at.get(q)?)).collect();
     (!got.is_empty()).then(|| got.iter().sum::<f64>() / got.len() as f64)
 }
 
@@ -117,10 +118,7 @@ pub fn apply(
         let Some(members) = by_name.get(c.slice.as_str()).map(|s| &s.members) else {
             continue;
         };
-        let ids: Vec<&str> = members
-            .iter()
-            .map(|&i| paired.ids[i as usize].as_str())
-            .collect();
+        let ids: Vec<&str> = members.iter().map(|&i| &paired.ids[i as usize]).collect();
         let (b, cj) = (
             mean_over(files.baseline, &at_b, &col, &ids),
             mean_over(files.candidate, &at_c, &col, &ids),

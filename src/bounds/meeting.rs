@@ -19,15 +19,20 @@ type Judged<'a> = [(&'a str, f64)];
 pub const LOW_SHARE: f64 = 0.5;
 
 /// The judged@k values of `t` over `ids` (rows without a value left out).
-fn values<'a>(t: &'a MetricTable, col: &str, ids: &[String]) -> Option<Vec<(&'a str, f64)>> {
+fn values<'a>(
+    t: &'a MetricTable,
+    col: &str,
+    ids: &crate::load::IdColumn,
+) -> Option<Vec<(&'a str, f64)>> {
     let column = t.metrics.get(col)?;
-    let wanted: std::collections::BTreeSet<&str> = ids.iter().map(String::as_str).collect();
+    let wanted: std::collections::BTreeSet<&str> = ids.iter().collect();
     Some(
         t.rows
+            .ids()
             .iter()
-            .zip(column)
-            .filter(|(r, _)| wanted.contains(r.query_id.as_str()))
-            .filter_map(|(r, v)| Some((r.query_id.as_str(), (*v)?)))
+            .zip(column.iter())
+            .filter(|(id, _)| wanted.contains(id))
+            .filter_map(|(id, v)| Some((id, v?)))
             .collect(),
     )
 }
@@ -40,7 +45,7 @@ fn mean(v: &[(&str, f64)]) -> f64 {
 pub fn for_gates(
     cfg: &crate::config::Config,
     sides: [(&str, &MetricTable); 2],
-    ids: &[String],
+    ids: &crate::load::IdColumn,
 ) -> Result<Vec<String>> {
     let mut ks: Vec<usize> = super::gated(cfg).values().flatten().copied().collect();
     ks.sort_unstable();
@@ -53,7 +58,7 @@ pub fn for_gates(
 pub fn check(
     sides: [(&str, &MetricTable); 2],
     ks: &[usize],
-    ids: &[String],
+    ids: &crate::load::IdColumn,
 ) -> Result<Vec<String>> {
     let mut warnings = Vec::new();
     for k in ks {
@@ -130,19 +135,15 @@ fn low_side(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::QueryRow;
 
     fn table(source: &str, judged: &[f64]) -> MetricTable {
+        let mut rows = crate::load::Rows::default();
+        for i in 0..judged.len() {
+            rows.push(&format!("q{i}"), i + 1, None, Default::default());
+        }
         MetricTable {
             source: source.into(),
-            rows: (0..judged.len())
-                .map(|i| QueryRow {
-                    query_id: format!("q{i}"),
-                    line: i + 1,
-                    group: None,
-                    slices: Default::default(),
-                })
-                .collect(),
+            rows,
             metrics: [(
                 "judged@10".to_string(),
                 judged.iter().map(|&x| Some(x)).collect(),
@@ -152,7 +153,7 @@ mod tests {
         }
     }
 
-    fn ids(n: usize) -> Vec<String> {
+    fn ids(n: usize) -> crate::load::IdColumn {
         (0..n).map(|i| format!("q{i}")).collect()
     }
 

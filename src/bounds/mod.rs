@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::eval::holes::{collect, Hole};
 use crate::eval::shared_bounds::{delta_bounds, Bounds, Query, Side};
 use crate::eval::{Evaluation, Metric, QueryResult};
-use crate::load::{MetricTable, QueryRow};
+use crate::load::{MetricTable, Rows};
 use crate::model::looks::{Earlier, Series};
 use crate::model::{
     Comparison, DeltaAtBound, GateBounds, GateResult, GateStatus, JudgedBounds, NotJudged,
@@ -29,7 +29,7 @@ use crate::{pair, resample, slices, verdict};
 pub struct Runs<'a> {
     pub baseline: &'a Evaluation,
     pub candidate: &'a Evaluation,
-    pub queries: Option<(&'a [QueryRow], &'a str)>,
+    pub queries: Option<(&'a Rows, &'a str)>,
 }
 
 /// The gated metrics (by name) and their cutoffs.
@@ -482,7 +482,7 @@ fn attach(
         let count = |u: &BTreeMap<&str, Vec<(usize, &str)>>| {
             members.map_or(0, |m| {
                 m.iter()
-                    .map(|&i| u.get(paired.ids[i as usize].as_str()).map_or(0, Vec::len))
+                    .map(|&i| u.get(&paired.ids[i as usize]).map_or(0, Vec::len))
                     .sum()
             })
         };
@@ -623,7 +623,7 @@ fn matter_most(r: &GateResult, runs: &Runs, v: &Passes, n: usize) -> String {
     };
     let mut qs: Vec<(f64, &str)> = members
         .iter()
-        .map(|&i| v.paired.ids[i as usize].as_str())
+        .map(|&i| &v.paired.ids[i as usize])
         .map(|q| (width(q), q))
         .filter(|(w, _)| *w > 0.0)
         .collect();

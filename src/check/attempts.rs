@@ -11,7 +11,7 @@
 //! this one is judged at (`stats::spending`): the count goes to the analysis and the report.
 
 use crate::config::Config;
-use crate::load::{MetricTable, QueryRow};
+use crate::load::{MetricTable, Rows};
 use crate::model::looks::{
     AttemptValues, AttemptsReport, Earlier, EarlierSummary, EarlierVerdict, SummarisedAttempts,
 };
@@ -256,17 +256,10 @@ fn same_metrics(a: &AttemptValues, b: &AttemptValues, n: usize) -> bool {
 
 /// One table per run of an earlier attempt, its rows the paired ids.
 fn tables(v: &AttemptValues, paired: &Paired, attempt: u32, short: &str) -> Vec<MetricTable> {
-    let rows: Vec<QueryRow> = paired
-        .ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| QueryRow {
-            query_id: id.clone(),
-            line: i + 1,
-            group: None,
-            slices: Default::default(),
-        })
-        .collect();
+    let mut rows = Rows::default();
+    for (i, id) in paired.ids.iter().enumerate() {
+        rows.push(id, i + 1, None, Default::default());
+    }
     (0..v.runs())
         .map(|r| MetricTable {
             source: format!("attempt {attempt} of {short}"),

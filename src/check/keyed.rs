@@ -73,8 +73,8 @@ pub fn summarize(cfg: &Config, shard: bool) -> Result<(Summary, pair::Paired)> {
 }
 
 /// SHA-256 of the query ids, sorted, each followed by a newline.
-fn queries_digest(ids: &[String]) -> String {
-    let mut sorted: Vec<&str> = ids.iter().map(String::as_str).collect();
+fn queries_digest(ids: &crate::load::IdColumn) -> String {
+    let mut sorted: Vec<&str> = ids.iter().collect();
     sorted.sort_unstable();
     let text: String = sorted.iter().flat_map(|id| [*id, "\n"]).collect();
     crate::protocol::sha256_hex(text.as_bytes())

@@ -54,11 +54,11 @@ pub type Sides = (ProbeSide, ProbeSide, usize);
 
 /// Reads both probe runs and checks their protocol (exit 2 on a mismatch). `labelled` are the
 /// labelled queries, left to the labelled analysis (looked up only under `[probe]`).
-pub fn load(cfg: &Config, labelled: &[String]) -> Result<Option<Sides>> {
+pub fn load(cfg: &Config, labelled: &crate::load::IdColumn) -> Result<Option<Sides>> {
     let Some(probe) = &cfg.probe else {
         return Ok(None);
     };
-    let labelled: BTreeSet<&str> = labelled.iter().map(String::as_str).collect();
+    let labelled: BTreeSet<&str> = labelled.iter().collect();
     let metrics = probed_metrics(cfg);
     if metrics.is_empty() {
         return Err(cfg.error_at(

@@ -85,7 +85,7 @@ pub use format::{Format, Role};
 pub use metrics::Metric;
 
 use crate::error::{Error, Result};
-use crate::load::{MetricTable, QueryRow};
+use crate::load::MetricTable;
 
 /// How a query's ranking is ordered before cutoffs apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -221,12 +221,7 @@ impl Evaluation {
     pub fn to_table(&self, source: &str) -> MetricTable {
         let mut t = MetricTable::new(source);
         for r in &self.rows {
-            t.rows.push(QueryRow {
-                query_id: r.qid.clone(),
-                line: r.line,
-                group: None,
-                slices: Default::default(),
-            });
+            t.rows.push(&r.qid, r.line, None, Default::default());
         }
         for (j, m) in self.metrics.iter().enumerate() {
             t.metrics.insert(

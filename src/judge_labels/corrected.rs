@@ -48,7 +48,7 @@ pub fn values_by_id(p: &Paired, slices: &[Slice], slice: &str, metric: &str) -> 
                 c: m.candidate[i],
                 g,
             };
-            (p.ids[i].clone(), v)
+            (p.ids[i].to_string(), v)
         })
         .collect()
 }

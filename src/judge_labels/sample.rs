@@ -24,18 +24,18 @@ pub fn probabilities(
 ) -> Result<BTreeMap<String, f64>> {
     let shown = spec.shown();
     let sample = crate::load::sample::read(&spec.path, &shown)?;
-    let scored: BTreeSet<&String> = judged.ids.iter().collect();
-    let labelled: BTreeSet<&String> = human.ids.iter().collect();
+    let scored: BTreeSet<&str> = judged.ids.iter().collect();
+    let labelled: BTreeSet<&str> = human.ids.iter().collect();
     let mut by_group: BTreeMap<usize, (f64, usize)> = BTreeMap::new();
     for (id, d) in &sample {
         let at = |msg: String| Error::input(&shown, d.line, msg);
-        if !scored.contains(id) {
+        if !scored.contains(id.as_str()) {
             return Err(at(format!(
                 "query {id} is not among the {} queries the judge scored: a sample names the gate's queries",
                 scored.len()
             )));
         }
-        if !labelled.contains(id) {
+        if !labelled.contains(id.as_str()) {
             return Err(at(format!(
                 "query {id} was drawn but has no human labels (the human qrels hold no relevant document for it): label it, or draw the sample again; a drawn query left unlabelled biases the weighted estimate"
             )));

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use super::columns::ColumnMap;
 use super::jsonl::push_row;
 use super::source::{check_id, check_tag_name, parse_number};
-use super::table::{first_duplicate, Interner};
-use super::{MetricTable, QueryRow};
+use super::table::{first_duplicate, Interner, ReadRow};
+use super::MetricTable;
 use crate::error::{few, quoted, Error, Result};
 use crate::metric_names::canonical;
 
@@ -134,17 +134,17 @@ fn no_id_column(names: &[&str], shown: &str, delimiter: u8, id_column: &str) -> 
 }
 
 /// One record: its row (id, line, group, tags) and its non-empty metric values.
-fn read_row(
-    rec: &csv::StringRecord,
+fn read_row<'r>(
+    rec: &'r csv::StringRecord,
     shown: &str,
     id_column: &str,
     cols: &Columns,
     tags: &[(usize, Arc<str>)],
     interner: &mut Interner,
-) -> Result<(QueryRow, Vec<(String, f64)>)> {
+) -> Result<(ReadRow<'r>, Vec<(String, f64)>)> {
     let line = rec.position().map_or(0, |p| p.line() as usize);
-    let query_id = rec[cols.id_at].trim().to_string();
-    check_id(shown, line, id_column, &query_id)?;
+    let query_id = rec[cols.id_at].trim();
+    check_id(shown, line, id_column, query_id)?;
     let group = cols
         .group_at
         .map(|g| rec[g].trim())
@@ -163,8 +163,8 @@ fn read_row(
             values.push((name.clone(), parse_number(shown, line, name, cell)?));
         }
     }
-    let row = QueryRow {
-        query_id,
+    let row = ReadRow {
+        query_id: query_id.into(),
         line,
         group,
         slices,
@@ -199,14 +199,12 @@ pub(super) fn finish(
 
 /// Every metric column as long as the rows (a column with no value at all included).
 pub(super) fn full_columns(mut table: MetricTable, metrics: Vec<(usize, String)>) -> MetricTable {
-    for col in table.metrics.values_mut() {
-        col.resize(table.rows.len(), None);
-    }
+    table.finish_columns();
     for (_, name) in metrics {
         table
             .metrics
             .entry(name)
-            .or_insert_with(|| vec![None; table.rows.len()]);
+            .or_insert_with(|| vec![None; table.rows.len()].into());
     }
     table
 }
@@ -239,13 +237,13 @@ mod tests {
             &ColumnMap::default(),
         )
         .unwrap();
-        assert_eq!(t.rows[0].group.as_deref(), Some("c1"));
-        assert_eq!(t.rows[1].group, None);
-        assert_eq!(t.rows[0].slices.get("lang"), Some("ko"));
-        assert!(t.rows[1].slices.is_empty());
+        assert_eq!(t.rows.group(0), Some("c1"));
+        assert_eq!(t.rows.group(1), None);
+        assert_eq!(t.rows.tags(0).get("lang"), Some("ko"));
+        assert!(t.rows.tags(1).is_empty());
         assert_eq!(t.metrics["ndcg@10"], vec![Some(0.5), Some(1.0)]);
         assert_eq!(t.metrics["latency_ms"], vec![None, Some(3.0)]);
-        assert_eq!(t.rows[1].line, 3);
+        assert_eq!(t.rows.line(1), 3);
     }
 
     #[test]

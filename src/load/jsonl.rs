@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use super::columns::ColumnMap;
 use super::source::{check_id, check_tag_name, check_value, json_error, TextLines};
-use super::table::{first_duplicate, Interner};
-use super::{MetricTable, QueryRow};
+use super::table::{first_duplicate, Interner, ReadRow};
+use super::MetricTable;
 use crate::error::{quoted, Error, Result};
 use crate::input::fasthash::SeededMap;
 use crate::metric_names::canonical;
@@ -69,27 +69,25 @@ pub fn parse<R: BufRead>(lines: TextLines<'_, R>, map: &ColumnMap) -> Result<Met
     }
     // A metric absent from the last rows left its column short (found by fuzzing: pairing then
     // indexed past its end and panicked).
-    for col in table.metrics.values_mut() {
-        col.resize(table.rows.len(), None);
-    }
+    table.finish_columns();
     Ok(table)
 }
 
 /// Appends a row and its metrics, keeping every metric column aligned with the rows.
 pub fn push_row<N: AsRef<str> + Into<String>>(
     table: &mut MetricTable,
-    row: QueryRow,
+    row: ReadRow<'_>,
     metrics: impl IntoIterator<Item = (N, f64)>,
 ) {
     let idx = table.rows.len();
-    table.rows.push(row);
+    table.rows.push_read(row);
     for (name, v) in metrics {
         // Look up by reference first: no new String per metric per row.
         let col = match table.metrics.get_mut(name.as_ref()) {
             Some(col) => col,
             None => table.metrics.entry(name.into()).or_default(),
         };
-        col.resize(idx, None);
+        col.pad_to(idx);
         col.push(Some(v));
     }
 }
@@ -100,7 +98,7 @@ pub fn parse_tags(
     shown: &str,
     line: usize,
     names: &mut Interner,
-) -> Result<QueryRow> {
+) -> Result<ReadRow<'static>> {
     let query_id = match obj.get("query_id") {
         Some(v) => id_text(v).ok_or_else(|| {
             Error::input(shown, line, "\"query_id\" must be a string or an integer")
@@ -152,8 +150,8 @@ pub fn parse_tags(
             ))
         }
     }
-    Ok(QueryRow {
-        query_id,
+    Ok(ReadRow {
+        query_id: query_id.into(),
         line,
         group,
         slices: names.tags(slices),
@@ -180,7 +178,7 @@ fn parse_row(
     line: usize,
     names: &mut Interner,
     canonical: &mut Canonical,
-) -> Result<(QueryRow, Vec<(String, f64)>)> {
+) -> Result<(ReadRow<'static>, Vec<(String, f64)>)> {
     let row = parse_tags(obj, shown, line, names)?;
     let mut metrics = Vec::new();
     for (key, v) in obj {
@@ -296,11 +294,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.rows.len(), 2);
-        assert_eq!(t.rows[0].group.as_deref(), Some("3"));
-        assert_eq!(t.rows[1].line, 3);
+        assert_eq!(t.rows.group(0), Some("3"));
+        assert_eq!(t.rows.line(1), 3);
         assert_eq!(t.metrics["ndcg@10"], vec![Some(0.5), Some(1.0)]);
         assert_eq!(t.metrics["latency_ms"], vec![None, Some(12.5)]);
-        assert_eq!(t.rows[0].slices.get("language"), Some("ko"));
+        assert_eq!(t.rows.tags(0).get("language"), Some("ko"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Load stage: one reader per per-query metric format, all producing a `MetricTable`.
 //! The format is chosen by an explicit `format` key, else by extension, else by sniffing.
 
+pub mod column;
 pub mod columns;
 pub mod ledger;
 pub mod judge;
@@ -24,14 +25,17 @@ pub mod run_card;
 pub mod sample;
 pub mod source;
 pub mod strict_json;
+pub mod ids;
 pub mod table;
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use column::Column;
 pub use columns::ColumnMap;
-pub use table::{MetricTable, QueryRow};
+pub use ids::IdColumn;
+pub use table::{MetricTable, Row, Rows};
 
 use crate::error::{Error, Result};
 
@@ -201,7 +205,7 @@ fn parquet_bytes(shown: &str) -> Error {
 }
 
 /// Parses the bytes of a queries file (as `load_queries` does after reading it).
-pub fn parse_queries_bytes(bytes: Vec<u8>, shown: &str) -> Result<Vec<QueryRow>> {
+pub fn parse_queries_bytes(bytes: Vec<u8>, shown: &str) -> Result<Rows> {
     queries::parse(source::TextLines::from_bytes(
         &bytes,
         shown,
@@ -212,7 +216,7 @@ pub fn parse_queries_bytes(bytes: Vec<u8>, shown: &str) -> Result<Vec<QueryRow>>
 const QUERIES_EXPECTED: &str = "queries as JSONL {\"query_id\", \"group\", \"slices\"}";
 
 /// Reads the optional queries file (group and slice tags).
-pub fn load_queries(path: &Path, shown: &str) -> Result<Vec<QueryRow>> {
+pub fn load_queries(path: &Path, shown: &str) -> Result<Rows> {
     queries::parse(source::TextLines::open(path, shown, QUERIES_EXPECTED)?)
 }
 

@@ -13,8 +13,9 @@ use super::columns::ColumnMap;
 use super::csv_table::{columns, full_columns};
 use super::jsonl::push_row;
 use super::source::{check_id, check_value};
+use super::table::ReadRow;
 use super::table::{first_duplicate, Interner};
-use super::{MetricTable, QueryRow};
+use super::MetricTable;
 use crate::error::{quoted, Error, Result};
 use crate::input::parquet::{self, Batch, IDS, NUMBERS};
 
@@ -123,36 +124,33 @@ impl EarlyIds {
     /// Checks the table's last row against those before it.
     fn check(&mut self, out: &MetricTable) -> Result<()> {
         use std::hash::BuildHasher;
-        let (Some(last), false) = (out.rows.last(), self.off) else {
+        let rows = &out.rows;
+        let n = rows.len();
+        if n == 0 || self.off {
             return Ok(());
-        };
-        let n = out.rows.len();
+        }
+        let last = rows.id(n - 1);
         if self.first.is_empty() {
-            if n < 2 || out.rows[n - 2].query_id < last.query_id {
+            if n < 2 || rows.id(n - 2) < last {
                 return Ok(());
             }
             // The first id out of order: the rows before it are distinct (ascending).
             self.first.reserve(n);
-            for (i, r) in out.rows[..n - 1].iter().enumerate() {
-                let h = self.state.hash_one(r.query_id.as_str());
+            for (i, id) in rows.ids().iter().take(n - 1).enumerate() {
+                let h = self.state.hash_one(id);
                 if self.first.insert(h, i).is_some() {
                     self.off = true;
                     return Ok(());
                 }
             }
         }
-        let h = self.state.hash_one(last.query_id.as_str());
-        match self.first.get(&h).map(|&k| &out.rows[k]) {
+        let h = self.state.hash_one(last);
+        match self.first.get(&h).copied() {
             None => {
-                self.first.insert(h, out.rows.len() - 1);
+                self.first.insert(h, n - 1);
             }
-            Some(first) if first.query_id == last.query_id => {
-                return Err(duplicate(
-                    &out.source,
-                    &last.query_id,
-                    last.line,
-                    first.line,
-                ));
+            Some(k) if rows.id(k) == last => {
+                return Err(duplicate(&out.source, last, rows.line(n - 1), rows.line(k)));
             }
             Some(_) => self.off = true,
         }
@@ -190,9 +188,9 @@ impl Rows {
         for i in 0..b.len {
             let line = (b.table_row + i as u64 + 1) as usize;
             let query_id = b.text(0, i, &self.id_column, "the query id")?;
-            let query_id = query_id.trim().to_string();
+            let query_id = query_id.trim();
             if query_id.is_empty() {
-                check_id(&b.place(i), 0, &self.id_column, &query_id)?;
+                check_id(&b.place(i), 0, &self.id_column, query_id)?;
             }
             let group = match &self.group {
                 Some(g) if b.cell(1, i).is_some() => Some(b.text(1, i, g, "the group")?),
@@ -223,8 +221,8 @@ impl Rows {
                     values.push((k, v));
                 }
             }
-            let row = QueryRow {
-                query_id,
+            let row = ReadRow {
+                query_id: query_id.into(),
                 line,
                 group,
                 slices: interner.tags(tags),
@@ -246,12 +244,7 @@ mod tests {
         let mut out = MetricTable::new("t.parquet");
         let mut early = EarlyIds::default();
         for (i, id) in ids.iter().enumerate() {
-            out.rows.push(QueryRow {
-                query_id: id.to_string(),
-                line: i + 1,
-                group: None,
-                slices: Tags::default(),
-            });
+            out.rows.push(id, i + 1, None, Tags::default());
             if let Err(e) = early.check(&out) {
                 return (Some(e.to_string()), early.first.is_empty());
             }

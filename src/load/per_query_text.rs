@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::source::{check_id, numbered_lines, parse_number};
-use super::{MetricTable, QueryRow};
+use super::MetricTable;
 use crate::error::{quoted, Error, Result};
 use crate::metric_names::canonical;
 
@@ -52,22 +52,15 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
         let v = parse_number(shown, line, &name, value)?;
         places.see(value);
         let idx = *row_of.entry(qid).or_insert_with(|| {
-            table.rows.push(QueryRow {
-                query_id: qid.to_string(),
-                line,
-                group: None,
-                slices: Default::default(),
-            });
+            table.rows.push(qid, line, None, Default::default());
             table.rows.len() - 1
         });
         let col = match table.metrics.get_mut(&name) {
             Some(col) => col,
             None => table.metrics.entry(name.clone()).or_default(),
         };
-        if col.len() <= idx {
-            col.resize(idx + 1, None);
-        }
-        if col[idx].is_some() {
+        col.pad_to(idx + 1);
+        if col.get(idx).is_some() {
             let first = first_line_of(text, layout, qid, &name).unwrap_or(0);
             return Err(Error::input(
                 shown,
@@ -79,12 +72,10 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<MetricTable> {
                 ),
             ));
         }
-        col[idx] = Some(v);
+        col.set(idx, Some(v));
     }
     let n = table.rows.len();
-    for col in table.metrics.values_mut() {
-        col.resize(n, None);
-    }
+    table.finish_columns();
     if n == 0 {
         return Err(Error::input(
             shown,

@@ -57,7 +57,7 @@ pub fn read_sidecar(rows: &Path, shown: &str) -> Result<Option<Protocol>> {
 /// The fingerprint's query set must be the query ids of the rows it describes: a sidecar whose
 /// rows hash was recomputed for other rows still names the queries it was measured on.
 pub fn check_query_set(p: &Protocol, table: &MetricTable, shown: &str) -> Result<()> {
-    let mut ids: Vec<&String> = table.rows.iter().map(|r| &r.query_id).collect();
+    let mut ids: Vec<&str> = table.rows.ids().iter().collect();
     ids.sort_unstable();
     let got = crate::protocol::query_set_hash(ids.into_iter());
     if got == p.query_set_sha256 && table.rows.len() == p.queries {

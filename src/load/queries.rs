@@ -6,13 +6,13 @@ use std::io::BufRead;
 use super::jsonl::parse_tags;
 use super::source::{json_error, TextLines};
 use super::table::{first_duplicate, Interner};
-use super::QueryRow;
+use super::Rows;
 use crate::error::{quoted, Error, Result};
 
 /// Reads the rows line by line: the file's text is never held whole.
-pub fn parse<R: BufRead>(lines: TextLines<'_, R>) -> Result<Vec<QueryRow>> {
+pub fn parse<R: BufRead>(lines: TextLines<'_, R>) -> Result<Rows> {
     let shown = lines.shown();
-    let mut rows = Vec::new();
+    let mut rows = Rows::default();
     let mut names = Interner::default();
     lines.for_each(|line, raw| {
         let obj = super::strict_json::object_from_str(raw).map_err(|e| {
@@ -23,7 +23,7 @@ pub fn parse<R: BufRead>(lines: TextLines<'_, R>) -> Result<Vec<QueryRow>> {
                 "one JSON object per line: {\"query_id\", \"group\", \"slices\"}",
             )
         })?;
-        rows.push(parse_tags(&obj, shown, line, &mut names)?);
+        rows.push_read(parse_tags(&obj, shown, line, &mut names)?);
         Ok(())
     })?;
     if let Some((id, line, first)) = first_duplicate(&rows) {
@@ -38,7 +38,7 @@ pub fn parse<R: BufRead>(lines: TextLines<'_, R>) -> Result<Vec<QueryRow>> {
 
 #[cfg(test)]
 mod tests {
-    fn parse(text: &str, shown: &str) -> crate::Result<Vec<super::QueryRow>> {
+    fn parse(text: &str, shown: &str) -> crate::Result<super::Rows> {
         super::parse(super::TextLines::from_bytes(text.as_bytes(), shown, "x"))
     }
 
@@ -49,7 +49,7 @@ mod tests {
             "q.jsonl",
         )
         .unwrap();
-        assert_eq!(rows[0].slices.get("risk"), Some("high"));
+        assert_eq!(rows.tags(0).get("risk"), Some("high"));
         let e = parse("{\"query_id\":\"q1\"}\n{\"query_id\":\"q1\"}\n", "q.jsonl").unwrap_err();
         assert!(
             e.to_string().starts_with("q.jsonl:2: duplicate query_id"),

@@ -1,30 +1,168 @@
 //! The in-memory form of one per-query metric file, whatever format it came in.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::column::Column;
+use super::ids::{IdColumn, Numbers};
 use crate::input::fasthash::{SeededMap, SeededSet};
 
-/// One query's row: its id, where it was read, and its optional group and slice tags.
+/// One row as a loader reads it, before it joins the table's columns (the id borrowed from
+/// the reader's buffer where it can be: no allocation a row).
 #[derive(Debug, Clone, PartialEq)]
-pub struct QueryRow {
-    pub query_id: String,
-    /// 1-based line of the file where this query was first seen.
+pub struct ReadRow<'a> {
+    pub query_id: Cow<'a, str>,
     pub line: usize,
-    /// Interned: the queries of one group share one string.
     pub group: Option<Arc<str>>,
     pub slices: Tags,
 }
 
+/// One query's row in a table: its id, where it was read, and its optional group and slice tags.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Row<'a> {
+    pub query_id: &'a str,
+    /// 1-based line of the file where this query was first seen.
+    pub line: usize,
+    pub group: Option<&'a str>,
+    pub slices: &'a Tags,
+}
+
+/// The rows of one file as columns: ids in one buffer, lines, and the group and tag set of each
+/// row as an index into the file's distinct ones (no column at all while no row has one).
+#[derive(Debug, Clone, Default)]
+pub struct Rows {
+    ids: IdColumn,
+    lines: Numbers,
+    /// 1 + index into `group_names`, 0 for none; empty while no row has a group.
+    groups: Vec<u32>,
+    group_names: Vec<Arc<str>>,
+    group_at: SeededMap<Arc<str>, u32>,
+    /// 1 + index into `tag_sets`, 0 for none; empty while no row has a tag.
+    tags: Vec<u32>,
+    tag_sets: Vec<Tags>,
+    tag_at: SeededMap<Tags, u32>,
+}
+
+static NO_TAGS: Tags = Tags(None);
+
+impl Rows {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    #[inline]
+    pub fn id(&self, i: usize) -> &str {
+        self.ids.get(i)
+    }
+
+    pub fn ids(&self) -> &IdColumn {
+        &self.ids
+    }
+
+    pub fn line(&self, i: usize) -> usize {
+        self.lines.get(i) as usize
+    }
+
+    pub fn group(&self, i: usize) -> Option<&str> {
+        match self.groups.get(i) {
+            Some(&g) if g > 0 => Some(&self.group_names[g as usize - 1]),
+            _ => None,
+        }
+    }
+
+    pub fn tags(&self, i: usize) -> &Tags {
+        match self.tags.get(i) {
+            Some(&t) if t > 0 => &self.tag_sets[t as usize - 1],
+            _ => &NO_TAGS,
+        }
+    }
+
+    pub fn row(&self, i: usize) -> Row<'_> {
+        Row {
+            query_id: self.id(i),
+            line: self.line(i),
+            group: self.group(i),
+            slices: self.tags(i),
+        }
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Row<'_>> + Clone + '_ {
+        (0..self.len()).map(|i| self.row(i))
+    }
+
+    /// Appends a row as read.
+    pub fn push_read(&mut self, r: ReadRow<'_>) {
+        self.push(&r.query_id, r.line, r.group.as_deref(), r.slices);
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, id: &str, line: usize, group: Option<&str>, tags: Tags) {
+        let i = self.len();
+        self.ids.push(id);
+        self.lines.push(line as u64);
+        if let Some(g) = group {
+            self.set_group(i, g);
+        }
+        if !tags.is_empty() {
+            let n = self.tag_sets.len() as u32;
+            let k = *self.tag_at.entry(tags.clone()).or_insert_with(|| n + 1);
+            if k == n + 1 {
+                self.tag_sets.push(tags);
+            }
+            self.tags.resize(i, 0);
+            self.tags.push(k);
+        }
+    }
+
+    /// Gives row `i` the group `g`.
+    pub fn set_group(&mut self, i: usize, g: &str) {
+        let k = match self.group_at.get(g) {
+            Some(&k) => k,
+            None => {
+                let name: Arc<str> = Arc::from(g);
+                self.group_names.push(name.clone());
+                let k = self.group_names.len() as u32;
+                self.group_at.insert(name, k);
+                k
+            }
+        };
+        if self.groups.len() <= i {
+            self.groups.resize(i + 1, 0);
+        }
+        self.groups[i] = k;
+    }
+
+    /// Gives back the spare capacity of columns built by pushing.
+    pub fn shrink_to_fit(&mut self) {
+        self.ids.shrink_to_fit();
+        if let Numbers::Narrow(v) = &mut self.lines {
+            v.shrink_to_fit();
+        }
+        self.groups.shrink_to_fit();
+        self.tags.shrink_to_fit();
+    }
+}
+
+impl PartialEq for Rows {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
 /// Per-query metrics of one file: rows plus one column of values per metric (aligned with rows;
-/// `None` where a row lacks that metric).
+/// missing where a row lacks that metric).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MetricTable {
     /// The path as the user wrote it (relative to the gate file's folder when from a gate file).
     pub source: String,
-    pub rows: Vec<QueryRow>,
+    pub rows: Rows,
     /// Canonical metric name → one value per row.
-    pub metrics: BTreeMap<String, Vec<Option<f64>>>,
+    pub metrics: BTreeMap<String, Column>,
     /// The decimals every value of the file was rounded to, when it shows a fixed-point format
     /// (trec_eval `-q` prints 4); None for values written in full.
     pub rounded_to: Option<u32>,
@@ -35,18 +173,19 @@ impl MetricTable {
     /// (`[inputs] group-from-id`); ids that do not match keep no group. Returns how many rows
     /// got a group.
     pub fn groups_from_ids(&mut self, re: &regex::Regex) -> usize {
-        let mut names: SeededMap<String, Arc<str>> = Default::default();
         let mut n = 0;
-        for row in self.rows.iter_mut().filter(|r| r.group.is_none()) {
-            let Some(g) = re.captures(&row.query_id).and_then(|c| c.get(1)) else {
+        for i in 0..self.rows.len() {
+            if self.rows.group(i).is_some() {
+                continue;
+            }
+            let Some(g) = re.captures(self.rows.id(i)).and_then(|c| c.get(1)) else {
                 continue;
             };
-            let g = g.as_str();
+            let g = g.as_str().to_string();
             if g.is_empty() {
                 continue;
             }
-            let name = names.entry(g.to_string()).or_insert_with(|| Arc::from(g));
-            row.group = Some(name.clone());
+            self.rows.set_group(i, &g);
             n += 1;
         }
         n
@@ -57,6 +196,16 @@ impl MetricTable {
             source: source.into(),
             ..Default::default()
         }
+    }
+
+    /// Every metric column as long as the rows, capacity given back.
+    pub fn finish_columns(&mut self) {
+        let n = self.rows.len();
+        for col in self.metrics.values_mut() {
+            col.pad_to(n);
+            col.shrink_to_fit();
+        }
+        self.rows.shrink_to_fit();
     }
 }
 
@@ -163,17 +312,18 @@ impl Interner {
 /// The first repeated query id of `rows` in file order: (id, its line, the first line).
 /// Run once after parsing, borrowing the ids instead of keeping a second copy of each; ids in
 /// strictly ascending order (a file sorted by id) repeat none, and need no hash map.
-pub fn first_duplicate(rows: &[QueryRow]) -> Option<(&str, usize, usize)> {
-    if rows.windows(2).all(|w| w[0].query_id < w[1].query_id) {
+pub fn first_duplicate(rows: &Rows) -> Option<(&str, usize, usize)> {
+    let ids = rows.ids();
+    if (1..ids.len()).all(|i| ids.get(i - 1) < ids.get(i)) {
         return None;
     }
     let mut seen: SeededMap<&str, usize> =
         SeededMap::with_capacity_and_hasher(rows.len(), Default::default());
-    for r in rows {
-        if let Some(&first) = seen.get(r.query_id.as_str()) {
-            return Some((&r.query_id, r.line, first));
+    for (i, id) in ids.iter().enumerate() {
+        if let Some(&first) = seen.get(id) {
+            return Some((id, rows.line(i), first));
         }
-        seen.insert(&r.query_id, r.line);
+        seen.insert(id, rows.line(i));
     }
     None
 }
@@ -208,19 +358,44 @@ mod tests {
     }
 
     #[test]
+    fn rows_give_back_ids_lines_groups_and_tags_as_pushed() {
+        let mut rows = Rows::default();
+        let ko: Tags = [("lang", "ko")].into_iter().collect();
+        rows.push("q1", 2, None, Tags::default());
+        rows.push("q2", 3, Some("g1"), ko.clone());
+        rows.push("q3", 7, Some("g1"), Tags::default());
+        rows.push("q4", 8, None, ko.clone());
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows.ids(), &vec!["q1", "q2", "q3", "q4"]);
+        let lines: Vec<usize> = (0..4).map(|i| rows.line(i)).collect();
+        assert_eq!(lines, [2, 3, 7, 8]);
+        let groups: Vec<_> = (0..4).map(|i| rows.group(i)).collect();
+        assert_eq!(groups, [None, Some("g1"), Some("g1"), None]);
+        assert!(rows.tags(0).is_empty() && rows.tags(2).is_empty());
+        assert_eq!((rows.tags(1), rows.tags(3)), (&ko, &ko));
+        assert_eq!(rows.tag_sets.len(), 1, "one copy of each distinct tag set");
+        rows.set_group(0, "g0");
+        let r = rows.row(0);
+        assert_eq!((r.query_id, r.line, r.group), ("q1", 2, Some("g0")));
+        let mut plain = Rows::default();
+        plain.push("a", 1, None, Tags::default());
+        assert!(plain.groups.is_empty() && plain.tags.is_empty());
+    }
+
+    #[test]
     fn first_duplicate_is_in_file_order() {
-        let row = |id: &str, line| QueryRow {
-            query_id: id.into(),
-            line,
-            group: None,
-            slices: Tags::default(),
+        let rows = |r: &[(&str, usize)]| {
+            let mut rows = Rows::default();
+            r.iter()
+                .for_each(|&(id, line)| rows.push(id, line, None, Tags::default()));
+            rows
         };
-        let rows = [row("b", 1), row("a", 2), row("a", 5), row("b", 7)];
-        assert_eq!(first_duplicate(&rows), Some(("a", 5, 2)));
-        assert_eq!(first_duplicate(&rows[..2]), None);
+        let all = [("b", 1), ("a", 2), ("a", 5), ("b", 7)];
+        assert_eq!(first_duplicate(&rows(&all)), Some(("a", 5, 2)));
+        assert_eq!(first_duplicate(&rows(&all[..2])), None);
         // Ascending ids but for one repeat; ascending ids.
-        let rows = [row("a", 1), row("b", 2), row("b", 3), row("c", 4)];
-        assert_eq!(first_duplicate(&rows), Some(("b", 3, 2)));
-        assert_eq!(first_duplicate(&[row("a", 1), row("b", 2)]), None);
+        let asc = rows(&[("a", 1), ("b", 2), ("b", 3), ("c", 4)]);
+        assert_eq!(first_duplicate(&asc), Some(("b", 3, 2)));
+        assert_eq!(first_duplicate(&rows(&[("a", 1), ("b", 2)])), None);
     }
 }

@@ -44,11 +44,11 @@ impl AttemptValues {
 }
 
 /// SHA-256 of query ids, in order (what a [`Series`] or [`AttemptValues`] is aligned with).
-pub fn ids_hash(ids: &[String]) -> String {
+pub fn ids_hash<S: AsRef<str>>(ids: impl IntoIterator<Item = S>) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     for id in ids {
-        h.update(id.as_bytes());
+        h.update(id.as_ref().as_bytes());
         h.update([0]);
     }
     format!("{:x}", h.finalize())

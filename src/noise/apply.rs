@@ -43,7 +43,7 @@ pub fn quarantine(
         .ids
         .iter()
         .enumerate()
-        .map(|(i, id)| (id.as_str(), i as u32))
+        .map(|(i, id)| (id, i as u32))
         .collect();
     let mut out = Vec::new();
     let mut unknown = Vec::new();
@@ -142,7 +142,7 @@ pub fn report(
         }
         warnings.extend(floor_warnings(cfg, &section.floors, spec, f.replicates));
         warnings.extend(shift_warnings(cfg, f, spec, replicates));
-        let paired_ids: HashSet<&str> = paired.ids.iter().map(String::as_str).collect();
+        let paired_ids: HashSet<&str> = paired.ids.iter().collect();
         for (m, ids) in &f.flaky_queries {
             if !paired.metrics.contains_key(m) {
                 continue;

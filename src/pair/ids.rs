@@ -7,16 +7,16 @@
 use std::cell::OnceCell;
 
 use crate::input::fasthash::SeededMap;
-use crate::load::QueryRow;
+use crate::load::{Row, Rows};
 
 /// The rows of one table (or of the queries file), found by query id.
 pub struct Ids<'a> {
-    rows: &'a [QueryRow],
+    rows: &'a Rows,
     map: OnceCell<SeededMap<&'a str, usize>>,
 }
 
 impl<'a> Ids<'a> {
-    pub fn new(rows: &'a [QueryRow]) -> Self {
+    pub fn new(rows: &'a Rows) -> Self {
         Ids {
             rows,
             map: OnceCell::new(),
@@ -26,22 +26,23 @@ impl<'a> Ids<'a> {
     /// The row holding `id`, looked for first at row `at` (where it sits in the other file).
     #[inline]
     pub fn find(&self, id: &str, at: usize) -> Option<usize> {
-        if self.rows.get(at).is_some_and(|r| r.query_id == id) {
+        if at < self.rows.len() && self.rows.id(at) == id {
             return Some(at);
         }
         let map = self.map.get_or_init(|| {
             self.rows
+                .ids()
                 .iter()
                 .enumerate()
-                .map(|(i, r)| (r.query_id.as_str(), i))
+                .map(|(i, id)| (id, i))
                 .collect()
         });
         map.get(id).copied()
     }
 
     /// The row `find` gives.
-    pub fn row(&self, id: &str, at: usize) -> Option<&'a QueryRow> {
-        self.find(id, at).map(|i| &self.rows[i])
+    pub fn row(&self, id: &str, at: usize) -> Option<Row<'a>> {
+        self.find(id, at).map(|i| self.rows.row(i))
     }
 }
 
@@ -50,16 +51,12 @@ mod tests {
     use super::*;
     use crate::load::table::Tags;
 
-    fn rows(ids: &[&str]) -> Vec<QueryRow> {
-        ids.iter()
-            .enumerate()
-            .map(|(line, id)| QueryRow {
-                query_id: id.to_string(),
-                line: line + 1,
-                group: None,
-                slices: Tags::default(),
-            })
-            .collect()
+    fn rows(ids: &[&str]) -> Rows {
+        let mut rows = Rows::default();
+        for (line, id) in ids.iter().enumerate() {
+            rows.push(id, line + 1, None, Tags::default());
+        }
+        rows
     }
 
     #[test]
@@ -74,6 +71,6 @@ mod tests {
             assert_eq!(ids.find("z", at), None);
         }
         assert_eq!(ids.row("b", 0).map(|r| r.line), Some(3));
-        assert_eq!(Ids::new(&[]).find("a", 0), None);
+        assert_eq!(Ids::new(&Rows::default()).find("a", 0), None);
     }
 }

@@ -47,7 +47,7 @@ pub fn attach(
     if more.iter().all(|m| m.is_empty()) {
         return Ok(());
     }
-    let ids: Vec<&str> = paired.ids.iter().map(String::as_str).collect();
+    let ids: Vec<&str> = paired.ids.iter().collect();
     let mut metrics: BTreeMap<String, [Vec<Vec<f64>>; 2]> = paired
         .metrics
         .iter()
@@ -62,7 +62,7 @@ pub fn attach(
         for t in tables {
             let rows = rows_for(t, &ids, first[side], missing)?;
             for (m, runs) in metrics.iter_mut() {
-                runs[side].push(column(t, m, ids.iter().copied().zip(rows.iter().copied()))?);
+                runs[side].push(column(t, m, rows.iter().copied())?);
             }
         }
     }
@@ -84,9 +84,10 @@ pub fn attach(
 fn rows_for(t: &MetricTable, ids: &[&str], first: &str, missing: Missing) -> Result<Vec<usize>> {
     let at: HashMap<&str, usize> = t
         .rows
+        .ids()
         .iter()
         .enumerate()
-        .map(|(i, r)| (r.query_id.as_str(), i))
+        .map(|(i, id)| (id, i))
         .collect();
     let lacking: Vec<&&str> = ids.iter().filter(|id| !at.contains_key(**id)).collect();
     if !lacking.is_empty() {
@@ -106,8 +107,8 @@ fn rows_for(t: &MetricTable, ids: &[&str], first: &str, missing: Missing) -> Res
         let mut extra: Vec<(String, usize)> = t
             .rows
             .iter()
-            .filter(|r| !known.contains(r.query_id.as_str()))
-            .map(|r| (r.query_id.clone(), r.line))
+            .filter(|r| !known.contains(r.query_id))
+            .map(|r| (r.query_id.to_string(), r.line))
             .collect();
         extra.sort();
         return Err(Error::input(

@@ -9,18 +9,11 @@ fn table(src: &str, rows: &[Row]) -> MetricTable {
     let mut t = MetricTable::new(src);
     let mut col = Vec::new();
     for (i, (id, v, g, tags)) in rows.iter().enumerate() {
-        t.rows.push(QueryRow {
-            query_id: id.to_string(),
-            line: i + 1,
-            group: g.map(Into::into),
-            slices: tags
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect(),
-        });
+        let tags = tags.iter().map(|(a, b)| (a.to_string(), b.to_string()));
+        t.rows.push(id, i + 1, *g, tags.collect());
         col.push(Some(*v));
     }
-    t.metrics.insert("m".into(), col);
+    t.metrics.insert("m".into(), col.into());
     t
 }
 
@@ -112,12 +105,8 @@ fn conflicting_tags_and_missing_values_are_errors() {
     );
 
     let b = table("b", &[("q1", 0.1, Some("g1"), &[])]);
-    let q = vec![QueryRow {
-        query_id: "q1".into(),
-        line: 7,
-        group: Some("g2".into()),
-        slices: Default::default(),
-    }];
+    let mut q = Rows::default();
+    q.push("q1", 7, Some("g2"), Default::default());
     let e = pair(
         &b,
         &b.clone(),
@@ -134,7 +123,7 @@ fn conflicting_tags_and_missing_values_are_errors() {
 
     let mut c = table("c", &[("q1", 0.2, None, &[]), ("q2", 0.2, None, &[])]);
     let b = table("b", &[("q1", 0.2, None, &[]), ("q2", 0.2, None, &[])]);
-    c.metrics.get_mut("m").unwrap()[1] = None;
+    c.metrics.get_mut("m").unwrap().set(1, None);
     let e = pair(&b, &c, None, Missing::Error, &["m".into()])
         .unwrap_err()
         .to_string();

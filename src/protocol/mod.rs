@@ -135,10 +135,10 @@ impl CanonicalHash {
 }
 
 /// `qid\n` per evaluated query, sorted (the ids must come sorted).
-pub fn query_set_hash<'a>(ids: impl Iterator<Item = &'a String>) -> String {
+pub fn query_set_hash<S: AsRef<str>>(ids: impl Iterator<Item = S>) -> String {
     let mut h = CanonicalHash::default();
     for id in ids {
-        h.record(&[id.as_bytes()]);
+        h.record(&[id.as_ref().as_bytes()]);
     }
     h.finish()
 }

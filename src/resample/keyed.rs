@@ -252,7 +252,7 @@ fn metric_summary(
         }
         if o < -s.tie_epsilon {
             worst.push(WorstQuery {
-                query_id: paired.ids[q].clone(),
+                query_id: paired.ids[q].to_string(),
                 baseline: pair.baseline[q],
                 candidate: pair.candidate[q],
                 delta: raw,

@@ -47,7 +47,7 @@ fn worked_example_at_k3_and_k5() {
     assert!(close(s.means["mrr@5"].unwrap(), 0.361111));
     assert!(close(s.pooled["recall@5"].unwrap(), 1.0));
     // First relevant ranks [2, 3, none within 3] (q3's first relevant doc is at rank 4).
-    let ids: Vec<&str> = table.rows.iter().map(|r| r.query_id.as_str()).collect();
+    let ids: Vec<&str> = table.rows.iter().map(|r| r.query_id).collect();
     assert_eq!(ids, ["q1", "q2", "q3"]);
     assert_eq!(
         table.metrics["mrr@3"],
@@ -57,7 +57,7 @@ fn worked_example_at_k3_and_k5() {
         table.metrics["mrr"],
         vec![Some(0.5), Some(1.0 / 3.0), Some(0.25)]
     );
-    assert_eq!(table.rows[0].line, 1, "row line is the query's qrels line");
+    assert_eq!(table.rows.line(0), 1, "row line is the query's qrels line");
     assert_eq!(table.source, "run.jsonl");
 }
 

@@ -255,7 +255,7 @@ proptest! {
         if let Ok(text) = render_rows(&ev, RowFormat::Trec) {
             let t = parse_metrics_bytes(text.into_bytes(), "e.te", Some(Format::TrecEval), "query_id")
                 .expect("eval's trec output reads back");
-            let back: std::collections::BTreeSet<String> = t.rows.iter().map(|r| r.query_id.clone()).collect();
+            let back: std::collections::BTreeSet<String> = t.rows.iter().map(|r| r.query_id.to_string()).collect();
             let written: std::collections::BTreeSet<String> = ev.rows.iter().map(|r| r.qid.clone()).collect();
             prop_assert_eq!(back, written);
         }
