@@ -329,7 +329,7 @@ mod tests {
                 .sum();
             let se = (ss / ((sw - 1.0) * sw)).sqrt();
             assert!(
-                (q.means[b] - mean).abs() < 1e-12 && (q.ses[b] - se).abs() < 1e-10 * se.max(1.0),
+                (q.means[b] - mean).abs() < 1e-12 && (q.ses[b] - se).abs() < 1e-12 * se.max(1.0),
                 "{} vs {mean}, {} vs {se}",
                 q.means[b],
                 q.ses[b]
