@@ -41,9 +41,8 @@
 
 use rand::RngCore;
 use rand_distr::{Binomial, Distribution, Poisson};
-use rayon::prelude::*;
 
-use super::streams::{chunk_rng, CHUNK};
+use super::streams::by_chunks;
 
 /// Binned resampling runs when there are at least this many units per distinct row.
 pub const UNITS_PER_BIN: usize = 32;
@@ -147,25 +146,20 @@ impl Bins {
             .iter()
             .map(|&c| Poisson::new(c as f64).expect("a row holds at least one unit"))
             .collect();
-        let mut out = vec![0.0; resamples * width];
-        out.par_chunks_mut(CHUNK * width)
-            .enumerate()
-            .for_each(|(c, chunk)| {
-                let mut rng = chunk_rng(key, c);
-                for row in chunk.chunks_exact_mut(width) {
-                    let (sums, drawn) = row.split_at_mut(self.width);
-                    let mut total = 0.0;
-                    for (law, v) in laws.iter().zip(self.rows.chunks_exact(self.width)) {
-                        let w = law.sample(&mut rng);
-                        if w != 0.0 {
-                            total += w;
-                            sums.iter_mut().zip(v).for_each(|(s, &x)| *s += w * x);
-                        }
+        by_chunks(resamples, width, key, |mut rng, chunk| {
+            for row in chunk.chunks_exact_mut(width) {
+                let (sums, drawn) = row.split_at_mut(self.width);
+                let mut total = 0.0;
+                for (law, v) in laws.iter().zip(self.rows.chunks_exact(self.width)) {
+                    let w = law.sample(&mut rng);
+                    if w != 0.0 {
+                        total += w;
+                        sums.iter_mut().zip(v).for_each(|(s, &x)| *s += w * x);
                     }
-                    drawn[0] = total;
                 }
-            });
-        out
+                drawn[0] = total;
+            }
+        })
     }
 
     /// Per round of the sign-flip test, in round order: Σ s·col for each column, s = ±1 a fair
@@ -181,25 +175,20 @@ impl Bins {
                 (v, c, law)
             })
             .collect();
-        let mut out = vec![0.0; rounds * w];
-        out.par_chunks_mut(CHUNK * w)
-            .enumerate()
-            .for_each(|(c, chunk)| {
-                let mut rng = chunk_rng(key, c);
-                for sums in chunk.chunks_exact_mut(w) {
-                    for (v, count, law) in &moving {
-                        let kept = match law {
-                            Some(b) => b.sample(&mut rng),
-                            None => fair_bits(&mut rng, *count),
-                        };
-                        let m = 2.0 * kept as f64 - *count as f64;
-                        if m != 0.0 {
-                            sums.iter_mut().zip(*v).for_each(|(s, &x)| *s += m * x);
-                        }
+        by_chunks(rounds, w, key, |mut rng, chunk| {
+            for sums in chunk.chunks_exact_mut(w) {
+                for (v, count, law) in &moving {
+                    let kept = match law {
+                        Some(b) => b.sample(&mut rng),
+                        None => fair_bits(&mut rng, *count),
+                    };
+                    let m = 2.0 * kept as f64 - *count as f64;
+                    if m != 0.0 {
+                        sums.iter_mut().zip(*v).for_each(|(s, &x)| *s += m * x);
                     }
                 }
-            });
-        out
+            }
+        })
     }
 }
 

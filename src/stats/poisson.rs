@@ -31,9 +31,8 @@
 
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 
-use super::streams::{chunk_rng, CHUNK};
+use super::streams::by_chunks;
 
 /// From this many resampling units (queries, or groups) on, means are resampled with Poisson
 /// weights instead of drawn indices.
@@ -84,13 +83,10 @@ pub fn unit_sums(cols: &[&[f64]], resamples: usize, key: [u8; 32]) -> Vec<f64> {
         cols.iter().all(|c| c.len() == n),
         "columns differ in length"
     );
-    let width = cols.len() + 1;
-    let mut out = vec![0.0; resamples * width];
     let avx2 = super::simd::available();
-    out.par_chunks_mut(CHUNK * width)
-        .enumerate()
-        .for_each(|(c, rows)| chunk(cols, chunk_rng(key, c), rows, avx2));
-    out
+    by_chunks(resamples, cols.len() + 1, key, |rng, rows| {
+        chunk(cols, rng, rows, avx2)
+    })
 }
 
 /// One chunk's resamples (`rows`: `width` values each).
@@ -280,7 +276,7 @@ unsafe fn add_column_avx2(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::stats::streams::stream_key;
+    use crate::stats::streams::{chunk_rng, stream_key, CHUNK};
     use rand::SeedableRng;
 
     #[test]

@@ -10,6 +10,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 /// Resamples per generator stream.
 pub const CHUNK: usize = 256;
@@ -19,6 +20,21 @@ pub fn chunk_rng(key: [u8; 32], c: usize) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::from_seed(key);
     rng.set_stream(c as u64);
     rng
+}
+
+/// `resamples` rows of `width` numbers, filled chunk by chunk in parallel: `fill` gets chunk c's
+/// generator (`chunk_rng(key, c)`) and that chunk's rows (`CHUNK` resamples, fewer in the last).
+pub fn by_chunks(
+    resamples: usize,
+    width: usize,
+    key: [u8; 32],
+    fill: impl Fn(ChaCha8Rng, &mut [f64]) + Sync,
+) -> Vec<f64> {
+    let mut out = vec![0.0; resamples * width];
+    out.par_chunks_mut(CHUNK * width)
+        .enumerate()
+        .for_each(|(c, rows)| fill(chunk_rng(key, c), rows));
+    out
 }
 
 /// The ChaCha key for `labels` under `seed`.

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::stats::poisson::POISSON_FROM;
-use crate::stats::streams::stream_key;
+use crate::stats::streams::{chunk_rng, stream_key, CHUNK};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
