@@ -658,13 +658,32 @@ impl Sparse {
         resamples: usize,
         route: Route,
     ) -> Vec<SetOutcome> {
+        let truth = self.truth(shifts);
+        self.deltas(seed, sets, shifts)
+            .into_iter()
+            .enumerate()
+            .map(|(set, d)| SetOutcome {
+                n: self.n,
+                moved: d.iter().filter(|&&v| v != 0.0).count(),
+                ci: run_route(&d, None, route, resamples, set),
+                truth,
+            })
+            .collect()
+    }
+
+    /// The true mean delta of the sets drawn with `shifts` ([moved, all]).
+    pub fn truth(&self, [moved_shift, all_shift]: [f64; 2]) -> f64 {
+        self.changed * (self.moved.mean() + moved_shift) + all_shift
+    }
+
+    /// The per-query deltas of [`Sparse::outcomes`]'s sets, in set order.
+    pub fn deltas(&self, seed: u64, sets: usize, shifts: [f64; 2]) -> Vec<Vec<f64>> {
         let [moved_shift, all_shift] = shifts;
-        let truth = self.changed * (self.moved.mean() + moved_shift) + all_shift;
         let label = format!("sparse-{:?}-{}-{}", self.moved, self.n, self.changed);
         (0..sets)
             .map(|set| {
                 let mut rng = rng_for(seed, &label, set);
-                let d: Vec<f64> = (0..self.n)
+                (0..self.n)
                     .map(|_| {
                         let moved = if uniform(&mut rng) < self.changed {
                             self.moved.draw(&mut rng) + moved_shift
@@ -673,13 +692,7 @@ impl Sparse {
                         };
                         moved + all_shift
                     })
-                    .collect();
-                SetOutcome {
-                    n: self.n,
-                    moved: d.iter().filter(|&&v| v != 0.0).count(),
-                    ci: run_route(&d, None, route, resamples, set),
-                    truth,
-                }
+                    .collect()
             })
             .collect()
     }

@@ -391,6 +391,7 @@ fn heavy(sets: usize, b: usize, seed: u64) {
         ] {
             let cell = Sparse { n, changed, moved };
             sparse_line(&cell, sets, b, seed, route);
+            free_line(&cell, sets, b, seed, route);
         }
         for n in [30, 50] {
             hit_drop_lines(seed, sets, n, b, route);
@@ -419,6 +420,34 @@ fn lone(sets: usize, b: usize, seed: u64) {
         }
         println!("  ({:.1} s)", t.elapsed().as_secs_f64());
     }
+}
+
+/// An audit design under `guarantee = "distribution-free"`: the low bound is the lower of the
+/// route's and the Dirichlet bound with an unseen query at −1 (a [0, 1] metric), on the sets of
+/// the cell's own mean (`sparse_line`'s first tally); "low above" is the escape of a gate whose
+/// margin is the design's own drop. A delta beyond the range (an Exp(0.15) loss past 1, about
+/// one query in 800) is clamped to it, as a [0, 1] metric's delta is.
+fn free_line(cell: &sim::Sparse, sets: usize, b: usize, seed: u64, route: Route) {
+    let outcomes = cell.outcomes(seed, sets, [0.0, 0.0], b, route);
+    let deltas = cell.deltas(seed, sets, [0.0, 0.0]);
+    let label = format!("{:?}", cell.moved);
+    let mut df = Tally::default();
+    for (set, (o, d)) in outcomes.iter().zip(&deltas).enumerate() {
+        let d: Vec<f64> = d.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
+        let key = rag_gate::stats::streams::stream_key(set as u64, &["dirichlet", &label, "all"]);
+        let bound = rag_gate::stats::dirichlet_bound::bounds(&d, None, 1.0, 0.95, b, key)
+            .expect("units and a worst loss");
+        df.add([o.ci[0].min(bound[0]), o.ci[1].max(bound[1])], o.truth);
+    }
+    println!(
+        "  {:?} {:>2.0}% moved, n = {:3}, distribution-free: low above {} (the escape at the design's drop), mean width {:.4}  {}",
+        cell.moved,
+        100.0 * cell.changed,
+        cell.n,
+        pct(&df, df.low_miss_rate()),
+        df.mean_width(),
+        verdict(df.low_miss_rate() <= 0.025)
+    );
 }
 
 /// (h) The hit@1 drop carried by 8% of n: false passes of `max-drop` at the margin under
