@@ -12,8 +12,9 @@
 #      packs the debug binary for this machine's target, and the archive holds the binary, the
 #      README, both licence texts, the man pages and the completions.
 # The wheel is built with the dev profile into the same CARGO_TARGET_DIR as `cargo test`, so the
-# dependencies it shares with the test build are not compiled again (the release workflow builds
-# the published wheels with --release). Tools come from PyPI into a cached venv like
+# dependencies it shares with the test build are not compiled again, nor the library when the
+# profile's settings are the tests' (.ci/run sets them; the release workflow builds the published
+# wheels with --release). Tools come from PyPI into a cached venv like
 # scripts/validate-action.sh.
 set -euo pipefail
 

@@ -2,9 +2,10 @@
 //! .github/workflows/ci.yml in the workflow's order (the browser job runs inside its last step,
 //! the whole suite with `RAG_GATE_REQUIRE_BROWSER=1`, and so do the core job's feature-gate tests,
 //! with `RAG_GATE_CORE_BIN` naming the core binary), and every script and cargo command a job
-//! runs, `.ci/run` runs too. The two differences docs/development.md gives are named here: the
-//! fuzz targets are checked, not built and replayed, and the MSRV toolchain checks rather than
-//! builds (and only where rustup has it).
+//! runs, `.ci/run` runs too. The differences docs/development.md gives are named here: the
+//! fuzz targets are checked, not built and replayed, the MSRV toolchain checks rather than
+//! builds (and only where rustup has it), and the wheel is built with the tests' profile
+//! settings, so the test build links its library.
 
 use serde_norway::Value as Yaml;
 
@@ -116,6 +117,13 @@ fn every_command_of_a_job_is_run_by_the_local_run() {
                     runs("export RAG_GATE_CORE_BIN=")
                         && runs("cargo nextest run --locked --no-fail-fast")
                 }
+                // The wheel built with the tests' profile settings, so the test build reuses its
+                // library (docs/development.md); `the_wheel_is_built_as_the_tests_are` holds them
+                // equal.
+                ("packaging", c) => local.iter().any(|l| {
+                    l.strip_suffix(c)
+                        .is_some_and(|env| env.starts_with("CARGO_PROFILE_DEV_"))
+                }),
                 // The fuzz targets type-checked, not built and replayed (docs/development.md).
                 ("fuzz", "bash scripts/fuzz-build.sh") => {
                     runs("bash scripts/fuzz-build.sh --check")
@@ -137,16 +145,39 @@ fn every_command_of_a_job_is_run_by_the_local_run() {
 #[test]
 fn the_tests_step_builds_as_the_tests_job_does() {
     let wf: Yaml = serde_norway::from_str(&read(".github/workflows/ci.yml")).unwrap();
-    let level = wf["jobs"]["tests"]["env"]["CARGO_PROFILE_DEV_OPT_LEVEL"].as_str();
     let script = read(".ci/run");
-    let exported = logical_lines(&script).into_iter().find_map(|l| {
-        l.strip_prefix("export CARGO_PROFILE_DEV_OPT_LEVEL=")
-            .map(str::to_string)
-    });
-    assert_eq!(
-        level,
-        exported.as_deref(),
-        "the tests' opt-level in ci.yml and .ci/run"
-    );
-    assert!(level.is_some(), "the tests job sets no opt-level");
+    for key in ["CARGO_PROFILE_DEV_OPT_LEVEL", "CARGO_PROFILE_DEV_DEBUG"] {
+        let level = wf["jobs"]["tests"]["env"][key].as_str();
+        let exported = logical_lines(&script).into_iter().find_map(|l| {
+            l.strip_prefix(&format!("export {key}="))
+                .map(str::to_string)
+        });
+        assert_eq!(
+            level,
+            exported.as_deref(),
+            "the tests' {key} in ci.yml and .ci/run"
+        );
+        assert!(level.is_some(), "the tests job sets no {key}");
+    }
+}
+
+/// The settings `.ci/run` exports for the tests, written before the wheel's build: the
+/// library the wheel builds is then the one the test build links, not a second build of it.
+#[test]
+fn the_wheel_is_built_as_the_tests_are() {
+    let lines = logical_lines(&read(".ci/run"));
+    let exported: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("export CARGO_PROFILE_DEV_"))
+        .map(|l| format!("CARGO_PROFILE_DEV_{l}"))
+        .collect();
+    let wheel = lines
+        .iter()
+        .find_map(|l| l.strip_suffix(" bash scripts/check-packaging.sh"))
+        .expect(".ci/run builds the wheel with the tests' settings");
+    let mut wheel: Vec<&str> = wheel.split(' ').collect();
+    let mut tests: Vec<&str> = exported.iter().map(String::as_str).collect();
+    wheel.sort_unstable();
+    tests.sort_unstable();
+    assert_eq!(wheel, tests, "the wheel's settings and the tests'");
 }
