@@ -110,10 +110,12 @@ pub fn rank_move(m: &RankMove) -> String {
 
 /// The header's guarantee and resolution lines: "guarantee regular · resolution on all: a change
 /// touching fewer than 8.2% of the 43 queries can hide, at a worst cost of 0.0822 on ndcg@10
-/// (margin 0.0500)", and one line per slice where the worst cost exceeds its margin. Nothing
-/// for a report without gates.
+/// (margin 0.0500)", and one line per slice where the worst cost exceeds its margin; under
+/// `distribution-free` what the same share costs there, which hides nothing. Nothing for a
+/// report without gates.
 pub fn resolution_lines(r: &Report) -> Vec<String> {
-    let mut lines = crate::verdict::resolution::header_lines(&r.resolution, &r.unit);
+    let bounded = r.guarantee == crate::config::Guarantee::DistributionFree.as_str();
+    let mut lines = crate::verdict::resolution::header_lines(&r.resolution, &r.unit, bounded);
     lines.extend(super::probe::header_line(r));
     lines
         .into_iter()

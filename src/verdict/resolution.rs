@@ -158,7 +158,7 @@ pub fn too_small_words(r: &GateResult, c: &Comparison, share: f64, loss: f64, co
         )
     });
     format!(
-        "gate #{} {} on {}, {} {}: this set is too small for guarantee = \"distribution-free\" at this margin: with {} its bound stays {} below the observed mean even when nothing moved ({} × the worst loss of one {one}, {}), so a pull request that changes nothing fails this gate, as does any that does not clearly improve it{needs}. On a set this size use guarantee = \"regular\" (its resolution is stated above), or a margin of at least {}",
+        "gate #{} {} on {}, {} {}: this set is too small for guarantee = \"distribution-free\" at this margin: with {} its bound stays {} below the observed mean even when nothing moved ({} × the worst loss of one {one}, {}), so a pull request that changes nothing fails this gate, as does any that does not clearly improve it{needs}. On a set this size use guarantee = \"regular\" (a change touching fewer than the share above could then hide), or a margin of at least {}",
         r.gate,
         shown(&r.name()),
         shown(&r.slice),
@@ -174,8 +174,11 @@ pub fn too_small_words(r: &GateResult, c: &Comparison, share: f64, loss: f64, co
 
 /// The header line: "resolution: a change touching fewer than 8.2% of the 43 queries can hide,
 /// at a worst cost of 0.082 (ndcg@10)", per entry; slices after `all` only where the worst
-/// cost exceeds the margin.
-pub fn header_lines(entries: &[Resolution], unit: &str) -> Vec<String> {
+/// cost exceeds the margin. Under `distribution-free` (`bounded`) no such change hides, and the
+/// line says what the share costs there instead: "resolution on all: no blind spot: a change
+/// touching fewer than 8.2% of the 43 queries is bounded too; where none moved, the bound sits
+/// 0.082 below the mean on ndcg@10 (margin 0.05)".
+pub fn header_lines(entries: &[Resolution], unit: &str, bounded: bool) -> Vec<String> {
     let (one, many) = if unit == "group" {
         ("group", "groups")
     } else {
@@ -187,6 +190,22 @@ pub fn header_lines(entries: &[Resolution], unit: &str) -> Vec<String> {
             e.slice == "all" || e.worst_cost.is_some_and(|w| e.margin > 0.0 && w > e.margin)
         })
         .map(|e| {
+            let share = crate::numbers::percent(e.share);
+            let units = crate::numbers::count(e.units, one, many);
+            if bounded {
+                let cost = e.worst_cost.map_or(String::new(), |w| {
+                    format!(
+                        "; where none moved, the bound sits {} below the mean on {} (margin {})",
+                        crate::numbers::plain(w),
+                        shown(&e.metric),
+                        crate::numbers::plain(e.margin)
+                    )
+                });
+                return format!(
+                    "resolution on {}: no blind spot: a change touching fewer than {share} of the {units} is bounded too{cost}",
+                    shown(&e.slice),
+                );
+            }
             let cost = match e.worst_cost {
                 Some(w) => format!(
                     ", at a worst cost of {} on {} (margin {})",
@@ -197,10 +216,8 @@ pub fn header_lines(entries: &[Resolution], unit: &str) -> Vec<String> {
                 None => String::new(),
             };
             format!(
-                "resolution on {}: a change touching fewer than {} of the {} can hide{cost}",
+                "resolution on {}: a change touching fewer than {share} of the {units} can hide{cost}",
                 shown(&e.slice),
-                crate::numbers::percent(e.share),
-                crate::numbers::count(e.units, one, many),
             )
         })
         .collect()

@@ -195,6 +195,26 @@ fn distribution_free_reaches_the_unseen_worst_loss_where_regular_states_its_reso
 }
 
 #[test]
+fn the_header_states_a_blind_spot_under_regular_and_none_under_distribution_free() {
+    // The same share, 8.2% of 43, hides under regular and is bounded under distribution-free.
+    let ctx = TestContext::new();
+    data(&ctx, 43, &[(7, -0.001)]);
+    ctx.gate(verdict(GUARANTEES[0], "max-drop = 0.05"));
+    let o = ctx.check(&[]);
+    assert_contains(
+        &o.stdout,
+        "guarantee regular · resolution on all: a change touching fewer than 8.2% of the 43 queries can hide, at a worst cost of 0.0822 on ndcg@10 (margin 0.0500)",
+    );
+    ctx.gate(verdict(GUARANTEES[1], "max-drop = 0.05"));
+    let o = ctx.check(&[]);
+    assert_contains(
+        &o.stdout,
+        "guarantee distribution-free · resolution on all: no blind spot: a change touching fewer than 8.2% of the 43 queries is bounded too; where none moved, the bound sits 0.0822 below the mean on ndcg@10 (margin 0.0500)",
+    );
+    assert!(!o.stdout.contains("can hide"), "{}", o.stdout);
+}
+
+#[test]
 fn an_undecided_check_is_inconclusive_above_half_the_margin_and_fails_at_it() {
     let ctx = TestContext::new();
     // Three queries improved: the sign-flip test cannot fire on 3 moved units (p ≥ 0.25).
