@@ -64,14 +64,19 @@ def reach(d):
     return float((losses * upper).max())
 
 
-def triggered(d, m):
+def cochran_fails(d):
+    """Left-skewed deltas failing Cochran's rule for a mean: g1 < 0 and n <= 25 g1^2."""
     n = len(d)
     c = d - d.mean()
     m2 = (c * c).mean()
     if m2 == 0:
         return False
     g1 = (c ** 3).mean() / m2 ** 1.5
-    return g1 < 0 and n <= 25 * g1 * g1 and reach(d) >= m
+    return g1 < 0 and n <= 25 * g1 * g1
+
+
+def triggered(d, m):
+    return cochran_fails(d) and reach(d) >= m
 
 
 def prstream(rng, kind, n, m):

@@ -42,16 +42,6 @@ def tail_low(rng, d, a):
     return np.quantile(w[:, :n] @ d + w[:, n] * a, 0.025)
 
 
-def cochran_fails(d):
-    n = len(d)
-    c = d - d.mean()
-    m2 = (c * c).mean()
-    if m2 == 0:
-        return False
-    g1 = (c ** 3).mean() / m2 ** 1.5
-    return g1 < 0 and n <= 25 * g1 * g1
-
-
 ROUTES = (("every", (1, 2, 3)), ("cochran", (3, 10, None)))
 
 
@@ -59,7 +49,7 @@ def low_bounds(rng, d):
     """t, then per route and c the lower of t and the tail-point bound; and whether Cochran fails."""
     tl = skew.t_low(d)
     worst = min(d.min(), 0.0)
-    fails = cochran_fails(d)
+    fails = skew.cochran_fails(d)
     out = [tl]
     for route, cs in ROUTES:
         for c in cs:
