@@ -4,7 +4,8 @@
 //!     cargo run --release --example calibration [-- SETS RESAMPLES DATA_SEED [CELLS]]
 //!
 //! CELLS: `small`, `fewgroups` (2–7 groups, below `min-groups`), `sparse`, `asymmetric`, `quantile`, `poisson`, `repeated` (repeated values at many units), `heavy` (heavy tails with
-//! no ties, a latency mean, loss-carried sparse changes and a 0/1 drop carried by 8%) or `lone`
+//! no ties, a latency mean, loss-carried sparse changes, an outside audit's long-loss designs
+//! with their escape under `guarantee = "distribution-free"` too, and a 0/1 drop carried by 8%) or `lone`
 //! (a lone moved query at 100–500 queries). With `default` as well, `small`, `sparse`,
 //! `asymmetric`, `heavy` and `lone` run the default route only
 //! (bootstrap-t with its partners), not the routes it is compared with.
