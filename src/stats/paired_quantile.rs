@@ -421,10 +421,7 @@ pub(crate) mod tests {
             units: &units,
         };
         let key = stream_key(9, &["p95"]);
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
+        let one = crate::stats::streams::pool(1);
         let a = one.install(|| bootstrap_quantile_diffs(&s, 0.95, 700, key));
         let b = bootstrap_quantile_diffs(&s, 0.95, 700, key);
         assert_eq!(a, b);

@@ -276,7 +276,7 @@ unsafe fn add_column_avx2(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::stats::streams::{chunk_rng, stream_key, CHUNK};
+    use crate::stats::streams::{chunk_rng, pool, stream_key, CHUNK};
     use rand::SeedableRng;
 
     #[test]
@@ -358,12 +358,6 @@ pub(crate) mod tests {
     fn same_key_same_bytes_whatever_the_thread_count() {
         let x = data(POISSON_FROM + 1, 6);
         let key = stream_key(17, &["bootstrap", "all"]);
-        let pool = |n| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap()
-        };
         let one = pool(1).install(|| unit_sums(&[&x], 3 * CHUNK + 1, key));
         let three = pool(3).install(|| unit_sums(&[&x], 3 * CHUNK + 1, key));
         assert_eq!(one, three);

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::stats::poisson::POISSON_FROM;
-use crate::stats::streams::{chunk_rng, stream_key, CHUNK};
+use crate::stats::streams::{chunk_rng, pool, stream_key, CHUNK};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -257,12 +257,6 @@ fn same_key_same_numbers_whatever_the_thread_count() {
     let y: Vec<f64> = x.iter().map(|v| v * v).collect();
     let bins = worth(&[&x, &y]).unwrap();
     let key = stream_key(17, &["bootstrap", "all"]);
-    let pool = |n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .unwrap()
-    };
     let run = |n| {
         pool(n).install(|| {
             (

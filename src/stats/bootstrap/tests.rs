@@ -3,7 +3,7 @@
 use super::*;
 use crate::stats::describe::{mean, sd};
 use crate::stats::quantile::percentile_interval;
-use crate::stats::streams::stream_key;
+use crate::stats::streams::{pool, stream_key};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -27,14 +27,8 @@ fn constant_delta_gives_zero_width_interval() {
 fn same_key_same_bytes_whatever_the_thread_count() {
     let x = sample(1000, 3);
     let key = stream_key(17, &["bootstrap", "m", "all"]);
-    let pool1 = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
-    let pool3 = rayon::ThreadPoolBuilder::new()
-        .num_threads(3)
-        .build()
-        .unwrap();
+    let pool1 = pool(1);
+    let pool3 = pool(3);
     let a = pool1.install(|| bootstrap_means(Units::Queries(&x), 1000, key));
     let b = pool3.install(|| bootstrap_means(Units::Queries(&x), 1000, key));
     assert_eq!(a, b);
