@@ -40,6 +40,13 @@ fn in_range(x: f64, lo: f64, hi: f64) -> bool {
     (lo..=hi).contains(&x)
 }
 
+/// Coverage in 93.5–96.5% and each one-sided miss at most 3.5%: a cell in band.
+fn in_band(t: &Tally) -> bool {
+    in_range(t.coverage(), 0.935, 0.965)
+        && t.low_miss_rate() <= 0.035
+        && t.high_miss_rate() <= 0.035
+}
+
 fn verdict(ok: bool) -> &'static str {
     if ok {
         "ok"
@@ -144,9 +151,7 @@ fn fewer(sets: usize, b: usize, seed: u64) {
         ] {
             for g in 2..=7 {
                 let (tally, counted) = sim::fewer_groups(seed, sets, g, design, b, route);
-                let ok = in_range(tally.coverage(), 0.935, 0.965)
-                    && tally.low_miss_rate() <= 0.035
-                    && tally.high_miss_rate() <= 0.035;
+                let ok = in_band(&tally);
                 let check = match g >= 3 {
                     true => format!("  {}", verdict(ok)),
                     false => String::new(),
@@ -213,8 +218,14 @@ fn small(sets: usize, b: usize, seed: u64) {
 /// One sparse cell: coverage, both one-sided misses, the `max-drop` false passes at the margin,
 /// and the verdict against the calibration target for the default route. Every set is judged,
 /// as `check` judges it (`min-moved` decides nothing; a set with no moved query is untouched and
-/// passes: the stated resolution).
-fn sparse_line(cell: &sim::Sparse, sets: usize, b: usize, seed: u64, route: Route) {
+/// passes: the stated resolution). Returns the sets at the cell's own mean.
+fn sparse_line(
+    cell: &sim::Sparse,
+    sets: usize,
+    b: usize,
+    seed: u64,
+    route: Route,
+) -> Vec<sim::SetOutcome> {
     let outcomes = cell.cell_outcomes(seed, sets, b, route);
     let default = route == Route::Report(IntervalMethod::BootstrapT);
     {
@@ -224,11 +235,7 @@ fn sparse_line(cell: &sim::Sparse, sets: usize, b: usize, seed: u64, route: Rout
         let carried = sim::tally_passes(&outcomes[2], min);
         // The no-op sets pass by design (nothing moved: no method can see a drop there).
         let moved_fp = (carried.low_misses - carried.no_move) as f64 / carried.sets as f64;
-        let ok = in_range(t.coverage(), 0.935, 0.965)
-            && t.low_miss_rate() <= 0.035
-            && t.high_miss_rate() <= 0.035
-            && shifted.low_miss_rate() <= 0.035
-            && moved_fp <= 0.035;
+        let ok = in_band(&t) && shifted.low_miss_rate() <= 0.035 && moved_fp <= 0.035;
         let check = if default {
             format!("  {}", verdict(ok))
         } else {
@@ -251,6 +258,8 @@ fn sparse_line(cell: &sim::Sparse, sets: usize, b: usize, seed: u64, route: Rout
             pct(&carried, carried.not_judged_rate()),
         );
     }
+    let [at_mean, _, _] = outcomes;
+    at_mean
 }
 
 /// A tally of `sets` sets, for the Monte-Carlo error of a rate over them.
@@ -334,9 +343,7 @@ const HEAVY_ROUTES: [Route; 3] = [
 /// One heavy-tail line: coverage, both misses, the mean width and the verdict against the
 /// target (93.5–96.5% with at most 3.5% a side).
 fn heavy_line(label: &str, t: &Tally) {
-    let ok = in_range(t.coverage(), 0.935, 0.965)
-        && t.low_miss_rate() <= 0.035
-        && t.high_miss_rate() <= 0.035;
+    let ok = in_band(t);
     println!(
         "  {label}: coverage {}, low above {}, high below {}; mean width {:.5}  {}",
         pct(t, t.coverage()),
@@ -391,8 +398,8 @@ fn heavy(sets: usize, b: usize, seed: u64) {
             (100, 1.0, Moved::NormalLoss),
         ] {
             let cell = Sparse { n, changed, moved };
-            sparse_line(&cell, sets, b, seed, route);
-            free_line(&cell, sets, b, seed, route);
+            let at_mean = sparse_line(&cell, sets, b, seed, route);
+            free_line(&cell, &at_mean, sets, b, seed);
         }
         for n in [30, 50] {
             hit_drop_lines(seed, sets, n, b, route);
@@ -425,21 +432,12 @@ fn lone(sets: usize, b: usize, seed: u64) {
 
 /// An audit design under `guarantee = "distribution-free"`: the low bound is the lower of the
 /// route's and the Dirichlet bound with an unseen query at −1 (a [0, 1] metric), on the sets of
-/// the cell's own mean (`sparse_line`'s first tally); "low above" is the escape of a gate whose
+/// the cell's own mean (`outcomes`, `sparse_line`'s first tally); "low above" is the escape of a gate whose
 /// margin is the design's own drop. A delta beyond the range (an Exp(0.15) loss past 1, about
 /// one query in 800) is clamped to it, as a [0, 1] metric's delta is.
-fn free_line(cell: &sim::Sparse, sets: usize, b: usize, seed: u64, route: Route) {
-    let outcomes = cell.outcomes(seed, sets, [0.0, 0.0], b, route);
+fn free_line(cell: &sim::Sparse, outcomes: &[sim::SetOutcome], sets: usize, b: usize, seed: u64) {
     let deltas = cell.deltas(seed, sets, [0.0, 0.0]);
-    let label = format!("{:?}", cell.moved);
-    let mut df = Tally::default();
-    for (set, (o, d)) in outcomes.iter().zip(&deltas).enumerate() {
-        let d: Vec<f64> = d.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
-        let key = rag_gate::stats::streams::stream_key(set as u64, &["dirichlet", &label, "all"]);
-        let bound = rag_gate::stats::dirichlet_bound::bounds(&d, None, 1.0, 0.95, b, key)
-            .expect("units and a worst loss");
-        df.add([o.ci[0].min(bound[0]), o.ci[1].max(bound[1])], o.truth);
-    }
+    let df = free_tally(outcomes, &deltas, &format!("{:?}", cell.moved), b);
     println!(
         "  {:?} {:>2.0}% moved, n = {:3}, distribution-free: low above {} (the escape at the design's drop), mean width {:.4}  {}",
         cell.moved,
@@ -449,6 +447,21 @@ fn free_line(cell: &sim::Sparse, sets: usize, b: usize, seed: u64, route: Route)
         df.mean_width(),
         verdict(df.low_miss_rate() <= 0.025)
     );
+}
+
+/// The sets' intervals under `guarantee = "distribution-free"`: each the lower (upper) of the
+/// route's bound and the Dirichlet bound with an unseen query at ∓1 (a [0, 1] metric), from `b`
+/// draws keyed by the set and `label`; a delta beyond the range is clamped to it.
+fn free_tally(outcomes: &[sim::SetOutcome], deltas: &[Vec<f64>], label: &str, b: usize) -> Tally {
+    let mut df = Tally::default();
+    for (set, (o, d)) in outcomes.iter().zip(deltas).enumerate() {
+        let d: Vec<f64> = d.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
+        let key = rag_gate::stats::streams::stream_key(set as u64, &["dirichlet", label, "all"]);
+        let bound = rag_gate::stats::dirichlet_bound::bounds(&d, None, 1.0, 0.95, b, key)
+            .expect("units and a worst loss");
+        df.add([o.ci[0].min(bound[0]), o.ci[1].max(bound[1])], o.truth);
+    }
+    df
 }
 
 /// (h) The hit@1 drop carried by 8% of n: false passes of `max-drop` at the margin under
@@ -463,14 +476,7 @@ fn hit_drop_lines(seed: u64, sets: usize, n: usize, b: usize, route: Route) {
         pct(&regular, regular.low_miss_rate()),
         pct(&regular, regular.no_move.min(regular.low_misses) as f64 / regular.sets as f64),
     );
-    let deltas = sim::hit_drop_deltas(seed, sets, n);
-    let mut df = Tally::default();
-    for (set, (o, d)) in outcomes.iter().zip(&deltas).enumerate() {
-        let key = rag_gate::stats::streams::stream_key(set as u64, &["dirichlet", "hit@1", "all"]);
-        let bound = rag_gate::stats::dirichlet_bound::bounds(d, None, 1.0, 0.95, b, key)
-            .expect("units and a worst loss");
-        df.add([o.ci[0].min(bound[0]), o.ci[1].max(bound[1])], o.truth);
-    }
+    let df = free_tally(&outcomes, &sim::hit_drop_deltas(seed, sets, n), "hit@1", b);
     println!(
         "  (h) hit@1 drop 0.01 carried by 8%, n = {n}, distribution-free: max-drop false pass {}  {}",
         pct(&df, df.low_miss_rate()),
@@ -565,10 +571,7 @@ fn quantile(sets: usize, b: usize, seed: u64) {
             let at = sim::quantile_gate(seed, sets, n, statistic, 0.0, b, default);
             let margin = -sim::QUANTILE_MARGIN;
             let edge = sim::quantile_gate(seed ^ 1, sets, n, statistic, margin, b, default);
-            let ok = in_range(at.coverage(), 0.935, 0.965)
-                && at.low_miss_rate() <= 0.035
-                && at.high_miss_rate() <= 0.035
-                && edge.low_miss_rate() <= 0.035;
+            let ok = in_band(&at) && edge.low_miss_rate() <= 0.035;
             let judged = if n < fewest {
                 format!("not judged by check ({n} < {fewest} queries)")
             } else {
@@ -790,9 +793,7 @@ fn poisson(sets: usize, b: usize, seed: u64) {
         ] {
             let t = std::time::Instant::now();
             let c = sim::many_units(seed, sets, n, groups, b, method);
-            let ok = in_range(c.coverage(), 0.935, 0.965)
-                && c.low_miss_rate() <= 0.035
-                && c.high_miss_rate() <= 0.035;
+            let ok = in_band(&c);
             println!(
                 "  {} {n}, {name}: coverage {}, low above {}, high below {}  {} ({:.1} s)",
                 if groups { "groups" } else { "queries" },
@@ -870,9 +871,7 @@ fn repeated(sets: usize, b: usize, seed: u64) {
             ] {
                 let t = std::time::Instant::now();
                 let c = sim::repeated_values(seed, sets, n, model, b, method);
-                let ok = in_range(c.coverage(), 0.935, 0.965)
-                    && c.low_miss_rate() <= 0.035
-                    && c.high_miss_rate() <= 0.035;
+                let ok = in_band(&c);
                 println!(
                     "  {} {n}, {name}: coverage {}, low above {}, high below {}, sign-flip p < 0.05 {}  {} ({:.1} s)",
                     model.name(),
